@@ -1,0 +1,307 @@
+"""Reading a package from disk: walk the folder, read each file once, never raise.
+
+Every function here turns a broken file into :class:`Problem` records on that file, so
+one bad document never stops a load. Document reads are plain functions of a path,
+ready to run in worker processes.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .okf import frontmatter as fm
+from .okf.errors import FormatError
+from .okf.links import resolve
+from .okf.text import decode, line_of
+from .store import Fingerprint
+
+#: Bytes read at first; most documents fit, so most files are read exactly once.
+HEAD_BYTES = 64 * 1024
+#: Documents larger than this are flagged: an agent cannot read them in one call.
+LARGE_DOCUMENT_BYTES = 5 * 1024 * 1024
+
+RESERVED = frozenset({"index.md", "log.md"})
+
+
+@dataclass
+class Problem:
+    """Something wrong with one file, found while loading.
+
+    ``code`` is a stable loader id (``frontmatter``, ``encoding``, ``unreadable``, ...);
+    ``path`` is root-relative POSIX (``""`` for the package itself).
+    """
+
+    path: str
+    message: str
+    line: int | None = None
+    hint: str = ""
+    severity: str = "error"
+    code: str = "load"
+
+    def __str__(self) -> str:
+        where = f"{self.path or '.'}:{self.line}" if self.line else (self.path or ".")
+        text = f"{where}: {self.message}"
+        return f"{text} ({self.hint})" if self.hint else text
+
+
+def problem_from(path: str, exc: FormatError, code: str) -> Problem:
+    return Problem(path, exc.message, exc.line, exc.hint, "error", code)
+
+
+@dataclass
+class Walk:
+    """What is on disk under a root (root-relative POSIX paths)."""
+
+    documents: list[str] = field(default_factory=list)
+    indexes: list[str] = field(default_factory=list)
+    logs: list[str] = field(default_factory=list)
+    assets: list[str] = field(default_factory=list)
+    folders: list[str] = field(default_factory=list)
+    skill: str | None = None
+    problems: list[Problem] = field(default_factory=list)
+
+
+def walk(root: Path) -> Walk:
+    """List the package's files; symlinks leaving the root or looping are problems."""
+    out = Walk(folders=[""])
+    real_root = os.path.realpath(root)
+    stack = [("", str(root))]
+    while stack:
+        rel_dir, abs_dir = stack.pop()
+        try:
+            entries = sorted(os.scandir(abs_dir), key=lambda e: e.name)
+        except OSError as exc:
+            out.problems.append(
+                Problem(rel_dir, f"cannot list folder: {_os_reason(exc)}", code="unreadable")
+            )
+            continue
+        subdirs = []
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            problem = _symlink_problem(entry, rel, real_root) if entry.is_symlink() else None
+            if problem is not None:
+                out.problems.append(problem)
+                continue
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if entry.is_symlink():
+                    out.problems.append(
+                        Problem(
+                            rel,
+                            "symlinked folder not followed (its files would be listed twice)",
+                            severity="info",
+                            code="symlink",
+                        )
+                    )
+                    continue
+                subdirs.append((rel, entry.path))
+                out.folders.append(rel)
+            elif entry.name == "SKILL.md" and not rel_dir:
+                out.skill = rel
+            elif entry.name in RESERVED:
+                (out.indexes if entry.name == "index.md" else out.logs).append(rel)
+            elif entry.name.endswith(".md"):
+                out.documents.append(rel)
+            else:
+                out.assets.append(rel)
+        stack.extend(reversed(subdirs))
+    out.folders.sort()
+    return out
+
+
+def _symlink_problem(entry: os.DirEntry, rel: str, real_root: str) -> Problem | None:
+    """A problem for a symlink that loops, dangles or leaves the package, else ``None``."""
+    try:
+        os.stat(entry.path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return Problem(rel, "symlink loop: the link points back to itself", code="symlink")
+        return Problem(rel, "broken symlink: its target does not exist", code="symlink")
+    target = os.path.realpath(entry.path)
+    if target != real_root and not target.startswith(real_root + os.sep):
+        return Problem(
+            rel,
+            f"symlink leaves the package (to {target}); not followed",
+            hint="copy the file into the package instead of linking it",
+            code="symlink",
+        )
+    parent = os.path.realpath(os.path.dirname(entry.path))
+    if os.path.isdir(target) and (parent == target or parent.startswith(target + os.sep)):
+        return Problem(
+            rel, "symlink loop: the folder links back to its own ancestor", code="symlink"
+        )
+    return None
+
+
+def _os_reason(exc: OSError) -> str:
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    if exc.errno == errno.ELOOP:
+        return "symlink loop"
+    return exc.strerror or str(exc)
+
+
+@dataclass
+class DocumentRead:
+    """The result of reading one concept document's head."""
+
+    path: str
+    meta: dict[str, Any]
+    has_frontmatter: bool
+    body_line: int
+    fingerprint: Fingerprint | None
+    problems: list[Problem]
+
+
+def read_document(root: Path, rel: str) -> DocumentRead:
+    """Read a document's frontmatter (the body is read later, on demand)."""
+    problems: list[Problem] = []
+    result = DocumentRead(rel, {}, False, 1, None, problems)
+    try:
+        text, fingerprint, complete = read_head(root / rel)
+    except FormatError as exc:
+        problems.append(problem_from(rel, exc, "encoding"))
+        return result
+    except OSError as exc:
+        problems.append(Problem(rel, f"cannot read: {_os_reason(exc)}", code="unreadable"))
+        return result
+    result.fingerprint = fingerprint
+    if fingerprint.size > LARGE_DOCUMENT_BYTES:
+        problems.append(
+            Problem(
+                rel,
+                f"very large document ({fingerprint.size / 1e6:.1f} MB, about "
+                f"{fingerprint.size // 4:,} tokens): an agent cannot read it in one call",
+                hint="split it into smaller documents",
+                severity="warning",
+                code="large-file",
+            )
+        )
+    if not text.strip():
+        problems.append(
+            Problem(
+                rel,
+                "empty file: a concept document needs YAML frontmatter with a 'type'",
+                1,
+                "add '---', 'type: <Type>', '---' at the top, or delete the file",
+                code="frontmatter",
+            )
+        )
+        return result
+    try:
+        parsed = fm.parse(text)
+    except FormatError as exc:
+        if "never closed" in exc.message and not complete:
+            exc = FormatError(
+                f"frontmatter is not closed within the first {fm.MAX_FRONTMATTER_CHARS:,} characters",
+                line=1,
+                hint="add a line containing only --- after the last field",
+            )
+        problems.append(problem_from(rel, exc, "frontmatter"))
+        return result
+    if parsed is None:
+        problems.append(
+            Problem(
+                rel,
+                "no YAML frontmatter: a concept document must start with a line '---'",
+                1,
+                "add '---', 'type: <Type>', '---' at the top",
+                code="frontmatter",
+            )
+        )
+        return result
+    result.meta = parsed.data
+    result.has_frontmatter = True
+    result.body_line = line_of(text, parsed.block.end) if parsed.block.end < len(text) else 1
+    if not isinstance(parsed.data.get("type"), str) or not parsed.data["type"].strip():
+        problems.append(
+            Problem(
+                rel,
+                "missing 'type': every concept needs a non-empty type",
+                parsed.first_line,
+                "add a line such as 'type: Reference' to the frontmatter",
+                code="type",
+            )
+        )
+    if complete:
+        problems.extend(outside_links(rel, text[parsed.block.end :], result.body_line))
+    return result
+
+
+def read_head(path: Path) -> tuple[str, Fingerprint, bool]:
+    """Read enough of ``path`` to hold its frontmatter.
+
+    Returns the decoded text, a fingerprint, and whether the text is the whole file.
+    Small files are read whole (and their fingerprint carries a digest).
+    """
+    with open(path, "rb") as handle:
+        data = handle.read(HEAD_BYTES)
+        st = os.fstat(handle.fileno())
+        if len(data) < HEAD_BYTES or st.st_size <= len(data):
+            more = handle.read()
+            data += more
+            digest = hashlib.sha256(data).hexdigest()
+            return decode(data).text, Fingerprint(st.st_size, st.st_mtime_ns, digest), True
+        limit = fm.MAX_FRONTMATTER_CHARS * 4
+        while not _closed(data) and len(data) < limit:
+            chunk = handle.read(len(data))
+            if not chunk:
+                break
+            data += chunk
+    return decode(data, final=False).text, Fingerprint(st.st_size, st.st_mtime_ns), False
+
+
+def _closed(data: bytes) -> bool:
+    """Whether ``data`` holds the whole frontmatter block (or has none)."""
+    head = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    if not head.startswith(b"---"):
+        return True
+    return re.search(rb"\n---[ \t]*\r?\n", head[3:]) is not None
+
+
+_LINK_TARGET = re.compile(r"\]\(\s*<?([^)\s>]+)|^[ \t]{0,3}\[[^\]]+\]:\s*<?(\S+?)>?\s*$", re.M)
+
+
+def outside_links(rel: str, body: str, first_line: int) -> list[Problem]:
+    """Problems for links in ``body`` that leave the package (never followed)."""
+    candidates = [m.group(1) or m.group(2) for m in _LINK_TARGET.finditer(body)]
+    if not any(resolve(rel, c).kind == "outside" for c in candidates):
+        return []  # cheap pre-filter: the Markdown parser runs only when it may matter
+    from .okf.links import extract_links
+
+    return [
+        Problem(
+            rel,
+            f"link to {link.target!r} leaves the package; it is never followed",
+            link.line,
+            "link to a document inside the package, or to a URL",
+            "warning",
+            "link-outside",
+        )
+        for link in extract_links(body, first_line=first_line)
+        if resolve(rel, link.target).kind == "outside"
+    ]
+
+
+def read_text(root: Path, rel: str) -> tuple[str | None, Fingerprint | None, list[Problem]]:
+    """Read a whole small text file (index, log, SKILL.md); problems instead of raising."""
+    path = root / rel
+    try:
+        data = path.read_bytes()
+        fingerprint = Fingerprint.of(path, data)
+        return decode(data).text, fingerprint, []
+    except FormatError as exc:
+        return None, None, [problem_from(rel, exc, "encoding")]
+    except OSError as exc:
+        return None, None, [Problem(rel, f"cannot read: {_os_reason(exc)}", code="unreadable")]

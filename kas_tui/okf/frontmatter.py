@@ -1,0 +1,211 @@
+"""YAML frontmatter: find the block, load it safely, keep timestamps as written.
+
+The block is the text between a first line ``---`` and the next line that is exactly
+``---`` (trailing spaces allowed). A ``---`` inside a value never closes it, and a BOM
+has been removed by :func:`kas_tui.okf.text.decode` before we look.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from .errors import FormatError
+from .text import line_of
+
+#: Frontmatter larger than this is refused (a document header, not a database).
+MAX_FRONTMATTER_CHARS = 1_000_000
+#: A mapping whose aliases expand to more values than this is an alias bomb.
+MAX_EXPANDED_NODES = 100_000
+
+_DELIM = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+
+
+class Timestamp(str):
+    """A YAML timestamp kept as the exact text the author wrote.
+
+    PyYAML would turn ``2026-06-30T14:00:00Z`` into a ``datetime`` that re-dumps as
+    ``2026-06-30 14:00:00+00:00``; a ``Timestamp`` dumps back unchanged and unquoted.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"Timestamp({str.__repr__(self)})"
+
+
+def _construct_timestamp(loader: yaml.BaseLoader, node: yaml.ScalarNode) -> Timestamp:
+    return Timestamp(loader.construct_scalar(node))
+
+
+_Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class FastLoader(_Base):
+    """libyaml-backed safe loader (falls back to pure Python) keeping timestamps as text."""
+
+
+class MarkLoader(yaml.SafeLoader):
+    """Pure-Python safe loader: slower, used for edits (same node marks as libyaml)."""
+
+
+for _loader in (FastLoader, MarkLoader):
+    _loader.add_constructor(_TIMESTAMP_TAG, _construct_timestamp)
+
+
+@dataclass(frozen=True)
+class Block:
+    """Where the frontmatter sits in a text (character offsets)."""
+
+    yaml_start: int  # first character of the YAML (after the opening line)
+    yaml_end: int  # first character of the closing ``---`` line
+    end: int  # first character of the body (after the closing line and its break)
+
+
+def find_block(text: str) -> Block | None:
+    """Locate the frontmatter block, or ``None`` when the text has none.
+
+    Raises :class:`FormatError` when the block is opened but never closed.
+    """
+    first = _DELIM.match(text)
+    if not first:
+        return None
+    yaml_start = first.end() + 1 if first.end() < len(text) else first.end()
+    close = _DELIM.search(text, yaml_start)
+    if close is None:
+        raise FormatError(
+            "frontmatter opened on line 1 is never closed",
+            line=1,
+            hint="add a line containing only --- after the last field",
+        )
+    end = close.end()
+    if end < len(text):
+        end += 1  # the line break ending the closing delimiter
+    return Block(yaml_start, close.start(), end)
+
+
+def _expanded_size(node: yaml.Node, memo: dict[int, int]) -> int:
+    """How many values ``node`` stands for once every alias is expanded (memoised)."""
+    key = id(node)
+    if key in memo:
+        return memo[key]
+    memo[key] = 1  # a recursive alias counts once; libyaml refuses those anyway
+    if isinstance(node, yaml.SequenceNode):
+        size = 1 + sum(_expanded_size(child, memo) for child in node.value)
+    elif isinstance(node, yaml.MappingNode):
+        size = 1 + sum(_expanded_size(k, memo) + _expanded_size(v, memo) for k, v in node.value)
+    else:
+        size = 1
+    memo[key] = size
+    return size
+
+
+def compose(yaml_text: str, *, first_line: int = 1, loader: type = FastLoader) -> yaml.Node | None:
+    """Compose ``yaml_text`` into a node graph, refusing alias bombs.
+
+    ``first_line`` is the file line the YAML starts on, so errors point into the file.
+    """
+    if len(yaml_text) > MAX_FRONTMATTER_CHARS:
+        raise FormatError(
+            f"frontmatter is {len(yaml_text):,} characters, over the "
+            f"{MAX_FRONTMATTER_CHARS:,} limit",
+            line=first_line,
+            hint="keep metadata short and move long content into the body",
+        )
+    ldr = loader(yaml_text)
+    try:
+        node = ldr.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        raise _yaml_error(exc, first_line) from None
+    except yaml.YAMLError as exc:
+        raise FormatError(f"invalid YAML: {exc}", line=first_line) from None
+    except RecursionError:
+        raise FormatError("YAML nested too deeply to read", line=first_line) from None
+    finally:
+        ldr.dispose()
+    if node is not None and _expanded_size(node, {}) > MAX_EXPANDED_NODES:
+        raise FormatError(
+            f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} values "
+            "(an alias bomb); refused without expanding it",
+            line=first_line,
+            hint="remove the anchors (&) and aliases (*)",
+        )
+    return node
+
+
+def construct(node: yaml.Node | None, *, first_line: int = 1, loader: type = FastLoader) -> Any:
+    """Build Python values from a composed node (timestamps stay :class:`Timestamp`)."""
+    if node is None:
+        return None
+    ldr = loader("")
+    try:
+        return ldr.construct_document(node)
+    except yaml.MarkedYAMLError as exc:
+        raise _yaml_error(exc, first_line) from None
+    except (yaml.YAMLError, TypeError, ValueError) as exc:
+        # e.g. an unhashable mapping key: ``? [a, b] : c``
+        raise FormatError(f"invalid YAML value: {exc}", line=first_line) from None
+    except RecursionError:
+        raise FormatError("YAML nested too deeply to read", line=first_line) from None
+    finally:
+        ldr.dispose()
+
+
+def load_yaml(yaml_text: str, *, first_line: int = 1) -> Any:
+    """Safely load ``yaml_text`` (see :func:`compose` for the guards)."""
+    return construct(compose(yaml_text, first_line=first_line), first_line=first_line)
+
+
+def _yaml_error(exc: yaml.MarkedYAMLError, first_line: int) -> FormatError:
+    mark = exc.problem_mark or exc.context_mark
+    line = first_line + mark.line if mark is not None else first_line
+    problem = exc.problem or "invalid YAML"
+    context = f" {exc.context}" if exc.context else ""
+    return FormatError(
+        f"invalid YAML: {problem}{context}".rstrip(),
+        line=line,
+        hint="check quoting and indentation; values containing ': ' or ' #' need quotes",
+    )
+
+
+@dataclass(frozen=True)
+class Frontmatter:
+    """A parsed frontmatter block: its values, in file order, and where it sits."""
+
+    data: dict[str, Any]
+    block: Block
+    first_line: int  # 1-based file line where the YAML starts (2 when the file opens with ---)
+
+
+def parse(text: str) -> Frontmatter | None:
+    """Parse a document's frontmatter; ``None`` when it has none.
+
+    Raises :class:`FormatError` (with the line) for an unterminated block, invalid YAML
+    or a block that is not a mapping.
+    """
+    block = find_block(text)
+    if block is None:
+        return None
+    first_line = line_of(text, block.yaml_start)
+    data = load_yaml(text[block.yaml_start : block.yaml_end], first_line=first_line)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise FormatError(
+            f"frontmatter must be a YAML mapping (key: value lines), not a {_kind(data)}",
+            line=first_line,
+            hint="write one 'key: value' per line between the --- lines",
+        )
+    return Frontmatter(data, block, first_line)
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, str):
+        return "string"
+    return type(value).__name__

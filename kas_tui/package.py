@@ -1,0 +1,511 @@
+"""A loaded Knowledge-as-Skill package: documents, indexes, log, links and lookups.
+
+Loading is permissive (a broken file becomes a :class:`Problem`, never an exception)
+and reads each document's frontmatter only; bodies, links and backlinks are read on
+first use. Verdicts (trust tier, staleness, listing) are derived here, never stored.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import posixpath
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .loader import DocumentRead, Problem, read_document, read_text, walk
+from .okf import frontmatter as fm
+from .okf.errors import FormatError
+from .okf.index import Entry, Index, parse_index
+from .okf.links import Link, Target, extract_links, resolve
+from .okf.log import Log, parse_log
+from .okf.skill import Skill, parse_skill
+from .okf.text import decode
+from .store import Fingerprint, Store
+
+STATUSES = ("draft", "stable", "deprecated")
+
+
+class PackageError(Exception):
+    """The path cannot be opened as a package at all (not a folder, several skills...)."""
+
+
+# --- derived verdicts ------------------------------------------------------------------
+
+
+def trust_tier(meta: dict[str, Any]) -> str:
+    """``unverified``, ``machine-confirmed`` or ``human-reviewed`` (OKF §5.3)."""
+    verified = meta.get("verified")
+    if isinstance(verified, dict):
+        verified = [verified]
+    if not isinstance(verified, list) or not verified:
+        return "unverified"
+    actors = [str(v.get("by", "")) for v in verified if isinstance(v, dict)]
+    if any(a.startswith("human:") for a in actors):
+        return "human-reviewed"
+    return "machine-confirmed" if actors else "unverified"
+
+
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+
+
+def parse_timestamp(value: Any) -> dt.datetime | dt.date | None:
+    """An OKF timestamp (``2026-06-30T14:00:00Z`` or ``2026-06-30``), or ``None``."""
+    if isinstance(value, (dt.datetime, dt.date)):
+        return value
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    try:
+        if len(text) == 10:
+            return dt.date.fromisoformat(text)
+        return dt.datetime.fromisoformat(text.replace("Z", "+00:00").replace(" ", "T", 1))
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class Staleness:
+    """``state`` is ``none`` (no stale_after), ``invalid``, ``fresh`` or ``stale``.
+
+    ``days`` counts from ``today`` to the ``stale_after`` date: positive while fresh,
+    zero or negative once stale.
+    """
+
+    state: str
+    days: int = 0
+
+    def describe(self) -> str:
+        if self.state == "stale":
+            n = -self.days
+            return "stale since today" if n == 0 else f"stale since {n} day{'s' * (n != 1)}"
+        if self.state == "fresh":
+            return f"fresh for {self.days} day{'s' * (self.days != 1)}"
+        return "no stale_after" if self.state == "none" else "stale_after is not a date"
+
+
+def staleness(meta: dict[str, Any], today: dt.date) -> Staleness:
+    """Whether a concept is stale on ``today`` (stale once today >= stale_after, in UTC)."""
+    raw = meta.get("stale_after")
+    if raw is None:
+        return Staleness("none")
+    when = parse_timestamp(raw)
+    if when is None:
+        return Staleness("invalid")
+    if isinstance(when, dt.datetime):
+        if when.tzinfo is not None:
+            when = when.astimezone(dt.timezone.utc)
+        when = when.date()
+    days = (when - today).days
+    return Staleness("stale" if days <= 0 else "fresh", days)
+
+
+# --- the model -------------------------------------------------------------------------
+
+
+@dataclass
+class Document:
+    """A concept document: its frontmatter, where its body starts, its problems."""
+
+    path: str
+    meta: dict[str, Any]
+    has_frontmatter: bool
+    body_line: int
+    fingerprint: Fingerprint | None
+    problems: list[Problem] = field(default_factory=list)
+
+    @classmethod
+    def from_read(cls, read: DocumentRead) -> Document:
+        return cls(
+            read.path,
+            read.meta,
+            read.has_frontmatter,
+            read.body_line,
+            read.fingerprint,
+            read.problems,
+        )
+
+    @property
+    def id(self) -> str:
+        """The concept id: the path without ``.md``."""
+        return self.path[:-3]
+
+    @property
+    def folder(self) -> str:
+        return posixpath.dirname(self.path)
+
+    def _text(self, key: str) -> str:
+        value = self.meta.get(key)
+        return value.strip() if isinstance(value, str) else ""
+
+    @property
+    def type(self) -> str:
+        return self._text("type")
+
+    @property
+    def title(self) -> str:
+        """The ``title`` field, or a name made from the file name."""
+        return (
+            self._text("title")
+            or posixpath.basename(self.id).replace("-", " ").replace("_", " ").strip().capitalize()
+        )
+
+    @property
+    def description(self) -> str:
+        return self._text("description")
+
+    @property
+    def tags(self) -> list[str]:
+        tags = self.meta.get("tags")
+        if isinstance(tags, str):
+            return [tags]
+        return [str(t) for t in tags] if isinstance(tags, list) else []
+
+    @property
+    def status(self) -> str:
+        """``draft``, ``stable`` or ``deprecated`` (``stable`` when absent)."""
+        value = self.meta.get("status")
+        return value if isinstance(value, str) and value else "stable"
+
+    @property
+    def trust_tier(self) -> str:
+        return trust_tier(self.meta)
+
+    def staleness(self, today: dt.date) -> Staleness:
+        return staleness(self.meta, today)
+
+    @property
+    def broken(self) -> bool:
+        """Whether the frontmatter could not be read at all."""
+        return not self.has_frontmatter
+
+
+@dataclass(frozen=True)
+class Listing:
+    """An index entry with its target resolved.
+
+    ``kind``: ``document``, ``bundle`` (``path`` is the folder), ``asset``,
+    ``reserved`` (an index or log file), ``missing``, ``external`` or ``outside``.
+    """
+
+    index: str  # path of the index.md holding the entry
+    entry: Entry
+    kind: str
+    path: str
+
+
+@dataclass
+class IndexFile:
+    path: str
+    folder: str
+    index: Index
+    fingerprint: Fingerprint | None
+    problems: list[Problem] = field(default_factory=list)
+    listings: list[Listing] = field(default_factory=list)
+
+
+class Package:
+    """A package loaded from ``root``. Use :meth:`open`."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.documents: dict[str, Document] = {}
+        self.indexes: dict[str, IndexFile] = {}  # keyed by folder ('' is the root)
+        self.folders: list[str] = [""]
+        self.assets: list[str] = []
+        self.skill: Skill | None = None
+        self.skill_fingerprint: Fingerprint | None = None
+        self.log: Log | None = None
+        self.log_fingerprint: Fingerprint | None = None
+        self.logs: dict[str, Log] = {}
+        self.problems: list[Problem] = []  # package-level and walk problems
+        self.file_problems: dict[str, list[Problem]] = {}  # index, log and SKILL.md problems
+        self.store = Store()
+        self.load_seconds = 0.0
+        self._links: dict[str, list[tuple[Link, Target]]] = {}
+        self._backlinks: dict[str, list[tuple[str, Link]]] | None = None
+
+    # -- opening ------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], *, reader: Any = None) -> Package:
+        """Find the package root at or around ``path`` and load it.
+
+        ``reader`` maps ``read_document`` over (root, paths) and may run it in parallel.
+        """
+        pkg = cls(find_root(Path(path)))
+        pkg.load(reader=reader)
+        return pkg
+
+    @property
+    def name(self) -> str:
+        return self.root.name
+
+    def load(self, *, reader: Any = None) -> None:
+        """(Re)load everything from disk."""
+        started = time.perf_counter()
+        found = walk(self.root)
+        self.folders = found.folders
+        self.assets = found.assets
+        self.problems = list(found.problems)
+        self.file_problems = {}
+        if reader is None:
+            reads = [read_document(self.root, rel) for rel in found.documents]
+        else:
+            reads = reader(self.root, found.documents)
+        self.documents = {r.path: Document.from_read(r) for r in reads}
+        self.indexes = {}
+        for rel in found.indexes:
+            self._load_index(rel)
+        self.logs = {}
+        self.log = None
+        for rel in found.logs:
+            self._load_log(rel)
+        self.skill = None
+        if found.skill:
+            self._load_skill()
+        self._links.clear()
+        self._backlinks = None
+        self.load_seconds = time.perf_counter() - started
+
+    def reload_file(self, rel: str) -> None:
+        """Re-read one file after it changed (an edit, or another program)."""
+        name = posixpath.basename(rel)
+        self._links.pop(rel, None)
+        self._backlinks = None
+        exists = (self.root / rel).is_file()
+        if rel == "SKILL.md":
+            self._load_skill() if exists else setattr(self, "skill", None)
+        elif name == "index.md":
+            self.indexes.pop(posixpath.dirname(rel), None)
+            if exists:
+                self._load_index(rel)
+        elif name == "log.md":
+            self.logs.pop(rel, None)
+            if rel == "log.md":
+                self.log = None
+            if exists:
+                self._load_log(rel)
+        elif rel.endswith(".md"):
+            if exists:
+                self.documents[rel] = Document.from_read(read_document(self.root, rel))
+            else:
+                self.documents.pop(rel, None)
+            self._resolve_listings()
+
+    def _load_index(self, rel: str) -> None:
+        text, fingerprint, problems = read_text(self.root, rel)
+        index = parse_index(text or "")
+        folder = posixpath.dirname(rel)
+        problems += [_problem(rel, p, "index") for p in index.problems]
+        if index.frontmatter is not None:
+            keys = sorted(set(index.frontmatter) - {"okf_version"})
+            if folder:
+                problems.append(
+                    Problem(
+                        rel,
+                        "only the root index.md may have frontmatter",
+                        1,
+                        "remove the --- block from this index.md",
+                        code="index",
+                    )
+                )
+            elif keys:
+                problems.append(
+                    Problem(
+                        rel,
+                        f"the root index.md frontmatter may hold only okf_version, not {', '.join(keys)}",
+                        1,
+                        "move other keys out of index.md",
+                        code="index",
+                    )
+                )
+        self.indexes[folder] = IndexFile(rel, folder, index, fingerprint, problems)
+        self.file_problems[rel] = problems
+        self._resolve_listings(self.indexes[folder])
+
+    def _load_log(self, rel: str) -> None:
+        text, fingerprint, problems = read_text(self.root, rel)
+        log = parse_log(text or "")
+        problems += [_problem(rel, p, "log") for p in log.problems]
+        self.logs[rel] = log
+        self.file_problems[rel] = problems
+        if rel == "log.md":
+            self.log, self.log_fingerprint = log, fingerprint
+
+    def _load_skill(self) -> None:
+        text, fingerprint, problems = read_text(self.root, "SKILL.md")
+        if text is None:
+            self.skill, self.skill_fingerprint = Skill(), None
+        else:
+            self.skill = parse_skill(text)
+            self.skill_fingerprint = fingerprint
+            problems += [_problem("SKILL.md", p, "skill") for p in self.skill.problems]
+        self.file_problems["SKILL.md"] = problems
+
+    def _resolve_listings(self, only: IndexFile | None = None) -> None:
+        folders = set(self.folders)
+        for index_file in [only] if only else self.indexes.values():
+            index_file.listings = [
+                self._listing(index_file, entry, folders) for entry in index_file.index.entries
+            ]
+
+    def _listing(self, index_file: IndexFile, entry: Entry, folders: set[str]) -> Listing:
+        target = resolve(index_file.path, entry.target)
+        if target.kind != "internal":
+            return Listing(index_file.path, entry, target.kind, target.path)
+        path = target.path
+        if path.endswith("/index.md") or path == "index.md":
+            return Listing(index_file.path, entry, "bundle", posixpath.dirname(path))
+        if path in folders or entry.target.endswith("/"):
+            kind = "bundle" if path in folders else "missing"
+            return Listing(index_file.path, entry, kind, path)
+        if path in self.documents:
+            return Listing(index_file.path, entry, "document", path)
+        if posixpath.basename(path) in ("log.md", "SKILL.md") and (self.root / path).is_file():
+            return Listing(index_file.path, entry, "reserved", path)
+        if path in self.assets:
+            return Listing(index_file.path, entry, "asset", path)
+        return Listing(index_file.path, entry, "missing", path)
+
+    # -- queries ------------------------------------------------------------------------
+
+    def listings(self, folder: str) -> list[Listing]:
+        """The entries of ``folder``'s index.md, in index order (empty without one)."""
+        index_file = self.indexes.get(folder)
+        return index_file.listings if index_file else []
+
+    def listed_by(self, path: str) -> list[str]:
+        """Index files listing the document (or bundle folder) ``path``."""
+        return [
+            f.path
+            for f in self.indexes.values()
+            if any(item.path == path and item.kind in ("document", "bundle") for item in f.listings)
+        ]
+
+    def unlisted(self) -> list[str]:
+        """Documents that no index lists."""
+        listed = {
+            item.path
+            for f in self.indexes.values()
+            for item in f.listings
+            if item.kind == "document"
+        }
+        return sorted(p for p in self.documents if p not in listed)
+
+    def documents_in(self, folder: str) -> list[Document]:
+        return [d for p, d in sorted(self.documents.items()) if d.folder == folder]
+
+    def subfolders(self, folder: str) -> list[str]:
+        return [f for f in self.folders if f and posixpath.dirname(f) == folder]
+
+    def problems_of(self, path: str) -> list[Problem]:
+        """Every load problem recorded on the file or folder ``path``."""
+        if path in self.documents:
+            return self.documents[path].problems
+        return self.file_problems.get(path, []) + [p for p in self.problems if p.path == path]
+
+    def all_problems(self) -> list[Problem]:
+        out = list(self.problems)
+        for doc in self.documents.values():
+            out.extend(doc.problems)
+        for problems in self.file_problems.values():
+            out.extend(problems)
+        return out
+
+    def read_text(self, rel: str) -> str:
+        """The whole decoded text of a file in the package (raises OSError/FormatError)."""
+        target = self.resolve_path(rel)
+        return decode((self.root / target).read_bytes()).text
+
+    def body(self, rel: str) -> str:
+        """A document's body without its frontmatter, read now from disk."""
+        text = self.read_text(rel)
+        try:
+            block = fm.find_block(text)
+        except FormatError:
+            return text
+        return text[block.end :] if block else text
+
+    def resolve_path(self, rel: str) -> str:
+        """Check that root-relative ``rel`` stays in the package (symlinks included)."""
+        real_root = os.path.realpath(self.root)
+        real = os.path.realpath(self.root / rel)
+        if real != real_root and not real.startswith(real_root + os.sep):
+            raise PermissionError(f"{rel} leaves the package; it is never read")
+        return rel
+
+    def resolve(self, source: str, target: str) -> Target:
+        """Resolve a link found in ``source``; a symlink leaving the root is ``outside``."""
+        result = resolve(source, target)
+        if result.kind == "internal" and result.path:
+            try:
+                self.resolve_path(result.path)
+            except PermissionError:
+                return Target("outside", result.path, result.fragment)
+        return result
+
+    def links(self, rel: str) -> list[tuple[Link, Target]]:
+        """The links in a document's body (or an index), resolved; read on first use."""
+        if rel not in self._links:
+            try:
+                if rel in self.documents:
+                    body = self.body(rel)
+                    first = self.documents[rel].body_line
+                else:
+                    body, first = self.read_text(rel), 1
+            except (OSError, FormatError):
+                body, first = "", 1
+            self._links[rel] = [
+                (link, self.resolve(rel, link.target))
+                for link in extract_links(body, first_line=first)
+            ]
+        return self._links[rel]
+
+    def backlinks(self, rel: str) -> list[tuple[str, Link]]:
+        """Documents whose bodies link to ``rel`` (all bodies are read the first time)."""
+        if self._backlinks is None:
+            back: dict[str, list[tuple[str, Link]]] = {}
+            for source in self.documents:
+                for link, target in self.links(source):
+                    if target.kind == "internal" and target.path != source:
+                        back.setdefault(target.path, []).append((source, link))
+            self._backlinks = back
+        return self._backlinks.get(rel, [])
+
+
+def _problem(rel: str, exc: FormatError, code: str) -> Problem:
+    return Problem(rel, exc.message, exc.line, exc.hint, "error", code)
+
+
+def find_root(path: Path) -> Path:
+    """The package root for ``path``.
+
+    The folder holding ``SKILL.md`` at or above ``path``; else the one sub-folder that
+    holds a ``SKILL.md`` (a skills folder with one skill); else ``path`` itself.
+    """
+    path = Path(os.path.abspath(path))
+    if not path.exists():
+        raise PackageError(f"{path}: no such file or folder")
+    if path.is_file():
+        path = path.parent
+    for folder in (path, *path.parents):
+        if (folder / "SKILL.md").is_file():
+            return folder
+    try:
+        skills = sorted(
+            c
+            for c in path.iterdir()
+            if c.is_dir() and not c.name.startswith(".") and (c / "SKILL.md").is_file()
+        )
+    except OSError as exc:
+        raise PackageError(f"{path}: cannot list the folder ({exc.strerror})") from None
+    if len(skills) == 1:
+        return skills[0]
+    if len(skills) > 1:
+        names = ", ".join(s.name for s in skills)
+        raise PackageError(f"{path} holds {len(skills)} skills ({names}); open one of them")
+    return path
