@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .loader import DocumentRead, Problem, read_document, read_text, walk
+from .loader import DocumentRead, Problem, read_document, read_documents, read_text, walk
 from .okf import frontmatter as fm
 from .okf.errors import FormatError
 from .okf.index import Entry, Index, parse_index
@@ -252,10 +252,7 @@ class Package:
         self.assets = found.assets
         self.problems = list(found.problems)
         self.file_problems = {}
-        if reader is None:
-            reads = [read_document(self.root, rel) for rel in found.documents]
-        else:
-            reads = reader(self.root, found.documents)
+        reads = (reader or read_documents)(self.root, found.documents)
         self.documents = {r.path: Document.from_read(r) for r in reads}
         self.indexes = {}
         for rel in found.indexes:

@@ -61,8 +61,8 @@ class Change:
     """One write: the bytes before (``None`` when the file was created) and after."""
 
     path: Path
-    before: bytes | None
-    after: bytes
+    before: bytes | None = field(repr=False)
+    after: bytes = field(repr=False)
     label: str = ""
 
 

@@ -127,7 +127,7 @@ def compose(yaml_text: str, *, first_line: int = 1, loader: type = FastLoader) -
         raise FormatError("YAML nested too deeply to read", line=first_line) from None
     finally:
         ldr.dispose()
-    if node is not None and _expanded_size(node, {}) > MAX_EXPANDED_NODES:
+    if node is not None and "*" in yaml_text and _expanded_size(node, {}) > MAX_EXPANDED_NODES:
         raise FormatError(
             f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} values "
             "(an alias bomb); refused without expanding it",

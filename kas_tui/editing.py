@@ -1,0 +1,185 @@
+"""The lossless editing API: every change a curator or a fix makes to a package.
+
+Each function turns one intent into a minimal text patch (``kas_tui.okf``), writes it
+through the package's :class:`~kas_tui.store.Store` (atomic, conflict-checked,
+journalled) and refreshes the model. A refused edit raises
+:class:`~kas_tui.okf.errors.EditError` or :class:`~kas_tui.store.StoreError` and
+leaves the disk untouched.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import posixpath
+from typing import Any
+
+from .okf import index as index_fmt
+from .okf import log as log_fmt
+from .okf import yaml_patch
+from .okf.errors import EditError
+from .okf.links import relative_link
+from .package import Package
+from .store import Change, Fingerprint
+
+
+def _fingerprint(pkg: Package, rel: str) -> Fingerprint | None:
+    if rel == "SKILL.md":
+        return pkg.skill_fingerprint
+    if rel == "log.md":
+        return pkg.log_fingerprint
+    if posixpath.basename(rel) == "index.md":
+        index_file = pkg.indexes.get(posixpath.dirname(rel))
+        return index_file.fingerprint if index_file else None
+    doc = pkg.documents.get(rel)
+    if doc is None:
+        raise EditError(f"{rel} is not a document of this package", path=rel)
+    return doc.fingerprint
+
+
+def _apply(pkg: Package, rel: str, transform: Any, label: str, *, create: bool = False) -> Change | None:
+    pkg.resolve_path(rel)
+    expect = None if create else _fingerprint(pkg, rel)
+    try:
+        change = pkg.store.apply(pkg.root / rel, transform, expect=expect, create=create, label=label)
+    except EditError as exc:
+        exc.path = exc.path or rel
+        raise
+    pkg.reload_file(rel)
+    return change
+
+
+# --- frontmatter -----------------------------------------------------------------------
+
+
+def set_field(pkg: Package, rel: str, key: str, value: Any) -> Change | None:
+    """Set frontmatter ``key`` of document (or SKILL.md) ``rel`` to ``value``."""
+    return _apply(
+        pkg, rel, lambda text: yaml_patch.set_field(text, key, value), f"set {key} in {rel}"
+    )
+
+
+def remove_field(pkg: Package, rel: str, key: str) -> Change | None:
+    """Remove frontmatter ``key`` from ``rel`` (nothing is written when it is absent)."""
+    return _apply(pkg, rel, lambda text: yaml_patch.remove_field(text, key), f"remove {key} from {rel}")
+
+
+def set_skill_description(pkg: Package, description: str) -> Change | None:
+    """Change the ``description`` in SKILL.md's frontmatter."""
+    if not description.strip():
+        raise EditError("the SKILL.md description cannot be empty", path="SKILL.md")
+    return set_field(pkg, "SKILL.md", "description", description.strip())
+
+
+# --- index.md --------------------------------------------------------------------------
+
+
+def set_entry(
+    pkg: Package,
+    index_rel: str,
+    line: int,
+    *,
+    title: str | None = None,
+    description: str | None = None,
+) -> Change | None:
+    """Change the title and/or description of the entry on ``line`` of ``index_rel``."""
+    return _apply(
+        pkg,
+        index_rel,
+        lambda text: index_fmt.set_entry(text, line, title=title, description=description),
+        f"edit entry on line {line} of {index_rel}",
+    )
+
+
+def add_entry(
+    pkg: Package,
+    folder: str,
+    target: str,
+    *,
+    title: str | None = None,
+    description: str | None = None,
+    section: str | None = None,
+) -> Change | None:
+    """List ``target`` (a document path or a sub-folder) in ``folder``'s index.md.
+
+    Title and description default to the document's own; a missing index.md is created.
+    The link follows the file's style (``/``-rooted or relative).
+    """
+    is_bundle = target in pkg.folders
+    doc = pkg.documents.get(target)
+    if doc is None and not is_bundle:
+        raise EditError(f"{target} is neither a document nor a folder of this package")
+    if title is None:
+        title = doc.title if doc else posixpath.basename(target).replace("-", " ").capitalize()
+    if description is None:
+        description = doc.description if doc else ""
+    index_rel = posixpath.join(folder, "index.md") if folder else "index.md"
+    existing = pkg.indexes.get(folder)
+    rooted = bool(existing) and any(e.target.startswith("/") for e in existing.index.entries)
+    if rooted:
+        link = "/" + target + ("/" if is_bundle else "")
+    else:
+        link = relative_link(index_rel, target, folder=is_bundle)
+    heading = _bundle_heading(pkg, folder)
+
+    def transform(text: str | None) -> str:
+        return index_fmt.add_entry(
+            text, title, link, description, section=section, heading=heading
+        )
+
+    return _apply(pkg, index_rel, transform, f"list {target} in {index_rel}", create=existing is None)
+
+
+def remove_entry(pkg: Package, index_rel: str, line: int) -> Change | None:
+    """Remove the entry on ``line`` of ``index_rel``; the document stays."""
+    return _apply(
+        pkg, index_rel, lambda text: index_fmt.remove_entry(text, line), f"unlist line {line}"
+    )
+
+
+def move_entry(pkg: Package, index_rel: str, line: int, offset: int) -> Change | None:
+    """Move the entry on ``line`` up (``-1``) or down (``+1``) within its section."""
+    return _apply(
+        pkg, index_rel, lambda text: index_fmt.move_entry(text, line, offset), "move entry"
+    )
+
+
+def _bundle_heading(pkg: Package, folder: str) -> str:
+    if not folder:
+        return pkg.skill.name if pkg.skill and pkg.skill.name else pkg.name
+    return posixpath.basename(folder).replace("-", " ").replace("_", " ").capitalize()
+
+
+# --- log.md ----------------------------------------------------------------------------
+
+
+def append_log(
+    pkg: Package, kind: str, message: str, *, today: dt.date | None = None
+) -> Change | None:
+    """Add ``* **kind**: message`` under today's date in the root log.md (created if missing)."""
+    date = (today or dt.date.today()).isoformat()
+    return _apply(
+        pkg,
+        "log.md",
+        lambda text: log_fmt.append_log_entry(text, date, kind, message),
+        "log entry",
+        create=pkg.log is None and not (pkg.root / "log.md").exists(),
+    )
+
+
+# --- undo ------------------------------------------------------------------------------
+
+
+def undo(pkg: Package) -> Change | None:
+    """Undo the last write of this session (refused if the file changed since)."""
+    change = pkg.store.undo()
+    if change:
+        pkg.reload_file(change.path.resolve().relative_to(pkg.root.resolve()).as_posix())
+    return change
+
+
+def redo(pkg: Package) -> Change | None:
+    """Redo the last undone write."""
+    change = pkg.store.redo()
+    if change:
+        pkg.reload_file(change.path.resolve().relative_to(pkg.root.resolve()).as_posix())
+    return change
