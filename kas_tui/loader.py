@@ -293,19 +293,28 @@ def _closed(data: bytes) -> bool:
     return re.search(rb"\n---[ \t]*\r?\n", head[3:]) is not None
 
 
-_LINK_TARGET = re.compile(r"\]\(\s*<?([^)\s>]+)|^[ \t]{0,3}\[[^\]]+\]:\s*<?(\S+?)>?\s*$", re.M)
-
-
+_INLINE_TARGET = re.compile(r"\]\(\s*<?([^)\s>]+)")
+_REFERENCE_TARGET = re.compile(r"^[ \t]{0,3}\[[^\]]+\]:\s*<?(\S+?)>?\s*$", re.M)
 _MAYBE_OUTSIDE = re.compile(r"file:|\(\s*<?[A-Za-z]:[\\/]", re.I)
+
+
+def _may_leave(rel: str, target: str, depth: int) -> bool:
+    """Cheap test: can ``target`` possibly resolve outside the root from ``rel``?"""
+    return target.count("..") > depth or ":" in target or "\\" in target
 
 
 def outside_links(rel: str, body: str, first_line: int) -> list[Problem]:
     """Problems for links in ``body`` that leave the package (never followed)."""
     if ".." not in body and "\\" not in body and not _MAYBE_OUTSIDE.search(body):
         return []
-    candidates = [m.group(1) or m.group(2) for m in _LINK_TARGET.finditer(body)]
-    if not any(resolve(rel, c).kind == "outside" for c in candidates):
-        return []  # cheap pre-filter: the Markdown parser runs only when it may matter
+    depth = rel.count("/")
+    candidates = [m.group(1) for m in _INLINE_TARGET.finditer(body)]
+    if "]:" in body:
+        candidates += [m.group(1) for m in _REFERENCE_TARGET.finditer(body)]
+    if not any(
+        _may_leave(rel, c, depth) and resolve(rel, c).kind == "outside" for c in candidates
+    ):
+        return []  # the Markdown parser runs only when a link may leave the package
     from .okf.links import extract_links
 
     return [

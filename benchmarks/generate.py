@@ -1,0 +1,80 @@
+"""Generate realistic Knowledge-as-Skill packages of any size, for benchmarks and tests."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+TYPES = ["Runbook", "Policy", "Reference", "FAQ", "Procedure", "Glossary"]
+WORDS = (
+    "incident latency billing refund deploy rollback alert budget customer invoice "
+    "database failover escalation pager release canary flag migration access secret "
+    "rotation outage severity review checklist region queue backlog webhook quota"
+).split()
+
+
+def _sentence(rng: random.Random, n: int) -> str:
+    words = [rng.choice(WORDS) for _ in range(n)]
+    return " ".join(words).capitalize() + "."
+
+
+def _document(rng: random.Random, i: int, folder: str) -> str:
+    title = _sentence(rng, 4)[:-1]
+    tags = rng.sample(WORDS, 3)
+    body = "\n\n".join(
+        f"## {_sentence(rng, 3)[:-1]}\n\n{' '.join(_sentence(rng, 12) for _ in range(4))}\n\n"
+        f"See [related](/{folder}/doc-{(i + 1):05d}.md) and [the policy](../index.md)."
+        for _ in range(6)
+    )
+    return (
+        "---\n"
+        f"type: {rng.choice(TYPES)}\n"
+        f"title: {title}\n"
+        f"description: {_sentence(rng, 14)}\n"
+        f"tags: [{', '.join(tags)}]\n"
+        "sources:\n"
+        f"  - id: src{i}\n"
+        f"    resource: https://docs.example.com/{folder}/{i}\n"
+        f"    title: {_sentence(rng, 5)[:-1]}\n"
+        f"generated: {{ by: kas-tui/0.1.0, at: 2026-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}T10:00:00Z }}\n"
+        "verified:\n"
+        f"  - {{ by: human:user{rng.randint(1, 20)}, at: 2026-10-0{rng.randint(1, 9)}T09:00:00Z }}\n"
+        f"status: {rng.choice(['stable', 'stable', 'stable', 'draft', 'deprecated'])}\n"
+        f"stale_after: 2027-0{rng.randint(1, 9)}-01T00:00:00Z\n"
+        "---\n\n"
+        f"# {title}\n\n{body}\n"
+    )
+
+
+def generate_package(root: Path, documents: int, *, per_bundle: int = 100, seed: int = 7) -> Path:
+    """Write a package of ``documents`` concepts in bundles of ``per_bundle`` under ``root``."""
+    rng = random.Random(seed)
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "SKILL.md").write_text(
+        f"---\nname: {root.name}\ndescription: Generated benchmark package. Use for testing.\n---\n\n"
+        "# Benchmark\n\nStart at index.md.\n"
+    )
+    (root / "log.md").write_text("# Update log\n\n## 2026-11-30\n* **Initialization**: Generated.\n")
+    bundles = []
+    for b in range(max(1, -(-documents // per_bundle))):
+        group, folder = f"area-{b // 10:02d}", f"area-{b // 10:02d}/bundle-{b:03d}"
+        (root / folder).mkdir(parents=True, exist_ok=True)
+        entries = []
+        for i in range(b * per_bundle, min(documents, (b + 1) * per_bundle)):
+            text = _document(rng, i, folder)
+            (root / folder / f"doc-{i:05d}.md").write_text(text)
+            title = text.split("title: ", 1)[1].split("\n", 1)[0]
+            desc = text.split("description: ", 1)[1].split("\n", 1)[0]
+            entries.append(f"* [{title}](doc-{i:05d}.md) - {desc}")
+        (root / folder / "index.md").write_text(f"# Bundle {b}\n\n" + "\n".join(entries) + "\n")
+        bundles.append((group, folder))
+    groups = sorted({g for g, _ in bundles})
+    for group in groups:
+        lines = [f"* [Bundle {f[-3:]}]({f.split('/')[1]}/) - Documents of bundle {f[-3:]}." for g, f in bundles if g == group]
+        (root / group / "index.md").write_text(f"# {group}\n\n" + "\n".join(lines) + "\n")
+    (root / "index.md").write_text(
+        '---\nokf_version: "0.2"\n---\n# Areas\n\n'
+        + "\n".join(f"* [{g}]({g}/) - Bundles of {g}." for g in groups)
+        + "\n"
+    )
+    return root

@@ -1,0 +1,1 @@
+"""The Textual face of kas-tui. Nothing outside this package imports Textual."""

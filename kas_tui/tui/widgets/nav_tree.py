@@ -1,0 +1,128 @@
+"""The navigation tree: the agent's map, index entries in index order."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from ...package import Listing, Package
+
+TRUST_MARKS = {
+    "human-reviewed": ("●", "green"),
+    "machine-confirmed": ("◐", "yellow"),
+    "unverified": ("○", "bright_black"),
+}
+
+
+@dataclass(frozen=True)
+class NodeRef:
+    """What a tree node stands for: ``root``, ``bundle``, ``document`` or another listing kind."""
+
+    kind: str
+    path: str
+    listing: Listing | None = None
+    loaded: bool = False
+
+
+class NavTree(Tree[NodeRef]):
+    """Index entries with their one-sentence descriptions; bundles expand lazily."""
+
+    def __init__(self, package: Package, today: dt.date, **kwargs) -> None:
+        super().__init__(self._root_label(package), data=NodeRef("root", ""), **kwargs)
+        self.package = package
+        self.today = today
+        self.show_root = True
+        self.guide_depth = 3
+
+    def _root_label(self, package: Package) -> Text:
+        name = package.skill.name if package.skill and package.skill.name else package.name
+        return Text.assemble((name, "bold"), ("  · SKILL.md", "bright_black"))
+
+    def on_mount(self) -> None:
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        """Rebuild from the package, keeping expanded bundles open."""
+        open_folders = {
+            n.data.path for n in self._walk(self.root) if n.data and n.data.kind == "bundle" and n.is_expanded
+        }
+        self.root.remove_children()
+        self.root.set_label(self._root_label(self.package))
+        self._populate(self.root, "", open_folders)
+        self.root.expand()
+
+    def _walk(self, node: TreeNode[NodeRef]):
+        yield node
+        for child in node.children:
+            yield from self._walk(child)
+
+    def _populate(self, node: TreeNode[NodeRef], folder: str, open_folders: set[str]) -> None:
+        listed: set[str] = set()
+        for listing in self.package.listings(folder):
+            listed.add(listing.path)
+            if listing.kind == "bundle":
+                child = node.add(self._label(listing), data=NodeRef("bundle", listing.path, listing))
+                if listing.path in open_folders:
+                    self._populate(child, listing.path, open_folders)
+                    child.expand()
+            else:
+                node.add_leaf(self._label(listing), data=NodeRef(listing.kind, listing.path, listing))
+        for doc in self.package.documents_in(folder):
+            if doc.path not in listed:
+                label = Text.assemble(("? ", "magenta"), (doc.title, "italic"), ("  not in index.md", "magenta"))
+                node.add_leaf(label, data=NodeRef("document", doc.path))
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded[NodeRef]) -> None:
+        node = event.node
+        if node.data and node.data.kind == "bundle" and not node.children:
+            self._populate(node, node.data.path, set())
+
+    def _label(self, listing: Listing) -> Text:
+        entry = listing.entry
+        text = Text()
+        if listing.kind == "document":
+            doc = self.package.documents[listing.path]
+            mark, style = TRUST_MARKS[doc.trust_tier]
+            if doc.problems and any(p.severity == "error" for p in doc.problems):
+                mark, style = "✗", "red"
+            text.append(f"{mark} ", style)
+            text.append(entry.title, "bold" if doc.status == "stable" else "")
+            if doc.status != "stable":
+                text.append(f" [{doc.status}]", "yellow" if doc.status == "draft" else "red")
+            if doc.staleness(self.today).state == "stale":
+                text.append(" [stale]", "red")
+        elif listing.kind == "bundle":
+            text.append(entry.title, "bold cyan")
+        else:
+            text.append("✗ " if listing.kind in ("missing", "outside") else "↗ ", "red")
+            text.append(entry.title)
+            text.append(f" [{listing.kind}]", "red" if listing.kind != "external" else "blue")
+        if entry.description:
+            text.append(f" — {entry.description}", "bright_black")
+        else:
+            text.append(" — (no description)", "red italic")
+        return text
+
+    def select_path(self, path: str) -> bool:
+        """Expand the bundles down to ``path`` and move the cursor to its node."""
+        node = self.root
+        parts = path.split("/")
+        for depth in range(1, len(parts)):
+            folder = "/".join(parts[:depth])
+            match = next((c for c in node.children if c.data and c.data.path == folder), None)
+            if match is None:
+                break
+            if not match.children:
+                self._populate(match, folder, set())
+            match.expand()
+            node = match
+        target = next((n for n in self._walk(self.root) if n.data and n.data.path == path), None)
+        if target is None:
+            return False
+        # The node's line is known once the tree has laid out the expanded bundles.
+        self.call_after_refresh(self.move_cursor, target)
+        return True
