@@ -6,11 +6,38 @@ import random
 from pathlib import Path
 
 TYPES = ["Runbook", "Policy", "Reference", "FAQ", "Procedure", "Glossary"]
-WORDS = (
-    "incident latency billing refund deploy rollback alert budget customer invoice "
-    "database failover escalation pager release canary flag migration access secret "
-    "rotation outage severity review checklist region queue backlog webhook quota"
-).split()
+WORDS = [
+    "incident",
+    "latency",
+    "billing",
+    "refund",
+    "deploy",
+    "rollback",
+    "alert",
+    "budget",
+    "customer",
+    "invoice",
+    "database",
+    "failover",
+    "escalation",
+    "pager",
+    "release",
+    "canary",
+    "flag",
+    "migration",
+    "access",
+    "secret",
+    "rotation",
+    "outage",
+    "severity",
+    "review",
+    "checklist",
+    "region",
+    "queue",
+    "backlog",
+    "webhook",
+    "quota",
+]
 
 
 def _sentence(rng: random.Random, n: int) -> str:
@@ -54,7 +81,9 @@ def generate_package(root: Path, documents: int, *, per_bundle: int = 100, seed:
         f"---\nname: {root.name}\ndescription: Generated benchmark package. Use for testing.\n---\n\n"
         "# Benchmark\n\nStart at index.md.\n"
     )
-    (root / "log.md").write_text("# Update log\n\n## 2026-11-30\n* **Initialization**: Generated.\n")
+    (root / "log.md").write_text(
+        "# Update log\n\n## 2026-11-30\n* **Initialization**: Generated.\n"
+    )
     bundles = []
     for b in range(max(1, -(-documents // per_bundle))):
         group, folder = f"area-{b // 10:02d}", f"area-{b // 10:02d}/bundle-{b:03d}"
@@ -70,7 +99,11 @@ def generate_package(root: Path, documents: int, *, per_bundle: int = 100, seed:
         bundles.append((group, folder))
     groups = sorted({g for g, _ in bundles})
     for group in groups:
-        lines = [f"* [Bundle {f[-3:]}]({f.split('/')[1]}/) - Documents of bundle {f[-3:]}." for g, f in bundles if g == group]
+        lines = [
+            f"* [Bundle {f[-3:]}]({f.split('/')[1]}/) - Documents of bundle {f[-3:]}."
+            for g, f in bundles
+            if g == group
+        ]
         (root / group / "index.md").write_text(f"# {group}\n\n" + "\n".join(lines) + "\n")
     (root / "index.md").write_text(
         '---\nokf_version: "0.2"\n---\n# Areas\n\n'

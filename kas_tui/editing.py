@@ -36,11 +36,18 @@ def _fingerprint(pkg: Package, rel: str) -> Fingerprint | None:
     return doc.fingerprint
 
 
-def _apply(pkg: Package, rel: str, transform: Any, label: str, *, create: bool = False) -> Change | None:
-    pkg.resolve_path(rel)
+def _apply(
+    pkg: Package, rel: str, transform: Any, label: str, *, create: bool = False
+) -> Change | None:
+    try:
+        pkg.resolve_path(rel)
+    except PermissionError as exc:
+        raise EditError(str(exc), path=rel) from None
     expect = None if create else _fingerprint(pkg, rel)
     try:
-        change = pkg.store.apply(pkg.root / rel, transform, expect=expect, create=create, label=label)
+        change = pkg.store.apply(
+            pkg.root / rel, transform, expect=expect, create=create, label=label
+        )
     except EditError as exc:
         exc.path = exc.path or rel
         raise
@@ -60,7 +67,9 @@ def set_field(pkg: Package, rel: str, key: str, value: Any) -> Change | None:
 
 def remove_field(pkg: Package, rel: str, key: str) -> Change | None:
     """Remove frontmatter ``key`` from ``rel`` (nothing is written when it is absent)."""
-    return _apply(pkg, rel, lambda text: yaml_patch.remove_field(text, key), f"remove {key} from {rel}")
+    return _apply(
+        pkg, rel, lambda text: yaml_patch.remove_field(text, key), f"remove {key} from {rel}"
+    )
 
 
 def set_skill_description(pkg: Package, description: str) -> Change | None:
@@ -122,11 +131,11 @@ def add_entry(
     heading = _bundle_heading(pkg, folder)
 
     def transform(text: str | None) -> str:
-        return index_fmt.add_entry(
-            text, title, link, description, section=section, heading=heading
-        )
+        return index_fmt.add_entry(text, title, link, description, section=section, heading=heading)
 
-    return _apply(pkg, index_rel, transform, f"list {target} in {index_rel}", create=existing is None)
+    return _apply(
+        pkg, index_rel, transform, f"list {target} in {index_rel}", create=existing is None
+    )
 
 
 def remove_entry(pkg: Package, index_rel: str, line: int) -> Change | None:

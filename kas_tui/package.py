@@ -356,7 +356,10 @@ class Package:
             return Listing(index_file.path, entry, target.kind, target.path)
         path = target.path
         if path.endswith("/index.md") or path == "index.md":
-            return Listing(index_file.path, entry, "bundle", posixpath.dirname(path))
+            folder = posixpath.dirname(path)
+            return Listing(
+                index_file.path, entry, "bundle" if folder in folders else "missing", folder
+            )
         if path in folders or entry.target.endswith("/"):
             kind = "bundle" if path in folders else "missing"
             return Listing(index_file.path, entry, kind, path)

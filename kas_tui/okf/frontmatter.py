@@ -14,7 +14,9 @@ from typing import Any
 import yaml
 
 from .errors import FormatError
+from .fastyaml import fast_load
 from .text import line_of
+from .timestamp import Timestamp
 
 #: Frontmatter larger than this is refused (a document header, not a database).
 MAX_FRONTMATTER_CHARS = 1_000_000
@@ -23,19 +25,6 @@ MAX_EXPANDED_NODES = 100_000
 
 _DELIM = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
-
-
-class Timestamp(str):
-    """A YAML timestamp kept as the exact text the author wrote.
-
-    PyYAML would turn ``2026-06-30T14:00:00Z`` into a ``datetime`` that re-dumps as
-    ``2026-06-30 14:00:00+00:00``; a ``Timestamp`` dumps back unchanged and unquoted.
-    """
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return f"Timestamp({str.__repr__(self)})"
 
 
 def _construct_timestamp(loader: yaml.BaseLoader, node: yaml.ScalarNode) -> Timestamp:
@@ -88,20 +77,32 @@ def find_block(text: str) -> Block | None:
     return Block(yaml_start, close.start(), end)
 
 
-def _expanded_size(node: yaml.Node, memo: dict[int, int]) -> int:
-    """How many values ``node`` stands for once every alias is expanded (memoised)."""
-    key = id(node)
-    if key in memo:
-        return memo[key]
-    memo[key] = 1  # a recursive alias counts once; libyaml refuses those anyway
+def _children(node: yaml.Node) -> list[yaml.Node]:
     if isinstance(node, yaml.SequenceNode):
-        size = 1 + sum(_expanded_size(child, memo) for child in node.value)
-    elif isinstance(node, yaml.MappingNode):
-        size = 1 + sum(_expanded_size(k, memo) + _expanded_size(v, memo) for k, v in node.value)
-    else:
-        size = 1
-    memo[key] = size
-    return size
+        return node.value
+    if isinstance(node, yaml.MappingNode):
+        return [child for pair in node.value for child in pair]
+    return []
+
+
+def _expanded_size(node: yaml.Node, memo: dict[int, int]) -> int:
+    """How many values ``node`` stands for once every alias is expanded (memoised).
+
+    Iterative, so YAML nested as deep as libyaml allows cannot exhaust the Python stack.
+    """
+    stack: list[tuple[yaml.Node, bool]] = [(node, False)]
+    while stack:
+        current, done = stack.pop()
+        key = id(current)
+        if done:
+            memo[key] = 1 + sum(memo[id(child)] for child in _children(current))
+            continue
+        if key in memo:
+            continue
+        memo[key] = 1  # a recursive alias counts once; libyaml refuses those anyway
+        stack.append((current, True))
+        stack.extend((child, False) for child in _children(current))
+    return memo[id(node)]
 
 
 def compose(yaml_text: str, *, first_line: int = 1, loader: type = FastLoader) -> yaml.Node | None:
@@ -156,7 +157,15 @@ def construct(node: yaml.Node | None, *, first_line: int = 1, loader: type = Fas
 
 
 def load_yaml(yaml_text: str, *, first_line: int = 1) -> Any:
-    """Safely load ``yaml_text`` (see :func:`compose` for the guards)."""
+    """Safely load ``yaml_text`` (see :func:`compose` for the guards).
+
+    Plain frontmatter takes :func:`~kas_tui.okf.fastyaml.fast_load`, which gives the
+    same values several times faster; anything else goes through PyYAML.
+    """
+    if len(yaml_text) <= MAX_FRONTMATTER_CHARS:
+        fast = fast_load(yaml_text)
+        if fast is not None:
+            return fast
     return construct(compose(yaml_text, first_line=first_line), first_line=first_line)
 
 

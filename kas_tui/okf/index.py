@@ -16,12 +16,13 @@ from markdown_it import MarkdownIt
 
 from . import frontmatter as fm
 from .errors import EditError, FormatError
-from .text import control_chars, newline_of
+from .text import control_chars, newline_of, split_lines
 
 _ITEM = re.compile(r"(?P<indent>[ \t]*)(?P<bullet>[*+-])(?P<gap>[ \t]+)\[")
 _HEADING = re.compile(r"[ \t]{0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<title>.*?))?[ \t#]*$")
 _SEP = re.compile(r"[ \t]+(?:--|-|—|–)[ \t]+|[ \t]*[—–][ \t]*|:[ \t]+")
 _ESCAPABLE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_MAYBE_BLOCK = re.compile(r"^(?: {0,3}(?:```|~~~|<)| {4}|\t)", re.M)
 _NEEDS_ANGLE = re.compile(r"[\s()<>]")
 
 
@@ -94,7 +95,7 @@ class Index:
 
 def parse_index(text: str) -> Index:
     """Parse ``index.md`` text. Frontmatter problems are recorded, never raised."""
-    lines = text.splitlines(keepends=True)
+    lines = split_lines(text)
     index = Index(lines)
     body_start = 0
     try:
@@ -128,12 +129,14 @@ def parse_index(text: str) -> Index:
 
 @lru_cache(maxsize=1)
 def _md() -> MarkdownIt:
-    return MarkdownIt("commonmark")
+    return MarkdownIt("commonmark").disable("inline")
 
 
 def _non_entry_lines(body: str, offset: int) -> set[int]:
     """0-based file lines inside code blocks and HTML blocks: never entries or headings."""
     skip: set[int] = set()
+    if not _MAYBE_BLOCK.search(body):
+        return skip  # no line can open a code or HTML block: skip the Markdown parser
     for token in _md().parse(body):
         if token.type in ("fence", "code_block", "html_block") and token.map:
             skip.update(range(offset + token.map[0], offset + token.map[1]))

@@ -25,7 +25,11 @@ class Link:
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
-    return MarkdownIt("commonmark")
+    md = MarkdownIt("commonmark")
+    # We never render HTML, so keep every link: the default check drops ``file:`` (and
+    # ``javascript:``) links, which would hide a link leaving the package.
+    md.validateLink = lambda url: True
+    return md
 
 
 def extract_links(markdown: str, *, first_line: int = 1) -> list[Link]:
@@ -79,7 +83,8 @@ def resolve(source: str, target: str) -> Target:
     target = target.strip()
     if not target or target.startswith("#"):
         return Target("anchor", source, target[1:])
-    if _WINDOWS_PATH.match(target) or target.startswith("\\\\"):
+    raw = unquote(target)  # the Markdown parser writes ``C:\\x`` as ``C:%5Cx``
+    if _WINDOWS_PATH.match(raw) or raw.startswith("\\\\"):
         return Target("outside", target)
     if _SCHEME.match(target):
         scheme = target.split(":", 1)[0].lower()

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass, field
 
 from . import frontmatter as fm
 from .errors import EditError, FormatError
-from .text import control_chars, newline_of
+from .text import control_chars, newline_of, split_lines
 
 _GROUP = re.compile(r"##[ \t]+(?P<head>.*?)[ \t]*$")
 _DATE = re.compile(r"(?P<date>\d{4}-\d{2}-\d{2})(?:[ \t]*:[ \t]*(?P<summary>.*))?$")
@@ -47,7 +48,7 @@ class Log:
 def parse_log(text: str) -> Log:
     """Parse ``log.md`` text; format problems are recorded on the result, never raised."""
     log = Log()
-    lines = text.splitlines()
+    lines = [line.rstrip("\r\n") for line in split_lines(text)]
     start = 0
     try:
         parsed = fm.parse(text)
@@ -71,6 +72,8 @@ def parse_log(text: str) -> Log:
         heading = _GROUP.match(line)
         if heading:
             date = _DATE.match(heading.group("head"))
+            if date and not _real_date(date.group("date")):
+                date = None
             if not date:
                 log.problems.append(
                     FormatError(
@@ -96,7 +99,7 @@ def parse_log(text: str) -> Log:
                     bullet.group("bullet"),
                 )
             )
-    for prev, cur in zip(log.groups, log.groups[1:]):
+    for prev, cur in zip(log.groups, log.groups[1:], strict=False):
         if cur.date > prev.date:
             log.problems.append(
                 FormatError(
@@ -117,6 +120,15 @@ def parse_log(text: str) -> Log:
     return log
 
 
+def _real_date(text: str) -> bool:
+    """Whether ``YYYY-MM-DD`` text names a real day (``2026-02-30`` does not)."""
+    try:
+        dt.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
 def format_bullet(kind: str, message: str, bullet: str = "*") -> str:
     """``* **Kind**: message`` (one line; control characters refused)."""
     for what, value in (("kind", kind), ("message", message)):
@@ -129,7 +141,7 @@ def append_log_entry(text: str | None, date: str, kind: str, message: str) -> st
     """Add ``* **kind**: message`` under ``## date`` (the group is created when missing).
 
     ``text=None`` creates a new log. Entries of the day go after the day's existing
-    bullets; a new day goes above the newest group.
+    bullets; a new day goes above the newest older group, so the log stays newest first.
     """
     if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
         raise EditError(f"log date {date!r} is not YYYY-MM-DD")
@@ -137,17 +149,18 @@ def append_log_entry(text: str | None, date: str, kind: str, message: str) -> st
         return f"# Update log\n\n## {date}\n{format_bullet(kind, message)}\n"
     nl = newline_of(text)
     log = parse_log(text)
-    lines = text.splitlines(keepends=True)
+    lines = split_lines(text)
     if not lines[-1].endswith("\n"):
         lines[-1] += nl
     style = next((b.bullet for g in log.groups for b in g.bullets), "*")
     entry = format_bullet(kind, message, style) + nl
     today = next((g for g in log.groups if g.date == date), None)
+    older = next((g for g in log.groups if g.date < date), None)  # keep newest first
     if today is not None:
         at = today.bullets[-1].line if today.bullets else today.line
         lines.insert(at, entry)
-    elif log.groups:
-        at = log.groups[0].line - 1
+    elif older is not None:
+        at = older.line - 1
         lines[at:at] = [f"## {date}{nl}", entry, nl]
     else:
         if lines[-1].strip():

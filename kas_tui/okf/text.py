@@ -63,6 +63,19 @@ def newline_of(text: str) -> str:
     return "\r\n" if i > 0 and text[i - 1] == "\r" else "\n"
 
 
+def split_lines(text: str) -> list[str]:
+    """``text`` cut after each ``\\n``, line breaks kept.
+
+    Unlike :meth:`str.splitlines`, a form feed, NEL or U+2028 inside a line does not end
+    it, so line numbers agree with :func:`line_of`, editors and the Markdown parser.
+    """
+    lines = [line + "\n" for line in text.split("\n")]
+    last = lines.pop()[:-1]
+    if last:
+        lines.append(last)
+    return lines
+
+
 def line_of(text: str, offset: int) -> int:
     """1-based line number of character ``offset`` in ``text``."""
     return text.count("\n", 0, offset) + 1

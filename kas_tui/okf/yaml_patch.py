@@ -20,10 +20,10 @@ import yaml
 from . import frontmatter as fm
 from .errors import EditError, FormatError
 from .frontmatter import MarkLoader, Timestamp
-from .text import control_chars, line_end, line_start, newline_of
+from .text import control_chars, line_end, line_start, newline_of, split_lines
 
 _STR_TAG = "tag:yaml.org,2002:str"
-_FLOW_SAFE = re.compile(r"[^,\[\]{}#?:\s!&*|>'\"%@`-][^,\[\]{}]*")
+_FLOW_SAFE = re.compile(r"[^,\[\]{}#?:\s!&*|>'\"%@`-][^,\[\]{}?]*")  # PyYAML ends at ?
 _COLON_END = re.compile(r":(?=[,\[\]{}\s]|$)")
 
 
@@ -80,6 +80,8 @@ def set_field(text: str, key: str, value: Any) -> str:
     A document without frontmatter gets a block. Raises :class:`EditError` when the
     value cannot be written as YAML or the block cannot be edited safely.
     """
+    if not key or "\n" in key or control_chars(key):
+        raise EditError(f"{key!r} is not a usable frontmatter key")
     value = normalize(value, key)
     parsed = _parse(text)
     nl = newline_of(text)
@@ -89,6 +91,8 @@ def set_field(text: str, key: str, value: Any) -> str:
     yaml_text, base, root, data = parsed
     dumper = _dumper_for(root, yaml_text)
     pair = _find(root, key, yaml_text)
+    if pair is not None and key in data and _same(data[key], value):
+        return text  # it already holds this value: keep the author's spelling of it
     if pair is None:
         insert = _render_entry(key, value, None, None, dumper, nl)
         at = len(yaml_text)
@@ -117,6 +121,17 @@ def remove_field(text: str, key: str) -> str:
     new_yaml = yaml_text[:start] + yaml_text[end:]
     expected = {k: v for k, v in data.items() if k != key}
     return _checked(text, text[:base] + new_yaml + text[base + len(yaml_text) :], expected, data)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal values of equal types (``True`` is not ``1``, a timestamp is not its string)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(map(_same, a, b))
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    return a == b
 
 
 def normalize(value: Any, key: str = "value") -> Any:
@@ -222,9 +237,13 @@ def _replace(
             if _padded(yaml_text[start:end]):
                 inline = _pad(inline)
             return yaml_text[:start] + inline + yaml_text[end:]
-    elif isinstance(vnode, yaml.SequenceNode) and isinstance(new_node, yaml.SequenceNode):
-        if not vnode.flow_style and new_node.value:
-            return _replace_items(yaml_text, vnode, value, new_node, dumper, nl)
+    elif (
+        isinstance(vnode, yaml.SequenceNode)
+        and isinstance(new_node, yaml.SequenceNode)
+        and not vnode.flow_style
+        and new_node.value
+    ):
+        return _replace_items(yaml_text, vnode, value, new_node, dumper, nl)
     region_start = line_start(yaml_text, knode.start_mark.index)
     key_text = yaml_text[knode.start_mark.index : knode.end_mark.index]
     entry = _render_entry(key_text, value, new_node, key_text, dumper, nl)
@@ -248,7 +267,7 @@ def _replace_items(
     dash_col = yaml_text.index("-", first) - first
     pieces: list[str] = []
     j = 0
-    for new_value, node in zip(value, new_node.value):
+    for new_value, node in zip(value, new_node.value, strict=True):
         hit = next((i for i in range(j, len(items)) if old_values[i] == new_value), None)
         if hit is not None:
             pieces.append(yaml_text[starts[hit] : ends[hit]])
@@ -259,7 +278,7 @@ def _replace_items(
         if _padded(yaml_text[like.start_mark.index : like.end_mark.index]):
             rendered = "- " + _pad(rendered[2:].rstrip("\n")) + "\n"
         pad = " " * dash_col
-        lines = rendered.splitlines(keepends=False)
+        lines = [line.rstrip("\n") for line in split_lines(rendered)]
         pieces.append("".join(pad + line + nl for line in lines))
     if pieces and not pieces[-1].endswith("\n"):
         pieces[-1] += nl

@@ -59,7 +59,9 @@ class KasApp(App[None]):
             self.show_bundle(ref)
         else:
             self.current = None
-            self.query_one(MetaPane).show_message(f"{ref.listing.entry.target if ref.listing else ref.path}: {ref.kind}")
+            self.query_one(MetaPane).show_message(
+                f"{ref.listing.entry.target if ref.listing else ref.path}: {ref.kind}"
+            )
             self._set_body(f"This entry points at `{ref.path}`, which is **{ref.kind}**.")
 
     def show_root(self) -> None:
@@ -72,7 +74,9 @@ class KasApp(App[None]):
         index_file = self.package.indexes.get(ref.path)
         meta = self.query_one(MetaPane)
         meta.show_message(f"Bundle {ref.path}/ · {len(self.package.listings(ref.path))} entries")
-        self._set_body(index_file.index.render() if index_file else "*This folder has no index.md.*")
+        self._set_body(
+            index_file.index.render() if index_file else "*This folder has no index.md.*"
+        )
 
     def show_document(self, path: str) -> None:
         self.current = path

@@ -14,8 +14,16 @@ from ...package import Document, Package
 from ...tokens import estimate_tokens
 
 KNOWN_ORDER = (
-    "type", "title", "description", "tags", "status", "stale_after",
-    "resource", "sources", "generated", "verified",
+    "type",
+    "title",
+    "description",
+    "tags",
+    "status",
+    "stale_after",
+    "resource",
+    "sources",
+    "generated",
+    "verified",
 )
 
 
@@ -45,19 +53,31 @@ class MetaPane(Static):
         tier = doc.trust_tier
         stale = doc.staleness(today)
         summary = Text.assemble(
-            (doc.type or "no type", "bold"), " · ",
-            (doc.status, "green" if doc.status == "stable" else "yellow"), " · ",
-            (tier, {"human-reviewed": "green", "machine-confirmed": "yellow"}.get(tier, "bright_black")),
-            " · ", (stale.describe(), "red" if stale.state in ("stale", "invalid") else ""),
+            (doc.type or "no type", "bold"),
+            " · ",
+            (doc.status, "green" if doc.status == "stable" else "yellow"),
+            " · ",
+            (
+                tier,
+                {"human-reviewed": "green", "machine-confirmed": "yellow"}.get(
+                    tier, "bright_black"
+                ),
+            ),
+            " · ",
+            (stale.describe(), "red" if stale.state in ("stale", "invalid") else ""),
         )
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold cyan", no_wrap=True)
         table.add_column()
-        keys = [k for k in KNOWN_ORDER if k in doc.meta] + [k for k in doc.meta if k not in KNOWN_ORDER]
+        keys = [k for k in KNOWN_ORDER if k in doc.meta] + [
+            k for k in doc.meta if k not in KNOWN_ORDER
+        ]
         for key in keys:
             table.add_row(Text(str(key)), _value(doc.meta[key]))
         listed = package.listed_by(doc.path)
-        where = Text(f"{doc.path} · listed by {', '.join(listed) if listed else 'no index'}", "bright_black")
+        where = Text(
+            f"{doc.path} · listed by {', '.join(listed) if listed else 'no index'}", "bright_black"
+        )
         parts: list[Any] = [summary, where, table]
         for problem in doc.problems:
             line = f"line {problem.line}: " if problem.line else ""
@@ -92,7 +112,10 @@ class MetaPane(Static):
         for key, value in skill.data.items():
             if key not in ("name", "description"):
                 table.add_row(Text(str(key)), _value(value))
-        parts: list[Any] = [Text("Discovery: what an agent sees before anything else", "bold"), table]
+        parts: list[Any] = [
+            Text("Discovery: what an agent sees before anything else", "bold"),
+            table,
+        ]
         for problem in package.problems_of("SKILL.md"):
             parts.append(Text(f"error: {problem.message}", "red"))
         self.update(Group(*parts))

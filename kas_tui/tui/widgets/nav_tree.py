@@ -48,7 +48,9 @@ class NavTree(Tree[NodeRef]):
     def rebuild(self) -> None:
         """Rebuild from the package, keeping expanded bundles open."""
         open_folders = {
-            n.data.path for n in self._walk(self.root) if n.data and n.data.kind == "bundle" and n.is_expanded
+            n.data.path
+            for n in self._walk(self.root)
+            if n.data and n.data.kind == "bundle" and n.is_expanded
         }
         self.root.remove_children()
         self.root.set_label(self._root_label(self.package))
@@ -65,15 +67,21 @@ class NavTree(Tree[NodeRef]):
         for listing in self.package.listings(folder):
             listed.add(listing.path)
             if listing.kind == "bundle":
-                child = node.add(self._label(listing), data=NodeRef("bundle", listing.path, listing))
+                child = node.add(
+                    self._label(listing), data=NodeRef("bundle", listing.path, listing)
+                )
                 if listing.path in open_folders:
                     self._populate(child, listing.path, open_folders)
                     child.expand()
             else:
-                node.add_leaf(self._label(listing), data=NodeRef(listing.kind, listing.path, listing))
+                node.add_leaf(
+                    self._label(listing), data=NodeRef(listing.kind, listing.path, listing)
+                )
         for doc in self.package.documents_in(folder):
             if doc.path not in listed:
-                label = Text.assemble(("? ", "magenta"), (doc.title, "italic"), ("  not in index.md", "magenta"))
+                label = Text.assemble(
+                    ("? ", "magenta"), (doc.title, "italic"), ("  not in index.md", "magenta")
+                )
                 node.add_leaf(label, data=NodeRef("document", doc.path))
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[NodeRef]) -> None:

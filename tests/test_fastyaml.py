@@ -1,0 +1,204 @@
+"""The fast frontmatter reader agrees with PyYAML, or steps aside."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kas_tui.okf.fastyaml import fast_load
+from kas_tui.okf.frontmatter import Timestamp, compose, construct
+
+COMMON = """\
+type: Runbook
+title: Incident response
+description: Severity, containment and postmortem procedures.  # one sentence
+tags: [oncall, incidents, sev1]
+keywords:
+  - alpha
+  - beta gamma
+sources:
+  - id: pd-policy
+    resource: /references/pagerduty.yaml
+    title: PagerDuty export
+  - resource: https://example.com/x?y=1
+generated: { by: kas-tui/0.1.0, at: 2026-06-20T22:53:05Z }
+verified:
+  - { by: human:ana, at: 2026-06-25T09:00:00Z }
+owner:
+  team: payments
+  since: 2026-01-01
+status: stable
+stale_after: 2027-03-01
+usage_count: 5000
+ratio: 0.5
+flag: yes
+empty:
+quoted: 'Hello: world'
+dquoted: "It is [draft]"
+indentless:
+- a
+- b
+"""
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return a == b and type(a) is type(b) if not isinstance(a, (dict, list)) else a == b
+
+
+def load_yaml(text: str) -> object:
+    """PyYAML itself (libyaml), bypassing the fast path that ``frontmatter.load_yaml`` tries."""
+    return construct(compose(text))
+
+
+def _typed(value: object) -> object:
+    """Value and type, recursively, so ``1 == True`` and NaN cannot hide a difference."""
+    if isinstance(value, dict):
+        return ("dict", [(k, _typed(v)) for k, v in value.items()])
+    if isinstance(value, list):
+        return ("list", [_typed(v) for v in value])
+    if isinstance(value, float) and math.isnan(value):
+        return ("float", "nan")
+    return (type(value).__name__, value)
+
+
+def test_common_frontmatter_takes_the_fast_path_and_matches_pyyaml() -> None:
+    fast = fast_load(COMMON)
+    assert fast is not None
+    assert fast == load_yaml(COMMON)
+    assert list(fast) == list(load_yaml(COMMON))
+    assert isinstance(fast["stale_after"], Timestamp) and fast["stale_after"] == "2027-03-01"
+    assert fast["flag"] is True and fast["empty"] is None and fast["usage_count"] == 5000
+
+
+def test_typed_scalars_match_pyyaml_types() -> None:
+    text = "a: 0x1F\nb: 1:20\nc: .inf\nd: ~\ne: Off\nf: 1_000\ng: 2026-06-30T14:00:00Z\nh: 0.2\n"
+    fast = fast_load(text)
+    ref = load_yaml(text)
+    assert fast is not None
+    for key in ref:
+        assert _same(fast[key], ref[key]), key
+        assert type(fast[key]) is type(ref[key]), key
+
+
+def test_outside_the_subset_it_steps_aside() -> None:
+    for text in (
+        "a: |\n  block\n",
+        "a: &x 1\nb: *x\n",
+        "a: !!str 1\n",
+        "a: b\n  continued\n",
+        "a:\n  b:\n    c: 1\n",
+        "'quoted key': 1\n",
+        'a: "esc\\n"\n',
+        "a: [x, [y]]\n",
+        "a:\tb\n",
+        "a: b: c\n",
+        "- a\n",
+        "a: [x,]\n",
+        "a: {b: c d: e}\n",
+    ):
+        assert fast_load(text) is None, text
+
+
+_word = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=12
+)
+_scalar_text = st.one_of(
+    _word,
+    st.sampled_from(
+        [
+            "yes",
+            "no",
+            "on",
+            "null",
+            "~",
+            "1",
+            "-1",
+            "0o7",
+            "0x1f",
+            "1.5e3",
+            "1:30",
+            ".nan",
+            "true",
+            "2026-06-30",
+            "2026-06-30T14:00:00Z",
+            "a: b",
+            "a #b",
+            "#x",
+            "- x",
+            "[x]",
+            "{x}",
+            "x,y",
+            "human:ana",
+            "http://x.y/z",
+            "'q'",
+            '"q"',
+            "@x",
+            "`x`",
+            "x:",
+            ":x",
+            "-x",
+            "?x",
+            "%x",
+            "*x",
+            "&x",
+            "!x",
+            "|",
+            ">",
+            "a\\b",
+            "é ü",
+            "   ",
+            "",
+        ]
+    ),
+)
+_key = st.sampled_from(["type", "title", "description", "tags", "status", "x-custom", "ms.date"])
+
+
+@st.composite
+def _frontmatter(draw: st.DrawFn) -> str:
+    lines = []
+    for _ in range(draw(st.integers(1, 6))):
+        key = draw(_key)
+        shape = draw(
+            st.sampled_from(["scalar", "flow_list", "block_list", "flow_map", "block_map"])
+        )
+        if shape == "scalar":
+            lines.append(f"{key}: {draw(_scalar_text)}")
+        elif shape == "flow_list":
+            items = draw(st.lists(_scalar_text, max_size=4))
+            lines.append(f"{key}: [{', '.join(items)}]")
+        elif shape == "block_list":
+            indent = draw(st.sampled_from(["", "  "]))
+            lines.append(f"{key}:")
+            lines += [
+                f"{indent}- {v}" for v in draw(st.lists(_scalar_text, min_size=1, max_size=3))
+            ]
+        elif shape == "flow_map":
+            pairs = draw(st.lists(st.tuples(_key, _scalar_text), max_size=3))
+            lines.append(f"{key}: {{{', '.join(f'{k}: {v}' for k, v in pairs)}}}")
+        else:
+            lines.append(f"{key}:")
+            lines += [
+                f"  {k}: {v}"
+                for k, v in draw(st.lists(st.tuples(_key, _scalar_text), min_size=1, max_size=3))
+            ]
+        if draw(st.booleans()):
+            lines.append("# a comment")
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=400, deadline=None)
+@given(_frontmatter())
+def test_fast_path_never_disagrees_with_pyyaml(text: str) -> None:
+    fast = fast_load(text)
+    if fast is None:
+        return
+    try:
+        ref = load_yaml(text)
+    except Exception as exc:  # noqa: BLE001 - PyYAML refuses: the fast path must not accept
+        raise AssertionError(f"fast path accepted YAML that PyYAML rejects: {exc}") from None
+    assert _typed(fast) == _typed(ref)
