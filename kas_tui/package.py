@@ -396,6 +396,20 @@ class Package:
         }
         return sorted(p for p in self.documents if p not in listed)
 
+    def bundles(self) -> set[str]:
+        """Folders that hold documents (at any depth) or an index.md: the bundles.
+
+        A folder of assets only (``references/``) is not a bundle.
+        """
+        found = set(self.indexes)
+        for path in self.documents:
+            folder = posixpath.dirname(path)
+            while folder and folder not in found:
+                found.add(folder)
+                folder = posixpath.dirname(folder)
+        found.add("")
+        return found
+
     def documents_in(self, folder: str) -> list[Document]:
         return [d for p, d in sorted(self.documents.items()) if d.folder == folder]
 

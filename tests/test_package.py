@@ -727,3 +727,15 @@ def test_parallel_reader_gives_the_sequential_results(tmp_path, monkeypatch):
     assert [r.path for r in parallel] == paths
     assert sum(1 for r in parallel if r.problems) == len(paths)  # every doc has a problem
     assert type(parallel[0].meta["stale_after"]).__name__ == "Timestamp"
+
+
+def test_bundles_are_folders_holding_documents_not_asset_folders(tmp_path):
+    root = make_package(tmp_path)
+    (root / "references").mkdir()
+    (root / "references" / "export.csv").write_text("a,b\n")
+    (root / "deep" / "er").mkdir(parents=True)
+    (root / "deep" / "er" / "doc.md").write_text("---\ntype: Note\n---\n")
+    pkg = Package.open(root)
+    bundles = pkg.bundles()
+    assert "references" not in bundles and "references/export.csv" in pkg.assets
+    assert {"", "deep", "deep/er"} <= bundles

@@ -77,3 +77,31 @@ async def test_follow_link_in_body(demo: Package) -> None:
         await pilot.pause()
         assert app.current == "billing-support/refunds/refund-policy.md"
         assert app.query_one(NavTree).cursor_node.data.path == app.current
+
+
+async def test_broken_documents_and_markup_titles_show_literally(tmp_path: Path) -> None:
+    root = tmp_path / "bad-kb"
+    root.mkdir()
+    (root / "SKILL.md").write_text("---\nname: bad-kb\ndescription: Broken. Use in tests.\n---\n")
+    (root / "index.md").write_text(
+        "# Docs\n\n* [\\[bold\\]Bad\\[/bold\\] \\\\ x](ok.md) - [red]desc[/red]\n"
+    )
+    (root / "ok.md").write_text('---\ntype: X\ntitle: "[bold]Bad[/bold] \\\\ x"\n---\nbody\n')
+    (root / "enc.md").write_bytes(b"\xff\xfe not utf-8")
+    (root / "yaml.md").write_text("---\ntype: [unclosed\n---\n")
+    app = KasApp(Package.open(root), today=TODAY)
+    async with app.run_test(size=(160, 48)) as pilot:
+        tree = app.query_one(NavTree)
+        labels = [str(n.label) for n in tree._walk(tree.root)]
+        assert "○ [bold]Bad[/bold] \\ x — [red]desc[/red]" in labels
+        assert any("Enc" in lab and "not in index.md" in lab for lab in labels)
+        app.show_document("ok.md")
+        await pilot.pause()
+        assert "[bold]Bad[/bold] \\ x" in _text(app.query_one(MetaPane))
+        app.show_document("yaml.md")
+        await pilot.pause()
+        meta = _text(app.query_one(MetaPane))
+        assert "error: line 3: invalid YAML" in meta
+        app.show_document("enc.md")
+        await pilot.pause()
+        assert "not valid UTF-8" in _text(app.query_one(MetaPane))

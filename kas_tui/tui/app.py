@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -12,6 +13,13 @@ from textual.widgets import Footer, Header, Markdown, Tree
 from ..package import Package
 from .widgets.meta_pane import MetaPane
 from .widgets.nav_tree import NavTree, NodeRef
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~-])")
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` shown literally by a Markdown renderer."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
 class KasApp(App[None]):
@@ -83,7 +91,7 @@ class KasApp(App[None]):
         doc = self.package.documents[path]
         self.query_one(MetaPane).show_document(self.package, doc, self.today)
         if doc.broken:
-            lines = "\n".join(f"- {p}" for p in doc.problems)
+            lines = "\n".join(f"- {escape_markdown(str(p))}" for p in doc.problems)
             self._set_body(f"# This document cannot be read\n\n{lines}\n")
             return
         try:

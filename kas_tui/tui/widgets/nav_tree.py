@@ -77,6 +77,17 @@ class NavTree(Tree[NodeRef]):
                 node.add_leaf(
                     self._label(listing), data=NodeRef(listing.kind, listing.path, listing)
                 )
+        bundles = self.package.bundles()
+        for sub in self.package.subfolders(folder):
+            if sub not in listed and sub in bundles:
+                name = sub.rsplit("/", 1)[-1]
+                label = Text.assemble(
+                    ("? ", "magenta"), (f"{name}/", "italic cyan"), ("  not in index.md", "magenta")
+                )
+                child = node.add(label, data=NodeRef("bundle", sub))
+                if sub in open_folders:
+                    self._populate(child, sub, open_folders)
+                    child.expand()
         for doc in self.package.documents_in(folder):
             if doc.path not in listed:
                 label = Text.assemble(
