@@ -22,6 +22,7 @@ from .okf.errors import FormatError
 from .okf.links import resolve
 from .okf.text import decode, line_of
 from .store import Fingerprint
+from .store import os_reason as _os_reason
 
 #: Bytes read at first; most documents fit, so most files are read exactly once.
 HEAD_BYTES = 64 * 1024
@@ -144,14 +145,6 @@ def _symlink_problem(entry: os.DirEntry, rel: str, real_root: str) -> Problem | 
             rel, "symlink loop: the folder links back to its own ancestor", code="symlink"
         )
     return None
-
-
-def _os_reason(exc: OSError) -> str:
-    if exc.errno in (errno.EACCES, errno.EPERM):
-        return "permission denied"
-    if exc.errno == errno.ELOOP:
-        return "symlink loop"
-    return exc.strerror or str(exc)
 
 
 @dataclass

@@ -133,14 +133,25 @@ def _umask() -> int:
     return mask
 
 
-def _reason(exc: OSError) -> str:
+def os_reason(exc: OSError, *, writing: bool = False) -> str:
+    """A plain-words reason for an OS error, for messages that name the file."""
     if exc.errno in (errno.EACCES, errno.EPERM):
-        return "permission denied (the file or its folder is read-only)"
+        return (
+            "permission denied (the file or its folder is read-only)"
+            if writing
+            else "permission denied"
+        )
     if exc.errno == errno.EROFS:
         return "the file system is read-only"
     if exc.errno == errno.ENOSPC:
         return "the disk is full"
+    if exc.errno == errno.ELOOP:
+        return "symlink loop"
     return exc.strerror or str(exc)
+
+
+def _reason(exc: OSError) -> str:
+    return os_reason(exc, writing=True)
 
 
 Transform = Callable[[str | None], str]
