@@ -50,7 +50,7 @@ class KasApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = f"{self.package.name} · {len(self.package.documents)} documents"
+        self.sub_title = f"{self.package.name} · {len(self.package.documents):,} documents"
         self.query_one("#nav").border_title = "Navigation"
         self.query_one("#meta").border_title = "Frontmatter"
         self.query_one("#body").border_title = "Body"
@@ -118,4 +118,4 @@ class KasApp(App[None]):
     def action_reload(self) -> None:
         self.package.load()
         self.query_one(NavTree).rebuild()
-        self.notify(f"Reloaded {len(self.package.documents)} documents")
+        self.notify(f"Reloaded {len(self.package.documents):,} documents")
