@@ -25,8 +25,8 @@ from kas_tui.package import Package  # noqa: E402
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 
 
-def _sequential(root: Path, paths: list[str]):
-    return [read_document(root, p) for p in paths]
+def _sequential(root: Path, paths: list[str], scan: bool = False):
+    return [read_document(root, p, scan) for p in paths]
 
 
 def measure(path: Path, runs: int, reader=None) -> tuple[float, Package]:

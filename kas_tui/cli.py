@@ -1,28 +1,106 @@
-"""The ``kas-tui`` command: ``kas-tui [PATH]`` opens the TUI on a package."""
+"""The ``kas-tui`` command.
+
+``kas-tui [PATH]`` opens the TUI; ``kas-tui check PATH`` validates headless (exit 0: no
+errors, 1: findings that fail, 2: usage or I/O error); ``kas-tui rules`` prints the
+rule catalog. ``check`` imports neither Textual nor MarkItDown, so it starts fast.
+"""
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
+import os
 import sys
 from pathlib import Path
 
 from . import __version__
-from .package import Package, PackageError
+
+COMMANDS = ("check", "rules")
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+class _Parser(argparse.ArgumentParser):
+    """argparse that exits with 2 and a one-line message on bad usage (its default too)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def _tui_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
         prog="kas-tui",
-        description="The curator's workbench for Knowledge-as-Skill packages.",
+        description="The curator's workbench for Knowledge-as-Skill packages. "
+        f"Commands: {', '.join(COMMANDS)} (kas-tui COMMAND --help).",
     )
     parser.add_argument("path", nargs="?", default=".", help="package folder (default: .)")
     parser.add_argument("--version", action="version", version=f"kas-tui {__version__}")
     return parser
 
 
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from None
+
+
+def _codes(text: str) -> list[str]:
+    return [c.strip().upper() for c in text.split(",") if c.strip()]
+
+
+def _check_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="kas-tui check",
+        description="Check a package: OKF v0.2 conformance, and with --agent-ready the "
+        "Knowledge-as-Skill checks. Exit 0: no errors; 1: findings that fail; 2: usage or I/O error.",
+    )
+    parser.add_argument("path", help="package folder")
+    parser.add_argument(
+        "--agent-ready", action="store_true", help="add the Knowledge-as-Skill checks"
+    )
+    parser.add_argument("--strict", action="store_true", help="fail on warnings too")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--today", type=_date, help="date for staleness (default: today)")
+    parser.add_argument("--fix", action="store_true", help="apply the safe fixes")
+    parser.add_argument(
+        "--dry-run", action="store_true", help="with --fix: print the diff, write nothing"
+    )
+    parser.add_argument(
+        "--select",
+        type=_codes,
+        default=[],
+        metavar="CODES",
+        help="only these codes or prefixes (KAS03,OKF1)",
+    )
+    parser.add_argument(
+        "--ignore", type=_codes, default=[], metavar="CODES", help="skip these codes or prefixes"
+    )
+    parser.add_argument("--hints", action="store_true", help="print how to fix each finding")
+    parser.add_argument(
+        "--no-cache", action="store_true", help="do not read or write the metadata cache"
+    )
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point; returns the process exit code (2 for usage and I/O errors)."""
-    args = _parser().parse_args(argv)
+    """Entry point; returns the process exit code."""
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        if argv and argv[0] == "check":
+            return run_check(_check_parser().parse_args(argv[1:]))
+        if argv and argv[0] == "rules":
+            from .checks.docs import rules_markdown
+
+            print(rules_markdown(), end="")
+            return 0
+        return run_tui(_tui_parser().parse_args(argv))
+    except SystemExit as exc:  # argparse: --help, --version and usage errors
+        return exc.code if isinstance(exc.code, int) else 2
+
+
+def run_tui(args: argparse.Namespace) -> int:
+    from .package import Package, PackageError
+
     try:
         package = Package.open(Path(args.path))
     except PackageError as exc:
@@ -32,3 +110,75 @@ def main(argv: list[str] | None = None) -> int:
 
     KasApp(package).run()
     return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from .checks import check
+    from .checks.catalog import BY_CODE
+    from .checks.report import format_json, format_text
+    from .package import Package, PackageError
+
+    unknown = [
+        c for c in args.select + args.ignore if not any(code.startswith(c) for code in BY_CODE)
+    ]
+    if unknown:
+        print(
+            f"kas-tui check: unknown rule code {', '.join(unknown)} (see: kas-tui rules)",
+            file=sys.stderr,
+        )
+        return 2
+    if args.dry_run and not args.fix:
+        print("kas-tui check: --dry-run needs --fix", file=sys.stderr)
+        return 2
+    path = Path(args.path)
+    if not path.is_dir():
+        print(f"kas-tui check: {path}: not a folder", file=sys.stderr)
+        return 2
+    today = args.today or dt.date.today()
+    options = {
+        "agent_ready": args.agent_ready,
+        "today": today,
+        "select": args.select,
+        "ignore": args.ignore,
+    }
+    try:
+        pkg = Package.open(path, scan=True, cache=not args.no_cache)
+    except PackageError as exc:
+        print(f"kas-tui check: {exc}", file=sys.stderr)
+        return 2
+    if not pkg.documents and not (pkg.root / "SKILL.md").is_file() and not pkg.indexes:
+        print(
+            f"kas-tui check: {pkg.root} is not a package: it holds no SKILL.md, index.md or .md document",
+            file=sys.stderr,
+        )
+        return 2
+    report = check(pkg, **options)
+    fixed = 0
+    if args.fix:
+        from .checks.fixes import apply_fixes
+        from .okf.errors import EditError
+        from .store import StoreError
+
+        try:
+            outcome = apply_fixes(pkg, report, today=today, dry_run=args.dry_run)
+        except (EditError, StoreError, OSError) as exc:  # refused or unwritable: say which
+            print(f"kas-tui check --fix: {exc}", file=sys.stderr)
+            return 2
+        if args.dry_run:
+            sys.stdout.write(outcome.diff)
+            if outcome.diff and not outcome.diff.endswith("\n"):
+                sys.stdout.write("\n")
+            print(
+                f"{len(outcome.fixed)} finding(s) would be fixed; nothing was written.",
+                file=sys.stderr,
+            )
+            return 1 if report.fails(strict=args.strict) else 0
+        fixed = len(outcome.fixed)
+        pkg.load(scan=True)
+        report = check(pkg, **options)
+    if args.format == "json":
+        print(format_json(report, fixed=fixed))
+    else:
+        color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        print(format_text(report, color=color, hints=args.hints, fixed=fixed))
+    return 1 if report.fails(strict=args.strict) else 0

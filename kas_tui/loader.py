@@ -15,7 +15,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .okf import frontmatter as fm
 from .okf.errors import FormatError
@@ -23,6 +23,9 @@ from .okf.links import resolve
 from .okf.text import decode, line_of
 from .store import Fingerprint
 from .store import os_reason as _os_reason
+
+if TYPE_CHECKING:
+    from .okf.scan import BodyScan
 
 #: Bytes read at first; most documents fit, so most files are read exactly once.
 HEAD_BYTES = 64 * 1024
@@ -68,10 +71,14 @@ class Walk:
     folders: list[str] = field(default_factory=list)
     skill: str | None = None
     problems: list[Problem] = field(default_factory=list)
+    stats: dict[str, tuple[int, int]] = field(default_factory=dict)  # documents' (size, mtime)
 
 
-def walk(root: Path) -> Walk:
-    """List the package's files; symlinks leaving the root or looping are problems."""
+def walk(root: Path, *, stat: bool = False) -> Walk:
+    """List the package's files; symlinks leaving the root or looping are problems.
+
+    With ``stat``, documents' sizes and modification times are collected too.
+    """
     out = Walk(folders=[""])
     real_root = os.path.realpath(root)
     stack = [("", str(root))]
@@ -116,6 +123,12 @@ def walk(root: Path) -> Walk:
                 (out.indexes if entry.name == "index.md" else out.logs).append(rel)
             elif entry.name.endswith(".md"):
                 out.documents.append(rel)
+                if stat:
+                    try:
+                        st = entry.stat()
+                        out.stats[rel] = (st.st_size, st.st_mtime_ns)
+                    except OSError:
+                        pass
             else:
                 out.assets.append(rel)
         stack.extend(reversed(subdirs))
@@ -157,10 +170,14 @@ class DocumentRead:
     body_line: int
     fingerprint: Fingerprint | None
     problems: list[Problem]
+    scan: BodyScan | None = None
 
 
-def read_document(root: Path, rel: str) -> DocumentRead:
-    """Read a document's frontmatter (the body is read later, on demand)."""
+def read_document(root: Path, rel: str, scan: bool = False) -> DocumentRead:
+    """Read a document's frontmatter; with ``scan``, also scan its body (links, footnotes).
+
+    Without ``scan`` the body is read later, on demand.
+    """
     problems: list[Problem] = []
     result = DocumentRead(rel, {}, False, 1, None, problems)
     try:
@@ -229,9 +246,45 @@ def read_document(root: Path, rel: str) -> DocumentRead:
                 code="type",
             )
         )
-    if complete:
+    if scan:
+        body = text[parsed.block.end :] if complete else _whole_body(root / rel)
+        result.scan = _scan(body, result.body_line)
+        problems.extend(_outside(rel, result.scan.links))
+    elif complete:
         problems.extend(outside_links(rel, text[parsed.block.end :], result.body_line))
     return result
+
+
+def _scan(body: str, first_line: int) -> BodyScan:
+    from .okf.scan import scan_body
+
+    return scan_body(body, first_line=first_line)
+
+
+def _whole_body(path: Path) -> str:
+    """The body of a file too large for one head read (undecodable bytes replaced)."""
+    text = decode_lenient(path.read_bytes())
+    block = fm.find_block(text)
+    return text[block.end :] if block else text
+
+
+def decode_lenient(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+
+
+def _outside(rel: str, links: Any) -> list[Problem]:
+    return [
+        Problem(
+            rel,
+            f"link to {link.target!r} leaves the package; it is never followed",
+            link.line,
+            "link to a document inside the package, or to a URL",
+            "warning",
+            "link-outside",
+        )
+        for link in links
+        if resolve(rel, link.target).kind == "outside"
+    ]
 
 
 #: Below this many documents, worker processes cost more than they save.
@@ -239,22 +292,24 @@ PARALLEL_MIN = 300
 
 
 def read_documents(
-    root: Path, paths: list[str], *, workers: int | None = None
+    root: Path, paths: list[str], *, scan: bool = False, workers: int | None = None
 ) -> list[DocumentRead]:
     """Read many documents, in worker processes when it pays (POSIX fork, no threads)."""
     workers = workers or os.cpu_count() or 1
     can_fork = "fork" in multiprocessing.get_all_start_methods()
     if workers < 2 or len(paths) < PARALLEL_MIN or not can_fork or threading.active_count() > 1:
-        return [read_document(root, rel) for rel in paths]
+        return [read_document(root, rel, scan) for rel in paths]
     size = max(50, len(paths) // (workers * 4))
     chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
     with multiprocessing.get_context("fork").Pool(workers) as pool:
-        parts = pool.starmap(_read_chunk, [(root, chunk) for chunk in chunks])
+        parts = pool.starmap(_read_chunk, [(root, chunk, scan) for chunk in chunks])
     return [read for part in parts for read in part]
 
 
-def _read_chunk(root: Path, paths: list[str]) -> list[DocumentRead]:
-    return [read_document(root, rel) for rel in paths]
+def _read_chunk(root: Path, paths: list[str], scan: bool) -> list[DocumentRead]:
+    if scan:
+        from .okf import scan as _  # noqa: F401 - import once per worker, not per file
+    return [read_document(root, rel, scan) for rel in paths]
 
 
 def read_head(path: Path | str) -> tuple[str, Fingerprint, bool]:

@@ -14,7 +14,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .loader import DocumentRead, Problem, read_document, read_documents, read_text, walk
 from .okf import frontmatter as fm
@@ -25,6 +25,9 @@ from .okf.log import Log, parse_log
 from .okf.skill import Skill, parse_skill
 from .okf.text import decode
 from .store import Fingerprint, Store
+
+if TYPE_CHECKING:
+    from .okf.scan import BodyScan
 
 STATUSES = ("draft", "stable", "deprecated")
 
@@ -226,33 +229,45 @@ class Package:
         self.store = Store()
         self.load_seconds = 0.0
         self._links: dict[str, list[tuple[Link, Target]]] = {}
+        self.scans: dict[str, BodyScan] = {}
+        self._by_folder: dict[str, list[Document]] | None = None
+        self._subfolders: dict[str, list[str]] | None = None
         self._backlinks: dict[str, list[tuple[str, Link]]] | None = None
 
     # -- opening ------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], *, reader: Any = None) -> Package:
+    def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        reader: Any = None,
+        scan: bool = False,
+        cache: bool = False,
+    ) -> Package:
         """Find the package root at or around ``path`` and load it.
 
-        ``reader`` maps ``read_document`` over (root, paths) and may run it in parallel.
+        ``scan`` also scans every body (links, footnotes, headings) during the same read;
+        ``cache`` reuses the metadata cache for unchanged files. ``reader`` maps
+        ``read_document`` over (root, paths, scan) (tests use it to force one process).
         """
         pkg = cls(find_root(Path(path)))
-        pkg.load(reader=reader)
+        pkg.load(reader=reader, scan=scan, cache=cache)
         return pkg
 
     @property
     def name(self) -> str:
         return self.root.name
 
-    def load(self, *, reader: Any = None) -> None:
+    def load(self, *, reader: Any = None, scan: bool = False, cache: bool = False) -> None:
         """(Re)load everything from disk."""
         started = time.perf_counter()
-        found = walk(self.root)
+        found = walk(self.root, stat=cache)
         self.folders = found.folders
         self.assets = found.assets
         self.problems = list(found.problems)
         self.file_problems = {}
-        reads = (reader or read_documents)(self.root, found.documents)
+        reads = self._read_documents(found, reader, scan, cache)
         self.documents = {r.path: Document.from_read(r) for r in reads}
         self.indexes = {}
         for rel in found.indexes:
@@ -265,13 +280,39 @@ class Package:
         if found.skill:
             self._load_skill()
         self._links.clear()
+        self._by_folder = self._subfolders = None
+        self.scans = {r.path: r.scan for r in reads if r.scan is not None}
         self._backlinks = None
         self.load_seconds = time.perf_counter() - started
+
+    def _read_documents(
+        self, found: Any, reader: Any, scan: bool, cache: bool
+    ) -> list[DocumentRead]:
+        read_many = reader or (lambda root, paths, scan: read_documents(root, paths, scan=scan))
+        if not cache:
+            return read_many(self.root, found.documents, scan)
+        from .cache import MetadataCache
+
+        store = MetadataCache(self.root)
+        hits: dict[str, DocumentRead] = {}
+        for rel in found.documents:
+            size_mtime = found.stats.get(rel)
+            hit = store.get(rel, *size_mtime, scan=scan) if size_mtime else None
+            if hit is not None:
+                hits[rel] = hit
+        misses = [rel for rel in found.documents if rel not in hits]
+        fresh = {r.path: r for r in read_many(self.root, misses, scan)} if misses else {}
+        reads = [hits.get(rel) or fresh[rel] for rel in found.documents]
+        if fresh or len(store.entries) != len(reads):
+            store.save({r.path: (*found.stats[r.path], r) for r in reads if r.path in found.stats})
+        return reads
 
     def reload_file(self, rel: str) -> None:
         """Re-read one file after it changed (an edit, or another program)."""
         name = posixpath.basename(rel)
         self._links.pop(rel, None)
+        self.scans.pop(rel, None)
+        self._by_folder = None
         self._backlinks = None
         exists = (self.root / rel).is_file()
         if rel == "SKILL.md":
@@ -410,11 +451,48 @@ class Package:
         found.add("")
         return found
 
+    def known_paths(self) -> set[str]:
+        """Every root-relative path a link may name: files, folders and the root itself."""
+        known = {"", *self.documents, *self.assets, *self.folders, *self.logs}
+        known.update(f.path for f in self.indexes.values())
+        if self.skill is not None:
+            known.add("SKILL.md")
+        return known
+
+    def scan(self, rel: str) -> BodyScan:
+        """The links, footnotes and headings of a document's body (scanned at most once)."""
+        found = self.scans.get(rel)
+        if found is None:
+            try:
+                body = self.body(rel)
+            except (OSError, FormatError, PermissionError):
+                body = ""
+            from .okf.scan import scan_body
+
+            doc = self.documents.get(rel)
+            found = scan_body(body, first_line=doc.body_line if doc else 1)
+            self.scans[rel] = found
+        return found
+
     def documents_in(self, folder: str) -> list[Document]:
-        return [d for p, d in sorted(self.documents.items()) if d.folder == folder]
+        """The documents directly in ``folder``, sorted by path."""
+        if self._by_folder is None:
+            by_folder: dict[str, list[Document]] = {}
+            for path in sorted(self.documents):
+                doc = self.documents[path]
+                by_folder.setdefault(doc.folder, []).append(doc)
+            self._by_folder = by_folder
+        return self._by_folder.get(folder, [])
 
     def subfolders(self, folder: str) -> list[str]:
-        return [f for f in self.folders if f and posixpath.dirname(f) == folder]
+        """The folders directly in ``folder``."""
+        if self._subfolders is None:
+            subs: dict[str, list[str]] = {}
+            for f in self.folders:
+                if f:
+                    subs.setdefault(posixpath.dirname(f), []).append(f)
+            self._subfolders = subs
+        return self._subfolders.get(folder, [])
 
     def problems_of(self, path: str) -> list[Problem]:
         """Every load problem recorded on the file or folder ``path``."""
@@ -492,7 +570,7 @@ class Package:
 
 
 def _problem(rel: str, exc: FormatError, code: str) -> Problem:
-    return Problem(rel, exc.message, exc.line, exc.hint, "error", code)
+    return Problem(rel, exc.message, exc.line, exc.hint, "error", exc.kind or code)
 
 
 def find_root(path: Path) -> Path:

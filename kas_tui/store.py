@@ -163,6 +163,10 @@ class Store:
 
     undo_stack: list[Change] = field(default_factory=list)
     redo_stack: list[Change] = field(default_factory=list)
+    #: A dry run computes every change but writes nothing: later edits of the same file
+    #: see the pending text, and ``pending`` holds (bytes on disk, bytes it would write).
+    dry_run: bool = False
+    pending: dict[Path, tuple[bytes | None, bytes]] = field(default_factory=dict)
 
     def apply(
         self,
@@ -181,6 +185,12 @@ class Store:
         no BOM; the BOM, if any, is put back.
         """
         path = Path(path)
+        if self.dry_run and path in self.pending:
+            original, current = self.pending[path]
+            decoded = decode(current)
+            after = encode(transform(decoded.text), decoded.bom)
+            self.pending[path] = (original, after)
+            return Change(path, current, after, label) if after != current else None
         try:
             before: bytes | None = path.read_bytes()
             st = path.stat()
@@ -205,6 +215,9 @@ class Store:
         after = encode(after_text, bom)
         if after == before:
             return None
+        if self.dry_run:
+            self.pending[path] = (before, after)
+            return Change(path, before, after, label)
         write_atomic(path, after, expect=before, create=before is None)
         change = Change(path, before, after, label)
         self.undo_stack.append(change)

@@ -559,7 +559,9 @@ def test_unreadable_document(tmp_path, monkeypatch):
 
     before = snapshot(root)
     monkeypatch.setattr(loader.os, "open", guarded_open)
-    pkg = Package.open(root, reader=lambda r, paths: [loader.read_document(r, p) for p in paths])
+    pkg = Package.open(
+        root, reader=lambda r, paths, scan: [loader.read_document(r, p) for p in paths]
+    )
     monkeypatch.undo()
     (problem,) = pkg.problems_of("billing/refund-policy.md")
     assert (problem.code, problem.severity) == ("unreadable", "error")
@@ -650,7 +652,10 @@ def test_bad_index_log_and_skill_files(tmp_path):
     assert "only the root index.md" in problem.message
     (problem,) = pkg.problems_of("index.md")
     assert "not author" in problem.message
-    assert [(p.code, p.line) for p in pkg.problems_of("log.md")] == [("log", 9), ("log", 6)]
+    assert [(p.code, p.line) for p in pkg.problems_of("log.md")] == [
+        ("log-date", 9),
+        ("log-order", 6),
+    ]
     (problem,) = pkg.problems_of("SKILL.md")
     assert problem.message == "SKILL.md must start with YAML frontmatter (---)"
     assert all(pkg.documents[p].problems == [] for p in DOCUMENTS)

@@ -10,13 +10,20 @@ class FormatError(Exception):
     """
 
     def __init__(
-        self, message: str, *, line: int | None = None, path: str | None = None, hint: str = ""
+        self,
+        message: str,
+        *,
+        line: int | None = None,
+        path: str | None = None,
+        hint: str = "",
+        kind: str = "",
     ) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
         self.path = path
         self.hint = hint
+        self.kind = kind  # a stable name for what is wrong, for checks to map to rule codes
 
     def located(self, path: str) -> FormatError:
         """Return this error with ``path`` filled in (when not set yet)."""

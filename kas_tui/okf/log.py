@@ -80,6 +80,7 @@ def parse_log(text: str) -> Log:
                         f"log heading {line.strip()!r} is not an ISO date",
                         line=number,
                         hint="write date groups as '## YYYY-MM-DD'",
+                        kind="log-date",
                     )
                 )
                 group = None
@@ -106,6 +107,7 @@ def parse_log(text: str) -> Log:
                     f"log date {cur.date} comes after the older {prev.date}; newest must come first",
                     line=cur.line,
                     hint="move this date group above the older ones",
+                    kind="log-order",
                 )
             )
     for g in log.groups:
@@ -115,6 +117,7 @@ def parse_log(text: str) -> Log:
                     f"log date group {g.date} has no entries",
                     line=g.line,
                     hint="add a '* **Update**: ...' bullet or remove the heading",
+                    kind="log-empty",
                 )
             )
     return log

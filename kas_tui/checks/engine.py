@@ -1,0 +1,594 @@
+"""Run the rule catalog over a loaded package.
+
+Every rule reads the same parse: the frontmatter and body scan each document got once
+at load time. ``check`` returns a :class:`Report`; formatting lives in ``report.py``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import posixpath
+import re
+import time
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..okf.links import resolve
+from ..package import STATUSES, Document, Package, parse_timestamp
+from .catalog import BY_CODE, OKF
+from .model import Finding
+
+# human:<id>, process:<id> (and other prefixes such as the spec's own team:<id>), tool/1.2
+_ACTOR = re.compile(r"[a-z][\w.-]*:\S+|[^\s/:]+/\S+")
+_WINDOWS_FORBIDDEN = re.compile(r'[<>:"|?*\\\x00-\x1f]')
+_WINDOWS_RESERVED = re.compile(r"(CON|PRN|AUX|NUL|COM[1-9]|LPT[1-9])(\..*)?", re.I)
+_AWKWARD = re.compile(r"[^a-z0-9._-]")
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)[.!?](?=\s+[A-Z0-9])")
+_NOTE_WORDS = re.compile(
+    r"deprecat|supersed|replaced|retired|obsolete|legacy|stale|outdated|archiv|review", re.I
+)
+_EMPTY_MEANING = re.compile(
+    r"^(?:(?:a |the |this |some )?(?:document|doc|page|file|article|note|notes|text|info|information)"
+    r" (?:about|on|for|regarding|describing|of)\b.{0,40}$"
+    r"|(?:todo|tbd|tba|fixme|n/?a|none|description|placeholder|lorem ipsum)\b.*"
+    r"|(?:this|the) (?:document|page|file|article) (?:is about|describes|covers|explains)\b.{0,40}$)",
+    re.I,
+)
+_NOTE_PREFIX = re.compile(r"^\s*(?:\(?(?:deprecated|stale|legacy|draft)[^:)]*[:)]\s*)+", re.I)
+
+
+@dataclass
+class Report:
+    """The result of a check run."""
+
+    root: str
+    profile: str
+    today: dt.date
+    documents: int
+    findings: list[Finding] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def count(self, severity: str) -> int:
+        return sum(1 for f in self.findings if f.severity == severity)
+
+    def fails(self, *, strict: bool = False) -> bool:
+        """Whether the run fails: any error (with ``strict``, any warning too)."""
+        return self.count("error") > 0 or (strict and self.count("warning") > 0)
+
+
+def matches(code: str, patterns: Iterable[str]) -> bool:
+    """Whether ``code`` matches one of ``patterns`` (full codes or prefixes: ``KAS04``)."""
+    return any(code.startswith(p.strip().upper()) for p in patterns if p.strip())
+
+
+class Checker:
+    """Holds one run's state; each ``_check_*`` method is one family of rules."""
+
+    def __init__(
+        self,
+        pkg: Package,
+        *,
+        agent_ready: bool,
+        today: dt.date,
+        select: Iterable[str] = (),
+        ignore: Iterable[str] = (),
+    ) -> None:
+        self.pkg = pkg
+        self.agent_ready = agent_ready
+        self.today = today
+        self.select = [s for s in select if s.strip()]
+        self.ignore = [s for s in ignore if s.strip()]
+        self.findings: list[Finding] = []
+        self._key_lines: dict[str, dict[str, int]] = {}
+        self._resolved: dict[tuple[str, str], Any] = {}
+        self.linked: set[str] = set()  # documents some other document links to
+
+    # -- plumbing --------------------------------------------------------------------
+
+    def wants(self, code: str) -> bool:
+        rule = BY_CODE[code]
+        if rule.profile != OKF and not self.agent_ready:
+            return False
+        if self.select and not matches(code, self.select):
+            return False
+        return not matches(code, self.ignore)
+
+    def emit(self, code: str, path: str, line: Any, message: str, hint: str | None = None) -> None:
+        """Record a finding; ``line`` may be a callable, called only when it is recorded."""
+        if self.wants(code):
+            rule = BY_CODE[code]
+            if callable(line):
+                line = line()
+            self.findings.append(
+                Finding(
+                    code, rule.severity, path, line, message, rule.fix if hint is None else hint
+                )
+            )
+
+    def key_line(self, path: str, key: str) -> int | None:
+        """The line of top-level frontmatter ``key`` in ``path`` (read only when needed)."""
+        if path not in self._key_lines:
+            lines: dict[str, int] = {}
+            try:
+                text = self.pkg.read_text(path)
+            except (OSError, ValueError):
+                text = ""
+            for number, line in enumerate(text.split("\n")[:400], start=1):
+                if number > 1 and line.rstrip() == "---":
+                    break
+                match = re.match(r"([^\s:#][^:]*?)\s*:", line)
+                if match and not line.startswith((" ", "-")):
+                    lines.setdefault(match.group(1).strip("'\""), number)
+            self._key_lines[path] = lines
+        return self._key_lines[path].get(key)
+
+    # -- the run ---------------------------------------------------------------------
+
+    def run(self) -> list[Finding]:
+        self._check_load_problems()
+        for doc in self.pkg.documents.values():
+            if doc.has_frontmatter:
+                self._check_fields(doc)
+        self._check_links()
+        self._check_names()
+        self._check_okf_version()
+        if self.agent_ready:
+            self._check_skill()
+            self._check_documents_ready()
+            self._check_navigation()
+            self._check_quality()
+        self.findings.sort(key=Finding.sort_key)
+        return self.findings
+
+    # -- OKF conformance -------------------------------------------------------------
+
+    _LOAD_CODES = {
+        "frontmatter": "OKF001",
+        "encoding": "OKF002",
+        "unreadable": "OKF003",
+        "type": "OKF004",
+        "index": "OKF005",
+        "log-date": "OKF006",
+        "log": "OKF006",
+        "log-order": "OKF007",
+        "log-empty": "OKF008",
+        "large-file": "OKF122",
+        "symlink": "OKF123",
+    }
+
+    def _check_load_problems(self) -> None:
+        for problem in self.pkg.all_problems():
+            code = self._LOAD_CODES.get(problem.code)
+            if code is None or problem.severity == "info":
+                continue  # SKILL.md problems are checked by the agent-ready rules
+            if problem.path == "SKILL.md" and code in ("OKF001", "OKF005", "OKF006"):
+                continue
+            self.emit(code, problem.path, problem.line, problem.message, problem.hint or None)
+
+    def _check_fields(self, doc: Document) -> None:
+        meta, path = doc.meta, doc.path
+
+        def at(key: str) -> Any:
+            return lambda: self.key_line(path, key)
+
+        tags = meta.get("tags")
+        if tags is not None:
+            if isinstance(tags, str):
+                self.emit("OKF101", path, at("tags"), f"tags is the string {tags!r}, not a list")
+            elif not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+                self.emit("OKF101", path, at("tags"), "tags must be a list of strings")
+        if "sources" in meta:
+            self._check_sources(path, meta["sources"], at("sources"))
+        if "generated" in meta:
+            generated = meta["generated"]
+            if not isinstance(generated, dict):
+                self.emit("OKF103", path, at("generated"), "generated must be a mapping {by, at}")
+            elif not generated.get("by"):
+                self.emit("OKF103", path, at("generated"), "generated has no 'by' (the actor)")
+            else:
+                self._check_actor(path, generated["by"], at("generated"), "generated.by")
+            if isinstance(generated, dict) and "at" in generated:
+                self._check_time(path, generated["at"], at("generated"), "generated.at")
+        if "verified" in meta:
+            self._check_verified(path, meta["verified"], at("verified"))
+        status = meta.get("status")
+        if status is not None and status not in STATUSES:
+            self.emit(
+                "OKF105",
+                path,
+                at("status"),
+                f"status is {status!r}; use draft, stable or deprecated",
+            )
+        if "stale_after" in meta:
+            when = self._check_time(path, meta["stale_after"], at("stale_after"), "stale_after")
+            if when is not None:
+                state = doc.staleness(self.today)
+                if state.state == "stale":
+                    self.emit(
+                        "OKF140",
+                        path,
+                        at("stale_after"),
+                        f"{state.describe()} ({meta['stale_after']})",
+                    )
+        if "usage_window" in meta:
+            self._check_window(path, meta["usage_window"], at("usage_window"))
+        if "timestamp" in meta:
+            self.emit("OKF110", path, at("timestamp"), "'timestamp' is OKF v0.1; use generated.at")
+
+    def _check_time(self, path: str, value: Any, line: int | None, what: str) -> Any:
+        when = parse_timestamp(value)
+        if when is None:
+            self.emit("OKF107", path, line, f"{what} {str(value)!r} is not an ISO 8601 date")
+            return None
+        if isinstance(when, dt.datetime) and when.tzinfo is None:
+            self.emit("OKF106", path, line, f"{what} {value} has no UTC offset")
+        return when
+
+    def _check_actor(self, path: str, actor: Any, line: int | None, what: str) -> None:
+        if not isinstance(actor, str) or not _ACTOR.fullmatch(actor.strip()):
+            self.emit(
+                "OKF111",
+                path,
+                line,
+                f"{what} {actor!r} is not human:<id>, process:<id> or tool/version",
+            )
+
+    def _check_sources(self, path: str, sources: Any, line: int | None) -> None:
+        if not isinstance(sources, list):
+            self.emit("OKF102", path, line, "sources must be a list of mappings")
+            return
+        for n, source in enumerate(sources, start=1):
+            if not isinstance(source, dict):
+                self.emit("OKF102", path, line, f"sources entry {n} is not a mapping")
+                continue
+            if not source.get("resource"):
+                self.emit("OKF102", path, line, f"sources entry {n} has no 'resource'")
+            count = source.get("usage_count")
+            if count is not None and (isinstance(count, bool) or not isinstance(count, int)):
+                self.emit(
+                    "OKF102", path, line, f"sources entry {n}: usage_count must be an integer"
+                )
+            if "last_modified" in source:
+                self._check_time(
+                    path, source["last_modified"], line, f"sources entry {n} last_modified"
+                )
+            if "author" in source:
+                self._check_actor(path, source["author"], line, f"sources entry {n} author")
+            if "usage_window" in source:
+                self._check_window(path, source["usage_window"], line)
+
+    def _check_verified(self, path: str, verified: Any, line: int | None) -> None:
+        items = [verified] if isinstance(verified, dict) else verified
+        if not isinstance(items, list):
+            self.emit("OKF104", path, line, "verified must be a list of {by, at} mappings")
+            return
+        for n, item in enumerate(items, start=1):
+            if not isinstance(item, dict) or not item.get("by") or "at" not in item:
+                self.emit("OKF104", path, line, f"verified entry {n} needs both 'by' and 'at'")
+                continue
+            self._check_actor(path, item["by"], line, f"verified entry {n} by")
+            self._check_time(path, item["at"], line, f"verified entry {n} at")
+
+    def _check_window(self, path: str, window: Any, line: int | None) -> None:
+        if not isinstance(window, dict) or "from" not in window or "to" not in window:
+            self.emit("OKF108", path, line, "usage_window must be a mapping {from, to}")
+            return
+        for end in ("from", "to"):
+            self._check_time(path, window[end], line, f"usage_window.{end}")
+
+    def _check_links(self) -> None:
+        pkg = self.pkg
+        known = pkg.known_paths()
+        sources = list(pkg.documents)
+        for path in sources:
+            doc = pkg.documents[path]
+            if not doc.has_frontmatter:
+                continue
+            scan = pkg.scan(path)
+            ids = _source_ids(doc.meta)
+            for label in sorted(scan.footnotes - ids):
+                self.emit(
+                    "OKF109",
+                    path,
+                    None,
+                    f"footnote [^{label}] has no sources entry with id {label!r}",
+                )
+            for level, text, line in scan.headings:
+                if level == 1 and text.strip().lower() == "citations":
+                    self.emit(
+                        "OKF110", path, line, "a '# Citations' section is OKF v0.1; use sources"
+                    )
+            folder = posixpath.dirname(path)
+            for link in scan.links:
+                key = ("" if link.target.startswith("/") else folder, link.target)
+                target = self._resolved.get(key)
+                if target is None:
+                    target = self._resolved[key] = resolve(path, link.target)
+                if target.kind == "internal" and target.path != path:
+                    self.linked.add(target.path)
+                if target.kind == "outside":
+                    self.emit(
+                        "OKF121", path, link.line, f"link to {link.target!r} leaves the package"
+                    )
+                elif target.kind == "internal" and target.path not in known:
+                    self.emit(
+                        "OKF120",
+                        path,
+                        link.line,
+                        f"link to {link.target!r}: {target.path or '/'} does not exist",
+                    )
+
+    def _check_names(self) -> None:
+        pkg = self.pkg
+        names = [*pkg.documents, *(f.path for f in pkg.indexes.values()), *pkg.logs, *pkg.assets]
+        names += [f for f in pkg.folders if f]
+        by_folder: dict[tuple[str, str], list[str]] = {}
+        for path in sorted(names):
+            base = posixpath.basename(path)
+            by_folder.setdefault((posixpath.dirname(path), base.lower()), []).append(path)
+            stem = base.rsplit(".", 1)[0] if "." in base else base
+            if (
+                _WINDOWS_FORBIDDEN.search(base)
+                or _WINDOWS_RESERVED.fullmatch(stem)
+                or base[-1] in ". "
+            ):
+                self.emit(
+                    "OKF130", path, None, f"{base!r} is not a valid file name on every system"
+                )
+            elif _AWKWARD.search(base) and base != "SKILL.md":
+                what = "spaces" if " " in base else "upper-case or non-ASCII characters"
+                self.emit("OKF131", path, None, f"{base!r} has {what}")
+        for same in by_folder.values():
+            if len(same) > 1:
+                for path in same[1:]:
+                    self.emit("OKF130", path, None, f"differs only by case from {same[0]}")
+
+    def _check_okf_version(self) -> None:
+        root_index = self.pkg.indexes.get("")
+        meta = root_index.index.frontmatter if root_index else None
+        if meta and "okf_version" in meta and meta["okf_version"] != "0.2":
+            value = meta["okf_version"]
+            what = (
+                "not a string" if not isinstance(value, str) else "not the version this tool checks"
+            )
+            self.emit("OKF150", root_index.path, 1, f"okf_version is {value!r}, {what}")
+
+    # -- agent-ready: discovery ------------------------------------------------------
+
+    _SKILL_CODES = {
+        "missing-file": "KAS001",
+        "no-frontmatter": "KAS002",
+        "unclosed": "KAS002",
+        "not-mapping": "KAS002",
+        "invalid-yaml": "KAS002",
+        "unexpected-fields": "KAS003",
+        "missing-field": "KAS004",
+        "field-type": "KAS004",
+        "name-dir-mismatch": "KAS006",
+        "description-too-long": "KAS007",
+        "compatibility-too-long": "KAS008",
+        "metadata-type": "KAS009",
+        "body-lines": "KAS010",
+        "body-tokens": "KAS010",
+    }
+
+    def _check_skill(self) -> None:
+        from .skill_rules import validate_skill
+
+        try:
+            text = (
+                self.pkg.read_text("SKILL.md") if (self.pkg.root / "SKILL.md").is_file() else None
+            )
+        except (OSError, ValueError) as exc:
+            self.emit("KAS002", "SKILL.md", 1, f"SKILL.md cannot be read: {exc}")
+            return
+        for problem in validate_skill(self.pkg.root, text):
+            code = self._SKILL_CODES.get(problem.kind, "KAS005")
+            self.emit(code, "SKILL.md", problem.line, problem.message)
+
+    # -- agent-ready: documents and navigation ---------------------------------------
+
+    def _check_documents_ready(self) -> None:
+        for doc in self.pkg.documents.values():
+            if not doc.has_frontmatter:
+                continue
+            if not _text(doc.meta.get("title")):
+                self.emit("KAS020", doc.path, 1, "no 'title' in the frontmatter")
+            if not _text(doc.meta.get("description")):
+                self.emit("KAS021", doc.path, 1, "no 'description' in the frontmatter")
+
+    def _check_navigation(self) -> None:
+        pkg = self.pkg
+        bundles = pkg.bundles()
+        for folder in sorted(bundles):
+            index = pkg.indexes.get(folder)
+            where = f"{folder}/" if folder else "the package root"
+            if index is None:
+                self.emit(
+                    "KAS030",
+                    f"{folder}/index.md" if folder else "index.md",
+                    None,
+                    f"{where} holds documents but no index.md",
+                )
+                continue
+            listed = {item.path for item in index.listings if item.kind in ("document", "bundle")}
+            for doc in pkg.documents_in(folder):
+                if doc.path not in listed:
+                    self.emit(
+                        "KAS031", index.path, None, f"{posixpath.basename(doc.path)} is not listed"
+                    )
+            for sub in pkg.subfolders(folder):
+                if sub in bundles and sub not in listed:
+                    self.emit(
+                        "KAS032", index.path, None, f"{posixpath.basename(sub)}/ is not listed"
+                    )
+            for item in index.listings:
+                line = item.entry.line
+                if item.kind in ("missing", "outside"):
+                    what = "leaves the package" if item.kind == "outside" else "does not exist"
+                    self.emit(
+                        "KAS034",
+                        index.path,
+                        line,
+                        f"entry {item.entry.title!r} points at {item.entry.target!r}, which {what}",
+                    )
+                elif item.kind in ("document", "bundle") and not item.entry.description.strip():
+                    self.emit(
+                        "KAS033", index.path, line, f"entry {item.entry.title!r} has no description"
+                    )
+        if not (pkg.root / "log.md").is_file():
+            self.emit("KAS035", "log.md", None, "the package has no root log.md")
+
+    def _check_quality(self) -> None:
+        pkg = self.pkg
+        for doc in pkg.documents.values():
+            desc = _text(doc.meta.get("description"))
+            if desc:
+                self._check_meaning(
+                    doc.path,
+                    lambda doc=doc: self.key_line(doc.path, "description"),
+                    desc,
+                    _text(doc.meta.get("title")),
+                )
+                if len(desc) > 200 or len(_SENTENCE_END.findall(desc.rstrip(".!? "))) > 0:
+                    self.emit(
+                        "KAS045",
+                        doc.path,
+                        self.key_line(doc.path, "description"),
+                        f"description has {len(desc)} characters"
+                        if len(desc) > 200
+                        else "description has more than one sentence",
+                    )
+        for index in pkg.indexes.values():
+            entries = []
+            for item in index.listings:
+                entry, desc = item.entry, item.entry.description.strip()
+                if not desc or item.kind not in ("document", "bundle"):
+                    continue
+                entries.append(item)
+                doc = pkg.documents.get(item.path) if item.kind == "document" else None
+                if doc is None:
+                    self._check_meaning(index.path, entry.line, desc, entry.title)
+                    continue
+                if desc != doc.description:
+                    self._check_meaning(index.path, entry.line, desc, entry.title)
+                    if doc.description and _drifted(desc, doc.description):
+                        self.emit(
+                            "KAS040",
+                            index.path,
+                            entry.line,
+                            f"entry for {posixpath.basename(doc.path)} says {_clip(desc)!r}; the document says {_clip(doc.description)!r}",
+                        )
+                state = "deprecated" if doc.status == "deprecated" else None
+                if state is None and doc.staleness(self.today).state == "stale":
+                    state = "stale"
+                if state and not _NOTE_WORDS.search(f"{entry.title} {desc}"):
+                    self.emit(
+                        "KAS044",
+                        index.path,
+                        entry.line,
+                        f"{posixpath.basename(doc.path)} is {state} but its entry does not say so",
+                    )
+            self._check_duplicates(index.path, entries)
+        self._check_orphans()
+
+    def _check_meaning(self, path: str, line: Any, desc: str, title: str) -> None:
+        norm = _norm(desc)
+        if (
+            _EMPTY_MEANING.match(desc.strip())
+            or (title and norm == _norm(title))
+            or len(norm.split()) < 3
+        ):
+            self.emit(
+                "KAS042",
+                path,
+                line,
+                f"description {_clip(desc)!r} tells an agent nothing it can choose by",
+            )
+
+    def _check_duplicates(self, path: str, items: list) -> None:
+        if len(items) < 2 or not self.wants("KAS041"):
+            return
+        from rapidfuzz import fuzz, process
+
+        texts = [_norm(item.entry.description) for item in items]
+        scores = process.cdist(
+            texts, texts, scorer=fuzz.token_sort_ratio, score_cutoff=90, workers=-1
+        )
+        for i in range(len(items)):
+            for j in range(i):
+                if scores[i][j] and items[i].path != items[j].path:
+                    self.emit(
+                        "KAS041",
+                        path,
+                        items[i].entry.line,
+                        f"entries {items[j].entry.title!r} and {items[i].entry.title!r} have near-identical descriptions",
+                    )
+                    break
+
+    def _check_orphans(self) -> None:
+        pkg = self.pkg
+        listed = {
+            item.path
+            for f in pkg.indexes.values()
+            for item in f.listings
+            if item.kind == "document"
+        }
+        for path in sorted(pkg.documents):
+            if posixpath.dirname(path) not in pkg.indexes:
+                continue  # KAS030 already says the folder has no index at all
+            if path not in listed and path not in self.linked:
+                self.emit("KAS043", path, None, "no index lists it and no document links to it")
+
+
+def _source_ids(meta: dict[str, Any]) -> set[str]:
+    sources = meta.get("sources")
+    if not isinstance(sources, list):
+        return set()
+    return {str(s["id"]) for s in sources if isinstance(s, dict) and s.get("id") is not None}
+
+
+def _text(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _norm(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).lower()
+    return " ".join(re.sub(r"[^\w\s]", " ", text).split())
+
+
+def _drifted(entry: str, document: str) -> bool:
+    """Whether an index entry's description says something else than its document's."""
+    from rapidfuzz import fuzz
+
+    entry = _NOTE_PREFIX.sub("", entry)
+    return fuzz.token_set_ratio(_norm(entry), _norm(document)) < 80
+
+
+def _clip(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def check(
+    pkg: Package,
+    *,
+    agent_ready: bool = False,
+    today: dt.date | None = None,
+    select: Iterable[str] = (),
+    ignore: Iterable[str] = (),
+) -> Report:
+    """Check ``pkg``: OKF conformance, plus the agent-ready rules with ``agent_ready``."""
+    started = time.perf_counter()
+    today = today or dt.date.today()
+    checker = Checker(pkg, agent_ready=agent_ready, today=today, select=select, ignore=ignore)
+    findings = checker.run()
+    return Report(
+        root=str(pkg.root),
+        profile="agent-ready" if agent_ready else "okf",
+        today=today,
+        documents=len(pkg.documents),
+        findings=findings,
+        seconds=time.perf_counter() - started,
+    )
