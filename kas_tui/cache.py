@@ -126,6 +126,9 @@ def _pack(read: Any) -> tuple:
     )
 
 
+_new = tuple.__new__  # builds a named tuple from a plain one without Python-level __new__
+
+
 def _unpack(packed: tuple) -> Any:
     from .loader import DocumentRead, Problem
     from .okf.links import Link
@@ -137,7 +140,7 @@ def _unpack(packed: tuple) -> Any:
     if packed_scan is not None:
         links, footnotes, definitions, headings = packed_scan
         scan = BodyScan(
-            links=tuple(Link._make(link) for link in links),
+            links=tuple([_new(Link, link) for link in links]),
             footnotes=footnotes,
             footnote_definitions=definitions,
             headings=headings,

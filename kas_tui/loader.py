@@ -273,6 +273,7 @@ def decode_lenient(data: bytes) -> str:
 
 
 def _outside(rel: str, links: Any) -> list[Problem]:
+    depth = rel.count("/")
     return [
         Problem(
             rel,
@@ -283,7 +284,7 @@ def _outside(rel: str, links: Any) -> list[Problem]:
             "link-outside",
         )
         for link in links
-        if resolve(rel, link.target).kind == "outside"
+        if _may_leave(rel, link.target, depth) and resolve(rel, link.target).kind == "outside"
     ]
 
 

@@ -514,8 +514,9 @@ class Checker:
         from rapidfuzz import fuzz, process
 
         texts = [_norm(item.entry.description) for item in items]
+        workers = -1 if len(texts) > 500 else 1  # threads cost more than small indexes
         scores = process.cdist(
-            texts, texts, scorer=fuzz.token_sort_ratio, score_cutoff=90, workers=-1
+            texts, texts, scorer=fuzz.token_sort_ratio, score_cutoff=90, workers=workers
         )
         for i in range(len(items)):
             for j in range(i):

@@ -68,7 +68,9 @@ def _section_for(
         for candidate in (doc_type.lower(), plural(doc_type).lower()):
             if candidate in names:
                 return names[candidate]
-    return None  # after the index's last entry
+    # Otherwise the index's main section: the one listing the most documents.
+    documents = {s: sum(n for k, n in c.items() if k != "\0bundle") for s, c in by_section.items()}
+    return max(documents, key=lambda s: documents[s]) if documents else None
 
 
 def _new_index_section(pkg: Package, folder: str, doc_type: str, is_bundle: bool) -> str | None:

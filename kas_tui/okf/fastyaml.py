@@ -40,9 +40,24 @@ class _Unsupported(Exception):
     """The text leaves the fast subset: use PyYAML."""
 
 
-@lru_cache(maxsize=65536)
+#: Plain scalars starting with a letter resolve to something other than a string only
+#: when they are one of these words (YAML 1.1 booleans and nulls, as PyYAML reads them).
+_LETTER_WORDS = frozenset(
+    "yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF "
+    "null Null NULL".split()
+)
+
+
 def _typed(text: str) -> Any:
     """A plain scalar typed exactly as PyYAML's safe loader types it."""
+    first = text[:1]
+    if ("a" <= first <= "z" or "A" <= first <= "Z") and text not in _LETTER_WORDS:
+        return text
+    return _typed_slow(text)
+
+
+@lru_cache(maxsize=65536)
+def _typed_slow(text: str) -> Any:
     tag = _resolver.resolve(yaml.ScalarNode, text, (True, False))
     if tag == _STR:
         return text
