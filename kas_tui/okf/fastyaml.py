@@ -43,8 +43,29 @@ class _Unsupported(Exception):
 #: Plain scalars starting with a letter resolve to something other than a string only
 #: when they are one of these words (YAML 1.1 booleans and nulls, as PyYAML reads them).
 _LETTER_WORDS = frozenset(
-    "yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF "
-    "null Null NULL".split()
+    [
+        "yes",
+        "Yes",
+        "YES",
+        "no",
+        "No",
+        "NO",
+        "true",
+        "True",
+        "TRUE",
+        "false",
+        "False",
+        "FALSE",
+        "on",
+        "On",
+        "ON",
+        "off",
+        "Off",
+        "OFF",
+        "null",
+        "Null",
+        "NULL",
+    ]
 )
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from bisect import bisect_left
 from itertools import accumulate
 from operator import add, sub
 
@@ -170,6 +171,13 @@ _FN_UNSAFE = re.compile(r"[`<\\\[]")
 _HR_RE = re.compile(r"([*\-_])[ \t]*(?:\1[ \t]*){2,}$")
 #: ``skipBulletListMarker`` / ``skipOrderedListMarker``: group 1 a bullet, 2-3 a number.
 _MARKER_RE = re.compile(r"([*+-])(?=[ \t]|$)|([0-9]{1,9})([.)])(?=[ \t]|$)")
+#: The start of a line at column 0 after a blank line: no block before it but a fence
+#: or an HTML block can go on there (and both need a character _boring_until looks for).
+_RESET_RE = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)*(?=[^ \t\n])")
+#: A setext underline (after the first line of a stretch).
+_UNDERLINE_RE = re.compile(r"\n[ \t]*(?:=+|-+)[ \t]*(?:\n|\Z)")
+#: First characters of the top-level blocks worth skipping when they hold nothing.
+_CONTAINERS = frozenset("-*+>0123456789")
 #: First characters of a line where a block rule other than paragraph may match.
 _STARTS = frozenset("`~>*-_+0123456789[<#")
 #: What may follow ``[^label]:`` for the plugin to read a plain paragraph there.
@@ -198,8 +206,27 @@ def _destination(src: str, pos: int, pmax: int) -> tuple[bool, str, int]:
     return True, unescapeAll(raw) if "&" in raw else raw, m.end()
 
 
-@lru_cache(maxsize=8192)
+#: URLs that markdown-it's ``normalizeLink`` returns unchanged: a relative reference
+#: without ``:`` (no scheme to parse) or an ``http(s)`` URL with a plain host, made of
+#: characters ``mdurl.encode`` keeps and well-formed percent escapes.
+_URL_CHAR = r"(?:[A-Za-z0-9;/?:@&=+$,\-_.!~*'()#]|%[0-9A-Fa-f]{2})"
+_URL_AS_IS_RE = re.compile(
+    r"(?!//)(?:[A-Za-z0-9;/?@&=+$,\-_.!~*'()#]|%[0-9A-Fa-f]{2})*"
+    r"|https?://([A-Za-z0-9+_\-]{1,63}(?:\.[A-Za-z0-9+_\-]{1,63})*)(?::[0-9]+)?"
+    r"(?:[/?#]" + _URL_CHAR + "*)?"
+)
+
+
 def _normalize_link(url: str) -> str:
+    """``MarkdownIt.normalizeLink`` (percent-encoding, punycode), skipping it when it is a no-op."""
+    m = _URL_AS_IS_RE.fullmatch(url)
+    if m is not None and (m.group(1) is None or len(m.group(1)) <= 255):
+        return url
+    return _normalize_link_slow(url)
+
+
+@lru_cache(maxsize=4096)
+def _normalize_link_slow(url: str) -> str:
     return _parser().normalizeLink(url)
 
 
@@ -381,7 +408,13 @@ class _Blocks:
                 break
             if sCount[line] < self.blkIndent:
                 break
-            if sCount[line] - self.blkIndent >= 4 or src[bMarks[line] + tShift[line]] in _STARTS:
+            ch = src[bMarks[line] + tShift[line]]
+            if ch in _CONTAINERS and not self.depth:
+                boring = self._boring_until(line)
+                if boring:
+                    line = boring
+                    continue
+            if sCount[line] - self.blkIndent >= 4 or ch in _STARTS:
                 self._block(line, endLine)
             else:  # no other rule can start here
                 self._paragraph(line, endLine)
@@ -389,6 +422,31 @@ class _Blocks:
             if line < endLine and bMarks[line] + tShift[line] >= eMarks[line]:
                 line += 1
                 self.line = line
+
+    def _boring_until(self, line: int) -> int:
+        """The next column-0 line after a blank line, if nothing before it can matter.
+
+        Called where the top-level tokenizer starts a block (a list, a block quote...) at
+        ``line``. Without ``[``, ``<`` (links, HTML, footnotes, definitions), ``#`` or a
+        setext underline (headings), ``\``` or ``~`` (fences, which may run on), every
+        block from ``line`` to that reset line ends before it and yields nothing; a list
+        may go on there, but with the same items as a new list. Returns 0 otherwise.
+        """
+        src = self.src
+        begin = self.bMarks[line]
+        m = _RESET_RE.search(src, begin)
+        end = m.end() if m is not None else len(src)
+        find = src.find
+        if (
+            find("[", begin, end) >= 0
+            or find("<", begin, end) >= 0
+            or find("#", begin, end) >= 0
+            or find("`", begin, end) >= 0
+            or find("~", begin, end) >= 0
+            or _UNDERLINE_RE.search(src, begin, end) is not None
+        ):
+            return 0
+        return bisect_left(self.bMarks, end) if m is not None else self.lineMax
 
     def _block(self, line: int, endLine: int) -> None:
         if self.sCount[line] - self.blkIndent >= 4:
