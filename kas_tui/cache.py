@@ -126,12 +126,8 @@ def _pack(read: Any) -> tuple:
     )
 
 
-_new = tuple.__new__  # builds a named tuple from a plain one without Python-level __new__
-
-
 def _unpack(packed: tuple) -> Any:
     from .loader import DocumentRead, Problem
-    from .okf.links import Link
     from .okf.scan import BodyScan
     from .store import Fingerprint
 
@@ -140,7 +136,7 @@ def _unpack(packed: tuple) -> Any:
     if packed_scan is not None:
         links, footnotes, definitions, headings = packed_scan
         scan = BodyScan(
-            links=tuple([_new(Link, link) for link in links]),
+            links=links,  # (target, text, line) tuples: the shape of Link, without the cost
             footnotes=footnotes,
             footnote_definitions=definitions,
             headings=headings,

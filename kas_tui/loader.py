@@ -277,14 +277,14 @@ def _outside(rel: str, links: Any) -> list[Problem]:
     return [
         Problem(
             rel,
-            f"link to {link.target!r} leaves the package; it is never followed",
-            link.line,
+            f"link to {target!r} leaves the package; it is never followed",
+            line,
             "link to a document inside the package, or to a URL",
             "warning",
             "link-outside",
         )
-        for link in links
-        if _may_leave(rel, link.target, depth) and resolve(rel, link.target).kind == "outside"
+        for target, _, line in links
+        if _may_leave(rel, target, depth) and resolve(rel, target).kind == "outside"
     ]
 
 

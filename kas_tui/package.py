@@ -8,10 +8,13 @@ first use. Verdicts (trust tier, staleness, listing) are derived here, never sto
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import os
 import posixpath
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,6 +33,22 @@ if TYPE_CHECKING:
     from .okf.scan import BodyScan
 
 STATUSES = ("draft", "stable", "deprecated")
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building many objects that form no cycles.
+
+    Loading allocates hundreds of thousands of dicts and tuples; the collector would
+    walk them again and again (it halves the time to read a 10,000-document cache).
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 class PackageError(Exception):
@@ -261,6 +280,10 @@ class Package:
 
     def load(self, *, reader: Any = None, scan: bool = False, cache: bool = False) -> None:
         """(Re)load everything from disk."""
+        with paused_gc():
+            self._load(reader=reader, scan=scan, cache=cache)
+
+    def _load(self, *, reader: Any, scan: bool, cache: bool) -> None:
         started = time.perf_counter()
         found = walk(self.root, stat=cache)
         self.folders = found.folders
