@@ -535,12 +535,6 @@ def test_footnote_without_source_is_okf109(tmp_path: Path) -> None:
     assert report.count("error") == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="kas_tui/okf/scan.py:100 scan_body_reference (and the fast path's reference "
-    "definitions, scan.py:894, which mirror it) takes links from plain CommonMark, where a footnote definition '[^id]: word' is a link reference "
-    "definition and every '[^id]' a link to 'word': false OKF120/OKF121 on footnotes",
-)
 @pytest.mark.parametrize("text", ["notes.md", "Wikipedia", "../../etc/passwd"])
 def test_footnote_definition_is_not_a_link(tmp_path: Path, text: str) -> None:
     """``[^id]: text`` defines a footnote; it is no link reference to a file named ``text``."""

@@ -302,7 +302,9 @@ class Checker:
                     )
             folder = posixpath.dirname(path)
             # Links are (target, text, line) tuples: named ones fresh, plain ones from the cache.
-            for link_target, _, line in scan.links:
+            for link_target, text, line in scan.links:
+                if text.startswith("^"):
+                    continue  # [^id] with a one-word '[^id]: x' definition: a footnote, not a link
                 key = ("" if link_target.startswith("/") else folder, link_target)
                 target = self._resolved.get(key)
                 if target is None:

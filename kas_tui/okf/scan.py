@@ -2,21 +2,28 @@
 
 ``kas-tui check`` needs every document's links and footnote references; running
 markdown-it over 10,000 bodies costs seconds. :func:`scan_body` gives the same answer
-about twenty times faster:
+about ten times faster (see ``benchmarks/check_scan_corpus.py``):
 
 * the **reference path** (:func:`scan_body_reference`) runs markdown-it itself: the
   ``commonmark`` parser of :func:`kas_tui.okf.links.extract_links` for links and
   headings, and the same parser with the ``mdit_py_plugins`` footnote plugin for
-  footnotes;
-* the **fast path** (:func:`scan_body_fast`) is a port of markdown-it's block rules
-  (without tokens) and of the inline rules that decide where links are (code spans,
-  escapes, autolinks, raw HTML, entities, link labels, destinations and titles). Only
-  paragraphs and headings that can hold a link are scanned inline.
+  footnotes. It is the definition of the right answer.
+* the **fast path** (:func:`scan_body_fast`) has two lanes. A body made only of ATX
+  headings and paragraphs (checked with a few C-level searches) is split into blocks
+  directly. Any other body goes through a port of markdown-it's block rules that keeps
+  no tokens (``_Blocks``, rule by rule, quirks included, with shortcuts for the common
+  shapes of paragraphs, list items and fences). Either way, only paragraphs and
+  headings that can hold a link or a footnote are scanned inline, by a port of the
+  inline rules that decide where links are (``_Inline``: code spans, escapes, entities,
+  autolinks, raw HTML, link labels, destinations, titles, emphasis in link text).
 
-The fast path raises an internal fallback whenever it cannot be sure: deep nesting,
-a footnote definition in a place where the footnote plugin and plain CommonMark would
-split the text differently, a footnote label or link label mixing footnotes and links,
-and so on. :func:`scan_body` then runs the reference path, so it is always exact.
+The fast path gives up (returns ``None``) whenever it cannot promise markdown-it's
+answer: nesting deep enough to hit markdown-it's limits, or footnote definitions and
+references placed where the footnote plugin would split the text differently from
+plain CommonMark (a definition inside a list or a block quote, interrupting a
+paragraph, followed by indented text, or with a block as its text; a footnote inside
+a link's text; a label with a backtick, ``<`` or backslash). :func:`scan_body` then
+runs the reference path, so it is always exact.
 
 Footnotes follow the footnote plugin with ``always_match_refs``: every ``[^label]`` the
 plugin reads as a reference counts, defined or not (OKF footnotes name ``sources`` ids
@@ -26,9 +33,9 @@ in the frontmatter, not definitions in the body).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import lru_cache
 from bisect import bisect_left
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from itertools import accumulate
 from operator import add, sub
 
@@ -80,7 +87,10 @@ class BodyScan:
 
 def scan_body(body: str, *, first_line: int = 1) -> BodyScan:
     """Scan ``body`` (the text after the frontmatter, which starts on ``first_line``)."""
-    found = scan_body_fast(body, first_line=first_line)
+    try:
+        found = scan_body_fast(body, first_line=first_line)
+    except Exception:  # pragma: no cover - a bug in the fast path must not stop a check
+        found = None
     return found if found is not None else scan_body_reference(body, first_line=first_line)
 
 
@@ -157,8 +167,8 @@ _MAX_INLINE_DEPTH = 12  # nested skipToken calls (markdown-it's inline maxNestin
 #: Characters that end markdown-it's ``text`` rule (ParserInline's default terminators).
 _TERMINATORS = frozenset("\n!#$%&*+-:<=>@[\\]^_`{}~")
 _TERMINATOR_RE = re.compile("[" + re.escape("".join(sorted(_TERMINATORS))) + "]")
-#: Outside link labels only these characters can start a token that matters.
-_ACTIVE_RE = re.compile(r"[\n\\`\[!<]")
+#: Outside link labels only these characters start a token that matters.
+_ACTIVE_RE = re.compile(r"[\\`\[!<]")
 #: A label whose first ``]`` comes before any of these ends at that ``]``.
 _LABEL_END_RE = re.compile(r"[\]\\`<\[]")
 _ESCAPABLE = frozenset(_ESCAPED)
@@ -174,14 +184,27 @@ _MARKER_RE = re.compile(r"([*+-])(?=[ \t]|$)|([0-9]{1,9})([.)])(?=[ \t]|$)")
 #: The start of a line at column 0 after a blank line: no block before it but a fence
 #: or an HTML block can go on there (and both need a character _boring_until looks for).
 _RESET_RE = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)*(?=[^ \t\n])")
-#: A setext underline (after the first line of a stretch).
-_UNDERLINE_RE = re.compile(r"\n[ \t]*(?:=+|-+)[ \t]*(?:\n|\Z)")
+#: A setext underline (after the first line of a stretch), maybe inside block quotes.
+_UNDERLINE_RE = re.compile(r"\n[ \t>]*(?:=+|-+)[ \t]*(?:\n|\Z)")
 #: First characters of the top-level blocks worth skipping when they hold nothing.
 _CONTAINERS = frozenset("-*+>0123456789")
+_SPACES_RE = re.compile(" *")
+#: First characters that may make a line more than a paragraph continuation.
+_LINE_MARKS = frozenset("`~>*-_+0123456789<#=")
+#: The label of a reference definition ends at the first "]" unless one of these comes first.
+_REF_LABEL_RE = re.compile(r"[\[\]\n\\]")
+#: An ATX heading's opening sequence.
+_ATX_RE = re.compile(r"#{1,6}(?=[ \t]|$)")
+
+
+@cache
+def _closing_fence_re(marker: str, length: int) -> re.Pattern[str]:
+    """A closing fence line at the top level (indent up to 3 spaces, no tabs)."""
+    return re.compile(r"\n[ ]{0,3}" + re.escape(marker) + f"{{{length},}}" + r"[ \t]*(?=\n|$)")
+
+
 #: First characters of a line where a block rule other than paragraph may match.
 _STARTS = frozenset("`~>*-_+0123456789[<#")
-#: What may follow ``[^label]:`` for the plugin to read a plain paragraph there.
-_FN_CONTENT_RE = re.compile(r"[ ]{0,3}[^ \t\n`~>*+\-_0-9\[<#]")
 _LIST_MARKER_RE = re.compile(r"[ \t]*(?:[*+-]|[0-9]{1,9}[.)])(?:[ \t]|$)")
 
 
@@ -250,6 +273,9 @@ def scan_body_fast(body: str, *, first_line: int = 1) -> BodyScan | None:
     if not src:
         return BodyScan()
     try:
+        flat = _scan_flat(src, first_line)
+        if flat is not None:
+            return flat
         blocks = _Blocks(src, "[^" in src)
         blocks.tokenize(0, blocks.lineMax)
         return blocks.finish(first_line)
@@ -257,6 +283,101 @@ def scan_body_fast(body: str, *, first_line: int = 1) -> BodyScan | None:
         return None
     except RecursionError:  # pragma: no cover - absurd nesting
         return None
+
+
+#: A line start that makes a body more than headings and paragraphs: a block quote,
+#: list or thematic break, fence, HTML block, setext underline, or indented code.
+_NOT_FLAT_RE = re.compile(r"\n(?:[ ]{0,3}[>*+\-0-9`~<=_]|[ ]{4})")
+_NOT_FLAT_FIRST_RE = re.compile(r"[ ]{0,3}[>*+\-0-9`~<=_]|[ ]{4}")
+
+
+def _plain_paragraph_at(src: str, pos: int, eol: int) -> bool:
+    """Whether a block starting at ``pos`` (a list item's text, or the text after
+    ``[^label]:``, which the footnote plugin parses as blocks) is surely a paragraph.
+
+    ``False`` when the text is empty or indented, or when any rule before ``paragraph``
+    could match it: a fence, block quote, thematic break, list, footnote or reference
+    definition, HTML block or ATX heading.
+    """
+    start = pos
+    while pos < eol and src[pos] == " ":
+        pos += 1
+    if pos >= eol or pos - start > 3:
+        return False
+    ch = src[pos]
+    if ch in "\t>":
+        return False
+    if ch in "`~":
+        return not src.startswith(ch * 3, pos)
+    if ch in "*-_" and _HR_RE.match(src, pos, eol):
+        return False
+    if ch in "*-+0123456789" and _MARKER_RE.match(src, pos, eol):
+        return False
+    if ch == "[":
+        end = _REF_LABEL_RE.search(src, pos + 1, eol)
+        if end is None or src[end.start()] in "\n\\":
+            return False  # the label may go on: assume a definition
+        # "]:" ends a reference definition's label; "[" or "](" make it a paragraph
+        return not (src[end.start()] == "]" and src.startswith(":", end.start() + 1))
+    if ch == "<":
+        text = src[pos:eol]
+        return not any(seq[0].search(text) for seq in HTML_SEQUENCES)
+    if ch == "#":
+        return _ATX_RE.match(src, pos, eol) is None
+    return True
+
+
+def _scan_flat(src: str, first_line: int) -> BodyScan | None:
+    """The scan of a body made of ATX headings and paragraphs only, else ``None``.
+
+    Without tabs, without ``]:`` (so no reference or footnote definition, whose label
+    must end with it on one line) and without a line starting (after at most three
+    spaces) with a character of _NOT_FLAT_RE or with four spaces, every rule but
+    ``heading`` and ``paragraph`` fails at every line, and only a heading interrupts a
+    paragraph: blocks are runs of non-blank lines split at headings.
+    """
+    if "\t" in src or "]:" in src:
+        return None
+    if _NOT_FLAT_FIRST_RE.match(src) is not None or _NOT_FLAT_RE.search(src) is not None:
+        return None
+    links: list[Link] = []
+    footnotes: set[str] = set()
+    headings: list[tuple[int, str, int]] = []
+    fn = "[^" in src
+    lines = src.split("\n")
+    start = -1  # first line of the open paragraph
+    for i, text in enumerate(lines):
+        rest = text.lstrip(" ")
+        if rest and rest[0] == "#":
+            m = _ATX_RE.match(rest)
+            if m is not None:
+                if start >= 0:
+                    _flat_inline(
+                        "\n".join(lines[start:i]), first_line + start, fn, links, footnotes
+                    )
+                    start = -1
+                text = rest[m.end() :].rstrip(" ")
+                cut = text.rstrip("#")
+                if cut and cut[-1] == " ":
+                    text = cut
+                content = text.strip(_TRIM)
+                headings.append((m.end(), content, first_line + i))
+                _flat_inline(content, first_line + i, fn, links, footnotes)
+                continue
+        if not rest:
+            if start >= 0:
+                _flat_inline("\n".join(lines[start:i]), first_line + start, fn, links, footnotes)
+                start = -1
+        elif start < 0:
+            start = i
+    if start >= 0:
+        _flat_inline("\n".join(lines[start:]), first_line + start, fn, links, footnotes)
+    return BodyScan(tuple(links), frozenset(footnotes), frozenset(), tuple(headings))
+
+
+def _flat_inline(content: str, line: int, fn: bool, links: list[Link], footnotes: set[str]) -> None:
+    if "<" in content or ("[" in content and ("](" in content or (fn and "[^" in content))):
+        _Inline(content.strip(_TRIM), {}, fn, (), ()).scan(line, links, footnotes)
 
 
 class _Ref:
@@ -292,7 +413,7 @@ class _Blocks:
         eMarks = list(map(add, bMarks, lens))
         if "\t" in src:
             sCount = []
-            for text, indent in zip(lines, tShift):
+            for text, indent in zip(lines, tShift, strict=True):
                 offset = indent
                 if indent and "\t" in text[:indent]:
                     offset = 0
@@ -391,32 +512,52 @@ class _Blocks:
     # -- the block tokenizer ------------------------------------------------------------
 
     def tokenize(self, startLine: int, endLine: int) -> None:
+        if self.level >= _MAX_BLOCK_LEVEL:
+            raise _Fallback
         line = startLine
         src = self.src
         bMarks = self.bMarks
         eMarks = self.eMarks
         tShift = self.tShift
         sCount = self.sCount
-        if self.level >= _MAX_BLOCK_LEVEL:
-            raise _Fallback
+        # The rules called below restore these before they return.
+        lineMax = self.lineMax
+        blkIndent = self.blkIndent
+        top = not self.depth
+        fn = self.fn
         while line < endLine:
-            lineMax = self.lineMax
             while line < lineMax and bMarks[line] + tShift[line] >= eMarks[line]:
                 line += 1
             self.line = line
-            if line >= endLine:
+            if line >= endLine or sCount[line] < blkIndent:
                 break
-            if sCount[line] < self.blkIndent:
-                break
-            ch = src[bMarks[line] + tShift[line]]
-            if ch in _CONTAINERS and not self.depth:
+            first = bMarks[line] + tShift[line]
+            ch = src[first]
+            if top and ch in _CONTAINERS:
                 boring = self._boring_until(line)
                 if boring:
                     line = boring
                     continue
-            if sCount[line] - self.blkIndent >= 4 or ch in _STARTS:
-                self._block(line, endLine)
-            else:  # no other rule can start here
+            if sCount[line] - blkIndent >= 4:
+                self._code(line, endLine)
+            elif ch in _STARTS:
+                if ch != "#" or not self._heading(line, False):
+                    self._block(line, endLine)
+            else:  # only the paragraph rule can start here
+                nxt = line + 1
+                if (
+                    nxt < endLine
+                    and bMarks[nxt] + tShift[nxt] >= eMarks[nxt]
+                    and not (fn and src.find("[^", first, eMarks[line]) >= 0)
+                ):
+                    # One line then a blank line: what _paragraph would do, in short.
+                    last = eMarks[line]
+                    if src.find("[", first, last) >= 0 or src.find("<", first, last) >= 0:
+                        content = self.getLines(line, nxt, blkIndent, False).strip(_TRIM)
+                        self.inlines.append((content, line, 0, (), ()))
+                    line = nxt + 1
+                    self.line = line
+                    continue
                 self._paragraph(line, endLine)
             line = self.line
             if line < endLine and bMarks[line] + tShift[line] >= eMarks[line]:
@@ -428,7 +569,7 @@ class _Blocks:
 
         Called where the top-level tokenizer starts a block (a list, a block quote...) at
         ``line``. Without ``[``, ``<`` (links, HTML, footnotes, definitions), ``#`` or a
-        setext underline (headings), ``\``` or ``~`` (fences, which may run on), every
+        setext underline (headings), a backtick or ``~`` (fences, which may run on), every
         block from ``line`` to that reset line ends before it and yields nothing; a list
         may go on there, but with the same items as a new list. Returns 0 otherwise.
         """
@@ -537,6 +678,15 @@ class _Blocks:
         nextLine = startLine
         haveEndMarker = False
         n = len(src)
+        if not self.blkIndent and not self.quotes and not self.tabs:
+            # The closing fence, found by a search rather than line by line.
+            close = _closing_fence_re(marker, length).search(src, self.eMarks[startLine])
+            end = bisect_left(self.bMarks, close.start() + 1) if close else self.lineMax
+            if end >= endLine:
+                self.line = endLine
+                return True
+            self.line = end + 1
+            return True
         while True:
             nextLine += 1
             if nextLine >= endLine:
@@ -737,40 +887,56 @@ class _Blocks:
             initial = offset = (
                 sCount[nextLine] + posAfterMarker - (bMarks[startLine] + tShift[startLine])
             )
-            while pos < maximum:
-                ch = src[pos]
-                if ch == "\t":
-                    offset += 4 - (offset + bsCount[nextLine]) % 4
-                elif ch == " ":
-                    offset += 1
-                else:
-                    break
-                pos += 1
+            if self.tabs:
+                while pos < maximum:
+                    ch = src[pos]
+                    if ch == "\t":
+                        offset += 4 - (offset + bsCount[nextLine]) % 4
+                    elif ch == " ":
+                        offset += 1
+                    else:
+                        break
+                    pos += 1
+            else:
+                pos = _SPACES_RE.match(src, pos, maximum).end()
+                offset += pos - posAfterMarker
             contentStart = pos
             indentAfterMarker = 1 if contentStart >= maximum else offset - initial
             if indentAfterMarker > 4:
                 indentAfterMarker = 1
             indent = initial + indentAfterMarker
 
-            oldTShift = tShift[startLine]
-            oldSCount = sCount[startLine]
-            oldListIndent = self.listIndent
-            self.listIndent = self.blkIndent
-            self.blkIndent = indent
-            tShift[startLine] = contentStart - bMarks[startLine]
-            sCount[startLine] = offset
-            self.level += 1
-            self.depth += 1
-            if contentStart >= maximum and self.isEmpty(startLine + 1):
-                self.line = min(self.line + 2, endLine)
+            end = -1
+            if (
+                contentStart < maximum
+                and offset - initial <= 4
+                and not self.tabs
+                and self.level + 1 < _MAX_BLOCK_LEVEL
+                and _plain_paragraph_at(src, contentStart, maximum)
+            ):
+                end = self._paragraph_item(startLine, contentStart, indent, endLine)
+            if end >= 0:  # the item was one paragraph: done
+                self.line = end
             else:
-                self.tokenize(startLine, endLine)
-            self.depth -= 1
-            self.level -= 1
-            self.blkIndent = self.listIndent
-            self.listIndent = oldListIndent
-            tShift[startLine] = oldTShift
-            sCount[startLine] = oldSCount
+                oldTShift = tShift[startLine]
+                oldSCount = sCount[startLine]
+                oldListIndent = self.listIndent
+                self.listIndent = self.blkIndent
+                self.blkIndent = indent
+                tShift[startLine] = contentStart - bMarks[startLine]
+                sCount[startLine] = offset
+                self.level += 1
+                self.depth += 1
+                if contentStart >= maximum and self.isEmpty(startLine + 1):
+                    self.line = min(self.line + 2, endLine)
+                else:
+                    self.tokenize(startLine, endLine)
+                self.depth -= 1
+                self.level -= 1
+                self.blkIndent = self.listIndent
+                self.listIndent = oldListIndent
+                tShift[startLine] = oldTShift
+                sCount[startLine] = oldSCount
 
             nextLine = startLine = self.line
             if nextLine >= endLine:
@@ -796,14 +962,80 @@ class _Blocks:
         self.line = nextLine
         return True
 
+    def _paragraph_item(self, startLine: int, contentStart: int, indent: int, endLine: int) -> int:
+        """Where a list item made of one paragraph ends (its inline block recorded), or -1.
+
+        The item's text starts at ``contentStart`` with a paragraph (the caller checked
+        that no other rule matches there); its content indent is ``indent`` and the
+        list's is ``self.blkIndent``. This replays tokenize -> paragraph -> terminators
+        for the usual shapes: plain lines continue the paragraph, and it ends either at
+        a sibling item (which also ends the item) or at a blank line followed by an
+        outdented line. Anything else (an underline, another block in the item, ...) is
+        left to the literal port: -1.
+        """
+        src = self.src
+        bMarks = self.bMarks
+        eMarks = self.eMarks
+        tShift = self.tShift
+        sCount = self.sCount
+        outer = self.blkIndent  # the list's indent: listIndent inside the item
+        line = startLine + 1
+        while True:
+            if line >= endLine:
+                return -1  # the paragraph rule would go on up to lineMax
+            pos = bMarks[line] + tShift[line]
+            maximum = eMarks[line]
+            if pos >= maximum:
+                break  # a blank line ends the paragraph
+            sc = sCount[line]
+            if sc < 0 or sc - indent > 3 or src[pos] not in _LINE_MARKS:
+                line += 1  # a lazy or plain line continues it
+                continue
+            if sc < indent and sc - outer < 4 and _MARKER_RE.match(src, pos, maximum):
+                # a sibling item: a terminator, then an outdented line ends the item
+                return self._item_paragraph(startLine, contentStart, line, indent, line)
+            return -1
+        end = line
+        line += 1
+        if line < endLine:
+            lineMax = self.lineMax
+            while line < lineMax and bMarks[line] + tShift[line] >= eMarks[line]:
+                line += 1
+            if line < endLine and sCount[line] >= indent:
+                return -1  # the item goes on
+        return self._item_paragraph(startLine, contentStart, end, indent, line)
+
+    def _item_paragraph(
+        self, startLine: int, contentStart: int, end: int, indent: int, itemEnd: int
+    ) -> int:
+        """Record the paragraph ``startLine:end`` of a list item; return ``itemEnd``.
+
+        -1 when it may hold a footnote definition (the literal port checks those).
+        """
+        src = self.src
+        bMarks = self.bMarks
+        eMarks = self.eMarks
+        last = eMarks[end - 1]
+        if self.fn and src.find("[^", contentStart, last) >= 0:
+            return -1
+        if src.find("[", contentStart, last) >= 0 or src.find("<", contentStart, last) >= 0:
+            # getLines(startLine, end, indent) with the item's first line starting at
+            # contentStart; no tabs, so min(indent, tShift) characters are indentation.
+            tShift = self.tShift
+            parts = [src[contentStart : eMarks[startLine]]]
+            for line in range(startLine + 1, end):
+                t = tShift[line]
+                parts.append(src[bMarks[line] + (indent if indent < t else t) : eMarks[line]])
+            content = "\n".join(parts)
+            self.inlines.append((content.strip(_TRIM), startLine, 0, (), ()))
+        return itemEnd
+
     def _getNextLine(self, nextLine: int) -> str | None:
         if nextLine >= self.lineMax or self.isEmpty(nextLine):
             return None
         if self.fn and self._is_fn_def(nextLine):
             raise _Fallback  # the footnote plugin would end the definition here
-        isContinuation = (
-            self.sCount[nextLine] - self.blkIndent >= 4 or self.sCount[nextLine] < 0
-        )
+        isContinuation = self.sCount[nextLine] - self.blkIndent >= 4 or self.sCount[nextLine] < 0
         if not isContinuation and self._terminates(nextLine, self.lineMax, "reference"):
             return None
         pos = self.bMarks[nextLine] + self.tShift[nextLine]
@@ -818,6 +1050,15 @@ class _Blocks:
         maximum = len(string)
         labelEnd = -1
         pos = 1
+        m = _REF_LABEL_RE.search(string, 1)
+        if m is not None:
+            if string[m.start()] == "[":
+                return False
+            if string[m.start()] == "]":
+                pos = maximum  # skip the loop below: it would stop at this "]"
+                labelEnd = m.start()
+            else:
+                pos = m.start()  # a line break or an escape: the full loop from there
         while pos < maximum:
             ch = string[pos]
             if ch == "[":
@@ -910,6 +1151,9 @@ class _Blocks:
             footnote_like = True
             if nextLine != startLine + 1:
                 raise _Fallback
+            first = self.bMarks[startLine] + self.tShift[startLine]
+            if src.find("[^", first + 2, self.eMarks[startLine]) >= 0:
+                raise _Fallback  # its text, a paragraph for the plugin, may cite footnotes
             self._footnote_defs([startLine])
             self._footnote_after(nextLine, True)
         known = self.refs.get(label)
@@ -953,27 +1197,18 @@ class _Blocks:
         src = self.src
         pos = self.bMarks[startLine] + self.tShift[startLine]
         maximum = self.eMarks[startLine]
-        if pos >= maximum or src[pos] != "#":
-            return False
-        level = 1
-        pos += 1
-        while pos < maximum and src[pos] == "#" and level <= 6:
-            level += 1
-            pos += 1
-        if level > 6 or (pos < maximum and src[pos] not in " \t"):
+        m = _ATX_RE.match(src, pos, maximum)
+        if m is None:
             return False
         if silent:
             return True
         # cut tails like '    ###  ' from the end of the line
-        while maximum > pos and src[maximum - 1] in " \t":
-            maximum -= 1
-        tmp = maximum
-        while tmp > pos and src[tmp - 1] == "#":
-            tmp -= 1
-        if tmp > pos and src[tmp - 1] in " \t":
-            maximum = tmp
+        text = src[m.end() : maximum].rstrip(" \t")
+        cut = text.rstrip("#")
+        if cut and cut[-1] in " \t":
+            text = cut
         self.line = startLine + 1
-        self.inlines.append((src[pos:maximum].strip(_TRIM), startLine, level, (), ()))
+        self.inlines.append((text.strip(_TRIM), startLine, m.end() - pos, (), ()))
         return True
 
     def _paragraph(self, startLine: int, endLine: int) -> None:
@@ -1094,7 +1329,7 @@ class _Blocks:
             assert found is not None
             if _FN_UNSAFE.search(found.group(1)):
                 raise _Fallback
-            if not _FN_CONTENT_RE.match(self.src, found.end(), self.eMarks[line]):
+            if not _plain_paragraph_at(self.src, found.end(), self.eMarks[line]):
                 raise _Fallback  # the plugin may read a block (list, fence...) there
             self.fdefs.add(found.group(1))
 
@@ -1137,8 +1372,6 @@ class _Blocks:
         return BodyScan(tuple(links), frozenset(footnotes), frozenset(self.fdefs), tuple(headings))
 
 
-
-
 class _Delim:
     __slots__ = ("marker", "length", "token", "end", "open", "close")
 
@@ -1154,21 +1387,14 @@ class _Delim:
 class _Inline:
     """markdown-it's inline rules, as far as they decide links, images and footnotes."""
 
-    __slots__ = (
-        "src",
-        "refs",
-        "fn",
-        "prefixes",
-        "boundaries",
-        "cache",
-        "backticks",
-        "html_last",
-        "depth",
-        "nl_pos",
-        "nl_count",
-        "hidden",
-        "base",
-    )
+    cache: dict[int, int]
+    backticks: dict[int, int] | None = None
+    html_last: dict[str, int] | None = None
+    depth = 0  # nested skip_token calls
+    nl_pos = 0
+    nl_count = 0
+    hidden = 0  # line breaks inside tokens (no softbreak for them)
+    base = 0
 
     def __init__(
         self,
@@ -1183,14 +1409,7 @@ class _Inline:
         self.fn = fn
         self.prefixes = prefixes
         self.boundaries = boundaries
-        self.cache: dict[int, int] = {}
-        self.backticks: dict[int, int] | None = None
-        self.html_last: dict[str, int] = {}
-        self.depth = 0
-        self.nl_pos = 0
-        self.nl_count = 0
-        self.hidden = 0  # line breaks inside tokens (no softbreak for them)
-        self.base = 0
+        self.cache = {}
 
     # -- line numbers -------------------------------------------------------------------
 
@@ -1223,10 +1442,8 @@ class _Inline:
                 return
             p = m.start()
             ch = src[p]
-            if ch == "\n":
-                pos = p + 1
-            elif ch == "\\":
-                pos = p + 2 if p + 1 < n else p + 1
+            if ch == "\\":
+                pos = p + 2  # an escape (or a final backslash: nothing follows)
             elif ch == "`":
                 end, is_code = self.backtick(p, n)
                 if is_code:
@@ -1249,10 +1466,7 @@ class _Inline:
                     pos = self.footnote_or_link(p, n, links, footnotes)
                     continue
                 found = self.link(p, n)
-                if found is None:
-                    pos = p + 1
-                else:
-                    pos = self.emit_link(p, found, links)
+                pos = p + 1 if found is None else self.emit_link(p, found, links)
             elif ch == "!":
                 found = self.image(p, n)
                 if found is None:
@@ -1278,9 +1492,7 @@ class _Inline:
                     self.hide(p, end)
                     pos = end
 
-    def footnote_or_link(
-        self, p: int, n: int, links: list[Link], footnotes: set[str]
-    ) -> int:
+    def footnote_or_link(self, p: int, n: int, links: list[Link], footnotes: set[str]) -> int:
         """At ``[^``: a link for CommonMark, maybe a footnote reference for the plugin."""
         ref_match = _FN_REF_RE.match(self.src, p, n)
         found = self.link(p, n)
@@ -1399,10 +1611,13 @@ class _Inline:
                     continue
                 escaped = nxt
                 after = pos + 2
-                if "\ud800" <= nxt <= "\udbff" and pos + 2 < pmax:
-                    if "\udc00" <= src[pos + 2] <= "\udfff":
-                        escaped += src[pos + 2]
-                        after += 1
+                if (
+                    "\ud800" <= nxt <= "\udbff"
+                    and pos + 2 < pmax
+                    and "\udc00" <= src[pos + 2] <= "\udfff"
+                ):
+                    escaped += src[pos + 2]  # a surrogate pair
+                    after += 1
                 tokens.append(["text", escaped if nxt in _ESCAPABLE else "\\" + escaped])
                 pos = after
                 continue
@@ -1553,9 +1768,12 @@ class _Inline:
                     pos += 1
                 return pos
             nxt = src[pos + 1]
-            if "\ud800" <= nxt <= "\udbff" and pos + 2 < pmax:
-                if "\udc00" <= src[pos + 2] <= "\udfff":
-                    return pos + 3
+            if (
+                "\ud800" <= nxt <= "\udbff"
+                and pos + 2 < pmax
+                and "\udc00" <= src[pos + 2] <= "\udfff"
+            ):
+                return pos + 3
             return pos + 2
         if ch == "`":
             return self.backtick(pos, pmax)[0]
@@ -1740,6 +1958,8 @@ class _Inline:
         return None
 
     def _last(self, term: str) -> int:
+        if self.html_last is None:
+            self.html_last = {}
         found = self.html_last.get(term)
         if found is None:
             found = self.html_last[term] = self.src.rfind(term)
