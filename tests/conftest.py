@@ -367,3 +367,9 @@ def package_factory(tmp_path: Path):
         return make_package(tmp_path, name)
 
     return factory
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """No test reads or writes the user's metadata cache."""
+    monkeypatch.setenv("KAS_TUI_CACHE_DIR", str(tmp_path_factory.mktemp("kas-cache")))
