@@ -41,8 +41,13 @@ def extract_links(markdown: str, *, first_line: int = 1) -> list[Link]:
 
     ``first_line`` is the file line the text starts on (after the frontmatter).
     """
+    return links_in_tokens(_parser().parse(markdown), first_line=first_line)
+
+
+def links_in_tokens(tokens: list, *, first_line: int = 1) -> list[Link]:
+    """The links and images of markdown-it block tokens (see :func:`extract_links`)."""
     links: list[Link] = []
-    for token in _parser().parse(markdown):
+    for token in tokens:
         if token.type != "inline" or not token.children:
             continue
         line = first_line + (token.map[0] if token.map else 0)

@@ -57,7 +57,7 @@ from markdown_it.rules_inline.autolink import AUTOLINK_RE, EMAIL_RE
 from markdown_it.rules_inline.entity import DIGITAL_RE, NAMED_RE
 from markdown_it.rules_inline.escape import _ESCAPED
 
-from .links import Link, _parser
+from .links import Link, _parser, links_in_tokens
 
 try:  # what markdown-it's mdTrim strips
     from markdown_it.common.utils import MD_TRIM_CHARS as _TRIM
@@ -118,25 +118,7 @@ def scan_body_reference(body: str, *, first_line: int = 1) -> BodyScan:
             inline = tokens[i + 1]
             line = first_line + (inline.map[0] if inline.map else 0)
             headings.append((int(token.tag[1:]), inline.content, line))
-        if token.type != "inline" or not token.children:
-            continue
-        # The loop of extract_links, kept identical.
-        line = first_line + (token.map[0] if token.map else 0)
-        text_parts: list[str] | None = None
-        target = ""
-        for child in token.children:
-            if child.type in ("softbreak", "hardbreak"):
-                line += 1
-            elif child.type == "link_open":
-                target = str(child.attrs.get("href", ""))
-                text_parts = []
-            elif child.type == "link_close" and text_parts is not None:
-                links.append(Link(target, "".join(text_parts), line))
-                text_parts = None
-            elif child.type == "image":
-                links.append(Link(str(child.attrs.get("src", "")), child.content, line))
-            elif text_parts is not None and child.type in ("text", "code_inline"):
-                text_parts.append(child.content)
+    links.extend(links_in_tokens(tokens, first_line=first_line))
     refs: set[str] = set()
     defs: set[str] = set()
     if "[^" in body:
