@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -80,7 +81,11 @@ def parse_timestamp(value: Any) -> dt.datetime | dt.date | None:
         return value
     if not isinstance(value, str):
         return None
-    text = value.strip()
+    return _parse_timestamp_text(value.strip())
+
+
+@lru_cache(maxsize=4096)
+def _parse_timestamp_text(text: str) -> dt.datetime | dt.date | None:
     try:
         if len(text) == 10:
             return dt.date.fromisoformat(text)

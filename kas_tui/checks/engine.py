@@ -82,8 +82,9 @@ class Checker:
         self.ignore = [s for s in ignore if s.strip()]
         self.findings: list[Finding] = []
         self._key_lines: dict[str, dict[str, int]] = {}
-        self._resolved: dict[tuple[str, str], Any] = {}
+        self._resolved: dict[str, dict[str, Any]] = {}  # folder -> link target -> Target
         self.linked: set[str] = set()  # documents some other document links to
+        self._staleness: dict[str, Any] = {}
 
     # -- plumbing --------------------------------------------------------------------
 
@@ -106,6 +107,13 @@ class Checker:
                     code, rule.severity, path, line, message, rule.fix if hint is None else hint
                 )
             )
+
+    def staleness(self, doc: Document) -> Any:
+        """``doc.staleness(today)``, computed once per document and run."""
+        found = self._staleness.get(doc.path)
+        if found is None:
+            found = self._staleness[doc.path] = doc.staleness(self.today)
+        return found
 
     def key_line(self, path: str, key: str) -> int | None:
         """The line of top-level frontmatter ``key`` in ``path`` (read only when needed)."""
@@ -204,7 +212,7 @@ class Checker:
         if "stale_after" in meta:
             when = self._check_time(path, meta["stale_after"], at("stale_after"), "stale_after")
             if when is not None:
-                state = doc.staleness(self.today)
+                state = self.staleness(doc)
                 if state.state == "stale":
                     self.emit(
                         "OKF140",
@@ -281,6 +289,8 @@ class Checker:
     def _check_links(self) -> None:
         pkg = self.pkg
         known = pkg.known_paths()
+        rooted: dict[str, Any] = self._resolved.setdefault("/", {})  # '/'-rooted targets
+        linked_add = self.linked.add
         sources = list(pkg.documents)
         for path in sources:
             doc = pkg.documents[path]
@@ -300,22 +310,22 @@ class Checker:
                     self.emit(
                         "OKF110", path, line, "a '# Citations' section is OKF v0.1; use sources"
                     )
-            folder = posixpath.dirname(path)
+            folder_cache = self._resolved.setdefault(posixpath.dirname(path), {})
             # Links are (target, text, line) tuples: named ones fresh, plain ones from the cache.
             for link_target, text, line in scan.links:
-                if text.startswith("^"):
+                if text[:1] == "^":
                     continue  # [^id] with a one-word '[^id]: x' definition: a footnote, not a link
-                key = ("" if link_target.startswith("/") else folder, link_target)
-                target = self._resolved.get(key)
+                cache = rooted if link_target[:1] == "/" else folder_cache
+                target = cache.get(link_target)
                 if target is None:
-                    target = self._resolved[key] = resolve(path, link_target)
+                    target = cache[link_target] = resolve(path, link_target)
                 kind = target.kind
                 if kind == "internal":
                     if target.path not in known:
                         message = f"link to {link_target!r}: {target.path or '/'} does not exist"
                         self.emit("OKF120", path, line, message)
                     elif target.path != path:
-                        self.linked.add(target.path)
+                        linked_add(target.path)
                 elif kind == "outside":
                     self.emit("OKF121", path, line, f"link to {link_target!r} leaves the package")
 
@@ -451,7 +461,7 @@ class Checker:
                     desc,
                     _text(doc.meta.get("title")),
                 )
-                if len(desc) > 200 or len(_SENTENCE_END.findall(desc.rstrip(".!? "))) > 0:
+                if len(desc) > 200 or _more_than_one_sentence(desc):
                     self.emit(
                         "KAS045",
                         doc.path,
@@ -481,7 +491,7 @@ class Checker:
                             f"entry for {posixpath.basename(doc.path)} says {_clip(desc)!r}; the document says {_clip(doc.description)!r}",
                         )
                 state = "deprecated" if doc.status == "deprecated" else None
-                if state is None and doc.staleness(self.today).state == "stale":
+                if state is None and self.staleness(doc).state == "stale":
                     state = "stale"
                 if state and not _NOTE_WORDS.search(f"{entry.title} {desc}"):
                     self.emit(
@@ -543,6 +553,13 @@ class Checker:
                 self.emit("KAS043", path, None, "no index lists it and no document links to it")
 
 
+def _more_than_one_sentence(text: str) -> bool:
+    body = text.rstrip(".!? ")
+    if ". " not in body and "! " not in body and "? " not in body:
+        return False
+    return bool(_SENTENCE_END.search(body))
+
+
 def _source_ids(meta: dict[str, Any]) -> set[str]:
     sources = meta.get("sources")
     if not isinstance(sources, list):
@@ -554,7 +571,13 @@ def _text(value: Any) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
+_PUNCTUATION = str.maketrans({c: " " for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~"})
+
+
 def _norm(text: str) -> str:
+    """Lower-case words without punctuation, for comparing descriptions."""
+    if text.isascii():  # the common case, without NFKC and a regex
+        return " ".join(text.lower().translate(_PUNCTUATION).split())
     text = unicodedata.normalize("NFKC", text).lower()
     return " ".join(re.sub(r"[^\w\s]", " ", text).split())
 
