@@ -102,7 +102,7 @@ def run_tui(args: argparse.Namespace) -> int:
     from .package import Package, PackageError
 
     try:
-        package = Package.open(Path(args.path))
+        package = Package.open(Path(args.path), cache=True)
     except PackageError as exc:
         print(f"kas-tui: {exc}", file=sys.stderr)
         return 2

@@ -116,6 +116,6 @@ class KasApp(App[None]):
             self.notify(f"{event.href}: not a document of this package", severity="warning")
 
     def action_reload(self) -> None:
-        self.package.load()
+        self.package.load(cache=True)
         self.query_one(NavTree).rebuild()
         self.notify(f"Reloaded {len(self.package.documents):,} documents")
