@@ -669,3 +669,20 @@ def test_kas042_keeps_specific_descriptions_that_start_with_a_generic_word(
     }
     report = run(write_package(tmp_path, files), agent_ready=True)
     assert not with_code(report, "KAS042"), describe(report)
+
+
+@pytest.mark.parametrize(
+    ("text", "several"),
+    [
+        ("Serves U.S. Customers in every region.", False),
+        ("Ask Dr. Smith before rotating keys.", False),
+        ("Use a canary, e.g. Five percent of traffic.", False),
+        ("Rotate the key. Then tell the owners.", True),
+        ("Runs nightly (UTC). Then it stops.", True),
+        ("Rotate keys. 2 people must approve.", True),
+    ],
+)
+def test_kas045_sentence_split_ignores_abbreviations(text: str, several: bool) -> None:
+    from kas_tui.checks.engine import _more_than_one_sentence
+
+    assert _more_than_one_sentence(text) is several

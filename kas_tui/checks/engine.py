@@ -25,7 +25,9 @@ _ACTOR = re.compile(r"[a-z][\w.-]*:\S+|[^\s/:]+/\S+")
 _WINDOWS_FORBIDDEN = re.compile(r'[<>:"|?*\\\x00-\x1f]')
 _WINDOWS_RESERVED = re.compile(r"(CON|PRN|AUX|NUL|COM[1-9]|LPT[1-9])(\..*)?", re.I)
 _AWKWARD = re.compile(r"[^a-z0-9._-]")
-_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)[.!?](?=\s+[A-Z0-9])")
+# A sentence ends after a word of two lower-case letters or more (so "U.S.", "Dr." and
+# "e.g." do not end one) or a closing bracket or quote, before a capital or a digit.
+_SENTENCE_END = re.compile(r"(?:(?<=[a-z]{2}[.!?])|(?<=[a-z0-9][)\]\"'][.!?]))(?=\s+[A-Z0-9])")
 _NOTE_WORDS = re.compile(
     r"deprecat|supersed|replaced|retired|obsolete|legacy|stale|outdated|archiv|review", re.I
 )
