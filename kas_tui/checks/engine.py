@@ -27,7 +27,7 @@ _WINDOWS_RESERVED = re.compile(r"(CON|PRN|AUX|NUL|COM[1-9]|LPT[1-9])(\..*)?", re
 _AWKWARD = re.compile(r"[^a-z0-9._-]")
 # A sentence ends after a word of two lower-case letters or more (so "U.S.", "Dr." and
 # "e.g." do not end one) or a closing bracket or quote, before a capital or a digit.
-_SENTENCE_END = re.compile(r"(?:(?<=[a-z]{2}[.!?])|(?<=[a-z0-9][)\]\"'][.!?]))(?=\s+[A-Z0-9])")
+_SENTENCE_END = re.compile(r"(?:(?<=[a-z]{2}[.!?])|(?<=[A-Za-z0-9][)\]\"'][.!?]))(?=\s+[A-Z0-9])")
 _NOTE_WORDS = re.compile(
     r"deprecat|supersed|replaced|retired|obsolete|legacy|stale|outdated|archiv|review", re.I
 )
