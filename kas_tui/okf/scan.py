@@ -694,19 +694,23 @@ class _Blocks:
         self.line = nextLine + (1 if haveEndMarker else 0)
         return True
 
-    def _blockquote(self, startLine: int, endLine: int) -> None:
-        src = self.src
-        n = len(src)
-        bMarks = self.bMarks
-        eMarks = self.eMarks
-        tShift = self.tShift
-        sCount = self.sCount
-        bsCount = self.bsCount
-        oldLineMax = self.lineMax
-        pos = bMarks[startLine] + tShift[startLine] + 1  # past ">"
-        maximum = eMarks[startLine]
-        initial = offset = sCount[startLine] + 1
-        second = src[pos] if pos < n else ""
+    def _quote_line(self, line: int, pos: int, olds: tuple[list, list, list, list]) -> bool:
+        """Strip a ``>`` marker and its spacing from ``line`` (``pos`` is just past the ``>``).
+
+        Saves the line's old marks in ``olds`` (bMarks, bsCount, sCount, tShift) and says
+        whether the rest of the line is empty. markdown-it's blockquote rule does this
+        for the first line and for each continued line alike.
+        """
+        src, bMarks, bsCount, sCount, tShift = (
+            self.src,
+            self.bMarks,
+            self.bsCount,
+            self.sCount,
+            self.tShift,
+        )
+        maximum = self.eMarks[line]
+        initial = offset = sCount[line] + 1
+        second = src[pos] if pos < len(src) else ""
         adjustTab = False
         if second == " ":
             pos += 1
@@ -715,7 +719,7 @@ class _Blocks:
             spaceAfterMarker = True
         elif second == "\t":
             spaceAfterMarker = True
-            if (bsCount[startLine] + offset) % 4 == 3:
+            if (bsCount[line] + offset) % 4 == 3:
                 pos += 1
                 initial += 1
                 offset += 1
@@ -723,24 +727,40 @@ class _Blocks:
                 adjustTab = True
         else:
             spaceAfterMarker = False
-        oldBMarks = [bMarks[startLine]]
-        bMarks[startLine] = pos
+        olds[0].append(bMarks[line])
+        bMarks[line] = pos
         while pos < maximum:
             ch = src[pos]
             if ch == " ":
                 offset += 1
             elif ch == "\t":
-                offset += 4 - (offset + bsCount[startLine] + (1 if adjustTab else 0)) % 4
+                offset += 4 - (offset + bsCount[line] + (1 if adjustTab else 0)) % 4
             else:
                 break
             pos += 1
-        oldBSCount = [bsCount[startLine]]
-        bsCount[startLine] = sCount[startLine] + 1 + (1 if spaceAfterMarker else 0)
-        lastLineEmpty = pos >= maximum
-        oldSCount = [sCount[startLine]]
-        sCount[startLine] = offset - initial
-        oldTShift = [tShift[startLine]]
-        tShift[startLine] = pos - bMarks[startLine]
+        olds[1].append(bsCount[line])
+        bsCount[line] = sCount[line] + 1 + (1 if spaceAfterMarker else 0)
+        olds[2].append(sCount[line])
+        sCount[line] = offset - initial
+        olds[3].append(tShift[line])
+        tShift[line] = pos - bMarks[line]
+        return pos >= maximum
+
+    def _blockquote(self, startLine: int, endLine: int) -> None:
+        src = self.src
+        bMarks = self.bMarks
+        eMarks = self.eMarks
+        tShift = self.tShift
+        sCount = self.sCount
+        bsCount = self.bsCount
+        oldLineMax = self.lineMax
+        oldBMarks: list[int] = []
+        oldBSCount: list[int] = []
+        oldSCount: list[int] = []
+        oldTShift: list[int] = []
+        olds = (oldBMarks, oldBSCount, oldSCount, oldTShift)
+        pos = bMarks[startLine] + tShift[startLine] + 1  # past ">"
+        lastLineEmpty = self._quote_line(startLine, pos, olds)
 
         nextLine = startLine + 1
         while nextLine < endLine:
@@ -752,42 +772,7 @@ class _Blocks:
             evaluatesTrue = src[pos] == ">" and not isOutdented
             pos += 1
             if evaluatesTrue:
-                initial = offset = sCount[nextLine] + 1
-                nxt = src[pos] if pos < n else ""
-                adjustTab = False
-                if nxt == " ":
-                    pos += 1
-                    initial += 1
-                    offset += 1
-                    spaceAfterMarker = True
-                elif nxt == "\t":
-                    spaceAfterMarker = True
-                    if (bsCount[nextLine] + offset) % 4 == 3:
-                        pos += 1
-                        initial += 1
-                        offset += 1
-                    else:
-                        adjustTab = True
-                else:
-                    spaceAfterMarker = False
-                oldBMarks.append(bMarks[nextLine])
-                bMarks[nextLine] = pos
-                while pos < maximum:
-                    ch = src[pos]
-                    if ch == " ":
-                        offset += 1
-                    elif ch == "\t":
-                        offset += 4 - (offset + bsCount[nextLine] + (1 if adjustTab else 0)) % 4
-                    else:
-                        break
-                    pos += 1
-                lastLineEmpty = pos >= maximum
-                oldBSCount.append(bsCount[nextLine])
-                bsCount[nextLine] = sCount[nextLine] + 1 + (1 if spaceAfterMarker else 0)
-                oldSCount.append(sCount[nextLine])
-                sCount[nextLine] = offset - initial
-                oldTShift.append(tShift[nextLine])
-                tShift[nextLine] = pos - bMarks[nextLine]
+                lastLineEmpty = self._quote_line(nextLine, pos, olds)
                 nextLine += 1
                 continue
             if lastLineEmpty:
