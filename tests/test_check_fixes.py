@@ -415,3 +415,20 @@ def test_fix_without_agent_ready_changes_nothing(tmp_path: Path, capsys) -> None
     code, _, _ = cli(capsys, root, "--fix", "--today", TODAY)
     assert code == 0
     assert snapshot(root) == before
+
+
+def test_dry_run_leaves_the_loaded_model_as_the_disk_says(tmp_path: Path) -> None:
+    import datetime as dt
+
+    from kas_tui.checks import check
+    from kas_tui.checks.fixes import apply_fixes
+    from kas_tui.package import Package
+
+    root = fix_package(tmp_path)
+    pkg = Package.open(root, scan=True)
+    today = dt.date.fromisoformat(TODAY)
+    before = check(pkg, agent_ready=True, today=today).findings
+    outcome = apply_fixes(pkg, check(pkg, agent_ready=True, today=today), today=today, dry_run=True)
+    assert outcome.diff and outcome.fixed
+    assert not pkg.store.dry_run and not pkg.store.undo_stack
+    assert check(pkg, agent_ready=True, today=today).findings == before

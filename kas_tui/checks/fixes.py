@@ -160,9 +160,9 @@ def apply_fixes(
         if dry_run:
             outcome.diff = _diff(pkg, pkg.store)
     finally:
+        # In a dry run each edit re-read its file from the unchanged disk, so the model
+        # is already what the disk says; only the store is put back.
         pkg.store = saved_store
-        if dry_run:
-            pkg.load(scan=True)  # the model followed the disk, which did not change
     return outcome
 
 
