@@ -21,6 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .loader import DocumentRead, Problem
+from .okf.scan import BodyScan
+from .store import Fingerprint
 
 #: Bump when what a DocumentRead holds changes; old caches are then ignored.
 SCHEMA = 4
@@ -127,10 +130,6 @@ def _pack(read: Any) -> tuple:
 
 
 def _unpack(packed: tuple) -> Any:
-    from .loader import DocumentRead, Problem
-    from .okf.scan import BodyScan
-    from .store import Fingerprint
-
     path, meta, has_fm, body_line, fp, problems, packed_scan = packed
     scan = None
     if packed_scan is not None:
