@@ -218,6 +218,15 @@ def test_deep_nesting_is_an_error_not_a_crash():
     assert fm.load_yaml("a: " + "[" * 50 + "]" * 50 + "\n") == {"a": expected}
 
 
+def test_nesting_through_aliases_counts_every_level():
+    # each half is within libyaml's limit; the alias stacks them to 1,202 levels
+    half = 600
+    text = f"x: &x {'[' * half}1{']' * half}\ny: {'[' * half}*x{']' * half}\n"
+    with pytest.raises(FormatError, match="nested more than 1,000 levels"):
+        fm.load_yaml(text)
+    assert fm.load_yaml(f"x: &x {'[' * half}1{']' * half}\ny: [*x]\n")["y"][0] is not None
+
+
 def test_deep_nesting_with_an_alias_does_not_exhaust_the_stack():
     # under libyaml's nesting limit, over Python's default recursion limit: the alias
     # bomb guard used to recurse once per level and raise RecursionError

@@ -8,6 +8,7 @@ has been removed by :func:`kas_tui.okf.text.decode` before we look.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,8 @@ from .timestamp import Timestamp
 MAX_FRONTMATTER_CHARS = 1_000_000
 #: A mapping whose aliases expand to more values than this is an alias bomb.
 MAX_EXPANDED_NODES = 100_000
+#: libyaml 0.2.5 as bundled by PyYAML >= 6.0.4 stops here; older wheels have no limit at all.
+MAX_NESTING = 1_000
 
 _DELIM = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
@@ -85,17 +88,18 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
     return []
 
 
-def _expanded_size(node: yaml.Node, memo: dict[int, int]) -> int:
-    """How many values ``node`` stands for once every alias is expanded (memoised).
+def _fold(node: yaml.Node, combine: Callable[[list[int]], int]) -> int:
+    """Fold the node graph bottom-up, once per node (aliases share their result).
 
     Iterative, so YAML nested as deep as libyaml allows cannot exhaust the Python stack.
     """
+    memo: dict[int, int] = {}
     stack: list[tuple[yaml.Node, bool]] = [(node, False)]
     while stack:
         current, done = stack.pop()
         key = id(current)
         if done:
-            memo[key] = 1 + sum(memo[id(child)] for child in _children(current))
+            memo[key] = combine([memo[id(child)] for child in _children(current)])
             continue
         if key in memo:
             continue
@@ -103,6 +107,16 @@ def _expanded_size(node: yaml.Node, memo: dict[int, int]) -> int:
         stack.append((current, True))
         stack.extend((child, False) for child in _children(current))
     return memo[id(node)]
+
+
+def _expanded_size(node: yaml.Node) -> int:
+    """How many values ``node`` stands for once every alias is expanded."""
+    return _fold(node, lambda sizes: 1 + sum(sizes))
+
+
+def _depth(node: yaml.Node) -> int:
+    """How many levels deep collections nest in ``node``, through aliases too."""
+    return _fold(node, lambda depths: 1 + max(depths, default=0))
 
 
 def compose(yaml_text: str, *, first_line: int = 1, loader: type = FastLoader) -> yaml.Node | None:
@@ -128,7 +142,14 @@ def compose(yaml_text: str, *, first_line: int = 1, loader: type = FastLoader) -
         raise FormatError("YAML nested too deeply to read", line=first_line) from None
     finally:
         ldr.dispose()
-    if node is not None and "*" in yaml_text and _expanded_size(node, {}) > MAX_EXPANDED_NODES:
+    # each level takes at least one character, so short text cannot nest too deeply
+    if node is not None and len(yaml_text) > MAX_NESTING and _depth(node) > MAX_NESTING:
+        raise FormatError(
+            f"YAML nested more than {MAX_NESTING:,} levels deep",
+            line=first_line,
+            hint="flatten the structure: frontmatter is metadata, not a data store",
+        )
+    if node is not None and "*" in yaml_text and _expanded_size(node) > MAX_EXPANDED_NODES:
         raise FormatError(
             f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} values "
             "(an alias bomb); refused without expanding it",
