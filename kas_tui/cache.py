@@ -24,19 +24,10 @@ from . import __version__
 from .loader import DocumentRead, Problem
 from .okf.scan import BodyScan
 from .store import Fingerprint
+from .userdirs import RACY_NS, cache_dir
 
 #: Bump when what a DocumentRead holds changes; old caches are then ignored.
 SCHEMA = 4
-_RACY_NS = 2_000_000_000
-
-
-def cache_dir() -> Path:
-    override = os.environ.get("KAS_TUI_CACHE_DIR")
-    if override:
-        return Path(override)
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("kas-tui", appauthor=False))
 
 
 class MetadataCache:
@@ -71,7 +62,7 @@ class MetadataCache:
         entry = self.entries.get(rel)
         if entry is None or entry[0] != size or entry[1] != mtime_ns:
             return None
-        if mtime_ns >= self.saved_ns - _RACY_NS:
+        if mtime_ns >= self.saved_ns - RACY_NS:
             return None
         packed = entry[2]
         if scan and packed[6] is None:

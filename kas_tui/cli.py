@@ -11,9 +11,14 @@ import argparse
 import datetime as dt
 import os
 import sys
+import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__
+
+if TYPE_CHECKING:
+    from .checks import Report
 
 COMMANDS = ("check", "rules")
 
@@ -113,14 +118,16 @@ def run_tui(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from .checks import check
-    from .checks.catalog import BY_CODE
-    from .checks.report import format_json, format_text
-    from .package import Package, PackageError
+    from .checks import Report
+    from .checks.memo import ReportMemo, stamp
+    from .walk import PackageError, find_root, walk
 
-    unknown = [
-        c for c in args.select + args.ignore if not any(code.startswith(c) for code in BY_CODE)
-    ]
+    codes = args.select + args.ignore
+    if codes:
+        from .checks.catalog import BY_CODE
+
+        codes = [c for c in codes if not any(code.startswith(c) for code in BY_CODE)]
+    unknown = codes
     if unknown:
         print(
             f"kas-tui check: unknown rule code {', '.join(unknown)} (see: kas-tui rules)",
@@ -142,10 +149,30 @@ def run_check(args: argparse.Namespace) -> int:
         "ignore": args.ignore,
     }
     try:
-        pkg = Package.open(path, scan=True, cache=not args.no_cache)
+        root = find_root(path)
     except PackageError as exc:
         print(f"kas-tui check: {exc}", file=sys.stderr)
         return 2
+    memo = None
+    if not args.no_cache and not args.fix:
+        # an unchanged package with the same options: the last report is still true
+        started = time.perf_counter()
+        found = walk(root, stat=True)
+        memo = ReportMemo(root)
+        digest, newest_ns = stamp(found, options)
+        recalled = memo.recall(digest)
+        if recalled is not None:
+            documents, findings = recalled
+            profile = "agent-ready" if args.agent_ready else "okf"
+            seconds = time.perf_counter() - started
+            report = Report(str(root), profile, today, documents, findings, seconds)
+            return _print_report(report, args, fixed=0)
+    else:
+        found = None
+    from .checks import check
+    from .package import Package
+
+    pkg = Package.open(root, scan=True, cache=not args.no_cache, found=found)
     if not pkg.documents and not (pkg.root / "SKILL.md").is_file() and not pkg.indexes:
         print(
             f"kas-tui check: {pkg.root} is not a package: it holds no SKILL.md, index.md or .md document",
@@ -154,6 +181,8 @@ def run_check(args: argparse.Namespace) -> int:
         return 2
     report = check(pkg, **options)
     report.seconds += pkg.load_seconds  # the summary's time is the whole run: read and check
+    if memo is not None:
+        memo.remember(digest, newest_ns, report.documents, report.findings)
     fixed = 0
     if args.fix:
         from .checks.fixes import apply_fixes
@@ -178,6 +207,12 @@ def run_check(args: argparse.Namespace) -> int:
         pkg.load(scan=True, cache=not args.no_cache)
         report = check(pkg, **options)
         report.seconds += pkg.load_seconds
+    return _print_report(report, args, fixed=fixed)
+
+
+def _print_report(report: Report, args: argparse.Namespace, *, fixed: int) -> int:
+    from .checks.report import format_json, format_text
+
     if args.format == "json":
         print(format_json(report, fixed=fixed))
     else:

@@ -7,13 +7,12 @@ ready to run in worker processes.
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import multiprocessing
 import os
 import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +22,7 @@ from .okf.links import resolve
 from .okf.text import decode, line_of
 from .store import Fingerprint
 from .store import os_reason as _os_reason
+from .walk import Problem
 
 if TYPE_CHECKING:
     from .okf.scan import BodyScan
@@ -32,132 +32,9 @@ HEAD_BYTES = 64 * 1024
 #: Documents larger than this are flagged: an agent cannot read them in one call.
 LARGE_DOCUMENT_BYTES = 5 * 1024 * 1024
 
-RESERVED = frozenset({"index.md", "log.md"})
-
-
-@dataclass
-class Problem:
-    """Something wrong with one file, found while loading.
-
-    ``code`` is a stable loader id (``frontmatter``, ``encoding``, ``unreadable``, ...);
-    ``path`` is root-relative POSIX (``""`` for the package itself).
-    """
-
-    path: str
-    message: str
-    line: int | None = None
-    hint: str = ""
-    severity: str = "error"
-    code: str = "load"
-
-    def __str__(self) -> str:
-        where = f"{self.path or '.'}:{self.line}" if self.line else (self.path or ".")
-        text = f"{where}: {self.message}"
-        return f"{text} ({self.hint})" if self.hint else text
-
 
 def problem_from(path: str, exc: FormatError, code: str) -> Problem:
     return Problem(path, exc.message, exc.line, exc.hint, "error", code)
-
-
-@dataclass
-class Walk:
-    """What is on disk under a root (root-relative POSIX paths)."""
-
-    documents: list[str] = field(default_factory=list)
-    indexes: list[str] = field(default_factory=list)
-    logs: list[str] = field(default_factory=list)
-    assets: list[str] = field(default_factory=list)
-    folders: list[str] = field(default_factory=list)
-    skill: str | None = None
-    problems: list[Problem] = field(default_factory=list)
-    stats: dict[str, tuple[int, int]] = field(default_factory=dict)  # documents' (size, mtime)
-
-
-def walk(root: Path, *, stat: bool = False) -> Walk:
-    """List the package's files; symlinks leaving the root or looping are problems.
-
-    With ``stat``, documents' sizes and modification times are collected too.
-    """
-    out = Walk(folders=[""])
-    real_root = os.path.realpath(root)
-    stack = [("", str(root))]
-    while stack:
-        rel_dir, abs_dir = stack.pop()
-        try:
-            entries = sorted(os.scandir(abs_dir), key=lambda e: e.name)
-        except OSError as exc:
-            out.problems.append(
-                Problem(rel_dir, f"cannot list folder: {_os_reason(exc)}", code="unreadable")
-            )
-            continue
-        subdirs = []
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
-            problem = _symlink_problem(entry, rel, real_root) if entry.is_symlink() else None
-            if problem is not None:
-                out.problems.append(problem)
-                continue
-            try:
-                is_dir = entry.is_dir()
-            except OSError:
-                is_dir = False
-            if is_dir:
-                if entry.is_symlink():
-                    out.problems.append(
-                        Problem(
-                            rel,
-                            "symlinked folder not followed (its files would be listed twice)",
-                            severity="info",
-                            code="symlink",
-                        )
-                    )
-                    continue
-                subdirs.append((rel, entry.path))
-                out.folders.append(rel)
-            elif entry.name == "SKILL.md" and not rel_dir:
-                out.skill = rel
-            elif entry.name in RESERVED:
-                (out.indexes if entry.name == "index.md" else out.logs).append(rel)
-            elif entry.name.endswith(".md"):
-                out.documents.append(rel)
-                if stat:
-                    try:
-                        st = entry.stat()
-                        out.stats[rel] = (st.st_size, st.st_mtime_ns)
-                    except OSError:
-                        pass
-            else:
-                out.assets.append(rel)
-        stack.extend(reversed(subdirs))
-    out.folders.sort()
-    return out
-
-
-def _symlink_problem(entry: os.DirEntry, rel: str, real_root: str) -> Problem | None:
-    """A problem for a symlink that loops, dangles or leaves the package, else ``None``."""
-    try:
-        os.stat(entry.path)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            return Problem(rel, "symlink loop: the link points back to itself", code="symlink")
-        return Problem(rel, "broken symlink: its target does not exist", code="symlink")
-    target = os.path.realpath(entry.path)
-    if target != real_root and not target.startswith(real_root + os.sep):
-        return Problem(
-            rel,
-            f"symlink leaves the package (to {target}); not followed",
-            hint="copy the file into the package instead of linking it",
-            code="symlink",
-        )
-    parent = os.path.realpath(os.path.dirname(entry.path))
-    if os.path.isdir(target) and (parent == target or parent.startswith(target + os.sep)):
-        return Problem(
-            rel, "symlink loop: the folder links back to its own ancestor", code="symlink"
-        )
-    return None
 
 
 @dataclass

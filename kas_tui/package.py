@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .loader import DocumentRead, Problem, read_document, read_documents, read_text, walk
+from .loader import DocumentRead, read_document, read_documents, read_text
 from .okf import frontmatter as fm
 from .okf.errors import FormatError
 from .okf.index import Entry, Index, parse_index
@@ -29,6 +29,8 @@ from .okf.log import Log, parse_log
 from .okf.skill import Skill, parse_skill
 from .okf.text import decode
 from .store import Fingerprint, Store
+from .walk import PackageError as PackageError
+from .walk import Problem, Walk, find_root, walk
 
 if TYPE_CHECKING:
     from .okf.scan import BodyScan
@@ -50,10 +52,6 @@ def paused_gc() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
-
-
-class PackageError(Exception):
-    """The path cannot be opened as a package at all (not a folder, several skills...)."""
 
 
 # --- derived verdicts ------------------------------------------------------------------
@@ -268,29 +266,38 @@ class Package:
         reader: Any = None,
         scan: bool = False,
         cache: bool = False,
+        found: Walk | None = None,
     ) -> Package:
         """Find the package root at or around ``path`` and load it.
 
         ``scan`` also scans every body (links, footnotes, headings) during the same read;
         ``cache`` reuses the metadata cache for unchanged files. ``reader`` maps
         ``read_document`` over (root, paths, scan) (tests use it to force one process).
+        ``found`` is a walk of the root already made (with stats when ``cache``).
         """
         pkg = cls(find_root(Path(path)))
-        pkg.load(reader=reader, scan=scan, cache=cache)
+        pkg.load(reader=reader, scan=scan, cache=cache, found=found)
         return pkg
 
     @property
     def name(self) -> str:
         return self.root.name
 
-    def load(self, *, reader: Any = None, scan: bool = False, cache: bool = False) -> None:
-        """(Re)load everything from disk."""
+    def load(
+        self,
+        *,
+        reader: Any = None,
+        scan: bool = False,
+        cache: bool = False,
+        found: Walk | None = None,
+    ) -> None:
+        """(Re)load everything from disk (``found``: a fresh walk of the root, if made)."""
         with paused_gc():
-            self._load(reader=reader, scan=scan, cache=cache)
+            self._load(reader=reader, scan=scan, cache=cache, found=found)
 
-    def _load(self, *, reader: Any, scan: bool, cache: bool) -> None:
+    def _load(self, *, reader: Any, scan: bool, cache: bool, found: Walk | None) -> None:
         started = time.perf_counter()
-        found = walk(self.root, stat=cache)
+        found = found or walk(self.root, stat=cache)
         self.folders = found.folders
         self.assets = found.assets
         self.problems = list(found.problems)
@@ -599,33 +606,3 @@ class Package:
 
 def _problem(rel: str, exc: FormatError, code: str) -> Problem:
     return Problem(rel, exc.message, exc.line, exc.hint, "error", exc.kind or code)
-
-
-def find_root(path: Path) -> Path:
-    """The package root for ``path``.
-
-    The folder holding ``SKILL.md`` at or above ``path``; else the one sub-folder that
-    holds a ``SKILL.md`` (a skills folder with one skill); else ``path`` itself.
-    """
-    path = Path(os.path.abspath(path))
-    if not path.exists():
-        raise PackageError(f"{path}: no such file or folder")
-    if path.is_file():
-        path = path.parent
-    for folder in (path, *path.parents):
-        if (folder / "SKILL.md").is_file():
-            return folder
-    try:
-        skills = sorted(
-            c
-            for c in path.iterdir()
-            if c.is_dir() and not c.name.startswith(".") and (c / "SKILL.md").is_file()
-        )
-    except OSError as exc:
-        raise PackageError(f"{path}: cannot list the folder ({exc.strerror})") from None
-    if len(skills) == 1:
-        return skills[0]
-    if len(skills) > 1:
-        names = ", ".join(s.name for s in skills)
-        raise PackageError(f"{path} holds {len(skills)} skills ({names}); open one of them")
-    return path

@@ -487,18 +487,22 @@ def test_cache_with_many_documents_read_in_worker_processes(
     assert first["findings"] == second["findings"] == uncached["findings"]
 
 
+@pytest.mark.parametrize("kind", ["meta", "report"])
 @pytest.mark.parametrize(
     "garbage",
     [b"\x00\xffnot a pickle at all", b"", pickle.dumps({"schema": 3, "entries": "nonsense"})],
     ids=["bytes", "empty", "wrong-shape"],
 )
 def test_corrupted_cache_is_ignored(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], cache_dir: Path, garbage: bytes
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cache_dir: Path, garbage: bytes, kind: str
 ) -> None:
     root = cached_package(tmp_path)
     code1, first = cli_json(capsys, root)
-    [cache_file] = _cache_files(cache_dir)
+    [cache_file] = sorted(cache_dir.glob(f"{kind}-*.pickle"))
     cache_file.write_bytes(garbage)
+    if kind == "meta":  # reach the metadata cache: no remembered report in the way
+        for memo in cache_dir.glob("report-*.pickle"):
+            memo.unlink()
     code2, second = cli_json(capsys, root)
     assert second["findings"] == first["findings"]
     assert code2 == code1
@@ -525,6 +529,107 @@ def test_no_cache_does_not_read_an_existing_cache(
     cli_json(capsys, root, "--no-cache")
     assert sorted(reads) == ["guide.md", "team/handbook.md"]
     assert {p: p.read_bytes() for p in _cache_files(cache_dir)} == before
+
+
+# --- the remembered report -----------------------------------------------------------------
+
+
+@pytest.fixture
+def opens(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The package loads a check makes (a remembered report needs none)."""
+    seen: list[Path] = []
+    real = package_module.Package.open.__func__
+
+    def open_(cls, path, **kwargs):
+        seen.append(Path(path))
+        return real(cls, path, **kwargs)
+
+    monkeypatch.setattr(package_module.Package, "open", classmethod(open_))
+    return seen
+
+
+def test_an_unchanged_package_reuses_the_last_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cache_dir: Path, opens: list[Path]
+) -> None:
+    root = cached_package(tmp_path)
+    argv = (root, "--agent-ready", "--today", "2026-12-01")
+    code1, first = cli_json(capsys, *argv)
+    assert len(opens) == 1 and len(list(cache_dir.glob("report-*.pickle"))) == 1
+    code2, second = cli_json(capsys, *argv)
+    assert len(opens) == 1, "nothing changed: no file is opened"
+    assert second["findings"] == first["findings"] and code2 == code1
+    assert second["summary"] | {"seconds": 0} == first["summary"] | {"seconds": 0}
+    _, text = cli(capsys, *argv)[:2]
+    assert "OKF120" in text and len(opens) == 1
+
+
+@pytest.mark.parametrize(
+    "options",
+    [("--today", "2030-01-01"), ("--agent-ready",), ("--select", "OKF1"), ("--ignore", "OKF120")],
+)
+def test_other_options_check_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], opens: list[Path], options: tuple
+) -> None:
+    root = cached_package(tmp_path)
+    cli_json(capsys, root, "--today", "2026-12-01")
+    cli_json(capsys, root, "--today", "2026-12-01", *options)
+    assert len(opens) == 2
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["edit-same-size", "link-target-appears", "new-asset", "new-folder", "index", "delete"],
+)
+def test_any_change_on_disk_checks_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], opens: list[Path], change: str
+) -> None:
+    root = cached_package(tmp_path)
+    _, first = cli_json(capsys, root, "--agent-ready")
+    if change == "edit-same-size":  # same size, later mtime
+        guide = root / "guide.md"
+        guide.write_text(guide.read_text().replace("onboarding", "oNBOARDING"))
+        _age(root, 1800)
+    elif change == "link-target-appears":  # the broken link to /faq.md now resolves
+        (root / "faq.md").write_text(doc(title="FAQ"))
+        _age(root, 1800)
+    elif change == "new-asset":  # a link may name it: only its existence matters
+        (root / "team" / "diagram.png").write_bytes(b"\x89PNG")
+    elif change == "new-folder":
+        (root / "team" / "sub").mkdir()
+    elif change == "index":
+        (root / "index.md").write_text("# Index\n\n- [Guide](guide.md): The guide.\n")
+        _age(root, 1800)
+    else:
+        (root / "team" / "handbook.md").unlink()
+    _, second = cli_json(capsys, root, "--agent-ready")
+    assert len(opens) == 2
+    if change == "link-target-appears":
+        assert "OKF120" in finding_codes(first) and "OKF120" not in finding_codes(second)
+    if change == "delete":
+        assert second["summary"]["documents"] == 1
+
+
+def test_a_file_changed_within_two_seconds_is_not_trusted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], opens: list[Path]
+) -> None:
+    root = cached_package(tmp_path)
+    (root / "guide.md").touch()  # modified now: a second edit could keep this mtime
+    cli_json(capsys, root)
+    cli_json(capsys, root)
+    assert len(opens) == 2
+
+
+def test_fix_and_no_cache_never_use_the_remembered_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cache_dir: Path, opens: list[Path]
+) -> None:
+    root = cached_package(tmp_path)
+    cli_json(capsys, root, "--agent-ready")
+    cli_json(capsys, root, "--agent-ready", "--no-cache")
+    cli_json(capsys, root, "--agent-ready", "--fix")
+    assert len(opens) == 3
+    code, data = cli_json(capsys, root, "--agent-ready")
+    assert len(opens) == 4, "the fix changed files: checked again"
+    assert not {"KAS030", "KAS035"} & finding_codes(data)
 
 
 # --- the rule reference -----------------------------------------------------------------------------

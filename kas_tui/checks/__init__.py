@@ -3,8 +3,23 @@
 Headless: nothing here imports Textual or MarkItDown.
 """
 
-from .catalog import BY_CODE, RULES
-from .engine import Report, check
-from .model import Finding, Rule
+from __future__ import annotations
+
+from typing import Any
+
+from .model import Finding, Report, Rule
 
 __all__ = ["BY_CODE", "RULES", "Finding", "Report", "Rule", "check"]
+
+
+def __getattr__(name: str) -> Any:
+    """The catalog and the engine load on first use: a remembered check needs neither."""
+    if name in ("BY_CODE", "RULES"):
+        from . import catalog
+
+        return getattr(catalog, name)
+    if name == "check":
+        from .engine import check
+
+        return check
+    raise AttributeError(name)

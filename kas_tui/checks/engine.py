@@ -12,13 +12,12 @@ import re
 import time
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..okf.links import resolve
 from ..package import STATUSES, Document, Package, parse_timestamp, paused_gc
 from .catalog import BY_CODE, OKF
-from .model import Finding
+from .model import Finding, Report
 
 # human:<id>, process:<id> (and other prefixes such as the spec's own team:<id>), tool/1.2
 _ACTOR = re.compile(r"[a-z][\w.-]*:\S+|[^\s/:]+/\S+")
@@ -39,25 +38,6 @@ _EMPTY_MEANING = re.compile(
     re.I,
 )
 _NOTE_PREFIX = re.compile(r"^\s*(?:\(?(?:deprecated|stale|legacy|draft)[^:)]*[:)]\s*)+", re.I)
-
-
-@dataclass
-class Report:
-    """The result of a check run."""
-
-    root: str
-    profile: str
-    today: dt.date
-    documents: int
-    findings: list[Finding] = field(default_factory=list)
-    seconds: float = 0.0
-
-    def count(self, severity: str) -> int:
-        return sum(1 for f in self.findings if f.severity == severity)
-
-    def fails(self, *, strict: bool = False) -> bool:
-        """Whether the run fails: any error (with ``strict``, any warning too)."""
-        return self.count("error") > 0 or (strict and self.count("warning") > 0)
 
 
 def matches(code: str, patterns: Iterable[str]) -> bool:

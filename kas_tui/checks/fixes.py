@@ -19,8 +19,7 @@ from .. import editing
 from ..okf.text import decode
 from ..package import IndexFile, Package
 from ..store import Store
-from .engine import Report
-from .model import Finding
+from .model import Finding, Report
 
 FIXABLE = ("KAS030", "KAS031", "KAS032", "KAS033", "KAS035")
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import datetime as dt
+from dataclasses import dataclass, field
 
 SEVERITIES = ("error", "warning", "info")
 
@@ -37,3 +38,22 @@ class Finding:
 
     def sort_key(self) -> tuple:
         return (self.path, self.line or 0, self.code, self.message)
+
+
+@dataclass
+class Report:
+    """The result of a check run."""
+
+    root: str
+    profile: str
+    today: dt.date
+    documents: int
+    findings: list[Finding] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def count(self, severity: str) -> int:
+        return sum(1 for f in self.findings if f.severity == severity)
+
+    def fails(self, *, strict: bool = False) -> bool:
+        """Whether the run fails: any error (with ``strict``, any warning too)."""
+        return self.count("error") > 0 or (strict and self.count("warning") > 0)

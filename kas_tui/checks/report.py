@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 
 from .. import __version__
-from .engine import Report
+from .model import Report
 
 SCHEMA_VERSION = 1
 _COLOURS = {"error": "\x1b[31m", "warning": "\x1b[33m", "info": "\x1b[36m"}

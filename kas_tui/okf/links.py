@@ -6,10 +6,11 @@ import posixpath
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import unquote
 
-from markdown_it import MarkdownIt
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _WINDOWS_PATH = re.compile(r"^[A-Za-z]:[\\/]")
@@ -29,6 +30,8 @@ class Link(NamedTuple):
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt  # imported on first use: a warm check never needs it
+
     md = MarkdownIt("commonmark")
     # We never render HTML, so keep every link: the default check drops ``file:`` (and
     # ``javascript:``) links, which would hide a link leaving the package.

@@ -1,0 +1,21 @@
+"""Where kas-tui keeps its own files, and when a remembered file stat can be trusted."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+#: A file modified within this many nanoseconds of a cache being written is never
+#: trusted from it (the "racy git" rule: a second edit in the same clock tick keeps the
+#: same mtime).
+RACY_NS = 2_000_000_000
+
+
+def cache_dir() -> Path:
+    """The user cache folder (``KAS_TUI_CACHE_DIR`` overrides it)."""
+    override = os.environ.get("KAS_TUI_CACHE_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("kas-tui", appauthor=False))
