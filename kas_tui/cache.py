@@ -16,14 +16,13 @@ import hashlib
 import os
 import pickle
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .loader import DocumentRead, Problem
-from .okf.scan import BodyScan
-from .store import Fingerprint
+from .loader import DocumentRead
 from .userdirs import RACY_NS, cache_dir
 
 #: Bump when what a DocumentRead holds changes; old caches are then ignored.
@@ -39,6 +38,7 @@ class MetadataCache:
         self.path = (folder or cache_dir()) / f"meta-{key}.pickle"
         self.entries: dict[str, tuple[int, int, Any]] = {}
         self.saved_ns = 0
+        self._writer = 0  # pid of a background save
         self._load()
 
     def _load(self) -> None:
@@ -67,18 +67,40 @@ class MetadataCache:
         packed = entry[2]
         if scan and packed[6] is None:
             return None
-        return _unpack(packed)
+        return DocumentRead.unpack(packed)
 
-    def save(self, reads: dict[str, tuple[int, int, Any]]) -> None:
-        """Replace the cache with ``reads`` (path -> (size, mtime_ns, read)), atomically."""
+    def save(self, entries: dict[str, tuple[int, int, tuple]], *, background: bool = False) -> None:
+        """Replace the cache with ``entries`` (path -> (size, mtime_ns, packed read)).
+
+        Atomic: readers see the old cache or the new one. With ``background`` the
+        pickling and writing happen in a forked process (the check goes on on the other
+        core); :meth:`wait` waits for it.
+        """
+        if background and _may_fork():
+            pid = os.fork()
+            if pid:
+                self._writer = pid
+                return
+            try:  # the child: write, then leave without running the parent's exit handlers
+                self._write(entries)
+            finally:
+                os._exit(0)
+        self._write(entries)
+
+    def wait(self) -> None:
+        """Wait for a background :meth:`save` to finish."""
+        if self._writer:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self._writer, 0)
+            self._writer = 0
+
+    def _write(self, entries: dict[str, tuple[int, int, tuple]]) -> None:
         data = {
             "schema": SCHEMA,
             "version": __version__,
             "root": self.root,
             "saved_ns": time.time_ns(),
-            "entries": {
-                rel: (size, mtime, _pack(read)) for rel, (size, mtime, read) in reads.items()
-            },
+            "entries": entries,
         }
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -94,49 +116,6 @@ class MetadataCache:
                 os.unlink(tmp)
 
 
-# Cached reads are stored as plain tuples: pickle loads 130,000 tuples in a few
-# milliseconds but needs most of a second for as many dataclass instances.
-
-
-def _pack(read: Any) -> tuple:
-    scan = read.scan
-    packed_scan = None
-    if scan is not None:
-        packed_scan = (
-            tuple(tuple(link) for link in scan.links),
-            scan.footnotes,
-            scan.footnote_definitions,
-            scan.headings,
-        )
-    fp = read.fingerprint
-    return (
-        read.path,
-        read.meta,
-        read.has_frontmatter,
-        read.body_line,
-        (fp.size, fp.mtime_ns, fp.digest) if fp else None,
-        tuple((p.path, p.message, p.line, p.hint, p.severity, p.code) for p in read.problems),
-        packed_scan,
-    )
-
-
-def _unpack(packed: tuple) -> Any:
-    path, meta, has_fm, body_line, fp, problems, packed_scan = packed
-    scan = None
-    if packed_scan is not None:
-        links, footnotes, definitions, headings = packed_scan
-        scan = BodyScan(
-            links=links,  # (target, text, line) tuples: the shape of Link, without the cost
-            footnotes=footnotes,
-            footnote_definitions=definitions,
-            headings=headings,
-        )
-    return DocumentRead(
-        path,
-        meta,
-        has_fm,
-        body_line,
-        Fingerprint(*fp) if fp else None,
-        [Problem(*p) for p in problems],
-        scan,
-    )
+def _may_fork() -> bool:
+    """Whether forking is safe here: POSIX, and no other thread holding a lock."""
+    return hasattr(os, "fork") and threading.active_count() == 1

@@ -13,12 +13,13 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 
 if TYPE_CHECKING:
     from .checks import Report
+    from .package import Package
 
 COMMANDS = ("check", "rules")
 
@@ -153,13 +154,14 @@ def run_check(args: argparse.Namespace) -> int:
     except PackageError as exc:
         print(f"kas-tui check: {exc}", file=sys.stderr)
         return 2
-    memo = None
+    stamped = None
     if not args.no_cache and not args.fix:
         # an unchanged package with the same options: the last report is still true
         started = time.perf_counter()
         found = walk(root, stat=True)
         memo = ReportMemo(root)
         digest, newest_ns = stamp(found, options)
+        stamped = (memo, digest, newest_ns)
         recalled = memo.recall(digest)
         if recalled is not None:
             documents, findings = recalled
@@ -169,10 +171,21 @@ def run_check(args: argparse.Namespace) -> int:
             return _print_report(report, args, fixed=0)
     else:
         found = None
-    from .checks import check
     from .package import Package
 
-    pkg = Package.open(root, scan=True, cache=not args.no_cache, found=found)
+    pkg = Package.open(root, scan=True, cache=not args.no_cache, found=found, background=True)
+    try:
+        return _check_loaded(pkg, args, options, stamped)
+    finally:
+        pkg.wait_for_cache()
+
+
+def _check_loaded(
+    pkg: Package, args: argparse.Namespace, options: dict[str, Any], stamped: Any
+) -> int:
+    """Check a loaded package (and fix it with ``--fix``); ``stamped``: where to remember."""
+    from .checks import check
+
     if not pkg.documents and not (pkg.root / "SKILL.md").is_file() and not pkg.indexes:
         print(
             f"kas-tui check: {pkg.root} is not a package: it holds no SKILL.md, index.md or .md document",
@@ -181,7 +194,8 @@ def run_check(args: argparse.Namespace) -> int:
         return 2
     report = check(pkg, **options)
     report.seconds += pkg.load_seconds  # the summary's time is the whole run: read and check
-    if memo is not None:
+    if stamped is not None:
+        memo, digest, newest_ns = stamped
         memo.remember(digest, newest_ns, report.documents, report.findings)
     fixed = 0
     if args.fix:
@@ -190,7 +204,7 @@ def run_check(args: argparse.Namespace) -> int:
         from .store import StoreError
 
         try:
-            outcome = apply_fixes(pkg, report, today=today, dry_run=args.dry_run)
+            outcome = apply_fixes(pkg, report, today=options["today"], dry_run=args.dry_run)
         except (EditError, StoreError, OSError) as exc:  # refused or unwritable: say which
             print(f"kas-tui check --fix: {exc}", file=sys.stderr)
             return 2
@@ -204,6 +218,7 @@ def run_check(args: argparse.Namespace) -> int:
             )
             return 1 if report.fails(strict=args.strict) else 0
         fixed = len(outcome.fixed)
+        pkg.wait_for_cache()
         pkg.load(scan=True, cache=not args.no_cache)
         report = check(pkg, **options)
         report.seconds += pkg.load_seconds

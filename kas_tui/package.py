@@ -255,6 +255,7 @@ class Package:
         self._by_folder: dict[str, list[Document]] | None = None
         self._subfolders: dict[str, list[str]] | None = None
         self._backlinks: dict[str, list[tuple[str, Link]]] | None = None
+        self._cache_writer: Any = None  # a MetadataCache saving in the background
 
     # -- opening ------------------------------------------------------------------------
 
@@ -267,16 +268,18 @@ class Package:
         scan: bool = False,
         cache: bool = False,
         found: Walk | None = None,
+        background: bool = False,
     ) -> Package:
         """Find the package root at or around ``path`` and load it.
 
         ``scan`` also scans every body (links, footnotes, headings) during the same read;
         ``cache`` reuses the metadata cache for unchanged files. ``reader`` maps
         ``read_document`` over (root, paths, scan) (tests use it to force one process).
-        ``found`` is a walk of the root already made (with stats when ``cache``).
+        ``found`` is a walk of the root already made (with stats when ``cache``);
+        ``background`` writes the cache from a forked process (see :meth:`wait_for_cache`).
         """
         pkg = cls(find_root(Path(path)))
-        pkg.load(reader=reader, scan=scan, cache=cache, found=found)
+        pkg.load(reader=reader, scan=scan, cache=cache, found=found, background=background)
         return pkg
 
     @property
@@ -290,19 +293,22 @@ class Package:
         scan: bool = False,
         cache: bool = False,
         found: Walk | None = None,
+        background: bool = False,
     ) -> None:
         """(Re)load everything from disk (``found``: a fresh walk of the root, if made)."""
         with paused_gc():
-            self._load(reader=reader, scan=scan, cache=cache, found=found)
+            self._load(reader=reader, scan=scan, cache=cache, found=found, background=background)
 
-    def _load(self, *, reader: Any, scan: bool, cache: bool, found: Walk | None) -> None:
+    def _load(
+        self, *, reader: Any, scan: bool, cache: bool, found: Walk | None, background: bool
+    ) -> None:
         started = time.perf_counter()
         found = found or walk(self.root, stat=cache)
         self.folders = found.folders
         self.assets = found.assets
         self.problems = list(found.problems)
         self.file_problems = {}
-        reads = self._read_documents(found, reader, scan, cache)
+        reads = self._read_documents(found, reader, scan, cache, background)
         self.documents = {r.path: Document.from_read(r) for r in reads}
         self.indexes = {}
         for rel in found.indexes:
@@ -321,7 +327,7 @@ class Package:
         self.load_seconds = time.perf_counter() - started
 
     def _read_documents(
-        self, found: Any, reader: Any, scan: bool, cache: bool
+        self, found: Any, reader: Any, scan: bool, cache: bool, background: bool
     ) -> list[DocumentRead]:
         read_many = reader or (lambda root, paths, scan: read_documents(root, paths, scan=scan))
         if not cache:
@@ -339,8 +345,20 @@ class Package:
         fresh = {r.path: r for r in read_many(self.root, misses, scan)} if misses else {}
         reads = [hits.get(rel) or fresh[rel] for rel in found.documents]
         if fresh or len(store.entries) != len(reads):
-            store.save({r.path: (*found.stats[r.path], r) for r in reads if r.path in found.stats})
+            entries = {
+                rel: (*found.stats[rel], store.entries[rel][2] if rel in hits else read.pack())
+                for rel, read in zip(found.documents, reads, strict=True)
+                if rel in found.stats
+            }
+            store.save(entries, background=background)
+            self._cache_writer = store
         return reads
+
+    def wait_for_cache(self) -> None:
+        """Wait until a metadata cache written in the background is on disk."""
+        if self._cache_writer is not None:
+            self._cache_writer.wait()
+            self._cache_writer = None
 
     def reload_file(self, rel: str) -> None:
         """Re-read one file after it changed (an edit, or another program)."""

@@ -698,7 +698,8 @@ def test_reload_file_after_an_outside_change(pkg, package_root):
 # --- the parallel reader -------------------------------------------------------------------
 
 
-def test_parallel_reader_gives_the_sequential_results(tmp_path, monkeypatch):
+@pytest.mark.parametrize("scan", [False, True])
+def test_parallel_reader_gives_the_sequential_results(tmp_path, monkeypatch, scan):
     root = tmp_path / "many"
     paths = []
     for i in range(320):
@@ -724,14 +725,16 @@ def test_parallel_reader_gives_the_sequential_results(tmp_path, monkeypatch):
         contexts.append(method)
         return real_get_context(method)
 
-    sequential = loader.read_documents(root, paths, workers=1)
+    sequential = loader.read_documents(root, paths, workers=1, scan=scan)
     monkeypatch.setattr(loader.multiprocessing, "get_context", spy)
-    parallel = loader.read_documents(root, paths, workers=2)
+    parallel = loader.read_documents(root, paths, workers=2, scan=scan)
     assert contexts == ["fork"]  # the pool really ran
     assert parallel == sequential
     assert [r.path for r in parallel] == paths
     assert sum(1 for r in parallel if r.problems) == len(paths)  # every doc has a problem
     assert type(parallel[0].meta["stale_after"]).__name__ == "Timestamp"
+    if scan:  # the links crossed the pipe too
+        assert parallel[-1].scan.links[0][0] == "../../../x319.md"
 
 
 def test_bundles_are_folders_holding_documents_not_asset_folders(tmp_path):
