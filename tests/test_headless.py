@@ -24,6 +24,17 @@ CORE = [
     "kas_tui.package",
     "kas_tui.store",
     "kas_tui.editing",
+    "kas_tui.agent",
+    "kas_tui.agent.catalog",
+    "kas_tui.agent.sandbox",
+    "kas_tui.agent.tools",
+    "kas_tui.agent.reveal",
+    "kas_tui.agent.step",
+    "kas_tui.agent.summary",
+    "kas_tui.agent.trail",
+    "kas_tui.agent.walk",
+    "kas_tui.agent.trajectory",
+    "kas_tui.agent.replay",
 ]
 
 SCRIPT = """

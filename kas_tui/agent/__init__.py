@@ -1,0 +1,69 @@
+"""What an agent sees: the catalog entry, tool calls, token estimates, trajectories.
+
+Headless (no Textual). A :class:`Walk` lets a curator take an agent's decisions one
+call at a time, from the ``<available_skills>`` catalog entry on, with only what the
+agent has seen so far reachable; :func:`replay` steps through a logged trajectory.
+Both produce :class:`Step` records and a :class:`Summary`.
+
+Modules: ``catalog`` (the entry), ``sandbox`` (paths an agent writes, kept inside the
+package), ``tools`` (listdir, readfile, peek, submit_answer), ``reveal`` (what a result
+names), ``step``, ``summary``, ``trail`` (the engine), ``walk``, ``trajectory``
+(JSON Lines), ``replay``.
+"""
+
+from .catalog import CatalogEntry, catalog_entry, escape_xml, render_catalog
+from .replay import Replay, replay, replay_file
+from .reveal import Reveal
+from .sandbox import Location, Sandbox
+from .step import Step, role_of
+from .summary import DEFAULT_BUDGET, Summary
+from .tools import ALL_TOOLS, LISTDIR, MINIMAL_TOOLS, PEEK, READFILE, SUBMIT, Outcome, run_tool
+from .trail import Reach, Trail
+from .trajectory import (
+    Call,
+    Trajectory,
+    TrajectoryProblem,
+    parse_trajectory,
+    read_trajectory,
+    trajectory_jsonl,
+    write_trajectory,
+)
+from .walk import Action, NotRevealedError, Walk, WalkError
+
+__all__ = [
+    "ALL_TOOLS",
+    "DEFAULT_BUDGET",
+    "LISTDIR",
+    "MINIMAL_TOOLS",
+    "PEEK",
+    "READFILE",
+    "SUBMIT",
+    "Action",
+    "Call",
+    "CatalogEntry",
+    "Location",
+    "NotRevealedError",
+    "Outcome",
+    "Reach",
+    "Replay",
+    "Reveal",
+    "Sandbox",
+    "Step",
+    "Summary",
+    "Trail",
+    "Trajectory",
+    "TrajectoryProblem",
+    "Walk",
+    "WalkError",
+    "catalog_entry",
+    "escape_xml",
+    "parse_trajectory",
+    "read_trajectory",
+    "render_catalog",
+    "replay",
+    "replay_file",
+    "role_of",
+    "run_tool",
+    "trajectory_jsonl",
+    "write_trajectory",
+]

@@ -1,0 +1,88 @@
+"""Replay a logged trajectory against a package.
+
+The agent did what it did: reachability is not enforced, but each step records whether
+its target had been named yet (``Step.revealed``; false means the agent guessed the
+path), and calls to missing paths or paths leaving the package are failed steps with
+the error the agent would have read. Replaying an exported walk gives its steps back.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .catalog import CatalogEntry, catalog_entry
+from .sandbox import Sandbox
+from .step import Step
+from .summary import DEFAULT_BUDGET, Summary
+from .trail import Trail
+from .trajectory import Trajectory, TrajectoryProblem, read_trajectory
+
+if TYPE_CHECKING:
+    from ..package import Package
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The steps of a replayed trajectory, its reading problems and its summary."""
+
+    source: str
+    catalog: CatalogEntry
+    steps: tuple[Step, ...]
+    problems: tuple[TrajectoryProblem, ...]
+    summary: Summary
+
+    @property
+    def read_paths(self) -> frozenset[str]:
+        return frozenset(self.summary.read)
+
+    @property
+    def peeked_paths(self) -> frozenset[str]:
+        return frozenset(self.summary.peeked)
+
+    @property
+    def touched(self) -> frozenset[str]:
+        """Files read or peeked: what a tree highlights."""
+        return self.summary.touched
+
+    @property
+    def guessed(self) -> tuple[Step, ...]:
+        """Steps whose target nothing the agent had read named."""
+        return tuple(step for step in self.steps if step.guessed)
+
+    @property
+    def failed(self) -> tuple[Step, ...]:
+        return tuple(step for step in self.steps if not step.ok)
+
+
+def replay(
+    package: Package,
+    trajectory: Trajectory,
+    *,
+    budget: int = DEFAULT_BUDGET,
+    location: str | os.PathLike[str] | None = None,
+) -> Replay:
+    """Step through ``trajectory``'s calls against ``package``."""
+    catalog = catalog_entry(package, location)
+    trail = Trail(Sandbox(package.root, location=catalog.location), catalog_tokens=catalog.tokens)
+    for call in trajectory.calls:
+        trail.record(call.tool, call.args)
+    return Replay(
+        trajectory.source,
+        catalog,
+        tuple(trail.steps),
+        trajectory.problems,
+        trail.summary(budget),
+    )
+
+
+def replay_file(
+    package: Package,
+    path: str | os.PathLike[str],
+    *,
+    budget: int = DEFAULT_BUDGET,
+    location: str | os.PathLike[str] | None = None,
+) -> Replay:
+    """Read the trajectory file at ``path`` and replay it."""
+    return replay(package, read_trajectory(path), budget=budget, location=location)

@@ -1,0 +1,111 @@
+"""The trail of steps and the reach it builds: the engine under walks and replays.
+
+The reach (which files and folders have been named) is a fold of the catalog's reveals
+and each step's, in order; popping a step recomputes it from the steps that remain, so
+going back restores exactly what was reachable before.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..tokens import estimate_tokens
+from .reveal import Reveal, catalog_reveals, reveals_of
+from .sandbox import FILE, Sandbox
+from .step import Step
+from .summary import Summary, summarise
+from .tools import call_text, run_tool
+
+
+class Reach:
+    """The files and folders named so far, each with the reveal that named it first."""
+
+    def __init__(self, reveals: Iterable[Reveal] = ()) -> None:
+        self.files: dict[str, Reveal] = {}
+        self.folders: dict[str, Reveal] = {}
+        self.add(reveals)
+
+    def add(self, reveals: Iterable[Reveal]) -> tuple[Reveal, ...]:
+        """Record ``reveals``; return those that named something new."""
+        new = []
+        for reveal in reveals:
+            known = self.folders if reveal.folder else self.files
+            if reveal.path not in known:
+                known[reveal.path] = reveal
+                new.append(reveal)
+        return tuple(new)
+
+    def knows(self, path: str) -> bool:
+        """Whether ``path`` (package-relative, ``''`` the root) has been named."""
+        return path in self.files or path in self.folders
+
+
+class Trail:
+    """Steps taken against a package, with the reach they build."""
+
+    def __init__(self, sandbox: Sandbox, *, catalog_tokens: int = 0) -> None:
+        self.sandbox = sandbox
+        self.catalog_tokens = catalog_tokens
+        self.steps: list[Step] = []
+        self._reach: Reach | None = None
+
+    @property
+    def reach(self) -> Reach:
+        if self._reach is None:
+            reach = Reach(catalog_reveals())
+            for step in self.steps:
+                reach.add(step.reveals)
+            self._reach = reach
+        return self._reach
+
+    @property
+    def tokens(self) -> int:
+        """Tokens spent by the steps so far (the catalog entry not included)."""
+        return self.steps[-1].cumulative if self.steps else 0
+
+    def record(self, tool: str, args: Mapping[str, Any]) -> Step:
+        """Make the call, append its step and return it."""
+        args = dict(args)
+        outcome = run_tool(self.sandbox, tool, args)
+        reach = self.reach
+        revealed = outcome.path is None or reach.knows(outcome.path)
+        reveals = reveals_of(self.sandbox, outcome)
+        call_tokens = estimate_tokens(call_text(outcome.tool, args))
+        result_tokens = estimate_tokens(outcome.text)
+        step = Step(
+            turn=len(self.steps) + 1,
+            tool=outcome.tool,
+            args=args,
+            status=outcome.status,
+            text=outcome.text,
+            path=outcome.path,
+            call_tokens=call_tokens,
+            result_tokens=result_tokens,
+            cumulative=self.tokens + call_tokens + result_tokens,
+            revealed=revealed,
+            reveals=reveals,
+            new=reach.add(reveals),
+        )
+        self.steps.append(step)
+        return step
+
+    def pop(self) -> Step | None:
+        """Remove the last step; the reach goes back to what it was before it."""
+        if not self.steps:
+            return None
+        self._reach = None
+        return self.steps.pop()
+
+    def is_bundle(self, folder: str) -> bool:
+        """Whether ``folder`` holds an index.md."""
+        return self.sandbox.kind_of(posixpath.join(folder, "index.md")) == FILE
+
+    def summary(self, budget: int) -> Summary:
+        return summarise(
+            self.steps,
+            budget=budget,
+            catalog_tokens=self.catalog_tokens,
+            is_bundle=self.is_bundle,
+        )
