@@ -46,7 +46,7 @@ async def test_keyboard_walk_to_a_document(demo: Package) -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.press("down", "down", "enter", "down", "down")
         await pilot.pause()
-        assert app.current == "oncall/escalation-policy.md"
+        assert app.location == "oncall/escalation-policy.md"
         meta = _text(app.query_one(MetaPane))
         assert "Policy · stable · human-reviewed · fresh for 182 days" in meta
         assert "listed by incidents/index.md, oncall/index.md" in meta
@@ -67,7 +67,7 @@ async def test_stale_and_deprecated_marks(demo: Package) -> None:
 async def test_follow_link_in_body(demo: Package) -> None:
     app = KasApp(demo, today=TODAY)
     async with app.run_test(size=(160, 48)) as pilot:
-        app.show_document("billing-support/billing-faq.md")
+        app.go("billing-support/billing-faq.md")
         await pilot.pause()
         from textual.widgets import Markdown
 
@@ -75,8 +75,8 @@ async def test_follow_link_in_body(demo: Package) -> None:
         md.post_message(Markdown.LinkClicked(md, "/billing-support/refunds/refund-policy.md"))
         await pilot.pause()
         await pilot.pause()
-        assert app.current == "billing-support/refunds/refund-policy.md"
-        assert app.query_one(NavTree).cursor_node.data.path == app.current
+        assert app.location == "billing-support/refunds/refund-policy.md"
+        assert app.query_one(NavTree).cursor_node.data.path == app.location
 
 
 async def test_broken_documents_and_markup_titles_show_literally(tmp_path: Path) -> None:
@@ -95,13 +95,13 @@ async def test_broken_documents_and_markup_titles_show_literally(tmp_path: Path)
         labels = [str(n.label) for n in tree._walk(tree.root)]
         assert "○ [bold]Bad[/bold] \\ x — [red]desc[/red]" in labels
         assert any("Enc" in lab and "not in index.md" in lab for lab in labels)
-        app.show_document("ok.md")
+        app.go("ok.md")
         await pilot.pause()
         assert "[bold]Bad[/bold] \\ x" in _text(app.query_one(MetaPane))
-        app.show_document("yaml.md")
+        app.go("yaml.md")
         await pilot.pause()
         meta = _text(app.query_one(MetaPane))
         assert "error: line 3: invalid YAML" in meta
-        app.show_document("enc.md")
+        app.go("enc.md")
         await pilot.pause()
         assert "not valid UTF-8" in _text(app.query_one(MetaPane))

@@ -11,7 +11,7 @@ import posixpath
 import re
 import time
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..okf.links import resolve
@@ -116,21 +116,35 @@ class Checker:
 
     # -- the run ---------------------------------------------------------------------
 
-    def run(self) -> list[Finding]:
-        self._check_load_problems()
+    def run(self, progress: Callable[[str, float], None] | None = None) -> list[Finding]:
+        """Run every rule family; ``progress(stage, done)`` hears of each (0.0 to 1.0)."""
+        stages: list[tuple[str, Callable[[], None]]] = [
+            ("load problems", self._check_load_problems),
+            ("frontmatter", self._check_all_fields),
+            ("links", self._check_links),
+            ("file names", self._check_names),
+            ("okf_version", self._check_okf_version),
+        ]
+        if self.agent_ready:
+            stages += [
+                ("SKILL.md", self._check_skill),
+                ("documents", self._check_documents_ready),
+                ("navigation", self._check_navigation),
+                ("description quality", self._check_quality),
+            ]
+        for number, (stage, run) in enumerate(stages):
+            if progress is not None:
+                progress(stage, number / len(stages))
+            run()
+        self.findings.sort(key=Finding.sort_key)
+        if progress is not None:
+            progress("done", 1.0)
+        return self.findings
+
+    def _check_all_fields(self) -> None:
         for doc in self.pkg.documents.values():
             if doc.has_frontmatter:
                 self._check_fields(doc)
-        self._check_links()
-        self._check_names()
-        self._check_okf_version()
-        if self.agent_ready:
-            self._check_skill()
-            self._check_documents_ready()
-            self._check_navigation()
-            self._check_quality()
-        self.findings.sort(key=Finding.sort_key)
-        return self.findings
 
     # -- OKF conformance -------------------------------------------------------------
 
@@ -583,13 +597,17 @@ def check(
     today: dt.date | None = None,
     select: Iterable[str] = (),
     ignore: Iterable[str] = (),
+    progress: Callable[[str, float], None] | None = None,
 ) -> Report:
-    """Check ``pkg``: OKF conformance, plus the agent-ready rules with ``agent_ready``."""
+    """Check ``pkg``: OKF conformance, plus the agent-ready rules with ``agent_ready``.
+
+    ``progress(stage, done)`` is called before each family of rules (for a UI).
+    """
     started = time.perf_counter()
     today = today or dt.date.today()
     checker = Checker(pkg, agent_ready=agent_ready, today=today, select=select, ignore=ignore)
     with paused_gc():
-        findings = checker.run()
+        findings = checker.run(progress)
     return Report(
         root=str(pkg.root),
         profile="agent-ready" if agent_ready else "okf",

@@ -1,20 +1,53 @@
-"""The kas-tui application: navigation tree, frontmatter pane and rendered body."""
+"""The kas-tui application: navigation tree, frontmatter pane and rendered body.
+
+The app only arranges panes and routes actions; reading, checking, finding and watching
+happen in the headless core (``kas_tui.package``, ``checks``, ``search``, ``watch``).
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+import posixpath
 import re
+from typing import TYPE_CHECKING
 
-from textual.app import App, ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Markdown, Tree
+from textual import work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Markdown, Tree
+from textual.worker import get_current_worker
 
+from ..okf import frontmatter as fm
+from ..okf.links import extract_links
 from ..package import Package
+from ..watch import Watcher
+from .commands import COMMANDS, KasCommands, bindings
+from .history import History
+from .screens.find import FindScreen
+from .screens.help import HelpScreen
+from .screens.links import LinksScreen
+from .widgets.body_pane import BodyPane
+from .widgets.files_view import FilesView
+from .widgets.findings import FindingsPanel
 from .widgets.meta_pane import MetaPane
 from .widgets.nav_tree import NavTree, NodeRef
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ..checks.model import Finding, Report
+    from ..search import Finder
+
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~-])")
+
+#: Seconds between two looks at the disk for changes made by other programs.
+WATCH_INTERVAL = 1.0
+
+
+def _without_frontmatter(text: str) -> str:
+    block = fm.find_block(text)
+    return text[block.end :] if block else text
 
 
 def escape_markdown(text: str) -> str:
@@ -27,67 +60,92 @@ class KasApp(App[None]):
 
     CSS_PATH = "app.tcss"
     TITLE = "kas-tui"
-    BINDINGS = [
-        Binding("q", "quit", "Quit"),
-        Binding("r", "reload", "Reload"),
-        Binding("tab", "focus_next", "Next pane", show=False),
-    ]
+    COMMANDS = App.COMMANDS | {KasCommands}
+    BINDINGS = bindings("app")
 
-    def __init__(self, package: Package, *, today: dt.date | None = None) -> None:
+    def __init__(
+        self, package: Package, *, today: dt.date | None = None, watch: bool = True
+    ) -> None:
         super().__init__()
         self.package = package
         self.today = today or dt.date.today()
-        self.current: str | None = None
+        self.location: str | None = None  # the file shown: SKILL.md, a/index.md, a/doc.md
+        self.history = History()
+        self.report: Report | None = None
+        self._finder: Finder | None = None
+        self._finding_row: int | None = None
+        self._watch = watch
+        self._watcher: Watcher | None = None
+
+    # -- layout ---------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="main"):
             yield NavTree(self.package, self.today, id="nav")
+            yield FilesView(self.package, id="files")
             with Vertical(id="detail"):
                 yield MetaPane(id="meta")
-                with VerticalScroll(id="body"):
-                    yield Markdown(id="markdown", open_links=False)
+                yield BodyPane(id="body")
+        yield FindingsPanel(id="findings")
         yield Footer()
 
     def on_mount(self) -> None:
         self.sub_title = f"{self.package.name} · {len(self.package.documents):,} documents"
         self.query_one("#nav").border_title = "Navigation"
+        self.query_one("#files").border_title = "Files on disk"
         self.query_one("#meta").border_title = "Frontmatter"
         self.query_one("#body").border_title = "Body"
+        self.query_one("#findings").border_title = "Findings"
+        self.query_one("#files").display = False
+        self.query_one("#findings").display = False
+        self.query_one("#outline").display = False
         self.query_one(NavTree).focus()
-        self.show_root()
+        self.go("SKILL.md", transient=True)
+        if self._watch:
+            self._watcher = Watcher(self.package.root)
+            self.set_interval(WATCH_INTERVAL, self._poll_disk)
 
-    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[NodeRef]) -> None:
-        ref = event.node.data
-        if ref is None or ref.kind == "root":
-            self.show_root()
-        elif ref.kind == "document":
-            self.show_document(ref.path)
-        elif ref.kind == "bundle":
-            self.show_bundle(ref)
-        else:
-            self.current = None
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Textual's own commands, minus those ours replace (quit, keys)."""
+        ours = {c.title.lower() for c in COMMANDS}
+        for command in super().get_system_commands(screen):
+            if command.title.lower() not in ours and command.title != "Keys":
+                yield command
+
+    # -- showing a place ------------------------------------------------------------
+
+    def go(self, place: str, *, transient: bool = False, reveal: bool = False) -> None:
+        """Show ``place`` (a root-relative file) and remember the visit."""
+        self.history.visit(place, transient=transient)
+        self._show(place)
+        if reveal:
+            self.reveal(place)
+
+    def _show(self, place: str) -> None:
+        self.location = place
+        pkg = self.package
+        if place == "SKILL.md":
+            self.query_one(MetaPane).show_skill(pkg)
+            self._set_body(pkg.skill.body if pkg.skill else "")
+        elif posixpath.basename(place) == "index.md":
+            folder = posixpath.dirname(place)
+            index_file = pkg.indexes.get(folder)
             self.query_one(MetaPane).show_message(
-                f"{ref.listing.entry.target if ref.listing else ref.path}: {ref.kind}"
+                f"Bundle {folder or '.'}/ · {len(pkg.listings(folder))} entries · {place}"
             )
-            self._set_body(f"This entry points at `{ref.path}`, which is **{ref.kind}**.")
+            self._set_body(
+                _without_frontmatter(index_file.index.render())
+                if index_file
+                else "*This folder has no index.md.*"
+            )
+        elif place in pkg.documents:
+            self._show_document(place)
+        else:
+            self.query_one(MetaPane).show_message(f"{place}: not a document")
+            self._set_body(f"`{escape_markdown(place)}` is not a document of this package.")
 
-    def show_root(self) -> None:
-        self.current = "SKILL.md"
-        self.query_one(MetaPane).show_skill(self.package)
-        self._set_body(self.package.skill.body if self.package.skill else "")
-
-    def show_bundle(self, ref: NodeRef) -> None:
-        self.current = None
-        index_file = self.package.indexes.get(ref.path)
-        meta = self.query_one(MetaPane)
-        meta.show_message(f"Bundle {ref.path}/ · {len(self.package.listings(ref.path))} entries")
-        self._set_body(
-            index_file.index.render() if index_file else "*This folder has no index.md.*"
-        )
-
-    def show_document(self, path: str) -> None:
-        self.current = path
+    def _show_document(self, path: str) -> None:
         doc = self.package.documents[path]
         self.query_one(MetaPane).show_document(self.package, doc, self.today)
         if doc.broken:
@@ -97,25 +155,300 @@ class KasApp(App[None]):
         try:
             body = self.package.body(path)
         except (OSError, ValueError) as exc:
-            body = f"*Cannot read the body: {exc}*"
+            body = f"*Cannot read the body: {escape_markdown(str(exc))}*"
         self._set_body(body)
 
     def _set_body(self, text: str) -> None:
-        self.query_one("#markdown", Markdown).update(text)
-        self.query_one("#body", VerticalScroll).scroll_home(animate=False)
+        self.query_one(BodyPane).show(text)
+
+    def reveal(self, place: str) -> None:
+        """Move the tree cursor (and the files view's) to ``place``."""
+        path = posixpath.dirname(place) if posixpath.basename(place) == "index.md" else place
+        if place == "SKILL.md":
+            self.query_one(NavTree).move_cursor(self.query_one(NavTree).root)
+        else:
+            self.query_one(NavTree).select_path(path)
+        files = self.query_one(FilesView)
+        if files.display:
+            files.select_path(place)
+
+    @staticmethod
+    def place_of(ref: NodeRef | None) -> str:
+        if ref is None or ref.kind == "root":
+            return "SKILL.md"
+        if ref.kind == "bundle":
+            return f"{ref.path}/index.md" if ref.path else "index.md"
+        return ref.path
+
+    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[NodeRef]) -> None:
+        if not isinstance(event.control, (NavTree, FilesView)) or not event.control.display:
+            return
+        ref = event.node.data
+        place = self.place_of(ref)
+        if ref is not None and ref.kind in ("missing", "outside", "external", "asset"):
+            self._show_entry(ref)
+        elif place != self.location:
+            self.go(place, transient=True)
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected[NodeRef]) -> None:
+        if isinstance(event.control, (NavTree, FilesView)) and event.node.data is not None:
+            place = self.place_of(event.node.data)
+            if place == self.location:
+                self.history.visit(place)  # a deliberate visit: it stays in the history
+
+    def _show_entry(self, ref: NodeRef) -> None:
+        self.location = None
+        target = ref.listing.entry.target if ref.listing else ref.path
+        if ref.kind == "asset":
+            self.query_one(MetaPane).show_message(f"{ref.path}: an asset (not a document)")
+            self._set_body(f"`{escape_markdown(ref.path)}` is an asset file.")
+            return
+        where = f" (line {ref.listing.entry.line} of its index.md)" if ref.listing else ""
+        self.query_one(MetaPane).show_message(f"{target}: {ref.kind}{where}")
+        self._set_body(
+            f"This entry points at `{escape_markdown(target)}`, which is **{ref.kind}**."
+        )
+
+    # -- links ----------------------------------------------------------------------
 
     def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
-        source = self.current or "index.md"
-        target = self.package.resolve(source, event.href)
-        if target.kind == "internal" and target.path in self.package.documents:
-            self.query_one(NavTree).select_path(target.path)
-            self.show_document(target.path)
+        event.stop()
+        self.follow(event.href)
+
+    def follow(self, href: str) -> None:
+        """Follow a link of the page shown: a document, a bundle, an anchor or a URL."""
+        source = self.location or "SKILL.md"
+        target = self.package.resolve(source, href)
+        if target.kind == "anchor":
+            self.query_one(BodyPane).markdown.goto_anchor(target.fragment)
         elif target.kind == "external":
-            self.open_url(target.path)
+            self.open_url(href)
+        elif target.kind == "internal" and target.path in self.package.documents:
+            self.go(target.path, reveal=True)
+            if target.fragment:
+                self.query_one(BodyPane).markdown.goto_anchor(target.fragment)
+        elif target.kind == "internal" and target.path in self.package.indexes:
+            folder = target.path
+            self.go(f"{folder}/index.md" if folder else "index.md", reveal=True)
+        elif target.kind == "internal" and target.path.endswith("index.md"):
+            self.go(target.path, reveal=True)
+        elif target.kind == "internal" and target.path == "SKILL.md":
+            self.go("SKILL.md", reveal=True)
+        elif target.kind == "outside":
+            self.notify(f"{href}: leaves the package; never followed", severity="warning")
         else:
-            self.notify(f"{event.href}: not a document of this package", severity="warning")
+            self.notify(f"{href}: does not exist in this package", severity="error")
+
+    def _links_of_page(self) -> list[tuple[str, str, str]]:
+        source = self.location or "SKILL.md"
+        links = []
+        for link in extract_links(self.query_one(BodyPane).source):
+            target = self.package.resolve(source, link.target)
+            kind = target.kind
+            if kind == "internal" and target.path not in self.package.known_paths():
+                kind = "missing"
+            links.append((link.text, link.target, kind))
+        return links
+
+    def action_links(self) -> None:
+        links = self._links_of_page()
+        if not links:
+            self.notify("This page has no links")
+            return
+
+        def chosen(href: str | None) -> None:
+            if href:
+                self.follow(href)
+
+        self.push_screen(LinksScreen(links), chosen)
+
+    def action_outline(self) -> None:
+        self.query_one(BodyPane).toggle_outline()
+
+    # -- history --------------------------------------------------------------------
+
+    def action_back(self) -> None:
+        place = self.history.back()
+        if place is None:
+            self.notify("Nothing further back")
+            return
+        self._show(place)
+        self.reveal(place)
+
+    def action_forward(self) -> None:
+        place = self.history.forward()
+        if place is None:
+            self.notify("Nothing further forward")
+            return
+        self._show(place)
+        self.reveal(place)
+
+    # -- panes ----------------------------------------------------------------------
+
+    def action_toggle_files(self) -> None:
+        files = self.query_one(FilesView)
+        files.display = not files.display
+        if files.display:
+            files.rebuild()
+            if self.location:
+                files.select_path(self.location)
+            files.focus()
+        else:
+            self.query_one(NavTree).focus()
+
+    def action_focus_tree(self) -> None:
+        self.query_one(NavTree).focus()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    # -- find -----------------------------------------------------------------------
+
+    @property
+    def finder(self) -> Finder:
+        if self._finder is None:
+            from ..search import Finder
+
+            self._finder = Finder(self.package)
+        return self._finder
+
+    def action_find(self) -> None:
+        def chosen(path: str | None) -> None:
+            if path:
+                self.go(path, reveal=True)
+
+        self.push_screen(FindScreen(self.finder, self.package, self.history.recent()), chosen)
+
+    # -- validation -----------------------------------------------------------------
+
+    def action_validate(self) -> None:
+        panel = self.query_one(FindingsPanel)
+        panel.display = True
+        panel.started()
+        self._run_check()
+
+    @work(thread=True, exclusive=True, group="check")
+    def _run_check(self) -> None:
+        from ..checks import check
+
+        worker = get_current_worker()
+
+        def progress(stage: str, done: float) -> None:
+            if not worker.is_cancelled:
+                self.call_from_thread(self.query_one(FindingsPanel).progressed, stage, done)
+
+        try:
+            report = check(self.package, agent_ready=True, today=self.today, progress=progress)
+        except Exception as exc:  # noqa: BLE001 - a bug in one rule must not kill the app
+            self.call_from_thread(self.query_one(FindingsPanel).failed, f"check failed: {exc}")
+            return
+        if not worker.is_cancelled:
+            self.call_from_thread(self._checked, report)
+
+    def _checked(self, report: Report) -> None:
+        self.report = report
+        self._finding_row = None
+        self.query_one(FindingsPanel).show_report(report)
+        self.query_one(NavTree).set_marks(report.findings)
+        self.query_one(FindingsPanel).query_one(DataTable).focus()
+
+    def on_findings_panel_jump(self, message: FindingsPanel.Jump) -> None:
+        self.jump_to(message.finding)
+
+    def jump_to(self, finding: Finding) -> None:
+        """Show the finding's file, reveal it in the tree, and scroll to its line."""
+        path = finding.path
+        place = "SKILL.md" if path in ("", "SKILL.md") else path
+        if (
+            place != "SKILL.md"
+            and place not in self.package.documents
+            and not place.endswith("index.md")
+        ):
+            folder = place.rstrip("/")
+            place = f"{folder}/index.md" if folder in self.package.indexes else place
+        self.go(place, reveal=True)
+        if finding.line and place in self.package.documents:
+            doc = self.package.documents[place]
+            self.query_one(BodyPane).scroll_to_line(finding.line, doc.body_line)
+        elif finding.line:
+            self.query_one(BodyPane).scroll_to_line(finding.line)
+        where = f":{finding.line}" if finding.line else ""
+        self.notify(f"{finding.code} {finding.path}{where}: {finding.message}", timeout=6)
+
+    def action_next_finding(self) -> None:
+        panel = self.query_one(FindingsPanel)
+        row = panel.next_after(self._finding_row)
+        if row is None:
+            self.notify("No findings (press v to validate)")
+            return
+        self._finding_row = row
+        panel.query_one(DataTable).move_cursor(row=row)
+        self.jump_to(panel.findings[row])
+
+    # -- live reload ----------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="watch")
+    def _poll_disk(self) -> None:
+        if self._watcher is None:
+            return
+        changes = self._watcher.poll()
+        if not changes:
+            return
+        fresh = None
+        if changes.layout_changed or len(changes.modified) > 50:
+            fresh = Package(self.package.root)
+            fresh.load(cache=True)
+        self.call_from_thread(self._apply_changes, changes, fresh)
+
+    def _apply_changes(self, changes, fresh: Package | None) -> None:
+        if fresh is not None:
+            self._replace_package(fresh)
+        else:
+            for rel in sorted(changes.modified):
+                self.package.reload_file(rel)
+            self._refresh_views()
+        names = sorted(changes.added | changes.removed | changes.modified)
+        shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        self.notify(f"Changed on disk: {shown}", timeout=3)
+
+    def _replace_package(self, package: Package) -> None:
+        self.package = package
+        for widget in (self.query_one(NavTree), self.query_one(FilesView)):
+            widget.package = package
+        self._refresh_views()
+
+    def _refresh_views(self) -> None:
+        """Redraw tree, files view and panes from the package, keeping the place shown."""
+        self._finder = None
+        self.sub_title = f"{self.package.name} · {len(self.package.documents):,} documents"
+        tree = self.query_one(NavTree)
+        cursor = tree.cursor_node.data if tree.cursor_node else None
+        tree.rebuild()
+        files = self.query_one(FilesView)
+        if files.display:
+            files.rebuild()
+        place = self.location
+        if place is not None:
+            exists = (
+                place == "SKILL.md"
+                or place in self.package.documents
+                or posixpath.dirname(place) in self.package.indexes
+            )
+            self._show(place if exists else "SKILL.md")
+        if cursor is not None and cursor.path:
+            tree.select_path(cursor.path)
 
     def action_reload(self) -> None:
         self.package.load(cache=True)
-        self.query_one(NavTree).rebuild()
+        self._replace_package(self.package)
+        if self._watcher is not None:
+            self._watcher.poll()  # what we just read is the new baseline
         self.notify(f"Reloaded {len(self.package.documents):,} documents")
+
+    # -- agent ----------------------------------------------------------------------
+
+    def action_agent_walk(self) -> None:
+        self.notify("The agent walk is not in this build yet", severity="warning")
+
+    def action_replay(self) -> None:
+        self.notify("Replay is not in this build yet", severity="warning")

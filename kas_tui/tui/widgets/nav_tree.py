@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from ...checks.model import Finding
 from ...package import Listing, Package
 
 TRUST_MARKS = {
@@ -16,6 +18,11 @@ TRUST_MARKS = {
     "machine-confirmed": ("◐", "yellow"),
     "unverified": ("○", "bright_black"),
 }
+
+
+_RANK = {"error": 0, "warning": 1, "info": 2}
+_SYMBOL = {"error": "✗", "warning": "!", "info": "i"}
+_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
 @dataclass(frozen=True)
@@ -37,6 +44,7 @@ class NavTree(Tree[NodeRef]):
         self.today = today
         self.show_root = True
         self.guide_depth = 3
+        self.marks: dict[str, tuple[str, int]] = {}  # path -> (worst severity, count)
 
     def _root_label(self, package: Package) -> Text:
         name = package.skill.name if package.skill and package.skill.name else package.name
@@ -44,6 +52,26 @@ class NavTree(Tree[NodeRef]):
 
     def on_mount(self) -> None:
         self.rebuild()
+
+    def set_marks(self, findings: Iterable[Finding]) -> None:
+        """Mark the nodes of files with findings (worst severity and count), and relabel."""
+        marks: dict[str, tuple[str, int]] = {}
+        for finding in findings:
+            worst, count = marks.get(finding.path, ("info", 0))
+            if _RANK[finding.severity] < _RANK[worst]:
+                worst = finding.severity
+            marks[finding.path] = (worst, count + 1)
+        self.marks = marks
+        for node in self._walk(self.root):
+            ref = node.data
+            if ref is not None and ref.listing is not None:
+                node.set_label(self._label(ref.listing))
+
+    def _mark(self, path: str) -> Text:
+        worst, count = self.marks.get(path, ("", 0))
+        if not count:
+            return Text()
+        return Text(f" {_SYMBOL[worst]}{count}", _STYLE[worst])
 
     def rebuild(self) -> None:
         """Rebuild from the package, keeping expanded bundles open."""
@@ -120,6 +148,9 @@ class NavTree(Tree[NodeRef]):
             text.append("✗ " if listing.kind in ("missing", "outside") else "↗ ", "red")
             text.append(entry.title)
             text.append(f" [{listing.kind}]", "red" if listing.kind != "external" else "blue")
+        text.append_text(self._mark(listing.path))
+        if listing.kind == "bundle":
+            text.append_text(self._mark(f"{listing.path}/index.md"))
         if entry.description:
             text.append(f" — {entry.description}", "bright_black")
         else:

@@ -1,0 +1,187 @@
+"""Every action of the app, defined once: its key, its title and its help.
+
+The key bindings, the command palette and the help screen are all built from
+:data:`COMMANDS`, so they never disagree. ``scope`` says where a binding lives: ``app``
+bindings work everywhere; ``body``, ``tree`` and ``findings`` bindings belong to that
+pane and show in the footer only while it has focus (they still run from the palette).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.binding import Binding
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+
+@dataclass(frozen=True)
+class Command:
+    """One user action: ``action`` names ``App.action_<action>``."""
+
+    action: str
+    key: str
+    title: str
+    help: str
+    group: str
+    scope: str = "app"
+    display: str = ""  # how the key is shown, when not the key itself
+    footer: bool = True
+
+    @property
+    def key_display(self) -> str:
+        return self.display or self.key
+
+
+COMMANDS: tuple[Command, ...] = (
+    # Navigate
+    Command(
+        "find",
+        "slash",
+        "Find",
+        "Fuzzy-find a document by title, description, tag or path",
+        "Navigate",
+        display="/",
+    ),
+    Command(
+        "back",
+        "left_square_bracket",
+        "Back",
+        "Go back to the previous place",
+        "Navigate",
+        display="[",
+        footer=False,
+    ),
+    Command(
+        "forward",
+        "right_square_bracket",
+        "Forward",
+        "Go forward again",
+        "Navigate",
+        display="]",
+        footer=False,
+    ),
+    Command(
+        "toggle_files", "f", "Files", "Show or hide the files on disk beside the tree", "Navigate"
+    ),
+    Command("focus_tree", "t", "Tree", "Move to the navigation tree", "Navigate", footer=False),
+    Command(
+        "links",
+        "l",
+        "Links",
+        "List the links of the page shown and follow one",
+        "Read",
+        scope="body",
+    ),
+    Command(
+        "outline",
+        "o",
+        "Outline",
+        "Show or hide the outline of the page's headings",
+        "Read",
+        scope="body",
+    ),
+    # Check
+    Command(
+        "validate",
+        "v",
+        "Validate",
+        "Check the package (agent-ready) and list the findings",
+        "Check",
+    ),
+    Command(
+        "next_finding",
+        "n",
+        "Next finding",
+        "Jump to the next finding's file and line",
+        "Check",
+        footer=False,
+    ),
+    # Agent
+    Command(
+        "agent_walk",
+        "a",
+        "Agent walk",
+        "Walk the package as an agent would, one tool call at a time",
+        "Agent",
+    ),
+    Command(
+        "replay",
+        "R",
+        "Replay",
+        "Step through a trajectory file (JSON Lines) an agent produced",
+        "Agent",
+        display="R",
+        footer=False,
+    ),
+    # App
+    Command("reload", "r", "Reload", "Read the whole package from disk again", "App", footer=False),
+    Command("help", "question_mark", "Help", "Show every key", "App", display="?"),
+    Command(
+        "command_palette",
+        "ctrl+p",
+        "Palette",
+        "Search every action",
+        "App",
+        display="^p",
+        footer=False,
+    ),
+    Command("quit", "q", "Quit", "Leave kas-tui", "App"),
+)
+
+BY_ACTION = {c.action: c for c in COMMANDS}
+
+
+def bindings(scope: str) -> list[Binding]:
+    """The bindings of one scope, for a widget's ``BINDINGS``."""
+    prefix = "" if scope == "app" else "app."
+    return [
+        Binding(c.key, prefix + c.action, c.title, show=c.footer, key_display=c.display or None)
+        for c in COMMANDS
+        if c.scope == scope and c.action != "command_palette"
+    ]
+
+
+def by_group() -> dict[str, list[Command]]:
+    """Commands grouped for the help screen, in definition order."""
+    groups: dict[str, list[Command]] = {}
+    for command in COMMANDS:
+        groups.setdefault(command.group, []).append(command)
+    return groups
+
+
+class KasCommands(Provider):
+    """The command palette: every action, with its key."""
+
+    def _commands(self) -> Iterable[Command]:
+        return (c for c in COMMANDS if c.action != "command_palette")
+
+    def _run(self, action: str) -> None:
+        app: App = self.app
+        app.call_later(app.run_action, action)
+
+    async def discover(self) -> Hits:
+        for command in self._commands():
+            yield DiscoveryHit(
+                f"{command.title}  ({command.key_display})",
+                partial(self._run, command.action),
+                help=command.help,
+            )
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for command in self._commands():
+            text = f"{command.title}  ({command.key_display})"
+            score = max(matcher.match(text), matcher.match(command.help) * 0.8)
+            if score > 0:
+                yield Hit(
+                    score,
+                    matcher.highlight(text),
+                    partial(self._run, command.action),
+                    help=command.help,
+                )

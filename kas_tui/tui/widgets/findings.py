@@ -1,0 +1,98 @@
+"""The validation panel: the agent-ready check's findings, one row each."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import DataTable, ProgressBar, Static
+
+from ...checks.model import Finding, Report
+
+SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
+
+
+class FindingsPanel(Vertical):
+    """Progress while a check runs, then a table; enter or a click jumps to the finding."""
+
+    class Jump(Message):
+        """The user picked a finding."""
+
+        def __init__(self, finding: Finding) -> None:
+            super().__init__()
+            self.finding = finding
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.findings: list[Finding] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="findings-status")
+        yield ProgressBar(id="findings-progress", show_eta=False)
+        table: DataTable[Text] = DataTable(
+            id="findings-table", cursor_type="row", zebra_stripes=True
+        )
+        yield table
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_column("severity", key="severity", width=8)
+        table.add_column("code", key="code", width=7)
+        table.add_column("file", key="file")
+        table.add_column("message", key="message")
+
+    def started(self) -> None:
+        self.query_one("#findings-status", Static).update(Text("Checking…", "bold"))
+        bar = self.query_one(ProgressBar)
+        bar.display = True
+        bar.update(total=100, progress=0)
+        self.query_one(DataTable).clear()
+
+    def progressed(self, stage: str, done: float) -> None:
+        self.query_one(ProgressBar).update(progress=round(done * 100))
+        self.query_one("#findings-status", Static).update(Text(f"Checking {stage}…", "bold"))
+
+    def show_report(self, report: Report) -> None:
+        """Fill the table: errors first, then warnings, then infos, each by file and line."""
+        self.query_one(ProgressBar).display = False
+        self.findings = sorted(
+            report.findings, key=lambda f: (SEVERITY_RANK[f.severity], f.sort_key())
+        )
+        table = self.query_one(DataTable)
+        table.clear()
+        for number, finding in enumerate(self.findings):
+            where = f"{finding.path or '.'}:{finding.line}" if finding.line else finding.path or "."
+            table.add_row(
+                Text(finding.severity, SEVERITY_STYLE[finding.severity]),
+                Text(finding.code),
+                Text(where),
+                Text(finding.message),
+                key=str(number),
+            )
+        summary = Text.assemble(
+            (f"{report.count('error')} errors", "bold red" if report.count("error") else "green"),
+            " · ",
+            (f"{report.count('warning')} warnings", "yellow" if report.count("warning") else ""),
+            " · ",
+            f"{report.count('info')} infos",
+            (f"   {report.documents:,} documents in {report.seconds:.2f} s", "bright_black"),
+            ("   enter jumps to the file and line", "bright_black"),
+        )
+        self.query_one("#findings-status", Static).update(summary)
+
+    def failed(self, message: str) -> None:
+        self.query_one(ProgressBar).display = False
+        self.query_one("#findings-status", Static).update(Text(message, "red"))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if event.row_key.value is not None:
+            self.post_message(self.Jump(self.findings[int(event.row_key.value)]))
+
+    def next_after(self, current: int | None) -> int | None:
+        """The row after ``current`` (wrapping), or ``None`` when there are no findings."""
+        if not self.findings:
+            return None
+        return 0 if current is None else (current + 1) % len(self.findings)
