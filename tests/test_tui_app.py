@@ -105,3 +105,217 @@ async def test_broken_documents_and_markup_titles_show_literally(tmp_path: Path)
         app.go("enc.md")
         await pilot.pause()
         assert "not valid UTF-8" in _text(app.query_one(MetaPane))
+
+
+# --- flows -------------------------------------------------------------------------------
+
+
+async def _settle(pilot, app) -> None:
+    """Let workers finish and messages drain."""
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.pause()
+
+
+async def test_find_opens_and_reveals_a_document(demo: Package) -> None:
+    from kas_tui.tui.screens.find import FindScreen
+
+    app = KasApp(demo, today=TODAY, watch=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.press("slash")
+        assert isinstance(app.screen, FindScreen)
+        await pilot.press(*"sev lev")
+        await pilot.pause()
+        assert app.screen.paths[0] == "incidents/severity-levels.md"
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.pause()
+        assert app.location == "incidents/severity-levels.md"
+        assert app.query_one(NavTree).cursor_node.data.path == app.location
+        # escape leaves find without moving; recent places are offered first
+        await pilot.press("slash")
+        assert app.screen.paths[:1] == ["incidents/severity-levels.md"]
+        await pilot.press("escape")
+        assert app.location == "incidents/severity-levels.md"
+
+
+async def test_back_and_forward_after_following_a_link(demo: Package) -> None:
+    from textual.widgets import Markdown
+
+    app = KasApp(demo, today=TODAY, watch=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.go("billing-support/billing-faq.md")
+        await pilot.pause()
+        md = app.query_one(Markdown)
+        md.post_message(Markdown.LinkClicked(md, "refunds/refund-policy.md"))
+        await pilot.pause()
+        await pilot.pause()
+        assert app.location == "billing-support/refunds/refund-policy.md"
+        await pilot.press("left_square_bracket")
+        await pilot.pause()
+        assert app.location == "billing-support/billing-faq.md"
+        assert app.query_one(NavTree).cursor_node.data.path == app.location
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        assert app.location == "billing-support/refunds/refund-policy.md"
+
+
+async def test_links_picker_follows_a_link_from_the_keyboard(demo: Package) -> None:
+    from textual.widgets import OptionList
+
+    from kas_tui.tui.screens.links import LinksScreen
+
+    app = KasApp(demo, today=TODAY, watch=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.go("billing-support/billing-faq.md")
+        await pilot.pause()
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, LinksScreen)
+        links = app.screen.links
+        index = next(i for i, link in enumerate(links) if link[1].endswith("refund-policy.md"))
+        assert links[index][2] == "internal"
+        option_list = app.screen.query_one(OptionList)
+        option_list.highlighted = index
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.pause()
+        assert app.location == "billing-support/refunds/refund-policy.md"
+
+
+async def test_outline_lists_the_headings(demo: Package) -> None:
+    from textual.widgets import Tree
+    from textual.widgets.markdown import MarkdownTableOfContents
+
+    app = KasApp(demo, today=TODAY, watch=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.go("incidents/incident-response.md")
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+        outline = app.query_one(MarkdownTableOfContents)
+        assert outline.display
+        labels = [str(n.label) for n in outline.query_one(Tree).root.children]
+        assert labels and any("Incident response" in label for label in labels)
+        await pilot.press("o")
+        assert not outline.display
+
+
+async def test_files_view_marks_unlisted_missing_and_broken(tmp_path: Path) -> None:
+    from kas_tui.tui.widgets.files_view import FilesView
+
+    shutil.copytree(DEMO, tmp_path / "demo_kb")
+    root = tmp_path / "demo_kb" / "orbit-handbook"
+    (root / "oncall" / "stray.md").write_text("---\ntype: Note\ntitle: Stray\n---\n")
+    (root / "oncall" / "broken.md").write_text("---\ntype: [\n---\n")
+    with (root / "oncall" / "index.md").open("a") as handle:
+        handle.write("- [Gone](gone.md) - A page that was deleted.\n")
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await pilot.press("f")
+        await pilot.pause()
+        files = app.query_one(FilesView)
+        assert files.display and files.has_focus
+        assert files.select_path("oncall/stray.md")
+        await pilot.pause()
+        labels = {n.data.path: str(n.label) for n in files._iter_nodes(files.root) if n.data}
+        assert "not in index.md" in labels["oncall/stray.md"]
+        assert labels["oncall/broken.md"].startswith("✗")
+        assert "missing: listed by oncall/index.md" in labels["oncall/gone.md"]
+        assert "not in index.md" not in labels["oncall/escalation-policy.md"]
+        await pilot.press("f")
+        assert not files.display
+
+
+async def test_validation_panel_lists_findings_and_jumps(tmp_path: Path) -> None:
+    from textual.widgets import DataTable
+
+    from kas_tui.tui.widgets.findings import FindingsPanel
+
+    shutil.copytree(DEMO, tmp_path / "demo_kb")
+    root = tmp_path / "demo_kb" / "orbit-handbook"
+    (root / "oncall" / "stray.md").write_text(
+        "---\ntype: Note\ntitle: Stray\n---\nSee [x](nope.md).\n"
+    )
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.press("v")
+        await _settle(pilot, app)
+        panel = app.query_one(FindingsPanel)
+        assert panel.display
+        codes = {(f.code, f.path) for f in panel.findings}
+        assert ("OKF120", "oncall/stray.md") in codes  # the broken link
+        assert ("KAS031", "oncall/index.md") in codes  # not listed
+        assert panel.findings[0].severity == "error"  # errors first
+        table = panel.query_one(DataTable)
+        assert table.row_count == len(panel.findings) and table.has_focus
+        row = next(i for i, f in enumerate(panel.findings) if f.code == "OKF120")
+        table.move_cursor(row=row)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.location == "oncall/stray.md"
+        tree = app.query_one(NavTree)
+        assert tree.marks["oncall/stray.md"] == ("error", 3)
+        oncall = next(n for n in tree.root.children if n.data.path == "oncall")
+        assert "✗" in str(oncall.label) or "!" in str(oncall.label)
+
+
+async def test_palette_runs_actions_and_help_lists_every_key(demo: Package) -> None:
+    from textual.command import CommandPalette
+    from textual.widgets import Static
+
+    from kas_tui.tui.commands import COMMANDS
+    from kas_tui.tui.screens.help import HelpScreen
+    from kas_tui.tui.widgets.findings import FindingsPanel
+
+    app = KasApp(demo, today=TODAY, watch=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = _text(app.screen.query_one(Static))
+        for command in COMMANDS:
+            assert command.help in text and command.key_display in text
+        await pilot.press("escape")
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"validate")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await _settle(pilot, app)
+        assert app.query_one(FindingsPanel).display
+        assert app.report is not None
+
+
+async def test_live_reload_keeps_the_place_and_sees_new_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import kas_tui.tui.app as app_module
+
+    monkeypatch.setattr(app_module, "WATCH_INTERVAL", 0.1)
+    shutil.copytree(DEMO, tmp_path / "demo_kb")
+    root = tmp_path / "demo_kb" / "orbit-handbook"
+    app = KasApp(Package.open(root), today=TODAY)
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.go("oncall/escalation-policy.md", reveal=True)
+        await pilot.pause()
+        doc = root / "oncall" / "escalation-policy.md"
+        doc.write_text(doc.read_text().replace("title: ", "title: Renamed ", 1))
+        for _ in range(30):
+            await pilot.pause(0.1)
+            if "Renamed" in _text(app.query_one(MetaPane)):
+                break
+        assert "Renamed" in _text(app.query_one(MetaPane))
+        assert app.location == "oncall/escalation-policy.md"
+        (root / "oncall" / "fresh.md").write_text("---\ntype: Note\ntitle: Fresh page\n---\n")
+        tree = app.query_one(NavTree)
+        for _ in range(30):
+            await pilot.pause(0.1)
+            if "oncall/fresh.md" in app.package.documents:
+                break
+        await pilot.pause()
+        assert "oncall/fresh.md" in app.package.documents
+        assert app.location == "oncall/escalation-policy.md"
+        assert tree.cursor_node.data.path == "oncall/escalation-policy.md"
+        labels = [str(n.label) for n in tree._walk(tree.root)]
+        assert any("Fresh page" in label and "not in index.md" in label for label in labels)

@@ -76,7 +76,6 @@ COMMANDS: tuple[Command, ...] = (
         "Links",
         "List the links of the page shown and follow one",
         "Read",
-        scope="body",
     ),
     Command(
         "outline",
@@ -84,7 +83,6 @@ COMMANDS: tuple[Command, ...] = (
         "Outline",
         "Show or hide the outline of the page's headings",
         "Read",
-        scope="body",
     ),
     # Check
     Command(

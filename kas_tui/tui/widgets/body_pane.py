@@ -51,7 +51,10 @@ class BodyPane(Horizontal):
     def on_markdown_table_of_contents_updated(
         self, message: Markdown.TableOfContentsUpdated
     ) -> None:
-        self.query_one(MarkdownTableOfContents).table_of_contents = message.table_of_contents
+        # Textual 8's Markdown caches its table of contents across updates, so a page shown
+        # quickly after another reports the old headings: recompute from the blocks shown.
+        self.markdown._table_of_contents = None
+        self.query_one(MarkdownTableOfContents).table_of_contents = self.markdown.table_of_contents
         message.stop()
 
     def on_markdown_table_of_contents_selected(
