@@ -288,6 +288,7 @@ class KasApp(App[None]):
     def action_toggle_files(self) -> None:
         files = self.query_one(FilesView)
         files.display = not files.display
+        self.query_one("#main").set_class(files.display, "-files")
         if files.display:
             files.rebuild()
             if self.location:

@@ -1,0 +1,111 @@
+"""Benchmark: the TUI on big packages, headless (Textual's ``run_test``).
+
+Reports, for generated packages of 1,000 and 10,000 documents (and the real corpus under
+../shared/corpora/ when present):
+
+- *first screen*: from ``Package.open`` (metadata cache warm, as on every start after
+  the first) to the first screen drawn and ready for keys;
+- *expand*: opening a bundle of the tree (median over bundles);
+- *keystroke*: typing a few realistic queries one character at a time into the find
+  screen: *results* is the work one keystroke triggers (find, fill the result list),
+  *on screen* adds Textual's redraw (median and 95th percentile).
+
+    python benchmarks/bench_tui.py [--sizes 1000 10000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.generate import generate_package  # noqa: E402
+
+CORPUS = ROOT.parent / "shared" / "corpora"
+QUERIES = ("incident", "billing refund", "#security", "rel/roll")
+
+
+async def measure(root: Path) -> dict[str, float]:
+    from kas_tui.package import Package
+    from kas_tui.tui.app import KasApp
+    from kas_tui.tui.screens.find import FindScreen
+    from kas_tui.tui.widgets.nav_tree import NavTree
+
+    Package.open(root, cache=True)  # warm the metadata cache, as any earlier start did
+    started = time.perf_counter()
+    package = Package.open(root, cache=True)
+    app = KasApp(package, today=dt.date(2026, 12, 1), watch=False)
+    out: dict[str, float] = {}
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        out["first screen"] = time.perf_counter() - started
+        tree = app.query_one(NavTree)
+        expands = []
+        for node in list(tree.root.children)[:10]:
+            t0 = time.perf_counter()
+            node.expand()
+            await pilot.pause()
+            expands.append(time.perf_counter() - t0)
+        out["expand"] = statistics.median(expands) if expands else 0.0
+        await pilot.press("slash")
+        screen = app.screen
+        assert isinstance(screen, FindScreen)
+        await pilot.pause()
+        searched, shown = [], []
+        for query in QUERIES:
+            for end in range(1, len(query) + 1):
+                event = SimpleNamespace(value=query[:end])
+                t0 = time.perf_counter()
+                screen.search(event)  # what one keystroke runs: find, then fill the list
+                t1 = time.perf_counter()
+                await pilot.pause()  # and the screen redrawn
+                searched.append(t1 - t0)
+                shown.append(time.perf_counter() - t0)
+        for name, values in (("find", searched), ("shown", shown)):
+            values.sort()
+            out[f"{name} median"] = statistics.median(values)
+            out[f"{name} p95"] = values[int(len(values) * 0.95) - 1]
+    return out
+
+
+def report(label: str, root: Path) -> None:
+    got = asyncio.run(measure(root))
+    print(
+        f"{label:<28} first screen {got['first screen']:5.2f} s   "
+        f"expand {got['expand'] * 1000:5.0f} ms   "
+        f"keystroke: results {got['find median'] * 1000:3.0f} ms (p95 {got['find p95'] * 1000:3.0f})"
+        f"  on screen {got['shown median'] * 1000:3.0f} ms (p95 {got['shown p95'] * 1000:3.0f})",
+        flush=True,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000])
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ.setdefault("KAS_TUI_CACHE_DIR", str(Path(tmp) / "cache"))
+        for size in args.sizes:
+            root = generate_package(Path(tmp) / f"tui-{size}", size)
+            past = time.time() - 3600
+            for folder, _, files in os.walk(root):
+                for name in files:
+                    os.utime(os.path.join(folder, name), (past, past))
+            report(f"generated ({size:,} docs)", root)
+        if CORPUS.is_dir():
+            for corpus in sorted(p for p in CORPUS.iterdir() if p.is_dir()):
+                report(f"corpus {corpus.name}", corpus)
+
+
+if __name__ == "__main__":
+    main()
