@@ -1,8 +1,10 @@
 """The ``kas-tui`` command.
 
-``kas-tui [PATH]`` opens the TUI; ``kas-tui check PATH`` validates headless (exit 0: no
-errors, 1: findings that fail, 2: usage or I/O error); ``kas-tui rules`` prints the
-rule catalog. ``check`` imports neither Textual nor MarkItDown, so it starts fast.
+``kas-tui [PATH]`` opens the TUI (no PATH: the bundled demo, as ``kas-tui demo``);
+``kas-tui check PATH`` validates headless (exit 0: no errors, 1: findings that fail, 2:
+usage or I/O error); ``kas-tui rules`` prints the rule catalog; ``kas-tui demo [--reset]``
+opens the writable copy of the bundled demo. ``check`` imports neither Textual nor
+MarkItDown, so it starts fast.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ if TYPE_CHECKING:
     from .checks import Report
     from .package import Package
 
-COMMANDS = ("check", "rules")
+COMMANDS = ("check", "rules", "demo")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -38,8 +40,25 @@ def _tui_parser() -> argparse.ArgumentParser:
         description="The curator's workbench for Knowledge-as-Skill packages. "
         f"Commands: {', '.join(COMMANDS)} (kas-tui COMMAND --help).",
     )
-    parser.add_argument("path", nargs="?", default=".", help="package folder (default: .)")
+    parser.add_argument(
+        "path", nargs="?", help="package folder (default: the bundled demo, see kas-tui demo)"
+    )
     parser.add_argument("--version", action="version", version=f"kas-tui {__version__}")
+    return parser
+
+
+def _demo_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="kas-tui demo",
+        description="Open the bundled demo package. The first run copies it to the user data "
+        "folder (KAS_TUI_DATA_DIR overrides it) so edits stick; later runs reopen that copy.",
+    )
+    parser.add_argument(
+        "--reset", action="store_true", help="replace the copy with a fresh one (edits are lost)"
+    )
+    parser.add_argument(
+        "--print-path", action="store_true", help="print the copy's folder instead of opening it"
+    )
     return parser
 
 
@@ -99,16 +118,38 @@ def main(argv: list[str] | None = None) -> int:
 
             print(rules_markdown(), end="")
             return 0
+        if argv and argv[0] == "demo":
+            return run_demo(_demo_parser().parse_args(argv[1:]))
         return run_tui(_tui_parser().parse_args(argv))
     except SystemExit as exc:  # argparse: --help, --version and usage errors
         return exc.code if isinstance(exc.code, int) else 2
 
 
 def run_tui(args: argparse.Namespace) -> int:
+    if args.path is None:
+        return run_demo(_demo_parser().parse_args([]))
+    return open_tui(Path(args.path))
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from .demo import DemoError, demo_copy
+
+    try:
+        root = demo_copy(reset=args.reset)
+    except (DemoError, OSError) as exc:
+        print(f"kas-tui demo: {exc}", file=sys.stderr)
+        return 2
+    if args.print_path:
+        print(root)
+        return 0
+    return open_tui(root)
+
+
+def open_tui(path: Path) -> int:
     from .package import Package, PackageError
 
     try:
-        package = Package.open(Path(args.path), cache=True)
+        package = Package.open(path, cache=True)
     except PackageError as exc:
         print(f"kas-tui: {exc}", file=sys.stderr)
         return 2

@@ -19,3 +19,13 @@ def cache_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("kas-tui", appauthor=False))
+
+
+def data_dir() -> Path:
+    """The user data folder (``KAS_TUI_DATA_DIR`` overrides it): the demo's writable copy."""
+    override = os.environ.get("KAS_TUI_DATA_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("kas-tui", appauthor=False))

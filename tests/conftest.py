@@ -371,5 +371,6 @@ def package_factory(tmp_path: Path):
 
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
-    """No test reads or writes the user's metadata cache."""
+    """No test reads or writes the user's metadata cache or data folder (the demo's copy)."""
     monkeypatch.setenv("KAS_TUI_CACHE_DIR", str(tmp_path_factory.mktemp("kas-cache")))
+    monkeypatch.setenv("KAS_TUI_DATA_DIR", str(tmp_path_factory.mktemp("kas-data")))
