@@ -35,6 +35,15 @@ CORE = [
     "kas_tui.agent.walk",
     "kas_tui.agent.trajectory",
     "kas_tui.agent.replay",
+    "kas_tui.search",
+    "kas_tui.demo",
+    "kas_tui.watch",
+    "kas_tui.walk",
+    "kas_tui.cache",
+    "kas_tui.checks",
+    "kas_tui.checks.engine",
+    "kas_tui.checks.memo",
+    "kas_tui.checks.fixes",
 ]
 
 SCRIPT = """
