@@ -36,6 +36,7 @@ CORE = [
     "kas_tui.agent.trajectory",
     "kas_tui.agent.replay",
     "kas_tui.search",
+    "kas_tui.session",
     "kas_tui.demo",
     "kas_tui.watch",
     "kas_tui.walk",

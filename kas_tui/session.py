@@ -1,0 +1,120 @@
+"""An editing session: the user's actions on a package, each undoable as one.
+
+One action (save a form, move an entry, a bulk edit of 40 files) may write several
+files, plus a ``log.md`` entry naming what changed. The session runs each action through
+the lossless editing API (``kas_tui.editing``), groups the writes it made, and undoes or
+redoes a group as a whole, newest first. Headless: the TUI is one face of it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import editing
+from .package import Package
+from .okf.errors import EditError
+from .store import Change, StoreError
+
+#: An edit: writes through ``kas_tui.editing`` and returns what it wrote.
+Edit = Callable[[Package], "Change | list[Change | None] | None"]
+
+
+@dataclass
+class Action:
+    """One user action: its label and the writes it made, in order."""
+
+    label: str
+    changes: list[Change] = field(default_factory=list)
+
+    @property
+    def paths(self) -> list[Path]:
+        return list(dict.fromkeys(c.path for c in self.changes))
+
+
+class EditSession:
+    """Runs edits on ``package``, logs them in ``log.md``, undoes and redoes them by action.
+
+    ``log_edits`` (on by default) appends one ``log.md`` entry per action that wrote
+    something, naming it; the entry is part of the action, so undo removes it too.
+    """
+
+    def __init__(
+        self, package: Package, *, log_edits: bool = True, today: dt.date | None = None
+    ) -> None:
+        self.package = package
+        self.log_edits = log_edits
+        self.today = today
+        self.done: list[Action] = []
+        self.undone: list[Action] = []
+
+    def run(self, label: str, edit: Edit, *, log: str | None = None) -> Action | None:
+        """Run ``edit``; ``None`` when it changed nothing. Errors propagate, nothing half-logged.
+
+        ``log`` is the ``log.md`` message (default: ``label``).
+        """
+        store = self.package.store
+        mark = len(store.undo_stack)
+        try:
+            result = edit(self.package)
+        except Exception:
+            self._adopt(label, store.undo_stack[mark:])  # what was written stays undoable
+            raise
+        del result  # the store's journal is the record of what was written
+        changes = store.undo_stack[mark:]
+        if not changes:
+            return None
+        if self.log_edits and not any(c.path.name == "log.md" for c in changes):
+            try:
+                editing.append_log(self.package, "edit", log or label, today=self.today)
+            except (EditError, StoreError, OSError):
+                pass  # the edit itself is saved; a log.md we cannot write must not undo it
+        return self._adopt(label, store.undo_stack[mark:])
+
+    def _adopt(self, label: str, changes: list[Change]) -> Action | None:
+        if not changes:
+            return None
+        action = Action(label, list(changes))
+        self.done.append(action)
+        self.undone.clear()
+        return action
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self.done)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self.undone)
+
+    def undo(self) -> Action | None:
+        """Undo the last action (all its writes), or refuse with StoreError naming the file."""
+        if not self.done:
+            return None
+        action = self.done[-1]
+        self._step(action, editing.undo, editing.redo)
+        self.undone.append(self.done.pop())
+        return action
+
+    def redo(self) -> Action | None:
+        """Redo the last undone action."""
+        if not self.undone:
+            return None
+        action = self.undone[-1]
+        self._step(action, editing.redo, editing.undo)
+        self.done.append(self.undone.pop())
+        return action
+
+    def _step(self, action: Action, forward: Callable, back: Callable) -> None:
+        """Undo (or redo) every write of ``action``; if one is refused, put back the rest."""
+        stepped = 0
+        try:
+            for _ in action.changes:
+                forward(self.package)
+                stepped += 1
+        except Exception:
+            for _ in range(stepped):
+                back(self.package)
+            raise
