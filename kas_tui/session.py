@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import editing
-from .package import Package
 from .okf.errors import EditError
+from .package import Package
 from .store import Change, StoreError
 
 #: An edit: writes through ``kas_tui.editing`` and returns what it wrote.
@@ -28,6 +28,7 @@ class Action:
 
     label: str
     changes: list[Change] = field(default_factory=list)
+    log_error: str = ""  # why its log.md entry could not be written, if it could not
 
     @property
     def paths(self) -> list[Path]:
@@ -66,12 +67,17 @@ class EditSession:
         changes = store.undo_stack[mark:]
         if not changes:
             return None
+        log_error = ""
         if self.log_edits and not any(c.path.name == "log.md" for c in changes):
             try:
                 editing.append_log(self.package, "edit", log or label, today=self.today)
-            except (EditError, StoreError, OSError):
-                pass  # the edit itself is saved; a log.md we cannot write must not undo it
-        return self._adopt(label, store.undo_stack[mark:])
+            except (EditError, StoreError, OSError) as exc:
+                # the edit itself is saved; a log.md we cannot write must not undo it
+                log_error = f"log.md not updated: {exc}"
+        action = self._adopt(label, store.undo_stack[mark:])
+        if action is not None:
+            action.log_error = log_error
+        return action
 
     def _adopt(self, label: str, changes: list[Change]) -> Action | None:
         if not changes:

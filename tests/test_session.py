@@ -96,3 +96,16 @@ def test_a_failing_edit_keeps_what_it_wrote_undoable(tmp_path):
     assert session.can_undo
     session.undo()
     assert pkg.documents[docs[0]].title != "First"
+
+
+def test_an_unwritable_log_is_reported_not_silently_skipped(tmp_path):
+    root = make_package(tmp_path)
+    pkg = Package.open(root)
+    doc = next(iter(pkg.documents))
+    (root / "log.md").unlink(missing_ok=True)
+    (root / "log.md").mkdir()  # log.md cannot be written as a file
+    session = EditSession(pkg, today=TODAY)
+    action = session.run("retitle", lambda p: editing.set_field(p, doc, "title", "New"))
+    assert action is not None and len(action.changes) == 1
+    assert action.log_error.startswith("log.md not updated")
+    assert pkg.documents[doc].title == "New"
