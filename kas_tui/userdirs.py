@@ -29,3 +29,13 @@ def data_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("kas-tui", appauthor=False))
+
+
+def config_dir() -> Path:
+    """The user config folder (``KAS_TUI_CONFIG_DIR`` overrides it): settings.json."""
+    override = os.environ.get("KAS_TUI_CONFIG_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("kas-tui", appauthor=False))

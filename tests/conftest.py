@@ -374,3 +374,4 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     """No test reads or writes the user's metadata cache or data folder (the demo's copy)."""
     monkeypatch.setenv("KAS_TUI_CACHE_DIR", str(tmp_path_factory.mktemp("kas-cache")))
     monkeypatch.setenv("KAS_TUI_DATA_DIR", str(tmp_path_factory.mktemp("kas-data")))
+    monkeypatch.setenv("KAS_TUI_CONFIG_DIR", str(tmp_path_factory.mktemp("kas-config")))

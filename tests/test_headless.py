@@ -37,6 +37,7 @@ CORE = [
     "kas_tui.agent.replay",
     "kas_tui.search",
     "kas_tui.session",
+    "kas_tui.config",
     "kas_tui.demo",
     "kas_tui.watch",
     "kas_tui.walk",
