@@ -10,7 +10,9 @@ leaves the disk untouched.
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import posixpath
+from collections.abc import Callable
 from typing import Any
 
 from .okf import index as index_fmt
@@ -18,8 +20,9 @@ from .okf import log as log_fmt
 from .okf import yaml_patch
 from .okf.errors import EditError
 from .okf.links import relative_link
+from .okf.text import decode
 from .package import Package
-from .store import Change, Fingerprint
+from .store import Change, Fingerprint, Store
 
 
 def _fingerprint(pkg: Package, rel: str) -> Fingerprint | None:
@@ -173,6 +176,37 @@ def append_log(
         "log entry",
         create=pkg.log is None and not (pkg.root / "log.md").exists(),
     )
+
+
+# --- previews --------------------------------------------------------------------------
+
+
+def preview(pkg: Package, edit: Callable[[Package], Any]) -> str:
+    """The unified diff ``edit`` would make, computed without writing anything."""
+    saved = pkg.store
+    pkg.store = Store(dry_run=True)
+    try:
+        edit(pkg)
+        return pending_diff(pkg, pkg.store)
+    finally:
+        # In a dry run each edit re-read its file from the unchanged disk, so the model
+        # is already what the disk says; only the store is put back.
+        pkg.store = saved
+
+
+def pending_diff(pkg: Package, store: Store) -> str:
+    """The unified diff of what a dry-run ``store`` would write, file by file."""
+    out = []
+    for path, (before, after) in sorted(store.pending.items()):
+        rel = path.resolve().relative_to(pkg.root.resolve()).as_posix()
+        old = decode(before).text.splitlines(keepends=True) if before is not None else []
+        new = decode(after).text.splitlines(keepends=True)
+        out.extend(
+            difflib.unified_diff(
+                old, new, "/dev/null" if before is None else f"a/{rel}", f"b/{rel}"
+            )
+        )
+    return "".join(out)
 
 
 # --- undo ------------------------------------------------------------------------------

@@ -557,3 +557,24 @@ def test_edited_frontmatter_reads_back_as_yaml(pkg, package_root):
 def test_editing_a_path_outside_the_package_is_an_edit_error(pkg):
     with pytest.raises((EditError, StoreError)):
         ed.set_field(pkg, "../outside.md", "title", "x")
+
+
+def test_preview_shows_the_diff_and_writes_nothing(tmp_path):
+    from kas_tui import editing
+    from kas_tui.package import Package
+
+    root = make_package(tmp_path)
+    pkg = Package.open(root)
+    doc = sorted(pkg.documents)[0]
+    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    store = pkg.store
+
+    def edit(p):
+        editing.set_field(p, doc, "status", "deprecated")
+        editing.set_field(p, doc, "title", "Retired")  # sees the first edit's pending text
+
+    diff = editing.preview(pkg, edit)
+    assert f"--- a/{doc}" in diff and "+status: deprecated" in diff and "+title: Retired" in diff
+    assert {p: p.read_bytes() for p in root.rglob("*") if p.is_file()} == before
+    assert pkg.store is store and not store.undo_stack
+    assert pkg.documents[doc].status != "deprecated"

@@ -10,13 +10,11 @@ returns their unified diff.
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import posixpath
 from collections import Counter
 from dataclasses import dataclass, field
 
 from .. import editing
-from ..okf.text import decode
 from ..package import IndexFile, Package
 from ..store import Store
 from .model import Finding, Report
@@ -157,7 +155,7 @@ def apply_fixes(
                 done.add(("log.md", None))
         outcome.fixed = [f for f in report.findings if f.code in wanted and _was_fixed(f, done)]
         if dry_run:
-            outcome.diff = _diff(pkg, pkg.store)
+            outcome.diff = editing.pending_diff(pkg, pkg.store)
     finally:
         # In a dry run each edit re-read its file from the unchanged disk, so the model
         # is already what the disk says; only the store is put back.
@@ -196,17 +194,3 @@ def _log_message(counts: Counter, created: bool) -> str:
     if created:
         parts.append("created this log")
     return "kas-tui check --fix " + (", ".join(parts) or "found nothing to change") + "."
-
-
-def _diff(pkg: Package, store: Store) -> str:
-    out = []
-    for path, (before, after) in sorted(store.pending.items()):
-        rel = path.resolve().relative_to(pkg.root.resolve()).as_posix()
-        old = decode(before).text.splitlines(keepends=True) if before is not None else []
-        new = decode(after).text.splitlines(keepends=True)
-        out.extend(
-            difflib.unified_diff(
-                old, new, "/dev/null" if before is None else f"a/{rel}", f"b/{rel}"
-            )
-        )
-    return "".join(out)
