@@ -15,12 +15,13 @@ import posixpath
 from collections.abc import Callable
 from typing import Any
 
+from .okf import frontmatter as fm
 from .okf import index as index_fmt
 from .okf import log as log_fmt
 from .okf import yaml_patch
-from .okf.errors import EditError
+from .okf.errors import EditError, FormatError
 from .okf.links import relative_link
-from .okf.text import decode
+from .okf.text import decode, newline_of
 from .package import Package
 from .store import Change, Fingerprint, Store
 
@@ -80,6 +81,59 @@ def set_skill_description(pkg: Package, description: str) -> Change | None:
     if not description.strip():
         raise EditError("the SKILL.md description cannot be empty", path="SKILL.md")
     return set_field(pkg, "SKILL.md", "description", description.strip())
+
+
+def set_frontmatter_text(pkg: Package, rel: str, yaml_text: str) -> Change | None:
+    """Replace the YAML inside ``rel``'s frontmatter block with ``yaml_text`` (raw editing).
+
+    The body and the ``---`` lines are kept byte for byte; the new YAML must parse to a
+    mapping (checked before anything is written), and line endings follow the file's.
+    """
+
+    def transform(text: str) -> str:
+        newline = newline_of(text)
+        body_yaml = yaml_text.replace("\r\n", "\n").replace("\n", newline)
+        if body_yaml and not body_yaml.endswith(newline):
+            body_yaml += newline
+        block = fm.find_block(text)
+        if block is None:
+            result = f"---{newline}{body_yaml}---{newline}{text}"
+        else:
+            result = text[: block.yaml_start] + body_yaml + text[block.yaml_end :]
+        parsed = fm.parse(result)  # FormatError (line numbers in the file) when invalid
+        if parsed is None or not isinstance(parsed.data, dict):
+            raise EditError("the frontmatter must be a YAML mapping (key: value lines)", path=rel)
+        return result
+
+    return _apply(pkg, rel, _as_edit_error(transform, rel), f"edit the frontmatter of {rel}")
+
+
+def set_body(pkg: Package, rel: str, body: str) -> Change | None:
+    """Replace the text after ``rel``'s frontmatter (a document or SKILL.md) with ``body``.
+
+    The frontmatter block is kept byte for byte; line endings follow the file's.
+    """
+
+    def transform(text: str) -> str:
+        newline = newline_of(text)
+        new_body = body.replace("\r\n", "\n").replace("\n", newline)
+        block = fm.find_block(text)
+        return (text[: block.end] if block else "") + new_body
+
+    return _apply(pkg, rel, _as_edit_error(transform, rel), f"edit the body of {rel}")
+
+
+def _as_edit_error(transform: Any, rel: str) -> Any:
+    """``transform`` raising :class:`EditError` (with the file) for a format problem."""
+
+    def wrapped(text: str) -> str:
+        try:
+            return transform(text)
+        except FormatError as exc:
+            where = f" (line {exc.line})" if exc.line else ""
+            raise EditError(f"{exc.message}{where}; nothing was written", path=rel) from None
+
+    return wrapped
 
 
 # --- index.md --------------------------------------------------------------------------

@@ -578,3 +578,48 @@ def test_preview_shows_the_diff_and_writes_nothing(tmp_path):
     assert {p: p.read_bytes() for p in root.rglob("*") if p.is_file()} == before
     assert pkg.store is store and not store.undo_stack
     assert pkg.documents[doc].status != "deprecated"
+
+
+def test_raw_frontmatter_edit_keeps_the_body_and_line_endings(tmp_path):
+    from kas_tui.package import Package
+
+    root = make_package(tmp_path)
+    path = root / "notes.md"
+    path.write_bytes(b"---\r\ntype: Note\r\ntitle: Old\r\n---\r\nBody line\r\n")
+    pkg = Package.open(root)
+    ed.set_frontmatter_text(pkg, "notes.md", "type: Note\ntitle: New  # renamed\ntags: [a, b]\n")
+    assert path.read_bytes() == (
+        b"---\r\ntype: Note\r\ntitle: New  # renamed\r\ntags: [a, b]\r\n---\r\nBody line\r\n"
+    )
+    assert pkg.documents["notes.md"].title == "New"
+
+
+@pytest.mark.parametrize(
+    ("yaml_text", "message"),
+    [("type: [unclosed\n", "invalid YAML.*line 3"), ("- a list\n- not a mapping\n", "mapping")],
+)
+def test_raw_frontmatter_edit_refuses_invalid_yaml(tmp_path, yaml_text, message):
+    from kas_tui.okf.errors import EditError
+    from kas_tui.package import Package
+
+    root = make_package(tmp_path)
+    path = root / "notes.md"
+    path.write_text("---\ntype: Note\n---\nBody\n")
+    before = path.read_bytes()
+    pkg = Package.open(root)
+    with pytest.raises(EditError, match=message) as info:
+        ed.set_frontmatter_text(pkg, "notes.md", yaml_text)
+    assert info.value.path == "notes.md" and "nothing was written" in str(info.value)
+    assert path.read_bytes() == before
+
+
+def test_body_edit_keeps_the_frontmatter_bytes(tmp_path):
+    from kas_tui.package import Package
+
+    root = make_package(tmp_path)
+    path = root / "notes.md"
+    head = b"\xef\xbb\xbf---\ntype: Note   # odd spacing kept\n'title': \"Q\"\n---\n"
+    path.write_bytes(head + b"Old body\n")
+    pkg = Package.open(root)
+    ed.set_body(pkg, "notes.md", "# New\n\nBody [link](other.md).\n")
+    assert path.read_bytes() == head + b"# New\n\nBody [link](other.md).\n"

@@ -79,9 +79,17 @@ def _new_index_section(pkg: Package, folder: str, doc_type: str, is_bundle: bool
 
 
 def apply_fixes(
-    pkg: Package, report: Report, *, today: dt.date, dry_run: bool = False
+    pkg: Package,
+    report: Report,
+    *,
+    today: dt.date,
+    dry_run: bool = False,
+    folders: set[str] | None = None,
 ) -> FixOutcome:
-    """Fix what ``report`` found that can be fixed safely; returns what was done."""
+    """Fix what ``report`` found that can be fixed safely; returns what was done.
+
+    ``folders`` limits the index fixes to those bundles (the TUI's "add missing entries").
+    """
     outcome = FixOutcome()
     wanted = {f.code for f in report.findings if f.code in FIXABLE}
     if not wanted:
@@ -94,6 +102,8 @@ def apply_fixes(
     try:
         bundles = pkg.bundles()
         for folder in sorted(bundles):
+            if folders is not None and folder not in folders:
+                continue
             index = pkg.indexes.get(folder)
             if index is None and "KAS030" not in wanted:
                 continue
