@@ -24,6 +24,7 @@ from ..package import Package
 from ..watch import Watcher
 from .commands import COMMANDS, KasCommands, bindings
 from .history import History
+from .screens.agent import open_agent_walk, open_replay
 from .screens.find import FindScreen
 from .screens.help import HelpScreen
 from .screens.links import LinksScreen
@@ -449,7 +450,7 @@ class KasApp(App[None]):
     # -- agent ----------------------------------------------------------------------
 
     def action_agent_walk(self) -> None:
-        self.notify("The agent walk is not in this build yet", severity="warning")
+        open_agent_walk(self, self.package)
 
     def action_replay(self) -> None:
-        self.notify("Replay is not in this build yet", severity="warning")
+        open_replay(self, self.package)

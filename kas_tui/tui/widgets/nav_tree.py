@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from rich.text import Text
 from textual.widgets import Tree
@@ -38,6 +39,9 @@ class NodeRef:
 class NavTree(Tree[NodeRef]):
     """Index entries with their one-sentence descriptions; bundles expand lazily."""
 
+    #: Files an agent walk or replay read (``read``) or peeked at (``peeked``), by path.
+    visited: Mapping[str, str] = MappingProxyType({})
+
     def __init__(self, package: Package, today: dt.date, **kwargs) -> None:
         super().__init__(self._root_label(package), data=NodeRef("root", ""), **kwargs)
         self.package = package
@@ -48,7 +52,8 @@ class NavTree(Tree[NodeRef]):
 
     def _root_label(self, package: Package) -> Text:
         name = package.skill.name if package.skill and package.skill.name else package.name
-        return Text.assemble((name, "bold"), ("  · SKILL.md", "bright_black"))
+        label = Text.assemble((name, "bold"), ("  · SKILL.md", "bright_black"))
+        return label + self._visit_mark("SKILL.md") + self._visit_mark("index.md", "index ")
 
     def on_mount(self) -> None:
         self.rebuild()
@@ -151,11 +156,47 @@ class NavTree(Tree[NodeRef]):
         text.append_text(self._mark(listing.path))
         if listing.kind == "bundle":
             text.append_text(self._mark(f"{listing.path}/index.md"))
+        if listing.kind == "bundle":
+            text.append_text(self._visit_mark(f"{listing.path}/index.md", "index "))
+        else:
+            text.append_text(self._visit_mark(listing.path))
         if entry.description:
             text.append(f" — {entry.description}", "bright_black")
         else:
             text.append(" — (no description)", "red italic")
         return text
+
+    def set_visited(self, read: Iterable[str], peeked: Iterable[str]) -> None:
+        """Mark the files an agent read or peeked at, open the bundles holding them, relabel."""
+        visited = dict.fromkeys(peeked, "peeked") | dict.fromkeys(read, "read")
+        self.visited = MappingProxyType(visited)
+        for path in visited:
+            self._expand_to(path)
+        self.root.set_label(self._root_label(self.package))
+        for node in self._walk(self.root):
+            ref = node.data
+            if ref is not None and ref.listing is not None:
+                node.set_label(self._label(ref.listing))
+
+    def _visit_mark(self, path: str, prefix: str = "") -> Text:
+        how = self.visited.get(path)
+        if how is None:
+            return Text()
+        return Text(f" ◆ {prefix}{how}" if how == "read" else f" ◇ {prefix}{how}", "bold magenta")
+
+    def _expand_to(self, path: str) -> None:
+        """Open the bundles on the way to ``path``."""
+        node = self.root
+        parts = path.split("/")
+        for depth in range(1, len(parts)):
+            folder = "/".join(parts[:depth])
+            match = next((c for c in node.children if c.data and c.data.path == folder), None)
+            if match is None:
+                return
+            if not match.children:
+                self._populate(match, folder, set())
+            match.expand()
+            node = match
 
     def select_path(self, path: str) -> bool:
         """Expand the bundles down to ``path`` and move the cursor to its node."""
