@@ -23,8 +23,10 @@ from ..okf.links import extract_links
 from ..package import Package
 from ..watch import Watcher
 from .commands import COMMANDS, KasCommands, bindings
+from .edits import EditingMixin
 from .history import History
 from .screens.agent import open_agent_walk, open_replay
+from .screens.choose import ChoiceScreen
 from .screens.find import FindScreen
 from .screens.help import HelpScreen
 from .screens.links import LinksScreen
@@ -56,8 +58,8 @@ def escape_markdown(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
-class KasApp(App[None]):
-    """Browse a Knowledge-as-Skill package by its three layers."""
+class KasApp(EditingMixin, App[None]):
+    """Browse a Knowledge-as-Skill package by its three layers, and edit it."""
 
     CSS_PATH = "app.tcss"
     TITLE = "kas-tui"
@@ -77,6 +79,7 @@ class KasApp(App[None]):
         self._finding_row: int | None = None
         self._watch = watch
         self._watcher: Watcher | None = None
+        self._init_editing()
 
     # -- layout ---------------------------------------------------------------------
 
@@ -414,7 +417,9 @@ class KasApp(App[None]):
         self.notify(f"Changed on disk: {shown}", timeout=3)
 
     def _replace_package(self, package: Package) -> None:
+        package.store = self.package.store  # the undo history outlives a reload
         self.package = package
+        self.session.package = package
         for widget in (self.query_one(NavTree), self.query_one(FilesView)):
             widget.package = package
         self._refresh_views()
@@ -446,6 +451,67 @@ class KasApp(App[None]):
         if self._watcher is not None:
             self._watcher.poll()  # what we just read is the new baseline
         self.notify(f"Reloaded {len(self.package.documents):,} documents")
+
+    # -- editing (the editors live in screens/; safety in edits.py) -----------------
+
+    def action_edit(self) -> None:
+        """``e``: in the tree, edit the entry under the cursor (or SKILL.md at the root);
+        elsewhere, the frontmatter of the document shown."""
+        tree = self.query_one(NavTree)
+        if tree.has_focus and tree.cursor_node is not None:
+            ref = tree.cursor_node.data
+            if ref is None or ref.kind == "root":
+                self.action_edit_skill()
+                return
+            if ref.listing is not None:
+                from .screens.entry_editor import open_entry_editor
+
+                open_entry_editor(self, ref.listing)
+                return
+        if self.location == "SKILL.md":
+            self.action_edit_skill()
+        else:
+            self.action_edit_meta()
+
+    def action_edit_meta(self) -> None:
+        path = self._document_shown()
+        if path is not None:
+            from .screens.meta_editor import open_meta_editor
+
+            open_meta_editor(self, path)
+
+    def action_edit_skill(self) -> None:
+        if self.package.skill is None:
+            self.notify("This package has no SKILL.md", severity="warning")
+            return
+        from .screens.skill_editor import open_skill_editor
+
+        open_skill_editor(self)
+
+    def action_bulk_edit(self) -> None:
+        from .screens.bulk import open_bulk_editor
+
+        open_bulk_editor(self)
+
+    def action_quit(self) -> None:
+        """Quit, asking first when an editor holds unsaved changes."""
+        dirty = [s for s in self.screen_stack if getattr(s, "dirty", False)]
+        if not dirty:
+            self.exit()
+            return
+
+        def decided(choice: str | None) -> None:
+            if choice == "quit":
+                self.exit()
+
+        self.push_screen(
+            ChoiceScreen(
+                "Unsaved changes",
+                "An editor holds changes that are not saved. Quit anyway?",
+                [("stay", "Keep editing"), ("quit", "Quit and lose them")],
+            ),
+            decided,
+        )
 
     # -- agent ----------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from textual.widgets.tree import TreeNode
 from ...checks.model import Finding
 from ...package import Listing, Package
 
+from ..commands import bindings
 TRUST_MARKS = {
     "human-reviewed": ("●", "green"),
     "machine-confirmed": ("◐", "yellow"),
@@ -40,6 +41,8 @@ class NavTree(Tree[NodeRef]):
     """Index entries with their one-sentence descriptions; bundles expand lazily."""
 
     #: Files an agent walk or replay read (``read``) or peeked at (``peeked``), by path.
+    BINDINGS = bindings("tree")
+
     visited: Mapping[str, str] = MappingProxyType({})
 
     def __init__(self, package: Package, today: dt.date, **kwargs) -> None:

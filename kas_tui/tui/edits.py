@@ -1,0 +1,393 @@
+"""The app's side of editing: run edits safely, undo them, and the lifecycle actions.
+
+Every write goes through :meth:`EditingMixin.run_edit`: the edit runs in the
+:class:`~kas_tui.session.EditSession` (grouped for undo, logged in ``log.md``); a file
+changed on disk since it was read is never overwritten silently (the user sees the diff
+of saving on top of the new text, or reloads); any refusal is a message naming the file,
+never a traceback. Editor screens call it and stay open when it returns ``False``, so the
+user's text is kept.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shlex
+import subprocess
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from textual.app import SuspendNotSupported
+
+from ..config import Settings, valid_reviewer
+from ..editing import preview, set_field
+from ..okf.errors import EditError
+from ..okf.timestamp import Timestamp
+from ..session import EditSession
+from ..store import ConflictError, StoreError
+from .screens.ask import AskScreen
+from .screens.choose import ChoiceScreen, DiffScreen
+
+if TYPE_CHECKING:
+    from ..package import Package
+    from ..session import Edit
+
+FRESHNESS = (("30", "+30 days"), ("90", "+90 days"), ("365", "+365 days"))
+
+
+def now_utc() -> Timestamp:
+    """The current time as an OKF timestamp (UTC, seconds)."""
+    stamp = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+    return Timestamp(stamp.strftime("%Y-%m-%dT%H:%M:%SZ"))
+
+
+class EditingMixin:
+    """Editing for :class:`~kas_tui.tui.app.KasApp` (which provides package, today, views)."""
+
+    package: Package
+    today: dt.date
+    location: str | None
+
+    def _init_editing(self) -> None:
+        self.settings = Settings.load()
+        self.session = EditSession(
+            self.package, log_edits=self.settings.log_edits, today=self.today
+        )
+
+    # -- running edits --------------------------------------------------------------
+
+    def run_edit(
+        self,
+        label: str,
+        edit: Edit,
+        *,
+        log: str | None = None,
+        then: Callable[[bool], None] | None = None,
+    ) -> bool:
+        """Run ``edit`` now; ``True`` when it was saved (or had nothing to change).
+
+        A conflict opens a decision (diff and save on top, reload, or keep editing) and
+        returns ``False``; ``then(saved)`` hears how that decision ended.
+        """
+        app: Any = self
+        self.session.package = self.package
+        try:
+            action = self.session.run(label, edit, log=log)
+        except ConflictError as exc:
+            self._conflict(exc, label, edit, log, then)
+            return False
+        except (EditError, StoreError, OSError) as exc:
+            app.notify(str(exc), title="Not saved", severity="error", timeout=8)
+            return False
+        self._after_write()
+        if action is None:
+            app.notify("Nothing to change", timeout=2)
+        else:
+            app.notify(f"Saved: {label}", timeout=3)
+            if action.log_error:
+                app.notify(action.log_error, severity="warning", timeout=6)
+        if then is not None:
+            then(True)
+        return True
+
+    def _conflict(
+        self,
+        exc: ConflictError,
+        label: str,
+        edit: Edit,
+        log: str | None,
+        then: Callable[[bool], None] | None,
+    ) -> None:
+        app: Any = self
+        rel = self._rel(exc.path)
+
+        def decided(choice: str | None) -> None:
+            if choice == "diff":
+                self.package.reload_file(rel)  # read what is there now
+                try:
+                    diff = preview(self.package, edit)
+                except (EditError, StoreError, OSError) as err:
+                    app.notify(str(err), title="Not saved", severity="error")
+                    if then:
+                        then(False)
+                    return
+
+                def confirmed(save: bool | None) -> None:
+                    if save:
+                        self.run_edit(label, edit, log=log, then=then)
+                    elif then:
+                        then(False)
+
+                app.push_screen(
+                    DiffScreen(f"Save on top of the new {rel}?", diff, confirm="Save"), confirmed
+                )
+            elif choice == "reload":
+                self.package.reload_file(rel)
+                self._after_write()
+                app.notify(f"Reloaded {rel}; your change was not saved", timeout=5)
+                if then:
+                    then(False)
+            elif then:
+                then(False)
+
+        app.push_screen(
+            ChoiceScreen(
+                "Changed on disk",
+                f"{rel} changed on disk since kas-tui read it (another editor, a git pull).\n"
+                "Nothing was written.",
+                [
+                    ("diff", "See the diff of saving on top"),
+                    ("reload", "Reload it, drop my change"),
+                    ("keep", "Keep editing"),
+                ],
+            ),
+            decided,
+        )
+
+    def _rel(self, path: str) -> str:
+        try:
+            return os.path.relpath(os.path.realpath(path), os.path.realpath(self.package.root))
+        except ValueError:
+            return path
+
+    def _after_write(self) -> None:
+        """Bring every view up to date with the package after a write."""
+        app: Any = self
+        watcher = getattr(app, "_watcher", None)
+        if watcher is not None:
+            watcher.poll()  # our own writes are not news from another program
+        app._refresh_views()
+
+    # -- undo -----------------------------------------------------------------------
+
+    def action_undo(self) -> None:
+        self._undo_redo(self.session.undo, "Undid", "Nothing to undo")
+
+    def action_redo(self) -> None:
+        self._undo_redo(self.session.redo, "Redid", "Nothing to redo")
+
+    def _undo_redo(self, step: Callable, done: str, nothing: str) -> None:
+        app: Any = self
+        self.session.package = self.package
+        try:
+            action = step()
+        except (StoreError, EditError, OSError) as exc:
+            app.notify(str(exc), title="Refused", severity="error", timeout=8)
+            return
+        if action is None:
+            app.notify(nothing, timeout=2)
+            return
+        self._after_write()
+        app.notify(f"{done}: {action.label}", timeout=3)
+
+    def action_toggle_log(self) -> None:
+        app: Any = self
+        self.settings.log_edits = self.session.log_edits = not self.session.log_edits
+        self._save_settings()
+        state = "on" if self.session.log_edits else "off"
+        app.notify(f"log.md entry on each save: {state}")
+
+    def _save_settings(self) -> None:
+        app: Any = self
+        try:
+            self.settings.save()
+        except OSError as exc:
+            app.notify(f"Settings not saved: {exc}", severity="warning")
+
+    # -- lifecycle ------------------------------------------------------------------
+
+    def _document_shown(self) -> str | None:
+        app: Any = self
+        if self.location in self.package.documents:
+            return self.location
+        app.notify("Select a document first", severity="warning")
+        return None
+
+    def action_mark_deprecated(self) -> None:
+        path = self._document_shown()
+        if path is not None:
+            self.run_edit(
+                f"deprecate {path}",
+                lambda pkg: set_field(pkg, path, "status", "deprecated"),
+                log=f"Marked {path} deprecated.",
+            )
+
+    def action_extend_freshness(self) -> None:
+        path = self._document_shown()
+        if path is None:
+            return
+        app: Any = self
+
+        def chosen(days: str | None) -> None:
+            if days:
+                until = self.today + dt.timedelta(days=int(days))
+                self.run_edit(
+                    f"stale_after {until} for {path}",
+                    lambda pkg: set_field(pkg, path, "stale_after", until),
+                    log=f"Set stale_after of {path} to {until}.",
+                )
+
+        current = self.package.documents[path].meta.get("stale_after")
+        app.push_screen(
+            ChoiceScreen(
+                "Extend freshness",
+                f"{path}\nstale_after is {current or 'not set'}; set it to today plus:",
+                list(FRESHNESS),
+            ),
+            chosen,
+        )
+
+    def action_mark_verified(self) -> None:
+        path = self._document_shown()
+        if path is None:
+            return
+        if self.settings.reviewer:
+            self._verify(path)
+            return
+        app: Any = self
+
+        def answered(reviewer: str | None) -> None:
+            if reviewer:
+                self.settings.reviewer = reviewer.strip()
+                self._save_settings()
+                self._verify(path)
+
+        app.push_screen(
+            AskScreen(
+                "Who is verifying?",
+                "Your reviewer id, written as human:<id> in verified (asked once, remembered).",
+                check=lambda text: valid_reviewer(text.strip()),
+                placeholder="maria.chen",
+            ),
+            answered,
+        )
+
+    def _verify(self, path: str) -> None:
+        entry = {"by": f"human:{self.settings.reviewer}", "at": now_utc()}
+        current = self.package.documents[path].meta.get("verified")
+        if isinstance(current, list):
+            value = [*current, entry]
+        elif isinstance(current, dict):
+            value = [current, entry]
+        else:
+            value = [entry]
+        self.run_edit(
+            f"verify {path}",
+            lambda pkg: set_field(pkg, path, "verified", value),
+            log=f"Verified {path} (human:{self.settings.reviewer}).",
+        )
+
+    # -- index entries (the tree's cursor) ------------------------------------------
+
+    def _entry_at_cursor(self) -> Any:
+        """The listing under the navigation tree's cursor, or ``None`` (with a message)."""
+        app: Any = self
+        from .widgets.nav_tree import NavTree
+
+        node = app.query_one(NavTree).cursor_node
+        listing = node.data.listing if node is not None and node.data is not None else None
+        if listing is None:
+            app.notify("Put the tree's cursor on an index entry first", severity="warning")
+        return listing
+
+    def _move_entry(self, offset: int) -> None:
+        listing = self._entry_at_cursor()
+        if listing is None:
+            return
+        from ..editing import move_entry
+
+        where = "up" if offset < 0 else "down"
+        self.run_edit(
+            f"move {listing.entry.title!r} {where} in {listing.index}",
+            lambda pkg: move_entry(pkg, listing.index, listing.entry.line, offset),
+            log=f"Moved the entry {listing.entry.title!r} {where} in {listing.index}.",
+        )
+        self._reveal_after_edit(listing.path)
+
+    def action_move_entry_up(self) -> None:
+        self._move_entry(-1)
+
+    def action_move_entry_down(self) -> None:
+        self._move_entry(1)
+
+    def action_remove_entry(self) -> None:
+        listing = self._entry_at_cursor()
+        if listing is None:
+            return
+        app: Any = self
+        from ..editing import remove_entry
+
+        def decided(choice: str | None) -> None:
+            if choice == "remove":
+                self.run_edit(
+                    f"unlist {listing.entry.title!r} from {listing.index}",
+                    lambda pkg: remove_entry(pkg, listing.index, listing.entry.line),
+                    log=f"Removed the entry {listing.entry.title!r} from {listing.index}.",
+                )
+
+        app.push_screen(
+            ChoiceScreen(
+                "Remove the entry?",
+                f"{listing.index}, line {listing.entry.line}: {listing.entry.title}\n"
+                "The entry goes; the file it points at stays (ctrl+z brings the entry back).",
+                [("remove", "Remove the entry"), ("keep", "Keep it")],
+            ),
+            decided,
+        )
+
+    def action_add_missing_entries(self) -> None:
+        """List the unlisted documents and sub-bundles of the bundle at the tree's cursor."""
+        app: Any = self
+        from ..checks import check
+        from ..checks.fixes import apply_fixes
+        from .widgets.nav_tree import NavTree
+
+        node = app.query_one(NavTree).cursor_node
+        ref = node.data if node is not None else None
+        folder = ""
+        if ref is not None and ref.kind == "bundle":
+            folder = ref.path
+        elif ref is not None and ref.kind != "root":
+            folder = os.path.dirname(ref.path)
+        index_rel = f"{folder}/index.md" if folder else "index.md"
+
+        def fix(pkg: Package) -> None:
+            report = check(pkg, agent_ready=True, today=self.today, select=["KAS031", "KAS032"])
+            report.findings = [f for f in report.findings if f.path == index_rel]
+            if report.findings:
+                apply_fixes(pkg, report, today=self.today, folders={folder})
+
+        self.run_edit(f"add the missing entries of {index_rel}", fix)
+
+    def _reveal_after_edit(self, path: str) -> None:
+        app: Any = self
+        from .widgets.nav_tree import NavTree
+
+        app.query_one(NavTree).select_path(path)
+
+    # -- $EDITOR --------------------------------------------------------------------
+
+    def action_edit_external(self) -> None:
+        """Hand the file shown to $VISUAL/$EDITOR; the app suspends and reads it again."""
+        app: Any = self
+        rel = self.location
+        if rel is None:
+            app.notify("Select a file first", severity="warning")
+            return
+        command = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+        path = self.package.root / rel
+        try:
+            with app.suspend():
+                result = subprocess.run([*shlex.split(command), str(path)], check=False)
+        except SuspendNotSupported:
+            app.notify("This terminal cannot hand over to an editor", severity="error")
+            return
+        except (OSError, ValueError) as exc:
+            app.notify(f"Cannot run {command!r}: {exc}", severity="error", timeout=8)
+            return
+        self.package.reload_file(rel)
+        self._after_write()
+        if result.returncode != 0:
+            app.notify(f"{command} exited with {result.returncode}", severity="warning")
+        else:
+            app.notify(f"Read {rel} again")

@@ -1,0 +1,243 @@
+"""Editing from the app: lifecycle actions, entry moves, undo/redo, conflicts, quitting."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from kas_tui.package import Package
+from kas_tui.tui.app import KasApp
+from kas_tui.tui.screens.ask import AskScreen
+from kas_tui.tui.screens.choose import ChoiceScreen, DiffScreen
+from kas_tui.tui.widgets.nav_tree import NavTree
+
+DEMO = Path(__file__).resolve().parents[1] / "demo_kb"
+TODAY = dt.date(2026, 11, 30)
+DOC = "oncall/escalation-policy.md"
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    shutil.copytree(DEMO, tmp_path / "demo_kb")
+    return tmp_path / "demo_kb" / "orbit-handbook"
+
+
+def files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def changed(before: dict[str, bytes], after: dict[str, bytes]) -> set[str]:
+    return {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
+
+
+def app_on(root: Path) -> KasApp:
+    return KasApp(Package.open(root), today=TODAY, watch=False)
+
+
+async def test_deprecate_logs_and_undo_redo_restore_bytes(root: Path) -> None:
+    before = files(root)
+    app = app_on(root)
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.go(DOC, reveal=True)
+        await pilot.pause()
+        await pilot.press("D")
+        await pilot.pause()
+        after = files(root)
+        assert changed(before, after) == {DOC, "log.md"}
+        assert app.package.documents[DOC].status == "deprecated"
+        assert f"Marked {DOC} deprecated." in after["log.md"].decode()
+        diff_lines = set(after[DOC].splitlines()) ^ set(before[DOC].splitlines())
+        assert {line.decode().split(":")[0] for line in diff_lines} == {"status"}
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert files(root) == before, "undo puts back every byte, log entry included"
+        assert app.package.documents[DOC].status != "deprecated"
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        assert files(root) == after
+
+
+async def test_mark_verified_asks_the_reviewer_once(root: Path) -> None:
+    app = app_on(root)
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.go(DOC, reveal=True)
+        await pilot.pause()
+        count = len(app.package.documents[DOC].meta.get("verified") or [])
+        await pilot.press("V")
+        await pilot.pause()
+        assert isinstance(app.screen, AskScreen)
+        await pilot.press(*"bad id", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, AskScreen), "an id with a space is refused at the field"
+        for _ in "bad id":
+            await pilot.press("backspace")
+        await pilot.press(*"sam.lee", "enter")
+        await pilot.pause()
+        verified = app.package.documents[DOC].meta["verified"]
+        assert len(verified) == count + 1 and verified[-1]["by"] == "human:sam.lee"
+        assert app.settings.reviewer == "sam.lee"
+        await pilot.press("V")  # asked once: the second verification goes straight through
+        await pilot.pause()
+        assert not isinstance(app.screen, AskScreen)
+        assert len(app.package.documents[DOC].meta["verified"]) == count + 2
+
+
+async def test_extend_freshness_offers_the_shortcuts(root: Path) -> None:
+    app = app_on(root)
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.go(DOC, reveal=True)
+        await pilot.pause()
+        await pilot.press("S")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("2")  # +90 days
+        await pilot.pause()
+        assert str(app.package.documents[DOC].meta["stale_after"]) == "2027-02-28"
+        assert "stale_after: 2027-02-28" in (root / DOC).read_text()
+
+
+async def test_entry_moves_and_removal_touch_only_the_index(root: Path) -> None:
+    before = files(root)
+    app = app_on(root)
+    async with app.run_test(size=(160, 48)) as pilot:
+        tree = app.query_one(NavTree)
+        assert tree.select_path(DOC)
+        await pilot.pause()
+        tree.focus()
+        listing = tree.cursor_node.data.listing
+        await pilot.press("J")
+        await pilot.pause()
+        assert changed(before, files(root)) == {listing.index, "log.md"}
+        lines = (root / listing.index).read_text().splitlines()
+        assert lines[listing.entry.line].startswith(
+            before[listing.index].decode().splitlines()[listing.entry.line - 1][:10]
+        )
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert files(root) == before
+        assert tree.select_path(DOC)
+        await pilot.pause()
+        await pilot.press("delete")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("1")
+        await pilot.pause()
+        assert DOC not in [item.path for item in app.package.listings("oncall")]
+        assert (root / DOC).exists(), "the document stays"
+
+
+async def test_add_missing_entries_lists_unlisted_documents(root: Path) -> None:
+    (root / "oncall" / "stray.md").write_text(
+        "---\ntype: Note\ntitle: Stray note\ndescription: A note nobody listed yet.\n---\n"
+    )
+    (root / "security" / "lost.md").write_text("---\ntype: Note\ntitle: Lost\n---\n")
+    before = files(root)
+    app = app_on(root)
+    async with app.run_test(size=(160, 48)) as pilot:
+        tree = app.query_one(NavTree)
+        tree.focus()
+        assert tree.select_path("oncall")
+        await pilot.pause()
+        await pilot.press("A")
+        await pilot.pause()
+        assert changed(before, files(root)) == {"oncall/index.md", "log.md"}, "only this bundle"
+        assert (
+            "[Stray note](stray.md) - A note nobody listed yet."
+            in (root / "oncall/index.md").read_text()
+        )
+
+
+async def test_a_file_changed_on_disk_is_never_overwritten_silently(root: Path) -> None:
+    app = app_on(root)
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.go(DOC, reveal=True)
+        await pilot.pause()
+        text = (root / DOC).read_text()
+        (root / DOC).write_text(text + "\nAdded by another editor.\n")
+        await pilot.press("D")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        assert (root / DOC).read_text().endswith("Added by another editor.\n")
+        assert "status: deprecated" not in (root / DOC).read_text()
+        await pilot.press("1")  # see the diff of saving on top
+        await pilot.pause()
+        assert isinstance(app.screen, DiffScreen)
+        assert "+status: deprecated" in app.screen.diff
+        await pilot.press("y")
+        await pilot.pause()
+        saved = (root / DOC).read_text()
+        assert "status: deprecated" in saved and saved.endswith("Added by another editor.\n")
+
+
+async def test_conflict_reload_keeps_their_version(root: Path) -> None:
+    app = app_on(root)
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.go(DOC, reveal=True)
+        await pilot.pause()
+        theirs = (root / DOC).read_text().replace("title: ", "title: Theirs ", 1)
+        (root / DOC).write_text(theirs)
+        await pilot.press("D")
+        await pilot.pause()
+        await pilot.press("2")  # reload, drop my change
+        await pilot.pause()
+        assert (root / DOC).read_text() == theirs
+        assert app.package.documents[DOC].title.startswith("Theirs")
+
+
+@pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="root writes anywhere")
+async def test_a_read_only_file_is_refused_with_a_message(root: Path) -> None:
+    (root / DOC).chmod(0o444)
+    (root / "oncall").chmod(0o555)
+    app = app_on(root)
+    try:
+        async with app.run_test(size=(160, 48)) as pilot:
+            app.go(DOC, reveal=True)
+            await pilot.pause()
+            await pilot.press("D")
+            await pilot.pause()
+            assert "status: deprecated" not in (root / DOC).read_text()
+            assert any("permission denied" in str(n.message) for n in app._notifications)
+    finally:
+        (root / "oncall").chmod(0o755)
+
+
+async def test_log_toggle_and_quit_asks_with_unsaved_editor(root: Path) -> None:
+    app = app_on(root)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.press("L")
+        assert app.session.log_edits is False and app.settings.log_edits is False
+        log = (root / "log.md").read_bytes()
+        app.go(DOC, reveal=True)
+        await pilot.pause()
+        await pilot.press("D")
+        await pilot.pause()
+        assert (root / "log.md").read_bytes() == log
+        app.screen.dirty = True  # an editor with unsaved text
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("1")  # keep editing
+        await pilot.pause()
+        assert app.is_running
+
+
+async def test_external_editor_reads_the_file_again(root: Path, monkeypatch) -> None:
+    script = root.parent / "fake-editor.sh"
+    script.write_text('#!/bin/sh\nsed -i "s/^title: .*/title: From the editor/" "$1"\n')
+    script.chmod(0o755)
+    monkeypatch.setenv("VISUAL", str(script))
+    app = app_on(root)
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.go(DOC, reveal=True)
+        await pilot.pause()
+        # headless: nothing to hand the terminal over from
+        monkeypatch.setattr(type(app), "suspend", lambda self: contextlib.nullcontext())
+        await pilot.press("E")
+        await pilot.pause()
+        assert app.package.documents[DOC].title == "From the editor"
