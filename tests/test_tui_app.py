@@ -319,3 +319,12 @@ async def test_live_reload_keeps_the_place_and_sees_new_files(
         assert tree.cursor_node.data.path == "oncall/escalation-policy.md"
         labels = [str(n.label) for n in tree._walk(tree.root)]
         assert any("Fresh page" in label and "not in index.md" in label for label in labels)
+
+
+def test_docs_keys_md_is_generated_from_the_commands() -> None:
+    from kas_tui.tui.commands import keys_markdown
+
+    on_disk = (Path(__file__).resolve().parents[1] / "docs" / "keys.md").read_text("utf-8")
+    assert on_disk == keys_markdown(), (
+        "docs/keys.md is out of date: python -m kas_tui.tui.commands > docs/keys.md"
+    )

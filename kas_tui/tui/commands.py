@@ -261,6 +261,28 @@ def by_group() -> dict[str, list[Command]]:
     return groups
 
 
+_SCOPES = {"tree": "in the navigation tree", "body": "in the body pane"}
+
+
+def keys_markdown() -> str:
+    """``docs/keys.md``: every key of the main screen, from :data:`COMMANDS`."""
+    out = [
+        "# kas-tui: keys\n",
+        "Generated from `kas_tui/tui/commands.py` (`python -m kas_tui.tui.commands`);",
+        "do not edit by hand. The same table drives the key bindings, the command palette",
+        "(ctrl+p) and the help screen (?). The agent walk, replay and editor screens show",
+        "their own keys in their footer.\n",
+    ]
+    for group, commands in by_group().items():
+        out += [f"## {group}\n", "| key | action | what it does |", "|---|---|---|"]
+        for c in commands:
+            where = f" ({_SCOPES[c.scope]})" if c.scope in _SCOPES else ""
+            key = c.key_display.replace("|", "\\|")
+            out.append(f"| `{key}` | {c.title} | {c.help}{where} |")
+        out.append("")
+    return "\n".join(out)
+
+
 class KasCommands(Provider):
     """The command palette: every action, with its key."""
 
@@ -291,3 +313,7 @@ class KasCommands(Provider):
                     partial(self._run, command.action),
                     help=command.help,
                 )
+
+
+if __name__ == "__main__":
+    print(keys_markdown(), end="")
