@@ -27,6 +27,26 @@ KNOWN_ORDER = (
 )
 
 
+def _field(key: str, value: Any) -> Text:
+    """A known field in its most readable form; any other as :func:`_value`."""
+    if key == "sources" and isinstance(value, list):
+        lines = []
+        for source in value:
+            if isinstance(source, dict):
+                head = f"[{source['id']}] " if source.get("id") else ""
+                title = str(source.get("title") or "")
+                where = str(source.get("resource") or "")
+                lines.append(head + " — ".join(part for part in (title, where) if part))
+            else:
+                lines.append(str(source))
+        return Text("\n".join(lines))
+    if key in ("generated", "verified"):
+        entries = value if isinstance(value, list) else [value]
+        if all(isinstance(e, dict) for e in entries):
+            return Text("\n".join(f"{e.get('by', '?')}  {e.get('at', '?')}" for e in entries))
+    return _value(value)
+
+
 def _value(value: Any) -> Text:
     """A frontmatter value as plain text (never markup)."""
     if isinstance(value, list):
@@ -73,7 +93,7 @@ class MetaPane(Static):
             k for k in doc.meta if k not in KNOWN_ORDER
         ]
         for key in keys:
-            table.add_row(Text(str(key)), _value(doc.meta[key]))
+            table.add_row(Text(str(key)), _field(str(key), doc.meta[key]))
         listed = package.listed_by(doc.path)
         where = Text(
             f"{doc.path} · listed by {', '.join(listed) if listed else 'no index'}", "bright_black"
