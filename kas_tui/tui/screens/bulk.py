@@ -1,0 +1,811 @@
+"""Bulk edit: filter the documents, select some, change one field or tag on all of them.
+
+A full screen over the headless :mod:`kas_tui.bulk` core:
+
+- on top, the filters (type, tag, status, trust tier, staleness, a text over title and
+  path) with the values the package holds;
+- in the middle, the documents that match, with a mark on the selected ones (space
+  toggles, ``a`` selects every match, ``n`` none). The selection survives a change of
+  filter, and the table's title says how many selected documents it hides;
+- below, the change (add tag, remove tag, set field, remove field) and what it will do.
+
+``p`` previews: every file's diff, computed without writing, in a modal that lists the
+files on the left and shows the diffs on the right. ``y`` there writes them all as one
+action (one ``ctrl+z``), logged in ``log.md``.
+
+A very large match fills the table with the first :data:`ROW_LIMIT` rows only and says
+so; selecting all and the change itself still cover every match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.suggester import SuggestFromList
+from textual.timer import Timer
+from textual.widgets import (
+    Button,
+    DataTable,
+    Footer,
+    Header,
+    Input,
+    Label,
+    OptionList,
+    Select,
+    Static,
+)
+from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
+
+from ...bulk import (
+    STALENESS,
+    AddTag,
+    BulkError,
+    Choices,
+    Filter,
+    Operation,
+    Preview,
+    RemoveField,
+    RemoveTag,
+    SetField,
+    choices,
+    filter_documents,
+    plan,
+    preview,
+)
+from ...package import STATUSES
+from ..commands import COMMANDS
+from .choose import DiffScreen
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from ...package import Document
+
+#: Rows put in the table at most; the rest are counted, selectable with ``a`` and edited.
+ROW_LIMIT = 1_000
+#: Changed files whose diffs the preview shows one after the other (above: one at a time).
+PREVIEW_ALL_LIMIT = 200
+#: Seconds the text filter waits for the typing to pause.
+TYPING_PAUSE = 0.15
+
+OPERATIONS = (
+    ("add_tag", "Add tag"),
+    ("remove_tag", "Remove tag"),
+    ("set_field", "Set field"),
+    ("remove_field", "Remove field"),
+)
+_TRUST = {
+    "human-reviewed": Text("human", "green"),
+    "machine-confirmed": Text("machine", "cyan"),
+    "unverified": Text("unverified", "bright_black"),
+}
+_STATUS_STYLE = {"draft": "yellow", "deprecated": "red", "stable": ""}
+_MARK = Text("●", "bold green")
+_NO_MARK = Text("·", "bright_black")
+_KEYS_KEPT = {"help", "command_palette", "quit"}
+
+
+class _Cancelled(Exception):
+    """The preview was abandoned (the screen closed)."""
+
+
+def _shadow_app_keys(own: Iterable[str]) -> list[Binding]:
+    """Hidden no-op bindings for the app keys that would act on the screen below."""
+    taken = set(own)
+    return [
+        Binding(c.key, "ignore", show=False)
+        for c in COMMANDS
+        if c.scope == "app" and c.action not in _KEYS_KEPT and c.key not in taken
+    ]
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'s' * (count != 1)}"
+
+
+def _staleness_cell(doc: Document, today: Any) -> Text:
+    state = doc.staleness(today)
+    if state.state == "fresh":
+        return Text(f"fresh {state.days:,} d", "green")
+    if state.state == "stale":
+        return Text(f"stale {-state.days:,} d", "bold red")
+    if state.state == "invalid":
+        return Text("not a date", "yellow")
+    return Text("—", "bright_black")
+
+
+def diff_text(diff: str) -> Text:
+    """A unified diff coloured line by line (as plain text: nothing in it is markup)."""
+    out = Text(no_wrap=False)
+    for line in diff.splitlines():
+        if line.startswith(("+++", "---")):
+            style = "bold"
+        elif line.startswith("@@"):
+            style = "cyan"
+        elif line.startswith("+"):
+            style = "green"
+        elif line.startswith("-"):
+            style = "red"
+        else:
+            style = "bright_black"
+        out.append(line + "\n", style)
+    return out
+
+
+def _counts(diff: str) -> tuple[int, int]:
+    added = removed = 0
+    for line in diff.splitlines():
+        if line.startswith("+") and not line.startswith("+++"):
+            added += 1
+        elif line.startswith("-") and not line.startswith("---"):
+            removed += 1
+    return added, removed
+
+
+class BulkPreviewScreen(DiffScreen):
+    """Every file's diff before writing: files on the left, diffs on the right.
+
+    ``y`` writes them all (dismisses ``True``), ``n`` or escape does not. Up to
+    :data:`PREVIEW_ALL_LIMIT` changed files, the diffs follow one another and the list
+    jumps between them; above that, the right side shows the highlighted file's diff.
+    """
+
+    def __init__(self, title: str, result: Preview, *, confirm: str = "Write") -> None:
+        super().__init__(title, result.diff, confirm=confirm)
+        self.result = result
+        self.all_at_once = len(result.diffs) <= PREVIEW_ALL_LIMIT
+        self.order: list[str] = [*result.diffs, *result.refused, *result.unchanged]
+
+    def summary(self) -> Text:
+        result = self.result
+        text = Text()
+        text.append(_plural(len(result.diffs), "file"), "bold green")
+        text.append(" will change · ")
+        text.append(f"{len(result.unchanged):,} unchanged", "bold")
+        text.append(" (nothing to do there)")
+        if result.refused:
+            text.append(" · ")
+            text.append(f"{len(result.refused):,} refused", "bold red")
+            text.append(" (left alone, see why on the left)")
+        text.append("\nNothing is written until you press y; ctrl+z undoes it all at once.")
+        return text
+
+    def compose(self) -> ComposeResult:
+        changed = len(self.result.diffs)
+        with Vertical(id="bulk-preview-box") as box:
+            box.border_title = Text(self.title_text)
+            box.border_subtitle = "↑↓ files · y write all · n/escape cancel"
+            yield Static(self.summary(), id="bulk-preview-summary")
+            with Horizontal(id="bulk-preview-main"):
+                yield OptionList(*self._options(), id="bulk-preview-files")
+                with VerticalScroll(id="bulk-preview-scroll"):
+                    if self.all_at_once:
+                        for number, (path, diff) in enumerate(self.result.diffs.items()):
+                            yield Static(
+                                self._section(path, diff),
+                                id=f"bulk-diff-{number}",
+                                classes="bulk-diff",
+                            )
+                        if not self.result.diffs:
+                            yield Static(Text("No file changes.", "bold"), classes="bulk-diff")
+                    else:
+                        yield Static(id="bulk-diff-one", classes="bulk-diff")
+            with Horizontal(id="bulk-preview-buttons"):
+                yield Button(
+                    f"y {self.confirm} {_plural(changed, 'file')}",
+                    id="diff-yes",
+                    variant="primary",
+                    disabled=not changed,
+                )
+                yield Button("n Cancel", id="diff-no")
+
+    def _options(self) -> Iterable[Option]:
+        for number, path in enumerate(self.order):
+            if path in self.result.diffs:
+                added, removed = _counts(self.result.diffs[path])
+                label = Text.assemble(
+                    ("✎ ", "green"), path, (f"  +{added} −{removed}", "bright_black")
+                )
+            elif path in self.result.refused:
+                label = Text.assemble(("✗ ", "red"), (path, "red"))
+            else:
+                label = Text.assemble(("= ", "bright_black"), (path, "bright_black"))
+            yield Option(label, id=str(number))
+
+    def _section(self, path: str, diff: str) -> Text:
+        added, removed = _counts(diff)
+        text = Text.assemble(
+            ("▌ ", "bold magenta"),
+            (path, "bold"),
+            (f"   +{added} −{removed}\n", "bright_black"),
+        )
+        body = "".join(diff.splitlines(keepends=True)[2:])  # the --- / +++ lines name it
+        text.append_text(diff_text(body))
+        return text
+
+    def _explain(self, path: str) -> Text:
+        if path in self.result.diffs:
+            return self._section(path, self.result.diffs[path])
+        if path in self.result.refused:
+            return Text.assemble(
+                ("✗ ", "red"), (path, "bold"), "\nrefused, left alone: ", self.result.refused[path]
+            )
+        return Text.assemble(
+            ("= ", "bright_black"), (path, "bold"), "\nunchanged: it already is as asked."
+        )
+
+    def on_mount(self) -> None:
+        files = self.query_one("#bulk-preview-files", OptionList)
+        files.focus()
+        if self.order:
+            files.highlighted = 0
+        if not self.all_at_once and self.order:
+            self.query_one("#bulk-diff-one", Static).update(self._explain(self.order[0]))
+
+    @on(OptionList.OptionHighlighted, "#bulk-preview-files")
+    def _file_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        number = int(event.option.id or 0)
+        path = self.order[number]
+        if not self.all_at_once:
+            self.query_one("#bulk-diff-one", Static).update(self._explain(path))
+            self.query_one("#bulk-preview-scroll").scroll_home(animate=False)
+        elif path in self.result.diffs:
+            section = self.query_one(f"#bulk-diff-{number}")
+            self.query_one("#bulk-preview-scroll").scroll_to_widget(
+                section, animate=False, top=True
+            )
+        else:
+            self.notify(str(self._explain(path)), timeout=4)
+
+
+class BulkScreen(Screen[None]):
+    """Filter, select and change many documents at once (see the module docstring)."""
+
+    BINDINGS = [
+        Binding("escape", "close", "Back"),
+        Binding("space", "toggle", "Select", key_display="space"),
+        Binding("a", "select_all", "All"),
+        Binding("n", "select_none", "None"),
+        Binding("p", "preview", "Preview"),
+        Binding("slash", "focus_text", "Filter", key_display="/"),
+        Binding("ctrl+z", "undo", "Undo", key_display="^z"),
+        Binding("ctrl+y", "redo", "Redo", show=False),
+        *_shadow_app_keys(["escape", "space", "a", "n", "p", "slash", "ctrl+z", "ctrl+y"]),
+    ]
+
+    dirty = False  # nothing typed here is lost on leaving: the files are written or not
+
+    def __init__(self, paths: Iterable[str] | None = None) -> None:
+        super().__init__()
+        self.selected: dict[str, None] = dict.fromkeys(paths or ())
+        self.matches: list[Document] = []
+        self.shown: list[str] = []  # the paths in the table, in row order
+        self.busy = False
+        self._typing: Timer | None = None
+        self._choices: Choices | None = None
+        self._width = 0
+        self._path_width = 40
+
+    # -- the app's package ----------------------------------------------------------
+
+    @property
+    def kas(self) -> Any:
+        return self.app
+
+    @property
+    def package(self) -> Any:
+        return self.kas.package
+
+    # -- layout ---------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        found = self._choices = choices(self.package, self.kas.today)
+        yield Header()
+        with Horizontal(id="bulk-filters") as filters:
+            filters.border_title = "Filter"
+            yield self._field(
+                "Type",
+                Select(
+                    [(Text(f"{t or '(none)'}  {n:,}"), t) for t, n in found.types],
+                    prompt="any type",
+                    id="bulk-type",
+                ),
+            )
+            yield self._field(
+                "Tag",
+                Input(
+                    placeholder="any tag",
+                    suggester=SuggestFromList([t for t, _ in found.tags], case_sensitive=False),
+                    id="bulk-tag",
+                ),
+            )
+            yield self._field(
+                "Status",
+                Select(
+                    [(Text(f"{s}  {n:,}"), s) for s, n in found.statuses],
+                    prompt="any status",
+                    id="bulk-status",
+                ),
+            )
+            yield self._field(
+                "Trust",
+                Select(
+                    [(Text(f"{s}  {n:,}"), s) for s, n in found.trust],
+                    prompt="any trust",
+                    id="bulk-trust",
+                ),
+            )
+            yield self._field(
+                "Staleness",
+                Select(
+                    [(Text(f"{STALENESS.get(s, s)}  {n:,}"), s) for s, n in found.staleness],
+                    prompt="any",
+                    id="bulk-staleness",
+                ),
+            )
+            yield self._field(
+                "Title or path", Input(placeholder="words…", id="bulk-text"), "bulk-text-field"
+            )
+        table: DataTable = DataTable(id="bulk-table", cursor_type="row", zebra_stripes=True)
+        yield table
+        with Horizontal(id="bulk-change") as change:
+            change.border_title = "Change the selected documents"
+            yield self._field(
+                "Change",
+                Select(
+                    [(label, key) for key, label in OPERATIONS],
+                    allow_blank=False,
+                    value="add_tag",
+                    id="bulk-op",
+                ),
+                "bulk-op-field",
+            )
+            yield self._field(
+                "Field",
+                Input(
+                    placeholder="key, e.g. owner",
+                    suggester=SuggestFromList([k for k, _ in found.keys]),
+                    id="bulk-key",
+                ),
+                "bulk-key-field",
+            )
+            yield self._field(
+                "Tag",
+                Input(
+                    placeholder="tag",
+                    suggester=SuggestFromList([t for t, _ in found.tags], case_sensitive=False),
+                    id="bulk-value",
+                ),
+                "bulk-value-field",
+            )
+            with Vertical(classes="bulk-field", id="bulk-preview-field"):
+                yield Label(" ")
+                yield Button("Preview  p", id="bulk-preview", variant="primary")
+        yield Static(id="bulk-summary")
+        yield Footer()
+
+    @staticmethod
+    def _field(label: str, widget: Any, field_id: str | None = None) -> Vertical:
+        return Vertical(
+            Label(label, classes="bulk-label"), widget, classes="bulk-field", id=field_id
+        )
+
+    def on_mount(self) -> None:
+        self.title = "Bulk edit"
+        self.sub_title = self.package.name
+        self._columns(self.app.size.width)
+        self._operation_changed()
+        self.refilter()
+        self.query_one("#bulk-table").focus()
+
+    def _columns(self, width: int) -> None:
+        """(Re)make the columns so that the table fits ``width`` without scrolling sideways."""
+        self._width = width
+        flexible = max(60, width - 2 - 2 - 8 * 2 - (1 + 12 + 10 + 10 + 11))
+        self._path_width = flexible * 36 // 100
+        table = self.query_one("#bulk-table", DataTable)
+        table.clear(columns=True)
+        table.add_column(Text("✓"), key="mark", width=1)
+        table.add_column("Title", key="title", width=flexible * 40 // 100)
+        table.add_column("Type", key="type", width=12)
+        table.add_column("Status", key="status", width=10)
+        table.add_column("Trust", key="trust", width=10)
+        table.add_column("Staleness", key="staleness", width=11)
+        table.add_column("Tags", key="tags", width=flexible - flexible * 76 // 100)
+        table.add_column("Path", key="path", width=self._path_width)
+
+    def on_resize(self) -> None:
+        if self.is_mounted and self.app.size.width != self._width:
+            self._columns(self.app.size.width)
+            self._fill()
+
+    # -- filtering ------------------------------------------------------------------
+
+    def current_filter(self) -> Filter:
+        def picked(selector: str) -> str | None:
+            value = self.query_one(selector, Select).value
+            return None if value is Select.NULL else str(value)
+
+        return Filter(
+            type=picked("#bulk-type"),
+            tag=self.query_one("#bulk-tag", Input).value.strip() or None,
+            status=picked("#bulk-status"),
+            trust=picked("#bulk-trust"),
+            staleness=picked("#bulk-staleness"),
+            text=self.query_one("#bulk-text", Input).value,
+        )
+
+    def refilter(self) -> None:
+        """Match the filter against the package again and refill the table."""
+        self.matches = filter_documents(self.package, self.current_filter(), self.kas.today)
+        self._fill()
+
+    def _fill(self) -> None:
+        table = self.query_one("#bulk-table", DataTable)
+        today = self.kas.today
+        cursor = self.shown[table.cursor_row] if 0 <= table.cursor_row < len(self.shown) else None
+        table.clear()
+        rows = self.matches[:ROW_LIMIT]
+        self.shown = [doc.path for doc in rows]
+        for doc in rows:
+            table.add_row(
+                _MARK if doc.path in self.selected else _NO_MARK,
+                Text(doc.title, no_wrap=True, overflow="ellipsis"),
+                Text(doc.type or "(none)", "bold" if doc.type else "red"),
+                Text(doc.status, _STATUS_STYLE.get(doc.status, "")),
+                _TRUST.get(doc.trust_tier) or Text(doc.trust_tier),
+                _staleness_cell(doc, today),
+                Text(", ".join(doc.tags), "magenta", no_wrap=True, overflow="ellipsis"),
+                self._path_cell(doc.path),
+                key=doc.path,
+            )
+        if cursor in self.shown:
+            table.move_cursor(row=self.shown.index(cursor), animate=False)
+        self._counts()
+
+    def _path_cell(self, path: str) -> Text:
+        """The path, cut at the left when too long (the file name matters most)."""
+        width = self._path_width
+        if len(path) > width:
+            path = "…" + path[len(path) - width + 1 :]
+        folder, _, name = path.rpartition("/")
+        return Text.assemble((folder + "/" if folder else "", "bright_black"), name)
+
+    def _counts(self) -> None:
+        """The table's title and the summary: what is shown, selected and hidden."""
+        table = self.query_one("#bulk-table", DataTable)
+        total = len(self.package.documents)
+        matched = len(self.matches)
+        title = f"Documents · {matched:,} of {total:,} match"
+        if matched > len(self.shown):
+            title += f" · showing the first {len(self.shown):,}"
+        table.border_title = title
+        selected = len(self.selected)
+        matching = {doc.path for doc in self.matches}
+        hidden = sum(1 for path in self.selected if path not in matching)
+        subtitle = f"{selected:,} selected"
+        if hidden:
+            subtitle += f" ({hidden:,} hidden by the filter)"
+        table.border_subtitle = subtitle
+        self._describe()
+
+    @on(Select.Changed, "#bulk-filters Select")
+    def _select_changed(self) -> None:
+        self.refilter()
+
+    @on(Input.Changed, "#bulk-tag, #bulk-text")
+    def _typed(self) -> None:
+        if self._typing is not None:
+            self._typing.stop()
+        self._typing = self.set_timer(TYPING_PAUSE, self.refilter)
+
+    @on(Input.Submitted, "#bulk-tag, #bulk-text")
+    def _filter_submitted(self) -> None:
+        if self._typing is not None:
+            self._typing.stop()
+        self.refilter()
+        self.query_one("#bulk-table").focus()
+
+    # -- selecting ------------------------------------------------------------------
+
+    def _mark(self, path: str) -> None:
+        if path in self.shown:
+            self.query_one("#bulk-table", DataTable).update_cell(
+                path, "mark", _MARK if path in self.selected else _NO_MARK
+            )
+
+    def action_toggle(self) -> None:
+        table = self.query_one("#bulk-table", DataTable)
+        if not self.shown or not 0 <= table.cursor_row < len(self.shown):
+            return
+        path = self.shown[table.cursor_row]
+        if path in self.selected:
+            del self.selected[path]
+        else:
+            self.selected[path] = None
+        self._mark(path)
+        if table.cursor_row < len(self.shown) - 1:
+            table.move_cursor(row=table.cursor_row + 1)
+        self._counts()
+
+    @on(DataTable.RowSelected, "#bulk-table")
+    def _row_selected(self) -> None:
+        self.action_toggle()
+
+    def action_select_all(self) -> None:
+        """Select every document the filter matches (beyond the rows shown, too)."""
+        for doc in self.matches:
+            self.selected[doc.path] = None
+        self._remark()
+        if len(self.matches) > len(self.shown):
+            self.notify(f"Selected all {len(self.matches):,} matching documents", timeout=3)
+
+    def action_select_none(self) -> None:
+        self.selected.clear()
+        self._remark()
+
+    def _remark(self) -> None:
+        table = self.query_one("#bulk-table", DataTable)
+        for path in self.shown:
+            table.update_cell(path, "mark", _MARK if path in self.selected else _NO_MARK)
+        self._counts()
+
+    def action_focus_text(self) -> None:
+        self.query_one("#bulk-text", Input).focus()
+
+    # -- the change -----------------------------------------------------------------
+
+    @property
+    def op_kind(self) -> str:
+        return str(self.query_one("#bulk-op", Select).value)
+
+    @on(Select.Changed, "#bulk-op")
+    def _operation_changed(self) -> None:
+        kind = self.op_kind
+        tags = kind in ("add_tag", "remove_tag")
+        found = self._choices
+        self.query_one("#bulk-key-field").display = not tags
+        value_field = self.query_one("#bulk-value-field")
+        value_field.display = kind != "remove_field"
+        value = self.query_one("#bulk-value", Input)
+        value_field.query_one(Label).update("Tag" if tags else "Value")
+        value.placeholder = "tag" if tags else "value: text, 12, true, 2027-03-01, [a, b]"
+        if tags and found is not None:
+            value.suggester = SuggestFromList([t for t, _ in found.tags], case_sensitive=False)
+        else:
+            self._value_suggestions()
+        self._describe()
+
+    @on(Input.Changed, "#bulk-key, #bulk-value")
+    def _change_typed(self, event: Input.Changed) -> None:
+        if event.input.id == "bulk-key" and self.op_kind == "set_field":
+            self._value_suggestions()
+        self._describe()
+
+    def _value_suggestions(self) -> None:
+        key = self.query_one("#bulk-key", Input).value.strip()
+        values: list[str] = []
+        if key == "status":
+            values = list(STATUSES)
+        elif key == "type" and self._choices is not None:
+            values = [t for t, _ in self._choices.types if t]
+        elif key:
+            seen: dict[str, None] = {}
+            for doc in self.package.documents.values():
+                value = doc.meta.get(key)
+                if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                    seen[str(value)] = None
+                if len(seen) >= 50:
+                    break
+            values = sorted(seen)
+        self.query_one("#bulk-value", Input).suggester = (
+            SuggestFromList(values, case_sensitive=False) if values else None
+        )
+
+    def operation(self) -> Operation:
+        """The change as typed; :class:`BulkError` says what is missing or wrong."""
+        kind = self.op_kind
+        key = self.query_one("#bulk-key", Input).value
+        value = self.query_one("#bulk-value", Input).value
+        op: Operation
+        if kind == "add_tag":
+            op = AddTag(value.strip())
+        elif kind == "remove_tag":
+            op = RemoveTag(value.strip())
+        elif kind == "set_field":
+            op = SetField.parse(key, value)
+        else:
+            op = RemoveField(key.strip())
+        op.check()
+        return op
+
+    def _missing(self) -> str:
+        """What the change still needs typed, if anything (a hint, not an error)."""
+        kind = self.op_kind
+        key = self.query_one("#bulk-key", Input).value.strip()
+        value = self.query_one("#bulk-value", Input).value.strip()
+        if kind in ("add_tag", "remove_tag") and not value:
+            return f"Type the tag to {'add' if kind == 'add_tag' else 'remove'}."
+        if kind in ("set_field", "remove_field") and not key:
+            return f"Type the field to {'set' if kind == 'set_field' else 'remove'}."
+        if kind == "set_field" and not value:
+            return f"Type the value to give {key}."
+        return ""
+
+    def _describe(self) -> None:
+        """Say, under the change, what p would do (or what is still missing)."""
+        summary = self.query_one("#bulk-summary", Static)
+        count = len(self.selected)
+        text = Text()
+        missing = self._missing()
+        try:
+            op = self.operation()
+        except BulkError as exc:
+            if missing:
+                text.append("▸ ", "bold yellow")
+                text.append(missing)
+            else:
+                text.append("✗ ", "bold red")
+                text.append(exc.message, "red")
+        else:
+            if not count:
+                text.append("Select documents: ", "bold")
+                text.append("space toggles the row, a selects every match, n none.")
+            else:
+                text.append("p ", "bold reverse")
+                text.append(f" preview: {op.describe()} in ")
+                text.append(_plural(count, "selected document"), "bold")
+                text.append(". Every diff is shown before anything is written.")
+        summary.update(text)
+
+    # -- preview and write ----------------------------------------------------------
+
+    @on(Button.Pressed, "#bulk-preview")
+    def _preview_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_preview()
+
+    @on(Input.Submitted, "#bulk-key, #bulk-value")
+    def _change_submitted(self) -> None:
+        self.action_preview()
+
+    def action_preview(self) -> None:
+        if self.busy:
+            return
+        try:
+            op = self.operation()
+        except BulkError as exc:
+            self.notify(exc.message, title="Cannot preview", severity="warning")
+            return
+        paths = sorted(p for p in self.selected if p in self.package.documents)
+        if not paths:
+            self.notify(
+                "Select documents first: space toggles a row, a selects every match",
+                severity="warning",
+            )
+            return
+        self.busy = True
+        self.query_one("#bulk-summary", Static).update(
+            Text(f"Previewing {_plural(len(paths), 'file')}…", "bold")
+        )
+        self._compute_preview(op, paths)
+
+    @work(thread=True, exclusive=True, group="bulk-preview")
+    def _compute_preview(self, op: Operation, paths: list[str]) -> None:
+        worker = get_current_worker()
+        step = max(1, len(paths) // 50)
+
+        def progress(done: int, total: int) -> None:
+            if worker.is_cancelled:
+                raise _Cancelled  # stops between two files; editing.preview restores the store
+            if done % step == 0:
+                self.app.call_from_thread(
+                    self.query_one("#bulk-summary", Static).update,
+                    Text(f"Previewing {done:,} of {total:,} files…", "bold"),
+                )
+
+        try:
+            result = preview(self.package, paths, op, progress=progress)
+        except _Cancelled:
+            return
+        except BulkError as exc:
+            self.app.call_from_thread(self._preview_failed, exc.message)
+            return
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._show_preview, op, result)
+
+    def _preview_failed(self, message: str) -> None:
+        self.busy = False
+        self._describe()
+        self.notify(message, title="Cannot preview", severity="error")
+
+    def _show_preview(self, op: Operation, result: Preview) -> None:
+        self.busy = False
+        self._describe()
+        title = f"Bulk edit: {op.describe()}"
+
+        def decided(write: bool | None) -> None:
+            if write:
+                self._write(op, result)
+
+        self.app.push_screen(BulkPreviewScreen(title, result), decided)
+
+    def _write(self, op: Operation, result: Preview) -> None:
+        paths = [p for p in result.changed if p in self.package.documents]
+        if not paths:
+            self.notify("Nothing to change", timeout=2)
+            return
+        try:
+            edit = plan(self.package, paths, op)
+        except BulkError as exc:
+            self.notify(exc.message, title="Not saved", severity="error")
+            return
+        count = len(paths)
+        self.busy = True
+        self.query_one("#bulk-summary", Static).update(
+            Text(f"Writing {_plural(count, 'file')}…", "bold")
+        )
+
+        def run() -> None:  # after the message is drawn: run_edit holds the screen meanwhile
+            self.busy = False
+            self.kas.run_edit(
+                f"{op.describe()} in {_plural(count, 'document')}",
+                edit,
+                log=op.log_message(count),
+                then=lambda saved: self.after_write(),
+            )
+
+        self.call_after_refresh(run)
+
+    def after_write(self) -> None:
+        """The package was re-read file by file: show it again."""
+        self._choices = choices(self.package, self.kas.today)
+        for selector in ("#bulk-tag", "#bulk-value"):
+            widget = self.query_one(selector, Input)
+            if selector == "#bulk-tag" or self.op_kind in ("add_tag", "remove_tag"):
+                widget.suggester = SuggestFromList(
+                    [t for t, _ in self._choices.tags], case_sensitive=False
+                )
+        self.selected = {p: None for p in self.selected if p in self.package.documents}
+        self.refilter()
+
+    # -- undo, leaving --------------------------------------------------------------
+
+    def action_undo(self) -> None:
+        if not self.busy:
+            self.kas.action_undo()
+            self.after_write()
+
+    def action_redo(self) -> None:
+        if not self.busy:
+            self.kas.action_redo()
+            self.after_write()
+
+    def action_ignore(self) -> None:
+        """Swallow an app key that would act on the screen below."""
+
+    def action_close(self) -> None:
+        if self.busy:
+            self.workers.cancel_group(self, "bulk-preview")
+            self.busy = False
+        self.dismiss(None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("preview", "select_all", "select_none", "toggle") and self.busy:
+            return None
+        return True
+
+
+def open_bulk_editor(app: App, paths: list[str] | None = None) -> None:
+    """Push the bulk editor (``paths``: documents to start selected)."""
+    if any(isinstance(screen, BulkScreen) for screen in app.screen_stack):
+        return
+    app.push_screen(BulkScreen(paths))
