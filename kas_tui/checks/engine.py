@@ -10,10 +10,13 @@ import datetime as dt
 import posixpath
 import re
 import time
-import unicodedata
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..drift import drifted as _drifted
+from ..drift import more_than_one_sentence as _more_than_one_sentence
+from ..drift import norm as _norm
+from ..drift import says_nothing
 from ..okf.links import resolve
 from ..package import STATUSES, Document, Package, parse_timestamp, paused_gc
 from .catalog import BY_CODE, OKF
@@ -24,20 +27,9 @@ _ACTOR = re.compile(r"[a-z][\w.-]*:\S+|[^\s/:]+/\S+")
 _WINDOWS_FORBIDDEN = re.compile(r'[<>:"|?*\\\x00-\x1f]')
 _WINDOWS_RESERVED = re.compile(r"(CON|PRN|AUX|NUL|COM[1-9]|LPT[1-9])(\..*)?", re.I)
 _AWKWARD = re.compile(r"[^a-z0-9._-]")
-# A sentence ends after a word of two lower-case letters or more (so "U.S.", "Dr." and
-# "e.g." do not end one) or a closing bracket or quote, before a capital or a digit.
-_SENTENCE_END = re.compile(r"(?:(?<=[a-z]{2}[.!?])|(?<=[A-Za-z0-9][)\]\"'][.!?]))(?=\s+[A-Z0-9])")
 _NOTE_WORDS = re.compile(
     r"deprecat|supersed|replaced|retired|obsolete|legacy|stale|outdated|archiv|review", re.I
 )
-_EMPTY_MEANING = re.compile(
-    r"^(?:(?:a |the |this |some )?(?:document|doc|page|file|article|note|notes|text|info|information)"
-    r" (?:about|on|for|regarding|describing|of)\b.{0,40}$"
-    r"|(?:todo|tbd|tba|fixme|n/?a|none|description|placeholder|lorem ipsum)\b.*"
-    r"|(?:this|the) (?:document|page|file|article) (?:is about|describes|covers|explains)\b.{0,40}$)",
-    re.I,
-)
-_NOTE_PREFIX = re.compile(r"^\s*(?:\(?(?:deprecated|stale|legacy|draft)[^:)]*[:)]\s*)+", re.I)
 
 
 def matches(code: str, patterns: Iterable[str]) -> bool:
@@ -500,12 +492,7 @@ class Checker:
         self._check_orphans()
 
     def _check_meaning(self, path: str, line: Any, desc: str, title: str) -> None:
-        norm = _norm(desc)
-        if (
-            _EMPTY_MEANING.match(desc.strip())
-            or (title and norm == _norm(title))
-            or len(norm.split()) < 3
-        ):
+        if says_nothing(desc, title):
             self.emit(
                 "KAS042",
                 path,
@@ -549,13 +536,6 @@ class Checker:
                 self.emit("KAS043", path, None, "no index lists it and no document links to it")
 
 
-def _more_than_one_sentence(text: str) -> bool:
-    body = text.rstrip(".!? ")
-    if ". " not in body and "! " not in body and "? " not in body:
-        return False
-    return bool(_SENTENCE_END.search(body))
-
-
 def _source_ids(meta: dict[str, Any]) -> set[str]:
     sources = meta.get("sources")
     if not isinstance(sources, list):
@@ -565,25 +545,6 @@ def _source_ids(meta: dict[str, Any]) -> set[str]:
 
 def _text(value: Any) -> str:
     return value.strip() if isinstance(value, str) else ""
-
-
-_PUNCTUATION = str.maketrans({c: " " for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~"})
-
-
-def _norm(text: str) -> str:
-    """Lower-case words without punctuation, for comparing descriptions."""
-    if text.isascii():  # the common case, without NFKC and a regex
-        return " ".join(text.lower().translate(_PUNCTUATION).split())
-    text = unicodedata.normalize("NFKC", text).lower()
-    return " ".join(re.sub(r"[^\w\s]", " ", text).split())
-
-
-def _drifted(entry: str, document: str) -> bool:
-    """Whether an index entry's description says something else than its document's."""
-    from rapidfuzz import fuzz
-
-    entry = _NOTE_PREFIX.sub("", entry)
-    return fuzz.token_set_ratio(_norm(entry), _norm(document)) < 80
 
 
 def _clip(text: str, width: int = 60) -> str:

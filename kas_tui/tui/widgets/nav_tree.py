@@ -12,9 +12,10 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from ...checks.model import Finding
+from ...drift import drifted
 from ...package import Listing, Package
-
 from ..commands import bindings
+
 TRUST_MARKS = {
     "human-reviewed": ("●", "green"),
     "machine-confirmed": ("◐", "yellow"),
@@ -150,6 +151,8 @@ class NavTree(Tree[NodeRef]):
                 text.append(f" [{doc.status}]", "yellow" if doc.status == "draft" else "red")
             if doc.staleness(self.today).state == "stale":
                 text.append(" [stale]", "red")
+            if drifted(entry.description, doc.description):
+                text.append(" ≠", "yellow")  # the entry says something else than the document
         elif listing.kind == "bundle":
             text.append(entry.title, "bold cyan")
         else:
