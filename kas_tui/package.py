@@ -381,11 +381,13 @@ class Package:
             if exists:
                 self._load_log(rel)
         elif rel.endswith(".md"):
+            existed = rel in self.documents
             if exists:
                 self.documents[rel] = Document.from_read(read_document(self.root, rel))
             else:
                 self.documents.pop(rel, None)
-            self._resolve_listings()
+            if exists != existed:  # a listing's kind depends only on whether its file exists
+                self._resolve_listings()
 
     def _load_index(self, rel: str) -> None:
         text, fingerprint, problems = read_text(self.root, rel)

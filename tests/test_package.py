@@ -747,3 +747,27 @@ def test_bundles_are_folders_holding_documents_not_asset_folders(tmp_path):
     bundles = pkg.bundles()
     assert "references" not in bundles and "references/export.csv" in pkg.assets
     assert {"", "deep", "deep/er"} <= bundles
+
+
+def test_reload_file_updates_listings_only_when_a_document_comes_or_goes(tmp_path, monkeypatch):
+    root = make_package(tmp_path)
+    pkg = Package.open(root)
+    folder, listing = next(
+        (f, item) for f in pkg.indexes for item in pkg.listings(f) if item.kind == "document"
+    )
+    calls = []
+    real = pkg._resolve_listings
+    monkeypatch.setattr(pkg, "_resolve_listings", lambda *a: calls.append(a) or real(*a))
+    path = root / listing.path
+    path.write_text(path.read_text().replace("title:", "title: Edited", 1))
+    pkg.reload_file(listing.path)
+    assert calls == [], "an edit of a listed document does not re-resolve every index"
+    text = path.read_text()
+    path.unlink()
+    pkg.reload_file(listing.path)
+    kinds = {item.path: item.kind for item in pkg.listings(folder)}
+    assert kinds[listing.path] == "missing"
+    path.write_text(text)
+    pkg.reload_file(listing.path)
+    assert {item.path: item.kind for item in pkg.listings(folder)}[listing.path] == "document"
+    assert len(calls) == 2
