@@ -92,7 +92,7 @@ def _label(tree: NavTree, path: str) -> str:
 async def test_entry_save_undo_copy_and_drift(demo: Package) -> None:
     before = _files(demo)
     app = KasApp(demo, today=TODAY, watch=False)
-    async with app.run_test(size=(160, 48)) as pilot:
+    async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         tree = app.query_one(NavTree)
 
@@ -232,7 +232,7 @@ async def test_read_only_index_keeps_the_screen_and_the_text(demo: Package) -> N
     folder.chmod(0o555)
     try:
         app = KasApp(demo, today=TODAY, watch=False)
-        async with app.run_test(size=(160, 48)) as pilot:
+        async with app.run_test(size=(100, 30)) as pilot:
             await pilot.pause()
             screen = await _open_entry(app, pilot)
             _set(screen.query_one("#entry-desc", OneLineArea), "Kept after a refusal, please.")
