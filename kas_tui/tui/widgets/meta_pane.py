@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from ...agent import catalog_entry
 from ...package import Document, Package
 from ...tokens import estimate_tokens
 
@@ -112,10 +113,7 @@ class MetaPane(Static):
             self.update(Text("This package has no SKILL.md: agents cannot discover it.", "red"))
             return
         desc = skill.description
-        catalog = (
-            f"<skill>\n  <name>{skill.name}</name>\n  <description>{desc}</description>\n"
-            f"  <location>{package.root / 'SKILL.md'}</location>\n</skill>"
-        )
+        catalog = catalog_entry(package)
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold cyan", no_wrap=True)
         table.add_column()
@@ -124,7 +122,7 @@ class MetaPane(Static):
         table.add_row(
             "cost",
             Text(
-                f"{len(desc):,} / 1,024 characters · catalog entry ≈ {estimate_tokens(catalog):,} tokens"
+                f"{len(desc):,} / 1,024 characters · catalog entry ≈ {catalog.tokens:,} tokens"
                 f" · body ≈ {estimate_tokens(skill.body):,} tokens",
                 "red" if len(desc) > 1024 else "",
             ),

@@ -41,9 +41,9 @@ class NodeRef:
 class NavTree(Tree[NodeRef]):
     """Index entries with their one-sentence descriptions; bundles expand lazily."""
 
-    #: Files an agent walk or replay read (``read``) or peeked at (``peeked``), by path.
     BINDINGS = bindings("tree")
 
+    #: Files an agent walk or replay read (``read``) or peeked at (``peeked``), by path.
     visited: Mapping[str, str] = MappingProxyType({})
 
     def __init__(self, package: Package, today: dt.date, **kwargs) -> None:
