@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
+
+_DIFF_STYLES = (("+++", "bold"), ("---", "bold"), ("@@", "cyan"), ("+", "green"), ("-", "red"))
+
+
+def diff_text(diff: str) -> Text:
+    """A unified diff, coloured line by line, every character (indentation too) kept."""
+    out = Text(no_wrap=False, overflow="fold")
+    for line in diff.splitlines(keepends=True):
+        style = next((s for prefix, s in _DIFF_STYLES if line.startswith(prefix)), "")
+        out.append(line, style)
+    return out
 
 
 class ChoiceScreen(ModalScreen[str | None]):
@@ -73,7 +83,7 @@ class DiffScreen(ModalScreen[bool]):
             box.border_title = Text(self.title_text)
             box.border_subtitle = f"y {self.confirm.lower()} · n cancel"
             with VerticalScroll(id="diff-scroll"):
-                yield Static(Syntax(self.diff or "(no change)", "diff", word_wrap=True))
+                yield Static(diff_text(self.diff or "(no change)\n"))
             with Horizontal(id="choice-buttons"):
                 yield Button(f"y {self.confirm}", id="diff-yes", variant="primary")
                 yield Button("n Cancel", id="diff-no")
