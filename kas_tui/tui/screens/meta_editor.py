@@ -1,0 +1,629 @@
+"""The frontmatter editor: a form with one typed input per field, and the raw YAML a key away.
+
+A save is one undoable, logged action (``app.run_edit``) that patches exactly the fields
+that changed (``kas_tui.editing.set_field``/``remove_field``), so every other byte of the
+file stays as it was. Invalid values are marked at their field and block the save; a
+refused save (read-only file, file gone, a value YAML cannot hold) keeps the screen and
+the user's text. The YAML editor is for what the form cannot say: comments, nested
+values, order; it is checked before it is written (``set_frontmatter_text``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Button, ContentSwitcher, Footer, Static, TextArea
+from textual.widgets.text_area import LanguageDoesNotExist, Selection
+
+from ... import fields as F
+from ...editing import remove_field, set_field, set_frontmatter_text
+from ...okf.errors import EditError, FormatError
+from ..widgets.fields import (
+    DateRow,
+    DescriptionRow,
+    FieldRow,
+    HistoryView,
+    SourcesRow,
+    StatusRow,
+    TagsRow,
+    TextRow,
+    YamlRow,
+)
+from .ask import AskScreen
+from .choose import ChoiceScreen
+
+if TYPE_CHECKING:
+    import datetime as dt
+
+    from ...package import Package
+
+HINTS = {
+    "title": "the display name; index entries and the tree show it",
+    "resource": "URI of the underlying asset, when the document describes one (optional)",
+}
+
+
+def open_meta_editor(app: Any, path: str) -> None:
+    """Open the frontmatter editor for document ``path`` (root-relative) over the app."""
+    package: Package = app.package
+    if path not in package.documents:
+        app.notify(f"{path} is not a document of this package", severity="warning")
+        return
+    try:
+        text = package.read_text(path)
+    except (OSError, FormatError) as exc:
+        app.notify(f"Cannot read {path}: {exc}", title="Not opened", severity="error")
+        return
+    app.push_screen(MetaEditor(path, text, package, today=app.today))
+
+
+def _by_use(values: list[str]) -> list[str]:
+    """Distinct non-empty ``values``, the most used first (then alphabetically)."""
+    counts = Counter(v for v in values if v)
+    return sorted(counts, key=lambda v: (-counts[v], v.casefold()))
+
+
+def _plain_text(value: Any) -> bool:
+    """Whether ``value`` fits a text input as it is (no control characters, not a list)."""
+    return value is None or (isinstance(value, str) and F.control_error(value) is None)
+
+
+class MetaEditor(ModalScreen[bool]):
+    """Edit the frontmatter of one document; dismisses with ``True`` once saved."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save"),
+        Binding("ctrl+r", "toggle_raw", "Form/YAML"),
+        Binding("ctrl+n", "add_source", "Add source"),
+        Binding("escape", "close", "Close"),
+    ]
+
+    def __init__(self, path: str, text: str, package: Package, *, today: dt.date) -> None:
+        super().__init__()
+        self.path = path
+        self.today = today
+        docs = package.documents.values()
+        self.types = _by_use([d.type for d in docs])
+        self.tags = _by_use([t for d in docs for t in d.tags])
+        try:
+            disk_yaml = F.frontmatter_text(text)
+        except FormatError:
+            disk_yaml = None
+        if disk_yaml is None:  # no block (or an unterminated one): raw shows the top lines
+            disk_yaml = "" if not text.startswith("---") else text.split("\n", 1)[-1]
+        self.disk_yaml = disk_yaml
+        meta, error, line = F.parse_block(disk_yaml)
+        self.disk_meta: dict[str, Any] | None = meta
+        self.open_error = (error, line) if error else None
+        self.base_yaml = disk_yaml  # what the form's changes apply to (moves on a raw edit)
+        self.base_meta: dict[str, Any] = meta or {}
+        self.raw_mode = self.disk_meta is None
+        self.raw_entered = disk_yaml  # the YAML editor's text when it was opened
+        self.saved = False
+        self._refresh_pending = False
+        self._message = ""  # why the last save was refused; shown until the next edit
+
+    # -- layout ---------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="me-box"):
+            with Horizontal(id="me-bar"):
+                yield Static(id="me-path")
+                yield Button("Form", id="me-tab-form", compact=True)
+                yield Button("YAML", id="me-tab-raw", compact=True)
+            with ContentSwitcher(
+                initial="me-raw" if self.raw_mode else "me-form", id="me-switcher"
+            ):
+                with VerticalScroll(id="me-form"), Vertical(id="me-fields"):
+                    yield from self.build_rows(self.base_meta)
+                with Vertical(id="me-raw"):
+                    yield self._yaml_area()
+                    yield Static(id="me-raw-help")
+                    yield Static(id="me-raw-error")
+            with Horizontal(id="me-actions"):
+                yield Static(id="me-status")
+                yield Button("Save", variant="primary", id="me-save", compact=True)
+                yield Button("Cancel", id="me-cancel", compact=True)
+        yield Footer()
+
+    def _yaml_area(self) -> TextArea:
+        area = TextArea(
+            self.disk_yaml,
+            id="me-yaml",
+            soft_wrap=True,
+            show_line_numbers=True,
+            tab_behavior="indent",
+        )
+        area.indent_width = 2
+        if "yaml" in area.available_languages:  # textual[syntax] installed
+            with contextlib.suppress(LanguageDoesNotExist):  # tree-sitter without the grammar
+                area.language = "yaml"
+        return area
+
+    def build_rows(self, meta: dict[str, Any]) -> list[Widget]:
+        """The form for ``meta``: known fields first, then sources, other fields, history."""
+        rows: list[Widget] = [Static(Text("Properties"), classes="me-section")]
+        for key in F.FORM_FIELDS:
+            rows.append(self._row_for(key, meta.get(key)))
+        sources = meta.get("sources")
+        if sources is None or isinstance(sources, list):
+            rows.append(SourcesRow(sources))
+        else:
+            rows.append(YamlRow("sources", sources, note="not a list: write a list of entries"))
+        rows.append(Static(Text("Other fields"), classes="me-section"))
+        for key, value in meta.items():
+            if key not in F.KNOWN_FIELDS:
+                rows.append(YamlRow(key, value))
+        rows.append(Button("+ Add field", compact=True, classes="me-add", id="add-field"))
+        rows.append(Static(Text("History"), classes="me-section"))
+        history = HistoryView(id="me-history")
+        history.show(F.history(meta))
+        rows.append(history)
+        return rows
+
+    def _row_for(self, key: str, value: Any) -> FieldRow:
+        """The typed row for a known field, or the YAML line when the value does not fit."""
+        if key == "description" and _plain_text(value):
+            return DescriptionRow(value, self._title_now)
+        if key == "tags" and (
+            value is None
+            or _plain_text(value)
+            or (
+                isinstance(value, list)
+                and all(isinstance(t, (str, int)) and _plain_text(str(t)) for t in value)
+            )
+        ):
+            return TagsRow(value, self.tags)
+        if key == "status" and _plain_text(value):
+            return StatusRow(value)
+        if key == "stale_after" and _plain_text(value):
+            return DateRow(value, self.today)
+        if key in ("type", "title", "resource") and _plain_text(value):
+            return TextRow(
+                key,
+                value,
+                parse=F.parse_type if key == "type" else F.parse_text,
+                hint=self._type_hint() if key == "type" else HINTS[key],
+                suggestions=self.types if key == "type" else (),
+                placeholder="Runbook" if key == "type" else "",
+            )
+        return YamlRow(
+            key, value, note=f"{key} holds a value the form cannot show; edit it as YAML"
+        )
+
+    def _title_now(self) -> str:
+        row = self.row("title") if self.is_mounted else None
+        return row.text() if row is not None else str(self.base_meta.get("title") or "")
+
+    def _type_hint(self) -> str:
+        used = ", ".join(self.types[:5])
+        return f"required; used here: {used}" if used else "required: Runbook, Policy, Reference…"
+
+    def on_mount(self) -> None:
+        self.query_one("#me-box").border_subtitle = "ctrl+s save · ctrl+r YAML · esc close"
+        self.query_one("#me-tab-form").can_focus = False
+        self.query_one("#me-tab-raw").can_focus = False
+        self.query_one("#me-path", Static).update(Text(self.path))
+        self.query_one("#me-raw-error").display = False
+        self.query_one("#me-raw-help", Static).update(
+            Text(
+                "The YAML between the --- lines, as written to the file. "
+                "ctrl+r goes back to the form; ctrl+s checks and saves.",
+                "dim",
+            )
+        )
+        for row in self.rows():
+            row.check(show=True)  # problems the file already has are shown, not blocking
+        if self.raw_mode and self.open_error:
+            self.show_raw_error(*self.open_error, opening=True)
+        self.refresh_state()
+        self.call_after_refresh(self._focus_start)
+
+    def _focus_start(self) -> None:
+        if self.raw_mode:
+            self.query_one("#me-yaml").focus()
+        else:
+            rows = self.rows()
+            if rows:
+                rows[0].editor.focus()
+
+    # -- state ----------------------------------------------------------------------
+
+    def rows(self) -> list[FieldRow]:
+        fields = self.query_one("#me-fields")
+        return [w for w in fields.children if isinstance(w, FieldRow) and w.is_attached]
+
+    def row(self, key: str) -> FieldRow | None:
+        return next((r for r in self.rows() if r.key == key), None)
+
+    def raw_text(self) -> str:
+        return self.query_one("#me-yaml", TextArea).text
+
+    @property
+    def raw_edited(self) -> bool:
+        return self.raw_mode and self.raw_text() != self.raw_entered
+
+    @property
+    def dirty(self) -> bool:
+        """Whether leaving now would lose changes (the app asks before quitting)."""
+        if self.saved:
+            return False
+        return (
+            self.raw_edited
+            or self.base_yaml != self.disk_yaml
+            or any(row.changed for row in self.rows())
+        )
+
+    def collect(self) -> tuple[list[tuple[str, Any]], list[tuple[FieldRow, str]]]:
+        """The changed fields as ``(key, value)``, and the changed rows that are invalid."""
+        changes, invalid = [], []
+        for row in self.rows():
+            if not row.changed:
+                continue
+            value, error = row.parse()
+            if error:
+                invalid.append((row, error))
+            elif value is F.REMOVE and row.key not in self.base_meta:
+                continue  # emptied a field that was never there
+            else:
+                changes.append((row.key, value))
+        return changes, invalid
+
+    def refresh_state(self) -> None:
+        """The title's modified mark, the status line and the tabs."""
+        dirty = self.dirty
+        box = self.query_one("#me-box")
+        title = Text("Frontmatter")
+        if dirty:
+            title.append(" ● modified", "bold yellow")
+        if str(box.border_title) != title.plain:
+            box.border_title = title
+        for tab, active in (("#me-tab-form", not self.raw_mode), ("#me-tab-raw", self.raw_mode)):
+            button = self.query_one(tab)
+            if button.has_class("-active") != active:
+                button.set_class(active, "-active")
+        if self._message:
+            self.set_status(self._message, error=True)
+            return
+        if self.raw_mode:
+            if self.raw_edited:
+                state = "YAML edited: ctrl+s checks and saves it, ctrl+r shows it as the form"
+            elif self.raw_entered != self.disk_yaml:
+                state = "The YAML with the form's changes (not saved yet)"
+            else:
+                state = "The YAML as in the file"
+            self.set_status(state)
+            return
+        changes, invalid = self.collect()
+        parts = []
+        if changes:
+            parts.append(f"{len(changes)} field{'s' * (len(changes) != 1)} changed")
+        elif self.base_yaml != self.disk_yaml:
+            parts.append("changed in the YAML editor")
+        if invalid:
+            parts.append(f"{len(invalid)} invalid")
+        self.set_status(" · ".join(parts) if parts else "No changes", error=bool(invalid))
+
+    def set_status(self, message: str, *, error: bool = False, sticky: bool = False) -> None:
+        """Show ``message`` in the bottom bar; a ``sticky`` one stays until the next edit."""
+        if sticky:
+            self._message = message
+        status = self.query_one("#me-status", Static)
+        status.update(Text(message))
+        status.set_class(error, "-error")
+
+    def refresh_soon(self) -> None:
+        """Refresh the state once after this burst of edits (each keystroke posts one)."""
+        if not self._refresh_pending:
+            self._refresh_pending = True
+            self.call_after_refresh(self._refresh_now)
+
+    def _refresh_now(self) -> None:
+        self._refresh_pending = False
+        if self.is_attached:
+            self.refresh_state()
+
+    @on(FieldRow.Edited)
+    def _edited(self, event: FieldRow.Edited) -> None:
+        event.stop()
+        self._message = ""
+        if event.row.key == "title":  # a description repeating the title says nothing
+            description = self.row("description")
+            if description is not None:
+                description.refresh_info()
+        self.refresh_soon()
+
+    @on(TextArea.Changed, "#me-yaml")
+    def _raw_changed(self) -> None:
+        self.query_one("#me-raw-error").display = False
+        self._message = ""
+        self.refresh_soon()
+
+    # -- actions --------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The form's own keys are hidden (and do nothing) in the YAML editor."""
+        return not (action == "add_source" and self.raw_mode)
+
+    async def action_add_source(self) -> None:
+        row = self.row("sources")
+        if isinstance(row, SourcesRow) and not self.raw_mode:
+            await row.add_source()
+
+    @on(Button.Pressed, "#add-field")
+    def _add_field(self, event: Button.Pressed) -> None:
+        event.stop()
+        existing = [r.key for r in self.rows()]
+
+        async def named(key: str | None) -> None:
+            if not key:
+                return
+            row = YamlRow(key.strip(), None, new=True)
+            await self.query_one("#me-fields").mount(row, before="#add-field")
+            row.focus_editor()
+            self.refresh_state()
+
+        self.app.push_screen(
+            AskScreen(
+                "Add a field",
+                "The new field's name (a key of the frontmatter):",
+                check=lambda text: F.check_key(text, existing),
+                placeholder="owner",
+            ),
+            named,
+        )
+
+    @on(Button.Pressed, "#me-save")
+    def _save_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_save()
+
+    @on(Button.Pressed, "#me-cancel")
+    def _cancel_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_close()
+
+    @on(Button.Pressed, "#me-tab-form")
+    async def _tab_form(self, event: Button.Pressed) -> None:
+        event.stop()
+        if self.raw_mode:
+            await self.action_toggle_raw()
+
+    @on(Button.Pressed, "#me-tab-raw")
+    async def _tab_raw(self, event: Button.Pressed) -> None:
+        event.stop()
+        if not self.raw_mode:
+            await self.action_toggle_raw()
+
+    def action_close(self) -> None:
+        if not self.dirty:
+            self.dismiss(self.saved)
+            return
+
+        def decided(choice: str | None) -> None:
+            if choice == "discard":
+                self.dismiss(False)
+
+        self.app.push_screen(
+            ChoiceScreen(
+                "Unsaved changes",
+                f"{self.path}: your changes to the frontmatter are not saved.",
+                [("discard", "Discard changes"), ("keep", "Keep editing")],
+            ),
+            decided,
+        )
+
+    # -- form and YAML --------------------------------------------------------------
+
+    async def action_toggle_raw(self) -> None:
+        area = self.query_one("#me-yaml", TextArea)
+        switcher = self.query_one(ContentSwitcher)
+        if not self.raw_mode:
+            text = self._form_as_yaml()
+            if text is None:
+                return
+            self.raw_entered = text
+            area.load_text(text)
+            self.raw_mode = True
+            self.refresh_bindings()
+            switcher.current = "me-raw"
+            self.query_one("#me-raw-error").display = False
+            area.focus()
+            self.refresh_state()
+            return
+        text = area.text
+        if text != self.raw_entered:
+            data, error, line = F.parse_block(text)
+            if error:
+                self.show_raw_error(error, line)
+                return
+            assert data is not None
+            self.base_yaml, self.base_meta = text, data
+            await self.rebuild(data)
+        elif self.disk_meta is None and self.base_yaml == self.disk_yaml:
+            error, line = self.open_error or ("the YAML cannot be read", None)
+            self.show_raw_error(error, line)
+            return
+        self.raw_mode = False
+        self.refresh_bindings()
+        switcher.current = "me-form"
+        self.refresh_state()
+        self.call_after_refresh(self._focus_start)
+
+    def _form_as_yaml(self) -> str | None:
+        """The YAML the form would save (``None``, with the field marked, when it cannot)."""
+        changes, invalid = self.collect()
+        if invalid:
+            self._refuse(invalid, "fix the marked field before switching to YAML")
+            return None
+        try:
+            return F.apply_changes(self.base_yaml, changes)
+        except (EditError, FormatError) as exc:
+            self._refuse_key(exc)
+            return None
+
+    async def rebuild(self, meta: dict[str, Any]) -> None:
+        """Show the form for ``meta`` (after a YAML edit), marking what differs from the file."""
+        fields = self.query_one("#me-fields")
+        await fields.remove_children()
+        await fields.mount_all(self.build_rows(meta))
+        disk = self.disk_meta or {}
+        for row in self.rows():
+            row.from_disk_changed = (row.key in disk) != (row.key in meta) or disk.get(
+                row.key
+            ) != meta.get(row.key)
+            row.refresh_changed()
+            row.check(show=True)
+
+    def show_raw_error(self, error: str, line: int | None, *, opening: bool = False) -> None:
+        where = f"line {line}: " if line else ""
+        prefix = "This frontmatter cannot be read, so the form cannot show it. " if opening else ""
+        shown = self.query_one("#me-raw-error", Static)
+        shown.update(Text(f"✗ {prefix}{where}{error}"))
+        shown.display = True
+        self.set_status(
+            f"YAML error{' on line ' + str(line) if line else ''}", error=True, sticky=True
+        )
+        if line:
+            area = self.query_one("#me-yaml", TextArea)
+            row = max(0, min(line - 1, area.document.line_count - 1))
+            area.selection = Selection.cursor((row, 0))
+            area.scroll_cursor_visible()
+
+    # -- saving ---------------------------------------------------------------------
+
+    def action_save(self) -> None:
+        if self.raw_mode and self.raw_edited:
+            self._save_raw(self.raw_text())
+            return
+        changes, invalid = self.collect()
+        if invalid:
+            self._refuse(invalid, "not saved")
+            return
+        if self.base_yaml != self.disk_yaml:  # the YAML editor changed the base
+            try:
+                final = F.apply_changes(self.base_yaml, changes)
+            except (EditError, FormatError) as exc:
+                self._refuse_key(exc)
+                return
+            self._save_raw(final)
+            return
+        if not changes:
+            self.app.notify("Nothing to change", timeout=2)
+            self.dismiss(False)
+            return
+        current = self._read_current()
+        if current is None:
+            return
+        try:  # every change can be written before any is: no half-saved file
+            F.apply_changes(current, changes)
+        except (EditError, FormatError) as exc:
+            self._refuse_key(exc)
+            return
+        keys = [key for key, _ in changes]
+        path = self.path
+
+        def edit(pkg: Package) -> None:
+            for key, value in changes:
+                if value is F.REMOVE:
+                    remove_field(pkg, path, key)
+                else:
+                    set_field(pkg, path, key, value)
+
+        self._run(
+            f"edit {', '.join(keys)} of {path}",
+            edit,
+            f"Edited {', '.join(keys)} of {path}.",
+        )
+
+    def _save_raw(self, yaml_text: str) -> None:
+        data, error, line = F.parse_block(yaml_text)
+        if error:
+            self.show_raw_error(error, line)
+            return
+        assert data is not None
+        before = self.disk_meta or {}
+        old_errors = F.check_meta(before)
+        for key, message in F.check_meta(data).items():
+            if key not in old_errors or data.get(key) != before.get(key):
+                if self.raw_mode:
+                    self.show_raw_error(f"{key}: {message}", None)
+                else:
+                    self._refuse_key(EditError(message, path=key))
+                return
+        if yaml_text == self.disk_yaml:
+            self.app.notify("Nothing to change", timeout=2)
+            self.dismiss(False)
+            return
+        if self._read_current() is None:
+            return
+        path = self.path
+        self._run(
+            f"edit the frontmatter of {path}",
+            lambda pkg: set_frontmatter_text(pkg, path, yaml_text),
+            f"Edited the frontmatter of {path}.",
+        )
+
+    def _read_current(self) -> str | None:
+        """The frontmatter on disk now (``None``, with the reason shown, when it is gone)."""
+        app: Any = self.app
+        try:
+            text = app.package.read_text(self.path)
+            return F.frontmatter_text(text) or ""
+        except FileNotFoundError:
+            self._not_saved(
+                f"{self.path} was deleted or moved on disk; nothing was saved. "
+                "Your changes are still here (ctrl+r shows them as YAML to copy)."
+            )
+        except (OSError, FormatError) as exc:
+            self._not_saved(f"Cannot read {self.path} now: {exc}")
+        return None
+
+    def _run(self, label: str, edit: Any, log: str) -> None:
+        app: Any = self.app
+        if not app.run_edit(label, edit, log=log, then=self._after_save) and not self.saved:
+            self._not_saved("Not saved (see the message); your changes are still here.")
+
+    def _after_save(self, saved: bool) -> None:
+        if not saved:
+            self._not_saved("Not saved; your changes are still here.")
+            return
+        self.saved = True
+        if self.is_current:
+            self.dismiss(True)
+        else:  # a dialog (the conflict's diff) is still closing
+            self.call_after_refresh(lambda: self.is_current and self.dismiss(True))
+
+    def _not_saved(self, message: str) -> None:
+        self.set_status(message, error=True, sticky=True)
+        if self.raw_mode:
+            shown = self.query_one("#me-raw-error", Static)
+            shown.update(Text(f"✗ {message}"))
+            shown.display = True
+
+    def _refuse(self, invalid: list[tuple[FieldRow, str]], what: str) -> None:
+        for row, _ in invalid:
+            row.check(show=True)
+        row, error = invalid[0]
+        row.focus_editor()
+        self.set_status(f"{what.capitalize()}: {row.key}: {error}", error=True, sticky=True)
+
+    def _refuse_key(self, exc: EditError | FormatError) -> None:
+        key = getattr(exc, "path", None) or ""
+        message = getattr(exc, "message", str(exc))
+        row = self.row(key)
+        if row is None or self.raw_mode:
+            self._not_saved(f"Not saved: {message}")
+            return
+        row.show_error(message)
+        row.focus_editor()
+        self.set_status(f"Not saved: {key}: {message}", error=True, sticky=True)

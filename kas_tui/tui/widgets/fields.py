@@ -1,0 +1,776 @@
+"""The rows of the frontmatter form: one field each, its name left, its editor right.
+
+Every row keeps the text it started from, so it knows whether it changed; parses its
+text with the headless checks of :mod:`kas_tui.fields`; and shows a dim hint and a red
+error under its editor. Inputs strip pasted terminal escapes and control characters
+(saying so at the field) so they never reach the file or the screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.suggester import Suggester, SuggestFromList
+from textual.widget import Widget
+from textual.widgets import Button, Input, Label, Select, Static, TextArea
+
+from ... import fields as F
+
+# --- inputs that refuse terminal escapes ----------------------------------------------------
+
+
+class CleanInput(Input):
+    """An ``Input`` whose pasted text loses terminal escapes and control characters.
+
+    What was removed is posted as :class:`CleanInput.Cleaned` for the field to show.
+    """
+
+    class Cleaned(Message):
+        def __init__(self, widget: Widget, message: str) -> None:
+            super().__init__()
+            self.widget = widget
+            self.message = message
+
+    def _clean_insert(self, text: str) -> None:
+        clean, removed = F.sanitize(text)
+        if removed:
+            self.post_message(self.Cleaned(self, F.describe_removed(removed)))
+        if clean:
+            start, end = self.selection
+            self.replace(clean, min(start, end), max(start, end))
+
+    def _on_paste(self, event: events.Paste) -> None:
+        event.stop()
+        event.prevent_default()
+        self._clean_insert(event.text)
+
+    def action_paste(self) -> None:
+        self._clean_insert(self.app.clipboard)
+
+
+class CleanTextArea(TextArea):
+    """A ``TextArea`` for one long line (a description): paste is cleaned, enter moves on."""
+
+    def _clean_insert(self, text: str) -> None:
+        clean, removed = F.sanitize(text)
+        if removed:
+            self.post_message(CleanInput.Cleaned(self, F.describe_removed(removed)))
+        if clean:
+            result = self.replace(clean, *self.selection)
+            self.move_cursor(result.end_location)
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        event.stop()
+        event.prevent_default()
+        if not self.read_only:
+            self._clean_insert(event.text)
+
+    def action_paste(self) -> None:
+        if not self.read_only:
+            self._clean_insert(self.app.clipboard)
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.key == "enter":  # one line: enter goes to the next field
+            event.stop()
+            event.prevent_default()
+            self.screen.focus_next()
+
+
+class TagSuggester(Suggester):
+    """Suggests a completion of the last comma-separated tag from the package's tags."""
+
+    def __init__(self, tags: Iterable[str]) -> None:
+        super().__init__(use_cache=False, case_sensitive=False)
+        self.tags = list(tags)
+
+    async def get_suggestion(self, value: str) -> str | None:
+        head, _, last = value.rpartition(",")
+        stem = last.lstrip()
+        if not stem:
+            return None
+        used = {t.strip().casefold() for t in head.split(",")}
+        for tag in self.tags:
+            folded = tag.casefold()
+            stem_folded = stem.casefold()
+            if folded.startswith(stem_folded) and folded != stem_folded and folded not in used:
+                return value + tag[len(stem) :]
+        return None
+
+
+# --- rows -----------------------------------------------------------------------------------
+
+
+class FieldRow(Horizontal):
+    """One frontmatter field: name, editor, hint and error. Subclasses give the editor."""
+
+    class Edited(Message):
+        """The row's text changed (the screen recounts what changed and what is invalid)."""
+
+        def __init__(self, row: FieldRow) -> None:
+            super().__init__()
+            self.row = row
+
+    DEFAULT_CLASSES = "me-row"
+
+    def __init__(self, key: str, *, label: str | None = None, hint: str = "") -> None:
+        super().__init__()
+        self.key = key
+        self.label = key if label is None else label
+        self.hint = hint
+        self.initial = ""  # the text the row started from; set by subclasses
+        self.error: str | None = None  # the error shown at the field
+        self.note = ""  # a message of the moment (text removed from a paste)
+        self.from_disk_changed = False  # the value differs from the file (a raw edit)
+
+    # subclasses ---------------------------------------------------------------------------
+
+    def compose_editor(self) -> ComposeResult:
+        raise NotImplementedError
+
+    def text(self) -> str:
+        raise NotImplementedError
+
+    def parse(self) -> tuple[Any, str | None]:
+        raise NotImplementedError
+
+    def normalized(self, text: str) -> Any:
+        """What counts when comparing the text with the initial one."""
+        return text.strip()
+
+    def notes(self) -> list[tuple[str, str]]:
+        """``(level, message)`` notes under the editor (``info``, ``hint``, ``warning``)."""
+        return [("hint", self.hint)] if self.hint else []
+
+    def extra_info(self) -> Content | None:
+        """A line shown above the notes (the tags' chips)."""
+        return None
+
+    @property
+    def editor(self) -> Widget:
+        return self.query_one(".me-editor")
+
+    # shared -------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Label(Text(self.label), classes="me-key")
+        with Vertical(classes="me-value"):
+            yield from self.compose_editor()
+            yield RowInfo(classes="me-info")
+
+    def on_mount(self) -> None:
+        self.refresh_info()
+        self.refresh_changed()
+
+    @property
+    def changed(self) -> bool:
+        return self.normalized(self.text()) != self.normalized(self.initial)
+
+    def refresh_changed(self) -> None:
+        self.set_class(self.changed or self.from_disk_changed, "-changed")
+
+    def refresh_info(self) -> None:
+        """Redraw the line(s) under the editor: error, chips, notes."""
+        notes = [("warning", self.note)] if self.note else []
+        notes.extend(self.notes())
+        self.query_one(RowInfo).show(self.error, self.extra_info(), notes)
+
+    def check(self, *, show: bool) -> str | None:
+        """Parse the text; show the error when ``show`` (or one is shown already)."""
+        _, error = self.parse()
+        if error is None or show or self.error:
+            self.show_error(error)
+        return error
+
+    def show_error(self, error: str | None) -> None:
+        if error != self.error:
+            self.error = error
+            self.set_class(bool(error), "-invalid")
+            self.refresh_info()
+
+    def focus_editor(self) -> None:
+        self.editor.focus()
+        self.screen.scroll_to_widget(self, animate=False)
+
+    def edited(self) -> None:
+        """Call after the text changed: notes, marks and the screen's counts follow."""
+        _, error = self.parse()
+        if self.error and error != self.error:
+            self.error = error  # a fixed (or different) problem shows at once
+            self.set_class(bool(error), "-invalid")
+        self.refresh_info()
+        self.refresh_changed()
+        self.post_message(self.Edited(self))
+
+    @on(CleanInput.Cleaned)
+    def cleaned(self, event: CleanInput.Cleaned) -> None:
+        event.stop()
+        self.note = event.message
+        self.refresh_info()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        if event.widget is self.editor:
+            self.check(show=True)
+
+
+class RowInfo(Static):
+    """Under a field's editor: its error (red), chips, and dim notes, in one widget."""
+
+    def show(self, error: str | None, extra: Content | None, notes: list[tuple[str, str]]) -> None:
+        lines = []
+        if error:
+            lines.append(Content.from_markup("[$text-error bold]✗ $error[/]", error=error))
+        if extra is not None:
+            lines.append(extra)
+        if notes:
+            lines.append(notes_content(notes))
+        self.update(Content("\n").join(lines) if lines else "")
+        self.display = bool(lines)
+
+    def action_remove_tag(self, index: int) -> None:
+        row = next((a for a in self.ancestors if isinstance(a, TagsRow)), None)
+        if row is not None:
+            row.remove_tag(index)
+
+
+def notes_content(lines: list[tuple[str, str]]) -> Content:
+    """Notes as one dim line; warnings stand out in the theme's warning colour."""
+    parts = []
+    for level, message in lines:
+        if level == "warning":
+            parts.append(Content.from_markup("[$text-warning]$message[/]", message=message))
+        else:
+            parts.append(Content.from_markup("[$foreground-muted]$message[/]", message=message))
+    return Content(" · ").join(parts)
+
+
+def tag_chips(tags: list[str]) -> Content | None:
+    """The tags as chips; clicking one's ✕ runs ``remove_tag(i)`` on the widget showing it."""
+    if not tags:
+        return None
+    return Content(" ").join(
+        Content.from_markup(
+            f"[@click=remove_tag({i})][$text-accent on $accent 20%]\u00a0$tag\u00a0✕\u00a0[/][/]",
+            tag=tag.replace(" ", "\u00a0"),
+        )
+        for i, tag in enumerate(tags)
+    )
+
+
+class TextRow(FieldRow):
+    """A one-line text field (type, title, resource) with optional suggestions."""
+
+    def __init__(
+        self,
+        key: str,
+        value: Any,
+        *,
+        parse: Callable[[str], tuple[Any, str | None]],
+        hint: str = "",
+        suggestions: Iterable[str] = (),
+        placeholder: str = "",
+    ) -> None:
+        super().__init__(key, hint=hint)
+        self.initial = "" if value is None else str(value)
+        self._parse = parse
+        self.suggestions = list(suggestions)
+        self.placeholder = placeholder
+
+    def compose_editor(self) -> ComposeResult:
+        suggester = (
+            SuggestFromList(self.suggestions, case_sensitive=False) if self.suggestions else None
+        )
+        yield CleanInput(
+            self.initial,
+            placeholder=self.placeholder,
+            suggester=suggester,
+            compact=True,
+            classes="me-editor",
+            id=f"field-{self.key}",
+        )
+
+    def text(self) -> str:
+        return self.query_one(CleanInput).value
+
+    def parse(self) -> tuple[Any, str | None]:
+        return self._parse(self.text())
+
+    @on(Input.Changed)
+    def _changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.edited()
+
+
+class DescriptionRow(FieldRow):
+    """The description: wraps as it grows, counts its characters, flags a second sentence."""
+
+    def __init__(self, value: Any, title: Callable[[], str] = str) -> None:
+        super().__init__("description")
+        self.initial = "" if value is None else str(value)
+        self.title = title  # the title as typed now (a description repeating it says nothing)
+
+    def compose_editor(self) -> ComposeResult:
+        yield CleanTextArea(
+            self.initial,
+            soft_wrap=True,
+            compact=True,
+            show_line_numbers=False,
+            highlight_cursor_line=False,
+            placeholder="One sentence: what this answers and when to read it.",
+            classes="me-editor",
+            id="field-description",
+        )
+
+    def text(self) -> str:
+        return self.query_one(CleanTextArea).text
+
+    def parse(self) -> tuple[Any, str | None]:
+        return F.parse_description(self.text())
+
+    def normalized(self, text: str) -> Any:
+        return " ".join(text.split("\n")).strip()
+
+    def notes(self) -> list[tuple[str, str]]:
+        return F.description_notes(self.text(), self.title())
+
+    @on(TextArea.Changed)
+    def _changed(self, event: TextArea.Changed) -> None:
+        event.stop()
+        self.edited()
+
+
+class TagsRow(FieldRow):
+    """Tags as comma-separated text with suggestions for the last one, shown as chips."""
+
+    def __init__(self, value: Any, tags: Iterable[str]) -> None:
+        super().__init__("tags")
+        if isinstance(value, list):
+            self.initial = F.format_tags(value)
+        else:
+            self.initial = "" if value is None else str(value)
+        self.package_tags = list(tags)
+
+    def compose_editor(self) -> ComposeResult:
+        yield CleanInput(
+            self.initial,
+            placeholder="tag, another tag",
+            suggester=TagSuggester(self.package_tags),
+            select_on_focus=False,  # tags are added to, not replaced
+            compact=True,
+            classes="me-editor",
+            id="field-tags",
+        )
+
+    def text(self) -> str:
+        return self.query_one(CleanInput).value
+
+    def parse(self) -> tuple[Any, str | None]:
+        return F.parse_tags(self.text())
+
+    def normalized(self, text: str) -> Any:
+        return tuple(F.split_tags(text))
+
+    def notes(self) -> list[tuple[str, str]]:
+        return [("hint", "comma-separated · → accepts a suggestion · click a chip's ✕ to remove")]
+
+    def extra_info(self) -> Content | None:
+        return tag_chips(F.split_tags(self.text()))
+
+    def remove_tag(self, index: int) -> None:
+        tags = F.split_tags(self.text())
+        if 0 <= index < len(tags):
+            del tags[index]
+            self.query_one(CleanInput).value = F.format_tags(tags)
+
+    @on(Input.Changed)
+    def _changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.edited()
+
+
+STATUS_HINTS = {
+    "draft": "draft: work in progress; agents may treat it as unconfirmed",
+    "stable": "stable: the default when status is absent",
+    "deprecated": "deprecated: kept for history; say what replaces it in the body",
+}
+
+
+class StatusRow(FieldRow):
+    """``status``: draft, stable or deprecated (absent: stable)."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__("status")
+        self.initial = "" if value is None else str(value)
+
+    def compose_editor(self) -> ComposeResult:
+        options: list[tuple[Any, str]] = [(s, s) for s in ("draft", "stable", "deprecated")]
+        if self.initial and self.initial not in STATUS_HINTS:
+            options.append((Text(f"{self.initial} (not a status)"), self.initial))
+        yield Select(
+            options,
+            prompt="(not set: stable)",
+            allow_blank=True,
+            value=self.initial or Select.NULL,
+            compact=True,
+            classes="me-editor",
+            id="field-status",
+        )
+
+    def text(self) -> str:
+        value = self.query_one(Select).value
+        return "" if value is Select.NULL else str(value)
+
+    def parse(self) -> tuple[Any, str | None]:
+        return F.parse_status(self.text())
+
+    def notes(self) -> list[tuple[str, str]]:
+        return [("hint", STATUS_HINTS.get(self.text(), "stable when not set"))]
+
+    @on(Select.Changed)
+    def _changed(self, event: Select.Changed) -> None:
+        event.stop()
+        self.edited()
+
+
+FRESHNESS_DAYS = (30, 90, 365)
+
+
+class DateRow(FieldRow):
+    """``stale_after``: a date or an offset datetime, with +30/+90/+365 days from today."""
+
+    def __init__(self, value: Any, today: Any) -> None:
+        super().__init__("stale_after")
+        self.initial = "" if value is None else str(value)
+        self.today = today
+
+    def compose_editor(self) -> ComposeResult:
+        with Horizontal(classes="me-date"):
+            yield CleanInput(
+                self.initial,
+                placeholder="YYYY-MM-DD",
+                compact=True,
+                classes="me-editor",
+                id="field-stale_after",
+            )
+            for days in FRESHNESS_DAYS:
+                yield Button(
+                    f"+{days} d",
+                    compact=True,
+                    classes="me-days",
+                    id=f"days-{days}",
+                    tooltip=f"today + {days} days: {F.days_from(self.today, days)}",
+                )
+
+    def text(self) -> str:
+        return self.query_one(CleanInput).value
+
+    def parse(self) -> tuple[Any, str | None]:
+        return F.parse_timestamp(self.text(), self.today)
+
+    def notes(self) -> list[tuple[str, str]]:
+        meaning = F.describe_stale_after(self.text(), self.today)
+        relative = F.relative_date(self.text(), self.today)
+        if relative:
+            meaning = f"{relative}, {meaning}"
+        out = [("info", meaning)] if meaning else []
+        out.append(("hint", "type +30, +90 or +365 for days from today, or use the buttons"))
+        return out
+
+    def extend(self, days: int) -> None:
+        self.query_one(CleanInput).value = F.days_from(self.today, days)
+
+    def settle(self) -> None:
+        """Write ``+90`` out as the date it means (on enter and on leaving the field)."""
+        relative = F.relative_date(self.text(), self.today)
+        if relative:
+            self.query_one(CleanInput).value = relative
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.settle()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        if event.widget is self.editor:
+            self.settle()
+
+    @on(Button.Pressed, ".me-days")
+    def _days(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.extend(int((event.button.id or "0").removeprefix("days-")))
+
+    @on(Input.Changed)
+    def _changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.edited()
+
+
+class YamlRow(FieldRow):
+    """Any other field: its value as one line of YAML; ✕ marks it for removal."""
+
+    def __init__(self, key: str, value: Any, *, new: bool = False, note: str = "") -> None:
+        super().__init__(key, hint=note or "one line of YAML: text, [a, b], {key: value}")
+        self.initial = "" if new else F.format_yaml_value(value)
+        self.new = new
+        self.removed = False
+
+    def compose_editor(self) -> ComposeResult:
+        with Horizontal(classes="me-line"):
+            yield CleanInput(
+                self.initial,
+                compact=True,
+                classes="me-editor",
+                id=f"field-{self.key}" if self.key.isidentifier() else None,
+            )
+            yield Button("✕", compact=True, classes="me-remove", tooltip=f"remove {self.key}")
+
+    def text(self) -> str:
+        return self.query_one(CleanInput).value
+
+    def parse(self) -> tuple[Any, str | None]:
+        if self.removed:
+            return F.REMOVE, None
+        return F.parse_yaml_value(self.text())
+
+    @property
+    def changed(self) -> bool:
+        if self.new:
+            return not self.removed
+        return self.removed or super().changed
+
+    def notes(self) -> list[tuple[str, str]]:
+        if self.removed:
+            return [("warning", "removed when you save (✕ again keeps it)")]
+        return super().notes()
+
+    def toggle_removed(self) -> None:
+        if self.new:
+            self.remove()
+            self.post_message(self.Edited(self))
+            return
+        self.removed = not self.removed
+        self.query_one(CleanInput).disabled = self.removed
+        self.set_class(self.removed, "-removed")
+        self.edited()
+
+    @on(Button.Pressed, ".me-remove")
+    def _remove(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.toggle_removed()
+
+    @on(Input.Changed)
+    def _changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.edited()
+
+
+# --- sources --------------------------------------------------------------------------------
+
+
+class SourceRow(Vertical):
+    """One ``sources`` entry: resource, title and id; its other keys are kept as they are."""
+
+    DEFAULT_CLASSES = "me-source"
+
+    def __init__(self, entry: Any = None, number: int = 0) -> None:
+        super().__init__()
+        self.entry = entry
+        self.number = number
+        self.removing = False  # on its way out (its inputs may already be gone)
+        self.error: str | None = None
+        self.initial = F.source_text(entry) if entry is not None else ("", "", "")
+
+    def compose(self) -> ComposeResult:
+        resource, title, source_id = self.initial
+        with Horizontal(classes="me-line"):
+            yield CleanInput(
+                resource,
+                placeholder="resource: https://… or /path/in/package",
+                compact=True,
+                classes="me-source-resource me-editor",
+            )
+            yield Button("✕", compact=True, classes="me-remove", tooltip="remove this source")
+        with Horizontal(classes="me-line"):
+            yield CleanInput(title, placeholder="title", compact=True, classes="me-source-title")
+            yield CleanInput(source_id, placeholder="id", compact=True, classes="me-source-id")
+        yield RowInfo(classes="me-info")
+
+    def on_mount(self) -> None:
+        self.show_error(None, force=True)
+
+    def show_error(self, error: str | None, *, force: bool = False) -> None:
+        if error == self.error and not force:
+            return
+        self.error = error
+        self.set_class(bool(error), "-invalid")
+        extra = (
+            [k for k in self.entry if k not in F.SOURCE_FIELDS]
+            if isinstance(self.entry, dict)
+            else []
+        )
+        notes = [("info", f"also kept: {', '.join(map(str, extra))}")] if extra else []
+        self.query_one(RowInfo).show(error, None, notes)
+
+    def texts(self) -> tuple[str, str, str]:
+        inputs = list(self.query(Input))
+        if len(inputs) != 3:  # not composed yet
+            return self.initial
+        resource, title, source_id = (i.value for i in inputs)
+        return resource, title, source_id
+
+    @property
+    def changed(self) -> bool:
+        return tuple(t.strip() for t in self.texts()) != tuple(t.strip() for t in self.initial)
+
+    def value(self) -> tuple[Any, str | None]:
+        if self.entry is not None and not self.changed:
+            return self.entry, None
+        return F.build_source(self.entry, *self.texts())
+
+
+class SourcesRow(FieldRow):
+    """``sources``: a list of entries that can be added, edited and removed."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__("sources")
+        self.entries = list(value) if isinstance(value, list) else []
+        self.initial_count = len(self.entries)
+
+    def compose_editor(self) -> ComposeResult:
+        with Vertical(classes="me-sources"):
+            for number, entry in enumerate(self.entries, start=1):
+                yield SourceRow(entry, number)
+        yield Button("+ Add source", compact=True, classes="me-add", id="add-source")
+
+    @property
+    def editor(self) -> Widget:
+        rows = self.rows()
+        return rows[0].query_one(Input) if rows else self.query_one("#add-source")
+
+    def rows(self) -> list[SourceRow]:
+        """The entries shown (not one on its way out, nor one still being built)."""
+        return [row for row in self.query(SourceRow) if not row.removing and row.children]
+
+    def text(self) -> str:
+        return "\n".join("\t".join(r.texts()) for r in self.rows())
+
+    @property
+    def changed(self) -> bool:
+        rows = self.rows()
+        return len(rows) != self.initial_count or any(
+            row.entry is None or row.changed for row in rows
+        )
+
+    def parse(self) -> tuple[Any, str | None]:
+        entries, first_error = [], None
+        for row in self.rows():
+            entry, error = row.value()
+            entries.append(entry)
+            if error and first_error is None:
+                first_error = f"source {row.number}: {error}"
+        if first_error is None:
+            duplicates = F.duplicate_ids(entries)
+            if duplicates:
+                i = min(duplicates)
+                first_error = f"source {self.rows()[i].number}: {duplicates[i]}"
+        if first_error:
+            return None, first_error
+        return (entries if entries else F.REMOVE), None
+
+    def check(self, *, show: bool) -> str | None:
+        """Check every entry; show each one's error at it (when ``show`` or already shown)."""
+        rows = self.rows()
+        entries, errors = [], []
+        for row in rows:
+            entry, error = row.value()
+            entries.append(entry)
+            errors.append(error)
+        for i, error in F.duplicate_ids(entries).items():
+            errors[i] = errors[i] or error
+        for row, error in zip(rows, errors, strict=True):
+            if error is None or show or row.error:
+                row.show_error(error)
+        first = next((e for e in errors if e), None)
+        self.set_class(first is not None or bool(self.error), "-invalid")
+        return first
+
+    def edited(self) -> None:
+        self.error = None  # a message about the whole list goes with the next edit
+        self.check(show=False)
+        self.refresh_info()
+        self.refresh_changed()
+        self.post_message(self.Edited(self))
+
+    def notes(self) -> list[tuple[str, str]]:
+        if not self.rows():
+            return [("hint", "no sources yet: where this knowledge comes from (ctrl+n adds one)")]
+        return [("hint", "each needs a resource; title and id are optional · ctrl+n adds one")]
+
+    async def add_source(self) -> SourceRow:
+        """Add an empty entry at the end and focus its resource."""
+        number = max((r.number for r in self.rows()), default=0) + 1
+        row = SourceRow(None, number)
+        await self.query_one(".me-sources").mount(row)
+        self.edited()
+        row.query_one(Input).focus()
+        self.screen.scroll_to_widget(row, animate=False)
+        return row
+
+    def first_invalid(self) -> Widget:
+        for row in self.rows():
+            if row.has_class("-invalid"):
+                return row.query_one(Input)
+        return self.editor
+
+    def focus_editor(self) -> None:
+        target = self.first_invalid()
+        target.focus()
+        self.screen.scroll_to_widget(target, animate=False)
+
+    @on(Button.Pressed, "#add-source")
+    async def _add(self, event: Button.Pressed) -> None:
+        event.stop()
+        await self.add_source()
+
+    @on(Button.Pressed, ".me-remove")
+    async def _remove(self, event: Button.Pressed) -> None:
+        event.stop()
+        for row in event.button.ancestors:
+            if isinstance(row, SourceRow):
+                row.removing = True
+                await row.remove()
+                break
+        self.edited()
+
+    @on(Input.Changed)
+    def _changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.edited()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        if isinstance(event.widget, Input):
+            self.check(show=True)
+
+
+class HistoryView(Static):
+    """``generated`` and ``verified`` as read-only history: who, when."""
+
+    def show(self, rows: list[tuple[str, str, str]]) -> None:
+        if not rows:
+            self.update(Text("never generated or verified (V verifies in the main view)", "dim"))
+            return
+        text = Text()
+        for what, who, when in rows:
+            if text:
+                text.append("\n")
+            text.append(f"{what:<10}", "dim")
+            text.append(who or "?", "bold")
+            if when:
+                text.append(f"  {when}", "dim")
+        self.update(text)
