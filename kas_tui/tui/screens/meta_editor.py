@@ -216,8 +216,8 @@ class MetaEditor(ModalScreen[bool]):
         self.query_one("#me-raw-error").display = False
         self.query_one("#me-raw-help", Static).update(
             Text(
-                "The YAML between the --- lines, as written to the file. "
-                "ctrl+r goes back to the form; ctrl+s checks and saves.",
+                "The YAML between the --- lines, for what the form cannot say "
+                "(comments, nesting, order). ctrl+r: the form · ctrl+s: check and save",
                 "dim",
             )
         )
@@ -497,7 +497,7 @@ class MetaEditor(ModalScreen[bool]):
             area = self.query_one("#me-yaml", TextArea)
             row = max(0, min(line - 1, area.document.line_count - 1))
             area.selection = Selection.cursor((row, 0))
-            area.scroll_cursor_visible()
+            area.call_after_refresh(area.scroll_cursor_visible, center=True)
 
     # -- saving ---------------------------------------------------------------------
 

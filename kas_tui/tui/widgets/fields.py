@@ -766,11 +766,11 @@ class HistoryView(Static):
             self.update(Text("never generated or verified (V verifies in the main view)", "dim"))
             return
         text = Text()
+        width = max(len(who) for _, who, _ in rows) + 2
         for what, who, when in rows:
             if text:
                 text.append("\n")
             text.append(f"{what:<10}", "dim")
-            text.append(who or "?", "bold")
-            if when:
-                text.append(f"  {when}", "dim")
+            text.append(f"{who or '?':<{width}}", "bold")
+            text.append(when, "dim")
         self.update(text)
