@@ -1,0 +1,57 @@
+"""File and folder names for imported documents: lowercase ASCII slugs, unique in a folder.
+
+``Refund Policy (2026).PDF`` becomes ``refund-policy-2026``; names that are reserved in a
+package (``index``, ``log``, and ``skill`` at the root, which would collide with
+``SKILL.md`` on a case-insensitive file system) get a suffix, and so does a name already
+taken in the folder (``-2``, ``-3``, ...). Comparison ignores case, so two files never
+differ only by case.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+#: Stems a document may not take (they are the package's own files).
+RESERVED = frozenset({"index", "log"})
+#: Stems a document may not take at the package root.
+RESERVED_AT_ROOT = RESERVED | {"skill"}
+#: Longest slug written (file systems allow more; links and listings read better short).
+MAX_SLUG = 80
+
+_NON_ALNUM = re.compile(r"[^a-z0-9]+")
+
+
+def slugify(text: str, *, fallback: str = "document", max_len: int = MAX_SLUG) -> str:
+    """``text`` as a lowercase slug of ASCII letters, digits and single hyphens.
+
+    Accents are folded (``Café`` -> ``cafe``); other characters become hyphens. A name
+    that keeps nothing (``日本語``) becomes ``fallback``. Long names are cut at a hyphen.
+    """
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    slug = _NON_ALNUM.sub("-", folded.lower()).strip("-")
+    if len(slug) > max_len:
+        cut = slug[:max_len]
+        slug = cut.rsplit("-", 1)[0] if "-" in cut[max_len // 2 :] else cut
+        slug = slug.strip("-")
+    return slug or fallback
+
+
+def unique_slug(base: str, taken: Iterable[str], *, at_root: bool = False) -> str:
+    """``base``, or ``base-2``, ``base-3``... : the first not in ``taken`` (case ignored).
+
+    ``taken`` holds the stems (file names without ``.md``) and folder names already used
+    in the folder. Reserved stems are never returned.
+    """
+    used = {name.lower() for name in taken}
+    reserved = RESERVED_AT_ROOT if at_root else RESERVED
+    if base not in reserved and base.lower() not in used:
+        return base
+    stem = f"{base}-page" if base in reserved else base
+    if stem.lower() not in used:
+        return stem
+    n = 2
+    while f"{stem}-{n}".lower() in used:
+        n += 1
+    return f"{stem}-{n}"
