@@ -1,0 +1,193 @@
+"""Read converted Markdown as an author would: headings, paragraphs and their sentences.
+
+A line-based reader, not a full Markdown parser: drafting needs the first headings and
+the first real paragraphs of a document, fast, for thousands of documents. Code blocks,
+tables, images, HTML comments, callout markers and link syntax are dropped; what stays
+is plain text a description can be made from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+_FENCE = re.compile(r"^\s{0,3}(```+|~~~+)")
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
+_LIST = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
+_IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
+_LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
+_REF_LINK = re.compile(r"\[([^\]]+)\]\[[^\]]*\]")
+_AUTOLINK = re.compile(r"<(?:https?|mailto):[^>]+>")
+_URL = re.compile(r"https?://\S+")
+_HTML = re.compile(r"<[^>]+>")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_CALLOUT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION|INCLUDE)[^\]]*\]", re.I)
+_EMPHASIS = re.compile(r"(\*\*|__|\*|~~)(?=\S)(.+?)(?<=\S)\1")
+_CODE = re.compile(r"`+([^`]*)`+")
+_FOOTNOTE = re.compile(r"\[\^[^\]]*\]")
+_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
+_SPACES = re.compile(r"\s+")
+_ABBREVIATIONS = re.compile(
+    r"(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|no|fig|dr|mr|mrs|ms|st|jr|sr|inc|ltd|co|corp"
+    r"|dept|est|min|max|vol|ver|v|al)|\b[A-Z])\.$",
+    re.I,
+)
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])")
+
+
+@dataclass(frozen=True)
+class Block:
+    """A heading (``level`` 1-6) or a paragraph or list item (``level`` 0), as plain text."""
+
+    kind: str  # heading, paragraph, item
+    text: str
+    level: int = 0
+
+
+def inline_text(text: str) -> str:
+    """One line of Markdown as plain text: links keep their words, markup goes."""
+    text = _COMMENT.sub(" ", text)
+    text = _CALLOUT.sub(" ", text)
+    text = _IMAGE.sub(" ", text)
+    text = _LINK.sub(r"\1", text)
+    text = _REF_LINK.sub(r"\1", text)
+    text = _AUTOLINK.sub(" ", text)
+    text = _FOOTNOTE.sub("", text)
+    text = _HTML.sub(" ", text)
+    text = _CODE.sub(r"\1", text)
+    for _ in range(2):
+        text = _EMPHASIS.sub(r"\2", text)
+    text = _ESCAPE.sub(r"\1", text)
+    text = text.replace("&nbsp;", " ").replace("&amp;", "&").replace("&lt;", "<")
+    text = text.replace("&gt;", ">").replace("&quot;", '"').replace("&#39;", "'")
+    return _SPACES.sub(" ", text).strip()
+
+
+def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
+    """The headings, paragraphs and list items of ``markdown``, in order (first lines only)."""
+    fence: str | None = None
+    para: list[str] = []
+    para_kind = "paragraph"
+    in_comment = False
+
+    def flush() -> Iterator[Block]:
+        nonlocal para
+        if para:
+            text = inline_text(" ".join(para))
+            if text:
+                yield Block(para_kind, text)
+        para = []
+
+    for n, raw in enumerate(markdown.split("\n")):
+        if n >= max_lines:
+            break
+        line = raw.rstrip()
+        if in_comment:
+            if "-->" in line:
+                in_comment = False
+            continue
+        if fence is not None:
+            if line.strip().startswith(fence):
+                fence = None
+            continue
+        fenced = _FENCE.match(line)
+        if fenced:
+            yield from flush()
+            fence = fenced.group(1)[:3]
+            continue
+        stripped = line.strip()
+        if stripped.startswith("<!--") and "-->" not in stripped:
+            yield from flush()
+            in_comment = True
+            continue
+        if not stripped or stripped.startswith("|") or set(stripped) <= set("-=*_ |:"):
+            if para and _SETEXT.match(line) and stripped[0] in "=-" and len(para) == 1:
+                level = 1 if stripped[0] == "=" else 2
+                text = inline_text(para[0])
+                para = []
+                if text:
+                    yield Block("heading", text, level)
+                continue
+            yield from flush()
+            continue
+        heading = _HEADING.match(line)
+        if heading:
+            yield from flush()
+            text = inline_text(heading.group(2))
+            if text:
+                yield Block("heading", text, len(heading.group(1)))
+            continue
+        if line.startswith(("    ", "\t")) and not para:
+            continue  # an indented code block
+        body = stripped.lstrip(">").strip() if stripped.startswith(">") else stripped
+        item = _LIST.match(body)
+        if item:
+            yield from flush()
+            para, para_kind = [body[item.end() :]], "item"
+            continue
+        if not para:
+            para_kind = "paragraph"
+        para.append(body)
+    yield from flush()
+
+
+def headings(markdown: str, *, max_lines: int = 2000) -> list[Block]:
+    """Only the headings of ``markdown`` (ATX ``#`` headings outside code fences): fast."""
+    out: list[Block] = []
+    fence: str | None = None
+    for n, line in enumerate(markdown.split("\n")):
+        if n >= max_lines:
+            break
+        stripped = line.lstrip()
+        if stripped.startswith(("```", "~~~")):
+            marker = stripped[:3]
+            fence = None if fence == marker else (fence or marker)
+            continue
+        if fence is None and stripped.startswith("#"):
+            match = _HEADING.match(line)
+            if match:
+                text = inline_text(match.group(2))
+                if text:
+                    out.append(Block("heading", text, len(match.group(1))))
+    return out
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut into sentences (abbreviations such as ``e.g.`` do not end one)."""
+    out: list[str] = []
+    start = 0
+    for match in _SENTENCE_BREAK.finditer(text):
+        piece = text[start : match.start()].strip()
+        if _ABBREVIATIONS.search(piece):
+            continue
+        if piece:
+            out.append(piece)
+        start = match.end()
+    rest = text[start:].strip()
+    if rest:
+        out.append(rest)
+    return out
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[^\W_]+(?:['’-][^\W_]+)*", text)
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters at a clause or word boundary, with '…'."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if cut.count("(") > cut.count(")"):
+        cut = cut[: cut.rfind("(")].rstrip()
+    for mark in ("; ", ", ", " – ", " — ", " - ", ": "):
+        at = cut.rfind(mark)
+        if at >= limit * 0.6:
+            return cut[:at].rstrip(" ,;:-–—") + "…"
+    at = cut.rfind(" ")
+    if at > limit // 2:
+        cut = cut[:at]
+    return cut.rstrip(" ,;:-–—([") + "…"

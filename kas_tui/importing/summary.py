@@ -1,0 +1,370 @@
+"""Words about many documents at once: folder descriptions and the SKILL.md draft.
+
+A folder's index entry says what the folder holds, in one sentence drawn from its
+documents: how many, of what type, and the topics their titles share most (phrases
+weighed against the rest of the package, so "error" does not describe every folder).
+The SKILL.md draft says what the package covers and when to use it, and its body holds
+the usage rules an agent needs (scope, exclusions, navigation, entry points, freshness,
+when to stop), all drafted from the package's own bundles, types and sources.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ..drift import norm
+from . import prose
+
+_STOP_WORDS = """a an the and or of to in on for with by from at as is are was were be been being it its
+    this that these those you your we our they their he she his her i me my can cant can't
+    cannot could would should will wont won't not no do does did doesnt doesn't dont don't
+    when what why how which who whom where there here than then into onto over under about
+    after before between during via vs using use used user users get gets getting set sets
+    new old all any some more most other such only also if else may might must one two three
+    error errors issue issues problem problems fix fixes fixed fail fails failed failure
+    unable occurs occur message messages appears appear working work works incorrect
+    wrong unexpected troubleshoot troubleshooting resolve resolved resolution support
+    article articles document documents page pages guide how-to faq overview
+    information info describes description"""
+_STOP = frozenset(_STOP_WORDS.split())
+_TYPE_PHRASES = {
+    "troubleshooting": ("troubleshooting article", "troubleshooting articles"),
+    "procedure": ("procedure", "procedures"),
+    "runbook": ("runbook", "runbooks"),
+    "reference": ("reference document", "reference documents"),
+    "faq": ("FAQ", "FAQs"),
+    "dataset": ("dataset", "datasets"),
+    "presentation": ("slide deck", "slide decks"),
+    "policy": ("policy", "policies"),
+    "concept": ("concept article", "concept articles"),
+    "tutorial": ("tutorial", "tutorials"),
+    "notebook": ("notebook", "notebooks"),
+    "snippet": ("snippet", "snippets"),
+    "glossary": ("glossary", "glossaries"),
+}
+MAX_DESCRIPTION = 200
+
+
+def folder_title(name: str) -> str:
+    """A folder name as a title: ``teams-rooms`` -> ``Teams rooms``, ``SharePoint`` kept."""
+    words = [w for w in re.split(r"[\s_\-]+", name) if w]
+    if not words:
+        return name
+    title = " ".join(words)
+    return title[0].upper() + title[1:]
+
+
+def count_phrase(n: int, doc_type: str | None) -> str:
+    """``412 troubleshooting articles``, ``1 procedure``, ``3 documents``."""
+    one, many = _TYPE_PHRASES.get((doc_type or "").lower(), ("document", "documents"))
+    return f"{n:,} {one if n == 1 else many}"
+
+
+def main_type(types: Iterable[str]) -> str | None:
+    """The type most documents share, when at least 60% do."""
+    counts = Counter(t for t in types if t)
+    if not counts:
+        return None
+    name, n = counts.most_common(1)[0]
+    return name if n >= 0.6 * sum(counts.values()) else None
+
+
+@dataclass
+class Weights:
+    """How common each title phrase is across the package's folders (for idf)."""
+
+    folders: int = 1
+    df: Counter[str] = field(default_factory=Counter)
+
+    def idf(self, phrase: str) -> float:
+        return math.log((1 + self.folders) / (1 + self.df.get(phrase, 0))) + 1.0
+
+
+def title_phrases(title: str) -> set[str]:
+    """The words and two-word phrases of a title worth naming a topic by."""
+    tokens = [t for t in prose.words(title) if t.lower() not in _STOP and len(t) > 2]
+    tokens = [t for t in tokens if not t.isdigit()]
+    lowered = [t.lower() for t in tokens]
+    phrases = set(lowered)
+    phrases.update(f"{a} {b}" for a, b in zip(lowered, lowered[1:], strict=False))
+    return phrases
+
+
+def weights_for(folders: Iterable[Sequence[str]]) -> Weights:
+    """:class:`Weights` from the titles of each folder's documents."""
+    weights = Weights(0)
+    for titles in folders:
+        weights.folders += 1
+        seen: set[str] = set()
+        for title in titles:
+            seen |= title_phrases(title)
+        weights.df.update(seen)
+    weights.folders = max(weights.folders, 1)
+    return weights
+
+
+def topics(
+    titles: Sequence[str], *, exclude: str = "", limit: int = 4, weights: Weights | None = None
+) -> list[str]:
+    """The phrases the titles share most, weighed by how rare they are elsewhere."""
+    if not titles:
+        return []
+    skip = set(norm(exclude).split())
+    counts: Counter[str] = Counter()
+    surface: dict[str, Counter[str]] = {}
+    titles = list(dict.fromkeys(titles))  # the same title twice is one vote
+    for title in titles:
+        phrases = title_phrases(title)
+        counts.update(phrases)
+        words = [t for t in prose.words(title) if len(t) > 2]
+        for w in words:
+            surface.setdefault(w.lower(), Counter())[w] += 1
+    weights = weights or Weights()
+    scored = []
+    for phrase, n in counts.items():
+        parts = phrase.split()
+        if all(p in skip for p in parts):
+            continue
+        if n < 2 and (len(titles) > 3 or len(parts) == 2):
+            continue
+        bonus = 1.3 if len(parts) == 2 else 1.0
+        scored.append((n * weights.idf(phrase) * bonus, phrase))
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    chosen: list[str] = []
+    for _score, phrase in scored:
+        if any(phrase in c.split() or set(phrase.split()) <= set(c.split()) for c in chosen):
+            continue
+        if any(set(c.split()) <= set(phrase.split()) for c in chosen):
+            continue
+        chosen.append(phrase)
+        if len(chosen) == limit:
+            break
+    return [" ".join(_surface(w, surface) for w in phrase.split()) for phrase in chosen]
+
+
+def _surface(word: str, surface: dict[str, Counter[str]]) -> str:
+    """How a word is written in the titles: lower-case when it ever is (a title's first
+    word is capitalised by position only), else its most common spelling (``OneDrive``)."""
+    forms = surface.get(word)
+    if not forms or word in forms:
+        return word
+    return forms.most_common(1)[0][0]
+
+
+def join_words(items: Sequence[str], *, more: int = 0) -> str:
+    items = [i for i in items if i]
+    if more:
+        return f"{', '.join(items)} and {more:,} more"
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def folder_description(
+    title: str,
+    documents: Sequence[tuple[str, str]],
+    subfolders: Sequence[tuple[str, int]] = (),
+    *,
+    total: int | None = None,
+    weights: Weights | None = None,
+    doc_type: str | None = None,
+) -> str:
+    """One sentence on what a folder holds.
+
+    ``documents``: (title, type) of the documents directly in it; ``subfolders``:
+    (title, documents in it at any depth) of its sub-bundles; ``total``: documents at
+    any depth (default: counted from the two); ``doc_type``: the type most of those
+    documents share (default: from ``documents``).
+    """
+    total = total if total is not None else len(documents) + sum(n for _t, n in subfolders)
+    doc_type = doc_type or main_type(t for _title, t in documents)
+    titles = [t for t, _type in documents]
+    if subfolders:
+        names = [t for t, _n in sorted(subfolders, key=lambda s: (-s[1], s[0].lower()))]
+        shown = names[:4]
+        lead = f"{title}: {count_phrase(total, doc_type)} in {len(subfolders)} "
+        lead += "bundle" if len(subfolders) == 1 else "bundles"
+        sentence = f"{lead} on {join_words(shown, more=len(names) - len(shown))}"
+        if documents:
+            found = topics(titles, exclude=title, limit=2, weights=weights)
+            if found:
+                sentence += f", plus {len(documents)} on {join_words(found)}"
+        return _finish(sentence)
+    lead = f"{count_phrase(len(documents), doc_type)} on {title}"
+    if len(documents) <= 3:
+        listed = [prose.clip(t, 70).rstrip(".") for t in titles]
+        return _finish(f"{lead}: {'; '.join(listed)}")
+    found = topics(titles, exclude=title, limit=4, weights=weights)
+    if len(found) >= 2:
+        return _finish(f"{lead}, covering {join_words(found)}")
+    examples = sorted(dict.fromkeys(titles), key=len)[:2]
+    return _finish(f"{lead}, such as {'; '.join(prose.clip(t, 60) for t in examples)}")
+
+
+def _finish(text: str) -> str:
+    text = prose.clip(" ".join(text.split()), MAX_DESCRIPTION - 1)
+    if text and text[-1] not in ".!?…":
+        text += "."
+    return text[0].upper() + text[1:] if text else text
+
+
+# --- SKILL.md ------------------------------------------------------------------------------------
+
+
+@dataclass
+class PackageFacts:
+    """What the SKILL.md draft is made from."""
+
+    name: str
+    title: str
+    documents: int
+    bundles: list[tuple[str, str, str, int]]  # (folder path, title, description, documents)
+    root_documents: list[tuple[str, str, str]]  # (path, title, description)
+    types: Counter[str]
+    kinds: Counter[str]
+    source: str
+    failed: list[str] = field(default_factory=list)  # "file: reason"
+    topics: list[str] = field(default_factory=list)
+
+
+_WHEN = {
+    "troubleshooting": "symptoms, error messages, causes and fixes",
+    "procedure": "how to carry out a task step by step",
+    "runbook": "how to carry out an operational task",
+    "reference": "facts, settings and reference material",
+    "faq": "common questions and their answers",
+    "dataset": "figures held in its tables",
+    "presentation": "what its slide decks present",
+    "policy": "what the policies allow or require",
+    "concept": "how things work and why",
+}
+_KIND_WORDS = {
+    "markdown": "Markdown",
+    "text": "text",
+    "code": "data",
+    "pdf": "PDF",
+    "docx": "Word",
+    "pptx": "PowerPoint",
+    "xlsx": "Excel",
+    "xls": "Excel",
+    "csv": "CSV",
+    "html": "HTML",
+    "epub": "EPUB",
+    "ipynb": "notebook",
+    "msg": "email",
+    "file": "other",
+}
+
+
+def skill_description(facts: PackageFacts) -> str:
+    """What the package covers and when to use it, in at most about 600 characters."""
+    doc_type = main_type(facts.types.elements())
+    names = [b[1] for b in sorted(facts.bundles, key=lambda b: (-b[3], b[1].lower()))]
+    shown = names[:8]
+    covers = f"{facts.title}: {count_phrase(facts.documents, doc_type)}"
+    if shown:
+        covers += f" on {join_words(shown, more=len(names) - len(shown))}"
+    elif facts.topics:
+        covers += f" on {join_words(facts.topics[:5])}"
+    covers += "."
+    what = _WHEN.get((doc_type or "").lower(), "what these documents say")
+    subjects = join_words(shown[:5]) if shown else join_words(facts.topics[:4]) or facts.title
+    when = (
+        f" Use when a question concerns {subjects} and needs {what}, "
+        "or when asked which document covers a topic."
+    )
+    return (covers + when)[:1000]
+
+
+def skill_body(facts: PackageFacts, *, built: str) -> str:
+    """The SKILL.md body: usage rules for an agent, no domain knowledge."""
+    kinds = ", ".join(f"{n:,} {_KIND_WORDS.get(k, k)}" for k, n in facts.kinds.most_common() if n)
+    types = ", ".join(f"{t} ({n:,})" for t, n in facts.types.most_common(6))
+    lines = [
+        f"# {facts.title}",
+        "",
+        f"{facts.documents:,} documents built by kas-tui from `{facts.source}` on {built} "
+        f"({kinds} files). Every document has YAML frontmatter (`type`, `title`, "
+        "`description`, `status`, `sources`) and every folder an `index.md`.",
+        "",
+        "## Scope",
+        "",
+    ]
+    if facts.bundles:
+        lines.append("The package covers these subjects, one bundle each:")
+        lines.append("")
+        for _path, title, description, count in sorted(facts.bundles, key=lambda b: b[1].lower())[
+            :30
+        ]:
+            lines.append(f"- **{title}** ({count:,}): {description}")
+        if len(facts.bundles) > 30:
+            lines.append(f"- ... and {len(facts.bundles) - 30} more bundles, listed in `index.md`.")
+    else:
+        lines.append(f"The package covers {join_words(facts.topics[:6]) or facts.title}.")
+    if types:
+        lines += ["", f"Document types: {types}."]
+    lines += [
+        "",
+        "## Exclusions",
+        "",
+        "- Anything the indexes do not list is outside this package: do not answer from "
+        "general knowledge as if it came from here.",
+        "- The documents are drafts converted from the source files (`status: draft`): "
+        "titles and descriptions were drafted by a machine, not reviewed.",
+    ]
+    if facts.failed:
+        shown = facts.failed[:8]
+        lines.append(
+            f"- {len(facts.failed):,} source file(s) could not be converted and are missing: "
+            + "; ".join(f"`{f}`" for f in shown)
+            + (
+                f"; and {len(facts.failed) - len(shown)} more."
+                if len(facts.failed) > len(shown)
+                else "."
+            )
+        )
+    lines += [
+        "",
+        "## Navigation",
+        "",
+        "1. Start at `index.md`: each entry is a link and one sentence on what it holds.",
+        "2. Open the `index.md` of the bundle whose sentence matches the question; go down "
+        "one level at a time.",
+        "3. Read a document's frontmatter (`title`, `description`, `type`, `status`) "
+        "before its body, and read the body only when the description matches.",
+        "4. Links starting with `/` are relative to the package root.",
+        "",
+        "## Entry points",
+        "",
+    ]
+    for path, title, description, _count in sorted(
+        facts.bundles, key=lambda b: (-b[3], b[1].lower())
+    )[:12]:
+        lines.append(f"- [{title}]({path}/index.md): {description}")
+    for path, title, description in facts.root_documents[:8]:
+        lines.append(f"- [{title}]({path}): {description}")
+    lines += [
+        "",
+        "## Freshness",
+        "",
+        "- `sources[].last_modified` is when a document's source file last changed; "
+        "`generated.at` is when it was converted. `log.md` lists every build and edit, "
+        "newest first.",
+        "- A document whose `stale_after` date has passed may be out of date: say so when "
+        "you use it. Treat `status: deprecated` documents as history only.",
+        "",
+        "## When to stop",
+        "",
+        "- When no entry of the root index and of one bundle index matches the question, "
+        "say that this package does not cover it.",
+        "- When two documents disagree, prefer the one with the newer "
+        "`sources[].last_modified` and mention the conflict.",
+        "- Do not read every document of a bundle looking for an answer: if the "
+        "descriptions do not point to one, stop and say so.",
+        "",
+    ]
+    return "\n".join(lines)
