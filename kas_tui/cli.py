@@ -3,8 +3,11 @@
 ``kas-tui [PATH]`` opens the TUI (no PATH: the bundled demo, as ``kas-tui demo``);
 ``kas-tui check PATH`` validates headless (exit 0: no errors, 1: findings that fail, 2:
 usage or I/O error); ``kas-tui rules`` prints the rule catalog; ``kas-tui demo [--reset]``
-opens the writable copy of the bundled demo. ``check`` imports neither Textual nor
-MarkItDown, so it starts fast.
+opens the writable copy of the bundled demo; ``kas-tui import FILE... --into BUNDLE``
+converts files into a package and ``kas-tui build SOURCE_DIR OUT_DIR`` builds a whole
+package from a folder of documents (same exit codes). ``check`` imports neither Textual
+nor MarkItDown, so it starts fast; MarkItDown is imported only in the worker processes
+that convert files.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import datetime as dt
 import os
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +27,7 @@ if TYPE_CHECKING:
     from .checks import Report
     from .package import Package
 
-COMMANDS = ("check", "rules", "demo")
+COMMANDS = ("check", "rules", "demo", "import", "build")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -107,6 +111,106 @@ def _check_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0")
+    return value
+
+
+def _limit_options(parser: argparse.ArgumentParser) -> None:
+    from .importing.convert import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
+
+    parser.add_argument(
+        "--timeout",
+        type=_positive,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"time limit of one file's conversion; a converter running longer is stopped "
+        f"(default {DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--max-size",
+        type=_positive,
+        default=DEFAULT_MAX_BYTES / 2**20,
+        metavar="MB",
+        help=f"larger files are not converted (default {DEFAULT_MAX_BYTES / 2**20:g})",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="conversion processes in parallel (default: one per CPU, at most 8)",
+    )
+    parser.add_argument("--type", help="the documents' type (default: inferred from each one)")
+
+
+def _import_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="kas-tui import",
+        description="Convert files (PDF, Word, PowerPoint, Excel, HTML, EPUB, CSV, text, "
+        "Markdown) into documents of a package: each gets drafted frontmatter (status: draft), "
+        "an entry in its bundle's index.md and a log.md entry. A file already imported is "
+        "never imported twice. Exit 0: every file imported (or already there, unchanged); "
+        "1: some files failed or need --yes; 2: usage error.",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="files to import")
+    parser.add_argument(
+        "--into",
+        required=True,
+        metavar="BUNDLE",
+        help="folder of a package to import into (created when missing)",
+    )
+    parser.add_argument(
+        "--yes",
+        "-y",
+        action="store_true",
+        help="update the documents of files imported before, without asking",
+    )
+    parser.add_argument(
+        "--dry-run", action="store_true", help="print the diff of what would be written"
+    )
+    _limit_options(parser)
+    return parser
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="kas-tui build",
+        description="Build a Knowledge-as-Skill package from a folder of documents: convert "
+        "every file (keeping the folder structure), draft frontmatter, write an index.md per "
+        "folder, SKILL.md and log.md, then check the result. Run it again to take in changed "
+        "sources: only what changed is converted, and values a curator edited are kept. "
+        "Exit 0: built, no errors; 1: some files failed or the check found errors; 2: usage.",
+    )
+    parser.add_argument("source", metavar="SOURCE_DIR", help="folder of documents")
+    parser.add_argument(
+        "out", metavar="OUT_DIR", help="package folder to write (its name is the skill name)"
+    )
+    parser.add_argument("--name", help="skill name (default: OUT_DIR's name, which it must equal)")
+    parser.add_argument(
+        "--link-base",
+        metavar="URL",
+        help="make /-rooted links of Markdown sources that lead to no source file absolute, "
+        "on this site (for help-centre exports: https://learn.microsoft.com)",
+    )
+    parser.add_argument(
+        "--no-check", action="store_true", help="skip the agent-ready check at the end"
+    )
+    _limit_options(parser)
+    return parser
+
+
+def _limits(args: argparse.Namespace) -> Any:
+    from .importing.convert import Limits
+
+    return Limits(timeout=args.timeout, max_bytes=int(args.max_size * 2**20))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     argv = sys.argv[1:] if argv is None else argv
@@ -120,6 +224,10 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if argv and argv[0] == "demo":
             return run_demo(_demo_parser().parse_args(argv[1:]))
+        if argv and argv[0] == "import":
+            return run_import(_import_parser().parse_args(argv[1:]))
+        if argv and argv[0] == "build":
+            return run_build(_build_parser().parse_args(argv[1:]))
         return run_tui(_tui_parser().parse_args(argv))
     except SystemExit as exc:  # argparse: --help, --version and usage errors
         return exc.code if isinstance(exc.code, int) else 2
@@ -275,3 +383,202 @@ def _print_report(report: Report, args: argparse.Namespace, *, fixed: int) -> in
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
         print(format_text(report, color=color, hints=args.hints, fixed=fixed))
     return 1 if report.fails(strict=args.strict) else 0
+
+
+# --- import and build -----------------------------------------------------------------------
+
+
+def _package_for(target: Path) -> Path | None:
+    """The root (holding SKILL.md) of the package ``target`` is in or would be in."""
+    anchor = target
+    while not anchor.exists() and anchor != anchor.parent:
+        anchor = anchor.parent
+    if anchor.is_file():
+        return None
+    for folder in (anchor, *anchor.parents):
+        if (folder / "SKILL.md").is_file():
+            return folder
+    return None
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from .importing.importer import (
+        ImportFailed,
+        bundle_of,
+        confirm_update,
+        plan_import,
+        preview_import,
+        write_import,
+    )
+    from .importing.progress import Progress
+    from .package import Package
+
+    target = Path(os.path.abspath(args.into))
+    if target.exists() and not target.is_dir():
+        print(f"kas-tui import: {args.into}: not a folder", file=sys.stderr)
+        return 2
+    root = _package_for(target)
+    if root is None:
+        print(
+            f"kas-tui import: {args.into} is not inside a package (no SKILL.md in it or above "
+            "it); create one with kas-tui build, or import into a package folder",
+            file=sys.stderr,
+        )
+        return 2
+    pkg = Package(root)
+    pkg.load()
+    try:
+        bundle = bundle_of(pkg, target)
+    except ValueError as exc:
+        print(f"kas-tui import: {exc}", file=sys.stderr)
+        return 2
+    progress = Progress("converting", len(args.files)) if len(args.files) > 3 else None
+    done = 0
+
+    def on_result(_i: int, _result: Any) -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress.update(done)
+
+    plans = plan_import(
+        pkg,
+        [Path(f) for f in args.files],
+        bundle,
+        type=args.type,
+        limits=_limits(args),
+        update=args.yes,
+        workers=args.workers,
+        on_result=on_result,
+    )
+    if progress is not None:
+        progress.finish()
+    if not args.dry_run and sys.stdin.isatty() and any(p.action == "duplicate" for p in plans):
+        plans = [_ask_update(p, confirm_update) for p in plans]
+    if args.dry_run:
+        diff = preview_import(pkg, plans)
+        sys.stdout.write(diff)
+    else:
+        try:
+            write_import(pkg, plans)
+        except ImportFailed as exc:
+            print(f"kas-tui import: {exc}", file=sys.stderr)
+            return 1
+    return _import_summary(plans, dry_run=args.dry_run)
+
+
+def _ask_update(plan: Any, confirm: Any) -> Any:
+    if plan.action != "duplicate" or plan.existing is None:
+        return plan
+    print(plan.message, file=sys.stderr)
+    try:
+        answer = input(f"Update {plan.existing} from {plan.source.name}? [y/N] ")
+    except EOFError:
+        answer = ""
+    return confirm(plan) if answer.strip().lower() in ("y", "yes") else plan
+
+
+def _import_summary(plans: list[Any], *, dry_run: bool) -> int:
+    would = "would be " if dry_run else ""
+    verbs = {"create": f"{would}imported", "update": f"{would}updated"}
+    counts: dict[str, int] = {}
+    for plan in plans:
+        counts[plan.action] = counts.get(plan.action, 0) + 1
+        if plan.action in verbs:
+            draft = plan.draft
+            print(
+                f"{verbs[plan.action]}: {plan.source} -> {plan.path} ({draft.type}: {draft.title})"
+            )
+        elif plan.action == "unchanged":
+            print(f"unchanged: {plan.message}")
+        else:
+            print(
+                f"{'failed' if plan.action == 'failed' else 'skipped'}: {plan.message}",
+                file=sys.stderr,
+            )
+    parts = [
+        f"{counts[k]} {label}"
+        for k, label in (
+            ("create", f"{would}imported"),
+            ("update", f"{would}updated"),
+            ("unchanged", "unchanged"),
+            ("duplicate", "already imported (use --yes to update)"),
+            ("failed", "failed"),
+        )
+        if counts.get(k)
+    ]
+    tail = "; nothing was written" if dry_run else ""
+    print(f"{', '.join(parts) or 'nothing to import'}{tail}.", file=sys.stderr)
+    return 1 if counts.get("failed") or counts.get("duplicate") else 0
+
+
+def run_build(args: argparse.Namespace) -> int:
+    from .importing.build import BuildError, build
+    from .importing.progress import Progress
+
+    bars: dict[str, Progress] = {}
+    labels = {"convert": "converting", "draft": "drafting", "write": "writing"}
+
+    def report(stage: str, done: int, total: int) -> None:
+        if stage not in labels or total == 0:
+            return
+        bar = bars.get(stage)
+        if bar is None:
+            bar = bars[stage] = Progress(labels[stage], total)
+        bar.update(done)
+        if done >= total:
+            bar.finish()
+
+    try:
+        result = build(
+            Path(args.source),
+            Path(args.out),
+            name=args.name,
+            limits=_limits(args),
+            workers=args.workers,
+            type=args.type,
+            progress=report,
+            validate=not args.no_check,
+            link_base=args.link_base,
+        )
+    except BuildError as exc:
+        print(f"kas-tui build: {exc}", file=sys.stderr)
+        return 2
+    return _build_summary(result)
+
+
+def _build_summary(result: Any) -> int:
+    err = sys.stderr
+    verb = "Built" if result.first else "Updated"
+    total = sum(result.seconds.values())
+    print(
+        f"{verb} {result.out} from {result.sources:,} source files in {total:.1f} s: "
+        f"{len(result.created):,} created, {len(result.updated):,} updated, "
+        f"{result.unchanged:,} unchanged, {len(result.failed):,} failed"
+        + (f", {result.assets:,} assets copied" if result.assets else "")
+        + ".",
+        file=err,
+    )
+    stages = ", ".join(f"{k} {v:.1f} s" for k, v in result.seconds.items())
+    print(f"  time: {stages}", file=err)
+    if result.failed:
+        print(f"{len(result.failed)} file(s) could not be converted:", file=err)
+        for error in result.failed:
+            print(f"  {error.message}", file=err)
+    for note in result.kept:
+        print(f"  kept: {note}", file=err)
+    for note in result.notes:
+        print(f"  note: {note}", file=err)
+    if result.report is not None:
+        report = result.report
+        counts = Counter(f.code for f in report.findings if f.severity != "info")
+        worst = ", ".join(f"{code} x{n}" for code, n in counts.most_common(6))
+        print(
+            f"check --agent-ready: {report.count('error')} errors, {report.count('warning')} "
+            f"warnings, {report.count('info')} info" + (f" ({worst})" if worst else ""),
+            file=err,
+        )
+        for finding in [f for f in report.findings if f.severity == "error"][:20]:
+            where = f"{finding.path}:{finding.line}" if finding.line else finding.path
+            print(f"  {where}: {finding.code} {finding.message}", file=err)
+    return 1 if result.failed or result.errors else 0

@@ -1,0 +1,558 @@
+"""Import files into a package: plan, preview, then write everything or nothing.
+
+:func:`plan_import` converts the files and drafts each document without touching the
+package. A file whose SHA-256 (``sources[].sha256``) or original path
+(``sources[].resource``) is already in the package is planned as an update of that
+document when ``update`` is allowed, and reported as already imported otherwise: an
+import never makes a duplicate. :func:`preview_import` gives the diff the plans would
+write; :func:`write_import` writes them through the package's store: the documents, an
+entry in their bundle's ``index.md`` (the index, and the bundle's entry in its parent
+index, created when missing) and a ``log.md`` entry each. When any write fails, the
+ones made before it are undone and the folders created are removed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import os
+import posixpath
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..okf import frontmatter as fm
+from ..okf import index as index_fmt
+from ..okf import log as log_fmt
+from ..okf import yaml_patch
+from ..okf.errors import EditError
+from ..okf.links import relative_link
+from ..package import Package
+from ..store import Change, Store, StoreError, write_atomic
+from . import summary
+from .convert import ConversionError, Converted, Limits, Result, convert_files
+from .draft import GENERATOR, Draft, draft_document, now_timestamp, source_record
+
+#: What a plan does: write a new document, update one, or nothing (and why).
+ACTIONS = ("create", "update", "unchanged", "duplicate", "failed")
+
+
+class ImportFailed(Exception):
+    """The import could not be written; whatever it had written was undone."""
+
+
+@dataclass
+class PlannedImport:
+    """What importing one file would do.
+
+    ``action``: ``create`` (a new document at ``draft.path``), ``update`` (rewrite the
+    document ``existing`` from the file), ``unchanged`` (``existing`` already holds what
+    the file gives), ``duplicate`` (the file is already in the package as ``existing``
+    and differs from it: :func:`confirm_update` turns the plan into an update),
+    ``failed`` (``error`` says why).
+    """
+
+    source: Path
+    action: str
+    draft: Draft | None = None
+    error: ConversionError | None = None
+    existing: str | None = None
+    message: str = ""
+
+    @property
+    def path(self) -> str | None:
+        """The package document this file becomes (or already is)."""
+        if self.existing is not None:
+            return self.existing
+        return self.draft.path if self.draft else None
+
+    @property
+    def writes(self) -> bool:
+        return self.action in ("create", "update")
+
+
+@dataclass
+class ImportResult:
+    """What :func:`write_import` wrote (or, in a dry run, would write)."""
+
+    plans: list[PlannedImport]
+    changes: list[Change] = field(default_factory=list)
+    diff: str = ""
+
+    @property
+    def created(self) -> list[str]:
+        return [p.path for p in self.plans if p.action == "create" and p.path]
+
+    @property
+    def updated(self) -> list[str]:
+        return [p.path for p in self.plans if p.action == "update" and p.path]
+
+
+# --- planning ------------------------------------------------------------------------------------
+
+
+def bundle_of(pkg: Package, folder: str | os.PathLike[str]) -> str:
+    """``folder`` (absolute, or relative to the package root) as a root-relative bundle path.
+
+    Raises :class:`ValueError` when it lies outside the package.
+    """
+    path = Path(folder)
+    absolute = path if path.is_absolute() else pkg.root / path
+    rel = os.path.relpath(os.path.abspath(absolute), os.path.abspath(pkg.root))
+    rel = Path(rel).as_posix()
+    if rel == ".":
+        return ""
+    if rel == ".." or rel.startswith("../"):
+        raise ValueError(f"{folder} is outside the package {pkg.root}")
+    if any(part.startswith(".") for part in rel.split("/")):
+        raise ValueError(f"{folder} is a hidden folder; packages ignore those")
+    return rel
+
+
+def imported_sources(pkg: Package) -> tuple[dict[str, str], dict[str, str]]:
+    """(SHA-256 -> document, source resource -> document) over the package's ``sources``."""
+    by_hash: dict[str, str] = {}
+    by_resource: dict[str, str] = {}
+    for path, doc in sorted(pkg.documents.items()):
+        sources = doc.meta.get("sources")
+        if not isinstance(sources, list):
+            continue
+        for source in sources:
+            if not isinstance(source, dict):
+                continue
+            digest = source.get("sha256")
+            if isinstance(digest, str) and digest:
+                by_hash.setdefault(digest, path)
+            resource = source.get("resource")
+            if isinstance(resource, str) and resource:
+                by_resource.setdefault(resource, path)
+    return by_hash, by_resource
+
+
+def plan_import(
+    pkg: Package,
+    files: Sequence[Path | str],
+    bundle: str = "",
+    *,
+    type: str | None = None,
+    limits: Limits | None = None,
+    update: bool = False,
+    workers: int | None = None,
+    now: dt.datetime | None = None,
+    on_result: Callable[[int, Result], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> list[PlannedImport]:
+    """Convert ``files`` and plan their import into ``bundle`` (root-relative folder).
+
+    Nothing is written. ``update`` allows updating the document a file was imported as
+    before (otherwise such a file is planned as ``duplicate``). ``on_result(i, result)``
+    is called as each file is converted (for progress); ``should_stop`` cancels.
+    """
+    bundle = bundle.strip("/")
+    paths = [Path(f) for f in files]
+    results: list[Result | None] = [None] * len(paths)
+    for i, result in convert_files(paths, limits, workers=workers, should_stop=should_stop):
+        results[i] = result
+        if on_result is not None:
+            on_result(i, result)
+    by_hash, by_resource = imported_sources(pkg)
+    taken = _names(pkg.root / bundle)
+    types = Counter(d.type for d in pkg.documents_in(bundle) if d.type)
+    siblings: list[str] = []
+    seen: dict[str, Path] = {}
+    plans: list[PlannedImport] = []
+    for path, result in zip(paths, results, strict=True):
+        if result is None:
+            plans.append(_failed(path, "cancelled before it was converted"))
+            continue
+        if isinstance(result, ConversionError):
+            plans.append(PlannedImport(path, "failed", error=result, message=result.message))
+            continue
+        if result.sha256 in seen:
+            first = seen[result.sha256].name
+            plans.append(
+                PlannedImport(
+                    path, "duplicate", message=f"{path.name}: same content as {first}; skipped"
+                )
+            )
+            continue
+        seen[result.sha256] = path
+        resource = source_record(result, pkg.root)["resource"]
+        existing = by_hash.get(result.sha256) or by_resource.get(resource)
+        if existing is not None:
+            plans.append(_plan_update(pkg, result, existing, by_hash, update, type, now))
+            continue
+        try:
+            draft = draft_document(
+                result,
+                pkg,
+                bundle,
+                type=type,
+                taken=taken,
+                existing_types=types,
+                siblings=siblings,
+                now=now,
+            )
+        except (EditError, ValueError) as exc:
+            plans.append(_failed(path, f"its frontmatter cannot be drafted ({exc})"))
+            continue
+        taken.add(draft.slug)
+        siblings.append(draft.description)
+        plans.append(
+            PlannedImport(
+                path,
+                "create",
+                draft=draft,
+                message=f"{path.name} -> {draft.path} ({draft.type}: {draft.title})",
+            )
+        )
+    return plans
+
+
+def _failed(path: Path, why: str) -> PlannedImport:
+    error = ConversionError(path, "crashed", f"{path.name}: {why}")
+    return PlannedImport(path, "failed", error=error, message=error.message)
+
+
+def _names(folder: Path) -> set[str]:
+    try:
+        return {e.name[:-3] if e.name.endswith(".md") else e.name for e in os.scandir(folder)}
+    except OSError:
+        return set()
+
+
+def _plan_update(
+    pkg: Package,
+    converted: Converted,
+    existing: str,
+    by_hash: dict[str, str],
+    update: bool,
+    type: str | None,
+    now: dt.datetime | None,
+) -> PlannedImport:
+    path = converted.source
+    same = by_hash.get(converted.sha256) == existing
+    folder, stem = posixpath.split(existing[:-3])
+    draft = draft_document(converted, pkg, folder, type=type, slug=stem, now=now)
+    if same and existing in pkg.documents:
+        try:
+            unchanged = pkg.body(existing).strip() == draft.body.strip()
+        except (OSError, ValueError):
+            unchanged = False
+        if unchanged:
+            return PlannedImport(
+                path,
+                "unchanged",
+                draft=draft,
+                existing=existing,
+                message=f"{path.name}: already imported as {existing}, unchanged; nothing to do",
+            )
+    how = (
+        "same file, but the document's body differs from it (edited since?)"
+        if same
+        else "from an earlier version of this file"
+    )
+    plan = PlannedImport(
+        path,
+        "duplicate",
+        draft=draft,
+        existing=existing,
+        message=f"{path.name}: already in the package as {existing} ({how}); "
+        "not imported again (--yes updates that document)",
+    )
+    return confirm_update(plan) if update else plan
+
+
+def confirm_update(plan: PlannedImport) -> PlannedImport:
+    """``plan`` (a ``duplicate``) turned into an update of the document it duplicates."""
+    if plan.action != "duplicate" or plan.draft is None or plan.existing is None:
+        return plan
+    return PlannedImport(
+        plan.source,
+        "update",
+        draft=plan.draft,
+        existing=plan.existing,
+        message=f"{plan.source.name} -> {plan.existing} (update: new body and source record; "
+        "its title, description and type are kept)",
+    )
+
+
+# --- writing -------------------------------------------------------------------------------------
+
+
+def preview_import(pkg: Package, plans: Sequence[PlannedImport]) -> str:
+    """The unified diff :func:`write_import` would make; nothing is written."""
+    from ..editing import pending_diff
+
+    saved = pkg.store
+    pkg.store = Store(dry_run=True)
+    try:
+        _write(pkg, plans, today=None, log=True, dry_run=True)
+        return pending_diff(pkg, pkg.store)
+    finally:
+        pkg.store = saved
+
+
+def write_import(
+    pkg: Package,
+    plans: Sequence[PlannedImport],
+    *,
+    today: dt.date | None = None,
+    log: bool = True,
+) -> ImportResult:
+    """Write the ``create`` and ``update`` plans; everything or nothing.
+
+    Raises :class:`ImportFailed` (after undoing what it wrote) when a write is refused:
+    a file changed on disk meanwhile, a folder is read-only, ...
+    """
+    changes = _write(pkg, plans, today=today, log=log, dry_run=False)
+    return ImportResult(list(plans), changes)
+
+
+def _write(
+    pkg: Package,
+    plans: Sequence[PlannedImport],
+    *,
+    today: dt.date | None,
+    log: bool,
+    dry_run: bool,
+) -> list[Change]:
+    todo = [p for p in plans if p.writes and p.draft is not None]
+    changes: list[Change] = []
+    made: list[Path] = []
+    try:
+        new_folders = _make_folders(pkg, todo, made, dry_run)
+        for plan in todo:
+            assert plan.draft is not None
+            if plan.action == "create":
+                text = plan.draft.render()
+                rel = plan.draft.path
+                changes += _apply(pkg, rel, lambda _t, text=text: text, create=True)
+            else:
+                rel = plan.existing or plan.draft.path
+                changes += _apply(pkg, rel, lambda t, d=plan.draft: updated_text(t, d))
+        for plan in todo:
+            if plan.action == "create":
+                assert plan.draft is not None
+                changes += _list(pkg, plan.draft.bundle, plan.draft.path, plan.draft, False)
+        for folder in sorted(new_folders, key=lambda f: -f.count("/")):
+            parent = posixpath.dirname(folder)
+            description = _folder_description(pkg, folder, todo)
+            changes += _list(pkg, parent, folder, None, True, description=description)
+        if log:
+            date = (today or dt.date.today()).isoformat()
+            for plan in todo:
+                kind = "Creation" if plan.action == "create" else "Update"
+                message = _log_message(plan)
+                changes += _apply(
+                    pkg,
+                    "log.md",
+                    lambda t, k=kind, m=message: log_fmt.append_log_entry(t, date, k, m),
+                    create=not (pkg.root / "log.md").exists(),
+                )
+    except (EditError, StoreError, OSError, ValueError) as exc:
+        if not dry_run:
+            _rollback(pkg, changes, made)
+        where = getattr(exc, "path", None)
+        raise ImportFailed(
+            f"{exc if not where or str(where) in str(exc) else f'{where}: {exc}'}; nothing was imported"
+        ) from None
+    if made and not dry_run:
+        pkg.load()
+    return changes
+
+
+def _apply(pkg: Package, rel: str, transform: Any, *, create: bool = False) -> list[Change]:
+    pkg.resolve_path(rel)
+    expect = None
+    if not create:
+        if rel == "log.md":
+            expect = pkg.log_fingerprint
+        elif posixpath.basename(rel) == "index.md":
+            found = pkg.indexes.get(posixpath.dirname(rel))
+            expect = found.fingerprint if found else None
+        elif rel in pkg.documents:
+            expect = pkg.documents[rel].fingerprint
+    change = pkg.store.apply(pkg.root / rel, transform, expect=expect, create=create, label=rel)
+    if not pkg.store.dry_run:
+        pkg.reload_file(rel)
+    return [change] if change is not None else []
+
+
+def _make_folders(
+    pkg: Package, todo: Sequence[PlannedImport], made: list[Path], dry_run: bool
+) -> list[str]:
+    """Create the bundles the plans need; return those no index lists yet (new bundles)."""
+    listed = {
+        item.path for f in pkg.indexes.values() for item in f.listings if item.kind == "bundle"
+    }
+    wanted: list[str] = []
+    for plan in todo:
+        folder = plan.draft.bundle if plan.draft and plan.action == "create" else ""
+        while folder:
+            if folder not in wanted:
+                wanted.append(folder)
+            folder = posixpath.dirname(folder)
+    new: list[str] = []
+    for folder in sorted(wanted, key=lambda f: f.count("/")):
+        path = pkg.root / folder
+        if not path.is_dir():
+            if not dry_run:
+                path.mkdir()
+                made.append(path)
+            if folder not in pkg.folders:
+                pkg.folders.append(folder)
+        if folder not in listed:
+            new.append(folder)
+    return new
+
+
+def _list(
+    pkg: Package,
+    folder: str,
+    target: str,
+    draft: Draft | None,
+    is_bundle: bool,
+    *,
+    description: str = "",
+) -> list[Change]:
+    """Add ``target``'s entry to ``folder``'s index.md (created when missing)."""
+    index_rel = posixpath.join(folder, "index.md") if folder else "index.md"
+    existing = pkg.indexes.get(folder)
+    if existing is not None and any(
+        item.path == target and item.kind in ("document", "bundle") for item in existing.listings
+    ):
+        return []
+    rooted = bool(existing) and any(e.target.startswith("/") for e in existing.index.entries)
+    if rooted:
+        link = "/" + target + ("/" if is_bundle else "")
+    else:
+        link = relative_link(index_rel, target, folder=is_bundle)
+    if draft is not None:
+        title, description = draft.title, draft.description
+        section = _section_for(pkg, folder, draft.type)
+    else:
+        title = summary.folder_title(posixpath.basename(target))
+        section = None
+    heading = (
+        summary.folder_title(posixpath.basename(folder))
+        if folder
+        else (pkg.skill.name if pkg.skill and pkg.skill.name else pkg.name)
+    )
+    create = existing is None and not (pkg.root / index_rel).exists()
+    return _apply(
+        pkg,
+        index_rel,
+        lambda text: index_fmt.add_entry(
+            text, title, link, description, section=section, heading=heading
+        ),
+        create=create,
+    )
+
+
+def _section_for(pkg: Package, folder: str, doc_type: str) -> str | None:
+    """The index section whose documents share ``doc_type`` (else the file's default)."""
+    index = pkg.indexes.get(folder)
+    if index is None or not index.index.sections:
+        return None
+    votes: Counter[str | None] = Counter()
+    for item in index.listings:
+        doc = pkg.documents.get(item.path) if item.kind == "document" else None
+        if doc is not None and doc.type == doc_type:
+            votes[item.entry.section] += 1
+    return votes.most_common(1)[0][0] if votes else None
+
+
+def _folder_description(pkg: Package, folder: str, todo: Sequence[PlannedImport]) -> str:
+    docs = [(d.title, d.type) for d in pkg.documents_in(folder)]
+    known = {d.path for d in pkg.documents_in(folder)}
+    for plan in todo:
+        if plan.draft and plan.draft.bundle == folder and plan.draft.path not in known:
+            docs.append((plan.draft.title, plan.draft.type))
+    subs = []
+    for plan in todo:
+        bundle = plan.draft.bundle if plan.draft else ""
+        if bundle.startswith(folder + "/"):
+            child = folder + "/" + bundle[len(folder) + 1 :].split("/")[0]
+            subs.append(child)
+    sub_counts = Counter(subs)
+    subfolders = [(summary.folder_title(posixpath.basename(s)), n) for s, n in sub_counts.items()]
+    title = summary.folder_title(posixpath.basename(folder))
+    return summary.folder_description(title, docs, subfolders)
+
+
+def _log_message(plan: PlannedImport) -> str:
+    assert plan.draft is not None
+    title = index_fmt.escape_title(plan.draft.title)
+    path = plan.existing or plan.draft.path
+    name = plan.source.name.replace("\n", " ")
+    if plan.action == "create":
+        return f"Imported [{title}](/{path}) from {name}."
+    return f"Re-imported [{title}](/{path}) from {name}."
+
+
+def updated_text(text: str | None, draft: Draft) -> str:
+    """``text`` of a previously imported document, refreshed from a new ``draft``.
+
+    The body and the source record are replaced, ``generated`` is renewed when kas-tui
+    wrote it; the curator's title, description, type and every other key are kept
+    (an empty ``type``, ``title`` or ``description`` is filled from the draft).
+    """
+    if text is None:
+        raise EditError("the document to update no longer exists")
+    parsed = fm.parse(text)
+    meta = parsed.data if parsed else {}
+    record = next(
+        (s for s in draft.frontmatter.get("sources", []) if s.get("sha256") == draft.sha256), None
+    )
+    if record is not None:
+        old = meta.get("sources")
+        sources = list(old) if isinstance(old, list) else []
+        at = next(
+            (
+                i
+                for i, s in enumerate(sources)
+                if isinstance(s, dict)
+                and (s.get("resource") == record["resource"] or s.get("title") == record["title"])
+            ),
+            None,
+        )
+        if at is None:
+            sources.append(record)
+        else:
+            sources[at] = {**sources[at], **record}
+        text = yaml_patch.set_field(text, "sources", sources)
+    generated = meta.get("generated")
+    if isinstance(generated, dict) and str(generated.get("by", "")).startswith("kas-tui/"):
+        text = yaml_patch.set_field(text, "generated", {"by": GENERATOR, "at": now_timestamp()})
+    for key in ("type", "title", "description"):
+        value = meta.get(key)
+        if not (isinstance(value, str) and value.strip()) and draft.frontmatter.get(key):
+            text = yaml_patch.set_field(text, key, draft.frontmatter[key])
+    block = fm.find_block(text)
+    head = text[: block.end] if block else ""
+    body = draft.body if draft.body.startswith("\n") or not head else "\n" + draft.body
+    if head and draft.converted.kind == "markdown":
+        body = draft.body
+    return head + body
+
+
+def _rollback(pkg: Package, changes: list[Change], made: list[Path]) -> None:
+    """Undo ``changes`` (newest first) and remove the folders ``made``; best effort."""
+    for change in reversed(changes):
+        stack = pkg.store.undo_stack
+        try:
+            if stack and stack[-1] is change:
+                pkg.store.undo()
+            elif change.before is None:
+                change.path.unlink(missing_ok=True)
+            else:
+                write_atomic(change.path, change.before, expect=change.after)
+        except (StoreError, OSError):
+            continue
+    for folder in reversed(made):
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+    pkg.load()
