@@ -174,6 +174,20 @@ async def test_form_save_is_byte_minimal_undoable_and_raw_yaml_is_checked(root: 
         await pilot.press("ctrl+r")
         await pilot.pause()
         assert not editor.raw_mode and editor.query_one("#field-title", Input).value == "Fixed"
+        # a block never closed is not for the form: the app says why and stays
+        (root / "incidents" / "open.md").write_text("---\ntype: Note\n\nBody.\n")
+        app.package.reload_file("incidents/open.md")
+        await pilot.press("escape", "1")  # discard the fixed broken.md
+        await pilot.pause()
+        screen = app.screen
+        assert not isinstance(screen, (MetaEditor, ChoiceScreen))
+        open_meta_editor(app, "incidents/open.md")
+        await pilot.pause()
+        assert app.screen is screen
+        assert any(
+            "incidents/open.md:1: frontmatter opened on line 1 is never closed" in str(n.message)
+            for n in app._notifications
+        )
     gone, added = line_diff(before[DOC], files(root)[DOC])
     assert gone == ["title: Incident response procedure", "status: stable"]
     assert added == ["title: Incident response", "status: stable  # reviewed"]

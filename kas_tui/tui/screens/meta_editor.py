@@ -21,7 +21,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, ContentSwitcher, Footer, Static, TextArea
+from textual.widgets import Button, ContentSwitcher, Footer, Input, Static, TextArea
 from textual.widgets.text_area import LanguageDoesNotExist, Selection
 
 from ... import fields as F
@@ -60,8 +60,15 @@ def open_meta_editor(app: Any, path: str) -> None:
         return
     try:
         text = package.read_text(path)
-    except (OSError, FormatError) as exc:
-        app.notify(f"Cannot read {path}: {exc}", title="Not opened", severity="error")
+        F.frontmatter_text(text)
+    except (OSError, FormatError) as exc:  # unreadable, not UTF-8, a block never closed
+        reason = exc.located(path) if isinstance(exc, FormatError) else f"{path}: {exc}"
+        app.notify(
+            f"Cannot edit {reason}. Fix it in your editor (E) first.",
+            title="Not opened",
+            severity="error",
+            timeout=8,
+        )
         return
     app.push_screen(MetaEditor(path, text, package, today=app.today))
 
@@ -94,12 +101,7 @@ class MetaEditor(ModalScreen[bool]):
         docs = package.documents.values()
         self.types = _by_use([d.type for d in docs])
         self.tags = _by_use([t for d in docs for t in d.tags])
-        try:
-            disk_yaml = F.frontmatter_text(text)
-        except FormatError:
-            disk_yaml = None
-        if disk_yaml is None:  # no block (or an unterminated one): raw shows the top lines
-            disk_yaml = "" if not text.startswith("---") else text.split("\n", 1)[-1]
+        disk_yaml = F.frontmatter_text(text) or ""  # no block yet: the first save adds one
         self.disk_yaml = disk_yaml
         meta, error, line = F.parse_block(disk_yaml)
         self.disk_meta: dict[str, Any] | None = meta
@@ -341,6 +343,12 @@ class MetaEditor(ModalScreen[bool]):
             if description is not None:
                 description.refresh_info()
         self.refresh_soon()
+
+    @on(Input.Submitted)
+    def _next_field(self, event: Input.Submitted) -> None:
+        """Enter in a field moves on to the next one, as in a form."""
+        event.stop()
+        self.focus_next()
 
     @on(TextArea.Changed, "#me-yaml")
     def _raw_changed(self) -> None:

@@ -76,6 +76,10 @@ class CleanTextArea(TextArea):
         if not self.read_only:
             self._clean_insert(self.app.clipboard)
 
+    def _on_focus(self, event: events.Focus) -> None:
+        if not event.from_app_focus:  # arriving by tab: continue at the end (a click moves it)
+            self.move_cursor(self.document.end)
+
     async def _on_key(self, event: events.Key) -> None:
         if event.key == "enter":  # one line: enter goes to the next field
             event.stop()
@@ -493,8 +497,7 @@ class DateRow(FieldRow):
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.settle()
+        self.settle()  # and the screen moves on to the next field
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         if event.widget is self.editor:
