@@ -619,7 +619,7 @@ class _Builder:
                 bundles.add(folder)
                 folder = posixpath.dirname(folder)
         docs_in: dict[str, list[str]] = defaultdict(list)
-        for path in view:
+        for path in sorted(view):
             docs_in[posixpath.dirname(path)].append(path)
         subs_in: dict[str, list[str]] = defaultdict(list)
         for folder in bundles:
@@ -750,9 +750,7 @@ class _Builder:
             failed=[f"{self._rel(e.source)}: {e.reason}" for e in self.result.failed],
             topics=summary.topics([v[0] for v in view.values()], limit=6),
         )
-        return summary.skill_description(facts), summary.skill_body(
-            facts, built=self.today.isoformat()
-        )
+        return summary.skill_description(facts), summary.skill_body(facts)
 
     def _rel(self, path: Path) -> str:
         try:
@@ -987,14 +985,28 @@ class _Builder:
                 if now_pair != [title, description]:
                     line_edits.append((item.entry.line, title, description))
                 record[target] = [title, description]
-            if line_edits or additions:
+            removals: list[int] = []
+            for item in index_file.listings:
+                # an entry the build wrote for a document a curator has deleted since
+                pair = [item.entry.title, item.entry.description]
+                if item.kind == "missing" and before.get(item.path) == pair:
+                    removals.append(item.entry.line)
+                    self.result.notes.append(
+                        f"{index_rel}: removed the entry for {item.path}, which was deleted"
+                    )
+            if line_edits or additions or removals:
 
                 def transform(
-                    text: str | None, line_edits: list = line_edits, additions: list = additions
+                    text: str | None,
+                    line_edits: list = line_edits,
+                    additions: list = additions,
+                    removals: list = removals,
                 ) -> str:
                     assert text is not None
                     for line, title, description in line_edits:  # lines as read: first
                         text = index_fmt.set_entry(text, line, title=title, description=description)
+                    for line in sorted(removals, reverse=True):
+                        text = index_fmt.remove_entry(text, line)
                     for title, link, description, section in additions:
                         text = index_fmt.add_entry(text, title, link, description, section=section)
                     return text
@@ -1035,7 +1047,8 @@ class _Builder:
             return text
 
         try:
-            store.apply(path, transform, label="SKILL.md")
+            if store.apply(path, transform, label="SKILL.md"):
+                self._index_changes += 1
         except (EditError, StoreError, FormatError) as exc:
             self.result.notes.append(f"SKILL.md: not updated ({exc})")
         if kept_description:

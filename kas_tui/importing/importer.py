@@ -345,7 +345,7 @@ def _write(
             date = (today or dt.date.today()).isoformat()
             for plan in todo:
                 kind = "Creation" if plan.action == "create" else "Update"
-                message = _log_message(plan)
+                message = _log_message(pkg, plan)
                 changes += _apply(
                     pkg,
                     "log.md",
@@ -483,10 +483,11 @@ def _folder_description(pkg: Package, folder: str, todo: Sequence[PlannedImport]
     return summary.folder_description(title, docs, subfolders)
 
 
-def _log_message(plan: PlannedImport) -> str:
+def _log_message(pkg: Package, plan: PlannedImport) -> str:
     assert plan.draft is not None
-    title = index_fmt.escape_title(plan.draft.title)
     path = plan.existing or plan.draft.path
+    doc = pkg.documents.get(path)  # an update keeps the curator's title: name it so
+    title = index_fmt.escape_title(doc.title if doc is not None else plan.draft.title)
     name = plan.source.name.replace("\n", " ")
     if plan.action == "create":
         return f"Imported [{title}](/{path}) from {name}."

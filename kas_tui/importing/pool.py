@@ -37,7 +37,7 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
-def _serve(conn: Connection, limits: Limits) -> None:
+def _serve(conn: Connection, limits: Limits, convert: Callable[[Path, Limits], Result]) -> None:
     """A worker: convert each path received, until told to stop or the pipe closes."""
     while True:
         try:
@@ -54,7 +54,7 @@ def _serve(conn: Connection, limits: Limits) -> None:
                 import markitdown  # noqa: F401  (imported before the clock starts)
         conn.send(("start", str(path)))
         try:
-            result: Result = convert_here(path, limits)
+            result: Result = convert(path, limits)
         except BaseException as exc:  # never let one file end the worker silently
             result = ConversionError(path, "crashed", f"{path.name}: the converter failed ({exc})")
         try:
@@ -64,10 +64,10 @@ def _serve(conn: Connection, limits: Limits) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx: Any, limits: Limits) -> None:
+    def __init__(self, ctx: Any, limits: Limits, convert: Callable[[Path, Limits], Result]) -> None:
         parent, child = ctx.Pipe()
         self.conn: Connection = parent
-        self.process = ctx.Process(target=_serve, args=(child, limits), daemon=True)
+        self.process = ctx.Process(target=_serve, args=(child, limits, convert), daemon=True)
         self.process.start()
         child.close()
         self.task: tuple[int, Path] | None = None
@@ -102,11 +102,20 @@ class ConverterPool:
     """Worker processes converting files under :class:`Limits`.
 
     Use as a context manager; :meth:`close` (or leaving the ``with``) kills whatever is
-    still running, so a cancelled import leaves no process behind.
+    still running, so a cancelled import leaves no process behind. ``convert`` is the
+    function a worker runs on each path (a module-level function, as workers import it
+    by name; tests pass one that hangs or crashes).
     """
 
-    def __init__(self, limits: Limits | None = None, workers: int | None = None) -> None:
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        workers: int | None = None,
+        *,
+        convert: Callable[[Path, Limits], Result] = convert_here,
+    ) -> None:
         self.limits = limits or Limits()
+        self.convert = convert
         self.size = max(1, workers or default_workers())
         self._ctx = _context()
         self._workers: list[_Worker] = []
@@ -141,7 +150,7 @@ class ConverterPool:
                 return
             busy_count = sum(1 for w in self._workers if w.task is not None)
             while len(self._workers) < min(self.size, len(pending) + busy_count):
-                self._workers.append(_Worker(self._ctx, self.limits))
+                self._workers.append(_Worker(self._ctx, self.limits, self.convert))
             now = time.monotonic()
             for worker in self._workers:
                 if worker.task is None and pending:

@@ -129,6 +129,9 @@ def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
             continue
         if not para:
             para_kind = "paragraph"
+        elif len(para) == 1 and _heading_line(para[0]) and body[:1].isupper():
+            yield from flush()  # a title line glued to its text (PDF, plain text)
+            para_kind = "paragraph"
         para.append(body)
     yield from flush()
 
@@ -152,6 +155,12 @@ def headings(markdown: str, *, max_lines: int = 2000) -> list[Block]:
                 if text:
                     out.append(Block("heading", text, len(match.group(1))))
     return out
+
+
+def _heading_line(line: str) -> bool:
+    """A short line that does not end a sentence: a title when text follows on the next."""
+    line = line.strip()
+    return len(line) <= 60 and len(line.split()) <= 8 and line[-1:] not in ".,;:!?"
 
 
 def sentences(text: str) -> list[str]:

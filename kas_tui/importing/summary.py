@@ -280,15 +280,15 @@ def skill_description(facts: PackageFacts) -> str:
     return (covers + when)[:1000]
 
 
-def skill_body(facts: PackageFacts, *, built: str) -> str:
+def skill_body(facts: PackageFacts) -> str:
     """The SKILL.md body: usage rules for an agent, no domain knowledge."""
     kinds = ", ".join(f"{n:,} {_KIND_WORDS.get(k, k)}" for k, n in facts.kinds.most_common() if n)
     types = ", ".join(f"{t} ({n:,})" for t, n in facts.types.most_common(6))
     lines = [
         f"# {facts.title}",
         "",
-        f"{facts.documents:,} documents built by kas-tui from `{facts.source}` on {built} "
-        f"({kinds} files). Every document has YAML frontmatter (`type`, `title`, "
+        f"{facts.documents:,} documents built by kas-tui from `{facts.source}` ({kinds} "
+        "files; `log.md` says when). Every document has YAML frontmatter (`type`, `title`, "
         "`description`, `status`, `sources`) and every folder an `index.md`.",
         "",
         "## Scope",

@@ -1,0 +1,355 @@
+"""`kas-tui build`: a package from a folder of documents, and rebuilding it safely.
+
+The source folder mixes Markdown with another tool's frontmatter (linking to each
+other across folders whose names need slugging), a Word document, a web page, a CSV,
+a text file, an image asset and two bad files. The result must pass
+``check --agent-ready`` with no errors; a second build must change nothing; a build
+after the sources changed must take the changes in and keep every curator edit.
+"""
+
+# ruff: noqa: E501  (sample documents hold long lines, as real ones do)
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from test_import import docx_bytes
+
+from kas_tui.checks import check
+from kas_tui.cli import main
+from kas_tui.importing.build import MANIFEST, BuildError, build
+from kas_tui.importing.progress import Progress
+from kas_tui.okf import frontmatter as fm
+from kas_tui.okf import yaml_patch
+from kas_tui.okf.index import parse_index
+from kas_tui.okf.links import extract_links, resolve
+from kas_tui.okf.log import parse_log
+from kas_tui.okf.skill import parse_skill
+from kas_tui.package import Package
+
+NOW = dt.datetime(2026, 11, 30, 10, 0, tzinfo=dt.timezone.utc)
+LATER = dt.datetime(2026, 12, 5, 9, 0, tzinfo=dt.timezone.utc)
+
+
+def article(title: str, description: str, body: str, **extra: str) -> str:
+    lines = [f"title: {title}", f"description: {description}", "ms.topic: troubleshooting"]
+    lines += [f"{k}: {v}" for k, v in extra.items()]
+    return "---\n" + "\n".join(lines) + "\n---\n" + body
+
+
+SOURCES = {
+    "Mail Flow/NDR 550 5.1.1.md": article(
+        "Bounce 550 5.1.1 when sending to a recipient",
+        "Resolves the 550 5.1.1 non-delivery report that appears when a recipient address does not exist.",
+        "# Bounce 550 5.1.1\n\n## Symptoms\n\nMessages bounce.\n\n## Cause\n\nA typo.\n\n## Resolution\n\nFix the address; see [delays](../Mail%20Flow/delayed-mail.md#cause) and the [calendar guide](/Calendars/Sharing/shared-calendar.md).\n\n![diagram](media/ndr.png)\n",
+    ),
+    "Mail Flow/delayed-mail.md": article(
+        "Mail is delayed by several hours",
+        "Explains why outbound mail queues for hours when the smart host rejects connections, and how to clear the queue.",
+        "# Delayed mail\n\n## Symptoms\n\nMail waits.\n\n## Cause\n\nThe smart host.\n\n## Resolution\n\nRestart the transport service.\n",
+    ),
+    "Mail Flow/media/ndr.png": b"\x89PNG\r\n\x1a\nfake image bytes",
+    "Calendars/Sharing/shared-calendar.md": article(
+        "Shared calendar does not update",
+        "Fixes a shared calendar that shows stale meetings because the delegate's cache is out of date.",
+        "# Shared calendar\n\n## Symptoms\n\nOld meetings.\n\n## Resolution\n\nClear the cache. Back to [the bounce article](../../Mail%20Flow/NDR%20550%205.1.1.md).\n",
+    ),
+    "Calendars/Sharing/permissions.md": article(
+        "Calendar permissions are lost after migration",
+        "Restores calendar sharing permissions that disappear when a mailbox is migrated to the cloud.",
+        "# Permissions\n\n## Cause\n\nMigration.\n\n## Resolution\n\nRe-grant them.\n",
+    ),
+    "Calendars/room-booking.docx": docx_bytes(
+        [
+            ("", "Room booking rules"),
+            ("Heading1", "Who can book"),
+            (
+                "",
+                "Any employee can book a meeting room up to four weeks ahead through the calendar.",
+            ),
+        ],
+        title="Room booking rules",
+    ),
+    "Calendars/holidays.csv": "country,holiday,date\nFR,Bastille Day,07-14\nUS,Independence Day,07-04\n",
+    "notes.txt": "Support hours\n\nThe messaging team answers tickets from 8:00 to 18:00 on working days.\n",
+    "status page.html": "<html><head><title>Service status</title></head><body><h1>Service status</h1><p>The status page lists every ongoing incident that affects mail delivery or calendars.</p></body></html>",
+    "broken.pdf": b"%PDF-1.7\n1 0 obj << /Type /Catalog",
+    "firmware.bin": bytes(range(256)) * 4,
+    ".hidden/ignored.md": "---\ntype: X\n---\nnot part of the package\n",
+}
+
+
+def write_sources(root: Path, files: dict[str, str | bytes] = SOURCES) -> Path:
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return root
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != MANIFEST
+    }
+
+
+def errors(root: Path, today: dt.date | None = None) -> list[str]:
+    pkg = Package(root)
+    pkg.load(scan=True)
+    report = check(pkg, agent_ready=True, today=today or NOW.date())
+    return [f"{f.code} {f.path}: {f.message}" for f in report.findings if f.severity == "error"]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory):
+    """One first build of the sample sources (the slow part, shared by the module)."""
+    base = tmp_path_factory.mktemp("build")
+    source = write_sources(base / "src")
+    result = build(source, base / "help-kb", now=NOW, workers=2)
+    return source, base / "help-kb", result
+
+
+def test_the_build_passes_the_agent_ready_check(built) -> None:
+    _source, out, result = built
+    assert result.report.count("error") == 0, result.report.findings
+    assert errors(out) == []
+    assert result.sources == 10  # the hidden folder and the image are not documents
+    assert sorted(e.message.split(":")[0] for e in result.failed) == ["broken.pdf", "firmware.bin"]
+    assert "broken.pdf: corrupt" in {e.message[: len("broken.pdf: corrupt")] for e in result.failed}
+
+
+def test_folders_and_names_become_slugs_keeping_the_structure(built) -> None:
+    _source, out, result = built
+    assert sorted(result.created) == [
+        "calendars/holidays.md",
+        "calendars/room-booking.md",
+        "calendars/sharing/permissions.md",
+        "calendars/sharing/shared-calendar.md",
+        "mail-flow/delayed-mail.md",
+        "mail-flow/ndr-550-5-1-1.md",
+        "notes.md",
+        "status-page.md",
+    ]
+    assert (out / "mail-flow/media/ndr.png").read_bytes().startswith(b"\x89PNG")
+    assert not any(".hidden" in p for p in tree(out))
+
+
+def test_links_follow_the_renamed_files(built) -> None:
+    _source, out, _result = built
+    body = (out / "mail-flow/ndr-550-5-1-1.md").read_text()
+    assert "[delays](delayed-mail.md#cause)" in body
+    assert "[calendar guide](/calendars/sharing/shared-calendar.md)" in body
+    assert "![diagram](media/ndr.png)" in body
+    back = (out / "calendars/sharing/shared-calendar.md").read_text()
+    assert "(../../mail-flow/ndr-550-5-1-1.md)" in back
+    pkg = Package(out)
+    pkg.load()
+    for path in pkg.documents:
+        for link in extract_links(pkg.body(path)):
+            target = resolve(path, link.target)
+            if target.kind == "internal":
+                assert (out / target.path).exists(), (path, link.target)
+
+
+def test_markdown_keeps_its_frontmatter_and_gains_okf_fields(built) -> None:
+    source, out, _result = built
+    text = (out / "mail-flow/delayed-mail.md").read_text()
+    meta = fm.parse(text).data
+    assert meta["type"] == "Troubleshooting" and meta["status"] == "draft"
+    assert meta["ms.topic"] == "troubleshooting"
+    assert meta["description"].startswith("Explains why outbound mail queues")
+    assert meta["sources"][0]["resource"] == "../src/Mail Flow/delayed-mail.md"
+    assert meta["generated"] == {"by": "kas-tui/0.1.0", "at": "2026-11-30T10:00:00Z"}
+    original = (source / "Mail Flow/delayed-mail.md").read_text()
+    assert text.endswith(original.split("---\n", 2)[2])  # the body, byte for byte
+
+
+def test_every_folder_has_an_index_describing_its_content(built) -> None:
+    _source, out, _result = built
+    root = parse_index((out / "index.md").read_text())
+    assert root.frontmatter == {"okf_version": "0.2"}
+    entries = {e.target: e for e in root.entries}
+    assert set(entries) == {"calendars/", "mail-flow/", "notes.md", "status-page.md"}
+    assert entries["mail-flow/"].title == "Mail Flow"
+    assert entries["mail-flow/"].description.startswith("2 troubleshooting articles on Mail Flow: ")
+    assert entries["calendars/"].description.startswith(
+        "Calendars: 4 documents in 1 bundle on Sharing"
+    )
+    sharing = parse_index((out / "calendars/sharing/index.md").read_text())
+    assert {e.target for e in sharing.entries} == {"permissions.md", "shared-calendar.md"}
+    for entry in sharing.entries:
+        doc = fm.parse((out / "calendars/sharing" / entry.target).read_text()).data
+        assert entry.description == doc["description"] and entry.title == doc["title"]
+
+
+def test_skill_md_says_what_and_when_and_how_to_navigate(built) -> None:
+    _source, out, _result = built
+    skill = parse_skill((out / "SKILL.md").read_text())
+    assert skill.problems == []
+    assert skill.name == "help-kb"
+    assert "Calendars" in skill.description and "Use when" in skill.description
+    assert len(skill.description) <= 1024
+    for heading in (
+        "## Scope",
+        "## Exclusions",
+        "## Navigation",
+        "## Entry points",
+        "## Freshness",
+        "## When to stop",
+    ):
+        assert heading in skill.body
+    assert "`broken.pdf: corrupt`" in skill.body  # what is missing, said where an agent reads
+    log = parse_log((out / "log.md").read_text())
+    assert log.problems == [] and log.groups[0].bullets[0].kind == "Initialization"
+
+
+def test_a_second_build_changes_nothing(built, tmp_path: Path) -> None:
+    source, out, _result = built
+    copy = tmp_path / "help-kb"
+    shutil.copytree(out, copy)
+    before = tree(copy)
+    again = build(source, copy, now=LATER, workers=2)
+    assert (again.created, again.updated, again.kept) == ([], [], [])
+    assert again.unchanged == 8
+    assert tree(copy) == before  # not one byte, not even log.md
+
+
+def test_a_rebuild_takes_changes_in_and_keeps_curator_edits(built, tmp_path: Path) -> None:
+    source0, out0, _result = built
+    source, out = tmp_path / "src", tmp_path / "help-kb"
+    shutil.copytree(source0, source)
+    shutil.copytree(out0, out)
+    # a curator edits a description, an index entry, a body and SKILL.md; deletes a document
+    delayed = out / "mail-flow/delayed-mail.md"
+    delayed.write_text(
+        delayed.read_text().replace("Explains why outbound mail queues", "Why mail queues")
+    )
+    index = out / "calendars/sharing/index.md"
+    index.write_text(
+        index.read_text().replace(
+            "Fixes a shared calendar that shows stale meetings",
+            "Stale meetings in a shared calendar",
+        )
+    )
+    permissions = out / "calendars/sharing/permissions.md"
+    permissions.write_text(
+        permissions.read_text() + "\nCurator note: check the migration log first.\n"
+    )
+    skill = out / "SKILL.md"
+    curated = "Curated: " + parse_skill(skill.read_text()).description
+    skill.write_text(yaml_patch.set_field(skill.read_text(), "description", curated))
+    (out / "notes.md").unlink()
+    # the sources change: two articles are rewritten, one is added
+    (source / "Mail Flow/delayed-mail.md").write_text(
+        article(
+            "Mail is delayed",
+            "Explains why outbound mail queues for hours and how to clear the queue.",
+            "# Delayed mail\n\nNew text.\n",
+        )
+    )
+    (source / "Calendars/Sharing/permissions.md").write_text(
+        article(
+            "Calendar permissions are lost",
+            "Restores calendar permissions lost in a migration.",
+            "# Permissions\n\nRewritten.\n",
+        )
+    )
+    (source / "Calendars/Sharing/delegates.md").write_text(
+        article(
+            "Delegates cannot accept meetings",
+            "Lets a delegate accept meeting requests again after the delegate list is rebuilt.",
+            "# Delegates\n\nRebuild the list.\n",
+        )
+    )
+    result = build(source, out, now=LATER, workers=2)
+    assert result.created == ["calendars/sharing/delegates.md"]
+    assert sorted(result.updated) == [
+        "calendars/sharing/permissions.md",
+        "mail-flow/delayed-mail.md",
+    ]
+    delayed_meta = fm.parse(delayed.read_text()).data
+    assert delayed_meta["description"].startswith("Why mail queues")  # the curator's, kept
+    assert delayed_meta["title"] == "Mail is delayed"  # untouched by the curator: updated
+    assert "New text." in delayed.read_text()
+    perms = permissions.read_text()
+    assert fm.parse(perms).data["title"] == "Calendar permissions are lost"
+    assert "Curator note" in perms and "Rewritten." not in perms  # an edited body is kept
+    assert "Stale meetings in a shared calendar" in index.read_text()
+    assert "delegates.md" in index.read_text()
+    assert parse_skill(skill.read_text()).description == curated
+    assert not (out / "notes.md").exists()  # deleted by the curator: not brought back
+    kept = "\n".join(result.kept)
+    assert "mail-flow/delayed-mail.md: 'description' was edited by a curator; kept" in kept
+    assert "the body was edited by a curator" in kept
+    assert "SKILL.md: the description was edited by a curator; kept" in kept
+    assert any("notes.md: deleted since the last build" in n for n in result.notes)
+    log = parse_log((out / "log.md").read_text())
+    assert log.groups[0].date == "2026-12-05" and log.groups[0].bullets[0].kind == "Update"
+    assert errors(out, LATER.date()) == []
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert (
+        manifest["documents"]["Calendars/Sharing/delegates.md"]["path"]
+        == "calendars/sharing/delegates.md"
+    )
+    # and the build after that still sees the curator's values as theirs
+    again = build(source, out, now=LATER, workers=2)
+    assert again.updated == [] and again.created == []
+    assert fm.parse(delayed.read_text()).data["description"].startswith("Why mail queues")
+
+
+def test_build_refuses_what_it_should(tmp_path: Path, capsys) -> None:
+    source = write_sources(
+        tmp_path / "src", {"a.md": "# A\n\nSome text that says what A is about today.\n"}
+    )
+    with pytest.raises(BuildError, match="must equal the package folder's name"):
+        build(source, tmp_path / "out-kb", name="other-kb")
+    with pytest.raises(BuildError, match="not a valid skill name"):
+        build(source, tmp_path / "Out KB")
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "notes.md").write_text("mine")
+    with pytest.raises(BuildError, match="not empty and was not made by kas-tui build"):
+        build(source, tmp_path / "taken")
+    assert main(["build", str(source), str(tmp_path / "taken")]) == 2
+    assert "not empty" in capsys.readouterr().err
+
+
+def test_build_cli_reports_progress_failures_and_the_check(tmp_path: Path, capsys) -> None:
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "guide.md": "# Guide\n\nThis guide explains how the helpdesk triages incoming tickets.\n",
+            "bad.pdf": b"not a pdf at all",
+        },
+    )
+    code = main(["build", str(source), str(tmp_path / "desk-kb"), "--workers", "1"])
+    err = capsys.readouterr().err
+    assert code == 1  # a file failed
+    assert "converting: 2/2 (100%)" in err
+    assert "bad.pdf: corrupt: not a PDF (no %PDF- header)" in err
+    assert "check --agent-ready: 0 errors" in err
+    assert (tmp_path / "desk-kb" / "guide.md").is_file()
+
+
+def test_progress_lines_with_an_eta(monkeypatch) -> None:
+    import io
+
+    import kas_tui.importing.progress as progress_module
+
+    clock = iter([0.0, 10.0, 10.0, 20.0, 30.0])
+    monkeypatch.setattr(progress_module.time, "monotonic", lambda: next(clock))
+    stream = io.StringIO()
+    bar = Progress("converting", 100, stream=stream, tty=False, every=5.0)
+    bar.update(25)
+    bar.finish()
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "converting: 25/100 (25%), 2.5/s, ETA 0:30"
+    assert lines[1] == "converting: 100/100 (100%) in 20.0 s"
