@@ -241,3 +241,35 @@ async def test_external_editor_reads_the_file_again(root: Path, monkeypatch) -> 
         await pilot.press("E")
         await pilot.pause()
         assert app.package.documents[DOC].title == "From the editor"
+
+
+async def test_crlf_and_bom_files_stay_so(root: Path) -> None:
+    doc = root / DOC
+    index = root / "oncall" / "index.md"
+    for path in (doc, index):
+        text = path.read_bytes().decode("utf-8").replace("\n", "\r\n")
+        path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    before = files(root)
+    app = app_on(root)
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.go(DOC, reveal=True)
+        await pilot.pause()
+        await pilot.press("D")
+        await pilot.pause()
+        tree = app.query_one(NavTree)
+        tree.focus()
+        assert tree.select_path(DOC)
+        await pilot.pause()
+        await pilot.press("J")
+        await pilot.pause()
+    after = files(root)
+    assert changed(before, after) == {DOC, "oncall/index.md", "log.md"}
+    for rel in (DOC, "oncall/index.md"):
+        data = after[rel]
+        assert data.startswith(b"\xef\xbb\xbf"), f"{rel} kept its BOM"
+        assert data.count(b"\n") == data.count(b"\r\n"), f"{rel} kept CRLF on every line"
+        old, new = before[rel].split(b"\r\n"), data.split(b"\r\n")
+        assert len(old) == len(new)
+        differ = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
+        assert len(differ) == (1 if rel == DOC else 2), f"{rel}: only the intended lines"
+    assert b"status: deprecated\r\n" in after[DOC]
