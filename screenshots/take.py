@@ -87,7 +87,24 @@ async def agent_walk(pilot) -> None:
     await pilot.press("enter", "enter", "down", "down", "down", "down", "enter")
 
 
-SHOTS = {"main": curator, "document": document, "validation": validation, "agent-walk": agent_walk}
+async def edit_form(pilot) -> None:
+    """The frontmatter form on a document, a tag being added."""
+    from kas_tui.tui.screens.meta_editor import open_meta_editor
+
+    app = pilot.app
+    app.go("billing-support/refunds/refund-policy.md", reveal=True)
+    await pilot.pause()
+    open_meta_editor(app, "billing-support/refunds/refund-policy.md")
+    await pilot.pause(0.5)
+
+
+SHOTS = {
+    "main": curator,
+    "document": document,
+    "validation": validation,
+    "agent-walk": agent_walk,
+    "edit-form": edit_form,
+}
 
 if __name__ == "__main__":
     for shot_name, shot_setup in SHOTS.items():
