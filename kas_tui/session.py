@@ -70,7 +70,7 @@ class EditSession:
         log_error = ""
         if self.log_edits and not any(c.path.name == "log.md" for c in changes):
             try:
-                editing.append_log(self.package, "edit", log or label, today=self.today)
+                editing.append_log(self.package, "Update", log or label, today=self.today)
             except (EditError, StoreError, OSError) as exc:
                 # the edit itself is saved; a log.md we cannot write must not undo it
                 log_error = f"log.md not updated: {exc}"
