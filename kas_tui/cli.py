@@ -146,7 +146,10 @@ def _limit_options(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="conversion processes in parallel (default: one per CPU, at most 8)",
     )
-    parser.add_argument("--type", help="the documents' type (default: inferred from each one)")
+    parser.add_argument(
+        "--type",
+        help="the type of documents that have none of their own (default: inferred from each)",
+    )
 
 
 def _import_parser() -> argparse.ArgumentParser:

@@ -217,10 +217,13 @@ def test_a_second_build_changes_nothing(built, tmp_path: Path) -> None:
     copy = tmp_path / "help-kb"
     shutil.copytree(out, copy)
     before = tree(copy)
-    again = build(source, copy, now=LATER, workers=2)
+    stages: list[tuple[str, int, int]] = []
+    again = build(source, copy, now=LATER, workers=2, progress=lambda *a: stages.append(a))
     assert (again.created, again.updated, again.kept) == ([], [], [])
     assert again.unchanged == 8
     assert tree(copy) == before  # not one byte, not even log.md
+    assert ("convert", 0, 0) in stages  # nothing converted, not even the bad files again
+    assert sorted(e.reason for e in again.failed) == ["corrupt", "unsupported"]
 
 
 def test_a_rebuild_takes_changes_in_and_keeps_curator_edits(built, tmp_path: Path) -> None:
@@ -353,3 +356,21 @@ def test_progress_lines_with_an_eta(monkeypatch) -> None:
     lines = stream.getvalue().splitlines()
     assert lines[0] == "converting: 25/100 (25%), 2.5/s, ETA 0:30"
     assert lines[1] == "converting: 100/100 (100%) in 20.0 s"
+
+
+def test_a_rebuild_never_writes_over_a_curators_file(tmp_path: Path) -> None:
+    source = write_sources(
+        tmp_path / "src",
+        {"faq.md": "# FAQ\n\nAnswers to the questions the helpdesk hears most often.\n"},
+    )
+    out = tmp_path / "desk-kb"
+    build(source, out, now=NOW)
+    (out / "howto.md").write_text(
+        "---\ntype: Note\ntitle: Mine\ndescription: A curator's own note on the helpdesk rota.\n---\nMine.\n"
+    )
+    (source / "howto.md").write_text(
+        "# How to\n\nHow the helpdesk escalates a ticket to the second line.\n"
+    )
+    result = build(source, out, now=LATER)
+    assert result.created == ["howto-2.md"]
+    assert "title: Mine" in (out / "howto.md").read_text()

@@ -60,6 +60,9 @@ from .draft import (
 from .slug import slugify, unique_slug
 
 MANIFEST = ".kas-build.json"
+#: Failures a second try on the same bytes cannot change (a timeout or a missing
+#: dependency may go away with other options or packages: those are tried again).
+_FINAL_FAILURES = frozenset({"unsupported", "corrupt", "encrypted", "no-text"})
 ASSET_EXTS = frozenset({".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".ico"})
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _LINK = re.compile(r"(\]\(\s*)(<[^>\n]*>|[^)\s]+)")
@@ -224,6 +227,8 @@ class _Builder:
         self.kinds: dict[str, str] = {}
         self.new_manifest: dict[str, Any] = {}
         self._info: dict[str, tuple[str, str, int]] | None = None
+        self.failed_sha: dict[str, str] = {}
+        self.asset_sha: dict[str, str] = {}
         self._index_changes = 0
 
     # -- checks before anything happens ---------------------------------------------------
@@ -321,6 +326,13 @@ class _Builder:
             taken[posixpath.dirname(entry["path"])].add(posixpath.basename(entry["path"])[:-3])
         for entry in old_assets.values():
             taken[posixpath.dirname(entry["path"])].add(posixpath.basename(entry["path"]))
+        if self.manifest is not None:  # names a curator gave files in the package are taken
+            for folder, dirs, files in os.walk(self.out):
+                rel = Path(folder).relative_to(self.out).as_posix()
+                rel = "" if rel == "." else rel
+                dirs[:] = [d for d in dirs if not d.startswith(".")]
+                taken[rel].update(dirs)
+                taken[rel].update(f[:-3] if f.endswith(".md") else f for f in files)
         all_folders = sorted(
             {posixpath.dirname(p) for p in documents + assets} - {""},
             key=lambda f: (f.count("/"), f),
@@ -364,6 +376,7 @@ class _Builder:
 
     def _convert(self) -> None:
         old = (self.manifest or {}).get("documents", {})
+        old_failed = (self.manifest or {}).get("failed", {})
         todo: list[_Doc] = []
         for doc in self.docs.values():
             try:
@@ -375,6 +388,22 @@ class _Builder:
                 doc.state = "failed"
                 continue
             previous = old.get(doc.source)
+            failure = old_failed.get(doc.source)
+            if (
+                previous is None
+                and isinstance(failure, dict)
+                and failure.get("sha256") == doc.sha256
+                and failure.get("reason") in _FINAL_FAILURES
+            ):
+                # the same bytes failed last time for a reason a new try cannot change
+                self.result.failed.append(
+                    ConversionError(
+                        self.source / doc.source, failure["reason"], str(failure.get("message"))
+                    )
+                )
+                self.failed_sha[doc.source] = doc.sha256
+                doc.state = "failed"
+                continue
             if previous is None:
                 doc.state = "new"
             elif not (self.out / doc.out).is_file():
@@ -403,6 +432,7 @@ class _Builder:
                     f"{result.source.name}:", f"{doc.source}:", 1
                 )
                 self.result.failed.append(result)
+                self.failed_sha[doc.source] = doc.sha256
                 doc.state = "failed"
             else:
                 doc.converted = result
@@ -556,6 +586,7 @@ class _Builder:
                 target = tmp / out
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(self.source / src, target)
+                self.asset_sha[src] = sha256_file(target)
                 self.result.assets += 1
                 self.progress("write", n, total)
             view = self._view_from_drafts()
@@ -792,12 +823,22 @@ class _Builder:
             "folders": {k: v for k, v in sorted(self.folders.items()) if k},
             "documents": dict(sorted(documents.items())),
             "assets": {
-                src: {"path": out, "sha256": old_assets.get(src, {}).get("sha256", "")}
+                src: {
+                    "path": out,
+                    "sha256": self.asset_sha.get(src) or old_assets.get(src, {}).get("sha256", ""),
+                }
                 for src, out in sorted(self.assets.items())
             },
             "indexes": entries,
             "skill": {"description": skill_description, "body": skill_body_sha},
-            "failed": {self._rel(e.source): e.message for e in self.result.failed},
+            "failed": {
+                self._rel(e.source): {
+                    "sha256": self.failed_sha.get(self._rel(e.source), ""),
+                    "reason": e.reason,
+                    "message": e.message,
+                }
+                for e in self.result.failed
+            },
         }
         write_atomic(
             root / MANIFEST,
@@ -818,6 +859,12 @@ class _Builder:
         for n, doc in enumerate(changed, start=1):
             target = self.out / doc.out
             if doc.state == "new" or not target.exists():
+                if target.exists():  # never over a file the build did not write
+                    self.result.notes.append(
+                        f"{doc.out}: a file of that name is already there; kept"
+                    )
+                    doc.draft = None
+                    continue
                 target.parent.mkdir(parents=True, exist_ok=True)
                 store.apply(target, lambda _t, text=doc.text: text, create=True, label=doc.out)
                 self.result.created.append(doc.out)
@@ -825,15 +872,7 @@ class _Builder:
                 self._update_document(store, doc, old.get(doc.source, {}))
             self.progress("write", n, len(changed))
         for src, out in self.assets.items():
-            target = self.out / out
-            digest = sha256_file(self.source / src)
-            if (
-                not target.exists()
-                or self.manifest.get("assets", {}).get(src, {}).get("sha256") != digest
-            ):
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(self.source / src, target)
-                self.result.assets += 1
+            self._update_asset(src, out)
         pkg = Package(self.out)
         pkg.load()
         view = {p: (d.title, d.description, d.type) for p, d in pkg.documents.items()}
@@ -860,6 +899,28 @@ class _Builder:
                 label="log.md",
             )
         self._save_manifest(self.out, entries, skill_description, skill_sha)
+
+    def _update_asset(self, src: str, out: str) -> None:
+        """Copy a new or changed asset, unless a curator replaced or removed its copy."""
+        assert self.manifest is not None
+        target = self.out / out
+        previous = self.manifest.get("assets", {}).get(src)
+        digest = sha256_file(self.source / src)
+        self.asset_sha[src] = digest
+        if previous is None:
+            if target.exists():
+                self.result.notes.append(f"{out}: a file of that name is already there; kept")
+                self.asset_sha[src] = ""
+                return
+        elif previous.get("sha256") == digest:
+            return
+        elif not target.exists() or sha256_file(target) != previous.get("sha256"):
+            self.result.kept.append(f"{out}: replaced or removed by a curator; kept")
+            self.asset_sha[src] = previous.get("sha256", "")
+            return
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(self.source / src, target)
+        self.result.assets += 1
 
     def _update_document(self, store: Store, doc: _Doc, previous: dict[str, Any]) -> None:
         assert doc.draft is not None

@@ -321,21 +321,34 @@ def _from_text(path: Path, data: bytes) -> Converted:
 _INSTANCES: dict[str, Any] = {}
 
 
-def _markitdown_for(converter: str | None) -> Any:
-    """A MarkItDown holding only ``converter`` (or every built-in one for ``None``)."""
-    key = converter or "*"
+def _converter(name: str | None) -> Any:
+    """MarkItDown's converter class ``name`` (one per worker), or a whole MarkItDown for
+    ``None`` (a format known only by its content: MarkItDown guesses with Magika)."""
+    key = name or "*"
     if key not in _INSTANCES:
-        from markitdown import MarkItDown
+        if name is None:
+            from markitdown import MarkItDown
 
-        if converter is None:
             _INSTANCES[key] = MarkItDown(enable_plugins=False)
         else:
             from markitdown import converters
 
-            instance = MarkItDown(enable_builtins=False, enable_plugins=False)
-            instance.register_converter(getattr(converters, converter)())
-            _INSTANCES[key] = instance
+            _INSTANCES[key] = getattr(converters, name)()
     return _INSTANCES[key]
+
+
+def _charset(ext: str, data: bytes) -> str | None:
+    """The text encoding of a web page or CSV that is not UTF-8 (others: ``None``)."""
+    if ext not in (".html", ".htm", ".xhtml", ".csv"):
+        return None
+    try:
+        data.decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError:
+        from charset_normalizer import from_bytes
+
+        best = from_bytes(data).best()
+        return best.encoding if best is not None else None
 
 
 def _precheck(path: Path, ext: str, data: bytes) -> None:
@@ -377,9 +390,26 @@ def _from_markitdown(path: Path, data: bytes) -> Converted | ConversionError:
         )
     except ImportError as exc:  # pragma: no cover - markitdown is a dependency
         raise _Refused("missing-dependency", f"MarkItDown cannot be imported ({exc})") from None
-    md = _markitdown_for(converter)
     try:
-        result = md.convert_local(str(path))
+        if converter is None:
+            result = _converter(None).convert_local(str(path))
+        else:
+            # straight to the format's converter: MarkItDown would otherwise fall back
+            # to reading a broken file as plain text, and guess the format with Magika
+            # for every file (a tenth of a second each)
+            import io
+            import mimetypes
+
+            from markitdown import StreamInfo
+
+            info = StreamInfo(
+                mimetype=mimetypes.guess_type(path.name)[0],
+                extension=ext,
+                charset=_charset(ext, data),
+                filename=path.name,
+                local_path=str(path),
+            )
+            result = _converter(converter).convert(io.BytesIO(data), info)
     except UnsupportedFormatException:
         what = f"{ext} files" if ext else "files without an extension"
         raise _Refused(

@@ -520,7 +520,11 @@ def _structure_sentence(converted: Converted, title: str, parsed: list[prose.Blo
     """A description from the document's shape when it has no sentence to offer."""
     label = KIND_LABELS.get(converted.kind, "Document")
     body = converted.markdown
-    headings = [b.text for b in parsed if b.kind == "heading" and norm(b.text) != norm(title)]
+    headings = [
+        b.text
+        for b in parsed
+        if b.kind == "heading" and norm(b.text) != norm(title) and _wordy(b.text)
+    ]
     if converted.kind in ("xlsx", "xls", "csv"):
         columns = _table_columns(body)
         sheets = [b.text for b in parsed if b.kind == "heading" and b.level == 2]
@@ -545,6 +549,12 @@ def _structure_sentence(converted: Converted, title: str, parsed: list[prose.Blo
     if opening:
         return f"{label} whose text opens with “{opening}”"
     return f"{label} imported from {converted.source.name}"
+
+
+def _wordy(text: str) -> bool:
+    """Whether a heading is words (``Refund rules``), not figures (``TOTAL $821.14``)."""
+    letters = sum(c.isalpha() or c.isspace() for c in text)
+    return len(text) <= 80 and letters >= 0.8 * len(text)
 
 
 def _json_keys(path: Path) -> list[str]:

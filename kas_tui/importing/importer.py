@@ -33,7 +33,7 @@ from ..package import Package
 from ..store import Change, Store, StoreError, write_atomic
 from . import summary
 from .convert import ConversionError, Converted, Limits, Result, convert_files
-from .draft import GENERATOR, Draft, draft_document, now_timestamp, source_record
+from .draft import GENERATOR, Draft, body_text, draft_document, now_timestamp, source_record
 
 #: What a plan does: write a new document, update one, or nothing (and why).
 ACTIONS = ("create", "update", "unchanged", "duplicate", "failed")
@@ -534,10 +534,7 @@ def updated_text(text: str | None, draft: Draft) -> str:
             text = yaml_patch.set_field(text, key, draft.frontmatter[key])
     block = fm.find_block(text)
     head = text[: block.end] if block else ""
-    body = draft.body if draft.body.startswith("\n") or not head else "\n" + draft.body
-    if head and draft.converted.kind == "markdown":
-        body = draft.body
-    return head + body
+    return head + body_text(draft)
 
 
 def _rollback(pkg: Package, changes: list[Change], made: list[Path]) -> None:

@@ -297,10 +297,9 @@ def skill_body(facts: PackageFacts) -> str:
     if facts.bundles:
         lines.append("The package covers these subjects, one bundle each:")
         lines.append("")
-        for _path, title, description, count in sorted(facts.bundles, key=lambda b: b[1].lower())[
-            :30
-        ]:
-            lines.append(f"- **{title}** ({count:,}): {description}")
+        by_title = sorted(facts.bundles, key=lambda b: b[1].lower())
+        for _path, title, description, count in by_title[:30]:
+            lines.append(f"- **{title}** ({count:,}): {_without_title(description, title)}")
         if len(facts.bundles) > 30:
             lines.append(f"- ... and {len(facts.bundles) - 30} more bundles, listed in `index.md`.")
     else:
@@ -344,7 +343,7 @@ def skill_body(facts: PackageFacts) -> str:
     for path, title, description, _count in sorted(
         facts.bundles, key=lambda b: (-b[3], b[1].lower())
     )[:12]:
-        lines.append(f"- [{title}]({path}/index.md): {description}")
+        lines.append(f"- [{title}]({path}/index.md): {_without_title(description, title)}")
     for path, title, description in facts.root_documents[:8]:
         lines.append(f"- [{title}]({path}): {description}")
     lines += [
@@ -368,3 +367,9 @@ def skill_body(facts: PackageFacts) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def _without_title(description: str, title: str) -> str:
+    """``Exchange: 710 articles...`` shown after the title ``Exchange`` as ``710 articles...``."""
+    rest = description.removeprefix(f"{title}: ")
+    return rest[:1].upper() + rest[1:] if rest != description else description
