@@ -536,6 +536,11 @@ class KasApp(EditingMixin, App[None]):
             decided,
         )
 
+    def action_import_files(self) -> None:
+        from .screens.import_wizard import open_import_wizard
+
+        open_import_wizard(self)
+
     # -- agent ----------------------------------------------------------------------
 
     def action_agent_walk(self) -> None:

@@ -192,6 +192,14 @@ COMMANDS: tuple[Command, ...] = (
         "Edit",
         footer=False,
     ),
+    # Onboard
+    Command(
+        "import_files",
+        "i",
+        "Import",
+        "Convert files (PDF, Word, slides, web pages...) into documents of a bundle",
+        "Onboard",
+    ),
     # Check
     Command(
         "validate",

@@ -1,0 +1,538 @@
+"""Pilot tests of the import wizard on a copy of demo_kb, with real files made here."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+import threading
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+from textual.widgets import Markdown, Select, Static
+
+from kas_tui import fields as F
+from kas_tui.importing import Converted, draft_document, plan_import, write_import
+from kas_tui.importing import importer as importer_module
+from kas_tui.package import Package
+from kas_tui.tui.app import KasApp
+from kas_tui.tui.screens.choose import ChoiceScreen
+from kas_tui.tui.screens.import_wizard import (
+    FilePicker,
+    ImportWizard,
+    PlanList,
+    open_import_wizard,
+    parse_paths,
+    set_draft_field,
+)
+from kas_tui.tui.widgets.fields import CleanInput
+
+DEMO = Path(__file__).resolve().parents[1] / "demo_kb"
+TODAY = dt.date(2026, 11, 30)
+BUNDLE = "billing-support"
+SIZE = (120, 36)  # smaller screens render faster; the wizard works at this size
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    shutil.copytree(DEMO, tmp_path / "demo_kb")
+    return tmp_path / "demo_kb" / "orbit-handbook"
+
+
+def files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def changed(before: dict[str, bytes], after: dict[str, bytes]) -> set[str]:
+    return {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
+
+
+def frontmatter(path: Path) -> dict:
+    return yaml.safe_load(path.read_text().split("---\n")[1])
+
+
+# --- files of each kind ------------------------------------------------------------------------
+
+HTML = """<html><head><title>Refund FAQ for enterprise customers</title></head><body>
+<h1>Refund FAQ</h1>
+<p>Enterprise customers can request a prorated refund within 30 days of renewal when the
+service level was missed.</p>
+<h2>How to ask</h2>
+<p>Open a ticket with the billing team and attach the invoice number.</p>
+</body></html>
+"""
+CSV = "plan,price,seats\nStarter,10,5\nTeam,49,25\nEnterprise,199,500\n"
+TXT = (
+    "Chargebacks\n\nA chargeback happens when a customer disputes a card payment with their "
+    "bank. Respond within seven days with the invoice and the usage logs.\n"
+)
+_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+
+
+def make_docx(path: Path, paragraphs: list[str]) -> Path:
+    """A minimal Word document: the three parts a DOCX reader needs."""
+    types = (
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+        '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+        '<Default Extension="rels" '
+        'ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+        '<Default Extension="xml" ContentType="application/xml"/>'
+        '<Override PartName="/word/document.xml" ContentType="application/'
+        'vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'
+    )
+    rels = (
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+        'relationships/officeDocument" Target="word/document.xml"/></Relationships>'
+    )
+    body = "".join(
+        f'<w:p><w:r><w:t xml:space="preserve">{text}</w:t></w:r></w:p>' for text in paragraphs
+    )
+    document = (
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+        f'<w:document xmlns:w="{_W}"><w:body>{body}</w:body></w:document>'
+    )
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("[Content_Types].xml", types)
+        archive.writestr("_rels/.rels", rels)
+        archive.writestr("word/document.xml", document)
+    return path
+
+
+@pytest.fixture
+def inbox(tmp_path: Path) -> Path:
+    folder = tmp_path / "inbox"
+    folder.mkdir()
+    (folder / "refund-faq.html").write_text(HTML)
+    (folder / "plans.csv").write_text(CSV)
+    (folder / "chargebacks.txt").write_text(TXT)
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.4\nthis is not a PDF at all\n")
+    make_docx(
+        folder / "dunning.docx",
+        [
+            "Dunning schedule",
+            "Failed card payments are retried on days 1, 3 and 7 before the account is suspended.",
+            "Support can pause dunning for 14 days at the customer's request.",
+        ],
+    )
+    (folder / "photo.bin").write_bytes(b"\x00\x01\x02")
+    return folder
+
+
+# --- driving the wizard ----------------------------------------------------------------------
+
+
+async def open_wizard(app: KasApp, pilot, start: Path) -> ImportWizard:
+    open_import_wizard(app, start=start)
+    await pilot.pause()
+    assert isinstance(app.screen, ImportWizard)
+    return app.screen
+
+
+async def conversion_done(app: KasApp) -> None:
+    """Wait for the wizard's worker (not every worker: the picker's loader never ends)."""
+    for worker in list(app.workers):
+        if worker.group == "import":
+            await worker.wait()
+
+
+async def convert(app: KasApp, pilot, wizard: ImportWizard) -> None:
+    await pilot.press("ctrl+s")
+    await conversion_done(app)
+    for _ in range(3):
+        await pilot.pause()
+    assert wizard.step == "preview", wizard.query_one("#iw-files-status", Static).content
+
+
+def plan_number(wizard: ImportWizard, name: str) -> int:
+    return next(n for n, p in enumerate(wizard.plans) if p.source.name == name)
+
+
+async def show(pilot, wizard: ImportWizard, name: str) -> int:
+    number = plan_number(wizard, name)
+    wizard.query_one(PlanList).highlighted = number
+    await pilot.pause()
+    await pilot.pause()
+    return number
+
+
+def where(wizard: ImportWizard) -> str:
+    return str(wizard.query_one("#iw-where", Static).render())
+
+
+def summary(wizard: ImportWizard) -> str:
+    return str(wizard.query_one("#iw-summary", Static).render())
+
+
+def prompt(wizard: ImportWizard, number: int) -> str:
+    return str(wizard.query_one(PlanList).get_option_at_index(number).prompt)
+
+
+async def set_field(pilot, wizard: ImportWizard, number: int, key: str, value: str) -> None:
+    form = wizard._form(number)
+    assert form is not None
+    row = form.row(key)
+    assert row is not None
+    row.query_one(CleanInput).value = value
+    await pilot.pause()
+    await pilot.pause()
+
+
+# --- the whole way: pick, convert, review, edit, write, undo -------------------------------
+
+
+async def test_import_files_end_to_end_and_undo(
+    root: Path, inbox: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(inbox)  # the picker is rooted where kas-tui was started
+    before = files(root)
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        app.go(f"{BUNDLE}/billing-faq.md")
+        await pilot.press("i")
+        await pilot.pause()
+        wizard = app.screen
+        assert isinstance(wizard, ImportWizard)
+        assert wizard.start == inbox
+        assert wizard.query_one("#iw-bundle", Select).value == BUNDLE  # the bundle shown
+
+        # four files picked programmatically, one typed into the paths input
+        wizard.select(inbox / n for n in ("refund-faq.html", "plans.csv", "dunning.docx"))
+        wizard.select([inbox / "broken.pdf"])
+        wizard.query_one("#iw-paths").focus()
+        await pilot.press(*"chargebacks.txt", "enter")
+        await pilot.pause()
+        assert [p.name for p in wizard.marked] == [
+            "refund-faq.html",
+            "plans.csv",
+            "dunning.docx",
+            "broken.pdf",
+            "chargebacks.txt",
+        ]
+        await convert(app, pilot, wizard)
+
+        actions = {p.source.name: p.action for p in wizard.plans}
+        assert actions == {
+            "refund-faq.html": "create",
+            "plans.csv": "create",
+            "dunning.docx": "create",
+            "broken.pdf": "failed",
+            "chargebacks.txt": "create",
+        }
+        # the failed file says why in the list and on the right, and blocks nothing
+        failed = plan_number(wizard, "broken.pdf")
+        assert "corrupt" in prompt(wizard, failed)
+        await show(pilot, wizard, "broken.pdf")
+        assert "corrupt" in str(wizard.query_one("#iw-no-form-text", Static).render())
+        assert "4 new · 1 failed" in summary(wizard)
+
+        # the drafted frontmatter in the editor's form, the index entry, the body
+        html = await show(pilot, wizard, "refund-faq.html")
+        form = wizard._form(html)
+        assert form is not None
+        assert form.row("title").text() == "Refund FAQ for enterprise customers"
+        assert form.row("type").text()
+        assert form.row("description").text().startswith("Enterprise customers can request")
+        assert form.row("status").text() == "draft"
+        shown = where(wizard)
+        assert "billing-support/refund-faq.md" in shown
+        assert "+ billing-support/index.md" in shown
+        assert "* [Refund FAQ for enterprise customers](refund-faq.md) - Enterprise" in shown
+        body = wizard.query_one("#iw-body", Markdown).source
+        assert "How to ask" in body and "type:" not in body
+
+        # an edit changes the draft, its list line and its index entry
+        await set_field(pilot, wizard, html, "title", "Enterprise refunds FAQ")
+        await set_field(pilot, wizard, html, "tags", "refunds, enterprise")
+        draft = wizard.plans[html].draft
+        assert draft.title == "Enterprise refunds FAQ"
+        assert draft.frontmatter["tags"] == ["refunds", "enterprise"]
+        assert "Enterprise refunds FAQ" in prompt(wizard, html)
+        assert "* [Enterprise refunds FAQ](refund-faq.md)" in where(wizard)
+
+        # an invalid value is marked, is not carried into the draft, and blocks the write
+        await set_field(pilot, wizard, html, "type", "")
+        assert form.row("type").parse()[1]
+        assert draft.type  # the draft keeps the last valid type
+        assert "! Enterprise refunds FAQ" in prompt(wizard, html)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is wizard
+        assert "type is required" in summary(wizard)
+        assert "type is required" in (form.row("type").error or "")  # shown at the field
+        assert files(root) == before
+        await set_field(pilot, wizard, html, "type", "FAQ")
+
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.pause()
+        assert not isinstance(app.screen, ImportWizard)
+
+        after = files(root)
+        assert changed(before, after) == {
+            f"{BUNDLE}/refund-faq.md",
+            f"{BUNDLE}/plans.md",
+            f"{BUNDLE}/dunning.md",
+            f"{BUNDLE}/chargebacks.md",
+            f"{BUNDLE}/index.md",
+            "log.md",
+        }
+        meta = frontmatter(root / BUNDLE / "refund-faq.md")
+        assert meta["title"] == "Enterprise refunds FAQ"
+        assert meta["type"] == "FAQ"
+        assert meta["tags"] == ["refunds", "enterprise"]
+        assert meta["status"] == "draft"
+        assert meta["sources"][0]["sha256"]
+        assert list(meta)[:3] == ["type", "title", "description"]
+        dunning = (root / BUNDLE / "dunning.md").read_text()
+        assert "retried on days 1, 3 and 7" in dunning
+        index = (root / BUNDLE / "index.md").read_text()
+        assert "[Enterprise refunds FAQ](refund-faq.md) - Enterprise customers" in index
+        assert "(chargebacks.md)" in index and "(plans.md)" in index
+        log = (root / "log.md").read_text()
+        assert "Imported [Enterprise refunds FAQ](/billing-support/refund-faq.md)" in log
+        assert log.count("from refund-faq.html") == 1 and "broken.pdf" not in log
+        assert app.location in {f"{BUNDLE}/refund-faq.md", f"{BUNDLE}/plans.md"}
+        assert f"{BUNDLE}/dunning.md" in app.package.documents
+
+        app.action_undo()  # one ctrl+z: everything the import wrote
+        await pilot.pause()
+        assert files(root) == before
+        assert f"{BUNDLE}/dunning.md" not in app.package.documents
+
+
+# --- leaving without a trace ------------------------------------------------------------------
+
+
+async def test_cancel_at_preview_writes_nothing(root: Path, inbox: Path) -> None:
+    before = files(root)
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        wizard = await open_wizard(app, pilot, inbox)
+        assert wizard.query_one("#iw-bundle", Select).value == ""  # SKILL.md shown: the root
+        wizard.select([inbox / "chargebacks.txt"])
+        await convert(app, pilot, wizard)
+        assert wizard.dirty  # quitting the app asks first
+        await set_field(pilot, wizard, 0, "title", "Card disputes")
+
+        # escape asks; "back to the files" keeps the selection
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("2")
+        await pilot.pause()
+        assert app.screen is wizard and wizard.step == "files"
+        assert list(wizard.marked) == [inbox / "chargebacks.txt"]
+        assert not wizard.dirty
+
+        await pilot.press("escape")  # and from there escape closes the wizard
+        await pilot.pause()
+        assert not isinstance(app.screen, (ImportWizard, ChoiceScreen))
+        assert files(root) == before
+        assert not app.session.can_undo
+
+
+async def test_escape_stops_a_conversion(
+    root: Path, inbox: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Escape while converting sets should_stop; the wizard goes back to the files."""
+    asked = threading.Event()
+
+    def slow_plan(pkg, paths, bundle="", *, on_result=None, should_stop=None, **_kw):
+        on_result(0, importer_module.ConversionError(paths[0], "corrupt", "x: corrupt"))
+        while not should_stop():
+            asked.wait(0.01)
+        asked.set()
+        return []
+
+    monkeypatch.setattr(importer_module, "plan_import", slow_plan)
+    before = files(root)
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        wizard = await open_wizard(app, pilot, inbox)
+        wizard.select([inbox / "chargebacks.txt", inbox / "plans.csv"])
+        await pilot.press("ctrl+s")
+        for _ in range(5):
+            await pilot.pause()
+        assert wizard.step == "converting"
+        assert "x: corrupt" in str(wizard.query_one("#iw-conv-lines", Static).render())
+        assert wizard.query_one("#iw-progress").border_title == "1 of 2"
+        await pilot.press("escape")
+        await conversion_done(app)
+        await pilot.pause()
+        assert asked.is_set()
+        assert wizard.step == "files"
+        assert "stopped" in str(wizard.query_one("#iw-files-status", Static).render())
+        assert len(wizard.marked) == 2
+        assert files(root) == before
+
+
+# --- refusals, duplicates --------------------------------------------------------------------
+
+
+async def test_a_refused_write_keeps_the_wizard_and_the_edits(root: Path, inbox: Path) -> None:
+    """A file changed on disk refuses the write: shown, nothing written, edits kept.
+
+    Also: space leaves a file out, and a Markdown source keeps its own YAML as written.
+    """
+    (inbox / "notes.md").write_text(
+        "---\ntitle: Refund notes\nowner: billing  # who answers\n---\n"
+        "Refunds over 500 EUR need a second approver from finance.\n"
+    )
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        app.go(f"{BUNDLE}/index.md")
+        wizard = await open_wizard(app, pilot, inbox)
+        assert wizard.query_one("#iw-bundle", Select).value == BUNDLE
+        wizard.select([inbox / "chargebacks.txt", inbox / "notes.md"])
+        await convert(app, pilot, wizard)
+        notes = await show(pilot, wizard, "notes.md")
+        await set_field(pilot, wizard, notes, "title", "Refund approval notes")
+
+        wizard.query_one(PlanList).focus()
+        await show(pilot, wizard, "chargebacks.txt")
+        await pilot.press("space")
+        await pilot.pause()
+        assert "(left out)" in prompt(wizard, plan_number(wizard, "chargebacks.txt"))
+        assert "1 left out" in summary(wizard)
+
+        index = root / BUNDLE / "index.md"  # another program edits the index meanwhile
+        index.write_text(index.read_text() + "\n<!-- edited elsewhere -->\n")
+        before = files(root)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is wizard and wizard.step == "preview"
+        message = summary(wizard)
+        assert "changed on disk" in message and "nothing was imported" in message
+        assert files(root) == before  # the document written first was taken back
+        assert wizard._form(notes).row("title").text() == "Refund approval notes"
+
+        await pilot.press("ctrl+s")  # the index was read again: now it goes through
+        await pilot.pause()
+        assert not isinstance(app.screen, ImportWizard)
+        assert changed(before, files(root)) == {
+            f"{BUNDLE}/notes.md",
+            f"{BUNDLE}/index.md",
+            "log.md",
+        }
+        text = index.read_text()
+        assert "[Refund approval notes](notes.md)" in text and "edited elsewhere" in text
+        doc = (root / BUNDLE / "notes.md").read_text()
+        assert "owner: billing  # who answers" in doc  # the source's own YAML, as written
+        assert frontmatter(root / BUNDLE / "notes.md")["title"] == "Refund approval notes"
+
+
+async def test_reimport_offers_an_update_instead_of_a_duplicate(root: Path, inbox: Path) -> None:
+    source = inbox / "chargebacks.txt"
+    package = Package.open(root)
+    plans = plan_import(package, [source], "")
+    plans[0].draft.frontmatter["title"] = "Card disputes"  # as a curator would
+    write_import(package, plans, today=TODAY)
+    doc = root / "chargebacks.md"
+    assert frontmatter(doc)["title"] == "Card disputes"
+    source.write_text(TXT + "\nEscalate disputes over 5,000 EUR to finance.\n")
+
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        wizard = await open_wizard(app, pilot, inbox)
+        wizard.select([source])
+        await convert(app, pilot, wizard)
+        assert wizard.plans[0].action == "duplicate"
+        assert "already in the package as chargebacks.md" in prompt(wizard, 0)
+        assert "nothing to write" in summary(wizard)
+        wizard.query_one(PlanList).focus()
+        await pilot.press("u")
+        await pilot.pause()
+        assert wizard.plans[0].action == "update"
+        assert "updates chargebacks.md" in prompt(wizard, 0)
+        await pilot.press("u")  # and back
+        await pilot.pause()
+        assert wizard.plans[0].action == "duplicate"
+        await pilot.press("u")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert not isinstance(app.screen, ImportWizard)
+        text = doc.read_text()
+        assert "Escalate disputes over 5,000 EUR" in text
+        assert frontmatter(doc)["title"] == "Card disputes"  # the curator's title stays
+
+
+# --- the picker ------------------------------------------------------------------------------
+
+
+async def test_picker_marks_files_with_space(root: Path, inbox: Path) -> None:
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        wizard = await open_wizard(app, pilot, inbox)
+        picker = wizard.query_one(FilePicker)
+        for _ in range(20):
+            if picker.root.children:
+                break
+            await pilot.pause(0.05)
+        names = [node.data.path.name for node in picker.root.children]
+        assert names == sorted(names)
+        picker.focus()
+        picker.move_cursor(picker.root.children[names.index("plans.csv")])
+        await pilot.press("space")
+        await pilot.pause()
+        assert list(wizard.marked) == [inbox / "plans.csv"]
+        label = picker.render_label(picker.cursor_node, picker.rich_style, picker.rich_style)
+        assert label.plain.startswith("● ")
+        await pilot.press("space")
+        await pilot.pause()
+        assert not wizard.marked
+        picker.move_cursor(picker.root)  # the folder: every file kas-tui can convert
+        await pilot.press("space")
+        await pilot.pause()
+        assert {p.name for p in wizard.marked} == {
+            "broken.pdf",
+            "chargebacks.txt",
+            "dunning.docx",
+            "plans.csv",
+            "refund-faq.html",
+        }
+        unknown = picker.root.children[names.index("photo.bin")]
+        label = picker.render_label(unknown, picker.rich_style, picker.rich_style)
+        assert any(str(span.style) == "dim" for span in label.spans)
+        await pilot.press("escape")  # closing at the files step asks nothing
+        await pilot.pause()
+        assert not isinstance(app.screen, ImportWizard)
+
+
+def test_parse_paths(inbox: Path) -> None:
+    (inbox / "sub").mkdir()
+    (inbox / "sub" / "a, b.txt").write_text("comma in the name\n")
+    found, problems = parse_paths(
+        'plans.csv, *.html\n"sub/a, b.txt", missing.pdf, sub, none-*.xyz', inbox
+    )
+    assert found == [inbox / "plans.csv", inbox / "refund-faq.html", inbox / "sub" / "a, b.txt"]
+    assert problems == ["missing.pdf: no such file", "none-*.xyz: matches no file"]
+
+
+def test_set_draft_field_keeps_a_markdown_source_yaml(tmp_path: Path) -> None:
+    text = "title: Old  # keep me\nowner: billing\n"
+    converted = Converted(
+        tmp_path / "n.md",
+        "Body text here.\n",
+        "markdown",
+        "0" * 64,
+        10,
+        0.0,
+        frontmatter={"title": "Old", "owner": "billing"},
+        frontmatter_text=text,
+    )
+    draft = draft_document(converted, None, "", root=tmp_path)
+    set_draft_field(draft, "title", "New")
+    set_draft_field(draft, "tags", ["a", "b"])
+    set_draft_field(draft, "owner", F.REMOVE)
+    rendered = draft.render()
+    assert "title: New  # keep me" in rendered
+    assert "owner" not in rendered
+    assert draft.frontmatter["tags"] == ["a", "b"]
+    assert rendered.index("type:") < rendered.index("title: New")
+    with pytest.raises((ValueError, Exception)):
+        set_draft_field(draft, "title", {"not": object()})
+    assert draft.title == "New"  # a refused value leaves the draft as it was
