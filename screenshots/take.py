@@ -98,12 +98,105 @@ async def edit_form(pilot) -> None:
     await pilot.pause(0.5)
 
 
+async def import_wizard(pilot) -> None:
+    """The import wizard's preview: five files converted into a bundle, one reviewed."""
+    from kas_tui.tui.screens.import_wizard import PlanList, open_import_wizard
+
+    app = pilot.app
+    inbox = app.package.root.parent.parent / "inbox"
+    app.go("billing-support/billing-faq.md")
+    open_import_wizard(app, start=inbox)
+    await pilot.pause()
+    wizard = app.screen
+    wizard.select(inbox / name for name in INBOX)
+    await pilot.press("ctrl+s")
+    for worker in list(app.workers):
+        if worker.group == "import":
+            await worker.wait()
+    await pilot.pause()
+    number = next(n for n, p in enumerate(wizard.plans) if p.source.name == "refund-faq.html")
+    wizard.query_one(PlanList).highlighted = number
+    await pilot.pause()
+    form = wizard._form(number)
+    form.row("tags").query_one("Input").value = "refunds, enterprise"
+    await pilot.pause()
+    wizard.query_one(PlanList).focus()
+
+
+INBOX = {
+    "refund-faq.html": (
+        "<html><head><title>Refunds for enterprise customers</title></head><body>"
+        "<h1>Refunds for enterprise customers</h1>"
+        "<p>Enterprise customers can ask for a prorated refund within 30 days of a renewal "
+        "when Orbit missed its service level.</p><h2>How to ask</h2>"
+        "<p>Open a ticket with the billing team and attach the invoice number. Billing "
+        "answers within two business days.</p><h2>What is refunded</h2><ul>"
+        "<li>The unused part of the current term, per seat</li>"
+        "<li>Service credits already granted are deducted</li></ul></body></html>"
+    ),
+    "chargebacks.txt": (
+        "Chargebacks\n\nA chargeback happens when a customer disputes a card payment with "
+        "their bank. Respond within seven days with the invoice and the usage logs.\n"
+    ),
+    "plan-limits.csv": "plan,seats,projects\nFree,5,3\nTeam,25,50\nBusiness,250,500\n",
+    "dunning.docx": None,  # made by _inbox
+    "scan-2019.pdf": None,
+}
+
+
+def _inbox(root: Path) -> None:
+    """Files to import, beside the package: a page, a note, a table, a Word file, a bad PDF."""
+    import zipfile
+
+    inbox = root.parent.parent / "inbox"
+    inbox.mkdir()
+    for name, text in INBOX.items():
+        if text is not None:
+            (inbox / name).write_text(text)
+    (inbox / "scan-2019.pdf").write_bytes(b"%PDF-1.4\n(a scan, damaged in transit)\n")
+    word = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    paragraphs = "".join(
+        f'<w:p><w:r><w:t xml:space="preserve">{t}</w:t></w:r></w:p>'
+        for t in (
+            "Dunning schedule",
+            "Failed card payments are retried on days 1, 3 and 7 before the workspace is "
+            "suspended.",
+        )
+    )
+    with zipfile.ZipFile(inbox / "dunning.docx", "w") as docx:
+        docx.writestr(
+            "[Content_Types].xml",
+            '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.'
+            'openxmlformats.org/package/2006/content-types"><Default Extension="rels" '
+            'ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+            '<Default Extension="xml" ContentType="application/xml"/><Override '
+            'PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-'
+            'officedocument.wordprocessingml.document.main+xml"/></Types>',
+        )
+        docx.writestr(
+            "_rels/.rels",
+            '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.'
+            'openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" '
+            'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+            'officeDocument" Target="word/document.xml"/></Relationships>',
+        )
+        docx.writestr(
+            "word/document.xml",
+            f'<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="{word}">'
+            f"<w:body>{paragraphs}</w:body></w:document>",
+        )
+
+
+import_wizard.prepare = _inbox  # type: ignore[attr-defined]
+
+
 SHOTS = {
     "main": curator,
     "document": document,
     "validation": validation,
     "agent-walk": agent_walk,
     "edit-form": edit_form,
+    "import-wizard": import_wizard,
 }
 
 if __name__ == "__main__":
