@@ -4,7 +4,7 @@ Reports, for generated packages of 1,000 and 10,000 documents (and the real corp
 ../shared/corpora/ when present):
 
 - *first screen*: from ``Package.open`` (metadata cache warm, as on every start after
-  the first) to the first screen drawn and ready for keys;
+  the first) to Textual's ``Ready`` event: the first screen drawn and taking keys;
 - *expand*: opening a bundle of the tree (median over bundles);
 - *keystroke*: typing a few realistic queries one character at a time into the find
   screen: *results* is the work one keystroke triggers (find, fill the result list),
@@ -41,14 +41,23 @@ async def measure(root: Path) -> dict[str, float]:
     from kas_tui.tui.screens.find import FindScreen
     from kas_tui.tui.widgets.nav_tree import NavTree
 
+    class Timed(KasApp):
+        CSS_PATH = Path(sys.modules[KasApp.__module__].__file__).parent / "app.tcss"
+        ready_at = 0.0
+
+        def on_ready(self) -> None:  # Textual's Ready: the first screen is drawn
+            self.ready_at = time.perf_counter()
+
     Package.open(root, cache=True)  # warm the metadata cache, as any earlier start did
     started = time.perf_counter()
     package = Package.open(root, cache=True)
-    app = KasApp(package, today=dt.date(2026, 12, 1), watch=False)
+    app = Timed(package, today=dt.date(2026, 12, 1), watch=False)
     out: dict[str, float] = {}
     async with app.run_test(size=(160, 48)) as pilot:
+        while not app.ready_at:
+            await pilot.pause(0.01)
+        out["first screen"] = app.ready_at - started
         await pilot.pause()
-        out["first screen"] = time.perf_counter() - started
         tree = app.query_one(NavTree)
         expands = []
         for node in list(tree.root.children)[:10]:

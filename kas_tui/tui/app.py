@@ -107,7 +107,8 @@ class KasApp(EditingMixin, App[None]):
         self.query_one("#outline").display = False
         self.query_one(NavTree).focus()
         self.go("SKILL.md", transient=True)
-        self._prepare_finder()
+        # after the first screen is drawn: the build holds the GIL for 0.4 s at 10k docs
+        self.set_timer(0.5, self._prepare_finder)
         if self._watch:
             self._watcher = Watcher(self.package.root)
             self.set_interval(WATCH_INTERVAL, self._poll_disk)
