@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -91,3 +93,28 @@ class DiffScreen(ModalScreen[bool]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss(event.button.id == "diff-yes")
+
+
+def ask_before_leaving(screen: ModalScreen, what: str, save: Callable[[], None]) -> None:
+    """Close an editor ``screen``, first asking about its unsaved changes (if ``dirty``).
+
+    ``what`` names the changed thing in the question ("This entry", "SKILL.md").
+    """
+    if not getattr(screen, "dirty", False):
+        screen.dismiss(False)
+        return
+
+    def decided(choice: str | None) -> None:
+        if choice == "save":
+            save()
+        elif choice == "discard":
+            screen.dismiss(False)
+
+    screen.app.push_screen(
+        ChoiceScreen(
+            "Unsaved changes",
+            f"{what} has changes that are not saved.",
+            [("keep", "Keep editing"), ("save", "Save"), ("discard", "Discard them")],
+        ),
+        decided,
+    )

@@ -27,7 +27,7 @@ from ...drift import drifted, more_than_one_sentence, says_nothing
 from ...editing import set_entry, set_field
 from ...okf.text import control_chars
 from ...tokens import estimate_tokens
-from .choose import ChoiceScreen
+from .choose import ask_before_leaving
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -423,24 +423,7 @@ class EntryEditor(ModalScreen[bool]):
 
     @on(Button.Pressed, "#entry-cancel")
     def action_close(self) -> None:
-        if not self.dirty:
-            self.dismiss(False)
-            return
-
-        def decided(choice: str | None) -> None:
-            if choice == "save":
-                self.action_save()
-            elif choice == "discard":
-                self.dismiss(False)
-
-        self.app.push_screen(
-            ChoiceScreen(
-                "Unsaved changes",
-                "This entry has changes that are not saved.",
-                [("keep", "Keep editing"), ("save", "Save"), ("discard", "Discard them")],
-            ),
-            decided,
-        )
+        ask_before_leaving(self, "This entry", self.action_save)
 
 
 def _put(area: TextArea, text: str) -> None:

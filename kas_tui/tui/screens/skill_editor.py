@@ -34,7 +34,7 @@ from ...okf import yaml_patch
 from ...okf.errors import EditError, FormatError
 from ...okf.text import split_lines
 from ...tokens import estimate_tokens
-from .choose import ChoiceScreen
+from .choose import ask_before_leaving
 from .entry_editor import OneLineArea, text_problem
 
 if TYPE_CHECKING:
@@ -335,24 +335,7 @@ class SkillEditor(ModalScreen[bool]):
 
     @on(Button.Pressed, "#skill-cancel")
     def action_close(self) -> None:
-        if not self.dirty:
-            self.dismiss(False)
-            return
-
-        def decided(choice: str | None) -> None:
-            if choice == "save":
-                self.action_save()
-            elif choice == "discard":
-                self.dismiss(False)
-
-        self.app.push_screen(
-            ChoiceScreen(
-                "Unsaved changes",
-                "SKILL.md has changes that are not saved.",
-                [("keep", "Keep editing"), ("save", "Save"), ("discard", "Discard them")],
-            ),
-            decided,
-        )
+        ask_before_leaving(self, "SKILL.md", self.action_save)
 
 
 def open_skill_editor(app: App) -> None:
