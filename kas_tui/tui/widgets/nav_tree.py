@@ -206,17 +206,7 @@ class NavTree(Tree[NodeRef]):
 
     def select_path(self, path: str) -> bool:
         """Expand the bundles down to ``path`` and move the cursor to its node."""
-        node = self.root
-        parts = path.split("/")
-        for depth in range(1, len(parts)):
-            folder = "/".join(parts[:depth])
-            match = next((c for c in node.children if c.data and c.data.path == folder), None)
-            if match is None:
-                break
-            if not match.children:
-                self._populate(match, folder, set())
-            match.expand()
-            node = match
+        self._expand_to(path)
         target = next((n for n in self._walk(self.root) if n.data and n.data.path == path), None)
         if target is None:
             return False
