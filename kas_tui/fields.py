@@ -370,7 +370,7 @@ def parse_yaml_value(text: str) -> tuple[Any, str | None]:
     as the project loads frontmatter (timestamps stay text), and must be writable back:
     string keys, no control characters.
     """
-    if not text.strip():
+    if not text.strip(" \t"):  # YAML's own blanks: a lone no-break space is a value
         return None, None
     try:
         value = fm.load_yaml(text)
