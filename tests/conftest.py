@@ -13,6 +13,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# The suite is the same on every run and every machine (CI passes or fails for a reason);
+# HYPOTHESIS_PROFILE=explore draws new random examples to hunt for bugs.
+settings.register_profile("stable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "stable"))
 
 ROOT = Path(__file__).resolve().parents[1]
 try:  # the project may be run from a checkout without being installed
