@@ -23,12 +23,20 @@ from .timestamp import Timestamp
 _KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_./-]*):(?:[ ]+(.*))?$")
 _ITEM_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_./-]*):(?:[ ]+(.*))?$")
 _BLOCK_START = frozenset("-?:,[]{}#&*!|>'\"%@`")
-_FLOW_BAD = frozenset(",[]{}#&*!|>'\"%@`")
 
 #: Characters PyYAML rejects or treats as line breaks, and a stray BOM: leave to PyYAML.
 _ODD = re.compile(
     "[^\x0a\x0d\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029]"
 )
+
+#: The same test for ASCII text (nearly all frontmatter), three times faster.
+_ODD_ASCII = re.compile("[\x00-\x09\x0b\x0c\x0e-\x1f\x7f]")
+#: A flow scalar containing one of these is left to PyYAML.
+_FLOW_BAD_RE = re.compile("[" + re.escape(",[]{}#&*!|>'\"%@`") + "]")
+#: A ``:`` that would end a flow scalar (followed by a space or the end).
+_FLOW_COLON_RE = re.compile(r":(?: |$)")
+#: A key made of a letter and name characters: a string unless it is a YAML 1.1 word.
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_./-]*")
 
 _resolver = yaml.resolver.Resolver()
 _constructor = yaml.constructor.SafeConstructor()
@@ -111,14 +119,9 @@ def _plain(text: str, *, flow: bool) -> Any:
         raise _Unsupported
     if ": " in text or text.endswith(":") or "\t" in text:
         raise _Unsupported
-    if flow and (any(c in _FLOW_BAD for c in text) or ":" in text and _flow_colon(text)):
+    if flow and (_FLOW_BAD_RE.search(text) or _FLOW_COLON_RE.search(text)):
         raise _Unsupported
     return _typed(text)
-
-
-def _flow_colon(text: str) -> bool:
-    """Whether a ``:`` would end the scalar in flow context (followed by space or end)."""
-    return any(text[i + 1 : i + 2] in ("", " ") for i, c in enumerate(text) if c == ":")
 
 
 def _quoted(text: str) -> str:
@@ -173,6 +176,8 @@ def _strip_comment(text: str) -> str:
 
 
 def _key(text: str, *, flow: bool = False) -> str:
+    if _NAME.fullmatch(text) and text not in _LETTER_WORDS:
+        return text
     value = _plain(text, flow=flow) if text else None
     if not isinstance(value, str) or value != text:
         raise _Unsupported
@@ -181,7 +186,13 @@ def _key(text: str, *, flow: bool = False) -> str:
 
 def fast_load(yaml_text: str) -> dict[str, Any] | None:
     """The mapping in ``yaml_text`` if it stays in the fast subset, else ``None``."""
-    if "\t" in yaml_text or _ODD.search(yaml_text) or "\r" in yaml_text.replace("\r\n", "\n"):
+    if "\t" in yaml_text:
+        return None
+    if "\r" in yaml_text:
+        yaml_text = yaml_text.replace("\r\n", "\n")
+        if "\r" in yaml_text:
+            return None  # a lone carriage return is a line break to YAML
+    if (_ODD_ASCII if yaml_text.isascii() else _ODD).search(yaml_text):
         return None
     try:
         return _mapping(yaml_text.split("\n")) or None
@@ -193,7 +204,7 @@ def _content(lines: list[str]) -> list[tuple[int, str]]:
     """(indent, text) of each line that is not blank or a comment."""
     out = []
     for raw in lines:
-        line = raw.rstrip("\r").rstrip(" ")
+        line = raw.rstrip(" ")
         stripped = line.lstrip(" ")
         if not stripped or stripped.startswith("#"):
             continue
