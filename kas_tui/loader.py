@@ -12,6 +12,7 @@ import multiprocessing
 import os
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -224,37 +225,80 @@ def _outside(rel: str, links: Any) -> list[Problem]:
 
 #: Below this many documents, worker processes cost more than they save.
 PARALLEL_MIN = 300
+#: Documents per claim: small enough to balance the cores, large enough to cost nothing.
+CHUNK = 64
+
+#: The job forked workers inherit: (root, chunks, scan, next-chunk counter).
+_JOB: tuple[Path, list[list[str]], bool, Any] | None = None
 
 
 def read_documents(
-    root: Path, paths: list[str], *, scan: bool = False, workers: int | None = None
+    root: Path,
+    paths: list[str],
+    *,
+    scan: bool = False,
+    workers: int | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> list[DocumentRead]:
     """Read many documents, in worker processes when it pays (POSIX fork, no threads).
 
-    The calling process reads a share itself while ``workers - 1`` forked processes
-    read the rest, so only their share crosses a pipe (as packed tuples).
+    The documents are cut into chunks that the calling process and ``workers - 1``
+    forked ones claim one at a time from a shared counter, so a core that is slower
+    (or busy with ``meanwhile``, run in this process while the workers read) simply
+    claims fewer. Only the workers' reads cross a pipe, as packed tuples.
     """
+    global _JOB
     workers = workers or os.cpu_count() or 1
     can_fork = "fork" in multiprocessing.get_all_start_methods()
     if workers < 2 or len(paths) < PARALLEL_MIN or not can_fork or threading.active_count() > 1:
+        if meanwhile is not None:
+            meanwhile()
         return [read_document(root, rel, scan) for rel in paths]
-    own = len(paths) // workers
-    rest = paths[own:]
-    size = max(50, len(rest) // ((workers - 1) * 4))
-    chunks = [rest[i : i + size] for i in range(0, len(rest), size)]
-    with multiprocessing.get_context("fork").Pool(workers - 1) as pool:
-        pending = pool.starmap_async(_read_chunk, [(root, chunk, scan) for chunk in chunks])
-        mine = _read_chunk(root, paths[:own], scan, packed=False)
-        parts = pending.get()
+    context = multiprocessing.get_context("fork")
+    chunks = [paths[i : i + CHUNK] for i in range(0, len(paths), CHUNK)]
+    _JOB = (root, chunks, scan, context.Value("i", 0))
+    try:
+        with context.Pool(workers - 1) as pool:
+            pending = [pool.apply_async(_read_claimed) for _ in chunks]
+            if meanwhile is not None:
+                meanwhile()
+            mine: dict[int, list[Any]] = {}
+            while (claimed := _claim()) is not None:
+                mine[claimed] = [read_document(root, rel, scan) for rel in chunks[claimed]]
+            theirs = dict(result for task in pending if (result := task.get()) is not None)
+    finally:
+        _JOB = None
     unpack = DocumentRead.unpack
-    return mine + [unpack(packed) for part in parts for packed in part]
+    out: list[DocumentRead] = []
+    for number in range(len(chunks)):
+        if number in mine:
+            out += mine[number]
+        else:
+            out += [unpack(packed) for packed in theirs[number]]
+    return out
 
 
-def _read_chunk(root: Path, paths: list[str], scan: bool, packed: bool = True) -> list[Any]:
+def _claim() -> int | None:
+    """The number of the next unread chunk of the current job, or ``None`` when done."""
+    assert _JOB is not None
+    chunks, counter = _JOB[1], _JOB[3]
+    with counter.get_lock():
+        number = counter.value
+        if number >= len(chunks):
+            return None
+        counter.value = number + 1
+    return number
+
+
+def _read_claimed() -> tuple[int, list[tuple]] | None:
+    """In a worker: claim one chunk and read it (``None`` once every chunk is taken)."""
+    number = _claim()
+    if number is None:
+        return None
+    root, chunks, scan, _ = _JOB  # type: ignore[misc]
     if scan:
         from .okf import scan as _  # noqa: F401 - import once per worker, not per file
-    reads = [read_document(root, rel, scan) for rel in paths]
-    return [read.pack() for read in reads] if packed else reads
+    return number, [read_document(root, rel, scan).pack() for rel in chunks[number]]
 
 
 def read_head(path: Path | str) -> tuple[str, Fingerprint, bool]:

@@ -13,7 +13,7 @@ import os
 import posixpath
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -308,18 +308,22 @@ class Package:
         self.assets = found.assets
         self.problems = list(found.problems)
         self.file_problems = {}
-        reads = self._read_documents(found, reader, scan, cache, background)
-        self.documents = {r.path: Document.from_read(r) for r in reads}
         self.indexes = {}
-        for rel in found.indexes:
-            self._load_index(rel)
         self.logs = {}
         self.log = None
-        for rel in found.logs:
-            self._load_log(rel)
         self.skill = None
-        if found.skill:
-            self._load_skill()
+
+        def load_other_files() -> None:  # runs while worker processes read the documents
+            documents = set(found.documents)
+            for rel in found.indexes:
+                self._load_index(rel, documents)
+            for rel in found.logs:
+                self._load_log(rel)
+            if found.skill:
+                self._load_skill()
+
+        reads = self._read_documents(found, reader, scan, cache, background, load_other_files)
+        self.documents = {r.path: Document.from_read(r) for r in reads}
         self._links.clear()
         self._by_folder = self._subfolders = None
         self.scans = {r.path: r.scan for r in reads if r.scan is not None}
@@ -327,11 +331,24 @@ class Package:
         self.load_seconds = time.perf_counter() - started
 
     def _read_documents(
-        self, found: Any, reader: Any, scan: bool, cache: bool, background: bool
+        self,
+        found: Any,
+        reader: Any,
+        scan: bool,
+        cache: bool,
+        background: bool,
+        meanwhile: Callable[[], None],
     ) -> list[DocumentRead]:
-        read_many = reader or (lambda root, paths, scan: read_documents(root, paths, scan=scan))
+        """The reads of ``found``'s documents; ``meanwhile`` runs once, during the reading."""
+
+        def read_many(paths: list[str]) -> list[DocumentRead]:
+            if reader is None:
+                return read_documents(self.root, paths, scan=scan, meanwhile=meanwhile)
+            meanwhile()
+            return reader(self.root, paths, scan)
+
         if not cache:
-            return read_many(self.root, found.documents, scan)
+            return read_many(found.documents)
         from .cache import MetadataCache
 
         store = MetadataCache(self.root)
@@ -342,7 +359,9 @@ class Package:
             if hit is not None:
                 hits[rel] = hit
         misses = [rel for rel in found.documents if rel not in hits]
-        fresh = {r.path: r for r in read_many(self.root, misses, scan)} if misses else {}
+        if not misses:
+            meanwhile()
+        fresh = {r.path: r for r in read_many(misses)} if misses else {}
         reads = [hits.get(rel) or fresh[rel] for rel in found.documents]
         if fresh or len(store.entries) != len(reads):
             entries = {
@@ -389,7 +408,9 @@ class Package:
             if exists != existed:  # a listing's kind depends only on whether its file exists
                 self._resolve_listings()
 
-    def _load_index(self, rel: str) -> None:
+    def _load_index(self, rel: str, documents: Collection[str] | None = None) -> None:
+        """Parse one index.md and resolve its entries (against ``documents``, by default
+        the loaded documents' paths)."""
         text, fingerprint, problems = read_text(self.root, rel)
         index = parse_index(text or "")
         folder = posixpath.dirname(rel)
@@ -418,7 +439,7 @@ class Package:
                 )
         self.indexes[folder] = IndexFile(rel, folder, index, fingerprint, problems)
         self.file_problems[rel] = problems
-        self._resolve_listings(self.indexes[folder])
+        self._resolve_listings(self.indexes[folder], documents)
 
     def _load_log(self, rel: str) -> None:
         text, fingerprint, problems = read_text(self.root, rel)
@@ -439,14 +460,20 @@ class Package:
             problems += [_problem("SKILL.md", p, "skill") for p in self.skill.problems]
         self.file_problems["SKILL.md"] = problems
 
-    def _resolve_listings(self, only: IndexFile | None = None) -> None:
+    def _resolve_listings(
+        self, only: IndexFile | None = None, documents: Collection[str] | None = None
+    ) -> None:
         folders = set(self.folders)
+        documents = self.documents if documents is None else documents
         for index_file in [only] if only else self.indexes.values():
             index_file.listings = [
-                self._listing(index_file, entry, folders) for entry in index_file.index.entries
+                self._listing(index_file, entry, folders, documents)
+                for entry in index_file.index.entries
             ]
 
-    def _listing(self, index_file: IndexFile, entry: Entry, folders: set[str]) -> Listing:
+    def _listing(
+        self, index_file: IndexFile, entry: Entry, folders: set[str], documents: Collection[str]
+    ) -> Listing:
         target = resolve(index_file.path, entry.target)
         if target.kind != "internal":
             return Listing(index_file.path, entry, target.kind, target.path)
@@ -459,7 +486,7 @@ class Package:
         if path in folders or entry.target.endswith("/"):
             kind = "bundle" if path in folders else "missing"
             return Listing(index_file.path, entry, kind, path)
-        if path in self.documents:
+        if path in documents:
             return Listing(index_file.path, entry, "document", path)
         if posixpath.basename(path) in ("log.md", "SKILL.md") and (self.root / path).is_file():
             return Listing(index_file.path, entry, "reserved", path)

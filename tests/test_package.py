@@ -737,6 +737,26 @@ def test_parallel_reader_gives_the_sequential_results(tmp_path, monkeypatch, sca
         assert parallel[-1].scan.links[0][0] == "../../../x319.md"
 
 
+def test_parallel_reader_runs_meanwhile_once_in_this_process_while_workers_read(tmp_path):
+    root = tmp_path / "many"
+    root.mkdir()
+    paths = [f"doc-{i:03d}.md" for i in range(loader.PARALLEL_MIN + 200)]
+    for rel in paths:
+        (root / rel).write_text(f"---\ntype: Note\ntitle: {rel}\n---\nBody.\n")
+    calls = []
+
+    def meanwhile():
+        calls.append(os.getpid())
+        time.sleep(0.3)  # the worker claims the chunks the busy main process cannot
+
+    reads = loader.read_documents(root, paths, workers=2, meanwhile=meanwhile)
+    assert calls == [os.getpid()]
+    assert [r.meta["title"] for r in reads] == paths  # in path order, whoever read them
+    single = []
+    loader.read_documents(root, paths[:3], workers=2, meanwhile=lambda: single.append(1))
+    assert single == [1]  # too few for workers: still run once
+
+
 def test_bundles_are_folders_holding_documents_not_asset_folders(tmp_path):
     root = make_package(tmp_path)
     (root / "references").mkdir()
