@@ -483,3 +483,49 @@ def test_format_target_and_escape_title():
     assert ix.format_target("my doc.md") == "<my doc.md>"
     assert ix.format_target("a(1).md") == "<a(1).md>"
     assert ix.escape_title(" [x] \\ ") == "\\[x\\] \\\\"
+
+
+def _brackets_reference(text, i):
+    depth = 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            depth += 1
+        elif c == "]":
+            if depth == 0:
+                return i
+            depth -= 1
+        i += 1
+    return None
+
+
+def _parens_reference(text, i):
+    depth, quote, angle = 0, None, i < len(text) and text[i] == "<"
+    while i < len(text):
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if angle:
+            angle = c != ">"
+        elif quote:
+            quote = None if c == quote else quote
+        elif c in "\"'" and text[i - 1] in " \t":
+            quote = c
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            if depth == 0:
+                return i
+            depth -= 1
+        i += 1
+    return None
+
+
+@given(st.text(alphabet="ab []()\\\"'<>", max_size=24))
+def test_entry_scanners_shortcuts_agree_with_the_character_loops(text):
+    assert ix._scan_brackets(text, 0) == _brackets_reference(text, 0)
+    assert ix._scan_parens(text, 0) == _parens_reference(text, 0)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from kas_tui.okf import links
 from kas_tui.okf.links import Link, Target, extract_links, relative_link, resolve
 
 BODY = """\
@@ -123,3 +126,30 @@ def test_relative_link():
     )
     assert relative_link("incidents/index.md", "incidents", folder=True) == "./"
     assert relative_link("a/index.md", "b", folder=True) == "../b/"
+
+
+_NAME = st.text(alphabet="ab-_.9%#?:\\ ", min_size=1, max_size=6)
+
+
+@given(
+    source=st.sampled_from(["index.md", "a/index.md", "a/b/doc.md", "x.md"]),
+    target=st.lists(_NAME, min_size=1, max_size=4).map("/".join),
+)
+def test_resolve_shortcut_for_plain_paths_agrees_with_normpath(source, target):
+    # "./" sends the same target down the general path (posixpath.normpath)
+    if links._PLAIN_RELATIVE.fullmatch(target):
+        assert resolve(source, target) == resolve(source, "./" + target)
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "path"),
+    [
+        ("index.md", "doc.md", "doc.md"),
+        ("a/index.md", "doc.md", "a/doc.md"),
+        ("a/index.md", "sub/", "a/sub"),
+        ("a/b/doc.md", "c/d.md", "a/b/c/d.md"),
+        ("a/index.md", "..doc.md", "a/..doc.md"),  # a name, not a parent step
+    ],
+)
+def test_resolve_plain_relative_paths(source, target, path):
+    assert resolve(source, target) == Target("internal", path)

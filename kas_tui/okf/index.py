@@ -22,6 +22,9 @@ _ITEM = re.compile(r"(?P<indent>[ \t]*)(?P<bullet>[*+-])(?P<gap>[ \t]+)\[")
 _HEADING = re.compile(r"[ \t]{0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<title>.*?))?[ \t#]*$")
 _SEP = re.compile(r"[ \t]+(?:--|-|—|–)[ \t]+|[ \t]*[—–][ \t]*|:[ \t]+")
 _ESCAPABLE = re.compile(r"\\([!-/:-@\[-`{-~])")
+#: The first character that matters when scanning a link's text, and its destination.
+_BRACKET_MARK = re.compile(r"[\\\[\]]")
+_PAREN_MARK = re.compile(r"[\\()\"']")
 _MAYBE_BLOCK = re.compile(r"^(?: {0,3}(?:```|~~~|<)| {4}|\t)", re.M)
 _NEEDS_ANGLE = re.compile(r"[\s()<>]")
 
@@ -52,7 +55,10 @@ class Entry:
         if dest.startswith("<"):
             end = dest.find(">")
             return dest[1:end] if end != -1 else dest[1:]
-        return _ESCAPABLE.sub(r"\1", dest.split()[0]) if dest else ""
+        if not dest:
+            return ""
+        first = dest.split()[0]
+        return _ESCAPABLE.sub(r"\1", first) if "\\" in first else first
 
     def render(self) -> str:
         return (
@@ -181,6 +187,9 @@ def _parse_entry(content: str, eol: str, line: int, section: str | None) -> Entr
 
 def _scan_brackets(text: str, i: int) -> int | None:
     """Index of the ``]`` closing link text that starts at ``i`` (nesting and escapes)."""
+    first = _BRACKET_MARK.search(text, i)
+    if first is not None and text[first.start()] == "]":
+        return first.start()  # no nesting or escape before it: the usual title
     depth = 0
     while i < len(text):
         c = text[i]
@@ -199,6 +208,9 @@ def _scan_brackets(text: str, i: int) -> int | None:
 
 def _scan_parens(text: str, i: int) -> int | None:
     """Index of the ``)`` closing a link destination that starts at ``i``."""
+    first = _PAREN_MARK.search(text, i)
+    if first is not None and text[first.start()] == ")" and not text.startswith("<", i):
+        return first.start()  # a plain destination: no nesting, escape or title before it
     depth = 0
     quote: str | None = None
     angle = i < len(text) and text[i] == "<"

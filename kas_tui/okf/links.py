@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _WINDOWS_PATH = re.compile(r"^[A-Za-z]:[\\/]")
+#: A relative path of plain names (none of them "." or ".."): resolves by joining.
+_PLAIN_RELATIVE = re.compile(r"[\w-][\w.-]*(?:/[\w-][\w.-]*)*/?", re.ASCII)
 
 
 class Link(NamedTuple):
@@ -92,6 +94,10 @@ def resolve(source: str, target: str) -> Target:
     ``/``-rooted targets start at the package root; others at ``source``'s folder.
     ``#fragment`` and ``?query`` are not part of the path.
     """
+    if _PLAIN_RELATIVE.fullmatch(target):  # the usual "doc.md", "sub/", "a/b.md": no normpath
+        folder = posixpath.dirname(source)
+        path = target.rstrip("/")
+        return Target("internal", f"{folder}/{path}" if folder else path)
     target = target.strip()
     if not target or target.startswith("#"):
         return Target("anchor", source, target[1:])
