@@ -6,7 +6,9 @@ overrides it). Safe against corruption (an unreadable cache is ignored and rewri
 and against concurrent runs (each run writes a temporary file and renames it over the
 old one, so readers see a whole cache or the previous one). A file modified within two
 seconds of the cache being written is never trusted from it (the "racy git" rule: a
-second edit in the same clock tick keeps the same mtime).
+second edit in the same clock tick keeps the same mtime). A file whose mtime changed
+but whose bytes did not (a fresh clone, a branch switch, a ``touch``) is recognised by
+its content digest and served from the cache too.
 """
 
 from __future__ import annotations
@@ -67,6 +69,32 @@ class MetadataCache:
         packed = entry[2]
         if scan and packed[6] is None:
             return None
+        return DocumentRead.unpack(packed)
+
+    def get_same_bytes(self, rel: str, size: int, mtime_ns: int, *, scan: bool) -> Any | None:
+        """The cached read of ``rel`` when only its modification time changed.
+
+        A fresh clone, a branch switch or a ``touch`` gives unchanged files new mtimes;
+        when the file still has the cached size, its bytes are hashed and compared with
+        the digest of the cached read (the content decides, so the racy-git rule does
+        not apply). A hit is kept under the new mtime for the next save.
+        """
+        entry = self.entries.get(rel)
+        if entry is None or entry[0] != size:
+            return None
+        packed = entry[2]
+        fingerprint = packed[4]
+        if fingerprint is None or fingerprint[2] is None or (scan and packed[6] is None):
+            return None
+        try:
+            with open(os.path.join(self.root, rel), "rb") as handle:
+                data = handle.read(size + 1)
+        except OSError:
+            return None
+        if len(data) != size or hashlib.sha256(data).hexdigest() != fingerprint[2]:
+            return None
+        packed = (*packed[:4], (size, mtime_ns, fingerprint[2]), *packed[5:])
+        self.entries[rel] = (size, mtime_ns, packed)
         return DocumentRead.unpack(packed)
 
     def save(self, entries: dict[str, tuple[int, int, tuple]], *, background: bool = False) -> None:

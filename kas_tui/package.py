@@ -353,9 +353,15 @@ class Package:
 
         store = MetadataCache(self.root)
         hits: dict[str, DocumentRead] = {}
+        retimed = False  # a hit found by content, under a new mtime the cache must learn
         for rel in found.documents:
             size_mtime = found.stats.get(rel)
-            hit = store.get(rel, *size_mtime, scan=scan) if size_mtime else None
+            if size_mtime is None:
+                continue
+            hit = store.get(rel, *size_mtime, scan=scan)
+            if hit is None:
+                hit = store.get_same_bytes(rel, *size_mtime, scan=scan)
+                retimed = retimed or hit is not None
             if hit is not None:
                 hits[rel] = hit
         misses = [rel for rel in found.documents if rel not in hits]
@@ -363,7 +369,7 @@ class Package:
             meanwhile()
         fresh = {r.path: r for r in read_many(misses)} if misses else {}
         reads = [hits.get(rel) or fresh[rel] for rel in found.documents]
-        if fresh or len(store.entries) != len(reads):
+        if fresh or retimed or len(store.entries) != len(reads):
             entries = {
                 rel: (*found.stats[rel], store.entries[rel][2] if rel in hits else read.pack())
                 for rel, read in zip(found.documents, reads, strict=True)

@@ -452,6 +452,29 @@ def test_cache_sees_a_changed_file(
     assert code == 1
 
 
+def test_cache_serves_files_whose_mtime_changed_but_bytes_did_not(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cache_dir: Path, reads: list[str]
+) -> None:
+    root = cached_package(tmp_path)
+    _, first = cli_json(capsys, root, "--agent-ready", "--today", "2026-12-01")
+    _age(root, 60)  # what a fresh clone or a branch switch does: same bytes, new mtimes
+    guide = root / "guide.md"
+    text = guide.read_text(encoding="utf-8")
+    guide.write_text(text.replace("onboarding", "onboardinG"), encoding="utf-8")
+    past = time.time() - 30
+    os.utime(guide, (past, past))  # same size, new bytes, new mtime
+    reads.clear()
+    _, second = cli_json(capsys, root, "--agent-ready", "--today", "2026-12-01")
+    assert reads == ["guide.md"], "only the file whose bytes changed is parsed again"
+    assert "'onboardinG'" in json.dumps(second["findings"])  # its new bytes were read
+    assert finding_codes(second) == finding_codes(first)
+    reads.clear()
+    # another --today: the remembered report does not apply, the metadata cache does
+    _, third = cli_json(capsys, root, "--agent-ready", "--today", "2026-12-02")
+    assert reads == [], "the cache learnt the new mtimes"
+    assert third["findings"] == second["findings"]
+
+
 def test_cache_sees_added_and_removed_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], cache_dir: Path
 ) -> None:
