@@ -50,6 +50,8 @@ class DocumentRead:
     fingerprint: Fingerprint | None
     problems: list[Problem]
     scan: BodyScan | None = None
+    #: What the one-document rules found (``checks/document_rules.py``), for scan reads.
+    findings: tuple[tuple, ...] | None = None
 
     # Reads cross process pipes and sit in the metadata cache as plain tuples: pickle
     # loads 130,000 tuples in a few milliseconds but needs most of a second for as many
@@ -75,12 +77,13 @@ class DocumentRead:
             (fp.size, fp.mtime_ns, fp.digest) if fp else None,
             tuple((p.path, p.message, p.line, p.hint, p.severity, p.code) for p in self.problems),
             packed_scan,
+            self.findings,
         )
 
     @classmethod
     def unpack(cls, packed: tuple) -> DocumentRead:
         """The read :meth:`pack` gave ``packed`` for."""
-        path, meta, has_fm, body_line, fp, problems, packed_scan = packed
+        path, meta, has_fm, body_line, fp, problems, packed_scan, findings = packed
         scan = None
         if packed_scan is not None:
             links, footnotes, definitions, headings = packed_scan
@@ -98,6 +101,7 @@ class DocumentRead:
             Fingerprint(*fp) if fp else None,
             [Problem(*p) for p in problems],
             scan,
+            findings,
         )
 
 
@@ -109,7 +113,8 @@ def _body_scan_type() -> type[BodyScan]:
 
 
 def read_document(root: Path, rel: str, scan: bool = False) -> DocumentRead:
-    """Read a document's frontmatter; with ``scan``, also scan its body (links, footnotes).
+    """Read a document's frontmatter; with ``scan`` (a read for a check), also scan its
+    body (links, footnotes) and run the one-document rules on it.
 
     Without ``scan`` the body is read later, on demand.
     """
@@ -185,6 +190,7 @@ def read_document(root: Path, rel: str, scan: bool = False) -> DocumentRead:
         body = text[parsed.block.end :] if complete else _whole_body(root / rel)
         result.scan = _scan(body, result.body_line)
         problems.extend(_outside(rel, result.scan.links))
+        result.findings = _document_findings(parsed.data, result.scan, text)
     elif complete:
         problems.extend(outside_links(rel, text[parsed.block.end :], result.body_line))
     return result
@@ -194,6 +200,12 @@ def _scan(body: str, first_line: int) -> BodyScan:
     from .okf.scan import scan_body
 
     return scan_body(body, first_line=first_line)
+
+
+def _document_findings(meta: dict[str, Any], scan: BodyScan, text: str) -> tuple[tuple, ...]:
+    from .checks.document_rules import document_findings, key_lines
+
+    return tuple(document_findings(meta, scan, lambda: key_lines(text)))
 
 
 def _whole_body(path: Path) -> str:

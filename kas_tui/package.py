@@ -252,6 +252,8 @@ class Package:
         self.load_seconds = 0.0
         self._links: dict[str, list[tuple[Link, Target]]] = {}
         self.scans: dict[str, BodyScan] = {}
+        #: What the one-document rules found, for documents read for a check (see loader).
+        self.document_findings: dict[str, tuple[tuple, ...]] = {}
         self._by_folder: dict[str, list[Document]] | None = None
         self._subfolders: dict[str, list[str]] | None = None
         self._backlinks: dict[str, list[tuple[str, Link]]] | None = None
@@ -327,6 +329,7 @@ class Package:
         self._links.clear()
         self._by_folder = self._subfolders = None
         self.scans = {r.path: r.scan for r in reads if r.scan is not None}
+        self.document_findings = {r.path: r.findings for r in reads if r.findings is not None}
         self._backlinks = None
         self.load_seconds = time.perf_counter() - started
 
@@ -390,6 +393,7 @@ class Package:
         name = posixpath.basename(rel)
         self._links.pop(rel, None)
         self.scans.pop(rel, None)
+        self.document_findings.pop(rel, None)
         self._by_folder = None
         self._backlinks = None
         exists = (self.root / rel).is_file()

@@ -130,8 +130,15 @@ def write_package(
 
 
 def run(root: Path, *, agent_ready: bool = False, today: dt.date = TODAY, **options) -> Report:
-    """``kas_tui.checks.check`` on a fresh load of ``root`` (bodies scanned)."""
-    return check(Package.open(root, scan=True), agent_ready=agent_ready, today=today, **options)
+    """``kas_tui.checks.check`` on a fresh load of ``root`` (bodies scanned).
+
+    The one-document rules run twice: where the documents are read (as a check loads
+    them) and in the engine (as the TUI's unscanned load leaves them); both must agree.
+    """
+    report = check(Package.open(root, scan=True), agent_ready=agent_ready, today=today, **options)
+    unscanned = check(Package.open(root), agent_ready=agent_ready, today=today, **options)
+    assert unscanned.findings == report.findings
+    return report
 
 
 def with_code(report: Report, code: str) -> list[Finding]:

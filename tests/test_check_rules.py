@@ -683,6 +683,6 @@ def test_kas042_keeps_specific_descriptions_that_start_with_a_generic_word(
     ],
 )
 def test_kas045_sentence_split_ignores_abbreviations(text: str, several: bool) -> None:
-    from kas_tui.checks.engine import _more_than_one_sentence
+    from kas_tui.drift import more_than_one_sentence
 
-    assert _more_than_one_sentence(text) is several
+    assert more_than_one_sentence(text) is several

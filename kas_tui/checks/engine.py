@@ -14,16 +14,14 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..drift import drifted as _drifted
-from ..drift import more_than_one_sentence as _more_than_one_sentence
 from ..drift import norm as _norm
 from ..drift import says_nothing
 from ..okf.links import resolve
-from ..package import STATUSES, Document, Package, parse_timestamp, paused_gc
+from ..package import Document, Package, paused_gc
 from .catalog import BY_CODE, OKF
+from .document_rules import clip, document_findings, key_lines
 from .model import Finding, Report
 
-# human:<id>, process:<id> (and other prefixes such as the spec's own team:<id>), tool/1.2
-_ACTOR = re.compile(r"[a-z][\w.-]*:\S+|[^\s/:]+/\S+")
 _WINDOWS_FORBIDDEN = re.compile(r'[<>:"|?*\\\x00-\x1f]')
 _WINDOWS_RESERVED = re.compile(r"(CON|PRN|AUX|NUL|COM[1-9]|LPT[1-9])(\..*)?", re.I)
 _AWKWARD = re.compile(r"[^a-z0-9._-]")
@@ -89,22 +87,19 @@ class Checker:
             found = self._staleness[doc.path] = doc.staleness(self.today)
         return found
 
-    def key_line(self, path: str, key: str) -> int | None:
-        """The line of top-level frontmatter ``key`` in ``path`` (read only when needed)."""
+    def key_lines(self, path: str) -> dict[str, int]:
+        """The lines of ``path``'s top-level frontmatter keys (the file is read once)."""
         if path not in self._key_lines:
-            lines: dict[str, int] = {}
             try:
                 text = self.pkg.read_text(path)
             except (OSError, ValueError):
                 text = ""
-            for number, line in enumerate(text.split("\n")[:400], start=1):
-                if number > 1 and line.rstrip() == "---":
-                    break
-                match = re.match(r"([^\s:#][^:]*?)\s*:", line)
-                if match and not line.startswith((" ", "-")):
-                    lines.setdefault(match.group(1).strip("'\""), number)
-            self._key_lines[path] = lines
-        return self._key_lines[path].get(key)
+            self._key_lines[path] = key_lines(text)
+        return self._key_lines[path]
+
+    def key_line(self, path: str, key: str) -> int | None:
+        """The line of top-level frontmatter ``key`` in ``path`` (read only when needed)."""
+        return self.key_lines(path).get(key)
 
     # -- the run ---------------------------------------------------------------------
 
@@ -112,7 +107,7 @@ class Checker:
         """Run every rule family; ``progress(stage, done)`` hears of each (0.0 to 1.0)."""
         stages: list[tuple[str, Callable[[], None]]] = [
             ("load problems", self._check_load_problems),
-            ("frontmatter", self._check_all_fields),
+            ("documents", self._check_documents),
             ("links", self._check_links),
             ("file names", self._check_names),
             ("okf_version", self._check_okf_version),
@@ -120,7 +115,6 @@ class Checker:
         if self.agent_ready:
             stages += [
                 ("SKILL.md", self._check_skill),
-                ("documents", self._check_documents_ready),
                 ("navigation", self._check_navigation),
                 ("description quality", self._check_quality),
             ]
@@ -132,11 +126,6 @@ class Checker:
         if progress is not None:
             progress("done", 1.0)
         return self.findings
-
-    def _check_all_fields(self) -> None:
-        for doc in self.pkg.documents.values():
-            if doc.has_frontmatter:
-                self._check_fields(doc)
 
     # -- OKF conformance -------------------------------------------------------------
 
@@ -163,116 +152,30 @@ class Checker:
                 continue
             self.emit(code, problem.path, problem.line, problem.message, problem.hint or None)
 
-    def _check_fields(self, doc: Document) -> None:
-        meta, path = doc.meta, doc.path
-
-        def at(key: str) -> Any:
-            return lambda: self.key_line(path, key)
-
-        tags = meta.get("tags")
-        if tags is not None:
-            if isinstance(tags, str):
-                self.emit("OKF101", path, at("tags"), f"tags is the string {tags!r}, not a list")
-            elif not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-                self.emit("OKF101", path, at("tags"), "tags must be a list of strings")
-        if "sources" in meta:
-            self._check_sources(path, meta["sources"], at("sources"))
-        if "generated" in meta:
-            generated = meta["generated"]
-            if not isinstance(generated, dict):
-                self.emit("OKF103", path, at("generated"), "generated must be a mapping {by, at}")
-            elif not generated.get("by"):
-                self.emit("OKF103", path, at("generated"), "generated has no 'by' (the actor)")
-            else:
-                self._check_actor(path, generated["by"], at("generated"), "generated.by")
-            if isinstance(generated, dict) and "at" in generated:
-                self._check_time(path, generated["at"], at("generated"), "generated.at")
-        if "verified" in meta:
-            self._check_verified(path, meta["verified"], at("verified"))
-        status = meta.get("status")
-        if status is not None and status not in STATUSES:
-            self.emit(
-                "OKF105",
-                path,
-                at("status"),
-                f"status is {status!r}; use draft, stable or deprecated",
-            )
-        if "stale_after" in meta:
-            when = self._check_time(path, meta["stale_after"], at("stale_after"), "stale_after")
-            if when is not None:
+    def _check_documents(self) -> None:
+        """The one-document rules (their findings come with a check's reads), and staleness."""
+        pkg = self.pkg
+        ready = pkg.document_findings
+        for doc in pkg.documents.values():
+            if not doc.has_frontmatter:
+                continue
+            path = doc.path
+            found = ready.get(path)
+            if found is None:  # a package loaded without scan (the TUI): run them here
+                found = document_findings(
+                    doc.meta, pkg.scan(path), lambda path=path: self.key_lines(path), self.wants
+                )
+            for code, line, message, hint in found:
+                self.emit(code, path, line, message, hint)
+            if "stale_after" in doc.meta:
                 state = self.staleness(doc)
                 if state.state == "stale":
                     self.emit(
                         "OKF140",
                         path,
-                        at("stale_after"),
-                        f"{state.describe()} ({meta['stale_after']})",
+                        lambda path=path: self.key_line(path, "stale_after"),
+                        f"{state.describe()} ({doc.meta['stale_after']})",
                     )
-        if "usage_window" in meta:
-            self._check_window(path, meta["usage_window"], at("usage_window"))
-        if "timestamp" in meta:
-            self.emit("OKF110", path, at("timestamp"), "'timestamp' is OKF v0.1; use generated.at")
-
-    def _check_time(self, path: str, value: Any, line: int | None, what: str) -> Any:
-        when = parse_timestamp(value)
-        if when is None:
-            self.emit("OKF107", path, line, f"{what} {str(value)!r} is not an ISO 8601 date")
-            return None
-        if isinstance(when, dt.datetime) and when.tzinfo is None:
-            self.emit("OKF106", path, line, f"{what} {value} has no UTC offset")
-        return when
-
-    def _check_actor(self, path: str, actor: Any, line: int | None, what: str) -> None:
-        if not isinstance(actor, str) or not _ACTOR.fullmatch(actor.strip()):
-            self.emit(
-                "OKF111",
-                path,
-                line,
-                f"{what} {actor!r} is not human:<id>, process:<id> or tool/version",
-            )
-
-    def _check_sources(self, path: str, sources: Any, line: int | None) -> None:
-        if not isinstance(sources, list):
-            self.emit("OKF102", path, line, "sources must be a list of mappings")
-            return
-        for n, source in enumerate(sources, start=1):
-            if not isinstance(source, dict):
-                self.emit("OKF102", path, line, f"sources entry {n} is not a mapping")
-                continue
-            if not source.get("resource"):
-                self.emit("OKF102", path, line, f"sources entry {n} has no 'resource'")
-            count = source.get("usage_count")
-            if count is not None and (isinstance(count, bool) or not isinstance(count, int)):
-                self.emit(
-                    "OKF102", path, line, f"sources entry {n}: usage_count must be an integer"
-                )
-            if "last_modified" in source:
-                self._check_time(
-                    path, source["last_modified"], line, f"sources entry {n} last_modified"
-                )
-            if "author" in source:
-                self._check_actor(path, source["author"], line, f"sources entry {n} author")
-            if "usage_window" in source:
-                self._check_window(path, source["usage_window"], line)
-
-    def _check_verified(self, path: str, verified: Any, line: int | None) -> None:
-        items = [verified] if isinstance(verified, dict) else verified
-        if not isinstance(items, list):
-            self.emit("OKF104", path, line, "verified must be a list of {by, at} mappings")
-            return
-        for n, item in enumerate(items, start=1):
-            if not isinstance(item, dict) or not item.get("by") or "at" not in item:
-                self.emit("OKF104", path, line, f"verified entry {n} needs both 'by' and 'at'")
-                continue
-            self._check_actor(path, item["by"], line, f"verified entry {n} by")
-            self._check_time(path, item["at"], line, f"verified entry {n} at")
-
-    def _check_window(self, path: str, window: Any, line: int | None) -> None:
-        if not isinstance(window, dict) or "from" not in window or "to" not in window:
-            self.emit("OKF108", path, line, "usage_window must be a mapping {from, to}")
-            return
-        for end in ("from", "to"):
-            self._check_time(path, window[end], line, f"usage_window.{end}")
 
     def _check_links(self) -> None:
         pkg = self.pkg
@@ -285,19 +188,6 @@ class Checker:
             if not doc.has_frontmatter:
                 continue
             scan = pkg.scan(path)
-            missing = scan.footnotes and scan.footnotes - _source_ids(doc.meta)
-            for label in sorted(missing or ()):
-                self.emit(
-                    "OKF109",
-                    path,
-                    None,
-                    f"footnote [^{label}] has no sources entry with id {label!r}",
-                )
-            for level, text, line in scan.headings:
-                if level == 1 and text.strip().lower() == "citations":
-                    self.emit(
-                        "OKF110", path, line, "a '# Citations' section is OKF v0.1; use sources"
-                    )
             folder_cache = self._resolved.setdefault(posixpath.dirname(path), {})
             # Links are (target, text, line) tuples: named ones fresh, plain ones from the cache.
             for link_target, text, line in scan.links:
@@ -387,15 +277,6 @@ class Checker:
 
     # -- agent-ready: documents and navigation ---------------------------------------
 
-    def _check_documents_ready(self) -> None:
-        for doc in self.pkg.documents.values():
-            if not doc.has_frontmatter:
-                continue
-            if not _text(doc.meta.get("title")):
-                self.emit("KAS020", doc.path, 1, "no 'title' in the frontmatter")
-            if not _text(doc.meta.get("description")):
-                self.emit("KAS021", doc.path, 1, "no 'description' in the frontmatter")
-
     def _check_navigation(self) -> None:
         pkg = self.pkg
         bundles = pkg.bundles()
@@ -440,24 +321,6 @@ class Checker:
 
     def _check_quality(self) -> None:
         pkg = self.pkg
-        for doc in pkg.documents.values():
-            desc = _text(doc.meta.get("description"))
-            if desc:
-                self._check_meaning(
-                    doc.path,
-                    lambda doc=doc: self.key_line(doc.path, "description"),
-                    desc,
-                    _text(doc.meta.get("title")),
-                )
-                if len(desc) > 200 or _more_than_one_sentence(desc):
-                    self.emit(
-                        "KAS045",
-                        doc.path,
-                        self.key_line(doc.path, "description"),
-                        f"description has {len(desc)} characters"
-                        if len(desc) > 200
-                        else "description has more than one sentence",
-                    )
         for index in pkg.indexes.values():
             entries = []
             for item in index.listings:
@@ -476,7 +339,7 @@ class Checker:
                             "KAS040",
                             index.path,
                             entry.line,
-                            f"entry for {posixpath.basename(doc.path)} says {_clip(desc)!r}; the document says {_clip(doc.description)!r}",
+                            f"entry for {posixpath.basename(doc.path)} says {clip(desc)!r}; the document says {clip(doc.description)!r}",
                         )
                 state = "deprecated" if doc.status == "deprecated" else None
                 if state is None and self.staleness(doc).state == "stale":
@@ -497,7 +360,7 @@ class Checker:
                 "KAS042",
                 path,
                 line,
-                f"description {_clip(desc)!r} tells an agent nothing it can choose by",
+                f"description {clip(desc)!r} tells an agent nothing it can choose by",
             )
 
     def _check_duplicates(self, path: str, items: list) -> None:
@@ -534,21 +397,6 @@ class Checker:
                 continue  # KAS030 already says the folder has no index at all
             if path not in listed and path not in self.linked:
                 self.emit("KAS043", path, None, "no index lists it and no document links to it")
-
-
-def _source_ids(meta: dict[str, Any]) -> set[str]:
-    sources = meta.get("sources")
-    if not isinstance(sources, list):
-        return set()
-    return {str(s["id"]) for s in sources if isinstance(s, dict) and s.get("id") is not None}
-
-
-def _text(value: Any) -> str:
-    return value.strip() if isinstance(value, str) else ""
-
-
-def _clip(text: str, width: int = 60) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def check(
