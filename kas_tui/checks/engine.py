@@ -369,14 +369,16 @@ class Checker:
         from rapidfuzz import fuzz, process
 
         # Token-sorted once here, then plain ratio: the same score as token_sort_ratio
-        # without re-sorting every string for every pair.
+        # without re-sorting every string for every pair. One extract per entry against
+        # the entries above it (process.cdist would cost a numpy import on every check).
         texts = [" ".join(sorted(_norm(item.entry.description).split())) for item in items]
-        workers = -1 if len(texts) > 500 else 1  # threads cost more than small indexes
-        scores = process.cdist(texts, texts, scorer=fuzz.ratio, score_cutoff=90, workers=workers)
-        reported: set[int] = set()
-        for i, j in zip(*scores.nonzero(), strict=True):
-            if j < i and i not in reported and items[i].path != items[j].path:
-                reported.add(int(i))
+        for i in range(1, len(texts)):
+            close = process.extract(
+                texts[i], texts[:i], scorer=fuzz.ratio, score_cutoff=90, limit=None
+            )
+            earlier = [j for _, _, j in close if items[j].path != items[i].path]
+            if earlier:
+                j = min(earlier)
                 self.emit(
                     "KAS041",
                     path,
