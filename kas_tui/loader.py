@@ -266,6 +266,9 @@ def read_documents(
         if meanwhile is not None:
             meanwhile()
         return [read_document(root, rel, scan) for rel in paths]
+    if scan:  # imported once here, before forking, rather than once in every process
+        from .checks import document_rules  # noqa: F401
+        from .okf import scan as _  # noqa: F401
     context = multiprocessing.get_context("fork")
     chunks = [paths[i : i + CHUNK] for i in range(0, len(paths), CHUNK)]
     _JOB = (root, chunks, scan, context.Value("i", 0))
@@ -308,8 +311,6 @@ def _read_claimed() -> tuple[int, list[tuple]] | None:
     if number is None:
         return None
     root, chunks, scan, _ = _JOB  # type: ignore[misc]
-    if scan:
-        from .okf import scan as _  # noqa: F401 - import once per worker, not per file
     return number, [read_document(root, rel, scan).pack() for rel in chunks[number]]
 
 

@@ -134,8 +134,26 @@ def _quoted(text: str) -> str:
     return inner
 
 
+#: Values already read, by their text: most frontmatter lines repeat across a package
+#: (``status: stable``, the same tags and dates), so each distinct value is typed once.
+#: Flow collections hold only scalars, so a shallow copy keeps the cached one intact.
+_MEMO: dict[str, Any] = {}
+_MEMO_MAX = 65_536
+
+
 def _inline(text: str) -> Any:
     """An inline value after ``key:`` or ``- ``: flow list, flow mapping or scalar."""
+    try:
+        value = _MEMO[text]
+    except KeyError:
+        value = _inline_uncached(text)
+        if len(_MEMO) >= _MEMO_MAX:
+            _MEMO.clear()
+        _MEMO[text] = value
+    return value.copy() if type(value) in (list, dict) else value
+
+
+def _inline_uncached(text: str) -> Any:
     first = text[:1]
     if first == "[":
         body = _strip_comment(text)
@@ -195,39 +213,31 @@ def fast_load(yaml_text: str) -> dict[str, Any] | None:
     if (_ODD_ASCII if yaml_text.isascii() else _ODD).search(yaml_text):
         return None
     try:
-        return _mapping(yaml_text.split("\n")) or None
+        return _mapping(_LINE.findall(yaml_text)) or None
     except (_Unsupported, yaml.YAMLError, ValueError, TypeError):
         return None
 
 
-def _content(lines: list[str]) -> list[tuple[int, str]]:
-    """(indent, text) of each line that is not blank or a comment."""
-    out = []
-    for raw in lines:
-        line = raw.rstrip(" ")
-        stripped = line.lstrip(" ")
-        if not stripped or stripped.startswith("#"):
-            continue
-        out.append((len(line) - len(stripped), stripped))
-    return out
+#: A line that is not blank or a comment: (its indentation, its text without trailing spaces).
+_LINE = re.compile(r"^( *)([^ #\n](?:[^\n]*[^ \n])?) *$", re.M)
 
 
-def _mapping(lines: list[str]) -> dict[str, Any]:
-    items = _content(lines)
-    if items and (items[0][1].startswith("---") or items[0][1].startswith("%")):
+def _mapping(items: list[tuple[str, str]]) -> dict[str, Any]:
+    """The top-level mapping of ``items`` (each line's indentation and text)."""
+    if items and items[0][1].startswith(("---", "%")):
         raise _Unsupported
     data: dict[str, Any] = {}
     i = 0
     while i < len(items):
         indent, text = items[i]
         match = _KEY.match(text)
-        if indent != 0 or not match:
+        if indent or not match:
             raise _Unsupported
         key, value = _key(match.group(1)), match.group(2)
         i += 1
         block = []
         while i < len(items) and (
-            items[i][0] > 0 or items[i][1].startswith("- ") or items[i][1] == "-"
+            items[i][0] or items[i][1].startswith("- ") or items[i][1] == "-"
         ):
             block.append(items[i])
             i += 1
@@ -244,18 +254,18 @@ def _mapping(lines: list[str]) -> dict[str, Any]:
     return data
 
 
-def _sequence(block: list[tuple[int, str]]) -> list[Any]:
-    dash = block[0][0]
+def _sequence(block: list[tuple[str, str]]) -> list[Any]:
+    dash = len(block[0][0])
     out: list[Any] = []
     i = 0
     while i < len(block):
         indent, text = block[i]
-        if indent != dash or not (text.startswith("- ") or text == "-"):
+        if len(indent) != dash or not (text.startswith("- ") or text == "-"):
             raise _Unsupported
         rest = text[2:].strip(" ") if len(text) > 1 else ""
         i += 1
         follow = []
-        while i < len(block) and block[i][0] > dash:
+        while i < len(block) and len(block[i][0]) > dash:
             follow.append(block[i])
             i += 1
         match = _ITEM_KEY.match(rest) if rest[:1] not in ("[", "{", "'", '"') else None
@@ -263,7 +273,7 @@ def _sequence(block: list[tuple[int, str]]) -> list[Any]:
             item = {_key(match.group(1)): _value_or_none(match.group(2))}
             for f_indent, f_text in follow:
                 f_match = _KEY.match(f_text)
-                if f_indent != dash + 2 or not f_match:
+                if len(f_indent) != dash + 2 or not f_match:
                     raise _Unsupported
                 item[_key(f_match.group(1))] = _value_or_none(f_match.group(2))
             out.append(item)
@@ -274,7 +284,7 @@ def _sequence(block: list[tuple[int, str]]) -> list[Any]:
     return out
 
 
-def _submapping(block: list[tuple[int, str]]) -> dict[str, Any]:
+def _submapping(block: list[tuple[str, str]]) -> dict[str, Any]:
     indent = block[0][0]
     out: dict[str, Any] = {}
     for b_indent, text in block:
