@@ -324,7 +324,9 @@ def read_head(path: Path | str) -> tuple[str, Fingerprint, bool]:
     fd = os.open(path, os.O_RDONLY)
     try:
         st = os.fstat(fd)
-        data = _read_upto(fd, HEAD_BYTES)
+        data = os.read(fd, HEAD_BYTES)
+        if len(data) < HEAD_BYTES and len(data) != st.st_size:
+            data += _read_upto(fd, HEAD_BYTES - len(data))  # a short read before the end
         if len(data) < HEAD_BYTES:
             digest = hashlib.sha256(data).hexdigest()
             return decode(data).text, Fingerprint(st.st_size, st.st_mtime_ns, digest), True

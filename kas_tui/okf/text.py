@@ -38,9 +38,11 @@ def decode(data: bytes, *, final: bool = True) -> Decoded:
             line=data.count(b"\n", 0, nul) + 1,
             hint="move it out of the package or give it another extension",
         )
-    decoder = codecs.getincrementaldecoder("utf-8")("strict")
     try:
-        text = decoder.decode(data, final)
+        if final:
+            text = data.decode("utf-8")
+        else:
+            text = codecs.getincrementaldecoder("utf-8")("strict").decode(data, False)
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise FormatError(
