@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import gc
 import os
 import sys
 import time
@@ -216,7 +217,13 @@ def _limits(args: argparse.Namespace) -> Any:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
-    argv = sys.argv[1:] if argv is None else argv
+    if argv is None:
+        argv = sys.argv[1:]
+        if argv[:1] == ["check"]:
+            # The process ends with the check, which builds millions of small objects
+            # that form no cycles: the cyclic collector would only walk them, again and
+            # again (about 0.15 s a walk at 10,000 documents).
+            gc.disable()
     try:
         if argv and argv[0] == "check":
             return run_check(_check_parser().parse_args(argv[1:]))
