@@ -287,6 +287,42 @@ async def test_palette_runs_actions_and_help_lists_every_key(demo: Package) -> N
         assert app.report is not None
 
 
+async def test_palette_offers_main_screen_actions_only_on_the_main_screen(demo: Package) -> None:
+    from kas_tui.tui.commands import KasCommands
+    from kas_tui.tui.screens.agent import AgentWalkScreen
+
+    app = KasApp(demo, today=TODAY, watch=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        assert list(KasCommands(app.screen)._commands())
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, AgentWalkScreen)
+        assert list(KasCommands(app.screen)._commands()) == []
+
+
+async def test_help_over_another_screen_lists_that_screens_keys(demo: Package) -> None:
+    from textual.widgets import Static
+
+    from kas_tui.tui.screens.help import HelpScreen
+
+    app = KasApp(demo, today=TODAY, watch=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.press("a")
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = _text(app.screen.query_one(Static))
+        assert "Agent walk" in text and "Submit" in text and "Peek on/off" in text
+        assert "Show every key" not in text  # not the main screen's keys
+        await pilot.press("escape")
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert "Show every key" in _text(app.screen.query_one(Static))
+
+
 async def test_live_reload_keeps_the_place_and_sees_new_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

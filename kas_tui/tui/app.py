@@ -308,7 +308,8 @@ class KasApp(EditingMixin, App[None]):
         self.query_one(NavTree).focus()
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen())
+        over = self.screen if self.screen is not self.screen_stack[0] else None
+        self.push_screen(HelpScreen(over))
 
     # -- find -----------------------------------------------------------------------
 

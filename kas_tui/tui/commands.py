@@ -292,9 +292,12 @@ def keys_markdown() -> str:
 
 
 class KasCommands(Provider):
-    """The command palette: every action, with its key."""
+    """The command palette: every action, with its key (on the main screen only: over a
+    walk, an editor or a dialog, they would act on the screen hidden underneath)."""
 
     def _commands(self) -> Iterable[Command]:
+        if self.screen is not self.app.screen_stack[0]:
+            return ()
         return (c for c in COMMANDS if c.action != "command_palette")
 
     def _run(self, action: str) -> None:

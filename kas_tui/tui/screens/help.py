@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from ..commands import by_group
@@ -34,15 +37,43 @@ def keys_table() -> Table:
     return table
 
 
+def screen_keys_table(title: str, bindings: Iterable[Binding | tuple[str, ...]]) -> Table:
+    """The keys a screen (a walk, a wizard...) binds itself, with what they do."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column(justify="right", style="bold cyan", no_wrap=True)
+    table.add_column()
+    table.add_row("", Text(title, "bold underline"))
+    for item in bindings:
+        binding = item if isinstance(item, Binding) else Binding(*item)
+        if not binding.show or not binding.description:
+            continue
+        keys = binding.key_display or " / ".join(k.strip() for k in binding.key.split(","))
+        table.add_row(Text(keys), Text(binding.description))
+    table.add_row(Text("?"), Text("these keys"))
+    table.add_row(Text("ctrl+p"), Text("the command palette"))
+    return table
+
+
 class HelpScreen(ModalScreen[None]):
-    """Every key the app knows; any of escape, q or ? closes it."""
+    """Every key the app knows, or with ``over`` the keys of that screen; any of
+    escape, q or ? closes it."""
 
     BINDINGS = [
         Binding("escape,q,question_mark", "dismiss", "Close"),
     ]
 
+    def __init__(self, over: Screen | None = None) -> None:
+        super().__init__()
+        self.over = over
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box") as box:
-            box.border_title = "Keys"
             box.border_subtitle = "escape closes"
-            yield Static(keys_table())
+            if self.over is None:
+                box.border_title = "Keys"
+                yield Static(keys_table())
+            else:
+                name = type(self.over).__name__.removesuffix("Screen")
+                title = re.sub(r"(?<!^)(?=[A-Z])", " ", name).capitalize()  # "Agent walk"
+                box.border_title = f"Keys: {title}"
+                yield Static(screen_keys_table(title, type(self.over).BINDINGS))
