@@ -323,6 +323,23 @@ async def test_help_over_another_screen_lists_that_screens_keys(demo: Package) -
         assert "Show every key" in _text(app.screen.query_one(Static))
 
 
+@pytest.mark.parametrize(("width", "compact"), [(100, True), (160, False)])
+async def test_footer_goes_compact_when_narrow_so_quit_still_fits(
+    demo: Package, width: int, compact: bool
+) -> None:
+    from kas_tui.tui.widgets.footer import KasFooter
+
+    app = KasApp(demo, today=TODAY, watch=False)
+    async with app.run_test(size=(width, 40)) as pilot:
+        await pilot.pause()
+        footer = app.query_one(KasFooter)
+        assert footer.compact is compact
+        keys = [item.key_display for item in footer.query("FooterKey")]
+        assert "q" in keys
+        right = max(item.region.right for item in footer.query("FooterKey"))
+        assert right <= width  # every key is on screen, the last one (Quit) included
+
+
 async def test_live_reload_keeps_the_place_and_sees_new_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

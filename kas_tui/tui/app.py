@@ -15,7 +15,7 @@ from textual import work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Markdown, Tree
+from textual.widgets import DataTable, Header, Markdown, Tree
 from textual.worker import get_current_worker
 
 from ..okf import frontmatter as fm
@@ -33,6 +33,7 @@ from .screens.links import LinksScreen
 from .widgets.body_pane import BodyPane
 from .widgets.files_view import FilesView
 from .widgets.findings import FindingsPanel
+from .widgets.footer import KasFooter
 from .widgets.meta_pane import MetaPane
 from .widgets.nav_tree import NavTree, NodeRef
 
@@ -93,7 +94,7 @@ class KasApp(EditingMixin, App[None]):
                 yield MetaPane(id="meta")
                 yield BodyPane(id="body")
         yield FindingsPanel(id="findings")
-        yield Footer()
+        yield KasFooter()
 
     def on_mount(self) -> None:
         self.sub_title = f"{self.package.name} · {len(self.package.documents):,} documents"

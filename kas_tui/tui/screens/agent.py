@@ -33,7 +33,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, OptionList, Static, TextArea
+from textual.widgets import DataTable, Header, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from ...agent import (
@@ -55,6 +55,7 @@ from ...agent import (
 from ...agent.tools import call_text
 from ...store import StoreError, os_reason
 from ..commands import COMMANDS
+from ..widgets.footer import KasFooter
 from ..widgets.trail import (
     CATALOG_ROW,
     TrailTable,
@@ -167,7 +168,7 @@ class AgentView(Screen[AgentResult]):
                     highlight_cursor_line=False,
                 )
         yield TrailTable(id="agent-trail")
-        yield Footer()
+        yield KasFooter()
 
     def set_up(self) -> None:
         """Titles of the panes (the subclasses' ``on_mount`` calls this first)."""

@@ -33,7 +33,6 @@ from textual.timer import Timer
 from textual.widgets import (
     Button,
     DataTable,
-    Footer,
     Header,
     Input,
     Label,
@@ -62,6 +61,7 @@ from ...bulk import (
 )
 from ...package import STATUSES
 from ..commands import COMMANDS
+from ..widgets.footer import KasFooter
 from .choose import DiffScreen
 
 if TYPE_CHECKING:
@@ -390,7 +390,7 @@ class BulkScreen(Screen[None]):
                 yield Label(" ")
                 yield Button("Preview  p", id="bulk-preview", variant="primary")
         yield Static(id="bulk-summary")
-        yield Footer()
+        yield KasFooter()
 
     @staticmethod
     def _field(label: str, widget: Any, field_id: str | None = None) -> Vertical:

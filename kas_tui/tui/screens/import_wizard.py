@@ -46,7 +46,6 @@ from textual.widgets import (
     Button,
     ContentSwitcher,
     DirectoryTree,
-    Footer,
     Header,
     Label,
     Markdown,
@@ -72,6 +71,7 @@ from ..widgets.fields import (
     TextRow,
     YamlRow,
 )
+from ..widgets.footer import KasFooter
 from .choose import ChoiceScreen, DiffScreen
 
 if TYPE_CHECKING:
@@ -567,7 +567,7 @@ class ImportWizard(Screen[None]):
                     yield Static(id="iw-summary")
                     yield Button("Import  ^s", variant="primary", id="iw-write", compact=True)
                     yield Button("Cancel", id="iw-cancel", compact=True)
-        yield Footer()
+        yield KasFooter()
 
     def _bundle_options(self) -> list[tuple[Text, str]]:
         pkg = self.package

@@ -21,7 +21,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, ContentSwitcher, Footer, Input, Static, TextArea
+from textual.widgets import Button, ContentSwitcher, Input, Static, TextArea
 from textual.widgets.text_area import LanguageDoesNotExist, Selection
 
 from ... import fields as F
@@ -38,6 +38,7 @@ from ..widgets.fields import (
     TextRow,
     YamlRow,
 )
+from ..widgets.footer import KasFooter
 from .ask import AskScreen
 from .choose import ChoiceScreen
 
@@ -135,7 +136,7 @@ class MetaEditor(ModalScreen[bool]):
                 yield Static(id="me-status")
                 yield Button("Save", variant="primary", id="me-save", compact=True)
                 yield Button("Cancel", id="me-cancel", compact=True)
-        yield Footer()
+        yield KasFooter()
 
     def _yaml_area(self) -> TextArea:
         area = TextArea(
