@@ -16,9 +16,11 @@ import unicodedata
 # "e.g." do not end one) or a closing bracket or quote, before a capital or a digit.
 _SENTENCE_END = re.compile(r"(?:(?<=[a-z]{2}[.!?])|(?<=[A-Za-z0-9][)\]\"'][.!?]))(?=\s+[A-Z0-9])")
 _EMPTY_MEANING = re.compile(
-    r"^(?:(?:a |the |this |some )?(?:document|doc|page|file|article|note|notes|text|info|information)"
+    r"^(?:(?:a |the |this |some )?"
+    r"(?:document|doc|page|file|article|note|notes|text|info|information|description)"
     r" (?:about|on|for|regarding|describing|of)\b.{0,40}$"
-    r"|(?:todo|tbd|tba|fixme|n/?a|none|description|placeholder|lorem ipsum)\b.*"
+    r"|(?:todo|tbd|tba|fixme|placeholder|lorem ipsum)\b.*"
+    r"|(?:none|n/?a|description)(?: here| goes here| tbd| todo)?[ .!:]*$"
     r"|(?:this|the) (?:document|page|file|article) (?:is about|describes|covers|explains)\b.{0,40}$)",
     re.I,
 )

@@ -672,6 +672,28 @@ def test_kas042_keeps_specific_descriptions_that_start_with_a_generic_word(
 
 
 @pytest.mark.parametrize(
+    ("description", "empty"),
+    [
+        ("Description", True),
+        ("Description goes here.", True),
+        ("None", True),
+        ("N/A", True),
+        ("TODO: write this", True),
+        ("Description of refunds.", True),  # like "Document about X": the title again
+        ("Description of how refunds are prorated for annual plans in the EU.", False),
+        ("None of the legacy plans qualify for a refund after 30 days.", False),
+        ("Descriptions of every alert the billing service raises.", False),
+    ],
+)
+def test_kas042_placeholder_words_only_when_they_are_all_there_is(
+    description: str, empty: bool
+) -> None:
+    from kas_tui.drift import says_nothing
+
+    assert says_nothing(description, "Refunds") is empty
+
+
+@pytest.mark.parametrize(
     ("text", "several"),
     [
         ("Serves U.S. Customers in every region.", False),
