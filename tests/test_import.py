@@ -546,6 +546,37 @@ def test_reimport_is_recognised_and_never_duplicated(acme: Path, samples: dict, 
     assert "**Update**: Re-imported [Disputed invoices](/finance/invoice-disputes.md)" in log
 
 
+def test_source_resource_is_read_from_the_document_like_a_link(
+    acme: Path, samples: dict, tmp_path: Path, capsys
+) -> None:
+    # outside the package: relative to the document's folder (OKF 6.2), so it resolves
+    src = tmp_path / "exports" / "dunning.txt"
+    src.parent.mkdir()
+    src.write_bytes(samples["txt"].read_bytes())
+    into = acme / "billing" / "imports"
+    assert main(["import", str(src), "--into", str(into)]) == 0
+    doc = into / "dunning.md"
+    resource = fm.parse(doc.read_text()).data["sources"][0]["resource"]
+    assert resource.startswith("../") and (into / resource).resolve() == src.resolve()
+    # inside the package: a bundle-relative path
+    ref = acme / "references" / "fees.txt"
+    ref.parent.mkdir()
+    ref.write_text("Late fees\n\nA late fee of 2% applies after 30 days.\n")
+    assert main(["import", str(ref), "--into", str(acme / "billing")]) == 0
+    meta = fm.parse((acme / "billing" / "fees.md").read_text()).data
+    assert meta["sources"][0]["resource"] == "/references/fees.txt"
+    # a resource written relative to the root (kas-tui 0.1) still names its file: a
+    # changed file is an update of the same document, not a second one
+    legacy = os.path.relpath(src, acme)
+    doc.write_text(doc.read_text().replace(resource, legacy))
+    src.write_text(src.read_text() + "\nReminders go out weekly.\n")
+    capsys.readouterr()
+    assert main(["import", str(src), "--into", str(into), "--yes"]) == 0
+    assert sorted(p.name for p in into.glob("dunning*")) == ["dunning.md"]
+    assert "Reminders go out weekly" in doc.read_text()
+    assert fm.parse(doc.read_text()).data["sources"][0]["resource"] == resource  # migrated
+
+
 def test_dry_run_prints_the_diff_and_writes_nothing(acme: Path, samples: dict, capsys) -> None:
     from conftest import snapshot
 

@@ -15,6 +15,7 @@ with its SHA-256, which is how a second import of the same file is recognised.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import posixpath
@@ -230,7 +231,7 @@ def draft_document(
         ours["status"] = "draft"
     if "generated" not in foreign:
         ours["generated"] = {"by": GENERATOR, "at": now_timestamp(now)}
-    source = source_record(converted, root)
+    source = source_record(converted, root, bundle)
     old_sources = foreign.get("sources")
     if old_sources is None:
         ours["sources"] = [source]
@@ -334,23 +335,50 @@ def _starts_with_heading(body: str) -> bool:
     return False
 
 
-def source_record(converted: Converted, root: Path | None) -> dict[str, Any]:
-    """The ``sources`` entry for the original file: where, name, when, and its SHA-256."""
-    path = converted.source
-    resource = path.as_posix()
+def source_record(converted: Converted, root: Path | None, folder: str = "") -> dict[str, Any]:
+    """The ``sources`` entry for the original file: where, name, when, and its SHA-256.
+
+    ``resource`` is, for a file inside the package, its bundle-relative path
+    (``/references/report.pdf``); for one outside, its path relative to the document's
+    folder ``folder`` (OKF §6.2 reads relative paths from the document, as links are),
+    which keeps working while the package and its sources move together, as in one
+    repository; without a root, or on another drive, a ``file:`` URL.
+    """
+    path = Path(os.path.abspath(converted.source))
+    resource = path.as_uri()
     if root is not None:
+        base = Path(os.path.abspath(root))
         try:
-            resource = Path(
-                os.path.relpath(os.path.abspath(path), os.path.abspath(root))
-            ).as_posix()
-        except ValueError:  # another drive (Windows)
-            resource = path.resolve().as_uri()
+            resource = "/" + path.relative_to(base).as_posix()
+        except ValueError:  # outside the package; a file: URL on another drive (Windows)
+            with contextlib.suppress(ValueError):
+                resource = Path(os.path.relpath(path, base / folder)).as_posix()
     return {
         "resource": resource,
         "title": path.name,
         "last_modified": _mtime_timestamp(converted.mtime),
         "sha256": converted.sha256,
     }
+
+
+def source_locations(resource: str, root: Path, document: str) -> list[str]:
+    """The absolute paths a ``sources[].resource`` of ``document`` may name, most likely
+    first (a relative one is read from the document's folder, as :func:`source_record`
+    writes it, then from the root, as kas-tui 0.1 wrote it); URLs other than ``file:``
+    name no file."""
+    if resource.startswith("file:"):
+        from urllib.parse import unquote, urlparse
+
+        return [os.path.normpath(unquote(urlparse(resource).path))]
+    if "://" in resource or not resource.strip():
+        return []
+    if resource.startswith("/"):
+        return [os.path.normpath(os.path.join(root, resource.lstrip("/")))]
+    folder = os.path.join(root, posixpath.dirname(document))
+    return [
+        os.path.normpath(os.path.join(folder, resource)),
+        os.path.normpath(os.path.join(root, resource)),
+    ]
 
 
 # --- title ---------------------------------------------------------------------------------------

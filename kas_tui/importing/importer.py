@@ -33,7 +33,14 @@ from ..package import Package
 from ..store import Change, Store, StoreError, write_atomic
 from . import summary
 from .convert import ConversionError, Converted, Limits, Result, convert_files
-from .draft import GENERATOR, Draft, body_text, draft_document, now_timestamp, source_record
+from .draft import (
+    GENERATOR,
+    Draft,
+    body_text,
+    draft_document,
+    now_timestamp,
+    source_locations,
+)
 
 #: What a plan does: write a new document, update one, or nothing (and why).
 ACTIONS = ("create", "update", "unchanged", "duplicate", "failed")
@@ -112,9 +119,10 @@ def bundle_of(pkg: Package, folder: str | os.PathLike[str]) -> str:
 
 
 def imported_sources(pkg: Package) -> tuple[dict[str, str], dict[str, str]]:
-    """(SHA-256 -> document, source resource -> document) over the package's ``sources``."""
+    """(SHA-256 -> document, source file's absolute path -> document) over the
+    package's ``sources``."""
     by_hash: dict[str, str] = {}
-    by_resource: dict[str, str] = {}
+    by_location: dict[str, str] = {}
     for path, doc in sorted(pkg.documents.items()):
         sources = doc.meta.get("sources")
         if not isinstance(sources, list):
@@ -127,8 +135,9 @@ def imported_sources(pkg: Package) -> tuple[dict[str, str], dict[str, str]]:
                 by_hash.setdefault(digest, path)
             resource = source.get("resource")
             if isinstance(resource, str) and resource:
-                by_resource.setdefault(resource, path)
-    return by_hash, by_resource
+                for location in source_locations(resource, pkg.root, path):
+                    by_location.setdefault(location, path)
+    return by_hash, by_location
 
 
 def plan_import(
@@ -157,7 +166,7 @@ def plan_import(
         results[i] = result
         if on_result is not None:
             on_result(i, result)
-    by_hash, by_resource = imported_sources(pkg)
+    by_hash, by_location = imported_sources(pkg)
     taken = _names(pkg.root / bundle)
     types = Counter(d.type for d in pkg.documents_in(bundle) if d.type)
     siblings: list[str] = []
@@ -179,8 +188,8 @@ def plan_import(
             )
             continue
         seen[result.sha256] = path
-        resource = source_record(result, pkg.root)["resource"]
-        existing = by_hash.get(result.sha256) or by_resource.get(resource)
+        location = os.path.normpath(os.path.abspath(path))
+        existing = by_hash.get(result.sha256) or by_location.get(location)
         if existing is not None:
             plans.append(_plan_update(pkg, result, existing, by_hash, update, type, now))
             continue
