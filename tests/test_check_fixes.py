@@ -232,6 +232,30 @@ def test_fix_keeps_curator_prose_and_other_entries_byte_identical(tmp_path: Path
     assert all(e.bullet == "*" and e.sep == " - " for e in index.entries)
 
 
+def test_fix_puts_an_entry_under_the_section_named_after_its_type(tmp_path: Path, capsys) -> None:
+    index = (
+        "# Example handbook\n\n## Guides\n\n"
+        "* [Getting started](guide.md) - How a new team member sets up access and finds the runbooks on day one.\n"
+        "* [Style](style.md) - How we write and format every page of this handbook.\n\n"
+        "## Runbooks\n\n"  # nothing listed yet: the Runbook goes here all the same
+    )
+    files = {
+        "index.md": index,
+        "style.md": doc(
+            title="Style", description="How we write and format every page of this handbook."
+        ),
+        "restart.md": doc(
+            type="Runbook",
+            title="Restart the API",
+            description="Steps to restart the public API without dropping requests.",
+        ),
+    }
+    root = write_package(tmp_path, files)
+    cli(capsys, root, "--agent-ready", "--fix", "--today", TODAY)
+    entries = parse_index((root / "index.md").read_text(encoding="utf-8")).entries
+    assert {e.target: e.section for e in entries}["restart.md"] == "Runbooks"
+
+
 @needs_git
 def test_new_index_groups_documents_by_type(tmp_path: Path, capsys) -> None:
     root = fix_package(tmp_path)

@@ -62,6 +62,7 @@ def _section_for(
     names = {s.title.lower(): s.title for s in index.index.sections}
     if is_bundle and index.index.sections:
         return names.get("bundles", "Bundles")  # a section of its own, not under a type
+    if doc_type and not is_bundle:  # a section named after the type ("Runbook", "Runbooks")
         for candidate in (doc_type.lower(), plural(doc_type).lower()):
             if candidate in names:
                 return names[candidate]
