@@ -123,7 +123,7 @@ def _positive(text: str) -> float:
 
 
 def _limit_options(parser: argparse.ArgumentParser) -> None:
-    from .importing.convert import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
+    from .importing.convert import DEFAULT_MAX_BYTES, DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT
 
     parser.add_argument(
         "--timeout",
@@ -139,6 +139,14 @@ def _limit_options(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_MAX_BYTES / 2**20,
         metavar="MB",
         help=f"larger files are not converted (default {DEFAULT_MAX_BYTES / 2**20:g})",
+    )
+    parser.add_argument(
+        "--max-memory",
+        type=_positive,
+        default=DEFAULT_MAX_MEMORY / 2**20,
+        metavar="MB",
+        help="memory one conversion process may use; a conversion needing more fails "
+        f"(default {DEFAULT_MAX_MEMORY / 2**20:g})",
     )
     parser.add_argument(
         "--workers",
@@ -212,7 +220,11 @@ def _build_parser() -> argparse.ArgumentParser:
 def _limits(args: argparse.Namespace) -> Any:
     from .importing.convert import Limits
 
-    return Limits(timeout=args.timeout, max_bytes=int(args.max_size * 2**20))
+    return Limits(
+        timeout=args.timeout,
+        max_bytes=int(args.max_size * 2**20),
+        max_memory=int(args.max_memory * 2**20),
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -348,6 +348,24 @@ def test_a_hung_converter_is_killed_and_the_batch_goes_on(tmp_path: Path) -> Non
     assert results[2].message == "after.bin: fine"
 
 
+def _hog(path: Path, limits: Limits) -> Converted | ConversionError:
+    if path.name == "hog.bin":
+        bytearray(3 * 2**30)  # far over the cap below
+    return ConversionError(path, "unsupported", f"{path.name}: fine")
+
+
+def test_a_conversion_over_the_memory_cap_fails_alone(tmp_path: Path) -> None:
+    names = ["hog.bin", "after.bin"]
+    for name in names:
+        (tmp_path / name).write_bytes(b"\1\2")
+    with ConverterPool(Limits(max_memory=2 * 2**30), workers=1, convert=_hog) as pool:
+        results = dict(pool.imap([tmp_path / n for n in names]))
+    assert results[0].reason == "memory"
+    assert "more than 2048 MB of memory" in results[0].message
+    assert "--max-memory" in results[0].message
+    assert results[1].message == "after.bin: fine"  # the same worker goes on
+
+
 def test_importing_the_package_does_not_import_markitdown() -> None:
     script = (
         "import sys, kas_tui.importing, kas_tui.importing.convert, kas_tui.importing.draft, "

@@ -28,6 +28,7 @@ from typing import Any
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 DEFAULT_MAX_OUTPUT = 8 * 1024 * 1024
+DEFAULT_MAX_MEMORY = 4 * 1024**3
 
 MARKDOWN_EXTS = frozenset({".md", ".markdown", ".mdown", ".mkd"})
 TEXT_EXTS = frozenset({".txt", ".text"})
@@ -67,12 +68,15 @@ class Limits:
     ``timeout``: seconds a converter may run on one file before its worker process is
     killed. ``max_bytes``: larger source files are not converted. ``max_output``:
     characters of Markdown a conversion may produce (a 40 MB spreadsheet can become
-    half a gigabyte of table).
+    half a gigabyte of table). ``max_memory``: bytes of data memory a worker process may
+    allocate (0: no cap); a conversion needing more fails with a message, it does not
+    take the machine down with it.
     """
 
     timeout: float = DEFAULT_TIMEOUT
     max_bytes: int = DEFAULT_MAX_BYTES
     max_output: int = DEFAULT_MAX_OUTPUT
+    max_memory: int = DEFAULT_MAX_MEMORY
 
 
 @dataclass
@@ -417,7 +421,11 @@ def _from_markitdown(path: Path, data: bytes) -> Converted | ConversionError:
         ) from None
     except MissingDependencyException as exc:
         raise _Refused("missing-dependency", _dependency_message(str(exc))) from None
+    except MemoryError:
+        raise  # the worker's memory cap: reported as such by the pool
     except FileConversionException as exc:
+        if _out_of_memory(exc):
+            raise MemoryError from None
         raise _classify(path, ext, data, exc) from None
     except Exception as exc:  # a converter's own bug: report it, never stop the batch
         raise _classify(path, ext, data, exc) from None
@@ -451,6 +459,16 @@ def _root_cause(exc: BaseException) -> BaseException:
         if info and info[1] is not None:
             return info[1]
     return exc
+
+
+def _out_of_memory(exc: BaseException) -> bool:
+    """Whether ``exc`` (MarkItDown wraps what its converters raise) is a MemoryError."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, MemoryError):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return "MemoryError" in str(exc)
 
 
 def _classify(path: Path, ext: str, data: bytes, exc: BaseException) -> _Refused:

@@ -37,8 +37,27 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
+def _cap_memory(limit: int) -> None:
+    """Cap this process's data memory (heap and anonymous mappings) where the OS can.
+
+    Elsewhere the time limit still stops a runaway conversion, only later.
+    """
+    if limit <= 0:
+        return
+    try:
+        import resource
+
+        _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
+    except (ImportError, AttributeError, ValueError, OSError):
+        pass
+
+
 def _serve(conn: Connection, limits: Limits, convert: Callable[[Path, Limits], Result]) -> None:
     """A worker: convert each path received, until told to stop or the pipe closes."""
+    _cap_memory(limits.max_memory)
     while True:
         try:
             message = conn.recv()
@@ -55,6 +74,13 @@ def _serve(conn: Connection, limits: Limits, convert: Callable[[Path, Limits], R
         conn.send(("start", str(path)))
         try:
             result: Result = convert(path, limits)
+        except MemoryError:
+            result = ConversionError(
+                path,
+                "memory",
+                f"{path.name}: the conversion needed more than {limits.max_memory / 2**20:g} MB "
+                "of memory and was stopped (raise the limit with --max-memory)",
+            )
         except BaseException as exc:  # never let one file end the worker silently
             result = ConversionError(path, "crashed", f"{path.name}: the converter failed ({exc})")
         try:
