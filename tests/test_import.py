@@ -654,6 +654,37 @@ def test_the_wizard_api(acme: Path, samples: dict) -> None:
     assert confirm_update(again[0]) is again[0]  # nothing to confirm
 
 
+def test_planning_again_converts_only_what_changed(
+    acme: Path, samples: dict, tmp_path: Path, monkeypatch
+) -> None:
+    from kas_tui.importing import importer
+
+    converted_paths: list[str] = []
+    real = importer.convert_files
+
+    def counting(paths, *args, **kwargs):
+        converted_paths.extend(Path(p).name for p in paths)
+        return real(paths, *args, **kwargs)
+
+    monkeypatch.setattr(importer, "convert_files", counting)
+    note = tmp_path / "dunning.txt"
+    note.write_bytes(samples["txt"].read_bytes())
+    pkg = Package.open(acme)
+    kept: dict = {}
+    files = [note, samples["csv"]]
+    first = plan_import(pkg, files, "billing", converted=kept)
+    seen: list[int] = []
+    second = plan_import(pkg, files, "notes", converted=kept, on_result=lambda i, r: seen.append(i))
+    assert converted_paths == ["dunning.txt", "refund-stats.csv"]  # not converted again
+    assert sorted(seen) == [0, 1]  # progress still hears of every file
+    assert [p.draft.path for p in second] == ["notes/dunning.md", "notes/refund-stats.md"]
+    assert second[0].draft.body == first[0].draft.body
+    note.write_text(note.read_text() + "\nA new paragraph.\n")
+    third = plan_import(pkg, files, "notes", converted=kept)
+    assert converted_paths[2:] == ["dunning.txt"]  # the changed file only
+    assert "A new paragraph." in third[0].draft.body
+
+
 def test_import_usage_errors(tmp_path: Path, samples: dict, capsys) -> None:
     assert main(["import", str(samples["txt"])]) == 2  # no --into
     assert main(["import", str(samples["txt"]), "--into", str(tmp_path)]) == 2  # no package

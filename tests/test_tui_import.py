@@ -326,6 +326,13 @@ async def test_cancel_at_preview_writes_nothing(root: Path, inbox: Path) -> None
         assert app.screen is wizard and wizard.step == "files"
         assert list(wizard.marked) == [inbox / "chargebacks.txt"]
         assert not wizard.dirty
+        (kept,) = wizard.conversions.values()
+        await convert(app, pilot, wizard)  # forward again: the file is not converted twice
+        assert wizard.results[0] is kept
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("2")
+        await pilot.pause()
 
         await pilot.press("escape")  # and from there escape closes the wizard
         await pilot.pause()

@@ -140,6 +140,15 @@ def imported_sources(pkg: Package) -> tuple[dict[str, str], dict[str, str]]:
     return by_hash, by_location
 
 
+def _conversion_key(path: Path, limits: Limits | None) -> tuple | None:
+    """What a conversion of ``path`` depends on, or ``None`` when it cannot be read."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (str(path.resolve()), st.st_size, st.st_mtime_ns, limits or Limits())
+
+
 def plan_import(
     pkg: Package,
     files: Sequence[Path | str],
@@ -152,18 +161,36 @@ def plan_import(
     now: dt.datetime | None = None,
     on_result: Callable[[int, Result], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
+    converted: dict[tuple, Result] | None = None,
 ) -> list[PlannedImport]:
     """Convert ``files`` and plan their import into ``bundle`` (root-relative folder).
 
     Nothing is written. ``update`` allows updating the document a file was imported as
     before (otherwise such a file is planned as ``duplicate``). ``on_result(i, result)``
     is called as each file is converted (for progress); ``should_stop`` cancels.
+    ``converted`` keeps conversions between calls, keyed by each file's path, size and
+    modification time (and the limits): planning the same files again, into another
+    bundle or with another type, converts only the files that changed.
     """
     bundle = bundle.strip("/")
     paths = [Path(f) for f in files]
     results: list[Result | None] = [None] * len(paths)
-    for i, result in convert_files(paths, limits, workers=workers, should_stop=should_stop):
+    keys = [_conversion_key(path, limits) for path in paths]
+    todo: list[int] = []
+    for i, key in enumerate(keys):
+        known = converted.get(key) if converted is not None and key is not None else None
+        if known is None:
+            todo.append(i)
+            continue
+        results[i] = known
+        if on_result is not None:
+            on_result(i, known)
+    fresh = [paths[i] for i in todo]
+    for j, result in convert_files(fresh, limits, workers=workers, should_stop=should_stop):
+        i = todo[j]
         results[i] = result
+        if converted is not None and keys[i] is not None:
+            converted[keys[i]] = result
         if on_result is not None:
             on_result(i, result)
     by_hash, by_location = imported_sources(pkg)

@@ -497,6 +497,7 @@ class ImportWizard(Screen[None]):
         self.skipped: set[int] = set()
         self.originals: dict[int, PlannedImport] = {}  # duplicates turned into updates
         self.results: dict[int, Result] = {}
+        self.conversions: dict[tuple, Result] = {}  # kept across Back: a file converts once
         self.files: list[Path] = []
         self.target = ""  # the bundle the plans go into
         self.error = ""  # why the last write was refused, until the next change
@@ -795,6 +796,7 @@ class ImportWizard(Screen[None]):
                 limits=self.limits,
                 on_result=reported,
                 should_stop=stop.is_set,
+                converted=self.conversions,
             )
         except Exception as exc:  # noqa: BLE001 - a bug in a converter must not kill the app
             self._from_thread(self._convert_failed, stop, f"{type(exc).__name__}: {exc}")
