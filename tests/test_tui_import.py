@@ -303,6 +303,43 @@ async def test_import_files_end_to_end_and_undo(
         assert f"{BUNDLE}/dunning.md" not in app.package.documents
 
 
+async def test_the_file_name_can_be_chosen_but_not_taken(root: Path, inbox: Path) -> None:
+    from kas_tui.tui.screens.import_wizard import FILE_KEY
+
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        wizard = await open_wizard(app, pilot, inbox)
+        wizard.query_one("#iw-bundle", Select).value = BUNDLE
+        wizard.select([inbox / "chargebacks.txt", inbox / "plans.csv"])
+        await convert(app, pilot, wizard)
+        number = await show(pilot, wizard, "chargebacks.txt")
+        form = wizard._form(number)
+        draft = wizard.plans[number].draft
+        assert form.row(FILE_KEY).text() == "chargebacks"
+        # taken on disk, taken by the other file of this import, not a slug: refused
+        for name, problem in [
+            ("billing-faq", f"billing-faq is taken in {BUNDLE}/"),
+            ("plans", "another document of this import is named plans.md"),
+            ("Card Disputes", "as in card-disputes"),
+            ("index", "one of the package's own files"),
+        ]:
+            await set_field(pilot, wizard, number, FILE_KEY, name)
+            row = form.row(FILE_KEY)
+            assert problem in (row.error or row.parse()[1] or ""), name
+            assert draft.slug == "chargebacks"
+        await set_field(pilot, wizard, number, FILE_KEY, "card-disputes.md")
+        assert draft.slug == "card-disputes" and not form.row(FILE_KEY).error
+        assert f"{BUNDLE}/card-disputes.md" in where(wizard)
+        assert "→ card-disputes.md" in prompt(wizard, number)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.pause()
+        assert not isinstance(app.screen, ImportWizard)
+        assert (root / BUNDLE / "card-disputes.md").is_file()
+        assert not (root / BUNDLE / "chargebacks.md").exists()
+        assert "(card-disputes.md)" in (root / BUNDLE / "index.md").read_text()
+
+
 # --- leaving without a trace ------------------------------------------------------------------
 
 

@@ -208,7 +208,7 @@ def draft_document(
         if existing_types is None:
             existing_types = Counter(d.type for d in package.documents_in(bundle) if d.type)
         if taken is None:
-            taken = _names_in(package.root / bundle)
+            taken = names_in(package.root / bundle)
         siblings = [*siblings, *(d.description for d in package.documents_in(bundle))]
     existing_types = existing_types or Counter()
     foreign = dict(converted.frontmatter or {})
@@ -298,7 +298,8 @@ def unlink_local(body: str) -> str:
     return _LOCAL.sub(fix, body)
 
 
-def _names_in(folder: Path) -> set[str]:
+def names_in(folder: Path) -> set[str]:
+    """The names taken in ``folder``: file stems (``.md`` dropped) and other entries."""
     try:
         return {
             (entry.name[:-3] if entry.name.lower().endswith(".md") else entry.name)

@@ -38,6 +38,7 @@ from .draft import (
     Draft,
     body_text,
     draft_document,
+    names_in,
     now_timestamp,
     source_locations,
 )
@@ -194,7 +195,7 @@ def plan_import(
         if on_result is not None:
             on_result(i, result)
     by_hash, by_location = imported_sources(pkg)
-    taken = _names(pkg.root / bundle)
+    taken = names_in(pkg.root / bundle)
     types = Counter(d.type for d in pkg.documents_in(bundle) if d.type)
     siblings: list[str] = []
     seen: dict[str, Path] = {}
@@ -250,13 +251,6 @@ def plan_import(
 def _failed(path: Path, why: str) -> PlannedImport:
     error = ConversionError(path, "crashed", f"{path.name}: {why}")
     return PlannedImport(path, "failed", error=error, message=error.message)
-
-
-def _names(folder: Path) -> set[str]:
-    try:
-        return {e.name[:-3] if e.name.endswith(".md") else e.name for e in os.scandir(folder)}
-    except OSError:
-        return set()
 
 
 def _plan_update(

@@ -13,7 +13,9 @@ A full screen over the headless :mod:`kas_tui.importing` API, in three steps:
 3. **Preview.** The planned files on the left (what each becomes, or why it failed);
    for the highlighted one, where it goes and the index entry that will be added, the
    drafted frontmatter in the editor's own form (same rows, same checks: an edit changes
-   the draft that will be written), and the body rendered. Space leaves a file out,
+   the draft that will be written) under the file name, which can be changed while it
+   stays free in the bundle, and the body rendered. Going back to the files and on
+   again converts only files that changed. Space leaves a file out,
    ``u`` updates the document a re-imported file duplicates, ``d`` shows the whole diff.
    ctrl+s writes everything as one action (one ctrl+z undoes it); escape asks before
    dropping the drafts. A refused write (a file changed on disk, a folder that cannot
@@ -58,6 +60,9 @@ from textual.widgets.option_list import Option
 
 from ... import fields as F
 from ...importing.convert import CODE_EXTS, CONVERTERS, MARKDOWN_EXTS, TEXT_EXTS
+from ...importing.draft import names_in
+from ...importing.slug import RESERVED as SLUG_RESERVED
+from ...importing.slug import RESERVED_AT_ROOT, slugify
 from ...okf.errors import EditError, FormatError
 from ..commands import COMMANDS
 from ..widgets.fields import (
@@ -93,6 +98,22 @@ FORMATS = (
 )
 #: The fields the preview's form edits, in the editor's order.
 FORM_KEYS = ("type", "title", "description", "tags", "status", "stale_after")
+#: The form's row for the new document's file name (not a frontmatter key).
+FILE_KEY = "file-name"
+
+
+def parse_file_name(text: str) -> tuple[str | None, str | None]:
+    """A typed file name as the document's slug (``.md`` is optional), or the problem."""
+    stem = text.strip().removesuffix(".md")
+    if not stem:
+        return None, "required: the document's file name"
+    if slugify(stem) != stem:
+        return None, f"lower-case letters, digits and single hyphens, as in {slugify(stem)}"
+    if stem in SLUG_RESERVED:
+        return None, f"{stem}.md is one of the package's own files"
+    return stem, None
+
+
 #: Characters of a body rendered in the preview (a 300-page PDF would take seconds).
 BODY_PREVIEW = 30_000
 
@@ -370,6 +391,13 @@ class PlanForm(VerticalScroll):
     def compose(self) -> ComposeResult:
         meta = self.draft.frontmatter
         with Vertical(classes="iw-fields"):
+            yield TextRow(
+                FILE_KEY,
+                self.draft.slug,
+                parse=parse_file_name,
+                hint=".md is added; the name must be free in the bundle",
+                label="file name",
+            )
             for key in FORM_KEYS:
                 yield self._row_for(key, meta.get(key))
         yield Static(Text("Kept as drafted", "bold"), classes="me-section")
@@ -1044,6 +1072,9 @@ class ImportWizard(Screen[None]):
                 value, error = row.parse()
                 if error:
                     continue
+                if row.key == FILE_KEY:
+                    self._rename(form, row, value)
+                    continue
                 current = form.draft.frontmatter.get(row.key, F.REMOVE)
                 if value is current or value == current:
                     continue
@@ -1056,6 +1087,34 @@ class ImportWizard(Screen[None]):
                 self._show_where(number)
         self.error = ""
         self._refresh_summary()
+
+    def _rename(self, form: PlanForm, row: FieldRow, slug: str) -> None:
+        """Give the drafted document the file name ``slug``, when it is free."""
+        draft = form.draft
+        if slug == draft.slug:
+            return
+        problem = None
+        where = f"{draft.bundle}/" if draft.bundle else "the package root"
+        on_disk = {name.lower() for name in names_in(self.package.root / draft.bundle)}
+        planned = {
+            p.draft.slug.lower()
+            for n, p in enumerate(self.plans)
+            if n != form.number
+            and p.action == "create"
+            and p.draft is not None
+            and p.draft.bundle == draft.bundle
+            and n not in self.skipped
+        }
+        if not draft.bundle and slug in RESERVED_AT_ROOT:
+            problem = f"{slug}.md would clash with SKILL.md at the package root"
+        elif slug.lower() in on_disk:
+            problem = f"{slug} is taken in {where}"
+        elif slug.lower() in planned:
+            problem = f"another document of this import is named {slug}.md"
+        if problem:
+            row.show_error(problem)
+        else:
+            draft.slug = slug
 
     def _refresh_summary(self) -> None:
         counts = Counter(p.action for p in self.plans)

@@ -279,8 +279,9 @@ class TextRow(FieldRow):
         hint: str = "",
         suggestions: Iterable[str] = (),
         placeholder: str = "",
+        label: str | None = None,
     ) -> None:
-        super().__init__(key, hint=hint)
+        super().__init__(key, label=label, hint=hint)
         self.initial = "" if value is None else str(value)
         self._parse = parse
         self.suggestions = list(suggestions)
