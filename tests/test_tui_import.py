@@ -340,6 +340,33 @@ async def test_the_file_name_can_be_chosen_but_not_taken(root: Path, inbox: Path
         assert "(card-disputes.md)" in (root / BUNDLE / "index.md").read_text()
 
 
+async def test_a_new_bundle_can_be_typed(root: Path, inbox: Path) -> None:
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        wizard = await open_wizard(app, pilot, inbox)
+        wizard.select([inbox / "chargebacks.txt"])
+        new = wizard.query_one("#iw-new-bundle", CleanInput)
+        new.value = "Billing Support/Disputes"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert wizard.step == "files"  # refused, with the reason
+        status = str(wizard.query_one("#iw-files-status", Static).render())
+        assert "New bundle: 'Billing Support' is not a folder name; as in billing-support" in status
+        new.value = f"{BUNDLE}/disputes"
+        await pilot.pause()
+        status = str(wizard.query_one("#iw-files-status", Static).render())
+        assert f"1 file into {BUNDLE}/disputes/" in status
+        await convert(app, pilot, wizard)
+        assert f"{BUNDLE}/disputes/chargebacks.md" in where(wizard)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.pause()
+        assert not isinstance(app.screen, ImportWizard)
+        assert (root / BUNDLE / "disputes" / "chargebacks.md").is_file()
+        assert "(chargebacks.md)" in (root / BUNDLE / "disputes" / "index.md").read_text()
+        assert "(disputes/" in (root / BUNDLE / "index.md").read_text()  # listed by its parent
+
+
 # --- leaving without a trace ------------------------------------------------------------------
 
 

@@ -5,8 +5,8 @@ A full screen over the headless :mod:`kas_tui.importing` API, in three steps:
 1. **Files.** A file picker rooted where kas-tui was started (space or enter marks a
    file; space on a folder marks the files it holds; formats kas-tui cannot convert are
    dimmed), an input for typed or pasted paths (comma or line separated; ``~``, globs
-   and folders work), the target bundle (the bundle of the document shown, by default)
-   and an optional type.
+   and folders work), the target bundle (the bundle of the document shown, by default,
+   or a new one typed as its folder) and an optional type.
 2. **Converting.** :func:`~kas_tui.importing.plan_import` in a worker thread (it converts
    in worker processes), with a progress bar and one line per file as each is done;
    escape stops it and goes back to the files.
@@ -49,6 +49,7 @@ from textual.widgets import (
     ContentSwitcher,
     DirectoryTree,
     Header,
+    Input,
     Label,
     Markdown,
     OptionList,
@@ -100,6 +101,20 @@ FORMATS = (
 FORM_KEYS = ("type", "title", "description", "tags", "status", "stale_after")
 #: The form's row for the new document's file name (not a frontmatter key).
 FILE_KEY = "file-name"
+
+
+def parse_new_bundle(text: str) -> tuple[str | None, str | None]:
+    """A new bundle typed as its folder from the package root (``billing/disputes``):
+    the path (``""`` when none is typed), or the problem."""
+    path = text.strip().strip("/")
+    if not path:
+        return "", None
+    parts = path.split("/")
+    for part in parts:
+        if slugify(part, fallback="") != part:
+            hint = slugify(part, fallback="")
+            return None, f"{part!r} is not a folder name" + (f"; as in {hint}" if hint else "")
+    return "/".join(parts), None
 
 
 def parse_file_name(text: str) -> tuple[str | None, str | None]:
@@ -562,6 +577,10 @@ class ImportWizard(Screen[None]):
                                 allow_blank=False,
                                 id="iw-bundle",
                             )
+                            yield CleanInput(
+                                placeholder="or new: billing/disputes",
+                                id="iw-new-bundle",
+                            )
                         with Vertical(classes="iw-field"):
                             yield Label("Type (optional)")
                             yield CleanInput(
@@ -682,12 +701,17 @@ class ImportWizard(Screen[None]):
         count = len(self.marked)
         listed.border_title = f"Selected ({count})" if count else "Selected"
         self.query_one(FilePicker).refresh_marks()
-        if not self.error:
-            self._files_status(
-                "Mark files in the tree (space) or type their paths."
-                if not count
-                else f"{_plural(count, 'file')} into {self._bundle_name(self._bundle_value())}"
-            )
+        if self.error:
+            return
+        _, problem = parse_new_bundle(self.query_one("#iw-new-bundle", CleanInput).value)
+        if problem:
+            self._files_status(f"New bundle: {problem}", error=True)
+            return
+        self._files_status(
+            "Mark files in the tree (space) or type their paths."
+            if not count
+            else f"{_plural(count, 'file')} into {self._bundle_name(self._bundle_value())}"
+        )
 
     def _files_status(self, message: str, *, error: bool = False) -> None:
         status = self.query_one("#iw-files-status", Static)
@@ -695,6 +719,10 @@ class ImportWizard(Screen[None]):
         status.set_class(error, "-error")
 
     def _bundle_value(self) -> str:
+        """The target bundle: a valid new one typed, else the one chosen."""
+        new, _ = parse_new_bundle(self.query_one("#iw-new-bundle", CleanInput).value)
+        if new:
+            return new
         value = self.query_one("#iw-bundle", Select).value
         return value if isinstance(value, str) else ""
 
@@ -758,6 +786,7 @@ class ImportWizard(Screen[None]):
         self.query_one("#iw-paths-error").display = False
 
     @on(Select.Changed, "#iw-bundle")
+    @on(Input.Changed, "#iw-new-bundle")
     def _bundle_changed(self) -> None:
         self._refresh_selected()
 
@@ -787,6 +816,12 @@ class ImportWizard(Screen[None]):
         if problem:
             self._files_status(f"Type: {problem}", error=True)
             type_box.focus()
+            return
+        new_box = self.query_one("#iw-new-bundle", CleanInput)
+        _, problem = parse_new_bundle(new_box.value)
+        if problem:
+            self._files_status(f"New bundle: {problem}", error=True)
+            new_box.focus()
             return
         self.files = list(self.marked)
         self.target = self._bundle_value()
