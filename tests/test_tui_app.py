@@ -340,16 +340,6 @@ async def test_footer_goes_compact_when_narrow_so_quit_still_fits(
         assert right <= width  # every key is on screen, the last one (Quit) included
 
 
-async def test_the_loaded_package_is_kept_out_of_full_collections(demo: Package) -> None:
-    import gc
-
-    app = KasApp(demo, today=TODAY, watch=False)
-    async with app.run_test(size=(160, 48)) as pilot:
-        await pilot.pause()
-        assert gc.get_freeze_count() > len(demo.documents)  # the package is settled
-    assert gc.get_freeze_count() == 0  # and handed back when the app ends
-
-
 async def test_live_reload_keeps_the_place_and_sees_new_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -7,7 +7,6 @@ happen in the headless core (``kas_tui.package``, ``checks``, ``search``, ``watc
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import posixpath
 import re
 from typing import TYPE_CHECKING
@@ -48,14 +47,6 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~-])")
 
 #: Seconds between two looks at the disk for changes made by other programs.
 WATCH_INTERVAL = 1.0
-
-
-def _settle_heap() -> None:
-    """Move the objects alive now (the package, the finder's index) out of the cyclic
-    collector's sight: they live as long as the app and form no cycles to collect, yet
-    every full collection walked them all (up to 0.2 s, a stall under the keys, at
-    10,000 documents). Objects freed later by reference counting are freed as ever."""
-    gc.freeze()
 
 
 def _without_frontmatter(text: str) -> str:
@@ -106,7 +97,6 @@ class KasApp(EditingMixin, App[None]):
         yield KasFooter()
 
     def on_mount(self) -> None:
-        _settle_heap()
         self.sub_title = f"{self.package.name} · {len(self.package.documents):,} documents"
         self.query_one("#nav").border_title = "Navigation"
         self.query_one("#files").border_title = "Files on disk"
@@ -123,9 +113,6 @@ class KasApp(EditingMixin, App[None]):
         if self._watch:
             self._watcher = Watcher(self.package.root)
             self.set_interval(WATCH_INTERVAL, self._poll_disk)
-
-    def on_unmount(self) -> None:
-        gc.unfreeze()  # what was settled is the collector's again (an app run in-process)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's own commands, minus those ours replace (quit, keys)."""
@@ -355,7 +342,6 @@ class KasApp(EditingMixin, App[None]):
         """Keep the finder unless the package changed since its build began."""
         if generation == self._finder_generation and self._finder is None:
             self._finder = finder
-            _settle_heap()
 
     def action_find(self) -> None:
         def chosen(path: str | None) -> None:
