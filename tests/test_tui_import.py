@@ -367,6 +367,24 @@ async def test_a_new_bundle_can_be_typed(root: Path, inbox: Path) -> None:
         assert "(disputes/" in (root / BUNDLE / "index.md").read_text()  # listed by its parent
 
 
+async def test_help_in_the_wizard_lists_the_keys_of_the_step_shown(root: Path, inbox: Path) -> None:
+    from rich.console import Console
+
+    from kas_tui.tui.screens.help import HelpScreen
+
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_wizard(app, pilot, inbox)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        console = Console(record=True, width=120)
+        console.print(app.screen.query_one(Static).content)
+        text = console.export_text()
+        assert "Mark" in text and "Convert" in text and "Close" in text
+        assert "Cancel" not in text and "Stop" not in text  # keys of the other steps
+
+
 # --- leaving without a trace ------------------------------------------------------------------
 
 

@@ -37,16 +37,14 @@ def keys_table() -> Table:
     return table
 
 
-def screen_keys_table(title: str, bindings: Iterable[Binding | tuple[str, ...]]) -> Table:
-    """The keys a screen (a walk, a wizard...) binds itself, with what they do."""
+def screen_keys_table(title: str, bindings: Iterable[Binding]) -> Table:
+    """The keys a screen (a walk, a wizard...) and its focused widget bind, as they apply
+    now, with what they do."""
     table = Table.grid(padding=(0, 2))
     table.add_column(justify="right", style="bold cyan", no_wrap=True)
     table.add_column()
     table.add_row("", Text(title, "bold underline"))
-    for item in bindings:
-        binding = item if isinstance(item, Binding) else Binding(*item)
-        if not binding.show or not binding.description:
-            continue
+    for binding in bindings:
         keys = binding.key_display or " / ".join(k.strip() for k in binding.key.split(","))
         table.add_row(Text(keys), Text(binding.description))
     table.add_row(Text("?"), Text("these keys"))
@@ -76,4 +74,19 @@ class HelpScreen(ModalScreen[None]):
                 name = type(self.over).__name__.removesuffix("Screen")
                 title = re.sub(r"(?<!^)(?=[A-Z])", " ", name).capitalize()  # "Agent walk"
                 box.border_title = f"Keys: {title}"
-                yield Static(screen_keys_table(title, type(self.over).BINDINGS))
+                yield Static(screen_keys_table(title, _own_bindings(self.over)))
+
+
+def _own_bindings(screen: Screen) -> list[Binding]:
+    """The bindings of ``screen`` and its focused widget that apply in its present state
+    (what its footer offers), the app's own left out; each action once."""
+    found: list[Binding] = []
+    seen: set[str] = set()
+    for active in screen.active_bindings.values():
+        binding = active.binding
+        if active.node is screen.app or not binding.show or not binding.description:
+            continue
+        if binding.action not in seen:
+            seen.add(binding.action)
+            found.append(binding)
+    return found
