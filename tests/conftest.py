@@ -9,6 +9,7 @@ any test (including the TUI tests) can build one and change it before opening it
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -355,6 +356,35 @@ def snapshot(root: Path) -> dict[str, tuple]:
             else:
                 out[rel] = ("dir", st.st_mode)
     return out
+
+
+#: The bundled demo (a folder holding one skill, orbit-handbook).
+DEMO = ROOT / "demo_kb"
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """The root of a writable copy of the demo package (orbit-handbook)."""
+    shutil.copytree(DEMO, tmp_path / "demo_kb")
+    return tmp_path / "demo_kb" / "orbit-handbook"
+
+
+@pytest.fixture
+def demo(root: Path):
+    """The demo package, loaded from a writable copy (see :func:`root`)."""
+    from kas_tui.package import Package
+
+    return Package.open(root)
+
+
+def files(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` and its bytes."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def changed(before: dict[str, bytes], after: dict[str, bytes]) -> set[str]:
+    """The files that differ between two :func:`files` snapshots (added, removed, edited)."""
+    return {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
 
 
 @pytest.fixture

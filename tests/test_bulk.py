@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -32,18 +31,11 @@ from kas_tui.session import EditSession
 
 TODAY = dt.date(2026, 11, 30)
 ROOT = Path(__file__).resolve().parents[1]
-DEMO = ROOT / "demo_kb"
 
 
 @pytest.fixture
 def acme(tmp_path: Path) -> Package:
     return Package.open(make_package(tmp_path))
-
-
-@pytest.fixture
-def demo(tmp_path: Path) -> Package:
-    shutil.copytree(DEMO, tmp_path / "demo_kb")
-    return Package.open(tmp_path / "demo_kb")
 
 
 def paths(pkg: Package, flt: Filter) -> list[str]:

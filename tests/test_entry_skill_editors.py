@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import shutil
-from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -19,15 +17,8 @@ from kas_tui.tui.screens.entry_editor import EntryEditor, OneLineArea, open_entr
 from kas_tui.tui.screens.skill_editor import SkillEditor, open_skill_editor
 from kas_tui.tui.widgets.nav_tree import NavTree
 
-DEMO = Path(__file__).resolve().parents[1] / "demo_kb"
 TODAY = dt.date(2026, 11, 30)
 DOC = "incidents/severity-levels.md"
-
-
-@pytest.fixture
-def demo(tmp_path: Path) -> Package:
-    shutil.copytree(DEMO, tmp_path / "demo_kb")
-    return Package.open(tmp_path / "demo_kb" / "orbit-handbook")
 
 
 def _files(pkg: Package) -> dict[str, bytes]:

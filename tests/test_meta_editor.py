@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from conftest import changed, files
 from textual import events
 from textual.widgets import Button, Input, Select, Static, TextArea
 
@@ -21,24 +21,9 @@ from kas_tui.tui.screens.choose import ChoiceScreen, DiffScreen
 from kas_tui.tui.screens.meta_editor import MetaEditor, open_meta_editor
 from kas_tui.tui.widgets.fields import FieldRow, RowInfo, SourceRow
 
-DEMO = Path(__file__).resolve().parents[1] / "demo_kb"
 TODAY = dt.date(2026, 11, 30)
 DOC = "incidents/incident-response.md"
 OWNED = "billing-support/refunds/refund-policy.md"  # has an unknown key: owner
-
-
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    shutil.copytree(DEMO, tmp_path / "demo_kb")
-    return tmp_path / "demo_kb" / "orbit-handbook"
-
-
-def files(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
-
-
-def changed(before: dict[str, bytes], after: dict[str, bytes]) -> set[str]:
-    return {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
 
 
 def line_diff(before: bytes, after: bytes) -> tuple[list[str], list[str]]:

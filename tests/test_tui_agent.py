@@ -8,7 +8,6 @@ import json
 import shutil
 from pathlib import Path
 
-import pytest
 from rich.console import Console
 from textual.widgets import OptionList, Static, TextArea
 
@@ -25,12 +24,6 @@ TODAY = dt.date(2026, 11, 30)
 SIZE = (160, 48)
 BILLING = "billing-support/index.md"
 FAQ = "billing-support/billing-faq.md"
-
-
-@pytest.fixture
-def demo(tmp_path: Path) -> Package:
-    shutil.copytree(DEMO, tmp_path / "demo_kb")
-    return Package.open(tmp_path / "demo_kb")
 
 
 def new_app(package: Package) -> KasApp:

@@ -18,12 +18,6 @@ DEMO = Path(__file__).resolve().parents[1] / "demo_kb"
 TODAY = dt.date(2026, 11, 30)
 
 
-@pytest.fixture
-def demo(tmp_path: Path) -> Package:
-    shutil.copytree(DEMO, tmp_path / "demo_kb")
-    return Package.open(tmp_path / "demo_kb")
-
-
 def _text(widget: MetaPane) -> str:
     console = Console(record=True, width=200)
     console.print(widget.content)

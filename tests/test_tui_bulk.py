@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import shutil
-from pathlib import Path
 
-import pytest
-from conftest import snapshot
+from conftest import files
 from rich.console import Console
 from textual.widgets import DataTable, Input, OptionList, Select, Static
 
@@ -18,15 +15,8 @@ from kas_tui.tui.screens import bulk as bulk_screen
 from kas_tui.tui.screens.bulk import BulkPreviewScreen, BulkScreen, open_bulk_editor
 from kas_tui.tui.screens.choose import ChoiceScreen
 
-DEMO = Path(__file__).resolve().parents[1] / "demo_kb"
 TODAY = dt.date(2026, 11, 30)
 SIZE = (160, 48)
-
-
-@pytest.fixture
-def demo(tmp_path: Path) -> Package:
-    shutil.copytree(DEMO, tmp_path / "demo_kb")
-    return Package.open(tmp_path / "demo_kb")
 
 
 def new_app(package: Package) -> KasApp:
@@ -37,10 +27,6 @@ def rendered(renderable) -> str:
     console = Console(record=True, width=300, file=io.StringIO())
     console.print(renderable)
     return console.export_text()
-
-
-def files(root: Path) -> dict[str, bytes]:
-    return {k: v[1] for k, v in snapshot(root).items() if v[0] == "file"}
 
 
 async def opened(pilot, paths: list[str] | None = None) -> BulkScreen:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import changed, files
 
 from kas_tui.package import Package
 from kas_tui.tui.app import KasApp
@@ -17,23 +17,8 @@ from kas_tui.tui.screens.ask import AskScreen
 from kas_tui.tui.screens.choose import ChoiceScreen, DiffScreen
 from kas_tui.tui.widgets.nav_tree import NavTree
 
-DEMO = Path(__file__).resolve().parents[1] / "demo_kb"
 TODAY = dt.date(2026, 11, 30)
 DOC = "oncall/escalation-policy.md"
-
-
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    shutil.copytree(DEMO, tmp_path / "demo_kb")
-    return tmp_path / "demo_kb" / "orbit-handbook"
-
-
-def files(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
-
-
-def changed(before: dict[str, bytes], after: dict[str, bytes]) -> set[str]:
-    return {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
 
 
 def app_on(root: Path) -> KasApp:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-import shutil
 import threading
 import zipfile
 from pathlib import Path
 
 import pytest
 import yaml
+from conftest import changed, files
 from textual.widgets import Markdown, Select, Static
 
 from kas_tui import fields as F
@@ -28,24 +28,9 @@ from kas_tui.tui.screens.import_wizard import (
 )
 from kas_tui.tui.widgets.fields import CleanInput
 
-DEMO = Path(__file__).resolve().parents[1] / "demo_kb"
 TODAY = dt.date(2026, 11, 30)
 BUNDLE = "billing-support"
 SIZE = (120, 36)  # smaller screens render faster; the wizard works at this size
-
-
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    shutil.copytree(DEMO, tmp_path / "demo_kb")
-    return tmp_path / "demo_kb" / "orbit-handbook"
-
-
-def files(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
-
-
-def changed(before: dict[str, bytes], after: dict[str, bytes]) -> set[str]:
-    return {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
 
 
 def frontmatter(path: Path) -> dict:
