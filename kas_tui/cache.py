@@ -17,13 +17,13 @@ import contextlib
 import hashlib
 import os
 import pickle
-import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .fileio import atomic_write
 from .loader import DocumentRead
 from .userdirs import RACY_NS, cache_dir
 
@@ -132,16 +132,13 @@ class MetadataCache:
         }
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".meta-", suffix=".tmp")
+            atomic_write(
+                self.path,
+                lambda handle: pickle.dump(data, handle, protocol=pickle.HIGHEST_PROTOCOL),
+                durable=False,
+            )
         except OSError:
-            return  # a read-only cache folder must not break a check
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                pickle.dump(data, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.path)
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+            pass  # a read-only cache folder must not break a check
 
 
 def _may_fork() -> bool:

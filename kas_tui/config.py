@@ -8,12 +8,11 @@ are atomic, so a crash never leaves half a file.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from .fileio import atomic_write
 from .userdirs import config_dir
 
 _REVIEWER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$")
@@ -51,15 +50,8 @@ class Settings:
         """Write the settings atomically (raises OSError when the folder is unwritable)."""
         path = self.path()
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".settings-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(asdict(self), handle, indent=2)
-                handle.write("\n")
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        text = json.dumps(asdict(self), indent=2) + "\n"
+        atomic_write(path, text.encode("utf-8"))
 
 
 def valid_reviewer(text: str) -> str | None:

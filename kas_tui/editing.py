@@ -27,27 +27,31 @@ from .store import Change, Fingerprint, Store
 
 
 def _fingerprint(pkg: Package, rel: str) -> Fingerprint | None:
-    if rel == "SKILL.md":
-        return pkg.skill_fingerprint
-    if rel == "log.md":
-        return pkg.log_fingerprint
-    if posixpath.basename(rel) == "index.md":
-        index_file = pkg.indexes.get(posixpath.dirname(rel))
-        return index_file.fingerprint if index_file else None
-    doc = pkg.documents.get(rel)
-    if doc is None:
+    special = rel in ("SKILL.md", "log.md") or posixpath.basename(rel) == "index.md"
+    if not special and rel not in pkg.documents:
         raise EditError(f"{rel} is not a document of this package", path=rel)
-    return doc.fingerprint
+    return pkg.fingerprint(rel)
 
 
 def _apply(
-    pkg: Package, rel: str, transform: Any, label: str, *, create: bool = False
+    pkg: Package,
+    rel: str,
+    transform: Any,
+    label: str,
+    *,
+    create: bool = False,
+    merge: bool = False,
 ) -> Change | None:
+    """Write ``transform`` into ``rel`` if the file is still what the package read.
+
+    ``merge=True`` applies ``transform`` to the text on disk now instead (an append to
+    ``log.md``: another process's entry written meanwhile stays, and so does ours).
+    """
     try:
         pkg.resolve_path(rel)
     except PermissionError as exc:
         raise EditError(str(exc), path=rel) from None
-    expect = None if create else _fingerprint(pkg, rel)
+    expect = None if create or merge else _fingerprint(pkg, rel)
     try:
         change = pkg.store.apply(
             pkg.root / rel, transform, expect=expect, create=create, label=label
@@ -228,7 +232,8 @@ def append_log(
         "log.md",
         lambda text: log_fmt.append_log_entry(text, date, kind, message),
         "log entry",
-        create=pkg.log is None and not (pkg.root / "log.md").exists(),
+        create=True,  # a missing log.md is made
+        merge=True,  # entries written by another process meanwhile stay
     )
 
 

@@ -19,6 +19,7 @@ from .drift import more_than_one_sentence, says_nothing
 from .okf import frontmatter as fm
 from .okf import yaml_patch
 from .okf.errors import EditError, FormatError
+from .okf.lifecycle import extend_stale_after
 from .okf.text import newline_of
 from .okf.timestamp import Timestamp
 from .package import STATUSES, staleness
@@ -223,22 +224,28 @@ _RELATIVE = re.compile(r"\+\s*(\d{1,5})\s*(?:d|days?)?", re.IGNORECASE)
 _TIMESTAMP_HELP = "write YYYY-MM-DD or a time with its offset, like 2027-01-01T00:00:00Z"
 
 
-def relative_date(text: str, today: dt.date) -> str | None:
-    """``+90`` (or ``+90d``, ``+ 90 days``) as the date that many days after ``today``."""
+def relative_date(text: str, today: dt.date, current: Any = None) -> str | None:
+    """``+90`` (or ``+90d``, ``+ 90 days``): freshness extended by that many days.
+
+    Counted from the later of ``today`` and ``current`` (the value the field started
+    from), written as an offset datetime (see ``okf.lifecycle.extend_stale_after``).
+    """
     match = _RELATIVE.fullmatch(text.strip())
-    return days_from(today, int(match.group(1))) if match else None
+    return days_from(today, int(match.group(1)), current) if match else None
 
 
-def parse_timestamp(text: str, today: dt.date | None = None) -> tuple[Any, str | None]:
+def parse_timestamp(
+    text: str, today: dt.date | None = None, current: Any = None
+) -> tuple[Any, str | None]:
     """An OKF timestamp kept as written: ``2027-01-01`` or ``2027-01-01T00:00:00Z``.
 
     Empty removes the key. A time needs its offset (``Z`` or ``+02:00``). With
-    ``today``, ``+90`` means 90 days from today (written as a plain date).
+    ``today``, ``+90`` extends freshness by 90 days (from ``current`` when later).
     """
     value = text.strip()
     if not value:
         return REMOVE, None
-    if today is not None and (relative := relative_date(value, today)):
+    if today is not None and (relative := relative_date(value, today, current)):
         return Timestamp(relative), None
     if match := _DATE.fullmatch(value):
         try:
@@ -261,14 +268,14 @@ def parse_timestamp(text: str, today: dt.date | None = None) -> tuple[Any, str |
     return None, f"not a timestamp: {_TIMESTAMP_HELP}"
 
 
-def days_from(today: dt.date, days: int) -> str:
-    """The date ``days`` after ``today``, as the form writes it (``YYYY-MM-DD``)."""
-    return (today + dt.timedelta(days=days)).isoformat()
+def days_from(today: dt.date, days: int, current: Any = None) -> str:
+    """``stale_after`` extended by ``days``, as the form and the ``S`` key write it."""
+    return extend_stale_after(current, days, today)
 
 
-def describe_stale_after(text: str, today: dt.date) -> str:
+def describe_stale_after(text: str, today: dt.date, current: Any = None) -> str:
     """What a ``stale_after`` value means on ``today`` (``fresh for 91 days``, ...)."""
-    value, error = parse_timestamp(text, today)
+    value, error = parse_timestamp(text, today, current)
     if error:
         return ""
     if value is REMOVE:

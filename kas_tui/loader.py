@@ -18,12 +18,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .fileio import Fingerprint
+from .fileio import os_reason as _os_reason
 from .okf import frontmatter as fm
 from .okf.errors import FormatError
 from .okf.links import resolve
 from .okf.text import decode, line_of
-from .store import Fingerprint
-from .store import os_reason as _os_reason
 from .walk import Problem
 
 if TYPE_CHECKING:

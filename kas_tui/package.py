@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .fileio import Fingerprint, remove_stale_temps
 from .loader import DocumentRead, read_document, read_documents, read_text
 from .okf import frontmatter as fm
 from .okf.errors import FormatError
@@ -28,7 +29,7 @@ from .okf.links import Link, Target, extract_links, resolve
 from .okf.log import Log, parse_log
 from .okf.skill import Skill, parse_skill
 from .okf.text import decode
-from .store import Fingerprint, Store
+from .store import Store
 from .walk import PackageError as PackageError
 from .walk import Problem, Walk, find_root, walk
 
@@ -306,6 +307,8 @@ class Package:
     ) -> None:
         started = time.perf_counter()
         found = found or walk(self.root, stat=cache)
+        if found.temps:  # left by a writer that died mid-save (never a live one's)
+            remove_stale_temps(found.temps)
         self.folders = found.folders
         self.assets = found.assets
         self.problems = list(found.problems)
@@ -602,8 +605,29 @@ class Package:
 
     def read_text(self, rel: str) -> str:
         """The whole decoded text of a file in the package (raises OSError/FormatError)."""
+        return self.read_for_edit(rel)[0]
+
+    def read_for_edit(self, rel: str) -> tuple[str, Fingerprint]:
+        """The decoded text of ``rel`` now, and the fingerprint of the bytes it came from.
+
+        An editor keeps the fingerprint and saves with it (``run(based_on=...)``), so a
+        change made on disk after the editor opened is a conflict, never overwritten.
+        """
         target = self.resolve_path(rel)
-        return decode((self.root / target).read_bytes()).text
+        data = (self.root / target).read_bytes()
+        return decode(data).text, Fingerprint.of_bytes(data)
+
+    def fingerprint(self, rel: str) -> Fingerprint | None:
+        """The fingerprint of ``rel`` as the package last read it (``None``: not read)."""
+        if rel == "SKILL.md":
+            return self.skill_fingerprint
+        if rel == "log.md":
+            return self.log_fingerprint
+        if posixpath.basename(rel) == "index.md":
+            found = self.indexes.get(posixpath.dirname(rel))
+            return found.fingerprint if found else None
+        doc = self.documents.get(rel)
+        return doc.fingerprint if doc else None
 
     def body(self, rel: str) -> str:
         """A document's body without its frontmatter, read now from disk."""

@@ -9,11 +9,12 @@ redoes a group as a whole, newest first. Headless: the TUI is one face of it.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import editing
+from .fileio import Fingerprint
 from .okf.errors import EditError
 from .package import Package
 from .store import Change, StoreError
@@ -51,15 +52,27 @@ class EditSession:
         self.done: list[Action] = []
         self.undone: list[Action] = []
 
-    def run(self, label: str, edit: Edit, *, log: str | None = None) -> Action | None:
+    def run(
+        self,
+        label: str,
+        edit: Edit,
+        *,
+        log: str | None = None,
+        based_on: Mapping[str, Fingerprint] | None = None,
+    ) -> Action | None:
         """Run ``edit``; ``None`` when it changed nothing. Errors propagate, nothing half-logged.
 
-        ``log`` is the ``log.md`` message (default: ``label``).
+        ``log`` is the ``log.md`` message (default: ``label``). ``based_on`` maps the
+        root-relative files the user's edit was made on to their fingerprints then: a
+        file that changed since is a :class:`~kas_tui.store.ConflictError`, even when
+        the package was reloaded in between (see :meth:`Store.based_on`).
         """
         store = self.package.store
         mark = len(store.undo_stack)
+        pins = {self.package.root / rel: fp for rel, fp in (based_on or {}).items()}
         try:
-            result = edit(self.package)
+            with store.based_on(pins):
+                result = edit(self.package)
         except Exception:
             self._adopt(label, store.undo_stack[mark:])  # what was written stays undoable
             raise

@@ -9,15 +9,12 @@ nothing. Each write is journalled so it can be undone and redone.
 from __future__ import annotations
 
 import contextlib
-import errno
-import hashlib
 import os
-import stat
-import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .fileio import Fingerprint, LockTimeout, atomic_write, folder_lock, os_reason
 from .okf.errors import EditError, FormatError
 from .okf.text import decode, encode
 
@@ -33,27 +30,6 @@ class StoreError(Exception):
 
 class ConflictError(StoreError):
     """The file changed on disk since it was read; it is not overwritten."""
-
-
-@dataclass(frozen=True)
-class Fingerprint:
-    """What a file looked like when it was read: size, mtime and a content digest."""
-
-    size: int
-    mtime_ns: int
-    digest: str | None = None  # sha256 of the full bytes, when they were all read
-
-    @classmethod
-    def of(cls, path: Path, data: bytes | None = None) -> Fingerprint:
-        st = path.stat()
-        digest = hashlib.sha256(data).hexdigest() if data is not None else None
-        return cls(st.st_size, st.st_mtime_ns, digest)
-
-    def matches(self, data: bytes, st: os.stat_result) -> bool:
-        """Whether a file now holding ``data`` (stat ``st``) is the one we read."""
-        if self.digest is not None:
-            return hashlib.sha256(data).hexdigest() == self.digest
-        return (self.size, self.mtime_ns) == (st.st_size, st.st_mtime_ns)
 
 
 @dataclass(frozen=True)
@@ -75,34 +51,16 @@ def read_bytes(path: Path) -> tuple[bytes, Fingerprint]:
 def write_atomic(path: Path, data: bytes, *, expect: bytes | None, create: bool = False) -> None:
     """Replace ``path`` with ``data`` atomically, if the file still holds ``expect``.
 
-    ``create=True`` expects the file not to exist. The temporary file lives in the
-    same folder so the rename is atomic; the original file mode is kept.
+    ``create=True`` expects the file not to exist. The check and the rename are one step
+    for every kas-tui process (the folder's lock, see :mod:`kas_tui.fileio`).
     """
     path = Path(os.path.realpath(path))
-    folder = path.parent
     try:
-        mode = stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        mode = 0o666 & ~_umask()
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".kas-tmp", dir=folder)
+        atomic_write(path, data, check=lambda: _check_unchanged(path, expect, create))
+    except LockTimeout as exc:
+        raise StoreError(path, f"not written: {exc.strerror}") from None
     except OSError as exc:
-        raise StoreError(path, f"cannot write in {folder}: {_reason(exc)}") from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        _check_unchanged(path, expect, create)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise StoreError(path, f"cannot write: {_reason(exc)}") from None
-        raise
-    _fsync_dir(folder)
+        raise StoreError(path, f"cannot write: {_reason(exc)}") from None
 
 
 def _check_unchanged(path: Path, expect: bytes | None, create: bool) -> None:
@@ -116,38 +74,6 @@ def _check_unchanged(path: Path, expect: bytes | None, create: bool) -> None:
         raise ConflictError(path, "was created on disk by another program; not overwritten")
     if current != expect:
         raise ConflictError(path, "changed on disk since it was read; reload it before saving")
-
-
-def _fsync_dir(folder: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def os_reason(exc: OSError, *, writing: bool = False) -> str:
-    """A plain-words reason for an OS error, for messages that name the file."""
-    if exc.errno in (errno.EACCES, errno.EPERM):
-        return (
-            "permission denied (the file or its folder is read-only)"
-            if writing
-            else "permission denied"
-        )
-    if exc.errno == errno.EROFS:
-        return "the file system is read-only"
-    if exc.errno == errno.ENOSPC:
-        return "the disk is full"
-    if exc.errno == errno.ELOOP:
-        return "symlink loop"
-    return exc.strerror or str(exc)
 
 
 def _reason(exc: OSError) -> str:
@@ -167,6 +93,24 @@ class Store:
     #: see the pending text, and ``pending`` holds (bytes on disk, bytes it would write).
     dry_run: bool = False
     pending: dict[Path, tuple[bytes | None, bytes]] = field(default_factory=dict)
+    #: What the caller's edits are based on (real path -> fingerprint), see :meth:`based_on`.
+    pins: dict[str, Fingerprint] = field(default_factory=dict)
+
+    @contextlib.contextmanager
+    def based_on(self, fingerprints: Mapping[Path | str, Fingerprint]) -> Iterator[None]:
+        """Within the block, a write of one of these files must find it as fingerprinted.
+
+        An editor opened on a file says what it started from; a save then conflicts
+        whenever the file changed since, even when the package's model was reloaded in
+        between (live reload). The block's own writes move the pin along, so an edit of
+        several fields of one file writes them one after the other.
+        """
+        saved = self.pins
+        self.pins = {**saved, **{os.path.realpath(p): fp for p, fp in fingerprints.items()}}
+        try:
+            yield
+        finally:
+            self.pins = saved
 
     def apply(
         self,
@@ -180,17 +124,65 @@ class Store:
         """Rewrite ``path`` with ``transform(text)``; return the change, or ``None``.
 
         ``expect`` is the fingerprint taken when the caller read the file: if the file
-        changed since, :class:`ConflictError`. With ``create=True`` a missing file is
-        created (``transform`` receives ``None``). The text passed to ``transform`` has
-        no BOM; the BOM, if any, is put back.
+        changed since, :class:`ConflictError`. Without it, ``transform`` gets the text
+        on disk now (an append: two of them at once both land). With ``create=True`` a
+        missing file is created (``transform`` receives ``None``). The text passed to
+        ``transform`` has no BOM; the BOM, if any, is put back.
+
+        Reading, checking, transforming and replacing happen under the folder's lock,
+        so no other kas-tui process writes the file in between.
         """
         path = Path(path)
-        if self.dry_run and path in self.pending:
+        real = os.path.realpath(path)
+        expect = self.pins.get(real, expect)
+        if self.dry_run:
+            return self._dry_apply(path, transform, expect, create, label)
+        try:
+            with folder_lock(os.path.dirname(real)):
+                planned = self._plan(path, transform, expect, create)
+                if planned is None:
+                    return None
+                before, after = planned
+                atomic_write(
+                    real,
+                    after,
+                    check=lambda: _check_unchanged(Path(real), before, before is None),
+                    locked=True,
+                )
+        except LockTimeout as exc:
+            raise StoreError(path, f"not written: {exc.strerror}") from None
+        except (StoreError, EditError):
+            raise
+        except OSError as exc:
+            raise StoreError(path, f"cannot write: {_reason(exc)}") from None
+        if real in self.pins:
+            self.pins[real] = Fingerprint.of_bytes(after)
+        change = Change(path, before, after, label)
+        self.undo_stack.append(change)
+        self.redo_stack.clear()
+        return change
+
+    def _dry_apply(
+        self, path: Path, transform: Transform, expect: Fingerprint | None, create: bool, label: str
+    ) -> Change | None:
+        if path in self.pending:
             original, current = self.pending[path]
             decoded = decode(current)
             after = encode(transform(decoded.text), decoded.bom)
             self.pending[path] = (original, after)
             return Change(path, current, after, label) if after != current else None
+        planned = self._plan(path, transform, expect, create)
+        if planned is None:
+            return None
+        before, after = planned
+        self.pending[path] = (before, after)
+        return Change(path, before, after, label)
+
+    @staticmethod
+    def _plan(
+        path: Path, transform: Transform, expect: Fingerprint | None, create: bool
+    ) -> tuple[bytes | None, bytes] | None:
+        """The bytes on disk and the bytes to write; ``None`` when nothing changes."""
         try:
             before: bytes | None = path.read_bytes()
             st = path.stat()
@@ -213,16 +205,7 @@ class Store:
                 raise StoreError(path, f"cannot edit: {exc.message}") from None
             after_text, bom = transform(decoded.text), decoded.bom
         after = encode(after_text, bom)
-        if after == before:
-            return None
-        if self.dry_run:
-            self.pending[path] = (before, after)
-            return Change(path, before, after, label)
-        write_atomic(path, after, expect=before, create=before is None)
-        change = Change(path, before, after, label)
-        self.undo_stack.append(change)
-        self.redo_stack.clear()
-        return change
+        return None if after == before else (before, after)
 
     def undo(self) -> Change | None:
         """Put back the bytes from before the last write (refused if the file moved on)."""
@@ -244,19 +227,31 @@ class Store:
 
     @staticmethod
     def _swap(path: Path, *, have: bytes | None, want: bytes | None) -> None:
+        real = Path(os.path.realpath(path))
         try:
-            current: bytes | None = path.read_bytes()
-        except FileNotFoundError:
-            current = None
-        if current != have:
-            raise ConflictError(path, "changed on disk since this edit; undo would overwrite it")
-        if want is None:
-            try:
-                path.unlink()
-            except OSError as exc:
-                raise StoreError(path, f"cannot remove: {_reason(exc)}") from None
-        else:
-            write_atomic(path, want, expect=have, create=have is None)
+            with folder_lock(real.parent):
+                try:
+                    current: bytes | None = real.read_bytes()
+                except FileNotFoundError:
+                    current = None
+                if current != have:
+                    raise ConflictError(
+                        path, "changed on disk since this edit; undo would overwrite it"
+                    )
+                if want is None:
+                    real.unlink()
+                else:
+                    atomic_write(
+                        real,
+                        want,
+                        check=lambda: _check_unchanged(real, have, have is None),
+                        locked=True,
+                    )
+        except LockTimeout as exc:
+            raise StoreError(path, f"not written: {exc.strerror}") from None
+        except OSError as exc:
+            verb = "remove" if want is None else "write"
+            raise StoreError(path, f"cannot {verb}: {_reason(exc)}") from None
 
 
 __all__ = [
@@ -266,6 +261,7 @@ __all__ = [
     "Fingerprint",
     "Store",
     "StoreError",
+    "os_reason",
     "read_bytes",
     "write_atomic",
 ]

@@ -11,7 +11,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .store import os_reason as _os_reason
+from .fileio import is_temp_name
+from .fileio import os_reason as _os_reason
 
 RESERVED = frozenset({"index.md", "log.md"})
 
@@ -53,6 +54,9 @@ class Walk:
     skill: str | None = None
     problems: list[Problem] = field(default_factory=list)
     stats: dict[str, tuple[int, int]] = field(default_factory=dict)  # .md files' (size, mtime)
+    #: kas-tui's own temporary files (absolute paths): never documents; the loader
+    #: removes those whose writer died (``fileio.remove_stale_temps``).
+    temps: list[str] = field(default_factory=list)
 
 
 def walk(root: Path, *, stat: bool = False) -> Walk:
@@ -75,6 +79,8 @@ def walk(root: Path, *, stat: bool = False) -> Walk:
         subdirs = []
         for entry in entries:
             if entry.name.startswith("."):
+                if is_temp_name(entry.name):
+                    out.temps.append(entry.path)
                 continue
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
             problem = _symlink_problem(entry, rel, real_root) if entry.is_symlink() else None

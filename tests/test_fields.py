@@ -173,11 +173,15 @@ def test_timestamps_refused(text: str, error: str) -> None:
 
 
 def test_relative_dates() -> None:
-    assert F.relative_date("+90", TODAY) == "2027-02-28"
-    assert F.relative_date(" + 30 days", TODAY) == "2026-12-30"
-    assert F.relative_date("+365d", TODAY) == "2027-11-30"
+    # from today (no current value): offset datetimes, as OKF writes every timestamp
+    assert F.relative_date("+90", TODAY) == "2027-02-28T00:00:00Z"
+    assert F.relative_date(" + 30 days", TODAY) == "2026-12-30T00:00:00Z"
+    assert F.relative_date("+365d", TODAY) == "2027-11-30T00:00:00Z"
     assert F.relative_date("90", TODAY) is None
-    assert F.parse_timestamp("+30", TODAY) == (Timestamp("2026-12-30"), None)
+    assert F.parse_timestamp("+30", TODAY) == (Timestamp("2026-12-30T00:00:00Z"), None)
+    # from the field's current value when it is later: extending never shortens
+    assert F.relative_date("+30", TODAY, "2027-01-31") == "2027-03-02T00:00:00Z"
+    assert F.parse_timestamp("+30", TODAY, "2026-01-01")[0] == "2026-12-30T00:00:00Z"
     assert F.parse_timestamp("+30")[1] is not None, "only with a today"
     assert F.days_from(TODAY, 365) == "2027-11-30"
 

@@ -15,7 +15,6 @@ from textual.widgets import Button, Input, Select, Static, TextArea
 
 from kas_tui import store
 from kas_tui.package import Package
-from kas_tui.store import StoreError
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.choose import ChoiceScreen, DiffScreen
 from kas_tui.tui.screens.meta_editor import MetaEditor, open_meta_editor
@@ -85,7 +84,8 @@ async def test_form_save_is_byte_minimal_undoable_and_raw_yaml_is_checked(root: 
         await pilot.pause()
         await pilot.click("#days-90")
         await pilot.pause()
-        assert editor.query_one("#field-stale_after", Input).value == "2027-02-28"
+        # +90 counts from the document's stale_after (2027-03-18T00:00:00Z), the later date
+        assert editor.query_one("#field-stale_after", Input).value == "2027-06-16T00:00:00Z"
         assert editor.dirty and "● modified" in str(editor.query_one("#me-box").border_title)
         assert row(editor, "title").has_class("-changed")
         assert not row(editor, "type").has_class("-changed")
@@ -109,7 +109,7 @@ async def test_form_save_is_byte_minimal_undoable_and_raw_yaml_is_checked(root: 
             "postmortem.",
             "  - sev1",
             "status: draft",
-            "stale_after: 2027-02-28",
+            "stale_after: 2027-06-16T00:00:00Z",
         ]
         assert len(after[DOC].splitlines()) == len(before[DOC].splitlines())
         log = after["log.md"].decode()
@@ -390,14 +390,14 @@ async def test_refused_writes_keep_the_editor_and_the_text(
     before = files(root)
 
     def refuse(path, data, **_):
-        raise StoreError(path, "cannot write: permission denied")
+        raise PermissionError(13, "Permission denied", str(path))
 
     app = app_on(root)
     async with app.run_test(size=(100, 30)) as pilot:
         editor = await open_editor(app, pilot)
         editor.query_one("#field-title", Input).value = "Mine"
         with monkeypatch.context() as patched:
-            patched.setattr(store, "write_atomic", refuse)
+            patched.setattr(store, "atomic_write", refuse)
             await pilot.press("ctrl+s")
             await pilot.pause()
         assert app.screen is editor and editor.dirty

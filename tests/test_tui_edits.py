@@ -81,10 +81,10 @@ async def test_extend_freshness_offers_the_shortcuts(root: Path) -> None:
         await pilot.press("S")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
-        await pilot.press("2")  # +90 days
+        await pilot.press("2")  # +90 days, from stale_after 2027-05-31T00:00:00Z (later than today)
         await pilot.pause()
-        assert str(app.package.documents[DOC].meta["stale_after"]) == "2027-02-28"
-        assert "stale_after: 2027-02-28" in (root / DOC).read_text()
+        assert str(app.package.documents[DOC].meta["stale_after"]) == "2027-08-29T00:00:00Z"
+        assert "stale_after: 2027-08-29T00:00:00Z" in (root / DOC).read_text()
 
 
 async def test_entry_moves_and_removal_touch_only_the_index(root: Path) -> None:

@@ -22,9 +22,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..fileio import os_reason
 from ..okf import frontmatter as fm
 from ..okf.errors import FormatError
-from ..store import os_reason
 from .sandbox import FILE, FOLDER, MISSING, OUTSIDE, Location, Sandbox
 
 LISTDIR = "listdir"

@@ -14,16 +14,14 @@ same mtime), so such a run is simply checked again.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import os
 import pickle
-import tempfile
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
+from ..fileio import atomic_write
 from ..userdirs import RACY_NS, cache_dir
 from .model import Finding
 
@@ -88,13 +86,10 @@ class ReportMemo:
         }
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".report-", suffix=".tmp")
+            atomic_write(
+                self.path,
+                lambda handle: pickle.dump(data, handle, protocol=pickle.HIGHEST_PROTOCOL),
+                durable=False,
+            )
         except OSError:
-            return
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                pickle.dump(data, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.path)
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+            pass  # an unwritable cache folder: the next check reads the files again

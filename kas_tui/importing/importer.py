@@ -399,7 +399,7 @@ def _apply(pkg: Package, rel: str, transform: Any, *, create: bool = False) -> l
     expect = None
     if not create:
         if rel == "log.md":
-            expect = pkg.log_fingerprint
+            expect = None  # an append, made on the text there now: other entries stay
         elif posixpath.basename(rel) == "index.md":
             found = pkg.indexes.get(posixpath.dirname(rel))
             expect = found.fingerprint if found else None

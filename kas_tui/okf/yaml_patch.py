@@ -23,6 +23,7 @@ from .frontmatter import MarkLoader, Timestamp
 from .text import control_chars, line_end, line_start, newline_of, split_lines
 
 _STR_TAG = "tag:yaml.org,2002:str"
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 _FLOW_SAFE = re.compile(r"[^,\[\]{}#?:\s!&*|>'\"%@`-][^,\[\]{}?]*")  # PyYAML ends at ?
 _COLON_END = re.compile(r":(?=[,\[\]{}\s]|$)")
 
@@ -62,7 +63,7 @@ class _IndentlessDumper(_Dumper):
 
 
 def _represent_timestamp(dumper: yaml.SafeDumper, value: Timestamp) -> yaml.ScalarNode:
-    return dumper.represent_scalar("tag:yaml.org,2002:timestamp", str(value))
+    return dumper.represent_scalar(_TIMESTAMP_TAG, str(value))
 
 
 def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
@@ -333,8 +334,10 @@ def _inherit_style(new: yaml.Node, old: yaml.Node | None) -> None:
     if old is None:
         return
     if isinstance(new, yaml.ScalarNode) and isinstance(old, yaml.ScalarNode):
-        if old.style in ('"', "'") and new.tag == _STR_TAG and "\n" not in new.value:
-            new.style = old.style
+        quotable = new.tag in (_STR_TAG, _TIMESTAMP_TAG)
+        if old.style in ('"', "'") and quotable and "\n" not in new.value:
+            # a quoted timestamp stays quoted: the author's style, the same text
+            new.tag, new.style = _STR_TAG, old.style
     elif isinstance(new, yaml.SequenceNode) and isinstance(old, yaml.SequenceNode):
         new.flow_style = old.flow_style
         for i, item in enumerate(new.value):

@@ -14,7 +14,7 @@ import datetime as dt
 import os
 import shlex
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from textual.app import SuspendNotSupported
@@ -22,9 +22,10 @@ from textual.app import SuspendNotSupported
 from ..config import Settings, valid_reviewer
 from ..editing import preview, set_field
 from ..okf.errors import EditError
+from ..okf.lifecycle import extend_stale_after
 from ..okf.timestamp import Timestamp
 from ..session import EditSession
-from ..store import ConflictError, StoreError
+from ..store import ConflictError, Fingerprint, StoreError
 from .screens.ask import AskScreen
 from .screens.choose import ChoiceScreen, DiffScreen
 
@@ -63,18 +64,22 @@ class EditingMixin:
         *,
         log: str | None = None,
         then: Callable[[bool], None] | None = None,
+        based_on: Mapping[str, Fingerprint] | None = None,
     ) -> bool:
         """Run ``edit`` now; ``True`` when it was saved (or had nothing to change).
 
-        A conflict opens a decision (diff and save on top, reload, or keep editing) and
-        returns ``False``; ``then(saved)`` hears how that decision ended.
+        ``based_on`` maps the files the user's edit was made on (root-relative) to their
+        fingerprints when the editor read them: a file changed on disk since (live
+        reload or not) is never overwritten. A conflict opens a decision (diff and save
+        on top, reload, or keep editing) and returns ``False``; ``then(saved)`` hears
+        how that decision ended.
         """
         app: Any = self
         self.session.package = self.package
         try:
-            action = self.session.run(label, edit, log=log)
+            action = self.session.run(label, edit, log=log, based_on=based_on)
         except ConflictError as exc:
-            self._conflict(exc, label, edit, log, then)
+            self._conflict(exc, label, edit, log, then, based_on or {})
             return False
         except (EditError, StoreError, OSError) as exc:
             app.notify(str(exc), title="Not saved", severity="error", timeout=8)
@@ -97,6 +102,7 @@ class EditingMixin:
         edit: Edit,
         log: str | None,
         then: Callable[[bool], None] | None,
+        based_on: Mapping[str, Fingerprint],
     ) -> None:
         app: Any = self
         rel = self._rel(exc.path)
@@ -111,10 +117,13 @@ class EditingMixin:
                     if then:
                         then(False)
                     return
+                # saving on top means: on top of the text this diff was made against
+                seen = {**based_on, rel: self.package.fingerprint(rel)}
+                rebased = {k: v for k, v in seen.items() if v is not None}
 
                 def confirmed(save: bool | None) -> None:
                     if save:
-                        self.run_edit(label, edit, log=log, then=then)
+                        self.run_edit(label, edit, log=log, then=then, based_on=rebased)
                     elif then:
                         then(False)
 
@@ -203,6 +212,11 @@ class EditingMixin:
         app.notify("Select a document first", severity="warning")
         return None
 
+    def _shown_base(self, path: str) -> dict[str, Fingerprint]:
+        """The file ``path`` as the app shows it now: what a key's edit is based on."""
+        found = self.package.fingerprint(path)
+        return {path: found} if found is not None else {}
+
     def action_mark_deprecated(self) -> None:
         path = self._document_shown()
         if path is not None:
@@ -210,6 +224,7 @@ class EditingMixin:
                 f"deprecate {path}",
                 lambda pkg: set_field(pkg, path, "status", "deprecated"),
                 log=f"Marked {path} deprecated.",
+                based_on=self._shown_base(path),
             )
 
     def action_extend_freshness(self) -> None:
@@ -217,22 +232,29 @@ class EditingMixin:
         if path is None:
             return
         app: Any = self
+        base = self._shown_base(path)  # the value the choice below is made against
+        current = self.package.documents[path].meta.get("stale_after")
 
         def chosen(days: str | None) -> None:
             if days:
-                until = self.today + dt.timedelta(days=int(days))
+                until = extend_stale_after(current, int(days), self.today)
                 self.run_edit(
                     f"stale_after {until} for {path}",
                     lambda pkg: set_field(pkg, path, "stale_after", until),
                     log=f"Set stale_after of {path} to {until}.",
+                    based_on=base,
                 )
 
-        current = self.package.documents[path].meta.get("stale_after")
+        choices = [
+            (days, f"{label}: {extend_stale_after(current, int(days), self.today)}")
+            for days, label in FRESHNESS
+        ]
         app.push_screen(
             ChoiceScreen(
                 "Extend freshness",
-                f"{path}\nstale_after is {current or 'not set'}; set it to today plus:",
-                list(FRESHNESS),
+                f"{path}\nstale_after is {current or 'not set'}; keep it fresh for:\n"
+                "(added to the later of today and the current stale_after)",
+                choices,
             ),
             chosen,
         )
@@ -245,12 +267,13 @@ class EditingMixin:
             self._verify(path)
             return
         app: Any = self
+        base = self._shown_base(path)
 
         def answered(reviewer: str | None) -> None:
             if reviewer:
                 self.settings.reviewer = reviewer.strip()
                 self._save_settings()
-                self._verify(path)
+                self._verify(path, base)
 
         app.push_screen(
             AskScreen(
@@ -262,7 +285,7 @@ class EditingMixin:
             answered,
         )
 
-    def _verify(self, path: str) -> None:
+    def _verify(self, path: str, base: dict[str, Fingerprint] | None = None) -> None:
         entry = {"by": f"human:{self.settings.reviewer}", "at": now_utc()}
         current = self.package.documents[path].meta.get("verified")
         if isinstance(current, list):
@@ -275,6 +298,7 @@ class EditingMixin:
             f"verify {path}",
             lambda pkg: set_field(pkg, path, "verified", value),
             log=f"Verified {path} (human:{self.settings.reviewer}).",
+            based_on=base if base is not None else self._shown_base(path),
         )
 
     # -- index entries (the tree's cursor) ------------------------------------------

@@ -32,6 +32,7 @@ from .choose import ask_before_leaving
 if TYPE_CHECKING:
     from textual.app import App
 
+    from ...fileio import Fingerprint
     from ...package import Listing, Package
 
 #: An index description longer than this is flagged (the checker's KAS045 threshold).
@@ -143,6 +144,8 @@ class EntryEditor(ModalScreen[bool]):
         self.listing = listing
         self._baseline = ("", "", "")  # title, entry description, document description
         self._refused: tuple[str, str, str] | None = None  # the values a save refused
+        #: the files as the editor opened them: a save over a later change is a conflict
+        self._base: dict[str, Fingerprint] = {}
 
     # -- model ----------------------------------------------------------------------
 
@@ -241,6 +244,10 @@ class EntryEditor(ModalScreen[bool]):
         return Text(why, "dim")
 
     def on_mount(self) -> None:
+        for rel in (self.listing.index, self.doc_path):
+            found = self.package.fingerprint(rel) if rel else None
+            if found is not None:
+                self._base[rel] = found
         self.query_one("#entry-error").display = False
         self._refresh()
         desc = self.query_one("#entry-desc", OneLineArea)
@@ -375,7 +382,7 @@ class EntryEditor(ModalScreen[bool]):
                 else log[:-1] + f" and the description of {doc_path}."
             )
         app: Any = self.app
-        saved = app.run_edit(label, edit, log=log, then=self._after_save)
+        saved = app.run_edit(label, edit, log=log, then=self._after_save, based_on=self._base)
         if not saved and failure:
             self._error(f"Not saved: {failure[0]}")
 

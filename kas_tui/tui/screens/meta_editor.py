@@ -45,6 +45,7 @@ from .choose import ChoiceScreen
 if TYPE_CHECKING:
     import datetime as dt
 
+    from ...fileio import Fingerprint
     from ...package import Package
 
 HINTS = {
@@ -60,7 +61,7 @@ def open_meta_editor(app: Any, path: str) -> None:
         app.notify(f"{path} is not a document of this package", severity="warning")
         return
     try:
-        text = package.read_text(path)
+        text, base = package.read_for_edit(path)
         F.frontmatter_text(text)
     except (OSError, FormatError) as exc:  # unreadable, not UTF-8, a block never closed
         reason = exc.located(path) if isinstance(exc, FormatError) else f"{path}: {exc}"
@@ -71,7 +72,7 @@ def open_meta_editor(app: Any, path: str) -> None:
             timeout=8,
         )
         return
-    app.push_screen(MetaEditor(path, text, package, today=app.today))
+    app.push_screen(MetaEditor(path, text, package, today=app.today, base=base))
 
 
 def _by_use(values: list[str]) -> list[str]:
@@ -95,10 +96,19 @@ class MetaEditor(ModalScreen[bool]):
         Binding("escape", "close", "Close"),
     ]
 
-    def __init__(self, path: str, text: str, package: Package, *, today: dt.date) -> None:
+    def __init__(
+        self,
+        path: str,
+        text: str,
+        package: Package,
+        *,
+        today: dt.date,
+        base: Fingerprint | None = None,
+    ) -> None:
         super().__init__()
         self.path = path
         self.today = today
+        self.base = base  # the file as the editor read it: a save over a later change conflicts
         docs = package.documents.values()
         self.types = _by_use([d.type for d in docs])
         self.tags = _by_use([t for d in docs for t in d.tags])
@@ -599,7 +609,9 @@ class MetaEditor(ModalScreen[bool]):
 
     def _run(self, label: str, edit: Any, log: str) -> None:
         app: Any = self.app
-        if not app.run_edit(label, edit, log=log, then=self._after_save) and not self.saved:
+        based_on = {self.path: self.base} if self.base is not None else None
+        saved = app.run_edit(label, edit, log=log, then=self._after_save, based_on=based_on)
+        if not saved and not self.saved:
             self._not_saved("Not saved (see the message); your changes are still here.")
 
     def _after_save(self, saved: bool) -> None:

@@ -40,6 +40,7 @@ from .entry_editor import OneLineArea, text_problem
 if TYPE_CHECKING:
     from textual.app import App
 
+    from ...fileio import Fingerprint
     from ...package import Package
 
 #: Problems of the description itself: these refuse a save even when the file had them.
@@ -70,6 +71,7 @@ class SkillEditor(ModalScreen[bool]):
         self._tokens = 0  # the catalog entry's cost as saved
         self._known: set[tuple[str, str]] = set()  # problems the saved file already has
         self._refused: tuple[str, str] | None = None  # the values a save refused
+        self._base: dict[str, Fingerprint] | None = None  # SKILL.md as the editor opened it
 
     @property
     def package(self) -> Package:
@@ -81,9 +83,11 @@ class SkillEditor(ModalScreen[bool]):
         self._description = skill.description if skill else ""
         self._body = skill.body if skill else ""
         try:
-            self._text = pkg.read_text("SKILL.md")
+            self._text, base = pkg.read_for_edit("SKILL.md")
         except (OSError, ValueError):
-            self._text = None
+            self._text, base = None, None
+        if self._base is None and base is not None:
+            self._base = {"SKILL.md": base}  # what the editor opened on: saves are based on it
         self._tokens = catalog_entry(pkg).tokens
         self._known = {(p.kind, p.message) for p in validate_skill(pkg.root, self._text)}
 
@@ -314,6 +318,7 @@ class SkillEditor(ModalScreen[bool]):
             edit,
             log=f"Edited the SKILL.md {what}.",
             then=self._after_save,
+            based_on=self._base,
         )
         if not saved and failure:
             self._refused = self.values()

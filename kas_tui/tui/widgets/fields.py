@@ -447,7 +447,7 @@ FRESHNESS_DAYS = (30, 90, 365)
 
 
 class DateRow(FieldRow):
-    """``stale_after``: a date or an offset datetime, with +30/+90/+365 days from today."""
+    """``stale_after``: an offset datetime (or a date), extended by +30/+90/+365 days."""
 
     def __init__(self, value: Any, today: Any) -> None:
         super().__init__("stale_after")
@@ -469,30 +469,35 @@ class DateRow(FieldRow):
                     compact=True,
                     classes="me-days",
                     id=f"days-{days}",
-                    tooltip=f"today + {days} days: {F.days_from(self.today, days)}",
+                    tooltip=f"+{days} days: {F.days_from(self.today, days, self.initial or None)}",
                 )
 
     def text(self) -> str:
         return self.query_one(CleanInput).value
 
     def parse(self) -> tuple[Any, str | None]:
-        return F.parse_timestamp(self.text(), self.today)
+        return F.parse_timestamp(self.text(), self.today, self.initial or None)
 
     def notes(self) -> list[tuple[str, str]]:
-        meaning = F.describe_stale_after(self.text(), self.today)
-        relative = F.relative_date(self.text(), self.today)
+        meaning = F.describe_stale_after(self.text(), self.today, self.initial or None)
+        relative = F.relative_date(self.text(), self.today, self.initial or None)
         if relative:
             meaning = f"{relative}, {meaning}"
         out = [("info", meaning)] if meaning else []
-        out.append(("hint", "type +30, +90 or +365 for days from today, or use the buttons"))
+        out.append(
+            (
+                "hint",
+                "+30, +90 or +365 (or the buttons) add days to the later of today and this date",
+            )
+        )
         return out
 
     def extend(self, days: int) -> None:
-        self.query_one(CleanInput).value = F.days_from(self.today, days)
+        self.query_one(CleanInput).value = F.days_from(self.today, days, self.initial or None)
 
     def settle(self) -> None:
         """Write ``+90`` out as the date it means (on enter and on leaving the field)."""
-        relative = F.relative_date(self.text(), self.today)
+        relative = F.relative_date(self.text(), self.today, self.initial or None)
         if relative:
             self.query_one(CleanInput).value = relative
 
