@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import editing
+from .fileio import Fingerprint
 from .okf.errors import EditError, FormatError
 from .okf.frontmatter import load_yaml
 from .okf.text import control_chars
@@ -448,6 +449,9 @@ class Preview:
     diffs: dict[str, str] = field(default_factory=dict)  # path -> its unified diff
     unchanged: list[str] = field(default_factory=list)
     refused: dict[str, str] = field(default_factory=dict)  # path -> why it cannot change
+    #: each changed file as the preview read it: writing it is based on that (a file
+    #: changed on disk after the preview is a conflict, not overwritten)
+    bases: dict[str, Fingerprint] = field(default_factory=dict)
 
     @property
     def changed(self) -> list[str]:
@@ -482,6 +486,8 @@ def preview(
         else:
             if diff:
                 out.diffs[rel] = diff
+                if (base := package.fingerprint(rel)) is not None:
+                    out.bases[rel] = base
             else:
                 out.unchanged.append(rel)
         if progress is not None:

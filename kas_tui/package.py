@@ -617,6 +617,10 @@ class Package:
         data = (self.root / target).read_bytes()
         return decode(data).text, Fingerprint.of_bytes(data)
 
+    def index_paths(self) -> list[str]:
+        """The root-relative path of every index.md read."""
+        return [f.path for f in self.indexes.values()]
+
     def fingerprint(self, rel: str) -> Fingerprint | None:
         """The fingerprint of ``rel`` as the package last read it (``None``: not read)."""
         if rel == "SKILL.md":

@@ -17,7 +17,7 @@ from kas_tui.importing import Converted, draft_document, plan_import, write_impo
 from kas_tui.importing import importer as importer_module
 from kas_tui.package import Package
 from kas_tui.tui.app import KasApp
-from kas_tui.tui.screens.choose import ChoiceScreen
+from kas_tui.tui.screens.choose import ChoiceScreen, DiffScreen
 from kas_tui.tui.screens.import_wizard import (
     FilePicker,
     ImportWizard,
@@ -475,17 +475,27 @@ async def test_a_refused_write_keeps_the_wizard_and_the_edits(root: Path, inbox:
         index = root / BUNDLE / "index.md"  # another program edits the index meanwhile
         index.write_text(index.read_text() + "\n<!-- edited elsewhere -->\n")
         before = files(root)
+        for _ in range(2):  # asked each time: the index differs from what the wizard planned on
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert isinstance(app.screen, ChoiceScreen) and "changed on disk" in str(
+                app.screen.query_one("#choice-message", Static).render()
+            )
+            assert files(root) == before  # the document written first was taken back
+            await pilot.press("3")  # keep editing
+            await pilot.pause()
+            assert app.screen is wizard and wizard.step == "preview"
+            assert wizard._form(notes).row("title").text() == "Refund approval notes"
+
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert app.screen is wizard and wizard.step == "preview"
-        message = summary(wizard)
-        assert "changed on disk" in message and "nothing was imported" in message
-        assert files(root) == before  # the document written first was taken back
-        assert wizard._form(notes).row("title").text() == "Refund approval notes"
-
-        await pilot.press("ctrl+s")  # the index was read again: now it goes through
+        await pilot.press("1")  # the diff of importing on top of the new index
+        await pilot.pause()
+        assert isinstance(app.screen, DiffScreen)
+        await pilot.press("y")
         await pilot.pause()
         assert not isinstance(app.screen, ImportWizard)
+        assert "<!-- edited elsewhere -->" in index.read_text()
         assert changed(before, files(root)) == {
             f"{BUNDLE}/notes.md",
             f"{BUNDLE}/index.md",

@@ -30,7 +30,7 @@ from ..okf import yaml_patch
 from ..okf.errors import EditError
 from ..okf.links import relative_link
 from ..package import Package
-from ..store import Change, Store, StoreError, write_atomic
+from ..store import Change, ConflictError, Store, StoreError, write_atomic
 from . import summary
 from .convert import ConversionError, Converted, Limits, Result, convert_files
 from .draft import (
@@ -48,7 +48,15 @@ ACTIONS = ("create", "update", "unchanged", "duplicate", "failed")
 
 
 class ImportFailed(Exception):
-    """The import could not be written; whatever it had written was undone."""
+    """The import could not be written; whatever it had written was undone.
+
+    ``conflict`` is set when the reason is a file changed on disk since it was read
+    (the TUI then offers the diff of importing on top, or reloading).
+    """
+
+    def __init__(self, message: str, conflict: ConflictError | None = None) -> None:
+        super().__init__(message)
+        self.conflict = conflict
 
 
 @dataclass
@@ -387,7 +395,8 @@ def _write(
             _rollback(pkg, changes, made)
         where = getattr(exc, "path", None)
         raise ImportFailed(
-            f"{exc if not where or str(where) in str(exc) else f'{where}: {exc}'}; nothing was imported"
+            f"{exc if not where or str(where) in str(exc) else f'{where}: {exc}'}; nothing was imported",
+            exc if isinstance(exc, ConflictError) else None,
         ) from None
     if made and not dry_run:
         pkg.load()

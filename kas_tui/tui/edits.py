@@ -63,7 +63,7 @@ class EditingMixin:
         edit: Edit,
         *,
         log: str | None = None,
-        then: Callable[[bool], None] | None = None,
+        then: Callable[[bool | None], None] | None = None,
         based_on: Mapping[str, Fingerprint] | None = None,
     ) -> bool:
         """Run ``edit`` now; ``True`` when it was saved (or had nothing to change).
@@ -71,8 +71,9 @@ class EditingMixin:
         ``based_on`` maps the files the user's edit was made on (root-relative) to their
         fingerprints when the editor read them: a file changed on disk since (live
         reload or not) is never overwritten. A conflict opens a decision (diff and save
-        on top, reload, or keep editing) and returns ``False``; ``then(saved)`` hears
-        how that decision ended.
+        on top, reload, or keep editing) and returns ``False``; ``then`` hears how that
+        decision ended: ``True`` saved, ``False`` not saved (keep editing), ``None`` the
+        user dropped the change and reloaded the file.
         """
         app: Any = self
         self.session.package = self.package
@@ -101,7 +102,7 @@ class EditingMixin:
         label: str,
         edit: Edit,
         log: str | None,
-        then: Callable[[bool], None] | None,
+        then: Callable[[bool | None], None] | None,
         based_on: Mapping[str, Fingerprint],
     ) -> None:
         app: Any = self
@@ -135,7 +136,7 @@ class EditingMixin:
                 self._after_write()
                 app.notify(f"Reloaded {rel}; your change was not saved", timeout=5)
                 if then:
-                    then(False)
+                    then(None)  # dropped: an editor closes, the file on disk is shown
             elif then:
                 then(False)
 

@@ -761,6 +761,7 @@ class BulkScreen(Screen[None]):
                 edit,
                 log=op.log_message(count),
                 then=lambda saved: self.after_write(),
+                based_on={p: result.bases[p] for p in paths if p in result.bases},
             )
 
         self.call_after_refresh(run)

@@ -386,16 +386,16 @@ class EntryEditor(ModalScreen[bool]):
         if not saved and failure:
             self._error(f"Not saved: {failure[0]}")
 
-    def _after_save(self, saved: bool) -> None:
+    def _after_save(self, saved: bool | None) -> None:
+        if saved is None:  # the user dropped the change and reloaded the file
+            self.dismiss(False)
+            return
         if saved:
             self.dismiss(True)
             return
-        # a conflict ended without saving (kept editing, or the file was reloaded):
-        # the fields keep the user's text; compare them with what the files say now
-        current = self._current()
-        if current is not None:
-            self.listing = current
-        self._load_baseline()
+        # kept editing: the fields keep the user's text, compared with what the editor
+        # opened on, so a field the user did not touch is never written over a change
+        # another program made; the entry's line is looked up again at the next save
         self._refresh()
 
     def _error(self, message: str) -> None:

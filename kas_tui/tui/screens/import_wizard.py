@@ -543,6 +543,7 @@ class ImportWizard(Screen[None]):
         self.conversions: dict[tuple, Result] = {}  # kept across Back: a file converts once
         self.files: list[Path] = []
         self.target = ""  # the bundle the plans go into
+        self._base: dict[str, Any] = {}  # index path -> fingerprint when the wizard opened
         self.error = ""  # why the last write was refused, until the next change
         self._stop = threading.Event()
         self._shown: int | None = None
@@ -637,6 +638,13 @@ class ImportWizard(Screen[None]):
     def on_mount(self) -> None:
         self.title = "Import files"
         self.sub_title = self.package.name
+        # the indexes as the wizard found them: the import's entries are planned on these,
+        # so one changed on disk before the write is a conflict (never written over)
+        self._base = {
+            rel: found
+            for rel in self.package.index_paths()
+            if (found := self.package.fingerprint(rel)) is not None
+        }
         picker = self.query_one(FilePicker)
         picker.border_title = Text(f"Files in {self.start}")
         picker.border_subtitle = "space marks · enter opens a folder"
@@ -1286,16 +1294,23 @@ class ImportWizard(Screen[None]):
             try:
                 return write_import(pkg, todo, today=self.today, log=app.session.log_edits)
             except ImportFailed as exc:
+                if exc.conflict is not None:  # an index changed since the wizard opened
+                    raise exc.conflict from None
                 refused.append(str(exc))
                 raise EditError(str(exc)) from None
 
         label = f"import {_plural(len(todo), 'file')} into {self._bundle_name(self.target)}"
-        if app.run_edit(label, edit):
+
+        def written(saved: bool) -> None:  # now, or after the conflict's "save on top"
+            if not saved or self.step == "done":
+                return
             first = next((p.path for p in todo if p.path), None)
             self.step = "done"
             self.dismiss(None)
             if first is not None and first in app.package.documents:
                 app.go(first, reveal=True)
+
+        if app.run_edit(label, edit, based_on=self._base, then=written):
             return
         self._refuse(
             (refused[0] if refused else "not written (see the message)")

@@ -614,7 +614,10 @@ class MetaEditor(ModalScreen[bool]):
         if not saved and not self.saved:
             self._not_saved("Not saved (see the message); your changes are still here.")
 
-    def _after_save(self, saved: bool) -> None:
+    def _after_save(self, saved: bool | None) -> None:
+        if saved is None:  # the user dropped the change and reloaded the file
+            self.dismiss(False)
+            return
         if not saved:
             self._not_saved("Not saved; your changes are still here.")
             return

@@ -330,13 +330,13 @@ class SkillEditor(ModalScreen[bool]):
         if self.values() != self._refused:  # the refusal was about other text
             self.query_one("#skill-error").display = False
 
-    def _after_save(self, saved: bool) -> None:
-        if saved:
+    def _after_save(self, saved: bool | None) -> None:
+        if saved is None:  # the user dropped the change and reloaded the file
+            self.dismiss(False)
+        elif saved:
             self.dismiss(True)
-            return
-        self._load_baseline()  # the file may have been reloaded: compare with it now
-        self._refresh_description()
-        self._refresh_body()
+        # not saved: the fields keep the user's text, compared with what the editor opened
+        # on, so a field the user did not touch is never written over another's change
 
     @on(Button.Pressed, "#skill-cancel")
     def action_close(self) -> None:
