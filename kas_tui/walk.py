@@ -14,6 +14,23 @@ from pathlib import Path
 from .store import os_reason as _os_reason
 
 RESERVED = frozenset({"index.md", "log.md"})
+#: The names of a skill's file, in the order the reference validator ``skills-ref``
+#: (``parser.find_skill_md``) looks for them in the skill's folder: exactly these two.
+SKILL_NAMES = ("SKILL.md", "skill.md")
+
+
+def skill_file(folder: Path) -> str | None:
+    """The name of ``folder``'s skill file as ``skills-ref`` finds it, else ``None``.
+
+    Raises ``OSError`` when ``folder`` cannot be searched (no permission).
+    """
+    for name in SKILL_NAMES:
+        try:
+            os.stat(folder / name)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        return name
+    return None
 
 
 class PackageError(Exception):
@@ -50,7 +67,8 @@ class Walk:
     logs: list[str] = field(default_factory=list)
     assets: list[str] = field(default_factory=list)
     folders: list[str] = field(default_factory=list)
-    skill: str | None = None
+    skill: str | None = None  # the skill file: SKILL.md, else a lowercase skill.md
+    ignored_skill: str | None = None  # a skill.md beside SKILL.md: neither skill nor document
     problems: list[Problem] = field(default_factory=list)
     stats: dict[str, tuple[int, int]] = field(default_factory=dict)  # .md files' (size, mtime)
 
@@ -99,8 +117,11 @@ def walk(root: Path, *, stat: bool = False) -> Walk:
                 subdirs.append((rel, entry.path))
                 out.folders.append(rel)
                 continue
-            if entry.name == "SKILL.md" and not rel_dir:
-                out.skill = rel
+            if entry.name in SKILL_NAMES and not rel_dir:
+                if out.skill is None or entry.name == SKILL_NAMES[0]:
+                    out.ignored_skill, out.skill = out.skill, rel
+                else:
+                    out.ignored_skill = rel
             elif entry.name in RESERVED:
                 (out.indexes if entry.name == "index.md" else out.logs).append(rel)
             elif entry.name.endswith(".md"):
@@ -155,13 +176,11 @@ def find_root(path: Path) -> Path:
     if path.is_file():
         path = path.parent
     for folder in (path, *path.parents):
-        if (folder / "SKILL.md").is_file():
+        if skill_file(folder):
             return folder
     try:
         skills = sorted(
-            c
-            for c in path.iterdir()
-            if c.is_dir() and not c.name.startswith(".") and (c / "SKILL.md").is_file()
+            c for c in path.iterdir() if c.is_dir() and not c.name.startswith(".") and skill_file(c)
         )
     except OSError as exc:
         raise PackageError(f"{path}: cannot list the folder ({exc.strerror})") from None
