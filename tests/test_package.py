@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from conftest import DOCUMENTS, FILES, make_package, snapshot
+from test_paths import needs_unprivileged, run_unprivileged
 
 from kas_tui import loader
 from kas_tui.checks import check
@@ -558,20 +559,27 @@ def test_symlinked_folder_inside_the_package_is_not_followed(tmp_path):
     assert problem.severity == "info"
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+@needs_unprivileged
 def test_unreadable_file_chmod(tmp_path):
+    """A real mode 000 file (as root: loaded in a process without root's overrides)."""
     root = make_package(tmp_path)
     secret = root / "billing" / "secret.md"
     secret.write_text("---\ntype: Note\n---\n")
     secret.chmod(0)
+    script = (
+        "from kas_tui.package import Package\n"
+        f"pkg = Package.open({str(root)!r})\n"
+        "print([(p.code, p.message) for p in pkg.problems_of('billing/secret.md')])\n"
+        "print(sorted(p for p, d in pkg.documents.items() if d.problems))\n"
+    )
     try:
-        pkg = Package.open(root)
-        (problem,) = pkg.problems_of("billing/secret.md")
-        assert problem.code == "unreadable"
-        assert "permission denied" in problem.message
-        assert_rest_loads(pkg, "billing/secret.md")
+        result = run_unprivileged("-c", script)
     finally:
         secret.chmod(0o644)
+    assert result.returncode == 0, result.stderr
+    problems, broken = result.stdout.splitlines()
+    assert problems == "[('unreadable', 'cannot read: permission denied')]"
+    assert broken == "['billing/secret.md']"  # the rest loads
 
 
 def test_unreadable_document(tmp_path, monkeypatch):
