@@ -18,7 +18,6 @@ import gc
 import os
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -217,16 +216,6 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _limits(args: argparse.Namespace) -> Any:
-    from .importing.convert import Limits
-
-    return Limits(
-        timeout=args.timeout,
-        max_bytes=int(args.max_size * 2**20),
-        max_memory=int(args.max_memory * 2**20),
-    )
-
-
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     if argv is None:
@@ -247,8 +236,12 @@ def main(argv: list[str] | None = None) -> int:
         if argv and argv[0] == "demo":
             return run_demo(_demo_parser().parse_args(argv[1:]))
         if argv and argv[0] == "import":
+            from .importing.commands import run_import
+
             return run_import(_import_parser().parse_args(argv[1:]))
         if argv and argv[0] == "build":
+            from .importing.commands import run_build
+
             return run_build(_build_parser().parse_args(argv[1:]))
         return run_tui(_tui_parser().parse_args(argv))
     except SystemExit as exc:  # argparse: --help, --version and usage errors
@@ -276,23 +269,23 @@ def run_demo(args: argparse.Namespace) -> int:
 
 
 def open_tui(path: Path) -> int:
-    from .package import Package, PackageError
+    from .walk import PackageError, locate
 
     try:
-        package = Package.open(path, cache=True)
+        location = locate(path)
     except PackageError as exc:
         print(f"kas-tui: {exc}", file=sys.stderr)
         return 2
-    from .tui.app import KasApp  # Textual is imported only for the TUI
+    from .tui.app import open_app  # Textual is imported only for the TUI
 
-    KasApp(package).run()
+    open_app(location).run()
     return 0
 
 
 def run_check(args: argparse.Namespace) -> int:
     from .checks import Report
     from .checks.memo import ReportMemo, stamp
-    from .walk import PackageError, find_root, walk
+    from .walk import PackageError, locate, walk
 
     codes = args.select + args.ignore
     if codes:
@@ -309,10 +302,6 @@ def run_check(args: argparse.Namespace) -> int:
     if args.dry_run and not args.fix:
         print("kas-tui check: --dry-run needs --fix", file=sys.stderr)
         return 2
-    path = Path(args.path)
-    if not path.is_dir():
-        print(f"kas-tui check: {path}: not a folder", file=sys.stderr)
-        return 2
     today = args.today or dt.date.today()
     options = {
         "agent_ready": args.agent_ready,
@@ -321,10 +310,13 @@ def run_check(args: argparse.Namespace) -> int:
         "ignore": args.ignore,
     }
     try:
-        root = find_root(path)
+        location = locate(args.path)
     except PackageError as exc:
         print(f"kas-tui check: {exc}", file=sys.stderr)
         return 2
+    if location.note:
+        print(f"kas-tui check: {location.note}", file=sys.stderr)
+    root = location.root
     stamped = None
     if not args.no_cache and not args.fix:
         # an unchanged package with the same options: the last report is still true
@@ -357,12 +349,6 @@ def _check_loaded(
     """Check a loaded package (and fix it with ``--fix``); ``stamped``: where to remember."""
     from .checks import check
 
-    if not pkg.documents and not (pkg.root / "SKILL.md").is_file() and not pkg.indexes:
-        print(
-            f"kas-tui check: {pkg.root} is not a package: it holds no SKILL.md, index.md or .md document",
-            file=sys.stderr,
-        )
-        return 2
     report = check(pkg, **options)
     report.seconds += pkg.load_seconds  # the summary's time is the whole run: read and check
     if stamped is not None:
@@ -405,202 +391,3 @@ def _print_report(report: Report, args: argparse.Namespace, *, fixed: int) -> in
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
         print(format_text(report, color=color, hints=args.hints, fixed=fixed))
     return 1 if report.fails(strict=args.strict) else 0
-
-
-# --- import and build -----------------------------------------------------------------------
-
-
-def _package_for(target: Path) -> Path | None:
-    """The root (holding SKILL.md) of the package ``target`` is in or would be in."""
-    anchor = target
-    while not anchor.exists() and anchor != anchor.parent:
-        anchor = anchor.parent
-    if anchor.is_file():
-        return None
-    for folder in (anchor, *anchor.parents):
-        if (folder / "SKILL.md").is_file():
-            return folder
-    return None
-
-
-def run_import(args: argparse.Namespace) -> int:
-    from .importing.importer import (
-        ImportFailed,
-        bundle_of,
-        confirm_update,
-        plan_import,
-        preview_import,
-        write_import,
-    )
-    from .importing.progress import Progress
-    from .package import Package
-
-    target = Path(os.path.abspath(args.into))
-    if target.exists() and not target.is_dir():
-        print(f"kas-tui import: {args.into}: not a folder", file=sys.stderr)
-        return 2
-    root = _package_for(target)
-    if root is None:
-        print(
-            f"kas-tui import: {args.into} is not inside a package (no SKILL.md in it or above "
-            "it); create one with kas-tui build, or import into a package folder",
-            file=sys.stderr,
-        )
-        return 2
-    pkg = Package(root)
-    pkg.load()
-    try:
-        bundle = bundle_of(pkg, target)
-    except ValueError as exc:
-        print(f"kas-tui import: {exc}", file=sys.stderr)
-        return 2
-    progress = Progress("converting", len(args.files)) if len(args.files) > 3 else None
-    done = 0
-
-    def on_result(_i: int, _result: Any) -> None:
-        nonlocal done
-        done += 1
-        if progress is not None:
-            progress.update(done)
-
-    plans = plan_import(
-        pkg,
-        [Path(f) for f in args.files],
-        bundle,
-        type=args.type,
-        limits=_limits(args),
-        update=args.yes,
-        workers=args.workers,
-        on_result=on_result,
-    )
-    if progress is not None:
-        progress.finish()
-    if not args.dry_run and sys.stdin.isatty() and any(p.action == "duplicate" for p in plans):
-        plans = [_ask_update(p, confirm_update) for p in plans]
-    if args.dry_run:
-        diff = preview_import(pkg, plans)
-        sys.stdout.write(diff)
-    else:
-        try:
-            write_import(pkg, plans)
-        except ImportFailed as exc:
-            print(f"kas-tui import: {exc}", file=sys.stderr)
-            return 1
-    return _import_summary(plans, dry_run=args.dry_run)
-
-
-def _ask_update(plan: Any, confirm: Any) -> Any:
-    if plan.action != "duplicate" or plan.existing is None:
-        return plan
-    print(plan.message, file=sys.stderr)
-    try:
-        answer = input(f"Update {plan.existing} from {plan.source.name}? [y/N] ")
-    except EOFError:
-        answer = ""
-    return confirm(plan) if answer.strip().lower() in ("y", "yes") else plan
-
-
-def _import_summary(plans: list[Any], *, dry_run: bool) -> int:
-    would = "would be " if dry_run else ""
-    verbs = {"create": f"{would}imported", "update": f"{would}updated"}
-    counts: dict[str, int] = {}
-    for plan in plans:
-        counts[plan.action] = counts.get(plan.action, 0) + 1
-        if plan.action in verbs:
-            draft = plan.draft
-            print(
-                f"{verbs[plan.action]}: {plan.source} -> {plan.path} ({draft.type}: {draft.title})"
-            )
-        elif plan.action == "unchanged":
-            print(f"unchanged: {plan.message}")
-        else:
-            print(
-                f"{'failed' if plan.action == 'failed' else 'skipped'}: {plan.message}",
-                file=sys.stderr,
-            )
-    parts = [
-        f"{counts[k]} {label}"
-        for k, label in (
-            ("create", f"{would}imported"),
-            ("update", f"{would}updated"),
-            ("unchanged", "unchanged"),
-            ("duplicate", "already imported (use --yes to update)"),
-            ("failed", "failed"),
-        )
-        if counts.get(k)
-    ]
-    tail = "; nothing was written" if dry_run else ""
-    print(f"{', '.join(parts) or 'nothing to import'}{tail}.", file=sys.stderr)
-    return 1 if counts.get("failed") or counts.get("duplicate") else 0
-
-
-def run_build(args: argparse.Namespace) -> int:
-    from .importing.build import BuildError, build
-    from .importing.progress import Progress
-
-    bars: dict[str, Progress] = {}
-    labels = {"convert": "converting", "draft": "drafting", "write": "writing"}
-
-    def report(stage: str, done: int, total: int) -> None:
-        if stage not in labels or total == 0:
-            return
-        bar = bars.get(stage)
-        if bar is None:
-            bar = bars[stage] = Progress(labels[stage], total)
-        bar.update(done)
-        if done >= total:
-            bar.finish()
-
-    try:
-        result = build(
-            Path(args.source),
-            Path(args.out),
-            name=args.name,
-            limits=_limits(args),
-            workers=args.workers,
-            type=args.type,
-            progress=report,
-            validate=not args.no_check,
-            link_base=args.link_base,
-        )
-    except BuildError as exc:
-        print(f"kas-tui build: {exc}", file=sys.stderr)
-        return 2
-    return _build_summary(result)
-
-
-def _build_summary(result: Any) -> int:
-    err = sys.stderr
-    verb = "Built" if result.first else "Updated"
-    total = sum(result.seconds.values())
-    print(
-        f"{verb} {result.out} from {result.sources:,} source files in {total:.1f} s: "
-        f"{len(result.created):,} created, {len(result.updated):,} updated, "
-        f"{result.unchanged:,} unchanged, {len(result.failed):,} failed"
-        + (f", {result.assets:,} assets copied" if result.assets else "")
-        + ".",
-        file=err,
-    )
-    stages = ", ".join(f"{k} {v:.1f} s" for k, v in result.seconds.items())
-    print(f"  time: {stages}", file=err)
-    if result.failed:
-        print(f"{len(result.failed)} file(s) could not be converted:", file=err)
-        for error in result.failed:
-            print(f"  {error.message}", file=err)
-    for note in result.kept:
-        print(f"  kept: {note}", file=err)
-    for note in result.notes:
-        print(f"  note: {note}", file=err)
-    if result.report is not None:
-        report = result.report
-        counts = Counter(f.code for f in report.findings if f.severity != "info")
-        worst = ", ".join(f"{code} x{n}" for code, n in counts.most_common(6))
-        print(
-            f"check --agent-ready: {report.count('error')} errors, {report.count('warning')} "
-            f"warnings, {report.count('info')} info" + (f" ({worst})" if worst else ""),
-            file=err,
-        )
-        for finding in [f for f in report.findings if f.severity == "error"][:20]:
-            where = f"{finding.path}:{finding.line}" if finding.line else finding.path
-            print(f"  {where}: {finding.code} {finding.message}", file=err)
-    return 1 if result.failed or result.errors else 0

@@ -30,8 +30,8 @@ from .okf.log import Log, parse_log
 from .okf.skill import Skill, parse_skill
 from .okf.text import decode
 from .store import Store
+from .walk import SKILL_NAMES, Problem, Walk, find_root, walk
 from .walk import PackageError as PackageError
-from .walk import Problem, Walk, find_root, walk
 
 if TYPE_CHECKING:
     from .okf.scan import BodyScan
@@ -243,6 +243,9 @@ class Package:
         self.folders: list[str] = [""]
         self.assets: list[str] = []
         self.skill: Skill | None = None
+        #: The file read as the skill: SKILL.md, or a lowercase skill.md (see walk.SKILL_NAMES)
+        self.skill_file = "SKILL.md"
+        self.ignored_skill: str | None = None  # a skill.md beside SKILL.md
         self.skill_fingerprint: Fingerprint | None = None
         self.log: Log | None = None
         self.log_fingerprint: Fingerprint | None = None
@@ -317,6 +320,8 @@ class Package:
         self.logs = {}
         self.log = None
         self.skill = None
+        self.skill_file = found.skill or "SKILL.md"
+        self.ignored_skill = found.ignored_skill
 
         def load_other_files() -> None:  # runs while worker processes read the documents
             documents = set(found.documents)
@@ -400,8 +405,11 @@ class Package:
         self._by_folder = None
         self._backlinks = None
         exists = (self.root / rel).is_file()
-        if rel == "SKILL.md":
-            self._load_skill() if exists else setattr(self, "skill", None)
+        if rel in SKILL_NAMES:  # which of SKILL.md and skill.md is the skill may change
+            present = [n for n in SKILL_NAMES if (self.root / n).is_file()]
+            self.skill_file = present[0] if present else "SKILL.md"
+            self.ignored_skill = present[1] if len(present) > 1 else None
+            self._load_skill() if present else setattr(self, "skill", None)
         elif name == "index.md":
             self.indexes.pop(posixpath.dirname(rel), None)
             if exists:
@@ -464,7 +472,7 @@ class Package:
             self.log, self.log_fingerprint = log, fingerprint
 
     def _load_skill(self) -> None:
-        text, fingerprint, problems = read_text(self.root, "SKILL.md")
+        text, fingerprint, problems = read_text(self.root, self.skill_file)
         if text is None:
             self.skill, self.skill_fingerprint = Skill(), None
         else:
@@ -551,7 +559,7 @@ class Package:
         known = {"", *self.documents, *self.assets, *self.folders, *self.logs}
         known.update(f.path for f in self.indexes.values())
         if self.skill is not None:
-            known.add("SKILL.md")
+            known.add(self.skill_file)
         return known
 
     def scan(self, rel: str) -> BodyScan:

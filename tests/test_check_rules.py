@@ -143,6 +143,7 @@ TRIGGERS: dict[str, Case] = {
     "KAS008": Case({"SKILL.md": skill(extra="compatibility: " + "y" * 501)}, "SKILL.md", 4, agent_ready=True),
     "KAS009": Case({"SKILL.md": skill(extra="metadata:\n  version: 1.0")}, "SKILL.md", 5, agent_ready=True),
     "KAS010": Case({"SKILL.md": skill(body="- x\n" * 501)}, "SKILL.md", 6, agent_ready=True),
+    "KAS011": Case({"SKILL.md": None, "skill.md": skill()}, "skill.md", None, agent_ready=True),
     # --- agent-ready: documents and navigation ----------------------------------------------
     "KAS020": Case({"guide.md": doc(title=None)}, "guide.md", 1, agent_ready=True),
     "KAS021": Case({"guide.md": doc(description=None)}, "guide.md", 1, agent_ready=True),
@@ -222,6 +223,7 @@ CLEAN: dict[str, Case] = {
     "KAS008": Case({"SKILL.md": skill(extra="compatibility: " + "y" * 500)}, agent_ready=True),
     "KAS009": Case({"SKILL.md": skill(extra='metadata:\n  version: "1.0"')}, agent_ready=True),
     "KAS010": Case({"SKILL.md": skill(body="- x\n" * 500)}, agent_ready=True),
+    "KAS011": Case({}, agent_ready=True),
     "KAS020": Case({}, agent_ready=True),
     "KAS021": Case({}, agent_ready=True),
     "KAS030": Case(

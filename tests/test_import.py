@@ -326,6 +326,63 @@ def test_size_limit(samples: dict[str, Path]) -> None:
     assert "Refund Policy.docx" in result.message and "size limit" in result.message
 
 
+RSS = """<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0"><channel><title>Acme status</title><link>https://status.acme.example/</link>
+<description>Incidents and maintenance</description>
+<item><title>Login outage resolved</title><link>https://status.acme.example/1</link>
+<description>Sign-ins failed for 20 minutes.</description></item>
+</channel></rss>
+"""
+ATOM = """<?xml version="1.0" encoding="utf-8"?>
+<!-- exported -->
+<feed xmlns="http://www.w3.org/2005/Atom"><title>Acme changelog</title>
+<id>urn:acme:changelog</id><updated>2026-11-01T00:00:00Z</updated>
+<entry><title>Refunds in two clicks</title><id>urn:acme:1</id>
+<updated>2026-11-01T00:00:00Z</updated><summary>Agents can refund from the ticket.</summary></entry>
+</feed>
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "title", "entry"),
+    [
+        ("status.xml", RSS, "Acme status", "Login outage resolved"),
+        ("status.rss", RSS, "Acme status", "Sign-ins failed for 20 minutes."),
+        ("changelog.xml", ATOM, "Acme changelog", "Refunds in two clicks"),
+        ("changelog.atom", ATOM, "Acme changelog", "Agents can refund from the ticket."),
+    ],
+    ids=["rss-as-xml", "rss", "atom-as-xml", "atom"],
+)
+def test_feeds_go_through_the_feed_converter(
+    tmp_path: Path, name: str, text: str, title: str, entry: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    result = convert_file(path)
+    assert isinstance(result, Converted), result
+    assert result.kind == "feed" and result.title == title
+    assert f"# {title}" in result.markdown and entry in result.markdown
+    assert "```" not in result.markdown and "<rss" not in result.markdown
+
+
+def test_other_xml_stays_a_code_block(tmp_path: Path) -> None:
+    path = tmp_path / "config.xml"
+    path.write_text('<?xml version="1.0"?>\n<config><feed>off</feed></config>\n')
+    result = convert_file(path)
+    assert isinstance(result, Converted) and result.kind == "code"
+    assert result.markdown.startswith("```xml")
+
+
+@pytest.mark.parametrize("name", ["call.mp3", "memo.wav", "interview.m4a"])
+def test_audio_is_refused_for_its_true_reason(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(b"ID3\x03\x00\x00\x00\x00\x00\x00" + bytes(range(256)) * 8)
+    result = convert_file(path)
+    assert isinstance(result, ConversionError) and result.reason == "unsupported"
+    assert result.message.startswith(f"{name}: an audio file, and no transcription is available")
+    assert "empty" not in result.message and "\n" not in result.message
+
+
 def _hang(path: Path, limits: Limits) -> Converted | ConversionError:
     if path.name == "hang.bin":
         time.sleep(60)

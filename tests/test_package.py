@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 from conftest import DOCUMENTS, FILES, make_package, snapshot
+from test_paths import needs_unprivileged, run_unprivileged
 
 from kas_tui import loader
+from kas_tui.checks import check
 from kas_tui.okf.links import Target
 from kas_tui.package import (
     Package,
@@ -328,6 +330,31 @@ def test_find_root_without_a_skill_is_the_folder_itself(tmp_path):
     assert find_root(tmp_path / "plain") == tmp_path / "plain"
 
 
+def test_a_lowercase_skill_md_is_the_skill_as_skills_ref_finds_it(tmp_path):
+    root = make_package(tmp_path / "skills")
+    (root / "SKILL.md").rename(root / "skill.md")
+    (root / "notes").mkdir()
+    (root / "notes" / "skill.md").write_text("---\ntype: Note\n---\nA note.\n")
+    assert find_root(root / "incidents") == root
+    assert find_root(tmp_path / "skills") == root  # a skills folder holding one skill
+    pkg = Package.open(root)
+    assert pkg.skill_file == "skill.md" and pkg.skill is not None and pkg.skill.name == root.name
+    assert "skill.md" not in pkg.documents  # the skill, not a concept
+    assert "notes/skill.md" in pkg.documents  # only the root's skill.md is the skill
+    report = check(pkg, agent_ready=True, today=dt.date(2026, 12, 1))
+    found = [(f.code, f.path, f.severity) for f in report.findings]
+    assert ("KAS011", "skill.md", "warning") in found
+    assert not any(code in ("KAS001", "OKF001", "OKF004") for code, _, _ in found)
+    hint = next(f for f in report.findings if f.code == "KAS011").hint
+    assert "Rename skill.md to SKILL.md" in hint
+    # beside a SKILL.md, skill.md is ignored by skills-ref: neither skill nor document
+    (root / "SKILL.md").write_text((root / "skill.md").read_text())
+    pkg = Package.open(root)
+    assert pkg.skill_file == "SKILL.md" and "skill.md" not in pkg.documents
+    report = check(pkg, agent_ready=True, today=dt.date(2026, 12, 1))
+    assert [f.path for f in report.findings if f.code == "KAS011"] == ["skill.md"]
+
+
 # --- bad inputs: each a clear problem on that file, the rest loads, nothing changes ----------
 
 
@@ -532,20 +559,27 @@ def test_symlinked_folder_inside_the_package_is_not_followed(tmp_path):
     assert problem.severity == "info"
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+@needs_unprivileged
 def test_unreadable_file_chmod(tmp_path):
+    """A real mode 000 file (as root: loaded in a process without root's overrides)."""
     root = make_package(tmp_path)
     secret = root / "billing" / "secret.md"
     secret.write_text("---\ntype: Note\n---\n")
     secret.chmod(0)
+    script = (
+        "from kas_tui.package import Package\n"
+        f"pkg = Package.open({str(root)!r})\n"
+        "print([(p.code, p.message) for p in pkg.problems_of('billing/secret.md')])\n"
+        "print(sorted(p for p, d in pkg.documents.items() if d.problems))\n"
+    )
     try:
-        pkg = Package.open(root)
-        (problem,) = pkg.problems_of("billing/secret.md")
-        assert problem.code == "unreadable"
-        assert "permission denied" in problem.message
-        assert_rest_loads(pkg, "billing/secret.md")
+        result = run_unprivileged("-c", script)
     finally:
         secret.chmod(0o644)
+    assert result.returncode == 0, result.stderr
+    problems, broken = result.stdout.splitlines()
+    assert problems == "[('unreadable', 'cannot read: permission denied')]"
+    assert broken == "['billing/secret.md']"  # the rest loads
 
 
 def test_unreadable_document(tmp_path, monkeypatch):

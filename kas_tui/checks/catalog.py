@@ -344,6 +344,17 @@ RULES: tuple[Rule, ...] = (
         "and about 5,000 tokens. It holds usage rules, not knowledge.",
         "Move knowledge into documents and keep scope, navigation and stopping rules here.",
     ),
+    Rule(
+        "KAS011",
+        "warning",
+        KAS,
+        "Skill file is named skill.md, not SKILL.md",
+        "The Agent Skills specification names the file SKILL.md. The reference validator "
+        "(skills-ref) also finds a lowercase skill.md when there is no SKILL.md, so kas-tui "
+        "reads it as the skill, never as a document; agents and tools that look for SKILL.md "
+        "only will not find it. A skill.md beside SKILL.md is ignored by both.",
+        "Rename skill.md to SKILL.md (or, beside a SKILL.md, merge it in and delete it).",
+    ),
     # --- Agent-ready: knowledge (documents) ------------------------------------------------
     Rule(
         "KAS020",

@@ -264,16 +264,25 @@ class Checker:
     def _check_skill(self) -> None:
         from .skill_rules import validate_skill
 
-        try:
-            text = (
-                self.pkg.read_text("SKILL.md") if (self.pkg.root / "SKILL.md").is_file() else None
+        pkg = self.pkg
+        name = pkg.skill_file
+        if name != "SKILL.md":
+            self.emit("KAS011", name, None, f"{name} is the skill file: rename it to SKILL.md")
+        if pkg.ignored_skill:
+            self.emit(
+                "KAS011",
+                pkg.ignored_skill,
+                None,
+                f"{pkg.ignored_skill} beside SKILL.md is ignored: agents read SKILL.md only",
             )
+        try:
+            text = pkg.read_text(name) if (pkg.root / name).is_file() else None
         except (OSError, ValueError) as exc:
-            self.emit("KAS002", "SKILL.md", 1, f"SKILL.md cannot be read: {exc}")
+            self.emit("KAS002", name, 1, f"{name} cannot be read: {exc}")
             return
-        for problem in validate_skill(self.pkg.root, text):
+        for problem in validate_skill(pkg.root, text):
             code = self._SKILL_CODES.get(problem.kind, "KAS005")
-            self.emit(code, "SKILL.md", problem.line, problem.message)
+            self.emit(code, name, problem.line, problem.message)
 
     # -- agent-ready: documents and navigation ---------------------------------------
 

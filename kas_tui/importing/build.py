@@ -44,7 +44,7 @@ from ..okf import log as log_fmt
 from ..okf import yaml_patch
 from ..okf.errors import EditError, FormatError
 from ..okf.links import relative_link
-from ..store import Store, StoreError, write_atomic
+from ..store import Store, StoreError, os_reason, write_atomic
 from . import prose, summary
 from .convert import ConversionError, Converted, Limits, convert_files, sha256_file
 from .draft import (
@@ -234,8 +234,13 @@ class _Builder:
     # -- checks before anything happens ---------------------------------------------------
 
     def _preflight(self) -> None:
-        if not self.source.is_dir():
-            raise BuildError(f"{self.source}: not a folder")
+        try:
+            if not self.source.is_dir():
+                raise BuildError(f"{self.source}: not a folder")
+            with os.scandir(self.source):
+                pass
+        except OSError as exc:
+            raise BuildError(f"{self.source}: cannot list the folder ({os_reason(exc)})") from None
         check_name(self.name)
         if self.name != self.out.name:
             raise BuildError(
@@ -286,7 +291,14 @@ class _Builder:
         documents: list[str] = []
         assets: list[str] = []
         real_source = os.path.realpath(self.source)
-        for folder, dirs, files in os.walk(self.source):
+
+        def unlistable(exc: OSError) -> None:  # said, never skipped in silence
+            rel = Path(exc.filename or self.source).relative_to(self.source).as_posix()
+            self.result.notes.append(
+                f"{rel}: cannot list the folder ({os_reason(exc)}); its files were not built"
+            )
+
+        for folder, dirs, files in os.walk(self.source, onerror=unlistable):
             here = Path(folder)
             dirs[:] = sorted(
                 d
@@ -309,6 +321,12 @@ class _Builder:
                         continue
                 rel = path.relative_to(self.source).as_posix()
                 (assets if path.suffix.lower() in ASSET_EXTS else documents).append(rel)
+        if not documents:
+            raise BuildError(
+                f"{self.source}: no files to convert in it"
+                + (f" ({self.result.notes[0]})" if self.result.notes else "")
+                + "; nothing was built"
+            )
         self.result.sources = len(documents)
         self._map_paths(documents, assets)
         self.progress("enumerate", len(documents), len(documents))

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .properties import document_properties
+
 #: Default limits; ``kas-tui import``/``build`` take ``--timeout`` and ``--max-size``.
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
@@ -48,7 +50,17 @@ CONVERTERS: dict[str, tuple[str, str]] = {
     ".csv": ("csv", "CsvConverter"),
     ".ipynb": ("ipynb", "IpynbConverter"),
     ".msg": ("msg", "OutlookMsgConverter"),
+    ".rss": ("feed", "RssConverter"),
+    ".atom": ("feed", "RssConverter"),
 }
+#: An ``.xml`` file whose root element is one of these is a feed: MarkItDown's
+#: ``RssConverter`` makes it a document of its entries, not a code block of raw XML.
+_FEED_ROOT = re.compile(
+    rb"\A(?:\xef\xbb\xbf)?\s*(?:<\?[^>]*\?>\s*|<!--.*?-->\s*|<!DOCTYPE[^>]*>\s*)*<(?:rss|feed)\b",
+    re.DOTALL,
+)
+#: Audio MarkItDown could only transcribe with a speech service kas-tui does not use.
+AUDIO_EXTS = frozenset({".mp3", ".wav", ".m4a"})
 #: Formats that are zip containers, and the part each must hold.
 _ZIP_PARTS = {
     ".docx": ("word/document.xml", "a Word document"),
@@ -145,18 +157,32 @@ def sha256_file(path: Path) -> str:
 def needs_markitdown(path: Path) -> bool:
     """Whether converting ``path`` takes MarkItDown (a worker process) or is read here."""
     ext = path.suffix.lower()
-    if ext in MARKDOWN_EXTS or ext in TEXT_EXTS or ext in CODE_EXTS:
+    if ext == ".xml":
+        return _is_feed(_head(path))
+    if ext in MARKDOWN_EXTS or ext in TEXT_EXTS or ext in CODE_EXTS or ext in AUDIO_EXTS:
         return False
     if ext in CONVERTERS:
         return True
     return not _looks_like_text(path)
 
 
-def _looks_like_text(path: Path) -> bool:
+def _head(path: Path) -> bytes:
+    """The first 8 KB of ``path`` (nothing when it cannot be read: reading says why)."""
     try:
         with open(path, "rb") as handle:
-            head = handle.read(8192)
+            return handle.read(8192)
     except OSError:
+        return b""
+
+
+def _is_feed(data: bytes) -> bool:
+    """Whether XML ``data`` is an RSS or Atom feed (by its root element)."""
+    return _FEED_ROOT.match(data[:8192]) is not None
+
+
+def _looks_like_text(path: Path) -> bool:
+    head = _head(path)
+    if not head:
         return False
     if b"\0" in head:
         return False
@@ -201,16 +227,25 @@ def convert_here(path: Path, limits: Limits) -> Result:
     problem = check_size(path, limits)
     if problem is not None:
         return problem
+    ext = path.suffix.lower()
+    if ext in AUDIO_EXTS:
+        return ConversionError(
+            path,
+            "unsupported",
+            f"{path.name}: an audio file, and no transcription is available (kas-tui does not "
+            "transcribe audio); import a transcript of it instead",
+        )
     try:
         data = path.read_bytes()
         st = path.stat()
     except OSError as exc:
         return ConversionError(path, "unreadable", f"{path.name}: cannot be read ({_reason(exc)})")
     digest = hashlib.sha256(data).hexdigest()
-    ext = path.suffix.lower()
     try:
         if ext in MARKDOWN_EXTS:
             result = _from_markdown(path, data)
+        elif ext == ".xml" and _is_feed(data):
+            result = _from_markitdown(path, data, CONVERTERS[".rss"])
         elif ext in TEXT_EXTS or ext in CODE_EXTS or (ext not in CONVERTERS and _is_text(data)):
             result = _from_text(path, data)
         else:
@@ -382,10 +417,13 @@ def _precheck(path: Path, ext: str, data: bytes) -> None:
         raise _Refused("corrupt", "corrupt: not a PDF (no %PDF- header)")
 
 
-def _from_markitdown(path: Path, data: bytes) -> Converted | ConversionError:
+def _from_markitdown(
+    path: Path, data: bytes, route: tuple[str, str] | None = None
+) -> Converted | ConversionError:
+    """Convert with MarkItDown: with ``route`` (kind, converter class), or the extension's."""
     ext = path.suffix.lower()
     _precheck(path, ext, data)
-    kind, converter = CONVERTERS.get(ext, ("file", None))
+    kind, converter = route or CONVERTERS.get(ext, ("file", None))
     try:
         from markitdown import (
             FileConversionException,
@@ -442,7 +480,7 @@ def _from_markitdown(path: Path, data: bytes) -> Converted | ConversionError:
         0,
         0.0,
         title=(result.title or "").strip() or None,
-        properties=_properties(ext, data),
+        properties=document_properties(ext, data),
     )
 
 
@@ -495,87 +533,6 @@ def _no_text_reason(ext: str, data: bytes) -> str:
     if ext in (".png", ".jpg", ".jpeg", ".gif", ".webp", ".tif", ".tiff", ".bmp"):
         return "an image holds no text to import"
     return "the conversion produced no text (the file is empty)"
-
-
-# --- document properties ---------------------------------------------------------------------
-
-_CORE_FIELDS = {"title": "title", "subject": "subject", "keywords": "keywords", "creator": "author"}
-
-
-def _properties(ext: str, data: bytes) -> dict[str, str]:
-    """Title, subject, keywords and author from an Office file's or a PDF's metadata."""
-    try:
-        if ext in (".docx", ".pptx", ".xlsx"):
-            return _ooxml_properties(data)
-        if ext == ".pdf":
-            return _pdf_properties(data)
-        if ext in (".html", ".htm", ".xhtml"):
-            return _html_properties(data)
-    except Exception:  # metadata is a bonus: never fail a conversion over it
-        return {}
-    return {}
-
-
-def _ooxml_properties(data: bytes) -> dict[str, str]:
-    import io
-    from xml.etree import ElementTree
-
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        if "docProps/core.xml" not in archive.namelist():
-            return {}
-        root = ElementTree.fromstring(archive.read("docProps/core.xml"))
-    out: dict[str, str] = {}
-    for element in root:
-        local = element.tag.rsplit("}", 1)[-1]
-        if local in _CORE_FIELDS and element.text and element.text.strip():
-            out[_CORE_FIELDS[local]] = " ".join(element.text.split())
-    return out
-
-
-def _pdf_properties(data: bytes) -> dict[str, str]:
-    import io
-
-    from pdfminer.pdfdocument import PDFDocument
-    from pdfminer.pdfparser import PDFParser
-
-    document = PDFDocument(PDFParser(io.BytesIO(data)))
-    out: dict[str, str] = {}
-    for info in document.info[:1]:
-        for key, name in (
-            ("Title", "title"),
-            ("Subject", "subject"),
-            ("Keywords", "keywords"),
-            ("Author", "author"),
-        ):
-            value = info.get(key)
-            if hasattr(value, "resolve"):
-                value = value.resolve()
-            if isinstance(value, bytes):
-                value = _pdf_string(value)
-            if isinstance(value, str) and value.strip():
-                out[name] = " ".join(value.split())
-    return out
-
-
-_HTML_URL = re.compile(
-    rb"""<(?:link[^>]*rel=["']canonical["'][^>]*href|meta[^>]*property=["']og:url["'][^>]*content|base[^>]*href)=["'](https?://[^"'<>\s]+)["']""",
-    re.I,
-)
-
-
-def _html_properties(data: bytes) -> dict[str, str]:
-    """The page's own address (canonical link, og:url or base), for its relative links."""
-    match = _HTML_URL.search(data[:200_000])
-    return {"url": match.group(1).decode("ascii", "replace")} if match else {}
-
-
-def _pdf_string(raw: bytes) -> str:
-    if raw.startswith((b"\xfe\xff", b"\xff\xfe")):
-        return raw.decode("utf-16", "replace")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")
 
 
 def default_workers() -> int:

@@ -38,10 +38,11 @@ from .widgets.meta_pane import MetaPane
 from .widgets.nav_tree import NavTree, NodeRef
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
     from ..checks.model import Finding, Report
     from ..search import Finder
+    from ..walk import Location
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~-])")
 
@@ -59,6 +60,15 @@ def escape_markdown(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
+def open_app(location: Location, **options) -> KasApp:
+    """The app of ``kas-tui PATH`` for a located package, with what opening it has to say:
+    the location's note and each folder that could not be listed (one line each)."""
+    package = Package.open(location.root, cache=options.pop("cache", True))
+    notes = [location.note] if location.note else []
+    notes += [str(p) for p in package.problems if p.code == "unreadable"]
+    return KasApp(package, notes=notes, **options)
+
+
 class KasApp(EditingMixin, App[None]):
     """Browse a Knowledge-as-Skill package by its three layers, and edit it."""
 
@@ -68,10 +78,16 @@ class KasApp(EditingMixin, App[None]):
     BINDINGS = bindings("app")
 
     def __init__(
-        self, package: Package, *, today: dt.date | None = None, watch: bool = True
+        self,
+        package: Package,
+        *,
+        today: dt.date | None = None,
+        watch: bool = True,
+        notes: Sequence[str] = (),
     ) -> None:
         super().__init__()
         self.package = package
+        self.notes = list(notes)  # said once the screen is up (see open_app)
         self.today = today or dt.date.today()
         self.location: str | None = None  # the file shown: SKILL.md, a/index.md, a/doc.md
         self.history = History()
@@ -108,6 +124,8 @@ class KasApp(EditingMixin, App[None]):
         self.query_one("#outline").display = False
         self.query_one(NavTree).focus()
         self.go("SKILL.md", transient=True)
+        for note in self.notes:
+            self.notify(note, severity="warning", timeout=15, markup=False)
         # after the first screen is drawn: the build holds the GIL for 0.4 s at 10k docs
         self.set_timer(0.5, self._prepare_finder)
         if self._watch:

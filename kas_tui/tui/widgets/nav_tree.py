@@ -56,7 +56,8 @@ class NavTree(Tree[NodeRef]):
 
     def _root_label(self, package: Package) -> Text:
         name = package.skill.name if package.skill and package.skill.name else package.name
-        label = Text.assemble((name, "bold"), ("  · SKILL.md", "bright_black"))
+        skill = f"  · {package.skill_file}" if package.skill else "  · no SKILL.md"
+        label = Text.assemble((name, "bold"), (skill, "bright_black" if package.skill else "red"))
         return label + self._visit_mark("SKILL.md") + self._visit_mark("index.md", "index ")
 
     def on_mount(self) -> None:
