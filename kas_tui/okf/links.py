@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
-from urllib.parse import unquote
+from urllib.parse import unquote, urljoin
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -270,6 +270,17 @@ def rewrite_links(
         return text
     parts.append(text[at:])
     return "".join(parts)
+
+
+def site_link(base: str, link: str) -> str:
+    """``link`` (as markdown-it reads it) made absolute against the address ``base``, as a
+    browser joins a page's link to the page's address (RFC 3986): a ``/``-rooted link
+    keeps only the scheme and host of ``base`` (``https://site/docs/product`` and
+    ``/docs/product/x`` give ``https://site/docs/product/x``, never the path twice); a
+    relative one replaces the last segment of ``base``'s path (all of it after a final
+    ``/``), ``../`` climbing from there.
+    """
+    return urljoin(base, link)
 
 
 @dataclass(frozen=True)
