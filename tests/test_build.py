@@ -227,6 +227,19 @@ def test_a_second_build_changes_nothing(built, tmp_path: Path) -> None:
     assert sorted(e.reason for e in again.failed) == ["corrupt", "unsupported"]
 
 
+def test_a_second_build_over_unchanged_sources_writes_nothing(built, tmp_path: Path) -> None:
+    source, out, _result = built
+    copy = tmp_path / "help-kb"
+    shutil.copytree(out, copy)
+    files = sorted(p for p in copy.rglob("*") if p.is_file())
+    manifest = (copy / MANIFEST).read_bytes()
+    stamps = {p: p.stat().st_mtime_ns for p in files}
+    build(source, copy, now=LATER, workers=2)
+    assert (copy / MANIFEST).read_bytes() == manifest  # not even its timestamp
+    assert {p: p.stat().st_mtime_ns for p in files} == stamps
+    assert sorted(p for p in copy.rglob("*") if p.is_file()) == files
+
+
 def test_a_rebuild_takes_changes_in_and_keeps_curator_edits(built, tmp_path: Path) -> None:
     source0, out0, _result = built
     source, out = tmp_path / "src", tmp_path / "help-kb"

@@ -826,6 +826,10 @@ class _Builder:
                 for e in self.result.failed
             },
         }
+        if self.manifest is not None and _same(
+            {**data, "built": None}, {**self.manifest, "built": None}
+        ):
+            return  # the build changed nothing: its record stays as it was, to the byte
         write_atomic(
             root / MANIFEST,
             (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8"),
