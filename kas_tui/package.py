@@ -675,8 +675,11 @@ class Package:
                 if rel in self.documents:
                     body = self.body(rel)
                     first = self.documents[rel].body_line
-                else:
-                    body, first = self.read_text(rel), 1
+                else:  # an index or SKILL.md: its body, as the app shows it
+                    text = self.read_text(rel)
+                    block = fm.find_block(text)
+                    end = block.end if block else 0
+                    body, first = text[end:], text.count("\n", 0, end) + 1
             except (OSError, FormatError):
                 body, first = "", 1
             self._links[rel] = [

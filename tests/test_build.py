@@ -227,6 +227,19 @@ def test_a_second_build_changes_nothing(built, tmp_path: Path) -> None:
     assert sorted(e.reason for e in again.failed) == ["corrupt", "unsupported"]
 
 
+def test_a_second_build_over_unchanged_sources_writes_nothing(built, tmp_path: Path) -> None:
+    source, out, _result = built
+    copy = tmp_path / "help-kb"
+    shutil.copytree(out, copy)
+    files = sorted(p for p in copy.rglob("*") if p.is_file())
+    manifest = (copy / MANIFEST).read_bytes()
+    stamps = {p: p.stat().st_mtime_ns for p in files}
+    build(source, copy, now=LATER, workers=2)
+    assert (copy / MANIFEST).read_bytes() == manifest  # not even its timestamp
+    assert {p: p.stat().st_mtime_ns for p in files} == stamps
+    assert sorted(p for p in copy.rglob("*") if p.is_file()) == files
+
+
 def test_a_rebuild_takes_changes_in_and_keeps_curator_edits(built, tmp_path: Path) -> None:
     source0, out0, _result = built
     source, out = tmp_path / "src", tmp_path / "help-kb"
@@ -375,3 +388,49 @@ def test_a_rebuild_never_writes_over_a_curators_file(tmp_path: Path) -> None:
     result = build(source, out, now=LATER)
     assert result.created == ["howto-2.md"]
     assert "title: Mine" in (out / "howto.md").read_text()
+
+
+LINKS_SOURCE = """\
+# Guide
+
+See [the other page](Other%20Page.md), the [product page](/docs/product/setup) and
+the [teams page](/teams/x "Teams").
+
+```
+[in a fence](Other%20Page.md) and [fenced site link](/teams/fenced)
+```
+
+Code `[in a span](Other%20Page.md)` and `[span site link](/teams/span)`.
+
+    [indented](Other%20Page.md)
+
+[ref]: Other%20Page.md
+Uses the [ref].
+"""
+
+
+def test_build_rewrites_exactly_the_links_markdown_it_sees(tmp_path: Path) -> None:
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "Guide.md": LINKS_SOURCE,
+            "Other Page.md": "# Other\n\nThe page the guide links to, renamed by the build.\n",
+        },
+    )
+    out = tmp_path / "links-kb"
+    build(source, out, now=NOW, link_base="https://site/docs/product")
+    body = (out / "guide.md").read_text()
+    assert "[the other page](other-page.md)" in body  # a slug rename
+    # --link-base joins like a URL base: the /-rooted path replaces the base's, never twice
+    assert "[product page](https://site/docs/product/setup)" in body
+    assert '[teams page](https://site/teams/x "Teams")' in body
+    assert "```\n[in a fence](Other%20Page.md) and [fenced site link](/teams/fenced)\n```" in body
+    assert "`[in a span](Other%20Page.md)` and `[span site link](/teams/span)`" in body
+    assert "    [indented](Other%20Page.md)" in body
+    assert "[ref]: other-page.md\n" in body
+
+
+def test_build_refuses_a_link_base_that_is_no_site(tmp_path: Path) -> None:
+    source = write_sources(tmp_path / "src", {"a.md": "# A\n\nA page of the help centre.\n"})
+    with pytest.raises(BuildError, match=r"--link-base 'learn\.microsoft\.com' is not a site"):
+        build(source, tmp_path / "a-kb", now=NOW, link_base="learn.microsoft.com")

@@ -536,6 +536,20 @@ def test_web_page_links_become_absolute(converted: dict) -> None:
     assert "(https://help.acme.example/account/lockouts)" in body
 
 
+def test_web_page_links_in_code_stay_as_written() -> None:
+    from kas_tui.importing.draft import absolute_links
+
+    body = (
+        'See [reset](reset "Reset"), ![logo](<../img/a b.png>), [top](#top), [x](mailto:a@b.c).\n'
+        "Type `[not a link](reset)` here.\n\n```\n[fenced](reset)\n```\n"
+    )
+    assert absolute_links(body, "https://help.example/account/lockouts") == (
+        'See [reset](https://help.example/account/reset "Reset"), '
+        "![logo](<https://help.example/img/a%20b.png>), [top](#top), [x](mailto:a@b.c).\n"
+        "Type `[not a link](reset)` here.\n\n```\n[fenced](reset)\n```\n"
+    )
+
+
 # --- kas-tui import ----------------------------------------------------------------------------
 
 

@@ -375,3 +375,23 @@ def test_docs_keys_md_is_generated_from_the_commands() -> None:
     assert on_disk == keys_markdown(), (
         "docs/keys.md is out of date: python -m kas_tui.tui.commands > docs/keys.md"
     )
+
+
+async def test_links_picker_reuses_the_packages_links(demo: Package, monkeypatch) -> None:
+    from kas_tui.tui.screens.links import LinksScreen
+
+    page = "billing-support/billing-faq.md"
+    asked: list[str] = []
+    links = demo.links
+    monkeypatch.setattr(demo, "links", lambda rel: asked.append(rel) or links(rel))
+    app = KasApp(demo, today=TODAY, watch=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.go(page)
+        await pilot.pause()
+        asked.clear()
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, LinksScreen)
+        assert asked == [page]  # the page is not parsed again: the list is Package.links()
+        expected = [(link.text, link.target) for link, _ in links(page)]
+        assert [(text, href) for text, href, _kind in app.screen.links] == expected

@@ -37,13 +37,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from ..okf import frontmatter as fm
 from ..okf import index as index_fmt
 from ..okf import log as log_fmt
 from ..okf import yaml_patch
 from ..okf.errors import EditError, FormatError
-from ..okf.links import relative_link
+from ..okf.links import relative_link, resolve, rewrite_links, site_link
 from ..store import Store, StoreError, os_reason, write_atomic
 from . import prose, summary
 from .convert import ConversionError, Converted, Limits, convert_files, sha256_file
@@ -64,9 +65,8 @@ MANIFEST = ".kas-build.json"
 #: dependency may go away with other options or packages: those are tried again).
 _FINAL_FAILURES = frozenset({"unsupported", "corrupt", "encrypted", "no-text"})
 ASSET_EXTS = frozenset({".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".ico"})
+_SITE = re.compile(r"https?://[^/?#\s]+(?:[/?#]\S*)?$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_LINK = re.compile(r"(\]\(\s*)(<[^>\n]*>|[^)\s]+)")
-_REF_DEF = re.compile(r"^(\s{0,3}\[[^\]\n]+\]:\s*)(\S+)", re.M)
 
 
 class BuildError(Exception):
@@ -210,7 +210,7 @@ class _Builder:
         link_base: str | None = None,
     ) -> None:
         self.source = Path(os.path.abspath(source))
-        self.link_base = (link_base or "").rstrip("/")
+        self.link_base = link_base or ""
         self.out = Path(os.path.abspath(out))
         self.name = name or self.out.name
         self.limits = limits
@@ -241,6 +241,11 @@ class _Builder:
                 pass
         except OSError as exc:
             raise BuildError(f"{self.source}: cannot list the folder ({os_reason(exc)})") from None
+        if self.link_base and not _SITE.match(self.link_base):
+            raise BuildError(
+                f"--link-base {self.link_base!r} is not a site's address; "
+                "give one like https://learn.microsoft.com"
+            )
         check_name(self.name)
         if self.name != self.out.name:
             raise BuildError(
@@ -537,22 +542,12 @@ class _Builder:
             return body
 
         def target_for(target: str) -> str | None:
-            raw = target[1:-1] if target.startswith("<") else target
-            if not raw or raw.startswith("#") or re.match(r"^[a-zA-Z][\w+.-]*:", raw):
-                return None
-            path, sep, fragment = raw.partition("#")
-            path = path.split("?")[0]
-            from urllib.parse import unquote
-
-            path = unquote(path)
-            if path.startswith("/"):
-                resolved = posixpath.normpath(path.lstrip("/")) if path.strip("/") else ""
-                rooted = True
-            else:
-                resolved = posixpath.normpath(posixpath.join(posixpath.dirname(doc.source), path))
-                rooted = False
-            if resolved.startswith(".."):
-                return None
+            found = resolve(doc.source, target)
+            if found.kind != "internal":
+                return None  # an anchor, a URL, or a path leaving the sources
+            resolved, rooted = found.path, target.startswith("/")
+            path = unquote(target.partition("#")[0].partition("?")[0])
+            sep, fragment = ("#", found.fragment) if "#" in target else ("", "")
             if resolved in self.docs and self.docs[resolved].state != "failed":
                 new = self.docs[resolved].out
                 folder = False
@@ -563,7 +558,7 @@ class _Builder:
                 new = self.folders[resolved.rstrip("/")]
                 folder = True
             elif rooted and self.link_base:
-                return self.link_base + raw  # a page of the site the sources came from
+                return site_link(self.link_base, target)  # a page of the site the sources came from
             else:
                 return None
             if rooted:
@@ -572,18 +567,9 @@ class _Builder:
                 link = relative_link(doc.out, new, folder=folder)
             if link == path:
                 return None
-            link = index_fmt.format_target(link) if " " in link else link
             return link + (sep + fragment if sep else "")
 
-        def inline(match: re.Match[str]) -> str:
-            new = target_for(match.group(2))
-            return match.group(0) if new is None else match.group(1) + new
-
-        def definition(match: re.Match[str]) -> str:
-            new = target_for(match.group(2))
-            return match.group(0) if new is None else match.group(1) + new
-
-        return _REF_DEF.sub(definition, _LINK.sub(inline, body))
+        return rewrite_links(body, target_for)
 
     # 4. write: the first build -----------------------------------------------------------
 
@@ -858,6 +844,10 @@ class _Builder:
                 for e in self.result.failed
             },
         }
+        if self.manifest is not None and _same(
+            {**data, "built": None}, {**self.manifest, "built": None}
+        ):
+            return  # the build changed nothing: its record stays as it was, to the byte
         write_atomic(
             root / MANIFEST,
             (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8"),

@@ -25,12 +25,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import yaml
 
 from .. import __version__
 from ..drift import norm, says_nothing
 from ..okf import frontmatter as fm
+from ..okf.links import rewrite_links, site_link
 from ..okf.timestamp import Timestamp
 from . import prose
 from .convert import Converted
@@ -263,21 +265,15 @@ def draft_document(
     return Draft(converted, bundle, slug, frontmatter, drafted, body, notes)
 
 
-_LINK = re.compile(r"(\]\(\s*)(<[^>\n]*>|[^)\s]+)")
-
-
 def absolute_links(body: str, base: str) -> str:
     """Relative links of a web page made absolute against its address ``base``."""
-    from urllib.parse import urljoin
 
-    def fix(match: re.Match[str]) -> str:
-        target = match.group(2)
-        raw = target[1:-1] if target.startswith("<") else target
-        if not raw or raw.startswith("#") or re.match(r"^[a-zA-Z][\w+.-]*:", raw):
-            return match.group(0)
-        return match.group(1) + urljoin(base, raw).replace(" ", "%20")
+    def absolute(target: str) -> str | None:
+        if not target or target.startswith("#") or urlsplit(target).scheme:
+            return None  # an anchor in the page, or a URL already
+        return site_link(base, target)
 
-    return _LINK.sub(fix, body)
+    return rewrite_links(body, absolute)
 
 
 _LOCAL = re.compile(

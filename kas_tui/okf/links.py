@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import posixpath
 import re
+from bisect import bisect_right
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
-from urllib.parse import unquote
+from typing import TYPE_CHECKING, Any, NamedTuple
+from urllib.parse import unquote, urljoin
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -72,6 +74,213 @@ def links_in_tokens(tokens: list, *, first_line: int = 1) -> list[Link]:
             elif text_parts is not None and child.type in ("text", "code_inline"):
                 text_parts.append(child.content)
     return links
+
+
+class Span(NamedTuple):
+    """Where a link destination is written: ``text[start:end]`` is the destination as
+    written (``<...>`` included), ``target`` what markdown-it reads there (unescaped and
+    normalized, as :class:`Link` holds it), ``line`` its 1-based line.
+
+    Inline links and images have one each; a reference link's destination is its
+    definition's (``[x]: dest``), one span however many links use it.
+    """
+
+    start: int
+    end: int
+    target: str
+    line: int
+
+
+@lru_cache(maxsize=1)
+def _span_parser() -> MarkdownIt:
+    """The links parser, its link rules marking where each destination is written."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark")
+    md.validateLink = lambda url: True  # as in _parser: keep every link
+    from markdown_it.rules_block import reference
+    from markdown_it.rules_inline import image, link
+
+    md.inline.ruler.at("link", _marking(link, "link_open", 0))
+    md.inline.ruler.at("image", _marking(image, "image", 1))
+
+    def marked_reference(state: Any, startLine: int, endLine: int, silent: bool) -> bool:
+        known = len(state.env.get("references", ()))
+        found = reference(state, startLine, endLine, silent)
+        if found and not silent and len(state.env["references"]) > known:  # not a duplicate
+            _mark_definition(state, startLine, next(reversed(state.env["references"])))
+        return found
+
+    md.block.ruler.at("reference", marked_reference)
+    return md
+
+
+def _marking(rule: Callable[[Any, bool], bool], kind: str, label_at: int) -> Callable[..., bool]:
+    """markdown-it's ``link`` or ``image`` ``rule``, recording on its token where an inline
+    destination is: ``(start, end)`` in the inline text (a reference link's is its
+    definition's: see :func:`_mark_definition`)."""
+
+    def marked(state: Any, silent: bool) -> bool:
+        start, count = state.pos, len(state.tokens)
+        if not rule(state, silent):
+            return False
+        if silent:
+            return True
+        token = next(t for t in state.tokens[count:] if t.type == kind)
+        src, end = state.src, state.pos
+        label_end = state.md.helpers.parseLinkLabel(state, start + label_at, label_at == 0)
+        if src[end - 1] == ")" and src.startswith("(", label_end + 1):  # [x](dest)
+            pos = label_end + 2
+            while src[pos] in " \t\n":
+                pos += 1
+            found = state.md.helpers.parseLinkDestination(src, pos, state.posMax)
+            if found.ok and found.pos > pos:
+                token.meta["dest"] = (pos, found.pos)
+        return True
+
+    return marked
+
+
+def _mark_definition(state: Any, startLine: int, label: str) -> None:
+    """Record where the destination of the definition of ``label`` at ``startLine`` is,
+    as an offset in the (newline-normalized) source: what markdown-it's ``reference``
+    rule read, rebuilt from the lines it read."""
+    src = state.src
+    lines = range(startLine, state.line)
+    string = "".join(src[state.bMarks[n] + state.tShift[n] : state.eMarks[n] + 1] for n in lines)
+    pos = 1
+    while string[pos] != "]":
+        pos += 2 if string[pos] == "\\" else 1
+    pos += 2
+    while string[pos] in " \t\n":
+        pos += 1
+    found = state.md.helpers.parseLinkDestination(string, pos, len(string))
+    line = startLine + string.count("\n", 0, pos)
+    line_end = string.find("\n", pos)
+    line_end = len(string) if line_end < 0 else line_end
+    start = state.eMarks[line] - (line_end - pos)
+    state.env.setdefault("dest_spans", {})[label] = (start, start + found.pos - pos, line)
+
+
+def destination_spans(markdown: str) -> list[Span]:
+    """Every link, image and reference-definition destination markdown-it finds in
+    ``markdown``, in text order: never one in code, HTML or a link's title.
+
+    Autolinks (``<https://...>``) are absolute URLs and have none: nothing rewrites them.
+    """
+    env: dict[str, Any] = {}
+    tokens = _span_parser().parse(markdown, env)
+    source = _Source(markdown)
+    spans: dict[int, Span] = {}
+    references = env.get("references", {})
+    for label, (start, end, line) in env.get("dest_spans", {}).items():
+        span = source.span(start, end, references[label]["href"], line)
+        spans[span.start] = span
+    for token in tokens:
+        if token.type != "inline" or not token.children or not token.map:
+            continue
+        for child in token.children:
+            dest = child.meta.get("dest")
+            if dest is None:
+                continue
+            target = child.attrs.get("href" if child.type == "link_open" else "src", "")
+            found = source.inline_span(token, dest, str(target))
+            if found is not None:
+                spans[found.start] = found
+    return [spans[start] for start in sorted(spans)]
+
+
+class _Source:
+    """Offsets in markdown-it's normalized source (``\\r\\n`` made ``\\n``) mapped to
+    offsets in the text as given."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines = re.split(r"\r\n?|\n", text) if "\r" in text else text.split("\n")
+        self.starts: list[int] = []  # where each line starts, in the normalized text
+        self.given: list[int] = []  # and in the text as given
+        at = given = 0
+        newlines = re.finditer(r"\r\n?|\n", text)
+        for line in self.lines:
+            self.starts.append(at)
+            self.given.append(given)
+            at += len(line) + 1
+            nl = next(newlines, None)
+            given = nl.end() if nl else given + len(line)
+
+    def span(self, start: int, end: int, target: str, line: int) -> Span:
+        n = bisect_right(self.starts, start) - 1
+        shift = self.given[n] - self.starts[n]
+        return Span(start + shift, end + shift, target, line + 1)
+
+    def inline_span(self, token: Any, dest: tuple[int, int], target: str) -> Span | None:
+        """The span of a destination at ``dest`` in an inline token's text: its line of
+        the token is the end of a source line (block quote and list markers, indents
+        and tabs are cut from its start), trimmed at the end for the last line."""
+        content: str = token.content
+        start, end = dest
+        row = token.map[0] + content.count("\n", 0, start)
+        cut = content.find("\n", start)
+        tail = content[start : len(content) if cut < 0 else cut]
+        line = self.lines[row]
+        at = len(line) - len(tail) if line.endswith(tail) else line.rfind(tail)
+        if at < 0 or line[at : at + end - start] != content[start:end]:
+            return None  # pragma: no cover - a line markdown-it rebuilt some other way
+        return Span(self.given[row] + at, self.given[row] + at + end - start, target, row + 1)
+
+
+#: Characters a destination written bare cannot hold (it is then written in ``<...>``).
+_NEEDS_ANGLE = re.compile(r"[\s()<>]|^$")
+#: ``&`` that would start a character reference, and backslashes: escaped when written.
+_ESCAPE_IN_DEST = re.compile(r"\\|&(?=#?[A-Za-z0-9]+;)")
+
+
+def format_destination(dest: str, *, angle: bool = False) -> str:
+    """``dest`` written as a Markdown link destination that markdown-it reads back as
+    ``dest``: bare when it can be, else in ``<...>`` (always when ``angle``)."""
+    if "\n" in dest or "\r" in dest:
+        raise ValueError(f"link destination {dest!r} holds a line break")
+    escaped = _ESCAPE_IN_DEST.sub(lambda m: "\\" + m.group(0), dest)
+    if angle or _NEEDS_ANGLE.search(dest):
+        return "<" + re.sub(r"[<>]", lambda m: "\\" + m.group(0), escaped) + ">"
+    return escaped
+
+
+def rewrite_links(
+    text: str, change: Callable[[str], str | None], spans: Iterable[Span] | None = None
+) -> str:
+    """``text`` with each link destination that ``change`` maps to a new one rewritten.
+
+    ``change`` gets a destination as markdown-it reads it (:attr:`Span.target`) and
+    returns the new one, or ``None`` to keep it. Only the destinations'
+    own characters change (``<...>`` stays ``<...>``; titles and text stay as written):
+    links in code, HTML and everything else are the bytes they were. ``spans`` are
+    :func:`destination_spans` of ``text`` (computed when not given).
+    """
+    parts: list[str] = []
+    at = 0
+    for span in destination_spans(text) if spans is None else spans:
+        new = change(span.target)
+        if new is None or new == span.target:
+            continue
+        written = text[span.start : span.end]
+        parts += [text[at : span.start], format_destination(new, angle=written[:1] == "<")]
+        at = span.end
+    if not parts:
+        return text
+    parts.append(text[at:])
+    return "".join(parts)
+
+
+def site_link(base: str, link: str) -> str:
+    """``link`` (as markdown-it reads it) made absolute against the address ``base``, as a
+    browser joins a page's link to the page's address (RFC 3986): a ``/``-rooted link
+    keeps only the scheme and host of ``base`` (``https://site/docs/product`` and
+    ``/docs/product/x`` give ``https://site/docs/product/x``, never the path twice); a
+    relative one replaces the last segment of ``base``'s path (all of it after a final
+    ``/``), ``../`` climbing from there.
+    """
+    return urljoin(base, link)
 
 
 @dataclass(frozen=True)

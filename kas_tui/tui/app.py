@@ -19,7 +19,6 @@ from textual.widgets import DataTable, Header, Markdown, Tree
 from textual.worker import get_current_worker
 
 from ..okf import frontmatter as fm
-from ..okf.links import extract_links
 from ..package import Package
 from ..watch import Watcher
 from .commands import COMMANDS, KasCommands, bindings
@@ -266,10 +265,10 @@ class KasApp(EditingMixin, App[None]):
             self.notify(f"{href}: does not exist in this package", severity="error")
 
     def _links_of_page(self) -> list[tuple[str, str, str]]:
-        source = self.location or "SKILL.md"
+        if self.location is None:
+            return []  # an index entry's message, not a page
         links = []
-        for link in extract_links(self.query_one(BodyPane).source):
-            target = self.package.resolve(source, link.target)
+        for link, target in self.package.links(self.location):  # parsed once per page
             kind = target.kind
             if kind == "internal" and target.path not in self.package.known_paths():
                 kind = "missing"
