@@ -195,6 +195,38 @@ def add_entry(
     )
 
 
+def list_entries(pkg: Package, folder: str, entries: list[index_fmt.NewEntry]) -> Change | None:
+    """List ``entries`` in ``folder``'s index.md, placed by the one layout policy
+    (:func:`kas_tui.okf.index.list_entries`); a missing index.md is created whole."""
+    index_rel = posixpath.join(folder, "index.md") if folder else "index.md"
+    kinds = entry_kinds(pkg)
+    title = index_title(pkg, folder)
+
+    def transform(text: str | None) -> str:
+        return index_fmt.list_entries(text, folder, entries, kinds, title=title)
+
+    return _apply(
+        pkg,
+        index_rel,
+        transform,
+        f"list {len(entries)} entries in {index_rel}",
+        create=pkg.indexes.get(folder) is None,
+    )
+
+
+def entry_kinds(pkg: Package) -> dict[str, str]:
+    """Root-relative path -> kind (a document's type, or ``BUNDLE``) of what can be listed."""
+    kinds = {folder: index_fmt.BUNDLE for folder in pkg.folders}
+    kinds.update((path, doc.type) for path, doc in pkg.documents.items())
+    return kinds
+
+
+def index_title(pkg: Package, folder: str) -> str:
+    """The heading of a new index.md: the folder's name as a title (the skill's at the root)."""
+    name = posixpath.basename(folder) if folder else (pkg.skill and pkg.skill.name) or pkg.name
+    return index_fmt.folder_title(name)
+
+
 def remove_entry(pkg: Package, index_rel: str, line: int) -> Change | None:
     """Remove the entry on ``line`` of ``index_rel``; the document stays."""
     return _apply(
