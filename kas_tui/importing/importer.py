@@ -28,7 +28,6 @@ from ..okf import index as index_fmt
 from ..okf import log as log_fmt
 from ..okf import yaml_patch
 from ..okf.errors import EditError
-from ..okf.links import relative_link
 from ..package import Package
 from ..store import Change, Store, StoreError, write_atomic
 from . import summary
@@ -363,14 +362,20 @@ def _write(
             else:
                 rel = plan.existing or plan.draft.path
                 changes += _apply(pkg, rel, lambda t, d=plan.draft: updated_text(t, d))
+        listings: dict[str, list[index_fmt.NewEntry]] = {}
         for plan in todo:
             if plan.action == "create":
-                assert plan.draft is not None
-                changes += _list(pkg, plan.draft.bundle, plan.draft.path, plan.draft, False)
-        for folder in sorted(new_folders, key=lambda f: -f.count("/")):
-            parent = posixpath.dirname(folder)
+                d = plan.draft
+                assert d is not None
+                entry = index_fmt.NewEntry(d.path, d.title, d.description, d.type)
+                listings.setdefault(d.bundle, []).append(entry)
+        for folder in new_folders:
+            title = index_fmt.folder_title(posixpath.basename(folder))
             description = _folder_description(pkg, folder, todo)
-            changes += _list(pkg, parent, folder, None, True, description=description)
+            entry = index_fmt.NewEntry(folder, title, description, index_fmt.BUNDLE)
+            listings.setdefault(posixpath.dirname(folder), []).append(entry)
+        for folder in sorted(listings, key=lambda f: (-f.count("/"), f)):
+            changes += _list(pkg, folder, listings[folder])
         if log:
             date = (today or dt.date.today()).isoformat()
             for plan in todo:
@@ -439,60 +444,21 @@ def _make_folders(
     return new
 
 
-def _list(
-    pkg: Package,
-    folder: str,
-    target: str,
-    draft: Draft | None,
-    is_bundle: bool,
-    *,
-    description: str = "",
-) -> list[Change]:
-    """Add ``target``'s entry to ``folder``'s index.md (created when missing)."""
+def _list(pkg: Package, folder: str, entries: list[index_fmt.NewEntry]) -> list[Change]:
+    """List ``entries`` in ``folder``'s index.md (created when missing), by the one layout
+    policy (:func:`kas_tui.okf.index.list_entries`)."""
+    from ..editing import entry_kinds, index_title
+
     index_rel = posixpath.join(folder, "index.md") if folder else "index.md"
-    existing = pkg.indexes.get(folder)
-    if existing is not None and any(
-        item.path == target and item.kind in ("document", "bundle") for item in existing.listings
-    ):
-        return []
-    rooted = bool(existing) and any(e.target.startswith("/") for e in existing.index.entries)
-    if rooted:
-        link = "/" + target + ("/" if is_bundle else "")
-    else:
-        link = relative_link(index_rel, target, folder=is_bundle)
-    if draft is not None:
-        title, description = draft.title, draft.description
-        section = _section_for(pkg, folder, draft.type)
-    else:
-        title = summary.folder_title(posixpath.basename(target))
-        section = None
-    heading = (
-        summary.folder_title(posixpath.basename(folder))
-        if folder
-        else (pkg.skill.name if pkg.skill and pkg.skill.name else pkg.name)
-    )
-    create = existing is None and not (pkg.root / index_rel).exists()
+    kinds = entry_kinds(pkg)
+    title = index_title(pkg, folder)
+    create = pkg.indexes.get(folder) is None and not (pkg.root / index_rel).exists()
     return _apply(
         pkg,
         index_rel,
-        lambda text: index_fmt.add_entry(
-            text, title, link, description, section=section, heading=heading
-        ),
+        lambda text: index_fmt.list_entries(text, folder, entries, kinds, title=title),
         create=create,
     )
-
-
-def _section_for(pkg: Package, folder: str, doc_type: str) -> str | None:
-    """The index section whose documents share ``doc_type`` (else the file's default)."""
-    index = pkg.indexes.get(folder)
-    if index is None or not index.index.sections:
-        return None
-    votes: Counter[str | None] = Counter()
-    for item in index.listings:
-        doc = pkg.documents.get(item.path) if item.kind == "document" else None
-        if doc is not None and doc.type == doc_type:
-            votes[item.entry.section] += 1
-    return votes.most_common(1)[0][0] if votes else None
 
 
 def _folder_description(pkg: Package, folder: str, todo: Sequence[PlannedImport]) -> str:
