@@ -301,14 +301,21 @@ def pending_diff(pkg: Package, store: Store) -> str:
 def undo(pkg: Package) -> Change | None:
     """Undo the last write of this session (refused if the file changed since)."""
     change = pkg.store.undo()
-    if change:
-        pkg.reload_file(change.path.resolve().relative_to(pkg.root.resolve()).as_posix())
+    _reload(pkg, change)
     return change
 
 
 def redo(pkg: Package) -> Change | None:
     """Redo the last undone write."""
     change = pkg.store.redo()
-    if change:
-        pkg.reload_file(change.path.resolve().relative_to(pkg.root.resolve()).as_posix())
+    _reload(pkg, change)
     return change
+
+
+def _reload(pkg: Package, change: Change | None) -> None:
+    if change is None:
+        return
+    if change.folders:  # folders came or went: the package's folders change too
+        pkg.load()
+    else:
+        pkg.reload_file(change.path.resolve().relative_to(pkg.root.resolve()).as_posix())

@@ -64,6 +64,9 @@ class Change:
     before: bytes | None = field(repr=False)
     after: bytes = field(repr=False)
     label: str = ""
+    #: Folders made for a created file (outermost first, see ``Store.apply(parents=)``):
+    #: undo removes them again when they are empty, redo makes them again.
+    folders: tuple[Path, ...] = ()
 
 
 def read_bytes(path: Path) -> tuple[bytes, Fingerprint]:
@@ -176,13 +179,15 @@ class Store:
         expect: Fingerprint | None = None,
         create: bool = False,
         label: str = "",
+        parents: bool = False,
     ) -> Change | None:
         """Rewrite ``path`` with ``transform(text)``; return the change, or ``None``.
 
         ``expect`` is the fingerprint taken when the caller read the file: if the file
         changed since, :class:`ConflictError`. With ``create=True`` a missing file is
         created (``transform`` receives ``None``). The text passed to ``transform`` has
-        no BOM; the BOM, if any, is put back.
+        no BOM; the BOM, if any, is put back. ``parents=True`` makes the missing folders
+        of a created file, journalled with the change.
         """
         path = Path(path)
         if self.dry_run and path in self.pending:
@@ -218,8 +223,13 @@ class Store:
         if self.dry_run:
             self.pending[path] = (before, after)
             return Change(path, before, after, label)
-        write_atomic(path, after, expect=before, create=before is None)
-        change = Change(path, before, after, label)
+        folders = _make_folders(path.parent) if parents and before is None else ()
+        try:
+            write_atomic(path, after, expect=before, create=before is None)
+        except BaseException:
+            _remove_folders(folders)
+            raise
+        change = Change(path, before, after, label, folders)
         self.undo_stack.append(change)
         self.redo_stack.clear()
         return change
@@ -229,7 +239,7 @@ class Store:
         if not self.undo_stack:
             return None
         change = self.undo_stack[-1]
-        self._swap(change.path, have=change.after, want=change.before)
+        self._swap(change.path, have=change.after, want=change.before, folders=change.folders)
         self.redo_stack.append(self.undo_stack.pop())
         return change
 
@@ -238,12 +248,14 @@ class Store:
         if not self.redo_stack:
             return None
         change = self.redo_stack[-1]
-        self._swap(change.path, have=change.before, want=change.after)
+        self._swap(change.path, have=change.before, want=change.after, folders=change.folders)
         self.undo_stack.append(self.redo_stack.pop())
         return change
 
     @staticmethod
-    def _swap(path: Path, *, have: bytes | None, want: bytes | None) -> None:
+    def _swap(
+        path: Path, *, have: bytes | None, want: bytes | None, folders: tuple[Path, ...] = ()
+    ) -> None:
         try:
             current: bytes | None = path.read_bytes()
         except FileNotFoundError:
@@ -255,8 +267,35 @@ class Store:
                 path.unlink()
             except OSError as exc:
                 raise StoreError(path, f"cannot remove: {_reason(exc)}") from None
+            _remove_folders(folders)
         else:
+            if have is None:
+                _make_folders(path.parent)
             write_atomic(path, want, expect=have, create=have is None)
+
+
+def _make_folders(folder: Path) -> tuple[Path, ...]:
+    """Make ``folder`` and its missing parents; the ones made, outermost first."""
+    missing = []
+    while not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    made: list[Path] = []
+    for path in reversed(missing):
+        try:
+            path.mkdir()
+        except OSError as exc:
+            _remove_folders(tuple(made))
+            raise StoreError(path, f"cannot make the folder: {_reason(exc)}") from None
+        made.append(path)
+    return tuple(made)
+
+
+def _remove_folders(folders: tuple[Path, ...]) -> None:
+    """Remove ``folders`` (outermost first) innermost first, where they are empty."""
+    for path in reversed(folders):
+        with contextlib.suppress(OSError):
+            path.rmdir()
 
 
 __all__ = [
