@@ -698,3 +698,11 @@ def test_import_usage_errors(tmp_path: Path, samples: dict, capsys) -> None:
     assert main(["import", str(samples["txt"])]) == 2  # no --into
     assert main(["import", str(samples["txt"]), "--into", str(tmp_path)]) == 2  # no package
     assert "is not inside a package" in capsys.readouterr().err
+
+
+def test_a_new_bundle_is_listed_beside_the_other_bundles(acme: Path, samples: dict) -> None:
+    """Not under the root index's last section (external links, "# Elsewhere")."""
+    pkg = Package.open(acme)
+    write_import(pkg, plan_import(pkg, [samples["txt"]], "notes"))
+    entries = {e.target: e for e in parse_index((acme / "index.md").read_text()).entries}
+    assert entries["notes/"].section == entries["incidents/"].section == "Acme knowledge base"
