@@ -185,7 +185,7 @@ def add_entry(
         link = "/" + target + ("/" if is_bundle else "")
     else:
         link = relative_link(index_rel, target, folder=is_bundle)
-    heading = _bundle_heading(pkg, folder)
+    heading = index_title(pkg, folder)
 
     def transform(text: str | None) -> str:
         return index_fmt.add_entry(text, title, link, description, section=section, heading=heading)
@@ -239,12 +239,6 @@ def move_entry(pkg: Package, index_rel: str, line: int, offset: int) -> Change |
     return _apply(
         pkg, index_rel, lambda text: index_fmt.move_entry(text, line, offset), "move entry"
     )
-
-
-def _bundle_heading(pkg: Package, folder: str) -> str:
-    if not folder:
-        return pkg.skill.name if pkg.skill and pkg.skill.name else pkg.name
-    return posixpath.basename(folder).replace("-", " ").replace("_", " ").capitalize()
 
 
 # --- log.md ----------------------------------------------------------------------------

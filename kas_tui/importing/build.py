@@ -661,10 +661,10 @@ class _Builder:
 
     def _folder_titles(self) -> dict[str, str]:
         """Out folder -> title, from the source folder's own name (``SharePointServer``)."""
-        titles = {"": summary.folder_title(self.name)}
+        titles = {"": index_fmt.folder_title(self.name)}
         for src, out in self.folders.items():
             if out:
-                titles[out] = summary.folder_title(posixpath.basename(src))
+                titles[out] = index_fmt.folder_title(posixpath.basename(src))
         return titles
 
     def _descriptions(
@@ -679,7 +679,7 @@ class _Builder:
         out: dict[str, tuple[str, str, int]] = {}
         types: dict[str, Counter[str]] = {}
         for folder in bundles:
-            title = titles.get(folder) or summary.folder_title(posixpath.basename(folder))
+            title = titles.get(folder) or index_fmt.folder_title(posixpath.basename(folder))
             documents = [(view[p][0], view[p][2]) for p in docs_in.get(folder, [])]
             subfolders = [(out[s][0], out[s][2]) for s in subs_in.get(folder, []) if s in out]
             types[folder] = Counter(t for _title, t in documents)
@@ -757,7 +757,7 @@ class _Builder:
         )
         facts = summary.PackageFacts(
             name=self.name,
-            title=summary.folder_title(self.name),
+            title=index_fmt.folder_title(self.name),
             documents=len(view),
             bundles=[(f, info[f][0], info[f][1], info[f][2]) for f in top],
             root_documents=root_docs,

@@ -503,8 +503,8 @@ def _folder_description(pkg: Package, folder: str, todo: Sequence[PlannedImport]
             child = folder + "/" + bundle[len(folder) + 1 :].split("/")[0]
             subs.append(child)
     sub_counts = Counter(subs)
-    subfolders = [(summary.folder_title(posixpath.basename(s)), n) for s, n in sub_counts.items()]
-    title = summary.folder_title(posixpath.basename(folder))
+    subfolders = [(index_fmt.folder_title(posixpath.basename(s)), n) for s, n in sub_counts.items()]
+    title = index_fmt.folder_title(posixpath.basename(folder))
     return summary.folder_description(title, docs, subfolders)
 
 
