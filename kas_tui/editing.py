@@ -189,7 +189,7 @@ def add_entry(
         link = "/" + target + ("/" if is_bundle else "")
     else:
         link = relative_link(index_rel, target, folder=is_bundle)
-    heading = _bundle_heading(pkg, folder)
+    heading = index_title(pkg, folder)
 
     def transform(text: str | None) -> str:
         return index_fmt.add_entry(text, title, link, description, section=section, heading=heading)
@@ -197,6 +197,38 @@ def add_entry(
     return _apply(
         pkg, index_rel, transform, f"list {target} in {index_rel}", create=existing is None
     )
+
+
+def list_entries(pkg: Package, folder: str, entries: list[index_fmt.NewEntry]) -> Change | None:
+    """List ``entries`` in ``folder``'s index.md, placed by the one layout policy
+    (:func:`kas_tui.okf.index.list_entries`); a missing index.md is created whole."""
+    index_rel = posixpath.join(folder, "index.md") if folder else "index.md"
+    kinds = entry_kinds(pkg)
+    title = index_title(pkg, folder)
+
+    def transform(text: str | None) -> str:
+        return index_fmt.list_entries(text, folder, entries, kinds, title=title)
+
+    return _apply(
+        pkg,
+        index_rel,
+        transform,
+        f"list {len(entries)} entries in {index_rel}",
+        create=pkg.indexes.get(folder) is None,
+    )
+
+
+def entry_kinds(pkg: Package) -> dict[str, str]:
+    """Root-relative path -> kind (a document's type, or ``BUNDLE``) of what can be listed."""
+    kinds = {folder: index_fmt.BUNDLE for folder in pkg.folders}
+    kinds.update((path, doc.type) for path, doc in pkg.documents.items())
+    return kinds
+
+
+def index_title(pkg: Package, folder: str) -> str:
+    """The heading of a new index.md: the folder's name as a title (the skill's at the root)."""
+    name = posixpath.basename(folder) if folder else (pkg.skill and pkg.skill.name) or pkg.name
+    return index_fmt.folder_title(name)
 
 
 def remove_entry(pkg: Package, index_rel: str, line: int) -> Change | None:
@@ -211,12 +243,6 @@ def move_entry(pkg: Package, index_rel: str, line: int, offset: int) -> Change |
     return _apply(
         pkg, index_rel, lambda text: index_fmt.move_entry(text, line, offset), "move entry"
     )
-
-
-def _bundle_heading(pkg: Package, folder: str) -> str:
-    if not folder:
-        return pkg.skill.name if pkg.skill and pkg.skill.name else pkg.name
-    return posixpath.basename(folder).replace("-", " ").replace("_", " ").capitalize()
 
 
 # --- log.md ----------------------------------------------------------------------------
@@ -274,14 +300,21 @@ def pending_diff(pkg: Package, store: Store) -> str:
 def undo(pkg: Package) -> Change | None:
     """Undo the last write of this session (refused if the file changed since)."""
     change = pkg.store.undo()
-    if change:
-        pkg.reload_file(change.path.resolve().relative_to(pkg.root.resolve()).as_posix())
+    _reload(pkg, change)
     return change
 
 
 def redo(pkg: Package) -> Change | None:
     """Redo the last undone write."""
     change = pkg.store.redo()
-    if change:
-        pkg.reload_file(change.path.resolve().relative_to(pkg.root.resolve()).as_posix())
+    _reload(pkg, change)
     return change
+
+
+def _reload(pkg: Package, change: Change | None) -> None:
+    if change is None:
+        return
+    if change.folders:  # folders came or went: the package's folders change too
+        pkg.load()
+    else:
+        pkg.reload_file(change.path.resolve().relative_to(pkg.root.resolve()).as_posix())

@@ -40,6 +40,9 @@ class Change:
     before: bytes | None = field(repr=False)
     after: bytes = field(repr=False)
     label: str = ""
+    #: Folders made for a created file (outermost first, see ``Store.apply(parents=)``):
+    #: undo removes them again when they are empty, redo makes them again.
+    folders: tuple[Path, ...] = ()
 
 
 def read_bytes(path: Path) -> tuple[bytes, Fingerprint]:
@@ -120,6 +123,7 @@ class Store:
         expect: Fingerprint | None = None,
         create: bool = False,
         label: str = "",
+        parents: bool = False,
     ) -> Change | None:
         """Rewrite ``path`` with ``transform(text)``; return the change, or ``None``.
 
@@ -127,7 +131,8 @@ class Store:
         changed since, :class:`ConflictError`. Without it, ``transform`` gets the text
         on disk now (an append: two of them at once both land). With ``create=True`` a
         missing file is created (``transform`` receives ``None``). The text passed to
-        ``transform`` has no BOM; the BOM, if any, is put back.
+        ``transform`` has no BOM; the BOM, if any, is put back. ``parents=True`` makes
+        the missing folders of a created file, journalled with the change.
 
         Reading, checking, transforming and replacing happen under the folder's lock,
         so no other kas-tui process writes the file in between.
@@ -137,10 +142,14 @@ class Store:
         expect = self.pins.get(real, expect)
         if self.dry_run:
             return self._dry_apply(path, transform, expect, create, label)
+        folders: tuple[Path, ...] = ()
+        if parents and create and not os.path.isdir(os.path.dirname(real)):
+            folders = _make_folders(Path(os.path.dirname(real)))
         try:
             with folder_lock(os.path.dirname(real)):
                 planned = self._plan(path, transform, expect, create)
                 if planned is None:
+                    _remove_folders(folders)
                     return None
                 before, after = planned
                 atomic_write(
@@ -149,15 +158,16 @@ class Store:
                     check=lambda: _check_unchanged(Path(real), before, before is None),
                     locked=True,
                 )
-        except LockTimeout as exc:
-            raise StoreError(path, f"not written: {exc.strerror}") from None
-        except (StoreError, EditError):
+        except BaseException as exc:
+            _remove_folders(folders)
+            if isinstance(exc, LockTimeout):
+                raise StoreError(path, f"not written: {exc.strerror}") from None
+            if isinstance(exc, OSError):
+                raise StoreError(path, f"cannot write: {_reason(exc)}") from None
             raise
-        except OSError as exc:
-            raise StoreError(path, f"cannot write: {_reason(exc)}") from None
         if real in self.pins:
             self.pins[real] = Fingerprint.of_bytes(after)
-        change = Change(path, before, after, label)
+        change = Change(path, before, after, label, folders)
         self.undo_stack.append(change)
         self.redo_stack.clear()
         return change
@@ -212,7 +222,7 @@ class Store:
         if not self.undo_stack:
             return None
         change = self.undo_stack[-1]
-        self._swap(change.path, have=change.after, want=change.before)
+        self._swap(change.path, have=change.after, want=change.before, folders=change.folders)
         self.redo_stack.append(self.undo_stack.pop())
         return change
 
@@ -221,12 +231,16 @@ class Store:
         if not self.redo_stack:
             return None
         change = self.redo_stack[-1]
-        self._swap(change.path, have=change.before, want=change.after)
+        self._swap(change.path, have=change.before, want=change.after, folders=change.folders)
         self.undo_stack.append(self.redo_stack.pop())
         return change
 
     @staticmethod
-    def _swap(path: Path, *, have: bytes | None, want: bytes | None) -> None:
+    def _swap(
+        path: Path, *, have: bytes | None, want: bytes | None, folders: tuple[Path, ...] = ()
+    ) -> None:
+        if have is None and want is not None and folders:
+            _make_folders(path.parent)  # redo of a file created in new folders
         real = Path(os.path.realpath(path))
         try:
             with folder_lock(real.parent):
@@ -252,6 +266,32 @@ class Store:
         except OSError as exc:
             verb = "remove" if want is None else "write"
             raise StoreError(path, f"cannot {verb}: {_reason(exc)}") from None
+        if want is None:
+            _remove_folders(folders)
+
+
+def _make_folders(folder: Path) -> tuple[Path, ...]:
+    """Make ``folder`` and its missing parents; the ones made, outermost first."""
+    missing = []
+    while not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    made: list[Path] = []
+    for path in reversed(missing):
+        try:
+            path.mkdir()
+        except OSError as exc:
+            _remove_folders(tuple(made))
+            raise StoreError(path, f"cannot make the folder: {_reason(exc)}") from None
+        made.append(path)
+    return tuple(made)
+
+
+def _remove_folders(folders: tuple[Path, ...]) -> None:
+    """Remove ``folders`` (outermost first) innermost first, where they are empty."""
+    for path in reversed(folders):
+        with contextlib.suppress(OSError):
+            path.rmdir()
 
 
 __all__ = [

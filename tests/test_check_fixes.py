@@ -194,10 +194,12 @@ def test_fix_makes_the_package_agent_ready_by_adding_only(tmp_path: Path, capsys
     removed, added = diff_lines(root, "index.md")
     assert removed == ["* [Leave policy](policy.md)"]
     assert f"* [Leave policy](policy.md) - {POLICY_DESCRIPTION}" in added
-    # the filled entry, tools.md, and team/ and ops/ in a new "# Bundles" section
+    # the filled entry, tools.md, and team/ and ops/ in a new "## Bundles" section, at
+    # the level of the file's other sections
     assert [line for line in added if line.startswith("* ")] == [
-        line for line in added if line not in ("", "# Bundles")
+        line for line in added if line not in ("", "## Bundles")
     ]
+    assert "## Bundles" in added
     assert len([line for line in added if line.startswith("* ")]) == 4
 
     # new files: ops/index.md and log.md, nothing else

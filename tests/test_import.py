@@ -42,7 +42,7 @@ from kas_tui.importing import (
 from kas_tui.importing.pool import ConverterPool
 from kas_tui.importing.slug import slugify, unique_slug
 from kas_tui.okf import frontmatter as fm
-from kas_tui.okf.index import parse_index
+from kas_tui.okf.index import parse_index, plural
 from kas_tui.okf.log import parse_log
 from kas_tui.package import Package
 from kas_tui.store import StoreError
@@ -586,12 +586,21 @@ def test_import_writes_documents_index_entries_and_log(acme: Path, samples: dict
     assert meta["type"] == "Policy" and meta["title"] == "Refund policy"
     assert meta["sources"][0]["resource"].endswith("Refund Policy.docx")
     index = parse_index((folder / "index.md").read_text())
-    assert [(e.title, e.target) for e in index.entries] == [
-        ("Refund policy", "refund-policy.md"),
+    # a new index, laid out as every new index is: grouped by type, sections by name
+    types = {
+        e.target: fm.parse((folder / e.target).read_text()).data["type"] for e in index.entries
+    }
+    assert sorted((e.title, e.target) for e in index.entries) == [
         ("Invoice disputes", "invoice-disputes.md"),
+        ("Refund policy", "refund-policy.md"),
         ("Refund stats", "refund-stats.md"),
     ]
-    assert index.entries[0].description == meta["description"]
+    assert [s.title for s in index.sections[1:]] == sorted(
+        {plural(t) for t in types.values()}, key=str.casefold
+    )
+    assert all(e.section == plural(types[e.target]) for e in index.entries)
+    (policy,) = [e for e in index.entries if e.target == "refund-policy.md"]
+    assert policy.description == meta["description"]
     parent = parse_index((acme / "billing" / "index.md").read_text())
     (entry,) = [e for e in parent.entries if e.title == "Imports"]
     assert entry.target == "/billing/imports/"  # the style of the file: /-rooted links
@@ -760,3 +769,11 @@ def test_import_usage_errors(tmp_path: Path, samples: dict, capsys) -> None:
     assert main(["import", str(samples["txt"])]) == 2  # no --into
     assert main(["import", str(samples["txt"]), "--into", str(tmp_path)]) == 2  # no package
     assert "is not inside a package" in capsys.readouterr().err
+
+
+def test_a_new_bundle_is_listed_beside_the_other_bundles(acme: Path, samples: dict) -> None:
+    """Not under the root index's last section (external links, "# Elsewhere")."""
+    pkg = Package.open(acme)
+    write_import(pkg, plan_import(pkg, [samples["txt"]], "notes"))
+    entries = {e.target: e for e in parse_index((acme / "index.md").read_text()).entries}
+    assert entries["notes/"].section == entries["incidents/"].section == "Acme knowledge base"

@@ -623,3 +623,19 @@ def test_body_edit_keeps_the_frontmatter_bytes(tmp_path):
     pkg = Package.open(root)
     ed.set_body(pkg, "notes.md", "# New\n\nBody [link](other.md).\n")
     assert path.read_bytes() == head + b"# New\n\nBody [link](other.md).\n"
+
+
+def test_undo_removes_the_folders_a_created_file_needed_and_redo_makes_them(tmp_path):
+    from kas_tui.store import Store
+
+    store = Store()
+    path = tmp_path / "new" / "deeper" / "doc.md"
+    change = store.apply(path, lambda _t: "text\n", create=True, parents=True)
+    assert change.folders == (tmp_path / "new", tmp_path / "new" / "deeper")
+    store.undo()
+    assert not (tmp_path / "new").exists()
+    store.redo()
+    assert path.read_text() == "text\n"
+    (tmp_path / "new" / "keep.md").write_text("another program's file\n")
+    store.undo()
+    assert not path.exists() and (tmp_path / "new" / "keep.md").exists(), "only empty folders go"

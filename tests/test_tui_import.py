@@ -15,6 +15,7 @@ from textual.widgets import Markdown, Select, Static
 from kas_tui import fields as F
 from kas_tui.importing import Converted, draft_document, plan_import, write_import
 from kas_tui.importing import importer as importer_module
+from kas_tui.okf.index import parse_index
 from kas_tui.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.choose import ChoiceScreen, DiffScreen
@@ -350,6 +351,46 @@ async def test_a_new_bundle_can_be_typed(root: Path, inbox: Path) -> None:
         assert (root / BUNDLE / "disputes" / "chargebacks.md").is_file()
         assert "(chargebacks.md)" in (root / BUNDLE / "disputes" / "index.md").read_text()
         assert "(disputes/" in (root / BUNDLE / "index.md").read_text()  # listed by its parent
+
+
+async def test_a_new_bundle_is_listed_in_a_fitting_section_previewed_right_and_undone(
+    root: Path, inbox: Path
+) -> None:
+    before = files(root)
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        wizard = await open_wizard(app, pilot, inbox)
+        wizard.select([inbox / "chargebacks.txt", inbox / "plans.csv"])
+        wizard.query_one("#iw-new-bundle", CleanInput).value = f"{BUNDLE}/disputes"
+        await pilot.pause()
+        await convert(app, pilot, wizard)
+        await show(pilot, wizard, "chargebacks.txt")
+        shown = [line for line in where(wizard).splitlines() if f"+ {BUNDLE}/index.md" in line]
+        assert len(shown) == 1, where(wizard)
+        previewed = shown[0].split(f"+ {BUNDLE}/index.md", 1)[1].strip()
+        assert "[Disputes](disputes/) - 2 " in previewed  # both files, not the one shown
+        assert not (root / BUNDLE / "disputes").exists()
+        assert f"{BUNDLE}/disputes" not in app.package.folders, "a preview changes nothing"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.pause()
+        assert not isinstance(app.screen, ImportWizard)
+        parent = (root / BUNDLE / "index.md").read_text()
+        assert previewed + "\n" in parent, "the preview showed what was written"
+        # beside the other sub-bundle (refunds/, under "# Money back"), not after the last
+        # section's entries whatever they are
+        entries = {e.target: e for e in parse_index(parent).entries}
+        assert entries["disputes/"].section == entries["refunds/"].section == "Money back"
+
+        app.action_undo()  # one ctrl+z: the documents, the indexes, the log, the folder
+        await pilot.pause()
+        assert files(root) == before
+        assert not (root / BUNDLE / "disputes").exists()
+        assert f"{BUNDLE}/disputes" not in app.package.folders
+        app.action_redo()
+        await pilot.pause()
+        assert (root / BUNDLE / "disputes" / "chargebacks.md").is_file()
+        assert f"{BUNDLE}/disputes" in app.package.bundles()
 
 
 async def test_help_in_the_wizard_lists_the_keys_of_the_step_shown(root: Path, inbox: Path) -> None:

@@ -1,8 +1,8 @@
 """Safe fixes: add what is missing, never delete or reword what a curator wrote.
 
 Each fix goes through the lossless editing API: list unlisted documents and bundles
-(creating ``index.md`` where missing, in the section matching the document's type or a
-default one), fill an entry's empty description from its document, create ``log.md``,
+(by the one layout policy of :mod:`kas_tui.okf.index`: a missing ``index.md`` is
+created whole), fill an entry's empty description from its document, create ``log.md``,
 and record the run as one log entry. A dry run computes the same edits in memory and
 returns their unified diff.
 """
@@ -15,7 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .. import editing
-from ..package import IndexFile, Package
+from ..okf import index as index_fmt
+from ..package import Package
 from ..store import Store
 from .model import Finding, Report
 
@@ -31,52 +32,31 @@ class FixOutcome:
     diff: str = ""
 
 
-def plural(word: str) -> str:
-    """An English plural good enough for section headings (Runbook -> Runbooks)."""
-    lower = word.lower()
-    if word.isupper():
-        return word + "s"
-    if lower.endswith("y") and lower[-2:-1] not in "aeiou":
-        return word[:-1] + "ies"
-    if lower.endswith(("s", "x", "ch", "sh")):
-        return word + "es"
-    return word + "s"
-
-
-def _section_for(
-    pkg: Package, index: IndexFile | None, doc_type: str, is_bundle: bool
-) -> str | None:
-    """The section an entry goes in: one whose documents share its type, or a default."""
-    if index is None:
-        return None
-    by_section: dict[str | None, Counter] = {}
-    for item in index.listings:
-        kind = "\0bundle" if item.kind == "bundle" else None
-        if item.kind == "document":
-            kind = pkg.documents[item.path].type
-        by_section.setdefault(item.entry.section, Counter())[kind] += 1
-    want = "\0bundle" if is_bundle else doc_type
-    best = [s for s, types in by_section.items() if types and types.most_common(1)[0][0] == want]
-    if best:
-        return best[0]
-    names = {s.title.lower(): s.title for s in index.index.sections}
-    if is_bundle and index.index.sections:
-        return names.get("bundles", "Bundles")  # a section of its own, not under a type
-    if doc_type and not is_bundle:  # a section named after the type ("Runbook", "Runbooks")
-        for candidate in (doc_type.lower(), plural(doc_type).lower()):
-            if candidate in names:
-                return names[candidate]
-    # Otherwise the index's main section: the one listing the most documents.
-    documents = {s: sum(n for k, n in c.items() if k != "\0bundle") for s, c in by_section.items()}
-    return max(documents, key=lambda s: documents[s]) if documents else None
-
-
-def _new_index_section(pkg: Package, folder: str, doc_type: str, is_bundle: bool) -> str | None:
-    """Sections of a new index: by type when the folder mixes types, else one heading."""
-    types = {d.type for d in pkg.documents_in(folder) if d.type}
-    if len(types) <= 1:
-        return None
-    return "Bundles" if is_bundle else plural(doc_type or "Document")
+def missing_entries(pkg: Package, folder: str) -> list[index_fmt.NewEntry]:
+    """The documents and sub-bundles of ``folder`` its index.md does not list (all of
+    them when it has none): what ``check --fix`` and the TUI's "add missing entries" list.
+    """
+    index = pkg.indexes.get(folder)
+    listed = (
+        {i.path for i in index.listings if i.kind in ("document", "bundle")} if index else set()
+    )
+    bundles = pkg.bundles()
+    entries = [
+        index_fmt.NewEntry(doc.path, doc.title, doc.description, doc.type)
+        for doc in pkg.documents_in(folder)
+        if doc.path not in listed
+    ]
+    entries += [
+        index_fmt.NewEntry(
+            sub,
+            index_fmt.folder_title(posixpath.basename(sub)),
+            _bundle_description(pkg, sub),
+            index_fmt.BUNDLE,
+        )
+        for sub in pkg.subfolders(folder)
+        if sub in bundles and sub not in listed
+    ]
+    return entries
 
 
 def apply_fixes(
@@ -108,11 +88,6 @@ def apply_fixes(
             index = pkg.indexes.get(folder)
             if index is None and "KAS030" not in wanted:
                 continue
-            listed = (
-                {i.path for i in index.listings if i.kind in ("document", "bundle")}
-                if index
-                else set()
-            )
             new_index = index is None
             # Fill descriptions first: in place, so the entries' lines do not move.
             if "KAS033" in wanted and index is not None:
@@ -125,39 +100,21 @@ def apply_fixes(
                         done.add((index.path, item.entry.line))
                         counts["description"] += 1
                         outcome.actions.append(f"filled the entry for {doc.path} in {index.path}")
-            if "KAS031" in wanted or new_index:
-                for doc in pkg.documents_in(folder):
-                    if doc.path in listed:
-                        continue
-                    section = (
-                        _new_index_section(pkg, folder, doc.type, False)
-                        if new_index
-                        else _section_for(pkg, index, doc.type, False)
-                    )
-                    editing.add_entry(pkg, folder, doc.path, section=section)
-                    index_rel = f"{folder}/index.md" if folder else "index.md"
-                    done.update({(index_rel, posixpath.basename(doc.path)), (index_rel, None)})
-                    counts["document"] += 1
-                    outcome.actions.append(f"listed {doc.path} in {folder or '.'}/index.md")
-            if "KAS032" in wanted or new_index:
-                for sub in pkg.subfolders(folder):
-                    if sub in bundles and sub not in listed:
-                        section = (
-                            _new_index_section(pkg, folder, "", True)
-                            if new_index
-                            else _section_for(pkg, index, "", True)
-                        )
-                        editing.add_entry(
-                            pkg,
-                            folder,
-                            sub,
-                            description=_bundle_description(pkg, sub),
-                            section=section,
-                        )
-                        index_rel = f"{folder}/index.md" if folder else "index.md"
-                        done.update({(index_rel, posixpath.basename(sub) + "/"), (index_rel, None)})
-                        counts["bundle"] += 1
-                        outcome.actions.append(f"listed {sub}/ in {folder or '.'}/index.md")
+            missing = [
+                e
+                for e in missing_entries(pkg, folder)
+                if new_index or ("KAS032" if e.is_bundle else "KAS031") in wanted
+            ]
+            if missing:
+                editing.list_entries(pkg, folder, missing)
+                index_rel = f"{folder}/index.md" if folder else "index.md"
+                done.add((index_rel, None))
+                for entry in missing:
+                    name = posixpath.basename(entry.path) + ("/" if entry.is_bundle else "")
+                    done.add((index_rel, name))
+                    counts["bundle" if entry.is_bundle else "document"] += 1
+                    shown = entry.path + ("/" if entry.is_bundle else "")
+                    outcome.actions.append(f"listed {shown} in {folder or '.'}/index.md")
         log_missing = not (pkg.root / "log.md").is_file()
         if outcome.actions or ("KAS035" in wanted and log_missing):
             editing.append_log(pkg, "Update", _log_message(counts, log_missing), today=today)

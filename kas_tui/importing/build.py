@@ -665,10 +665,10 @@ class _Builder:
 
     def _folder_titles(self) -> dict[str, str]:
         """Out folder -> title, from the source folder's own name (``SharePointServer``)."""
-        titles = {"": summary.folder_title(self.name)}
+        titles = {"": index_fmt.folder_title(self.name)}
         for src, out in self.folders.items():
             if out:
-                titles[out] = summary.folder_title(posixpath.basename(src))
+                titles[out] = index_fmt.folder_title(posixpath.basename(src))
         return titles
 
     def _descriptions(
@@ -683,7 +683,7 @@ class _Builder:
         out: dict[str, tuple[str, str, int]] = {}
         types: dict[str, Counter[str]] = {}
         for folder in bundles:
-            title = titles.get(folder) or summary.folder_title(posixpath.basename(folder))
+            title = titles.get(folder) or index_fmt.folder_title(posixpath.basename(folder))
             documents = [(view[p][0], view[p][2]) for p in docs_in.get(folder, [])]
             subfolders = [(out[s][0], out[s][2]) for s in subs_in.get(folder, []) if s in out]
             types[folder] = Counter(t for _title, t in documents)
@@ -720,35 +720,21 @@ class _Builder:
             wanted[folder] = entries
         return wanted, info
 
+    @staticmethod
+    def _new_entries(
+        entries: list[tuple[str, str, str, bool]], view: dict
+    ) -> list[index_fmt.NewEntry]:
+        return [
+            index_fmt.NewEntry(
+                target, title, description, index_fmt.BUNDLE if is_bundle else view[target][2]
+            )
+            for target, title, description, is_bundle in entries
+        ]
+
     def _index_text(
         self, folder: str, entries: list[tuple[str, str, str, bool]], info: dict, view: dict
     ) -> str:
-        title, description, _count = info[folder]
-        index_rel = posixpath.join(folder, "index.md") if folder else "index.md"
-        lines = ['---\nokf_version: "0.2"\n---\n'] if not folder else []
-        lines.append(f"# {title}\n\n{description}\n")
-        bundles = [e for e in entries if e[3]]
-        documents = [e for e in entries if not e[3]]
-        types = {view[p][2] for p, *_ in documents}
-        sections: list[tuple[str | None, list]] = []
-        if bundles:
-            sections.append(("Bundles" if documents else None, bundles))
-        if len(types) > 1 and len(documents) > 3:
-            for doc_type in sorted(types, key=str.lower):
-                sections.append((doc_type, [e for e in documents if view[e[0]][2] == doc_type]))
-        elif documents:
-            sections.append(("Documents" if bundles else None, documents))
-        for heading, items in sections:
-            lines.append("\n")
-            if heading:
-                lines.append(f"## {heading}\n\n")
-            for target, entry_title, entry_description, is_bundle in items:
-                link = index_fmt.format_target(relative_link(index_rel, target, folder=is_bundle))
-                lines.append(
-                    f"* [{index_fmt.escape_title(entry_title)}]({link}) - "
-                    f"{' '.join(entry_description.split())}\n"
-                )
-        return "".join(lines)
+        return index_fmt.new_index(folder, info[folder][0], self._new_entries(entries, view))
 
     def _write_indexes(self, root: Path, view: dict) -> dict[str, dict[str, list[str]]]:
         wanted, info = self._wanted_entries(view)
@@ -775,7 +761,7 @@ class _Builder:
         )
         facts = summary.PackageFacts(
             name=self.name,
-            title=summary.folder_title(self.name),
+            title=index_fmt.folder_title(self.name),
             documents=len(view),
             bundles=[(f, info[f][0], info[f][1], info[f][2]) for f in top],
             root_documents=root_docs,
@@ -997,6 +983,11 @@ class _Builder:
         )
         result: dict[str, dict[str, list[str]]] = {}
         self._index_changes = 0
+        from ..editing import entry_kinds
+
+        kinds = entry_kinds(pkg)  # the curator's documents count too, the build's win
+        kinds.update((path, value[2]) for path, value in view.items())
+        kinds.update((folder, index_fmt.BUNDLE) for folder in wanted if folder)
         for folder, entries in wanted.items():
             index_rel = posixpath.join(folder, "index.md") if folder else "index.md"
             path = self.out / index_rel
@@ -1019,10 +1010,8 @@ class _Builder:
                 for item in index_file.listings
                 if item.kind in ("document", "bundle")
             }
-            rooted = any(e.target.startswith("/") for e in index_file.index.entries)
-            has_bundles = any(s.title == "Bundles" for s in index_file.index.sections)
             line_edits: list[tuple[int, str, str]] = []
-            additions: list[tuple[str, str, str, str | None]] = []
+            additions: list[tuple[str, str, str, bool]] = []
             for target, title, description, is_bundle in entries:
                 item = listed.get(target)
                 previous = before.get(target)
@@ -1034,12 +1023,7 @@ class _Builder:
                         )
                         record[target] = previous
                         continue
-                    if rooted:
-                        link = "/" + target + ("/" if is_bundle else "")
-                    else:
-                        link = relative_link(index_rel, target, folder=is_bundle)
-                    section = "Bundles" if is_bundle and has_bundles else None
-                    additions.append((title, link, description, section))
+                    additions.append((target, title, description, is_bundle))
                     record[target] = [title, description]
                     continue
                 now_pair = [item.entry.title, item.entry.description]
@@ -1067,6 +1051,7 @@ class _Builder:
 
                 def transform(
                     text: str | None,
+                    folder: str = folder,
                     line_edits: list = line_edits,
                     additions: list = additions,
                     removals: list = removals,
@@ -1076,9 +1061,9 @@ class _Builder:
                         text = index_fmt.set_entry(text, line, title=title, description=description)
                     for line in sorted(removals, reverse=True):
                         text = index_fmt.remove_entry(text, line)
-                    for title, link, description, section in additions:
-                        text = index_fmt.add_entry(text, title, link, description, section=section)
-                    return text
+                    return index_fmt.list_entries(
+                        text, folder, self._new_entries(additions, view), kinds
+                    )
 
                 try:
                     if store.apply(path, transform, expect=index_file.fingerprint, label=index_rel):

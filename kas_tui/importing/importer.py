@@ -28,7 +28,6 @@ from ..okf import index as index_fmt
 from ..okf import log as log_fmt
 from ..okf import yaml_patch
 from ..okf.errors import EditError
-from ..okf.links import relative_link
 from ..package import Package
 from ..store import Change, ConflictError, Store, StoreError, write_atomic
 from . import summary
@@ -333,6 +332,42 @@ def preview_import(pkg: Package, plans: Sequence[PlannedImport]) -> str:
         pkg.store = saved
 
 
+def entry_lines(diff: str) -> list[tuple[str, str]]:
+    """``(index.md, line)`` for each index entry a diff adds (from :func:`preview_import`)."""
+    found = []
+    current = ""
+    for line in diff.splitlines():
+        if line.startswith("+++ "):
+            current = line[4:].removeprefix("b/")
+        elif (
+            line.startswith("+")
+            and not line.startswith("+++")
+            and (current == "index.md" or current.endswith("/index.md"))
+            and "](" in line
+        ):
+            found.append((current, line[1:]))
+    return found
+
+
+def planned_entries(
+    pkg: Package, plans: Sequence[PlannedImport], plan: PlannedImport
+) -> list[tuple[str, str]]:
+    """``(index.md, line)`` of the entries importing ``plans`` adds for ``plan``: its own,
+    and those of the new bundles it goes into, as the whole import writes them."""
+    if plan.draft is None or plan.action != "create":
+        return []
+    path = plan.draft.path
+    found = []
+    for index_rel, line in entry_lines(preview_import(pkg, plans)):
+        entries = index_fmt.parse_index(line).entries
+        if not entries:
+            continue
+        named = index_fmt.resolve_entry_path(posixpath.dirname(index_rel), entries[0])
+        if named == path or path.startswith(named + "/"):
+            found.append((index_rel, line))
+    return found
+
+
 def write_import(
     pkg: Package,
     plans: Sequence[PlannedImport],
@@ -359,26 +394,33 @@ def _write(
 ) -> list[Change]:
     todo = [p for p in plans if p.writes and p.draft is not None]
     changes: list[Change] = []
-    made: list[Path] = []
     try:
-        new_folders = _make_folders(pkg, todo, made, dry_run)
+        new_folders = _new_bundles(pkg, todo)
         for plan in todo:
             assert plan.draft is not None
             if plan.action == "create":
                 text = plan.draft.render()
                 rel = plan.draft.path
-                changes += _apply(pkg, rel, lambda _t, text=text: text, create=True)
+                changes += _apply(
+                    pkg, rel, lambda _t, text=text: text, create=True, parents=not dry_run
+                )
             else:
                 rel = plan.existing or plan.draft.path
                 changes += _apply(pkg, rel, lambda t, d=plan.draft: updated_text(t, d))
+        listings: dict[str, list[index_fmt.NewEntry]] = {}
         for plan in todo:
             if plan.action == "create":
-                assert plan.draft is not None
-                changes += _list(pkg, plan.draft.bundle, plan.draft.path, plan.draft, False)
-        for folder in sorted(new_folders, key=lambda f: -f.count("/")):
-            parent = posixpath.dirname(folder)
+                d = plan.draft
+                assert d is not None
+                entry = index_fmt.NewEntry(d.path, d.title, d.description, d.type)
+                listings.setdefault(d.bundle, []).append(entry)
+        for folder in new_folders:
+            title = index_fmt.folder_title(posixpath.basename(folder))
             description = _folder_description(pkg, folder, todo)
-            changes += _list(pkg, parent, folder, None, True, description=description)
+            entry = index_fmt.NewEntry(folder, title, description, index_fmt.BUNDLE)
+            listings.setdefault(posixpath.dirname(folder), []).append(entry)
+        for folder in sorted(listings, key=lambda f: (-f.count("/"), f)):
+            changes += _list(pkg, folder, listings[folder])
         if log:
             date = (today or dt.date.today()).isoformat()
             for plan in todo:
@@ -392,18 +434,20 @@ def _write(
                 )
     except (EditError, StoreError, OSError, ValueError) as exc:
         if not dry_run:
-            _rollback(pkg, changes, made)
+            _rollback(pkg, changes)
         where = getattr(exc, "path", None)
         raise ImportFailed(
             f"{exc if not where or str(where) in str(exc) else f'{where}: {exc}'}; nothing was imported",
             exc if isinstance(exc, ConflictError) else None,
         ) from None
-    if made and not dry_run:
-        pkg.load()
+    if any(c.folders for c in changes) and not dry_run:
+        pkg.load()  # new folders: the package's folders and bundles change
     return changes
 
 
-def _apply(pkg: Package, rel: str, transform: Any, *, create: bool = False) -> list[Change]:
+def _apply(
+    pkg: Package, rel: str, transform: Any, *, create: bool = False, parents: bool = False
+) -> list[Change]:
     pkg.resolve_path(rel)
     expect = None
     if not create:
@@ -414,16 +458,17 @@ def _apply(pkg: Package, rel: str, transform: Any, *, create: bool = False) -> l
             expect = found.fingerprint if found else None
         elif rel in pkg.documents:
             expect = pkg.documents[rel].fingerprint
-    change = pkg.store.apply(pkg.root / rel, transform, expect=expect, create=create, label=rel)
+    change = pkg.store.apply(
+        pkg.root / rel, transform, expect=expect, create=create, label=rel, parents=parents
+    )
     if not pkg.store.dry_run:
         pkg.reload_file(rel)
     return [change] if change is not None else []
 
 
-def _make_folders(
-    pkg: Package, todo: Sequence[PlannedImport], made: list[Path], dry_run: bool
-) -> list[str]:
-    """Create the bundles the plans need; return those no index lists yet (new bundles)."""
+def _new_bundles(pkg: Package, todo: Sequence[PlannedImport]) -> list[str]:
+    """The bundles the plans write into that no index lists yet, outermost first (the
+    folders themselves are made with the first document written into them)."""
     listed = {
         item.path for f in pkg.indexes.values() for item in f.listings if item.kind == "bundle"
     }
@@ -434,74 +479,24 @@ def _make_folders(
             if folder not in wanted:
                 wanted.append(folder)
             folder = posixpath.dirname(folder)
-    new: list[str] = []
-    for folder in sorted(wanted, key=lambda f: f.count("/")):
-        path = pkg.root / folder
-        if not path.is_dir():
-            if not dry_run:
-                path.mkdir()
-                made.append(path)
-            if folder not in pkg.folders:
-                pkg.folders.append(folder)
-        if folder not in listed:
-            new.append(folder)
-    return new
+    return [f for f in sorted(wanted, key=lambda f: f.count("/")) if f not in listed]
 
 
-def _list(
-    pkg: Package,
-    folder: str,
-    target: str,
-    draft: Draft | None,
-    is_bundle: bool,
-    *,
-    description: str = "",
-) -> list[Change]:
-    """Add ``target``'s entry to ``folder``'s index.md (created when missing)."""
+def _list(pkg: Package, folder: str, entries: list[index_fmt.NewEntry]) -> list[Change]:
+    """List ``entries`` in ``folder``'s index.md (created when missing), by the one layout
+    policy (:func:`kas_tui.okf.index.list_entries`)."""
+    from ..editing import entry_kinds, index_title
+
     index_rel = posixpath.join(folder, "index.md") if folder else "index.md"
-    existing = pkg.indexes.get(folder)
-    if existing is not None and any(
-        item.path == target and item.kind in ("document", "bundle") for item in existing.listings
-    ):
-        return []
-    rooted = bool(existing) and any(e.target.startswith("/") for e in existing.index.entries)
-    if rooted:
-        link = "/" + target + ("/" if is_bundle else "")
-    else:
-        link = relative_link(index_rel, target, folder=is_bundle)
-    if draft is not None:
-        title, description = draft.title, draft.description
-        section = _section_for(pkg, folder, draft.type)
-    else:
-        title = summary.folder_title(posixpath.basename(target))
-        section = None
-    heading = (
-        summary.folder_title(posixpath.basename(folder))
-        if folder
-        else (pkg.skill.name if pkg.skill and pkg.skill.name else pkg.name)
-    )
-    create = existing is None and not (pkg.root / index_rel).exists()
+    kinds = entry_kinds(pkg)
+    title = index_title(pkg, folder)
+    create = pkg.indexes.get(folder) is None and not (pkg.root / index_rel).exists()
     return _apply(
         pkg,
         index_rel,
-        lambda text: index_fmt.add_entry(
-            text, title, link, description, section=section, heading=heading
-        ),
+        lambda text: index_fmt.list_entries(text, folder, entries, kinds, title=title),
         create=create,
     )
-
-
-def _section_for(pkg: Package, folder: str, doc_type: str) -> str | None:
-    """The index section whose documents share ``doc_type`` (else the file's default)."""
-    index = pkg.indexes.get(folder)
-    if index is None or not index.index.sections:
-        return None
-    votes: Counter[str | None] = Counter()
-    for item in index.listings:
-        doc = pkg.documents.get(item.path) if item.kind == "document" else None
-        if doc is not None and doc.type == doc_type:
-            votes[item.entry.section] += 1
-    return votes.most_common(1)[0][0] if votes else None
 
 
 def _folder_description(pkg: Package, folder: str, todo: Sequence[PlannedImport]) -> str:
@@ -517,8 +512,8 @@ def _folder_description(pkg: Package, folder: str, todo: Sequence[PlannedImport]
             child = folder + "/" + bundle[len(folder) + 1 :].split("/")[0]
             subs.append(child)
     sub_counts = Counter(subs)
-    subfolders = [(summary.folder_title(posixpath.basename(s)), n) for s, n in sub_counts.items()]
-    title = summary.folder_title(posixpath.basename(folder))
+    subfolders = [(index_fmt.folder_title(posixpath.basename(s)), n) for s, n in sub_counts.items()]
+    title = index_fmt.folder_title(posixpath.basename(folder))
     return summary.folder_description(title, docs, subfolders)
 
 
@@ -576,20 +571,21 @@ def updated_text(text: str | None, draft: Draft) -> str:
     return head + body_text(draft)
 
 
-def _rollback(pkg: Package, changes: list[Change], made: list[Path]) -> None:
-    """Undo ``changes`` (newest first) and remove the folders ``made``; best effort."""
+def _rollback(pkg: Package, changes: list[Change]) -> None:
+    """Undo ``changes`` (newest first) and remove the folders they made; best effort."""
     for change in reversed(changes):
         stack = pkg.store.undo_stack
         try:
             if stack and stack[-1] is change:
-                pkg.store.undo()
-            elif change.before is None:
+                pkg.store.undo()  # removes the folders it made too
+                continue
+            if change.before is None:
                 change.path.unlink(missing_ok=True)
             else:
                 write_atomic(change.path, change.before, expect=change.after)
         except (StoreError, OSError):
             continue
-    for folder in reversed(made):
-        with contextlib.suppress(OSError):
-            folder.rmdir()
+        for folder in reversed(change.folders):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
     pkg.load()

@@ -11,7 +11,6 @@ when to stop), all drafted from the package's own bundles, types and sources.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -47,15 +46,6 @@ _TYPE_PHRASES = {
     "glossary": ("glossary", "glossaries"),
 }
 MAX_DESCRIPTION = 200
-
-
-def folder_title(name: str) -> str:
-    """A folder name as a title: ``teams-rooms`` -> ``Teams rooms``, ``SharePoint`` kept."""
-    words = [w for w in re.split(r"[\s_\-]+", name) if w]
-    if not words:
-        return name
-    title = " ".join(words)
-    return title[0].upper() + title[1:]
 
 
 def count_phrase(n: int, doc_type: str | None) -> str:

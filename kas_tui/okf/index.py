@@ -8,7 +8,10 @@ the exact bytes it was read from and an edit rewrites one line. Every other line
 
 from __future__ import annotations
 
+import posixpath
 import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -16,6 +19,7 @@ from markdown_it import MarkdownIt
 
 from . import frontmatter as fm
 from .errors import EditError, FormatError
+from .links import relative_link, resolve
 from .text import control_chars, newline_of, split_lines
 
 _ITEM = re.compile(r"(?P<indent>[ \t]*)(?P<bullet>[*+-])(?P<gap>[ \t]+)\[")
@@ -327,14 +331,25 @@ def add_entry(
         if lines and lines[-1].strip():
             block.append(nl)
         title_line = want or heading
+        level = _new_section_level(index) if want else 1
         if title_line:
-            block += [f"# {title_line}{nl}", nl]
+            block += [f"{'#' * level} {title_line}{nl}", nl]
         elif not lines and heading:
             block += [f"# {heading}{nl}", nl]
         at = len(lines) + len(block)
         lines += block
     lines.insert(at, entry_text)
     return _verified("".join(lines), at + 1, None)
+
+
+def _new_section_level(index: Index) -> int:
+    """The heading level of a section added to ``index``: its sections' level (the one
+    heading of a file that has only a title is the title: a section goes below it)."""
+    if not index.sections:
+        return 1
+    if len(index.sections) == 1:
+        return min(index.sections[0].level + 1, 6)
+    return index.sections[-1].level
 
 
 def remove_entry(text: str, line: int) -> str:
@@ -382,3 +397,170 @@ def _verified(new_text: str, line: int, expected: Entry | None) -> str:
     if got is None or (expected is not None and got.render() != expected.render()):
         raise EditError("refused: the entry would not read back as an index entry")
     return new_text
+
+
+# --- layout: where a new entry goes, what a new index.md looks like ---------------------
+#
+# The one policy for listing documents and bundles, used by ``check --fix``, the TUI's
+# "add missing entries", ``import`` and ``build``. A new index.md is rendered whole:
+# the root's ``okf_version`` frontmatter, ``# Title``, then the sub-bundles and the
+# documents (by title), in ``##`` sections when the folder holds both, or documents of
+# several types (one section per type, plural, in alphabetical order). Into an existing
+# index an entry goes, by minimal edit, into the first section whose listed entries are
+# mostly of its kind, else a section named after it (``Runbook``/``Runbooks``,
+# ``Bundles``), else (a document) the section listing the most documents; failing
+# those it opens a section of its own at the end.
+
+#: The kind of a sub-bundle's entry (a document's kind is its ``type``).
+BUNDLE = "\0bundle"
+
+
+@dataclass(frozen=True)
+class NewEntry:
+    """Something to list: a document (``kind`` its type) or a sub-bundle (:data:`BUNDLE`).
+
+    ``path`` is root-relative: the document's path, or the bundle's folder.
+    """
+
+    path: str
+    title: str
+    description: str
+    kind: str
+
+    @property
+    def is_bundle(self) -> bool:
+        return self.kind == BUNDLE
+
+
+def plural(word: str) -> str:
+    """An English plural good enough for section headings (Runbook -> Runbooks)."""
+    lower = word.lower()
+    if word.isupper():
+        return word + "s"
+    if lower.endswith("y") and lower[-2:-1] not in "aeiou":
+        return word[:-1] + "ies"
+    if lower.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+def section_heading(kind: str) -> str:
+    """The heading of the section for entries of ``kind`` (``Bundles``, ``Runbooks``)."""
+    return "Bundles" if kind == BUNDLE else plural(kind.strip() or "Document")
+
+
+def folder_title(name: str) -> str:
+    """A folder name as a title: ``teams-rooms`` -> ``Teams rooms``, ``SharePoint`` kept."""
+    words = [w for w in re.split(r"[\s_\-]+", name) if w]
+    if not words:
+        return name
+    title = " ".join(words)
+    return title[0].upper() + title[1:]
+
+
+def _index_rel(folder: str) -> str:
+    return f"{folder}/index.md" if folder else "index.md"
+
+
+def _order(entries: Iterable[NewEntry]) -> list[NewEntry]:
+    """Bundles, then documents, each by title."""
+    return sorted(entries, key=lambda e: (not e.is_bundle, e.title.casefold(), e.path))
+
+
+def entry_link(folder: str, entry: NewEntry, index: Index | None = None) -> str:
+    """The link to ``entry`` from ``folder``'s index, in the style of its entries."""
+    if index is not None and any(e.target.startswith("/") for e in index.entries):
+        return "/" + entry.path + ("/" if entry.is_bundle else "")
+    return relative_link(_index_rel(folder), entry.path, folder=entry.is_bundle)
+
+
+def new_index(folder: str, title: str, entries: Iterable[NewEntry]) -> str:
+    """The text of a new ``index.md`` for ``folder`` listing ``entries``."""
+    entries = _order(entries)
+    bundles = [e for e in entries if e.is_bundle]
+    documents = [e for e in entries if not e.is_bundle]
+    types = sorted({e.kind for e in documents}, key=lambda t: (t.casefold(), t))
+    groups: list[tuple[str | None, list[NewEntry]]] = []
+    if bundles:
+        groups.append((section_heading(BUNDLE) if documents else None, bundles))
+    if len(types) > 1:
+        groups += [(section_heading(t), [e for e in documents if e.kind == t]) for t in types]
+    elif documents:
+        groups.append((section_heading(types[0]) if bundles else None, documents))
+    lines = [] if folder else ['---\nokf_version: "0.2"\n---\n']
+    lines.append(f"# {title.strip() or folder_title(posixpath.basename(folder))}\n")
+    for heading, items in groups:
+        lines.append("\n")
+        if heading:
+            lines.append(f"## {heading}\n\n")
+        for entry in items:
+            _check_text(entry.description, "description")
+            description = " ".join(entry.description.split())
+            lines.append(
+                f"* [{escape_title(entry.title)}]({format_target(entry_link(folder, entry))})"
+                f"{' - ' + description if description else ''}\n"
+            )
+    return "".join(lines)
+
+
+def section_for(index: Index, folder: str, kinds: Mapping[str, str], kind: str) -> str | None:
+    """The section of ``index`` (``folder``'s) a new entry of ``kind`` goes into.
+
+    ``kinds``: root-relative path -> kind of the documents and bundles the package has,
+    so the existing entries can be counted. ``None``: the file has no headings.
+    """
+    if not index.sections:
+        return None
+    by_section: dict[str | None, Counter[str]] = {}
+    for entry in index.entries:
+        found = kinds.get(resolve_entry_path(folder, entry))
+        if found is not None:
+            by_section.setdefault(entry.section, Counter())[found] += 1
+    for section, counts in by_section.items():
+        if counts.most_common(1)[0][0] == kind:
+            return section
+    names = {s.title.casefold(): s.title for s in index.sections}
+    heading = section_heading(kind)
+    for candidate in (heading,) if kind == BUNDLE else (kind, heading):
+        if candidate.casefold() in names:
+            return names[candidate.casefold()]
+    if kind != BUNDLE:
+        documents = {s: n for s, c in by_section.items() if (n := sum(c.values()) - c[BUNDLE]) > 0}
+        if documents:
+            return max(documents, key=lambda s: documents[s])
+    return heading
+
+
+def list_entries(
+    text: str | None,
+    folder: str,
+    entries: Iterable[NewEntry],
+    kinds: Mapping[str, str],
+    *,
+    title: str = "",
+) -> str:
+    """``folder``'s index text with ``entries`` listed: :func:`new_index` when ``text`` is
+    ``None``, else one minimal :func:`add_entry` each (an entry already listed is skipped).
+    """
+    entries = _order(entries)
+    if text is None:
+        return new_index(folder, title, entries)
+    known = dict(kinds)
+    for entry in entries:
+        index = parse_index(text)
+        listed = {resolve_entry_path(folder, e) for e in index.entries}
+        known[entry.path] = entry.kind
+        if entry.path in listed:
+            continue
+        section = section_for(index, folder, known, entry.kind)
+        link = entry_link(folder, entry, index)
+        text = add_entry(text, entry.title, link, entry.description, section=section)
+    return text
+
+
+def resolve_entry_path(folder: str, entry: Entry) -> str:
+    """The root-relative path ``entry`` of ``folder``'s index names (a bundle: its folder)."""
+    path = resolve(_index_rel(folder), entry.target).path
+    if path == "index.md" or path.endswith("/index.md"):
+        path = posixpath.dirname(path)
+    return path.rstrip("/")

@@ -363,8 +363,8 @@ class EditingMixin:
     def action_add_missing_entries(self) -> None:
         """List the unlisted documents and sub-bundles of the bundle at the tree's cursor."""
         app: Any = self
-        from ..checks import check
-        from ..checks.fixes import apply_fixes
+        from ..checks.fixes import missing_entries
+        from ..editing import list_entries
         from .widgets.nav_tree import NavTree
 
         node = app.query_one(NavTree).cursor_node
@@ -377,10 +377,10 @@ class EditingMixin:
         index_rel = f"{folder}/index.md" if folder else "index.md"
 
         def fix(pkg: Package) -> None:
-            report = check(pkg, agent_ready=True, today=self.today, select=["KAS031", "KAS032"])
-            report.findings = [f for f in report.findings if f.path == index_rel]
-            if report.findings:
-                apply_fixes(pkg, report, today=self.today, folders={folder})
+            # what check --fix lists in this folder, the same way (a missing index.md too)
+            missing = missing_entries(pkg, folder)
+            if missing:
+                list_entries(pkg, folder, missing)
 
         self.run_edit(f"add the missing entries of {index_rel}", fix)
 

@@ -295,23 +295,6 @@ def _plain_text(value: Any) -> bool:
     return value is None or (isinstance(value, str) and F.control_error(value) is None)
 
 
-def entry_lines(diff: str) -> list[tuple[str, str]]:
-    """``(index.md, line)`` for each index entry a diff adds (from :func:`preview_import`)."""
-    found = []
-    current = ""
-    for line in diff.splitlines():
-        if line.startswith("+++ "):
-            current = line[4:].removeprefix("b/")
-        elif (
-            line.startswith("+")
-            and not line.startswith("+++")
-            and (current == "index.md" or current.endswith("/index.md"))
-            and "](" in line
-        ):
-            found.append((current, line[1:]))
-    return found
-
-
 def _clip_body(body: str) -> str:
     if len(body) <= BODY_PREVIEW:
         return body
@@ -1083,10 +1066,13 @@ class ImportWizard(Screen[None]):
         self.query_one("#iw-where", Static).update(text)
 
     def _entries(self, plan: PlannedImport) -> list[tuple[str, str]]:
-        from ...importing import ImportFailed, preview_import
+        from ...importing import ImportFailed
+        from ...importing.importer import planned_entries
 
+        todo = self._to_write()
         try:
-            return entry_lines(preview_import(self.package, [plan]))
+            # as the whole import writes them: a new bundle's entry counts all its files
+            return planned_entries(self.package, todo if plan in todo else [*todo, plan], plan)
         except (ImportFailed, EditError, FormatError, ValueError, OSError) as exc:
             return [("index.md", f"(the entry cannot be drafted: {exc})")]
 
