@@ -388,7 +388,7 @@ async def test_cancel_at_preview_writes_nothing(root: Path, inbox: Path) -> None
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
-        await pilot.press("2")
+        await pilot.press("b")  # back to the files
         await pilot.pause()
         assert app.screen is wizard and wizard.step == "files"
         assert list(wizard.marked) == [inbox / "chargebacks.txt"]
@@ -398,7 +398,7 @@ async def test_cancel_at_preview_writes_nothing(root: Path, inbox: Path) -> None
         assert wizard.results[0] is kept
         await pilot.press("escape")
         await pilot.pause()
-        await pilot.press("2")
+        await pilot.press("b")
         await pilot.pause()
 
         await pilot.press("escape")  # and from there escape closes the wizard
