@@ -328,7 +328,7 @@ def test_size_limit(samples: dict[str, Path]) -> None:
 
 def _hang(path: Path, limits: Limits) -> Converted | ConversionError:
     if path.name == "hang.bin":
-        time.sleep(60)
+        time.sleep(60)  # not a wait: the converter under test hangs
     if path.name == "crash.bin":
         os._exit(3)
     return ConversionError(path, "unsupported", f"{path.name}: fine")
