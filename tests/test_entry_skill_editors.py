@@ -172,17 +172,17 @@ async def test_entry_fields_refuse_flag_and_ask(demo: Package) -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
-        await pilot.press("1")  # keep editing
+        await pilot.press("k")  # keep editing
         await pilot.pause()
         assert app.screen is screen and "second line" in area.text
         app.action_quit()
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
-        await pilot.press("1")  # stay
+        await pilot.press("k")  # keep editing
         await pilot.pause()
         await pilot.press("escape")
         await pilot.pause()
-        await pilot.press("3")  # discard
+        await pilot.press("d")  # discard
         await pilot.pause()
         assert not isinstance(app.screen, (EntryEditor, ChoiceScreen))
         assert _files(demo) == before
@@ -295,7 +295,7 @@ async def test_skill_description_and_body(demo: Package) -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
-        await pilot.press("2")  # save
+        await pilot.press("s")  # save
         await pilot.pause()
         assert not isinstance(app.screen, (SkillEditor, ChoiceScreen))
         assert app.package.skill.description == "Orbit's handbook. Use when asked."

@@ -385,7 +385,7 @@ def test_audio_is_refused_for_its_true_reason(tmp_path: Path, name: str) -> None
 
 def _hang(path: Path, limits: Limits) -> Converted | ConversionError:
     if path.name == "hang.bin":
-        time.sleep(60)
+        time.sleep(60)  # not a wait: the converter under test hangs
     if path.name == "crash.bin":
         os._exit(3)
     return ConversionError(path, "unsupported", f"{path.name}: fine")

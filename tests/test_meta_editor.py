@@ -162,7 +162,7 @@ async def test_form_save_is_byte_minimal_undoable_and_raw_yaml_is_checked(root: 
         # a block never closed is not for the form: the app says why and stays
         (root / "incidents" / "open.md").write_text("---\ntype: Note\n\nBody.\n")
         app.package.reload_file("incidents/open.md")
-        await pilot.press("escape", "1")  # discard the fixed broken.md
+        await pilot.press("escape", "d")  # discard the fixed broken.md
         await pilot.pause()
         screen = app.screen
         assert not isinstance(screen, (MetaEditor, ChoiceScreen))
@@ -241,12 +241,12 @@ async def test_field_checks_refuse_bad_values_and_leaving_asks(root: Path) -> No
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
-        await pilot.press("2")  # Keep editing
+        await pilot.press("k")  # Keep editing
         await pilot.pause()
         assert app.screen is editor and title.value == "Red title"
         await pilot.press("escape")
         await pilot.pause()
-        await pilot.press("1")  # Discard changes
+        await pilot.press("d")  # Discard
         await pilot.pause()
         assert not isinstance(app.screen, (MetaEditor, ChoiceScreen))
         # a clean editor closes without asking

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import DOCUMENTS, FILES, make_package, snapshot
+from conftest import DOCUMENTS, FILES, make_package, snapshot, wait_until
 from test_paths import needs_unprivileged, run_unprivileged
 
 from kas_tui import loader
@@ -781,7 +781,8 @@ def test_parallel_reader_runs_meanwhile_once_in_this_process_while_workers_read(
 
     def meanwhile():
         calls.append(os.getpid())
-        time.sleep(0.3)  # the worker claims the chunks the busy main process cannot
+        # busy here until a worker has claimed a chunk: the workers read meanwhile
+        wait_until(lambda: loader._JOB is None or loader._JOB[3].value > 0)
 
     reads = loader.read_documents(root, paths, workers=2, meanwhile=meanwhile)
     assert calls == [os.getpid()]

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import pilot_wait_until
 from rich.console import Console
 
 from kas_tui.package import Package
@@ -102,6 +103,18 @@ async def test_broken_documents_and_markup_titles_show_literally(tmp_path: Path)
 
 
 # --- flows -------------------------------------------------------------------------------
+
+
+def _palette_highlights(app: KasApp, title: str) -> bool:
+    """Whether the command palette's search is over, with ``title`` highlighted."""
+    from textual.command import CommandList, CommandPalette
+
+    palette = app.screen
+    if not isinstance(palette, CommandPalette) or palette._show_busy:
+        return False
+    commands = palette.query_one(CommandList)
+    number = commands.highlighted
+    return number is not None and title in str(commands.get_option_at_index(number).prompt)
 
 
 async def _settle(pilot, app) -> None:
@@ -274,7 +287,7 @@ async def test_palette_runs_actions_and_help_lists_every_key(demo: Package) -> N
         await pilot.pause()
         assert isinstance(app.screen, CommandPalette)
         await pilot.press(*"validate")
-        await pilot.pause(0.3)
+        await pilot_wait_until(pilot, lambda: _palette_highlights(app, "Validate"))
         await pilot.press("enter")
         await _settle(pilot, app)
         assert app.query_one(FindingsPanel).display
@@ -348,20 +361,12 @@ async def test_live_reload_keeps_the_place_and_sees_new_files(
         await pilot.pause()
         doc = root / "oncall" / "escalation-policy.md"
         doc.write_text(doc.read_text().replace("title: ", "title: Renamed ", 1))
-        for _ in range(30):
-            await pilot.pause(0.1)
-            if "Renamed" in _text(app.query_one(MetaPane)):
-                break
-        assert "Renamed" in _text(app.query_one(MetaPane))
+        await pilot_wait_until(pilot, lambda: "Renamed" in _text(app.query_one(MetaPane)))
         assert app.location == "oncall/escalation-policy.md"
         (root / "oncall" / "fresh.md").write_text("---\ntype: Note\ntitle: Fresh page\n---\n")
         tree = app.query_one(NavTree)
-        for _ in range(30):
-            await pilot.pause(0.1)
-            if "oncall/fresh.md" in app.package.documents:
-                break
+        await pilot_wait_until(pilot, lambda: "oncall/fresh.md" in app.package.documents)
         await pilot.pause()
-        assert "oncall/fresh.md" in app.package.documents
         assert app.location == "oncall/escalation-policy.md"
         assert tree.cursor_node.data.path == "oncall/escalation-policy.md"
         labels = [str(n.label) for n in tree._walk(tree.root)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 
-from conftest import files
+from conftest import files, pilot_wait_until
 from rich.console import Console
 from textual.widgets import DataTable, Input, OptionList, Select, Static
 
@@ -123,8 +123,7 @@ async def test_refusals_select_all_none_and_the_selection_outliving_the_filter(d
         await pilot.press("space", "space")
         picked = list(screen.selected)
         screen.query_one("#bulk-text", Input).value = "refund"
-        await pilot.pause(0.3)
-        assert all(p not in shown_paths(screen) for p in picked)
+        await pilot_wait_until(pilot, lambda: all(p not in shown_paths(screen) for p in picked))
         assert "2 hidden by the filter" in str(table.border_subtitle)
         assert all("refund" in p for p in shown_paths(screen))
         # what the change still needs, and what is refused, is said under it

@@ -207,7 +207,7 @@ async def test_log_toggle_and_quit_asks_with_unsaved_editor(root: Path) -> None:
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
-        await pilot.press("1")  # keep editing
+        await pilot.press("k")  # keep editing
         await pilot.pause()
         assert app.is_running
 

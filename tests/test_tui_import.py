@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import changed, files
+from conftest import changed, files, pilot_wait_until
 from textual.widgets import Markdown, Select, Static
 
 from kas_tui import fields as F
@@ -429,7 +429,7 @@ async def test_cancel_at_preview_writes_nothing(root: Path, inbox: Path) -> None
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
-        await pilot.press("2")
+        await pilot.press("b")  # back to the files
         await pilot.pause()
         assert app.screen is wizard and wizard.step == "files"
         assert list(wizard.marked) == [inbox / "chargebacks.txt"]
@@ -439,7 +439,7 @@ async def test_cancel_at_preview_writes_nothing(root: Path, inbox: Path) -> None
         assert wizard.results[0] is kept
         await pilot.press("escape")
         await pilot.pause()
-        await pilot.press("2")
+        await pilot.press("b")
         await pilot.pause()
 
         await pilot.press("escape")  # and from there escape closes the wizard
@@ -469,10 +469,9 @@ async def test_escape_stops_a_conversion(
         wizard = await open_wizard(app, pilot, inbox)
         wizard.select([inbox / "chargebacks.txt", inbox / "plans.csv"])
         await pilot.press("ctrl+s")
-        for _ in range(5):
-            await pilot.pause()
+        lines = wizard.query_one("#iw-conv-lines", Static)
+        await pilot_wait_until(pilot, lambda: "x: corrupt" in str(lines.render()))
         assert wizard.step == "converting"
-        assert "x: corrupt" in str(wizard.query_one("#iw-conv-lines", Static).render())
         assert wizard.query_one("#iw-progress").border_title == "1 of 2"
         await pilot.press("escape")
         await conversion_done(app)
@@ -593,10 +592,7 @@ async def test_picker_marks_files_with_space(root: Path, inbox: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         wizard = await open_wizard(app, pilot, inbox)
         picker = wizard.query_one(FilePicker)
-        for _ in range(20):
-            if picker.root.children:
-                break
-            await pilot.pause(0.05)
+        await pilot_wait_until(pilot, lambda: picker.root.children)
         names = [node.data.path.name for node in picker.root.children]
         assert names == sorted(names)
         picker.focus()

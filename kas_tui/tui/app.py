@@ -25,7 +25,7 @@ from .commands import COMMANDS, KasCommands, bindings
 from .edits import EditingMixin
 from .history import History
 from .screens.agent import open_agent_walk, open_replay
-from .screens.choose import ChoiceScreen
+from .screens.choose import ask_unsaved
 from .screens.find import FindScreen
 from .screens.help import HelpScreen
 from .screens.links import LinksScreen
@@ -543,17 +543,10 @@ class KasApp(EditingMixin, App[None]):
             self.exit()
             return
 
-        def decided(choice: str | None) -> None:
-            if choice == "quit":
-                self.exit()
-
-        self.push_screen(
-            ChoiceScreen(
-                "Unsaved changes",
-                "An editor holds changes that are not saved. Quit anyway?",
-                [("stay", "Keep editing"), ("quit", "Quit and lose them")],
-            ),
-            decided,
+        ask_unsaved(
+            self,
+            "An editor holds changes that are not saved. Discard them and quit?",
+            discard=self.exit,
         )
 
     def action_import_files(self) -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
@@ -24,19 +24,32 @@ def diff_text(diff: str) -> Text:
 
 
 class ChoiceScreen(ModalScreen[str | None]):
-    """A question with a few answers; dismisses with the chosen key (escape: ``None``).
+    """A question with a few answers; dismisses with the chosen answer (escape: ``None``).
 
-    ``choices`` are ``(key, label)``; the first is the default (focused) answer. Each
-    answer's first letter, or its position (1, 2, ...), picks it from the keyboard.
+    ``choices`` are ``(answer, label)``, picked by position (1, 2, ...), or
+    ``(answer, label, key)``, each picked by its own key (a letter), which stays the same
+    whatever the other answers are. ``default`` is the focused answer (the first if not
+    given).
     """
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
 
-    def __init__(self, title: str, message: str, choices: list[tuple[str, str]]) -> None:
+    def __init__(
+        self,
+        title: str,
+        message: str,
+        choices: Sequence[tuple[str, str] | tuple[str, str, str]],
+        *,
+        default: str | None = None,
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.message = message
-        self.choices = choices
+        self.keys = {
+            (c[2] if len(c) == 3 else str(n)): c[0] for n, c in enumerate(choices, start=1)
+        }
+        self.choices = [(key, c[0], c[1]) for key, c in zip(self.keys, choices, strict=True)]
+        self.default = default if default is not None else self.choices[0][1]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="choice-box") as box:
@@ -44,26 +57,25 @@ class ChoiceScreen(ModalScreen[str | None]):
             box.border_subtitle = "enter picks · escape cancels"
             yield Static(Text(self.message), id="choice-message")
             with Horizontal(id="choice-buttons"):
-                for number, (key, label) in enumerate(self.choices, start=1):
+                for key, answer, label in self.choices:
                     yield Button(
-                        f"{number} {label}",
-                        id=f"choice-{key}",
-                        variant="primary" if number == 1 else "default",
+                        f"{key} {label}",
+                        id=f"choice-{answer}",
+                        variant="primary" if answer == self.default else "default",
                     )
 
     def on_mount(self) -> None:
-        self.query_one(Button).focus()
+        self.query_one(f"#choice-{self.default}", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss((event.button.id or "").removeprefix("choice-"))
 
     def on_key(self, event) -> None:
-        if event.character and event.character.isdigit():
-            number = int(event.character)
-            if 1 <= number <= len(self.choices):
-                event.stop()
-                self.dismiss(self.choices[number - 1][0])
+        answer = self.keys.get(event.character or "")
+        if answer is not None:
+            event.stop()
+            self.dismiss(answer)
 
 
 class DiffScreen(ModalScreen[bool]):
@@ -95,26 +107,54 @@ class DiffScreen(ModalScreen[bool]):
         self.dismiss(event.button.id == "diff-yes")
 
 
-def ask_before_leaving(screen: ModalScreen, what: str, save: Callable[[], None]) -> None:
-    """Close an editor ``screen``, first asking about its unsaved changes (if ``dirty``).
+#: The answers to every question about unsaved changes, in this order, each with its
+#: key; a question where saving is not possible offers the same minus Save.
+SAVE, DISCARD, KEEP = "save", "discard", "keep"
+UNSAVED_CHOICES = ((SAVE, "Save", "s"), (DISCARD, "Discard", "d"), (KEEP, "Keep editing", "k"))
 
-    ``what`` names the changed thing in the question ("This entry", "SKILL.md").
+
+def ask_unsaved(
+    app: App,
+    message: str,
+    *,
+    discard: Callable[[], None],
+    save: Callable[[], None] | None = None,
+    others: Sequence[tuple[str, str, str, Callable[[], None]]] = (),
+) -> None:
+    """Ask what to do with unsaved changes: Save (when ``save`` is given), Discard, Keep.
+
+    Keep editing (also escape) is the default and does nothing. ``others`` are answers
+    of one question, ``(answer, label, key, run)``, offered after the three.
     """
-    if not getattr(screen, "dirty", False):
-        screen.dismiss(False)
-        return
+    runs: dict[str | None, Callable[[], None]] = {DISCARD: discard}
+    if save is not None:
+        runs[SAVE] = save
+    runs.update((answer, run) for answer, _, _, run in others)
 
     def decided(choice: str | None) -> None:
-        if choice == "save":
-            save()
-        elif choice == "discard":
-            screen.dismiss(False)
+        run = runs.get(choice)
+        if run is not None:
+            run()
 
-    screen.app.push_screen(
-        ChoiceScreen(
-            "Unsaved changes",
-            f"{what} has changes that are not saved.",
-            [("keep", "Keep editing"), ("save", "Save"), ("discard", "Discard them")],
-        ),
-        decided,
+    choices = [c for c in UNSAVED_CHOICES if c[0] in runs or c[0] == KEEP]
+    choices += [(answer, label, key) for answer, label, key, _ in others]
+    app.push_screen(ChoiceScreen("Unsaved changes", message, choices, default=KEEP), decided)
+
+
+def ask_before_leaving(
+    screen: ModalScreen, what: str, save: Callable[[], None], *, closed: object = False
+) -> None:
+    """Close an editor ``screen``, first asking about its unsaved changes (if ``dirty``).
+
+    ``what`` names the changed thing in the question ("This entry", "SKILL.md"); a clean
+    screen dismisses with ``closed``, a discarded one with ``False``.
+    """
+    if not getattr(screen, "dirty", False):
+        screen.dismiss(closed)
+        return
+    ask_unsaved(
+        screen.app,
+        f"{what} has changes that are not saved.",
+        save=save,
+        discard=lambda: screen.dismiss(False),
     )

@@ -78,7 +78,7 @@ from ..widgets.fields import (
     YamlRow,
 )
 from ..widgets.footer import KasFooter
-from .choose import ChoiceScreen, DiffScreen
+from .choose import DiffScreen, ask_unsaved
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -1308,25 +1308,17 @@ class ImportWizard(Screen[None]):
             self.dismiss(None)
             return
 
-        def decided(choice: str | None) -> None:
-            if choice == "close":
-                self.dismiss(None)
-            elif choice == "files":
-                self._go("files")
-                self.query_one(FilePicker).focus()
+        def back_to_files() -> None:
+            self._go("files")
+            self.query_one(FilePicker).focus()
 
-        self.app.push_screen(
-            ChoiceScreen(
-                "Cancel the import?",
-                f"{_plural(len(self._to_write()), 'drafted document')} and your edits to "
-                "them are dropped. Nothing has been written.",
-                [
-                    ("close", "Cancel the import"),
-                    ("files", "Back to the files"),
-                    ("stay", "Keep reviewing"),
-                ],
-            ),
-            decided,
+        ask_unsaved(
+            self.app,
+            f"{_plural(len(self._to_write()), 'drafted document')} and your edits to them "
+            "are not written yet: save imports them, discard cancels the import.",
+            save=self.action_write,
+            discard=lambda: self.dismiss(None),
+            others=[("files", "Back to the files", "b", back_to_files)],
         )
 
     def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:

@@ -40,7 +40,7 @@ from ..widgets.fields import (
 )
 from ..widgets.footer import KasFooter
 from .ask import AskScreen
-from .choose import ChoiceScreen
+from .choose import ask_before_leaving
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -424,21 +424,8 @@ class MetaEditor(ModalScreen[bool]):
             await self.action_toggle_raw()
 
     def action_close(self) -> None:
-        if not self.dirty:
-            self.dismiss(self.saved)
-            return
-
-        def decided(choice: str | None) -> None:
-            if choice == "discard":
-                self.dismiss(False)
-
-        self.app.push_screen(
-            ChoiceScreen(
-                "Unsaved changes",
-                f"{self.path}: your changes to the frontmatter are not saved.",
-                [("discard", "Discard changes"), ("keep", "Keep editing")],
-            ),
-            decided,
+        ask_before_leaving(
+            self, f"The frontmatter of {self.path}", self.action_save, closed=self.saved
         )
 
     # -- form and YAML --------------------------------------------------------------
