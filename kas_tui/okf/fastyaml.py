@@ -31,8 +31,10 @@ _ODD = re.compile(
 
 #: The same test for ASCII text (nearly all frontmatter), three times faster.
 _ODD_ASCII = re.compile("[\x00-\x09\x0b\x0c\x0e-\x1f\x7f]")
-#: A flow scalar containing one of these is left to PyYAML.
-_FLOW_BAD_RE = re.compile("[" + re.escape(",[]{}#&*!|>'\"%@`") + "]")
+#: A flow scalar containing one of these is left to PyYAML. A ``?`` too: PyYAML's
+#: pure-Python scanner ends a flow scalar there while libyaml reads on (``[a?]``), and
+#: libyaml refuses a ``:`` before it (``[a:?]``) where PyYAML's scanner does not.
+_FLOW_BAD_RE = re.compile("[" + re.escape(",[]{}#&*!|>'\"%@`?") + "]")
 #: A ``:`` that would end a flow scalar (followed by a space or the end).
 _FLOW_COLON_RE = re.compile(r":(?: |$)")
 #: A key made of a letter and name characters: a string unless it is a YAML 1.1 word.
@@ -98,7 +100,7 @@ def _typed_slow(text: str) -> Any:
 
 
 _SIMPLE_BLOCK = re.compile(r"[^\s\-?:,\[\]{}#&*!|>'\"%@`][^:#\t]*")
-_SIMPLE_FLOW = re.compile(r"[^\s\-?:,\[\]{}#&*!|>'\"%@`][^:#\t,\[\]{}]*")
+_SIMPLE_FLOW = re.compile(r"[^\s\-?:,\[\]{}#&*!|>'\"%@`][^:#\t,\[\]{}?]*")
 
 
 def _plain(text: str, *, flow: bool) -> Any:
