@@ -3,7 +3,8 @@
 ``fast_load`` must, for every input, either step aside (``None``) or return exactly
 what PyYAML returns: libyaml's ``CSafeLoader`` (what the project parses with) and the
 pure-Python ``SafeLoader`` (what it falls back to without libyaml, and what edits use),
-the same values of the same types in the same order. This script enumerates every
+the same values of the same types in the same order, and step aside when a key repeats
+(so the path that reports it runs). This script enumerates every
 string up to a length over a small YAML-ish alphabet, alone and after prefixes that put
 it in a value, a list item or a nested mapping, and every frontmatter block under the
 given folders, and prints each disagreement. ``tests/test_fastyaml.py`` runs the same
@@ -31,7 +32,14 @@ if str(ROOT) not in sys.path:
 
 from kas_tui.okf.errors import FormatError  # noqa: E402
 from kas_tui.okf.fastyaml import fast_load  # noqa: E402
-from kas_tui.okf.frontmatter import FastLoader, MarkLoader, compose, construct, find_block  # noqa: E402
+from kas_tui.okf.frontmatter import (  # noqa: E402
+    FastLoader,
+    MarkLoader,
+    compose,
+    construct,
+    duplicate_keys,
+    find_block,
+)
 from kas_tui.okf.text import decode  # noqa: E402
 
 #: The characters YAML's structure is made of, plus a letter and a space.
@@ -54,9 +62,13 @@ def typed(value: Any) -> Any:
 
 def _pyyaml(text: str, loader: type) -> Any:
     try:
-        return typed(construct(compose(text, loader=loader), loader=loader))
+        node = compose(text, loader=loader)
+        value = typed(construct(node, loader=loader))
     except FormatError as exc:
         return f"rejected ({exc})"
+    if duplicate_keys(node):  # fast_load must leave those to the path that reports them
+        return f"{value} with a repeated key"
+    return value
 
 
 LOADERS = {"CSafeLoader": FastLoader, "SafeLoader": MarkLoader}

@@ -112,6 +112,10 @@ def test_outside_the_subset_it_steps_aside() -> None:
         "k: [a:?]\n",  # libyaml refuses ':' before '?' in a flow scalar
         "k: [a?]\n",  # PyYAML's pure-Python scanner ends a flow scalar at '?'
         "k: {a: b?}\n",
+        "a: 1\na: 2\n",  # a repeated key: PyYAML's path reports it (OKF112)
+        "a: {b: 1, b: 2}\n",
+        "a:\n  b: 1\n  b: 2\n",
+        "a:\n- b: 1\n  b: 2\n",
     ):
         assert fast_load(text) is None, text
 
