@@ -28,7 +28,7 @@ from .loader import DocumentRead
 from .userdirs import RACY_NS, cache_dir
 
 #: Bump when what a DocumentRead holds changes; old caches are then ignored.
-SCHEMA = 5
+SCHEMA = 6
 
 
 class MetadataCache:

@@ -175,6 +175,7 @@ def read_document(root: Path, rel: str, scan: bool = False) -> DocumentRead:
         return result
     result.meta = parsed.data
     result.has_frontmatter = True
+    problems.extend(_duplicate_key_problem(rel, duplicate) for duplicate in parsed.duplicates)
     result.body_line = line_of(text, parsed.block.end) if parsed.block.end < len(text) else 1
     if not isinstance(parsed.data.get("type"), str) or not parsed.data["type"].strip():
         problems.append(
@@ -194,6 +195,19 @@ def read_document(root: Path, rel: str, scan: bool = False) -> DocumentRead:
     elif complete:
         problems.extend(outside_links(rel, text[parsed.block.end :], result.body_line))
     return result
+
+
+def _duplicate_key_problem(rel: str, duplicate: fm.DuplicateKey) -> Problem:
+    key, first, line = duplicate
+    return Problem(
+        rel,
+        f"frontmatter key {key!r} is written twice, on lines {first} and {line}: "
+        f"YAML keeps only the value on line {line}",
+        line,
+        f"keep one {key!r} line: merge the two values or delete the one you do not mean",
+        "warning",
+        "duplicate-key",
+    )
 
 
 def _scan(body: str, first_line: int) -> BodyScan:

@@ -433,6 +433,21 @@ def test_cache_second_run_gives_the_same_findings_without_reading(
     assert code1 == code2
 
 
+def test_cache_keeps_a_repeated_frontmatter_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cache_dir: Path, reads: list[str]
+) -> None:
+    root = write_package(tmp_path, {"guide.md": doc(extra="type: Policy")})
+    _age(root)
+    _, first = cli_json(capsys, root)
+    assert reads == ["guide.md"]
+    for profile in ((), ("--agent-ready",)):
+        _, cached = cli_json(capsys, root, *profile)
+        assert reads == ["guide.md"], "later runs are served by the cache"
+        assert [(f["code"], f["line"]) for f in cached["findings"]] == [("OKF112", 5)]
+        assert cached["findings"] == first["findings"]
+        assert "lines 2 and 5" in cached["findings"][0]["message"]
+
+
 def test_cache_sees_a_changed_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], cache_dir: Path, reads: list[str]
 ) -> None:

@@ -124,6 +124,7 @@ TRIGGERS: dict[str, Case] = {
     "OKF109": Case({"guide.md": doc(body="A claim.[^wiki]\n\n[^wiki]: The wiki.\n")}, "guide.md", None),
     "OKF110": Case({"guide.md": doc(extra="timestamp: '2026-05-28T22:53:05+00:00'")}, "guide.md", 5),
     "OKF111": Case({"guide.md": doc(extra="generated: { by: maria, at: 2026-06-30T14:00:00Z }")}, "guide.md", 5),
+    "OKF112": Case({"guide.md": doc(extra="status: draft\ntype: Policy")}, "guide.md", 6),
     "OKF120": Case({"guide.md": doc(body="See [the FAQ](/faq.md).\n")}, "guide.md", 7),
     "OKF121": Case({"guide.md": doc(body="See [passwords](../../etc/passwd).\n")}, "guide.md", 7),
     "OKF122": Case({"guide.md": doc(body="x" * 3_000 + "\n")}, "guide.md", None, setup=_small_large_limit),
@@ -205,6 +206,7 @@ CLEAN: dict[str, Case] = {
     )}),
     "OKF110": Case({"guide.md": doc(extra="generated: { by: human:maria, at: 2026-05-28T22:53:05Z }")}),
     "OKF111": Case({"guide.md": doc(extra="generated: { by: kas-tui/0.1.0, at: 2026-06-30T14:00:00Z }")}),
+    "OKF112": Case({"guide.md": doc(extra="sources:\n  - {id: a, resource: /a.md}\n  - {id: b, resource: /b.md}")}),
     "OKF120": Case({"guide.md": doc(body="See the [index](/index.md), [the log](log.md#2026-11-02) and [the site](https://example.org/x.md).\n")}),
     "OKF121": Case({"sub/page.md": doc(title="Page", body="Back to the [guide](../guide.md).\n")}),
     "OKF122": Case({}, setup=_small_large_limit),
@@ -710,3 +712,32 @@ def test_kas045_sentence_split_ignores_abbreviations(text: str, several: bool) -
     from kas_tui.drift import more_than_one_sentence
 
     assert more_than_one_sentence(text) is several
+
+
+@pytest.mark.parametrize("agent_ready", [False, True], ids=["okf", "agent-ready"])
+def test_okf112_a_repeated_key_names_both_lines_in_both_profiles(
+    tmp_path: Path, agent_ready: bool
+) -> None:
+    """Lines 2 and 6 (``type``), and a repeated key inside a mapping, lines 8 and 10."""
+    extra = (
+        "status: draft\ntype: Policy\ngenerated:\n  by: human:ana\n  at: 2026-06-30\n  by: human:bo"
+    )
+    root = write_package(tmp_path, {"guide.md": doc(extra=extra)})
+    report = run(root, agent_ready=agent_ready)
+    found = [(f.path, f.line, f.severity, f.message) for f in with_code(report, "OKF112")]
+    assert found == [
+        (
+            "guide.md",
+            6,
+            "warning",
+            "frontmatter key 'type' is written twice, on lines 2 and 6: "
+            "YAML keeps only the value on line 6",
+        ),
+        (
+            "guide.md",
+            10,
+            "warning",
+            "frontmatter key 'by' is written twice, on lines 8 and 10: "
+            "YAML keeps only the value on line 10",
+        ),
+    ], describe(report)

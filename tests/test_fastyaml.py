@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from benchmarks.explore_fastyaml import (
+    ALPHABET,
+    CORPORA,
+    PREFIXES,
+    disagreement,
+    frontmatter_blocks,
+    strings,
+)
 from kas_tui.okf.fastyaml import fast_load
 from kas_tui.okf.frontmatter import Timestamp, compose, construct
 
@@ -99,6 +109,13 @@ def test_outside_the_subset_it_steps_aside() -> None:
         "- a\n",
         "a: [x,]\n",
         "a: {b: c d: e}\n",
+        "k: [a:?]\n",  # libyaml refuses ':' before '?' in a flow scalar
+        "k: [a?]\n",  # PyYAML's pure-Python scanner ends a flow scalar at '?'
+        "k: {a: b?}\n",
+        "a: 1\na: 2\n",  # a repeated key: PyYAML's path reports it (OKF112)
+        "a: {b: 1, b: 2}\n",
+        "a:\n  b: 1\n  b: 2\n",
+        "a:\n- b: 1\n  b: 2\n",
     ):
         assert fast_load(text) is None, text
 
@@ -202,3 +219,33 @@ def test_fast_path_never_disagrees_with_pyyaml(text: str) -> None:
     except Exception as exc:  # noqa: BLE001 - PyYAML refuses: the fast path must not accept
         raise AssertionError(f"fast path accepted YAML that PyYAML rejects: {exc}") from None
     assert _typed(fast) == _typed(ref)
+
+
+def _disagreements(texts: object) -> list[str]:
+    found = [problem for text in texts if (problem := disagreement(text))]
+    return found[:10] + ([f"... and {len(found) - 10} more"] if len(found) > 10 else [])
+
+
+def test_every_short_string_gets_pyyamls_answer_or_none() -> None:
+    """All 813,615 strings of up to five characters of ``k:[]{}?,'"#- a\\n``."""
+    assert _disagreements(strings(ALPHABET, 5)) == []
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_every_short_value_gets_pyyamls_answer_or_none(prefix: str) -> None:
+    """The same alphabet, four characters after each prefix (``k: [`` + ``a:?]``...).
+
+    ``benchmarks/explore_fastyaml.py`` runs it longer (no disagreement at six and five).
+    """
+    assert _disagreements(strings(ALPHABET, 4, prefix)) == []
+
+
+_CORPORA = sorted(p for p in CORPORA.iterdir() if p.is_dir()) if CORPORA.is_dir() else []
+
+
+@pytest.mark.skipif(not _CORPORA, reason=f"the shared corpora ({CORPORA}) are not on this machine")
+@pytest.mark.parametrize("corpus", _CORPORA, ids=lambda path: path.name)
+def test_every_corpus_frontmatter_gets_pyyamls_answer_or_none(corpus: Path) -> None:
+    blocks = [text for _, text in frontmatter_blocks(corpus)]
+    assert blocks
+    assert _disagreements(blocks) == []

@@ -264,3 +264,12 @@ def test_compose_uses_marks_for_edits():
     assert [k.value for k, _ in node.value] == ["type", "title"]
     assert fm.compose("") is None
     assert fm.construct(None) is None
+
+
+def test_parse_reports_every_repeated_key_with_both_lines() -> None:
+    """Outside the fast subset too (a block scalar), and at any depth, in file order."""
+    text = "---\ntype: Reference\nnote: |\n  text\nmeta:\n  a: 1\n  a: 2\ntype: Policy\n---\n"
+    parsed = fm.parse(text)
+    assert parsed is not None and parsed.data["type"] == "Policy"
+    assert parsed.duplicates == (fm.DuplicateKey("a", 6, 7), fm.DuplicateKey("type", 2, 8))
+    assert fm.parse("---\ntype: Reference\ntitle: T\n---\n").duplicates == ()

@@ -1,12 +1,13 @@
 """The fast body scanner gives markdown-it's answer, or steps aside for it.
 
-Three layers: hand-written bodies with their exact scan, a Hypothesis grammar of
-Markdown compared with the markdown-it reference, and every document of the demo
-package.
+Four layers: hand-written bodies with their exact scan, a Hypothesis grammar of
+Markdown compared with the markdown-it reference, the 652 examples of the CommonMark
+spec (in several contexts), and every document of the demo package.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -414,6 +415,59 @@ URL_CHARS = "abcXYZ019-._~:/?#[]@!$&'()*+,;=% \\éü<>\"{}|^`"
 )
 def test_normalize_link_shortcut_is_exact(url):
     assert scan_module._normalize_link(url) == _parser().normalizeLink(url)
+
+
+# --------------------------------------------------------------------------------------
+# The CommonMark spec examples (tests/data/commonmark/README.md says where from).
+
+SPEC_EXAMPLES = json.loads(
+    (Path(__file__).parent / "data" / "commonmark" / "spec-0.31.2-examples.json").read_text(
+        encoding="utf-8"
+    )
+)
+
+
+def _in_list_item(markdown: str) -> str:
+    lines = markdown.splitlines(keepends=True)
+    return "".join(("- " if n == 0 else "  ") + line for n, line in enumerate(lines))
+
+
+#: Each example alone, and placed where the block rules see it differently.
+SPEC_CONTEXTS = {
+    "alone": (lambda markdown: markdown, 1),
+    "on line 7": (lambda markdown: markdown, 7),
+    "after a paragraph with a link": (lambda markdown: "Intro [x](/a.md).\n\n" + markdown, 1),
+    "in a list item": (_in_list_item, 1),
+    "in a block quote": (lambda md: "".join("> " + line for line in md.splitlines(True)), 1),
+    "with CRLF line endings": (lambda markdown: markdown.replace("\n", "\r\n"), 1),
+    "before a footnote": (lambda markdown: markdown + "\n\nA claim.[^src]\n", 1),
+}
+
+
+def test_the_spec_examples_are_all_there():
+    assert [e["example"] for e in SPEC_EXAMPLES] == list(range(1, 653))
+
+
+@pytest.mark.parametrize("context", SPEC_CONTEXTS)
+def test_commonmark_spec_examples_fast_path_equals_markdown_it(context):
+    place, first_line = SPEC_CONTEXTS[context]
+    wrong = []
+    on_fast_path = 0
+    for example in SPEC_EXAMPLES:
+        body = place(example["markdown"])
+        reference = scan_body_reference(body, first_line=first_line)
+        found = scan_body_fast(body, first_line=first_line)
+        on_fast_path += found is not None
+        if list(reference.links) != extract_links(body, first_line=first_line):
+            wrong.append(f"example {example['example']} ({example['section']}): reference links")
+        if found is not None and found != reference:
+            wrong.append(
+                f"example {example['example']} ({example['section']}): {found} != {reference}"
+            )
+        elif scan_body(body, first_line=first_line) != reference:
+            wrong.append(f"example {example['example']} ({example['section']}): scan_body")
+    assert wrong == []
+    assert on_fast_path >= 0.9 * len(SPEC_EXAMPLES), "the fast path steps aside too often"
 
 
 # --------------------------------------------------------------------------------------

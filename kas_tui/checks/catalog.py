@@ -184,6 +184,16 @@ RULES: tuple[Rule, ...] = (
         "Write the actor as 'human:<id>', 'process:<id>' or 'tool/1.2.3'.",
     ),
     Rule(
+        "OKF112",
+        "warning",
+        OKF,
+        "Frontmatter repeats a key",
+        "A key written twice in one mapping ('type: Reference', later 'type: Policy') is "
+        "not valid YAML, yet YAML readers accept it and silently keep the later value: the "
+        "earlier one is lost to every consumer, and which one wins depends on the reader.",
+        "Keep one line for the key: merge the two values or delete the one you do not mean.",
+    ),
+    Rule(
         "OKF120",
         "warning",
         OKF,

@@ -134,6 +134,7 @@ class Checker:
         "encoding": "OKF002",
         "unreadable": "OKF003",
         "type": "OKF004",
+        "duplicate-key": "OKF112",
         "index": "OKF005",
         "log-date": "OKF006",
         "log": "OKF006",

@@ -100,7 +100,6 @@ MAX_BODY_LINES = 500
 MAX_BODY_TOKENS = 5_000
 
 _YAML_PREFIX = "Invalid YAML in frontmatter: "
-_MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 @dataclass(frozen=True)
@@ -342,36 +341,11 @@ def _yaml_message(message: str) -> str:
 
 def _first_duplicate_key(node: yaml.Node | None, first_line: int) -> SkillProblem | None:
     """The first key written twice in one mapping (strictyaml refuses those; PyYAML
-    silently keeps the last). Merge keys (``<<``) are left alone."""
-    if node is None:
+    silently keeps the last)."""
+    duplicates = fm.duplicate_keys(node, first_line)
+    if not duplicates:
         return None
-    found: list[tuple[int, int, str, int]] = []  # (line, column, key, first line)
-    seen_nodes: set[int] = set()
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if id(current) in seen_nodes:
-            continue
-        seen_nodes.add(id(current))
-        if isinstance(current, yaml.SequenceNode):
-            stack.extend(current.value)
-        elif isinstance(current, yaml.MappingNode):
-            first_seen: dict[tuple[str, str], int] = {}
-            for key_node, value_node in current.value:
-                stack.extend((key_node, value_node))
-                if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MERGE_TAG:
-                    continue
-                key = (key_node.tag, key_node.value)
-                line = first_line + key_node.start_mark.line
-                if key in first_seen:
-                    found.append(
-                        (line, key_node.start_mark.column, key_node.value, first_seen[key])
-                    )
-                else:
-                    first_seen[key] = line
-    if not found:
-        return None
-    line, _, key, first = min(found)
+    key, first, line = duplicates[0]
     return SkillProblem(
         "invalid-yaml", f"{_YAML_PREFIX}duplicate key '{key}' (first on line {first})", line
     )

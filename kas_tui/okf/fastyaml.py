@@ -5,8 +5,8 @@ per document: too slow for packages of ten thousand documents. Most frontmatter 
 small, regular subset: ``key: value`` lines, flow lists and mappings of plain words,
 block lists (of scalars or of small mappings) and one-level block mappings. This module
 reads exactly that subset and returns ``None`` for anything else (quotes with escapes,
-block scalars, anchors, tags, multi-line scalars, deeper nesting, tabs...), so the caller
-falls back to PyYAML. Scalars are typed by PyYAML's own resolver and constructors, so a
+block scalars, anchors, tags, multi-line scalars, deeper nesting, tabs, a key written
+twice...), so the caller falls back to PyYAML (which reports the repeated key). Scalars are typed by PyYAML's own resolver and constructors, so a
 result is always what PyYAML would have produced; a property test holds it to that.
 """
 
@@ -31,8 +31,10 @@ _ODD = re.compile(
 
 #: The same test for ASCII text (nearly all frontmatter), three times faster.
 _ODD_ASCII = re.compile("[\x00-\x09\x0b\x0c\x0e-\x1f\x7f]")
-#: A flow scalar containing one of these is left to PyYAML.
-_FLOW_BAD_RE = re.compile("[" + re.escape(",[]{}#&*!|>'\"%@`") + "]")
+#: A flow scalar containing one of these is left to PyYAML. A ``?`` too: PyYAML's
+#: pure-Python scanner ends a flow scalar there while libyaml reads on (``[a?]``), and
+#: libyaml refuses a ``:`` before it (``[a:?]``) where PyYAML's scanner does not.
+_FLOW_BAD_RE = re.compile("[" + re.escape(",[]{}#&*!|>'\"%@`?") + "]")
 #: A ``:`` that would end a flow scalar (followed by a space or the end).
 _FLOW_COLON_RE = re.compile(r":(?: |$)")
 #: A key made of a letter and name characters: a string unless it is a YAML 1.1 word.
@@ -98,7 +100,7 @@ def _typed_slow(text: str) -> Any:
 
 
 _SIMPLE_BLOCK = re.compile(r"[^\s\-?:,\[\]{}#&*!|>'\"%@`][^:#\t]*")
-_SIMPLE_FLOW = re.compile(r"[^\s\-?:,\[\]{}#&*!|>'\"%@`][^:#\t,\[\]{}]*")
+_SIMPLE_FLOW = re.compile(r"[^\s\-?:,\[\]{}#&*!|>'\"%@`][^:#\t,\[\]{}?]*")
 
 
 def _plain(text: str, *, flow: bool) -> Any:
@@ -175,7 +177,7 @@ def _inline_uncached(text: str) -> Any:
             key, sep, value = part.partition(": ")
             if not sep:
                 raise _Unsupported
-            out[_key(key.strip(" "), flow=True)] = _flow_item(value)
+            _put(out, _key(key.strip(" "), flow=True), _flow_item(value))
         return out
     return _plain(text, flow=False)
 
@@ -234,6 +236,8 @@ def _mapping(items: list[tuple[str, str]]) -> dict[str, Any]:
         if indent or not match:
             raise _Unsupported
         key, value = _key(match.group(1)), match.group(2)
+        if key in data:
+            raise _Unsupported  # a repeated key: PyYAML's path reports it
         i += 1
         block = []
         while i < len(items) and (
@@ -275,7 +279,7 @@ def _sequence(block: list[tuple[str, str]]) -> list[Any]:
                 f_match = _KEY.match(f_text)
                 if len(f_indent) != dash + 2 or not f_match:
                     raise _Unsupported
-                item[_key(f_match.group(1))] = _value_or_none(f_match.group(2))
+                _put(item, _key(f_match.group(1)), _value_or_none(f_match.group(2)))
             out.append(item)
         elif follow:
             raise _Unsupported
@@ -291,8 +295,15 @@ def _submapping(block: list[tuple[str, str]]) -> dict[str, Any]:
         match = _KEY.match(text)
         if b_indent != indent or not match:
             raise _Unsupported
-        out[_key(match.group(1))] = _value_or_none(match.group(2))
+        _put(out, _key(match.group(1)), _value_or_none(match.group(2)))
     return out
+
+
+def _put(mapping: dict[str, Any], key: str, value: Any) -> None:
+    """``mapping[key] = value``, unless the key repeats: PyYAML's path reports that."""
+    if key in mapping:
+        raise _Unsupported
+    mapping[key] = value
 
 
 def _value_or_none(value: str | None) -> Any:

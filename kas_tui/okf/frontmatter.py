@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -28,6 +28,7 @@ MAX_NESTING = 1_000
 
 _DELIM = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 def _construct_timestamp(loader: yaml.BaseLoader, node: yaml.ScalarNode) -> Timestamp:
@@ -177,17 +178,65 @@ def construct(node: yaml.Node | None, *, first_line: int = 1, loader: type = Fas
         ldr.dispose()
 
 
-def load_yaml(yaml_text: str, *, first_line: int = 1) -> Any:
-    """Safely load ``yaml_text`` (see :func:`compose` for the guards).
+class DuplicateKey(NamedTuple):
+    """A mapping key written twice: YAML keeps the value of the later one, silently."""
+
+    key: str
+    first: int  # 1-based file line of the key's first occurrence
+    line: int  # 1-based file line of this later occurrence
+
+
+def duplicate_keys(node: yaml.Node | None, first_line: int = 1) -> tuple[DuplicateKey, ...]:
+    """Every key written again in the same mapping, at any depth, in file order.
+
+    Keys compare as written (tag and text); merge keys (``<<``) are left alone.
+    """
+    found: list[tuple[int, int, DuplicateKey]] = []  # (line, column, duplicate)
+    seen_nodes: set[int] = set()
+    stack = [node] if node is not None else []
+    while stack:
+        current = stack.pop()
+        if id(current) in seen_nodes:
+            continue
+        seen_nodes.add(id(current))
+        if isinstance(current, yaml.SequenceNode):
+            stack.extend(current.value)
+        elif isinstance(current, yaml.MappingNode):
+            first_seen: dict[tuple[str, str], int] = {}
+            for key_node, value_node in current.value:
+                stack.extend((key_node, value_node))
+                if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MERGE_TAG:
+                    continue
+                key = (key_node.tag, key_node.value)
+                line = first_line + key_node.start_mark.line
+                if key in first_seen:
+                    duplicate = DuplicateKey(key_node.value, first_seen[key], line)
+                    found.append((line, key_node.start_mark.column, duplicate))
+                else:
+                    first_seen[key] = line
+    return tuple(duplicate for _, _, duplicate in sorted(found))
+
+
+def load_yaml_checked(
+    yaml_text: str, *, first_line: int = 1
+) -> tuple[Any, tuple[DuplicateKey, ...]]:
+    """Safely load ``yaml_text`` (see :func:`compose` for the guards), and its repeated keys.
 
     Plain frontmatter takes :func:`~kas_tui.okf.fastyaml.fast_load`, which gives the
-    same values several times faster; anything else goes through PyYAML.
+    same values several times faster (and steps aside when a key repeats); anything
+    else goes through PyYAML.
     """
     if len(yaml_text) <= MAX_FRONTMATTER_CHARS:
         fast = fast_load(yaml_text)
         if fast is not None:
-            return fast
-    return construct(compose(yaml_text, first_line=first_line), first_line=first_line)
+            return fast, ()
+    node = compose(yaml_text, first_line=first_line)
+    return construct(node, first_line=first_line), duplicate_keys(node, first_line)
+
+
+def load_yaml(yaml_text: str, *, first_line: int = 1) -> Any:
+    """Safely load ``yaml_text``: :func:`load_yaml_checked` without the repeated keys."""
+    return load_yaml_checked(yaml_text, first_line=first_line)[0]
 
 
 def _yaml_error(exc: yaml.MarkedYAMLError, first_line: int) -> FormatError:
@@ -209,6 +258,7 @@ class Frontmatter:
     data: dict[str, Any]
     block: Block
     first_line: int  # 1-based file line where the YAML starts (2 when the file opens with ---)
+    duplicates: tuple[DuplicateKey, ...] = ()  # keys written twice (the later value won)
 
 
 def parse(text: str) -> Frontmatter | None:
@@ -221,7 +271,8 @@ def parse(text: str) -> Frontmatter | None:
     if block is None:
         return None
     first_line = line_of(text, block.yaml_start)
-    data = load_yaml(text[block.yaml_start : block.yaml_end], first_line=first_line)
+    yaml_text = text[block.yaml_start : block.yaml_end]
+    data, duplicates = load_yaml_checked(yaml_text, first_line=first_line)
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -230,7 +281,7 @@ def parse(text: str) -> Frontmatter | None:
             line=first_line,
             hint="write one 'key: value' per line between the --- lines",
         )
-    return Frontmatter(data, block, first_line)
+    return Frontmatter(data, block, first_line, duplicates)
 
 
 def _kind(value: Any) -> str:

@@ -25,6 +25,11 @@ paragraph, followed by indented text, or with a block as its text; a footnote in
 a link's text; a label with a backtick, ``<`` or backslash). :func:`scan_body` then
 runs the reference path, so it is always exact.
 
+The port follows markdown-it-py 4.3 and imports some of its internals, so
+``pyproject.toml`` pins the versions the differential tests pass on (``tests/test_scan.py``:
+hand-written cases, a Markdown grammar, the 652 CommonMark spec examples in seven
+contexts, the demo package); 3.0 and 4.0 to 4.2 fail them.
+
 Footnotes follow the footnote plugin with ``always_match_refs``: every ``[^label]`` the
 plugin reads as a reference counts, defined or not (OKF footnotes name ``sources`` ids
 in the frontmatter, not definitions in the body).
@@ -42,6 +47,7 @@ from operator import add, sub
 from markdown_it import MarkdownIt
 from markdown_it.common.entities import entities as _ENTITIES
 from markdown_it.common.html_re import HTML_TAG_RE
+from markdown_it.common.utils import MD_TRIM_CHARS as _TRIM  # what markdown-it's mdTrim strips
 from markdown_it.common.utils import (
     fromCodePoint,
     isMdAsciiPunct,
@@ -58,11 +64,6 @@ from markdown_it.rules_inline.entity import DIGITAL_RE, NAMED_RE
 from markdown_it.rules_inline.escape import _ESCAPED
 
 from .links import Link, _parser, links_in_tokens
-
-try:  # what markdown-it's mdTrim strips
-    from markdown_it.common.utils import MD_TRIM_CHARS as _TRIM
-except ImportError:  # pragma: no cover - older markdown-it-py trims with str.strip()
-    _TRIM = None  # type: ignore[assignment]
 
 __all__ = ["BodyScan", "scan_body", "scan_body_fast", "scan_body_reference"]
 
