@@ -115,15 +115,18 @@ def test_stale_temps_are_never_documents_and_go_on_load_but_a_live_ones_stays(
     root = race.copy_demo(tmp_path)
     folder = root / "incidents"
     ctx = mp.get_context("fork")
-    queue, done = ctx.Queue(), ctx.Event()
-    dead = ctx.Process(target=_orphan_a_temp, args=(str(folder), "severity-levels.md", queue))
+    # one queue each: a process killed right after a put may leave its queue's lock taken
+    dead_said, live_said, done = ctx.Queue(), ctx.Queue(), ctx.Event()
+    dead = ctx.Process(target=_orphan_a_temp, args=(str(folder), "severity-levels.md", dead_said))
     dead.start()
-    stale = Path(queue.get(timeout=30))
+    stale = Path(dead_said.get(timeout=30))
     os.kill(dead.pid, signal.SIGKILL)
     dead.join()
-    live = ctx.Process(target=_hold_a_temp, args=(str(folder), "incident-response.md", queue, done))
+    live = ctx.Process(
+        target=_hold_a_temp, args=(str(folder), "incident-response.md", live_said, done)
+    )
     live.start()
-    held = Path(queue.get(timeout=30))
+    held = Path(live_said.get(timeout=30))
     try:
         assert stale.exists() and held.exists()
         found = walk(root)

@@ -183,7 +183,7 @@ def test_relative_dates() -> None:
     assert F.relative_date("+30", TODAY, "2027-01-31") == "2027-03-02T00:00:00Z"
     assert F.parse_timestamp("+30", TODAY, "2026-01-01")[0] == "2026-12-30T00:00:00Z"
     assert F.parse_timestamp("+30")[1] is not None, "only with a today"
-    assert F.days_from(TODAY, 365) == "2027-11-30"
+    assert F.days_from(TODAY, 365) == "2027-11-30T00:00:00Z"
 
 
 def test_describe_stale_after() -> None:
