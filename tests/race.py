@@ -82,7 +82,7 @@ def _edit(root: Path, scenario: str, worker: int, trial: int, barrier) -> str:
     barrier.wait()
     if scenario in ("fix", "import"):
         # the command loads the package first: land somewhere inside its run
-        time.sleep(random.Random(trial).uniform(0, 0.25))
+        time.sleep(random.Random(trial).uniform(0, 0.25))  # not a wait: spreads the race
     try:
         if scenario in ("fix", "import"):
             entry = pkg.indexes["incidents"].index.entries[0]

@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import pilot_wait_until
 from textual.widgets import Static, TextArea
 
 import kas_tui.tui.app as app_module
@@ -37,12 +38,9 @@ def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 async def until(pilot, condition, what: str) -> None:
-    """Let the app run until ``condition()`` holds (the poll runs every 50 ms here)."""
-    for _ in range(400):
-        if condition():
-            return
-        await pilot.pause(0.025)
-    raise AssertionError(f"timed out waiting for {what}")
+    """Let the app run until ``condition()`` holds (live reload polls every 50 ms here)."""
+    condition.__name__ = what  # named when it never holds
+    await pilot_wait_until(pilot, condition)
 
 
 def sed(path: Path, old: str, new: str) -> str:
