@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .fileio import atomic_write
+from .fileio import save_cache_pickle
 from .loader import DocumentRead
 from .userdirs import RACY_NS, cache_dir
 
@@ -130,15 +130,7 @@ class MetadataCache:
             "saved_ns": time.time_ns(),
             "entries": entries,
         }
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(
-                self.path,
-                lambda handle: pickle.dump(data, handle, protocol=pickle.HIGHEST_PROTOCOL),
-                durable=False,
-            )
-        except OSError:
-            pass  # a read-only cache folder must not break a check
+        save_cache_pickle(self.path, data)  # an unwritable cache folder is no error
 
 
 def _may_fork() -> bool:

@@ -29,6 +29,7 @@ import contextlib
 import errno
 import hashlib
 import os
+import pickle
 import stat
 import tempfile
 import time
@@ -196,6 +197,24 @@ def atomic_write(
         os.close(fd)  # releases the temporary file's lock
     if durable:
         _fsync_dir(folder)
+
+
+def save_cache_pickle(path: Path, data: object) -> bool:
+    """Pickle ``data`` into a cache file atomically; ``False`` when the folder refuses.
+
+    For kas-tui's own caches (metadata, remembered reports): no fsync (a lost cache is
+    rebuilt), and an unwritable cache folder never breaks the command using it.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(
+            path,
+            lambda handle: pickle.dump(data, handle, protocol=pickle.HIGHEST_PROTOCOL),
+            durable=False,
+        )
+    except OSError:
+        return False
+    return True
 
 
 def _write_all(fd: int, data: bytes) -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from ..fileio import atomic_write
+from ..fileio import save_cache_pickle
 from ..userdirs import RACY_NS, cache_dir
 from .model import Finding
 
@@ -84,12 +84,4 @@ class ReportMemo:
             "documents": documents,
             "findings": [(f.code, f.severity, f.path, f.line, f.message, f.hint) for f in findings],
         }
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(
-                self.path,
-                lambda handle: pickle.dump(data, handle, protocol=pickle.HIGHEST_PROTOCOL),
-                durable=False,
-            )
-        except OSError:
-            pass  # an unwritable cache folder: the next check reads the files again
+        save_cache_pickle(self.path, data)  # an unwritable cache folder is no error
