@@ -30,13 +30,16 @@ from urllib.parse import urlsplit
 import yaml
 
 from .. import __version__
+from .. import fields as F
 from ..drift import norm, says_nothing
 from ..okf import frontmatter as fm
+from ..okf import yaml_patch
+from ..okf.errors import EditError, FormatError
 from ..okf.links import rewrite_links, site_link
 from ..okf.timestamp import Timestamp
 from . import prose
 from .convert import Converted
-from .slug import slugify, unique_slug
+from .slug import names_in, slugify, unique_slug
 
 if TYPE_CHECKING:
     from ..package import Package
@@ -179,6 +182,65 @@ class Draft:
         """The document's text: frontmatter block, then the body."""
         return render_document(self.converted, self.frontmatter, self.drafted, self.body)
 
+    def set_field(self, key: str, value: Any) -> bool:
+        """Set one frontmatter field (:data:`kas_tui.fields.REMOVE` drops it); ``False``
+        when it already holds ``value``.
+
+        A Markdown source's own keys are patched in its YAML as written (comments and
+        order survive); a new key goes where the editor's order puts it. Raises
+        :class:`EditError` or :class:`ValueError`, with the draft as it was, when the
+        document would not read back with the new value.
+        """
+        current = self.frontmatter.get(key, F.REMOVE)
+        if value is current or value == current:
+            return False
+        converted = self.converted
+        saved = (self.frontmatter, list(self.drafted), converted.frontmatter)
+        saved_text = converted.frontmatter_text
+        foreign = converted.frontmatter or {}
+        try:
+            if value is F.REMOVE:
+                self.frontmatter = {k: v for k, v in self.frontmatter.items() if k != key}
+            else:
+                self.frontmatter = _with_key(self.frontmatter, key, value, F.FORM_FIELDS)
+            if converted.frontmatter_text is not None and key in foreign:
+                converted.frontmatter_text = F.apply_changes(
+                    converted.frontmatter_text, [(key, value)]
+                )
+                if value is F.REMOVE:
+                    converted.frontmatter = {k: v for k, v in foreign.items() if k != key}
+                else:
+                    converted.frontmatter = {**foreign, key: value}
+                if key in self.drafted:
+                    self.drafted.remove(key)
+            elif value is F.REMOVE:
+                if key in self.drafted:
+                    self.drafted.remove(key)
+            elif key not in self.drafted:
+                self.drafted.append(key)
+            self.render()  # raises when the file would not read back as intended
+        except (EditError, FormatError, ValueError):
+            self.frontmatter, self.drafted, converted.frontmatter = saved
+            converted.frontmatter_text = saved_text
+            raise
+        return True
+
+
+def _with_key(
+    mapping: dict[str, Any], key: str, value: Any, order: tuple[str, ...]
+) -> dict[str, Any]:
+    """``mapping`` with ``key`` set; a new key goes where ``order`` puts it."""
+    if key in mapping:
+        return {**mapping, key: value}
+    before = order[: order.index(key)] if key in order else order
+    items = list(mapping.items())
+    at = 0
+    for i, (k, _) in enumerate(items):
+        if k in before:
+            at = i + 1
+    items.insert(at, (key, value))
+    return dict(items)
+
 
 def draft_document(
     converted: Converted,
@@ -292,17 +354,6 @@ def unlink_local(body: str) -> str:
         return text
 
     return _LOCAL.sub(fix, body)
-
-
-def names_in(folder: Path) -> set[str]:
-    """The names taken in ``folder``: file stems (``.md`` dropped) and other entries."""
-    try:
-        return {
-            (entry.name[:-3] if entry.name.lower().endswith(".md") else entry.name)
-            for entry in os.scandir(folder)
-        }
-    except OSError:
-        return set()
 
 
 def _text(value: Any) -> str:
@@ -771,8 +822,6 @@ def render_document(
     sep = "" if not yaml_text or yaml_text.endswith("\n") else "\n"
     text = f"---\n{head}{yaml_text}{sep}{tail}---\n{body}"
     if replaced:
-        from ..okf import yaml_patch
-
         for key in replaced:
             text = yaml_patch.set_field(text, key, frontmatter[key])
     try:
@@ -810,3 +859,46 @@ def _plain(value: Any) -> Any:
     if isinstance(value, str):
         return str(value)
     return value
+
+
+def updated_text(text: str | None, draft: Draft) -> str:
+    """``text`` of a previously imported document, refreshed from a new ``draft``.
+
+    The body and the source record are replaced, ``generated`` is renewed when kas-tui
+    wrote it; the curator's title, description, type and every other key are kept
+    (an empty ``type``, ``title`` or ``description`` is filled from the draft).
+    """
+    if text is None:
+        raise EditError("the document to update no longer exists")
+    parsed = fm.parse(text)
+    meta = parsed.data if parsed else {}
+    record = next(
+        (s for s in draft.frontmatter.get("sources", []) if s.get("sha256") == draft.sha256), None
+    )
+    if record is not None:
+        old = meta.get("sources")
+        sources = list(old) if isinstance(old, list) else []
+        at = next(
+            (
+                i
+                for i, s in enumerate(sources)
+                if isinstance(s, dict)
+                and (s.get("resource") == record["resource"] or s.get("title") == record["title"])
+            ),
+            None,
+        )
+        if at is None:
+            sources.append(record)
+        else:
+            sources[at] = {**sources[at], **record}
+        text = yaml_patch.set_field(text, "sources", sources)
+    generated = meta.get("generated")
+    if isinstance(generated, dict) and str(generated.get("by", "")).startswith("kas-tui/"):
+        text = yaml_patch.set_field(text, "generated", {"by": GENERATOR, "at": now_timestamp()})
+    for key in ("type", "title", "description"):
+        value = meta.get(key)
+        if not (isinstance(value, str) and value.strip()) and draft.frontmatter.get(key):
+            text = yaml_patch.set_field(text, key, draft.frontmatter[key])
+    block = fm.find_block(text)
+    head = text[: block.end] if block else ""
+    return head + body_text(draft)

@@ -26,7 +26,6 @@ Nothing is written before ctrl+s: cancelling at any step leaves no trace.
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 import sys
@@ -60,10 +59,9 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 from ... import fields as F
-from ...importing.convert import CODE_EXTS, CONVERTERS, MARKDOWN_EXTS, TEXT_EXTS
-from ...importing.draft import names_in
-from ...importing.slug import RESERVED as SLUG_RESERVED
-from ...importing.slug import RESERVED_AT_ROOT, slugify
+from ...importing.files import FORMATS, files_in, parse_paths, supported
+from ...importing.slug import parse_file_name
+from ...importing.slug import parse_folder as parse_new_bundle
 from ...okf.errors import EditError, FormatError
 from ..commands import COMMANDS
 from ..widgets.fields import (
@@ -91,42 +89,10 @@ if TYPE_CHECKING:
     from ...importing.convert import Result
     from ...package import Package
 
-#: Extensions kas-tui converts (anything else is tried as text, and dimmed in the picker).
-SUPPORTED = frozenset(MARKDOWN_EXTS | TEXT_EXTS | set(CODE_EXTS) | set(CONVERTERS))
-FORMATS = (
-    "PDF · Word .docx · PowerPoint .pptx · Excel .xlsx .xls · HTML · EPUB · CSV · "
-    "notebooks .ipynb · Outlook .msg · Markdown · text · JSON YAML XML TOML"
-)
 #: The fields the preview's form edits, in the editor's order.
-FORM_KEYS = ("type", "title", "description", "tags", "status", "stale_after")
+FORM_KEYS = tuple(k for k in F.FORM_FIELDS if k != "resource")
 #: The form's row for the new document's file name (not a frontmatter key).
 FILE_KEY = "file-name"
-
-
-def parse_new_bundle(text: str) -> tuple[str | None, str | None]:
-    """A new bundle typed as its folder from the package root (``billing/disputes``):
-    the path (``""`` when none is typed), or the problem."""
-    path = text.strip().strip("/")
-    if not path:
-        return "", None
-    parts = path.split("/")
-    for part in parts:
-        if slugify(part, fallback="") != part:
-            hint = slugify(part, fallback="")
-            return None, f"{part!r} is not a folder name" + (f"; as in {hint}" if hint else "")
-    return "/".join(parts), None
-
-
-def parse_file_name(text: str) -> tuple[str | None, str | None]:
-    """A typed file name as the document's slug (``.md`` is optional), or the problem."""
-    stem = text.strip().removesuffix(".md")
-    if not stem:
-        return None, "required: the document's file name"
-    if slugify(stem) != stem:
-        return None, f"lower-case letters, digits and single hyphens, as in {slugify(stem)}"
-    if stem in SLUG_RESERVED:
-        return None, f"{stem}.md is one of the package's own files"
-    return stem, None
 
 
 #: Characters of a body rendered in the preview (a 300-page PDF would take seconds).
@@ -140,12 +106,6 @@ _GLYPHS = {
     "failed": ("✗", "bold red"),
 }
 _KEYS_KEPT = {"help", "command_palette", "quit"}
-_QUOTED = re.compile(r'"([^"]*)"|\'([^\']*)\'|([^,\n]+)')
-
-
-def supported(path: Path) -> bool:
-    """Whether ``path`` has an extension kas-tui knows how to convert."""
-    return path.suffix.lower() in SUPPORTED
 
 
 def _plural(count: int, word: str) -> str:
@@ -160,102 +120,6 @@ def _size(path: Path) -> str:
     if size >= 1024 * 1024:
         return f"{size / (1024 * 1024):.1f} MB"
     return f"{size / 1024:.0f} KB" if size >= 1024 else f"{size} B"
-
-
-def files_in(folder: Path) -> list[Path]:
-    """The files of ``folder`` (not below) kas-tui can convert, hidden ones left out."""
-    try:
-        entries = sorted(folder.iterdir(), key=lambda p: p.name.casefold())
-    except OSError:
-        return []
-    return [p for p in entries if p.is_file() and not p.name.startswith(".") and supported(p)]
-
-
-def parse_paths(text: str, start: Path) -> tuple[list[Path], list[str]]:
-    """The files named in ``text`` (comma or line separated), and what could not be found.
-
-    Relative paths are read from ``start``; ``~`` is the home folder; quotes keep a comma
-    in a name; a glob (``*.pdf``) names every file it matches; a folder names the files
-    it holds that kas-tui can convert.
-    """
-    found: list[Path] = []
-    problems: list[str] = []
-    for match in _QUOTED.finditer(text):
-        raw = next(g for g in match.groups() if g is not None).strip()
-        if not raw:
-            continue
-        path = Path(os.path.expanduser(raw))
-        if not path.is_absolute():
-            path = start / path
-        if path.is_file():
-            found.append(path)
-        elif path.is_dir():
-            inside = files_in(path)
-            found.extend(inside)
-            if not inside:
-                problems.append(f"{raw}: no file kas-tui can convert in this folder")
-        elif glob.has_magic(raw):
-            matches = sorted(Path(p) for p in glob.glob(str(path)) if Path(p).is_file())
-            found.extend(matches)
-            if not matches:
-                problems.append(f"{raw}: matches no file")
-        else:
-            problems.append(f"{raw}: no such file")
-    resolved = [Path(os.path.abspath(p)) for p in found]
-    return list(dict.fromkeys(resolved)), problems
-
-
-# --- the draft, edited in memory ----------------------------------------------------------
-
-
-def _with_key(mapping: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
-    """``mapping`` with ``key`` set; a new key goes where the editor's order puts it."""
-    if key in mapping:
-        return {**mapping, key: value}
-    before = FORM_KEYS[: FORM_KEYS.index(key)] if key in FORM_KEYS else FORM_KEYS
-    items = list(mapping.items())
-    at = 0
-    for i, (k, _) in enumerate(items):
-        if k in before:
-            at = i + 1
-    items.insert(at, (key, value))
-    return dict(items)
-
-
-def set_draft_field(draft: Draft, key: str, value: Any) -> None:
-    """Set one frontmatter field of ``draft`` (:data:`kas_tui.fields.REMOVE` drops it).
-
-    A Markdown source's own keys are patched in its YAML as written (comments and order
-    survive). Raises :class:`EditError` or :class:`ValueError`, with the draft as it
-    was, when the document would not read back with the new value.
-    """
-    converted = draft.converted
-    saved = (draft.frontmatter, list(draft.drafted), converted.frontmatter)
-    saved_text = converted.frontmatter_text
-    foreign = converted.frontmatter or {}
-    try:
-        if value is F.REMOVE:
-            draft.frontmatter = {k: v for k, v in draft.frontmatter.items() if k != key}
-        else:
-            draft.frontmatter = _with_key(draft.frontmatter, key, value)
-        if converted.frontmatter_text is not None and key in foreign:
-            converted.frontmatter_text = F.apply_changes(converted.frontmatter_text, [(key, value)])
-            if value is F.REMOVE:
-                converted.frontmatter = {k: v for k, v in foreign.items() if k != key}
-            else:
-                converted.frontmatter = {**foreign, key: value}
-            if key in draft.drafted:
-                draft.drafted.remove(key)
-        elif value is F.REMOVE:
-            if key in draft.drafted:
-                draft.drafted.remove(key)
-        elif key not in draft.drafted:
-            draft.drafted.append(key)
-        draft.render()  # raises when the file would not read back as intended
-    except (EditError, FormatError, ValueError):
-        draft.frontmatter, draft.drafted, converted.frontmatter = saved
-        converted.frontmatter_text = saved_text
-        raise
 
 
 def _parse_title(text: str) -> tuple[Any, str | None]:
@@ -1066,15 +930,15 @@ class ImportWizard(Screen[None]):
         self.query_one("#iw-where", Static).update(text)
 
     def _entries(self, plan: PlannedImport) -> list[tuple[str, str]]:
-        from ...importing import ImportFailed
-        from ...importing.importer import planned_entries
+        from ...importing import ImportFailed, preview_import
 
         todo = self._to_write()
         try:
             # as the whole import writes them: a new bundle's entry counts all its files
-            return planned_entries(self.package, todo if plan in todo else [*todo, plan], plan)
+            preview = preview_import(self.package, todo if plan in todo else [*todo, plan])
         except (ImportFailed, EditError, FormatError, ValueError, OSError) as exc:
             return [("index.md", f"(the entry cannot be drafted: {exc})")]
+        return [(entry.index, entry.line) for entry in preview.entries_for(plan)]
 
     @on(FieldRow.Edited)
     def _field_edited(self, event: FieldRow.Edited) -> None:
@@ -1104,11 +968,8 @@ class ImportWizard(Screen[None]):
                 if row.key == FILE_KEY:
                     self._rename(form, row, value)
                     continue
-                current = form.draft.frontmatter.get(row.key, F.REMOVE)
-                if value is current or value == current:
-                    continue
                 try:
-                    set_draft_field(form.draft, row.key, value)
+                    form.draft.set_field(row.key, value)
                 except (EditError, FormatError, ValueError) as exc:
                     row.show_error(getattr(exc, "message", str(exc)))
             self._relabel(number)
@@ -1119,31 +980,12 @@ class ImportWizard(Screen[None]):
 
     def _rename(self, form: PlanForm, row: FieldRow, slug: str) -> None:
         """Give the drafted document the file name ``slug``, when it is free."""
-        draft = form.draft
-        if slug == draft.slug:
-            return
-        problem = None
-        where = f"{draft.bundle}/" if draft.bundle else "the package root"
-        on_disk = {name.lower() for name in names_in(self.package.root / draft.bundle)}
-        planned = {
-            p.draft.slug.lower()
-            for n, p in enumerate(self.plans)
-            if n != form.number
-            and p.action == "create"
-            and p.draft is not None
-            and p.draft.bundle == draft.bundle
-            and n not in self.skipped
-        }
-        if not draft.bundle and slug in RESERVED_AT_ROOT:
-            problem = f"{slug}.md would clash with SKILL.md at the package root"
-        elif slug.lower() in on_disk:
-            problem = f"{slug} is taken in {where}"
-        elif slug.lower() in planned:
-            problem = f"another document of this import is named {slug}.md"
+        from ...importing.importer import rename
+
+        writing = [p for n, p in enumerate(self.plans) if n not in self.skipped]
+        problem = rename(self.package, writing, self.plans[form.number], slug)
         if problem:
             row.show_error(problem)
-        else:
-            draft.slug = slug
 
     def _refresh_summary(self) -> None:
         counts = Counter(p.action for p in self.plans)
@@ -1221,7 +1063,7 @@ class ImportWizard(Screen[None]):
         if not self._check_forms():
             return
         try:
-            diff = preview_import(self.package, self._to_write())
+            diff = preview_import(self.package, self._to_write()).diff
         except (ImportFailed, EditError, FormatError, ValueError, OSError) as exc:
             self._refuse(str(exc))
             return
@@ -1355,4 +1197,4 @@ def open_import_wizard(
     app.push_screen(wizard)
 
 
-__all__ = ["ImportWizard", "open_import_wizard", "parse_paths", "set_draft_field"]
+__all__ = ["ImportWizard", "open_import_wizard"]
