@@ -27,7 +27,6 @@ from typing import Any
 from ..okf import index as index_fmt
 from ..okf import log as log_fmt
 from ..okf.errors import EditError
-from ..okf.text import decode
 from ..package import Package
 from ..store import Change, ConflictError, Store, StoreError, write_atomic
 from . import summary
@@ -384,19 +383,20 @@ def _added_entries(
 ) -> list[PlannedEntry]:
     """The entries of ``listings`` (folder -> what it lists) a dry-run ``store`` adds, in
     the order of the diff (by index path, then line)."""
-    root = pkg.root.resolve()
-    pending = {p.resolve().relative_to(root).as_posix(): ba for p, ba in store.pending.items()}
+    from ..editing import pending_files
+
+    pending = {f.path: f for f in pending_files(pkg, store)}
     found = []
     for index_rel, folder in sorted((posixpath.join(f, "index.md"), f) for f in listings):
         if index_rel not in pending:
             continue
-        before, after = pending[index_rel]
+        before, after = pending[index_rel].before, pending[index_rel].after
         wanted = {entry.path for entry in listings[folder]}
         listed = set()
         if before is not None:
-            old = index_fmt.parse_index(decode(before).text)
+            old = index_fmt.parse_index(before)
             listed = {index_fmt.resolve_entry_path(folder, e) for e in old.entries}
-        for entry in index_fmt.parse_index(decode(after).text).entries:
+        for entry in index_fmt.parse_index(after).entries:
             path = index_fmt.resolve_entry_path(folder, entry)
             if path in wanted and path not in listed:
                 found.append(PlannedEntry(index_rel, path, entry.render().rstrip("\r\n")))
