@@ -16,7 +16,9 @@ Modules
 - ``files``: the formats kas-tui converts; typed or pasted paths as files.
 - ``summary``: folder descriptions and the SKILL.md draft.
 - ``importer``: :func:`plan_import`, :func:`preview_import`, :func:`write_import`.
-- ``build``: :func:`build`, the five-stage pipeline behind ``kas-tui build``.
+- ``build``: :func:`build`, the five-stage pipeline behind ``kas-tui build``; its
+  ``build_layout`` (paths, links, indexes), ``build_reconcile`` (a later build over
+  curator edits) and ``build_manifest`` (``.kas-build.json``).
 - ``progress``: counts and an ETA on stderr.
 
 The API the import wizard uses
