@@ -11,6 +11,7 @@ Modules
 - ``prose``: Markdown read as headings, paragraphs and sentences.
 - ``draft``: :class:`Draft` and :func:`draft_document` (type, title, description, tags,
   sources with the SHA-256, generated, status), :func:`render_document`.
+- ``heuristics``: the drafted title, description, type and tags.
 - ``slug``: file names as slugs unique in their folder; typed file and folder names
   checked.
 - ``files``: the formats kas-tui converts; typed or pasted paths as files.
