@@ -447,6 +447,7 @@ class Preview:
     """What a bulk edit would do, file by file: nothing has been written."""
 
     diffs: dict[str, str] = field(default_factory=dict)  # path -> its unified diff
+    counts: dict[str, tuple[int, int]] = field(default_factory=dict)  # path -> (+, -) lines
     unchanged: list[str] = field(default_factory=list)
     refused: dict[str, str] = field(default_factory=dict)  # path -> why it cannot change
     #: each changed file as the preview read it: writing it is based on that (a file
@@ -470,7 +471,8 @@ def preview(
     *,
     progress: Callable[[int, int], None] | None = None,
 ) -> Preview:
-    """Each document's diff under ``operation``, computed with ``editing.preview`` (no write).
+    """Each document's diff under ``operation``, computed with ``editing.preview_files``
+    (no write), and its lines added and removed.
 
     A document that cannot be changed (unreadable frontmatter, moved) is ``refused`` with
     the reason rather than stopping the rest. ``progress(done, total)`` hears each file.
@@ -480,12 +482,14 @@ def preview(
     out = Preview()
     for done, rel in enumerate(targets, start=1):
         try:
-            diff = editing.preview(package, lambda pkg, rel=rel: operation.apply(pkg, rel))
+            pending = editing.preview_files(package, lambda pkg, rel=rel: operation.apply(pkg, rel))
         except (EditError, StoreError, OSError) as exc:
             out.refused[rel] = getattr(exc, "message", None) or str(exc)
         else:
-            if diff:
-                out.diffs[rel] = diff
+            if pending:
+                out.diffs[rel] = "".join(f.diff for f in pending)
+                counted = [f.counts for f in pending]
+                out.counts[rel] = (sum(a for a, _ in counted), sum(r for _, r in counted))
                 if (base := package.fingerprint(rel)) is not None:
                     out.bases[rel] = base
             else:

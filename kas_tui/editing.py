@@ -13,6 +13,7 @@ import datetime as dt
 import difflib
 import posixpath
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from .okf import frontmatter as fm
@@ -266,32 +267,69 @@ def append_log(
 # --- previews --------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class PendingFile:
+    """One file an edit would write: its root-relative ``path`` and texts."""
+
+    path: str
+    before: str | None  # None: the file is created
+    after: str
+
+    @property
+    def diff(self) -> str:
+        """The file's unified diff."""
+        old = self.before.splitlines(keepends=True) if self.before is not None else []
+        new = self.after.splitlines(keepends=True)
+        a = "/dev/null" if self.before is None else f"a/{self.path}"
+        return "".join(difflib.unified_diff(old, new, a, f"b/{self.path}"))
+
+    @property
+    def counts(self) -> tuple[int, int]:
+        """(lines added, lines removed), as the diff shows them."""
+        old = self.before.splitlines(keepends=True) if self.before is not None else []
+        matcher = difflib.SequenceMatcher(None, old, self.after.splitlines(keepends=True))
+        added = removed = 0
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag != "equal":
+                removed += i2 - i1
+                added += j2 - j1
+        return added, removed
+
+
 def preview(pkg: Package, edit: Callable[[Package], Any]) -> str:
     """The unified diff ``edit`` would make, computed without writing anything."""
+    return "".join(f.diff for f in preview_files(pkg, edit))
+
+
+def preview_files(pkg: Package, edit: Callable[[Package], Any]) -> list[PendingFile]:
+    """The files ``edit`` would write, computed without writing anything."""
     saved = pkg.store
     pkg.store = Store(dry_run=True)
     try:
         edit(pkg)
-        return pending_diff(pkg, pkg.store)
+        return pending_files(pkg, pkg.store)
     finally:
         # In a dry run each edit re-read its file from the unchanged disk, so the model
         # is already what the disk says; only the store is put back.
         pkg.store = saved
 
 
+def pending_files(pkg: Package, store: Store) -> list[PendingFile]:
+    """What a dry-run ``store`` would write, file by file (by path)."""
+    root = pkg.root.resolve()
+    return [
+        PendingFile(
+            path.resolve().relative_to(root).as_posix(),
+            decode(before).text if before is not None else None,
+            decode(after).text,
+        )
+        for path, (before, after) in sorted(store.pending.items())
+    ]
+
+
 def pending_diff(pkg: Package, store: Store) -> str:
     """The unified diff of what a dry-run ``store`` would write, file by file."""
-    out = []
-    for path, (before, after) in sorted(store.pending.items()):
-        rel = path.resolve().relative_to(pkg.root.resolve()).as_posix()
-        old = decode(before).text.splitlines(keepends=True) if before is not None else []
-        new = decode(after).text.splitlines(keepends=True)
-        out.extend(
-            difflib.unified_diff(
-                old, new, "/dev/null" if before is None else f"a/{rel}", f"b/{rel}"
-            )
-        )
-    return "".join(out)
+    return "".join(f.diff for f in pending_files(pkg, store))
 
 
 # --- undo ------------------------------------------------------------------------------

@@ -383,6 +383,18 @@ def test_preview_writes_nothing_and_gives_each_files_diff(acme):
     assert not result.refused
 
 
+def test_preview_counts_each_files_lines_from_its_texts_not_its_diff(acme):
+    from kas_tui.editing import PendingFile
+
+    result = preview(acme, paths(acme, Filter()), AddTag("billing"))
+    assert result.counts["incidents/severity-levels.md"] == (1, 1)
+    assert set(result.counts) == set(result.diffs)
+    # a removed "---" line reads "----" in a diff, like a file header: counted all the same
+    change = PendingFile("a.md", "---\na: 1\n---\n++b\n", "a: 1\n---\n+++b\n")
+    assert change.counts == (1, 2)
+    assert "\n----\n" in change.diff and "\n++++b\n" in change.diff
+
+
 def test_preview_matches_what_is_written(demo):
     targets = paths(demo, Filter(tag="incidents"))
     op = SetField.parse("review_cycle", "90")

@@ -724,8 +724,14 @@ def test_the_wizard_api(acme: Path, samples: dict) -> None:
     assert [p.action for p in plans] == ["create", "failed"]
     assert plans[0].draft.path == "billing/chargebacks-2.md"  # chargebacks.md is taken
     assert plans[1].error.reason == "unsupported"
-    diff = preview_import(pkg, plans)
-    assert "+++ b/billing/chargebacks-2.md" in diff
+    preview = preview_import(pkg, plans)
+    assert "+++ b/billing/chargebacks-2.md" in preview.diff
+    entries = preview.entries_for(plans[0])
+    assert [(e.index, e.path) for e in entries] == [
+        ("billing/index.md", "billing/chargebacks-2.md")
+    ]
+    assert entries[0].line.startswith("- [Chargeback handling](/billing/chargebacks-2.md) - ")
+    assert entries == preview.entries and preview.entries_for(plans[1]) == []
     result = write_import(pkg, plans)
     assert result.created == ["billing/chargebacks-2.md"]
     assert "billing/chargebacks-2.md" in pkg.documents  # the model follows the disk
@@ -777,3 +783,40 @@ def test_a_new_bundle_is_listed_beside_the_other_bundles(acme: Path, samples: di
     write_import(pkg, plan_import(pkg, [samples["txt"]], "notes"))
     entries = {e.target: e for e in parse_index((acme / "index.md").read_text()).entries}
     assert entries["notes/"].section == entries["incidents/"].section == "Acme knowledge base"
+
+
+def test_the_preview_plans_a_new_bundles_entries_and_file_names_are_checked(
+    acme: Path, samples: dict
+) -> None:
+    from kas_tui.importing.importer import rename
+
+    pkg = Package.open(acme)
+    plans = plan_import(pkg, [samples["txt"], samples["md"]], "notes/2026")
+    entries = preview_import(pkg, plans).entries_for(plans[0])
+    # its own entry, and those of the two new bundles it goes into, as the diff orders them
+    assert [(e.index, e.path) for e in entries] == [
+        ("index.md", "notes"),
+        ("notes/2026/index.md", plans[0].draft.path),
+        ("notes/index.md", "notes/2026"),
+    ]
+    assert all(e.line.startswith(("* [", "- [")) for e in entries)
+    first, second = plans[0].draft, plans[1].draft
+    assert rename(pkg, plans, plans[0], second.slug).startswith("another document of this")
+    assert rename(pkg, plans, plans[0], "index") == ""  # checked by the form's parse
+    (acme / "notes" / "2026").mkdir(parents=True)
+    (acme / "notes" / "2026" / "taken.md").write_text("x\n")
+    assert rename(pkg, plans, plans[0], "taken") == "taken is taken in notes/2026/"
+    assert rename(pkg, plans, plans[0], "fresh-name") == "" and first.slug == "fresh-name"
+    assert rename(pkg, plans[:1], plans[0], second.slug) == ""  # the other is left out
+    root_plans = plan_import(pkg, [samples["txt"]], "")
+    assert "clash with SKILL.md" in rename(pkg, root_plans, root_plans[0], "skill")
+
+
+def test_typed_file_and_folder_names() -> None:
+    from kas_tui.importing.slug import parse_file_name, parse_folder
+
+    assert parse_file_name("refunds.md") == ("refunds", None)
+    assert parse_file_name("log")[1] == "log.md is one of the package's own files"
+    assert parse_file_name("Refunds")[1].endswith("as in refunds")
+    assert parse_folder(" billing/disputes/ ") == ("billing/disputes", None)
+    assert parse_folder("Billing")[1] == "'Billing' is not a folder name; as in billing"

@@ -15,6 +15,7 @@ from textual.widgets import Markdown, Select, Static
 from kas_tui import fields as F
 from kas_tui.importing import Converted, draft_document, plan_import, write_import
 from kas_tui.importing import importer as importer_module
+from kas_tui.importing.files import parse_paths
 from kas_tui.okf.index import parse_index
 from kas_tui.package import Package
 from kas_tui.tui.app import KasApp
@@ -24,8 +25,6 @@ from kas_tui.tui.screens.import_wizard import (
     ImportWizard,
     PlanList,
     open_import_wizard,
-    parse_paths,
-    set_draft_field,
 )
 from kas_tui.tui.widgets.fields import CleanInput
 
@@ -633,7 +632,7 @@ def test_parse_paths(inbox: Path) -> None:
     assert problems == ["missing.pdf: no such file", "none-*.xyz: matches no file"]
 
 
-def test_set_draft_field_keeps_a_markdown_source_yaml(tmp_path: Path) -> None:
+def test_draft_set_field_keeps_a_markdown_source_yaml(tmp_path: Path) -> None:
     text = "title: Old  # keep me\nowner: billing\n"
     converted = Converted(
         tmp_path / "n.md",
@@ -646,14 +645,15 @@ def test_set_draft_field_keeps_a_markdown_source_yaml(tmp_path: Path) -> None:
         frontmatter_text=text,
     )
     draft = draft_document(converted, None, "", root=tmp_path)
-    set_draft_field(draft, "title", "New")
-    set_draft_field(draft, "tags", ["a", "b"])
-    set_draft_field(draft, "owner", F.REMOVE)
+    assert draft.set_field("title", "New")
+    assert not draft.set_field("title", "New")  # already so: nothing to do
+    draft.set_field("tags", ["a", "b"])
+    draft.set_field("owner", F.REMOVE)
     rendered = draft.render()
     assert "title: New  # keep me" in rendered
     assert "owner" not in rendered
     assert draft.frontmatter["tags"] == ["a", "b"]
     assert rendered.index("type:") < rendered.index("title: New")
     with pytest.raises((ValueError, Exception)):
-        set_draft_field(draft, "title", {"not": object()})
+        draft.set_field("title", {"not": object()})
     assert draft.title == "New"  # a refused value leaves the draft as it was

@@ -11,10 +11,15 @@ Modules
 - ``prose``: Markdown read as headings, paragraphs and sentences.
 - ``draft``: :class:`Draft` and :func:`draft_document` (type, title, description, tags,
   sources with the SHA-256, generated, status), :func:`render_document`.
-- ``slug``: file names as slugs unique in their folder.
+- ``heuristics``: the drafted title, description, type and tags.
+- ``slug``: file names as slugs unique in their folder; typed file and folder names
+  checked.
+- ``files``: the formats kas-tui converts; typed or pasted paths as files.
 - ``summary``: folder descriptions and the SKILL.md draft.
 - ``importer``: :func:`plan_import`, :func:`preview_import`, :func:`write_import`.
-- ``build``: :func:`build`, the five-stage pipeline behind ``kas-tui build``.
+- ``build``: :func:`build`, the five-stage pipeline behind ``kas-tui build``; its
+  ``build_layout`` (paths, links, indexes), ``build_reconcile`` (a later build over
+  curator edits) and ``build_manifest`` (``.kas-build.json``).
 - ``progress``: counts and an ETA on stderr.
 
 The API the import wizard uses
@@ -33,7 +38,8 @@ The API the import wizard uses
         plan.error           # ConversionError (failed): .reason, .message
     plans = [confirm_update(p) if p.action == "duplicate" and user_agrees(p) else p
              for p in plans]
-    diff = preview_import(pkg, plans)     # unified diff; nothing written
+    preview = preview_import(pkg, plans)  # .diff (unified), .entries_for(plan);
+                                          # nothing written
     result = write_import(pkg, plans)     # ImportResult; raises ImportFailed
 
 - ``plan_import`` converts in worker processes (call it from a worker thread; it
@@ -64,7 +70,9 @@ __all__ = [
     "Converted",
     "Draft",
     "ImportFailed",
+    "ImportPreview",
     "ImportResult",
+    "PlannedEntry",
     "Limits",
     "PlannedImport",
     "build",
@@ -89,7 +97,9 @@ _WHERE = {
     "Draft": "draft",
     "draft_document": "draft",
     "ImportFailed": "importer",
+    "ImportPreview": "importer",
     "ImportResult": "importer",
+    "PlannedEntry": "importer",
     "PlannedImport": "importer",
     "confirm_update": "importer",
     "plan_import": "importer",

@@ -113,8 +113,7 @@ def run_import(args: argparse.Namespace) -> int:
     if not args.dry_run and sys.stdin.isatty() and any(p.action == "duplicate" for p in plans):
         plans = [_ask_update(p, confirm_update) for p in plans]
     if args.dry_run:
-        diff = preview_import(pkg, plans)
-        sys.stdout.write(diff)
+        sys.stdout.write(preview_import(pkg, plans).diff)
     else:
         try:
             write_import(pkg, plans)

@@ -5,9 +5,10 @@ package. A file whose SHA-256 (``sources[].sha256``) or original path
 (``sources[].resource``) is already in the package is planned as an update of that
 document when ``update`` is allowed, and reported as already imported otherwise: an
 import never makes a duplicate. :func:`preview_import` gives the diff the plans would
-write; :func:`write_import` writes them through the package's store: the documents, an
-entry in their bundle's ``index.md`` (the index, and the bundle's entry in its parent
-index, created when missing) and a ``log.md`` entry each. When any write fails, the
+write and the index entries they add; :func:`write_import` writes them through the
+package's store: the documents, an entry in their bundle's ``index.md`` (the index, and
+the bundle's entry in its parent index, created when missing) and a ``log.md`` entry
+each. When any write fails, the
 ones made before it are undone and the folders created are removed.
 """
 
@@ -23,24 +24,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..okf import frontmatter as fm
 from ..okf import index as index_fmt
 from ..okf import log as log_fmt
-from ..okf import yaml_patch
 from ..okf.errors import EditError
 from ..package import Package
 from ..store import Change, ConflictError, Store, StoreError, write_atomic
 from . import summary
 from .convert import ConversionError, Converted, Limits, Result, convert_files
 from .draft import (
-    GENERATOR,
     Draft,
-    body_text,
     draft_document,
-    names_in,
-    now_timestamp,
     source_locations,
+    updated_text,
 )
+from .slug import name_problem, names_in
 
 #: What a plan does: write a new document, update one, or nothing (and why).
 ACTIONS = ("create", "update", "unchanged", "duplicate", "failed")
@@ -302,6 +299,24 @@ def _plan_update(
     return confirm_update(plan) if update else plan
 
 
+def rename(pkg: Package, plans: Sequence[PlannedImport], plan: PlannedImport, slug: str) -> str:
+    """Give the document ``plan`` creates the file name ``slug`` when it is free: not taken
+    in its bundle on disk nor by another new document of ``plans`` (those written).
+    Returns the problem, or ``""`` when renamed."""
+    draft = plan.draft
+    if draft is None or plan.action != "create" or slug == draft.slug:
+        return ""
+    others = [
+        p.draft.slug
+        for p in plans
+        if p is not plan and p.action == "create" and p.draft and p.draft.bundle == draft.bundle
+    ]
+    problem = name_problem(pkg.root, draft.bundle, slug, others)
+    if problem is None:
+        draft.slug = slug
+    return problem or ""
+
+
 def confirm_update(plan: PlannedImport) -> PlannedImport:
     """``plan`` (a ``duplicate``) turned into an update of the document it duplicates."""
     if plan.action != "duplicate" or plan.draft is None or plan.existing is None:
@@ -319,52 +334,72 @@ def confirm_update(plan: PlannedImport) -> PlannedImport:
 # --- writing -------------------------------------------------------------------------------------
 
 
-def preview_import(pkg: Package, plans: Sequence[PlannedImport]) -> str:
-    """The unified diff :func:`write_import` would make; nothing is written."""
+@dataclass(frozen=True)
+class PlannedEntry:
+    """An index entry an import adds: ``line`` (as written, without its line break) in
+    ``index`` (an ``index.md``'s root-relative path), listing ``path`` (a document, or a
+    new bundle's folder)."""
+
+    index: str
+    path: str
+    line: str
+
+
+@dataclass
+class ImportPreview:
+    """What :func:`write_import` would write: the unified ``diff`` and the index
+    ``entries`` it adds, as the whole import writes them."""
+
+    diff: str
+    entries: list[PlannedEntry] = field(default_factory=list)
+
+    def entries_for(self, plan: PlannedImport) -> list[PlannedEntry]:
+        """The entries added for ``plan``: its own, and those of the new bundles it goes
+        into (none unless it creates a document)."""
+        if plan.draft is None or plan.action != "create":
+            return []
+        path = plan.draft.path
+        return [e for e in self.entries if e.path == path or path.startswith(e.path + "/")]
+
+
+def preview_import(pkg: Package, plans: Sequence[PlannedImport]) -> ImportPreview:
+    """The diff :func:`write_import` would make and the entries it adds; nothing is
+    written."""
     from ..editing import pending_diff
 
     saved = pkg.store
     pkg.store = Store(dry_run=True)
     try:
         _write(pkg, plans, today=None, log=True, dry_run=True)
-        return pending_diff(pkg, pkg.store)
+        todo = [p for p in plans if p.writes and p.draft is not None]
+        entries = _added_entries(pkg, pkg.store, _listings(pkg, todo, _new_bundles(pkg, todo)))
+        return ImportPreview(pending_diff(pkg, pkg.store), entries)
     finally:
         pkg.store = saved
 
 
-def entry_lines(diff: str) -> list[tuple[str, str]]:
-    """``(index.md, line)`` for each index entry a diff adds (from :func:`preview_import`)."""
-    found = []
-    current = ""
-    for line in diff.splitlines():
-        if line.startswith("+++ "):
-            current = line[4:].removeprefix("b/")
-        elif (
-            line.startswith("+")
-            and not line.startswith("+++")
-            and (current == "index.md" or current.endswith("/index.md"))
-            and "](" in line
-        ):
-            found.append((current, line[1:]))
-    return found
+def _added_entries(
+    pkg: Package, store: Store, listings: dict[str, list[index_fmt.NewEntry]]
+) -> list[PlannedEntry]:
+    """The entries of ``listings`` (folder -> what it lists) a dry-run ``store`` adds, in
+    the order of the diff (by index path, then line)."""
+    from ..editing import pending_files
 
-
-def planned_entries(
-    pkg: Package, plans: Sequence[PlannedImport], plan: PlannedImport
-) -> list[tuple[str, str]]:
-    """``(index.md, line)`` of the entries importing ``plans`` adds for ``plan``: its own,
-    and those of the new bundles it goes into, as the whole import writes them."""
-    if plan.draft is None or plan.action != "create":
-        return []
-    path = plan.draft.path
+    pending = {f.path: f for f in pending_files(pkg, store)}
     found = []
-    for index_rel, line in entry_lines(preview_import(pkg, plans)):
-        entries = index_fmt.parse_index(line).entries
-        if not entries:
+    for index_rel, folder in sorted((posixpath.join(f, "index.md"), f) for f in listings):
+        if index_rel not in pending:
             continue
-        named = index_fmt.resolve_entry_path(posixpath.dirname(index_rel), entries[0])
-        if named == path or path.startswith(named + "/"):
-            found.append((index_rel, line))
+        before, after = pending[index_rel].before, pending[index_rel].after
+        wanted = {entry.path for entry in listings[folder]}
+        listed = set()
+        if before is not None:
+            old = index_fmt.parse_index(before)
+            listed = {index_fmt.resolve_entry_path(folder, e) for e in old.entries}
+        for entry in index_fmt.parse_index(after).entries:
+            path = index_fmt.resolve_entry_path(folder, entry)
+            if path in wanted and path not in listed:
+                found.append(PlannedEntry(index_rel, path, entry.render().rstrip("\r\n")))
     return found
 
 
@@ -407,18 +442,7 @@ def _write(
             else:
                 rel = plan.existing or plan.draft.path
                 changes += _apply(pkg, rel, lambda t, d=plan.draft: updated_text(t, d))
-        listings: dict[str, list[index_fmt.NewEntry]] = {}
-        for plan in todo:
-            if plan.action == "create":
-                d = plan.draft
-                assert d is not None
-                entry = index_fmt.NewEntry(d.path, d.title, d.description, d.type)
-                listings.setdefault(d.bundle, []).append(entry)
-        for folder in new_folders:
-            title = index_fmt.folder_title(posixpath.basename(folder))
-            description = _folder_description(pkg, folder, todo)
-            entry = index_fmt.NewEntry(folder, title, description, index_fmt.BUNDLE)
-            listings.setdefault(posixpath.dirname(folder), []).append(entry)
+        listings = _listings(pkg, todo, new_folders)
         for folder in sorted(listings, key=lambda f: (-f.count("/"), f)):
             changes += _list(pkg, folder, listings[folder])
         if log:
@@ -443,6 +467,26 @@ def _write(
     if any(c.folders for c in changes) and not dry_run:
         pkg.load()  # new folders: the package's folders and bundles change
     return changes
+
+
+def _listings(
+    pkg: Package, todo: Sequence[PlannedImport], new_folders: Sequence[str]
+) -> dict[str, list[index_fmt.NewEntry]]:
+    """Folder -> the entries its index lists for ``todo``: the new documents, and the
+    ``new_folders`` (bundles no index lists yet) in their parents."""
+    listings: dict[str, list[index_fmt.NewEntry]] = {}
+    for plan in todo:
+        if plan.action == "create":
+            d = plan.draft
+            assert d is not None
+            entry = index_fmt.NewEntry(d.path, d.title, d.description, d.type)
+            listings.setdefault(d.bundle, []).append(entry)
+    for folder in new_folders:
+        title = index_fmt.folder_title(posixpath.basename(folder))
+        description = _folder_description(pkg, folder, todo)
+        entry = index_fmt.NewEntry(folder, title, description, index_fmt.BUNDLE)
+        listings.setdefault(posixpath.dirname(folder), []).append(entry)
+    return listings
 
 
 def _apply(
@@ -526,49 +570,6 @@ def _log_message(pkg: Package, plan: PlannedImport) -> str:
     if plan.action == "create":
         return f"Imported [{title}](/{path}) from {name}."
     return f"Re-imported [{title}](/{path}) from {name}."
-
-
-def updated_text(text: str | None, draft: Draft) -> str:
-    """``text`` of a previously imported document, refreshed from a new ``draft``.
-
-    The body and the source record are replaced, ``generated`` is renewed when kas-tui
-    wrote it; the curator's title, description, type and every other key are kept
-    (an empty ``type``, ``title`` or ``description`` is filled from the draft).
-    """
-    if text is None:
-        raise EditError("the document to update no longer exists")
-    parsed = fm.parse(text)
-    meta = parsed.data if parsed else {}
-    record = next(
-        (s for s in draft.frontmatter.get("sources", []) if s.get("sha256") == draft.sha256), None
-    )
-    if record is not None:
-        old = meta.get("sources")
-        sources = list(old) if isinstance(old, list) else []
-        at = next(
-            (
-                i
-                for i, s in enumerate(sources)
-                if isinstance(s, dict)
-                and (s.get("resource") == record["resource"] or s.get("title") == record["title"])
-            ),
-            None,
-        )
-        if at is None:
-            sources.append(record)
-        else:
-            sources[at] = {**sources[at], **record}
-        text = yaml_patch.set_field(text, "sources", sources)
-    generated = meta.get("generated")
-    if isinstance(generated, dict) and str(generated.get("by", "")).startswith("kas-tui/"):
-        text = yaml_patch.set_field(text, "generated", {"by": GENERATOR, "at": now_timestamp()})
-    for key in ("type", "title", "description"):
-        value = meta.get(key)
-        if not (isinstance(value, str) and value.strip()) and draft.frontmatter.get(key):
-            text = yaml_patch.set_field(text, key, draft.frontmatter[key])
-    block = fm.find_block(text)
-    head = text[: block.end] if block else ""
-    return head + body_text(draft)
 
 
 def _rollback(pkg: Package, changes: list[Change]) -> None:

@@ -9,9 +9,11 @@ differ only by case.
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from collections.abc import Iterable
+from pathlib import Path
 
 #: Stems a document may not take (they are the package's own files).
 RESERVED = frozenset({"index", "log"})
@@ -55,3 +57,54 @@ def unique_slug(base: str, taken: Iterable[str], *, at_root: bool = False) -> st
     while f"{stem}-{n}".lower() in used:
         n += 1
     return f"{stem}-{n}"
+
+
+def names_in(folder: Path) -> set[str]:
+    """The names taken in ``folder``: file stems (``.md`` dropped) and other entries."""
+    try:
+        return {
+            (entry.name[:-3] if entry.name.lower().endswith(".md") else entry.name)
+            for entry in os.scandir(folder)
+        }
+    except OSError:
+        return set()
+
+
+def parse_folder(text: str) -> tuple[str | None, str | None]:
+    """A new bundle typed as its folder from the package root (``billing/disputes``):
+    the path (``""`` when none is typed), or the problem."""
+    path = text.strip().strip("/")
+    if not path:
+        return "", None
+    parts = path.split("/")
+    for part in parts:
+        if slugify(part, fallback="") != part:
+            hint = slugify(part, fallback="")
+            return None, f"{part!r} is not a folder name" + (f"; as in {hint}" if hint else "")
+    return "/".join(parts), None
+
+
+def parse_file_name(text: str) -> tuple[str | None, str | None]:
+    """A typed file name as the document's slug (``.md`` is optional), or the problem."""
+    stem = text.strip().removesuffix(".md")
+    if not stem:
+        return None, "required: the document's file name"
+    if slugify(stem) != stem:
+        return None, f"lower-case letters, digits and single hyphens, as in {slugify(stem)}"
+    if stem in RESERVED:
+        return None, f"{stem}.md is one of the package's own files"
+    return stem, None
+
+
+def name_problem(root: Path, bundle: str, slug: str, planned: Iterable[str]) -> str | None:
+    """Why ``slug`` cannot name a new document of ``bundle`` (a folder of the package at
+    ``root``), or ``None`` when it is free; ``planned``: the names the import's other new
+    documents in that bundle take."""
+    where = f"{bundle}/" if bundle else "the package root"
+    if not bundle and slug in RESERVED_AT_ROOT:
+        return f"{slug}.md would clash with SKILL.md at the package root"
+    if slug.lower() in {name.lower() for name in names_in(root / bundle)}:
+        return f"{slug} is taken in {where}"
+    if slug.lower() in {name.lower() for name in planned}:
+        return f"another document of this import is named {slug}.md"
+    return None

@@ -140,16 +140,6 @@ def diff_text(diff: str) -> Text:
     return out
 
 
-def _counts(diff: str) -> tuple[int, int]:
-    added = removed = 0
-    for line in diff.splitlines():
-        if line.startswith("+") and not line.startswith("+++"):
-            added += 1
-        elif line.startswith("-") and not line.startswith("---"):
-            removed += 1
-    return added, removed
-
-
 class BulkPreviewScreen(DiffScreen):
     """Every file's diff before writing: files on the left, diffs on the right.
 
@@ -210,7 +200,7 @@ class BulkPreviewScreen(DiffScreen):
     def _options(self) -> Iterable[Option]:
         for number, path in enumerate(self.order):
             if path in self.result.diffs:
-                added, removed = _counts(self.result.diffs[path])
+                added, removed = self.result.counts.get(path, (0, 0))
                 label = Text.assemble(
                     ("✎ ", "green"), path, (f"  +{added} −{removed}", "bright_black")
                 )
@@ -221,7 +211,7 @@ class BulkPreviewScreen(DiffScreen):
             yield Option(label, id=str(number))
 
     def _section(self, path: str, diff: str) -> Text:
-        added, removed = _counts(diff)
+        added, removed = self.result.counts.get(path, (0, 0))
         text = Text.assemble(
             ("▌ ", "bold magenta"),
             (path, "bold"),

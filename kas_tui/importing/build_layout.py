@@ -1,0 +1,278 @@
+"""The build's layout: where each source goes in the package (paths), how the links
+between sources follow, and the indexes and SKILL.md that list what it holds."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote
+
+from ..okf import index as index_fmt
+from ..okf.links import relative_link, resolve, rewrite_links, site_link
+from . import prose, summary
+from .build_manifest import _one_line
+from .convert import Converted
+from .draft import Draft
+from .slug import slugify, unique_slug
+
+
+@dataclass
+class _Doc:
+    """One source document through the stages."""
+
+    source: str  # source-relative POSIX path
+    out: str  # package-relative POSIX path
+    sha256: str = ""
+    state: str = "new"  # new, changed, unchanged, deleted
+    converted: Converted | None = None
+    blocks: list[prose.Block] = field(default_factory=list)
+    strong_type: str | None = None
+    draft: Draft | None = None
+    text: str = ""
+
+
+class LayoutMixin:
+    """Paths, links, indexes and SKILL.md of the builder (its state is the builder's)."""
+
+    # 1'. paths ---------------------------------------------------------------------------
+
+    def _map_paths(self, documents: list[str], assets: list[str]) -> None:
+        old = (self.manifest or {}).get("documents", {})
+        old_assets = (self.manifest or {}).get("assets", {})
+        self.folders = dict((self.manifest or {}).get("folders", {}))
+        self.folders[""] = ""
+        taken: dict[str, set[str]] = defaultdict(set)
+        for out in self.folders.values():
+            if out:
+                taken[posixpath.dirname(out)].add(posixpath.basename(out))
+        for entry in old.values():
+            taken[posixpath.dirname(entry["path"])].add(posixpath.basename(entry["path"])[:-3])
+        for entry in old_assets.values():
+            taken[posixpath.dirname(entry["path"])].add(posixpath.basename(entry["path"]))
+        if self.manifest is not None:  # names a curator gave files in the package are taken
+            for folder, dirs, files in os.walk(self.out):
+                rel = Path(folder).relative_to(self.out).as_posix()
+                rel = "" if rel == "." else rel
+                dirs[:] = [d for d in dirs if not d.startswith(".")]
+                taken[rel].update(dirs)
+                taken[rel].update(f[:-3] if f.endswith(".md") else f for f in files)
+        all_folders = sorted(
+            {posixpath.dirname(p) for p in documents + assets} - {""},
+            key=lambda f: (f.count("/"), f),
+        )
+        needed: set[str] = set()
+        for folder in all_folders:
+            while folder:
+                needed.add(folder)
+                folder = posixpath.dirname(folder)
+        for folder in sorted(needed, key=lambda f: (f.count("/"), f)):
+            if folder in self.folders:
+                continue
+            parent = self.folders[posixpath.dirname(folder)]
+            slug = unique_slug(
+                slugify(posixpath.basename(folder), fallback="folder"), taken[parent]
+            )
+            out = posixpath.join(parent, slug) if parent else slug
+            taken[parent].add(slug)
+            self.folders[folder] = out
+        for rel in documents:
+            if rel in old:
+                out = old[rel]["path"]
+            else:
+                folder = self.folders[posixpath.dirname(rel)]
+                base = slugify(Path(rel).stem)
+                stem = unique_slug(base, taken[folder], at_root=not folder)
+                taken[folder].add(stem)
+                out = posixpath.join(folder, stem + ".md") if folder else stem + ".md"
+            self.docs[rel] = _Doc(rel, out)
+        for rel in assets:
+            if rel in old_assets:
+                self.assets[rel] = old_assets[rel]["path"]
+                continue
+            folder = self.folders[posixpath.dirname(rel)]
+            suffix = Path(rel).suffix.lower()
+            stem = unique_slug(slugify(Path(rel).stem, fallback="asset"), taken[folder])
+            taken[folder].add(stem + suffix)
+            self.assets[rel] = posixpath.join(folder, stem + suffix) if folder else stem + suffix
+
+    # 3'. links ---------------------------------------------------------------------------
+
+    def _rewrite_links(self, doc: _Doc, body: str) -> str:
+        """Links to other sources, rewritten to the documents and assets they became."""
+        if "](" not in body and "]:" not in body:
+            return body
+
+        def target_for(target: str) -> str | None:
+            found = resolve(doc.source, target)
+            if found.kind != "internal":
+                return None  # an anchor, a URL, or a path leaving the sources
+            resolved, rooted = found.path, target.startswith("/")
+            path = unquote(target.partition("#")[0].partition("?")[0])
+            sep, fragment = ("#", found.fragment) if "#" in target else ("", "")
+            if resolved in self.docs and self.docs[resolved].state != "failed":
+                new = self.docs[resolved].out
+                folder = False
+            elif resolved in self.assets:
+                new = self.assets[resolved]
+                folder = False
+            elif resolved.rstrip("/") in self.folders:
+                new = self.folders[resolved.rstrip("/")]
+                folder = True
+            elif rooted and self.link_base:
+                return site_link(self.link_base, target)  # a page of the site the sources came from
+            else:
+                return None
+            if rooted:
+                link = "/" + new + ("/" if folder and new else "")
+            else:
+                link = relative_link(doc.out, new, folder=folder)
+            if link == path:
+                return None
+            return link + (sep + fragment if sep else "")
+
+        return rewrite_links(body, target_for)
+
+    @staticmethod
+    def _write_file(path: Path, text: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8", newline="\n")
+
+    # -- the package as the indexes see it --------------------------------------------------
+
+    def _view_from_drafts(self) -> dict[str, tuple[str, str, str]]:
+        return {
+            d.out: (d.draft.title, d.draft.description, d.draft.type)
+            for d in self.docs.values()
+            if d.draft is not None
+        }
+
+    def _tree(self, view: dict[str, tuple[str, str, str]]) -> tuple[list[str], dict, dict]:
+        """(bundles, folder -> documents, folder -> sub-bundles) of the package."""
+        bundles = {""}
+        for path in view:
+            folder = posixpath.dirname(path)
+            while folder and folder not in bundles:
+                bundles.add(folder)
+                folder = posixpath.dirname(folder)
+        docs_in: dict[str, list[str]] = defaultdict(list)
+        for path in sorted(view):
+            docs_in[posixpath.dirname(path)].append(path)
+        subs_in: dict[str, list[str]] = defaultdict(list)
+        for folder in bundles:
+            if folder:
+                subs_in[posixpath.dirname(folder)].append(folder)
+        depth = lambda f: f.count("/") + 1 if f else 0  # noqa: E731
+        return sorted(bundles, key=lambda f: (-depth(f), f)), docs_in, subs_in
+
+    def _folder_titles(self) -> dict[str, str]:
+        """Out folder -> title, from the source folder's own name (``SharePointServer``)."""
+        titles = {"": index_fmt.folder_title(self.name)}
+        for src, out in self.folders.items():
+            if out:
+                titles[out] = index_fmt.folder_title(posixpath.basename(src))
+        return titles
+
+    def _descriptions(
+        self, view: dict[str, tuple[str, str, str]]
+    ) -> dict[str, tuple[str, str, int]]:
+        """Folder -> (title, description, documents at any depth), deepest folders first."""
+        bundles, docs_in, subs_in = self._tree(view)
+        titles = self._folder_titles()
+        weights = summary.weights_for(
+            [[view[p][0] for p in docs_in.get(f, [])] for f in bundles if docs_in.get(f)]
+        )
+        out: dict[str, tuple[str, str, int]] = {}
+        types: dict[str, Counter[str]] = {}
+        for folder in bundles:
+            title = titles.get(folder) or index_fmt.folder_title(posixpath.basename(folder))
+            documents = [(view[p][0], view[p][2]) for p in docs_in.get(folder, [])]
+            subfolders = [(out[s][0], out[s][2]) for s in subs_in.get(folder, []) if s in out]
+            types[folder] = Counter(t for _title, t in documents)
+            for sub in subs_in.get(folder, []):
+                types[folder].update(types.get(sub, Counter()))
+            total = len(documents) + sum(n for _t, n in subfolders)
+            description = summary.folder_description(
+                title,
+                documents,
+                subfolders,
+                total=total,
+                weights=weights,
+                doc_type=summary.main_type(types[folder].elements()),
+            )
+            out[folder] = (title, description, total)
+        return out
+
+    def _wanted_entries(
+        self, view: dict[str, tuple[str, str, str]]
+    ) -> tuple[dict[str, list[tuple[str, str, str, bool]]], dict[str, tuple[str, str, int]]]:
+        """Folder -> [(target path, title, description, is_bundle)], and the folder info."""
+        bundles, docs_in, subs_in = self._tree(view)
+        info = self._descriptions(view)
+        wanted: dict[str, list[tuple[str, str, str, bool]]] = {}
+        for folder in bundles:
+            entries = [
+                (sub, _one_line(info[sub][0]), _one_line(info[sub][1]), True)
+                for sub in sorted(subs_in.get(folder, []), key=lambda s: info[s][0].lower())
+            ]
+            entries += [
+                (path, _one_line(view[path][0]), _one_line(view[path][1]), False)
+                for path in sorted(docs_in.get(folder, []), key=lambda p: view[p][0].lower())
+            ]
+            wanted[folder] = entries
+        return wanted, info
+
+    @staticmethod
+    def _new_entries(
+        entries: list[tuple[str, str, str, bool]], view: dict
+    ) -> list[index_fmt.NewEntry]:
+        return [
+            index_fmt.NewEntry(
+                target, title, description, index_fmt.BUNDLE if is_bundle else view[target][2]
+            )
+            for target, title, description, is_bundle in entries
+        ]
+
+    def _index_text(
+        self, folder: str, entries: list[tuple[str, str, str, bool]], info: dict, view: dict
+    ) -> str:
+        return index_fmt.new_index(folder, info[folder][0], self._new_entries(entries, view))
+
+    def _write_indexes(self, root: Path, view: dict) -> dict[str, dict[str, list[str]]]:
+        wanted, info = self._wanted_entries(view)
+        written: dict[str, dict[str, list[str]]] = {}
+        for folder, entries in wanted.items():
+            index_rel = posixpath.join(folder, "index.md") if folder else "index.md"
+            self._write_file(root / index_rel, self._index_text(folder, entries, info, view))
+            written[folder] = {t: [title, desc] for t, title, desc, _b in entries}
+            self.result.indexes += 1
+        self._info = info
+        return written
+
+    # -- SKILL.md ---------------------------------------------------------------------------
+
+    def _skill(self, view: dict[str, tuple[str, str, str]]) -> tuple[str, str]:
+        info = self._info or self._descriptions(view)
+        top = [f for f in info if f and "/" not in f]
+        types = Counter(t for _title, _desc, t in view.values() if t)
+        kinds = Counter(
+            self.kinds.get(d.source, "markdown") for d in self.docs.values() if d.out in view
+        )
+        root_docs = sorted(
+            ((p, v[0], v[1]) for p, v in view.items() if "/" not in p), key=lambda x: x[1].lower()
+        )
+        facts = summary.PackageFacts(
+            name=self.name,
+            title=index_fmt.folder_title(self.name),
+            documents=len(view),
+            bundles=[(f, info[f][0], info[f][1], info[f][2]) for f in top],
+            root_documents=root_docs,
+            types=types,
+            kinds=kinds,
+            source=self.source.name,
+            failed=[f"{self._rel(e.source)}: {e.reason}" for e in self.result.failed],
+            topics=summary.topics([v[0] for v in view.values()], limit=6),
+        )
+        return summary.skill_description(facts), summary.skill_body(facts)

@@ -1,0 +1,19 @@
+"""How the wizard words things: counts and file sizes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'s' * (count != 1)}"
+
+
+def file_size(path: Path) -> str:
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return "?"
+    if size >= 1024 * 1024:
+        return f"{size / (1024 * 1024):.1f} MB"
+    return f"{size / 1024:.0f} KB" if size >= 1024 else f"{size} B"
