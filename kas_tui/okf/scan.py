@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import accumulate
 from operator import add, sub
+from typing import NamedTuple
 
 from markdown_it import MarkdownIt
 from markdown_it.common.entities import entities as _ENTITIES
@@ -63,9 +64,16 @@ from markdown_it.rules_inline.autolink import AUTOLINK_RE, EMAIL_RE
 from markdown_it.rules_inline.entity import DIGITAL_RE, NAMED_RE
 from markdown_it.rules_inline.escape import _ESCAPED
 
-from .links import Link, _parser, links_in_tokens
+from .link_parser import Link, _parser, links_in_tokens
 
-__all__ = ["BodyScan", "scan_body", "scan_body_fast", "scan_body_reference"]
+__all__ = [
+    "BodyScan",
+    "Destination",
+    "scan_body",
+    "scan_body_fast",
+    "scan_body_reference",
+    "scan_destinations",
+]
 
 
 @dataclass(frozen=True)
@@ -246,13 +254,18 @@ def _normalize_label(label: str) -> str:
     return normalizeReference(label)
 
 
+def _normalized(body: str) -> str:
+    """``body`` as markdown-it reads it: line breaks made ``\\n``, NUL made U+FFFD."""
+    if "\r" in body:
+        body = _NEWLINES_RE.sub("\n", body)
+    if "\0" in body:
+        body = body.replace("\0", "\ufffd")
+    return body
+
+
 def scan_body_fast(body: str, *, first_line: int = 1) -> BodyScan | None:
     """The scan without markdown-it, or ``None`` when the body needs the reference path."""
-    src = body
-    if "\r" in src:
-        src = _NEWLINES_RE.sub("\n", src)
-    if "\0" in src:
-        src = src.replace("\0", "\ufffd")
+    src = _normalized(body)
     if not src:
         return BodyScan()
     try:
@@ -266,6 +279,43 @@ def scan_body_fast(body: str, *, first_line: int = 1) -> BodyScan | None:
         return None
     except RecursionError:  # pragma: no cover - absurd nesting
         return None
+
+
+class Destination(NamedTuple):
+    """A link destination as markdown-it reads it, and where it is written.
+
+    For an inline link or image, ``content`` is the text of the paragraph or heading
+    holding it, as markdown-it's inline token holds it, starting on 0-based line ``row``
+    of the body; ``content[start:end]`` is the destination as written. For a reference
+    definition ``content`` is ``None``, ``row`` the destination's line and ``start:end``
+    its place in the body (line breaks made ``\\n``). ``target`` is the destination as
+    markdown-it reads it (unescaped and normalized).
+    """
+
+    content: str | None
+    row: int
+    start: int
+    end: int
+    target: str
+
+
+def scan_destinations(body: str) -> list[Destination] | None:
+    """Every inline link's, image's and (first) reference definition's destination
+    markdown-it (``commonmark``, no footnote plugin) reads in ``body``, found without
+    markdown-it; ``None`` when the scanner steps aside (absurd nesting)."""
+    src = _normalized(body)
+    found: list[Destination] = []
+    if not src:
+        return found
+    try:
+        if _scan_flat(src, 0, found) is None:
+            blocks = _Blocks(src, False)
+            blocks.spans = found
+            blocks.tokenize(0, blocks.lineMax)
+            blocks.finish(0)
+    except (_Fallback, RecursionError):
+        return None
+    return found
 
 
 #: A line start that makes a body more than headings and paragraphs: a block quote,
@@ -310,7 +360,9 @@ def _plain_paragraph_at(src: str, pos: int, eol: int) -> bool:
     return True
 
 
-def _scan_flat(src: str, first_line: int) -> BodyScan | None:
+def _scan_flat(
+    src: str, first_line: int, spans: list[Destination] | None = None
+) -> BodyScan | None:
     """The scan of a body made of ATX headings and paragraphs only, else ``None``.
 
     Without tabs, without ``]:`` (so no reference or footnote definition, whose label
@@ -318,6 +370,9 @@ def _scan_flat(src: str, first_line: int) -> BodyScan | None:
     spaces) with a character of _NOT_FLAT_RE or with four spaces, every rule but
     ``heading`` and ``paragraph`` fails at every line, and only a heading interrupts a
     paragraph: blocks are runs of non-blank lines split at headings.
+
+    With ``spans``, the destinations of inline links and images go there instead
+    (footnotes aside: CommonMark's reading).
     """
     if "\t" in src or "]:" in src:
         return None
@@ -326,7 +381,7 @@ def _scan_flat(src: str, first_line: int) -> BodyScan | None:
     links: list[Link] = []
     footnotes: set[str] = set()
     headings: list[tuple[int, str, int]] = []
-    fn = "[^" in src
+    fn = "[^" in src and spans is None
     lines = src.split("\n")
     start = -1  # first line of the open paragraph
     for i, text in enumerate(lines):
@@ -336,7 +391,7 @@ def _scan_flat(src: str, first_line: int) -> BodyScan | None:
             if m is not None:
                 if start >= 0:
                     _flat_inline(
-                        "\n".join(lines[start:i]), first_line + start, fn, links, footnotes
+                        "\n".join(lines[start:i]), first_line + start, fn, links, footnotes, spans
                     )
                     start = -1
                 text = rest[m.end() :].rstrip(" ")
@@ -345,22 +400,44 @@ def _scan_flat(src: str, first_line: int) -> BodyScan | None:
                     text = cut
                 content = text.strip(_TRIM)
                 headings.append((m.end(), content, first_line + i))
-                _flat_inline(content, first_line + i, fn, links, footnotes)
+                _flat_inline(content, first_line + i, fn, links, footnotes, spans)
                 continue
         if not rest:
             if start >= 0:
-                _flat_inline("\n".join(lines[start:i]), first_line + start, fn, links, footnotes)
+                _flat_inline(
+                    "\n".join(lines[start:i]), first_line + start, fn, links, footnotes, spans
+                )
                 start = -1
         elif start < 0:
             start = i
     if start >= 0:
-        _flat_inline("\n".join(lines[start:]), first_line + start, fn, links, footnotes)
+        _flat_inline("\n".join(lines[start:]), first_line + start, fn, links, footnotes, spans)
     return BodyScan(tuple(links), frozenset(footnotes), frozenset(), tuple(headings))
 
 
-def _flat_inline(content: str, line: int, fn: bool, links: list[Link], footnotes: set[str]) -> None:
-    if "<" in content or ("[" in content and ("](" in content or (fn and "[^" in content))):
+def _flat_inline(
+    content: str,
+    line: int,
+    fn: bool,
+    links: list[Link],
+    footnotes: set[str],
+    spans: list[Destination] | None,
+) -> None:
+    if spans is not None:
+        if "](" in content:
+            _inline_destinations(content.strip(_TRIM), line, {}, spans)
+    elif "<" in content or ("[" in content and ("](" in content or (fn and "[^" in content))):
         _Inline(content.strip(_TRIM), {}, fn, (), ()).scan(line, links, footnotes)
+
+
+def _inline_destinations(
+    content: str, row: int, refs: dict[str, _Ref], spans: list[Destination]
+) -> None:
+    """Add the destinations of the inline links and images of ``content`` to ``spans``."""
+    inline = _Inline(content, refs, False, (), ())
+    inline.spans = found = []
+    inline.scan(row, [], set())
+    spans.extend(Destination(content, row, start, end, target) for start, end, target in found)
 
 
 class _Ref:
@@ -376,7 +453,10 @@ class _Blocks:
 
     The rule methods follow ``markdown_it/rules_block/*.py`` line for line, including
     their quirks; ``_FN`` checks make sure the footnote plugin would see the same blocks.
+    With ``spans`` (a list), :meth:`finish` puts link destinations there, not links.
     """
+
+    spans: list[Destination] | None = None
 
     def __init__(self, src: str, fn: bool) -> None:
         self.src = src
@@ -1063,6 +1143,7 @@ class _Blocks:
             elif ch not in " \t":
                 break
             pos += 1
+        destStartPos = pos
         ok, dest, pos = _destination(string, pos, maximum)
         if not ok:
             return False
@@ -1127,9 +1208,24 @@ class _Blocks:
         known = self.refs.get(label)
         if known is None:
             self.refs[label] = _Ref(href, footnote_like)
+            if self.spans is not None:
+                self._definition_span(startLine, string, destStartPos, destEndPos, href)
         elif known.footnote_like != footnote_like:
             raise _Fallback  # the plugin and CommonMark would resolve it differently
         return True
+
+    def _definition_span(
+        self, startLine: int, string: str, start: int, end: int, href: str
+    ) -> None:
+        """Record where the destination ``string[start:end]`` of the definition at
+        ``startLine`` is: ``string`` joins its lines from their first character, each
+        ending with ``\\n``, so an offset's distance to its line's end is the same in it
+        and in the source."""
+        row = startLine + string.count("\n", 0, start)
+        line_end = string.find("\n", start)
+        at = self.eMarks[row] - ((len(string) if line_end < 0 else line_end) - start)
+        assert self.spans is not None
+        self.spans.append(Destination(None, row, at, at + end - start, href))
 
     def _html_block(self, startLine: int, endLine: int, silent: bool) -> bool:
         src = self.src
@@ -1328,6 +1424,12 @@ class _Blocks:
         headings: list[tuple[int, str, int]] = []
         refs = self.refs
         fn = self.fn
+        spans = self.spans
+        if spans is not None:
+            for content, line, _level, _prefixes, _boundaries in self.inlines:
+                if "](" in content:
+                    _inline_destinations(content, line, refs, spans)
+            return BodyScan()
         for content, line, level, prefixes, boundaries in self.inlines:
             if level:
                 headings.append((level, content, first_line + line))
@@ -1338,6 +1440,12 @@ class _Blocks:
                     first_line + line, links, footnotes
                 )
         return BodyScan(tuple(links), frozenset(footnotes), frozenset(self.fdefs), tuple(headings))
+
+
+#: What the link and image rules found: where the link ends, its target, where its label
+#: starts and ends, the reference definition it uses (``None`` for an inline link) and
+#: where its inline destination is written (``None`` for none).
+_Found = tuple[int, str, int, int, "_Ref | None", "tuple[int, int] | None"]
 
 
 class _Delim:
@@ -1363,6 +1471,9 @@ class _Inline:
     nl_count = 0
     hidden = 0  # line breaks inside tokens (no softbreak for them)
     base = 0
+    #: When a list, :meth:`scan` adds ``(start, end, target)`` of each inline link's and
+    #: image's destination to it.
+    spans: list[tuple[int, int, str]] | None = None
 
     def __init__(
         self,
@@ -1421,13 +1532,10 @@ class _Inline:
                 simple = simple_link(src, p, n)
                 if simple is not None:  # [text](destination): the usual case, in one match
                     text, dest = simple.groups()
-                    links.append(
-                        Link(
-                            _normalize_link(unescapeAll(dest) if "&" in dest else dest),
-                            text,
-                            self.line_at(p),
-                        )
-                    )
+                    href = _normalize_link(unescapeAll(dest) if "&" in dest else dest)
+                    links.append(Link(href, text, self.line_at(p)))
+                    if self.spans is not None:
+                        self.spans.append((simple.start(2), simple.end(2), href))
                     pos = simple.end()
                     continue
                 if self.fn and src.startswith("[^", p):
@@ -1440,9 +1548,11 @@ class _Inline:
                 if found is None:
                     pos = p + 1
                 else:
-                    end, href, labelStart, labelEnd, ref = found
+                    end, href, labelStart, labelEnd, ref, dest = found
                     self.check_label(labelStart, labelEnd, ref)
                     links.append(Link(href, src[labelStart:labelEnd], self.line_at(p)))
+                    if dest is not None and self.spans is not None:
+                        self.spans.append((dest[0], dest[1], href))
                     self.hide(p, end)
                     pos = end
             else:  # "<"
@@ -1494,12 +1604,14 @@ class _Inline:
     def emit_link(
         self,
         p: int,
-        found: tuple[int, str, int, int, _Ref | None],
+        found: _Found,
         links: list[Link],
         *,
         footnote_ok: bool = False,
     ) -> int:
-        end, href, labelStart, labelEnd, ref = found
+        end, href, labelStart, labelEnd, ref, dest = found
+        if dest is not None and self.spans is not None:
+            self.spans.append((dest[0], dest[1], href))
         if not footnote_ok:
             self.check_label(labelStart, labelEnd, ref)
         if self.boundaries:
@@ -1623,12 +1735,14 @@ class _Inline:
                     pending.append(ch)
                     pos += 1
                     continue
-                end, href, labelStart, labelEnd, ref = found
+                end, href, labelStart, labelEnd, ref, dest = found
                 self.check_label(labelStart, labelEnd, ref)
                 if pending:
                     tokens.append(["text", "".join(pending)])
                     pending = []
                 tokens.append(["image", href, src[labelStart:labelEnd], self.line_at(pos)])
+                if dest is not None and self.spans is not None:
+                    self.spans.append((dest[0], dest[1], href))
                 self.hide(pos, end)
                 pos = end
                 continue
@@ -1837,7 +1951,7 @@ class _Inline:
             return None
         return pos, ref
 
-    def link(self, start: int, pmax: int) -> tuple[int, str, int, int, _Ref | None] | None:
+    def link(self, start: int, pmax: int) -> _Found | None:
         src = self.src
         labelStart = start + 1
         labelEnd = self.parse_link_label(start, pmax, True)
@@ -1845,6 +1959,7 @@ class _Inline:
             return None
         pos = labelEnd + 1
         href = ""
+        span = None
         parseReference = True
         if pos < pmax and src[pos] == "(":
             parseReference = False
@@ -1856,6 +1971,7 @@ class _Inline:
             ok, dest, end = _destination(src, pos, pmax)
             if ok:
                 href = _normalize_link(dest)
+                span = (pos, end)
                 pos = end
                 begin = pos
                 while pos < pmax and src[pos] in " \t\n":
@@ -1872,10 +1988,10 @@ class _Inline:
             found = self._reference_end(pos, pmax, labelStart, labelEnd)
             if found is None:
                 return None
-            return found[0], found[1].href, labelStart, labelEnd, found[1]
-        return pos, href, labelStart, labelEnd, None
+            return found[0], found[1].href, labelStart, labelEnd, found[1], None
+        return pos, href, labelStart, labelEnd, None, span
 
-    def image(self, start: int, pmax: int) -> tuple[int, str, int, int, _Ref | None] | None:
+    def image(self, start: int, pmax: int) -> _Found | None:
         src = self.src
         if start + 1 < pmax and src[start + 1] != "[":
             return None
@@ -1885,6 +2001,7 @@ class _Inline:
             return None
         pos = labelEnd + 1
         href = ""
+        span = None
         if pos < pmax and src[pos] == "(":
             pos += 1
             while pos < pmax and src[pos] in " \t\n":
@@ -1894,6 +2011,7 @@ class _Inline:
             ok, dest, end = _destination(src, pos, pmax)
             if ok:
                 href = _normalize_link(dest)
+                span = (pos, end)
                 pos = end
             begin = pos
             while pos < pmax and src[pos] in " \t\n":
@@ -1905,11 +2023,11 @@ class _Inline:
                     pos += 1
             if pos >= pmax or src[pos] != ")":
                 return None
-            return pos + 1, href, labelStart, labelEnd, None
+            return pos + 1, href, labelStart, labelEnd, None, span
         found = self._reference_end(pos, pmax, labelStart, labelEnd)
         if found is None:
             return None
-        return found[0], found[1].href, labelStart, labelEnd, found[1]
+        return found[0], found[1].href, labelStart, labelEnd, found[1], None
 
     def autolink(self, start: int, pmax: int) -> tuple[int, str, str] | None:
         src = self.src
