@@ -202,7 +202,7 @@ class _Source:
         else:
             self.lines = text.split("\n")
         # where each line starts, in the normalized text
-        self.starts = list(accumulate((len(line) + 1 for line in self.lines[:-1]), initial=0))
+        self.starts = list(accumulate(map((1).__add__, map(len, self.lines[:-1])), initial=0))
         if "\r" not in text:
             self.given = self.starts
 
