@@ -23,6 +23,7 @@ from kas_tui.okf import scan as scan_module  # noqa: E402
 from kas_tui.okf.errors import FormatError  # noqa: E402
 from kas_tui.okf.frontmatter import find_block  # noqa: E402
 from kas_tui.okf.links import extract_links  # noqa: E402
+from kas_tui.okf.scan import common as scan_common  # noqa: E402
 from kas_tui.okf.scan import scan_body, scan_body_fast, scan_body_reference  # noqa: E402
 
 CORPORA = Path("/work/shared/corpora")
@@ -47,10 +48,11 @@ def bodies(folder: Path) -> list[tuple[str, str, int]]:
 
 
 def clear_caches() -> None:
-    for name in dir(scan_module):
-        cache_clear = getattr(getattr(scan_module, name), "cache_clear", None)
-        if cache_clear is not None and name != "_parser":
-            cache_clear()
+    for module in (scan_module, scan_common):
+        for name in dir(module):
+            cache_clear = getattr(getattr(module, name), "cache_clear", None)
+            if cache_clear is not None and name != "_parser":
+                cache_clear()
 
 
 def check(name: str, docs: list[tuple[str, str, int]], *, show: int = 10) -> int:

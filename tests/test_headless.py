@@ -20,6 +20,7 @@ CORE = [
     "kas_tui.okf.log",
     "kas_tui.okf.skill",
     "kas_tui.okf.links",
+    "kas_tui.okf.link_parser",
     "kas_tui.loader",
     "kas_tui.package",
     "kas_tui.store",

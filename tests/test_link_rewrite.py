@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -158,3 +160,64 @@ def _gaps(text: str, spans: list) -> list[str]:
     """The text between the destinations."""
     cuts = [0, *(n for span in spans for n in (span.start, span.end)), len(text)]
     return [text[a:b] for a, b in zip(cuts[::2], cuts[1::2], strict=True)]
+
+
+# --------------------------------------------------------------------------------------
+# The spans come from the fast body scanner: the same ones markdown-it's rules mark.
+
+from test_scan import SPEC_CONTEXTS, SPEC_EXAMPLES, bodies  # noqa: E402
+
+from kas_tui.okf import links as links_module  # noqa: E402
+from kas_tui.okf.links import destination_spans_reference  # noqa: E402
+from kas_tui.okf.scan import scan_destinations  # noqa: E402
+
+OFFICEDOCS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "officedocs-support"
+
+
+def _same_spans(text: str) -> bool:
+    """The scanner reads ``text`` (it does not step aside) and finds markdown-it's spans."""
+    return scan_destinations(text) is not None and destination_spans(
+        text
+    ) == destination_spans_reference(text)
+
+
+def test_the_scanner_finds_the_spans_without_markdown_it(monkeypatch) -> None:
+    texts = [BODY, BODY.replace("\n", "\r\n"), "no label (x.md) <https://a.b>"]
+    expected = [destination_spans_reference(text) for text in texts]
+
+    def no_markdown_it() -> None:
+        raise AssertionError("destination_spans parsed the text with markdown-it")
+
+    monkeypatch.setattr(links_module, "_span_parser", no_markdown_it)
+    assert [destination_spans(text) for text in texts] == expected
+    assert len(expected[0]) == 14 and expected[2] == []
+
+
+@pytest.mark.parametrize("text", [BODY, BODY.replace("\n", "\r\n"), BODY.replace("\n", "\r")])
+def test_scanner_spans_equal_markdown_it_spans_on_the_sample(text: str) -> None:
+    assert _same_spans(text)
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_MARKDOWN, bodies()))
+def test_scanner_spans_equal_markdown_it_spans(text: str) -> None:
+    assert destination_spans(text) == destination_spans_reference(text)
+
+
+@pytest.mark.parametrize("context", SPEC_CONTEXTS)
+def test_scanner_spans_equal_markdown_it_spans_on_the_spec_examples(context: str) -> None:
+    place, _first_line = SPEC_CONTEXTS[context]
+    wrong = [e["example"] for e in SPEC_EXAMPLES if not _same_spans(place(e["markdown"]))]
+    assert wrong == []
+
+
+@pytest.mark.skipif(not OFFICEDOCS.is_dir(), reason="the shared officedocs corpus is absent")
+def test_scanner_spans_equal_markdown_it_spans_on_the_officedocs_corpus() -> None:
+    paths = sorted(OFFICEDOCS.rglob("*.md"))
+    assert len(paths) > 2000
+    wrong = [
+        str(path.relative_to(OFFICEDOCS))
+        for path in paths
+        if not _same_spans(path.read_text(encoding="utf-8"))
+    ]
+    assert wrong == []

@@ -1,4 +1,6 @@
-"""Markdown links, found with a real Markdown parser (a link in a code block is not a link)."""
+"""Markdown links, found with a real Markdown parser (a link in a code block is not a link):
+where they are written, how to rewrite them, and where they point.
+"""
 
 from __future__ import annotations
 
@@ -8,72 +10,37 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import unquote, urljoin
 
+from .link_parser import Link, _parser, extract_links, links_in_tokens
+
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
+
+    from .scan import Destination
+
+__all__ = [
+    "Link",
+    "Span",
+    "Target",
+    "_parser",
+    "destination_spans",
+    "destination_spans_reference",
+    "extract_links",
+    "format_destination",
+    "links_in_tokens",
+    "relative_link",
+    "resolve",
+    "rewrite_links",
+    "site_link",
+]
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _WINDOWS_PATH = re.compile(r"^[A-Za-z]:[\\/]")
 #: A relative path of plain names (none of them "." or ".."): resolves by joining.
 _PLAIN_RELATIVE = re.compile(r"[\w-][\w.-]*(?:/[\w-][\w.-]*)*/?", re.ASCII)
-
-
-class Link(NamedTuple):
-    """A link in a Markdown body: its target as written, its text, and its 1-based line.
-
-    A named tuple: packages hold hundreds of thousands of links, and tuples are cheap to
-    build, compare and cache.
-    """
-
-    target: str
-    text: str
-    line: int
-
-
-@lru_cache(maxsize=1)
-def _parser() -> MarkdownIt:
-    from markdown_it import MarkdownIt  # imported on first use: a warm check never needs it
-
-    md = MarkdownIt("commonmark")
-    # We never render HTML, so keep every link: the default check drops ``file:`` (and
-    # ``javascript:``) links, which would hide a link leaving the package.
-    md.validateLink = lambda url: True
-    return md
-
-
-def extract_links(markdown: str, *, first_line: int = 1) -> list[Link]:
-    """Every inline link and image target in ``markdown``, in order.
-
-    ``first_line`` is the file line the text starts on (after the frontmatter).
-    """
-    return links_in_tokens(_parser().parse(markdown), first_line=first_line)
-
-
-def links_in_tokens(tokens: list, *, first_line: int = 1) -> list[Link]:
-    """The links and images of markdown-it block tokens (see :func:`extract_links`)."""
-    links: list[Link] = []
-    for token in tokens:
-        if token.type != "inline" or not token.children:
-            continue
-        line = first_line + (token.map[0] if token.map else 0)
-        text_parts: list[str] | None = None
-        target = ""
-        for child in token.children:
-            if child.type in ("softbreak", "hardbreak"):
-                line += 1
-            elif child.type == "link_open":
-                target = str(child.attrs.get("href", ""))
-                text_parts = []
-            elif child.type == "link_close" and text_parts is not None:
-                links.append(Link(target, "".join(text_parts), line))
-                text_parts = None
-            elif child.type == "image":
-                links.append(Link(str(child.attrs.get("src", "")), child.content, line))
-            elif text_parts is not None and child.type in ("text", "code_inline"):
-                text_parts.append(child.content)
-    return links
 
 
 class Span(NamedTuple):
@@ -167,15 +134,33 @@ def destination_spans(markdown: str) -> list[Span]:
     ``markdown``, in text order: never one in code, HTML or a link's title.
 
     Autolinks (``<https://...>``) are absolute URLs and have none: nothing rewrites them.
+    The fast body scanner finds them (:func:`kas_tui.okf.scan.scan_destinations`, about
+    ten times faster than markdown-it); where it steps aside, markdown-it does
+    (:func:`destination_spans_reference`).
     """
+    if "[" not in markdown:
+        return []  # every destination follows a link's, an image's or a definition's label
+    from .scan import scan_destinations  # on first use: importing links needs no markdown-it
+
+    found = scan_destinations(markdown)
+    return _place(markdown, _markdown_it_destinations(markdown) if found is None else found)
+
+
+def destination_spans_reference(markdown: str) -> list[Span]:
+    """:func:`destination_spans` found by markdown-it itself (slow, the definition of right)."""
+    return _place(markdown, _markdown_it_destinations(markdown))
+
+
+def _markdown_it_destinations(markdown: str) -> list[tuple[str | None, int, int, int, str]]:
+    """The destinations markdown-it's rules read in ``markdown``, as
+    :class:`kas_tui.okf.scan.Destination` tuples: in an inline token's text, or (for a
+    reference definition, ``None`` for the text) in the normalized source."""
     env: dict[str, Any] = {}
     tokens = _span_parser().parse(markdown, env)
-    source = _Source(markdown)
-    spans: dict[int, Span] = {}
+    found: list[tuple[str | None, int, int, int, str]] = []
     references = env.get("references", {})
     for label, (start, end, line) in env.get("dest_spans", {}).items():
-        span = source.span(start, end, references[label]["href"], line)
-        spans[span.start] = span
+        found.append((None, line, start, end, references[label]["href"]))
     for token in tokens:
         if token.type != "inline" or not token.children or not token.map:
             continue
@@ -184,9 +169,23 @@ def destination_spans(markdown: str) -> list[Span]:
             if dest is None:
                 continue
             target = child.attrs.get("href" if child.type == "link_open" else "src", "")
-            found = source.inline_span(token, dest, str(target))
-            if found is not None:
-                spans[found.start] = found
+            found.append((token.content, token.map[0], dest[0], dest[1], str(target)))
+    return found
+
+
+def _place(text: str, found: Iterable[Destination | tuple]) -> list[Span]:
+    """The spans in ``text`` of destinations found in its normalized source, in text order."""
+    source: _Source | None = None
+    spans: dict[int, Span] = {}
+    for content, row, start, end, target in found:
+        if source is None:
+            source = _Source(text)
+        if content is None:
+            span: Span | None = source.span(start, end, target, row)
+        else:
+            span = source.inline_span(content, row, start, end, target)
+        if span is not None:
+            spans[span.start] = span
     return [spans[start] for start in sorted(spans)]
 
 
@@ -196,30 +195,30 @@ class _Source:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.lines = re.split(r"\r\n?|\n", text) if "\r" in text else text.split("\n")
-        self.starts: list[int] = []  # where each line starts, in the normalized text
-        self.given: list[int] = []  # and in the text as given
-        at = given = 0
-        newlines = re.finditer(r"\r\n?|\n", text)
-        for line in self.lines:
-            self.starts.append(at)
-            self.given.append(given)
-            at += len(line) + 1
-            nl = next(newlines, None)
-            given = nl.end() if nl else given + len(line)
+        if "\r" in text:
+            self.lines = re.split(r"\r\n?|\n", text)
+            # where each line starts in the text as given
+            self.given = [0, *(nl.end() for nl in re.finditer(r"\r\n?|\n", text))]
+        else:
+            self.lines = text.split("\n")
+        # where each line starts, in the normalized text
+        self.starts = list(accumulate(map((1).__add__, map(len, self.lines[:-1])), initial=0))
+        if "\r" not in text:
+            self.given = self.starts
 
     def span(self, start: int, end: int, target: str, line: int) -> Span:
+        """The span of a destination at ``start:end`` in the normalized source, on 0-based
+        ``line``."""
         n = bisect_right(self.starts, start) - 1
         shift = self.given[n] - self.starts[n]
         return Span(start + shift, end + shift, target, line + 1)
 
-    def inline_span(self, token: Any, dest: tuple[int, int], target: str) -> Span | None:
-        """The span of a destination at ``dest`` in an inline token's text: its line of
-        the token is the end of a source line (block quote and list markers, indents
-        and tabs are cut from its start), trimmed at the end for the last line."""
-        content: str = token.content
-        start, end = dest
-        row = token.map[0] + content.count("\n", 0, start)
+    def inline_span(self, content: str, row: int, start: int, end: int, target: str) -> Span | None:
+        """The span of a destination at ``start:end`` in the text of an inline token
+        starting on 0-based ``row``: its line of the token is the end of a source line
+        (block quote and list markers, indents and tabs are cut from its start), trimmed
+        at the end for the last line."""
+        row += content.count("\n", 0, start)
         cut = content.find("\n", start)
         tail = content[start : len(content) if cut < 0 else cut]
         line = self.lines[row]
