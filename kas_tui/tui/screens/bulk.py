@@ -60,7 +60,6 @@ from ...bulk import (
     preview,
 )
 from ...package import STATUSES
-from ..commands import COMMANDS
 from ..widgets.footer import KasFooter
 from .choose import DiffScreen
 
@@ -90,21 +89,10 @@ _TRUST = {
 _STATUS_STYLE = {"draft": "yellow", "deprecated": "red", "stable": ""}
 _MARK = Text("●", "bold green")
 _NO_MARK = Text("·", "bright_black")
-_KEYS_KEPT = {"help", "command_palette", "quit"}
 
 
 class _Cancelled(Exception):
     """The preview was abandoned (the screen closed)."""
-
-
-def _shadow_app_keys(own: Iterable[str]) -> list[Binding]:
-    """Hidden no-op bindings for the app keys that would act on the screen below."""
-    taken = set(own)
-    return [
-        Binding(c.key, "ignore", show=False)
-        for c in COMMANDS
-        if c.scope == "app" and c.action not in _KEYS_KEPT and c.key not in taken
-    ]
 
 
 def _plural(count: int, word: str) -> str:
@@ -278,7 +266,6 @@ class BulkScreen(Screen[None]):
         Binding("slash", "focus_text", "Filter", key_display="/"),
         Binding("ctrl+z", "undo", "Undo", key_display="^z"),
         Binding("ctrl+y", "redo", "Redo", show=False),
-        *_shadow_app_keys(["escape", "space", "a", "n", "p", "slash", "ctrl+z", "ctrl+y"]),
     ]
 
     dirty = False  # nothing typed here is lost on leaving: the files are written or not
@@ -789,9 +776,6 @@ class BulkScreen(Screen[None]):
         if not self.busy:
             self.kas.action_redo()
             self.after_write()
-
-    def action_ignore(self) -> None:
-        """Swallow an app key that would act on the screen below."""
 
     def action_close(self) -> None:
         if self.busy:

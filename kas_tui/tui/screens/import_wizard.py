@@ -65,7 +65,6 @@ from ...importing.draft import names_in
 from ...importing.slug import RESERVED as SLUG_RESERVED
 from ...importing.slug import RESERVED_AT_ROOT, slugify
 from ...okf.errors import EditError, FormatError
-from ..commands import COMMANDS
 from ..widgets.fields import (
     CleanInput,
     DateRow,
@@ -139,7 +138,6 @@ _GLYPHS = {
     "duplicate": ("≡", "bold yellow"),
     "failed": ("✗", "bold red"),
 }
-_KEYS_KEPT = {"help", "command_palette", "quit"}
 _QUOTED = re.compile(r'"([^"]*)"|\'([^\']*)\'|([^,\n]+)')
 
 
@@ -478,16 +476,6 @@ class PlanForm(VerticalScroll):
 # --- the wizard -------------------------------------------------------------------------------
 
 
-def _shadow_app_keys(own: Iterable[str]) -> list[Binding]:
-    """Hidden no-op bindings for the app keys that would act on the screen below."""
-    taken = set(own)
-    return [
-        Binding(c.key, "ignore", show=False)
-        for c in COMMANDS
-        if c.scope == "app" and c.action not in _KEYS_KEPT and c.key not in taken
-    ]
-
-
 class ImportWizard(Screen[None]):
     """Pick files, convert them, review the drafts, write them (see the module docstring)."""
 
@@ -497,9 +485,6 @@ class ImportWizard(Screen[None]):
         Binding("escape", "close", "Close"),
         Binding("escape", "stop", "Stop"),
         Binding("escape", "cancel", "Cancel"),
-        *_shadow_app_keys(["ctrl+s", "escape", "ctrl+z", "ctrl+y"]),
-        Binding("ctrl+z", "ignore", show=False),
-        Binding("ctrl+y", "ignore", show=False),
     ]
 
     def __init__(
@@ -788,9 +773,6 @@ class ImportWizard(Screen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
-
-    def action_ignore(self) -> None:
-        """A key of the main screen, with no meaning here."""
 
     # -- step 2: converting -----------------------------------------------------------
 
