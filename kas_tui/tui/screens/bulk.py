@@ -60,6 +60,7 @@ from ...bulk import (
     preview,
 )
 from ...package import STATUSES
+from ..edits import EditDecided
 from ..widgets.footer import KasFooter
 from .choose import DiffScreen
 
@@ -743,15 +744,19 @@ class BulkScreen(Screen[None]):
 
         def run() -> None:  # after the message is drawn: run_edit holds the screen meanwhile
             self.busy = False
-            self.kas.run_edit(
+            outcome = self.kas.run_edit(
                 f"{op.describe()} in {_plural(count, 'document')}",
                 edit,
                 log=op.log_message(count),
-                then=lambda saved: self.after_write(),
                 based_on={p: result.bases[p] for p in paths if p in result.bases},
             )
+            if outcome.saved:
+                self.after_write()
 
         self.call_after_refresh(run)
+
+    def on_edit_decided(self, message: EditDecided) -> None:
+        self.after_write()  # saved on top, kept or reloaded: the files may have changed
 
     def after_write(self) -> None:
         """The package was re-read file by file: show it again."""

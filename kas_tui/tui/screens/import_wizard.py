@@ -65,6 +65,7 @@ from ...importing.draft import names_in
 from ...importing.slug import RESERVED as SLUG_RESERVED
 from ...importing.slug import RESERVED_AT_ROOT, slugify
 from ...okf.errors import EditError, FormatError
+from ..edits import EditDecided, EditOutcome
 from ..widgets.fields import (
     CleanInput,
     DateRow,
@@ -512,6 +513,7 @@ class ImportWizard(Screen[None]):
         self.files: list[Path] = []
         self.target = ""  # the bundle the plans go into
         self._base: dict[str, Any] = {}  # index path -> fingerprint when the wizard opened
+        self._first: str | None = None  # the first document the write makes, shown after
         self.error = ""  # why the last write was refused, until the next change
         self._stop = threading.Event()
         self._shown: int | None = None
@@ -1269,21 +1271,26 @@ class ImportWizard(Screen[None]):
 
         label = f"import {_plural(len(todo), 'file')} into {self._bundle_name(self.target)}"
 
-        def written(saved: bool) -> None:  # now, or after the conflict's "save on top"
-            if not saved or self.step == "done":
-                return
-            first = next((p.path for p in todo if p.path), None)
-            self.step = "done"
-            self.dismiss(None)
-            if first is not None and first in app.package.documents:
-                app.go(first, reveal=True)
-
-        if app.run_edit(label, edit, based_on=self._base, then=written):
+        self._first = next((p.path for p in todo if p.path), None)
+        outcome = app.run_edit(label, edit, based_on=self._base)
+        if outcome.saved:
+            self._written(outcome)
             return
         self._refuse(
             (refused[0] if refused else "not written (see the message)")
             + " · your edits are kept; ctrl+s tries again"
         )
+
+    def on_edit_decided(self, message: EditDecided) -> None:
+        self._written(message.outcome)  # after the conflict's "save on top"
+
+    def _written(self, outcome: EditOutcome) -> None:
+        if not outcome.saved or self.step == "done":
+            return
+        self.step = "done"
+        self.dismiss(None)
+        if self._first is not None and self._first in self.kas.package.documents:
+            self.kas.go(self._first, reveal=True)
 
     def action_cancel(self) -> None:
         if not self._to_write():

@@ -27,6 +27,7 @@ from textual.widgets.text_area import LanguageDoesNotExist, Selection
 from ... import fields as F
 from ...editing import remove_field, set_field, set_frontmatter_text
 from ...okf.errors import EditError, FormatError
+from ..edits import EditDecided, EditOutcome
 from ..widgets.fields import (
     DateRow,
     DescriptionRow,
@@ -597,22 +598,25 @@ class MetaEditor(ModalScreen[bool]):
     def _run(self, label: str, edit: Any, log: str) -> None:
         app: Any = self.app
         based_on = {self.path: self.base} if self.base is not None else None
-        saved = app.run_edit(label, edit, log=log, then=self._after_save, based_on=based_on)
-        if not saved and not self.saved:
-            self._not_saved("Not saved (see the message); your changes are still here.")
+        self._after_save(app.run_edit(label, edit, log=log, based_on=based_on))
 
-    def _after_save(self, saved: bool | None) -> None:
-        if saved is None:  # the user dropped the change and reloaded the file
+    def on_edit_decided(self, message: EditDecided) -> None:
+        self._after_save(message.outcome)
+
+    def _after_save(self, outcome: EditOutcome) -> None:
+        if outcome is EditOutcome.DROPPED:  # the user reloaded the file
             self.dismiss(False)
-            return
-        if not saved:
+        elif outcome is EditOutcome.KEPT:
             self._not_saved("Not saved; your changes are still here.")
-            return
-        self.saved = True
-        if self.is_current:
-            self.dismiss(True)
-        else:  # a dialog (the conflict's diff) is still closing
-            self.call_after_refresh(lambda: self.is_current and self.dismiss(True))
+        elif not outcome.saved:  # refused, or a decision pending
+            if not self.saved:
+                self._not_saved("Not saved (see the message); your changes are still here.")
+        else:
+            self.saved = True
+            if self.is_current:
+                self.dismiss(True)
+            else:  # a dialog (the conflict's diff) is still closing
+                self.call_after_refresh(lambda: self.is_current and self.dismiss(True))
 
     def _not_saved(self, message: str) -> None:
         self.set_status(message, error=True, sticky=True)
