@@ -431,3 +431,23 @@ async def test_main_screen_keys_never_act_behind_a_full_screen_view(demo: Packag
         assert len(app.history.recent()) <= 1
         await pilot.press("question_mark")
         await pilot_wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+
+
+def test_screens_reach_the_app_typed(demo: Package) -> None:
+    """The screens that read the package or run edits reach the app as a Workbench
+    (``self.kas``), which the app is; none casts ``self.app`` to ``Any``."""
+    import inspect
+
+    from kas_tui.tui.screens.bulk import BulkScreen
+    from kas_tui.tui.screens.entry_editor import EntryEditor
+    from kas_tui.tui.screens.import_wizard import ImportWizard
+    from kas_tui.tui.screens.kas_screen import KasModalScreen, KasScreen, Workbench
+    from kas_tui.tui.screens.meta_editor import MetaEditor
+    from kas_tui.tui.screens.skill_editor import SkillEditor
+
+    assert isinstance(KasApp(demo, today=TODAY, watch=False), Workbench)
+    for screen in (BulkScreen, ImportWizard, MetaEditor, EntryEditor, SkillEditor):
+        assert issubclass(screen, (KasScreen, KasModalScreen)), screen.__name__
+        source = inspect.getsource(inspect.getmodule(screen))
+        assert "app: Any = self.app" not in source, screen.__name__
+        assert "self.app.package" not in source, screen.__name__

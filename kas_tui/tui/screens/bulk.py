@@ -27,7 +27,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.suggester import SuggestFromList
 from textual.timer import Timer
 from textual.widgets import (
@@ -63,11 +62,12 @@ from ...package import STATUSES
 from ..edits import EditDecided
 from ..widgets.footer import KasFooter
 from .choose import DiffScreen
+from .kas_screen import KasScreen
 
 if TYPE_CHECKING:
     from textual.app import App
 
-    from ...package import Document
+    from ...package import Document, Package
 
 #: Rows put in the table at most; the rest are counted, selectable with ``a`` and edited.
 ROW_LIMIT = 1_000
@@ -255,7 +255,7 @@ class BulkPreviewScreen(DiffScreen):
             self.notify(str(self._explain(path)), timeout=4)
 
 
-class BulkScreen(Screen[None]):
+class BulkScreen(KasScreen[None]):
     """Filter, select and change many documents at once (see the module docstring)."""
 
     BINDINGS = [
@@ -285,11 +285,7 @@ class BulkScreen(Screen[None]):
     # -- the app's package ----------------------------------------------------------
 
     @property
-    def kas(self) -> Any:
-        return self.app
-
-    @property
-    def package(self) -> Any:
+    def package(self) -> Package:
         return self.kas.package
 
     # -- layout ---------------------------------------------------------------------

@@ -20,7 +20,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Paste
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from ...drift import drifted, more_than_one_sentence, says_nothing
@@ -29,6 +28,7 @@ from ...okf.text import control_chars
 from ...tokens import estimate_tokens
 from ..edits import EditDecided, EditOutcome
 from .choose import ask_before_leaving
+from .kas_screen import KasModalScreen
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -130,7 +130,7 @@ def drift_note(entry: str, document: str) -> Text:
     return Text("≈ Worded differently, same meaning", "dim")
 
 
-class EntryEditor(ModalScreen[bool]):
+class EntryEditor(KasModalScreen[bool]):
     """The index entry form; dismisses ``True`` when saved, ``False`` when closed."""
 
     BINDINGS = [
@@ -152,7 +152,7 @@ class EntryEditor(ModalScreen[bool]):
 
     @property
     def package(self) -> Package:
-        return self.app.package  # type: ignore[attr-defined]
+        return self.kas.package
 
     @property
     def doc_path(self) -> str | None:
@@ -382,8 +382,7 @@ class EntryEditor(ModalScreen[bool]):
                 if not (title_changed or desc_changed)
                 else log[:-1] + f" and the description of {doc_path}."
             )
-        app: Any = self.app
-        outcome = app.run_edit(label, edit, log=log, based_on=self._base)
+        outcome = self.kas.run_edit(label, edit, log=log, based_on=self._base)
         if not outcome.saved and failure:
             self._error(f"Not saved: {failure[0]}")
         self._after_save(outcome)

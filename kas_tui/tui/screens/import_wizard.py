@@ -42,7 +42,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
 from textual.suggester import SuggestFromList
 from textual.widgets import (
     Button,
@@ -79,6 +78,7 @@ from ..widgets.fields import (
 )
 from ..widgets.footer import KasFooter
 from .choose import DiffScreen, ask_unsaved
+from .kas_screen import KasScreen
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -477,7 +477,7 @@ class PlanForm(VerticalScroll):
 # --- the wizard -------------------------------------------------------------------------------
 
 
-class ImportWizard(Screen[None]):
+class ImportWizard(KasScreen[None]):
     """Pick files, convert them, review the drafts, write them (see the module docstring)."""
 
     BINDINGS = [
@@ -626,10 +626,6 @@ class ImportWizard(Screen[None]):
         self.query_one("#iw-body-scroll").border_title = "Body"
         self._refresh_selected()
         picker.focus()
-
-    @property
-    def kas(self) -> Any:
-        return self.app
 
     @property
     def dirty(self) -> bool:

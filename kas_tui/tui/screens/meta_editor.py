@@ -19,7 +19,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, Input, Static, TextArea
 from textual.widgets.text_area import LanguageDoesNotExist, Selection
@@ -42,6 +41,7 @@ from ..widgets.fields import (
 from ..widgets.footer import KasFooter
 from .ask import AskScreen
 from .choose import ask_before_leaving
+from .kas_screen import KasModalScreen
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -87,7 +87,7 @@ def _plain_text(value: Any) -> bool:
     return value is None or (isinstance(value, str) and F.control_error(value) is None)
 
 
-class MetaEditor(ModalScreen[bool]):
+class MetaEditor(KasModalScreen[bool]):
     """Edit the frontmatter of one document; dismisses with ``True`` once saved."""
 
     BINDINGS = [
@@ -582,9 +582,8 @@ class MetaEditor(ModalScreen[bool]):
 
     def _read_current(self) -> str | None:
         """The frontmatter on disk now (``None``, with the reason shown, when it is gone)."""
-        app: Any = self.app
         try:
-            text = app.package.read_text(self.path)
+            text = self.kas.package.read_text(self.path)
             return F.frontmatter_text(text) or ""
         except FileNotFoundError:
             self._not_saved(
@@ -596,9 +595,8 @@ class MetaEditor(ModalScreen[bool]):
         return None
 
     def _run(self, label: str, edit: Any, log: str) -> None:
-        app: Any = self.app
         based_on = {self.path: self.base} if self.base is not None else None
-        self._after_save(app.run_edit(label, edit, log=log, based_on=based_on))
+        self._after_save(self.kas.run_edit(label, edit, log=log, based_on=based_on))
 
     def on_edit_decided(self, message: EditDecided) -> None:
         self._after_save(message.outcome)

@@ -18,7 +18,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Collapsible, Label, Static, TextArea
 
 from ...agent import catalog_entry
@@ -37,6 +36,7 @@ from ...tokens import estimate_tokens
 from ..edits import EditDecided, EditOutcome
 from .choose import ask_before_leaving
 from .entry_editor import OneLineArea, text_problem
+from .kas_screen import KasModalScreen
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -56,7 +56,7 @@ def gauge(count: int, limit: int, width: int = _GAUGE) -> Text:
     return Text.assemble(("▰" * filled, style), ("▱" * (width - filled), "dim"))
 
 
-class SkillEditor(ModalScreen[bool]):
+class SkillEditor(KasModalScreen[bool]):
     """The SKILL.md form; dismisses ``True`` when saved, ``False`` when closed."""
 
     BINDINGS = [
@@ -76,7 +76,7 @@ class SkillEditor(ModalScreen[bool]):
 
     @property
     def package(self) -> Package:
-        return self.app.package  # type: ignore[attr-defined]
+        return self.kas.package
 
     def _load_baseline(self) -> None:
         pkg = self.package
@@ -313,8 +313,7 @@ class SkillEditor(ModalScreen[bool]):
 
         parts = (["description"] if desc_changed else []) + (["body"] if body_changed else [])
         what = " and ".join(parts)
-        app: Any = self.app
-        outcome = app.run_edit(
+        outcome = self.kas.run_edit(
             f"edit the SKILL.md {what}",
             edit,
             log=f"Edited the SKILL.md {what}.",
