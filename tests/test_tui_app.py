@@ -400,3 +400,54 @@ async def test_links_picker_reuses_the_packages_links(demo: Package, monkeypatch
         assert asked == [page]  # the page is not parsed again: the list is Package.links()
         expected = [(link.text, link.target) for link, _ in links(page)]
         assert [(text, href) for text, href, _kind in app.screen.links] == expected
+
+
+async def test_main_screen_keys_never_act_behind_a_full_screen_view(demo: Package) -> None:
+    """The panes' keys are the main screen's: a full-screen view pushed over it, even
+    one that binds none of them, is never acted behind; help and the palette stay."""
+    from textual.screen import Screen
+    from textual.widgets import Static
+
+    from kas_tui.tui.commands import COMMANDS
+    from kas_tui.tui.screens.help import HelpScreen
+    from kas_tui.tui.screens.main import MainScreen
+
+    app = KasApp(demo, today=TODAY, watch=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen_stack[0], MainScreen)
+        view = Screen()
+        await app.push_screen(view)
+        await view.mount(Static("a full-screen view"))
+        for command in COMMANDS:
+            if command.action in ("help", "command_palette", "quit"):
+                continue
+            await pilot.press(command.key)
+            await pilot.pause()
+            assert app.screen is view, command.action
+        await _settle(pilot, app)
+        assert app.report is None and not app.query_one("#findings").display
+        assert not app.query_one("#files").display and app.location == "SKILL.md"
+        assert len(app.history.recent()) <= 1
+        await pilot.press("question_mark")
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+
+
+def test_screens_reach_the_app_typed(demo: Package) -> None:
+    """The screens that read the package or run edits reach the app as a Workbench
+    (``self.kas``), which the app is; none casts ``self.app`` to ``Any``."""
+    import inspect
+
+    from kas_tui.tui.screens.bulk import BulkScreen
+    from kas_tui.tui.screens.entry_editor import EntryEditor
+    from kas_tui.tui.screens.import_wizard import ImportWizard
+    from kas_tui.tui.screens.kas_screen import KasModalScreen, KasScreen, Workbench
+    from kas_tui.tui.screens.meta_editor import MetaEditor
+    from kas_tui.tui.screens.skill_editor import SkillEditor
+
+    assert isinstance(KasApp(demo, today=TODAY, watch=False), Workbench)
+    for screen in (BulkScreen, ImportWizard, MetaEditor, EntryEditor, SkillEditor):
+        assert issubclass(screen, (KasScreen, KasModalScreen)), screen.__name__
+        source = inspect.getsource(inspect.getmodule(screen))
+        assert "app: Any = self.app" not in source, screen.__name__
+        assert "self.app.package" not in source, screen.__name__

@@ -258,3 +258,60 @@ async def test_crlf_and_bom_files_stay_so(root: Path) -> None:
         differ = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
         assert len(differ) == (1 if rel == DOC else 2), f"{rel}: only the intended lines"
     assert b"status: deprecated\r\n" in after[DOC]
+
+
+async def test_run_edit_says_how_it_ended_once(root: Path) -> None:
+    """run_edit returns its outcome; a conflict's decision comes once, as a message to
+    the screen that ran the edit (never both a return value and a callback)."""
+    from conftest import pilot_wait_until
+    from textual.screen import Screen
+
+    from kas_tui.editing import set_field
+    from kas_tui.okf.errors import EditError
+    from kas_tui.tui.edits import EditDecided, EditOutcome
+
+    class Editor(Screen[None]):
+        def __init__(self) -> None:
+            super().__init__()
+            self.heard: list[EditOutcome] = []
+
+        def on_edit_decided(self, message: EditDecided) -> None:
+            self.heard.append(message.outcome)
+
+    def refuse(pkg: Package) -> None:
+        raise EditError(f"{DOC}: refused for the test")
+
+    def deprecate(pkg: Package) -> None:
+        set_field(pkg, DOC, "status", "deprecated")
+
+    app = app_on(root)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = Editor()
+        await app.push_screen(editor)
+        assert app.run_edit("title", lambda pkg: set_field(pkg, DOC, "title", "T")) is (
+            EditOutcome.SAVED
+        )
+        assert app.run_edit("title", lambda pkg: set_field(pkg, DOC, "title", "T")) is (
+            EditOutcome.NOTHING
+        )
+        assert app.run_edit("refused", refuse) is EditOutcome.REFUSED
+        for answer, outcome in (("3", EditOutcome.KEPT), ("2", EditOutcome.DROPPED)):
+            base = {DOC: app.package.fingerprint(DOC)}
+            (root / DOC).write_text((root / DOC).read_text() + f"\nTheirs {answer}.\n")
+            assert app.run_edit("deprecate", deprecate, based_on=base) is (
+                EditOutcome.CONFLICT_PENDING
+            )
+            await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            await pilot.press(answer)
+            await pilot_wait_until(pilot, lambda o=outcome: editor.heard[-1:] == [o])
+        base = {DOC: app.package.fingerprint(DOC)}
+        (root / DOC).write_text((root / DOC).read_text() + "\nTheirs again.\n")
+        assert app.run_edit("deprecate", deprecate, based_on=base) is (EditOutcome.CONFLICT_PENDING)
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("1")  # the diff of saving on top
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, DiffScreen))
+        await pilot.press("y")
+        await pilot_wait_until(pilot, lambda: len(editor.heard) == 3)
+        await pilot.pause()
+        assert editor.heard == [EditOutcome.KEPT, EditOutcome.DROPPED, EditOutcome.SAVED]
+        assert "status: deprecated" in (root / DOC).read_text()

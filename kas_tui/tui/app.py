@@ -12,10 +12,9 @@ import re
 from typing import TYPE_CHECKING
 
 from textual import work
-from textual.app import App, ComposeResult, SystemCommand
-from textual.containers import Horizontal, Vertical
+from textual.app import App, SystemCommand
 from textual.screen import Screen
-from textual.widgets import DataTable, Header, Markdown, Tree
+from textual.widgets import DataTable, Markdown, Tree
 from textual.worker import get_current_worker
 
 from ..okf import frontmatter as fm
@@ -29,10 +28,10 @@ from .screens.choose import ask_unsaved
 from .screens.find import FindScreen
 from .screens.help import HelpScreen
 from .screens.links import LinksScreen
+from .screens.main import MainScreen
 from .widgets.body_pane import BodyPane
 from .widgets.files_view import FilesView
 from .widgets.findings import FindingsPanel
-from .widgets.footer import KasFooter
 from .widgets.meta_pane import MetaPane
 from .widgets.nav_tree import NavTree, NodeRef
 
@@ -74,7 +73,7 @@ class KasApp(EditingMixin, App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "kas-tui"
     COMMANDS = App.COMMANDS | {KasCommands}
-    BINDINGS = bindings("app")
+    BINDINGS = bindings("app")  # help and quit; the rest are the main screen's
 
     def __init__(
         self,
@@ -98,30 +97,14 @@ class KasApp(EditingMixin, App[None]):
         self._watcher: Watcher | None = None
         self._init_editing()
 
-    # -- layout ---------------------------------------------------------------------
+    # -- the main screen (its panes and keys: screens/main.py) ----------------------
 
-    def compose(self) -> ComposeResult:
-        yield Header()
-        with Horizontal(id="main"):
-            yield NavTree(self.package, self.today, id="nav")
-            yield FilesView(self.package, id="files")
-            with Vertical(id="detail"):
-                yield MetaPane(id="meta")
-                yield BodyPane(id="body")
-        yield FindingsPanel(id="findings")
-        yield KasFooter()
+    def get_default_screen(self) -> MainScreen:
+        return MainScreen(self.package, self.today)
 
-    def on_mount(self) -> None:
+    def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
+        message.stop()
         self.sub_title = f"{self.package.name} · {len(self.package.documents):,} documents"
-        self.query_one("#nav").border_title = "Navigation"
-        self.query_one("#files").border_title = "Files on disk"
-        self.query_one("#meta").border_title = "Frontmatter"
-        self.query_one("#body").border_title = "Body"
-        self.query_one("#findings").border_title = "Findings"
-        self.query_one("#files").display = False
-        self.query_one("#findings").display = False
-        self.query_one("#outline").display = False
-        self.query_one(NavTree).focus()
         self.go("SKILL.md", transient=True)
         for note in self.notes:
             self.notify(note, severity="warning", timeout=15, markup=False)

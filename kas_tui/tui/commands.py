@@ -2,8 +2,11 @@
 
 The key bindings, the command palette and the help screen are all built from
 :data:`COMMANDS`, so they never disagree. ``scope`` says where a binding lives: ``app``
-bindings work everywhere; ``body``, ``tree`` and ``findings`` bindings belong to that
-pane and show in the footer only while it has focus (they still run from the palette).
+bindings work everywhere (help, palette, quit); ``main`` bindings belong to the main
+screen, so a full-screen view pushed over it (walk, bulk edit, import) never acts on the
+panes it hides; ``body``, ``tree`` and ``findings`` bindings belong to that pane and show
+in the footer only while it has focus (they still run from the palette). Every action
+runs on the app.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ class Command:
     title: str
     help: str
     group: str
-    scope: str = "app"
+    scope: str = "main"
     display: str = ""  # how the key is shown, when not the key itself
     footer: bool = True
 
@@ -235,24 +238,25 @@ COMMANDS: tuple[Command, ...] = (
     ),
     # App
     Command("reload", "r", "Reload", "Read the whole package from disk again", "App", footer=False),
-    Command("help", "question_mark", "Help", "Show every key", "App", display="?"),
+    Command("help", "question_mark", "Help", "Show every key", "App", scope="app", display="?"),
     Command(
         "command_palette",
         "ctrl+p",
         "Palette",
         "Search every action",
         "App",
+        scope="app",
         display="^p",
         footer=False,
     ),
-    Command("quit", "q", "Quit", "Leave kas-tui", "App"),
+    Command("quit", "q", "Quit", "Leave kas-tui", "App", scope="app"),
 )
 
 BY_ACTION = {c.action: c for c in COMMANDS}
 
 
 def bindings(scope: str) -> list[Binding]:
-    """The bindings of one scope, for a widget's ``BINDINGS``."""
+    """The bindings of one scope, for a widget's (or screen's) ``BINDINGS``."""
     prefix = "" if scope == "app" else "app."
     return [
         Binding(c.key, prefix + c.action, c.title, show=c.footer, key_display=c.display or None)

@@ -4,8 +4,10 @@ Every write goes through :meth:`EditingMixin.run_edit`: the edit runs in the
 :class:`~kas_tui.session.EditSession` (grouped for undo, logged in ``log.md``); a file
 changed on disk since it was read is never overwritten silently (the user sees the diff
 of saving on top of the new text, or reloads); any refusal is a message naming the file,
-never a traceback. Editor screens call it and stay open when it returns ``False``, so the
-user's text is kept.
+never a traceback. It returns how the edit ended, an :class:`EditOutcome`, once: when a
+conflict leaves the decision to the user (``CONFLICT_PENDING``), how that decision ended
+comes later as an :class:`EditDecided` message to the screen that ran the edit. Editor
+screens stay open unless it was saved (or dropped), so the user's text is kept.
 """
 
 from __future__ import annotations
@@ -16,9 +18,11 @@ import shlex
 import shutil
 import subprocess
 from collections.abc import Callable, Mapping
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from textual.app import SuspendNotSupported
+from textual.message import Message
 
 from ..config import Settings, valid_reviewer
 from ..editing import preview, set_field
@@ -31,6 +35,8 @@ from .screens.ask import AskScreen
 from .screens.choose import ChoiceScreen, DiffScreen
 
 if TYPE_CHECKING:
+    from textual.message_pump import MessagePump
+
     from ..package import Package
     from ..session import Edit
 
@@ -41,6 +47,33 @@ def now_utc() -> Timestamp:
     """The current time as an OKF timestamp (UTC, seconds)."""
     stamp = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
     return Timestamp(stamp.strftime("%Y-%m-%dT%H:%M:%SZ"))
+
+
+class EditOutcome(Enum):
+    """How :meth:`EditingMixin.run_edit` ended."""
+
+    SAVED = "saved"
+    NOTHING = "nothing to change"
+    REFUSED = "refused"  # not written; a message said why
+    CONFLICT_PENDING = "conflict pending"  # the user decides; EditDecided follows
+    KEPT = "kept editing"  # after a conflict: not written, the user keeps editing
+    DROPPED = "dropped"  # after a conflict: the user reloaded the file, the change went
+
+    @property
+    def saved(self) -> bool:
+        """Written, or nothing had to be: an editor's work is done."""
+        return self in (EditOutcome.SAVED, EditOutcome.NOTHING)
+
+
+class EditDecided(Message):
+    """How a conflict's decision ended (never ``CONFLICT_PENDING``): sent to the screen
+    that ran the edit, once."""
+
+    bubble = False
+
+    def __init__(self, outcome: EditOutcome) -> None:
+        super().__init__()
+        self.outcome = outcome
 
 
 class EditingMixin:
@@ -64,38 +97,45 @@ class EditingMixin:
         edit: Edit,
         *,
         log: str | None = None,
-        then: Callable[[bool | None], None] | None = None,
         based_on: Mapping[str, Fingerprint] | None = None,
-    ) -> bool:
-        """Run ``edit`` now; ``True`` when it was saved (or had nothing to change).
+    ) -> EditOutcome:
+        """Run ``edit`` now and say how it ended.
 
         ``based_on`` maps the files the user's edit was made on (root-relative) to their
         fingerprints when the editor read them: a file changed on disk since (live
         reload or not) is never overwritten. A conflict opens a decision (diff and save
-        on top, reload, or keep editing) and returns ``False``; ``then`` hears how that
-        decision ended: ``True`` saved, ``False`` not saved (keep editing), ``None`` the
-        user dropped the change and reloaded the file.
+        on top, reload, or keep editing) and returns ``CONFLICT_PENDING``; the screen
+        active now hears how the decision ended as one :class:`EditDecided`.
         """
+        app: Any = self
+        return self._run_edit(label, edit, log, based_on or {}, app.screen)
+
+    def _run_edit(
+        self,
+        label: str,
+        edit: Edit,
+        log: str | None,
+        based_on: Mapping[str, Fingerprint],
+        requester: MessagePump,
+    ) -> EditOutcome:
         app: Any = self
         self.session.package = self.package
         try:
             action = self.session.run(label, edit, log=log, based_on=based_on)
         except ConflictError as exc:
-            self._conflict(exc, label, edit, log, then, based_on or {})
-            return False
+            self._conflict(exc, label, edit, log, based_on, requester)
+            return EditOutcome.CONFLICT_PENDING
         except (EditError, StoreError, OSError) as exc:
             app.notify(str(exc), title="Not saved", severity="error", timeout=8)
-            return False
+            return EditOutcome.REFUSED
         self._after_write()
         if action is None:
             app.notify("Nothing to change", timeout=2)
-        else:
-            app.notify(f"Saved: {label}", timeout=3)
-            if action.log_error:
-                app.notify(action.log_error, severity="warning", timeout=6)
-        if then is not None:
-            then(True)
-        return True
+            return EditOutcome.NOTHING
+        app.notify(f"Saved: {label}", timeout=3)
+        if action.log_error:
+            app.notify(action.log_error, severity="warning", timeout=6)
+        return EditOutcome.SAVED
 
     def _conflict(
         self,
@@ -103,11 +143,15 @@ class EditingMixin:
         label: str,
         edit: Edit,
         log: str | None,
-        then: Callable[[bool | None], None] | None,
         based_on: Mapping[str, Fingerprint],
+        requester: MessagePump,
     ) -> None:
         app: Any = self
         rel = self._rel(exc.path)
+
+        def tell(outcome: EditOutcome) -> None:
+            if outcome is not EditOutcome.CONFLICT_PENDING:  # else the next decision tells
+                requester.post_message(EditDecided(outcome))
 
         def decided(choice: str | None) -> None:
             if choice == "diff":
@@ -116,8 +160,7 @@ class EditingMixin:
                     diff = preview(self.package, edit)
                 except (EditError, StoreError, OSError) as err:
                     app.notify(str(err), title="Not saved", severity="error")
-                    if then:
-                        then(False)
+                    tell(EditOutcome.KEPT)
                     return
                 # saving on top means: on top of the text this diff was made against
                 seen = {**based_on, rel: self.package.fingerprint(rel)}
@@ -125,9 +168,9 @@ class EditingMixin:
 
                 def confirmed(save: bool | None) -> None:
                     if save:
-                        self.run_edit(label, edit, log=log, then=then, based_on=rebased)
-                    elif then:
-                        then(False)
+                        tell(self._run_edit(label, edit, log, rebased, requester))
+                    else:
+                        tell(EditOutcome.KEPT)
 
                 app.push_screen(
                     DiffScreen(f"Save on top of the new {rel}?", diff, confirm="Save"), confirmed
@@ -136,10 +179,9 @@ class EditingMixin:
                 self.package.reload_file(rel)
                 self._after_write()
                 app.notify(f"Reloaded {rel}; your change was not saved", timeout=5)
-                if then:
-                    then(None)  # dropped: an editor closes, the file on disk is shown
-            elif then:
-                then(False)
+                tell(EditOutcome.DROPPED)  # an editor closes, the file on disk is shown
+            else:
+                tell(EditOutcome.KEPT)
 
         app.push_screen(
             ChoiceScreen(

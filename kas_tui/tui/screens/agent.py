@@ -54,7 +54,6 @@ from ...agent import (
 )
 from ...agent.tools import call_text
 from ...store import StoreError, os_reason
-from ..commands import COMMANDS
 from ..widgets.footer import KasFooter
 from ..widgets.trail import (
     CATALOG_ROW,
@@ -71,20 +70,6 @@ if TYPE_CHECKING:
     from ...package import Package
 
 _TOOL_STYLE = {READFILE: "cyan", PEEK: "magenta", LISTDIR: "blue", SUBMIT: "green"}
-
-#: App keys that stay live over the agent screens; the others act on the main screen
-#: (find, validate, the files view...) and would show what the agent has not seen.
-_APP_KEYS_KEPT = {"help", "command_palette", "quit"}
-
-
-def _shadow_app_keys(own: str) -> list[Binding]:
-    """Hidden no-op bindings for the app's keys the screen does not use itself."""
-    taken = {key.strip() for key in own.split(",")}
-    return [
-        Binding(c.key, "ignore", show=False)
-        for c in COMMANDS
-        if c.scope == "app" and c.action not in _APP_KEYS_KEPT and c.key not in taken
-    ]
 
 
 @dataclass(frozen=True)
@@ -272,9 +257,6 @@ class AgentView(Screen[AgentResult]):
 
     # -- actions ------------------------------------------------------------------------
 
-    def action_ignore(self) -> None:
-        """Swallow an app key that would act behind this screen."""
-
     def action_budget(self, delta: int) -> None:
         self.budget = max(1, self.budget + delta)
         self.budget_changed()
@@ -300,7 +282,6 @@ class AgentWalkScreen(AgentView):
         Binding("plus", "budget(1)", "Budget +", key_display="+"),
         Binding("minus", "budget(-1)", "Budget -", key_display="-"),
         Binding("N", "new_walk", "New walk", key_display="N"),
-        *_shadow_app_keys("escape,q,backspace,s,x,p,plus,minus,N"),
     ]
 
     def __init__(
@@ -617,7 +598,6 @@ class ReplayScreen(AgentView):
         Binding("end", "goto(-1)", "Last", priority=True),
         Binding("plus", "budget(1)", "Budget +", key_display="+"),
         Binding("minus", "budget(-1)", "Budget -", key_display="-"),
-        *_shadow_app_keys("escape,q,n,right,p,left,home,end,plus,minus"),
     ]
 
     def __init__(

@@ -27,7 +27,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.suggester import SuggestFromList
 from textual.timer import Timer
 from textual.widgets import (
@@ -60,14 +59,15 @@ from ...bulk import (
     preview,
 )
 from ...package import STATUSES
-from ..commands import COMMANDS
+from ..edits import EditDecided
 from ..widgets.footer import KasFooter
 from .choose import DiffScreen
+from .kas_screen import KasScreen
 
 if TYPE_CHECKING:
     from textual.app import App
 
-    from ...package import Document
+    from ...package import Document, Package
 
 #: Rows put in the table at most; the rest are counted, selectable with ``a`` and edited.
 ROW_LIMIT = 1_000
@@ -90,21 +90,10 @@ _TRUST = {
 _STATUS_STYLE = {"draft": "yellow", "deprecated": "red", "stable": ""}
 _MARK = Text("●", "bold green")
 _NO_MARK = Text("·", "bright_black")
-_KEYS_KEPT = {"help", "command_palette", "quit"}
 
 
 class _Cancelled(Exception):
     """The preview was abandoned (the screen closed)."""
-
-
-def _shadow_app_keys(own: Iterable[str]) -> list[Binding]:
-    """Hidden no-op bindings for the app keys that would act on the screen below."""
-    taken = set(own)
-    return [
-        Binding(c.key, "ignore", show=False)
-        for c in COMMANDS
-        if c.scope == "app" and c.action not in _KEYS_KEPT and c.key not in taken
-    ]
 
 
 def _plural(count: int, word: str) -> str:
@@ -256,7 +245,7 @@ class BulkPreviewScreen(DiffScreen):
             self.notify(str(self._explain(path)), timeout=4)
 
 
-class BulkScreen(Screen[None]):
+class BulkScreen(KasScreen[None]):
     """Filter, select and change many documents at once (see the module docstring)."""
 
     BINDINGS = [
@@ -268,7 +257,6 @@ class BulkScreen(Screen[None]):
         Binding("slash", "focus_text", "Filter", key_display="/"),
         Binding("ctrl+z", "undo", "Undo", key_display="^z"),
         Binding("ctrl+y", "redo", "Redo", show=False),
-        *_shadow_app_keys(["escape", "space", "a", "n", "p", "slash", "ctrl+z", "ctrl+y"]),
     ]
 
     dirty = False  # nothing typed here is lost on leaving: the files are written or not
@@ -287,11 +275,7 @@ class BulkScreen(Screen[None]):
     # -- the app's package ----------------------------------------------------------
 
     @property
-    def kas(self) -> Any:
-        return self.app
-
-    @property
-    def package(self) -> Any:
+    def package(self) -> Package:
         return self.kas.package
 
     # -- layout ---------------------------------------------------------------------
@@ -746,15 +730,19 @@ class BulkScreen(Screen[None]):
 
         def run() -> None:  # after the message is drawn: run_edit holds the screen meanwhile
             self.busy = False
-            self.kas.run_edit(
+            outcome = self.kas.run_edit(
                 f"{op.describe()} in {_plural(count, 'document')}",
                 edit,
                 log=op.log_message(count),
-                then=lambda saved: self.after_write(),
                 based_on={p: result.bases[p] for p in paths if p in result.bases},
             )
+            if outcome.saved:
+                self.after_write()
 
         self.call_after_refresh(run)
+
+    def on_edit_decided(self, message: EditDecided) -> None:
+        self.after_write()  # saved on top, kept or reloaded: the files may have changed
 
     def after_write(self) -> None:
         """The package was re-read file by file: show it again."""
@@ -779,9 +767,6 @@ class BulkScreen(Screen[None]):
         if not self.busy:
             self.kas.action_redo()
             self.after_write()
-
-    def action_ignore(self) -> None:
-        """Swallow an app key that would act on the screen below."""
 
     def action_close(self) -> None:
         if self.busy:

@@ -20,14 +20,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Paste
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from ...drift import drifted, more_than_one_sentence, says_nothing
 from ...editing import set_entry, set_field
 from ...okf.text import control_chars
 from ...tokens import estimate_tokens
+from ..edits import EditDecided, EditOutcome
 from .choose import ask_before_leaving
+from .kas_screen import KasModalScreen
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -129,7 +130,7 @@ def drift_note(entry: str, document: str) -> Text:
     return Text("≈ Worded differently, same meaning", "dim")
 
 
-class EntryEditor(ModalScreen[bool]):
+class EntryEditor(KasModalScreen[bool]):
     """The index entry form; dismisses ``True`` when saved, ``False`` when closed."""
 
     BINDINGS = [
@@ -151,7 +152,7 @@ class EntryEditor(ModalScreen[bool]):
 
     @property
     def package(self) -> Package:
-        return self.app.package  # type: ignore[attr-defined]
+        return self.kas.package
 
     @property
     def doc_path(self) -> str | None:
@@ -381,22 +382,24 @@ class EntryEditor(ModalScreen[bool]):
                 if not (title_changed or desc_changed)
                 else log[:-1] + f" and the description of {doc_path}."
             )
-        app: Any = self.app
-        saved = app.run_edit(label, edit, log=log, then=self._after_save, based_on=self._base)
-        if not saved and failure:
+        outcome = self.kas.run_edit(label, edit, log=log, based_on=self._base)
+        if not outcome.saved and failure:
             self._error(f"Not saved: {failure[0]}")
+        self._after_save(outcome)
 
-    def _after_save(self, saved: bool | None) -> None:
-        if saved is None:  # the user dropped the change and reloaded the file
+    def on_edit_decided(self, message: EditDecided) -> None:
+        self._after_save(message.outcome)
+
+    def _after_save(self, outcome: EditOutcome) -> None:
+        if outcome is EditOutcome.DROPPED:  # the user dropped the change and reloaded
             self.dismiss(False)
-            return
-        if saved:
+        elif outcome.saved:
             self.dismiss(True)
-            return
-        # kept editing: the fields keep the user's text, compared with what the editor
-        # opened on, so a field the user did not touch is never written over a change
-        # another program made; the entry's line is looked up again at the next save
-        self._refresh()
+        elif outcome is EditOutcome.KEPT:
+            # the fields keep the user's text, compared with what the editor opened on,
+            # so a field the user did not touch is never written over a change another
+            # program made; the entry's line is looked up again at the next save
+            self._refresh()
 
     def _error(self, message: str) -> None:
         self._refused = self.values()

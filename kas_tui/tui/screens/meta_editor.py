@@ -19,7 +19,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, Input, Static, TextArea
 from textual.widgets.text_area import LanguageDoesNotExist, Selection
@@ -27,6 +26,7 @@ from textual.widgets.text_area import LanguageDoesNotExist, Selection
 from ... import fields as F
 from ...editing import remove_field, set_field, set_frontmatter_text
 from ...okf.errors import EditError, FormatError
+from ..edits import EditDecided, EditOutcome
 from ..widgets.fields import (
     DateRow,
     DescriptionRow,
@@ -41,6 +41,7 @@ from ..widgets.fields import (
 from ..widgets.footer import KasFooter
 from .ask import AskScreen
 from .choose import ask_before_leaving
+from .kas_screen import KasModalScreen
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -86,7 +87,7 @@ def _plain_text(value: Any) -> bool:
     return value is None or (isinstance(value, str) and F.control_error(value) is None)
 
 
-class MetaEditor(ModalScreen[bool]):
+class MetaEditor(KasModalScreen[bool]):
     """Edit the frontmatter of one document; dismisses with ``True`` once saved."""
 
     BINDINGS = [
@@ -581,9 +582,8 @@ class MetaEditor(ModalScreen[bool]):
 
     def _read_current(self) -> str | None:
         """The frontmatter on disk now (``None``, with the reason shown, when it is gone)."""
-        app: Any = self.app
         try:
-            text = app.package.read_text(self.path)
+            text = self.kas.package.read_text(self.path)
             return F.frontmatter_text(text) or ""
         except FileNotFoundError:
             self._not_saved(
@@ -595,24 +595,26 @@ class MetaEditor(ModalScreen[bool]):
         return None
 
     def _run(self, label: str, edit: Any, log: str) -> None:
-        app: Any = self.app
         based_on = {self.path: self.base} if self.base is not None else None
-        saved = app.run_edit(label, edit, log=log, then=self._after_save, based_on=based_on)
-        if not saved and not self.saved:
-            self._not_saved("Not saved (see the message); your changes are still here.")
+        self._after_save(self.kas.run_edit(label, edit, log=log, based_on=based_on))
 
-    def _after_save(self, saved: bool | None) -> None:
-        if saved is None:  # the user dropped the change and reloaded the file
+    def on_edit_decided(self, message: EditDecided) -> None:
+        self._after_save(message.outcome)
+
+    def _after_save(self, outcome: EditOutcome) -> None:
+        if outcome is EditOutcome.DROPPED:  # the user reloaded the file
             self.dismiss(False)
-            return
-        if not saved:
+        elif outcome is EditOutcome.KEPT:
             self._not_saved("Not saved; your changes are still here.")
-            return
-        self.saved = True
-        if self.is_current:
-            self.dismiss(True)
-        else:  # a dialog (the conflict's diff) is still closing
-            self.call_after_refresh(lambda: self.is_current and self.dismiss(True))
+        elif not outcome.saved:  # refused, or a decision pending
+            if not self.saved:
+                self._not_saved("Not saved (see the message); your changes are still here.")
+        else:
+            self.saved = True
+            if self.is_current:
+                self.dismiss(True)
+            else:  # a dialog (the conflict's diff) is still closing
+                self.call_after_refresh(lambda: self.is_current and self.dismiss(True))
 
     def _not_saved(self, message: str) -> None:
         self.set_status(message, error=True, sticky=True)

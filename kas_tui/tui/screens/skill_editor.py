@@ -18,7 +18,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Collapsible, Label, Static, TextArea
 
 from ...agent import catalog_entry
@@ -34,8 +33,10 @@ from ...okf import yaml_patch
 from ...okf.errors import EditError, FormatError
 from ...okf.text import split_lines
 from ...tokens import estimate_tokens
+from ..edits import EditDecided, EditOutcome
 from .choose import ask_before_leaving
 from .entry_editor import OneLineArea, text_problem
+from .kas_screen import KasModalScreen
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -55,7 +56,7 @@ def gauge(count: int, limit: int, width: int = _GAUGE) -> Text:
     return Text.assemble(("▰" * filled, style), ("▱" * (width - filled), "dim"))
 
 
-class SkillEditor(ModalScreen[bool]):
+class SkillEditor(KasModalScreen[bool]):
     """The SKILL.md form; dismisses ``True`` when saved, ``False`` when closed."""
 
     BINDINGS = [
@@ -75,7 +76,7 @@ class SkillEditor(ModalScreen[bool]):
 
     @property
     def package(self) -> Package:
-        return self.app.package  # type: ignore[attr-defined]
+        return self.kas.package
 
     def _load_baseline(self) -> None:
         pkg = self.package
@@ -312,31 +313,33 @@ class SkillEditor(ModalScreen[bool]):
 
         parts = (["description"] if desc_changed else []) + (["body"] if body_changed else [])
         what = " and ".join(parts)
-        app: Any = self.app
-        saved = app.run_edit(
+        outcome = self.kas.run_edit(
             f"edit the SKILL.md {what}",
             edit,
             log=f"Edited the SKILL.md {what}.",
-            then=self._after_save,
             based_on=self._base,
         )
-        if not saved and failure:
+        if not outcome.saved and failure:
             self._refused = self.values()
             shown = self.query_one("#skill-error", Static)
             shown.update(Text(f"✗ Not saved: {failure[0]}", "bold red"))
             shown.display = True
+        self._after_save(outcome)
+
+    def on_edit_decided(self, message: EditDecided) -> None:
+        self._after_save(message.outcome)
+
+    def _after_save(self, outcome: EditOutcome) -> None:
+        if outcome is EditOutcome.DROPPED:  # the user dropped the change and reloaded
+            self.dismiss(False)
+        elif outcome.saved:
+            self.dismiss(True)
+        # not saved: the fields keep the user's text, compared with what the editor opened
+        # on, so a field the user did not touch is never written over another's change
 
     def _hide_error(self) -> None:
         if self.values() != self._refused:  # the refusal was about other text
             self.query_one("#skill-error").display = False
-
-    def _after_save(self, saved: bool | None) -> None:
-        if saved is None:  # the user dropped the change and reloaded the file
-            self.dismiss(False)
-        elif saved:
-            self.dismiss(True)
-        # not saved: the fields keep the user's text, compared with what the editor opened
-        # on, so a field the user did not touch is never written over another's change
 
     @on(Button.Pressed, "#skill-cancel")
     def action_close(self) -> None:

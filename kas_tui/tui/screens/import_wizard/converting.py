@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import work
-from textual.screen import Screen
 from textual.widgets import (
     ContentSwitcher,
     ProgressBar,
@@ -21,6 +20,7 @@ from textual.widgets.option_list import Option
 from .... import fields as F
 from ....importing.slug import parse_folder as parse_new_bundle
 from ...widgets.fields import CleanInput
+from ..kas_screen import KasScreen
 from .files import FilePicker
 from .form import PlanForm
 from .labels import plural
@@ -52,7 +52,7 @@ def start_resource_tracker() -> None:
         sys.stderr = saved
 
 
-class ConvertingStep(Screen[None]):
+class ConvertingStep(KasScreen[None]):
     """The wizard's second step (its state is the wizard's)."""
 
     def action_convert(self) -> None:

@@ -11,7 +11,6 @@ from rich.text import Text
 from textual import on
 from textual.binding import Binding
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import (
     Button,
     DirectoryTree,
@@ -25,6 +24,7 @@ from textual.widgets.option_list import Option
 from ....importing.files import files_in, parse_paths, supported
 from ....importing.slug import parse_folder as parse_new_bundle
 from ...widgets.fields import CleanInput
+from ..kas_screen import KasScreen
 from .labels import file_size, plural
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ class SelectedList(OptionList):
     BINDINGS = [Binding("delete,backspace,space", "screen.unselect", "Remove", key_display="del")]
 
 
-class FilesStep(Screen[None]):
+class FilesStep(KasScreen[None]):
     """The wizard's first step (its state is the wizard's)."""
 
     def select(self, paths: Iterable[Path]) -> None:
@@ -210,6 +210,3 @@ class FilesStep(Screen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
-
-    def action_ignore(self) -> None:
-        """A key of the main screen, with no meaning here."""

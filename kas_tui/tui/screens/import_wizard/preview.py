@@ -11,7 +11,6 @@ from rich.text import Text
 from textual import on
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import (
     Button,
     ContentSwitcher,
@@ -21,8 +20,10 @@ from textual.widgets import (
 )
 
 from ....okf.errors import EditError, FormatError
+from ...edits import EditDecided, EditOutcome
 from ...widgets.fields import FieldRow
 from ..choose import DiffScreen, ask_unsaved
+from ..kas_screen import KasScreen
 from .files import FilePicker
 from .form import FILE_KEY, PlanForm
 from .labels import plural
@@ -63,7 +64,7 @@ class PlanList(OptionList):
     ]
 
 
-class PreviewStep(Screen[None]):
+class PreviewStep(KasScreen[None]):
     """The wizard's third step (its state is the wizard's)."""
 
     def _to_write(self) -> list[PlannedImport]:
@@ -403,21 +404,26 @@ class PreviewStep(Screen[None]):
 
         label = f"import {plural(len(todo), 'file')} into {self._bundle_name(self.target)}"
 
-        def written(saved: bool) -> None:  # now, or after the conflict's "save on top"
-            if not saved or self.step == "done":
-                return
-            first = next((p.path for p in todo if p.path), None)
-            self.step = "done"
-            self.dismiss(None)
-            if first is not None and first in app.package.documents:
-                app.go(first, reveal=True)
-
-        if app.run_edit(label, edit, based_on=self._base, then=written):
+        self._first = next((p.path for p in todo if p.path), None)
+        outcome = app.run_edit(label, edit, based_on=self._base)
+        if outcome.saved:
+            self._written(outcome)
             return
         self._refuse(
             (refused[0] if refused else "not written (see the message)")
             + " · your edits are kept; ctrl+s tries again"
         )
+
+    def on_edit_decided(self, message: EditDecided) -> None:
+        self._written(message.outcome)  # after the conflict's "save on top"
+
+    def _written(self, outcome: EditOutcome) -> None:
+        if not outcome.saved or self.step == "done":
+            return
+        self.step = "done"
+        self.dismiss(None)
+        if self._first is not None and self._first in self.kas.package.documents:
+            self.kas.go(self._first, reveal=True)
 
     def action_cancel(self) -> None:
         if not self._to_write():

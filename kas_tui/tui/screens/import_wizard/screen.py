@@ -26,7 +26,6 @@ from textual.widgets import (
 )
 
 from ....importing.files import FORMATS
-from ...commands import COMMANDS
 from ...widgets.fields import CleanInput
 from ...widgets.footer import KasFooter
 from .converting import ConvertingStep
@@ -43,22 +42,9 @@ if TYPE_CHECKING:
     from ....package import Package
 
 
-_KEYS_KEPT = {"help", "command_palette", "quit"}
-
-
 def _by_use(values: Iterable[str]) -> list[str]:
     counts = Counter(v for v in values if v)
     return sorted(counts, key=lambda v: (-counts[v], v.casefold()))
-
-
-def _shadow_app_keys(own: Iterable[str]) -> list[Binding]:
-    """Hidden no-op bindings for the app keys that would act on the screen below."""
-    taken = set(own)
-    return [
-        Binding(c.key, "ignore", show=False)
-        for c in COMMANDS
-        if c.scope == "app" and c.action not in _KEYS_KEPT and c.key not in taken
-    ]
 
 
 class ImportWizard(FilesStep, ConvertingStep, PreviewStep):
@@ -70,9 +56,6 @@ class ImportWizard(FilesStep, ConvertingStep, PreviewStep):
         Binding("escape", "close", "Close"),
         Binding("escape", "stop", "Stop"),
         Binding("escape", "cancel", "Cancel"),
-        *_shadow_app_keys(["ctrl+s", "escape", "ctrl+z", "ctrl+y"]),
-        Binding("ctrl+z", "ignore", show=False),
-        Binding("ctrl+y", "ignore", show=False),
     ]
 
     def __init__(
@@ -100,6 +83,7 @@ class ImportWizard(FilesStep, ConvertingStep, PreviewStep):
         self.files: list[Path] = []
         self.target = ""  # the bundle the plans go into
         self._base: dict[str, Any] = {}  # index path -> fingerprint when the wizard opened
+        self._first: str | None = None  # the first document the write makes, shown after
         self.error = ""  # why the last write was refused, until the next change
         self._stop = threading.Event()
         self._shown: int | None = None
@@ -212,10 +196,6 @@ class ImportWizard(FilesStep, ConvertingStep, PreviewStep):
         self.query_one("#iw-body-scroll").border_title = "Body"
         self._refresh_selected()
         picker.focus()
-
-    @property
-    def kas(self) -> Any:
-        return self.app
 
     @property
     def dirty(self) -> bool:

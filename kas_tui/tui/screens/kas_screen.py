@@ -1,0 +1,64 @@
+"""The app as the screens see it: :class:`Workbench`, and screen bases that reach it typed.
+
+Screens say ``self.kas.package`` or ``self.kas.run_edit(...)`` instead of casting
+``self.app`` to ``Any``. :class:`Workbench` is the part of
+:class:`~kas_tui.tui.app.KasApp` they use, a protocol so that the screens never import
+the app that imports them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Protocol, TypeVar, cast, runtime_checkable
+
+from textual.screen import ModalScreen, Screen
+
+if TYPE_CHECKING:
+    from ...package import Package
+    from ...session import Edit, EditSession
+    from ...store import Fingerprint
+    from ..edits import EditOutcome
+
+ResultType = TypeVar("ResultType")
+
+
+@runtime_checkable
+class Workbench(Protocol):
+    """What screens use of the app: its package, its day, its place, its edits."""
+
+    package: Package
+    today: dt.date
+    location: str | None
+    session: EditSession
+
+    def go(self, place: str, *, transient: bool = False, reveal: bool = False) -> None: ...
+
+    def run_edit(
+        self,
+        label: str,
+        edit: Edit,
+        *,
+        log: str | None = None,
+        based_on: Mapping[str, Fingerprint] | None = None,
+    ) -> EditOutcome: ...
+
+    def action_undo(self) -> None: ...
+
+    def action_redo(self) -> None: ...
+
+
+class KasScreen(Screen[ResultType]):
+    """A full-screen view over the app's main screen."""
+
+    @property
+    def kas(self) -> Workbench:
+        return cast("Workbench", self.app)
+
+
+class KasModalScreen(ModalScreen[ResultType]):
+    """A dialog or editor over the app's screens."""
+
+    @property
+    def kas(self) -> Workbench:
+        return cast("Workbench", self.app)

@@ -1,0 +1,71 @@
+"""The main screen: the navigation tree, the files view, the frontmatter and body panes,
+the findings panel, and the keys that act on them.
+
+The keys live here, not on the app, so a full-screen view pushed over this screen (the
+agent walk, bulk edit, the import wizard) never runs them on the panes it hides. The
+actions themselves run on the app (``app.<action>``), where the palette runs them too.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Header
+
+from ..commands import bindings
+from ..widgets.body_pane import BodyPane
+from ..widgets.files_view import FilesView
+from ..widgets.findings import FindingsPanel
+from ..widgets.footer import KasFooter
+from ..widgets.meta_pane import MetaPane
+from ..widgets.nav_tree import NavTree
+
+if TYPE_CHECKING:
+    import datetime as dt
+
+    from ...package import Package
+
+_TITLES = {
+    "#nav": "Navigation",
+    "#files": "Files on disk",
+    "#meta": "Frontmatter",
+    "#body": "Body",
+    "#findings": "Findings",
+}
+
+
+class MainScreen(Screen[None]):
+    """The curator's view of the package: the app's first screen, always at the bottom."""
+
+    BINDINGS = bindings("main")
+
+    class Ready(Message):
+        """The panes are mounted: the app may show its first place (it hears this)."""
+
+    def __init__(self, package: Package, today: dt.date) -> None:
+        super().__init__()
+        self.package = package  # the package the panes first show (the app's may change)
+        self.today = today
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            yield NavTree(self.package, self.today, id="nav")
+            yield FilesView(self.package, id="files")
+            with Vertical(id="detail"):
+                yield MetaPane(id="meta")
+                yield BodyPane(id="body")
+        yield FindingsPanel(id="findings")
+        yield KasFooter()
+
+    def on_mount(self) -> None:
+        for selector, title in _TITLES.items():
+            self.query_one(selector).border_title = title
+        for selector in ("#files", "#findings", "#outline"):
+            self.query_one(selector).display = False
+        self.query_one(NavTree).focus()
+        self.post_message(self.Ready())
