@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..drift import more_than_one_sentence, says_nothing
-from ..package import STATUSES, parse_timestamp
+from ..okf.lifecycle import STATUSES, Form, parse_timestamp
 
 if TYPE_CHECKING:
     from ..okf.scan import BodyScan
@@ -116,12 +116,10 @@ class _Rules:
             self.emit("OKF110", "timestamp", "'timestamp' is OKF v0.1; use generated.at")
 
     def time(self, value: Any, key: str, what: str) -> None:
-        import datetime as dt
-
-        when = parse_timestamp(value)
-        if when is None:
+        form = parse_timestamp(value).form
+        if form is Form.INVALID:
             self.emit("OKF107", key, f"{what} {str(value)!r} is not an ISO 8601 date")
-        elif isinstance(when, dt.datetime) and when.tzinfo is None:
+        elif form is Form.NO_OFFSET:
             self.emit("OKF106", key, f"{what} {value} has no UTC offset")
 
     def actor(self, actor: Any, key: str, what: str) -> None:

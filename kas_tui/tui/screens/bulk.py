@@ -59,7 +59,7 @@ from ...bulk import (
     plan,
     preview,
 )
-from ...package import STATUSES
+from ...okf.lifecycle import STATUSES
 from ..commands import COMMANDS
 from ..widgets.footer import KasFooter
 from .choose import DiffScreen
