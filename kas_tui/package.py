@@ -36,6 +36,7 @@ from .walk import PackageError as PackageError
 if TYPE_CHECKING:
     from .okf.scan import BodyScan
 
+
 @contextmanager
 def paused_gc() -> Iterator[None]:
     """Pause the cyclic garbage collector while building many objects that form no cycles.

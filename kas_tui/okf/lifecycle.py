@@ -131,7 +131,9 @@ def _parse_text(text: str) -> Reading:
     second, fraction, zulu, sign, off_h, off_m = match.groups()[5:]
     micro = round(float(fraction) * 1_000_000) if fraction else 0
     if sign and (int(off_h) > 23 or int(off_m) > 59):
-        return Reading(Form.INVALID, error=f"the offset {sign}{off_h}:{off_m} is not a time zone offset")
+        return Reading(
+            Form.INVALID, error=f"the offset {sign}{off_h}:{off_m} is not a time zone offset"
+        )
     if zulu:
         zone = UTC
     elif sign:
