@@ -47,7 +47,7 @@ from ..okf.errors import EditError, FormatError
 from ..okf.links import relative_link, resolve, rewrite_links, site_link
 from ..store import Store, StoreError, os_reason, write_atomic
 from . import prose, summary
-from .convert import ConversionError, Converted, Limits, convert_files, sha256_file
+from .convert import ConversionError, Converted, Limits, sha256_file
 from .draft import (
     FORMAT_TYPES,
     GENERATOR,
@@ -58,6 +58,7 @@ from .draft import (
     draft_title,
     dump_yaml,
 )
+from .pool import convert_files
 from .slug import slugify, unique_slug
 
 MANIFEST = ".kas-build.json"

@@ -31,7 +31,7 @@ from ..okf.errors import EditError
 from ..package import Package
 from ..store import Change, ConflictError, Store, StoreError, write_atomic
 from . import summary
-from .convert import ConversionError, Converted, Limits, Result, convert_files
+from .convert import ConversionError, Converted, Limits, Result
 from .draft import (
     GENERATOR,
     Draft,
@@ -41,6 +41,7 @@ from .draft import (
     now_timestamp,
     source_locations,
 )
+from .pool import convert_files
 
 #: What a plan does: write a new document, update one, or nothing (and why).
 ACTIONS = ("create", "update", "unchanged", "duplicate", "failed")
