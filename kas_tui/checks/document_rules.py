@@ -121,6 +121,13 @@ class _Rules:
             self.emit("OKF107", key, f"{what} {str(value)!r} is not an ISO 8601 date")
         elif form is Form.NO_OFFSET:
             self.emit("OKF106", key, f"{what} {value} has no UTC offset")
+        elif form is Form.DATE_ONLY:
+            self.emit(
+                "OKF106",
+                key,
+                f"{what} {value} is a date without a time and UTC offset; "
+                f"it is read as {value}T00:00:00Z",
+            )
 
     def actor(self, actor: Any, key: str, what: str) -> None:
         if not isinstance(actor, str) or not _ACTOR.fullmatch(actor.strip()):
