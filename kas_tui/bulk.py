@@ -24,13 +24,14 @@ from . import editing
 from .fileio import Fingerprint
 from .okf.errors import EditError, FormatError
 from .okf.frontmatter import load_yaml
+from .okf.lifecycle import STATUSES, TrustTier, timestamp_problem
 from .okf.text import control_chars
 from .okf.timestamp import Timestamp
-from .package import STATUSES, Document, Package, parse_timestamp
+from .package import Document, Package
 from .store import Change, StoreError
 
 #: Trust tiers in the order a curator thinks of them.
-TRUST_TIERS = ("human-reviewed", "machine-confirmed", "unverified")
+TRUST_TIERS = tuple(reversed(TrustTier))
 #: Staleness states (``Staleness.state``) and how the UI names them.
 STALENESS = {
     "fresh": "fresh",
@@ -227,10 +228,8 @@ def parse_value(key: str, text: str) -> Any:
             raise BulkError(f"status is one of {', '.join(STATUSES)}, not {raw!r}")
         return raw
     if key == "stale_after":
-        if parse_timestamp(raw) is None:
-            raise BulkError(
-                "stale_after is a date (2027-03-01) or a UTC timestamp (2027-03-01T00:00:00Z)"
-            )
+        if problem := timestamp_problem(raw):
+            raise BulkError(f"stale_after is a date or a timestamp with its offset: {problem}")
         return Timestamp(raw)
     quoted = raw[0] in "\"'[{"
     try:
@@ -302,8 +301,8 @@ class SetField:
             raise BulkError("type cannot be empty (OKF requires it)")
         if key == "status" and self.value not in STATUSES:
             raise BulkError(f"status is one of {', '.join(STATUSES)}, not {self.value!r}")
-        if key == "stale_after" and parse_timestamp(self.value) is None:
-            raise BulkError("stale_after is a date (2027-03-01) or a UTC timestamp")
+        if key == "stale_after" and (problem := timestamp_problem(self.value)):
+            raise BulkError(f"stale_after is a date or a timestamp with its offset: {problem}")
         for piece in _strings(self.value):
             check_text(piece, key)
 

@@ -19,10 +19,9 @@ from .drift import more_than_one_sentence, says_nothing
 from .okf import frontmatter as fm
 from .okf import yaml_patch
 from .okf.errors import EditError, FormatError
-from .okf.lifecycle import extend_stale_after
+from .okf.lifecycle import STATUSES, extend_stale_after, staleness, timestamp_problem
 from .okf.text import newline_of
 from .okf.timestamp import Timestamp
-from .package import STATUSES, staleness
 from .tokens import estimate_tokens
 
 
@@ -216,12 +215,7 @@ def parse_status(value: Any) -> tuple[Any, str | None]:
     return None, f"status must be one of {', '.join(STATUSES)}, not {value!r}"
 
 
-_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
-_DATETIME = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:(Z)|([+-])(\d{2}):(\d{2}))?"
-)
 _RELATIVE = re.compile(r"\+\s*(\d{1,5})\s*(?:d|days?)?", re.IGNORECASE)
-_TIMESTAMP_HELP = "write YYYY-MM-DD or a time with its offset, like 2027-01-01T00:00:00Z"
 
 
 def relative_date(text: str, today: dt.date, current: Any = None) -> str | None:
@@ -239,7 +233,8 @@ def parse_timestamp(
 ) -> tuple[Any, str | None]:
     """An OKF timestamp kept as written: ``2027-01-01`` or ``2027-01-01T00:00:00Z``.
 
-    Empty removes the key. A time needs its offset (``Z`` or ``+02:00``). With
+    What may be written is ``okf.lifecycle.timestamp_problem``'s to say (a time needs
+    its offset, ``Z`` or ``+02:00``). Empty removes the key. With
     ``today``, ``+90`` extends freshness by 90 days (from ``current`` when later).
     """
     value = text.strip()
@@ -247,25 +242,8 @@ def parse_timestamp(
         return REMOVE, None
     if today is not None and (relative := relative_date(value, today, current)):
         return Timestamp(relative), None
-    if match := _DATE.fullmatch(value):
-        try:
-            dt.date(*map(int, match.groups()))
-        except ValueError as exc:
-            return None, f"not a date: {exc}"
-        return Timestamp(value), None
-    if match := _DATETIME.fullmatch(value):
-        year, month, day, hour, minute, second = map(int, match.groups()[:6])
-        zulu, sign, off_h, off_m = match.groups()[7:]
-        try:
-            dt.datetime(year, month, day, hour, minute, second)
-        except ValueError as exc:
-            return None, f"not a date and time: {exc}"
-        if not zulu and not sign:
-            return None, f"add the UTC offset: {value}Z (UTC) or {value}+01:00"
-        if sign and (int(off_h) > 23 or int(off_m) > 59):
-            return None, f"the offset {sign}{off_h}:{off_m} is not a time zone offset"
-        return Timestamp(value), None
-    return None, f"not a timestamp: {_TIMESTAMP_HELP}"
+    error = timestamp_problem(value)
+    return (None, error) if error else (Timestamp(value), None)
 
 
 def days_from(today: dt.date, days: int, current: Any = None) -> str:

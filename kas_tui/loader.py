@@ -281,7 +281,7 @@ def read_documents(
             meanwhile()
         return [read_document(root, rel, scan) for rel in paths]
     if scan:  # imported once here, before forking, rather than once in every process
-        from .checks import document_rules  # noqa: F401
+        from .checks.document_rules import document_findings  # noqa: F401
         from .okf import scan as _  # noqa: F401
     context = multiprocessing.get_context("fork")
     chunks = [paths[i : i + CHUNK] for i in range(0, len(paths), CHUNK)]

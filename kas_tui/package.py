@@ -2,7 +2,8 @@
 
 Loading is permissive (a broken file becomes a :class:`Problem`, never an exception)
 and reads each document's frontmatter only; bodies, links and backlinks are read on
-first use. Verdicts (trust tier, staleness, listing) are derived here, never stored.
+first use. Verdicts (trust tier, staleness: see :mod:`kas_tui.okf.lifecycle`; listing) are derived,
+never stored.
 """
 
 from __future__ import annotations
@@ -11,12 +12,10 @@ import datetime as dt
 import gc
 import os
 import posixpath
-import re
 import time
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +24,7 @@ from .loader import DocumentRead, read_document, read_documents, read_text
 from .okf import frontmatter as fm
 from .okf.errors import FormatError
 from .okf.index import Entry, Index, parse_index
+from .okf.lifecycle import Staleness, Status, TrustTier, staleness, status, trust_tier
 from .okf.links import Link, Target, extract_links, resolve
 from .okf.log import Log, parse_log
 from .okf.skill import Skill, parse_skill
@@ -35,8 +35,6 @@ from .walk import PackageError as PackageError
 
 if TYPE_CHECKING:
     from .okf.scan import BodyScan
-
-STATUSES = ("draft", "stable", "deprecated")
 
 
 @contextmanager
@@ -53,80 +51,6 @@ def paused_gc() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
-
-
-# --- derived verdicts ------------------------------------------------------------------
-
-
-def trust_tier(meta: dict[str, Any]) -> str:
-    """``unverified``, ``machine-confirmed`` or ``human-reviewed`` (OKF §5.3)."""
-    verified = meta.get("verified")
-    if isinstance(verified, dict):
-        verified = [verified]
-    if not isinstance(verified, list) or not verified:
-        return "unverified"
-    actors = [str(v.get("by", "")) for v in verified if isinstance(v, dict)]
-    if any(a.startswith("human:") for a in actors):
-        return "human-reviewed"
-    return "machine-confirmed" if actors else "unverified"
-
-
-_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
-
-
-def parse_timestamp(value: Any) -> dt.datetime | dt.date | None:
-    """An OKF timestamp (``2026-06-30T14:00:00Z`` or ``2026-06-30``), or ``None``."""
-    if isinstance(value, (dt.datetime, dt.date)):
-        return value
-    if not isinstance(value, str):
-        return None
-    return _parse_timestamp_text(value.strip())
-
-
-@lru_cache(maxsize=4096)
-def _parse_timestamp_text(text: str) -> dt.datetime | dt.date | None:
-    try:
-        if len(text) == 10:
-            return dt.date.fromisoformat(text)
-        return dt.datetime.fromisoformat(text.replace("Z", "+00:00").replace(" ", "T", 1))
-    except ValueError:
-        return None
-
-
-@dataclass(frozen=True)
-class Staleness:
-    """``state`` is ``none`` (no stale_after), ``invalid``, ``fresh`` or ``stale``.
-
-    ``days`` counts from ``today`` to the ``stale_after`` date: positive while fresh,
-    zero or negative once stale.
-    """
-
-    state: str
-    days: int = 0
-
-    def describe(self) -> str:
-        if self.state == "stale":
-            n = -self.days
-            return "stale since today" if n == 0 else f"stale since {n} day{'s' * (n != 1)}"
-        if self.state == "fresh":
-            return f"fresh for {self.days} day{'s' * (self.days != 1)}"
-        return "no stale_after" if self.state == "none" else "stale_after is not a date"
-
-
-def staleness(meta: dict[str, Any], today: dt.date) -> Staleness:
-    """Whether a concept is stale on ``today`` (stale once today >= stale_after, in UTC)."""
-    raw = meta.get("stale_after")
-    if raw is None:
-        return Staleness("none")
-    when = parse_timestamp(raw)
-    if when is None:
-        return Staleness("invalid")
-    if isinstance(when, dt.datetime):
-        if when.tzinfo is not None:
-            when = when.astimezone(dt.timezone.utc)
-        when = when.date()
-    days = (when - today).days
-    return Staleness("stale" if days <= 0 else "fresh", days)
 
 
 # --- the model -------------------------------------------------------------------------
@@ -191,13 +115,12 @@ class Document:
         return [str(t) for t in tags] if isinstance(tags, list) else []
 
     @property
-    def status(self) -> str:
-        """``draft``, ``stable`` or ``deprecated`` (``stable`` when absent)."""
-        value = self.meta.get("status")
-        return value if isinstance(value, str) and value else "stable"
+    def status(self) -> Status | str:
+        """``draft``, ``stable`` or ``deprecated`` (``stable`` when absent; see okf.lifecycle)."""
+        return status(self.meta)
 
     @property
-    def trust_tier(self) -> str:
+    def trust_tier(self) -> TrustTier:
         return trust_tier(self.meta)
 
     def staleness(self, today: dt.date) -> Staleness:

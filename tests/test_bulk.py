@@ -172,6 +172,8 @@ def test_values_are_typed_like_yaml_scalars(key, text, value):
         ("owner", "", "remove field"),
         ("status", "retired", "status is one of draft, stable, deprecated"),
         ("stale_after", "next year", "stale_after is a date"),
+        # a time without its offset is refused, as the form refuses it (it was written before)
+        ("stale_after", "2027-03-01T00:00:00", "add the UTC offset"),
         ("tags", "[a]", "add tag or remove tag"),
         ("verified", "{by: human:x}", "per document"),
         ("bad key", "x", "not a plain YAML key"),

@@ -225,7 +225,7 @@ def test_strict_fails_on_warnings_only(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_strict_passes_on_infos_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    root = write_package(tmp_path, {"guide.md": doc(extra="stale_after: 2026-11-01")})
+    root = write_package(tmp_path, {"guide.md": doc(extra="stale_after: 2026-11-01T00:00:00Z")})
     code, data = cli_json(capsys, root, "--strict", "--today", "2026-12-01")
     assert finding_codes(data) == {"OKF140"}
     assert code == 0
@@ -272,7 +272,7 @@ def test_select_and_ignore_full_codes_and_prefixes(
         tmp_path,
         {
             "guide.md": doc(
-                extra="tags: onboarding\nstale_after: 2026-11-30", body="[x](/nope.md)\n"
+                extra="tags: onboarding\nstale_after: 2026-11-30T00:00:00Z", body="[x](/nope.md)\n"
             ),
             "extra.md": doc(
                 title="Extra",

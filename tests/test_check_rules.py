@@ -198,7 +198,7 @@ CLEAN: dict[str, Case] = {
     "OKF104": Case({"guide.md": doc(extra="verified: { by: human:ahormati, at: 2026-06-25T09:00:00Z }")}),
     "OKF105": Case({"guide.md": doc(extra="status: draft")}),
     "OKF106": Case({"guide.md": doc(extra="stale_after: 2027-06-30T14:00:00Z")}),
-    "OKF107": Case({"guide.md": doc(extra="stale_after: 2027-06-30")}),
+    "OKF107": Case({"guide.md": doc(extra="stale_after: 2027-06-30T00:00:00Z")}),
     "OKF108": Case({"guide.md": doc(extra="usage_window: { from: 2026-06-01T00:00:00Z, to: 2026-06-30T00:00:00Z }")}),
     "OKF109": Case({"guide.md": doc(
         extra="sources:\n  - id: wiki\n    resource: https://wiki.example/onboarding",
@@ -333,7 +333,7 @@ def test_select_and_ignore_by_code_and_prefix(tmp_path: Path) -> None:
         tmp_path,
         {
             "guide.md": doc(
-                extra="tags: onboarding\nstale_after: 2026-11-30", body="[x](/nope.md)\n"
+                extra="tags: onboarding\nstale_after: 2026-11-30T00:00:00Z", body="[x](/nope.md)\n"
             )
         },
     )
@@ -437,11 +437,14 @@ TIME_FIELDS = {
 @pytest.mark.parametrize("field_name", sorted(TIME_FIELDS))
 @pytest.mark.parametrize(
     "value",
-    ["2027-06-30", "2027-06-30T14:00:00Z", "2027-06-30T14:00:00+02:00", "'2027-06-30T14:00:00Z'"],
+    [
+        "2027-06-30T14:00:00Z",
+        "2027-06-30T14:00:00+02:00",
+        "'2027-06-30T14:00:00Z'",
+        "2027-06-30T14:00Z",
+    ],
 )
-def test_dates_and_offset_datetimes_are_accepted(
-    tmp_path: Path, field_name: str, value: str
-) -> None:
+def test_offset_datetimes_are_accepted(tmp_path: Path, field_name: str, value: str) -> None:
     extra = TIME_FIELDS[field_name].format(v=value)
     report = run(write_package(tmp_path, {"guide.md": doc(extra=extra)}))
     assert report.findings == [], describe(report)
@@ -454,6 +457,19 @@ def test_naive_datetime_is_okf106(tmp_path: Path, field_name: str) -> None:
     found = with_code(report, "OKF106")
     assert found and {f.line for f in found} == {5}, describe(report)
     assert report.count("error") == 0
+
+
+@pytest.mark.parametrize("field_name", sorted(TIME_FIELDS))
+def test_a_date_alone_is_okf106_and_still_read(tmp_path: Path, field_name: str) -> None:
+    """OKF §5: every timestamp is a datetime with an offset; §11: never reject a concept."""
+    extra = TIME_FIELDS[field_name].format(v="2026-06-30")
+    report = run(write_package(tmp_path, {"guide.md": doc(extra=extra)}))
+    found = with_code(report, "OKF106")
+    assert found and {f.line for f in found} == {5}, describe(report)
+    assert "2026-06-30 is a date without a time and UTC offset" in found[0].message
+    assert report.count("error") == 0
+    # read as the start of that day in UTC: a date-only stale_after still makes it stale
+    assert bool(with_code(report, "OKF140")) is (field_name == "stale_after")
 
 
 @pytest.mark.parametrize("field_name", sorted(TIME_FIELDS))
@@ -485,7 +501,7 @@ def test_staleness_boundary(tmp_path: Path, stale_after: str, stale: bool) -> No
     "verified",
     [
         "verified: { by: human:ahormati, at: 2026-06-25T09:00:00Z }",
-        "verified:\n  by: process:nightly\n  at: 2026-06-25",
+        "verified:\n  by: process:nightly\n  at: 2026-06-25T02:00:00Z",
         "verified:\n  - { by: human:ahormati, at: 2026-06-25T09:00:00Z }\n  - { by: process:nightly, at: 2026-06-26T02:00:00Z }",
         "verified: []",
     ],

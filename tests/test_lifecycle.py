@@ -1,8 +1,10 @@
-"""Extending freshness (``S``, the form's +30/+90/+365): never shorter, always an OKF instant."""
+"""OKF trust and lifecycle: tiers, statuses, the one timestamp parser, staleness, and
+extending freshness (``S``, the form's +30/+90/+365): never shorter, always an OKF instant."""
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
 from conftest import make_package
@@ -10,7 +12,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kas_tui import editing
-from kas_tui.okf.lifecycle import extend_stale_after, instant
+from kas_tui.okf.lifecycle import (
+    STATUSES,
+    Form,
+    Staleness,
+    Status,
+    TrustTier,
+    extend_stale_after,
+    instant,
+    parse_timestamp,
+    staleness,
+    status,
+    timestamp_problem,
+    trust_tier,
+)
 from kas_tui.package import Package
 
 TODAY = dt.date(2026, 12, 2)
@@ -79,3 +94,113 @@ def test_the_written_value_keeps_its_quoting(tmp_path, line, expected) -> None:
     editing.set_field(pkg, rel, "stale_after", until)
     assert expected in doc.read_text().splitlines()
     assert doc.read_text() == text.replace(old, expected), "only that line changed"
+
+
+@pytest.mark.parametrize(
+    ("verified", "tier"),
+    [
+        (None, "unverified"),
+        ([], "unverified"),
+        ("human:a", "unverified"),
+        ([{"by": "process:sync"}], "machine-confirmed"),
+        ([{"by": "kas-tui/0.3.0"}, {"by": "process:x"}], "machine-confirmed"),
+        ([{"by": "process:sync"}, {"by": "human:ana"}], "human-reviewed"),
+        ({"by": "human:ana", "at": "2026-01-01"}, "human-reviewed"),
+        ({"by": "process:sync"}, "machine-confirmed"),
+        (["human:ana"], "unverified"),
+        ([{"at": "2026-01-01"}], "machine-confirmed"),
+    ],
+)
+def test_trust_tier(verified, tier):
+    meta = {} if verified is None else {"verified": verified}
+    assert trust_tier(meta) == tier
+
+
+STALE_TODAY = dt.date(2026, 12, 1)
+
+
+@pytest.mark.parametrize(
+    ("stale_after", "state", "days", "text"),
+    [
+        (None, "none", 0, "no stale_after"),
+        ("2026-12-31", "fresh", 30, "fresh for 30 days"),
+        ("2026-12-02", "fresh", 1, "fresh for 1 day"),
+        ("2026-12-01", "stale", 0, "stale since today"),
+        ("2026-11-30", "stale", -1, "stale since 1 day"),
+        ("2026-11-21T10:00:00Z", "stale", -10, "stale since 10 days"),
+        ("2026-12-02T01:00:00+02:00", "stale", 0, "stale since today"),  # 23:00 UTC on the 1st
+        ("2027-03-18T00:00:00Z", "fresh", 107, "fresh for 107 days"),
+        ("next spring", "invalid", 0, "stale_after is not a date"),
+        (20261231, "invalid", 0, "stale_after is not a date"),
+        (dt.date(2026, 12, 11), "fresh", 10, "fresh for 10 days"),
+    ],
+)
+def test_staleness(stale_after, state, days, text):
+    meta = {} if stale_after is None else {"stale_after": stale_after}
+    result = staleness(meta, STALE_TODAY)
+    assert result == Staleness(state, days)
+    assert result.describe() == text
+
+
+UTC = dt.timezone.utc
+
+
+@pytest.mark.parametrize(
+    ("value", "form", "when"),
+    [
+        ("2026-06-30T14:00:00Z", Form.INSTANT, dt.datetime(2026, 6, 30, 14, tzinfo=UTC)),
+        (
+            "2026-06-30T14:00:00.250+02:00",
+            Form.INSTANT,
+            dt.datetime(2026, 6, 30, 14, 0, 0, 250_000, dt.timezone(dt.timedelta(hours=2))),
+        ),
+        ("2026-06-30T14:00Z", Form.INSTANT, dt.datetime(2026, 6, 30, 14, tzinfo=UTC)),
+        (
+            dt.datetime(2026, 6, 30, 14, tzinfo=UTC),
+            Form.INSTANT,
+            dt.datetime(2026, 6, 30, 14, tzinfo=UTC),
+        ),
+        # OKF asks for an offset datetime; these are read (start of day, UTC) and reported
+        ("2026-06-30", Form.DATE_ONLY, dt.datetime(2026, 6, 30, tzinfo=UTC)),
+        (dt.date(2026, 6, 30), Form.DATE_ONLY, dt.datetime(2026, 6, 30, tzinfo=UTC)),
+        ("2026-06-30 14:00:00", Form.NO_OFFSET, dt.datetime(2026, 6, 30, 14, tzinfo=UTC)),
+        (dt.datetime(2026, 6, 30, 14), Form.NO_OFFSET, dt.datetime(2026, 6, 30, 14, tzinfo=UTC)),
+        ("2026-13-01", Form.INVALID, None),
+        ("2026-06-30T14:00:00+24:00", Form.INVALID, None),
+        ("June 2026", Form.INVALID, None),
+        (None, Form.INVALID, None),
+        (20261231, Form.INVALID, None),
+    ],
+)
+def test_one_timestamp_parser(value, form, when) -> None:
+    reading = parse_timestamp(value)
+    assert (reading.form, reading.when) == (form, when)
+    assert bool(reading.error) is (form is Form.INVALID)
+    assert instant(value) == when
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("2027-01-01T00:00:00Z", None),
+        ("2027-01-01", None),
+        ("2027-01-01T00:00:00", "add the UTC offset: 2027-01-01T00:00:00Z (UTC)"),
+        ("2027-02-30", "not a date: day is out of range for month"),
+        ("soon", "not a timestamp: write YYYY-MM-DD"),
+    ],
+)
+def test_what_may_be_written(value, problem) -> None:
+    found = timestamp_problem(value)
+    assert found is None if problem is None else found.startswith(problem)
+
+
+def test_tiers_and_statuses_are_str_enums() -> None:
+    """Existing string comparisons and JSON output keep working."""
+    assert trust_tier({"verified": {"by": "human:ana"}}) is TrustTier.HUMAN_REVIEWED
+    assert TrustTier.HUMAN_REVIEWED == "human-reviewed"
+    assert json.dumps([TrustTier.UNVERIFIED, Status.DRAFT]) == '["unverified", "draft"]'
+    assert f"{Status.DEPRECATED}" == "deprecated"
+    assert STATUSES == ("draft", "stable", "deprecated")
+    assert status({}) is Status.STABLE and status({"status": ""}) is Status.STABLE
+    assert status({"status": "draft"}) is Status.DRAFT
+    assert status({"status": "archived"}) == "archived", "kept as written, for OKF105"

@@ -15,15 +15,7 @@ from test_paths import needs_unprivileged, run_unprivileged
 from kas_tui import loader
 from kas_tui.checks import check
 from kas_tui.okf.links import Target
-from kas_tui.package import (
-    Package,
-    PackageError,
-    Staleness,
-    find_root,
-    parse_timestamp,
-    staleness,
-    trust_tier,
-)
+from kas_tui.package import Package, PackageError, find_root
 
 
 def file_line(root: Path, rel: str, needle: str) -> int:
@@ -233,50 +225,7 @@ def test_trust_tier_of_the_fixture(pkg):
     }
 
 
-@pytest.mark.parametrize(
-    ("verified", "tier"),
-    [
-        (None, "unverified"),
-        ([], "unverified"),
-        ("human:a", "unverified"),
-        ([{"by": "process:sync"}], "machine-confirmed"),
-        ([{"by": "kas-tui/0.3.0"}, {"by": "process:x"}], "machine-confirmed"),
-        ([{"by": "process:sync"}, {"by": "human:ana"}], "human-reviewed"),
-        ({"by": "human:ana", "at": "2026-01-01"}, "human-reviewed"),
-        ({"by": "process:sync"}, "machine-confirmed"),
-        (["human:ana"], "unverified"),
-        ([{"at": "2026-01-01"}], "machine-confirmed"),
-    ],
-)
-def test_trust_tier(verified, tier):
-    meta = {} if verified is None else {"verified": verified}
-    assert trust_tier(meta) == tier
-
-
 TODAY = dt.date(2026, 12, 1)
-
-
-@pytest.mark.parametrize(
-    ("stale_after", "state", "days", "text"),
-    [
-        (None, "none", 0, "no stale_after"),
-        ("2026-12-31", "fresh", 30, "fresh for 30 days"),
-        ("2026-12-02", "fresh", 1, "fresh for 1 day"),
-        ("2026-12-01", "stale", 0, "stale since today"),
-        ("2026-11-30", "stale", -1, "stale since 1 day"),
-        ("2026-11-21T10:00:00Z", "stale", -10, "stale since 10 days"),
-        ("2026-12-02T01:00:00+02:00", "stale", 0, "stale since today"),  # 23:00 UTC on the 1st
-        ("2027-03-18T00:00:00Z", "fresh", 107, "fresh for 107 days"),
-        ("next spring", "invalid", 0, "stale_after is not a date"),
-        (20261231, "invalid", 0, "stale_after is not a date"),
-        (dt.date(2026, 12, 11), "fresh", 10, "fresh for 10 days"),
-    ],
-)
-def test_staleness(stale_after, state, days, text):
-    meta = {} if stale_after is None else {"stale_after": stale_after}
-    result = staleness(meta, TODAY)
-    assert result == Staleness(state, days)
-    assert result.describe() == text
 
 
 def test_staleness_of_the_fixture(pkg):
@@ -285,16 +234,6 @@ def test_staleness_of_the_fixture(pkg):
     assert got["incidents/postmortems/2026-04-17-search-outage.md"] == "no stale_after"
     later = pkg.documents["incidents/severity-levels.md"].staleness(dt.date(2027, 1, 5))
     assert later.describe() == "stale since 5 days"
-
-
-def test_parse_timestamp():
-    assert parse_timestamp("2026-06-30") == dt.date(2026, 6, 30)
-    assert parse_timestamp("2026-06-30T14:00:00Z") == dt.datetime(
-        2026, 6, 30, 14, tzinfo=dt.timezone.utc
-    )
-    assert parse_timestamp("2026-06-30 14:00:00") == dt.datetime(2026, 6, 30, 14)
-    assert parse_timestamp("2026-13-01") is None
-    assert parse_timestamp(None) is None
 
 
 # --- find_root -----------------------------------------------------------------------------

@@ -134,9 +134,12 @@ RULES: tuple[Rule, ...] = (
         "warning",
         OKF,
         "Timestamp has no UTC offset",
-        "OKF timestamps are ISO 8601 datetimes with an explicit offset; a datetime without "
-        "one means different instants in different time zones. Plain dates are accepted.",
-        "Add 'Z' or an offset: '2026-06-30T14:00:00Z'.",
+        "OKF timestamps are ISO 8601 datetimes with an explicit offset (OKF §5); a datetime "
+        "without one, or a date alone, means different instants in different time zones. "
+        "Such a value is still read, never rejected (§11): a time without offset as UTC, a "
+        "date as the start of that day in UTC.",
+        "Add the time and 'Z' or an offset: '2026-06-30T14:00:00Z' (a date alone: "
+        "'2026-06-30T00:00:00Z').",
     ),
     Rule(
         "OKF107",
@@ -144,8 +147,8 @@ RULES: tuple[Rule, ...] = (
         OKF,
         "Date cannot be parsed",
         "Timestamp fields (stale_after, generated.at, verified[].at, sources[].last_modified, "
-        "usage_window) hold ISO 8601 dates or datetimes.",
-        "Write the date as '2026-06-30' or '2026-06-30T14:00:00Z'.",
+        "usage_window) hold ISO 8601 datetimes with an offset (OKF §5).",
+        "Write the timestamp as '2026-06-30T14:00:00Z'.",
     ),
     Rule(
         "OKF108",

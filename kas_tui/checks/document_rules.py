@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..drift import more_than_one_sentence, says_nothing
-from ..package import STATUSES, parse_timestamp
+from ..okf.lifecycle import STATUSES, Form, parse_timestamp
 
 if TYPE_CHECKING:
     from ..okf.scan import BodyScan
@@ -116,13 +116,18 @@ class _Rules:
             self.emit("OKF110", "timestamp", "'timestamp' is OKF v0.1; use generated.at")
 
     def time(self, value: Any, key: str, what: str) -> None:
-        import datetime as dt
-
-        when = parse_timestamp(value)
-        if when is None:
+        form = parse_timestamp(value).form
+        if form is Form.INVALID:
             self.emit("OKF107", key, f"{what} {str(value)!r} is not an ISO 8601 date")
-        elif isinstance(when, dt.datetime) and when.tzinfo is None:
+        elif form is Form.NO_OFFSET:
             self.emit("OKF106", key, f"{what} {value} has no UTC offset")
+        elif form is Form.DATE_ONLY:
+            self.emit(
+                "OKF106",
+                key,
+                f"{what} {value} is a date without a time and UTC offset; "
+                f"it is read as {value}T00:00:00Z",
+            )
 
     def actor(self, actor: Any, key: str, what: str) -> None:
         if not isinstance(actor, str) or not _ACTOR.fullmatch(actor.strip()):

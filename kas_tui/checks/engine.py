@@ -16,6 +16,7 @@ from typing import Any
 from ..drift import drifted as _drifted
 from ..drift import norm as _norm
 from ..drift import says_nothing
+from ..okf.lifecycle import Status
 from ..okf.links import resolve
 from ..package import Document, Package, paused_gc
 from .catalog import BY_CODE, OKF
@@ -351,7 +352,7 @@ class Checker:
                             entry.line,
                             f"entry for {posixpath.basename(doc.path)} says {clip(desc)!r}; the document says {clip(doc.description)!r}",
                         )
-                state = "deprecated" if doc.status == "deprecated" else None
+                state = "deprecated" if doc.status is Status.DEPRECATED else None
                 if state is None and self.staleness(doc).state == "stale":
                     state = "stale"
                 if state and not _NOTE_WORDS.search(f"{entry.title} {desc}"):

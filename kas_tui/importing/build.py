@@ -47,9 +47,10 @@ from . import prose
 from .build_layout import LayoutMixin, _Doc
 from .build_manifest import MANIFEST, BuildError, ManifestMixin, _sha, load_manifest
 from .build_reconcile import ReconcileMixin
-from .convert import ConversionError, Limits, convert_files, sha256_file
+from .convert import ConversionError, Limits, sha256_file
 from .draft import GENERATOR, draft_document, dump_yaml
 from .heuristics import FORMAT_TYPES, content_type, draft_title
+from .pool import convert_files
 
 #: Failures a second try on the same bytes cannot change (a timeout or a missing
 #: dependency may go away with other options or packages: those are tried again).

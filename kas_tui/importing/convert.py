@@ -19,7 +19,6 @@ import os
 import re
 import time
 import zipfile
-from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -542,47 +541,3 @@ def default_workers() -> int:
     except (AttributeError, OSError):
         count = os.cpu_count() or 1
     return max(1, min(8, count))
-
-
-# --- many files ------------------------------------------------------------------------------
-
-
-def convert_files(
-    paths: Sequence[Path],
-    limits: Limits | None = None,
-    *,
-    workers: int | None = None,
-    should_stop: Callable[[], bool] | None = None,
-) -> Iterator[tuple[int, Result]]:
-    """Convert ``paths``; yield ``(position in paths, result)`` as each one is done.
-
-    Markdown and text are read in this process; the rest is converted by a pool of
-    ``workers`` processes under ``limits`` (see :mod:`kas_tui.importing.pool`).
-    ``should_stop`` is asked between files: a cancelled run kills its workers.
-    """
-    limits = limits or Limits()
-    heavy: list[int] = []
-    for i, raw in enumerate(paths):
-        if should_stop is not None and should_stop():
-            return
-        path = Path(raw)
-        problem = check_size(path, limits)
-        if problem is not None:
-            yield i, problem
-        elif needs_markitdown(path):
-            heavy.append(i)
-        else:
-            yield i, convert_here(path, limits)
-    if heavy:
-        from .pool import ConverterPool
-
-        with ConverterPool(limits, workers) as pool:
-            for j, result in pool.imap([Path(paths[i]) for i in heavy], should_stop=should_stop):
-                yield heavy[j], result
-
-
-def convert_file(path: Path | str, limits: Limits | None = None) -> Result:
-    """Convert one file under ``limits`` (in a worker process when it needs MarkItDown)."""
-    for _i, result in convert_files([Path(path)], limits, workers=1):
-        return result
-    return ConversionError(Path(path), "crashed", f"{Path(path).name}: nothing was converted")

@@ -30,13 +30,14 @@ from ..okf.errors import EditError
 from ..package import Package
 from ..store import Change, ConflictError, Store, StoreError, write_atomic
 from . import summary
-from .convert import ConversionError, Converted, Limits, Result, convert_files
+from .convert import ConversionError, Converted, Limits, Result
 from .draft import (
     Draft,
     draft_document,
     source_locations,
     updated_text,
 )
+from .pool import convert_files
 from .slug import name_problem, names_in
 
 #: What a plan does: write a new document, update one, or nothing (and why).

@@ -22,7 +22,15 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
-from .convert import ConversionError, Limits, Result, convert_here, default_workers
+from .convert import (
+    ConversionError,
+    Limits,
+    Result,
+    check_size,
+    convert_here,
+    default_workers,
+    needs_markitdown,
+)
 
 #: Seconds a new worker may take to report that it started a conversion.
 STARTUP_GRACE = 120.0
@@ -245,3 +253,45 @@ class ConverterPool:
         worker.kill()
         worker.task = None
         self._workers.remove(worker)
+
+
+# --- many files ------------------------------------------------------------------------------
+
+
+def convert_files(
+    paths: Sequence[Path],
+    limits: Limits | None = None,
+    *,
+    workers: int | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> Iterator[tuple[int, Result]]:
+    """Convert ``paths``; yield ``(position in paths, result)`` as each one is done.
+
+    Markdown and text are read in this process; the rest is converted by a pool of
+    ``workers`` processes under ``limits`` (see :class:`ConverterPool`).
+    ``should_stop`` is asked between files: a cancelled run kills its workers.
+    """
+    limits = limits or Limits()
+    heavy: list[int] = []
+    for i, raw in enumerate(paths):
+        if should_stop is not None and should_stop():
+            return
+        path = Path(raw)
+        problem = check_size(path, limits)
+        if problem is not None:
+            yield i, problem
+        elif needs_markitdown(path):
+            heavy.append(i)
+        else:
+            yield i, convert_here(path, limits)
+    if heavy:
+        with ConverterPool(limits, workers) as pool:
+            for j, result in pool.imap([Path(paths[i]) for i in heavy], should_stop=should_stop):
+                yield heavy[j], result
+
+
+def convert_file(path: Path | str, limits: Limits | None = None) -> Result:
+    """Convert one file under ``limits`` (in a worker process when it needs MarkItDown)."""
+    for _i, result in convert_files([Path(path)], limits, workers=1):
+        return result
+    return ConversionError(Path(path), "crashed", f"{Path(path).name}: nothing was converted")

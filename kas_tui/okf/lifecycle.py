@@ -1,12 +1,19 @@
-"""OKF lifecycle (§5.5): what a ``stale_after`` instant is, and how freshness is extended.
+"""OKF trust and lifecycle (§5.3-§5.5): the verdicts derived from frontmatter, in one place.
 
-Every timestamp-valued key in OKF is an ISO 8601 datetime with an explicit UTC offset
-(``2026-09-23T00:00:00Z``). Extending freshness writes one, whatever was there before.
+Signals are stored, verdicts are derived: the trust tier comes from ``verified``, the
+status from ``status``, staleness from ``stale_after``. Every timestamp-valued key in
+OKF is an ISO 8601 datetime with an explicit UTC offset (``2026-09-23T00:00:00Z``);
+:func:`parse_timestamp` is the one reading of such a value, and extending freshness
+writes one, whatever was there before.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from .timestamp import Timestamp
@@ -14,36 +21,196 @@ from .timestamp import Timestamp
 UTC = dt.timezone.utc
 
 
-def instant(value: Any) -> dt.datetime | None:
-    """``value`` as an aware datetime, or ``None`` when it is no timestamp.
+# --- trust tier (§5.3) and status (§5.4) -------------------------------------------------
 
-    A date alone (``2027-01-31``, which OKF consumers are told to ignore, §11) is read
-    as the start of that day in UTC, the instant its author most likely meant; a time
-    without an offset is read as UTC.
+
+class TrustTier(StrEnum):
+    """The trust tier derived from ``verified``, lowest to highest (a ``str``)."""
+
+    UNVERIFIED = "unverified"
+    MACHINE_CONFIRMED = "machine-confirmed"
+    HUMAN_REVIEWED = "human-reviewed"
+
+
+class Status(StrEnum):
+    """A concept's ``status`` (a ``str``); absent means :attr:`STABLE`."""
+
+    DRAFT = "draft"
+    STABLE = "stable"
+    DEPRECATED = "deprecated"
+
+
+#: The statuses OKF defines, in the order the spec lists them.
+STATUSES: tuple[Status, ...] = tuple(Status)
+
+
+def trust_tier(meta: dict[str, Any]) -> TrustTier:
+    """The tier of a concept's ``verified`` (a bare mapping is a one-element list, §5.2)."""
+    verified = meta.get("verified")
+    if isinstance(verified, dict):
+        verified = [verified]
+    if not isinstance(verified, list) or not verified:
+        return TrustTier.UNVERIFIED
+    actors = [str(v.get("by", "")) for v in verified if isinstance(v, dict)]
+    if any(a.startswith("human:") for a in actors):
+        return TrustTier.HUMAN_REVIEWED
+    return TrustTier.MACHINE_CONFIRMED if actors else TrustTier.UNVERIFIED
+
+
+def status(meta: dict[str, Any]) -> Status | str:
+    """The concept's :class:`Status` (``stable`` when absent); a value OKF does not
+    define is returned as written (the check reports it, OKF105)."""
+    value = meta.get("status")
+    if not isinstance(value, str) or not value:
+        return Status.STABLE
+    return Status(value) if value in STATUSES else value
+
+
+# --- timestamps (§5) -------------------------------------------------------------------
+
+
+class Form(StrEnum):
+    """How a timestamp value is written."""
+
+    INSTANT = "instant"  # a datetime with its offset: what OKF asks for
+    DATE_ONLY = "date-only"  # a date alone: reported, read as the start of that day in UTC
+    NO_OFFSET = "no-offset"  # a datetime without offset: reported, read as UTC
+    INVALID = "invalid"  # no ISO 8601 date or datetime
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A timestamp value as read: its :class:`Form`, the instant it names (aware, or
+    ``None`` when invalid) and, when invalid, why (a phrase for a message)."""
+
+    form: Form
+    when: dt.datetime | None = None
+    error: str = ""
+
+
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_DATETIME = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?"
+    r"\s*(?:(Z)|([+-])(\d{2}):?(\d{2}))?"
+)
+#: How to write a timestamp, for messages.
+TIMESTAMP_HELP = "write YYYY-MM-DD or a time with its offset, like 2027-01-01T00:00:00Z"
+_NOT_A_TIMESTAMP = Reading(Form.INVALID, error=f"not a timestamp: {TIMESTAMP_HELP}")
+
+
+def parse_timestamp(value: Any) -> Reading:
+    """Read an OKF timestamp: ``2026-06-30T14:00:00Z`` (or ``+02:00``; seconds optional).
+
+    A date alone (``2026-06-30``) and a datetime without offset are read, as the start
+    of that day and as UTC (OKF §11: constraints are soft guidance, a concept is never
+    rejected), but their :class:`Form` says so, for a check to report.
     """
     if isinstance(value, dt.datetime):
-        when = value
-    elif isinstance(value, dt.date):
-        when = dt.datetime(value.year, value.month, value.day)
-    elif isinstance(value, str):
-        text = value.strip()
+        if value.tzinfo is None:
+            return Reading(Form.NO_OFFSET, value.replace(tzinfo=UTC))
+        return Reading(Form.INSTANT, value)
+    if isinstance(value, dt.date):
+        return Reading(Form.DATE_ONLY, dt.datetime(value.year, value.month, value.day, tzinfo=UTC))
+    if not isinstance(value, str):
+        return _NOT_A_TIMESTAMP
+    return _parse_text(value.strip())
+
+
+@lru_cache(maxsize=4096)
+def _parse_text(text: str) -> Reading:
+    if match := _DATE.fullmatch(text):
         try:
-            if len(text) == 10:
-                day = dt.date.fromisoformat(text)
-                when = dt.datetime(day.year, day.month, day.day)
-            else:
-                when = dt.datetime.fromisoformat(text.replace("Z", "+00:00").replace(" ", "T", 1))
-        except ValueError:
-            return None
+            day = dt.date(*map(int, match.groups()))
+        except ValueError as exc:
+            return Reading(Form.INVALID, error=f"not a date: {exc}")
+        return Reading(Form.DATE_ONLY, dt.datetime(day.year, day.month, day.day, tzinfo=UTC))
+    match = _DATETIME.fullmatch(text)
+    if match is None:
+        return _NOT_A_TIMESTAMP
+    year, month, day, hour, minute = map(int, match.groups()[:5])
+    second, fraction, zulu, sign, off_h, off_m = match.groups()[5:]
+    micro = round(float(fraction) * 1_000_000) if fraction else 0
+    if sign and (int(off_h) > 23 or int(off_m) > 59):
+        return Reading(
+            Form.INVALID, error=f"the offset {sign}{off_h}:{off_m} is not a time zone offset"
+        )
+    if zulu:
+        zone = UTC
+    elif sign:
+        delta = dt.timedelta(hours=int(off_h), minutes=int(off_m))
+        zone = dt.timezone(delta if sign == "+" else -delta)
     else:
-        return None
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+        zone = None
+    try:
+        when = dt.datetime(
+            year, month, day, hour, minute, int(second or 0), min(micro, 999_999), zone
+        )
+    except ValueError as exc:
+        return Reading(Form.INVALID, error=f"not a date and time: {exc}")
+    if zone is None:
+        return Reading(Form.NO_OFFSET, when.replace(tzinfo=UTC))
+    return Reading(Form.INSTANT, when)
+
+
+def timestamp_problem(value: Any) -> str | None:
+    """Why ``value`` may not be written as a timestamp, or ``None`` when it may.
+
+    An instant may, and so may a date alone (older bundles are full of them); a time
+    without its offset names different instants in different places, so it may not.
+    """
+    reading = parse_timestamp(value)
+    if reading.form is Form.INVALID:
+        return reading.error
+    if reading.form is Form.NO_OFFSET:
+        text = str(value).strip()
+        return f"add the UTC offset: {text}Z (UTC) or {text}+01:00"
+    return None
+
+
+def instant(value: Any) -> dt.datetime | None:
+    """``value`` as an aware datetime (see :func:`parse_timestamp`), or ``None``."""
+    return parse_timestamp(value).when
 
 
 def format_instant(when: dt.datetime) -> Timestamp:
     """``when`` as OKF writes it: seconds, and ``Z`` for UTC or the ``+hh:mm`` offset."""
     text = when.replace(microsecond=0).isoformat()
     return Timestamp(text[:-6] + "Z" if text.endswith("+00:00") else text)
+
+
+# --- staleness (§5.5) ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Staleness:
+    """``state`` is ``none`` (no stale_after), ``invalid``, ``fresh`` or ``stale``.
+
+    ``days`` counts from ``today`` to the ``stale_after`` date (in UTC): positive while
+    fresh, zero or negative once stale.
+    """
+
+    state: str
+    days: int = 0
+
+    def describe(self) -> str:
+        if self.state == "stale":
+            n = -self.days
+            return "stale since today" if n == 0 else f"stale since {n} day{'s' * (n != 1)}"
+        if self.state == "fresh":
+            return f"fresh for {self.days} day{'s' * (self.days != 1)}"
+        return "no stale_after" if self.state == "none" else "stale_after is not a date"
+
+
+def staleness(meta: dict[str, Any], today: dt.date) -> Staleness:
+    """Whether a concept is stale on ``today``: once today >= stale_after, in UTC (§5.5)."""
+    raw = meta.get("stale_after")
+    if raw is None:
+        return Staleness("none")
+    when = instant(raw)
+    if when is None:
+        return Staleness("invalid")
+    days = (when.astimezone(UTC).date() - today).days
+    return Staleness("stale" if days <= 0 else "fresh", days)
 
 
 def extend_stale_after(current: Any, days: int, today: dt.date) -> Timestamp:

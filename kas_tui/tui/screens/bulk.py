@@ -58,8 +58,9 @@ from ...bulk import (
     plan,
     preview,
 )
-from ...package import STATUSES
+from ...okf.lifecycle import STATUSES
 from ..edits import EditDecided
+from ..palette import trust_text
 from ..widgets.footer import KasFooter
 from .choose import DiffScreen
 from .kas_screen import KasScreen
@@ -82,11 +83,6 @@ OPERATIONS = (
     ("set_field", "Set field"),
     ("remove_field", "Remove field"),
 )
-_TRUST = {
-    "human-reviewed": Text("human", "green"),
-    "machine-confirmed": Text("machine", "cyan"),
-    "unverified": Text("unverified", "bright_black"),
-}
 _STATUS_STYLE = {"draft": "yellow", "deprecated": "red", "stable": ""}
 _MARK = Text("●", "bold green")
 _NO_MARK = Text("·", "bright_black")
@@ -435,7 +431,7 @@ class BulkScreen(KasScreen[None]):
                 Text(doc.title, no_wrap=True, overflow="ellipsis"),
                 Text(doc.type or "(none)", "bold" if doc.type else "red"),
                 Text(doc.status, _STATUS_STYLE.get(doc.status, "")),
-                _TRUST.get(doc.trust_tier) or Text(doc.trust_tier),
+                trust_text(doc.trust_tier, short=True),
                 _staleness_cell(doc, today),
                 Text(", ".join(doc.tags), "magenta", no_wrap=True, overflow="ellipsis"),
                 self._path_cell(doc.path),

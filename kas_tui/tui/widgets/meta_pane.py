@@ -13,6 +13,7 @@ from textual.widgets import Static
 from ...agent import catalog_entry
 from ...package import Document, Package
 from ...tokens import estimate_tokens
+from ..palette import trust_text
 
 KNOWN_ORDER = (
     "type",
@@ -78,12 +79,7 @@ class MetaPane(Static):
             " · ",
             (doc.status, "green" if doc.status == "stable" else "yellow"),
             " · ",
-            (
-                tier,
-                {"human-reviewed": "green", "machine-confirmed": "yellow"}.get(
-                    tier, "bright_black"
-                ),
-            ),
+            trust_text(tier),
             " · ",
             (stale.describe(), "red" if stale.state in ("stale", "invalid") else ""),
         )

@@ -15,13 +15,7 @@ from ...checks.model import Finding
 from ...drift import drifted
 from ...package import Listing, Package
 from ..commands import bindings
-
-TRUST_MARKS = {
-    "human-reviewed": ("●", "green"),
-    "machine-confirmed": ("◐", "yellow"),
-    "unverified": ("○", "bright_black"),
-}
-
+from ..palette import trust_mark
 
 _RANK = {"error": 0, "warning": 1, "info": 2}
 _SYMBOL = {"error": "✗", "warning": "!", "info": "i"}
@@ -143,7 +137,7 @@ class NavTree(Tree[NodeRef]):
         text = Text()
         if listing.kind == "document":
             doc = self.package.documents[listing.path]
-            mark, style = TRUST_MARKS[doc.trust_tier]
+            mark, style = trust_mark(doc.trust_tier)
             if doc.problems and any(p.severity == "error" for p in doc.problems):
                 mark, style = "✗", "red"
             text.append(f"{mark} ", style)
