@@ -269,7 +269,7 @@ def run_demo(args: argparse.Namespace) -> int:
 
 
 def open_tui(path: Path) -> int:
-    from .walk import PackageError, locate
+    from .disk import PackageError, locate
 
     try:
         location = locate(path)
@@ -285,7 +285,7 @@ def open_tui(path: Path) -> int:
 def run_check(args: argparse.Namespace) -> int:
     from .checks import Report
     from .checks.memo import ReportMemo, stamp
-    from .walk import PackageError, locate, walk
+    from .disk import PackageError, locate, walk
 
     codes = args.select + args.ignore
     if codes:

@@ -18,13 +18,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .disk import Problem
 from .fileio import Fingerprint
 from .fileio import os_reason as _os_reason
 from .okf import frontmatter as fm
 from .okf.errors import FormatError
 from .okf.links import resolve
 from .okf.text import decode, line_of
-from .walk import Problem
 
 if TYPE_CHECKING:
     from .okf.scan import BodyScan

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .disk import SKILL_NAMES, Problem, Walk, find_root, walk
+from .disk import PackageError as PackageError
 from .fileio import Fingerprint, remove_stale_temps
 from .loader import DocumentRead, read_document, read_documents, read_text
 from .okf import frontmatter as fm
@@ -30,8 +32,6 @@ from .okf.log import Log, parse_log
 from .okf.skill import Skill, parse_skill
 from .okf.text import decode
 from .store import Store
-from .walk import SKILL_NAMES, Problem, Walk, find_root, walk
-from .walk import PackageError as PackageError
 
 if TYPE_CHECKING:
     from .okf.scan import BodyScan

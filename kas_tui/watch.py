@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .walk import Walk, walk
+from .disk import Walk, walk
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import DOCUMENTS, make_package, snapshot
 
-from kas_tui.bulk import (
+from kas_tui.bulk_edit import (
     AddTag,
     BulkError,
     Filter,
@@ -428,7 +428,7 @@ def test_preview_progress_hears_every_file(acme):
 
 
 def test_bulk_is_headless():
-    code = "import sys, json, kas_tui.bulk; print(json.dumps(sorted(sys.modules)))"
+    code = "import sys, json, kas_tui.bulk_edit; print(json.dumps(sorted(sys.modules)))"
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )

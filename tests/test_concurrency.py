@@ -15,10 +15,10 @@ import pytest
 import race
 
 from kas_tui import editing
+from kas_tui.disk import walk
 from kas_tui.fileio import TEMP_SUFFIX, _make_temp, atomic_write, remove_stale_temps
 from kas_tui.package import Package
 from kas_tui.store import ConflictError
-from kas_tui.walk import walk
 
 TRIALS = {"frontmatter": 40, "index": 40, "log": 40, "skill": 40, "fix": 12, "import": 4}
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from kas_tui import fields as F
+from kas_tui import form_fields as F
 from kas_tui.okf.errors import EditError
 from kas_tui.okf.timestamp import Timestamp
 
@@ -350,7 +350,7 @@ def test_check_meta() -> None:
 
 def test_the_module_is_headless() -> None:
     script = (
-        "import json, sys, kas_tui.fields; "
+        "import json, sys, kas_tui.form_fields; "
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'textual')))"
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))

@@ -18,8 +18,8 @@ import pytest
 from conftest import make_package
 
 from kas_tui import cli
+from kas_tui.disk import PackageError, locate
 from kas_tui.tui import app as tui_app
-from kas_tui.walk import PackageError, locate
 
 SETPRIV = shutil.which("setpriv")
 #: The prefix that runs a command without root's permission overrides.
@@ -125,7 +125,7 @@ def test_the_tui_opens_a_package_with_an_unreadable_sub_folder(locked: Path) -> 
         f"""
         import asyncio
         from kas_tui.tui.app import open_app
-        from kas_tui.walk import locate
+        from kas_tui.disk import locate
 
         async def main():
             app = open_app(locate({str(locked)!r}), watch=False)

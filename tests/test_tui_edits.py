@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import changed, files
+from conftest import changed, files, pilot_wait_until
 
 from kas_tui.package import Package
 from kas_tui.tui.app import KasApp
@@ -93,8 +93,13 @@ async def test_entry_moves_and_removal_touch_only_the_index(root: Path) -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         tree = app.query_one(NavTree)
         assert tree.select_path(DOC)
-        await pilot.pause()
         tree.focus()
+
+        def on_the_entry() -> bool:
+            node = tree.cursor_node
+            return node is not None and node.data is not None and node.data.listing is not None
+
+        await pilot_wait_until(pilot, on_the_entry)  # the cursor lands after a refresh
         listing = tree.cursor_node.data.listing
         await pilot.press("J")
         await pilot.pause()

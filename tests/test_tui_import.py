@@ -12,7 +12,7 @@ import yaml
 from conftest import changed, files, pilot_wait_until
 from textual.widgets import Markdown, Select, Static
 
-from kas_tui import fields as F
+from kas_tui import form_fields as F
 from kas_tui.importing import Converted, draft_document, plan_import, write_import
 from kas_tui.importing import importer as importer_module
 from kas_tui.importing.files import parse_paths

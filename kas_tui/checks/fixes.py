@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .. import editing
+from ..importing.summary import folder_description
 from ..okf import index as index_fmt
 from ..package import Package
 from ..store import Store
@@ -141,13 +142,17 @@ def _was_fixed(finding: Finding, done: set[tuple[str, object]]) -> bool:
 
 
 def _bundle_description(pkg: Package, folder: str) -> str:
-    """A sentence on what a bundle holds, from its documents' titles."""
-    titles = [d.title for d in pkg.documents_in(folder)]
-    subs = [posixpath.basename(s) for s in pkg.subfolders(folder)]
-    if not titles:
-        return f"Sub-bundles: {', '.join(subs)}." if subs else ""
-    shown = ", ".join(titles[:4]) + (f" and {len(titles) - 4} more" if len(titles) > 4 else "")
-    return f"{len(titles)} document{'s' if len(titles) != 1 else ''}: {shown}."
+    """A sentence on what a bundle holds: the one wording import and build use too."""
+    documents = [(d.title, d.type) for d in pkg.documents_in(folder)]
+    subfolders = [
+        (
+            index_fmt.folder_title(posixpath.basename(sub)),
+            sum(1 for path in pkg.documents if path.startswith(sub + "/")),
+        )
+        for sub in pkg.subfolders(folder)
+    ]
+    title = index_fmt.folder_title(posixpath.basename(folder))
+    return folder_description(title, documents, subfolders)
 
 
 def _log_message(counts: Counter, created: bool) -> str:

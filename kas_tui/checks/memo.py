@@ -26,7 +26,7 @@ from ..userdirs import RACY_NS, cache_dir
 from .model import Finding
 
 if TYPE_CHECKING:
-    from ..walk import Walk
+    from ..disk import Walk
 
 #: Bump when what a memo holds changes; older memos are then ignored.
 SCHEMA = 1

@@ -29,7 +29,7 @@ def _package_for(target: Path) -> Path | None:
 
     Raises ``OSError`` for a folder on the way that cannot be read.
     """
-    from ..walk import skill_file
+    from ..disk import skill_file
 
     anchor = target
     while not os.path.lexists(anchor) and anchor != anchor.parent:

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from .. import __version__
-from .. import fields as F
+from .. import form_fields as F
 from ..okf import frontmatter as fm
 from ..okf import yaml_patch
 from ..okf.errors import EditError, FormatError
@@ -103,7 +103,7 @@ class Draft:
         return render_document(self.converted, self.frontmatter, self.drafted, self.body)
 
     def set_field(self, key: str, value: Any) -> bool:
-        """Set one frontmatter field (:data:`kas_tui.fields.REMOVE` drops it); ``False``
+        """Set one frontmatter field (:data:`kas_tui.form_fields.REMOVE` drops it); ``False``
         when it already holds ``value``.
 
         A Markdown source's own keys are patched in its YAML as written (comments and

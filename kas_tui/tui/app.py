@@ -39,8 +39,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
     from ..checks.model import Finding, Report
+    from ..disk import Location
     from ..search import Finder
-    from ..walk import Location
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~-])")
 

@@ -1,6 +1,6 @@
 """Bulk edit: filter the documents, select some, change one field or tag on all of them.
 
-A full screen over the headless :mod:`kas_tui.bulk` core:
+A full screen over the headless :mod:`kas_tui.bulk_edit` core:
 
 - on top, the filters (type, tag, status, trust tier, staleness, a text over title and
   path) with the values the package holds;
@@ -42,7 +42,7 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from ...bulk import (
+from ...bulk_edit import (
     STALENESS,
     AddTag,
     BulkError,

@@ -23,7 +23,7 @@ from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, Input, Static, TextArea
 from textual.widgets.text_area import LanguageDoesNotExist, Selection
 
-from ... import fields as F
+from ... import form_fields as F
 from ...editing import remove_field, set_field, set_frontmatter_text
 from ...okf.errors import EditError, FormatError
 from ..edits import EditDecided, EditOutcome

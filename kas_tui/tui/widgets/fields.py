@@ -1,7 +1,7 @@
 """The rows of the frontmatter form: one field each, its name left, its editor right.
 
 Every row keeps the text it started from, so it knows whether it changed; parses its
-text with the headless checks of :mod:`kas_tui.fields`; and shows a dim hint and a red
+text with the headless checks of :mod:`kas_tui.form_fields`; and shows a dim hint and a red
 error under its editor. Inputs strip pasted terminal escapes and control characters
 (saying so at the field) so they never reach the file or the screen.
 """
@@ -21,7 +21,7 @@ from textual.suggester import Suggester, SuggestFromList
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
-from ... import fields as F
+from ... import form_fields as F
 
 # --- inputs that refuse terminal escapes ----------------------------------------------------
 

@@ -17,7 +17,7 @@ from textual.widgets import (
 )
 from textual.widgets.option_list import Option
 
-from .... import fields as F
+from .... import form_fields as F
 from ....importing.slug import parse_folder as parse_new_bundle
 from ...widgets.fields import CleanInput
 from ..kas_screen import KasScreen

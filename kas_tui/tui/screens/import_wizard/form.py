@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
-from .... import fields as F
+from .... import form_fields as F
 from ....importing.slug import parse_file_name
 from ...widgets.fields import (
     DateRow,
