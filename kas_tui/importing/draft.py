@@ -33,6 +33,7 @@ from .. import form_fields as F
 from ..okf import frontmatter as fm
 from ..okf import yaml_patch
 from ..okf.errors import EditError, FormatError
+from ..okf.lifecycle import now_timestamp
 from ..okf.links import rewrite_links, site_link
 from ..okf.timestamp import Timestamp
 from . import prose
@@ -45,12 +46,6 @@ if TYPE_CHECKING:
 
 #: The actor written in ``generated.by``.
 GENERATOR = f"kas-tui/{__version__}"
-
-
-def now_timestamp(now: dt.datetime | None = None) -> Timestamp:
-    """``now`` (default: the current time) as an OKF timestamp in UTC: ``...T...Z``."""
-    when = (now or dt.datetime.now(dt.timezone.utc)).astimezone(dt.timezone.utc)
-    return Timestamp(when.replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ"))
 
 
 def _mtime_timestamp(mtime: float) -> Timestamp:

@@ -494,15 +494,8 @@ def _apply(
     pkg: Package, rel: str, transform: Any, *, create: bool = False, parents: bool = False
 ) -> list[Change]:
     pkg.resolve_path(rel)
-    expect = None
-    if not create:
-        if rel == "log.md":
-            expect = None  # an append, made on the text there now: other entries stay
-        elif posixpath.basename(rel) == "index.md":
-            found = pkg.indexes.get(posixpath.dirname(rel))
-            expect = found.fingerprint if found else None
-        elif rel in pkg.documents:
-            expect = pkg.documents[rel].fingerprint
+    # log.md: an append, made on the text there now (other entries stay)
+    expect = None if create or rel == "log.md" else pkg.fingerprint(rel)
     change = pkg.store.apply(
         pkg.root / rel, transform, expect=expect, create=create, label=rel, parents=parents
     )

@@ -178,6 +178,11 @@ def format_instant(when: dt.datetime) -> Timestamp:
     return Timestamp(text[:-6] + "Z" if text.endswith("+00:00") else text)
 
 
+def now_timestamp(now: dt.datetime | None = None) -> Timestamp:
+    """``now`` (default: the current time) as an OKF timestamp in UTC: ``...T...Z``."""
+    return format_instant((now or dt.datetime.now(UTC)).astimezone(UTC))
+
+
 # --- staleness (§5.5) ------------------------------------------------------------------
 
 

@@ -27,8 +27,7 @@ from textual.message import Message
 from ..config import Settings, valid_reviewer
 from ..editing import preview, set_field
 from ..okf.errors import EditError
-from ..okf.lifecycle import extend_stale_after
-from ..okf.timestamp import Timestamp
+from ..okf.lifecycle import extend_stale_after, now_timestamp
 from ..session import EditSession
 from ..store import ConflictError, Fingerprint, StoreError, os_reason
 from .screens.ask import AskScreen
@@ -41,12 +40,6 @@ if TYPE_CHECKING:
     from ..session import Edit
 
 FRESHNESS = (("30", "+30 days"), ("90", "+90 days"), ("365", "+365 days"))
-
-
-def now_utc() -> Timestamp:
-    """The current time as an OKF timestamp (UTC, seconds)."""
-    stamp = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
-    return Timestamp(stamp.strftime("%Y-%m-%dT%H:%M:%SZ"))
 
 
 class EditOutcome(Enum):
@@ -330,7 +323,7 @@ class EditingMixin:
         )
 
     def _verify(self, path: str, base: dict[str, Fingerprint] | None = None) -> None:
-        entry = {"by": f"human:{self.settings.reviewer}", "at": now_utc()}
+        entry = {"by": f"human:{self.settings.reviewer}", "at": now_timestamp()}
         current = self.package.documents[path].meta.get("verified")
         if isinstance(current, list):
             value = [*current, entry]
