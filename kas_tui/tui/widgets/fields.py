@@ -458,7 +458,7 @@ class DateRow(FieldRow):
         with Horizontal(classes="me-date"):
             yield CleanInput(
                 self.initial,
-                placeholder="YYYY-MM-DD",
+                placeholder="YYYY-MM-DDThh:mm:ssZ",
                 compact=True,
                 classes="me-editor",
                 id="field-stale_after",
