@@ -54,7 +54,7 @@ def main() -> int:
     print("|---|---:|---:|---:|---:|---:|")
     failed = False
     for scenario in scenarios:
-        trials = args.trials if scenario != "import" else max(1, args.trials // 10)
+        trials = args.trials
         with tempfile.TemporaryDirectory() as tmp:
             root = race.copy_demo(Path(tmp))
             started = time.perf_counter()

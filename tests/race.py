@@ -14,9 +14,8 @@ from __future__ import annotations
 import contextlib
 import io
 import multiprocessing as mp
-import random
+import os
 import shutil
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +25,8 @@ from pathlib import Path
 #: entries of one index.md; log: an entry each in log.md (both must land); skill: two
 #: fields of SKILL.md; fix: ``kas-tui check --agent-ready --fix`` listing a document / an entry's
 #: description set through the editing API (the TUI's path); import: ``kas-tui import``
-#: into the bundle / the same entry edit.
+#: into the bundle / the same entry edit. Against a command, the editing worker starts
+#: its write when the command is about to write index.md (``at_write``).
 SCENARIOS = ("frontmatter", "index", "log", "skill", "fix", "import")
 DOC = "incidents/severity-levels.md"
 INDEX = "incidents/index.md"
@@ -68,21 +68,25 @@ def _marker(scenario: str, worker: int, trial: int) -> str:
     return f"{scenario} edit {trial} by worker {worker}"
 
 
-def _edit(root: Path, scenario: str, worker: int, trial: int, barrier) -> str:
-    """Open the package, wait for the other worker, make this worker's edit."""
+def _edit(root: Path, scenario: str, worker: int, trial: int, barrier, at_write) -> str:
+    """Open the package, wait for the other worker, make this worker's edit.
+
+    Against a command (fix, import), the editing worker also waits at ``at_write``,
+    which the command reaches when it is about to write index.md: both writes of that
+    file then start at the same instant, as in the other scenarios.
+    """
     from kas_tui import editing
     from kas_tui.package import Package
     from kas_tui.store import ConflictError
 
     if scenario in ("fix", "import") and worker == 0:
         barrier.wait()
-        return _run_cli(root, scenario)
+        return _run_cli(root, scenario, at_write)
     pkg = Package.open(root)
     text = _marker(scenario, worker, trial)
     barrier.wait()
     if scenario in ("fix", "import"):
-        # the command loads the package first: land somewhere inside its run
-        time.sleep(random.Random(trial).uniform(0, 0.25))  # not a wait: spreads the race
+        at_write.wait(timeout=60)
     try:
         if scenario in ("fix", "import"):
             entry = pkg.indexes["incidents"].index.entries[0]
@@ -102,17 +106,28 @@ def _edit(root: Path, scenario: str, worker: int, trial: int, barrier) -> str:
     return "saved"
 
 
-def _run_cli(root: Path, scenario: str) -> str:
+def _run_cli(root: Path, scenario: str, at_write) -> str:
     """Run the command in this process; "conflict" when it refused a changed file."""
     from kas_tui import cli
+    from kas_tui.store import Store
+
+    apply = Store.apply
+    index = os.path.realpath(root / INDEX)
+    met = []
+
+    def meet_then_apply(self, path, *args, **kwargs):  # the command's write of index.md
+        if not met and os.path.realpath(path) == index:
+            met.append(True)
+            at_write.wait(timeout=60)
+        return apply(self, path, *args, **kwargs)
 
     err = io.StringIO()
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-        if scenario == "fix":
-            code = cli.main(["check", "--agent-ready", "--fix", str(root)])
-        else:
-            source = root.parent / "tabletop-notes.md"
-            code = cli.main(["import", str(source), "--into", str(root / "incidents"), "--yes"])
+    Store.apply = meet_then_apply
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            code = _command(root, scenario, cli)
+    finally:
+        Store.apply = apply
     if "changed on disk" in err.getvalue():
         return "conflict"
     if scenario == "import" and code != 0:
@@ -120,11 +135,20 @@ def _run_cli(root: Path, scenario: str) -> str:
     return "saved"
 
 
-def _worker(root: str, scenario: str, worker: int, trials: int, barrier, go, results) -> None:
+def _command(root: Path, scenario: str, cli) -> int:
+    if scenario == "fix":
+        return cli.main(["check", "--agent-ready", "--fix", str(root)])
+    source = root.parent / "tabletop-notes.md"
+    return cli.main(["import", str(source), "--into", str(root / "incidents"), "--yes"])
+
+
+def _worker(
+    root: str, scenario: str, worker: int, trials: int, barrier, go, at_write, results
+) -> None:
     for trial in range(trials):
         go.wait()  # the parent has reset the files
         try:
-            outcome = _edit(Path(root), scenario, worker, trial, barrier)
+            outcome = _edit(Path(root), scenario, worker, trial, barrier, at_write)
         except Exception as exc:  # reported to the parent, which fails the run
             outcome = f"error: {type(exc).__name__}: {exc}"
             barrier.abort()
@@ -167,10 +191,12 @@ def run(root: Path, scenario: str, trials: int) -> Tally:
         (root.parent / "tabletop-notes.md").write_text(IMPORT_TEXT, encoding="utf-8")
     target = root / _target(scenario)
     snapshot = _snapshot(root)
-    barrier, go = ctx.Barrier(2), ctx.Barrier(3)
+    barrier, go, at_write = ctx.Barrier(2), ctx.Barrier(3), ctx.Barrier(2)
     results = ctx.Queue()
     workers = [
-        ctx.Process(target=_worker, args=(str(root), scenario, w, trials, barrier, go, results))
+        ctx.Process(
+            target=_worker, args=(str(root), scenario, w, trials, barrier, go, at_write, results)
+        )
         for w in (0, 1)
     ]
     for proc in workers:

@@ -20,7 +20,7 @@ from kas_tui.fileio import TEMP_SUFFIX, _make_temp, atomic_write, remove_stale_t
 from kas_tui.package import Package
 from kas_tui.store import ConflictError
 
-TRIALS = {"frontmatter": 40, "index": 40, "log": 40, "skill": 40, "fix": 12, "import": 4}
+TRIALS = {"frontmatter": 40, "index": 40, "log": 40, "skill": 40, "fix": 20, "import": 20}
 
 
 @pytest.mark.parametrize("scenario", race.SCENARIOS)
