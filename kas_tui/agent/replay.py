@@ -9,8 +9,8 @@ the error the agent would have read. Replaying an exported walk gives its steps 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from .catalog import CatalogEntry, catalog_entry
 from .sandbox import Sandbox
@@ -32,6 +32,14 @@ class Replay:
     steps: tuple[Step, ...]
     problems: tuple[TrajectoryProblem, ...]
     summary: Summary
+    #: The trajectory's header line (package, question, navigator...), if it had one.
+    header: dict[str, Any] | None = field(default=None, hash=False)
+
+    @property
+    def question(self) -> str:
+        """The question the header names, or ``''``."""
+        value = (self.header or {}).get("question")
+        return value if isinstance(value, str) else ""
 
     @property
     def read_paths(self) -> frozenset[str]:
@@ -74,6 +82,7 @@ def replay(
         tuple(trail.steps),
         trajectory.problems,
         trail.summary(budget),
+        trajectory.header,
     )
 
 

@@ -17,6 +17,16 @@ One tool call per line, in call order. Exported lines carry::
   ``tokens`` up to this call (the catalog entry not included).
 - ``revealed``: whether the target had been named before the call (false: guessed).
 
+A trajectory may open with one header line, which is not a call::
+
+    {"kind": "header", "format": "kas-tui-trajectory", "version": 1,
+     "package": "orbit-handbook", "question": "How do I ...?", "question_id": "q0001",
+     "navigator": "lexical-bm25", "budget": 15, "date": "2026-12-02T17:30:00Z"}
+
+Every key but ``kind`` is optional; readers keep the whole object as
+:attr:`Trajectory.header` and show what they know of it (package, question, navigator,
+budget, date). A header anywhere but the first record is a problem of that line.
+
 Reading is lenient, since harnesses log calls in their own shapes: the tool name may sit
 under ``tool``, ``name`` or ``tool_name`` (or inside a ``function`` object), the
 arguments under ``args``, ``arguments``, ``input`` or ``parameters`` (an object, or a
@@ -62,18 +72,40 @@ def step_record(step: Step) -> dict[str, Any]:
     }
 
 
-def trajectory_jsonl(steps: Iterable[Step]) -> str:
-    """The steps as JSON Lines, one call per line, ending with a newline."""
-    return "".join(json.dumps(step_record(s), ensure_ascii=False) + "\n" for s in steps)
+HEADER_KIND = "header"
+FORMAT_NAME = "kas-tui-trajectory"
+FORMAT_VERSION = 1
 
 
-def write_trajectory(path: str | os.PathLike[str], steps: Iterable[Step]) -> None:
+def header_record(**fields: Any) -> dict[str, Any]:
+    """A header object: ``kind``, ``format`` and ``version`` first, then ``fields``
+    (``None`` values left out)."""
+    record: dict[str, Any] = {
+        "kind": HEADER_KIND,
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+    }
+    record.update({k: v for k, v in fields.items() if v is not None})
+    return record
+
+
+def trajectory_jsonl(steps: Iterable[Step], header: dict[str, Any] | None = None) -> str:
+    """The steps as JSON Lines, one call per line, ending with a newline; ``header``
+    (see :func:`header_record`) goes first when given."""
+    lines = [json.dumps(header, ensure_ascii=False) + "\n"] if header else []
+    lines += [json.dumps(step_record(s), ensure_ascii=False) + "\n" for s in steps]
+    return "".join(lines)
+
+
+def write_trajectory(
+    path: str | os.PathLike[str], steps: Iterable[Step], header: dict[str, Any] | None = None
+) -> None:
     """Write the steps to ``path`` atomically (temporary file beside it, then rename).
 
     Raises :class:`~kas_tui.store.StoreError` with a plain reason when it cannot.
     """
     target = Path(path)
-    data = trajectory_jsonl(steps).encode("utf-8")
+    data = trajectory_jsonl(steps, header).encode("utf-8")
     try:
         current: bytes | None = target.read_bytes()
     except FileNotFoundError:
@@ -115,21 +147,38 @@ class Trajectory:
     source: str
     calls: tuple[Call, ...] = ()
     problems: tuple[TrajectoryProblem, ...] = ()
+    #: The header object, when the file opens with one (see the module docstring).
+    header: dict[str, Any] | None = field(default=None, hash=False)
+
+    @property
+    def question(self) -> str:
+        """The question the header names, or ``''``."""
+        value = (self.header or {}).get("question")
+        return value if isinstance(value, str) else ""
 
 
 def parse_trajectory(text: str, source: str = "<trajectory>") -> Trajectory:
     """Read JSON Lines ``text``; ``source`` names it in problems."""
     calls: list[Call] = []
     problems: list[TrajectoryProblem] = []
+    header: dict[str, Any] | None = None
+    first = True
     for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
         if not line.strip():
             continue
         result = _call(line, number)
-        if isinstance(result, Call):
+        if isinstance(result, dict):
+            if first:
+                header = result
+            else:
+                message = "a header line must be the first line of the trajectory"
+                problems.append(TrajectoryProblem(source, number, message))
+        elif isinstance(result, Call):
             calls.append(result)
         else:
             problems.append(TrajectoryProblem(source, number, result))
-    return Trajectory(source, tuple(calls), tuple(problems))
+        first = False
+    return Trajectory(source, tuple(calls), tuple(problems), header)
 
 
 def read_trajectory(path: str | os.PathLike[str]) -> Trajectory:
@@ -146,12 +195,14 @@ def read_trajectory(path: str | os.PathLike[str]) -> Trajectory:
     return parse_trajectory(text, source)
 
 
-def _call(line: str, number: int) -> Call | str:
-    """The call on one line, or the message saying why there is none."""
+def _call(line: str, number: int) -> Call | dict[str, Any] | str:
+    """The call on one line, a header object, or the message saying why there is none."""
     try:
         record = json.loads(line)
     except json.JSONDecodeError as exc:
         return f"not valid JSON ({exc.msg} at column {exc.colno})"
+    if isinstance(record, dict) and record.get("kind") == HEADER_KIND:
+        return record
     if isinstance(record, dict) and isinstance(record.get("function"), dict):
         record = record["function"]  # {"type": "function", "function": {...}}
     if not isinstance(record, dict):
