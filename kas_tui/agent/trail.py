@@ -16,7 +16,7 @@ from .reveal import Reveal, catalog_reveals, reveals_of
 from .sandbox import FILE, Sandbox
 from .step import Step
 from .summary import Summary, summarise
-from .tools import call_text, run_tool
+from .tools import Outcome, call_text, path_arg, run_tool
 
 
 class Reach:
@@ -42,14 +42,27 @@ class Reach:
         return path in self.files or path in self.folders
 
 
-class Trail:
-    """Steps taken against a package, with the reach they build."""
+#: Calls already served, shared by trails over a package that does not change meanwhile
+#: (an evaluation's many walks): ``(tool, path argument)`` -> the outcome and its reveals.
+Served = dict[tuple[str, str], tuple[Outcome, tuple[Reveal, ...]]]
 
-    def __init__(self, sandbox: Sandbox, *, catalog_tokens: int = 0) -> None:
+
+class Trail:
+    """Steps taken against a package, with the reach they build.
+
+    ``served``, when given, remembers each call's outcome and what it names, so walks
+    that repeat a call (every question of an evaluation reads the root index) read and
+    parse the file once. Only for a package that does not change while it is used.
+    """
+
+    def __init__(
+        self, sandbox: Sandbox, *, catalog_tokens: int = 0, served: Served | None = None
+    ) -> None:
         self.sandbox = sandbox
         self.catalog_tokens = catalog_tokens
         self.steps: list[Step] = []
         self._reach: Reach | None = None
+        self._served = served
 
     @property
     def reach(self) -> Reach:
@@ -68,10 +81,9 @@ class Trail:
     def record(self, tool: str, args: Mapping[str, Any]) -> Step:
         """Make the call, append its step and return it."""
         args = dict(args)
-        outcome = run_tool(self.sandbox, tool, args)
+        outcome, reveals = self._serve(tool, args)
         reach = self.reach
         revealed = outcome.path is None or reach.knows(outcome.path)
-        reveals = reveals_of(self.sandbox, outcome)
         call_tokens = estimate_tokens(call_text(outcome.tool, args))
         result_tokens = estimate_tokens(outcome.text)
         step = Step(
@@ -90,6 +102,16 @@ class Trail:
         )
         self.steps.append(step)
         return step
+
+    def _serve(self, tool: str, args: dict[str, Any]) -> tuple[Outcome, tuple[Reveal, ...]]:
+        key = (tool, path_arg(args) or "") if self._served is not None else None
+        if key is not None and key[1] and key in self._served:
+            return self._served[key]
+        outcome = run_tool(self.sandbox, tool, args)
+        served = (outcome, reveals_of(self.sandbox, outcome))
+        if key is not None and key[1]:
+            self._served[key] = served
+        return served
 
     def pop(self) -> Step | None:
         """Remove the last step; the reach goes back to what it was before it."""

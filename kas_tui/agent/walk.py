@@ -27,7 +27,7 @@ from .tools import (
     canonical_tool,
     path_arg,
 )
-from .trail import Reach, Trail
+from .trail import Reach, Served, Trail
 from .trajectory import trajectory_jsonl, write_trajectory
 
 if TYPE_CHECKING:
@@ -62,7 +62,9 @@ class Walk:
     """A walk through ``package`` as an agent sees it.
 
     ``budget`` is the turn budget; ``peek`` offers the frontmatter-only tool;
-    ``location`` overrides the SKILL.md path the catalog shows.
+    ``location`` overrides the SKILL.md path the catalog shows. ``sandbox`` serves the
+    calls instead of the package folder itself (an evaluation's ablated view of it);
+    ``served`` is a memo of calls shared between walks (see :class:`Trail`).
     """
 
     def __init__(
@@ -72,6 +74,8 @@ class Walk:
         budget: int = DEFAULT_BUDGET,
         peek: bool = False,
         location: str | os.PathLike[str] | None = None,
+        sandbox: Sandbox | None = None,
+        served: Served | None = None,
     ) -> None:
         if budget < 1:
             raise ValueError(f"the turn budget must be at least 1, not {budget}")
@@ -79,8 +83,9 @@ class Walk:
         self.budget = budget
         self.peek_enabled = peek
         self.catalog: CatalogEntry = catalog_entry(package, location)
-        sandbox = Sandbox(package.root, location=self.catalog.location)
-        self.trail = Trail(sandbox, catalog_tokens=self.catalog.tokens)
+        if sandbox is None:
+            sandbox = Sandbox(package.root, location=self.catalog.location)
+        self.trail = Trail(sandbox, catalog_tokens=self.catalog.tokens, served=served)
 
     # -- state ----------------------------------------------------------------------------
 

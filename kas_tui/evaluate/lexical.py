@@ -1,0 +1,279 @@
+"""The one lexical scorer: SQLite FTS5's BM25 over an in-memory table.
+
+Every lexical judgement of the evaluation is made here, so the navigator and the flat
+baseline score the same way: words are split and folded by FTS5's ``unicode61``
+tokenizer (diacritics removed) and stemmed by its ``porter`` tokenizer, and ranked by
+FTS5's built-in ``bm25()`` (k1 = 1.2, b = 0.75), weighted per column. The standard
+library's ``sqlite3`` carries FTS5, so nothing is written by hand here but the query.
+
+A question becomes an FTS5 query of its content words joined by ``OR`` (each quoted, so
+no word is read as an operator); a short list of English function words is left out,
+as BM25's inverse document frequency alone cannot push down a word such as "how" when
+the table holds only the few entries a navigator has been shown.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterable, Sequence
+
+#: FTS5 tokenizer: Porter stemming over Unicode word splitting, diacritics folded.
+TOKENIZER = "porter unicode61 remove_diacritics 2"
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+#: Function words dropped from queries (not from the indexed text).
+STOPWORDS = frozenset(
+    [
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "cannot",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "down",
+        "during",
+        "each",
+        "few",
+        "for",
+        "from",
+        "further",
+        "get",
+        "gets",
+        "got",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "herself",
+        "him",
+        "himself",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "let",
+        "lets",
+        "me",
+        "more",
+        "most",
+        "my",
+        "myself",
+        "no",
+        "nor",
+        "not",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "our",
+        "ours",
+        "ourselves",
+        "out",
+        "over",
+        "own",
+        "same",
+        "she",
+        "should",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "very",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+        "s",
+        "t",
+        "don",
+        "isn",
+        "doesn",
+    ]
+)
+
+
+def words(text: str) -> list[str]:
+    """The lower-cased words of ``text`` (letters and digits; ``_`` and ``-`` split)."""
+    return _WORD.findall(text.lower())
+
+
+def query_terms(text: str) -> list[str]:
+    """The content words of ``text``, each once, in order: what a query asks for."""
+    seen: dict[str, None] = {}
+    for word in words(text):
+        if word not in STOPWORDS and (len(word) > 1 or word.isdigit()):
+            seen.setdefault(word, None)
+    return list(seen)
+
+
+def match_expression(terms: Iterable[str]) -> str:
+    """An FTS5 query matching any of ``terms`` (each quoted as a phrase)."""
+    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+
+
+class LexicalIndex:
+    """Rows of text under a key, scored against a question by BM25.
+
+    ``columns`` name the fields of a row; ``weights`` multiply each column's BM25
+    contribution (a title usually counts more than a description). Keys are strings;
+    adding a key again replaces its row. The table lives in memory and is private to
+    the object (one connection each; not shared between threads).
+    """
+
+    def __init__(
+        self, columns: Sequence[str] = ("text",), weights: Sequence[float] | None = None
+    ) -> None:
+        if not columns or not all(c.isidentifier() for c in columns):
+            raise ValueError(f"columns must be identifiers, not {columns!r}")
+        self.columns = tuple(columns)
+        self.weights = tuple(weights) if weights is not None else (1.0,) * len(columns)
+        if len(self.weights) != len(self.columns):
+            raise ValueError("one weight per column")
+        self._db = sqlite3.connect(":memory:")
+        names = ", ".join(self.columns)
+        self._db.execute(f"CREATE VIRTUAL TABLE t USING fts5({names}, tokenize='{TOKENIZER}')")
+        self._rowid: dict[str, int] = {}
+        self._key: dict[int, str] = {}
+        weights_sql = ", ".join(repr(float(w)) for w in self.weights)
+        self._rank_sql = f"SELECT rowid, bm25(t, {weights_sql}) FROM t WHERE t MATCH ?"
+
+    def __len__(self) -> int:
+        return len(self._rowid)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._rowid
+
+    def add(self, key: str, *fields: str) -> None:
+        """Index ``fields`` (one per column) under ``key``, replacing an earlier row."""
+        if len(fields) != len(self.columns):
+            raise ValueError(f"{len(self.columns)} fields expected, got {len(fields)}")
+        if key in self._rowid:
+            self._db.execute("DELETE FROM t WHERE rowid = ?", (self._rowid[key],))
+            rowid = self._rowid[key]
+        else:
+            rowid = len(self._key) + 1
+            self._rowid[key] = rowid
+            self._key[rowid] = key
+        marks = ", ".join("?" * len(fields))
+        self._db.execute(
+            f"INSERT INTO t(rowid, {', '.join(self.columns)}) VALUES (?, {marks})", (rowid, *fields)
+        )
+
+    def add_many(self, rows: Iterable[tuple[str, Sequence[str]]]) -> None:
+        """Index many new rows at once (keys must not be in the table yet)."""
+        batch = []
+        for key, fields in rows:
+            if key in self._rowid:
+                self.add(key, *fields)
+                continue
+            rowid = len(self._key) + 1
+            self._rowid[key] = rowid
+            self._key[rowid] = key
+            batch.append((rowid, *fields))
+        marks = ", ".join("?" * len(self.columns))
+        sql = f"INSERT INTO t(rowid, {', '.join(self.columns)}) VALUES (?, {marks})"
+        self._db.executemany(sql, batch)
+
+    def scores(self, terms: Sequence[str]) -> dict[str, float]:
+        """BM25 score of every row matching any of ``terms`` (higher is better, > 0)."""
+        if not terms or not self._rowid:
+            return {}
+        rows = self._db.execute(self._rank_sql, (match_expression(terms),)).fetchall()
+        # FTS5's bm25() is negative, lower is better; its idf is floored at 1e-6.
+        return {self._key[rowid]: -score for rowid, score in rows}
+
+    def search(self, terms: Sequence[str], limit: int | None = None) -> list[tuple[str, float]]:
+        """Matching keys, best first (ties in the order the keys were added)."""
+        ranked = sorted(self.scores(terms).items(), key=lambda kv: (-kv[1], self._rowid[kv[0]]))
+        return ranked[:limit] if limit is not None else ranked
+
+    def matched(self, key: str, terms: Sequence[str]) -> list[str]:
+        """Which of ``terms`` occur (after stemming) in ``key``'s row."""
+        rowid = self._rowid.get(key)
+        if rowid is None:
+            return []
+        found = []
+        for term in terms:
+            row = self._db.execute(
+                "SELECT 1 FROM t WHERE t MATCH ? AND rowid = ?", (match_expression([term]), rowid)
+            ).fetchone()
+            if row is not None:
+                found.append(term)
+        return found
+
+    def close(self) -> None:
+        self._db.close()

@@ -1,0 +1,291 @@
+"""The lexical navigator: a deterministic agent that walks the package like the agent.
+
+It is given the catalog entry and a question, and from then on knows only what its own
+tool calls returned: it makes every call through a :class:`~kas_tui.agent.Walk`, which
+refuses a path nothing it has read named, with the walk's tools (``listdir``,
+``readfile``, optionally ``peek``, ``submit_answer``) and budget (15 turns).
+
+How it chooses, turn by turn:
+
+1. It activates the skill (reads ``SKILL.md``), then reads the root ``index.md`` when
+   something named it (SKILL.md's "start at ``/index.md``"), as the walk's agent does.
+2. Every path it has been shown is a candidate, cued by what named it: an index
+   entry's title and description, a link's text, a listed file's name. All cues seen so
+   far are one BM25 table (:mod:`.lexical`); the candidates not yet opened are ranked
+   by their cue's score against the question, best first (ties: the first named).
+   Bundles (their ``index.md``), documents and folders without an index compete in the
+   same ranking, so when a bundle's entries all score below an entry seen earlier
+   elsewhere, it goes back there: that is its backtracking.
+3. A document whose cue has no description (named by a link or a listing, or by an
+   entry without one) is peeked at first when ``peek`` is on; the frontmatter's title,
+   description and tags become its cue, and the ranking is made again.
+4. After reading a document it asks whether the document answers: the share of the
+   question's content words the document contains (stemmed, as BM25 matches them). At
+   ``answer_share`` or more it submits an answer quoting the document's best sentence.
+5. It gives up (submits nothing) when no candidate matches a word of the question, and
+   submits what it has when one turn is left.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+
+from ..agent.catalog import CatalogEntry
+from ..agent.reveal import ENTRY, LISTING
+from ..agent.sandbox import Sandbox
+from ..agent.step import Step, role_of
+from ..agent.summary import DEFAULT_BUDGET
+from ..agent.tools import LISTDIR, PEEK, READFILE
+from ..agent.trail import Served
+from ..agent.walk import Walk
+from ..okf import frontmatter as fm
+from ..okf.errors import FormatError
+from .lexical import LexicalIndex, query_terms, words
+from .model import ANSWERED, BUDGET, GAVE_UP, Choice, Question, Run
+
+NAME = "lexical-bm25"
+#: Share of the question's content words a document must hold to be taken as the answer.
+ANSWER_SHARE = 0.6
+#: Cue columns and their BM25 weights: what an entry says, and its path's words.
+_COLUMNS = ("cue", "path")
+_WEIGHTS = (1.0, 0.5)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+@dataclass
+class _Candidate:
+    path: str
+    tool: str  # readfile or listdir
+    described: bool  # its cue carries a description (an entry's, or a peek's)
+
+
+class LexicalNavigator:
+    """Runs questions through walks of one package view (see the module docstring).
+
+    ``sandbox`` serves the calls (the package, or an ablated view of it); ``catalog`` is
+    its catalog entry. ``served`` is shared by every run, so repeated calls are read
+    and parsed once.
+    """
+
+    name = NAME
+
+    def __init__(
+        self,
+        package: object,
+        sandbox: Sandbox,
+        catalog: CatalogEntry,
+        *,
+        budget: int = DEFAULT_BUDGET,
+        peek: bool = True,
+        answer_share: float = ANSWER_SHARE,
+    ) -> None:
+        if budget < 3:
+            raise ValueError(f"the navigator needs a budget of at least 3 turns, not {budget}")
+        self.package = package
+        self.sandbox = sandbox
+        self.catalog = catalog
+        self.budget = budget
+        self.peek = peek
+        self.answer_share = answer_share
+        self.served: Served = {}
+
+    def run(self, question: Question) -> Run:
+        return _Navigation(self, question).run()
+
+
+class _Navigation:
+    """One question's walk."""
+
+    def __init__(self, navigator: LexicalNavigator, question: Question) -> None:
+        self.nav = navigator
+        self.question = question
+        self.terms = query_terms(question.question)
+        self.walk = Walk(
+            navigator.package,  # type: ignore[arg-type]
+            budget=navigator.budget,
+            peek=navigator.peek,
+            location=navigator.catalog.location,
+            sandbox=navigator.sandbox,
+            served=navigator.served,
+        )
+        self.cues = LexicalIndex(_COLUMNS, _WEIGHTS)
+        self.described: set[str] = set()  # paths whose cue has a description
+        self.cue_how: dict[str, str] = {}
+        self.opened: set[str] = set()  # paths read or listed
+        self.documents = LexicalIndex(("text",))  # documents read, for the answer test
+        self.choices: list[Choice] = []
+        self.best: tuple[float, str, str] | None = None  # share, path, sentence
+
+    # -- the walk ---------------------------------------------------------------------
+
+    def run(self) -> Run:
+        try:
+            ended, answer, note = self._walk()
+        finally:
+            self.cues.close()
+            self.documents.close()
+        self.walk.submit(answer)
+        return Run(
+            question=self.question,
+            navigator=NAME,
+            budget=self.nav.budget,
+            steps=self.walk.steps,
+            summary=self.walk.summary(),
+            ended=ended,
+            answer=answer,
+            note=note,
+            choices=tuple(self.choices),
+        )
+
+    def _walk(self) -> tuple[str, str, str]:
+        self._call(READFILE, "SKILL.md")
+        if self.walk.reach.knows("index.md") and self._turns_left() > 1:
+            self._call(READFILE, "index.md")
+        while self._turns_left() > 1:
+            ranked = self._ranked()
+            if not ranked:
+                return GAVE_UP, "", "nothing it was shown matches a word of the question"
+            (candidate, score), options = ranked[0], ranked[:5]
+            if self.nav.peek and not candidate.described and self._is_document(candidate.path):
+                self._choose(PEEK, candidate.path, options)
+                continue
+            self._choose(candidate.tool, candidate.path, options)
+            if candidate.tool == READFILE and self._is_document(candidate.path):
+                share = self._judge(candidate.path)
+                if share >= self.nav.answer_share:
+                    return ANSWERED, self._answer(), ""
+        note = "the turn budget ran out"
+        return BUDGET, self._answer(), note
+
+    def _turns_left(self) -> int:
+        return self.nav.budget - self.walk.turns
+
+    def _choose(self, tool: str, path: str, options: list[tuple[_Candidate, float]]) -> None:
+        turn = self.walk.turns + 1
+        self.choices.append(
+            Choice(turn, tool, path, tuple((c.path, round(s, 4)) for c, s in options))
+        )
+        self._call(tool, path)
+
+    def _call(self, tool: str, path: str) -> Step:
+        step = self.walk.call(tool, {"path": path or "."})
+        if tool != PEEK:  # a peeked document may still be read
+            self.opened.add(path if tool != LISTDIR else path + "/")
+        if tool == PEEK:
+            self._learn_from_peek(path, step)
+        if step.ok:
+            self._learn(step)
+        return step
+
+    # -- what it was shown --------------------------------------------------------------
+
+    def _learn(self, step: Step) -> None:
+        rows = []
+        for reveal in step.reveals:
+            key = reveal.path + "/" if reveal.folder else reveal.path
+            described = reveal.how == ENTRY and " - " in reveal.cue
+            if key in self.cue_how and (key in self.described or not described):
+                continue  # keep the first cue unless this one is the first description
+            cue = reveal.cue if reveal.how != LISTING else " ".join(words(reveal.cue))
+            self.cue_how[key] = reveal.how
+            if described:
+                self.described.add(key)
+            rows.append((key, (cue, " ".join(words(reveal.path)))))
+        for key, fields in rows:
+            self.cues.add(key, *fields)
+
+    def _learn_from_peek(self, path: str, step: Step) -> None:
+        self.described.add(path)  # peeked: what it says is all there is to learn
+        if not step.ok:
+            return
+        try:
+            parsed = fm.parse(step.text)
+        except FormatError:
+            return
+        if parsed is None or not isinstance(parsed.data, dict):
+            return
+        data = parsed.data
+        parts = [data.get("title"), data.get("description")]
+        tags = data.get("tags")
+        if isinstance(tags, list):
+            parts += [str(t) for t in tags]
+        cue = " ".join(p for p in parts if isinstance(p, str) and p.strip())
+        if cue:
+            self.cues.add(path, cue, " ".join(words(path)))
+
+    # -- choosing -----------------------------------------------------------------------
+
+    def _ranked(self) -> list[tuple[_Candidate, float]]:
+        ranked = []
+        for key, score in self.cues.search(self.terms):
+            candidate = self._candidate(key)
+            if candidate is not None:
+                ranked.append((candidate, score))
+        return ranked
+
+    def _candidate(self, key: str) -> _Candidate | None:
+        described = key in self.described
+        if key.endswith("/"):
+            folder = key[:-1]
+            index = posixpath.join(folder, "index.md") if folder else "index.md"
+            if self.walk.reach.knows(index) and self.walk.trail.sandbox.kind_of(index) == "file":
+                if index in self.opened:
+                    return None
+                return _Candidate(index, READFILE, described)
+            if key in self.opened:
+                return None
+            return _Candidate(folder, LISTDIR, described)
+        if key in self.opened:
+            return None
+        role = role_of(key)
+        if role == "index":
+            return _Candidate(key, READFILE, True)
+        if role != "document":
+            return None
+        return _Candidate(key, READFILE, described)
+
+    @staticmethod
+    def _is_document(path: str) -> bool:
+        return role_of(path) == "document"
+
+    # -- answering ----------------------------------------------------------------------
+
+    def _judge(self, path: str) -> float:
+        """The share of the question's words in the document just read (0 when unread)."""
+        step = self.walk.steps[-1]
+        if not step.ok or not self.terms:
+            return 0.0
+        self.documents.add(path, step.text)
+        found = self.documents.matched(path, self.terms)
+        share = len(found) / len(self.terms)
+        if self.best is None or share > self.best[0]:
+            self.best = (share, path, _best_sentence(step.text, found))
+        return share
+
+    def _answer(self) -> str:
+        if self.best is None:
+            return ""
+        _, path, sentence = self.best
+        return f"{sentence} (from {path})" if sentence else f"See {path}."
+
+
+def _best_sentence(text: str, found: list[str]) -> str:
+    """The body sentence holding most of the words found (the first on a tie)."""
+    try:
+        block = fm.find_block(text)
+    except FormatError:
+        block = None
+    body = text[block.end :] if block is not None else text
+    wanted = {w[:5] for w in found}
+    best, best_hits = "", 0
+    for paragraph in body.split("\n\n"):
+        line = " ".join(paragraph.split())
+        if not line or line.startswith(("#", "|", "```", "<", "---")):
+            continue
+        for sentence in _SENTENCE.split(line):
+            hits = len(wanted & {w[:5] for w in words(sentence)})
+            if hits > best_hits:
+                best, best_hits = sentence, hits
+    return best[:300]
