@@ -147,7 +147,7 @@ class _Navigation:
             ranked = self._ranked()
             if not ranked:
                 return GAVE_UP, "", "nothing it was shown matches a word of the question"
-            (candidate, score), options = ranked[0], ranked[:5]
+            candidate, options = ranked[0][0], ranked[:5]
             if self.nav.peek and not candidate.described and self._is_document(candidate.path):
                 self._choose(PEEK, candidate.path, options)
                 continue
