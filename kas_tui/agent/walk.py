@@ -64,27 +64,33 @@ class Walk:
     ``budget`` is the turn budget; ``peek`` offers the frontmatter-only tool;
     ``location`` overrides the SKILL.md path the catalog shows. ``sandbox`` serves the
     calls instead of the package folder itself (an evaluation's ablated view of it);
-    ``served`` is a memo of calls shared between walks (see :class:`Trail`).
+    ``served`` is a memo of calls shared between walks (see :class:`Trail`). Given
+    ``catalog`` and ``sandbox``, a walk needs no package at all: all it can learn then
+    comes through the sandbox's tool calls (the evaluation's navigators walk so).
     """
 
     def __init__(
         self,
-        package: Package,
+        package: Package | None,
         *,
         budget: int = DEFAULT_BUDGET,
         peek: bool = False,
         location: str | os.PathLike[str] | None = None,
         sandbox: Sandbox | None = None,
         served: Served | None = None,
+        catalog: CatalogEntry | None = None,
     ) -> None:
         if budget < 1:
             raise ValueError(f"the turn budget must be at least 1, not {budget}")
         self.package = package
         self.budget = budget
         self.peek_enabled = peek
-        self.catalog: CatalogEntry = catalog_entry(package, location)
-        if sandbox is None:
-            sandbox = Sandbox(package.root, location=self.catalog.location)
+        if catalog is None or sandbox is None:
+            if package is None:
+                raise ValueError("a walk without a package needs its catalog entry and sandbox")
+            catalog = catalog or catalog_entry(package, location)
+            sandbox = sandbox or Sandbox(package.root, location=catalog.location)
+        self.catalog: CatalogEntry = catalog
         self.trail = Trail(sandbox, catalog_tokens=self.catalog.tokens, served=served)
 
     # -- state ----------------------------------------------------------------------------

@@ -256,6 +256,10 @@ class LexicalIndex:
         # FTS5's bm25() is negative, lower is better; its idf is floored at 1e-6.
         return {self._key[rowid]: -score for rowid, score in rows}
 
+    def order(self, key: str) -> int:
+        """When ``key`` was first added (1 for the first key)."""
+        return self._rowid[key]
+
     def search(self, terms: Sequence[str], limit: int | None = None) -> list[tuple[str, float]]:
         """Matching keys, best first (ties in the order the keys were added)."""
         ranked = sorted(self.scores(terms).items(), key=lambda kv: (-kv[1], self._rowid[kv[0]]))

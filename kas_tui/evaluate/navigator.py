@@ -13,9 +13,11 @@ How it chooses, turn by turn:
    entry's title and description, a link's text, a listed file's name. All cues seen so
    far are one BM25 table (:mod:`.lexical`); the candidates not yet opened are ranked
    by their cue's score against the question, best first (ties: the first named).
-   Bundles (their ``index.md``), documents and folders without an index compete in the
-   same ranking, so when a bundle's entries all score below an entry seen earlier
-   elsewhere, it goes back there: that is its backtracking.
+   An entry also inherits half the score of the bundle entry that led to its index
+   (entries of a bundle chosen for the question are worth a look even when their own
+   words miss). Bundles (their ``index.md``), documents and folders without an index
+   compete in the same ranking, so when a bundle's entries all score below an entry
+   seen earlier elsewhere, it goes back there: that is its backtracking.
 3. A document whose cue has no description (named by a link or a listing, or by an
    entry without one) is peeked at first when ``peek`` is on; the frontmatter's title,
    description and tags become its cue, and the ranking is made again.
@@ -51,6 +53,8 @@ ANSWER_SHARE = 0.6
 #: Cue columns and their BM25 weights: what an entry says, and its path's words.
 _COLUMNS = ("cue", "path")
 _WEIGHTS = (1.0, 0.5)
+#: Share of its bundle entry's score an entry inherits.
+INHERIT = 0.5
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -64,7 +68,7 @@ class _Candidate:
 class LexicalNavigator:
     """Runs questions through walks of one package view (see the module docstring).
 
-    ``sandbox`` serves the calls (the package, or an ablated view of it); ``catalog`` is
+    It holds no package: ``sandbox`` serves the calls (the package, or an ablated view of it); ``catalog`` is
     its catalog entry. ``served`` is shared by every run, so repeated calls are read
     and parsed once.
     """
@@ -73,7 +77,6 @@ class LexicalNavigator:
 
     def __init__(
         self,
-        package: object,
         sandbox: Sandbox,
         catalog: CatalogEntry,
         *,
@@ -83,7 +86,6 @@ class LexicalNavigator:
     ) -> None:
         if budget < 3:
             raise ValueError(f"the navigator needs a budget of at least 3 turns, not {budget}")
-        self.package = package
         self.sandbox = sandbox
         self.catalog = catalog
         self.budget = budget
@@ -102,17 +104,20 @@ class _Navigation:
         self.nav = navigator
         self.question = question
         self.terms = query_terms(question.question)
+        # No package: the walk serves every call through the sandbox, from the catalog on.
         self.walk = Walk(
-            navigator.package,  # type: ignore[arg-type]
+            None,
             budget=navigator.budget,
             peek=navigator.peek,
-            location=navigator.catalog.location,
             sandbox=navigator.sandbox,
             served=navigator.served,
+            catalog=navigator.catalog,
         )
         self.cues = LexicalIndex(_COLUMNS, _WEIGHTS)
         self.described: set[str] = set()  # paths whose cue has a description
         self.cue_how: dict[str, str] = {}
+        self.parent: dict[str, str] = {}  # key -> the bundle key whose index named it
+        self.children: dict[str, list[str]] = {}
         self.opened: set[str] = set()  # paths read or listed
         self.documents = LexicalIndex(("text",))  # documents read, for the answer test
         self.choices: list[Choice] = []
@@ -189,6 +194,11 @@ class _Navigation:
             if key in self.cue_how and (key in self.described or not described):
                 continue  # keep the first cue unless this one is the first description
             cue = reveal.cue if reveal.how != LISTING else " ".join(words(reveal.cue))
+            if key not in self.cue_how and posixpath.basename(reveal.source) == "index.md":
+                folder = posixpath.dirname(reveal.source)
+                bundle = folder + "/" if folder else "/"
+                self.parent[key] = bundle
+                self.children.setdefault(bundle, []).append(key)
             self.cue_how[key] = reveal.how
             if described:
                 self.described.add(key)
@@ -218,12 +228,21 @@ class _Navigation:
     # -- choosing -----------------------------------------------------------------------
 
     def _ranked(self) -> list[tuple[_Candidate, float]]:
+        scores = self.cues.scores(self.terms)
+        keys = set(scores)
+        for key, score in list(scores.items()):
+            if key.endswith("/") and score > 0:
+                keys.update(self.children.get(key, ()))
         ranked = []
-        for key, score in self.cues.search(self.terms):
+        for key in keys:
+            score = scores.get(key, 0.0) + INHERIT * scores.get(self.parent.get(key, ""), 0.0)
+            if score <= 0:
+                continue
             candidate = self._candidate(key)
             if candidate is not None:
-                ranked.append((candidate, score))
-        return ranked
+                ranked.append((candidate, score, self.cues.order(key)))
+        ranked.sort(key=lambda item: (-item[1], item[2]))
+        return [(candidate, score) for candidate, score, _ in ranked]
 
     def _candidate(self, key: str) -> _Candidate | None:
         described = key in self.described

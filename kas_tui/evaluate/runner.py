@@ -49,7 +49,7 @@ NavigatorFactory = Callable[["Package", Sandbox, CatalogEntry], Navigator]
 
 def lexical_factory(*, budget: int = DEFAULT_BUDGET, peek: bool = True) -> NavigatorFactory:
     def make(package: Package, sandbox: Sandbox, catalog: CatalogEntry) -> Navigator:
-        return LexicalNavigator(package, sandbox, catalog, budget=budget, peek=peek)
+        return LexicalNavigator(sandbox, catalog, budget=budget, peek=peek)
 
     return make
 

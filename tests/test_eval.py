@@ -1,0 +1,366 @@
+"""The evaluation core: the lexical navigator, ablations, the flat baseline, metrics, blame."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from kas_tui.agent import replay_file
+from kas_tui.agent.catalog import catalog_entry
+from kas_tui.agent.sandbox import Sandbox
+from kas_tui.evaluate.ablation import (
+    AblatedSandbox,
+    flat_index,
+    without_descriptions,
+    without_frontmatter,
+)
+from kas_tui.evaluate.blame import LEFT_PATH, NOT_CHOSEN, UNLISTED, PathFinder, blame_run
+from kas_tui.evaluate.flat import run_flat
+from kas_tui.evaluate.lexical import LexicalIndex, query_terms
+from kas_tui.evaluate.metrics import by_bundle, overall
+from kas_tui.evaluate.model import ANSWERED, GAVE_UP, Question
+from kas_tui.evaluate.navigator import LexicalNavigator
+from kas_tui.evaluate.report import evaluation_record, format_markdown, format_text
+from kas_tui.evaluate.runner import evaluate
+from kas_tui.package import Package
+
+DEMO = Path(__file__).resolve().parent.parent / "demo_kb" / "orbit-handbook"
+
+
+def _doc(title: str, description: str, body: str, type_: str = "Procedure") -> str:
+    return (
+        f"---\ntype: {type_}\ntitle: {title}\ndescription: {description}\n---\n"
+        f"# {title}\n\n{body}\n"
+    )
+
+
+SKILL = (
+    "---\nname: {name}\ndescription: Handbook of a payments team - refunds, payouts, "
+    "incidents. Use for any payments support question.\n---\n# Handbook\n\n"
+    "Start at `/index.md`: it lists the bundles with one sentence each.\n"
+)
+
+
+def make_package(root: Path, files: dict[str, str]) -> Path:
+    root.mkdir(parents=True)
+    (root / "SKILL.md").write_text(SKILL.format(name=root.name), encoding="utf-8")
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def payments(tmp_path: Path) -> Path:
+    """Two bundles whose titles alone do not tell the documents apart."""
+    return make_package(
+        tmp_path / "payments",
+        {
+            "index.md": "# Payments\n\n"
+            "* [Money back](money/) - Refunds to cards, chargebacks and disputed charges.\n"
+            "* [Operations](ops/) - Outages, paging, the on-call rotation and status updates.\n",
+            "money/index.md": "# Money back\n\n"
+            "* [Guide A](guide-a.md) - How to refund a card payment in the dashboard.\n"
+            "* [Guide B](guide-b.md) - Answering a chargeback notice from the bank.\n",
+            "money/guide-a.md": _doc(
+                "Guide A",
+                "How to refund a card payment in the dashboard.",
+                "Open the payment, choose Refund and enter the amount. Refunds reach the "
+                "card in five to ten days.",
+            ),
+            "money/guide-b.md": _doc(
+                "Guide B",
+                "Answering a chargeback notice from the bank.",
+                "Upload the receipt and the delivery proof within seven days of the notice.",
+            ),
+            "ops/index.md": "# Operations\n\n"
+            "* [Paging](paging.md) - Who is paged for an outage and how to escalate.\n",
+            "ops/paging.md": _doc(
+                "Paging",
+                "Who is paged for an outage and how to escalate.",
+                "The primary on-call engineer is paged first; after 15 minutes the secondary.",
+            ),
+        },
+    )
+
+
+def nav(root: Path, *, peek: bool = True, budget: int = 15) -> LexicalNavigator:
+    pkg = Package.open(root)
+    catalog = catalog_entry(pkg)
+    return LexicalNavigator(
+        Sandbox(pkg.root, location=catalog.location), catalog, budget=budget, peek=peek
+    )
+
+
+REFUND = Question("q1", "How do I refund a card payment?", ("money/guide-a.md",))
+CHARGEBACK = Question("q2", "What do I send for a chargeback notice?", ("money/guide-b.md",))
+
+
+# --- the scorer ---------------------------------------------------------------------------
+
+
+def test_query_terms_drop_function_words_and_keep_order() -> None:
+    assert query_terms("How do I rotate the Stripe API key, the key?") == [
+        "rotate",
+        "stripe",
+        "api",
+        "key",
+    ]
+
+
+def test_lexical_index_ranks_by_bm25_with_stemming() -> None:
+    index = LexicalIndex(("cue",))
+    index.add("a", "Refund policy and approval limits")
+    index.add("b", "Rotating secrets such as Stripe keys")
+    index.add("c", "Paging and escalation")
+    assert [k for k, _ in index.search(query_terms("how do I rotate a stripe key"))] == ["b"]
+    assert index.matched("b", ["rotate", "keys", "refund"]) == ["rotate", "keys"]
+    index.add("b", "nothing alike")  # a key added again replaces its row
+    assert index.search(["stripe"]) == []
+
+
+# --- the navigator --------------------------------------------------------------------------
+
+
+def test_navigator_walks_skill_index_bundle_document(tmp_path: Path) -> None:
+    run = nav(payments(tmp_path)).run(REFUND)
+    calls = [(s.tool, s.path) for s in run.steps]
+    assert calls == [
+        ("readfile", "SKILL.md"),
+        ("readfile", "index.md"),
+        ("readfile", "money/index.md"),
+        ("readfile", "money/guide-a.md"),
+        ("submit_answer", None),
+    ]
+    assert run.reached and run.ended == ANSWERED and run.turns_to_gold == 4
+    assert "money/guide-a.md" in run.answer
+    assert all(step.revealed for step in run.steps)
+
+
+def test_navigator_never_opens_what_nothing_named(tmp_path: Path) -> None:
+    """A document reachable only through a file no index names is never opened."""
+    root = payments(tmp_path)
+    (root / "orphan.md").write_text(
+        _doc("Orphan", "Refund a card payment", "See [the secret](secret.md)."), encoding="utf-8"
+    )
+    (root / "secret.md").write_text(
+        _doc("Secret", "refund card payment", "How do I refund a card payment: here."),
+        encoding="utf-8",
+    )
+    opened: list[str] = []
+
+    class Recording(Sandbox):
+        def read_text(self, path: str) -> str:
+            opened.append(path)
+            return super().read_text(path)
+
+        def listdir(self, path: str) -> list[str]:
+            opened.append(path + "/")
+            return super().listdir(path)
+
+    pkg = Package.open(root)
+    catalog = catalog_entry(pkg)
+    navigator = LexicalNavigator(Recording(root, location=catalog.location), catalog)
+    question = Question("q", "How do I refund a card payment?", ("secret.md",))
+    run = navigator.run(question)
+    assert not run.reached
+    assert "secret.md" not in opened and "orphan.md" not in opened
+    # every file it opened was named by an earlier result, and it read nothing else
+    named = {s.path for s in run.steps if s.path is not None}
+    assert set(opened) <= named | {p + "/" for p in named}
+    assert all(step.revealed for step in run.steps)
+
+
+def test_navigator_backtracks_when_a_bundle_disappoints(tmp_path: Path) -> None:
+    root = payments(tmp_path)
+    # the root entry for ops/ now also promises refunds, but its index holds none
+    index = root / "index.md"
+    index.write_text(
+        index.read_text().replace("Outages, paging", "Refund outages, card payment paging, refund"),
+        encoding="utf-8",
+    )
+    run = nav(root).run(REFUND)
+    paths = [s.path for s in run.steps]
+    assert paths.index("ops/index.md") < paths.index("money/index.md")
+    assert run.reached
+
+
+def test_navigator_gives_up_when_nothing_matches(tmp_path: Path) -> None:
+    run = nav(payments(tmp_path)).run(Question("q", "zebra giraffe", ("ops/paging.md",)))
+    assert run.ended == GAVE_UP and run.answer == "" and not run.reached
+    assert run.steps[-1].tool == "submit_answer"
+
+
+def test_navigator_respects_the_budget(tmp_path: Path) -> None:
+    run = nav(payments(tmp_path), budget=3).run(REFUND)
+    assert run.summary.turns == 3 and run.steps[-1].tool == "submit_answer"
+    assert run.ended == "budget" and not run.reached
+
+
+def test_navigator_peeks_a_document_named_without_description(tmp_path: Path) -> None:
+    root = payments(tmp_path)
+    (root / "money/index.md").write_text(
+        "# Money back\n\n* [Guide A](guide-a.md)\n* [Guide B](guide-b.md)\n", encoding="utf-8"
+    )
+    with_peek = nav(root).run(REFUND)
+    assert ("peek", "money/guide-a.md") in [(s.tool, s.path) for s in with_peek.steps]
+    assert with_peek.reached
+    without = nav(root, peek=False).run(REFUND)
+    assert all(s.tool != "peek" for s in without.steps)
+
+
+def test_navigator_is_deterministic(tmp_path: Path) -> None:
+    root = payments(tmp_path)
+    one = [s.text for s in nav(root).run(CHARGEBACK).steps]
+    two = [s.text for s in nav(root).run(CHARGEBACK).steps]
+    assert one == two
+
+
+# --- ablations ------------------------------------------------------------------------------
+
+
+def test_without_descriptions_keeps_titles_and_links() -> None:
+    text = "# T\n\n* [A](a.md) - says a\n* [B](b/) — says b\nprose\n"
+    assert without_descriptions(text) == "# T\n\n* [A](a.md)\n* [B](b/)\nprose\n"
+
+
+def test_without_frontmatter_returns_the_body() -> None:
+    assert without_frontmatter("---\ntitle: x\n---\n# X\n") == "# X\n"
+    assert without_frontmatter("# no block\n") == "# no block\n"
+
+
+def test_ablated_indexes_serve_one_flat_listing(tmp_path: Path) -> None:
+    pkg = Package.open(payments(tmp_path))
+    view = AblatedSandbox(pkg, "indexes")
+    assert view.kind_of("money/index.md") == "missing"
+    assert "index.md" not in view.listdir("money")
+    assert "index.md" in view.listdir("")
+    flat = view.read_text("index.md")
+    assert flat == flat_index(pkg)
+    for path in pkg.documents:
+        assert f"({path})" in flat
+
+
+def test_ablated_frontmatter_peek_finds_none(tmp_path: Path) -> None:
+    from kas_tui.agent.tools import run_tool
+
+    pkg = Package.open(payments(tmp_path))
+    outcome = run_tool(AblatedSandbox(pkg, "frontmatter"), "peek", {"path": "ops/paging.md"})
+    assert outcome.text == "ops/paging.md has no YAML frontmatter"
+
+
+def test_descriptions_ablation_lowers_reach(tmp_path: Path) -> None:
+    """Titles alone ("Guide A", "Guide B") cannot tell the documents apart."""
+    pkg = Package.open(payments(tmp_path))
+    ev = evaluate(pkg, [REFUND, CHARGEBACK], ablations=["descriptions"], within=4)
+    full, ablated = ev.variants
+    assert full.overall.reach_within == 1.0
+    assert ablated.overall.reach_within < full.overall.reach_within
+
+
+# --- flat baseline, metrics ------------------------------------------------------------------
+
+
+def test_flat_baseline_ranks_bodies(tmp_path: Path) -> None:
+    pkg = Package.open(payments(tmp_path))
+    found = run_flat(pkg, [REFUND, CHARGEBACK])
+    assert [r.gold_rank for r in found] == [1, 1]
+    assert found[0].ranked[0] == "money/guide-a.md"
+
+
+def test_metrics_and_bundles(tmp_path: Path) -> None:
+    navigator = nav(payments(tmp_path))
+    runs = [navigator.run(q) for q in (REFUND, CHARGEBACK)]
+    runs.append(navigator.run(Question("q3", "zebra", ("ops/paging.md",))))
+    o = overall(runs)
+    assert (o.questions, o.reached, o.reached_within, o.gave_up) == (3, 2, 2, 1)
+    assert o.median_turns == 5
+    assert set(by_bundle(runs)) == {"money", "ops"}
+
+
+# --- blame ------------------------------------------------------------------------------------
+
+
+def test_blame_names_the_entry_left_and_the_sibling_chosen(tmp_path: Path) -> None:
+    root = payments(tmp_path)
+    # the chargeback guide's entry now reads like the refund guide's
+    (root / "money/index.md").write_text(
+        "# Money back\n\n"
+        "* [Guide A](guide-a.md) - Disputes and notices from the bank.\n"
+        "* [Guide B](guide-b.md) - How to refund a card payment in the dashboard.\n",
+        encoding="utf-8",
+    )
+    pkg = Package.open(root)
+    assert nav(root).run(REFUND).reached  # it backtracks to Guide A when B disappoints
+    run = nav(root, budget=5).run(REFUND)  # ... but not within five turns
+    blame = blame_run(run, PathFinder(pkg))
+    assert blame is not None and blame.kind == NOT_CHOSEN
+    assert blame.expected is not None and blame.expected.where == "money/index.md:3"
+    assert blame.chosen is not None and blame.chosen.where == "money/index.md:4"
+    assert "money/index.md:3" in blame.hint and "refund" in blame.hint
+
+
+def test_blame_at_a_bundle_entry_and_for_unlisted_gold(tmp_path: Path) -> None:
+    root = payments(tmp_path)
+    (root / "index.md").write_text(
+        "# Payments\n\n"
+        "* [Money back](money/) - Disputed charges.\n"
+        "* [Operations](ops/) - Refund a card payment outage, paging.\n",
+        encoding="utf-8",
+    )
+    (root / "lost.md").write_text(_doc("Lost", "lost", "nothing"), encoding="utf-8")
+    pkg = Package.open(root)
+    navigator = nav(root, budget=4)
+    blame = blame_run(navigator.run(REFUND), PathFinder(pkg))
+    assert blame is not None and blame.kind == LEFT_PATH
+    assert blame.expected is not None and blame.expected.target == "money/"
+    assert blame.chosen is not None and blame.chosen.target == "ops/"
+    lost = blame_run(navigator.run(Question("q9", "zebra", ("lost.md",))), PathFinder(pkg))
+    assert lost is not None and lost.kind == UNLISTED and "lost.md" in lost.hint
+
+
+def test_no_blame_when_reached(tmp_path: Path) -> None:
+    root = payments(tmp_path)
+    assert blame_run(nav(root).run(REFUND), PathFinder(Package.open(root))) is None
+
+
+# --- the whole evaluation ------------------------------------------------------------------
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    return Path(shutil.copytree(DEMO, tmp_path / "orbit-handbook"))
+
+
+def test_evaluation_writes_trajectories_that_replay(demo: Path, tmp_path: Path) -> None:
+    pkg = Package.open(demo)
+    questions = [
+        Question(
+            "q1",
+            "What happens after a card payment fails?",
+            ("billing-support/failed-payments-dunning.md",),
+        ),
+        Question("q/2", "zebra giraffe", ("slos/slo-overview.md",)),
+    ]
+    out = tmp_path / "out"
+    ev = evaluate(pkg, questions, ablations=["frontmatter"], out_dir=out)
+    first = out / "full" / "q1.jsonl"
+    header = json.loads(first.read_text().splitlines()[0])
+    assert header["kind"] == "header" and header["question"] == questions[0].question
+    assert header["navigator"] == "lexical-bm25" and header["package"] == "orbit-handbook"
+    replayed = replay_file(pkg, first)
+    assert not replayed.problems and not replayed.guessed
+    assert [s.text for s in replayed.steps] == [s.text for s in ev.main.runs[0].steps]
+    assert replayed.question == questions[0].question
+    assert (out / "full" / "q_2.jsonl").is_file()
+    assert (out / "frontmatter" / "q1.jsonl").is_file()
+    record = evaluation_record(ev)
+    assert record["variants"][0]["questions"][0]["trajectory"] == "full/q1.jsonl"
+    assert record["variants"][0]["questions"][1]["ended"] == GAVE_UP
+    assert set(record["flat"]["recall"]) == {"1", "3", "5"}
+    text = format_text(ev)
+    assert "flat baseline" in text and "--ablate frontmatter" in text
+    assert "## kas-tui eval: orbit-handbook" in format_markdown(ev)
