@@ -22,6 +22,7 @@ named all the same: the agent saw them and may try them; the call then fails.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -109,7 +110,7 @@ def _named_in_markdown(sandbox: Sandbox, source: str, text: str, whole: bool) ->
     cues = _entry_cues(source, text) if posixpath.basename(source) == "index.md" else {}
     for kind, target, label in _links_and_code(body):
         if kind == "code":
-            yield from _mention(sandbox, source, target)
+            yield from _mention(sandbox, source, target, label)
             continue
         resolved = resolve(source, target)
         cue = cues.get(resolved.path)
@@ -138,8 +139,13 @@ def _entry_cues(source: str, text: str) -> dict[str, str]:
     return cues
 
 
-def _mention(sandbox: Sandbox, source: str, code: str) -> Iterator[Reveal]:
-    """A path written as code, when it names something that exists in the package."""
+def _mention(sandbox: Sandbox, source: str, code: str, line: str) -> Iterator[Reveal]:
+    """A path written as code, when it names something that exists in the package.
+
+    The cue is the line it was written on (a table row of SKILL.md's entry points: "Can
+    this customer get a refund? | `/billing/refund-policy.md`"), without the code spans
+    and table or list marks; the path itself when the line says nothing else.
+    """
     text = code.strip()
     if not text or any(c.isspace() for c in text) or "://" in text or text[0] in "#[-":
         return
@@ -148,7 +154,17 @@ def _mention(sandbox: Sandbox, source: str, code: str) -> Iterator[Reveal]:
     resolved = resolve(source, text)
     exists = resolved.kind == "internal" and sandbox.kind_of(resolved.path) in (FILE, FOLDER)
     if exists and resolved.path:
-        yield from _target(sandbox, source, text, MENTION, text)
+        yield from _target(sandbox, source, text, MENTION, _line_cue(line) or text)
+
+
+_CODE_SPAN = re.compile(r"`+[^`]*`+")
+
+
+def _line_cue(line: str) -> str:
+    """A line's words without its code spans, table pipes and list or heading marks."""
+    text = _CODE_SPAN.sub(" ", line).replace("|", " ")
+    text = " ".join(text.split()).strip(" -*+#>,;:")
+    return text if any(c.isalnum() for c in text) else ""
 
 
 def _target(sandbox: Sandbox, source: str, target: str, how: str, cue: str) -> Iterator[Reveal]:
@@ -182,7 +198,11 @@ def _markdown() -> MarkdownIt:
 
 
 def _links_and_code(body: str) -> Iterator[tuple[str, str, str]]:
-    """``(kind, target, label)`` for each link, image and code span, in reading order."""
+    """``(kind, target, label)`` for each link, image and code span, in reading order.
+
+    A code span's label is the source line it sits on (see :func:`_line_cue`).
+    """
+    lines: list[str] | None = None
     for token in _markdown().parse(body):
         if token.type != "inline" or not token.children:
             continue
@@ -200,6 +220,17 @@ def _links_and_code(body: str) -> Iterator[tuple[str, str, str]]:
                 if href is not None:
                     label.append(child.content)
                 else:
-                    yield "code", child.content, child.content
+                    if lines is None:
+                        lines = body.splitlines()
+                    yield "code", child.content, _code_line(lines, token.map, child.content)
             elif child.type == "text" and href is not None:
                 label.append(child.content)
+
+
+def _code_line(lines: list[str], where: list[int] | None, code: str) -> str:
+    """The first line of the block at ``where`` holding ``code``; ``''`` if none does."""
+    start, end = where if where else (0, len(lines))
+    for line in lines[start:end]:
+        if code in line:
+            return line
+    return ""

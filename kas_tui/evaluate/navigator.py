@@ -115,7 +115,7 @@ class _Navigation:
         )
         self.cues = LexicalIndex(_COLUMNS, _WEIGHTS)
         self.described: set[str] = set()  # paths whose cue has a description
-        self.cue_how: dict[str, str] = {}
+        self.cue_text: dict[str, list[str]] = {}  # key -> every cue shown for it
         self.parent: dict[str, str] = {}  # key -> the bundle key whose index named it
         self.children: dict[str, list[str]] = {}
         self.opened: set[str] = set()  # paths read or listed
@@ -146,7 +146,7 @@ class _Navigation:
 
     def _walk(self) -> tuple[str, str, str]:
         self._call(READFILE, "SKILL.md")
-        if self.walk.reach.knows("index.md") and self._turns_left() > 1:
+        if self.walk.reach.knows("index.md") and not self._entry_point_fits():
             self._call(READFILE, "index.md")
         while self._turns_left() > 1:
             ranked = self._ranked()
@@ -163,6 +163,15 @@ class _Navigation:
                     return ANSWERED, self._answer(), ""
         note = "the turn budget ran out"
         return BUDGET, self._answer(), note
+
+    def _entry_point_fits(self) -> bool:
+        """Whether SKILL.md named a document whose cue holds half the question's words
+        (an entry point written for this kind of question): then it is read first."""
+        ranked = self._ranked()
+        if not ranked or not self.terms or not self._is_document(ranked[0][0].path):
+            return False
+        found = self.cues.matched(ranked[0][0].path, self.terms)
+        return len(found) * 2 >= len(self.terms)
 
     def _turns_left(self) -> int:
         return self.nav.budget - self.walk.turns
@@ -187,24 +196,27 @@ class _Navigation:
     # -- what it was shown --------------------------------------------------------------
 
     def _learn(self, step: Step) -> None:
-        rows = []
+        """Fold what the step named into the cue table: each path's cue is everything
+        the walk was shown about it (an entry's words, link texts, the lines it was
+        mentioned on), its path's words in a column of their own."""
+        changed: dict[str, None] = {}
         for reveal in step.reveals:
             key = reveal.path + "/" if reveal.folder else reveal.path
-            described = reveal.how == ENTRY and " - " in reveal.cue
-            if key in self.cue_how and (key in self.described or not described):
-                continue  # keep the first cue unless this one is the first description
             cue = reveal.cue if reveal.how != LISTING else " ".join(words(reveal.cue))
-            if key not in self.cue_how and posixpath.basename(reveal.source) == "index.md":
+            if key not in self.cue_text and posixpath.basename(reveal.source) == "index.md":
                 folder = posixpath.dirname(reveal.source)
                 bundle = folder + "/" if folder else "/"
                 self.parent[key] = bundle
                 self.children.setdefault(bundle, []).append(key)
-            self.cue_how[key] = reveal.how
-            if described:
+            if reveal.how == ENTRY and " - " in reveal.cue:
                 self.described.add(key)
-            rows.append((key, (cue, " ".join(words(reveal.path)))))
-        for key, fields in rows:
-            self.cues.add(key, *fields)
+            known = self.cue_text.setdefault(key, [])
+            if key not in changed and (not known or (cue and cue not in known)):
+                changed[key] = None
+            if cue and cue not in known:
+                known.append(cue)
+        for key in changed:
+            self.cues.add(key, " ".join(self.cue_text[key]), " ".join(words(key)))
 
     def _learn_from_peek(self, path: str, step: Step) -> None:
         self.described.add(path)  # peeked: what it says is all there is to learn
@@ -223,7 +235,8 @@ class _Navigation:
             parts += [str(t) for t in tags]
         cue = " ".join(p for p in parts if isinstance(p, str) and p.strip())
         if cue:
-            self.cues.add(path, cue, " ".join(words(path)))
+            self.cue_text.setdefault(path, []).append(cue)
+            self.cues.add(path, " ".join(self.cue_text[path]), " ".join(words(path)))
 
     # -- choosing -----------------------------------------------------------------------
 
@@ -242,7 +255,10 @@ class _Navigation:
             if candidate is not None:
                 ranked.append((candidate, score, self.cues.order(key)))
         ranked.sort(key=lambda item: (-item[1], item[2]))
-        return [(candidate, score) for candidate, score, _ in ranked]
+        best: dict[str, tuple[_Candidate, float]] = {}  # a bundle is named as folder and index
+        for candidate, score, _ in ranked:
+            best.setdefault(candidate.path, (candidate, score))
+        return list(best.values())
 
     def _candidate(self, key: str) -> _Candidate | None:
         described = key in self.described
