@@ -185,6 +185,9 @@ def match_expression(terms: Iterable[str]) -> str:
     return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
 
 
+_TIE_MARGIN = 16
+
+
 class LexicalIndex:
     """Rows of text under a key, scored against a question by BM25.
 
@@ -209,7 +212,10 @@ class LexicalIndex:
         self._rowid: dict[str, int] = {}
         self._key: dict[int, str] = {}
         weights_sql = ", ".join(repr(float(w)) for w in self.weights)
-        self._rank_sql = f"SELECT rowid, bm25(t, {weights_sql}) FROM t WHERE t MATCH ?"
+        # the table's rank is bm25 with these weights, so ORDER BY rank LIMIT n is fast
+        self._db.execute(f"INSERT INTO t(t, rank) VALUES('rank', 'bm25({weights_sql})')")
+        self._rank_sql = "SELECT rowid, rank FROM t WHERE t MATCH ?"
+        self._top_sql = "SELECT rowid, rank FROM t WHERE t MATCH ? ORDER BY rank LIMIT ?"
 
     def __len__(self) -> int:
         return len(self._rowid)
@@ -234,16 +240,21 @@ class LexicalIndex:
         )
 
     def add_many(self, rows: Iterable[tuple[str, Sequence[str]]]) -> None:
-        """Index many new rows at once (keys must not be in the table yet)."""
-        batch = []
+        """Index many rows at once (a key already in the table has its row replaced)."""
+        batch, replaced = [], []
         for key, fields in rows:
-            if key in self._rowid:
-                self.add(key, *fields)
-                continue
-            rowid = len(self._key) + 1
-            self._rowid[key] = rowid
-            self._key[rowid] = key
+            if len(fields) != len(self.columns):
+                raise ValueError(f"{len(self.columns)} fields expected, got {len(fields)}")
+            rowid = self._rowid.get(key)
+            if rowid is None:
+                rowid = len(self._key) + 1
+                self._rowid[key] = rowid
+                self._key[rowid] = key
+            else:
+                replaced.append((rowid,))
             batch.append((rowid, *fields))
+        if replaced:
+            self._db.executemany("DELETE FROM t WHERE rowid = ?", replaced)
         marks = ", ".join("?" * len(self.columns))
         sql = f"INSERT INTO t(rowid, {', '.join(self.columns)}) VALUES (?, {marks})"
         self._db.executemany(sql, batch)
@@ -262,7 +273,15 @@ class LexicalIndex:
 
     def search(self, terms: Sequence[str], limit: int | None = None) -> list[tuple[str, float]]:
         """Matching keys, best first (ties in the order the keys were added)."""
-        ranked = sorted(self.scores(terms).items(), key=lambda kv: (-kv[1], self._rowid[kv[0]]))
+        if limit is not None and terms and self._rowid:
+            # FTS5 sorts by rank itself; a margin of rows past the limit lets rows tied
+            # with the last one kept be ordered as without a limit (by when they were added)
+            query = (match_expression(terms), limit + _TIE_MARGIN)
+            rows = self._db.execute(self._top_sql, query).fetchall()
+            scores = {self._key[rowid]: -rank for rowid, rank in rows}
+        else:
+            scores = self.scores(terms)
+        ranked = sorted(scores.items(), key=lambda kv: (-kv[1], self._rowid[kv[0]]))
         return ranked[:limit] if limit is not None else ranked
 
     def matched(self, key: str, terms: Sequence[str]) -> list[str]:

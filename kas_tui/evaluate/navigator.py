@@ -215,8 +215,9 @@ class _Navigation:
                 changed[key] = None
             if cue and cue not in known:
                 known.append(cue)
-        for key in changed:
-            self.cues.add(key, " ".join(self.cue_text[key]), " ".join(words(key)))
+        self.cues.add_many(
+            (key, (" ".join(self.cue_text[key]), " ".join(words(key)))) for key in changed
+        )
 
     def _learn_from_peek(self, path: str, step: Step) -> None:
         self.described.add(path)  # peeked: what it says is all there is to learn
@@ -265,7 +266,8 @@ class _Navigation:
         if key.endswith("/"):
             folder = key[:-1]
             index = posixpath.join(folder, "index.md") if folder else "index.md"
-            if self.walk.reach.knows(index) and self.walk.trail.sandbox.kind_of(index) == "file":
+            # a folder named with an index names the index too, only when it exists
+            if self.walk.reach.knows(index):
                 if index in self.opened:
                     return None
                 return _Candidate(index, READFILE, described)

@@ -64,6 +64,7 @@ class Variant:
     bundles: dict[str, Overall]
     blames: list[Blame]
     blame: BlameSummary
+    seconds: float = 0.0  # the runs' time (blame and metrics not counted)
 
     @property
     def ablated(self) -> str | None:
@@ -129,6 +130,7 @@ def evaluate(
             sandbox = Sandbox(package.root, location=catalog.location)
         else:
             sandbox = AblatedSandbox(package, name, location=catalog.location)
+        variant_started = time.perf_counter()
         navigator = factory(package, sandbox, catalog)
         navigator_name = navigator_name or navigator.name
         runs: list[Run] = []
@@ -148,6 +150,7 @@ def evaluate(
             done += 1
             if progress is not None:
                 progress(done, total)
+        seconds = time.perf_counter() - variant_started
         blames = [b for b in (blame_run(r, paths) for r in runs) if b is not None]
         variants.append(
             Variant(
@@ -157,6 +160,7 @@ def evaluate(
                 by_bundle(runs, within),
                 blames,
                 summarise_blame(runs, blames),
+                seconds,
             )
         )
         if stopped:
