@@ -24,8 +24,10 @@ How it chooses, turn by turn:
 4. After reading a document it asks whether the document answers: the share of the
    question's content words the document contains (stemmed, as BM25 matches them). At
    ``answer_share`` or more it submits an answer quoting the document's best sentence.
-5. It gives up (submits nothing) when no candidate matches a word of the question, and
-   submits what it has when one turn is left.
+5. When nothing it was shown matches a word of the question, it reads the first bundle
+   index it has not read (in the order they were named), since an index is where new
+   words come from; it gives up (submits nothing) when none is left, and submits what it
+   has when one turn is left.
 """
 
 from __future__ import annotations
@@ -151,7 +153,10 @@ class _Navigation:
         while self._turns_left() > 1:
             ranked = self._ranked()
             if not ranked:
-                return GAVE_UP, "", "nothing it was shown matches a word of the question"
+                unexplored = self._unexplored()
+                if unexplored is None:
+                    return GAVE_UP, "", "nothing it was shown matches a word of the question"
+                ranked = [(unexplored, 0.0)]
             candidate, options = ranked[0][0], ranked[:5]
             if self.nav.peek and not candidate.described and self._is_document(candidate.path):
                 self._choose(PEEK, candidate.path, options)
@@ -163,6 +168,16 @@ class _Navigation:
                     return ANSWERED, self._answer(), ""
         note = "the turn budget ran out"
         return BUDGET, self._answer(), note
+
+    def _unexplored(self) -> _Candidate | None:
+        """The first bundle index named but not read yet: where to look for words the
+        question shares when nothing shown so far has any (``None`` when none is left)."""
+        for key in self.cue_text:
+            if key.endswith("/"):
+                candidate = self._candidate(key)
+                if candidate is not None and candidate.tool == READFILE:
+                    return candidate
+        return None
 
     def _entry_point_fits(self) -> bool:
         """Whether SKILL.md named a document whose cue holds half the question's words
