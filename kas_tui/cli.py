@@ -22,20 +22,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
+from .cli_parser import Parser as _Parser
 
 if TYPE_CHECKING:
     from .checks import Report
     from .package import Package
 
-COMMANDS = ("check", "rules", "demo", "import", "build")
+COMMANDS = ("check", "rules", "demo", "import", "build", "questions", "eval")
 
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that exits with 2 and a one-line message on bad usage (its default too)."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: {message}\n")
 
 
 def _tui_parser() -> argparse.ArgumentParser:
@@ -239,6 +233,10 @@ def main(argv: list[str] | None = None) -> int:
             from .importing.commands import run_import
 
             return run_import(_import_parser().parse_args(argv[1:]))
+        if argv and argv[0] == "eval":
+            from .evaluate.eval_cli import eval_parser, run_eval
+
+            return run_eval(eval_parser().parse_args(argv[1:]))
         if argv and argv[0] == "build":
             from .importing.commands import run_build
 

@@ -1,0 +1,14 @@
+"""The argument parser every ``kas-tui`` command uses."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that exits with 2 and a one-line message on bad usage (its default too)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: {message}\n")
