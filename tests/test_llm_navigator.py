@@ -12,7 +12,7 @@ from llm_stub import HANG, USAGE, Raw, StubServer, assistant, call
 
 from kas_tui.agent import Sandbox, Trail, catalog_entry, read_trajectory, replay_file, run_tool
 from kas_tui.agent.trajectory import write_trajectory
-from kas_tui.evaluate.llm import LAST_CALL, LLMNavigator, tool_definitions
+from kas_tui.evaluate.llm import LAST_CALL, LLMNavigator, key_from_env, tool_definitions
 from kas_tui.evaluate.model import ANSWERED, BUDGET, FAILED, GAVE_UP, Question, run_header
 from kas_tui.package import Package
 
@@ -236,6 +236,33 @@ def test_connection_refused_fails_the_run(package):
     run = navigator(package, url).run(QUESTION)
     assert run.ended == FAILED
     assert "cannot reach" in run.note and url in run.note
+
+
+@pytest.mark.parametrize("url", ["not a url", "ftp://127.0.0.1:1/v1", "http://[::1"])
+def test_a_malformed_base_url_fails_the_run(package, url):
+    run = navigator(package, url).run(QUESTION)
+    assert run.ended == FAILED and run.note
+
+
+def test_a_failing_package_view_fails_the_run_without_a_request(package, servers):
+    class Broken(Sandbox):
+        def read_text(self, path: str) -> str:
+            raise RuntimeError("ablation bug")
+
+    stub = servers(walk_script())
+    nav = navigator(package, stub)
+    nav.sandbox = Broken(package.root)
+    run = nav.run(QUESTION)
+    assert run.ended == FAILED and "ablation bug" in run.note
+    assert stub.requests == []
+
+
+def test_key_from_env(monkeypatch):
+    monkeypatch.setenv("KAS_TEST_KEY", f"  {KEY}\n")
+    monkeypatch.setenv("KAS_BLANK_KEY", " ")
+    monkeypatch.delenv("KAS_UNSET_KEY", raising=False)
+    assert key_from_env("KAS_TEST_KEY") == KEY
+    assert key_from_env("KAS_BLANK_KEY") is None and key_from_env("KAS_UNSET_KEY") is None
 
 
 @pytest.mark.parametrize(

@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..agent.catalog import CatalogEntry
@@ -110,6 +111,16 @@ def system_prompt(catalog: CatalogEntry, skill_text: str, *, budget: int, peek: 
     )
 
 
+#: The environment variable the key is read from unless the caller names another.
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+
+
+def key_from_env(name: str = DEFAULT_KEY_ENV) -> str | None:
+    """The API key in environment variable ``name``, or ``None`` when unset or blank."""
+    value = os.environ.get(name, "").strip()
+    return value or None
+
+
 LAST_CALL = (
     "You have one tool call left. Call submit_answer now with your answer from the "
     "documents you have read (say what is missing if they do not answer the question)."
@@ -163,7 +174,12 @@ class LLMNavigator:
 
     def run(self, question: Question) -> Run:
         """Walk the package for ``question``; never raises."""
-        session = _Session(self, question)
+        try:
+            session = _Session(self, question)
+        except Exception as exc:  # the package view failed before the first request
+            note = self._scrub(f"the LLM navigator could not start: {exc!r}")
+            summary = Trail(self.sandbox, catalog_tokens=self.catalog.tokens).summary(self.budget)
+            return Run(question, self.name, self.budget, (), summary, FAILED, note=note)
         try:
             session.loop()
         except EndpointError as exc:
@@ -365,7 +381,7 @@ class _Session:
         self.ended = ended
         self.note = note
 
-    def result(self, scrub: Any) -> Run:
+    def result(self, scrub: Callable[[str], str]) -> Run:
         trail = self.trail
         steps = tuple(trail.steps)
         answer = next((s.answer or "" for s in reversed(steps) if s.tool == SUBMIT), "")
