@@ -4,6 +4,10 @@ The agent did what it did: reachability is not enforced, but each step records w
 its target had been named yet (``Step.revealed``; false means the agent guessed the
 path), and calls to missing paths or paths leaving the package are failed steps with
 the error the agent would have read. Replaying an exported walk gives its steps back.
+
+A header's ``preloaded`` list (files the harness put in the prompt before the first
+call, such as SKILL.md for an activated skill) starts the trail with them read, so
+paths they name are not counted as guessed.
 """
 
 from __future__ import annotations
@@ -73,7 +77,9 @@ def replay(
 ) -> Replay:
     """Step through ``trajectory``'s calls against ``package``."""
     catalog = catalog_entry(package, location)
-    trail = Trail(Sandbox(package.root, location=catalog.location), catalog_tokens=catalog.tokens)
+    sandbox = Sandbox(package.root, location=catalog.location)
+    preloaded = preloaded_paths(trajectory.header)
+    trail = Trail(sandbox, catalog_tokens=catalog.tokens, preloaded=preloaded)
     for call in trajectory.calls:
         trail.record(call.tool, call.args)
     return Replay(
@@ -84,6 +90,14 @@ def replay(
         trail.summary(budget),
         trajectory.header,
     )
+
+
+def preloaded_paths(header: dict[str, Any] | None) -> tuple[str, ...]:
+    """The header's ``preloaded`` paths (strings only; anything else is ignored)."""
+    value = (header or {}).get("preloaded")
+    if not isinstance(value, list):
+        return ()
+    return tuple(path for path in value if isinstance(path, str) and path.strip())
 
 
 def replay_file(

@@ -3,6 +3,12 @@
 The reach (which files and folders have been named) is a fold of the catalog's reveals
 and each step's, in order; popping a step recomputes it from the steps that remain, so
 going back restores exactly what was reachable before.
+
+A trail may start with files already read (``preloaded``): a harness that activates a
+skill puts SKILL.md's text in the system prompt, so what it names is reachable before
+the first call. Such files are read once, through the sandbox; their reveals join the
+catalog's, their text counts with the catalog entry (the fixed prompt), and they are
+not steps.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from .reveal import Reveal, catalog_reveals, reveals_of
 from .sandbox import FILE, Sandbox
 from .step import Step
 from .summary import Summary, summarise
-from .tools import Outcome, call_text, path_arg, run_tool
+from .tools import READFILE, Outcome, call_text, path_arg, run_tool
 
 
 class Reach:
@@ -56,18 +62,35 @@ class Trail:
     """
 
     def __init__(
-        self, sandbox: Sandbox, *, catalog_tokens: int = 0, served: Served | None = None
+        self,
+        sandbox: Sandbox,
+        *,
+        catalog_tokens: int = 0,
+        preloaded: Iterable[str] = (),
+        served: Served | None = None,
     ) -> None:
         self.sandbox = sandbox
-        self.catalog_tokens = catalog_tokens
         self.steps: list[Step] = []
         self._reach: Reach | None = None
         self._served = served
+        #: The files in the prompt before the first call, in order (e.g. ``SKILL.md``).
+        self.preloaded = tuple(preloaded)
+        #: What reading each of them returned: the text a prompt shows.
+        self.preloads: tuple[Outcome, ...] = tuple(
+            run_tool(sandbox, READFILE, {"path": path}) for path in self.preloaded
+        )
+        self._preload_reveals = tuple(
+            reveal for outcome in self.preloads for reveal in reveals_of(sandbox, outcome)
+        )
+        #: The catalog entry's tokens plus those of the preloaded files' text.
+        self.catalog_tokens = catalog_tokens + sum(
+            estimate_tokens(outcome.text) for outcome in self.preloads
+        )
 
     @property
     def reach(self) -> Reach:
         if self._reach is None:
-            reach = Reach(catalog_reveals())
+            reach = Reach(catalog_reveals() + self._preload_reveals)
             for step in self.steps:
                 reach.add(step.reveals)
             self._reach = reach

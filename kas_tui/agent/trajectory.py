@@ -25,7 +25,9 @@ A trajectory may open with one header line, which is not a call::
 
 Every key but ``kind`` is optional; readers keep the whole object as
 :attr:`Trajectory.header` and show what they know of it (package, question, navigator,
-budget, date). A header anywhere but the first record is a problem of that line.
+budget, date). ``"preloaded": ["SKILL.md"]`` lists files the harness put in the prompt
+before the first call (an activated skill's SKILL.md): replay starts with them read.
+A header anywhere but the first record is a problem of that line.
 
 Reading is lenient, since harnesses log calls in their own shapes: the tool name may sit
 under ``tool``, ``name`` or ``tool_name`` (or inside a ``function`` object), the

@@ -136,16 +136,21 @@ def run_eval(args: argparse.Namespace) -> int:
         return 2
     ablations = list(dict.fromkeys(layer for group in args.ablate for layer in group))
     if args.llm_base_url:
-        from .llm import llm_factory
+        from .llm import LLMNavigator, key_from_env
 
-        factory = llm_factory(
-            base_url=args.llm_base_url,
-            model=args.llm_model,
-            api_key=os.environ.get(args.llm_key_env, ""),
-            budget=args.budget,
-            peek=not args.no_peek,
-            timeout=args.llm_timeout,
-        )
+        key = key_from_env(args.llm_key_env)
+
+        def factory(_package, sandbox, catalog):  # type: ignore[no-untyped-def]
+            return LLMNavigator(
+                sandbox,
+                catalog,
+                base_url=args.llm_base_url,
+                model=args.llm_model,
+                api_key=key,
+                budget=args.budget,
+                peek=not args.no_peek,
+                timeout=args.llm_timeout,
+            )
     else:
         factory = lexical_factory(budget=args.budget, peek=not args.no_peek)
     out_dir = None if args.no_save else Path(args.out) if args.out else new_eval_dir(location.root)

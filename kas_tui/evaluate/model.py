@@ -56,6 +56,10 @@ class Run:
     :data:`ENDINGS`; ``answer`` what it submitted; ``note`` says more (an endpoint's
     error, why it gave up); ``choices`` records, for blame, each decision the navigator
     made: which path it chose and which paths it had to choose from at that moment.
+    ``usage`` holds the model's token counts when an endpoint reported them
+    (``prompt_tokens``, ``completion_tokens``, ``total_tokens``, ``requests``);
+    ``preloaded`` the files put in the prompt before the first call (``SKILL.md`` for
+    an activated skill), which count as read without a step.
     """
 
     question: Question
@@ -67,6 +71,8 @@ class Run:
     answer: str = ""
     note: str = ""
     choices: tuple[Choice, ...] = field(default=(), hash=False)
+    usage: dict[str, int] = field(default_factory=dict, hash=False)
+    preloaded: tuple[str, ...] = ()
 
     @property
     def read(self) -> tuple[str, ...]:
@@ -117,5 +123,7 @@ def run_header(package_name: str, run: Run, *, date: dt.datetime | None = None) 
         navigator=run.navigator,
         budget=run.budget,
         ended=run.ended,
+        preloaded=list(run.preloaded) or None,
+        usage=dict(run.usage) or None,
         date=when.isoformat().replace("+00:00", "Z"),
     )
