@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 COMMANDS = ("check", "rules", "demo", "import", "build", "questions", "eval")
 
 
-
 def _tui_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="kas-tui",

@@ -128,14 +128,14 @@ def test_lexical_index_ranks_by_bm25_with_stemming() -> None:
 def test_navigator_walks_skill_index_bundle_document(tmp_path: Path) -> None:
     run = nav(payments(tmp_path)).run(REFUND)
     calls = [(s.tool, s.path) for s in run.steps]
-    assert calls == [
-        ("readfile", "SKILL.md"),
+    assert calls == [  # SKILL.md is in the prompt: the skill was activated
         ("readfile", "index.md"),
         ("readfile", "money/index.md"),
         ("readfile", "money/guide-a.md"),
         ("submit_answer", None),
     ]
-    assert run.reached and run.ended == ANSWERED and run.turns_to_gold == 4
+    assert run.reached and run.ended == ANSWERED and run.turns_to_gold == 3
+    assert run.preloaded == ("SKILL.md",)
     assert "money/guide-a.md" in run.answer
     assert all(step.revealed for step in run.steps)
 
@@ -169,7 +169,7 @@ def test_navigator_never_opens_what_nothing_named(tmp_path: Path) -> None:
     assert not run.reached
     assert "secret.md" not in opened and "orphan.md" not in opened
     # every file it opened was named by an earlier result, and it read nothing else
-    named = {s.path for s in run.steps if s.path is not None}
+    named = {s.path for s in run.steps if s.path is not None} | {"SKILL.md"}
     assert set(opened) <= named | {p + "/" for p in named}
     assert all(step.revealed for step in run.steps)
 
@@ -277,7 +277,7 @@ def test_metrics_and_bundles(tmp_path: Path) -> None:
     runs.append(navigator.run(Question("q3", "zebra", ("ops/paging.md",))))
     o = overall(runs)
     assert (o.questions, o.reached, o.reached_within, o.gave_up) == (3, 2, 2, 1)
-    assert o.median_turns == 5
+    assert o.median_turns == 4
     assert set(by_bundle(runs)) == {"money", "ops"}
 
 
@@ -295,7 +295,7 @@ def test_blame_names_the_entry_left_and_the_sibling_chosen(tmp_path: Path) -> No
     )
     pkg = Package.open(root)
     assert nav(root).run(REFUND).reached  # it backtracks to Guide A when B disappoints
-    run = nav(root, budget=5).run(REFUND)  # ... but not within five turns
+    run = nav(root, budget=4).run(REFUND)  # ... but not within four turns
     blame = blame_run(run, PathFinder(pkg))
     assert blame is not None and blame.kind == NOT_CHOSEN
     assert blame.expected is not None and blame.expected.where == "money/index.md:3"

@@ -158,12 +158,13 @@ def _mention(sandbox: Sandbox, source: str, code: str, line: str) -> Iterator[Re
 
 
 _CODE_SPAN = re.compile(r"`+[^`]*`+")
+_LIST_MARK = re.compile(r"^(?:[-*+>]\s+|\d{1,3}[.)]\s+)+")
 
 
 def _line_cue(line: str) -> str:
     """A line's words without its code spans, table pipes and list or heading marks."""
     text = _CODE_SPAN.sub(" ", line).replace("|", " ")
-    text = " ".join(text.split()).strip(" -*+#>,;:")
+    text = _LIST_MARK.sub("", " ".join(text.split())).strip(" -*+#>,;:")
     return text if any(c.isalnum() for c in text) else ""
 
 

@@ -79,7 +79,7 @@ class Trail:
         self.preloads: tuple[Outcome, ...] = tuple(
             run_tool(sandbox, READFILE, {"path": path}) for path in self.preloaded
         )
-        self._preload_reveals = tuple(
+        self.preload_reveals = tuple(
             reveal for outcome in self.preloads for reveal in reveals_of(sandbox, outcome)
         )
         #: The catalog entry's tokens plus those of the preloaded files' text.
@@ -90,7 +90,7 @@ class Trail:
     @property
     def reach(self) -> Reach:
         if self._reach is None:
-            reach = Reach(catalog_reveals() + self._preload_reveals)
+            reach = Reach(catalog_reveals() + self.preload_reveals)
             for step in self.steps:
                 reach.add(step.reveals)
             self._reach = reach

@@ -67,6 +67,8 @@ class Walk:
     ``served`` is a memo of calls shared between walks (see :class:`Trail`). Given
     ``catalog`` and ``sandbox``, a walk needs no package at all: all it can learn then
     comes through the sandbox's tool calls (the evaluation's navigators walk so).
+    ``preloaded`` files are in the prompt before the first call (SKILL.md of a skill
+    the harness activated): what they name is reachable without a turn.
     """
 
     def __init__(
@@ -79,6 +81,7 @@ class Walk:
         sandbox: Sandbox | None = None,
         served: Served | None = None,
         catalog: CatalogEntry | None = None,
+        preloaded: tuple[str, ...] = (),
     ) -> None:
         if budget < 1:
             raise ValueError(f"the turn budget must be at least 1, not {budget}")
@@ -91,7 +94,9 @@ class Walk:
             catalog = catalog or catalog_entry(package, location)
             sandbox = sandbox or Sandbox(package.root, location=catalog.location)
         self.catalog: CatalogEntry = catalog
-        self.trail = Trail(sandbox, catalog_tokens=self.catalog.tokens, served=served)
+        self.trail = Trail(
+            sandbox, catalog_tokens=self.catalog.tokens, served=served, preloaded=preloaded
+        )
 
     # -- state ----------------------------------------------------------------------------
 

@@ -7,8 +7,12 @@ refuses a path nothing it has read named, with the walk's tools (``listdir``,
 
 How it chooses, turn by turn:
 
-1. It activates the skill (reads ``SKILL.md``), then reads the root ``index.md`` when
-   something named it (SKILL.md's "start at ``/index.md``"), as the walk's agent does.
+1. The skill is activated as the Knowledge-as-Skill paper's harness (and the LLM
+   navigator) activates it: SKILL.md is in the prompt before the first call, read
+   through the sandbox, so what it names is reachable and its turn is not spent. Then
+   it reads the root ``index.md`` when SKILL.md named it ("start at ``/index.md``"),
+   unless SKILL.md names a document on a line holding half the question's words (an
+   entry point written for such questions), which it reads first.
 2. Every path it has been shown is a candidate, cued by what named it: an index
    entry's title and description, a link's text, a listed file's name. All cues seen so
    far are one BM25 table (:mod:`.lexical`); the candidates not yet opened are ranked
@@ -19,7 +23,7 @@ How it chooses, turn by turn:
    compete in the same ranking, so when a bundle's entries all score below an entry
    seen earlier elsewhere, it goes back there: that is its backtracking.
 3. A document whose cue has no description (named by a link or a listing, or by an
-   entry without one) is peeked at first when ``peek`` is on; the frontmatter's title,
+   entry without one; a line of SKILL.md naming it counts as one) is peeked at first when ``peek`` is on; the frontmatter's title,
    description and tags become its cue, and the ranking is made again.
 4. After reading a document it asks whether the document answers: the share of the
    question's content words the document contains (stemmed, as BM25 matches them). At
@@ -34,10 +38,11 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..agent.catalog import CatalogEntry
-from ..agent.reveal import ENTRY, LISTING
+from ..agent.reveal import ENTRY, LISTING, MENTION, Reveal
 from ..agent.sandbox import Sandbox
 from ..agent.step import Step, role_of
 from ..agent.summary import DEFAULT_BUDGET
@@ -50,6 +55,8 @@ from .lexical import LexicalIndex, query_terms, words
 from .model import ANSWERED, BUDGET, GAVE_UP, Choice, Question, Run
 
 NAME = "lexical-bm25"
+#: The skill file the harness puts in the prompt when the skill is activated.
+SKILL_FILE = "SKILL.md"
 #: Share of the question's content words a document must hold to be taken as the answer.
 ANSWER_SHARE = 0.6
 #: Cue columns and their BM25 weights: what an entry says, and its path's words.
@@ -114,6 +121,7 @@ class _Navigation:
             sandbox=navigator.sandbox,
             served=navigator.served,
             catalog=navigator.catalog,
+            preloaded=(SKILL_FILE,),
         )
         self.cues = LexicalIndex(_COLUMNS, _WEIGHTS)
         self.described: set[str] = set()  # paths whose cue has a description
@@ -144,10 +152,11 @@ class _Navigation:
             answer=answer,
             note=note,
             choices=tuple(self.choices),
+            preloaded=(SKILL_FILE,),
         )
 
     def _walk(self) -> tuple[str, str, str]:
-        self._call(READFILE, "SKILL.md")
+        self._learn(self.walk.trail.preload_reveals)
         if self.walk.reach.knows("index.md") and not self._entry_point_fits():
             self._call(READFILE, "index.md")
         while self._turns_left() > 1:
@@ -205,17 +214,17 @@ class _Navigation:
         if tool == PEEK:
             self._learn_from_peek(path, step)
         if step.ok:
-            self._learn(step)
+            self._learn(step.reveals)
         return step
 
     # -- what it was shown --------------------------------------------------------------
 
-    def _learn(self, step: Step) -> None:
+    def _learn(self, reveals: Iterable[Reveal]) -> None:
         """Fold what the step named into the cue table: each path's cue is everything
         the walk was shown about it (an entry's words, link texts, the lines it was
         mentioned on), its path's words in a column of their own."""
         changed: dict[str, None] = {}
-        for reveal in step.reveals:
+        for reveal in reveals:
             key = reveal.path + "/" if reveal.folder else reveal.path
             cue = reveal.cue if reveal.how != LISTING else " ".join(words(reveal.cue))
             if key not in self.cue_text and posixpath.basename(reveal.source) == "index.md":
@@ -223,7 +232,7 @@ class _Navigation:
                 bundle = folder + "/" if folder else "/"
                 self.parent[key] = bundle
                 self.children.setdefault(bundle, []).append(key)
-            if reveal.how == ENTRY and " - " in reveal.cue:
+            if _describes(reveal):
                 self.described.add(key)
             known = self.cue_text.setdefault(key, [])
             if key not in changed and (not known or (cue and cue not in known)):
@@ -321,6 +330,14 @@ class _Navigation:
             return ""
         _, path, sentence = self.best
         return f"{sentence} (from {path})" if sentence else f"See {path}."
+
+
+def _describes(reveal: Reveal) -> bool:
+    """Whether a reveal tells what its target holds (no need to peek): an index entry
+    with a description, or a line of prose naming the path (SKILL.md's entry points)."""
+    if reveal.how == ENTRY:
+        return " - " in reveal.cue
+    return reveal.how == MENTION and reveal.cue != reveal.path and len(words(reveal.cue)) >= 3
 
 
 def _best_sentence(text: str, found: list[str]) -> str:

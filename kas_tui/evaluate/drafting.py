@@ -1,0 +1,429 @@
+"""Draft a question set from a package's own bodies, deterministically, offline.
+
+A question is made from what a document *says*, never from what its title, description
+or index entry say about it (a question copied from a description would only measure
+whether the navigator can read its own cue). Four kinds, tried in this order:
+
+- ``faq``: a heading that is itself a question ("Can a customer pay by invoice?").
+- ``symptom``: a troubleshooting article's symptom, the opening sentence under a
+  "Symptoms" / "Problem" / "Issue" heading, asked as "What should I do when ...?"; the
+  reference answer is the opening sentence under "Resolution" / "Solution" /
+  "Workaround" when there is one.
+- ``goal``: a procedure's goal, a heading such as "Rotate the key", "To rotate the key"
+  or "How to rotate the key", asked as "How do I rotate the key?".
+- ``section``: any other section's heading and its opening sentence: "Refund channels:
+  is it true that refunds go back to the original payment method only?" (for a sentence
+  that gives an instruction: "...: should I post the override in #oncall?").
+
+The document's first heading (its title) and generic headings ("Overview", "Next
+steps"...) are never used; sentences under 5 or over 40 words are skipped, and so is a
+question whose content words all appear in the document's title and description.
+
+Documents are visited in an order shuffled by ``seed`` (``random.Random``, over the
+sorted paths), one question per document until every document with a usable section
+has one, then a second round, up to ``n``. The same package, ``n`` and ``seed`` give the
+same questions, byte for byte.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from markdown_it import MarkdownIt
+
+from .lexical import query_terms, words
+from .model import Question
+
+if TYPE_CHECKING:
+    from ..package import Package
+
+DEFAULT_N = 50
+FAQ, SYMPTOM, GOAL, SECTION = "faq", "symptom", "goal", "section"
+KINDS = (FAQ, SYMPTOM, GOAL, SECTION)
+MIN_WORDS, MAX_WORDS = 5, 40
+
+GENERIC = frozenset(
+    [
+        "overview",
+        "introduction",
+        "intro",
+        "summary",
+        "prerequisites",
+        "requirements",
+        "before",
+        "you",
+        "begin",
+        "next",
+        "steps",
+        "see",
+        "also",
+        "more",
+        "information",
+        "references",
+        "reference",
+        "related",
+        "resources",
+        "applies",
+        "to",
+        "in",
+        "this",
+        "article",
+        "cause",
+        "causes",
+        "resolution",
+        "resolutions",
+        "solution",
+        "solutions",
+        "symptoms",
+        "symptom",
+        "workaround",
+        "status",
+        "feedback",
+        "contents",
+        "table",
+        "of",
+        "contents",
+        "notes",
+        "note",
+        "background",
+        "scope",
+        "purpose",
+        "glossary",
+        "faq",
+        "faqs",
+        "questions",
+        "contact",
+        "contacts",
+        "owner",
+        "owners",
+        "history",
+        "changelog",
+        "revision",
+        "appendix",
+        "sources",
+        "source",
+        "examples",
+        "example",
+        "details",
+        "description",
+        "what's",
+        "new",
+    ]
+)
+_SYMPTOM_HEADINGS = ("symptom", "symptoms", "problem", "issue", "error", "the problem")
+_ANSWER_HEADINGS = ("resolution", "solution", "workaround", "fix", "how to fix", "to fix")
+#: Verbs a procedure heading starts with ("Rotate the key" -> "How do I rotate the key?").
+_VERBS = frozenset(
+    [
+        "add",
+        "apply",
+        "approve",
+        "archive",
+        "assign",
+        "back",
+        "block",
+        "build",
+        "cancel",
+        "change",
+        "check",
+        "choose",
+        "clean",
+        "clear",
+        "close",
+        "configure",
+        "connect",
+        "convert",
+        "create",
+        "debug",
+        "declare",
+        "delete",
+        "deploy",
+        "disable",
+        "download",
+        "drain",
+        "edit",
+        "enable",
+        "escalate",
+        "export",
+        "extend",
+        "file",
+        "find",
+        "fix",
+        "flip",
+        "generate",
+        "get",
+        "give",
+        "grant",
+        "handle",
+        "hand",
+        "import",
+        "install",
+        "invite",
+        "issue",
+        "join",
+        "keep",
+        "link",
+        "log",
+        "make",
+        "manage",
+        "map",
+        "merge",
+        "migrate",
+        "monitor",
+        "move",
+        "open",
+        "page",
+        "pause",
+        "pick",
+        "plan",
+        "post",
+        "prepare",
+        "promote",
+        "publish",
+        "recover",
+        "refund",
+        "register",
+        "reinstall",
+        "remove",
+        "rename",
+        "renew",
+        "repair",
+        "replace",
+        "report",
+        "request",
+        "reset",
+        "resolve",
+        "restart",
+        "restore",
+        "resume",
+        "retry",
+        "revert",
+        "review",
+        "revoke",
+        "roll",
+        "rotate",
+        "run",
+        "schedule",
+        "send",
+        "set",
+        "share",
+        "sign",
+        "start",
+        "stop",
+        "submit",
+        "switch",
+        "sync",
+        "take",
+        "test",
+        "track",
+        "transfer",
+        "troubleshoot",
+        "turn",
+        "unblock",
+        "uninstall",
+        "unlock",
+        "update",
+        "upgrade",
+        "upload",
+        "use",
+        "verify",
+        "view",
+        "write",
+    ]
+)
+_INLINE_NOISE = re.compile(
+    r"\[\^[^\]]*\]|\[!(?:INCLUDE|NOTE|TIP|IMPORTANT|WARNING|CAUTION)[^\]]*\]"
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(A-Z0-9])")
+_DIRECTIVE = re.compile(r"^\s*(?:>\s*)?\[!|^:::")
+_CHECKBOX = re.compile(r"^\[[ xX]\]\s*")
+_NUMBERED = re.compile(r"^(step\s+)?\d+[.:)]?\s*", re.I)
+#: Headings over sections that hold no question worth asking (logs, metadata).
+_SKIP_HEADINGS = re.compile(r"\b(timeline|revision|changelog|change log|history|metadata)\b", re.I)
+_PRONOUNS = frozenset({"it", "them", "this", "that", "these", "those", "one", "all"})
+
+
+@dataclass(frozen=True)
+class _Section:
+    level: int
+    heading: str
+    sentence: str  # the opening sentence of its first paragraph ('' when none)
+
+
+@lru_cache(maxsize=1)
+def _md() -> MarkdownIt:
+    return MarkdownIt("commonmark")
+
+
+def _plain(token) -> str:  # noqa: ANN001 - a markdown-it inline token
+    """An inline token's text without markup: link texts, code spans' content."""
+    parts: list[str] = []
+    for child in token.children or ():
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+    text = _INLINE_NOISE.sub("", "".join(parts))
+    return " ".join(text.split())
+
+
+def sections(body: str) -> list[_Section]:
+    """The body's headings, each with the opening sentence of the paragraph after it."""
+    tokens = _md().parse(body)
+    found: list[_Section] = []
+    heading: tuple[int, str] | None = None
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token.type == "heading_open":
+            if heading is not None:
+                found.append(_Section(heading[0], heading[1], ""))
+            heading = (int(token.tag[1]), _plain(tokens[i + 1]))
+            i += 3
+            continue
+        if token.type == "paragraph_open" and heading is not None and token.level <= 2:
+            inline = tokens[i + 1]
+            if not _DIRECTIVE.match(inline.content):
+                text = _CHECKBOX.sub("", _plain(inline))
+                found.append(_Section(heading[0], heading[1], first_sentence(text)))
+                heading = None
+        i += 1
+    if heading is not None:
+        found.append(_Section(heading[0], heading[1], ""))
+    return found
+
+
+def first_sentence(text: str) -> str:
+    return _SENTENCE_END.split(text, maxsplit=1)[0].strip() if text else ""
+
+
+def _generic(heading: str) -> bool:
+    ws = words(_NUMBERED.sub("", heading))
+    return not ws or all(w in GENERIC for w in ws)
+
+
+def _lower_first(text: str, body: str) -> str:
+    """``text`` with its first letter lowered, unless that word is a name: an acronym,
+    or a word the body never writes in lower case ("Stripe", "Opsgenie")."""
+    first = text.split(" ", 1)[0]
+    if not first or not first[0].isupper() or any(c.isupper() for c in first[1:]):
+        return text
+    if not re.search(r"\b" + re.escape(first.lower()) + r"\b", body):
+        return text
+    return first[0].lower() + text[1:]
+
+
+def _sized(sentence: str) -> bool:
+    """A sentence worth asking about: 5 to 40 words, starting with a letter, ending a
+    statement (not a colon leading into a list)."""
+    return (
+        MIN_WORDS <= len(sentence.split()) <= MAX_WORDS
+        and sentence[:1].isalpha()
+        and not sentence.rstrip().endswith(":")
+    )
+
+
+def candidates(body: str) -> Iterator[tuple[str, str, str]]:
+    """``(kind, question, answer)`` drafts from a body, in the order of preference."""
+    secs = sections(body)
+    body_secs = secs[1:] if secs and secs[0].level == 1 else secs
+    answer = next(
+        (s.sentence for s in body_secs if s.heading.lower().strip(" :") in _ANSWER_HEADINGS),
+        "",
+    )
+    for sec in body_secs:
+        heading = sec.heading.strip()
+        if heading.endswith("?") and len(heading.split()) >= 4:
+            yield FAQ, heading, sec.sentence
+    for sec in body_secs:
+        if sec.heading.lower().strip(" :") in _SYMPTOM_HEADINGS and _sized(sec.sentence):
+            symptom = _lower_first(sec.sentence.rstrip(".!"), body)
+            yield SYMPTOM, f"What should I do when {symptom}?", answer or ""
+    for sec in body_secs:
+        goal = _goal(sec.heading)
+        if goal and len([w for w in query_terms(goal)[1:] if w not in _PRONOUNS]) >= 2:
+            yield GOAL, f"How do I {_lower_first(goal, body)}?", sec.sentence
+    for sec in body_secs:
+        if _generic(sec.heading) or sec.heading.endswith("?") or not _sized(sec.sentence):
+            continue
+        if _goal(sec.heading) or _SKIP_HEADINGS.search(sec.heading):
+            continue
+        said = _lower_first(sec.sentence.rstrip(".!"), body)
+        ask = "should I" if said.split(" ", 1)[0].lower() in _VERBS else "is it true that"
+        heading = _NUMBERED.sub("", sec.heading).strip(" :")
+        yield SECTION, f"{heading}: {ask} {said}?", sec.sentence
+
+
+def _goal(heading: str) -> str:
+    """The goal a procedure heading names ("To rotate the key" -> "rotate the key")."""
+    text = _NUMBERED.sub("", heading.strip()).rstrip(" .:")
+    text = re.sub(r"\s*\([^)]*\)$", "", text)  # "Schedule (UTC)" -> "Schedule"
+    lowered = text.lower()
+    for prefix in ("how to ", "to "):
+        if lowered.startswith(prefix):
+            return text[len(prefix) :]
+    first = lowered.split(" ", 1)[0]
+    return text if first in _VERBS and " " in text else ""
+
+
+def draft_questions(package: Package, n: int = DEFAULT_N, seed: int = 0) -> list[Question]:
+    """Up to ``n`` questions drafted from ``package``'s bodies (see the module docstring)."""
+    if n < 1:
+        return []
+    rng = random.Random(seed)
+    paths = sorted(package.documents)
+    rng.shuffle(paths)
+    pools: dict[str, list[tuple[str, str, str]]] = {}
+    for path in paths:
+        doc = package.documents[path]
+        try:
+            body = package.body(path)
+        except (OSError, ValueError):
+            continue
+        known = {w[:6] for w in words(f"{doc.title} {doc.description}")}
+        seen: set[str] = set()
+        pool = []
+        for kind, text, answer in candidates(body):
+            terms = query_terms(text)
+            if not terms or text in seen or all(t[:6] in known for t in terms):
+                continue  # nothing the title and description do not already say
+            seen.add(text)
+            pool.append((kind, text, answer))
+        if pool:
+            pools[path] = pool
+    chosen: list[tuple[str, str, str, str]] = []
+    round_ = 0
+    while len(chosen) < n and any(len(pool) > round_ for pool in pools.values()):
+        for path in paths:
+            pool = pools.get(path, [])
+            if len(pool) <= round_:
+                continue
+            if round_ == 0:
+                best = min(KINDS.index(kind) for kind, _, _ in pool)
+                first = [c for c in pool if KINDS.index(c[0]) == best]
+                pick = first[rng.randrange(len(first))]
+                pool.remove(pick)
+                pool.insert(0, pick)
+            kind, text, answer = pool[round_]
+            chosen.append((path, kind, text, answer))
+            if len(chosen) == n:
+                break
+        round_ += 1
+    questions = []
+    for number, (path, kind, text, answer) in enumerate(chosen, start=1):
+        doc_type = package.documents[path].type.strip().lower() or "document"
+        questions.append(
+            Question(
+                id=f"q{number:04d}",
+                question=text,
+                gold=(path,),
+                answer=answer,
+                tags=("drafted", kind, doc_type),
+            )
+        )
+    return questions
