@@ -232,6 +232,10 @@ def main(argv: list[str] | None = None) -> int:
             from .importing.commands import run_import
 
             return run_import(_import_parser().parse_args(argv[1:]))
+        if argv and argv[0] == "questions":
+            from .evaluate.questions_cli import questions_parser, run_questions
+
+            return run_questions(questions_parser().parse_args(argv[1:]))
         if argv and argv[0] == "eval":
             from .evaluate.eval_cli import eval_parser, run_eval
 

@@ -166,15 +166,26 @@ STOPWORDS = frozenset(
 )
 
 
+_COMPOUND = re.compile(r"\b([^\W_]+)-([^\W_]+)\b")
+
+
+def with_compounds(text: str) -> str:
+    """``text`` followed by the joined form of its hyphenated words ("on-call" adds
+    "oncall", "e-mail" adds "email"), so either spelling matches the other."""
+    joined = [a + b for a, b in _COMPOUND.findall(text)]
+    return f"{text} {' '.join(joined)}" if joined else text
+
+
 def words(text: str) -> list[str]:
     """The lower-cased words of ``text`` (letters and digits; ``_`` and ``-`` split)."""
     return _WORD.findall(text.lower())
 
 
 def query_terms(text: str) -> list[str]:
-    """The content words of ``text``, each once, in order: what a query asks for."""
+    """The content words of ``text``, each once, in order: what a query asks for
+    (hyphenated words also joined, see :func:`with_compounds`)."""
     seen: dict[str, None] = {}
-    for word in words(text):
+    for word in words(with_compounds(text)):
         if word not in STOPWORDS and (len(word) > 1 or word.isdigit()):
             seen.setdefault(word, None)
     return list(seen)
@@ -225,19 +236,7 @@ class LexicalIndex:
 
     def add(self, key: str, *fields: str) -> None:
         """Index ``fields`` (one per column) under ``key``, replacing an earlier row."""
-        if len(fields) != len(self.columns):
-            raise ValueError(f"{len(self.columns)} fields expected, got {len(fields)}")
-        if key in self._rowid:
-            self._db.execute("DELETE FROM t WHERE rowid = ?", (self._rowid[key],))
-            rowid = self._rowid[key]
-        else:
-            rowid = len(self._key) + 1
-            self._rowid[key] = rowid
-            self._key[rowid] = key
-        marks = ", ".join("?" * len(fields))
-        self._db.execute(
-            f"INSERT INTO t(rowid, {', '.join(self.columns)}) VALUES (?, {marks})", (rowid, *fields)
-        )
+        self.add_many([(key, fields)])
 
     def add_many(self, rows: Iterable[tuple[str, Sequence[str]]]) -> None:
         """Index many rows at once (a key already in the table has its row replaced)."""
@@ -252,7 +251,7 @@ class LexicalIndex:
                 self._key[rowid] = key
             else:
                 replaced.append((rowid,))
-            batch.append((rowid, *fields))
+            batch.append((rowid, *(with_compounds(f) for f in fields)))
         if replaced:
             self._db.executemany("DELETE FROM t WHERE rowid = ?", replaced)
         marks = ", ".join("?" * len(self.columns))
