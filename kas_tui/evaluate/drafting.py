@@ -309,11 +309,15 @@ def _generic(heading: str) -> bool:
 
 def _lower_first(text: str, body: str) -> str:
     """``text`` with its first letter lowered, unless that word is a name: an acronym,
-    or a word the body never writes in lower case ("Stripe", "Opsgenie")."""
+    or a word the body writes capitalised mid-sentence and never in lower case as a
+    word of its own ("Stripe", "Opsgenie"; not "Refunds")."""
     first = text.split(" ", 1)[0]
     if not first or not first[0].isupper() or any(c.isupper() for c in first[1:]):
         return text
-    if not re.search(r"\b" + re.escape(first.lower()) + r"\b", body):
+    word = re.escape(first)
+    named = re.search(r"[a-z,;] +" + word + r"\b", body)
+    common = re.search(r"(?<![/\w.-])" + word.lower() + r"(?![/\w-])", body)
+    if named and not common:
         return text
     return first[0].lower() + text[1:]
 
@@ -346,7 +350,7 @@ def candidates(body: str) -> Iterator[tuple[str, str, str]]:
             yield SYMPTOM, f"What should I do when {symptom}?", answer or ""
     for sec in body_secs:
         goal = _goal(sec.heading)
-        if goal and len([w for w in query_terms(goal)[1:] if w not in _PRONOUNS]) >= 2:
+        if goal:
             yield GOAL, f"How do I {_lower_first(goal, body)}?", sec.sentence
     for sec in body_secs:
         if _generic(sec.heading) or sec.heading.endswith("?") or not _sized(sec.sentence):
@@ -366,9 +370,15 @@ def _goal(heading: str) -> str:
     lowered = text.lower()
     for prefix in ("how to ", "to "):
         if lowered.startswith(prefix):
-            return text[len(prefix) :]
-    first = lowered.split(" ", 1)[0]
-    return text if first in _VERBS and " " in text else ""
+            text = text[len(prefix) :]
+            break
+    else:
+        if lowered.split(" ", 1)[0] not in _VERBS:
+            return ""
+    # a goal names what it acts on: two content words besides the verb ("find the
+    # charge", "open questions" are too vague, or a noun phrase after all)
+    objects = [w for w in query_terms(text)[1:] if w not in _PRONOUNS]
+    return text if len(objects) >= 2 else ""
 
 
 def draft_questions(package: Package, n: int = DEFAULT_N, seed: int = 0) -> list[Question]:

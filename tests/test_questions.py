@@ -1,0 +1,228 @@
+"""Question sets: reading (JSON Lines, CSV, the paper's shape), writing, drafting, the CLI."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kas_tui.cli import main
+from kas_tui.evaluate.drafting import candidates, draft_questions
+from kas_tui.evaluate.lexical import query_terms
+from kas_tui.evaluate.model import Question
+from kas_tui.evaluate.questions import (
+    parse_questions,
+    questions_jsonl,
+    read_questions,
+    write_questions,
+)
+from kas_tui.package import Package
+
+DEMO = Path(__file__).resolve().parent.parent / "demo_kb" / "orbit-handbook"
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    return Path(shutil.copytree(DEMO, tmp_path / "orbit-handbook"))
+
+
+# --- reading and writing ---------------------------------------------------------------------
+
+
+def test_jsonl_round_trip(tmp_path: Path) -> None:
+    questions = [
+        Question("q1", "How do I refund?", ("billing/refunds.md",), "Use Stripe.", ("billing",)),
+        Question("q2", "Who is paged?", ("oncall/a.md", "oncall/b.md")),
+    ]
+    path = tmp_path / "q.jsonl"
+    write_questions(path, questions)
+    back = read_questions(path)
+    assert not back.problems
+    assert [(q.id, q.question, q.gold, q.answer, q.tags) for q in back.questions] == [
+        (q.id, q.question, q.gold, q.answer, q.tags) for q in questions
+    ]
+    assert path.read_text() == questions_jsonl(questions)
+    assert json.loads(path.read_text().splitlines()[1]) == {
+        "id": "q2",
+        "question": "Who is paged?",
+        "gold": ["oncall/a.md", "oncall/b.md"],
+    }
+
+
+def test_the_papers_shape_and_lenient_values() -> None:
+    text = (
+        "# a comment\n\n"
+        '{"question_id": 7, "query": "What is an SLO?", "gold_docs": "/slos/./slo.md", '
+        '"reference_answer": "A target.", "tags": "slo, basics"}\n'
+        "// another comment\n"
+        '{"id": "b", "question": "x?", "documents": ["a\\\\b.md"]}\n'
+    )
+    qset = parse_questions(text, "paper.jsonl")
+    assert not qset.problems
+    first, second = qset.questions
+    assert (first.id, first.gold, first.answer, first.tags) == (
+        "7",
+        ("slos/slo.md",),
+        "A target.",
+        ("slo", "basics"),
+    )
+    assert first.line == 3 and second.gold == ("a/b.md",)
+
+
+def test_csv(tmp_path: Path) -> None:
+    path = tmp_path / "q.csv"
+    path.write_text(
+        "id,question,gold,answer,tags\n"
+        'q1,"How do I refund, quickly?",billing/refunds.md;billing/faq.md,Stripe,billing|money\n'
+        ",,,,\n"
+        "q2,Who is paged?,oncall/a.md,,\n",
+        encoding="utf-8",
+    )
+    qset = read_questions(path)
+    assert not qset.problems
+    assert [q.gold for q in qset.questions] == [
+        ("billing/refunds.md", "billing/faq.md"),
+        ("oncall/a.md",),
+    ]
+    assert qset.questions[0].question == "How do I refund, quickly?"
+    assert qset.questions[0].tags == ("billing", "money")
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("{not json", "line 2: not valid JSON"),
+        ("[1, 2]", "line 2: expected a JSON object, got a list"),
+        ('{"question": "q?", "gold": ["a.md"]}', "line 2: no 'id'"),
+        ('{"id": "x", "gold": ["a.md"]}', "line 2: 'question' must be a non-empty string"),
+        ('{"id": "x", "question": "q?"}', "line 2: no 'gold'"),
+        (
+            '{"id": "x", "question": "q?", "gold": ["a.md", "b.md", "c.md", "d.md"]}',
+            "'gold' must list 1 to 3 package paths, got 4; keep the best 3",
+        ),
+        ('{"id": "x", "question": "q?", "gold": [1]}', "'gold' must be a list of package paths"),
+        ('{"id": "x", "question": "q?", "gold": ["a.md"], "tags": 3}', "'tags' must be a list"),
+        ('{"id": "q1", "question": "again?", "gold": ["a.md"]}', "already used on line 1"),
+    ],
+)
+def test_every_problem_names_file_line_and_fix(line: str, message: str) -> None:
+    text = '{"id": "q1", "question": "first?", "gold": ["a.md"]}\n' + line + "\n"
+    qset = parse_questions(text, "set.jsonl")
+    assert len(qset.problems) == 1
+    problem = str(qset.problems[0])
+    assert problem.startswith("set.jsonl, line 2: ") and message in problem
+
+
+def test_gold_not_in_the_package_suggests_the_closest(demo: Path) -> None:
+    text = '{"id": "q1", "question": "q?", "gold": ["slos/slo-overveiw.md"]}\n'
+    qset = parse_questions(text, "set.jsonl", Package.open(demo))
+    assert not qset.questions
+    assert "did you mean 'slos/slo-overview.md'" in str(qset.problems[0])
+
+
+def test_unreadable_and_binary_files_are_problems(tmp_path: Path) -> None:
+    missing = read_questions(tmp_path / "nope.jsonl")
+    assert "cannot read" in str(missing.problems[0])
+    binary = tmp_path / "bin.jsonl"
+    binary.write_bytes(b"\x00\xff\xfe garbage")
+    assert read_questions(binary).problems
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=200))
+def test_reading_never_raises(text: str) -> None:
+    for csv_format in (False, True):
+        parse_questions(text, "fuzz", csv_format=csv_format)
+
+
+# --- drafting --------------------------------------------------------------------------------
+
+
+def test_drafting_is_deterministic_and_seeded(demo: Path, tmp_path: Path) -> None:
+    pkg = Package.open(demo)
+    one, two = tmp_path / "1.jsonl", tmp_path / "2.jsonl"
+    write_questions(one, draft_questions(pkg, n=30, seed=3))
+    write_questions(two, draft_questions(Package.open(demo), n=30, seed=3))
+    assert one.read_bytes() == two.read_bytes()
+    other = draft_questions(pkg, n=30, seed=4)
+    assert [q.question for q in other] != [q.question for q in draft_questions(pkg, n=30, seed=3)]
+
+
+def test_drafted_questions_come_from_bodies_not_descriptions(demo: Path) -> None:
+    pkg = Package.open(demo)
+    questions = draft_questions(pkg, n=60)
+    assert len(questions) == 60
+    assert len({q.gold[0] for q in questions[:30]}) == 30  # one per document first
+    for q in questions:
+        doc = pkg.documents[q.gold[0]]
+        said = {w[:6] for w in query_terms(f"{doc.title} {doc.description}")}
+        assert not all(t[:6] in said for t in query_terms(q.question)), q
+        assert q.question not in (doc.title, doc.description)
+        assert q.tags[0] == "drafted" and q.tags[1] in ("faq", "symptom", "goal", "section")
+        assert q.answer or q.tags[1] != "section"  # a section is its opening sentence
+
+
+def test_candidate_kinds() -> None:
+    body = (
+        "# Title\n\nLead.\n\n## Symptoms\n\nOutlook stops responding when you open a shared "
+        "calendar.\n\n## Resolution\n\nClose Outlook, remove the calendar and add it again from the "
+        "address book.\n\n## How to rebuild the search index\n\nOpen Settings.\n\n"
+        "## Can a customer pay by invoice?\n\nYes, on the Business plan.\n\n## Overview\n\n"
+        "This is generic text with enough words in it.\n\n## Refund channels\n\n"
+        "Refunds go back to the original payment method only.\n"
+    )
+    found = {kind: text for kind, text, _ in candidates(body)}
+    assert found["faq"] == "Can a customer pay by invoice?"
+    assert found["symptom"] == (
+        "What should I do when Outlook stops responding when you open a shared calendar?"
+    )
+    assert found["goal"] == "How do I rebuild the search index?"
+    assert found["section"] == (
+        "Refund channels: is it true that refunds go back to the original payment method only?"
+    )
+    assert all("Overview" not in text and "generic" not in text for text in found.values())
+
+
+# --- the commands ----------------------------------------------------------------------------
+
+
+def test_questions_command(demo: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "q.jsonl"
+    assert main(["questions", str(demo), "--out", str(out), "--n", "12"]) == 0
+    assert "Wrote 12 question(s) from 12 document(s)" in capsys.readouterr().out
+    before = out.read_bytes()
+    assert main(["questions", str(demo), "--out", str(out)]) == 2
+    assert "exists" in capsys.readouterr().err and out.read_bytes() == before
+    assert main(["questions", str(demo), "--out", str(out), "--force", "--seed", "2"]) == 0
+    assert main(["questions", str(tmp_path / "nothing"), "--out", str(tmp_path / "x")]) == 2
+
+
+def test_eval_command(demo: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    qfile = tmp_path / "q.jsonl"
+    assert main(["questions", str(demo), "--out", str(qfile), "--n", "8"]) == 0
+    capsys.readouterr()
+    out = tmp_path / "run"
+    args = ["eval", str(demo), "--questions", str(qfile), "--out", str(out)]
+    assert main([*args, "--ablate", "descriptions,frontmatter", "--format", "json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert [v["name"] for v in record["variants"]] == ["full", "descriptions", "frontmatter"]
+    assert json.loads((out / "report.json").read_text())["variants"][0]["questions"]
+    assert len(list((out / "full").glob("*.jsonl"))) == 8
+    assert main([*args, "--min-reach", "1.01"]) == 2  # not a share
+    assert main([*args, "--min-reach", "1", "--format", "markdown", "--no-save"]) in (0, 1)
+    assert capsys.readouterr().out.startswith("## kas-tui eval")
+
+
+def test_eval_refuses_a_bad_question_set(
+    demo: Path, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    qfile = tmp_path / "q.jsonl"
+    qfile.write_text('{"id": "q1", "question": "x?", "gold": ["nope.md"]}\n{oops\n')
+    assert main(["eval", str(demo), "--questions", str(qfile), "--no-save"]) == 2
+    err = capsys.readouterr().err
+    assert f"{qfile}, line 1: gold 'nope.md'" in err and f"{qfile}, line 2: not valid JSON" in err
+    assert "2 problem(s)" in err
