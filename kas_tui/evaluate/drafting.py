@@ -302,6 +302,25 @@ def first_sentence(text: str) -> str:
     return _SENTENCE_END.split(text, maxsplit=1)[0].strip() if text else ""
 
 
+#: Words a question keeps of a sentence: a person asks about the point, not every detail.
+ASK_WORDS = 16
+
+
+def first_clause(sentence: str) -> str:
+    """The sentence up to its first ``;`` (or a ``:`` after its third word), and at most
+    :data:`ASK_WORDS` words, cut at a comma when one is near the end."""
+    text = sentence.split(";", 1)[0]
+    colon = text.find(":")
+    if colon != -1 and len(text[:colon].split()) >= 3:
+        text = text[:colon]
+    parts = text.split()
+    if len(parts) > ASK_WORDS:
+        cut = " ".join(parts[:ASK_WORDS])
+        comma = cut.rfind(",")
+        text = cut[:comma] if comma > len(cut) // 2 else cut
+    return text.strip().rstrip(".!,:")
+
+
 def _generic(heading: str) -> bool:
     ws = words(_NUMBERED.sub("", heading))
     return not ws or all(w in GENERIC for w in ws)
@@ -346,7 +365,7 @@ def candidates(body: str) -> Iterator[tuple[str, str, str]]:
             yield FAQ, heading, sec.sentence
     for sec in body_secs:
         if sec.heading.lower().strip(" :") in _SYMPTOM_HEADINGS and _sized(sec.sentence):
-            symptom = _lower_first(sec.sentence.rstrip(".!"), body)
+            symptom = _lower_first(first_clause(sec.sentence), body)
             yield SYMPTOM, f"What should I do when {symptom}?", answer or ""
     for sec in body_secs:
         goal = _goal(sec.heading)
@@ -357,7 +376,7 @@ def candidates(body: str) -> Iterator[tuple[str, str, str]]:
             continue
         if _goal(sec.heading) or _SKIP_HEADINGS.search(sec.heading):
             continue
-        said = _lower_first(sec.sentence.rstrip(".!"), body)
+        said = _lower_first(first_clause(sec.sentence), body)
         ask = "should I" if said.split(" ", 1)[0].lower() in _VERBS else "is it true that"
         heading = _NUMBERED.sub("", sec.heading).strip(" :")
         yield SECTION, f"{heading}: {ask} {said}?", sec.sentence
