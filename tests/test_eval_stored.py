@@ -101,3 +101,14 @@ def test_bad_question_records_are_skipped_with_a_problem(root: Path) -> None:
         "question 2 of report.json: no id",
         "question 5 of report.json: not an object",
     ]
+
+
+def test_a_moved_evaluation_folder_still_finds_its_trajectories(root: Path, tmp_path: Path) -> None:
+    import shutil
+
+    _, out = make_evaluation(root, ablations=())
+    moved = tmp_path / "moved"
+    shutil.move(out, moved)
+    stored = load_report(moved)
+    assert all(r.trajectory is not None and r.trajectory.is_file() for r in stored.rows)
+    assert stored.rows[0].trajectory.is_relative_to(moved)

@@ -223,7 +223,7 @@ async def test_no_evaluation_says_how_to_make_one(root: Path) -> None:
         try:
             import kas_tui.evaluate.drafting  # noqa: F401
         except ImportError:
-            assert any("drafting questions is not available" in m for m in messages(app))
+            assert any("Drafting questions is not available" in m for m in messages(app))
         else:  # pragma: no cover - once drafting is merged
             assert screen.rows
 

@@ -98,10 +98,10 @@ def drafted_questions(root: str | os.PathLike[str], n: int = 10, seed: int = 0) 
     """A question set drafted from the package's bodies (``evaluate.drafting``)."""
     try:
         from .drafting import draft_questions  # type: ignore[import-not-found]
-    except ImportError as exc:
+    except ImportError:
         raise RerunError(
-            "drafting questions is not available in this kas-tui "
-            f"(kas_tui.evaluate.drafting: {exc}); write a set by hand and run "
+            "Drafting questions is not available in this kas-tui (no "
+            "kas_tui.evaluate.drafting): write a question set and run "
             "kas-tui eval PKG --questions FILE"
         ) from None
     drafted = draft_questions(_open(root), n=n, seed=seed)

@@ -170,7 +170,11 @@ def load_report(folder: str | os.PathLike[str]) -> StoredEvaluation:
             stored.ablations.append((variant["name"], _figures(variant.get("overall")).reach))
     blames = _blames(main.get("blame"), stored.problems)
     trajectories = data.get("trajectories")
-    base = Path(trajectories) if isinstance(trajectories, str) and trajectories else folder
+    # the trajectories sit beside report.json unless the report names a folder that exists
+    # (a report copied elsewhere still finds them where it was written)
+    base = folder
+    if isinstance(trajectories, str) and trajectories and not (folder / "full").is_dir():
+        base = Path(trajectories) if Path(trajectories).is_dir() else folder
     questions = main.get("questions")
     if not isinstance(questions, list):
         stored.error = f"{path}: the first variant has no list of questions"

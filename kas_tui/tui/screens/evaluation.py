@@ -56,10 +56,9 @@ SORTS = {
 
 
 NO_EVALUATION = (
-    "No evaluation of this package yet.\n\n"
-    "Make one from a shell:\n"
-    "  kas-tui questions PKG --out questions.jsonl   (draft a question set, then check it)\n"
-    "  kas-tui eval PKG --questions questions.jsonl  (run it; this screen shows the last)\n\n"
+    "No evaluation of this package yet. Make one from a shell:\n\n"
+    "  kas-tui questions PKG --out q.jsonl    drafts a question set (check it)\n"
+    "  kas-tui eval PKG --questions q.jsonl   runs it; the last run shows here\n\n"
     "Or press d to draft {n} questions from the documents and run them here."
 )
 
@@ -72,6 +71,8 @@ class EvalTable(DataTable):
 
 class EvalScreen(KasScreen[None]):
     """The last evaluation of the package (see the module docstring)."""
+
+    AUTO_FOCUS = None  # the table takes the focus when there is one to show
 
     BINDINGS = [
         Binding("escape", "escape", "Close"),
@@ -134,13 +135,15 @@ class EvalScreen(KasScreen[None]):
         ok = stored is not None and stored.error is None
         self.query_one("#eval-figures").display = ok
         self.query_one("#eval-empty").display = not ok
-        self.query_one("#eval-table").display = ok
+        table = self.query_one("#eval-table", DataTable)
+        table.display = table.can_focus = ok
         self.query_one("#eval-detail").display = ok
         if not ok:
             message = NO_EVALUATION.format(n=DRAFT_SIZE)
             if stored is not None and stored.error:
                 message = f"{stored.error}\n\n{message}"
             self.query_one("#eval-empty", Static).update(Text(message))
+            self.set_focus(None)
             self.refresh_bindings()
             return
         assert stored is not None
