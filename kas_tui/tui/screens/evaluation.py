@@ -27,6 +27,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Header, ProgressBar, Static
+from textual.widgets.data_table import CellDoesNotExist, RowDoesNotExist
 from textual.worker import get_current_worker
 
 from ...evaluate.rerun import RerunError, draft_and_run, rerun_all, rerun_question
@@ -98,6 +99,7 @@ class EvalScreen(KasScreen[None]):
         self.reverse = False
         self.running: str | None = None  # "one", "all" or "draft" while a worker runs
         self._stop = False
+        self._label = ""  # what the progress line says is running
 
     # -- layout -------------------------------------------------------------------------
 
@@ -197,7 +199,7 @@ class EvalScreen(KasScreen[None]):
         if qid is not None and table.row_count:
             try:
                 table.move_cursor(row=table.get_row_index(qid))
-            except Exception:  # noqa: BLE001 - the row is gone (a new evaluation)
+            except RowDoesNotExist:  # the row is gone (a new evaluation)
                 table.move_cursor(row=0)
 
     @property
@@ -208,7 +210,7 @@ class EvalScreen(KasScreen[None]):
             return None
         try:
             key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
-        except Exception:  # noqa: BLE001 - an empty or refilled table
+        except CellDoesNotExist:  # an empty or refilled table
             return None
         return key.value
 
