@@ -544,3 +544,8 @@ class KasApp(EditingMixin, App[None]):
 
     def action_replay(self) -> None:
         open_replay(self, self.package)
+
+    def action_evaluation(self) -> None:
+        from .screens.evaluation import open_evaluation
+
+        open_evaluation(self, self.package)

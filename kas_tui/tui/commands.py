@@ -236,6 +236,14 @@ COMMANDS: tuple[Command, ...] = (
         display="R",
         footer=False,
     ),
+    Command(
+        "evaluation",
+        "g",
+        "Evaluation",
+        "The last kas-tui eval of the package: reach, each question, blame; replay, fix, re-run",
+        "Agent",
+        footer=False,
+    ),
     # App
     Command("reload", "r", "Reload", "Read the whole package from disk again", "App", footer=False),
     Command("help", "question_mark", "Help", "Show every key", "App", scope="app", display="?"),

@@ -618,6 +618,7 @@ class ReplayScreen(AgentView):
 
     def compose_side(self) -> ComposeResult:
         with VerticalScroll(id="agent-summary-box"):
+            yield Static(id="agent-question")
             yield Static(id="agent-summary")
             yield Static(id="agent-flagged")
             yield Static(id="agent-problems")
@@ -654,6 +655,10 @@ class ReplayScreen(AgentView):
 
     def _fill_side(self) -> None:
         rep = self.replayed
+        question = self.query_one("#agent-question", Static)
+        question.display = bool(rep.question)
+        if rep.question:  # from the trajectory's header line (an evaluation writes one)
+            question.update(Text.assemble(("Question  ", "bold"), rep.question, "\n"))
         self.query_one("#agent-summary", Static).update(summary_table(rep.summary, self.budget))
         flagged = [step for step in rep.steps if step_flags(step)]
         shown = self.query_one("#agent-flagged", Static)
