@@ -25,7 +25,7 @@ QUESTIONS = (
     Question("error-budget", "what is the error budget policy", ("slos/error-budget-policy.md",)),
     Question(
         "webhook",
-        "what happened with the billing webhook backlog",
+        "which webhook backlog hit billing in august",
         ("incidents/postmortems/2026-08-05-billing-webhook-backlog.md",),
     ),
     Question("access", "how do I get access to production", ("security/access-requests.md",)),

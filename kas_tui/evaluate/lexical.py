@@ -283,15 +283,17 @@ class LexicalIndex:
         ranked = sorted(scores.items(), key=lambda kv: (-kv[1], self._rowid[kv[0]]))
         return ranked[:limit] if limit is not None else ranked
 
-    def matched(self, key: str, terms: Sequence[str]) -> list[str]:
-        """Which of ``terms`` occur (after stemming) in ``key``'s row."""
+    def matched(self, key: str, terms: Sequence[str], column: str | None = None) -> list[str]:
+        """Which of ``terms`` occur (after stemming) in ``key``'s row (in ``column`` only,
+        when given)."""
         rowid = self._rowid.get(key)
         if rowid is None:
             return []
         found = []
         for term in terms:
             row = self._db.execute(
-                "SELECT 1 FROM t WHERE t MATCH ? AND rowid = ?", (match_expression([term]), rowid)
+                "SELECT 1 FROM t WHERE t MATCH ? AND rowid = ?",
+                ((f"{column} : " if column else "") + match_expression([term]), rowid),
             ).fetchone()
             if row is not None:
                 found.append(term)

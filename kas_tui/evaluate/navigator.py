@@ -189,13 +189,14 @@ class _Navigation:
         return None
 
     def _entry_point_fits(self) -> bool:
-        """Whether SKILL.md named a document whose cue holds half the question's words
-        (an entry point written for this kind of question): then it is read first."""
+        """Whether SKILL.md named a document on a line holding half the question's words,
+        two at least (an entry point written for this kind of question): then it is
+        read first."""
         ranked = self._ranked()
         if not ranked or not self.terms or not self._is_document(ranked[0][0].path):
             return False
-        found = self.cues.matched(ranked[0][0].path, self.terms)
-        return len(found) * 2 >= len(self.terms)
+        found = self.cues.matched(ranked[0][0].path, self.terms, column="cue")
+        return len(found) >= 2 and len(found) * 2 >= len(self.terms)
 
     def _turns_left(self) -> int:
         return self.nav.budget - self.walk.turns
