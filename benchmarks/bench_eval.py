@@ -4,8 +4,10 @@ Builds ../shared/corpora/officedocs-support (about 2,400 help-centre articles) w
 ``kas-tui build`` into a temporary folder (not timed), drafts a question set from it
 with ``kas-tui questions`` (timed apart), then times, in one process:
 
-- "navigator": every question through the lexical navigator on the package as built;
-- each ablation (``--ablate descriptions``, ``frontmatter``, ``indexes``);
+- "navigator": every question through the lexical navigator on the package as built,
+  in one process and in ``--workers`` forked processes (as ``kas-tui eval`` runs it);
+- each ablation (``--ablate descriptions``, ``frontmatter``, ``indexes``), in
+  ``--workers`` processes;
 - "flat baseline": the BM25 table of every body built once, then every question's
   top five.
 
@@ -37,6 +39,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--package", type=Path, help="an already built package to use")
+    parser.add_argument("--workers", type=int, default=2, help="processes (2)")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from kas_tui.evaluate.ablation import LAYERS
@@ -66,9 +69,15 @@ def main() -> int:
         )
         times: dict[str, list[float]] = {}
         for _ in range(args.runs):
-            ev = evaluate(package, questions, ablations=list(LAYERS))
+            ev = evaluate(package, questions, workers=1)
+            times.setdefault("navigator, 1 process", []).append(ev.main.seconds)
+            ev = evaluate(package, questions, ablations=list(LAYERS), workers=args.workers)
             for variant in ev.variants:
-                name = "navigator" if variant.name == "full" else f"--ablate {variant.name}"
+                name = (
+                    f"navigator, {args.workers} processes"
+                    if variant.name == "full"
+                    else f"--ablate {variant.name}"
+                )
                 times.setdefault(name, []).append(variant.seconds)
             started = time.perf_counter()
             run_flat(package, questions)

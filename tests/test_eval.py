@@ -364,3 +364,18 @@ def test_evaluation_writes_trajectories_that_replay(demo: Path, tmp_path: Path) 
     text = format_text(ev)
     assert "flat baseline" in text and "--ablate frontmatter" in text
     assert "## kas-tui eval: orbit-handbook" in format_markdown(ev)
+
+
+def test_workers_give_the_same_runs_in_the_same_order(demo: Path) -> None:
+    from kas_tui.evaluate.drafting import draft_questions
+
+    pkg = Package.open(demo)
+    questions = draft_questions(pkg, n=40)
+    one = evaluate(pkg, questions, workers=1)
+    two = evaluate(pkg, questions, workers=2)
+    assert [r.question.id for r in two.main.runs] == [q.id for q in questions]
+    assert [[s.text for s in r.steps] for r in one.main.runs] == [
+        [s.text for s in r.steps] for r in two.main.runs
+    ]
+    stopped = evaluate(pkg, questions, workers=2, should_stop=lambda: True)
+    assert stopped.stopped and not stopped.main.runs

@@ -90,6 +90,14 @@ def eval_parser() -> argparse.ArgumentParser:
         "user data folder, which the TUI's evaluation screen reads)",
     )
     parser.add_argument("--no-save", action="store_true", help="write no trajectories")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes running questions in parallel (default: one per CPU, at most 8; "
+        "the LLM navigator always asks one question at a time)",
+    )
     llm = parser.add_argument_group("LLM navigator (any OpenAI-compatible endpoint)")
     llm.add_argument("--llm-base-url", metavar="URL", help="e.g. http://localhost:11434/v1")
     llm.add_argument("--llm-model", metavar="NAME", help="the model to ask")
@@ -165,6 +173,7 @@ def run_eval(args: argparse.Namespace) -> int:
             out_dir=out_dir,
             questions_source=os.fspath(args.questions),
             progress=_progress() if sys.stderr.isatty() else None,
+            workers=1 if args.llm_base_url else (args.workers or min(8, os.cpu_count() or 1)),
         )
         if out_dir is not None:
             from ..fileio import atomic_write

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import multiprocessing as mp
 import os
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -111,8 +112,14 @@ def evaluate(
     questions_source: str = "",
     progress: Callable[[int, int], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
+    workers: int = 1,
 ) -> Evaluation:
-    """Run ``questions`` on ``package`` (and each ablation), with the flat baseline."""
+    """Run ``questions`` on ``package`` (and each ablation), with the flat baseline.
+
+    ``workers`` above 1 runs the questions in that many forked processes (where the
+    platform forks; the runs come back in question order, the same as in one process).
+    Only for a caller with no other threads running: the CLI, not the TUI.
+    """
     started = time.perf_counter()
     factory = factory or lexical_factory(budget=budget)
     catalog = catalog_entry(package)
@@ -134,12 +141,9 @@ def evaluate(
         navigator = factory(package, sandbox, catalog)
         navigator_name = navigator_name or navigator.name
         runs: list[Run] = []
-        for question in questions:
-            if should_stop is not None and should_stop():
-                stopped = True
-                break
-            run = navigator.run(question)
+        for run in _runs(navigator, questions, workers, should_stop):
             runs.append(run)
+            question = run.question
             if out_dir is not None:
                 target = Path(out_dir) / name / f"{safe_name(question.id)}.jsonl"
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -150,6 +154,7 @@ def evaluate(
             done += 1
             if progress is not None:
                 progress(done, total)
+        stopped = len(runs) < len(questions)
         seconds = time.perf_counter() - variant_started
         blames = [b for b in (blame_run(r, paths) for r in runs) if b is not None]
         variants.append(
@@ -183,6 +188,46 @@ def evaluate(
         out_dir=os.fspath(out_dir) if out_dir is not None else None,
         stopped=stopped,
     )
+
+
+#: The navigator a forked worker runs (set in the parent just before it forks).
+_FORKED: Navigator | None = None
+#: Questions a worker takes at a time: small enough for steady progress.
+_CHUNK = 16
+
+
+def _run_chunk(chunk: list[Question]) -> list[Run]:
+    assert _FORKED is not None
+    return [_FORKED.run(q) for q in chunk]
+
+
+def _runs(
+    navigator: Navigator,
+    questions: Sequence[Question],
+    workers: int,
+    should_stop: Callable[[], bool] | None,
+) -> Iterator[Run]:
+    """Each question's run, in order, until ``should_stop`` says so."""
+    stop = should_stop or (lambda: False)
+    if workers <= 1 or len(questions) < 2 * _CHUNK or "fork" not in mp.get_all_start_methods():
+        for question in questions:
+            if stop():
+                return
+            yield navigator.run(question)
+        return
+    global _FORKED
+    _FORKED = navigator
+    chunks = [list(questions[i : i + _CHUNK]) for i in range(0, len(questions), _CHUNK)]
+    pool = mp.get_context("fork").Pool(workers)
+    try:
+        for runs in pool.imap(_run_chunk, chunks):
+            if stop():
+                return
+            yield from runs
+    finally:
+        pool.terminate()
+        pool.join()
+        _FORKED = None
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
