@@ -180,11 +180,11 @@ def _blame_text(variant: Variant, top: int) -> list[str]:
     summary = variant.blame
     if summary.misleading:
         out += ["", "Entries that mislead most often:"]
-        for ref, times in summary.misleading:
+        for ref, times in summary.misleading[:top]:
             out.append(f"  {times}x {ref.where} {ref.title!r} - {ref.description}")
     if summary.confused:
         out += ["", "Sibling entries confused with each other:"]
-        for a, b, times in summary.confused:
+        for a, b, times in summary.confused[:top]:
             out.append(f"  {times}x {a.where} {a.title!r} <-> {b.where} {b.title!r}")
     if summary.unreached:
         out += ["", f"Gold documents no question reached ({len(summary.unreached)}):"]
