@@ -338,8 +338,9 @@ async def test_footer_goes_compact_when_narrow_so_quit_still_fits(
 
     app = KasApp(demo, today=TODAY, watch=False)
     async with app.run_test(size=(width, 40)) as pilot:
-        await pilot.pause()
         footer = app.query_one(KasFooter)
+        # the footer lays out its keys after the first refresh: wait for them, not for time
+        await pilot_wait_until(pilot, lambda: bool(footer.query("FooterKey")))
         assert footer.compact is compact
         keys = [item.key_display for item in footer.query("FooterKey")]
         assert "q" in keys
