@@ -91,7 +91,7 @@ async def test_full_keyboard_walk_submit_and_export(demo, tmp_path, monkeypatch)
         await choose(pilot, BILLING)
         header = text_of(screen, "#agent-call")
         assert 'readfile({"path": "billing-support/index.md"})' in header
-        assert "chosen by: Billing support - Plans and prices" in header
+        assert "chosen by: Billing support - Plans, seats, trials and prices" in header
         await choose(pilot, FAQ)
         await pilot.press("s")
         await pilot.pause()
@@ -191,7 +191,7 @@ async def test_back_peek_unrevealed_and_markup(tmp_path) -> None:
     shutil.copytree(DEMO, tmp_path / "demo_kb")
     index = tmp_path / "demo_kb" / "orbit-handbook" / "index.md"
     text = index.read_text(encoding="utf-8")
-    index.write_text(text.replace("Plans and prices,", "[bold]Plans[/bold] and prices,"), "utf-8")
+    index.write_text(text.replace("Plans, seats,", "[bold]Plans[/bold], seats,"), "utf-8")
     app = new_app(Package.open(tmp_path / "demo_kb"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("a", "enter")
@@ -207,7 +207,7 @@ async def test_back_peek_unrevealed_and_markup(tmp_path) -> None:
         options = screen.query_one("#agent-actions", OptionList)
         billing = next(i for i, a in enumerate(screen.actions) if a.path == BILLING)
         prompt = rendered(options.get_option(str(billing)).prompt)
-        assert "Billing support - [bold]Plans[/bold] and prices" in prompt
+        assert "Billing support - [bold]Plans[/bold], seats" in prompt
         assert "[bold]Plans[/bold]" in screen.query_one("#agent-text", TextArea).text
         await choose(pilot, BILLING)
         assert (READFILE, FAQ) in offered(screen)

@@ -15,8 +15,9 @@ whether the navigator can read its own cue). Four kinds, tried in this order:
   is it true that refunds go back to the original payment method only?" (for a sentence
   that gives an instruction: "...: should I post the override in #oncall?").
 
-The document's first heading (its title) and generic headings ("Overview", "Next
-steps"...) are never used; sentences under 5 or over 40 words are skipped, and so is a
+The document's first heading (its title), generic headings ("Overview", "Next
+steps"...) and template headings (a heading two documents share, "What went well",
+"Rules": a question under one would not say which document it means) are never used; sentences under 5 or over 40 words are skipped, and so is a
 question whose content words all appear in the document's title and description.
 
 Documents are visited in an order shuffled by ``seed`` (``random.Random``, over the
@@ -29,15 +30,19 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from markdown_it import MarkdownIt
 
-from .lexical import query_terms, words
+from ..okf import frontmatter as fm
+from ..okf.errors import FormatError
+from .lexical import LexicalIndex, query_terms, words
 from .model import Question
+from .passages import passages
 
 if TYPE_CHECKING:
     from ..package import Package
@@ -351,10 +356,20 @@ def _sized(sentence: str) -> bool:
     )
 
 
-def candidates(body: str) -> Iterator[tuple[str, str, str]]:
-    """``(kind, question, answer)`` drafts from a body, in the order of preference."""
+def heading_key(heading: str) -> str:
+    """A heading as compared across documents: numbering, case and punctuation dropped."""
+    return " ".join(words(_NUMBERED.sub("", heading)))
+
+
+def candidates(body: str, template: frozenset[str] = frozenset()) -> Iterator[tuple[str, str, str]]:
+    """``(kind, question, answer)`` drafts from a body, in the order of preference.
+
+    Sections under a heading in ``template`` (see :func:`template_headings`) are not
+    asked about, except a troubleshooting article's symptom."""
     secs = sections(body)
     body_secs = secs[1:] if secs and secs[0].level == 1 else secs
+    symptoms = [s for s in body_secs if s.heading.lower().strip(" :") in _SYMPTOM_HEADINGS]
+    body_secs = [s for s in body_secs if heading_key(s.heading) not in template]
     answer = next(
         (s.sentence for s in body_secs if s.heading.lower().strip(" :") in _ANSWER_HEADINGS),
         "",
@@ -363,8 +378,8 @@ def candidates(body: str) -> Iterator[tuple[str, str, str]]:
         heading = sec.heading.strip()
         if heading.endswith("?") and len(heading.split()) >= 4:
             yield FAQ, heading, sec.sentence
-    for sec in body_secs:
-        if sec.heading.lower().strip(" :") in _SYMPTOM_HEADINGS and _sized(sec.sentence):
+    for sec in symptoms:
+        if _sized(sec.sentence):
             symptom = _lower_first(first_clause(sec.sentence), body)
             yield SYMPTOM, f"What should I do when {symptom}?", answer or ""
     for sec in body_secs:
@@ -400,6 +415,59 @@ def _goal(heading: str) -> str:
     return text if len(objects) >= 2 else ""
 
 
+def template_headings(bodies: Iterable[str]) -> frozenset[str]:
+    """Headings that two or more documents share ("What went well", "Rules",
+    "Escalation"): a template's, not a topic's. A question under one would not say
+    which document it is about ("What went well: is it true that support noticed
+    quickly?" fits every postmortem), so no question is drafted from them."""
+    counts: Counter[str] = Counter()
+    for body in bodies:
+        counts.update({heading_key(s.heading) for s in sections(body)})
+    return frozenset(key for key, count in counts.items() if count >= 2 and key)
+
+
+#: Most gold documents a question has (the question format's limit).
+MAX_GOLD = 3
+
+
+class _Answers:
+    """Which other documents answer a drafted question as well as its own: a passage
+    holding as large a share of the question's words as the best passage of the
+    document it was drafted from (the navigator's answer test, see :mod:`.passages`)."""
+
+    def __init__(self, texts: dict[str, str]) -> None:
+        self.table = LexicalIndex(("text",))
+        self.table.add_many(
+            (f"{path}\0{i}", (passage,))
+            for path, text in texts.items()
+            for i, passage in enumerate(passages(text))
+        )
+
+    def also(self, path: str, question: str) -> tuple[str, ...] | None:
+        """The other documents that answer as well (in path order), or ``None`` when
+        more than :data:`MAX_GOLD` documents would be gold (too ambiguous to ask)."""
+        terms = query_terms(question)
+        best: dict[str, int] = {}
+        for key, found in self.table.hits(terms).items():
+            doc = key.split("\0", 1)[0]
+            best[doc] = max(best.get(doc, 0), len(found))
+        own = best.get(path, 0)
+        others = tuple(sorted(d for d, count in best.items() if d != path and count >= own))
+        return others if len(others) < MAX_GOLD else None
+
+    def close(self) -> None:
+        self.table.close()
+
+
+def _body(text: str) -> str:
+    """A document's text without its frontmatter."""
+    try:
+        block = fm.find_block(text)
+    except FormatError:
+        return text
+    return text[block.end :] if block else text
+
+
 def draft_questions(package: Package, n: int = DEFAULT_N, seed: int = 0) -> list[Question]:
     """Up to ``n`` questions drafted from ``package``'s bodies (see the module docstring)."""
     if n < 1:
@@ -407,17 +475,21 @@ def draft_questions(package: Package, n: int = DEFAULT_N, seed: int = 0) -> list
     rng = random.Random(seed)
     paths = sorted(package.documents)
     rng.shuffle(paths)
-    pools: dict[str, list[tuple[str, str, str]]] = {}
+    texts: dict[str, str] = {}
     for path in paths:
-        doc = package.documents[path]
         try:
-            body = package.body(path)
+            texts[path] = package.read_text(path)
         except (OSError, ValueError):
             continue
+    bodies = {path: _body(text) for path, text in texts.items()}
+    template = template_headings(bodies.values())
+    pools: dict[str, list[tuple[str, str, str]]] = {}
+    for path, body in bodies.items():
+        doc = package.documents[path]
         known = {w[:6] for w in words(f"{doc.title} {doc.description}")}
         seen: set[str] = set()
         pool = []
-        for kind, text, answer in candidates(body):
+        for kind, text, answer in candidates(body, template):
             terms = query_terms(text)
             if not terms or text in seen or all(t[:6] in known for t in terms):
                 continue  # nothing the title and description do not already say
@@ -425,32 +497,41 @@ def draft_questions(package: Package, n: int = DEFAULT_N, seed: int = 0) -> list
             pool.append((kind, text, answer))
         if pool:
             pools[path] = pool
-    chosen: list[tuple[str, str, str, str]] = []
+    answers = _Answers(texts)
+    chosen: list[tuple[str, str, str, str, tuple[str, ...]]] = []
     round_ = 0
-    while len(chosen) < n and any(len(pool) > round_ for pool in pools.values()):
-        for path in paths:
-            pool = pools.get(path, [])
-            if len(pool) <= round_:
-                continue
-            if round_ == 0:
-                best = min(KINDS.index(kind) for kind, _, _ in pool)
-                first = [c for c in pool if KINDS.index(c[0]) == best]
-                pick = first[rng.randrange(len(first))]
-                pool.remove(pick)
-                pool.insert(0, pick)
-            kind, text, answer = pool[round_]
-            chosen.append((path, kind, text, answer))
-            if len(chosen) == n:
-                break
-        round_ += 1
+    try:
+        while len(chosen) < n and any(len(pool) > round_ for pool in pools.values()):
+            for path in paths:
+                pool = pools.get(path, [])
+                if round_ == 0 and pool:
+                    best = min(KINDS.index(kind) for kind, _, _ in pool)
+                    first = [c for c in pool if KINDS.index(c[0]) == best]
+                    pick = first[rng.randrange(len(first))]
+                    pool.remove(pick)
+                    pool.insert(0, pick)
+                while len(pool) > round_:
+                    kind, text, answer = pool[round_]
+                    others = answers.also(path, text)
+                    if others is not None:
+                        break
+                    del pool[round_]  # other documents answer it as well: ambiguous
+                else:
+                    continue
+                chosen.append((path, kind, text, answer, others))
+                if len(chosen) == n:
+                    break
+            round_ += 1
+    finally:
+        answers.close()
     questions = []
-    for number, (path, kind, text, answer) in enumerate(chosen, start=1):
+    for number, (path, kind, text, answer, others) in enumerate(chosen, start=1):
         doc_type = package.documents[path].type.strip().lower() or "document"
         questions.append(
             Question(
                 id=f"q{number:04d}",
                 question=text,
-                gold=(path,),
+                gold=(path, *others),
                 answer=answer,
                 tags=("drafted", kind, doc_type),
             )

@@ -320,5 +320,18 @@ class LexicalIndex:
                 found.append(term)
         return found
 
+    def hits(self, terms: Sequence[str]) -> dict[str, list[str]]:
+        """For every row matching any of ``terms``: which of them it holds (after
+        stemming), in the order of ``terms``. One query per term, so a question is
+        judged against many passages at once."""
+        found: dict[str, list[str]] = {}
+        for term in dict.fromkeys(terms):
+            rows = self._db.execute(
+                "SELECT rowid FROM t WHERE t MATCH ?", (match_expression([term]),)
+            ).fetchall()
+            for (rowid,) in rows:
+                found.setdefault(self._key[rowid], []).append(term)
+        return found
+
     def close(self) -> None:
         self._db.close()

@@ -19,15 +19,18 @@ How it chooses, turn by turn:
    by their cue's score against the question, best first (ties: the first named).
    An entry also inherits half the score of the bundle entry that led to its index
    (entries of a bundle chosen for the question are worth a look even when their own
-   words miss). Bundles (their ``index.md``), documents and folders without an index
+   words miss), halved for each of the bundle's documents read that did not answer (a
+   bundle that disappoints loses its pull). Bundles (their ``index.md``), documents and folders without an index
    compete in the same ranking, so when a bundle's entries all score below an entry
    seen earlier elsewhere, it goes back there: that is its backtracking.
 3. A document whose cue has no description (named by a link or a listing, or by an
    entry without one; a line of SKILL.md naming it counts as one) is peeked at first when ``peek`` is on; the frontmatter's title,
    description and tags become its cue, and the ranking is made again.
-4. After reading a document it asks whether the document answers: the share of the
-   question's content words the document contains (stemmed, as BM25 matches them). At
-   ``answer_share`` or more it submits an answer quoting the document's best sentence.
+4. After reading a document it asks whether the document answers: whether one of its
+   sections, read with the document's title and description, holds the question's
+   content words (stemmed, as BM25 matches them): ``answer_share`` of them, or all but
+   one (:func:`.passages.answers`). Then it submits an answer quoting that section's
+   best sentence.
 5. When nothing it was shown matches a word of the question, it reads the first bundle
    index it has not read (in the order they were named), since an index is where new
    words come from; it gives up (submits nothing) when none is left, and submits what it
@@ -53,12 +56,11 @@ from ..okf import frontmatter as fm
 from ..okf.errors import FormatError
 from .lexical import LexicalIndex, query_terms, words
 from .model import ANSWERED, BUDGET, GAVE_UP, Choice, Question, Run
+from .passages import ANSWER_SHARE, answers, passages
 
 NAME = "lexical-bm25"
 #: The skill file the harness puts in the prompt when the skill is activated.
 SKILL_FILE = "SKILL.md"
-#: Share of the question's content words a document must hold to be taken as the answer.
-ANSWER_SHARE = 0.6
 #: Cue columns and their BM25 weights: what an entry says, and its path's words.
 _COLUMNS = ("cue", "path")
 _WEIGHTS = (1.0, 0.5)
@@ -129,7 +131,8 @@ class _Navigation:
         self.parent: dict[str, str] = {}  # key -> the bundle key whose index named it
         self.children: dict[str, list[str]] = {}
         self.opened: set[str] = set()  # paths read or listed
-        self.documents = LexicalIndex(("text",))  # documents read, for the answer test
+        self.entry_points: dict[str, list[str]] = {}  # document -> SKILL.md lines naming it
+        self.misses: dict[str, int] = {}  # bundle key -> its documents read that did not answer
         self.choices: list[Choice] = []
         self.best: tuple[float, str, str] | None = None  # share, path, sentence
 
@@ -140,7 +143,6 @@ class _Navigation:
             ended, answer, note = self._walk()
         finally:
             self.cues.close()
-            self.documents.close()
         self.walk.submit(answer)
         return Run(
             question=self.question,
@@ -156,25 +158,40 @@ class _Navigation:
         )
 
     def _walk(self) -> tuple[str, str, str]:
-        self._learn(self.walk.trail.preload_reveals)
-        if self.walk.reach.knows("index.md") and not self._entry_point_fits():
+        shortcuts = []
+        for reveal in self.walk.trail.preload_reveals:
+            if not reveal.folder and self._is_document(reveal.path):
+                self.entry_points.setdefault(reveal.path, []).append(reveal.cue)
+            else:
+                shortcuts.append(reveal)
+        self._learn(shortcuts)
+        fits = self._entry_point_fit()
+        if fits is not None:
+            self._learn(r for r in self.walk.trail.preload_reveals if r.path == fits)
+            self._choose(READFILE, fits, [(self._candidate(fits), 0.0)])
+            if self._judge(fits):
+                return ANSWERED, self._answer(), ""
+        if self.walk.reach.knows("index.md"):
             self._call(READFILE, "index.md")
         while self._turns_left() > 1:
             ranked = self._ranked()
             if not ranked:
                 unexplored = self._unexplored()
-                if unexplored is None:
+                fallback = [(unexplored, 0.0)] if unexplored else self._ranked(weak=True)
+                ranked = fallback
+                if not ranked:
                     return GAVE_UP, "", "nothing it was shown matches a word of the question"
-                ranked = [(unexplored, 0.0)]
             candidate, options = ranked[0][0], ranked[:5]
             if self.nav.peek and not candidate.described and self._is_document(candidate.path):
                 self._choose(PEEK, candidate.path, options)
                 continue
             self._choose(candidate.tool, candidate.path, options)
             if candidate.tool == READFILE and self._is_document(candidate.path):
-                share = self._judge(candidate.path)
-                if share >= self.nav.answer_share:
+                if self._judge(candidate.path):
                     return ANSWERED, self._answer(), ""
+                bundle = self.parent.get(candidate.path)
+                if bundle is not None:
+                    self.misses[bundle] = self.misses.get(bundle, 0) + 1
         note = "the turn budget ran out"
         return BUDGET, self._answer(), note
 
@@ -188,15 +205,25 @@ class _Navigation:
                     return candidate
         return None
 
-    def _entry_point_fits(self) -> bool:
-        """Whether SKILL.md named a document on a line holding half the question's words,
-        two at least (an entry point written for this kind of question): then it is
-        read first."""
-        ranked = self._ranked()
-        if not ranked or not self.terms or not self._is_document(ranked[0][0].path):
-            return False
-        found = self.cues.matched(ranked[0][0].path, self.terms, column="cue")
-        return len(found) >= 2 and len(found) * 2 >= len(self.terms)
+    def _entry_point_fit(self) -> str | None:
+        """The document SKILL.md names on a line holding half the question's words, two
+        at least (an entry point written for this kind of question), to be read first;
+        ``None`` when no line fits. Other documents SKILL.md names become candidates
+        only when an index or a link names them too (a one-word match on a short line
+        of SKILL.md is no reason to skip the indexes), their SKILL.md lines then added
+        to their cue."""
+        if not self.entry_points or not self.terms:
+            return None
+        table = LexicalIndex(("cue",))
+        try:
+            table.add_many((path, (" ".join(cues),)) for path, cues in self.entry_points.items())
+            for path, _ in table.search(self.terms, limit=1):
+                found = table.matched(path, self.terms)
+                if len(found) >= 2 and len(found) * 2 >= len(self.terms):
+                    return path
+        finally:
+            table.close()
+        return None
 
     def _turns_left(self) -> int:
         return self.nav.budget - self.walk.turns
@@ -235,6 +262,9 @@ class _Navigation:
                 self.children.setdefault(bundle, []).append(key)
             if _describes(reveal):
                 self.described.add(key)
+            if key not in self.cue_text and key in self.entry_points:
+                self.cue_text[key] = [c for c in self.entry_points[key] if c]
+                self.described.add(key)
             known = self.cue_text.setdefault(key, [])
             if key not in changed and (not known or (cue and cue not in known)):
                 changed[key] = None
@@ -266,7 +296,11 @@ class _Navigation:
 
     # -- choosing -----------------------------------------------------------------------
 
-    def _ranked(self) -> list[tuple[_Candidate, float]]:
+    def _ranked(self, weak: bool = False) -> list[tuple[_Candidate, float]]:
+        """Candidates not opened yet, best first. An entry whose own cue misses every
+        word of the question is a candidate only by what it inherits from its bundle,
+        and only until one of the bundle's documents disappointed (``weak`` lets them
+        all in: the last resort before giving up)."""
         scores = self.cues.scores(self.terms)
         keys = set(scores)
         for key, score in list(scores.items()):
@@ -274,7 +308,12 @@ class _Navigation:
                 keys.update(self.children.get(key, ()))
         ranked = []
         for key in keys:
-            score = scores.get(key, 0.0) + INHERIT * scores.get(self.parent.get(key, ""), 0.0)
+            bundle = self.parent.get(key, "")
+            misses = self.misses.get(bundle, 0)
+            own = scores.get(key, 0.0)
+            if own <= 0 and misses and not weak:
+                continue
+            score = own + INHERIT * 0.5**misses * scores.get(bundle, 0.0)
             if score <= 0:
                 continue
             candidate = self._candidate(key)
@@ -314,17 +353,30 @@ class _Navigation:
 
     # -- answering ----------------------------------------------------------------------
 
-    def _judge(self, path: str) -> float:
-        """The share of the question's words in the document just read (0 when unread)."""
+    def _judge(self, path: str) -> bool:
+        """How well the document just read answers: the largest share of the question's
+        words that one of its sections holds (0 when unread). A section, not the whole
+        body: an answer is a passage, and a long document holds most common words
+        somewhere without answering anything."""
         step = self.walk.steps[-1]
         if not step.ok or not self.terms:
-            return 0.0
-        self.documents.add(path, step.text)
-        found = self.documents.matched(path, self.terms)
+            return False
+        sections = passages(step.text)
+        table = LexicalIndex(("text",))
+        try:
+            table.add_many((str(i), (text,)) for i, text in enumerate(sections))
+            hits = table.hits(self.terms)
+        finally:
+            table.close()
+        if not hits:
+            return False
+        key, found = max(hits.items(), key=lambda kv: (len(kv[1]), -int(kv[0])))
         share = len(found) / len(self.terms)
         if self.best is None or share > self.best[0]:
-            self.best = (share, path, _best_sentence(step.text, found))
-        return share
+            plain = passages(step.text, context=False)
+            section = plain[int(key)] if int(key) < len(plain) else ""
+            self.best = (share, path, _best_sentence(section, found))
+        return answers(len(found), len(self.terms), self.nav.answer_share)
 
     def _answer(self) -> str:
         if self.best is None:
@@ -341,16 +393,11 @@ def _describes(reveal: Reveal) -> bool:
     return reveal.how == MENTION and reveal.cue != reveal.path and len(words(reveal.cue)) >= 3
 
 
-def _best_sentence(text: str, found: list[str]) -> str:
-    """The body sentence holding most of the words found (the first on a tie)."""
-    try:
-        block = fm.find_block(text)
-    except FormatError:
-        block = None
-    body = text[block.end :] if block is not None else text
+def _best_sentence(section: str, found: list[str]) -> str:
+    """The sentence of ``section`` holding most of the words found (the first on a tie)."""
     wanted = {w[:5] for w in found}
     best, best_hits = "", 0
-    for paragraph in body.split("\n\n"):
+    for paragraph in section.split("\n\n"):
         line = " ".join(paragraph.split())
         if not line or line.startswith(("#", "|", "```", "<", "---")):
             continue
