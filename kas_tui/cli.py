@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .cli_parser import Parser as _Parser
+from .tokens import INDEX_TOKEN_BUDGET
 
 if TYPE_CHECKING:
     from .checks import Report
@@ -201,6 +202,14 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="URL",
         help="make /-rooted links of Markdown sources that lead to no source file absolute, "
         "on this site (for help-centre exports: https://learn.microsoft.com)",
+    )
+    parser.add_argument(
+        "--index-budget",
+        metavar="TOKENS",
+        type=int,
+        default=INDEX_TOKEN_BUDGET,
+        help="most tokens one index may take; a folder whose index would take more is "
+        f"split into topical sub-bundles (default {INDEX_TOKEN_BUDGET:,})",
     )
     parser.add_argument(
         "--no-check", action="store_true", help="skip the agent-ready check at the end"

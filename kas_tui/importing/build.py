@@ -43,7 +43,9 @@ from typing import Any
 from ..okf import log as log_fmt
 from ..okf.errors import EditError, FormatError
 from ..store import os_reason
+from ..tokens import INDEX_TOKEN_BUDGET
 from . import prose
+from .build_groups import GroupsMixin
 from .build_layout import LayoutMixin, _Doc
 from .build_manifest import MANIFEST, BuildError, ManifestMixin, _sha, load_manifest
 from .build_reconcile import ReconcileMixin
@@ -109,6 +111,7 @@ def build(
     progress: Reporter | None = None,
     validate: bool = True,
     link_base: str | None = None,
+    index_budget: int = INDEX_TOKEN_BUDGET,
 ) -> BuildResult:
     """Build (or update) the package ``out_dir`` from the documents in ``source_dir``.
 
@@ -117,7 +120,11 @@ def build(
     ``link_base`` (``https://learn.microsoft.com``) makes site-rooted links of Markdown
     sources (``/teams/x``) that lead to no source file absolute links to that site. Raises
     :class:`BuildError` when the build cannot start; bad source files never raise.
+    ``index_budget``: most tokens an index may take; a folder whose index would take
+    more is split into topical sub-bundles (:mod:`.build_groups`).
     """
+    if index_budget < 500:
+        raise BuildError(f"an index budget of {index_budget} tokens is too small (500 at least)")
     return _Builder(
         Path(source_dir),
         Path(out_dir),
@@ -128,13 +135,14 @@ def build(
         now=now,
         progress=progress,
         link_base=link_base,
+        index_budget=index_budget,
     ).run(validate=validate)
 
 
 # --- the builder ---------------------------------------------------------------------------------
 
 
-class _Builder(LayoutMixin, ReconcileMixin, ManifestMixin):
+class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
     """The five stages; the paths, links and indexes (:mod:`.build_layout`), a later
     build's reconciling (:mod:`.build_reconcile`) and the manifest
     (:mod:`.build_manifest`) come from its mixins."""
@@ -151,6 +159,7 @@ class _Builder(LayoutMixin, ReconcileMixin, ManifestMixin):
         now: dt.datetime | None,
         progress: Reporter | None,
         link_base: str | None = None,
+        index_budget: int = INDEX_TOKEN_BUDGET,
     ) -> None:
         self.source = Path(os.path.abspath(source))
         self.link_base = link_base or ""
@@ -170,6 +179,8 @@ class _Builder(LayoutMixin, ReconcileMixin, ManifestMixin):
         self.kinds: dict[str, str] = {}
         self.new_manifest: dict[str, Any] = {}
         self._info: dict[str, tuple[str, str, int]] | None = None
+        self.group_titles: dict[str, str] = {}  # sub-bundles the build made -> title
+        self.index_budget = index_budget
         self.failed_sha: dict[str, str] = {}
         self.asset_sha: dict[str, str] = {}
         self._index_changes = 0
@@ -207,6 +218,8 @@ class _Builder(LayoutMixin, ReconcileMixin, ManifestMixin):
                     f"(no {MANIFEST}); choose an empty or new folder"
                 )
         self.result.first = self.manifest is None
+        groups = (self.manifest or {}).get("groups") or {}
+        self.group_titles = {str(k): str(v) for k, v in groups.items()}
 
     # -- the stages --------------------------------------------------------------------------
 
@@ -220,6 +233,8 @@ class _Builder(LayoutMixin, ReconcileMixin, ManifestMixin):
         self.result.seconds["convert"] = time.perf_counter() - clock
         clock = time.perf_counter()
         self._draft()
+        if self.result.first:
+            self._split_large_folders()
         self.result.seconds["draft"] = time.perf_counter() - clock
         clock = time.perf_counter()
         if self.result.first:
@@ -401,6 +416,10 @@ class _Builder(LayoutMixin, ReconcileMixin, ManifestMixin):
                     blocks=doc.blocks,
                 )
                 body = doc.draft.body
+                doc.raw_body = body
+                doc.headings = tuple(
+                    b.text for b in doc.blocks if b.kind == "heading" and b.level >= 2
+                )[:30]
                 if doc.converted.kind == "markdown":
                     body = self._rewrite_links(doc, body)
                     doc.draft.body = body

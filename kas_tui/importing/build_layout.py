@@ -32,6 +32,8 @@ class _Doc:
     strong_type: str | None = None
     draft: Draft | None = None
     text: str = ""
+    raw_body: str = ""  # the converted body before its links were rewritten
+    headings: tuple[str, ...] = ()  # its section headings, for grouping
 
 
 class LayoutMixin:
@@ -173,6 +175,7 @@ class LayoutMixin:
         for src, out in self.folders.items():
             if out:
                 titles[out] = index_fmt.folder_title(posixpath.basename(src))
+        titles.update(self.group_titles)  # sub-bundles the build made: named by their label
         return titles
 
     def _descriptions(

@@ -95,6 +95,7 @@ class ManifestMixin:
             "name": self.name,
             "built": self.now.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "folders": {k: v for k, v in sorted(self.folders.items()) if k},
+            "groups": dict(sorted(self.group_titles.items())),
             "documents": dict(sorted(documents.items())),
             "assets": {
                 src: {

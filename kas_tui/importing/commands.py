@@ -196,6 +196,7 @@ def run_build(args: argparse.Namespace) -> int:
             progress=report,
             validate=not args.no_check,
             link_base=args.link_base,
+            index_budget=args.index_budget,
         )
     except BuildError as exc:
         print(f"kas-tui build: {exc}", file=sys.stderr)

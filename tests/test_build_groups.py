@@ -1,0 +1,159 @@
+"""The build's index budget: a folder too large for one index becomes topical sub-bundles."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+from pathlib import Path
+
+import pytest
+from test_build import MANIFEST, article, tree, write_sources
+
+from kas_tui.importing.build import BuildError, build
+from kas_tui.importing.grouping import Member, fold, group, phrases
+from kas_tui.okf.index import parse_index
+from kas_tui.okf.links import extract_links, resolve
+from kas_tui.package import Package
+from kas_tui.tokens import estimate_tokens
+
+NOW = dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.timezone.utc)
+LATER = NOW + dt.timedelta(days=3)
+
+#: Six topics of a mail product, ten articles each; every title names the product.
+TOPICS = {
+    "mail flow": ["bounce", "queue", "connector", "relay", "smart host"],
+    "calendar": ["meeting", "room", "delegate", "reminder", "time zone"],
+    "public folder": ["migration", "permission", "replica", "quota", "hierarchy"],
+    "mobile device": ["sync", "wipe", "quarantine", "certificate", "battery"],
+    "retention policy": ["archive", "hold", "tag", "purge", "litigation"],
+    "address book": ["offline", "download", "entry", "hidden", "gal"],
+}
+
+
+def _sources() -> dict[str, str]:
+    files = {}
+    for topic, things in TOPICS.items():
+        for i in range(10):
+            thing = things[i % len(things)]
+            slug = f"{topic.replace(' ', '-')}-{thing.replace(' ', '-')}-{i}"
+            title = f"Contoso Exchange {topic} problem with the {thing} in case {i}"
+            description = (
+                f"Explains why the Contoso Exchange {topic} {thing} fails in case {i} of many "
+                "similar reports from administrators, and the steps that resolve it for good."
+            )
+            body = f"# {title}\n\n## Symptoms\n\nThe {thing} fails.\n\n## Resolution\n\nFix it.\n"
+            if i == 0:
+                following = f"{topic.replace(' ', '-')}-{things[1].replace(' ', '-')}-1.md"
+                body += f"\nSee [the next case]({following}).\n"
+            files[f"Contoso Exchange/{slug}.md"] = article(title, description, body)
+    return files
+
+
+@pytest.fixture(scope="module")
+def grouped(tmp_path_factory: pytest.TempPathFactory):
+    base = tmp_path_factory.mktemp("groups")
+    source = write_sources(base / "src", _sources())
+    out = base / "mail-kb"
+    result = build(source, out, now=NOW, workers=1, index_budget=1000)
+    return source, out, result
+
+
+def test_phrases_fold_plurals_and_pair_adjacent_words() -> None:
+    assert fold("mailboxes") == "mailbox" and fold("policies") == "policy"
+    assert fold("access") == "access" and fold("status") == "status"
+    found = phrases("Public folders cannot be migrated")
+    assert {"public", "folder", "public folder", "migrated"} <= set(found)
+    assert found["public folder"] == "Public folders"
+
+
+def test_group_names_groups_by_shared_title_phrases_and_is_deterministic() -> None:
+    members = [
+        Member(f"{t}-{i}.md", f"Contoso {t} issue number {i}", f"About {t}.")
+        for t in ("calendar", "mailbox", "transport")
+        for i in range(5)
+    ]
+    groups, kept = group(members, capacity=6, parent_room=10, context="Contoso")
+    assert sorted(g.label for g in groups) == ["Calendar", "Mailbox", "Transport"]
+    assert kept == []
+    assert all(len(g.members) == 5 for g in groups)
+    # the folder's own words (every title holds them) name no group; input order is moot
+    again, _ = group(list(reversed(members)), capacity=6, parent_room=10, context="Contoso")
+    assert [(g.label, g.members) for g in again] == [(g.label, g.members) for g in groups]
+
+
+def test_nothing_to_tell_apart_gives_no_groups() -> None:
+    members = [Member(f"{i}.md", f"Same words {i}") for i in range(12)]
+    assert group(members, capacity=5, parent_room=5) == ([], sorted(m.key for m in members))
+
+
+def test_every_index_the_build_writes_fits_the_budget(grouped) -> None:
+    _source, out, result = grouped
+    assert result.errors == 0
+    indexes = sorted(out.rglob("index.md"))
+    assert len(indexes) > 3  # the one folder became sub-bundles
+    for index in indexes:
+        assert estimate_tokens(index.read_text("utf-8")) <= 1000, index
+    top = parse_index((out / "contoso-exchange/index.md").read_text("utf-8"))
+    titles = {item.title for item in top.entries}
+    assert {"Mail flow", "Calendar", "Public folder", "Mobile device"} <= titles
+
+
+def test_sub_bundles_hold_their_topic_and_links_follow_the_moves(grouped) -> None:
+    _source, out, _result = grouped
+    calendar = sorted(p.name for p in (out / "contoso-exchange/calendar").glob("*.md"))
+    assert len(calendar) == 11 and "index.md" in calendar
+    assert all(n.startswith("calendar-") for n in calendar if n != "index.md")
+    pkg = Package(out)
+    pkg.load(scan=True)
+    for path in pkg.documents:
+        text = (out / path).read_text("utf-8")
+        for link in extract_links(text):
+            target = resolve(path, link.target)
+            if target.kind == "internal":
+                assert (out / target.path).is_file(), (path, link.target)
+
+
+def test_the_groups_are_the_same_on_every_build_and_a_rebuild_writes_nothing(
+    grouped, tmp_path: Path
+) -> None:
+    source, out, _result = grouped
+    other = tmp_path / "mail-kb"
+    build(source, other, now=NOW, workers=1, index_budget=1000)
+    assert _without_sources(tree(other)) == _without_sources(tree(out))
+    manifest = (other / MANIFEST).read_bytes()
+    stamps = {p: p.stat().st_mtime_ns for p in other.rglob("*") if p.is_file()}
+    again = build(source, other, now=LATER, workers=1, index_budget=1000)
+    assert (again.created, again.updated) == ([], [])
+    assert (other / MANIFEST).read_bytes() == manifest
+    assert {p: p.stat().st_mtime_ns for p in other.rglob("*") if p.is_file()} == stamps
+
+
+def _without_sources(files: dict[str, bytes]) -> dict[str, bytes]:
+    """The tree with ``sources[].resource`` lines (relative to where it was built) dropped."""
+    return {
+        path: b"\n".join(line for line in data.split(b"\n") if b"- resource: " not in line)
+        for path, data in files.items()
+    }
+
+
+def test_an_edit_inside_a_sub_bundle_index_survives_a_rebuild(grouped, tmp_path: Path) -> None:
+    source0, out0, _result = grouped
+    source, out = tmp_path / "src", tmp_path / "mail-kb"
+    shutil.copytree(source0, source)
+    shutil.copytree(out0, out)
+    index = out / "contoso-exchange/calendar/index.md"
+    text = index.read_text("utf-8")
+    line = next(line for line in text.splitlines() if line.startswith("* ["))
+    edited = line.split(" - ", 1)[0] + " - A curator's own sentence for this entry."
+    index.write_text(text.replace(line, edited), "utf-8")
+    changed = next((source / "Contoso Exchange").glob("calendar-meeting-0.md"))
+    changed.write_text(changed.read_text("utf-8") + "\nOne more line.\n", "utf-8")
+    again = build(source, out, now=LATER, workers=1, index_budget=1000)
+    assert again.updated == ["contoso-exchange/calendar/calendar-meeting-0.md"]
+    assert edited in index.read_text("utf-8")
+
+
+def test_a_budget_too_small_is_refused(tmp_path: Path) -> None:
+    source = write_sources(tmp_path / "src", {"a.md": "# A\n\nText of a.\n"})
+    with pytest.raises(BuildError, match="too small"):
+        build(source, tmp_path / "kb", index_budget=100)
