@@ -182,9 +182,7 @@ def test_every_folder_has_an_index_describing_its_content(built) -> None:
     assert set(entries) == {"calendars/", "mail-flow/", "notes.md", "status-page.md"}
     assert entries["mail-flow/"].title == "Mail Flow"
     assert entries["mail-flow/"].description.startswith("2 troubleshooting articles on Mail Flow: ")
-    assert entries["calendars/"].description.startswith(
-        "Calendars: 4 documents in 1 bundle on Sharing"
-    )
+    assert entries["calendars/"].description.startswith("Calendars: 4 documents on Sharing")
     sharing = parse_index((out / "calendars/sharing/index.md").read_text())
     assert {e.target for e in sharing.entries} == {"permissions.md", "shared-calendar.md"}
     for entry in sharing.entries:

@@ -53,6 +53,7 @@ from .convert import ConversionError, Limits, sha256_file
 from .draft import GENERATOR, draft_document, dump_yaml
 from .heuristics import FORMAT_TYPES, content_type, draft_title
 from .pool import convert_files
+from .source_meta import in_include_folder, is_furniture, is_site_config
 
 #: Failures a second try on the same bytes cannot change (a timeout or a missing
 #: dependency may go away with other options or packages: those are tried again).
@@ -180,6 +181,7 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
         self.new_manifest: dict[str, Any] = {}
         self._info: dict[str, tuple[str, str, int]] | None = None
         self.group_titles: dict[str, str] = {}  # sub-bundles the build made -> title
+        self.source_meta: list[dict] = []  # the converted sources' own frontmatter
         self.index_budget = index_budget
         self.failed_sha: dict[str, str] = {}
         self.asset_sha: dict[str, str] = {}
@@ -283,7 +285,9 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
                         )
                         continue
                 rel = path.relative_to(self.source).as_posix()
-                (assets if path.suffix.lower() in ASSET_EXTS else documents).append(rel)
+                asset = path.suffix.lower() in ASSET_EXTS or is_furniture(rel)
+                asset = asset or is_site_config(rel)
+                (assets if asset or in_include_folder(rel) else documents).append(rel)
         if not documents:
             raise BuildError(
                 f"{self.source}: no files to convert in it"
@@ -379,6 +383,7 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
         for doc in converted:
             assert doc.converted is not None
             foreign = doc.converted.frontmatter or {}
+            self.source_meta.append(foreign)
             if all(
                 isinstance(foreign.get(k), str) and foreign[k].strip()
                 for k in ("title", "description")

@@ -17,6 +17,7 @@ from .build_manifest import _one_line
 from .convert import Converted
 from .draft import Draft
 from .slug import slugify, unique_slug
+from .source_meta import readable_name, site_title, subjects
 
 
 @dataclass
@@ -96,6 +97,10 @@ class LayoutMixin:
                 continue
             folder = self.folders[posixpath.dirname(rel)]
             suffix = Path(rel).suffix.lower()
+            if suffix in (".md", ".markdown", ".mdx"):
+                suffix = (
+                    ".txt"  # every .md in a package is a document: furniture and snippets are not
+                )
             stem = unique_slug(slugify(Path(rel).stem, fallback="asset"), taken[folder])
             taken[folder].add(stem + suffix)
             self.assets[rel] = posixpath.join(folder, stem + suffix) if folder else stem + suffix
@@ -169,21 +174,46 @@ class LayoutMixin:
         depth = lambda f: f.count("/") + 1 if f else 0  # noqa: E731
         return sorted(bundles, key=lambda f: (-depth(f), f)), docs_in, subs_in
 
-    def _folder_titles(self) -> dict[str, str]:
-        """Out folder -> title, from the source folder's own name (``SharePointServer``)."""
-        titles = {"": index_fmt.folder_title(self.name)}
+    def _folder_titles(self, view: dict[str, tuple[str, str, str]] | None = None) -> dict[str, str]:
+        """Out folder -> title, from the source folder's own name, written as the
+        folder's documents write it when it is squashed (``SharePointServer`` ->
+        "SharePoint Server", with ``view``'s titles; see :func:`.source_meta.readable_name`)."""
+        titles = {"": self._package_title()}
         for src, out in self.folders.items():
             if out:
-                titles[out] = index_fmt.folder_title(posixpath.basename(src))
+                name = posixpath.basename(src)
+                below = [v[0] for p, v in (view or {}).items() if p.startswith(out + "/")]
+                titles[out] = readable_name(name, below) or index_fmt.folder_title(name)
         titles.update(self.group_titles)  # sub-bundles the build made: named by their label
         return titles
+
+    def _package_title(self) -> str:
+        """The package's title: the site's own name (``site_name`` of mkdocs.yml,
+        docfx.json's ``_appTitle``...), else the source folder's name made readable;
+        never the output folder's name, which is a skill name."""
+        cached = getattr(self, "_title_cache", None)
+        if cached is None:
+            files = sorted({*self.docs, *self.assets})
+            cached = (
+                site_title(self._read_source, files)
+                or readable_name(self.source.name)
+                or index_fmt.folder_title(self.source.name)
+            )
+            self._title_cache = cached
+        return cached
+
+    def _read_source(self, rel: str) -> str | None:
+        try:
+            return (self.source / rel).read_text("utf-8", errors="replace")
+        except OSError:
+            return None
 
     def _descriptions(
         self, view: dict[str, tuple[str, str, str]]
     ) -> dict[str, tuple[str, str, int]]:
         """Folder -> (title, description, documents at any depth), deepest folders first."""
         bundles, docs_in, subs_in = self._tree(view)
-        titles = self._folder_titles()
+        titles = self._folder_titles(view)
         weights = summary.weights_for(
             [[view[p][0] for p in docs_in.get(f, [])] for f in bundles if docs_in.get(f)]
         )
@@ -197,6 +227,8 @@ class LayoutMixin:
             for sub in subs_in.get(folder, []):
                 types[folder].update(types.get(sub, Counter()))
             total = len(documents) + sum(n for _t, n in subfolders)
+            prefix = folder + "/" if folder else ""
+            below = [v[0] for p, v in view.items() if p.startswith(prefix)] if subfolders else []
             description = summary.folder_description(
                 title,
                 documents,
@@ -204,6 +236,8 @@ class LayoutMixin:
                 total=total,
                 weights=weights,
                 doc_type=summary.main_type(types[folder].elements()),
+                types=types[folder],
+                all_titles=sorted(below),
             )
             out[folder] = (title, description, total)
         return out
@@ -268,7 +302,8 @@ class LayoutMixin:
         )
         facts = summary.PackageFacts(
             name=self.name,
-            title=index_fmt.folder_title(self.name),
+            title=self._package_title(),
+            products=subjects(self.source_meta),
             documents=len(view),
             bundles=[(f, info[f][0], info[f][1], info[f][2]) for f in top],
             root_documents=root_docs,

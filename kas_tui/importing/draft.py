@@ -40,6 +40,7 @@ from . import prose
 from .convert import Converted
 from .heuristics import draft_description, draft_tags, draft_title, infer_type
 from .slug import names_in, slugify, unique_slug
+from .source_meta import strip_site_suffix
 
 if TYPE_CHECKING:
     from ..package import Package
@@ -195,7 +196,8 @@ def draft_document(
     parsed = blocks if blocks is not None else list(prose.blocks(body))
     notes: list[str] = []
 
-    title = _text(foreign.get("title")) or draft_title(converted, parsed)
+    given_title = _text(foreign.get("title"))
+    title = strip_site_suffix(given_title) if given_title else draft_title(converted, parsed)
     description = _text(foreign.get("description"))
     if not description:
         description = draft_description(converted, title, parsed, siblings=siblings)
@@ -231,7 +233,8 @@ def draft_document(
     frontmatter = dict(foreign)
     drafted: list[str] = []
     for key, value in ours.items():
-        if key in foreign and _usable(key, foreign[key]) and key != "sources":
+        cleaned = key == "title" and value != given_title  # the site's suffix dropped
+        if key in foreign and _usable(key, foreign[key]) and key != "sources" and not cleaned:
             continue
         frontmatter[key] = value
         drafted.append(key)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from ..drift import norm
 from . import prose
+from .grouping import fold
 
 _STOP_WORDS = """a an the and or of to in on for with by from at as is are was were be been being it its
     this that these those you your we our they their he she his her i me my can cant can't
@@ -52,6 +53,21 @@ def count_phrase(n: int, doc_type: str | None) -> str:
     """``412 troubleshooting articles``, ``1 procedure``, ``3 documents``."""
     one, many = _TYPE_PHRASES.get((doc_type or "").lower(), ("document", "documents"))
     return f"{n:,} {one if n == 1 else many}"
+
+
+def mixture_phrase(n: int, types: Counter[str]) -> str:
+    """How many documents, by the types they actually have: "412 troubleshooting
+    articles" when every one is; "51 documents, mostly procedures" when 60% or more
+    are; "51 documents" otherwise. A count never claims a type the documents lack."""
+    counts = Counter({t: c for t, c in types.items() if t and c > 0})
+    if counts and len(counts) == 1 and sum(counts.values()) == n:
+        return count_phrase(n, next(iter(counts)))
+    main = main_type(counts.elements())
+    if main is not None:
+        _one, many = _TYPE_PHRASES.get(main.lower(), ("", ""))
+        if many:
+            return f"{count_phrase(n, None)}, mostly {many}"
+    return count_phrase(n, None)
 
 
 def main_type(types: Iterable[str]) -> str | None:
@@ -104,6 +120,7 @@ def topics(
     if not titles:
         return []
     skip = set(norm(exclude).split())
+    skip |= {fold(w) for w in skip}
     counts: Counter[str] = Counter()
     surface: dict[str, Counter[str]] = {}
     titles = list(dict.fromkeys(titles))  # the same title twice is one vote
@@ -117,7 +134,7 @@ def topics(
     scored = []
     for phrase, n in counts.items():
         parts = phrase.split()
-        if all(p in skip for p in parts):
+        if all(p in skip or fold(p) in skip for p in parts):
             continue
         if n < 2 and (len(titles) > 3 or len(parts) == 2):
             continue
@@ -162,37 +179,57 @@ def folder_description(
     total: int | None = None,
     weights: Weights | None = None,
     doc_type: str | None = None,
+    all_titles: Sequence[str] = (),
+    types: Counter[str] | None = None,
 ) -> str:
-    """One sentence on what a folder holds.
+    """One sentence on what a folder holds, naming as many of its topics as fit.
 
     ``documents``: (title, type) of the documents directly in it; ``subfolders``:
     (title, documents in it at any depth) of its sub-bundles; ``total``: documents at
     any depth (default: counted from the two); ``doc_type``: the type most of those
-    documents share (default: from ``documents``).
+    documents share (default: from ``documents``); ``types``: every type of its
+    documents at any depth with its count (the count is then said by
+    :func:`mixture_phrase`); ``all_titles``: the titles of its
+    documents at any depth, whose shared phrases say what the sub-bundles are about
+    (a sub-bundle's name alone rarely holds the words a question asks with).
     """
     total = total if total is not None else len(documents) + sum(n for _t, n in subfolders)
     doc_type = doc_type or main_type(t for _title, t in documents)
     titles = [t for t, _type in documents]
     if subfolders:
         names = [t for t, _n in sorted(subfolders, key=lambda s: (-s[1], s[0].lower()))]
-        shown = names[:4]
-        lead = f"{title}: {count_phrase(total, doc_type)} in {len(subfolders)} "
-        lead += "bundle" if len(subfolders) == 1 else "bundles"
-        sentence = f"{lead} on {join_words(shown, more=len(names) - len(shown))}"
-        if documents:
-            found = topics(titles, exclude=title, limit=2, weights=weights)
-            if found:
-                sentence += f", plus {len(documents)} on {join_words(found)}"
-        return _finish(sentence)
-    lead = f"{count_phrase(len(documents), doc_type)} on {title}"
+        shown = names[:3]
+        counted = (
+            mixture_phrase(total, types) if types is not None else count_phrase(total, doc_type)
+        )
+        lead = f"{title}: {counted} on "
+        lead += join_words(shown, more=len(names) - len(shown))
+        exclude = " ".join([title, *names])
+        found = topics(list(all_titles) or titles, exclude=exclude, limit=8, weights=weights)
+        return _finish(_fitting(lead, ": ", found))
+    counted = (
+        mixture_phrase(len(documents), Counter(t for _title, t in documents))
+        if types is not None
+        else count_phrase(len(documents), doc_type)
+    )
+    lead = f"{counted} on {title}"
     if len(documents) <= 3:
         listed = [prose.clip(t, 70).rstrip(".") for t in titles]
         return _finish(f"{lead}: {'; '.join(listed)}")
-    found = topics(titles, exclude=title, limit=4, weights=weights)
+    found = topics(titles, exclude=title, limit=8, weights=weights)
     if len(found) >= 2:
-        return _finish(f"{lead}, covering {join_words(found)}")
+        return _finish(_fitting(lead, ", covering ", found))
     examples = sorted(dict.fromkeys(titles), key=len)[:2]
     return _finish(f"{lead}, such as {'; '.join(prose.clip(t, 60) for t in examples)}")
+
+
+def _fitting(lead: str, joiner: str, found: Sequence[str]) -> str:
+    """``lead`` and as many of ``found`` as fit in one description, joined as a list."""
+    for n in range(len(found), 0, -1):
+        text = f"{lead}{joiner}{join_words(found[:n])}"
+        if len(text) < MAX_DESCRIPTION - 1:
+            return text
+    return lead
 
 
 def _finish(text: str) -> str:
@@ -219,6 +256,8 @@ class PackageFacts:
     source: str
     failed: list[str] = field(default_factory=list)  # "file: reason"
     topics: list[str] = field(default_factory=list)
+    #: what the pages say they are about (``appliesto``, ``ms.service``), most common first
+    products: list[str] = field(default_factory=list)
 
 
 _WHEN = {
@@ -251,18 +290,23 @@ _KIND_WORDS = {
 
 
 def skill_description(facts: PackageFacts) -> str:
-    """What the package covers and when to use it, in at most about 600 characters."""
+    """What the package covers and when to use it, in at most about 600 characters:
+    the products its pages say they apply to when they say so, else its bundles or
+    topics; every count true of every document it counts."""
     doc_type = main_type(facts.types.elements())
     names = [b[1] for b in sorted(facts.bundles, key=lambda b: (-b[3], b[1].lower()))]
-    shown = names[:8]
-    covers = f"{facts.title}: {count_phrase(facts.documents, doc_type)}"
-    if shown:
-        covers += f" on {join_words(shown, more=len(names) - len(shown))}"
+    about = facts.products[:8] or names[:8]
+    more = len(names) - len(about) if not facts.products and names else 0
+    covers = f"{facts.title}: {mixture_phrase(facts.documents, facts.types)}"
+    if about:
+        covers += f" on {join_words(about, more=more)}"
     elif facts.topics:
         covers += f" on {join_words(facts.topics[:5])}"
     covers += "."
+    if facts.products and names:
+        covers += f" Bundles: {join_words(names[:8], more=len(names) - min(len(names), 8))}."
     what = _WHEN.get((doc_type or "").lower(), "what these documents say")
-    subjects = join_words(shown[:5]) if shown else join_words(facts.topics[:4]) or facts.title
+    subjects = join_words(about[:5]) if about else join_words(facts.topics[:4]) or facts.title
     when = (
         f" Use when a question concerns {subjects} and needs {what}, "
         "or when asked which document covers a topic."

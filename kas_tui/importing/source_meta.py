@@ -1,0 +1,228 @@
+"""What a documentation source says about itself, beyond its pages.
+
+Exports of docs sites (docfx, MkDocs, Docusaurus, a wiki) carry repository furniture
+(README, LICENSE, SECURITY...), folder names squashed for URLs (``ExchangeOnline``,
+``SkypeforBusiness``), page titles with the site's suffix (``... | Microsoft Docs``)
+and the product's name in their configuration (``mkdocs.yml``'s ``site_name``,
+``docfx.json``'s ``_appTitle``) or their pages' metadata (``ms.service``,
+``appliesto``). This module reads those; the build decides what to do with them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import yaml
+
+#: Repository files that describe the repository, not the subject: kept as assets at
+#: the package root, never listed as documents (compared without extension, any case).
+FURNITURE = frozenset(
+    {
+        "readme",
+        "contributing",
+        "contributors",
+        "license",
+        "licence",
+        "license-code",
+        "license-docs",
+        "security",
+        "code_of_conduct",
+        "code-of-conduct",
+        "codeofconduct",
+        "support",
+        "codeowners",
+        "thirdpartynotices",
+        "third-party-notices",
+        "notice",
+        "notices",
+        "pull_request_template",
+        "issue_template",
+    }
+)
+#: Folder names docs sites keep snippet files in (pulled into pages, not pages).
+INCLUDE_FOLDERS = frozenset({"includes", "_includes", "includes-shared", "snippets", "_snippets"})
+#: Site suffixes page titles carry: "Sign-in fails | Microsoft Docs", "Widgets -
+#: Textual Documentation" (a separator with spaces, up to three words, then Docs,
+#: Documentation or Wiki).
+_SUFFIX = re.compile(
+    r"\s+(?:\||-|–|—)\s+(?:Microsoft\s+(?:Docs|Learn)|(?:[\w.]+\s+){0,3}"
+    r"(?:Docs|Documentation|Wiki))\s*$",
+    re.IGNORECASE,
+)
+_SQUASH = re.compile(r"[\W_]+", re.UNICODE)
+_WORDS = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def is_furniture(rel: str) -> bool:
+    """Whether a source file is repository furniture: a README, LICENSE, SECURITY,
+    CONTRIBUTING... at the source's root (in a sub-folder a README is a landing page)."""
+    if "/" in rel:
+        return False
+    stem = rel.rsplit(".", 1)[0] if "." in rel[1:] else rel
+    return stem.lower() in FURNITURE
+
+
+#: Files that configure the site or list its pages: read for structure and names,
+#: never documents (compared in lower case; ``toc.*`` at any level).
+_SITE_CONFIG = re.compile(
+    r"^(?:mkdocs[\w.-]*\.ya?ml|docfx\.json|_config\.ya?ml|docusaurus\.config\.[jt]s|"
+    r"sidebars\.(?:js|ts|json)|book\.toml|conf\.py)$"
+)
+_TOC = re.compile(r"^toc\.(?:ya?ml|md|json)$")
+
+
+def is_site_config(rel: str) -> bool:
+    """Whether a source file configures the docs site (``mkdocs.yml``, ``docfx.json``,
+    a Docusaurus or Jekyll config at the root) or is a table of contents (``toc.yml``,
+    ``TOC.md`` anywhere)."""
+    name = rel.rsplit("/", 1)[-1].lower()
+    return bool(_TOC.match(name)) or ("/" not in rel and bool(_SITE_CONFIG.match(name)))
+
+
+def in_include_folder(rel: str) -> bool:
+    """Whether a source file sits in a folder docs sites keep snippets in."""
+    return any(part.lower() in INCLUDE_FOLDERS for part in rel.split("/")[:-1])
+
+
+def strip_site_suffix(title: str) -> str:
+    """A page title without the site's suffix ("X | Microsoft Docs" -> "X")."""
+    stripped = _SUFFIX.sub("", title)
+    return stripped if stripped.strip() else title
+
+
+def readable_name(name: str, titles: Iterable[str] = ()) -> str | None:
+    """A squashed folder name written as its documents write it: ``ExchangeOnline``
+    -> "Exchange Online", ``SkypeforBusiness`` -> "Skype for Business",
+    ``Microsoft365`` -> "Microsoft 365", using the words of ``titles`` (the folder's own
+    documents'); ``None`` when the name is not squashed or its letters cannot be cut
+    into words those titles use."""
+    if not re.fullmatch(r"[A-Za-z0-9]+", name) or not re.search(
+        r"[a-z][A-Z]|[A-Za-z][0-9]|[a-z]{12,}", name
+    ):
+        return None
+    forms: dict[str, Counter[str]] = {}
+    for title in titles:
+        for word in _WORDS.findall(title):
+            forms.setdefault(word.lower(), Counter())[word] += 1
+    target = name.lower()
+    # fewest words that spell the name, each a word the titles use (dynamic programming)
+    best: list[list[str] | None] = [None] * (len(target) + 1)
+    best[0] = []
+    for end in range(1, len(target) + 1):
+        for start in range(max(0, end - 30), end):
+            head = best[start]
+            piece = target[start:end]
+            shorter = head is not None and (best[end] is None or len(head) + 1 < len(best[end]))
+            if shorter and piece in forms and piece != target:
+                best[end] = [*head, piece]
+    words = best[-1]
+    if not words or len(words) < 2:
+        return None
+    spelled = [_spelling(w, forms[w]) for w in words]
+    text = " ".join(spelled)
+    return text[0].upper() + text[1:]
+
+
+def _spelling(word: str, forms: Counter[str]) -> str:
+    """How the titles write a word: lower case when they ever do mid-title ("for"),
+    else their most common spelling ("SharePoint")."""
+    if word in forms and len(word) <= 3:
+        return word
+    return forms.most_common(1)[0][0]
+
+
+def site_title(read: Callable[[str], str | None], files: Iterable[str]) -> str | None:
+    """The documentation's own name, from the site's configuration: ``site_name`` of an
+    MkDocs yml, ``_appTitle`` of docfx.json's global metadata, ``title`` of a Jekyll
+    ``_config.yml`` or a Docusaurus config; ``None`` when there is none."""
+    names = sorted(f for f in files if "/" not in f)
+    for rel in names:
+        low = rel.lower()
+        text = None
+        if low.startswith("mkdocs") and low.endswith((".yml", ".yaml")):
+            text = read(rel)
+            data = _yaml(text)
+            if isinstance(data, Mapping) and isinstance(data.get("site_name"), str):
+                return data["site_name"].strip() or None
+        elif low == "docfx.json":
+            text = read(rel)
+            try:
+                data = json.loads(text or "")
+            except ValueError:
+                continue
+            meta = (data.get("build") or {}).get("globalMetadata") or {}
+            for key in ("_appTitle", "titleSuffix", "_appName"):
+                if isinstance(meta.get(key), str) and meta[key].strip():
+                    return strip_site_suffix(meta[key].strip(" |-"))
+        elif low == "_config.yml":
+            data = _yaml(read(rel))
+            if isinstance(data, Mapping) and isinstance(data.get("title"), str):
+                return data["title"].strip() or None
+        elif low.startswith("docusaurus.config."):
+            match = re.search(r"\btitle\s*:\s*['\"]([^'\"]+)['\"]", read(rel) or "")
+            if match:
+                return match.group(1).strip()
+    return None
+
+
+def subjects(frontmatters: Iterable[Mapping[str, Any]], limit: int = 8) -> list[str]:
+    """The products or services the pages say they are about, most common first: the
+    values of ``appliesto`` / ``applies_to`` / ``products`` lists and of ``ms.service``
+    / ``ms.product`` (``exchange-online`` read as "Exchange online"), release years
+    dropped ("Outlook 2016" and "Outlook 2019" are "Outlook")."""
+    counts: Counter[str] = Counter()
+    spelled: dict[str, str] = {}
+    for data in frontmatters:
+        seen: set[str] = set()
+        for key in ("appliesto", "applies_to", "products", "product"):
+            value = data.get(key)
+            values = value if isinstance(value, list) else [value]
+            for item in values:
+                if isinstance(item, str) and 2 < len(item.strip()) < 60:
+                    seen.add(item.strip())
+        if not seen:
+            for key in ("ms.service", "ms.product"):
+                value = data.get(key)
+                if isinstance(value, str) and value.strip():
+                    words = value.strip().replace("-", " ")
+                    seen.add(words[0].upper() + words[1:])
+        for item in sorted({_unversioned(i) for i in seen}):
+            key = item.lower()
+            counts[key] += 1
+            spelled.setdefault(key, item)
+    return [spelled[k] for k, _n in counts.most_common(limit)]
+
+
+_YEAR = re.compile(r"\s+(?:19|20)\d\d\b.*$")
+
+
+def _unversioned(product: str) -> str:
+    """A product without its release year and what follows ("Exchange Server 2013
+    Enterprise" -> "Exchange Server"): one subject, however many releases."""
+    return _YEAR.sub("", product).strip() or product
+
+
+def _yaml(text: str | None) -> Any:
+    if not text:
+        return None
+    try:
+        return yaml.load(text, Loader=_Tolerant)  # noqa: S506 - SafeLoader subclass
+    except yaml.YAMLError:
+        return None
+
+
+class _Tolerant(yaml.SafeLoader):
+    """A safe loader that reads MkDocs configs: unknown tags (``!!python/name:...``,
+    ``!ENV``) load as ``None`` instead of failing."""
+
+
+def _unknown(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> None:  # noqa: ARG001
+    return None
+
+
+_Tolerant.add_multi_constructor("", _unknown)
+_Tolerant.add_multi_constructor("tag:yaml.org,2002:python/", _unknown)

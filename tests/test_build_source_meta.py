@@ -1,0 +1,146 @@
+"""What a docs source says about itself: furniture, snippets, site names, products,
+squashed folder names, site suffixes and type hints, as the build uses them."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from test_build import article, write_sources
+
+from kas_tui.importing.build import build
+from kas_tui.importing.source_meta import (
+    in_include_folder,
+    is_furniture,
+    is_site_config,
+    readable_name,
+    site_title,
+    strip_site_suffix,
+    subjects,
+)
+from kas_tui.okf import frontmatter as fm
+from kas_tui.okf.index import parse_index
+from kas_tui.okf.skill import parse_skill
+from kas_tui.package import Package
+
+NOW = dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.timezone.utc)
+
+
+def test_furniture_snippets_and_site_config_are_told_apart_from_pages() -> None:
+    assert is_furniture("README.md") and is_furniture("LICENSE") and is_furniture("SECURITY.md")
+    assert is_furniture("CODE_OF_CONDUCT.md") and is_furniture("ThirdPartyNotices.txt")
+    assert not is_furniture("guide/README.md")  # a folder's landing page
+    assert not is_furniture("licensing-faq.md")
+    assert in_include_folder("includes/note.md") and in_include_folder("docs/_includes/x.md")
+    assert not in_include_folder("includes.md")
+    assert is_site_config("mkdocs.yml") and is_site_config("mkdocs-nav.yml")
+    assert is_site_config("docfx.json") and is_site_config("Teams/TOC.yml")
+    assert is_site_config("guide/toc.md") and not is_site_config("guide/mkdocs.yml")
+
+
+def test_titles_lose_the_site_suffix_only() -> None:
+    assert strip_site_suffix("Cannot sign in | Microsoft Docs") == "Cannot sign in"
+    assert strip_site_suffix("Widgets - Textual Documentation") == "Widgets"
+    assert strip_site_suffix("Set up SSO – Microsoft Learn") == "Set up SSO"
+    assert strip_site_suffix("Docs") == "Docs"  # nothing left: kept
+    assert strip_site_suffix("Pipes | and filters") == "Pipes | and filters"
+
+
+@pytest.mark.parametrize(
+    ("name", "titles", "expected"),
+    [
+        ("ExchangeOnline", ["Mail stuck in Exchange Online"], "Exchange Online"),
+        ("SkypeforBusiness", ["Skype for Business sign-in fails"], "Skype for Business"),
+        ("SharePointOnline", ["SharePoint Online sync", "Online editing"], "SharePoint Online"),
+        ("Microsoft365", ["Microsoft 365 admin center"], "Microsoft 365"),
+        ("teams-rooms", ["Teams rooms"], None),  # not squashed: the usual folder title
+        ("Widgets", ["Widgets"], None),
+        ("OfficeExperts", ["Nothing alike"], None),  # no words to spell it with
+    ],
+)
+def test_squashed_folder_names_are_spelled_as_their_documents_spell_them(
+    name: str, titles: list[str], expected: str | None
+) -> None:
+    assert readable_name(name, titles) == expected
+
+
+def test_the_site_names_itself_in_its_configuration() -> None:
+    files = {
+        "mkdocs.yml": "site_name: Textual\nmarkdown_extensions:\n"
+        "  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n",
+    }
+    assert site_title(files.get, files) == "Textual"
+    docfx = {"docfx.json": '{"build": {"globalMetadata": {"_appTitle": "Contoso Docs"}}}'}
+    assert site_title(docfx.get, docfx) == "Contoso Docs"
+    assert site_title({"docfx.json": "{not json"}.get, ["docfx.json"]) is None
+    assert site_title({}.get, []) is None
+
+
+def test_products_come_from_appliesto_without_release_years() -> None:
+    pages = [
+        {"appliesto": ["Exchange Server 2013 Enterprise", "Outlook 2016"]},
+        {"appliesto": ["Exchange Server 2019", "Outlook 2019"]},
+        {"appliesto": ["Exchange Online"]},
+        {"ms.service": "viva-engage"},
+    ]
+    assert subjects(pages) == ["Exchange Server", "Outlook", "Exchange Online", "Viva engage"]
+
+
+def _source(tmp_path: Path) -> Path:
+    def page(title: str, topic: str, body: str = "Text.") -> str:
+        return (
+            "---\n"
+            f"title: {title}\ndescription: Explains {title.lower()} for administrators.\n"
+            f"ms.topic: {topic}\nappliesto:\n  - Contoso Mail 2019\n---\n# {title}\n\n{body}\n"
+        )
+
+    return write_sources(
+        tmp_path / "src",
+        {
+            "README.md": "# Contributing\n\nThis project welcomes contributions.\n",
+            "LICENSE": "Creative Commons Attribution 4.0\n",
+            "SECURITY.md": "# Security\n\nReport vulnerabilities privately.\n",
+            "docfx.json": '{"build": {"globalMetadata": {"_appTitle": "Contoso Mail Docs"}}}',
+            "includes/note.md": "> [!NOTE]\n> Third-party products are not supported.\n",
+            "MailFlow/TOC.yml": "- name: Mail flow\n  href: queue.md\n",
+            "MailFlow/queue.md": page(
+                "Mail waits in the queue | Microsoft Docs", "troubleshooting"
+            ),
+            "MailFlow/connectors.md": page("How mail flow connectors work", "concept-article"),
+            "MailFlow/relay.md": article(
+                "Relay through Contoso MailFlow", "How to relay mail.", "# Relay\n\nSteps.\n"
+            ),
+        },
+    )
+
+
+def test_a_docfx_export_builds_without_its_furniture_and_with_its_own_names(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "mail-kb"
+    result = build(_source(tmp_path), out, now=NOW, workers=1)
+    assert result.errors == 0
+    pkg = Package(out)
+    pkg.load(scan=True)
+    assert sorted(pkg.documents) == [
+        "mailflow/connectors.md",
+        "mailflow/queue.md",
+        "mailflow/relay.md",
+    ]
+    # furniture, snippets and the site's config stay in the package as assets, not .md
+    for asset in ("readme.txt", "license", "security.txt", "includes/note.txt", "docfx.json"):
+        assert (out / asset).is_file(), asset
+    assert (out / "mailflow/toc.yml").is_file()
+    root = parse_index((out / "index.md").read_text("utf-8"))
+    assert [e.title for e in root.entries] == ["Mail flow"]  # spelled as the titles spell it
+    queue = fm.parse((out / "mailflow/queue.md").read_text("utf-8")).data
+    assert queue["title"] == "Mail waits in the queue"
+    connectors = fm.parse((out / "mailflow/connectors.md").read_text("utf-8")).data
+    assert connectors["type"] == "Concept"  # ms.topic: concept-article
+    skill = parse_skill((out / "SKILL.md").read_text("utf-8"))
+    # two of three are troubleshooting articles: the count says so, and no more
+    assert skill.description.startswith(
+        "Contoso Mail Docs: 3 documents, mostly troubleshooting articles on Contoso Mail."
+    )
+    assert "2019" not in skill.description
