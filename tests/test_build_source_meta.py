@@ -144,3 +144,21 @@ def test_a_docfx_export_builds_without_its_furniture_and_with_its_own_names(
         "Contoso Mail Docs: 3 documents, mostly troubleshooting articles on Contoso Mail."
     )
     assert "2019" not in skill.description
+
+
+def test_skill_md_entry_points_are_the_most_linked_documents_never_obsolete_ones(
+    tmp_path: Path,
+) -> None:
+    def page(title: str, body: str) -> str:
+        return article(title, f"What {title.lower()} covers, for administrators.", body)
+
+    links = "See [the overview](overview.md) and [the old tool](old-tool.md)."
+    files = {f"kb/case-{i}.md": page(f"Case {i} of mail delay", links) for i in range(4)}
+    files["kb/overview.md"] = page("Mail delivery overview", "How mail is delivered.")
+    files["kb/old-tool.md"] = page("Old queue viewer (Obsolete)", "Use the new one.")
+    out = tmp_path / "mail-kb"
+    build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    body = (out / "SKILL.md").read_text("utf-8")
+    linked = body.split("The documents the others link to most:", 1)[1].split("## ", 1)[0]
+    assert "[Mail delivery overview](kb/overview.md)" in linked
+    assert "Obsolete" not in linked

@@ -182,6 +182,7 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
         self._info: dict[str, tuple[str, str, int]] | None = None
         self.group_titles: dict[str, str] = {}  # sub-bundles the build made -> title
         self.source_meta: list[dict] = []  # the converted sources' own frontmatter
+        self.links_between: set[tuple[str, str]] = set()  # (source, source it links to)
         self.index_budget = index_budget
         self.failed_sha: dict[str, str] = {}
         self.asset_sha: dict[str, str] = {}

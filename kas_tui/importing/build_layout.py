@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +19,9 @@ from .convert import Converted
 from .draft import Draft
 from .slug import slugify, unique_slug
 from .source_meta import readable_name, site_title, subjects
+
+#: Words that mark a page as history: never an entry point.
+_OBSOLETE = re.compile(r"\b(obsolete|deprecated|retired|legacy|no longer supported)\b", re.I)
 
 
 @dataclass
@@ -121,6 +125,8 @@ class LayoutMixin:
             sep, fragment = ("#", found.fragment) if "#" in target else ("", "")
             if resolved in self.docs and self.docs[resolved].state != "failed":
                 new = self.docs[resolved].out
+                if resolved != doc.source:
+                    self.links_between.add((doc.source, resolved))
                 folder = False
             elif resolved in self.assets:
                 new = self.assets[resolved]
@@ -201,6 +207,25 @@ class LayoutMixin:
             )
             self._title_cache = cached
         return cached
+
+    def _most_linked(self, view: dict[str, tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+        """(path, title, description) of the documents other documents link to most
+        (three links at least), obsolete and deprecated ones left out: where readers of
+        the site are sent most often, so where an agent may start."""
+        inbound = Counter(target for _source, target in self.links_between)
+        chosen = []
+        for source, count in sorted(inbound.items(), key=lambda kv: (-kv[1], kv[0])):
+            doc = self.docs.get(source)
+            if count < 3 or doc is None or doc.draft is None or doc.out not in view:
+                continue
+            title, description, _type = view[doc.out]
+            status = str(doc.draft.frontmatter.get("status") or "").lower()
+            if status == "deprecated" or _OBSOLETE.search(f"{title} {description}"):
+                continue
+            chosen.append((doc.out, title, description))
+            if len(chosen) == 8:
+                break
+        return chosen
 
     def _read_source(self, rel: str) -> str | None:
         try:
@@ -304,6 +329,7 @@ class LayoutMixin:
             name=self.name,
             title=self._package_title(),
             products=subjects(self.source_meta),
+            most_linked=self._most_linked(view),
             documents=len(view),
             bundles=[(f, info[f][0], info[f][1], info[f][2]) for f in top],
             root_documents=root_docs,

@@ -258,6 +258,8 @@ class PackageFacts:
     topics: list[str] = field(default_factory=list)
     #: what the pages say they are about (``appliesto``, ``ms.service``), most common first
     products: list[str] = field(default_factory=list)
+    #: (path, title, description) of the documents most linked to, most first
+    most_linked: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 _WHEN = {
@@ -380,6 +382,10 @@ def skill_body(facts: PackageFacts) -> str:
         lines.append(f"- [{title}]({path}/index.md): {_without_title(description, title)}")
     for path, title, description in facts.root_documents[:8]:
         lines.append(f"- [{title}]({path}): {description}")
+    if facts.most_linked:
+        lines += ["", "The documents the others link to most:", ""]
+        for path, title, description in facts.most_linked:
+            lines.append(f"- [{title}]({path}): {description}")
     lines += [
         "",
         "## Freshness",
