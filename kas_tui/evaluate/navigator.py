@@ -326,6 +326,8 @@ class _Navigation:
         return list(best.values())
 
     def _candidate(self, key: str) -> _Candidate | None:
+        if key.startswith(("../", "/")) or key == "..":
+            return None  # outside the package (a source file's own path): refused, never tried
         described = key in self.described
         if key.endswith("/"):
             folder = key[:-1]

@@ -253,6 +253,12 @@ class LayoutMixin:
                 types[folder].update(types.get(sub, Counter()))
             total = len(documents) + sum(n for _t, n in subfolders)
             prefix = folder + "/" if folder else ""
+            depth = prefix.count("/") + 1
+            deeper = [
+                (out[s][0], out[s][2])
+                for s in out
+                if s.startswith(prefix) and s.count("/") >= depth
+            ]
             below = [v[0] for p, v in view.items() if p.startswith(prefix)] if subfolders else []
             description = summary.folder_description(
                 title,
@@ -263,6 +269,7 @@ class LayoutMixin:
                 doc_type=summary.main_type(types[folder].elements()),
                 types=types[folder],
                 all_titles=sorted(below),
+                deeper=deeper,
             )
             out[folder] = (title, description, total)
         return out

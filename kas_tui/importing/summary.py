@@ -10,6 +10,7 @@ when to stop), all drafted from the package's own bundles, types and sources.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -181,13 +182,16 @@ def folder_description(
     doc_type: str | None = None,
     all_titles: Sequence[str] = (),
     types: Counter[str] | None = None,
+    deeper: Sequence[tuple[str, int]] = (),
 ) -> str:
     """One sentence on what a folder holds, naming as many of its topics as fit.
 
     ``documents``: (title, type) of the documents directly in it; ``subfolders``:
     (title, documents in it at any depth) of its sub-bundles; ``total``: documents at
     any depth (default: counted from the two); ``doc_type``: the type most of those
-    documents share (default: from ``documents``); ``types``: every type of its
+    documents share (default: from ``documents``); ``deeper``: (title, documents) of
+    the bundles below its sub-bundles, whose names are the words a question asks
+    with ("PowerPoint" under "Office / Client"); ``types``: every type of its
     documents at any depth with its count (the count is then said by
     :func:`mixture_phrase`); ``all_titles``: the titles of its
     documents at any depth, whose shared phrases say what the sub-bundles are about
@@ -205,8 +209,12 @@ def folder_description(
         lead = f"{title}: {counted} on "
         lead += join_words(shown, more=len(names) - len(shown))
         exclude = " ".join([title, *names])
-        found = topics(list(all_titles) or titles, exclude=exclude, limit=8, weights=weights)
-        return _finish(_fitting(lead, ": ", found))
+        named = [t for t, _n in sorted(deeper, key=lambda d: (-d[1], d[0].lower()))]
+        said = topics(list(all_titles) or titles, exclude=exclude, limit=8, weights=weights)
+        found = [x for pair in itertools.zip_longest(said, named) for x in pair if x]
+        seen: set[str] = {n.lower() for n in names} | {title.lower()}
+        unique = [f for f in found if not (f.lower() in seen or seen.add(f.lower()))]
+        return _finish(_fitting(lead, ": ", unique[:16]))
     counted = (
         mixture_phrase(len(documents), Counter(t for _title, t in documents))
         if types is not None
