@@ -52,6 +52,8 @@ from .build_reconcile import ReconcileMixin
 from .convert import ConversionError, Limits, sha256_file
 from .draft import GENERATOR, draft_document, dump_yaml
 from .heuristics import FORMAT_TYPES, content_type, draft_title
+from .includes import expand_includes
+from .includes import targets as include_targets
 from .pool import convert_files
 from .source_meta import in_include_folder, is_furniture, is_site_config
 
@@ -61,6 +63,7 @@ _FINAL_FAILURES = frozenset({"unsupported", "corrupt", "encrypted", "no-text"})
 ASSET_EXTS = frozenset({".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".ico"})
 _SITE = re.compile(r"https?://[^/?#\s]+(?:[/?#]\S*)?$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_MARKDOWN = frozenset({".md", ".markdown", ".mdx"})
 
 
 Reporter = Callable[[str, int, int], None]
@@ -183,6 +186,7 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
         self.group_titles: dict[str, str] = {}  # sub-bundles the build made -> title
         self.source_meta: list[dict] = []  # the converted sources' own frontmatter
         self.links_between: set[tuple[str, str]] = set()  # (source, source it links to)
+        self.includes_of: dict[str, list[str]] = {}  # page -> files its directives name
         self.index_budget = index_budget
         self.failed_sha: dict[str, str] = {}
         self.asset_sha: dict[str, str] = {}
@@ -295,9 +299,53 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
                 + (f" ({self.result.notes[0]})" if self.result.notes else "")
                 + "; nothing was built"
             )
+        documents, assets = self._find_includes(documents, assets)
         self.result.sources = len(documents)
         self._map_paths(documents, assets)
         self.progress("enumerate", len(documents), len(documents))
+
+    def _find_includes(
+        self, documents: list[str], assets: list[str]
+    ) -> tuple[list[str], list[str]]:
+        """Files the Markdown pages pull in with include directives (docfx
+        ``[!INCLUDE]``, MkDocs ``--8<--``): snippets, kept as assets, never pages;
+        ``self.includes_of`` maps each page to the files it names."""
+        named: set[str] = set()
+        for rel in documents:
+            if Path(rel).suffix.lower() not in _MARKDOWN:
+                continue
+            text = self._read_source(rel)
+            if text and ("INCLUDE" in text.upper() or "--8<--" in text):
+                found = [t for t in include_targets(text, rel) if t != rel]
+                if found:
+                    self.includes_of[rel] = found
+                    named.update(found)
+        if not named:
+            return documents, assets
+        pages = [d for d in documents if d not in named]
+        return pages, sorted({*assets, *(d for d in documents if d in named)})
+
+    def _expand_includes(self, doc: _Doc) -> None:
+        """Replace ``doc``'s include directives by the text they stand for (its
+        problems go to the build's notes, by file and line)."""
+        assert doc.converted is not None
+        if doc.source not in self.includes_of:
+            return
+        expanded = expand_includes(doc.converted.markdown, doc.source, self._read_source)
+        doc.converted.markdown = expanded.text
+        for problem in expanded.problems:
+            self.result.notes.append(f"{doc.source}:{problem.line}: {problem.message}")
+
+    def _include_sha(self, rel: str, own: str) -> str:
+        """A page's hash, its included files' folded in: a changed snippet changes the
+        pages that show it."""
+        parts = [own]
+        for target in self.includes_of.get(rel, ()):
+            try:
+                parts.append(sha256_file(self.source / target))
+            except OSError:
+                parts.append("missing:" + target)
+        return own if len(parts) == 1 else _sha("\n".join(parts))
 
     # 2. convert --------------------------------------------------------------------------
 
@@ -307,7 +355,7 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
         todo: list[_Doc] = []
         for doc in self.docs.values():
             try:
-                doc.sha256 = sha256_file(self.source / doc.source)
+                doc.sha256 = self._include_sha(doc.source, sha256_file(self.source / doc.source))
             except OSError as exc:
                 self.result.failed.append(
                     ConversionError(self.source / doc.source, "unreadable", f"{doc.source}: {exc}")
@@ -383,6 +431,7 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
                 folder_types[posixpath.dirname(entry["path"])][kind_type] += 1
         for doc in converted:
             assert doc.converted is not None
+            self._expand_includes(doc)
             foreign = doc.converted.frontmatter or {}
             self.source_meta.append(foreign)
             if all(
