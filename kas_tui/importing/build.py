@@ -56,6 +56,7 @@ from .includes import expand_includes
 from .includes import targets as include_targets
 from .pool import convert_files
 from .source_meta import in_include_folder, is_furniture, is_site_config
+from .toc import Toc, find_toc
 
 #: Failures a second try on the same bytes cannot change (a timeout or a missing
 #: dependency may go away with other options or packages: those are tried again).
@@ -187,6 +188,7 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
         self.source_meta: list[dict] = []  # the converted sources' own frontmatter
         self.links_between: set[tuple[str, str]] = set()  # (source, source it links to)
         self.includes_of: dict[str, list[str]] = {}  # page -> files its directives name
+        self.toc: Toc | None = None  # the source's own table of contents
         self.index_budget = index_budget
         self.failed_sha: dict[str, str] = {}
         self.asset_sha: dict[str, str] = {}
@@ -300,6 +302,9 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
                 + "; nothing was built"
             )
         documents, assets = self._find_includes(documents, assets)
+        self.toc = find_toc({*documents, *assets}, self._read_source)
+        if self.toc is not None:
+            self.result.notes += self.toc.problems
         self.result.sources = len(documents)
         self._map_paths(documents, assets)
         self.progress("enumerate", len(documents), len(documents))

@@ -51,6 +51,11 @@ class LayoutMixin:
         old_assets = (self.manifest or {}).get("assets", {})
         self.folders = dict((self.manifest or {}).get("folders", {}))
         self.folders[""] = ""
+        toc = self.toc
+        if self.manifest is None and toc is not None and toc.docs_dir:
+            pages = toc.order()
+            if pages and all(p.startswith(toc.docs_dir + "/") for p in pages):
+                self.folders[toc.docs_dir] = ""  # the site's pages folder is the package root
         taken: dict[str, set[str]] = defaultdict(set)
         for out in self.folders.values():
             if out:
@@ -185,11 +190,14 @@ class LayoutMixin:
         folder's documents write it when it is squashed (``SharePointServer`` ->
         "SharePoint Server", with ``view``'s titles; see :func:`.source_meta.readable_name`)."""
         titles = {"": self._package_title()}
+        named = self.toc.folder_titles() if self.toc is not None else {}
         for src, out in self.folders.items():
             if out:
                 name = posixpath.basename(src)
                 below = [v[0] for p, v in (view or {}).items() if p.startswith(out + "/")]
-                titles[out] = readable_name(name, below) or index_fmt.folder_title(name)
+                titles[out] = (
+                    named.get(src) or readable_name(name, below) or index_fmt.folder_title(name)
+                )
         titles.update(self.group_titles)  # sub-bundles the build made: named by their label
         return titles
 
@@ -307,7 +315,62 @@ class LayoutMixin:
     def _index_text(
         self, folder: str, entries: list[tuple[str, str, str, bool]], info: dict, view: dict
     ) -> str:
-        return index_fmt.new_index(folder, info[folder][0], self._new_entries(entries, view))
+        new = self._new_entries(entries, view)
+        groups = self._toc_groups(folder, new, info)
+        if groups is not None:
+            return index_fmt.new_index_in_sections(folder, info[folder][0], groups)
+        return index_fmt.new_index(folder, info[folder][0], new)
+
+    def _toc_groups(
+        self, folder: str, entries: list[index_fmt.NewEntry], info: dict
+    ) -> list[tuple[str | None, list[index_fmt.NewEntry]]] | None:
+        """``entries`` in the order of the source's table of contents, grouped under its
+        section names (the folder's own section and the sub-bundle's own dropped);
+        entries it does not list follow, by title. ``None`` when it lists none of them."""
+        if self.toc is None:
+            return None
+        order, sections = self._toc_maps()
+        first: dict[str, str] = {}  # entry -> the page its position and sections come from
+        for entry in entries:
+            if entry.is_bundle:
+                inside = [p for p in order if p.startswith(entry.path + "/")]
+                if inside:
+                    first[entry.path] = min(inside, key=order.__getitem__)
+            elif entry.path in order:
+                first[entry.path] = entry.path
+        if not first:
+            return None
+        own = info[folder][0] if folder else None
+        listed = sorted((e for e in entries if e.path in first), key=lambda e: order[first[e.path]])
+        groups: list[tuple[str | None, list[index_fmt.NewEntry]]] = []
+        for entry in listed:
+            above = list(sections.get(first[entry.path], ()))
+            if own in above:
+                above = above[above.index(own) + 1 :]
+            if entry.is_bundle and info[entry.path][0] in above:
+                above = above[: above.index(info[entry.path][0])]
+            heading = above[-1] if above else None
+            group = next((g for g in groups if g[0] == heading), None)
+            if group is None:
+                groups.append((heading, [entry]))
+            else:
+                group[1].append(entry)
+        groups.sort(key=lambda g: g[0] is not None)  # unsectioned entries first
+        rest = sorted((e for e in entries if e.path not in first), key=lambda e: e.title.lower())
+        if rest:
+            groups.append(("Other pages" if groups else None, rest))
+        return groups
+
+    def _toc_maps(self) -> tuple[dict[str, int], dict[str, tuple[str, ...]]]:
+        """Package path -> position in the TOC, and -> the TOC sections above it."""
+        cached = getattr(self, "_toc_cache", None)
+        if cached is None:
+            assert self.toc is not None
+            out_of = {src: d.out for src, d in self.docs.items()}
+            order = {out_of[p]: n for p, n in self.toc.order().items() if p in out_of}
+            sections = {out_of[p]: s for p, s in self.toc.sections().items() if p in out_of}
+            cached = self._toc_cache = (order, sections)
+        return cached
 
     def _write_indexes(self, root: Path, view: dict) -> dict[str, dict[str, list[str]]]:
         wanted, info = self._wanted_entries(view)

@@ -43,6 +43,10 @@ FURNITURE = frozenset(
         "issue_template",
     }
 )
+#: Files a site serves to robots and hosts, at any level: not knowledge.
+SITE_FILES = frozenset(
+    {"robots.txt", "cname", "sitemap.xml", ".nojekyll", "favicon.ico", "404.md", "404.html"}
+)
 #: Folder names docs sites keep snippet files in (pulled into pages, not pages).
 INCLUDE_FOLDERS = frozenset({"includes", "_includes", "includes-shared", "snippets", "_snippets"})
 #: Site suffixes page titles carry: "Sign-in fails | Microsoft Docs", "Widgets -
@@ -59,7 +63,10 @@ _WORDS = re.compile(r"[^\W_]+", re.UNICODE)
 
 def is_furniture(rel: str) -> bool:
     """Whether a source file is repository furniture: a README, LICENSE, SECURITY,
-    CONTRIBUTING... at the source's root (in a sub-folder a README is a landing page)."""
+    CONTRIBUTING... at the source's root (in a sub-folder a README is a landing page),
+    or a file the site serves robots (``robots.txt``, ``sitemap.xml``) anywhere."""
+    if rel.rsplit("/", 1)[-1].lower() in SITE_FILES:
+        return True
     if "/" in rel:
         return False
     stem = rel.rsplit(".", 1)[0] if "." in rel[1:] else rel
@@ -204,6 +211,12 @@ def _unversioned(product: str) -> str:
     """A product without its release year and what follows ("Exchange Server 2013
     Enterprise" -> "Exchange Server"): one subject, however many releases."""
     return _YEAR.sub("", product).strip() or product
+
+
+def load_site_yaml(text: str | None) -> Any:
+    """A site config's YAML (MkDocs, docfx, Jekyll), its Python and environment tags
+    read as ``None``; ``None`` when it does not parse."""
+    return _yaml(text)
 
 
 def _yaml(text: str | None) -> Any:

@@ -227,8 +227,9 @@ def folder_description(
     found = topics(titles, exclude=title, limit=8, weights=weights)
     if len(found) >= 2:
         return _finish(_fitting(lead, ", covering ", found))
-    examples = sorted(dict.fromkeys(titles), key=len)[:2]
-    return _finish(f"{lead}, such as {'; '.join(prose.clip(t, 60) for t in examples)}")
+    # titles share no phrase ("App Basics", "Layout", "Input"): they are the topics
+    named = [prose.clip(t, 60).rstrip(".") for t in dict.fromkeys(titles) if t.strip()]
+    return _finish(_fitting(lead, ": ", [t for t in named if t.lower() != title.lower()]))
 
 
 def _fitting(lead: str, joiner: str, found: Sequence[str]) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -487,6 +487,20 @@ def new_index(folder: str, title: str, entries: Iterable[NewEntry]) -> str:
         groups += [(section_heading(t), [e for e in documents if e.kind == t]) for t in types]
     elif documents:
         groups.append((section_heading(types[0]) if bundles else None, documents))
+    return _render_index(folder, title, groups)
+
+
+def new_index_in_sections(
+    folder: str, title: str, groups: Sequence[tuple[str | None, Sequence[NewEntry]]]
+) -> str:
+    """The text of a new ``index.md`` listing entries in the order and sections given
+    (a source's own table of contents), not by type and title."""
+    return _render_index(folder, title, [(h, list(items)) for h, items in groups if items])
+
+
+def _render_index(
+    folder: str, title: str, groups: Sequence[tuple[str | None, Sequence[NewEntry]]]
+) -> str:
     lines = [] if folder else ['---\nokf_version: "0.2"\n---\n']
     lines.append(f"# {title.strip() or folder_title(posixpath.basename(folder))}\n")
     for heading, items in groups:

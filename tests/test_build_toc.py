@@ -1,0 +1,170 @@
+"""A source's own table of contents orders, groups and names what the build writes."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from test_build import write_sources
+
+from kas_tui.importing.build import build
+from kas_tui.importing.toc import find_toc
+from kas_tui.okf.index import parse_index
+from kas_tui.okf.skill import parse_skill
+from kas_tui.package import Package
+
+NOW = dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.timezone.utc)
+
+NAV = """\
+site_name: Widgetry
+markdown_extensions:
+  - pymdownx.emoji:
+      emoji_generator: !!python/name:material.extensions.emoji.to_svg
+nav:
+  - "index.md"
+  - Introduction:
+      - "getting_started.md"
+      - Help: "help.md"
+  - Guide:
+      - "guide/index.md"
+      - "guide/layout.md"
+      - "guide/app.md"
+  - Reference:
+      - Widgets:
+          - "widgets/button.md"
+          - "widgets/input.md"
+  - "https://example.com/changelog"
+  - "gone.md"
+"""
+
+
+def _page(title: str, text: str = "Some words about it.") -> str:
+    return f"# {title}\n\n{text}\n"
+
+
+def _mkdocs_site(tmp_path: Path) -> Path:
+    return write_sources(
+        tmp_path / "src",
+        {
+            "mkdocs.yml": NAV,
+            "README.md": "# Widgetry docs\n\nHow to contribute.\n",
+            "docs/index.md": _page("Welcome to Widgetry"),
+            "docs/getting_started.md": _page("Getting started"),
+            "docs/help.md": _page("Getting help"),
+            "docs/unlisted.md": _page("Unlisted page"),
+            "docs/guide/index.md": _page("The guide"),
+            "docs/guide/app.md": _page("App basics"),
+            "docs/guide/layout.md": _page("Layout"),
+            "docs/widgets/button.md": _page("Button"),
+            "docs/widgets/input.md": _page("Input"),
+        },
+    )
+
+
+def _reader(root: Path):
+    def read(rel: str) -> str | None:
+        try:
+            return (root / rel).read_text("utf-8")
+        except OSError:
+            return None
+
+    return read
+
+
+def _files(root: Path) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+
+
+def test_an_mkdocs_nav_gives_order_sections_and_folder_names(tmp_path: Path) -> None:
+    root = _mkdocs_site(tmp_path)
+    toc = find_toc(_files(root), _reader(root))
+    assert toc is not None and (toc.kind, toc.file, toc.docs_dir) == (
+        "mkdocs",
+        "mkdocs.yml",
+        "docs",
+    )
+    assert list(toc.order())[:4] == [
+        "docs/index.md",
+        "docs/getting_started.md",
+        "docs/help.md",
+        "docs/guide/index.md",
+    ]
+    assert toc.sections()["docs/widgets/input.md"] == ("Reference", "Widgets")
+    assert toc.titles()["docs/help.md"] == "Help"
+    assert toc.folder_titles() == {"docs/guide": "Guide", "docs/widgets": "Widgets"}
+    assert toc.problems == [
+        "mkdocs.yml: nav names gone.md, which is not in the source (docs/gone.md); "
+        "fix the nav or add the page"
+    ]
+
+
+def test_docfx_tocs_nest_and_toc_md_nests_by_heading_level(tmp_path: Path) -> None:
+    root = write_sources(
+        tmp_path / "yml",
+        {
+            "toc.yml": "- name: Start\n  href: start.md\n- name: Mail\n  href: Mail/\n"
+            "- name: Site\n  href: https://example.com\n- name: Lost\n  href: lost.md\n",
+            "start.md": "x",
+            "Mail/TOC.yml": "- name: Queue\n  href: queue.md\n- name: More\n  items:\n"
+            "  - name: Relay\n    href: relay.md\n",
+            "Mail/queue.md": "x",
+            "Mail/relay.md": "x",
+        },
+    )
+    toc = find_toc(_files(root), _reader(root))
+    assert toc is not None and toc.kind == "docfx-yml"
+    assert list(toc.order()) == ["start.md", "Mail/queue.md", "Mail/relay.md"]
+    assert toc.sections()["Mail/relay.md"] == ("Mail", "More")
+    assert toc.problems == ["toc.yml: 'Lost' names lost.md, which is not in the source"]
+    md = write_sources(
+        tmp_path / "md",
+        {
+            "TOC.md": "# [Overview](overview.md)\n# Tasks\n## [Install](tasks/install.md)\n"
+            "## [Remove](tasks/gone.md)\n",
+            "overview.md": "x",
+            "tasks/install.md": "x",
+        },
+    )
+    toc = find_toc(_files(md), _reader(md))
+    assert toc is not None and toc.kind == "docfx-md"
+    assert toc.sections()["tasks/install.md"] == ("Tasks",)
+    assert toc.problems == ["TOC.md:4: names tasks/gone.md, which is not in the source"]
+
+
+def test_docusaurus_sidebars_json(tmp_path: Path) -> None:
+    root = write_sources(
+        tmp_path / "src",
+        {
+            "sidebars.json": '{"docs": [{"type": "category", "label": "Basics", '
+            '"items": ["intro", "setup"]}]}',
+            "docs/intro.md": "x",
+            "docs/setup.mdx": "x",
+        },
+    )
+    toc = find_toc(_files(root), _reader(root))
+    assert toc is not None and list(toc.order()) == ["docs/intro.md", "docs/setup.mdx"]
+    assert toc.sections()["docs/setup.mdx"] == ("docs", "Basics")
+
+
+def test_the_build_follows_the_nav(tmp_path: Path) -> None:
+    out = tmp_path / "widgetry-kb"
+    result = build(_mkdocs_site(tmp_path), out, now=NOW, workers=1)
+    assert result.errors == 0
+    pkg = Package(out)
+    pkg.load(scan=True)
+    # the site's pages folder is the package root; its config and README are no documents
+    assert "guide/app.md" in pkg.documents and not (out / "docs").exists()
+    assert not any(p.startswith(("mkdocs", "readme")) for p in pkg.documents)
+    root = parse_index((out / "index.md").read_text("utf-8"))
+    assert [(e.section, e.title) for e in root.entries] == [
+        ("Widgetry", "Welcome to Widgetry"),
+        ("Widgetry", "Guide"),
+        ("Introduction", "Getting started"),
+        ("Introduction", "Getting help"),
+        ("Reference", "Widgets"),
+        ("Other pages", "Unlisted page"),
+    ]
+    guide = parse_index((out / "guide/index.md").read_text("utf-8"))
+    assert [e.title for e in guide.entries] == ["The guide", "Layout", "App basics"]
+    skill = parse_skill((out / "SKILL.md").read_text("utf-8"))
+    assert skill.description.startswith("Widgetry: 9 ")  # site_name, not the folder
