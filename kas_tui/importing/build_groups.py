@@ -44,48 +44,54 @@ class GroupsMixin:
         docs = [d for d in self.docs.values() if d.draft is not None]
         if not docs:
             return
-        moved = False
-        pending = sorted({posixpath.dirname(d.out) for d in docs})
+        members: dict[str, list] = defaultdict(list)  # folder -> its documents
+        children: dict[str, set[str]] = defaultdict(set)  # folder -> sub-folder names
+        for doc in docs:
+            folder = posixpath.dirname(doc.out)
+            members[folder].append(doc)
+            while folder:
+                parent = posixpath.dirname(folder)
+                children[parent].add(posixpath.basename(folder))
+                folder = parent
+        moved: set[str] = set()
+        pending = sorted(members)
         depth: dict[str, int] = defaultdict(int)
         while pending:
             folder = pending.pop(0)
-            made = self._split(folder, depth[folder])
+            made = self._split(folder, depth[folder], members, children)
             for sub in made:
                 depth[sub] = depth[folder] + 1
                 pending.append(sub)
-            moved = moved or bool(made)
+                moved.update(d.source for d in members[sub])
         if moved:
+            # the moved documents, and those linking to one, get their links again
+            touched = moved | {src for src, target in self.links_between if target in moved}
             for doc in docs:
+                if doc.source not in touched:
+                    continue
                 if doc.converted is not None and doc.converted.kind == "markdown":
                     doc.draft.body = self._rewrite_links(doc, doc.raw_body)
                 doc.text = doc.draft.render()
 
-    def _split(self, folder: str, depth: int) -> list[str]:
+    def _split(
+        self,
+        folder: str,
+        depth: int,
+        members_of: dict[str, list],
+        children_of: dict[str, set[str]],
+    ) -> list[str]:
         """Split one folder when its index would not fit; the new sub-folders."""
-        members = [
-            d
-            for d in self.docs.values()
-            if d.draft is not None and posixpath.dirname(d.out) == folder
-        ]
-        subs = {
-            posixpath.dirname(d.out)
-            for d in self.docs.values()
-            if posixpath.dirname(d.out).startswith(folder + "/" if folder else "")
-            and posixpath.dirname(d.out) != folder
-        }
-        children = {s if not folder else s[len(folder) + 1 :] for s in subs}
-        children = {c.split("/", 1)[0] for c in children if c}
-        sizes = [entry_tokens(d.draft.title, d.draft.description, d.out) for d in members]
-        total = _HEADER_TOKENS + sum(sizes) + _BUNDLE_ENTRY_TOKENS * len(children)
-        count = len(members) + len(children)
+        members = members_of.get(folder, [])
+        children = children_of.get(folder, set())
         if depth >= _MAX_DEPTH or len(members) < 6:
             return []
-        if total <= self.index_budget and count <= MAX_BUNDLE_ENTRIES:
+        sizes = [entry_tokens(d.draft.title, d.draft.description, d.out) for d in members]
+        total = _HEADER_TOKENS + sum(sizes) + _BUNDLE_ENTRY_TOKENS * len(children)
+        if total <= self.index_budget and len(members) + len(children) <= MAX_BUNDLE_ENTRIES:
             return []
         average = max(1, sum(sizes) // max(1, len(sizes)))
         capacity = max(4, min(MAX_BUNDLE_ENTRIES, int(self.index_budget * _FILL) // average))
         room = max(2, min(MAX_BUNDLE_ENTRIES, capacity) - len(children))
-        context = " ".join(self._folder_context(folder))
         groups, _kept = group(
             [
                 Member(
@@ -99,7 +105,7 @@ class GroupsMixin:
             ],
             capacity=capacity,
             parent_room=room,
-            context=context,
+            context=" ".join(self._folder_context(folder)),
         )
         if not groups:
             return []
@@ -112,15 +118,21 @@ class GroupsMixin:
             sub = posixpath.join(folder, slug) if folder else slug
             self.group_titles[sub] = g.label
             for key in g.members:
-                doc = by_key[key]
+                doc = by_key.pop(key)
                 doc.out = posixpath.join(sub, posixpath.basename(doc.out))
                 doc.draft.bundle = sub
+                members_of[sub].append(doc)
+            children.add(slug)
             made.append(sub)
+        members_of[folder] = list(by_key.values())
+        children_of[folder] = children
         return made
 
     def _folder_context(self, folder: str) -> list[str]:
         """The titles of ``folder`` and its parents, innermost first."""
-        titles = self._folder_titles()
+        titles = getattr(self, "_context_titles", None)
+        if titles is None:
+            titles = self._context_titles = self._folder_titles()
         out = []
         while folder:
             out.append(titles.get(folder) or index_fmt.folder_title(posixpath.basename(folder)))
