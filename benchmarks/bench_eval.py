@@ -57,7 +57,7 @@ def main() -> int:
                 print(f"{args.corpus} is not here: nothing to measure", file=sys.stderr)
                 return 2
             root = Path(tmp) / args.corpus.name
-            build = [sys.executable, "-m", "kas_tui.cli", "build", str(args.corpus), str(root)]
+            build = [sys.executable, "-m", "kas_tui", "build", str(args.corpus), str(root)]
             subprocess.run(build, check=False, capture_output=True)
         package = Package.open(root)
         started = time.perf_counter()

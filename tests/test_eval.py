@@ -125,6 +125,24 @@ def test_lexical_index_ranks_by_bm25_with_stemming() -> None:
 # --- the navigator --------------------------------------------------------------------------
 
 
+def test_a_skill_md_line_written_like_the_index_entry_is_one_cue(tmp_path: Path) -> None:
+    """SKILL.md naming a document with the very words its index entry uses (a title
+    alone, as under ``--ablate descriptions``): the index names it again later, and
+    the navigator ranks it like any other entry (it used to fail on it)."""
+    root = payments(tmp_path)
+    index = root / "money/index.md"
+    index.write_text(
+        index.read_text("utf-8").replace(" - Answering a chargeback notice from the bank.", ""),
+        "utf-8",
+    )
+    skill = root / "SKILL.md"
+    skill.write_text(
+        skill.read_text("utf-8") + "\n## Entry points\n\n* [Guide B](money/guide-b.md)\n", "utf-8"
+    )
+    run = nav(root).run(CHARGEBACK)
+    assert run.reached and "money/guide-b.md" in [s.path for s in run.steps]
+
+
 def test_navigator_walks_skill_index_bundle_document(tmp_path: Path) -> None:
     run = nav(payments(tmp_path)).run(REFUND)
     calls = [(s.tool, s.path) for s in run.steps]

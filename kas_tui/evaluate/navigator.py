@@ -265,6 +265,7 @@ class _Navigation:
             if key not in self.cue_text and key in self.entry_points:
                 self.cue_text[key] = [c for c in self.entry_points[key] if c]
                 self.described.add(key)
+                changed[key] = None  # its SKILL.md lines join the cue table now
             known = self.cue_text.setdefault(key, [])
             if key not in changed and (not known or (cue and cue not in known)):
                 changed[key] = None
