@@ -40,7 +40,7 @@ from markdown_it import MarkdownIt
 
 from ..okf import frontmatter as fm
 from ..okf.errors import FormatError
-from .lexical import LexicalIndex, query_terms, words
+from .lexical import Stems, query_terms, with_compounds, words
 from .model import Question
 from .passages import passages
 
@@ -361,12 +361,14 @@ def heading_key(heading: str) -> str:
     return " ".join(words(_NUMBERED.sub("", heading)))
 
 
-def candidates(body: str, template: frozenset[str] = frozenset()) -> Iterator[tuple[str, str, str]]:
+def candidates(
+    body: str, template: frozenset[str] = frozenset(), secs: list[_Section] | None = None
+) -> Iterator[tuple[str, str, str]]:
     """``(kind, question, answer)`` drafts from a body, in the order of preference.
 
     Sections under a heading in ``template`` (see :func:`template_headings`) are not
     asked about, except a troubleshooting article's symptom."""
-    secs = sections(body)
+    secs = sections(body) if secs is None else secs
     body_secs = secs[1:] if secs and secs[0].level == 1 else secs
     symptoms = [s for s in body_secs if s.heading.lower().strip(" :") in _SYMPTOM_HEADINGS]
     body_secs = [s for s in body_secs if heading_key(s.heading) not in template]
@@ -415,14 +417,14 @@ def _goal(heading: str) -> str:
     return text if len(objects) >= 2 else ""
 
 
-def template_headings(bodies: Iterable[str]) -> frozenset[str]:
+def template_headings(section_lists: Iterable[list[_Section]]) -> frozenset[str]:
     """Headings that two or more documents share ("What went well", "Rules",
     "Escalation"): a template's, not a topic's. A question under one would not say
     which document it is about ("What went well: is it true that support noticed
     quickly?" fits every postmortem), so no question is drafted from them."""
     counts: Counter[str] = Counter()
-    for body in bodies:
-        counts.update({heading_key(s.heading) for s in sections(body)})
+    for secs in section_lists:
+        counts.update({heading_key(s.heading) for s in secs})
     return frozenset(key for key, count in counts.items() if count >= 2 and key)
 
 
@@ -432,31 +434,48 @@ MAX_GOLD = 3
 
 class _Answers:
     """Which other documents answer a drafted question as well as its own: a passage
-    holding as large a share of the question's words as the best passage of the
-    document it was drafted from (the navigator's answer test, see :mod:`.passages`)."""
+    holding as many of the question's words as the best passage of the document it
+    was drafted from (the navigator's answer test, see :mod:`.passages`). Words are
+    matched after FTS5's folding and stemming (:class:`.lexical.Stems`), in memory."""
 
     def __init__(self, texts: dict[str, str]) -> None:
-        self.table = LexicalIndex(("text",))
-        self.table.add_many(
-            (f"{path}\0{i}", (passage,))
-            for path, text in texts.items()
-            for i, passage in enumerate(passages(text))
-        )
+        self.stems = Stems()
+        self.doc: list[str] = []  # passage number -> its document
+        self.passages_of: dict[str, list[int]] = {}
+        self.postings: dict[str, set[int]] = {}  # stem -> passages holding it
+        for path, text in texts.items():
+            for passage in passages(text):
+                number = len(self.doc)
+                self.doc.append(path)
+                self.passages_of.setdefault(path, []).append(number)
+                for stem in set(self.stems.of(words(with_compounds(passage)))):
+                    self.postings.setdefault(stem, set()).add(number)
 
     def also(self, path: str, question: str) -> tuple[str, ...] | None:
         """The other documents that answer as well (in path order), or ``None`` when
         more than :data:`MAX_GOLD` documents would be gold (too ambiguous to ask)."""
-        terms = query_terms(question)
-        best: dict[str, int] = {}
-        for key, found in self.table.hits(terms).items():
-            doc = key.split("\0", 1)[0]
-            best[doc] = max(best.get(doc, 0), len(found))
-        own = best.get(path, 0)
-        others = tuple(sorted(d for d, count in best.items() if d != path and count >= own))
-        return others if len(others) < MAX_GOLD else None
+        asked = list(dict.fromkeys(self.stems.of(query_terms(question))))
+        own_passages = set(self.passages_of.get(path, ()))
+        held: Counter[int] = Counter()
+        for stem in asked:
+            held.update(self.postings.get(stem, set()) & own_passages)
+        own = max(held.values(), default=0)
+        if own == 0:
+            return ()
+        # a passage holding `own` of the n words holds one of any n - own + 1 of them:
+        # only the passages holding one of that many of the rarest are counted
+        rare = sorted(asked, key=lambda s: (len(self.postings.get(s, ())), asked.index(s)))
+        candidates: set[int] = set()
+        for stem in rare[: len(asked) - own + 1]:
+            candidates |= self.postings.get(stem, set())
+        counts: Counter[int] = Counter()
+        for stem in asked:
+            counts.update(self.postings.get(stem, set()) & candidates)
+        others = sorted({self.doc[n] for n, c in counts.items() if c >= own} - {path})
+        return tuple(others) if len(others) < MAX_GOLD else None
 
     def close(self) -> None:
-        self.table.close()
+        self.stems.close()
 
 
 def _body(text: str) -> str:
@@ -482,14 +501,15 @@ def draft_questions(package: Package, n: int = DEFAULT_N, seed: int = 0) -> list
         except (OSError, ValueError):
             continue
     bodies = {path: _body(text) for path, text in texts.items()}
-    template = template_headings(bodies.values())
+    parsed = {path: sections(body) for path, body in bodies.items()}
+    template = template_headings(parsed.values())
     pools: dict[str, list[tuple[str, str, str]]] = {}
     for path, body in bodies.items():
         doc = package.documents[path]
         known = {w[:6] for w in words(f"{doc.title} {doc.description}")}
         seen: set[str] = set()
         pool = []
-        for kind, text, answer in candidates(body, template):
+        for kind, text, answer in candidates(body, template, parsed[path]):
             terms = query_terms(text)
             if not terms or text in seen or all(t[:6] in known for t in terms):
                 continue  # nothing the title and description do not already say

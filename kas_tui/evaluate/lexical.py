@@ -320,18 +320,54 @@ class LexicalIndex:
                 found.append(term)
         return found
 
-    def hits(self, terms: Sequence[str]) -> dict[str, list[str]]:
-        """For every row matching any of ``terms``: which of them it holds (after
-        stemming), in the order of ``terms``. One query per term, so a question is
-        judged against many passages at once."""
+    def hits(self, terms: Sequence[str], keys: Iterable[str] | None = None) -> dict[str, list[str]]:
+        """For every row matching any of ``terms`` (of ``keys`` only, when given):
+        which of them it holds (after stemming), in the order of ``terms``. One query
+        per term, so a question is judged against many passages at once."""
+        only = ""
+        if keys is not None:
+            ids = [self._rowid[k] for k in keys if k in self._rowid]
+            if not ids:
+                return {}
+            only = f" AND rowid IN ({','.join(map(str, ids))})"
         found: dict[str, list[str]] = {}
         for term in dict.fromkeys(terms):
             rows = self._db.execute(
-                "SELECT rowid FROM t WHERE t MATCH ?", (match_expression([term]),)
+                "SELECT rowid FROM t WHERE t MATCH ?" + only, (match_expression([term]),)
             ).fetchall()
             for (rowid,) in rows:
                 found.setdefault(self._key[rowid], []).append(term)
         return found
+
+    def close(self) -> None:
+        self._db.close()
+
+
+class Stems:
+    """Words folded and stemmed exactly as the FTS5 tokenizer folds and stems them,
+    by asking it (a scratch table and its ``fts5vocab``): for matching many words
+    against many passages in Python, where one FTS5 query per word would walk every
+    row holding a common word. Each word is asked once."""
+
+    def __init__(self) -> None:
+        self._db = sqlite3.connect(":memory:")
+        self._db.execute(f"CREATE VIRTUAL TABLE s USING fts5(w, tokenize='{TOKENIZER}')")
+        self._db.execute("CREATE VIRTUAL TABLE v USING fts5vocab(s, 'instance')")
+        self._stem: dict[str, str] = {}
+
+    def of(self, words_: Iterable[str]) -> list[str]:
+        """The stems of ``words_`` (lower-cased words, as :func:`words` gives them), in
+        order; a word the tokenizer makes nothing of is left out."""
+        words_ = list(words_)
+        new = list(dict.fromkeys(w for w in words_ if w not in self._stem))
+        if new:
+            self._db.executemany("INSERT INTO s(rowid, w) VALUES (?, ?)", enumerate(new, 1))
+            for doc, term in self._db.execute("SELECT doc, term FROM v ORDER BY doc, offset"):
+                self._stem.setdefault(new[doc - 1], term)
+            self._db.execute("DELETE FROM s")
+            for word in new:
+                self._stem.setdefault(word, "")
+        return [self._stem[w] for w in words_ if self._stem[w]]
 
     def close(self) -> None:
         self._db.close()
