@@ -71,6 +71,16 @@ def _codes(text: str) -> list[str]:
     return [c.strip().upper() for c in text.split(",") if c.strip()]
 
 
+def _tokens(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of tokens") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number of tokens")
+    return value
+
+
 def _check_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="kas-tui check",
@@ -97,6 +107,14 @@ def _check_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--ignore", type=_codes, default=[], metavar="CODES", help="skip these codes or prefixes"
+    )
+    parser.add_argument(
+        "--index-budget",
+        type=_tokens,
+        default=INDEX_TOKEN_BUDGET,
+        metavar="TOKENS",
+        help="with --agent-ready: most tokens one index.md may take, about 4 characters a "
+        f"token (KAS046; default {INDEX_TOKEN_BUDGET:,})",
     )
     parser.add_argument("--hints", action="store_true", help="print how to fix each finding")
     parser.add_argument(
@@ -318,6 +336,7 @@ def run_check(args: argparse.Namespace) -> int:
         "today": today,
         "select": args.select,
         "ignore": args.ignore,
+        "index_budget": args.index_budget,  # part of the memo's key, as every option is
     }
     try:
         location = locate(args.path)

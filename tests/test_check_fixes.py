@@ -401,7 +401,8 @@ def test_nothing_fixable_writes_nothing(tmp_path: Path, capsys) -> None:
     code, out, _ = cli(capsys, root, "--agent-ready", "--fix", "--today", TODAY, "--format", "json")
     data = json.loads(out)
     assert snapshot(root) == before
-    assert [f["code"] for f in data["findings"]] == ["KAS033"]
+    # KAS048 (team/ is a bundle of one) has no fix either
+    assert [f["code"] for f in data["findings"]] == ["KAS033", "KAS048"]
     assert data["summary"]["fixed"] == 0
     assert code == 1
 
@@ -420,7 +421,8 @@ def test_fixed_count_is_what_was_fixed(tmp_path: Path, capsys) -> None:
     )
     code, out, _ = cli(capsys, root, "--agent-ready", "--fix", "--today", TODAY, "--format", "json")
     data = json.loads(out)
-    assert [f["code"] for f in data["findings"]] == ["KAS033"]  # the bundle entry remains
+    # the bundle entry remains, and team/ is still a bundle of one (KAS048, no fix)
+    assert [f["code"] for f in data["findings"]] == ["KAS033", "KAS048"]
     assert data["summary"]["fixed"] == 1
 
 

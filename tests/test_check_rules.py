@@ -100,6 +100,22 @@ A_DOC = doc(
 B_DOC = doc(
     title="Access B", description="How to request access to the production database clusters."
 )
+#: A raw table in the root index: about 4,540 tokens (KAS046) or 3,820 (within 4,000).
+PRICE_TABLE = (
+    "\n| plan | seats | price |\n|---|---|---|\n" + "| plan | 5 seats | 12 EUR a month |\n" * 500
+)
+SMALL_PRICE_TABLE = (
+    "\n| plan | seats | price |\n|---|---|---|\n" + "| plan | 5 seats | 12 EUR a month |\n" * 420
+)
+
+
+def _links(count: int) -> tuple[str, ...]:
+    """``count`` index entries (external links: no document to write) besides the guide."""
+    return tuple(
+        f"* [Chapter {n}](https://example.org/spec/{n}) - Chapter {n} of the specification."
+        for n in range(count)
+    )
+
 
 # fmt: off
 TRIGGERS: dict[str, Case] = {
@@ -177,6 +193,12 @@ TRIGGERS: dict[str, Case] = {
     "KAS045": Case(
         {"guide.md": doc(description="How a new member sets up access. It also lists the runbooks.")},
         "guide.md", 4, agent_ready=True,
+    ),
+    "KAS046": Case({"index.md": INDEX + PRICE_TABLE}, "index.md", None, agent_ready=True),
+    "KAS047": Case({"index.md": _index(*_links(60))}, "index.md", None, agent_ready=True),
+    "KAS048": Case(
+        {"team/handbook.md": TEAM_DOC, "team/index.md": TEAM_INDEX, "index.md": _index("* [Team](team/) - Who is on the team and what each person owns.")},
+        "team/index.md", 3, agent_ready=True,
     ),
 }
 
@@ -263,6 +285,15 @@ CLEAN: dict[str, Case] = {
     "KAS045": Case({"guide.md": doc(description="How a new member sets up access, e.g. VPN and SSO, and finds the runbooks."),
                     "index.md": _entry_index("* [Getting started](guide.md) - How a new member sets up access, e.g. VPN and SSO, and finds the runbooks.")},
                    agent_ready=True),
+    "KAS046": Case({"index.md": INDEX + SMALL_PRICE_TABLE}, agent_ready=True),
+    # 60 entries: the guide and 59 links
+    "KAS047": Case({"index.md": _index(*_links(59))}, agent_ready=True),
+    # the root may list a single entry; a sub-bundle of two is a choice
+    "KAS048": Case(
+        {"team/handbook.md": TEAM_DOC, "team/extra.md": EXTRA_DOC, "team/index.md": TEAM_INDEX + EXTRA_ENTRY + "\n",
+         "index.md": _index("* [Team](team/) - Who is on the team and what each person owns.")},
+        agent_ready=True,
+    ),
 }
 # fmt: on
 

@@ -7,9 +7,20 @@ checks, run with ``--agent-ready``. ``docs/rules.md`` is generated from this lis
 
 from __future__ import annotations
 
+from ..tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES
 from .model import Rule
 
 OKF, KAS = "okf", "agent-ready"
+
+
+def split_hint(entries: int = MAX_BUNDLE_ENTRIES) -> str:
+    """KAS046's fix hint, for sub-bundles of at most about ``entries`` entries each."""
+    return (
+        f"Split the bundle into topical sub-bundles of at most about {entries} entries each "
+        "(each with its own index.md and a sentence telling it apart from its siblings), "
+        "shorten descriptions to one sentence, or move raw tables out of the index."
+    )
+
 
 RULES: tuple[Rule, ...] = (
     # --- OKF conformance: errors (OKF §11) -------------------------------------------------
@@ -499,6 +510,39 @@ RULES: tuple[Rule, ...] = (
         "Descriptions are read in bulk when an agent scans an index; one sentence of at most "
         "about 200 characters keeps the index cheap and scannable.",
         "Cut it to one sentence; put detail in the body.",
+    ),
+    Rule(
+        "KAS046",
+        "warning",
+        KAS,
+        "Index is over the token budget",
+        "An agent reads an index.md in one call and must weigh every entry in it against the "
+        "question. An index estimated (four characters a token) at more than the budget "
+        f"(default {INDEX_TOKEN_BUDGET:,} tokens, about {MAX_BUNDLE_ENTRIES} entries of a title "
+        "and a one-sentence description; --index-budget sets it) is more than it can weigh "
+        "at once, and crowds the documents out of a walk's context.",
+        split_hint(),
+    ),
+    Rule(
+        "KAS047",
+        "warning",
+        KAS,
+        "Bundle has too many entries",
+        f"An index listing more than {MAX_BUNDLE_ENTRIES} entries asks the agent to choose "
+        "among more options than it can tell apart in one turn, however short each entry is.",
+        "Group the entries into topical sub-bundles of at most about "
+        f"{MAX_BUNDLE_ENTRIES} entries each, each with its own index.md and a sentence telling "
+        "it apart from its siblings.",
+    ),
+    Rule(
+        "KAS048",
+        "info",
+        KAS,
+        "Bundle has a single entry",
+        "A sub-folder whose index lists exactly one entry adds a turn to every walk through "
+        "it and tells the agent nothing the parent's entry could not.",
+        "Move the entry up into the parent bundle (its file into the parent folder, its "
+        "entry into the parent's index.md in place of the folder's), or add its siblings.",
     ),
 )
 

@@ -19,7 +19,8 @@ from ..drift import says_nothing
 from ..okf.lifecycle import Status
 from ..okf.links import resolve
 from ..package import Document, Package, paused_gc
-from .catalog import BY_CODE, OKF
+from ..tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES, estimate_tokens
+from .catalog import BY_CODE, OKF, split_hint
 from .document_rules import clip, document_findings, key_lines
 from .model import Finding, Report
 
@@ -47,10 +48,12 @@ class Checker:
         today: dt.date,
         select: Iterable[str] = (),
         ignore: Iterable[str] = (),
+        index_budget: int = INDEX_TOKEN_BUDGET,
     ) -> None:
         self.pkg = pkg
         self.agent_ready = agent_ready
         self.today = today
+        self.index_budget = index_budget
         self.select = [s for s in select if s.strip()]
         self.ignore = [s for s in ignore if s.strip()]
         self.findings: list[Finding] = []
@@ -364,6 +367,7 @@ class Checker:
                     )
             self._check_duplicates(index.path, entries)
         self._check_orphans()
+        self._check_sizes()
 
     def _check_meaning(self, path: str, line: Any, desc: str, title: str) -> None:
         if says_nothing(desc, title):
@@ -397,6 +401,40 @@ class Checker:
                     f"entries {items[j].entry.title!r} and {items[i].entry.title!r} have near-identical descriptions",
                 )
 
+    def _check_sizes(self) -> None:
+        """An index over the token budget (KAS046), with too many entries (KAS047) or one."""
+        if not any(self.wants(code) for code in ("KAS046", "KAS047", "KAS048")):
+            return
+        budget = self.index_budget
+        for folder, index in sorted(self.pkg.indexes.items()):
+            # every entry is a choice the agent weighs, except links to log.md or SKILL.md
+            entries = [item for item in index.listings if item.kind != "reserved"]
+            tokens = estimate_tokens("".join(index.index.lines))
+            if tokens > budget:
+                self.emit(
+                    "KAS046",
+                    index.path,
+                    None,
+                    f"index.md is about {tokens:,} tokens; the budget is {budget:,}",
+                    _split_hint(entries, budget),
+                )
+            if len(entries) > MAX_BUNDLE_ENTRIES:
+                self.emit(
+                    "KAS047",
+                    index.path,
+                    None,
+                    f"the bundle lists {len(entries):,} entries; "
+                    f"more than {MAX_BUNDLE_ENTRIES} are too many to choose from",
+                )
+            if folder and len(entries) == 1:
+                entry = entries[0].entry
+                self.emit(
+                    "KAS048",
+                    index.path,
+                    entry.line,
+                    f"{folder}/ lists a single entry, {entry.title!r}",
+                )
+
     def _check_orphans(self) -> None:
         pkg = self.pkg
         listed = {
@@ -412,6 +450,16 @@ class Checker:
                 self.emit("KAS043", path, None, "no index lists it and no document links to it")
 
 
+def _split_hint(entries: list, budget: int) -> str:
+    """KAS046's hint: sub-bundles of as many of this index's entries as fit the budget
+    (at least a split in two)."""
+    if not entries:
+        return split_hint()
+    average = max(1, sum(estimate_tokens(item.entry.render()) for item in entries) // len(entries))
+    fits = min(MAX_BUNDLE_ENTRIES, budget // average, -(-len(entries) // 2))
+    return split_hint(max(2, fits))
+
+
 def check(
     pkg: Package,
     *,
@@ -419,15 +467,26 @@ def check(
     today: dt.date | None = None,
     select: Iterable[str] = (),
     ignore: Iterable[str] = (),
+    index_budget: int = INDEX_TOKEN_BUDGET,
     progress: Callable[[str, float], None] | None = None,
 ) -> Report:
     """Check ``pkg``: OKF conformance, plus the agent-ready rules with ``agent_ready``.
 
+    ``index_budget``: most tokens an index.md may take (KAS046), a positive integer.
     ``progress(stage, done)`` is called before each family of rules (for a UI).
     """
+    if isinstance(index_budget, bool) or not isinstance(index_budget, int) or index_budget < 1:
+        raise ValueError(f"index_budget must be a positive whole number, not {index_budget!r}")
     started = time.perf_counter()
     today = today or dt.date.today()
-    checker = Checker(pkg, agent_ready=agent_ready, today=today, select=select, ignore=ignore)
+    checker = Checker(
+        pkg,
+        agent_ready=agent_ready,
+        today=today,
+        select=select,
+        ignore=ignore,
+        index_budget=index_budget,
+    )
     with paused_gc():
         findings = checker.run(progress)
     return Report(
