@@ -14,6 +14,7 @@ from kas_tui.importing.source_meta import (
     in_include_folder,
     is_furniture,
     is_site_config,
+    is_source_code,
     readable_name,
     site_title,
     strip_site_suffix,
@@ -37,6 +38,8 @@ def test_furniture_snippets_and_site_config_are_told_apart_from_pages() -> None:
     assert is_site_config("mkdocs.yml") and is_site_config("mkdocs-nav.yml")
     assert is_site_config("docfx.json") and is_site_config("Teams/TOC.yml")
     assert is_site_config("guide/toc.md") and not is_site_config("guide/mkdocs.yml")
+    assert is_source_code("docs/examples/app.py") and is_source_code("styles/app.tcss")
+    assert not is_source_code("data/figures.csv") and not is_source_code("notes.txt")
 
 
 def test_titles_lose_the_site_suffix_only() -> None:
@@ -144,6 +147,9 @@ def test_a_docfx_export_builds_without_its_furniture_and_with_its_own_names(
         "Contoso Mail Docs: 3 documents, mostly troubleshooting articles on Contoso Mail."
     )
     assert "2019" not in skill.description
+    stamps = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
+    build(tmp_path / "src", out, now=NOW + dt.timedelta(days=1), workers=1)
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()} == stamps
 
 
 def test_skill_md_entry_points_are_the_most_linked_documents_never_obsolete_ones(
@@ -162,3 +168,8 @@ def test_skill_md_entry_points_are_the_most_linked_documents_never_obsolete_ones
     linked = body.split("The documents the others link to most:", 1)[1].split("## ", 1)[0]
     assert "[Mail delivery overview](kb/overview.md)" in linked
     assert "Obsolete" not in linked
+    # a rebuild over the same sources converts nothing and still knows all that
+    skill = (out / "SKILL.md").read_bytes()
+    again = build(tmp_path / "src", out, now=NOW + dt.timedelta(days=1), workers=1)
+    assert (again.created, again.updated, again.unchanged) == ([], [], 6)
+    assert (out / "SKILL.md").read_bytes() == skill

@@ -55,7 +55,13 @@ from .heuristics import FORMAT_TYPES, content_type, draft_title
 from .includes import expand_includes
 from .includes import targets as include_targets
 from .pool import convert_files
-from .source_meta import in_include_folder, is_furniture, is_site_config
+from .source_meta import (
+    SUBJECT_KEYS,
+    in_include_folder,
+    is_furniture,
+    is_site_config,
+    is_source_code,
+)
 from .toc import Toc, find_toc
 
 #: Failures a second try on the same bytes cannot change (a timeout or a missing
@@ -185,7 +191,8 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
         self.new_manifest: dict[str, Any] = {}
         self._info: dict[str, tuple[str, str, int]] | None = None
         self.group_titles: dict[str, str] = {}  # sub-bundles the build made -> title
-        self.source_meta: list[dict] = []  # the converted sources' own frontmatter
+        self.source_meta: list[dict] = []  # what each source says it is about
+        self.about: dict[str, dict] = {}  # source -> its SUBJECT_KEYS values
         self.links_between: set[tuple[str, str]] = set()  # (source, source it links to)
         self.includes_of: dict[str, list[str]] = {}  # page -> files its directives name
         self.toc: Toc | None = None  # the source's own table of contents
@@ -293,7 +300,7 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
                         continue
                 rel = path.relative_to(self.source).as_posix()
                 asset = path.suffix.lower() in ASSET_EXTS or is_furniture(rel)
-                asset = asset or is_site_config(rel)
+                asset = asset or is_site_config(rel) or is_source_code(rel)
                 (assets if asset or in_include_folder(rel) else documents).append(rel)
         if not documents:
             raise BuildError(
@@ -431,6 +438,12 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
         folder_types: dict[str, Counter[str]] = defaultdict(Counter)
         old = (self.manifest or {}).get("documents", {})
         for rel, entry in old.items():
+            if rel in self.docs and self.docs[rel].converted is None:
+                # unchanged: what the last build learned from its source still holds
+                self.links_between.update((rel, t) for t in entry.get("links") or ())
+                about = entry.get("about") or {}
+                self.about[rel] = about
+                self.source_meta.append(about)
             kind_type = (entry.get("fields") or {}).get("type")
             if rel in self.docs and self.docs[rel].converted is None and isinstance(kind_type, str):
                 folder_types[posixpath.dirname(entry["path"])][kind_type] += 1
@@ -438,7 +451,8 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
             assert doc.converted is not None
             self._expand_includes(doc)
             foreign = doc.converted.frontmatter or {}
-            self.source_meta.append(foreign)
+            self.about[doc.source] = {k: foreign[k] for k in SUBJECT_KEYS if k in foreign}
+            self.source_meta.append(self.about[doc.source])
             if all(
                 isinstance(foreign.get(k), str) and foreign[k].strip()
                 for k in ("title", "description")
@@ -567,4 +581,6 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
 
         pkg = Package(self.out)
         pkg.load(scan=True)
-        self.result.report = check(pkg, agent_ready=True, today=self.today)
+        self.result.report = check(
+            pkg, agent_ready=True, today=self.today, index_budget=self.index_budget
+        )

@@ -224,10 +224,14 @@ class LayoutMixin:
         chosen = []
         for source, count in sorted(inbound.items(), key=lambda kv: (-kv[1], kv[0])):
             doc = self.docs.get(source)
-            if count < 3 or doc is None or doc.draft is None or doc.out not in view:
+            if count < 3 or doc is None or doc.out not in view:
                 continue
             title, description, _type = view[doc.out]
-            status = str(doc.draft.frontmatter.get("status") or "").lower()
+            if doc.draft is not None:
+                fields = doc.draft.frontmatter
+            else:  # unchanged since the last build: as it recorded them
+                fields = (self.manifest or {}).get("documents", {}).get(source, {}).get("fields")
+            status = str((fields or {}).get("status") or "").lower()
             if status == "deprecated" or _OBSOLETE.search(f"{title} {description}"):
                 continue
             chosen.append((doc.out, title, description))

@@ -74,6 +74,9 @@ class ManifestMixin:
     ) -> None:
         old = (self.manifest or {}).get("documents", {})
         documents: dict[str, Any] = {}
+        links: dict[str, list[str]] = {}
+        for source, target in sorted(self.links_between):
+            links.setdefault(source, []).append(target)
         for doc in self.docs.values():
             if doc.draft is not None:
                 documents[doc.source] = {
@@ -84,6 +87,9 @@ class ManifestMixin:
                     or _json_value(doc.draft.frontmatter),
                     "body": self.new_manifest.get(doc.source, {}).get("body")
                     or _sha(doc.draft.body),
+                    # what a later build needs of the source without converting it again
+                    "links": links.get(doc.source, []),
+                    "about": _json_value(self.about.get(doc.source, {})),
                 }
             elif doc.source in old:
                 documents[doc.source] = old[doc.source]

@@ -90,6 +90,54 @@ def is_site_config(rel: str) -> bool:
     return bool(_TOC.match(name)) or ("/" not in rel and bool(_SITE_CONFIG.match(name)))
 
 
+#: Program sources: examples a page shows or links to, kept as assets, never documents.
+SOURCE_CODE = frozenset(
+    [
+        ".py",
+        ".pyi",
+        ".js",
+        ".mjs",
+        ".cjs",
+        ".ts",
+        ".tsx",
+        ".jsx",
+        ".css",
+        ".tcss",
+        ".scss",
+        ".less",
+        ".scm",
+        ".sh",
+        ".bash",
+        ".zsh",
+        ".ps1",
+        ".bat",
+        ".rb",
+        ".go",
+        ".rs",
+        ".java",
+        ".kt",
+        ".c",
+        ".h",
+        ".cc",
+        ".cpp",
+        ".hpp",
+        ".cs",
+        ".php",
+        ".swift",
+        ".lua",
+        ".r",
+        ".pl",
+        ".vue",
+    ]
+)
+
+
+def is_source_code(rel: str) -> bool:
+    """Whether a source file is a program's source (``.py``, ``.tcss``, ``.js``...)."""
+    name = rel.rsplit("/", 1)[-1].lower()
+    return "." in name and name[name.rindex(".") :] in SOURCE_CODE
+
+
 def in_include_folder(rel: str) -> bool:
     """Whether a source file sits in a folder docs sites keep snippets in."""
     return any(part.lower() in INCLUDE_FOLDERS for part in rel.split("/")[:-1])
@@ -174,6 +222,10 @@ def site_title(read: Callable[[str], str | None], files: Iterable[str]) -> str |
             if match:
                 return match.group(1).strip()
     return None
+
+
+#: Frontmatter keys a page names its product or service with.
+SUBJECT_KEYS = ("appliesto", "applies_to", "products", "product", "ms.service", "ms.product")
 
 
 def subjects(frontmatters: Iterable[Mapping[str, Any]], limit: int = 8) -> list[str]:
