@@ -31,7 +31,7 @@ TOPICS = {
 
 
 def _sources() -> dict[str, str]:
-    files = {}
+    files = {"README.md": "# Contoso Exchange articles\n\nHow to contribute.\n"}
     for topic, things in TOPICS.items():
         for i in range(10):
             thing = things[i % len(things)]

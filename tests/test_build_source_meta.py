@@ -166,10 +166,29 @@ def test_skill_md_entry_points_are_the_most_linked_documents_never_obsolete_ones
     build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
     body = (out / "SKILL.md").read_text("utf-8")
     linked = body.split("The documents the others link to most:", 1)[1].split("## ", 1)[0]
-    assert "[Mail delivery overview](kb/overview.md)" in linked
+    assert "[Mail delivery overview](overview.md)" in linked  # kb/ wrapped everything: the root
     assert "Obsolete" not in linked
     # a rebuild over the same sources converts nothing and still knows all that
     skill = (out / "SKILL.md").read_bytes()
     again = build(tmp_path / "src", out, now=NOW + dt.timedelta(days=1), workers=1)
     assert (again.created, again.updated, again.unchanged) == ([], [], 6)
     assert (out / "SKILL.md").read_bytes() == skill
+
+
+def test_a_source_that_is_one_folder_in_a_wrapper_is_built_from_that_folder(
+    tmp_path: Path,
+) -> None:
+    source = write_sources(
+        tmp_path / "download",
+        {
+            "Contoso Handbook/guide.md": article("Guide", "How the handbook is organised.", "# Guide\n"),
+            "Contoso Handbook/Teams/escalation.md": article(
+                "Escalation", "Who is paged after how long.", "# Escalation\n"
+            ),
+        },
+    )
+    out = tmp_path / "handbook"
+    build(source, out, now=NOW, workers=1)
+    assert (out / "guide.md").is_file() and (out / "teams/escalation.md").is_file()
+    root = parse_index((out / "index.md").read_text("utf-8"))
+    assert root.sections[0].title == "Contoso Handbook"  # the wrapper's name, not the download's

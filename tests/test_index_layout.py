@@ -80,6 +80,8 @@ def _by_import(tmp_path: Path) -> str:
 
 def _by_build(tmp_path: Path) -> str:
     _sources(tmp_path / "build-src")
+    # a page beside ops/: the source is not one folder in a wrapper (which would be the root)
+    (tmp_path / "build-src" / "about.md").write_text("# About\n\nWho runs ops.\n", "utf-8")
     out = tmp_path / "build" / "acme-kb"
     build(tmp_path / "build-src", out, workers=1, validate=False)
     return (out / "ops" / "index.md").read_text()

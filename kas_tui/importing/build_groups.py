@@ -129,7 +129,7 @@ class GroupsMixin:
         return made
 
     def _folder_context(self, folder: str) -> list[str]:
-        """The titles of ``folder`` and its parents, innermost first."""
+        """The titles of ``folder`` and its parents, innermost first, then the package's."""
         titles = getattr(self, "_context_titles", None)
         if titles is None:
             titles = self._context_titles = self._folder_titles()
@@ -137,4 +137,4 @@ class GroupsMixin:
         while folder:
             out.append(titles.get(folder) or index_fmt.folder_title(posixpath.basename(folder)))
             folder = posixpath.dirname(folder)
-        return out
+        return [*out, titles[""]]  # the package's title: what every page is about

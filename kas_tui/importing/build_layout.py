@@ -20,6 +20,10 @@ from .draft import Draft
 from .slug import slugify, unique_slug
 from .source_meta import readable_name, site_title, subjects
 
+#: Folder names that say where pages are kept, not what they are about.
+_GENERIC_FOLDERS = frozenset(
+    {"docs", "doc", "documentation", "content", "pages", "src", "source", "wiki", "site"}
+)
 #: Words that mark a page as history: never an entry point.
 _OBSOLETE = re.compile(r"\b(obsolete|deprecated|retired|legacy|no longer supported)\b", re.I)
 
@@ -51,11 +55,10 @@ class LayoutMixin:
         old_assets = (self.manifest or {}).get("assets", {})
         self.folders = dict((self.manifest or {}).get("folders", {}))
         self.folders[""] = ""
-        toc = self.toc
-        if self.manifest is None and toc is not None and toc.docs_dir:
-            pages = toc.order()
-            if pages and all(p.startswith(toc.docs_dir + "/") for p in pages):
-                self.folders[toc.docs_dir] = ""  # the site's pages folder is the package root
+        if self.manifest is None:
+            top = self._wrapper_folder(documents, assets)
+            if top:
+                self.folders[top] = ""  # a folder holding every page is the package root
         taken: dict[str, set[str]] = defaultdict(set)
         for out in self.folders.values():
             if out:
@@ -113,6 +116,19 @@ class LayoutMixin:
             stem = unique_slug(slugify(Path(rel).stem, fallback="asset"), taken[folder])
             taken[folder].add(stem + suffix)
             self.assets[rel] = posixpath.join(folder, stem + suffix) if folder else stem + suffix
+
+    def _wrapper_folder(self, documents: list[str], assets: list[str]) -> str:
+        """The one folder every page sits in, when there is one: an MkDocs site's
+        ``docs_dir`` (the pages its nav lists), or the only thing in the source folder
+        (an export unzipped with its folder around it); '' otherwise. It becomes the
+        package root instead of a bundle of one that costs every walk a turn."""
+        toc = self.toc
+        if toc is not None and toc.docs_dir:
+            pages = toc.order()
+            if pages and all(p.startswith(toc.docs_dir + "/") for p in pages):
+                return toc.docs_dir
+        tops = {f.split("/", 1)[0] if "/" in f else "" for f in [*documents, *assets]}
+        return tops.pop() if len(tops) == 1 and "" not in tops else ""
 
     # 3'. links ---------------------------------------------------------------------------
 
@@ -203,15 +219,21 @@ class LayoutMixin:
 
     def _package_title(self) -> str:
         """The package's title: the site's own name (``site_name`` of mkdocs.yml,
-        docfx.json's ``_appTitle``...), else the source folder's name made readable;
-        never the output folder's name, which is a skill name."""
+        docfx.json's ``_appTitle``...), else the name of the folder the pages came from
+        (the wrapper folder that became the root, unless it is called ``docs`` or the
+        like, else the source folder), made readable; never the output folder's name,
+        which is a skill name."""
         cached = getattr(self, "_title_cache", None)
         if cached is None:
             files = sorted({*self.docs, *self.assets})
+            wrapper = next((src for src, out in self.folders.items() if src and not out), "")
+            name = posixpath.basename(wrapper)
+            if not name or name.lower() in _GENERIC_FOLDERS:
+                name = self.source.name
             cached = (
                 site_title(self._read_source, files)
-                or readable_name(self.source.name)
-                or index_fmt.folder_title(self.source.name)
+                or readable_name(name)
+                or index_fmt.folder_title(name)
             )
             self._title_cache = cached
         return cached

@@ -432,9 +432,19 @@ class NewEntry:
         return self.kind == BUNDLE
 
 
+_UNCOUNTABLE = frozenset(
+    {"data", "information", "guidance", "software", "media", "news", "equipment", "feedback"}
+)
+
+
 def plural(word: str) -> str:
     """An English plural good enough for section headings (Runbook -> Runbooks)."""
     lower = word.lower()
+    last = lower.split()[-1] if lower.split() else lower
+    if last in _UNCOUNTABLE or last.endswith("ing"):
+        return word  # Data, Troubleshooting
+    if last.endswith("s") and not last.endswith(("ss", "us", "is", "as", "os")):
+        return word  # Release notes: plural already
     if word.isupper():
         return word + "s"
     if lower.endswith("y") and lower[-2:-1] not in "aeiou":
