@@ -76,12 +76,9 @@ class Trail:
         #: The files in the prompt before the first call, in order (e.g. ``SKILL.md``).
         self.preloaded = tuple(preloaded)
         #: What reading each of them returned: the text a prompt shows.
-        self.preloads: tuple[Outcome, ...] = tuple(
-            run_tool(sandbox, READFILE, {"path": path}) for path in self.preloaded
-        )
-        self.preload_reveals = tuple(
-            reveal for outcome in self.preloads for reveal in reveals_of(sandbox, outcome)
-        )
+        served_preloads = [self._serve(READFILE, {"path": path}) for path in self.preloaded]
+        self.preloads: tuple[Outcome, ...] = tuple(outcome for outcome, _ in served_preloads)
+        self.preload_reveals = tuple(reveal for _, reveals in served_preloads for reveal in reveals)
         #: The catalog entry's tokens plus those of the preloaded files' text.
         self.catalog_tokens = catalog_tokens + sum(
             estimate_tokens(outcome.text) for outcome in self.preloads
