@@ -181,7 +181,9 @@ def test_a_source_that_is_one_folder_in_a_wrapper_is_built_from_that_folder(
     source = write_sources(
         tmp_path / "download",
         {
-            "Contoso Handbook/guide.md": article("Guide", "How the handbook is organised.", "# Guide\n"),
+            "Contoso Handbook/guide.md": article(
+                "Guide", "How the handbook is organised.", "# Guide\n"
+            ),
             "Contoso Handbook/Teams/escalation.md": article(
                 "Escalation", "Who is paged after how long.", "# Escalation\n"
             ),
