@@ -89,11 +89,11 @@ def test_an_mkdocs_nav_gives_order_sections_and_folder_names(tmp_path: Path) -> 
         "docs/help.md",
         "docs/guide/index.md",
     ]
-    assert toc.sections()["docs/widgets/input.md"] == ("Reference", "Widgets")
+    assert toc.sections()["docs/widgets/input.md"] == ["Reference", "Widgets"]
     assert toc.titles()["docs/help.md"] == "Help"
     assert toc.folder_titles() == {"docs/guide": "Guide", "docs/widgets": "Widgets"}
     assert toc.problems == [
-        "mkdocs.yml: nav names gone.md, which is not in the source (docs/gone.md); "
+        "mkdocs.yml:19: nav names gone.md, which is not in the source (docs/gone.md); "
         "fix the nav or add the page"
     ]
 
@@ -114,8 +114,11 @@ def test_docfx_tocs_nest_and_toc_md_nests_by_heading_level(tmp_path: Path) -> No
     toc = find_toc(_files(root), _reader(root))
     assert toc is not None and toc.kind == "docfx-yml"
     assert list(toc.order()) == ["start.md", "Mail/queue.md", "Mail/relay.md"]
-    assert toc.sections()["Mail/relay.md"] == ("Mail", "More")
-    assert toc.problems == ["toc.yml: 'Lost' names lost.md, which is not in the source"]
+    assert toc.sections()["Mail/relay.md"] == ["Mail", "More"]
+    assert toc.problems == [
+        "toc.yml:7: 'Lost' names lost.md, which is not in the source (lost.md); "
+        "fix the href or add the page"
+    ]
     md = write_sources(
         tmp_path / "md",
         {
@@ -127,8 +130,11 @@ def test_docfx_tocs_nest_and_toc_md_nests_by_heading_level(tmp_path: Path) -> No
     )
     toc = find_toc(_files(md), _reader(md))
     assert toc is not None and toc.kind == "docfx-md"
-    assert toc.sections()["tasks/install.md"] == ("Tasks",)
-    assert toc.problems == ["TOC.md:4: names tasks/gone.md, which is not in the source"]
+    assert toc.sections()["tasks/install.md"] == ["Tasks"]
+    assert toc.problems == [
+        "TOC.md:4: names tasks/gone.md, which is not in the source (tasks/gone.md); "
+        "fix the link or add the page"
+    ]
 
 
 def test_docusaurus_sidebars_json(tmp_path: Path) -> None:
@@ -143,7 +149,7 @@ def test_docusaurus_sidebars_json(tmp_path: Path) -> None:
     )
     toc = find_toc(_files(root), _reader(root))
     assert toc is not None and list(toc.order()) == ["docs/intro.md", "docs/setup.mdx"]
-    assert toc.sections()["docs/setup.mdx"] == ("docs", "Basics")
+    assert toc.sections()["docs/setup.mdx"] == ["Basics"]  # one sidebar: its id is no section
 
 
 def test_the_build_follows_the_nav(tmp_path: Path) -> None:

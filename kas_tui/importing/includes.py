@@ -1,22 +1,34 @@
 """Include directives resolved the way the docs site renders them.
 
-A page of a docs site pulls shared text in with a directive the site's generator
-expands; a build that kept the directive would show an agent ``[!INCLUDE ...]`` where a
-reader sees a paragraph. Two forms:
+A page of a docs site pulls shared text in with a directive its generator expands; a
+build that kept the directive would show an agent ``[!INCLUDE ...]`` where a reader sees
+a paragraph. Pure: files are read through a ``read(rel_path)`` callable, never the disk.
 
-- docfx: ``[!INCLUDE[title](path.md)]`` (a space before ``[title]`` allowed), on a
-  line of its own or inline; the path is relative to the including file; the included
-  file's frontmatter is dropped; inline, its text is joined into the line. Not inside
-  fenced code or a code span.
-- MkDocs (pymdownx.snippets): a line ``--8<-- "path"`` (any indentation, which the
-  snippet's lines take too), the path relative to the site's base (the source root or
-  ``docs/``); ``"path:3:10"`` keeps lines 3 to 10, ``"path:name"`` the lines between
-  ``--8<-- [start:name]`` and ``--8<-- [end:name]``; a path starting with ``;`` is
-  commented out and the line dropped. Expanded inside fenced code too (that is how
-  pages show example sources).
+docfx (``[!INCLUDE[title](path.md)]``, a space before ``[title]`` allowed)
+    On a line of its own (after any ``>`` or list marker, which the included lines take
+    too) or inline, where the text is joined into the line. The path is relative to the
+    including file (``%20`` decoded, ``~/`` or ``/`` from the source root); the included
+    file's frontmatter is dropped, its own includes resolve relative to it and its
+    relative links are rewritten to lead to the same files from the including page. Not
+    inside fenced or indented code, nor in a code span.
 
-Includes nest (up to ``max_depth``); a cycle, a missing file, a path leaving the source
-or an image is a problem naming the line, and the directive is left as written.
+MkDocs (pymdownx.snippets, a preprocessor: expanded inside fenced code too)
+    A line ``--8<-- "path"`` (single quotes too, any number of dashes around ``8<``),
+    or a block: a ``--8<--`` line, path lines, a closing ``--8<--`` line (a blank path
+    line stays a blank line). The snippet takes the directive's indentation. Paths are
+    relative to the site's base paths (``snippet_bases``, tried in order, never left
+    upward), nested snippets too. ``"f.py:3:10"`` keeps lines 3 to 10 (``f.py:3``
+    from 3 on, ``f.py::10`` up to 10, ``-n`` counts from the end, ``1:3,7:9`` several
+    ranges); ``"f.py:name"`` the lines between ``--8<-- [start:name]`` and
+    ``--8<-- [end:name]`` (behind any comment prefix). Marker lines never show. A path
+    starting with ``;`` is commented out (the line is dropped); ``;--8<--`` is an
+    escaped directive, shown without its first ``;``.
+
+Where pymdownx drops a directive it cannot resolve, the page here keeps it as written
+and a problem says why: a missing file, a path leaving the source, an image, a URL, a
+loop (``a`` includes ``b`` includes ``a``), nesting deeper than ``max_depth``. Problems
+carry the line in the page given (for a nested include, the line of the outermost
+directive, the message naming the file and line it sits in).
 """
 
 from __future__ import annotations
@@ -25,50 +37,54 @@ import posixpath
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from urllib.parse import unquote
 
-from ..okf import frontmatter as fm
-from ..okf.errors import FormatError
 from ..okf.links import relative_link, resolve, rewrite_links
+from .include_syntax import (
+    BINARY,
+    CONTAINER,
+    DOCFX,
+    IMAGE,
+    MARKDOWN,
+    SNIPPET,
+    code_lines,
+    code_spans,
+    directive_paths,
+    docfx_target,
+    file_lines,
+    frontmatter_end,
+    parse_spec,
+    relative,
+    section_lines,
+    select_lines,
+    under,
+    without_markers,
+)
 
-_DOCFX = re.compile(r"\[!INCLUDE\s*\[[^\]]*\]\(\s*<?([^)>\s]+)>?\s*\)\s*\]", re.IGNORECASE)
-_SNIPPET = re.compile(r"^(\s*)-{2}8<-{2}\s+(['\"])(.+?)\2\s*$")
-_FENCE = re.compile(r"^\s{0,3}(```+|~~~+)")
-_CODE_SPAN = re.compile(r"`[^`\n]*`")
-_SECTION = re.compile(r"--8<--\s*\[(start|end):([\w.-]+)\]")
-_IMAGE = re.compile(r"\.(?:svg|png|jpe?g|gif|webp|bmp|ico|mov|mp4)$", re.IGNORECASE)
+#: Folder names docs sites keep their snippet and include files in.
+INCLUDE_DIRS = frozenset({"includes", "_includes", "snippets", "_snippets", "includes-shared"})
 
 Read = Callable[[str], "str | None"]
 
 
 @dataclass(frozen=True)
 class IncludeProblem:
-    line: int  # 1-based, in the including file
+    line: int  # 1-based line in the including file
     target: str  # the path as written
-    message: str
+    message: str  # what happened and how to fix it
 
 
 @dataclass
 class Expanded:
-    text: str
-    included: list[str] = field(default_factory=list)  # source-relative paths, first use order
+    text: str  # the text with every resolvable directive replaced
+    included: list[str] = field(default_factory=list)  # source-relative, each once, in order
     problems: list[IncludeProblem] = field(default_factory=list)
 
 
-def targets(text: str, path: str, *, snippet_bases: Sequence[str] = ("", "docs")) -> list[str]:
-    """The source-relative paths ``text``'s directives name, without reading them (the
-    snippet paths in every base they may be in), for telling snippets from pages."""
-    found: list[str] = []
-    for line in text.splitlines():
-        for match in _DOCFX.finditer(line):
-            rel = _relative(path, match.group(1))
-            if rel:
-                found.append(rel)
-        match = _SNIPPET.match(line)
-        if match and not match.group(3).startswith(";"):
-            name = _split_spec(match.group(3))[0]
-            found += [p for p in (_based(b, name) for b in snippet_bases) if p]
-    return list(dict.fromkeys(found))
+def is_include_target(path: str) -> bool:
+    """Whether the source-relative ``path`` sits in a folder docs sites keep snippets
+    and include files in (:data:`INCLUDE_DIRS`): text shown inside other pages, not a
+    page of its own."""
+    return any(part.lower() in INCLUDE_DIRS for part in path.split("/")[:-1])
 
 
 def expand_includes(
@@ -79,160 +95,29 @@ def expand_includes(
     max_depth: int = 5,
     snippet_bases: Sequence[str] = ("", "docs"),
 ) -> Expanded:
-    """``text`` (the page at source-relative ``path``) with its directives expanded."""
+    """``text`` (the file at source-relative ``path``) with its include directives
+    replaced by what they include; ``read(rel)`` gives a source file's text or ``None``."""
     result = Expanded(text)
-    if "INCLUDE" not in text.upper() and "--8<--" not in text:
+    if "8<" not in text and "[!include" not in text.lower():
         return result
-    result.text = _expand(text, path, read, result, (path,), max_depth, snippet_bases, None)
+    expander = _Expander(read, result, max_depth, [b.strip("/") for b in snippet_bases])
+    result.text = expander.expand(text, path, (path,), None)
     return result
 
 
-def _expand(
-    text: str,
-    path: str,
-    read: Read,
-    result: Expanded,
-    chain: tuple[str, ...],
-    depth: int,
-    bases: Sequence[str],
-    top_line: int | None,
-) -> str:
-    out: list[str] = []
-    fence = ""
-    for number, line in enumerate(text.split("\n"), start=1):
-        where = top_line or number
-        opened = _FENCE.match(line)
-        snippet = _SNIPPET.match(line)
+def targets(text: str, path: str, *, snippet_bases: Sequence[str] = ("", "docs")) -> list[str]:
+    """The source-relative paths ``text``'s directives name, without reading them (a
+    snippet's path in every base it may be in): for telling include files from pages."""
+    found: list[str] = []
+    for written, snippet in directive_paths(text):
         if snippet:
-            out.extend(_snippet(snippet, path, read, result, chain, depth, bases, where))
-            continue
-        if opened:
-            mark = opened.group(1)[:3]
-            fence = "" if fence and mark == fence else (fence or mark)
-            out.append(line)
-            continue
-        if fence or "[!" not in line.upper():
-            out.append(line)
-            continue
-        out.append(_docfx_line(line, path, read, result, chain, depth, bases, where))
-    return "\n".join(out)
-
-
-def _docfx_line(
-    line: str,
-    path: str,
-    read: Read,
-    result: Expanded,
-    chain: tuple[str, ...],
-    depth: int,
-    bases: Sequence[str],
-    where: int,
-) -> str:
-    spans = [m.span() for m in _CODE_SPAN.finditer(line)]
-
-    def replace(match: re.Match[str]) -> str:
-        if any(a <= match.start() < b for a, b in spans):
-            return match.group(0)
-        written = match.group(1)
-        text = _load(_relative(path, written), written, read, result, chain, depth, where)
-        if text is None:
-            return match.group(0)
-        rel = _relative(path, written)
-        body = _expand(
-            _without_frontmatter(text), rel, read, result, (*chain, rel), depth, bases, where
-        )
-        body = rebase_links(body, rel, chain[0])
-        alone = line.strip() == match.group(0)
-        return body.strip("\n") if alone else " ".join(body.split())
-
-    return _DOCFX.sub(replace, line)
-
-
-def _snippet(
-    match: re.Match[str],
-    path: str,
-    read: Read,
-    result: Expanded,
-    chain: tuple[str, ...],
-    depth: int,
-    bases: Sequence[str],
-    where: int,
-) -> list[str]:
-    indent, spec = match.group(1), match.group(3)
-    if spec.startswith(";"):
-        return []  # commented out
-    name, lines, section = _split_spec(spec)
-    if _IMAGE.search(name):
-        result.problems.append(
-            IncludeProblem(
-                where, spec, f"{name} is an image: it cannot be included as text; the line was kept"
-            )
-        )
-        return [match.group(0)]
-    found = next((p for p in (_based(b, name) for b in bases) if p and read(p) is not None), None)
-    if found is None:
-        result.problems.append(
-            IncludeProblem(
-                where,
-                spec,
-                f"the snippet {name} is not in the source (looked from the root and from "
-                f"{', '.join(b + '/' for b in bases if b)}): the line was kept; add the file or fix the path",
-            )
-        )
-        return [match.group(0)]
-    text = _load(found, spec, read, result, chain, depth, where)
-    if text is None:
-        return [match.group(0)]
-    if section:
-        text = _section(text, section)
-    elif lines:
-        start, end = lines
-        text = "\n".join(text.split("\n")[start - 1 : end])
-    text = "\n".join(line for line in text.split("\n") if not _SECTION.search(line))
-    body = _expand(text, found, read, result, (*chain, found), depth, bases, where)
-    if found.lower().endswith((".md", ".markdown")):
-        body = rebase_links(body, found, chain[0])
-    return [indent + part if part else part for part in body.rstrip("\n").split("\n")]
-
-
-def _load(
-    rel: str | None,
-    written: str,
-    read: Read,
-    result: Expanded,
-    chain: tuple[str, ...],
-    depth: int,
-    where: int,
-) -> str | None:
-    if rel is None:
-        result.problems.append(
-            IncludeProblem(where, written, f"{written} leads outside the source: not read")
-        )
-        return None
-    if rel in chain:
-        loop = " -> ".join((*chain, rel))
-        result.problems.append(
-            IncludeProblem(where, written, f"include loop {loop}: stopped there")
-        )
-        return None
-    if len(chain) > depth:
-        result.problems.append(
-            IncludeProblem(where, written, f"includes nested deeper than {depth}: stopped at {rel}")
-        )
-        return None
-    text = read(rel)
-    if text is None:
-        result.problems.append(
-            IncludeProblem(
-                where,
-                written,
-                f"{rel} does not exist: the directive was left as it was; fix the path or add the file",
-            )
-        )
-        return None
-    if rel not in result.included:
-        result.included.append(rel)
-    return text
+            name = parse_spec(written)[0]
+            found += [p for p in (under(b.strip("/"), name) for b in snippet_bases) if p]
+        else:
+            rel = relative(path, written)
+            if rel:
+                found.append(rel)
+    return list(dict.fromkeys(found))
 
 
 def rebase_links(text: str, written_in: str, shown_in: str) -> str:
@@ -253,46 +138,262 @@ def rebase_links(text: str, written_in: str, shown_in: str) -> str:
     return rewrite_links(text, change)
 
 
-def _relative(path: str, written: str) -> str | None:
-    target = unquote(written.split("#", 1)[0].split("?", 1)[0])
-    joined = posixpath.normpath(
-        target.lstrip("/")
-        if target.startswith("/")
-        else posixpath.join(posixpath.dirname(path), target)
-    )
-    return None if joined.startswith("..") or joined in (".", "") else joined
+class _Expander:
+    def __init__(self, read: Read, result: Expanded, max_depth: int, bases: list[str]) -> None:
+        self._read = read
+        self._texts: dict[str, str | None] = {}
+        self.result = result
+        self.max_depth = max_depth
+        self.bases = bases
 
+    def read(self, rel: str) -> str | None:
+        if rel not in self._texts:
+            text = self._read(rel)
+            if text is not None:
+                text = text.lstrip("\ufeff").replace("\r\n", "\n")
+            self._texts[rel] = text
+        return self._texts[rel]
 
-def _based(base: str, name: str) -> str | None:
-    joined = posixpath.normpath(posixpath.join(base, name.lstrip("/")))
-    return None if joined.startswith("..") else joined
+    def problem(self, where: tuple[int, str], target: str, message: str) -> None:
+        self.result.problems.append(IncludeProblem(where[0], target, message + where[1]))
 
+    # -- one file ------------------------------------------------------------------------
 
-def _split_spec(spec: str) -> tuple[str, tuple[int, int] | None, str | None]:
-    """``file.py:3:10`` -> (file.py, (3, 10), None); ``file.py:name`` -> (file.py, None, name)."""
-    parts = spec.split(":")
-    if len(parts) >= 3 and parts[-1].isdigit() and parts[-2].isdigit():
-        return ":".join(parts[:-2]), (int(parts[-2]), int(parts[-1])), None
-    if len(parts) >= 2 and re.fullmatch(r"[A-Za-z_][\w.-]*", parts[-1]) and "." in parts[-2]:
-        return ":".join(parts[:-1]), None, parts[-1]
-    return spec, None, None
+    def expand(
+        self,
+        text: str,
+        path: str,
+        chain: tuple[str, ...],
+        at: tuple[int, str] | None,
+        numbers: Sequence[int] | None = None,
+    ) -> str:
+        """``text`` of ``path`` expanded. For an included file, ``at`` is where the
+        outermost directive stands (its line in the page) and ``numbers`` the line in
+        ``path`` each line of ``text`` is (the text may be a part of the file)."""
+        lines = text.split("\n")
+        numbers = numbers or range(1, len(lines) + 1)
+        docfx = path.lower().endswith(MARKDOWN) or at is None
+        code = code_lines(text) if docfx and "[!include" in text.lower() else None
+        pairs = self._block_markers(lines, path, at, numbers)
+        out: list[str] = []
+        inside = False
+        for index, line in enumerate(lines):
+            where = (
+                (index + 1, "") if at is None else (at[0], f" (in {path}, line {numbers[index]})")
+            )
+            match = SNIPPET.match(line)
+            if match and match.group("escape"):
+                out.append(line.replace(";", "", 1))
+            elif match and match.group("block") and index in pairs:
+                inside = not inside
+            elif inside and match:  # pymdownx ignores a quoted snippet inside a block
+                self.problem(
+                    where,
+                    match.group("quoted")[1:-1],
+                    "a quoted --8<-- line inside a --8<-- block is ignored: the line was "
+                    "dropped; write the path alone on its line inside the block",
+                )
+            elif inside or (match and match.group("inline")):
+                spec = (match.group("quoted")[1:-1] if match else line).strip()
+                indent = match.group("space") if match else line[: len(line) - len(line.lstrip())]
+                if inside and not spec:
+                    out.append("")  # a blank path line is a blank line
+                elif not spec.startswith(";"):  # ``;path`` is commented out
+                    out += self.snippet(spec, line, indent, chain, where)
+            elif code is not None and index not in code and "[!" in line:
+                out += self.docfx_line(line, path, chain, where)
+            else:
+                out.append(line)
+        return "\n".join(out)
 
+    def _block_markers(
+        self, lines: list[str], path: str, at: tuple[int, str] | None, numbers: Sequence[int]
+    ) -> set[int]:
+        """The lines opening and closing snippet blocks; one left open is a problem."""
+        markers = []
+        for index, line in enumerate(lines):
+            match = SNIPPET.match(line)
+            if match and match.group("block") and not match.group("escape"):
+                markers.append(index)
+        if len(markers) % 2:
+            last = markers.pop()
+            note = f" (in {path}, line {numbers[last]})" if at else ""
+            self.problem(
+                (at[0] if at else last + 1, note),
+                lines[last].strip(),
+                "this --8<-- opens a snippet block no --8<-- line closes: the lines after "
+                "it were left as they were; close the block with a line holding only --8<--",
+            )
+        return set(markers)
 
-def _section(text: str, name: str) -> str:
-    keep, inside = [], False
-    for line in text.split("\n"):
-        marker = _SECTION.search(line)
-        if marker and marker.group(2) == name:
-            inside = marker.group(1) == "start"
-            continue
-        if inside:
-            keep.append(line)
-    return "\n".join(keep)
+    # -- MkDocs snippets -----------------------------------------------------------------
 
+    def snippet(
+        self, spec: str, line: str, indent: str, chain: tuple[str, ...], where: tuple[int, str]
+    ) -> list[str]:
+        name, ranges, section = parse_spec(spec)
+        kept = [line]
+        if name.lower().startswith(("http://", "https://")):
+            self.problem(
+                where,
+                spec,
+                f"{name} is a URL: remote snippets are not downloaded, the directive was left "
+                "as it was; copy the text into a file of the source and include that",
+            )
+            return kept
+        if IMAGE.search(name) or BINARY.search(name):
+            what = "an image" if IMAGE.search(name) else "a binary file"
+            self.problem(
+                where,
+                spec,
+                f"{name} is {what}: {what} cannot be included as text, the directive was left "
+                "as it was; link to it with ![...](...) instead",
+            )
+            return kept
+        candidates = [under(base, name) for base in self.bases]
+        found = next((c for c in candidates if c and self.read(c) is not None), None)
+        if found is None:
+            joined = [posixpath.normpath(posixpath.join(b, name)) for b in self.bases]
+            if not any(candidates) and all(j == ".." or j.startswith(("../", "/")) for j in joined):
+                self.problem(
+                    where,
+                    spec,
+                    f"{name} leads outside the source: it was not read, the directive was left "
+                    "as it was; include a file inside the source",
+                )
+            elif not any(candidates):
+                bases = ", ".join(f"{b}/" if b else "the source root" for b in self.bases)
+                self.problem(
+                    where,
+                    spec,
+                    f"{name} climbs out of every snippet base path ({bases}), which pymdownx "
+                    "does not allow: it was not read, the directive was left as it was; name "
+                    "the file from a base path",
+                )
+            else:
+                looked = ", ".join(dict.fromkeys(c for c in candidates if c))
+                self.problem(
+                    where,
+                    spec,
+                    f"{name} is not in the source (looked for {looked}): the directive was "
+                    "left as it was; fix the path or add the file",
+                )
+            return kept
+        if not self.may_enter(found, spec, chain, where):
+            return kept
+        lines = list(enumerate(file_lines(self.read(found) or ""), start=1))
+        if section is not None:
+            chosen = section_lines(lines, section)
+            if chosen is None:
+                self.problem(
+                    where,
+                    spec,
+                    f"{found} has no section {section} (no --8<-- [start:{section}] marker): "
+                    "the directive was left as it was; fix the section name or add the markers",
+                )
+                return kept
+            lines = chosen
+        else:
+            lines = without_markers(select_lines(lines, ranges) if ranges else lines)
+        if not lines:
+            self.problem(
+                where,
+                spec,
+                f"{spec} selects no line of {found}: the directive was left as it was; fix the "
+                "line numbers or the section markers",
+            )
+            return kept
+        self.included(found)
+        text = "\n".join(part for _number, part in lines)
+        body = self.expand(text, found, (*chain, found), where, [n for n, _part in lines])
+        indent = indent.expandtabs(4)
+        return [indent + part if part else part for part in body.split("\n")]
 
-def _without_frontmatter(text: str) -> str:
-    try:
-        block = fm.find_block(text)
-    except FormatError:
-        return text
-    return text[block.end :] if block else text
+    # -- docfx ---------------------------------------------------------------------------
+
+    def docfx_line(
+        self, line: str, path: str, chain: tuple[str, ...], where: tuple[int, str]
+    ) -> list[str]:
+        spans = code_spans(line)
+        found = [m for m in DOCFX.finditer(line) if not any(a <= m.start() < b for a, b in spans)]
+        if not found:
+            return [line]
+        first = found[0]
+        container = CONTAINER.fullmatch(line[: first.start()])
+        if len(found) == 1 and container and not line[first.end() :].strip():
+            body = self.docfx(first, path, chain, where)
+            if body is None:
+                return [line]
+            prefix = line[: first.start()]
+            more = container.group("quote") + " " * len(container.group("item") or "")
+            parts = body.strip("\n").split("\n")
+            rest = [more + part if part.strip() else more.rstrip() for part in parts[1:]]
+            return [prefix + parts[0], *rest]
+        pieces, at = [], 0
+        for match in found:
+            body = self.docfx(match, path, chain, where)
+            inline = " ".join(part.strip() for part in (body or "").split("\n") if part.strip())
+            pieces += [line[at : match.start()], match.group(0) if body is None else inline]
+            at = match.end()
+        return ["".join(pieces) + line[at:]]
+
+    def docfx(
+        self, match: re.Match[str], path: str, chain: tuple[str, ...], where: tuple[int, str]
+    ) -> str | None:
+        written = docfx_target(match.group("target"))
+        rel = relative(path, written)
+        if rel is None:
+            self.problem(
+                where,
+                written,
+                f"{written} leads outside the source: it was not read, the directive was left "
+                "as it was; include a file inside the source",
+            )
+            return None
+        if not self.may_enter(rel, written, chain, where):
+            return None
+        text = self.read(rel)
+        if text is None:
+            self.problem(
+                where,
+                written,
+                f"{rel} does not exist: the directive was left as it was; fix the path or add "
+                "the file",
+            )
+            return None
+        self.included(rel)
+        skipped = frontmatter_end(text)
+        first = text[:skipped].count("\n") + 1
+        text = text[skipped:]
+        numbers = range(first, first + text.count("\n") + 1)
+        body = self.expand(text, rel, (*chain, rel), where, numbers)
+        return rebase_links(body, rel, path)
+
+    # -- both ----------------------------------------------------------------------------
+
+    def may_enter(
+        self, rel: str, written: str, chain: tuple[str, ...], where: tuple[int, str]
+    ) -> bool:
+        if rel in chain:
+            loop = " -> ".join((*chain, rel))
+            self.problem(
+                where,
+                written,
+                f"include loop {loop}: stopped there, the directive was left as it was; "
+                "remove the include that leads back",
+            )
+            return False
+        if len(chain) > self.max_depth:
+            self.problem(
+                where,
+                written,
+                f"includes nest deeper than {self.max_depth} ({' -> '.join((*chain, rel))}): "
+                f"{rel} was not read, the directive was left as it was; include it from a "
+                "shallower file",
+            )
+            return False
+        return True
+
+    def included(self, rel: str) -> None:
+        if rel not in self.result.included:
+            self.result.included.append(rel)
