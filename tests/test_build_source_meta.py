@@ -194,3 +194,24 @@ def test_a_source_that_is_one_folder_in_a_wrapper_is_built_from_that_folder(
     assert (out / "guide.md").is_file() and (out / "teams/escalation.md").is_file()
     root = parse_index((out / "index.md").read_text("utf-8"))
     assert root.sections[0].title == "Contoso Handbook"  # the wrapper's name, not the download's
+
+
+def test_links_that_differ_from_a_file_name_only_in_case_or_spelling_are_resolved(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "README.md": "# Mail docs\n",
+        "Mail/delayed-mail.md": article("Delayed mail", "Why mail waits.", "# Delayed\n"),
+        "Mail/guide.md": article(
+            "Guide",
+            "Where to start.",
+            "# Guide\n\nSee [delays](../mail/Delayed_Mail.MD#cause) and [both](Twin.md).\n",
+        ),
+        "Mail/twin.md": article("Twin one", "The first twin.", "# One\n"),
+        "Mail/TWIN.md": article("Twin two", "The second twin.", "# Two\n"),
+    }
+    out = tmp_path / "mail-kb"
+    build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    guide = (out / "mail/guide.md").read_text("utf-8")
+    assert "[delays](delayed-mail.md#cause)" in guide  # the case and spelling of a Windows export
+    assert "[both](Twin.md)" in guide  # two files alike: no guess, the link stays as written

@@ -28,6 +28,15 @@ _GENERIC_FOLDERS = frozenset(
 _OBSOLETE = re.compile(r"\b(obsolete|deprecated|retired|legacy|no longer supported)\b", re.I)
 
 
+def _loose_key(path: str) -> str:
+    """A path compared without case, extension case or the spelling of its names
+    (spaces, underscores, hyphens and ``%20`` alike)."""
+    parts = unquote(path).split("/")
+    stem, dot, ext = parts[-1].rpartition(".")
+    parts[-1] = f"{slugify(stem)}.{ext.lower()}" if dot else slugify(parts[-1])
+    return "/".join([*(slugify(p) for p in parts[:-1]), parts[-1]])
+
+
 @dataclass
 class _Doc:
     """One source document through the stages."""
@@ -142,6 +151,8 @@ class LayoutMixin:
             if found.kind != "internal":
                 return None  # an anchor, a URL, or a path leaving the sources
             resolved, rooted = found.path, target.startswith("/")
+            if resolved not in self.docs and resolved not in self.assets:
+                resolved = self._loose_match(resolved) or resolved
             path = unquote(target.partition("#")[0].partition("?")[0])
             sep, fragment = ("#", found.fragment) if "#" in target else ("", "")
             if resolved in self.docs and self.docs[resolved].state != "failed":
@@ -168,6 +179,19 @@ class LayoutMixin:
             return link + (sep + fragment if sep else "")
 
         return rewrite_links(body, target_for)
+
+    def _loose_match(self, path: str) -> str | None:
+        """The one source file a link's path names but for case or spelling:
+        ``Mail/Delayed-Mail.md`` for ``mail/delayed mail.md`` (Windows-made exports,
+        and sites that lower-case every URL). ``None`` when none is, or when two are."""
+        table = getattr(self, "_loose_table", None)
+        if table is None:
+            table = {}
+            for source in [*self.docs, *self.assets]:
+                key = _loose_key(source)
+                table[key] = None if key in table else source  # two alike: no guess
+            self._loose_table = table
+        return table.get(_loose_key(path))
 
     @staticmethod
     def _write_file(path: Path, text: str) -> None:
