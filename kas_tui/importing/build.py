@@ -269,6 +269,7 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
     def _enumerate(self) -> None:
         documents: list[str] = []
         assets: list[str] = []
+        found: list[str] = []
         real_source = os.path.realpath(self.source)
 
         def unlistable(exc: OSError) -> None:  # said, never skipped in silence
@@ -298,10 +299,16 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
                             "folder (or dangling); skipped"
                         )
                         continue
-                rel = path.relative_to(self.source).as_posix()
-                asset = path.suffix.lower() in ASSET_EXTS or is_furniture(rel)
-                asset = asset or is_site_config(rel) or is_source_code(rel)
-                (assets if asset or in_include_folder(rel) else documents).append(rel)
+                found.append(path.relative_to(self.source).as_posix())
+        tops = {rel.split("/", 1)[0] if "/" in rel else "" for rel in found}
+        wrapper = tops.pop() + "/" if len(tops) == 1 and "" not in tops else ""
+        for rel in found:
+            # furniture and site configs are told by their place in the site: below a
+            # wrapper folder around everything, that folder is the root
+            inner = rel[len(wrapper) :] if wrapper else rel
+            asset = Path(rel).suffix.lower() in ASSET_EXTS or is_furniture(inner)
+            asset = asset or is_site_config(inner) or is_source_code(rel)
+            (assets if asset or in_include_folder(rel) else documents).append(rel)
         if not documents:
             raise BuildError(
                 f"{self.source}: no files to convert in it"
