@@ -184,6 +184,7 @@ def test_a_source_that_is_one_folder_in_a_wrapper_is_built_from_that_folder(
             "Contoso Handbook/guide.md": article(
                 "Guide", "How the handbook is organised.", "# Guide\n"
             ),
+            "Contoso Handbook/LICENSE.md": "# License\n\nCC-BY-4.0\n",
             "Contoso Handbook/Teams/escalation.md": article(
                 "Escalation", "Who is paged after how long.", "# Escalation\n"
             ),
@@ -192,6 +193,7 @@ def test_a_source_that_is_one_folder_in_a_wrapper_is_built_from_that_folder(
     out = tmp_path / "handbook"
     build(source, out, now=NOW, workers=1)
     assert (out / "guide.md").is_file() and (out / "teams/escalation.md").is_file()
+    assert (out / "license.txt").is_file()  # furniture at the wrapper's root: an asset
     root = parse_index((out / "index.md").read_text("utf-8"))
     assert root.sections[0].title == "Contoso Handbook"  # the wrapper's name, not the download's
 
