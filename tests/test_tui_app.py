@@ -267,6 +267,19 @@ async def test_validation_panel_lists_findings_and_jumps(tmp_path: Path) -> None
         assert "✗" in str(oncall.label) or "!" in str(oncall.label)
 
 
+async def test_validation_summary_counts_in_the_singular_for_one(tmp_path: Path) -> None:
+    from textual.widgets import Static
+
+    shutil.copytree(DEMO, tmp_path / "demo_kb")
+    app = KasApp(Package.open(tmp_path / "demo_kb" / "orbit-handbook"), today=TODAY, watch=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.press("v")
+        await _settle(pilot, app)
+        status = str(app.query_one("#findings-status", Static).render())
+        assert "0 errors · 0 warnings · 1 info " in status  # the demo's one stale price list
+        assert "1 infos" not in status and "37 documents in" in status
+
+
 async def test_palette_runs_actions_and_help_lists_every_key(demo: Package) -> None:
     from textual.command import CommandPalette
     from textual.widgets import Static

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 
 from .. import __version__
+from ..words import counted
 from .model import Report
 
 SCHEMA_VERSION = 1
@@ -47,8 +48,7 @@ def format_text(report: Report, *, color: bool = False, hints: bool = False, fix
 
 
 def summary(report: Report, *, fixed: int = 0) -> str:
-    def n(count: int, word: str) -> str:
-        return f"{count:,} {word}{'' if count == 1 else 's'}"
+    n = counted
 
     parts = [
         n(report.documents, "document"),

@@ -20,6 +20,7 @@ from textual.worker import get_current_worker
 from ..okf import frontmatter as fm
 from ..package import Package
 from ..watch import Watcher
+from ..words import counted
 from .commands import COMMANDS, KasCommands, bindings
 from .edits import EditingMixin
 from .history import History
@@ -104,7 +105,7 @@ class KasApp(EditingMixin, App[None]):
 
     def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
         message.stop()
-        self.sub_title = f"{self.package.name} · {len(self.package.documents):,} documents"
+        self.sub_title = f"{self.package.name} · {counted(len(self.package.documents), 'document')}"
         self.go("SKILL.md", transient=True)
         for note in self.notes:
             self.notify(note, severity="warning", timeout=15, markup=False)
@@ -453,7 +454,7 @@ class KasApp(EditingMixin, App[None]):
     def _refresh_views(self) -> None:
         """Redraw tree, files view and panes from the package, keeping the place shown."""
         self._prepare_finder()
-        self.sub_title = f"{self.package.name} · {len(self.package.documents):,} documents"
+        self.sub_title = f"{self.package.name} · {counted(len(self.package.documents), 'document')}"
         tree = self.query_one(NavTree)
         cursor = tree.cursor_node.data if tree.cursor_node else None
         tree.rebuild()
@@ -476,7 +477,7 @@ class KasApp(EditingMixin, App[None]):
         self._replace_package(self.package)
         if self._watcher is not None:
             self._watcher.poll()  # what we just read is the new baseline
-        self.notify(f"Reloaded {len(self.package.documents):,} documents")
+        self.notify(f"Reloaded {counted(len(self.package.documents), 'document')}")
 
     # -- editing (the editors live in screens/; safety in edits.py) -----------------
 

@@ -59,6 +59,7 @@ from ...bulk_edit import (
     preview,
 )
 from ...okf.lifecycle import STATUSES
+from ...words import counted
 from ..edits import EditDecided
 from ..palette import trust_text
 from ..widgets.footer import KasFooter
@@ -93,7 +94,7 @@ class _Cancelled(Exception):
 
 
 def _plural(count: int, word: str) -> str:
-    return f"{count:,} {word}{'s' * (count != 1)}"
+    return counted(count, word)
 
 
 def _staleness_cell(doc: Document, today: Any) -> Text:

@@ -9,6 +9,7 @@ from textual.message import Message
 from textual.widgets import DataTable, ProgressBar, Static
 
 from ...checks.model import Finding, Report
+from ...words import counted
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
@@ -72,12 +73,21 @@ class FindingsPanel(Vertical):
                 key=str(number),
             )
         summary = Text.assemble(
-            (f"{report.count('error')} errors", "bold red" if report.count("error") else "green"),
+            (
+                counted(report.count("error"), "error"),
+                "bold red" if report.count("error") else "green",
+            ),
             " · ",
-            (f"{report.count('warning')} warnings", "yellow" if report.count("warning") else ""),
+            (
+                counted(report.count("warning"), "warning"),
+                "yellow" if report.count("warning") else "",
+            ),
             " · ",
-            f"{report.count('info')} infos",
-            (f"   {report.documents:,} documents in {report.seconds:.2f} s", "bright_black"),
+            counted(report.count("info"), "info"),
+            (
+                f"   {counted(report.documents, 'document')} in {report.seconds:.2f} s",
+                "bright_black",
+            ),
             ("   enter jumps to the file and line", "bright_black"),
         )
         self.query_one("#findings-status", Static).update(summary)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ....words import counted
+
 
 def plural(count: int, word: str) -> str:
-    return f"{count:,} {word}{'s' * (count != 1)}"
+    return counted(count, word)
 
 
 def file_size(path: Path) -> str:
