@@ -141,7 +141,7 @@ class KasApp(EditingMixin, App[None]):
             folder = posixpath.dirname(place)
             index_file = pkg.indexes.get(folder)
             self.query_one(MetaPane).show_message(
-                f"Bundle {folder or '.'}/ · {len(pkg.listings(folder))} entries · {place}"
+                f"Bundle {folder or '.'}/ · {counted(len(pkg.listings(folder)), 'entry', 'entries')} · {place}"
             )
             self._set_body(
                 _without_frontmatter(index_file.index.render())

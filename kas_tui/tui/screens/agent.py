@@ -54,6 +54,7 @@ from ...agent import (
 )
 from ...agent.tools import call_text
 from ...store import StoreError, os_reason
+from ...words import counted
 from ..widgets.footer import KasFooter
 from ..widgets.trail import (
     CATALOG_ROW,
@@ -511,7 +512,7 @@ class AgentWalkScreen(AgentView):
         self.refresh_walk()
         self.query_one("#agent-actions").focus()
         if old.steps:
-            self.notify(f"New walk (the previous one had {old.turns} turns)")
+            self.notify(f"New walk (the previous one had {counted(old.turns, 'turn')})")
 
     # -- export -------------------------------------------------------------------------
 
@@ -732,7 +733,7 @@ def _closed(app: App, result: AgentResult | None, *, walked: bool) -> None:
     except NoMatches:
         pass
     if walked and session.walk is not None:
-        app.notify(f"Walk kept ({session.walk.turns} turns): press a to resume it")
+        app.notify(f"Walk kept ({counted(session.walk.turns, 'turn')}): press a to resume it")
 
 
 def open_agent_walk(app: App, package: Package) -> None:

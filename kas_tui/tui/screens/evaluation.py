@@ -33,6 +33,7 @@ from textual.worker import get_current_worker
 from ...evaluate.rerun import RerunError, draft_and_run, rerun_all, rerun_question
 from ...evaluate.runner import latest_eval_dir
 from ...evaluate.stored import QuestionRow, StoredEvaluation, load_report
+from ...words import counted
 from ..widgets.eval_view import cut, detail_text, figures_text, pct
 from ..widgets.footer import KasFooter
 from .kas_screen import KasScreen
@@ -421,7 +422,7 @@ class EvalScreen(KasScreen[None]):
         verdict = "fixed" if new.fixed else "reached" if new.reached else "still missed"
         if was is True and not new.reached:
             verdict = "now missed"
-        self.notify(f"{new.id}: {new.mark} {verdict} ({new.turns} turns)", timeout=6)
+        self.notify(f"{new.id}: {new.mark} {verdict} ({counted(new.turns, 'turn')})", timeout=6)
 
     @work(thread=True, exclusive=True, group="evaluation")
     def _run_all(self) -> None:

@@ -10,6 +10,8 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from ...words import counted
+
 if TYPE_CHECKING:
     from ...evaluate.blame import EntryRef
     from ...evaluate.stored import QuestionRow, StoredEvaluation
@@ -76,7 +78,7 @@ def detail_text(row: QuestionRow) -> Group:
     """Everything about one question: what was asked, its blame, what it read and answered."""
     mark_style = "bold green" if row.reached else "bold red"
     head = Text.assemble((row.mark, mark_style), " ", (row.id, "bold"), f"  {row.ended}")
-    head.append(f" · {row.turns} turns · {row.tokens:,} tokens", "bright_black")
+    head.append(f" · {counted(row.turns, 'turn')} · {counted(row.tokens, 'token')}", "bright_black")
     if row.turn_to_gold is not None:
         head.append(f" · gold on turn {row.turn_to_gold}", "bright_black")
     blame = row.blame if not row.reached else None
