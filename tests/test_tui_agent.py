@@ -18,6 +18,7 @@ from kas_tui.tui.screens.agent import AgentWalkScreen, ReplayScreen, _session
 from kas_tui.tui.screens.ask import AskScreen
 from kas_tui.tui.widgets.nav_tree import NavTree
 from kas_tui.tui.widgets.trail import TrailTable
+from kas_tui.userdirs import data_dir
 
 DEMO = Path(__file__).resolve().parents[1] / "demo_kb"
 TODAY = dt.date(2026, 11, 30)
@@ -118,11 +119,14 @@ async def test_full_keyboard_walk_submit_and_export(demo, tmp_path, monkeypatch)
         ask = app.screen
         assert isinstance(ask, AskScreen)
         default = ask.query_one("#ask-input").value
-        assert default.startswith("./orbit-handbook-walk-") and default.endswith(".jsonl")
+        # the user data folder, not the working directory (often a git checkout)
+        home = data_dir() / "walks" / "orbit-handbook"
+        assert default.startswith(str(home / "orbit-handbook-walk-")) and default.endswith(".jsonl")
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen is screen
-        written = tmp_path / default[2:]
+        written = Path(default)
+        assert not list(tmp_path.glob("*.jsonl"))
         assert screen.exported == str(written)
         records = [json.loads(line) for line in written.read_text().splitlines()]
         steps = screen.walk.steps

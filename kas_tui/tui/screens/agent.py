@@ -54,6 +54,7 @@ from ...agent import (
 )
 from ...agent.tools import call_text
 from ...store import StoreError, os_reason
+from ...userdirs import data_dir
 from ...words import counted
 from ..widgets.footer import KasFooter
 from ..widgets.trail import (
@@ -517,8 +518,10 @@ class AgentWalkScreen(AgentView):
     # -- export -------------------------------------------------------------------------
 
     def default_export_path(self) -> str:
+        """A new file in the user data folder (``walks/<package>/``), never the working
+        directory, which is often a git checkout."""
         stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-        return f"./{self.package.name}-walk-{stamp}.jsonl"
+        return str(walks_home(self.package.name) / f"{self.package.name}-walk-{stamp}.jsonl")
 
     def action_export(self) -> None:
         if not self.walk.steps:
@@ -531,6 +534,11 @@ class AgentWalkScreen(AgentView):
             target = export_target(value, Path(default).name)
             if target is None:
                 return "Give a file name, e.g. " + default
+            if target.parent == walks_home(self.package.name):
+                try:  # the data folder's own place for walks is made on first use
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    return f"Cannot create {target.parent}: {os_reason(exc, writing=True)}"
             if not target.parent.is_dir():
                 return f"Cannot write {target}: the folder {target.parent} does not exist"
             try:
@@ -570,6 +578,11 @@ class AgentWalkScreen(AgentView):
         return AgentResult(
             frozenset(summary.read), frozenset(summary.peeked), self.walk, self.budget
         )
+
+
+def walks_home(package: str) -> Path:
+    """Where exported walks of ``package`` go by default: the user data folder."""
+    return data_dir() / "walks" / package
 
 
 def export_target(value: str, default_name: str) -> Path | None:
