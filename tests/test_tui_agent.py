@@ -15,7 +15,7 @@ from kas_tui.agent import PEEK, READFILE, SUBMIT
 from kas_tui.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.agent import AgentWalkScreen, ReplayScreen, _session
-from kas_tui.tui.screens.ask import AskScreen
+from kas_tui.tui.screens.ask import AskScreen, ConfirmScreen
 from kas_tui.tui.widgets.nav_tree import NavTree
 from kas_tui.tui.widgets.trail import TrailTable
 from kas_tui.userdirs import data_dir
@@ -250,11 +250,25 @@ async def test_back_peek_unrevealed_and_markup(tmp_path) -> None:
         await pilot.press("v", "slash")
         await pilot.pause()
         assert app.screen is screen and not app.query_one("#findings").display
-        # N starts a new walk; escape with no steps keeps nothing.
+        # N asks before discarding a walk that was not exported: n keeps it, y discards
         await choose(pilot, "SKILL.md")
         await pilot.press("N")
         await pilot.pause()
-        assert screen.walk.turns == 0
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "Discard the walk in progress (1 turn, not exported)?" in str(
+            app.screen.query_one("#ask-prompt", Static).render()
+        )
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is screen and screen.walk.turns == 1
+        await pilot.press("N")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.screen is screen and screen.walk.turns == 0
+        await pilot.press("N")  # nothing to lose: no question
+        await pilot.pause()
+        assert app.screen is screen and screen.walk.turns == 0
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, AgentWalkScreen) and _session(app).walk is None

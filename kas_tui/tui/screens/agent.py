@@ -66,7 +66,7 @@ from ..widgets.trail import (
     step_flags,
     summary_table,
 )
-from .ask import AskScreen
+from .ask import AskScreen, ConfirmScreen
 
 if TYPE_CHECKING:
     from ...package import Package
@@ -502,6 +502,25 @@ class AgentWalkScreen(AgentView):
             self.query_one("#agent-summary", Static).update(self._summary())
 
     def action_new_walk(self) -> None:
+        """Start again from the catalog entry; a walk with calls that was not exported
+        is discarded only after asking."""
+        old = self.walk
+        if not old.steps or self.exported:
+            self._start_new_walk()
+            return
+        state = "finished" if old.finished else "in progress"
+        question = (
+            f"Discard the walk {state} ({counted(old.turns, 'turn')}, not exported)? "
+            "Press x first to keep it as JSON Lines."
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._start_new_walk()
+
+        self.app.push_screen(ConfirmScreen("New walk", question), answered)
+
+    def _start_new_walk(self) -> None:
         old = self.walk
         self.walk = Walk(
             self.package,
