@@ -9,3 +9,19 @@ def counted(count: int, word: str, plural: str | None = None) -> str:
     the word and an ``s`` ("1 entry", "3 entries")."""
     many = plural if plural is not None else f"{word}s"
     return f"{count:,} {word if count == 1 else many}"
+
+
+def elide_path(path: str, width: int) -> str:
+    """``path`` in at most ``width`` characters, its file name whole: the middle of the
+    folders gives way first ("billing-support/…/refund-policy.md"), then the start of
+    the name when even that is too long ("…refund-policy.md")."""
+    if width <= 0 or len(path) <= width:
+        return path
+    head, _, name = path.rpartition("/")
+    if not head or len(name) + 2 > width:
+        return "…" + path[-(width - 1) :] if width > 1 else "…"
+    room = width - len(name) - 2  # "…/" before the name
+    first = head.split("/", 1)[0]
+    if len(first) + 1 <= room:
+        return f"{first}/…/{name}" if len(first) + 3 + len(name) <= width else f"…/{name}"
+    return f"{head[:room]}…/{name}" if room > 0 else f"…/{name}"

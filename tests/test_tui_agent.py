@@ -382,3 +382,43 @@ async def test_replay_flags_missing_outside_guessed_and_bad_lines(demo, tmp_path
         visited = app.query_one(NavTree).visited
         assert visited[FAQ] == "read"
         assert visited["billing-support/refunds/refund-policy.md"] == "peeked"
+
+
+async def test_long_paths_in_the_next_calls_keep_their_file_name_at_80_columns(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "deep-kb"
+    folder = "customer-billing-support-and-refunds/enterprise-refund-requests-archive"
+    name = "refund-policy-for-enterprise-customers.md"
+    files = {
+        "SKILL.md": "---\nname: deep-kb\ndescription: Refunds. Use for refund questions.\n---\n"
+        "# Deep\n\nStart at `/index.md`.\n",
+        "index.md": "# Deep\n\n* [Billing](customer-billing-support-and-refunds/) - Billing.\n",
+        "customer-billing-support-and-refunds/index.md": "# Billing\n\n"
+        "* [Archive](enterprise-refund-requests-archive/) - Old enterprise refund requests.\n",
+        f"{folder}/index.md": f"# Archive\n\n* [Policy]({name}) - Who may refund what.\n",
+        f"{folder}/{name}": "---\ntype: Policy\ntitle: Policy\ndescription: Who may refund.\n---\n"
+        "# Policy\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, "utf-8")
+    app = new_app(Package.open(root))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("a")
+        await pilot.pause()
+        screen = app.screen
+        for path in (
+            "SKILL.md",
+            "index.md",
+            "customer-billing-support-and-refunds/index.md",
+            f"{folder}/index.md",
+        ):
+            await choose(pilot, path)
+            await pilot.pause()
+        options = screen.query_one("#agent-actions", OptionList)
+        labels = [
+            rendered(options.get_option_at_index(i).prompt) for i in range(options.option_count)
+        ]
+        shown = next(label for label in labels if name in label).splitlines()[0]
+        assert f"…/{name}" in shown and folder not in shown  # the name whole, folders elided

@@ -55,7 +55,7 @@ from ...agent import (
 from ...agent.tools import call_text
 from ...store import StoreError, os_reason
 from ...userdirs import data_dir
-from ...words import counted
+from ...words import counted, elide_path
 from ..widgets.footer import KasFooter
 from ..widgets.trail import (
     CATALOG_ROW,
@@ -407,10 +407,19 @@ class AgentWalkScreen(AgentView):
             target.append("  ends the walk (s)", "dim")
         else:
             path = action.path or ""
+            # the file name whole, the middle of the folders elided to fit the list
+            width = self.query_one("#agent-actions", OptionList).size.width - 16
+            name = path.rpartition("/")[2]
+            if width <= 0 or len(path) <= width:
+                shown = path
+            elif len(name) + 2 <= width:
+                shown = elide_path(path, width)
+            else:  # not even the name fits: it wraps, whole, after what is left out
+                shown = "…/" + name if "/" in path else path
             if action.tool == LISTDIR:
-                target.append(f"{path}/" if path else "./ (the package root)", "bold")
+                target.append(f"{shown}/" if path else "./ (the package root)", "bold")
             else:
-                target.append(path, "bold")
+                target.append(shown, "bold")
             if path == "SKILL.md" and action.tool == READFILE:
                 target.append("  activate the skill", "bold green")
             if action.note:

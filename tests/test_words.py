@@ -1,0 +1,38 @@
+"""How kas-tui words counts and fits paths."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kas_tui.words import counted, elide_path
+
+
+def test_counted_is_singular_for_one_only() -> None:
+    assert counted(1, "info") == "1 info"
+    assert counted(0, "warning") == "0 warnings"
+    assert counted(1204, "document") == "1,204 documents"
+    assert counted(1, "entry", "entries") == "1 entry"
+    assert counted(3, "entry", "entries") == "3 entries"
+
+
+def test_a_long_path_keeps_its_file_name_and_loses_the_middle() -> None:
+    path = "billing-support/refunds/archive/2025/refund-policy.md"
+    assert elide_path(path, 80) == path
+    assert elide_path(path, 36) == "billing-support/…/refund-policy.md"
+    assert elide_path(path, 24) == "billin…/refund-policy.md"
+    assert elide_path("refund-policy-for-enterprise-customers.md", 12) == "…ustomers.md"
+
+
+_name = st.text(alphabet="abcdefghij-_.0123", min_size=1, max_size=30)
+
+
+@given(st.lists(_name, min_size=1, max_size=6), st.integers(min_value=1, max_value=120))
+def test_elided_paths_fit_and_keep_the_name_when_it_fits(parts: list[str], width: int) -> None:
+    path = "/".join(parts)
+    shown = elide_path(path, width)
+    assert len(shown) <= max(width, 1)
+    if len(path) <= width:
+        assert shown == path
+    elif "/" in path and len(parts[-1]) + 2 <= width:
+        assert shown.endswith("/" + parts[-1]) and "…" in shown
