@@ -184,3 +184,14 @@ def test_demo_imports_no_textual() -> None:
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False"
+
+
+def test_the_readme_first_command_opens_the_users_copy_not_the_checkout(capsys) -> None:
+    """The README's first command must leave the checkout's demo_kb/ alone: it opens the
+    copy in the user data folder (issue 16 item 23)."""
+    readme = (ROOT / "README.md").read_text("utf-8")
+    first = readme.split("```bash\n", 1)[1].split("\n", 1)[0]
+    assert first == "pip install . && kas-tui demo"
+    assert main(["demo", "--print-path"]) == 0
+    opened = Path(capsys.readouterr().out.strip())
+    assert opened.is_dir() and not opened.resolve().is_relative_to(ROOT.resolve())
