@@ -280,6 +280,33 @@ async def test_validation_summary_counts_in_the_singular_for_one(tmp_path: Path)
         assert "1 infos" not in status and "37 documents in" in status
 
 
+async def test_shown_findings_follow_the_package_after_a_change(tmp_path: Path) -> None:
+    """Issue 16 item 13: the panel said "41 documents" after an import was undone."""
+    from kas_tui.tui.widgets.findings import FindingsPanel
+
+    shutil.copytree(DEMO, tmp_path / "demo_kb")
+    root = tmp_path / "demo_kb" / "orbit-handbook"
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.press("v")
+        await _settle(pilot, app)
+        panel = app.query_one(FindingsPanel)
+        assert [f.code for f in panel.findings] == ["OKF140"]
+        app.query_one(NavTree).focus()
+        stray = root / "oncall" / "stray.md"
+        stray.write_text("---\ntype: Note\ntitle: Stray\n---\nSee [x](nope.md).\n")
+        app.action_reload()  # what an edit, an import or an undo also ends with
+        await _settle(pilot, app)
+        codes = {(f.code, f.path) for f in panel.findings}
+        assert ("OKF120", "oncall/stray.md") in codes
+        assert app.report is not None and app.report.documents == 38
+        assert app.query_one(NavTree).has_focus  # checked again in the background
+        stray.unlink()
+        app.action_reload()
+        await _settle(pilot, app)
+        assert [f.code for f in panel.findings] == ["OKF140"]
+
+
 async def test_palette_runs_actions_and_help_lists_every_key(demo: Package) -> None:
     from textual.command import CommandPalette
     from textual.widgets import Static

@@ -360,7 +360,7 @@ class KasApp(EditingMixin, App[None]):
         self._run_check()
 
     @work(thread=True, exclusive=True, group="check")
-    def _run_check(self) -> None:
+    def _run_check(self, focus: bool = True) -> None:
         from ..checks import check
 
         worker = get_current_worker()
@@ -375,14 +375,22 @@ class KasApp(EditingMixin, App[None]):
             self.call_from_thread(self.query_one(FindingsPanel).failed, f"check failed: {exc}")
             return
         if not worker.is_cancelled:
-            self.call_from_thread(self._checked, report)
+            self.call_from_thread(self._checked, report, focus)
 
-    def _checked(self, report: Report) -> None:
+    def _checked(self, report: Report, focus: bool = True) -> None:
         self.report = report
         self._finding_row = None
         self.query_one(FindingsPanel).show_report(report)
         self.query_one(NavTree).set_marks(report.findings)
-        self.query_one(FindingsPanel).query_one(DataTable).focus()
+        if focus:
+            self.query_one(FindingsPanel).query_one(DataTable).focus()
+
+    def _refresh_findings(self) -> None:
+        """Check again, in the background and without taking the focus, when the
+        findings panel shows a report: after an edit, an import, an undo or a reload
+        its counts and rows are the package's as it is now."""
+        if self.query_one(FindingsPanel).display and self.report is not None:
+            self._run_check(focus=False)
 
     def on_findings_panel_jump(self, message: FindingsPanel.Jump) -> None:
         self.jump_to(message.finding)
@@ -452,8 +460,10 @@ class KasApp(EditingMixin, App[None]):
         self._refresh_views()
 
     def _refresh_views(self) -> None:
-        """Redraw tree, files view and panes from the package, keeping the place shown."""
+        """Redraw tree, files view and panes from the package, keeping the place shown
+        (and the findings, when they are shown)."""
         self._prepare_finder()
+        self._refresh_findings()
         self.sub_title = f"{self.package.name} · {counted(len(self.package.documents), 'document')}"
         tree = self.query_one(NavTree)
         cursor = tree.cursor_node.data if tree.cursor_node else None
