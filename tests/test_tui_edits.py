@@ -21,6 +21,15 @@ TODAY = dt.date(2026, 11, 30)
 DOC = "oncall/escalation-policy.md"
 
 
+async def deprecate(pilot, note: bool = False) -> None:
+    """D, then the answer to its question about the entries that list the document
+    (the escalation policy is listed by two indexes without a deprecation note)."""
+    await pilot.press("D")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, ChoiceScreen)
+    await pilot.press("y" if note else "n")
+
+
 def app_on(root: Path) -> KasApp:
     return KasApp(Package.open(root), today=TODAY, watch=False)
 
@@ -31,7 +40,7 @@ async def test_deprecate_logs_and_undo_redo_restore_bytes(root: Path) -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         app.go(DOC, reveal=True)
         await pilot.pause()
-        await pilot.press("D")
+        await deprecate(pilot)
         await pilot.pause()
         after = files(root)
         assert changed(before, after) == {DOC, "log.md"}
@@ -150,7 +159,7 @@ async def test_a_file_changed_on_disk_is_never_overwritten_silently(root: Path) 
         await pilot.pause()
         text = (root / DOC).read_text()
         (root / DOC).write_text(text + "\nAdded by another editor.\n")
-        await pilot.press("D")
+        await deprecate(pilot)
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
         assert (root / DOC).read_text().endswith("Added by another editor.\n")
@@ -172,7 +181,7 @@ async def test_conflict_reload_keeps_their_version(root: Path) -> None:
         await pilot.pause()
         theirs = (root / DOC).read_text().replace("title: ", "title: Theirs ", 1)
         (root / DOC).write_text(theirs)
-        await pilot.press("D")
+        await deprecate(pilot)
         await pilot.pause()
         await pilot.press("2")  # reload, drop my change
         await pilot.pause()
@@ -189,7 +198,7 @@ async def test_a_read_only_file_is_refused_with_a_message(root: Path) -> None:
         async with app.run_test(size=(160, 48)) as pilot:
             app.go(DOC, reveal=True)
             await pilot.pause()
-            await pilot.press("D")
+            await deprecate(pilot)
             await pilot.pause()
             assert "status: deprecated" not in (root / DOC).read_text()
             assert any("permission denied" in str(n.message) for n in app._notifications)
@@ -205,7 +214,7 @@ async def test_log_toggle_and_quit_asks_with_unsaved_editor(root: Path) -> None:
         log = (root / "log.md").read_bytes()
         app.go(DOC, reveal=True)
         await pilot.pause()
-        await pilot.press("D")
+        await deprecate(pilot)
         await pilot.pause()
         assert (root / "log.md").read_bytes() == log
         app.screen.dirty = True  # an editor with unsaved text
@@ -244,7 +253,7 @@ async def test_crlf_and_bom_files_stay_so(root: Path) -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         app.go(DOC, reveal=True)
         await pilot.pause()
-        await pilot.press("D")
+        await deprecate(pilot)
         await pilot.pause()
         tree = app.query_one(NavTree)
         tree.focus()
@@ -320,3 +329,30 @@ async def test_run_edit_says_how_it_ended_once(root: Path) -> None:
         await pilot.pause()
         assert editor.heard == [EditOutcome.KEPT, EditOutcome.DROPPED, EditOutcome.SAVED]
         assert "status: deprecated" in (root / DOC).read_text()
+
+
+async def test_deprecate_offers_the_note_its_index_entries_then_need(root: Path) -> None:
+    """Issue 16 item 15: D also says so in the entries, which KAS044 would ask for."""
+    from kas_tui.checks import check
+
+    before = files(root)
+    app = app_on(root)
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.go(DOC, reveal=True)
+        await pilot.pause()
+        await deprecate(pilot, note=True)
+        await pilot.pause()
+        after = files(root)
+        assert changed(before, after) == {DOC, "log.md", "oncall/index.md", "incidents/index.md"}
+        for index in ("oncall/index.md", "incidents/index.md"):
+            assert (
+                b"(../oncall/escalation-policy.md) - Deprecated: Who gets paged" in after[index]
+                or b"(escalation-policy.md) - Deprecated: Who gets paged" in after[index]
+            )
+        report = check(app.package, agent_ready=True, today=TODAY)
+        assert not [
+            f for f in report.findings if f.code == "KAS044" and DOC.split("/")[1] in f.message
+        ]
+        await pilot.press("ctrl+z")  # one action: every file back, byte for byte
+        await pilot.pause()
+        assert files(root) == before

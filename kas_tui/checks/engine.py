@@ -16,7 +16,7 @@ from typing import Any
 from ..drift import drifted as _drifted
 from ..drift import norm as _norm
 from ..drift import says_nothing
-from ..okf.lifecycle import Status
+from ..okf.lifecycle import Status, entry_says_lifecycle
 from ..okf.links import resolve
 from ..package import Document, Package, paused_gc
 from ..tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES, estimate_tokens
@@ -27,9 +27,6 @@ from .model import Finding, Report
 _WINDOWS_FORBIDDEN = re.compile(r'[<>:"|?*\\\x00-\x1f]')
 _WINDOWS_RESERVED = re.compile(r"(CON|PRN|AUX|NUL|COM[1-9]|LPT[1-9])(\..*)?", re.I)
 _AWKWARD = re.compile(r"[^a-z0-9._-]")
-_NOTE_WORDS = re.compile(
-    r"deprecat|supersed|replaced|retired|obsolete|legacy|stale|outdated|archiv|review", re.I
-)
 
 
 def matches(code: str, patterns: Iterable[str]) -> bool:
@@ -358,7 +355,7 @@ class Checker:
                 state = "deprecated" if doc.status is Status.DEPRECATED else None
                 if state is None and self.staleness(doc).state == "stale":
                     state = "stale"
-                if state and not _NOTE_WORDS.search(f"{entry.title} {desc}"):
+                if state and not entry_says_lifecycle(entry.title, desc):
                     self.emit(
                         "KAS044",
                         index.path,

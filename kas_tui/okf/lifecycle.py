@@ -21,6 +21,20 @@ from .timestamp import Timestamp
 UTC = dt.timezone.utc
 
 
+#: Words that tell a reader of an index entry the document is deprecated or stale.
+_ENTRY_NOTE = re.compile(
+    r"deprecat|supersed|replaced|retired|obsolete|legacy|stale|outdated|archiv|review", re.I
+)
+#: What a curator's key puts before an entry's description when it deprecates the document.
+DEPRECATED_NOTE = "Deprecated: "
+
+
+def entry_says_lifecycle(title: str, description: str) -> bool:
+    """Whether an index entry already tells the reader its document is deprecated or
+    stale (KAS044 asks for that; the TUI's ``D`` offers to add it)."""
+    return bool(_ENTRY_NOTE.search(f"{title} {description}"))
+
+
 # --- trust tier (§5.3) and status (§5.4) -------------------------------------------------
 
 

@@ -25,9 +25,14 @@ from textual.app import SuspendNotSupported
 from textual.message import Message
 
 from ..config import Settings, valid_reviewer
-from ..editing import preview, set_field
+from ..editing import preview, set_entry, set_field
 from ..okf.errors import EditError
-from ..okf.lifecycle import extend_stale_after, now_timestamp
+from ..okf.lifecycle import (
+    DEPRECATED_NOTE,
+    entry_says_lifecycle,
+    extend_stale_after,
+    now_timestamp,
+)
 from ..session import EditSession
 from ..store import ConflictError, Fingerprint, StoreError, os_reason
 from .screens.ask import AskScreen
@@ -255,14 +260,60 @@ class EditingMixin:
         return {path: found} if found is not None else {}
 
     def action_mark_deprecated(self) -> None:
+        """``status: deprecated``; when index entries list the document without saying
+        so (what KAS044 then asks for), offer to put the note in them too, as one
+        undoable action."""
         path = self._document_shown()
-        if path is not None:
+        if path is None:
+            return
+        app: Any = self
+        base = self._shown_base(path)
+        unnoted = [
+            listing
+            for folder, index in self.package.indexes.items()
+            for listing in index.listings
+            if listing.path == path
+            and listing.kind == "document"
+            and not entry_says_lifecycle(listing.entry.title, listing.entry.description)
+        ]
+        for listing in unnoted:
+            base.update(self._shown_base(listing.index))
+
+        def deprecate(note: bool) -> None:
+            def edit(pkg: Package) -> None:
+                set_field(pkg, path, "status", "deprecated")
+                for listing in unnoted if note else ():
+                    description = DEPRECATED_NOTE + listing.entry.description
+                    set_entry(pkg, listing.index, listing.entry.line, description=description)
+
+            where = ", ".join(listing.index for listing in unnoted)
             self.run_edit(
                 f"deprecate {path}",
-                lambda pkg: set_field(pkg, path, "status", "deprecated"),
-                log=f"Marked {path} deprecated.",
-                based_on=self._shown_base(path),
+                edit,
+                log=f"Marked {path} deprecated" + (f" and said so in {where}." if note else "."),
+                based_on=base,
             )
+
+        if not unnoted:
+            deprecate(False)
+            return
+
+        def chosen(answer: str | None) -> None:
+            if answer is not None:
+                deprecate(answer == "note")
+
+        entries = "\n".join(f"  {e.index}:{e.entry.line}  {e.entry.title}" for e in unnoted)
+        app.push_screen(
+            ChoiceScreen(
+                "Deprecate",
+                f"{path} gets status: deprecated. Its index entries do not say so:\n{entries}",
+                [
+                    ("note", f"Also start them with '{DEPRECATED_NOTE.strip()}'", "y"),
+                    ("status", "Only the status", "n"),
+                ],
+            ),
+            chosen,
+        )
 
     def action_extend_freshness(self) -> None:
         path = self._document_shown()
