@@ -191,8 +191,12 @@ def test_full_demo_walk_exports_and_replays_identically(demo, tmp_path):
     out = tmp_path / "walk.jsonl"
     walk.export(out)
     lines = out.read_text().splitlines()
-    assert len(lines) == 9
-    first = json.loads(lines[0])
+    assert len(lines) == 10  # the header, then one line a call
+    header = json.loads(lines[0])
+    assert header["kind"] == "header" and header["package"] == "orbit-handbook"
+    assert header["budget"] == walk.budget and header["navigator"] == "kas-tui agent walk"
+    assert "question" not in header  # none was given
+    first = json.loads(lines[1])
     assert first["tool"] == "readfile" and first["args"] == {"path": "SKILL.md"}
     assert first["tokens"] == steps[0].tokens and first["ok"] is True and first["turn"] == 1
     assert json.loads(lines[-1])["tool"] == SUBMIT
@@ -701,7 +705,7 @@ def test_write_trajectory_is_atomic_and_overwrites(acme, tmp_path):
     assert sorted(os.listdir(out.parent)) == ["walk.jsonl"]  # no temporary file left behind
     walk.listdir()
     walk.export(out)
-    assert len(out.read_text().splitlines()) == 2
+    assert len(out.read_text().splitlines()) == 3  # the header and two calls
     with pytest.raises(StoreError):
         write_trajectory(tmp_path / "runs", walk.steps)  # a folder
     assert trajectory_jsonl([]) == ""
@@ -711,7 +715,7 @@ def test_exported_records_follow_the_documented_schema(acme):
     walk = Walk(acme)
     walk.readfile("SKILL.md")
     walk.readfile("index.md")
-    record = json.loads(walk.to_jsonl().splitlines()[1])
+    record = json.loads(walk.to_jsonl().splitlines()[2])  # after the header and SKILL.md
     assert set(record) == {
         "turn",
         "tool",

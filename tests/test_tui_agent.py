@@ -63,6 +63,9 @@ async def type_text(pilot, text: str) -> None:
     await pilot.press(*[{" ": "space"}.get(c, c) for c in text])
 
 
+QUESTION = "Can this customer get a refund, who approves?"
+
+
 async def test_full_keyboard_walk_submit_and_export(demo, tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     app = new_app(demo)
@@ -71,6 +74,15 @@ async def test_full_keyboard_walk_submit_and_export(demo, tmp_path, monkeypatch)
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, AgentWalkScreen)
+        # the question the walk answers: asked with w, kept in the export's header
+        await pilot.press("w")
+        await pilot.pause()
+        assert isinstance(app.screen, AskScreen)
+        await type_text(pilot, QUESTION)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is screen and screen.walk.question == QUESTION
+        assert QUESTION in text_of(screen, "#agent-mode")
         # The agent starts from the catalog entry only: the system prompt row, three calls.
         assert screen.shown == 0
         assert "<available_skills>" in screen.query_one("#agent-text", TextArea).text
@@ -128,7 +140,8 @@ async def test_full_keyboard_walk_submit_and_export(demo, tmp_path, monkeypatch)
         written = Path(default)
         assert not list(tmp_path.glob("*.jsonl"))
         assert screen.exported == str(written)
-        records = [json.loads(line) for line in written.read_text().splitlines()]
+        header, *records = [json.loads(line) for line in written.read_text().splitlines()]
+        assert header["kind"] == "header" and header["question"] == QUESTION
         steps = screen.walk.steps
         assert [r["tool"] for r in records] == [READFILE] * 4 + [SUBMIT]
         assert [r["args"] for r in records] == [
@@ -171,6 +184,7 @@ async def test_full_keyboard_walk_submit_and_export(demo, tmp_path, monkeypatch)
             (s.tool, s.args, s.tokens) for s in steps
         ]
         assert replayed.shown == 0
+        assert QUESTION in text_of(replayed, "#agent-question")  # from the header
         text = replayed.query_one("#agent-text", TextArea)
         await pilot.press("n")
         await pilot.pause()
@@ -178,7 +192,8 @@ async def test_full_keyboard_walk_submit_and_export(demo, tmp_path, monkeypatch)
         await pilot.press("right", "n")
         await pilot.pause()
         assert replayed.shown == 3 and text.text == steps[2].text
-        assert f"logged at: line 3 of {written.name}" in text_of(replayed, "#agent-call")
+        # line 4 of the file: its header, then one line a call
+        assert f"logged at: line 4 of {written.name}" in text_of(replayed, "#agent-call")
         await pilot.press("p", "left")
         await pilot.pause()
         assert replayed.shown == 1
@@ -314,7 +329,8 @@ async def test_budget_and_export_errors(demo, tmp_path) -> None:
         assert app.screen is screen
         written = Path(screen.exported)
         assert written.parent == tmp_path and written.name.startswith("orbit-handbook-walk-")
-        assert [json.loads(line)["turn"] for line in written.read_text().splitlines()] == [1, 2, 3]
+        header, *calls = [json.loads(line) for line in written.read_text().splitlines()]
+        assert header["kind"] == "header" and [c["turn"] for c in calls] == [1, 2, 3]
 
         # The budget set in a walk opened with a is remembered for the next one.
         await pilot.press("escape", "a", "plus", "escape")

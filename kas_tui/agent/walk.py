@@ -8,6 +8,7 @@ the budget is reported, not prevented (the curator may want to see how far it go
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -28,10 +29,14 @@ from .tools import (
     path_arg,
 )
 from .trail import Reach, Served, Trail
-from .trajectory import trajectory_jsonl, write_trajectory
+from .trajectory import header_record, trajectory_jsonl, write_trajectory
 
 if TYPE_CHECKING:
     from ..package import Package
+
+
+#: The navigator a curator's walk in the TUI is recorded as.
+WALK_NAVIGATOR = "kas-tui agent walk"
 
 
 class WalkError(Exception):
@@ -88,6 +93,10 @@ class Walk:
         self.package = package
         self.budget = budget
         self.peek_enabled = peek
+        #: What the walk is trying to answer (a curator's walk may say; the header keeps it).
+        self.question = ""
+        #: When the walk began: the header's date.
+        self.started = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
         if catalog is None or sandbox is None:
             if package is None:
                 raise ValueError("a walk without a package needs its catalog entry and sandbox")
@@ -229,10 +238,25 @@ class Walk:
 
     # -- export ---------------------------------------------------------------------------
 
+    def header(self, date: dt.datetime | None = None) -> dict[str, Any]:
+        """The trajectory's header: the package, the question the walk is trying to
+        answer (when one was given), the budget, the tool set and when it began."""
+        when = (date or self.started).replace(microsecond=0)
+        return header_record(
+            package=self.catalog.name,
+            question=self.question.strip() or None,
+            navigator=WALK_NAVIGATOR,
+            budget=self.budget,
+            tools=list(self.tools),
+            preloaded=list(self.trail.preloaded) or None,
+            date=when.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z"),
+        )
+
     def to_jsonl(self) -> str:
-        """The trajectory as JSON Lines (see :mod:`kas_tui.agent.trajectory`)."""
-        return trajectory_jsonl(self.trail.steps)
+        """The trajectory as JSON Lines (see :mod:`kas_tui.agent.trajectory`), its
+        header first."""
+        return trajectory_jsonl(self.trail.steps, self.header())
 
     def export(self, path: str | os.PathLike[str]) -> None:
-        """Write the trajectory to ``path`` atomically."""
-        write_trajectory(path, self.trail.steps)
+        """Write the trajectory, its header first, to ``path`` atomically."""
+        write_trajectory(path, self.trail.steps, self.header())

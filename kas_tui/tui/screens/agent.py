@@ -284,6 +284,7 @@ class AgentWalkScreen(AgentView):
         Binding("plus", "budget(1)", "Budget +", key_display="+"),
         Binding("minus", "budget(-1)", "Budget -", key_display="-"),
         Binding("N", "new_walk", "New walk", key_display="N"),
+        Binding("w", "question", "Question"),
     ]
 
     def __init__(
@@ -329,6 +330,11 @@ class AgentWalkScreen(AgentView):
         )
         if self.walk.finished:
             text.append("   answer submitted", "bold green")
+        if self.walk.question:
+            text.append("   asked: ", "bright_black")
+            text.append(self.walk.question, "italic")
+        else:
+            text.append("   w: the question", "bright_black")
         return text
 
     def cue_of(self, step: Step) -> str:
@@ -509,6 +515,25 @@ class AgentWalkScreen(AgentView):
         super().action_budget(delta)
         if self.walk.finished:
             self.query_one("#agent-summary", Static).update(self._summary())
+
+    def action_question(self) -> None:
+        """What the walk is trying to answer: kept in the exported trajectory's header
+        (replay shows it), and shown above the trail."""
+
+        def answered(value: str | None) -> None:
+            if value is not None:
+                self.walk.question = " ".join(value.split())
+                self.refresh_walk()
+
+        self.app.push_screen(
+            AskScreen(
+                "The question",
+                "What is this walk trying to answer? (kept in the trajectory's header)",
+                self.walk.question,
+                placeholder="e.g. Can this customer get a refund, and who approves it?",
+            ),
+            answered,
+        )
 
     def action_new_walk(self) -> None:
         """Start again from the catalog entry; a walk with calls that was not exported
