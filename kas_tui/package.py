@@ -567,11 +567,7 @@ class Package:
     def body(self, rel: str) -> str:
         """A document's body without its frontmatter, read now from disk."""
         text = self.read_text(rel)
-        try:
-            block = fm.find_block(text)
-        except FormatError:
-            return text
-        return text[block.end :] if block else text
+        return text[fm.body_start(text) :]
 
     def resolve_path(self, rel: str) -> str:
         """Check that root-relative ``rel`` stays in the package (symlinks included)."""

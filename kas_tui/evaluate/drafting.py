@@ -39,7 +39,6 @@ from typing import TYPE_CHECKING
 from markdown_it import MarkdownIt
 
 from ..okf import frontmatter as fm
-from ..okf.errors import FormatError
 from .lexical import Stems, query_terms, with_compounds, words
 from .model import Question
 from .passages import passages
@@ -480,11 +479,7 @@ class _Answers:
 
 def _body(text: str) -> str:
     """A document's text without its frontmatter."""
-    try:
-        block = fm.find_block(text)
-    except FormatError:
-        return text
-    return text[block.end :] if block else text
+    return text[fm.body_start(text) :]
 
 
 def draft_questions(package: Package, n: int = DEFAULT_N, seed: int = 0) -> list[Question]:

@@ -38,12 +38,9 @@ def passages(text: str, *, context: bool = True) -> list[str]:
     inside fenced code do not cut). Each section is read in its document's context:
     it starts with the frontmatter's title and description, as a reader who opened the
     document has them in mind (``context=False``: the sections alone)."""
-    try:
-        block = fm.find_block(text)
-    except FormatError:
-        block = None
-    body = text[block.end :] if block is not None else text
-    prefix = _context(text) if block is not None and context else ""
+    start = fm.body_start(text)
+    body = text[start:]
+    prefix = _context(text) if start and context else ""
     found: list[list[str]] = [[]]
     fence = ""
     for line in body.splitlines():

@@ -37,6 +37,20 @@ def _loose_key(path: str) -> str:
     return "/".join([*(slugify(p) for p in parts[:-1]), parts[-1]])
 
 
+def _titles_below(view: dict[str, tuple[str, str, str]]) -> dict[str, list[str]]:
+    """Folder -> the titles of the documents at any depth below it ('' for the root):
+    each document counted once per folder above it, not once per folder of the package."""
+    below: dict[str, list[str]] = defaultdict(list)
+    for path, (title, _description, _type) in view.items():
+        folder = posixpath.dirname(path)
+        while True:
+            below[folder].append(title)
+            if not folder:
+                break
+            folder = posixpath.dirname(folder)
+    return below
+
+
 @dataclass
 class _Doc:
     """One source document through the stages."""
@@ -231,10 +245,11 @@ class LayoutMixin:
         "SharePoint Server", with ``view``'s titles; see :func:`.source_meta.readable_name`)."""
         titles = {"": self._package_title()}
         named = self.toc.folder_titles() if self.toc is not None else {}
+        titles_below = _titles_below(view or {})
         for src, out in self.folders.items():
             if out:
                 name = posixpath.basename(src)
-                below = [v[0] for p, v in (view or {}).items() if p.startswith(out + "/")]
+                below = titles_below.get(out, [])
                 titles[out] = (
                     named.get(src) or readable_name(name, below) or index_fmt.folder_title(name)
                 )
@@ -297,6 +312,7 @@ class LayoutMixin:
         """Folder -> (title, description, documents at any depth), deepest folders first."""
         bundles, docs_in, subs_in = self._tree(view)
         titles = self._folder_titles(view)
+        titles_below = _titles_below(view)
         weights = summary.weights_for(
             [[view[p][0] for p in docs_in.get(f, [])] for f in bundles if docs_in.get(f)]
         )
@@ -312,12 +328,16 @@ class LayoutMixin:
             total = len(documents) + sum(n for _t, n in subfolders)
             prefix = folder + "/" if folder else ""
             depth = prefix.count("/") + 1
-            deeper = [
-                (out[s][0], out[s][2])
-                for s in out
-                if s.startswith(prefix) and s.count("/") >= depth
-            ]
-            below = [v[0] for p, v in view.items() if p.startswith(prefix)] if subfolders else []
+            deeper = (
+                [
+                    (out[s][0], out[s][2])
+                    for s in out
+                    if s.startswith(prefix) and s.count("/") >= depth
+                ]
+                if subfolders
+                else []
+            )
+            below = sorted(titles_below.get(folder, [])) if subfolders else []
             description = summary.folder_description(
                 title,
                 documents,
@@ -326,7 +346,7 @@ class LayoutMixin:
                 weights=weights,
                 doc_type=summary.main_type(types[folder].elements()),
                 types=types[folder],
-                all_titles=sorted(below),
+                all_titles=below,
                 deeper=deeper,
             )
             out[folder] = (title, description, total)

@@ -11,7 +11,6 @@ from urllib.parse import unquote
 from markdown_it import MarkdownIt
 
 from ..okf import frontmatter as fm
-from ..okf.errors import FormatError
 
 DOCFX = re.compile(
     r"\[!INCLUDE\s*\[[^\]\n]*\]\(\s*(?P<target><[^>\n]*>|[^)\n]*?)\s*\)\s*\]", re.IGNORECASE
@@ -190,8 +189,4 @@ def under(base: str, name: str) -> str | None:
 
 def frontmatter_end(text: str) -> int:
     """Where ``text``'s frontmatter ends (0 without one)."""
-    try:
-        block = fm.find_block(text)
-    except FormatError:
-        return 0
-    return block.end if block else 0
+    return fm.body_start(text)

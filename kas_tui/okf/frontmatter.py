@@ -59,6 +59,16 @@ class Block:
     end: int  # first character of the body (after the closing line and its break)
 
 
+def body_start(text: str) -> int:
+    """Where the body begins: after the frontmatter block, or 0 when there is none or
+    it is never closed (then all of the text is read as body)."""
+    try:
+        block = find_block(text)
+    except FormatError:
+        return 0
+    return block.end if block else 0
+
+
 def find_block(text: str) -> Block | None:
     """Locate the frontmatter block, or ``None`` when the text has none.
 
