@@ -24,4 +24,5 @@ def elide_path(path: str, width: int) -> str:
     first = head.split("/", 1)[0]
     if len(first) + 1 <= room:
         return f"{first}/…/{name}" if len(first) + 3 + len(name) <= width else f"…/{name}"
-    return f"{head[:room]}…/{name}" if room > 0 else f"…/{name}"
+    # a scrap of a folder name ("in…/") says nothing: then only the name
+    return f"{head[:room]}…/{name}" if room >= 4 else f"…/{name}"

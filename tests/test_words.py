@@ -22,6 +22,7 @@ def test_a_long_path_keeps_its_file_name_and_loses_the_middle() -> None:
     assert elide_path(path, 36) == "billing-support/…/refund-policy.md"
     assert elide_path(path, 24) == "billin…/refund-policy.md"
     assert elide_path("refund-policy-for-enterprise-customers.md", 12) == "…ustomers.md"
+    assert elide_path("incidents/severity-levels.md", 22) == "…/severity-levels.md"
 
 
 _name = st.text(alphabet="abcdefghij-_.0123", min_size=1, max_size=30)
