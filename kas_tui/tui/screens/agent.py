@@ -609,7 +609,7 @@ class AgentWalkScreen(AgentView):
             self.exported = str(written[0])
             _session(self.app).last_export = self.exported
             self.notify(
-                f"Trajectory written ({self.walk.turns} calls): {self.exported}",
+                f"Trajectory written ({counted(self.walk.turns, 'call')}): {self.exported}",
                 markup=False,
                 timeout=8,
             )
@@ -619,7 +619,7 @@ class AgentWalkScreen(AgentView):
         self.app.push_screen(
             AskScreen(
                 "Export the trajectory",
-                f"JSON Lines, one call per line ({self.walk.turns} calls). File:",
+                f"JSON Lines, one call per line ({counted(self.walk.turns, 'call')}). File:",
                 default,
                 check=write,
             ),
