@@ -72,7 +72,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "toggle_files", "f", "Files", "Show or hide the files on disk beside the tree", "Navigate"
     ),
-    Command("focus_tree", "t", "Tree", "Move to the navigation tree", "Navigate", footer=False),
+    Command("focus_tree", "T", "Tree", "Move to the navigation tree", "Navigate", footer=False),
     Command(
         "links",
         "l",
@@ -245,7 +245,15 @@ COMMANDS: tuple[Command, ...] = (
         footer=False,
     ),
     # App
-    Command("reload", "r", "Reload", "Read the whole package from disk again", "App", footer=False),
+    Command(
+        "reload",
+        "ctrl+r",
+        "Reload",
+        "Read the whole package from disk again",
+        "App",
+        display="^r",
+        footer=False,
+    ),
     Command("help", "question_mark", "Help", "Show every key", "App", scope="app", display="?"),
     Command(
         "command_palette",
