@@ -6,6 +6,10 @@ Reports, for generated packages of 1,000 and 10,000 documents (and the real corp
 - *first screen*: from ``Package.open`` (metadata cache warm, as on every start after
   the first) to Textual's ``Ready`` event: the first screen drawn and taking keys;
 - *expand*: opening a bundle of the tree (median over bundles);
+- *tree key*: Down pressed again and again through bundles of 250 entries, as a held
+  arrow does (median and worst);
+- *bundle body*: from the tree cursor stopping on such a bundle to its index shown in the
+  body pane, drawn (median);
 - *keystroke*: typing a few realistic queries one character at a time into the find
   screen: *results* is the work one keystroke triggers (find, fill the result list),
   *on screen* adds Textual's redraw (median and 95th percentile).
@@ -66,6 +70,7 @@ async def measure(root: Path) -> dict[str, float]:
             await pilot.pause()
             expands.append(time.perf_counter() - t0)
         out["expand"] = statistics.median(expands) if expands else 0.0
+        out.update(await tree_and_body(app, pilot))
         await pilot.press("slash")
         screen = app.screen
         assert isinstance(screen, FindScreen)
@@ -87,11 +92,53 @@ async def measure(root: Path) -> dict[str, float]:
     return out
 
 
+async def tree_and_body(app, pilot) -> dict[str, float]:
+    """Keys in the tree over big bundles, and the time a bundle's body takes to show."""
+    from kas_tui.tui.widgets.body_pane import BodyPane
+    from kas_tui.tui.widgets.nav_tree import NavTree
+
+    tree = app.query_one(NavTree)
+    body = app.query_one(BodyPane)
+    tree.focus()
+    areas = [n for n in tree.root.children if n.children or n.allow_expand]
+    if not areas:
+        return {}
+    areas[0].expand()
+    await pilot.pause()
+    tree.move_cursor(areas[0])
+    await pilot.pause()
+    keys = []
+    for _ in range(min(8, len(areas[0].children))):
+        t0 = time.perf_counter()
+        await pilot.press("down")
+        keys.append(time.perf_counter() - t0)
+    bodies = []
+    for node in list(areas[0].children)[:5]:
+        tree.move_cursor(areas[0])
+        while body.rendering:
+            await pilot.pause(0.005)
+        await pilot.pause()
+        t0 = time.perf_counter()
+        tree.move_cursor(node)
+        await pilot.pause()
+        while body.rendering:
+            await pilot.pause(0.005)
+        await pilot.pause()  # and drawn
+        bodies.append(time.perf_counter() - t0)
+    return {
+        "key median": statistics.median(keys),
+        "key worst": max(keys),
+        "body median": statistics.median(bodies),
+    }
+
+
 def report(label: str, root: Path) -> None:
     got = asyncio.run(measure(root))
     print(
         f"{label:<28} first screen {got['first screen']:5.2f} s   "
         f"expand {got['expand'] * 1000:5.0f} ms   "
+        f"tree key {got.get('key median', 0) * 1000:3.0f} ms (worst {got.get('key worst', 0) * 1000:3.0f})   "
+        f"bundle body {got.get('body median', 0) * 1000:4.0f} ms   "
         f"keystroke: results {got['find median'] * 1000:3.0f} ms (p95 {got['find p95'] * 1000:3.0f})"
         f"  on screen {got['shown median'] * 1000:3.0f} ms (p95 {got['shown p95'] * 1000:3.0f})",
         flush=True,
@@ -105,7 +152,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ.setdefault("KAS_TUI_CACHE_DIR", str(Path(tmp) / "cache"))
         for size in args.sizes:
-            root = generate_package(Path(tmp) / f"tui-{size}", size)
+            # bundles of 250 entries: a big index for the body pane to show
+            root = generate_package(Path(tmp) / f"tui-{size}", size, per_bundle=250)
             past = time.time() - 3600
             for folder, _, files in os.walk(root):
                 for name in files:

@@ -45,6 +45,10 @@ if TYPE_CHECKING:
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~-])")
 
+#: Seconds the body waits for the tree cursor to stop before it mounts a page: keys
+#: repeat every 30-50 ms, so a held or quickly pressed arrow mounts nothing on its way.
+BODY_SETTLE = 0.08
+
 #: Seconds between two looks at the disk for changes made by other programs.
 WATCH_INTERVAL = 1.0
 
@@ -96,6 +100,7 @@ class KasApp(EditingMixin, App[None]):
         self._finding_row: int | None = None
         self._watch = watch
         self._watcher: Watcher | None = None
+        self._body_settle = 0.0  # see go(moving=)
         self._init_editing()
 
     # -- the main screen (its panes and keys: screens/main.py) ----------------------
@@ -124,10 +129,19 @@ class KasApp(EditingMixin, App[None]):
 
     # -- showing a place ------------------------------------------------------------
 
-    def go(self, place: str, *, transient: bool = False, reveal: bool = False) -> None:
-        """Show ``place`` (a root-relative file) and remember the visit."""
+    def go(
+        self, place: str, *, transient: bool = False, reveal: bool = False, moving: bool = False
+    ) -> None:
+        """Show ``place`` (a root-relative file) and remember the visit.
+
+        ``moving``: the tree cursor is passing by; the body waits until it stops.
+        """
         self.history.visit(place, transient=transient)
-        self._show(place)
+        self._body_settle = BODY_SETTLE if moving else 0.0
+        try:
+            self._show(place)
+        finally:
+            self._body_settle = 0.0
         if reveal:
             self.reveal(place)
 
@@ -168,7 +182,7 @@ class KasApp(EditingMixin, App[None]):
         self._set_body(body)
 
     def _set_body(self, text: str) -> None:
-        self.query_one(BodyPane).show(text)
+        self.query_one(BodyPane).show(text, settle=self._body_settle)
 
     def reveal(self, place: str) -> None:
         """Move the tree cursor (and the files view's) to ``place``."""
@@ -197,7 +211,7 @@ class KasApp(EditingMixin, App[None]):
         if ref is not None and ref.kind in ("missing", "outside", "external", "asset"):
             self._show_entry(ref)
         elif place != self.location:
-            self.go(place, transient=True)
+            self.go(place, transient=True, moving=True)
 
     def on_tree_node_selected(self, event: Tree.NodeSelected[NodeRef]) -> None:
         if isinstance(event.control, (NavTree, FilesView)) and event.node.data is not None:
@@ -229,13 +243,13 @@ class KasApp(EditingMixin, App[None]):
         source = self.location or "SKILL.md"
         target = self.package.resolve(source, href)
         if target.kind == "anchor":
-            self.query_one(BodyPane).markdown.goto_anchor(target.fragment)
+            self.query_one(BodyPane).goto_anchor(target.fragment)
         elif target.kind == "external":
             self.open_url(href)
         elif target.kind == "internal" and target.path in self.package.documents:
             self.go(target.path, reveal=True)
             if target.fragment:
-                self.query_one(BodyPane).markdown.goto_anchor(target.fragment)
+                self.query_one(BodyPane).goto_anchor(target.fragment)
         elif target.kind == "internal" and target.path in self.package.indexes:
             folder = target.path
             self.go(f"{folder}/index.md" if folder else "index.md", reveal=True)

@@ -1,13 +1,31 @@
-"""The body pane: a page rendered as Markdown, with an outline of its headings."""
+"""The body pane: a page rendered as Markdown, with an outline of its headings.
+
+A long page is mounted in pieces (see :mod:`.body_pages`): the first at once, each next
+one as the reader scrolls near the end of what is shown, or when a line, an anchor or the
+outline needs it. Showing another page cancels whatever is still being mounted, so keys
+never wait behind a page nobody is looking at any more, and the pane never shows one
+page's text under another's header.
+"""
 
 from __future__ import annotations
 
+import asyncio
+
+from textual import work
+from textual._slug import TrackedSlugs
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Markdown
+from textual.timer import Timer
+from textual.widgets import Markdown, Static
 from textual.widgets.markdown import MarkdownBlock, MarkdownTableOfContents
+from textual.worker import Worker
 
+from ...words import counted
 from ..commands import bindings
+from .body_pages import Piece, pieces
+
+#: What the pane still has to do once the pieces it needs are mounted.
+Want = tuple[str, object] | None
 
 
 class BodyPane(Horizontal):
@@ -18,59 +36,234 @@ class BodyPane(Horizontal):
 
     BINDINGS = bindings("body")
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._text = ""
+        self._pieces: list[Piece] = [Piece(0, "")]
+        self._loaded = 1  # pieces mounted (the first is the #markdown widget itself)
+        self._want: Want = None
+        self._job: Worker | None = None
+        self._settling: Timer | None = None
+
     def compose(self) -> ComposeResult:
         markdown = Markdown(id="markdown", open_links=False)
         yield MarkdownTableOfContents(markdown, id="outline")
         with VerticalScroll(id="body-scroll"):
             yield markdown
+            yield Static("", id="body-more")
+
+    def on_mount(self) -> None:
+        self.query_one("#body-more").display = False
+        self.watch(self._scroll, "scroll_y", self._check_more, init=False)
+
+    @property
+    def _scroll(self) -> VerticalScroll:
+        return self.query_one("#body-scroll", VerticalScroll)
 
     @property
     def markdown(self) -> Markdown:
+        """The widget of the first piece (the whole page, unless the page is long)."""
         return self.query_one("#markdown", Markdown)
 
     @property
     def source(self) -> str:
         """The Markdown text shown."""
-        return self.markdown.source
+        return self._text
 
-    def show(self, text: str) -> None:
-        """Show ``text`` from its top."""
-        self.markdown.update(text)
-        self.query_one("#body-scroll", VerticalScroll).scroll_home(animate=False)
+    @property
+    def rendering(self) -> bool:
+        """Whether pieces of the page are being mounted."""
+        return self._settling is not None or (self._job is not None and not self._job.is_finished)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every piece of the page is mounted."""
+        return self._loaded == len(self._pieces) and not self.rendering
+
+    def _markdowns(self) -> list[Markdown]:
+        """The mounted pieces, in page order."""
+        return list(self._scroll.query(Markdown))
+
+    # -- showing a page ---------------------------------------------------------------
+
+    def show(self, text: str, *, settle: float = 0.0) -> None:
+        """Show ``text`` from its top (mounting its first piece; the rest as needed).
+
+        ``settle``: wait that many seconds first, and show only the last of several
+        texts given meanwhile (the tree cursor moving key after key mounts nothing until
+        it stops).
+        """
+        self._text = text
+        self._loaded = 0
+        self._want = None
+        if self._settling is not None:
+            self._settling.stop()
+            self._settling = None
+        if self._job is not None:
+            self._job.cancel()  # nobody looks at the page it is mounting any more
+        if settle > 0:
+            self._settling = self.set_timer(settle, self._start)
+        else:
+            self._start()
+
+    def _start(self) -> None:
+        self._settling = None
+        self._pieces = pieces(self._text)  # parsing a long page takes a while: not per key
+        self._job = self._show_first()
+
+    @work(exclusive=True, group="body")
+    async def _show_first(self) -> None:
+        scroll = self._scroll
+        later = [m for m in self._markdowns() if m.id != "markdown"]
+        if later:
+            await scroll.remove_children(later)
+        await self.markdown.update(self._pieces[0].text)
+        self._loaded = 1
+        scroll.scroll_home(animate=False)
+        await self._fulfil()
+        self._say_more()
+        self.call_after_refresh(self._fill_view)
+
+    async def _mount_next(self) -> None:
+        piece = self._pieces[self._loaded]
+        page = Markdown(open_links=False, classes="body-piece")
+        await self._scroll.mount(page, before="#body-more")
+        await page.update(piece.text)
+        self._loaded += 1
+
+    @work(exclusive=True, group="body")
+    async def _more(self, count: int = 1) -> None:
+        for _ in range(count):
+            if self._loaded < len(self._pieces):
+                await self._mount_next()
+        await self._fulfil()
+        self._say_more()
+        self.call_after_refresh(self._fill_view)
+
+    def _fill_view(self) -> None:
+        """Mount the next piece while what is mounted does not fill the pane."""
+        if self._scroll.max_scroll_y == 0:
+            self._check_more()
+
+    def _check_more(self, *_: object) -> None:
+        """Mount the next piece when the reader has scrolled within a screen of the end."""
+        if self.rendering or self._loaded >= len(self._pieces):
+            return
+        scroll = self._scroll
+        if scroll.max_scroll_y - scroll.scroll_y <= scroll.size.height:
+            self._job = self._more()
+
+    def _say_more(self) -> None:
+        more = self.query_one("#body-more", Static)
+        left = len(self._pieces) - self._loaded
+        more.display = left > 0
+        if left:
+            lines = self._text.count("\n") - self._pieces[self._loaded].first_line
+            more.update(f"… {counted(lines, 'more line')} below: scroll down to show them")
+
+    async def _fulfil(self) -> None:
+        """Do what :meth:`scroll_to_line`, :meth:`goto_anchor` or the outline asked for,
+        mounting the pieces it needs first (asked again meanwhile: the last ask wins)."""
+        while self._want is not None:
+            (kind, value), self._want = self._want, None
+            if kind == "line":
+                assert isinstance(value, int)
+                while (
+                    self._loaded < len(self._pieces)
+                    and self._pieces[self._loaded].first_line <= value
+                ):
+                    await self._mount_next()
+                await self._laid_out()
+                self._scroll_to_source(value)
+            elif kind == "anchor":
+                assert isinstance(value, str)
+                while not self._scroll_to_anchor(value) and self._loaded < len(self._pieces):
+                    await self._mount_next()
+                    await self._laid_out()
+            elif kind == "all":
+                while self._loaded < len(self._pieces):
+                    await self._mount_next()
+                self._update_outline()
+
+    async def _laid_out(self) -> None:
+        """Wait for the next refresh: blocks just mounted have their places then."""
+        done = asyncio.Event()
+        self.call_after_refresh(done.set)
+        await done.wait()
+
+    def _ask(self, want: Want) -> None:
+        self._want = want  # a page still settling or mounting does it once mounted
+        if not self.rendering:
+            self._job = self._more(0)
+
+    # -- places in the page -------------------------------------------------------------
+
+    def scroll_to_line(self, line: int, first_line: int = 1) -> None:
+        """Scroll so that source line ``line`` (of a body starting at ``first_line``) is near the top."""
+        self._ask(("line", max(0, line - first_line)))
+
+    def goto_anchor(self, anchor: str) -> None:
+        """Scroll to the heading whose slug is ``anchor``."""
+        self._ask(("anchor", anchor))
+
+    def _scroll_to_anchor(self, anchor: str) -> bool:
+        """Scroll to the heading whose slug (GitHub's, as Textual makes it) is ``anchor``."""
+        slugs = TrackedSlugs()  # one page: "setup" twice is setup, setup-1, across pieces
+        for page in self._markdowns():
+            page._table_of_contents = None  # see _update_outline
+            for _, title, block_id in page.table_of_contents:
+                if slugs.slug(title) == anchor and block_id:
+                    self._scroll.scroll_to_widget(
+                        page.query_one(f"#{block_id}"), top=True, animate=False
+                    )
+                    return True
+        return False
+
+    def _scroll_to_source(self, target: int) -> None:
+        best = None
+        for piece, page in zip(self._pieces, self._markdowns(), strict=False):
+            for block in page.query(MarkdownBlock):
+                source_range = getattr(block, "source_range", None)
+                if source_range and piece.first_line + source_range[0] <= target:
+                    best = block
+        if best is not None:
+            self._scroll.scroll_to_widget(best, top=True, animate=False)
+
+    # -- the outline ------------------------------------------------------------------
 
     def toggle_outline(self) -> None:
         outline = self.query_one("#outline", MarkdownTableOfContents)
         outline.display = not outline.display
         if outline.display:
             outline.query_one("Tree").focus()
+            if self._loaded < len(self._pieces):
+                self._ask(("all", None))
 
     @property
     def outline_shown(self) -> bool:
         return bool(self.query_one("#outline").display)
 
+    def _update_outline(self) -> None:
+        headings = []
+        for page in self._markdowns():
+            # Textual 8's Markdown caches its table of contents across updates, so a page
+            # shown quickly after another reports the old headings: recompute them.
+            page._table_of_contents = None
+            headings += page.table_of_contents
+        self.query_one(MarkdownTableOfContents).table_of_contents = headings
+
     def on_markdown_table_of_contents_updated(
         self, message: Markdown.TableOfContentsUpdated
     ) -> None:
-        # Textual 8's Markdown caches its table of contents across updates, so a page shown
-        # quickly after another reports the old headings: recompute from the blocks shown.
-        self.markdown._table_of_contents = None
-        self.query_one(MarkdownTableOfContents).table_of_contents = self.markdown.table_of_contents
+        self._update_outline()
         message.stop()
 
     def on_markdown_table_of_contents_selected(
         self, message: Markdown.TableOfContentsSelected
     ) -> None:
-        block = self.query_one(f"#{message.block_id}", MarkdownBlock)
-        self.query_one("#body-scroll", VerticalScroll).scroll_to_widget(block, top=True)
+        for page in self._markdowns():
+            found = page.query(f"#{message.block_id}")
+            if found:
+                self._scroll.scroll_to_widget(found.first(), top=True)
+                break
         message.stop()
-
-    def scroll_to_line(self, line: int, first_line: int = 1) -> None:
-        """Scroll so that source line ``line`` (of a body starting at ``first_line``) is near the top."""
-        target = max(0, line - first_line)
-        best = None
-        for block in self.markdown.query(MarkdownBlock):
-            source_range = getattr(block, "source_range", None)
-            if source_range and source_range[0] <= target:
-                best = block
-        if best is not None:
-            self.query_one("#body-scroll", VerticalScroll).scroll_to_widget(best, top=True)
