@@ -59,10 +59,12 @@ class EditSession:
         *,
         log: str | None = None,
         based_on: Mapping[str, Fingerprint] | None = None,
+        logged: bool = True,
     ) -> Action | None:
         """Run ``edit``; ``None`` when it changed nothing. Errors propagate, nothing half-logged.
 
-        ``log`` is the ``log.md`` message (default: ``label``). ``based_on`` maps the
+        ``log`` is the ``log.md`` message (default: ``label``); ``logged=False`` writes
+        none now (a burst of moves is logged once, by :meth:`squash`). ``based_on`` maps the
         root-relative files the user's edit was made on to their fingerprints then: a
         file that changed since is a :class:`~kas_tui.store.ConflictError`, even when
         the package was reloaded in between (see :meth:`Store.based_on`).
@@ -81,15 +83,59 @@ class EditSession:
         if not changes:
             return None
         log_error = ""
-        if self.log_edits and not any(c.path.name == "log.md" for c in changes):
-            try:
-                editing.append_log(self.package, "Update", log or label, today=self.today)
-            except (EditError, StoreError, OSError) as exc:
-                # the edit itself is saved; a log.md we cannot write must not undo it
-                log_error = f"log.md not updated: {exc}"
+        if logged and not any(c.path.name == "log.md" for c in changes):
+            log_error = self._log(log or label)
         action = self._adopt(label, store.undo_stack[mark:])
         if action is not None:
             action.log_error = log_error
+        return action
+
+    def _log(self, message: str) -> str:
+        """Append the ``log.md`` entry of an action (when logging is on); why not, or ""."""
+        if not self.log_edits:
+            return ""
+        try:
+            editing.append_log(self.package, "Update", message, today=self.today)
+        except (EditError, StoreError, OSError) as exc:
+            # the edit itself is saved; a log.md we cannot write must not undo it
+            return f"log.md not updated: {exc}"
+        return ""
+
+    def squash(self, count: int, label: str, *, log: str | None = None) -> Action | None:
+        """Make the newest ``count`` actions one, as a burst of entry moves is one.
+
+        Per file, the merged action goes from the bytes before the first action to the
+        bytes after the last, so one undo restores the start. A file that ends as it began
+        drops out; when none is left the actions vanish (``None``) and nothing is logged,
+        else one ``log.md`` entry (``log``, default ``label``) joins the merged action.
+        Refused (``None``, nothing changed) when the actions are not the newest writes.
+        """
+        if not 0 < count <= len(self.done):
+            return None
+        actions = self.done[-count:]
+        changes = [c for a in actions for c in a.changes]
+        stack = self.package.store.undo_stack
+        if len(stack) < len(changes) or any(
+            a is not b for a, b in zip(stack[len(stack) - len(changes) :], changes, strict=True)
+        ):
+            return None
+        del stack[len(stack) - len(changes) :]
+        del self.done[-count:]
+        merged: dict[Path, Change] = {}
+        for change in changes:
+            first = merged.get(change.path, change)
+            merged[change.path] = Change(
+                change.path, first.before, change.after, label, folders=first.folders
+            )
+        kept = [c for c in merged.values() if c.before != c.after]
+        if not kept:
+            return None
+        stack.extend(kept)
+        mark = len(stack)
+        log_error = self._log(log or label)
+        action = Action(label, kept + stack[mark:], log_error)
+        self.done.append(action)
+        self.undone.clear()
         return action
 
     def _adopt(self, label: str, changes: list[Change]) -> Action | None:

@@ -356,3 +356,62 @@ async def test_deprecate_offers_the_note_its_index_entries_then_need(root: Path)
         await pilot.press("ctrl+z")  # one action: every file back, byte for byte
         await pilot.pause()
         assert files(root) == before
+
+
+# -- K/J bursts (issue 16.14) ------------------------------------------------------------
+
+STATUS_PAGE = "incidents/status-page-communication.md"
+
+
+async def _on_entry(pilot, app: KasApp, path: str) -> None:
+    from kas_tui.tui.widgets.nav_tree import NavTree
+
+    tree = app.query_one(NavTree)
+    tree.focus()
+    assert tree.select_path(path)
+    await pilot.pause()
+
+
+async def test_a_burst_of_moves_is_one_undo_action_and_one_log_entry(root: Path) -> None:
+    before = files(root)
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _on_entry(pilot, app, STATUS_PAGE)
+        await pilot.press("K", "K")
+        index = (root / "incidents" / "index.md").read_text()
+        running = index[index.index("# Running") : index.index("# Runbooks")]
+        assert running.index("status-page-communication.md") < running.index("incident-response.md")
+        assert (root / "log.md").read_bytes() == before["log.md"]  # not yet: the burst goes on
+        await pilot_wait_until(pilot, lambda: app._burst is None)
+        assert changed(before, files(root)) == {"incidents/index.md", "log.md"}
+        log = (root / "log.md").read_text()
+        assert log.count("Moved the entry") == 1
+        assert "up 2 places in incidents/index.md" in log
+        assert len(app.session.done) == 1
+        await pilot.press("ctrl+z")
+        assert files(root) == before
+
+
+async def test_up_then_down_changes_nothing_and_logs_nothing(root: Path) -> None:
+    before = files(root)
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _on_entry(pilot, app, STATUS_PAGE)
+        await pilot.press("K", "J")
+        await pilot_wait_until(pilot, lambda: app._burst is None)
+        assert files(root) == before
+        assert app.session.done == []
+        await pilot.press("ctrl+z")
+        assert files(root) == before
+
+
+async def test_k_at_the_top_of_a_section_says_why_nothing_moved(root: Path) -> None:
+    before = files(root)
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _on_entry(pilot, app, "incidents/incident-response.md")
+        await pilot.press("K")
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert any("first entry of its section 'Running an incident'" in m for m in said)
+        assert files(root) == before and app._burst is None

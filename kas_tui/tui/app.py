@@ -546,6 +546,7 @@ class KasApp(EditingMixin, App[None]):
 
     def action_quit(self) -> None:
         """Quit, asking first when an editor holds unsaved changes."""
+        self._end_burst()  # moves just made get their log entry
         dirty = [s for s in self.screen_stack if getattr(s, "dirty", False)]
         if not dirty:
             self.exit()

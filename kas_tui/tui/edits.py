@@ -14,15 +14,18 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import posixpath
 import shlex
 import shutil
 import subprocess
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from textual.app import SuspendNotSupported
 from textual.message import Message
+from textual.timer import Timer
 
 from ..config import Settings, valid_reviewer
 from ..editing import preview, set_entry, set_field
@@ -35,6 +38,7 @@ from ..okf.lifecycle import (
 )
 from ..session import EditSession
 from ..store import ConflictError, Fingerprint, StoreError, os_reason
+from ..words import counted
 from .screens.ask import AskScreen
 from .screens.choose import ChoiceScreen, DiffScreen
 
@@ -45,6 +49,23 @@ if TYPE_CHECKING:
     from ..session import Edit
 
 FRESHNESS = (("30", "+30 days"), ("90", "+90 days"), ("365", "+365 days"))
+
+
+#: Seconds after the last K/J move of an entry that end its burst: the moves become one
+#: undo action and one log.md entry.
+BURST_END = 1.5
+
+
+@dataclass
+class _Burst:
+    """K/J presses on one entry, in a row: written at once, logged once."""
+
+    key: tuple[str, str]  # the index and the entry's target
+    title: str
+    index: str
+    moves: int = 0
+    net: int = 0  # places moved, down positive
+    timer: Timer | None = None
 
 
 class EditOutcome(Enum):
@@ -82,6 +103,7 @@ class EditingMixin:
     location: str | None
 
     def _init_editing(self) -> None:
+        self._burst: _Burst | None = None
         self.settings = Settings.load()
         self.session = EditSession(
             self.package, log_edits=self.settings.log_edits, today=self.today
@@ -96,6 +118,7 @@ class EditingMixin:
         *,
         log: str | None = None,
         based_on: Mapping[str, Fingerprint] | None = None,
+        logged: bool = True,
     ) -> EditOutcome:
         """Run ``edit`` now and say how it ended.
 
@@ -106,7 +129,9 @@ class EditingMixin:
         active now hears how the decision ended as one :class:`EditDecided`.
         """
         app: Any = self
-        return self._run_edit(label, edit, log, based_on or {}, app.screen)
+        if logged:
+            self._end_burst()  # another edit: the moves before it are one action of their own
+        return self._run_edit(label, edit, log, based_on or {}, app.screen, logged)
 
     def _run_edit(
         self,
@@ -115,11 +140,12 @@ class EditingMixin:
         log: str | None,
         based_on: Mapping[str, Fingerprint],
         requester: MessagePump,
+        logged: bool = True,
     ) -> EditOutcome:
         app: Any = self
         self.session.package = self.package
         try:
-            action = self.session.run(label, edit, log=log, based_on=based_on)
+            action = self.session.run(label, edit, log=log, based_on=based_on, logged=logged)
         except ConflictError as exc:
             self._conflict(exc, label, edit, log, based_on, requester)
             return EditOutcome.CONFLICT_PENDING
@@ -219,6 +245,7 @@ class EditingMixin:
 
     def _undo_redo(self, step: Callable, done: str, nothing: str) -> None:
         app: Any = self
+        self._end_burst()  # undo takes back the whole burst of moves
         self.session.package = self.package
         try:
             action = step()
@@ -406,15 +433,65 @@ class EditingMixin:
         listing = self._entry_at_cursor()
         if listing is None:
             return
+        app: Any = self
         from ..editing import move_entry
 
+        index = self.package.indexes.get(posixpath.dirname(listing.index))
+        peers = (
+            [e for e in index.index.entries if e.section == listing.entry.section] if index else []
+        )
+        ends = [e.line for e in peers[:1]] if offset < 0 else [e.line for e in peers[-1:]]
+        if listing.entry.line in ends:
+            where = f"section {listing.entry.section!r}" if listing.entry.section else "index"
+            edge = "first" if offset < 0 else "last"
+            app.notify(
+                f"{listing.entry.title!r} is the {edge} entry of its {where}: entries move "
+                "within their section (the section of a new entry follows its type)",
+                timeout=5,
+            )
+            return
+        burst = self._burst
+        key = (listing.index, listing.path)
+        if burst is not None and burst.key != key:
+            self._end_burst()
+            burst = None
         where = "up" if offset < 0 else "down"
-        self.run_edit(
+        outcome = self.run_edit(
             f"move {listing.entry.title!r} {where} in {listing.index}",
             lambda pkg: move_entry(pkg, listing.index, listing.entry.line, offset),
-            log=f"Moved the entry {listing.entry.title!r} {where} in {listing.index}.",
+            logged=False,
         )
+        if outcome is EditOutcome.SAVED:
+            if burst is None:
+                burst = self._burst = _Burst(key, listing.entry.title, listing.index)
+            burst.moves += 1
+            burst.net += offset
+            if burst.timer is not None:
+                burst.timer.stop()
+            burst.timer = app.set_timer(BURST_END, self._end_burst)
         self._reveal_after_edit(listing.path)
+
+    def _end_burst(self) -> None:
+        """Make the moves of one entry one action with one log entry (none if it is back)."""
+        burst, self._burst = self._burst, None
+        if burst is None:
+            return
+        if burst.timer is not None:
+            burst.timer.stop()
+        app: Any = self
+        places = counted(abs(burst.net), "place")
+        where = "up" if burst.net < 0 else "down"
+        label = f"move {burst.title!r} {where} {places} in {burst.index}"
+        action = self.session.squash(
+            burst.moves,
+            label,
+            log=f"Moved the entry {burst.title!r} {where} {places} in {burst.index}.",
+        )
+        if action is None and burst.net == 0:
+            app.notify(f"{burst.title!r} is back where it was: nothing changed", timeout=3)
+        if action is not None and action.log_error:
+            app.notify(action.log_error, severity="warning", timeout=6)
+        self._after_write()
 
     def action_move_entry_up(self) -> None:
         self._move_entry(-1)
