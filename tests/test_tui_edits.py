@@ -112,6 +112,8 @@ async def test_entry_moves_and_removal_touch_only_the_index(root: Path) -> None:
         listing = tree.cursor_node.data.listing
         await pilot.press("J")
         await pilot.pause()
+        assert changed(before, files(root)) == {listing.index}  # logged when the burst ends
+        await pilot_wait_until(pilot, lambda: app._burst is None)
         assert changed(before, files(root)) == {listing.index, "log.md"}
         lines = (root / listing.index).read_text().splitlines()
         assert lines[listing.entry.line].startswith(
