@@ -35,6 +35,7 @@ async def shoot(name: str, setup: Setup) -> None:
             prepare(Path(tmp) / "demo_kb" / "orbit-handbook")
         package = Package.open(Path(tmp) / "demo_kb")
         app = KasApp(package, today=dt.date(2026, 11, 30), watch=False)
+        app.catalog_location = LOCATION  # every view counts the same installed entry
         async with app.run_test(size=SIZE) as pilot:
             await setup(pilot)
             await pilot.pause(0.5)
@@ -83,7 +84,7 @@ async def agent_walk(pilot) -> None:
     from kas_tui.tui.screens.agent import AgentWalkScreen
 
     app = pilot.app
-    await app.push_screen(AgentWalkScreen(app.package, location=LOCATION))
+    await app.push_screen(AgentWalkScreen(app.package, location=app.catalog_location))
     await pilot.press("enter", "enter", "down", "down", "down", "down", "enter")
 
 

@@ -311,3 +311,43 @@ async def test_skill_description_and_body(demo: Package) -> None:
         await pilot.pause()
         assert not isinstance(app.screen, SkillEditor)
     assert skill.read_bytes() == head + b"\n# Orbit handbook\n\nStart at `/index.md`.\n"
+
+
+async def test_every_view_says_the_same_token_counts(tmp_path) -> None:
+    """The discovery view, the SKILL.md editor and the walk count one catalog entry and one
+    body the same way, wherever the entry says SKILL.md is (issue 16.20)."""
+    import shutil
+    from pathlib import Path
+
+    from kas_tui.agent.catalog import catalog_entry, skill_body_tokens
+    from kas_tui.package import Package
+    from kas_tui.tui.app import KasApp
+    from kas_tui.tui.screens.agent import AgentWalkScreen
+    from kas_tui.tui.widgets.meta_pane import MetaPane
+
+    demo = Path(__file__).resolve().parents[1] / "demo_kb"
+    shutil.copytree(demo, tmp_path / "demo_kb")
+    package = Package.open(tmp_path / "demo_kb")
+    app = KasApp(package, today=dt.date(2026, 11, 30), watch=False)
+    app.catalog_location = "/home/someone/.claude/skills/orbit-handbook/SKILL.md"
+    entry = catalog_entry(package, app.catalog_location)
+    body = skill_body_tokens(package.skill.body)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        console = Console(record=True, width=300)
+        console.print(app.query_one(MetaPane).content)
+        shown = console.export_text()
+        assert f"catalog entry ≈ {entry.tokens:,} tokens" in shown
+        assert f"body ≈ {body:,} tokens" in shown
+        await pilot.press("e")  # on SKILL.md: the SKILL.md editor
+        await pilot.pause()
+        console.print(app.screen.query_one("#skill-body-note").content)
+        note = console.export_text()
+        assert f"~{body:,} tokens" in note
+        assert app.screen._tokens == entry.tokens
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, AgentWalkScreen)
+        assert app.screen.walk.catalog.tokens == entry.tokens

@@ -80,6 +80,12 @@ def render_catalog(entries: Iterable[CatalogEntry]) -> str:
     return "\n".join(lines)
 
 
+def skill_body_tokens(body: str) -> int:
+    """Estimated tokens of a SKILL.md body as an agent loads it (surrounding blank lines aside):
+    the discovery view and the SKILL.md editor both say this number."""
+    return estimate_tokens(body.strip())
+
+
 def catalog_entry(package: Package, location: str | os.PathLike[str] | None = None) -> CatalogEntry:
     """The catalog entry of ``package``.
 

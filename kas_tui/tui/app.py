@@ -93,6 +93,10 @@ class KasApp(EditingMixin, App[None]):
         self.notes = list(notes)  # said once the screen is up (see open_app)
         self.today = today or dt.date.today()
         self.location: str | None = None  # the file shown: SKILL.md, a/index.md, a/doc.md
+        #: Where a harness finds SKILL.md, as the catalog entry names it (its length is
+        #: part of the entry's token cost); ``None``: the package's own path. The
+        #: discovery view, the SKILL.md editor and the walk all use this one.
+        self.catalog_location: str | None = None
         self.history = History()
         self.report: Report | None = None
         self._finder: Finder | None = None
@@ -149,7 +153,7 @@ class KasApp(EditingMixin, App[None]):
         self.location = place
         pkg = self.package
         if place == "SKILL.md":
-            self.query_one(MetaPane).show_skill(pkg)
+            self.query_one(MetaPane).show_skill(pkg, self.catalog_location)
             self._set_body(pkg.skill.body if pkg.skill else "")
         elif posixpath.basename(place) == "index.md":
             folder = posixpath.dirname(place)

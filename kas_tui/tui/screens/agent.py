@@ -810,7 +810,8 @@ def open_agent_walk(app: App, package: Package) -> None:
     walk = session.walk
     if walk is not None and walk.package.root != package.root:
         walk = None
-    screen = AgentWalkScreen(package, walk=walk, budget=session.budget)
+    where = getattr(app, "catalog_location", None)
+    screen = AgentWalkScreen(package, walk=walk, budget=session.budget, location=where)
     app.push_screen(screen, lambda result: _closed(app, result, walked=True))
 
 

@@ -21,6 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Collapsible, Label, Static, TextArea
 
 from ...agent import catalog_entry
+from ...agent.catalog import skill_body_tokens
 from ...checks.skill_rules import (
     MAX_BODY_LINES,
     MAX_BODY_TOKENS,
@@ -32,7 +33,6 @@ from ...editing import set_body, set_skill_description
 from ...okf import yaml_patch
 from ...okf.errors import EditError, FormatError
 from ...okf.text import split_lines
-from ...tokens import estimate_tokens
 from ..edits import EditDecided, EditOutcome
 from .choose import ask_before_leaving
 from .entry_editor import OneLineArea, text_problem
@@ -78,6 +78,11 @@ class SkillEditor(KasModalScreen[bool]):
     def package(self) -> Package:
         return self.kas.package
 
+    @property
+    def _where(self) -> str | None:
+        """Where the catalog entry says SKILL.md is: the app's one choice."""
+        return getattr(self.kas, "catalog_location", None)
+
     def _load_baseline(self) -> None:
         pkg = self.package
         skill = pkg.skill
@@ -89,14 +94,14 @@ class SkillEditor(KasModalScreen[bool]):
             self._text, base = None, None
         if self._base is None and base is not None:
             self._base = {"SKILL.md": base}  # what the editor opened on: saves are based on it
-        self._tokens = catalog_entry(pkg).tokens
+        self._tokens = catalog_entry(pkg, self._where).tokens
         self._known = {(p.kind, p.message) for p in validate_skill(pkg.root, self._text)}
 
     # -- layout ---------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         self._load_baseline()
-        name = catalog_entry(self.package).name
+        name = catalog_entry(self.package, self._where).name
         with Vertical(id="skill-box") as box:
             box.border_title = Text(f"SKILL.md · {name}")
             box.border_subtitle = Text(
@@ -182,7 +187,9 @@ class SkillEditor(KasModalScreen[bool]):
     def catalog_tokens(self) -> int:
         """Tokens the catalog entry would cost with the description as typed."""
         desc = self.values()[0].strip()
-        return dataclasses.replace(catalog_entry(self.package), description=desc).tokens
+        return dataclasses.replace(
+            catalog_entry(self.package, self._where), description=desc
+        ).tokens
 
     def description_problems(self) -> list[str]:
         """Why the description as typed cannot be saved (empty when it can).
@@ -240,7 +247,9 @@ class SkillEditor(KasModalScreen[bool]):
                 '\nTip: say when to use it too ("Use when ..."); agents pick skills by it', "dim"
             )
         self.query_one("#skill-desc-note", Static).update(note)
-        entry = dataclasses.replace(catalog_entry(self.package), description=desc.strip())
+        entry = dataclasses.replace(
+            catalog_entry(self.package, self._where), description=desc.strip()
+        )
         self.query_one("#skill-catalog", Static).update(Text(entry.text))
         self._mark_changes()
 
@@ -248,7 +257,7 @@ class SkillEditor(KasModalScreen[bool]):
         body = self.values()[1]
         content = body.strip()
         lines = len(split_lines(content)) if content else 0
-        tokens = estimate_tokens(content)
+        tokens = skill_body_tokens(content)
         over = lines > MAX_BODY_LINES or tokens > MAX_BODY_TOKENS
         note = Text.assemble(
             (f"{lines:,} lines · ~{tokens:,} tokens", "bold yellow" if over else ""),
@@ -264,7 +273,7 @@ class SkillEditor(KasModalScreen[bool]):
         desc_changed, body_changed = self._changed()
         self.query_one("#skill-desc-label").set_class(desc_changed, "-modified")
         self.query_one("#skill-body-label").set_class(body_changed, "-modified")
-        name = catalog_entry(self.package).name
+        name = catalog_entry(self.package, self._where).name
         self.query_one("#skill-box").border_title = Text.assemble(
             f"SKILL.md · {name}",
             ("  ● unsaved", "bold yellow") if desc_changed or body_changed else "",

@@ -10,9 +10,8 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from ...agent import catalog_entry
+from ...agent.catalog import catalog_entry, skill_body_tokens
 from ...package import Document, Package
-from ...tokens import estimate_tokens
 from ..palette import trust_text
 
 KNOWN_ORDER = (
@@ -103,13 +102,13 @@ class MetaPane(Static):
                 parts.append(Text(f"  fix: {problem.hint}", "bright_black"))
         self.update(Group(*parts))
 
-    def show_skill(self, package: Package) -> None:
+    def show_skill(self, package: Package, location: str | None = None) -> None:
         skill = package.skill
         if skill is None:
             self.update(Text("This package has no SKILL.md: agents cannot discover it.", "red"))
             return
         desc = skill.description
-        catalog = catalog_entry(package)
+        catalog = catalog_entry(package, location)
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold cyan", no_wrap=True)
         table.add_column()
@@ -119,7 +118,7 @@ class MetaPane(Static):
             "cost",
             Text(
                 f"{len(desc):,} / 1,024 characters · catalog entry ≈ {catalog.tokens:,} tokens"
-                f" · body ≈ {estimate_tokens(skill.body):,} tokens",
+                f" · body ≈ {skill_body_tokens(skill.body):,} tokens",
                 "red" if len(desc) > 1024 else "",
             ),
         )
