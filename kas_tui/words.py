@@ -26,3 +26,18 @@ def elide_path(path: str, width: int) -> str:
         return f"{first}/…/{name}" if len(first) + 3 + len(name) <= width else f"…/{name}"
     # a scrap of a folder name ("in…/") says nothing: then only the name
     return f"{head[:room]}…/{name}" if room >= 4 else f"…/{name}"
+
+
+def elide_words(text: str, width: int) -> str:
+    """``text`` within ``width`` columns, cut after a whole word with an ellipsis
+    ("the entry does…", never "the entry does not…" cut to "the entry does n…"); a
+    first word longer than the width is cut where it must be."""
+    if len(text) <= width:
+        return text
+    if width <= 1:
+        return "…"[:width]
+    head = text[: width - 1]
+    cut = head.rfind(" ")
+    if cut > 0 and text[width - 1] != " ":
+        head = head[:cut]
+    return head.rstrip(" ,;:—-") + "…"

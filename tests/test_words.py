@@ -37,3 +37,19 @@ def test_elided_paths_fit_and_keep_the_name_when_it_fits(parts: list[str], width
         assert shown == path
     elif "/" in path and len(parts[-1]) + 2 <= width:
         assert shown.endswith("/" + parts[-1]) and "…" in shown
+
+
+def test_elide_words_cuts_after_a_whole_word() -> None:
+    from kas_tui.words import elide_words
+
+    text = "release-checklist.md is deprecated but its entry does not say so"
+    assert elide_words(text, 200) == text
+    assert elide_words(text, 52) == "release-checklist.md is deprecated but its entry…"
+    assert elide_words(text, 56) == "release-checklist.md is deprecated but its entry does…"
+    for width in range(2, len(text)):
+        cut = elide_words(text, width)
+        assert len(cut) <= width and cut.endswith("…")
+        words = cut[:-1].split()
+        # every word kept is whole, except a first word longer than the room
+        assert all(w in text.split() for w in words) or len(words) == 1
+    assert elide_words("supercalifragilistic", 6) == "super…"

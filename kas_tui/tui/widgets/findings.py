@@ -9,10 +9,14 @@ from textual.message import Message
 from textual.widgets import DataTable, ProgressBar, Static
 
 from ...checks.model import Finding, Report
-from ...words import counted
+from ...words import counted, elide_words
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
+
+
+def _where(finding: Finding) -> str:
+    return f"{finding.path or '.'}:{finding.line}" if finding.line else finding.path or "."
 
 
 class FindingsPanel(Vertical):
@@ -63,13 +67,13 @@ class FindingsPanel(Vertical):
         )
         table = self.query_one(DataTable)
         table.clear()
+        room = self._message_room()
         for number, finding in enumerate(self.findings):
-            where = f"{finding.path or '.'}:{finding.line}" if finding.line else finding.path or "."
             table.add_row(
                 Text(finding.severity, SEVERITY_STYLE[finding.severity]),
                 Text(finding.code),
-                Text(where),
-                Text(finding.message),
+                Text(_where(finding)),
+                Text(elide_words(finding.message, room)),
                 key=str(number),
             )
         summary = Text.assemble(
@@ -91,6 +95,22 @@ class FindingsPanel(Vertical):
             ("   enter jumps to the file and line", "bright_black"),
         )
         self.query_one("#findings-status", Static).update(summary)
+
+    def _message_room(self) -> int:
+        """Columns left for the message beside the other columns (at least 24): a long
+        message ends at a word with an ellipsis; Enter on its row says it whole."""
+        table = self.query_one(DataTable)
+        file_width = max((len(_where(f)) for f in self.findings), default=4)
+        others = 8 + 7 + file_width + 2 * table.cell_padding * 4 + 2  # and the scrollbar
+        return max(24, table.size.width - others)
+
+    def on_resize(self) -> None:
+        if not self.findings:
+            return
+        table = self.query_one(DataTable)
+        room = self._message_room()
+        for number, finding in enumerate(self.findings):
+            table.update_cell(str(number), "message", Text(elide_words(finding.message, room)))
 
     def failed(self, message: str) -> None:
         self.query_one(ProgressBar).display = False
