@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .cli_parser import Parser as _Parser
+from .cli_parser import iso_date
 from .tokens import INDEX_TOKEN_BUDGET
 
 if TYPE_CHECKING:
@@ -60,13 +61,6 @@ def _demo_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _date(text: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from None
-
-
 def _codes(text: str) -> list[str]:
     return [c.strip().upper() for c in text.split(",") if c.strip()]
 
@@ -93,7 +87,7 @@ def _check_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--strict", action="store_true", help="fail on warnings too")
     parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--today", type=_date, help="date for staleness (default: today)")
+    parser.add_argument("--today", type=iso_date, help="date for staleness (default: today)")
     parser.add_argument("--fix", action="store_true", help="apply the safe fixes")
     parser.add_argument(
         "--dry-run", action="store_true", help="with --fix: print the diff, write nothing"

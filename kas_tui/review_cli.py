@@ -35,18 +35,11 @@ import json
 import sys
 from typing import Any
 
-from .cli_parser import Parser
+from .cli_parser import Parser, iso_date
 from .review import DRAFT_DAYS, GROUPS, SOON_DAYS, Queue, group_ids
 from .words import counted
 
 FORMATS = ("text", "json", "markdown")
-
-
-def _date(text: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from None
 
 
 def _days(text: str) -> int:
@@ -70,7 +63,7 @@ def review_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("path", metavar="PKG", help="package folder")
     parser.add_argument("--format", choices=FORMATS, default="text")
-    parser.add_argument("--today", type=_date, help="the day to judge on (default: today)")
+    parser.add_argument("--today", type=iso_date, help="the day to judge on (default: today)")
     parser.add_argument(
         "--soon",
         type=_days,
