@@ -179,6 +179,8 @@ class Package:
         self.load_seconds = 0.0
         self._links: dict[str, list[tuple[Link, Target]]] = {}
         self._inside: dict[str, bool] = {}  # root-relative path -> stays in the package
+        self._resolved: dict[tuple[str, str], Target] = {}  # (folder or '/', link) -> target
+        self._real_root: str | None = None
         self.scans: dict[str, BodyScan] = {}
         #: What the one-document rules found, for documents read for a check (see loader).
         self.document_findings: dict[str, tuple[tuple, ...]] = {}
@@ -260,6 +262,8 @@ class Package:
         self.documents = {r.path: Document.from_read(r) for r in reads}
         self._links.clear()
         self._inside.clear()
+        self._resolved.clear()
+        self._real_root = None
         self._by_folder = self._subfolders = None
         self.scans = {r.path: r.scan for r in reads if r.scan is not None}
         self.document_findings = {r.path: r.findings for r in reads if r.findings is not None}
@@ -326,6 +330,7 @@ class Package:
         name = posixpath.basename(rel)
         self._links.pop(rel, None)
         self._inside.pop(rel, None)
+        self._resolved.clear()  # the file may have become (or stopped being) a symlink
         self.scans.pop(rel, None)
         self.document_findings.pop(rel, None)
         self._by_folder = None
@@ -573,7 +578,9 @@ class Package:
         return text[fm.body_start(text) :]
 
     def _stays_inside(self, rel: str) -> bool:
-        real_root = os.path.realpath(self.root)
+        if self._real_root is None:
+            self._real_root = os.path.realpath(self.root)
+        real_root = self._real_root
         real = os.path.realpath(self.root / rel)
         return real == real_root or real.startswith(real_root + os.sep)
 
@@ -586,17 +593,24 @@ class Package:
     def resolve(self, source: str, target: str) -> Target:
         """Resolve a link found in ``source``; a symlink leaving the root is ``outside``.
 
-        Whether a path stays inside is looked up once per path and load (a link target
-        reloaded is looked up again): following symlinks costs a system call per folder
-        of the path, for each of a package's hundred thousand links.
+        A package holds a hundred thousand links and far fewer targets: each target is
+        resolved once per folder it is written in (``/``-rooted ones once), and whether
+        a path stays inside (following symlinks: a system call per folder of the path)
+        once per path, until the package or a file is read again.
         """
+        key = ("/" if target[:1] == "/" else posixpath.dirname(source), target)
+        found = self._resolved.get(key)
+        if found is not None:
+            return found
         result = resolve(source, target)
         if result.kind == "internal" and result.path:
             inside = self._inside.get(result.path)
             if inside is None:
                 inside = self._inside[result.path] = self._stays_inside(result.path)
             if not inside:
-                return Target("outside", result.path, result.fragment)
+                result = Target("outside", result.path, result.fragment)
+        if result.kind != "anchor":  # an anchor's path is its source's
+            self._resolved[key] = result
         return result
 
     def links(self, rel: str) -> list[tuple[Link, Target]]:
