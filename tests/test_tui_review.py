@@ -193,3 +193,32 @@ async def test_a_changed_source_shows_its_diff(root: Path) -> None:
         await pilot.press("d")  # not a changed source: a notice, no screen
         await pilot.pause()
         assert app.screen is screen
+
+
+async def test_where_opens_the_link_and_enter_a_broken_link_at_its_line(root: Path) -> None:
+    page = root / "oncall" / "oncall-overview.md"
+    page.write_text(page.read_text() + "\nSee the [old rota](rota-2025.md).\n")
+    app = app_on(root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_queue(pilot)
+        await highlight(pilot, screen, "never-verified", FAQ)
+        await pilot.press("D")
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("n")  # only the status: its index entry still lists it silently
+        await pilot_wait_until(pilot, lambda: len(groups_of(screen, FAQ)) == 1)
+        offered = [r for r in screen.rows if r.path == FAQ]
+        assert [r.detail.split(":")[0] for r in offered] == [
+            "listed in oncall/index.md",
+            "linked from oncall/oncall-overview.md",
+        ]
+        await highlight(pilot, screen, "deprecated-listed", FAQ)  # the first: the entry
+        await pilot.press("w")
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
+        assert app.location == "oncall/index.md"
+        screen = await open_queue(pilot)
+        [broken] = [r for r in screen.rows if r.group == "broken-link"]
+        assert broken.path == "oncall/oncall-overview.md" and "rota-2025.md" in broken.detail
+        await highlight(pilot, screen, "broken-link", broken.path)
+        await pilot.press("enter")
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
+        assert app.location == "oncall/oncall-overview.md"
