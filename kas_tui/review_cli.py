@@ -63,7 +63,9 @@ def review_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("path", metavar="PKG", help="package folder")
     parser.add_argument("--format", choices=FORMATS, default="text")
-    parser.add_argument("--today", type=iso_date, help="the day to judge on (default: today)")
+    parser.add_argument(
+        "--today", type=iso_date, metavar="YYYY-MM-DD", help="the day to judge on (today)"
+    )
     parser.add_argument(
         "--soon",
         type=_days,

@@ -30,6 +30,7 @@ readable here, it says what is known (the two hashes) and how to see more.
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import os
 import posixpath
@@ -72,6 +73,11 @@ def _short(digest: str) -> str:
 def _entries(meta: dict[str, Any]) -> list[dict[str, Any]]:
     sources = meta.get("sources")
     return [s for s in sources if isinstance(s, dict)] if isinstance(sources, list) else []
+
+
+def _day(when: dt.datetime) -> str:
+    """The day of ``when`` in UTC, as staleness counts days."""
+    return when.astimezone(dt.timezone.utc).date().isoformat()
 
 
 def _text(value: Any) -> str:
@@ -142,10 +148,7 @@ def _since_verified(path: str, meta: dict[str, Any]) -> list[SourceChange]:
         if modified is None or modified <= last:
             continue
         resource = _text(entry.get("resource")) or _text(entry.get("title")) or "a source"
-        detail = (
-            f"{resource} changed {modified.date().isoformat()}, after the last "
-            f"verification on {last.date().isoformat()}"
-        )
+        detail = f"{resource} changed {_day(modified)}, after the last verification on {_day(last)}"
         out.append(SourceChange(path, resource, "since-verified", detail))
     return out
 
