@@ -23,13 +23,14 @@ from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .cli_parser import Parser as _Parser
+from .cli_parser import iso_date
 from .tokens import INDEX_TOKEN_BUDGET
 
 if TYPE_CHECKING:
     from .checks import Report
     from .package import Package
 
-COMMANDS = ("check", "rules", "demo", "import", "build", "questions", "eval")
+COMMANDS = ("check", "rules", "demo", "import", "build", "questions", "eval", "review")
 
 
 def _tui_parser() -> argparse.ArgumentParser:
@@ -60,13 +61,6 @@ def _demo_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _date(text: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from None
-
-
 def _codes(text: str) -> list[str]:
     return [c.strip().upper() for c in text.split(",") if c.strip()]
 
@@ -93,7 +87,7 @@ def _check_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--strict", action="store_true", help="fail on warnings too")
     parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--today", type=_date, help="date for staleness (default: today)")
+    parser.add_argument("--today", type=iso_date, help="date for staleness (default: today)")
     parser.add_argument("--fix", action="store_true", help="apply the safe fixes")
     parser.add_argument(
         "--dry-run", action="store_true", help="with --fix: print the diff, write nothing"
@@ -267,6 +261,10 @@ def main(argv: list[str] | None = None) -> int:
             from .evaluate.eval_cli import eval_parser, run_eval
 
             return run_eval(eval_parser().parse_args(argv[1:]))
+        if argv and argv[0] == "review":
+            from .review_cli import review_parser, run_review
+
+            return run_review(review_parser().parse_args(argv[1:]))
         if argv and argv[0] == "build":
             from .importing.commands import run_build
 

@@ -13,7 +13,7 @@ import gc
 import os
 import posixpath
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -178,6 +178,9 @@ class Package:
         self.store = Store()
         self.load_seconds = 0.0
         self._links: dict[str, list[tuple[Link, Target]]] = {}
+        self._inside: dict[str, bool] = {}  # root-relative path -> stays in the package
+        self._resolved: dict[tuple[str, str], Target] = {}  # (folder or '/', link) -> target
+        self._real_root: str | None = None
         self.scans: dict[str, BodyScan] = {}
         #: What the one-document rules found, for documents read for a check (see loader).
         self.document_findings: dict[str, tuple[tuple, ...]] = {}
@@ -258,6 +261,9 @@ class Package:
         reads = self._read_documents(found, reader, scan, cache, background, load_other_files)
         self.documents = {r.path: Document.from_read(r) for r in reads}
         self._links.clear()
+        self._inside.clear()
+        self._resolved.clear()
+        self._real_root = None
         self._by_folder = self._subfolders = None
         self.scans = {r.path: r.scan for r in reads if r.scan is not None}
         self.document_findings = {r.path: r.findings for r in reads if r.findings is not None}
@@ -323,6 +329,8 @@ class Package:
         """Re-read one file after it changed (an edit, or another program)."""
         name = posixpath.basename(rel)
         self._links.pop(rel, None)
+        self._inside.pop(rel, None)
+        self._resolved.clear()  # the file may have become (or stopped being) a symlink
         self.scans.pop(rel, None)
         self.document_findings.pop(rel, None)
         self._by_folder = None
@@ -569,42 +577,60 @@ class Package:
         text = self.read_text(rel)
         return text[fm.body_start(text) :]
 
+    def _stays_inside(self, rel: str) -> bool:
+        if self._real_root is None:
+            self._real_root = os.path.realpath(self.root)
+        real_root = self._real_root
+        real = os.path.realpath(self.root / rel)
+        return real == real_root or real.startswith(real_root + os.sep)
+
     def resolve_path(self, rel: str) -> str:
         """Check that root-relative ``rel`` stays in the package (symlinks included)."""
-        real_root = os.path.realpath(self.root)
-        real = os.path.realpath(self.root / rel)
-        if real != real_root and not real.startswith(real_root + os.sep):
+        if not self._stays_inside(rel):
             raise PermissionError(f"{rel} leaves the package; it is never read")
         return rel
 
     def resolve(self, source: str, target: str) -> Target:
-        """Resolve a link found in ``source``; a symlink leaving the root is ``outside``."""
+        """Resolve a link found in ``source``; a symlink leaving the root is ``outside``.
+
+        A package holds a hundred thousand links and far fewer targets: each target is
+        resolved once per folder it is written in (``/``-rooted ones once), and whether
+        a path stays inside (following symlinks: a system call per folder of the path)
+        once per path, until the package or a file is read again.
+        """
+        key = ("/" if target[:1] == "/" else posixpath.dirname(source), target)
+        found = self._resolved.get(key)
+        if found is not None:
+            return found
         result = resolve(source, target)
         if result.kind == "internal" and result.path:
-            try:
-                self.resolve_path(result.path)
-            except PermissionError:
-                return Target("outside", result.path, result.fragment)
+            inside = self._inside.get(result.path)
+            if inside is None:
+                inside = self._inside[result.path] = self._stays_inside(result.path)
+            if not inside:
+                result = Target("outside", result.path, result.fragment)
+        if result.kind != "anchor":  # an anchor's path is its source's
+            self._resolved[key] = result
         return result
 
     def links(self, rel: str) -> list[tuple[Link, Target]]:
-        """The links in a document's body (or an index), resolved; read on first use."""
+        """The links in a document's body (or an index), resolved; read on first use.
+
+        A document's come from its body scan (:meth:`scan`: the same links as
+        ``extract_links``, about ten times faster, and shared with ``check``).
+        """
         if rel not in self._links:
-            try:
-                if rel in self.documents:
-                    body = self.body(rel)
-                    first = self.documents[rel].body_line
-                else:  # an index or SKILL.md: its body, as the app shows it
+            if rel in self.documents:  # (a scan from the metadata cache holds plain tuples)
+                found: Iterable[Link] = map(Link._make, self.scan(rel).links)
+            else:  # an index or SKILL.md: its body, as the app shows it
+                try:
                     text = self.read_text(rel)
-                    block = fm.find_block(text)
-                    end = block.end if block else 0
-                    body, first = text[end:], text.count("\n", 0, end) + 1
-            except (OSError, FormatError):
-                body, first = "", 1
-            self._links[rel] = [
-                (link, self.resolve(rel, link.target))
-                for link in extract_links(body, first_line=first)
-            ]
+                except (OSError, FormatError):
+                    text = ""
+                block = fm.find_block(text)
+                end = block.end if block else 0
+                found = extract_links(text[end:], first_line=text.count("\n", 0, end) + 1)
+            self._links[rel] = [(link, self.resolve(rel, link.target)) for link in found]
         return self._links[rel]
 
     def backlinks(self, rel: str) -> list[tuple[str, Link]]:

@@ -191,6 +191,33 @@ def _inbox(root: Path) -> None:
 import_wizard.prepare = _inbox  # type: ignore[attr-defined]
 
 
+async def review(pilot) -> None:
+    """The review queue (t): counts on top, each group with its rows, a changed source."""
+    from kas_tui.tui.screens.review import ReviewScreen
+
+    app = pilot.app
+    await pilot.press("t")
+    while not (isinstance(app.screen, ReviewScreen) and app.screen.queue is not None):
+        await pilot.pause(0.05)
+    await pilot.press("down")  # the changed source: its detail below
+
+
+def _changed_source(root: Path) -> None:
+    """The refund policy records its matrix's SHA-256; then the payments team edits it."""
+    import hashlib
+
+    matrix = root / "references" / "refund-matrix.txt"
+    policy = root / "billing-support" / "refunds" / "refund-policy.md"
+    anchor = "    last_modified: 2026-06-10T00:00:00Z\n"
+    digest = hashlib.sha256(matrix.read_bytes()).hexdigest()
+    policy.write_text(policy.read_text().replace(anchor, f"{anchor}    sha256: {digest}\n", 1))
+    with matrix.open("a") as handle:
+        handle.write("Goodwill credit over 500 USD | Finance | from December\n")
+
+
+review.prepare = _changed_source  # type: ignore[attr-defined]
+
+
 SHOTS = {
     "main": curator,
     "document": document,
@@ -198,6 +225,7 @@ SHOTS = {
     "agent-walk": agent_walk,
     "edit-form": edit_form,
     "import-wizard": import_wizard,
+    "review": review,
 }
 
 if __name__ == "__main__":

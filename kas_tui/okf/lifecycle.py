@@ -23,7 +23,7 @@ UTC = dt.timezone.utc
 
 #: Words that tell a reader of an index entry the document is deprecated or stale.
 _ENTRY_NOTE = re.compile(
-    r"deprecat|supersed|replaced|retired|obsolete|legacy|stale|outdated|archiv|review", re.I
+    r"deprecat|supersed|replace[sd]|retired|obsolete|legacy|stale|outdated|archiv|review", re.I
 )
 #: What a curator's key puts before an entry's description when it deprecates the document.
 DEPRECATED_NOTE = "Deprecated: "
@@ -184,6 +184,14 @@ def timestamp_problem(value: Any) -> str | None:
 def instant(value: Any) -> dt.datetime | None:
     """``value`` as an aware datetime (see :func:`parse_timestamp`), or ``None``."""
     return parse_timestamp(value).when
+
+
+def days_since(value: Any, today: dt.date) -> int | None:
+    """Whole days from the timestamp ``value`` to ``today``, counted in UTC as staleness
+    is (0 on the day itself, negative for a later value), or ``None`` when ``value`` is
+    not a timestamp."""
+    when = instant(value)
+    return None if when is None else (today - when.astimezone(UTC).date()).days
 
 
 def format_instant(when: dt.datetime) -> Timestamp:

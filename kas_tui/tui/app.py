@@ -424,14 +424,18 @@ class KasApp(EditingMixin, App[None]):
         ):
             folder = place.rstrip("/")
             place = f"{folder}/index.md" if folder in self.package.indexes else place
-        self.go(place, reveal=True)
-        if finding.line and place in self.package.documents:
-            doc = self.package.documents[place]
-            self.query_one(BodyPane).scroll_to_line(finding.line, doc.body_line)
-        elif finding.line:
-            self.query_one(BodyPane).scroll_to_line(finding.line)
+        self.go_to_line(place, finding.line)
         where = f":{finding.line}" if finding.line else ""
         self.notify(f"{finding.code} {finding.path}{where}: {finding.message}", timeout=6)
+
+    def go_to_line(self, place: str, line: int | None) -> None:
+        """Show ``place``, revealed in the tree, its body scrolled to file line ``line``."""
+        self.go(place, reveal=True)
+        if line and place in self.package.documents:
+            doc = self.package.documents[place]
+            self.query_one(BodyPane).scroll_to_line(line, doc.body_line)
+        elif line:
+            self.query_one(BodyPane).scroll_to_line(line)
 
     def action_next_finding(self) -> None:
         panel = self.query_one(FindingsPanel)
@@ -579,3 +583,8 @@ class KasApp(EditingMixin, App[None]):
         from .screens.evaluation import open_evaluation
 
         open_evaluation(self, self.package)
+
+    def action_review(self) -> None:
+        from .screens.review import open_review
+
+        open_review(self)

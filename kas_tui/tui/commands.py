@@ -195,6 +195,15 @@ COMMANDS: tuple[Command, ...] = (
         "Edit",
         footer=False,
     ),
+    # Review
+    Command(
+        "review",
+        "t",
+        "Review",
+        "The review queue: stale, unverified, old drafts, changed sources, broken links; act in place",
+        "Review",
+        footer=False,
+    ),
     # Onboard
     Command(
         "import_files",

@@ -95,6 +95,14 @@ class EditDecided(Message):
         self.outcome = outcome
 
 
+class PackageWritten(Message):
+    """The app wrote to the package (an edit, an undo or redo, a reload after a
+    conflict): sent to each screen over the main one, for views that show the package
+    to bring themselves up to date (the main screen's panes are refreshed directly)."""
+
+    bubble = False
+
+
 class EditingMixin:
     """Editing for :class:`~kas_tui.tui.app.KasApp` (which provides package, today, views)."""
 
@@ -234,6 +242,8 @@ class EditingMixin:
         if watcher is not None:
             watcher.poll()  # our own writes are not news from another program
         app._refresh_views()
+        for screen in app.screen_stack[1:]:
+            screen.post_message(PackageWritten())
 
     # -- undo -----------------------------------------------------------------------
 
@@ -287,12 +297,24 @@ class EditingMixin:
         return {path: found} if found is not None else {}
 
     def action_mark_deprecated(self) -> None:
-        """``status: deprecated``; when index entries list the document without saying
-        so (what KAS044 then asks for), offer to put the note in them too, as one
-        undoable action."""
         path = self._document_shown()
-        if path is None:
-            return
+        if path is not None:
+            self.deprecate(path)
+
+    def action_extend_freshness(self) -> None:
+        path = self._document_shown()
+        if path is not None:
+            self.extend_freshness(path)
+
+    def action_mark_verified(self) -> None:
+        path = self._document_shown()
+        if path is not None:
+            self.mark_verified(path)
+
+    def deprecate(self, path: str) -> None:
+        """``status: deprecated`` for the document ``path`` (``D``); when index entries
+        list it without saying so (what KAS044 then asks for), offer to put the note in
+        them too, as one undoable action."""
         app: Any = self
         base = self._shown_base(path)
         unnoted = [
@@ -306,7 +328,7 @@ class EditingMixin:
         for listing in unnoted:
             base.update(self._shown_base(listing.index))
 
-        def deprecate(note: bool) -> None:
+        def write(note: bool) -> None:
             def edit(pkg: Package) -> None:
                 set_field(pkg, path, "status", "deprecated")
                 for listing in unnoted if note else ():
@@ -322,12 +344,12 @@ class EditingMixin:
             )
 
         if not unnoted:
-            deprecate(False)
+            write(False)
             return
 
         def chosen(answer: str | None) -> None:
             if answer is not None:
-                deprecate(answer == "note")
+                write(answer == "note")
 
         entries = "\n".join(f"  {e.index}:{e.entry.line}  {e.entry.title}" for e in unnoted)
         app.push_screen(
@@ -342,10 +364,8 @@ class EditingMixin:
             chosen,
         )
 
-    def action_extend_freshness(self) -> None:
-        path = self._document_shown()
-        if path is None:
-            return
+    def extend_freshness(self, path: str) -> None:
+        """Offer +30, +90 or +365 days of freshness for the document ``path`` (``S``)."""
         app: Any = self
         base = self._shown_base(path)  # the value the choice below is made against
         current = self.package.documents[path].meta.get("stale_after")
@@ -374,10 +394,9 @@ class EditingMixin:
             chosen,
         )
 
-    def action_mark_verified(self) -> None:
-        path = self._document_shown()
-        if path is None:
-            return
+    def mark_verified(self, path: str) -> None:
+        """Append your verification to the document ``path`` (``V``; your reviewer id is
+        asked the first time)."""
         if self.settings.reviewer:
             self._verify(path)
             return
