@@ -131,8 +131,10 @@ async def test_form_save_is_byte_minimal_undoable_and_raw_yaml_is_checked(root: 
         await pilot.pause()
         assert app.screen is editor
         error = shown(editor.query_one("#me-raw-error", Static))
-        assert "line 18: invalid YAML" in error, "the line after the open [ is where it breaks"
-        assert area.cursor_location == (17, 0)
+        # the line the user typed the [ on, not the next one where PyYAML notices (16.12)
+        assert "line 17: invalid YAML: a [ list opened on this line is not closed" in error
+        assert "(found on line 18)" in error
+        assert area.cursor_location == (16, 0)  # on the line of the [
         await pilot.press("ctrl+r")  # the form cannot show invalid YAML either
         await pilot.pause()
         assert editor.raw_mode
@@ -153,7 +155,7 @@ async def test_form_save_is_byte_minimal_undoable_and_raw_yaml_is_checked(root: 
         editor = await open_editor(app, pilot, "incidents/broken.md")
         assert editor.raw_mode
         error = shown(editor.query_one("#me-raw-error", Static))
-        assert "the form cannot show it. line 3: invalid YAML" in error
+        assert "the form cannot show it. line 2: invalid YAML" in error  # the [ line
         area = editor.query_one("#me-yaml", TextArea)
         area.text = area.text.replace("[unclosed", "Fixed")
         await pilot.press("ctrl+r")
@@ -436,3 +438,21 @@ async def test_refused_writes_keep_the_editor_and_the_text(
         assert f"{DOC} was deleted or moved on disk; nothing was saved" in status
         assert editor.query_one("#field-title", Input).value == "Gone"
     assert not (root / DOC).exists()
+
+
+async def test_raw_yaml_ctrl_end_goes_to_the_end_and_one_esc_leaves(root: Path) -> None:
+    """Issue 16.12: ctrl+End and ctrl+Home move through the whole YAML; one Esc closes."""
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await open_editor(app, pilot)
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        area = editor.query_one("#me-yaml", TextArea)
+        assert editor.raw_mode and editor.focused is area
+        await pilot.press("ctrl+end")
+        assert area.cursor_location == area.document.end
+        await pilot.press("ctrl+home")
+        assert area.cursor_location == (0, 0)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, MetaEditor)

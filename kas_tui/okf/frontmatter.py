@@ -249,16 +249,32 @@ def load_yaml(yaml_text: str, *, first_line: int = 1) -> Any:
     return load_yaml_checked(yaml_text, first_line=first_line)[0]
 
 
+#: What was left open, for the errors PyYAML finds only lines later: the line to blame
+#: is the one that opened it (an unclosed ``[`` on line 1 is found on line 2).
+_UNCLOSED = {
+    "while parsing a flow sequence": ("a [ list", "]"),
+    "while parsing a flow mapping": ("a { mapping", "}"),
+    "while scanning a quoted scalar": ("a quoted value", "its closing quote"),
+}
+
+
 def _yaml_error(exc: yaml.MarkedYAMLError, first_line: int) -> FormatError:
+    hint = "check quoting and indentation; values containing ': ' or ' #' need quotes"
+    unclosed = _UNCLOSED.get(exc.context or "")
+    if unclosed is not None and exc.context_mark is not None:
+        what, closer = unclosed
+        found = exc.problem_mark.line if exc.problem_mark is not None else None
+        later = f" (found on line {first_line + found})" if found is not None else ""
+        return FormatError(
+            f"invalid YAML: {what} opened on this line is not closed with {closer}{later}",
+            line=first_line + exc.context_mark.line,
+            hint=hint,
+        )
     mark = exc.problem_mark or exc.context_mark
     line = first_line + mark.line if mark is not None else first_line
     problem = exc.problem or "invalid YAML"
     context = f" {exc.context}" if exc.context else ""
-    return FormatError(
-        f"invalid YAML: {problem}{context}".rstrip(),
-        line=line,
-        hint="check quoting and indentation; values containing ': ' or ' #' need quotes",
-    )
+    return FormatError(f"invalid YAML: {problem}{context}".rstrip(), line=line, hint=hint)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -87,6 +87,30 @@ def _plain_text(value: Any) -> bool:
     return value is None or (isinstance(value, str) and F.control_error(value) is None)
 
 
+class YamlArea(TextArea):
+    """The raw YAML: Tab indents, one Esc leaves the editor (a plain TextArea keeps the
+    first Esc to let go of the focus), ctrl+Home and ctrl+End go to its start and end."""
+
+    BINDINGS = [
+        Binding("ctrl+home", "document_start", "Start", show=False),
+        Binding("ctrl+end", "document_end", "End", show=False),
+    ]
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.key == "escape":  # the screen's Esc: close the editor (asking if unsaved)
+            event.stop()
+            event.prevent_default()
+            await self.run_action("screen.close")
+            return
+        await super()._on_key(event)
+
+    def action_document_start(self) -> None:
+        self.move_cursor((0, 0))
+
+    def action_document_end(self) -> None:
+        self.move_cursor(self.document.end)
+
+
 class MetaEditor(KasModalScreen[bool]):
     """Edit the frontmatter of one document; dismisses with ``True`` once saved."""
 
@@ -150,7 +174,7 @@ class MetaEditor(KasModalScreen[bool]):
         yield KasFooter()
 
     def _yaml_area(self) -> TextArea:
-        area = TextArea(
+        area = YamlArea(
             self.disk_yaml,
             id="me-yaml",
             soft_wrap=True,
