@@ -385,7 +385,7 @@ def test_select_and_ignore_by_code_and_prefix(tmp_path: Path) -> None:
     ("text", "line"),
     [
         ("---\ntype: Guide\n# never closed\n", 1),
-        ("---\ntype: [Guide\n---\n", 3),  # invalid YAML, reported on its line
+        ("---\ntype: [Guide\n---\n", 2),  # invalid YAML: the line of the unclosed [
         ("---\n- a\n- b\n---\n", 2),  # a list, not a mapping
         ("", 1),  # an empty file
         ("\n\n", 1),

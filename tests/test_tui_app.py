@@ -96,7 +96,7 @@ async def test_broken_documents_and_markup_titles_show_literally(tmp_path: Path)
         app.go("yaml.md")
         await pilot.pause()
         meta = _text(app.query_one(MetaPane))
-        assert "error: line 3: invalid YAML" in meta
+        assert "error: line 2: invalid YAML" in meta  # the line of the [
         app.go("enc.md")
         await pilot.pause()
         assert "not valid UTF-8" in _text(app.query_one(MetaPane))
