@@ -337,8 +337,9 @@ class BundlePlan:
         return f"Created the bundle [{title}](/{self.index})."
 
 
-def plan_bundle(pkg: Package, path: str, *, title: str, description: str) -> BundlePlan:
-    """Plan the new bundle ``path`` (root-relative; its parent must exist)."""
+def check_new_folder(pkg: Package, path: str) -> str:
+    """``path`` (root-relative) as a new bundle's folder: a slug in an existing folder of
+    the package, free there; else :class:`CreateError`."""
     folder, problem = parse_folder(path)
     if folder is None or problem:
         raise CreateError(problem or "not a folder name", field="folder")
@@ -346,16 +347,21 @@ def plan_bundle(pkg: Package, path: str, *, title: str, description: str) -> Bun
         raise CreateError("required: the new bundle's folder name", field="folder")
     parent = check_bundle(pkg, posixpath.dirname(folder))
     name = posixpath.basename(folder)
-    if name in ("index", "log") or (not parent and name.lower() == "skill"):
+    if name in ("index", "log") or (not parent and name == "skill"):
         raise CreateError(f"{name} is one of the package's own names", field="folder")
     if name.lower() in {n.lower() for n in names_in(pkg.root / parent)}:
         raise CreateError(f"{folder} already exists", field="folder")
+    return folder
+
+
+def plan_bundle(pkg: Package, path: str, *, title: str, description: str) -> BundlePlan:
+    """Plan the new bundle ``path`` (root-relative; its parent must exist)."""
+    folder = check_new_folder(pkg, path)
     values = _title_and_description(title, description)
     text = index_fmt.new_index(folder, values["title"], [])
     entry = index_fmt.NewEntry(folder, values["title"], values["description"], index_fmt.BUNDLE)
-    return BundlePlan(
-        folder, values["title"], values["description"], text, place_entry(pkg, parent, entry)
-    )
+    placement = place_entry(pkg, posixpath.dirname(folder), entry)
+    return BundlePlan(folder, values["title"], values["description"], text, placement)
 
 
 def write_bundle(

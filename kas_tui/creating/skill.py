@@ -84,6 +84,11 @@ def skill_problems(pkg: Package, name: str, description: str) -> dict[str, list[
     return found
 
 
+def name_problems(pkg: Package, name: str) -> list[str]:
+    """Why ``name`` cannot be the skill's name (the rule, in the validator's words)."""
+    return skill_problems(pkg, name, "-").get("name", [])
+
+
 def package_facts(pkg: Package) -> summary.PackageFacts:
     """What the SKILL.md draft says of ``pkg``: its bundles (as its root index describes
     them), its root documents, its types and the topics its titles share."""
@@ -135,8 +140,7 @@ def plan_skill(pkg: Package, *, description: str, name: str | None = None) -> Sk
     the package has one already, or the name or the description breaks the rules."""
     if has_skill(pkg):
         raise CreateError(
-            f"{pkg.root} has a SKILL.md already; edit it instead (e on the tree's root)",
-            field="name",
+            f"{pkg.root} has a SKILL.md already; edit it instead (e on the tree's root)"
         )
     name = skill_name(pkg) if name is None else name.strip()
     problems = skill_problems(pkg, name, description)

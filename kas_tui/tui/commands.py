@@ -197,6 +197,14 @@ COMMANDS: tuple[Command, ...] = (
     ),
     # Onboard
     Command(
+        "create",
+        "c",
+        "Create",
+        "Create in the selected bundle: a draft document, a bundle, or the missing SKILL.md",
+        "Onboard",
+        footer=False,
+    ),
+    Command(
         "import_files",
         "i",
         "Import",

@@ -76,7 +76,7 @@ def open_meta_editor(app: Any, path: str) -> None:
     app.push_screen(MetaEditor(path, text, package, today=app.today, base=base))
 
 
-def _by_use(values: list[str]) -> list[str]:
+def by_use(values: list[str]) -> list[str]:
     """Distinct non-empty ``values``, the most used first (then alphabetically)."""
     counts = Counter(v for v in values if v)
     return sorted(counts, key=lambda v: (-counts[v], v.casefold()))
@@ -111,8 +111,8 @@ class MetaEditor(KasModalScreen[bool]):
         self.today = today
         self.base = base  # the file as the editor read it: a save over a later change conflicts
         docs = package.documents.values()
-        self.types = _by_use([d.type for d in docs])
-        self.tags = _by_use([t for d in docs for t in d.tags])
+        self.types = by_use([d.type for d in docs])
+        self.tags = by_use([t for d in docs for t in d.tags])
         disk_yaml = F.frontmatter_text(text) or ""  # no block yet: the first save adds one
         self.disk_yaml = disk_yaml
         meta, error, line = F.parse_block(disk_yaml)
