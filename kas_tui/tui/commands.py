@@ -200,7 +200,7 @@ COMMANDS: tuple[Command, ...] = (
         "create",
         "c",
         "Create",
-        "Create in the selected bundle: a draft document, a bundle, or the missing SKILL.md",
+        "Create a draft document or a sub-bundle here (or the missing SKILL.md)",
         "Onboard",
         footer=False,
     ),
