@@ -378,6 +378,6 @@ def _reload(pkg: Package, change: Change | None) -> None:
     if change is None:
         return
     if change.folders:  # folders came or went: the package's folders change too
-        pkg.load()
+        pkg.load(cache=True)  # the unchanged documents' metadata from the cache
     else:
         pkg.reload_file(change.path.resolve().relative_to(pkg.root.resolve()).as_posix())

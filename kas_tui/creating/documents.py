@@ -376,7 +376,7 @@ def write_bundle(
         steps.append(lambda: editing.append_log(pkg, "Creation", plan.log_message, today=today))
     changes = all_or_nothing(pkg, steps)
     if not pkg.store.dry_run:
-        pkg.load()  # a new folder: the package's folders and bundles change
+        pkg.load(cache=True)  # a new folder: the package's folders and bundles change
     return changes
 
 
