@@ -6,20 +6,11 @@ from pathlib import Path
 
 import pytest
 from conftest import changed, files
+from create_helpers import DESCRIPTION, RUNBOOK, fixed_clock  # noqa: F401
 
 from kas_tui import cli
-from kas_tui.importing.draft import GENERATOR
-from kas_tui.okf.timestamp import Timestamp
 
-DESCRIPTION = "How to rotate the Stripe API key without downtime."
-
-
-@pytest.fixture(autouse=True)
-def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(
-        "kas_tui.creating.documents.now_timestamp",
-        lambda now=None: Timestamp("2026-11-30T10:00:00Z"),
-    )
+pytestmark = pytest.mark.usefixtures("fixed_clock")
 
 
 def new(*args: object) -> int:
@@ -45,19 +36,7 @@ def test_new_doc_writes_the_document_its_entry_and_a_log_entry(root: Path, capsy
         "incidents/index.md",
         "log.md",
     }
-    assert after["incidents/rotate-the-stripe-key.md"].decode() == (
-        "---\n"
-        "type: Runbook\n"
-        "title: Rotate the Stripe key\n"
-        f"description: {DESCRIPTION}\n"
-        "tags: [stripe, secrets]\n"
-        f"generated: {{ by: {GENERATOR}, at: 2026-11-30T10:00:00Z }}\n"
-        "status: draft\n"
-        "---\n"
-        "# Rotate the Stripe key\n\n"
-        f"{DESCRIPTION}\n\n"
-        "## When to use\n\n## Steps\n\n## Verify\n\n## Roll back\n"
-    )
+    assert after["incidents/rotate-the-stripe-key.md"].decode() == RUNBOOK
     assert cli.main(["check", str(root), "--agent-ready", "--today", "2026-11-30"]) == 0
 
 

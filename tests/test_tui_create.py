@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 from conftest import changed, files, pilot_wait_until
+from create_helpers import DESCRIPTION, RUNBOOK, fixed_clock  # noqa: F401
 
 from kas_tui.checks import check
 from kas_tui.creating import plan_skill
-from kas_tui.importing.draft import GENERATOR
-from kas_tui.okf.timestamp import Timestamp
 from kas_tui.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.choose import ChoiceScreen
@@ -21,15 +20,9 @@ from kas_tui.tui.widgets.nav_tree import NavTree
 TODAY = dt.date(2026, 11, 30)
 SIZE = (80, 24)
 DOC = "incidents/rotate-the-stripe-key.md"
-DESCRIPTION = "How to rotate the Stripe API key without downtime."
 
 
-@pytest.fixture(autouse=True)
-def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(
-        "kas_tui.creating.documents.now_timestamp",
-        lambda now=None: Timestamp("2026-11-30T10:00:00Z"),
-    )
+pytestmark = pytest.mark.usefixtures("fixed_clock")
 
 
 def app_on(root: Path) -> KasApp:
@@ -76,19 +69,7 @@ async def test_c_creates_a_document_in_the_selected_bundle_and_ctrl_z_removes_it
         await pilot_wait_until(pilot, lambda: not isinstance(app.screen, CreateScreen))
         after = files(root)
         assert changed(before, after) == {DOC, "incidents/index.md", "log.md"}
-        assert after[DOC].decode() == (
-            "---\n"
-            "type: Runbook\n"
-            "title: Rotate the Stripe key\n"
-            f"description: {DESCRIPTION}\n"
-            "tags: [stripe, secrets]\n"
-            f"generated: {{ by: {GENERATOR}, at: 2026-11-30T10:00:00Z }}\n"
-            "status: draft\n"
-            "---\n"
-            "# Rotate the Stripe key\n\n"
-            f"{DESCRIPTION}\n\n"
-            "## When to use\n\n## Steps\n\n## Verify\n\n## Roll back\n"
-        )
+        assert after[DOC].decode() == RUNBOOK
         index = after["incidents/index.md"].decode()
         assert (
             "promotion.\n* [Rotate the Stripe key](rotate-the-stripe-key.md) - "

@@ -26,10 +26,10 @@ from ... import form_fields as F
 from ...checks.skill_rules import MAX_DESCRIPTION_CHARS
 from ...okf import index as index_fmt
 from ..edits import EditDecided, EditOutcome
-from ..widgets.fields import CleanTextArea, DescriptionRow, FieldRow, TagsRow, TextRow, TypeRow
+from ..widgets.fields import DescriptionRow, FieldRow, TagsRow, TextRow, TypeRow
 from ..widgets.footer import KasFooter
 from .choose import ChoiceScreen, ask_before_leaving
-from .kas_screen import KasModalScreen
+from .form import FormScreen
 from .meta_editor import by_use
 
 if TYPE_CHECKING:
@@ -108,21 +108,11 @@ def _parser(check: Callable[[str], Any]) -> Callable[[str], tuple[Any, str | Non
 class SkillDescriptionRow(DescriptionRow):
     """SKILL.md's description: what the package covers and when to use it (1,024 at most)."""
 
+    PLACEHOLDER = "What the package covers. Use when ..."
+
     def __init__(self, value: Any, check: Callable[[str], str | None]) -> None:
         super().__init__(value)
         self._check = check
-
-    def compose_editor(self) -> ComposeResult:
-        yield CleanTextArea(
-            self.initial,
-            soft_wrap=True,
-            compact=True,
-            show_line_numbers=False,
-            highlight_cursor_line=False,
-            placeholder="What the package covers. Use when ...",
-            classes="me-editor",
-            id="field-description",
-        )
 
     def parse(self) -> tuple[Any, str | None]:
         value, error = F.parse_description(self.text())
@@ -136,7 +126,7 @@ class SkillDescriptionRow(DescriptionRow):
         return notes
 
 
-class CreateScreen(KasModalScreen[str | None]):
+class CreateScreen(FormScreen[str | None]):
     """The form of a new document, bundle or SKILL.md; dismisses with the place to show
     once saved (``None`` when closed)."""
 
@@ -151,7 +141,6 @@ class CreateScreen(KasModalScreen[str | None]):
         self.bundle = bundle
         self.saved = False
         self._drafted = ""  # the name the form drafted last (the user has not typed over it)
-        self._refresh_pending = False
         self._place: str | None = None
 
     @property
@@ -258,12 +247,6 @@ class CreateScreen(KasModalScreen[str | None]):
 
     # -- state ----------------------------------------------------------------------
 
-    def rows(self) -> list[FieldRow]:
-        return [r for r in self.query(FieldRow) if r.is_attached]
-
-    def row(self, key: str) -> FieldRow | None:
-        return next((r for r in self.rows() if r.key == key), None)
-
     def value(self, key: str) -> str:
         row = self.row(key)
         return row.text() if row is not None else ""
@@ -278,16 +261,6 @@ class CreateScreen(KasModalScreen[str | None]):
             r.changed for r in self.rows() if not (r.key == drafted and r.text() == self._drafted)
         )
 
-    def refresh_soon(self) -> None:
-        if not self._refresh_pending:
-            self._refresh_pending = True
-            self.call_after_refresh(self._refresh_now)
-
-    def _refresh_now(self) -> None:
-        self._refresh_pending = False
-        if self.is_attached:
-            self.refresh_state()
-
     def refresh_state(self) -> None:
         """Where the new files and the entry go, and the bottom line."""
         self.query_one("#create-where", Static).update(self._where())
@@ -296,11 +269,6 @@ class CreateScreen(KasModalScreen[str | None]):
             self.set_status(f"To fill in or fix: {', '.join(invalid)}")
         else:
             self.set_status("Ready: ctrl+s creates it")
-
-    def set_status(self, message: str, *, error: bool = False) -> None:
-        status = self.query_one("#me-status", Static)
-        status.update(Text(message))
-        status.set_class(error, "-error")
 
     def _where(self) -> Table:
         table = Table.grid(padding=(0, 2))
@@ -364,11 +332,6 @@ class CreateScreen(KasModalScreen[str | None]):
         )
         self._drafted = name
         row.query_one(Input).value = name
-
-    @on(Input.Submitted)
-    def _next_field(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.focus_next()
 
     # -- saving ---------------------------------------------------------------------
 

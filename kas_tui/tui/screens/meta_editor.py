@@ -20,7 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Button, ContentSwitcher, Input, Static, TextArea
+from textual.widgets import Button, ContentSwitcher, Static, TextArea
 from textual.widgets.text_area import LanguageDoesNotExist, Selection
 
 from ... import form_fields as F
@@ -41,7 +41,7 @@ from ..widgets.fields import (
 from ..widgets.footer import KasFooter
 from .ask import AskScreen
 from .choose import ask_before_leaving
-from .kas_screen import KasModalScreen
+from .form import FormScreen
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -87,7 +87,7 @@ def _plain_text(value: Any) -> bool:
     return value is None or (isinstance(value, str) and F.control_error(value) is None)
 
 
-class MetaEditor(KasModalScreen[bool]):
+class MetaEditor(FormScreen[bool]):
     """Edit the frontmatter of one document; dismisses with ``True`` once saved."""
 
     BINDINGS = [
@@ -252,13 +252,6 @@ class MetaEditor(KasModalScreen[bool]):
 
     # -- state ----------------------------------------------------------------------
 
-    def rows(self) -> list[FieldRow]:
-        fields = self.query_one("#me-fields")
-        return [w for w in fields.children if isinstance(w, FieldRow) and w.is_attached]
-
-    def row(self, key: str) -> FieldRow | None:
-        return next((r for r in self.rows() if r.key == key), None)
-
     def raw_text(self) -> str:
         return self.query_one("#me-yaml", TextArea).text
 
@@ -327,25 +320,6 @@ class MetaEditor(KasModalScreen[bool]):
             parts.append(f"{len(invalid)} invalid")
         self.set_status(" · ".join(parts) if parts else "No changes", error=bool(invalid))
 
-    def set_status(self, message: str, *, error: bool = False, sticky: bool = False) -> None:
-        """Show ``message`` in the bottom bar; a ``sticky`` one stays until the next edit."""
-        if sticky:
-            self._message = message
-        status = self.query_one("#me-status", Static)
-        status.update(Text(message))
-        status.set_class(error, "-error")
-
-    def refresh_soon(self) -> None:
-        """Refresh the state once after this burst of edits (each keystroke posts one)."""
-        if not self._refresh_pending:
-            self._refresh_pending = True
-            self.call_after_refresh(self._refresh_now)
-
-    def _refresh_now(self) -> None:
-        self._refresh_pending = False
-        if self.is_attached:
-            self.refresh_state()
-
     @on(FieldRow.Edited)
     def _edited(self, event: FieldRow.Edited) -> None:
         event.stop()
@@ -355,12 +329,6 @@ class MetaEditor(KasModalScreen[bool]):
             if description is not None:
                 description.refresh_info()
         self.refresh_soon()
-
-    @on(Input.Submitted)
-    def _next_field(self, event: Input.Submitted) -> None:
-        """Enter in a field moves on to the next one, as in a form."""
-        event.stop()
-        self.focus_next()
 
     @on(TextArea.Changed, "#me-yaml")
     def _raw_changed(self) -> None:

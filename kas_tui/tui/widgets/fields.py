@@ -380,6 +380,8 @@ class TypeRow(TextRow):
 class DescriptionRow(FieldRow):
     """The description: wraps as it grows, counts its characters, flags a second sentence."""
 
+    PLACEHOLDER = "One sentence: what this answers and when to read it."
+
     def __init__(self, value: Any, title: Callable[[], str] = str) -> None:
         super().__init__("description")
         self.initial = "" if value is None else str(value)
@@ -392,7 +394,7 @@ class DescriptionRow(FieldRow):
             compact=True,
             show_line_numbers=False,
             highlight_cursor_line=False,
-            placeholder="One sentence: what this answers and when to read it.",
+            placeholder=self.PLACEHOLDER,
             classes="me-editor",
             id="field-description",
         )
