@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .checks import Report
     from .package import Package
 
-COMMANDS = ("check", "rules", "demo", "import", "build", "questions", "eval", "review")
+COMMANDS = ("check", "rules", "demo", "import", "build", "new", "questions", "eval", "review")
 
 
 def _tui_parser() -> argparse.ArgumentParser:
@@ -265,6 +265,11 @@ def main(argv: list[str] | None = None) -> int:
             from .review_cli import review_parser, run_review
 
             return run_review(review_parser().parse_args(argv[1:]))
+
+        if argv and argv[0] == "new":
+            from .creating.new_cli import new_parser, run_new
+
+            return run_new(new_parser().parse_args(argv[1:]))
         if argv and argv[0] == "build":
             from .importing.commands import run_build
 

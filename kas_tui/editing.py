@@ -246,6 +246,31 @@ def move_entry(pkg: Package, index_rel: str, line: int, offset: int) -> Change |
     )
 
 
+# --- new files -----------------------------------------------------------------------
+
+
+def create_file(pkg: Package, rel: str, text: str, *, parents: bool = False) -> Change | None:
+    """Write the new file ``rel`` holding ``text``; refused when ``rel`` exists.
+
+    ``parents=True`` makes its missing folders too (journalled: undo removes them).
+    """
+    try:
+        pkg.resolve_path(rel)
+    except PermissionError as exc:
+        raise EditError(str(exc), path=rel) from None
+
+    def transform(current: str | None) -> str:
+        if current is not None:
+            raise EditError("already exists; nothing was written", path=rel)
+        return text
+
+    change = pkg.store.apply(
+        pkg.root / rel, transform, create=True, label=f"create {rel}", parents=parents
+    )
+    pkg.reload_file(rel)
+    return change
+
+
 # --- log.md ----------------------------------------------------------------------------
 
 
@@ -353,6 +378,6 @@ def _reload(pkg: Package, change: Change | None) -> None:
     if change is None:
         return
     if change.folders:  # folders came or went: the package's folders change too
-        pkg.load()
+        pkg.load(cache=True)  # the unchanged documents' metadata from the cache
     else:
         pkg.reload_file(change.path.resolve().relative_to(pkg.root.resolve()).as_posix())

@@ -140,6 +140,14 @@ def parse_text(text: str) -> tuple[Any, str | None]:
     return value, control_error(value)
 
 
+def parse_title(text: str) -> tuple[Any, str | None]:
+    """A required one-line ``title`` (a new document's, a draft's): empty is an error."""
+    value, error = parse_text(text)
+    if value is REMOVE:
+        return None, "a title is required: the index entry and the tree show it"
+    return value, error
+
+
 def parse_description(text: str) -> tuple[Any, str | None]:
     """``description``: one line (line breaks become spaces); empty removes the key."""
     value = " ".join(text.split("\n")).strip()

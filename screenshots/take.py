@@ -218,6 +218,19 @@ def _changed_source(root: Path) -> None:
 review.prepare = _changed_source  # type: ignore[attr-defined]
 
 
+async def create(pilot) -> None:
+    """c in the incidents bundle: a new runbook, where its entry will go shown above."""
+    app = pilot.app
+    app.go("incidents/severity-levels.md", reveal=True)
+    await pilot.pause()
+    await pilot.press("c", "d")
+    await pilot.pause()
+    await pilot.press("down", "tab", *"Rotate the Stripe API key", "tab")
+    await pilot.press(*"How to rotate the Stripe API key without downtime, step by step.")
+    await pilot.press("tab", "tab", *"stripe, secr")
+    await pilot.pause()
+
+
 SHOTS = {
     "main": curator,
     "document": document,
@@ -226,6 +239,7 @@ SHOTS = {
     "edit-form": edit_form,
     "import-wizard": import_wizard,
     "review": review,
+    "create": create,
 }
 
 if __name__ == "__main__":

@@ -269,6 +269,8 @@ class PackageFacts:
     products: list[str] = field(default_factory=list)
     #: (path, title, description) of the documents most linked to, most first
     most_linked: list[tuple[str, str, str]] = field(default_factory=list)
+    #: the package has a root ``index.md`` (an entry point of its own)
+    root_index: bool = False
 
 
 _WHEN = {
@@ -326,19 +328,32 @@ def skill_description(facts: PackageFacts) -> str:
 
 
 def skill_body(facts: PackageFacts) -> str:
-    """The SKILL.md body: usage rules for an agent, no domain knowledge."""
-    kinds = ", ".join(f"{n:,} {_KIND_WORDS.get(k, k)}" for k, n in facts.kinds.most_common() if n)
+    """The SKILL.md body: usage rules for an agent, no domain knowledge.
+
+    A built package (``facts.source`` names the folder it was built from) says so and
+    what was converted; a curated one (no ``source``: a SKILL.md written for documents
+    already there) points at its root index first and explains the trust fields its
+    curators write (``status``, ``verified``) instead.
+    """
+    built = bool(facts.source)
     types = ", ".join(f"{t} ({n:,})" for t, n in facts.types.most_common(6))
-    lines = [
-        f"# {facts.title}",
-        "",
-        f"{facts.documents:,} documents built by kas-tui from `{facts.source}` ({kinds} "
-        "files; `log.md` says when). Every document has YAML frontmatter (`type`, `title`, "
-        "`description`, `status`, `sources`) and every folder an `index.md`.",
-        "",
-        "## Scope",
-        "",
-    ]
+    lines = [f"# {facts.title}", ""]
+    if built:
+        kinds = ", ".join(
+            f"{n:,} {_KIND_WORDS.get(k, k)}" for k, n in facts.kinds.most_common() if n
+        )
+        lines.append(
+            f"{facts.documents:,} documents built by kas-tui from `{facts.source}` ({kinds} "
+            "files; `log.md` says when). Every document has YAML frontmatter (`type`, `title`, "
+            "`description`, `status`, `sources`) and every folder an `index.md`."
+        )
+    else:
+        lines.append(
+            f"{facts.documents:,} documents in the Open Knowledge Format (OKF): each has YAML "
+            "frontmatter (`type`, `title`, `description`) and every folder an `index.md`. This "
+            "file says how to use the package; the knowledge lives in the documents."
+        )
+    lines += ["", "## Scope", ""]
     if facts.bundles:
         lines.append("The package covers these subjects, one bundle each:")
         lines.append("")
@@ -357,9 +372,17 @@ def skill_body(facts: PackageFacts) -> str:
         "",
         "- Anything the indexes do not list is outside this package: do not answer from "
         "general knowledge as if it came from here.",
-        "- The documents are drafts converted from the source files (`status: draft`): "
-        "titles and descriptions were drafted by a machine, not reviewed.",
     ]
+    if built:
+        lines.append(
+            "- The documents are drafts converted from the source files (`status: draft`): "
+            "titles and descriptions were drafted by a machine, not reviewed."
+        )
+    else:
+        lines.append(
+            "- Live state (what is happening now, one customer's or user's data): the "
+            "documents cannot know it; say so."
+        )
     if facts.failed:
         shown = facts.failed[:8]
         lines.append(
@@ -385,6 +408,8 @@ def skill_body(facts: PackageFacts) -> str:
         "## Entry points",
         "",
     ]
+    if facts.root_index:
+        lines.append("- [Root index](index.md): every bundle of the package, one sentence each.")
     for path, title, description, _count in sorted(
         facts.bundles, key=lambda b: (-b[3], b[1].lower())
     )[:12]:
@@ -395,22 +420,43 @@ def skill_body(facts: PackageFacts) -> str:
         lines += ["", "The documents the others link to most:", ""]
         for path, title, description in facts.most_linked:
             lines.append(f"- [{title}]({path}): {description}")
+    lines += ["", "## Freshness", ""]
+    if built:
+        lines += [
+            "- `sources[].last_modified` is when a document's source file last changed; "
+            "`generated.at` is when it was converted. `log.md` lists every build and edit, "
+            "newest first.",
+            "- A document whose `stale_after` date has passed may be out of date: say so when "
+            "you use it. Treat `status: deprecated` documents as history only.",
+        ]
+    else:
+        lines += [
+            "- A document whose `stale_after` date has passed may be out of date: say so when "
+            "you use it.",
+            "- `status: draft` is not reviewed yet: present it as provisional. `status: "
+            "deprecated` is history only: do not give its instructions as current. No "
+            "`status` means stable.",
+            "- `verified` says who checked a document: a `human:` verifier weighs more than a "
+            "`process:` one; none means unverified. `log.md` lists the changes, newest first.",
+        ]
     lines += [
-        "",
-        "## Freshness",
-        "",
-        "- `sources[].last_modified` is when a document's source file last changed; "
-        "`generated.at` is when it was converted. `log.md` lists every build and edit, "
-        "newest first.",
-        "- A document whose `stale_after` date has passed may be out of date: say so when "
-        "you use it. Treat `status: deprecated` documents as history only.",
         "",
         "## When to stop",
         "",
         "- When no entry of the root index and of one bundle index matches the question, "
         "say that this package does not cover it.",
-        "- When two documents disagree, prefer the one with the newer "
-        "`sources[].last_modified` and mention the conflict.",
+    ]
+    if built:
+        lines.append(
+            "- When two documents disagree, prefer the one with the newer "
+            "`sources[].last_modified` and mention the conflict."
+        )
+    else:
+        lines.append(
+            "- When two documents disagree, prefer the human-verified, more recently verified "
+            "one and mention the conflict."
+        )
+    lines += [
         "- Do not read every document of a bundle looking for an answer: if the "
         "descriptions do not point to one, stop and say so.",
         "",

@@ -13,6 +13,8 @@ from __future__ import annotations
 import datetime as dt
 import io
 import re
+from collections.abc import Collection
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
@@ -385,6 +387,80 @@ def _render_entry(
         if rendered_key is not None and out.startswith(rendered_key + ":"):
             out = key_text + out[len(rendered_key) :]
     return out.replace("\n", nl) if nl != "\n" else out
+
+
+@dataclass(frozen=True)
+class CollectionStyle:
+    """How a frontmatter block writes its top-level lists and mappings."""
+
+    flow: frozenset[str]  # keys whose list or mapping is on one line
+    padded: frozenset[str]  # of those, the ones written with inner spaces: ``{ a: 1 }``
+    block: frozenset[str]  # keys whose list or mapping takes block lines
+    indent_lists: bool | None  # block lists indented under their key (``None``: none seen)
+
+
+def collection_style(yaml_text: str) -> CollectionStyle:
+    """The style of ``yaml_text``'s top-level lists and mappings (empty when unreadable)."""
+    try:
+        root = fm.compose(yaml_text, loader=MarkLoader)
+    except FormatError:
+        root = None
+    flow, padded, block = set(), set(), set()
+    for knode, vnode in root.value if isinstance(root, yaml.MappingNode) else ():
+        if not isinstance(knode, yaml.ScalarNode) or isinstance(vnode, yaml.ScalarNode):
+            continue
+        if vnode.flow_style:
+            flow.add(knode.value)
+            if _padded(yaml_text[vnode.start_mark.index : vnode.end_mark.index]):
+                padded.add(knode.value)
+        elif vnode.value:
+            block.add(knode.value)
+    indent = None
+    if isinstance(root, yaml.MappingNode) and any(
+        isinstance(v, yaml.SequenceNode) and not v.flow_style and v.value for _, v in root.value
+    ):
+        indent = _dumper_for(root, yaml_text) is _Dumper
+    return CollectionStyle(frozenset(flow), frozenset(padded), frozenset(block), indent)
+
+
+def render_mapping(
+    data: dict[str, Any],
+    *,
+    flow: Collection[str] = (),
+    padded: Collection[str] = (),
+    indent_lists: bool = True,
+) -> str:
+    """``data`` as the YAML lines of a new frontmatter block (without the ``---`` lines).
+
+    Block style, except the keys in ``flow``, whose list or mapping is one line
+    (``[a, b]``, ``{by: x, at: y}``, or ``{ by: x }`` for the keys in ``padded``); block lists are
+    indented under their key unless ``indent_lists`` is false (``key:\\n- a``). The result
+    is read back and compared with ``data`` (:class:`EditError` when it differs).
+    """
+    dumper = _Dumper if indent_lists else _IndentlessDumper
+    data = normalize(data)
+    lines = []
+    for key, value in data.items():
+        node = _represent(value, dumper)
+        inline = None
+        if key in flow and isinstance(node, (yaml.SequenceNode, yaml.MappingNode)) and value:
+            node.flow_style = True
+            inline = _emit_inline(node, dumper)
+        key_text = _emit_inline(_represent(key, dumper), dumper)
+        if inline is not None and key_text is not None:
+            lines.append(f"{key_text}: {_pad(inline) if key in padded else inline}\n")
+        else:
+            if isinstance(node, (yaml.SequenceNode, yaml.MappingNode)):
+                node.flow_style = False
+            lines.append(_render_entry(key, value, node, None, dumper, "\n"))
+    text = "".join(lines)
+    try:
+        parsed = fm.load_yaml(text) if text else {}
+    except FormatError as exc:
+        raise EditError(f"refused: the frontmatter would not read back ({exc})") from None
+    if parsed != data or list(parsed or {}) != list(data):
+        raise EditError("refused: the frontmatter would not read back as intended")
+    return text
 
 
 # --- checking ------------------------------------------------------------------------

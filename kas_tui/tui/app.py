@@ -118,6 +118,15 @@ class KasApp(EditingMixin, App[None]):
         self.go("SKILL.md", transient=True)
         for note in self.notes:
             self.notify(note, severity="warning", timeout=15, markup=False)
+        if self.package.skill is None:
+            self.notify(
+                "No SKILL.md: agents cannot discover this package. "
+                "Press c to create one (name, description and a usage skeleton).",
+                title="SKILL.md missing",
+                severity="warning",
+                timeout=20,
+                markup=False,
+            )
         # after the first screen is drawn: the build holds the GIL for 0.4 s at 10k docs
         self.set_timer(0.5, self._prepare_finder)
         if self._watch:
@@ -540,8 +549,10 @@ class KasApp(EditingMixin, App[None]):
             open_meta_editor(self, path)
 
     def action_edit_skill(self) -> None:
-        if self.package.skill is None:
-            self.notify("This package has no SKILL.md", severity="warning")
+        if self.package.skill is None:  # nothing to edit: offer to create it
+            from .screens.create import SKILL, open_create
+
+            open_create(self, SKILL)
             return
         from .screens.skill_editor import open_skill_editor
 
@@ -565,6 +576,11 @@ class KasApp(EditingMixin, App[None]):
             "An editor holds changes that are not saved. Discard them and quit?",
             discard=self.exit,
         )
+
+    def action_create(self) -> None:
+        from .screens.create import open_create
+
+        open_create(self)
 
     def action_import_files(self) -> None:
         from .screens.import_wizard import open_import_wizard

@@ -206,6 +206,14 @@ COMMANDS: tuple[Command, ...] = (
     ),
     # Onboard
     Command(
+        "create",
+        "c",
+        "Create",
+        "Create a draft document or a sub-bundle here (or the missing SKILL.md)",
+        "Onboard",
+        footer=False,
+    ),
+    Command(
         "import_files",
         "i",
         "Import",

@@ -20,7 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Button, ContentSwitcher, Input, Static, TextArea
+from textual.widgets import Button, ContentSwitcher, Static, TextArea
 from textual.widgets.text_area import LanguageDoesNotExist, Selection
 
 from ... import form_fields as F
@@ -41,7 +41,7 @@ from ..widgets.fields import (
 from ..widgets.footer import KasFooter
 from .ask import AskScreen
 from .choose import ask_before_leaving
-from .kas_screen import KasModalScreen
+from .form import FormScreen
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -76,7 +76,7 @@ def open_meta_editor(app: Any, path: str) -> None:
     app.push_screen(MetaEditor(path, text, package, today=app.today, base=base))
 
 
-def _by_use(values: list[str]) -> list[str]:
+def by_use(values: list[str]) -> list[str]:
     """Distinct non-empty ``values``, the most used first (then alphabetically)."""
     counts = Counter(v for v in values if v)
     return sorted(counts, key=lambda v: (-counts[v], v.casefold()))
@@ -111,7 +111,7 @@ class YamlArea(TextArea):
         self.move_cursor(self.document.end)
 
 
-class MetaEditor(KasModalScreen[bool]):
+class MetaEditor(FormScreen[bool]):
     """Edit the frontmatter of one document; dismisses with ``True`` once saved."""
 
     BINDINGS = [
@@ -135,8 +135,8 @@ class MetaEditor(KasModalScreen[bool]):
         self.today = today
         self.base = base  # the file as the editor read it: a save over a later change conflicts
         docs = package.documents.values()
-        self.types = _by_use([d.type for d in docs])
-        self.tags = _by_use([t for d in docs for t in d.tags])
+        self.types = by_use([d.type for d in docs])
+        self.tags = by_use([t for d in docs for t in d.tags])
         disk_yaml = F.frontmatter_text(text) or ""  # no block yet: the first save adds one
         self.disk_yaml = disk_yaml
         meta, error, line = F.parse_block(disk_yaml)
@@ -276,13 +276,6 @@ class MetaEditor(KasModalScreen[bool]):
 
     # -- state ----------------------------------------------------------------------
 
-    def rows(self) -> list[FieldRow]:
-        fields = self.query_one("#me-fields")
-        return [w for w in fields.children if isinstance(w, FieldRow) and w.is_attached]
-
-    def row(self, key: str) -> FieldRow | None:
-        return next((r for r in self.rows() if r.key == key), None)
-
     def raw_text(self) -> str:
         return self.query_one("#me-yaml", TextArea).text
 
@@ -351,25 +344,6 @@ class MetaEditor(KasModalScreen[bool]):
             parts.append(f"{len(invalid)} invalid")
         self.set_status(" · ".join(parts) if parts else "No changes", error=bool(invalid))
 
-    def set_status(self, message: str, *, error: bool = False, sticky: bool = False) -> None:
-        """Show ``message`` in the bottom bar; a ``sticky`` one stays until the next edit."""
-        if sticky:
-            self._message = message
-        status = self.query_one("#me-status", Static)
-        status.update(Text(message))
-        status.set_class(error, "-error")
-
-    def refresh_soon(self) -> None:
-        """Refresh the state once after this burst of edits (each keystroke posts one)."""
-        if not self._refresh_pending:
-            self._refresh_pending = True
-            self.call_after_refresh(self._refresh_now)
-
-    def _refresh_now(self) -> None:
-        self._refresh_pending = False
-        if self.is_attached:
-            self.refresh_state()
-
     @on(FieldRow.Edited)
     def _edited(self, event: FieldRow.Edited) -> None:
         event.stop()
@@ -379,12 +353,6 @@ class MetaEditor(KasModalScreen[bool]):
             if description is not None:
                 description.refresh_info()
         self.refresh_soon()
-
-    @on(Input.Submitted)
-    def _next_field(self, event: Input.Submitted) -> None:
-        """Enter in a field moves on to the next one, as in a form."""
-        event.stop()
-        self.focus_next()
 
     @on(TextArea.Changed, "#me-yaml")
     def _raw_changed(self) -> None:

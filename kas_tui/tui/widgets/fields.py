@@ -14,6 +14,7 @@ from typing import Any
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
@@ -242,6 +243,11 @@ class RowInfo(Static):
         if row is not None:
             row.remove_tag(index)
 
+    def action_pick_type(self, index: int) -> None:
+        row = next((a for a in self.ancestors if isinstance(a, TypeRow)), None)
+        if row is not None:
+            row.pick(index)
+
 
 def notes_content(lines: list[tuple[str, str]]) -> Content:
     """Notes as one dim line; warnings stand out in the theme's warning colour."""
@@ -312,8 +318,69 @@ class TextRow(FieldRow):
         self.edited()
 
 
+def type_chips(types: list[str], current: str) -> Content | None:
+    """``types`` as chips (the one typed now stands out); clicking one runs
+    ``pick_type(i)`` on the widget showing them."""
+    if not types:
+        return None
+    chosen = current.strip().casefold()
+    chips = []
+    for i, name in enumerate(types):
+        style = "$text-accent on $accent 50% bold" if name.casefold() == chosen else "$text-muted"
+        chips.append(
+            Content.from_markup(
+                f"[@click=pick_type({i})][{style}]\u00a0$type\u00a0[/][/]",
+                type=name.replace(" ", "\u00a0"),
+            )
+        )
+    return Content(" ").join(chips)
+
+
+class TypeRow(TextRow):
+    """``type`` picked from ``choices`` (↑/↓, or a click on one) or typed: the vocabulary
+    is open. ``choices`` come most useful first (the package's own types, then others)."""
+
+    BINDINGS = [
+        Binding("up", "step(-1)", "Previous type", show=False),
+        Binding("down", "step(1)", "Next type", show=False),
+    ]
+    #: How many choices are shown as chips under the field.
+    SHOWN = 10
+
+    def __init__(self, value: Any, choices: Iterable[str], *, hint: str = "") -> None:
+        self.choices = list(dict.fromkeys(choices))
+        super().__init__(
+            "type",
+            value,
+            parse=F.parse_type,
+            hint=hint,
+            suggestions=self.choices,
+            placeholder="Runbook",
+        )
+
+    def extra_info(self) -> Content | None:
+        return type_chips(self.choices[: self.SHOWN], self.text())
+
+    def pick(self, index: int) -> None:
+        if 0 <= index < len(self.choices):
+            self.query_one(CleanInput).value = self.choices[index]
+
+    def action_step(self, offset: int) -> None:
+        """The previous or next choice (from the one typed now, else the first or last)."""
+        if not self.choices:
+            return
+        names = [c.casefold() for c in self.choices]
+        typed = self.text().strip().casefold()
+        if typed in names:
+            self.pick((names.index(typed) + offset) % len(names))
+        else:
+            self.pick(0 if offset > 0 else len(names) - 1)
+
+
 class DescriptionRow(FieldRow):
     """The description: wraps as it grows, counts its characters, flags a second sentence."""
+
+    PLACEHOLDER = "One sentence: what this answers and when to read it."
 
     def __init__(self, value: Any, title: Callable[[], str] = str) -> None:
         super().__init__("description")
@@ -327,7 +394,7 @@ class DescriptionRow(FieldRow):
             compact=True,
             show_line_numbers=False,
             highlight_cursor_line=False,
-            placeholder="One sentence: what this answers and when to read it.",
+            placeholder=self.PLACEHOLDER,
             classes="me-editor",
             id="field-description",
         )

@@ -105,7 +105,13 @@ class MetaPane(Static):
     def show_skill(self, package: Package, location: str | None = None) -> None:
         skill = package.skill
         if skill is None:
-            self.update(Text("This package has no SKILL.md: agents cannot discover it.", "red"))
+            self.update(
+                Text(
+                    "This package has no SKILL.md: agents cannot discover it. "
+                    "Press c to create one.",
+                    "red",
+                )
+            )
             return
         desc = skill.description
         catalog = catalog_entry(package, location)

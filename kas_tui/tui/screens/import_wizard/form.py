@@ -32,13 +32,6 @@ FORM_KEYS = tuple(k for k in F.FORM_FIELDS if k != "resource")
 FILE_KEY = "file-name"
 
 
-def _parse_title(text: str) -> tuple[Any, str | None]:
-    value, error = F.parse_text(text)
-    if value is F.REMOVE:
-        return None, "a title is required: the index entry and the tree show it"
-    return value, error
-
-
 def _plain_text(value: Any) -> bool:
     return value is None or (isinstance(value, str) and F.control_error(value) is None)
 
@@ -95,7 +88,7 @@ class PlanForm(VerticalScroll):
             return TextRow(
                 key,
                 value,
-                parse=F.parse_type if key == "type" else _parse_title,
+                parse=F.parse_type if key == "type" else F.parse_title,
                 hint=hint,
                 suggestions=self.types if key == "type" else (),
             )

@@ -1,0 +1,58 @@
+"""What the editors built of frontmatter rows share: their rows, a status line, and a
+state refreshed once per burst of keystrokes (the frontmatter editor, the create form).
+
+A form screen holds its :class:`~kas_tui.tui.widgets.fields.FieldRow` rows in
+``#me-fields`` and its status line in ``#me-status``; it implements ``refresh_state``.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.widgets import Input, Static
+
+from ..widgets.fields import FieldRow
+from .kas_screen import KasModalScreen, ResultType
+
+
+class FormScreen(KasModalScreen[ResultType]):
+    """A modal form of field rows with a status line."""
+
+    _refresh_pending = False
+    _message = ""  # a status that stays until the next edit (why a save was refused)
+
+    def refresh_state(self) -> None:
+        """Redraw what depends on the rows (marks, counts, the status line)."""
+        raise NotImplementedError
+
+    def rows(self) -> list[FieldRow]:
+        fields = self.query_one("#me-fields")
+        return [w for w in fields.children if isinstance(w, FieldRow) and w.is_attached]
+
+    def row(self, key: str) -> FieldRow | None:
+        return next((r for r in self.rows() if r.key == key), None)
+
+    def set_status(self, message: str, *, error: bool = False, sticky: bool = False) -> None:
+        """Show ``message`` in the bottom bar; a ``sticky`` one stays until the next edit."""
+        if sticky:
+            self._message = message
+        status = self.query_one("#me-status", Static)
+        status.update(Text(message))
+        status.set_class(error, "-error")
+
+    def refresh_soon(self) -> None:
+        """Refresh the state once after this burst of edits (each keystroke posts one)."""
+        if not self._refresh_pending:
+            self._refresh_pending = True
+            self.call_after_refresh(self._refresh_now)
+
+    def _refresh_now(self) -> None:
+        self._refresh_pending = False
+        if self.is_attached:
+            self.refresh_state()
+
+    @on(Input.Submitted)
+    def _next_field(self, event: Input.Submitted) -> None:
+        """Enter in a field moves on to the next one, as in a form."""
+        event.stop()
+        self.focus_next()
