@@ -362,11 +362,9 @@ class FullTextIndex:
             return Results([], indexed, total, note)
 
     def _counts(self) -> tuple[int, int]:
-        indexed, total = self.progress
-        if total and indexed < total:
-            return indexed, total
+        """(documents in the index now, documents in the package as far as known)."""
         (count,) = self._db().execute("SELECT count(*) FROM files").fetchone()
-        return count, max(count, total)
+        return count, max(count, self.progress[1])
 
     def _search(self, query: Query, limit: int) -> list[Hit]:
         db = self._db()
