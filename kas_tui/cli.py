@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .checks import Report
     from .package import Package
 
-COMMANDS = ("check", "rules", "demo", "import", "build", "questions", "eval")
+COMMANDS = ("check", "rules", "demo", "import", "build", "questions", "eval", "search")
 
 
 def _tui_parser() -> argparse.ArgumentParser:
@@ -267,6 +267,10 @@ def main(argv: list[str] | None = None) -> int:
             from .evaluate.eval_cli import eval_parser, run_eval
 
             return run_eval(eval_parser().parse_args(argv[1:]))
+        if argv and argv[0] == "search":
+            from .fulltext.search_cli import run_search, search_parser
+
+            return run_search(search_parser().parse_args(argv[1:]))
         if argv and argv[0] == "build":
             from .importing.commands import run_build
 

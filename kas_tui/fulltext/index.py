@@ -30,13 +30,14 @@ thread, searches in the UI thread).
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import re
 import sqlite3
 import tempfile
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -139,6 +140,7 @@ class FullTextIndex:
         self._guard = threading.Lock()  # the list of connections; the file in use
         self._writing = threading.Lock()  # one sync or update at a time in this process
         self._generation = 0  # bumped when the file in use changes
+        self._writes = 0  # bumped by each write of this process (cached rarities go stale)
         self._open()
 
     # -- the database file ------------------------------------------------------------
@@ -317,6 +319,7 @@ class FullTextIndex:
 
     def _write(self, reads: list[_Read], gone: list[str]) -> None:
         db = self._db()
+        self._writes += 1
         with self._transaction(db):
             for rel in gone:
                 row = db.execute("SELECT id FROM files WHERE path = ?", (rel,)).fetchone()
@@ -378,12 +381,33 @@ class FullTextIndex:
                     break
         if not rows:
             return []
-        matcher = Matcher(self._stems(), query, last)
+        matcher = Matcher(self._stems(), query, last, self._rarity(db))
         hits = []
         for doc, path, rank in rows:
             title, line = self._line(db, doc, matcher)
             hits.append(Hit(path, title, line.number, line.text, line.spans, line.field, -rank))
         return hits
+
+    def _rarity(self, db: sqlite3.Connection) -> Callable[[str], float]:
+        """A stem's inverse document frequency, asked of FTS5's vocabulary (once per
+        stem and thread until the index changes)."""
+        local = self._local
+        if getattr(local, "rarity_of", None) != (self._generation, self._writes):
+            db.execute(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab USING fts5vocab(main, docs, 'row')"
+            )
+            local.rarity = {}
+            local.rarity_of = (self._generation, self._writes)
+        known: dict[str, float] = local.rarity
+        (total,) = db.execute("SELECT count(*) FROM files").fetchone()
+
+        def rarity(stem: str) -> float:
+            if stem not in known:
+                row = db.execute("SELECT doc FROM temp.vocab WHERE term = ?", (stem,)).fetchone()
+                known[stem] = math.log(1 + total / (row[0] if row else 1))
+            return known[stem]
+
+        return rarity
 
     def _stems(self) -> Stems:
         """This thread's stemmer (an in-memory SQLite of its own)."""

@@ -5,14 +5,15 @@ line's words are folded and stemmed by the index's own tokenizer (asked through
 :class:`~kas_tui.evaluate.lexical.Stems`, each word once), so a line matches exactly
 when FTS5 would say it does: ``rotate`` finds ``Rotation``, a prefix being typed finds
 the words it starts (as FTS5 does, after stemming the prefix). The best line holds the
-most of the query's words; a body line beats the title, description and tags (they
-are shown anyway, and the body is what opens); among equals the first wins.
+most of the query's words, then the rarest (by their inverse document frequency); a body
+line beats the title, description and tags (they are shown anyway, and the body is what
+opens); among equals the first wins.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..evaluate.lexical import Stems
@@ -41,7 +42,13 @@ class Line:
 class Matcher:
     """The stems one query looks for (``last``: this word, exact, for the last term)."""
 
-    def __init__(self, stems: Stems, query: Query, last: str | None = None) -> None:
+    def __init__(
+        self,
+        stems: Stems,
+        query: Query,
+        last: str | None = None,
+        rarity: Callable[[str], float] | None = None,
+    ) -> None:
         words = query.words
         if last is not None:
             words[-1] = last
@@ -57,6 +64,9 @@ class Matcher:
         # letters of a word (``possibility`` -> ``possibl``), so a line holding no key
         # holds no match and is never split into words.
         self.keys = {_key(s) for s in [*self.exact, self.prefix] if s}
+        # a stem's weight: how rare it is (a half-typed word, in no document: the rarest)
+        every = [*self.exact, self.prefix] if self.prefix else list(self.exact)
+        self.weight = {s: rarity(s) if rarity else 1.0 for s in every}
 
     def which(self, stem: str) -> str | None:
         """The query stem that ``stem`` (a word's) matches, if any."""
@@ -80,17 +90,16 @@ class Matcher:
 
     def best(self, rows: Sequence[tuple[str, int, str]]) -> Line | None:
         """The best of ``rows`` (text, line number, field), ``None`` when none matches."""
-        best: tuple[tuple[bool, int], int, list[Span]] | None = None
-        top = (True, self.size)
+        best: tuple[tuple[bool, int, float], int, list[Span]] | None = None
         for i, (text, _number, field) in enumerate(rows):
             folded = fold(text)
             if not any(key in folded for key in self.keys):
                 continue
             spans, hit = self.spans(text)
-            key = (field == "body", len(hit))
+            key = (field == "body", len(hit), sum(self.weight[h] for h in hit))
             if hit and (best is None or key > best[0]):
                 best = (key, i, spans)
-                if key == top:
+                if key[:2] == (True, self.size):
                     break  # a body line holding every word: none can be better
         if best is None:
             return None
