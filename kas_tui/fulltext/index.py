@@ -48,7 +48,7 @@ from ..loader import decode_lenient
 from ..okf import frontmatter as fm
 from ..okf.errors import FormatError
 from ..userdirs import RACY_NS, package_cache_file
-from .lines import Line, Matcher, window
+from .lines import Line, Matcher, printable, window
 from .query import Query, parse
 
 if TYPE_CHECKING:
@@ -234,11 +234,18 @@ class FullTextIndex:
             with contextlib.suppress(FileNotFoundError):
                 os.remove(path + suffix)
 
-    def close(self) -> None:
-        """Close every connection (and remove a private copy)."""
-        self._drop_connections()
-        if self._private is not None:
-            self._remove_files(self._private)
+    def close(self, timeout: float = -1) -> None:
+        """Close every connection (and remove a private copy), once a sync or update
+        running in another thread is done (waiting ``timeout`` seconds at most, then
+        leaving the connections to the end of the process; -1: no limit)."""
+        if not self._writing.acquire(timeout=timeout):
+            return
+        try:
+            self._drop_connections()
+            if self._private is not None:
+                self._remove_files(self._private)
+        finally:
+            self._writing.release()
 
     @contextlib.contextmanager
     def _transaction(self, db: sqlite3.Connection) -> Iterator[None]:
@@ -258,24 +265,32 @@ class FullTextIndex:
         rows = self._db().execute("SELECT path, size, mtime_ns, read_ns FROM files")
         return {path: (size, mtime, read) for path, size, mtime, read in rows}
 
-    def sync(self, package: Package | None = None, found: Walk | None = None) -> int:
+    def sync(
+        self,
+        package: Package | None = None,
+        found: Walk | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> int:
         """Bring the index up to date with the package folder; the number of documents
         read again or dropped. ``package`` lends its already parsed frontmatter for the
-        files it read as they are now; ``found`` is a walk of the root with stats."""
+        files it read as they are now; ``found`` is a walk of the root with stats;
+        ``cancelled`` is asked between batches (a stop leaves the rest for next time)."""
         with self._writing:
             if self.damaged:
                 self._recover(IndexDamaged("a search found it damaged"))
                 self.damaged = False
             try:
-                return self._sync(package, found)
+                return self._sync(package, found, cancelled)
             except (sqlite3.DatabaseError, IndexDamaged) as exc:
                 if not _damaged(exc) and not _busy(exc):
                     raise
                 self._recover(exc)
                 self.damaged = False
-                return self._sync(package, found)
+                return self._sync(package, found, cancelled)
 
-    def _sync(self, package: Package | None, found: Walk | None) -> int:
+    def _sync(
+        self, package: Package | None, found: Walk | None, cancelled: Callable[[], bool] | None
+    ) -> int:
         found = found or walk(self.root, stat=True)
         stored = self.stored()
         present = set(found.documents)
@@ -293,6 +308,8 @@ class FullTextIndex:
         if gone:
             self._write([], gone)
         for start in range(0, len(todo), BATCH):
+            if cancelled is not None and cancelled():
+                return start + len(gone)
             chunk = todo[start : start + BATCH]
             self._write([_read(self.root, rel, package) for rel in chunk], [])
             ready += len(chunk)
@@ -385,7 +402,8 @@ class FullTextIndex:
         hits = []
         for doc, path, rank in rows:
             title, line = self._line(db, doc, matcher)
-            hits.append(Hit(path, title, line.number, line.text, line.spans, line.field, -rank))
+            hit = Hit(path, printable(title), line.number, line.text, line.spans, line.field, -rank)
+            hits.append(hit)
         return hits
 
     def _rarity(self, db: sqlite3.Connection) -> Callable[[str], float]:

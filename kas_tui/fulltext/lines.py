@@ -22,6 +22,9 @@ from .query import Query
 
 Span = tuple[int, int]
 _TOKEN = re.compile(r"[^\W_]+")
+# Control characters (a tab, an escape sequence from a file) shown as spaces, one for one,
+# so a terminal never receives them.
+_CONTROLS = dict.fromkeys([*range(0x20), 0x7F, *range(0x80, 0xA0)], " ")
 #: Characters of a long line shown around its first match.
 WINDOW = 120
 ELLIPSIS = "…"
@@ -112,10 +115,16 @@ def _key(stem: str) -> str:
     return stem[: max(2, len(stem) - 2)]
 
 
+def printable(text: str) -> str:
+    """``text`` with its control characters as spaces (one for one)."""
+    return text.translate(_CONTROLS)
+
+
 def window(text: str, spans: Iterable[Span], size: int = WINDOW) -> tuple[str, tuple[Span, ...]]:
     """``text`` without its surrounding blanks, cut to about ``size`` characters around
     the first span (an ellipsis marks a cut), and the spans moved along."""
     spans = sorted(spans)
+    text = text.translate(_CONTROLS)
     lead = len(text) - len(text.lstrip())
     text = text.strip()
     spans = [(s - lead, e - lead) for s, e in spans]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Markdown
 from textual.widgets.markdown import MarkdownBlock, MarkdownTableOfContents
@@ -17,6 +18,8 @@ class BodyPane(Horizontal):
     """
 
     BINDINGS = bindings("body")
+
+    _shown: AwaitComplete | None = None  # the update of the page shown (mounting its blocks)
 
     def compose(self) -> ComposeResult:
         markdown = Markdown(id="markdown", open_links=False)
@@ -35,7 +38,7 @@ class BodyPane(Horizontal):
 
     def show(self, text: str) -> None:
         """Show ``text`` from its top."""
-        self.markdown.update(text)
+        self._shown = self.markdown.update(text)
         self.query_one("#body-scroll", VerticalScroll).scroll_home(animate=False)
 
     def toggle_outline(self) -> None:
@@ -65,12 +68,38 @@ class BodyPane(Horizontal):
         message.stop()
 
     def scroll_to_line(self, line: int, first_line: int = 1) -> None:
-        """Scroll so that source line ``line`` (of a body starting at ``first_line``) is near the top."""
+        """Scroll so that source line ``line`` (of a body starting at ``first_line``) is
+        at the top: the rendered block made from it, once the page shown is mounted."""
         target = max(0, line - first_line)
-        best = None
-        for block in self.markdown.query(MarkdownBlock):
-            source_range = getattr(block, "source_range", None)
-            if source_range and source_range[0] <= target:
-                best = block
-        if best is not None:
-            self.query_one("#body-scroll", VerticalScroll).scroll_to_widget(best, top=True)
+        shown = self._shown
+        if shown is None or shown.is_done:
+            self._scroll_to_source_line(target)
+            return
+
+        async def when_shown() -> None:
+            await shown
+            if self._shown is shown:  # still the page asked about
+                self.call_after_refresh(self._scroll_to_source_line, target)
+
+        self.run_worker(when_shown(), group="scroll-to-line", exclusive=True)
+
+    def _scroll_to_source_line(self, target: int) -> None:
+        blocks = list(self.markdown.query(MarkdownBlock))
+        found = block_at([b.source_range for b in blocks], target)
+        if found is not None:
+            scroll = self.query_one("#body-scroll", VerticalScroll)
+            scroll.scroll_to_widget(blocks[found], top=True, animate=False)
+
+
+def block_at(ranges: list[tuple[int, int]], line: int) -> int | None:
+    """Which of the rendered blocks (their 0-based ``[start, end)`` source line ranges,
+    from markdown-it's token maps, in document order) shows source line ``line``: the
+    innermost one holding it, else (a blank line) the first one after it, else the last."""
+    real = [(i, start, end) for i, (start, end) in enumerate(ranges) if end > start]
+    holding = [(start, i) for i, start, end in real if start <= line < end]
+    if holding:
+        return max(holding)[1]
+    after = [(start, i) for i, start, _ in real if start > line]
+    if after:
+        return min(after)[1]
+    return max(((end, i) for i, _, end in real), default=(0, None))[1]
