@@ -109,7 +109,7 @@ async def test_ctrl_f_in_the_finder_toggles_full_text(demo: Package) -> None:
 async def test_file_text_is_shown_as_written_never_as_markup(root: Path) -> None:
     doc = root / "security" / "markup-trap.md"
     doc.write_text(
-        "---\ntype: Note\ntitle: \"[draft] Refunds [/]\"\ndescription: A trap.\n---\n\n"
+        '---\ntype: Note\ntitle: "[draft] Refunds [/]"\ndescription: A trap.\n---\n\n'
         "Press [bold]quokka[/bold] then [link](x.md) and [/] too.\n",
         encoding="utf-8",
     )
