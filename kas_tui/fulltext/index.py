@@ -37,6 +37,7 @@ import sqlite3
 import tempfile
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,7 +49,7 @@ from ..loader import decode_lenient
 from ..okf import frontmatter as fm
 from ..okf.errors import FormatError
 from ..userdirs import RACY_NS, package_cache_file
-from .lines import Line, Matcher, printable, window
+from .lines import Line, Matcher, Page, printable, window
 from .query import Query, parse
 
 if TYPE_CHECKING:
@@ -63,6 +64,8 @@ WEIGHTS = (10.0, 4.0, 6.0, 1.0)
 FIELDS = ("body", "title", "description", "tags")
 #: Documents read and written per transaction.
 BATCH = 250
+#: Documents whose rows a thread keeps ready for finding their matching line.
+PAGES = 256
 #: Seconds a write waits for another process's write before giving up.
 BUSY_SECONDS = 10.0
 _FIELD_LINE = re.compile(r"^(title|description|tags)[ \t]*:", re.MULTILINE)
@@ -383,8 +386,11 @@ class FullTextIndex:
 
     def _counts(self) -> tuple[int, int]:
         """(documents in the index now, documents in the package as far as known)."""
-        (count,) = self._db().execute("SELECT count(*) FROM files").fetchone()
-        return count, max(count, self.progress[1])
+        local = self._local
+        if getattr(local, "count_of", None) != (self._generation, self._writes):
+            (local.count,) = self._db().execute("SELECT count(*) FROM files").fetchone()
+            local.count_of = (self._generation, self._writes)
+        return local.count, max(local.count, self.progress[1])
 
     def _search(self, query: Query, limit: int) -> list[Hit]:
         db = self._db()
@@ -417,7 +423,7 @@ class FullTextIndex:
             local.rarity = {}
             local.rarity_of = (self._generation, self._writes)
         known: dict[str, float] = local.rarity
-        (total,) = db.execute("SELECT count(*) FROM files").fetchone()
+        total = self._counts()[0]
 
         def rarity(stem: str) -> float:
             if stem not in known:
@@ -434,10 +440,26 @@ class FullTextIndex:
             stems = self._local.stems = Stems()
         return stems
 
-    @staticmethod
-    def _line(db: sqlite3.Connection, doc: int, matcher: Matcher) -> tuple[str, Line]:
+    def _line(self, db: sqlite3.Connection, doc: int, matcher: Matcher) -> tuple[str, Line]:
         """The document's title, and its line that matches best (its first body line
         when the words matched only across lines)."""
+        title, page = self._page(db, doc)
+        found = matcher.best(page)
+        if found is None:
+            text, number, field = page.rows[0] if page.rows else ("", 1, "body")
+            found = Line(number, field, *window(text, ()))
+        return title, found
+
+    def _page(self, db: sqlite3.Connection, doc: int) -> tuple[str, Page]:
+        """The document's title and rows (this thread's copy, kept until a write)."""
+        local = self._local
+        pages: OrderedDict[int, tuple[str, Page]] | None = getattr(local, "pages", None)
+        if pages is None or local.pages_of != (self._generation, self._writes):
+            pages = local.pages = OrderedDict()
+            local.pages_of = (self._generation, self._writes)
+        if doc in pages:
+            pages.move_to_end(doc)
+            return pages[doc]
         title, description, tags, body, *starts = db.execute(
             "SELECT d.title, d.description, d.tags, d.body, f.body_line, f.title_line, "
             "f.description_line, f.tags_line FROM docs AS d JOIN files AS f ON f.id = d.rowid "
@@ -456,11 +478,10 @@ class FullTextIndex:
             )
             if text
         ]
-        found = matcher.best(rows)
-        if found is None:
-            first = rows[0] if rows else ("", starts[0], "body")
-            found = Line(first[1], first[2], *window(first[0], ()))
-        return title, found
+        pages[doc] = (title, Page(rows))
+        if len(pages) > PAGES:
+            pages.popitem(last=False)
+        return pages[doc]
 
 
 # --- the tables ------------------------------------------------------------------------

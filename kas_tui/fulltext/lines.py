@@ -79,26 +79,18 @@ class Matcher:
             return self.prefix
         return None
 
-    def spans(self, text: str) -> tuple[list[Span], set[str]]:
-        """Where ``text`` holds the query's words, and which of its stems it holds."""
-        found = [(m.start(), m.end(), m.group().lower()) for m in _TOKEN.finditer(text)]
-        mapped = self.stems.mapping(word for _, _, word in found)
-        spans, hit = [], set()
-        for start, end, word in found:
-            matched = self.which(mapped[word])
-            if matched is not None:
-                spans.append((start, end))
-                hit.add(matched)
-        return spans, hit
-
-    def best(self, rows: Sequence[tuple[str, int, str]]) -> Line | None:
-        """The best of ``rows`` (text, line number, field), ``None`` when none matches."""
+    def best(self, page: Page) -> Line | None:
+        """The best row of ``page``, ``None`` when none matches."""
         best: tuple[tuple[bool, int, float], int, list[Span]] | None = None
-        for i, (text, _number, field) in enumerate(rows):
-            folded = fold(text)
-            if not any(key in folded for key in self.keys):
+        for i, (_text, _number, field) in enumerate(page.rows):
+            if not any(key in page.folded[i] for key in self.keys):
                 continue
-            spans, hit = self.spans(text)
+            spans, hit = [], set()
+            for start, end, stem in page.words(i, self.stems):
+                matched = self.which(stem)
+                if matched is not None:
+                    spans.append((start, end))
+                    hit.add(matched)
             key = (field == "body", len(hit), sum(self.weight[h] for h in hit))
             if hit and (best is None or key > best[0]):
                 best = (key, i, spans)
@@ -106,9 +98,30 @@ class Matcher:
                     break  # a body line holding every word: none can be better
         if best is None:
             return None
-        text, number, field = rows[best[1]]
+        text, number, field = page.rows[best[1]]
         shown, spans = window(text, best[2])
         return Line(number, field, shown, spans)
+
+
+class Page:
+    """A document's rows (text, line number, field) ready for matching: each folded
+    once, and split into stemmed words when first looked into. A page is kept between
+    keystrokes (the same documents come back as a query grows)."""
+
+    def __init__(self, rows: Sequence[tuple[str, int, str]]) -> None:
+        self.rows = rows
+        self.folded = [fold(text) for text, _, _ in rows]
+        self._words: list[list[tuple[int, int, str]] | None] = [None] * len(rows)
+
+    def words(self, i: int, stems: Stems) -> list[tuple[int, int, str]]:
+        """(start, end, stem) of each word of row ``i``."""
+        found = self._words[i]
+        if found is None:
+            text = self.rows[i][0]
+            spans = [(m.start(), m.end(), m.group().lower()) for m in _TOKEN.finditer(text)]
+            mapped = stems.mapping(word for _, _, word in spans)
+            found = self._words[i] = [(start, end, mapped[word]) for start, end, word in spans]
+        return found
 
 
 def _key(stem: str) -> str:
