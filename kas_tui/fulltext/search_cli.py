@@ -13,22 +13,12 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from ..cli_parser import Parser
+from ..cli_parser import Parser, at_least
 
 if TYPE_CHECKING:
     from .index import Hit, Results
 
 _BOLD, _PLAIN = "\x1b[1m", "\x1b[0m"
-
-
-def _limit(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: at least 1")
-    return value
 
 
 def search_parser() -> argparse.ArgumentParser:
@@ -42,7 +32,7 @@ def search_parser() -> argparse.ArgumentParser:
     parser.add_argument("path", metavar="PKG", help="package folder")
     parser.add_argument("query", nargs="+", metavar="QUERY", help="words to find")
     parser.add_argument(
-        "--limit", type=_limit, default=20, metavar="N", help="at most N documents (20)"
+        "--limit", type=at_least(1), default=20, metavar="N", help="at most N documents (20)"
     )
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="output format (text)"
