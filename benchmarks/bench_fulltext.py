@@ -42,7 +42,10 @@ from kas_tui.package import Package  # noqa: E402
 
 QUERIES = ["rotation secret", "canary deploy checklist", "webhook quota", '"database failover"']
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora"
-CORPUS_QUERIES = ["outlook calendar sharing", "onedrive sync", "mailbox retention policy"]
+CORPUS_QUERIES = {
+    "officedocs-support": ["outlook calendar sharing", "onedrive sync", "mailbox retention policy"],
+    "textual-docs": ["reactive attribute", "css selector specificity", "worker thread"],
+}
 
 
 def p95(values: list[float]) -> float:
@@ -178,7 +181,8 @@ def main() -> None:
                         shutil.copytree(corpus, root / f"copy-{n}" if copies > 1 else root)
                     age(root)
                     label = f"corpus {corpus.name}" + (f" x{copies}" if copies > 1 else "")
-                    report(label, root, CORPUS_QUERIES, args.runs, args.limit)
+                    queries = CORPUS_QUERIES.get(corpus.name, ["search"])
+                    report(label, root, queries, args.runs, args.limit)
     else:
         print(f"(no corpus at {CORPUS}; skipped)")
 
