@@ -1,15 +1,13 @@
 """The full-text index of a package: SQLite FTS5 in the user cache folder.
 
 One database file per package (``fulltext-<digest of the root>.sqlite3``, beside the
-metadata cache). Two FTS5 tables share the tokenizer of the evaluation's lexical scorer
-(:data:`kas_tui.evaluate.lexical.TOKENIZER`: Porter stems over Unicode words, accents
-folded):
-
-An FTS5 table ``docs`` holds one row per document (title, description, tags, body),
-ranked with BM25 weighted title 10, tags 6, description 4, body 1; the table ``files``
-holds each document's path, stat, and the lines its body, title, description and tags
-start on. The line to show and open at is found in the few documents shown
-(:mod:`.lines`).
+metadata cache). The FTS5 table ``docs`` holds one row per document (title, description,
+tags, body; what :mod:`.reading` takes from the file), tokenized as the evaluation's
+lexical scorer does (:data:`kas_tui.evaluate.lexical.TOKENIZER`: Porter stems over
+Unicode words, accents folded) and ranked with BM25 weighted title 10, tags 6,
+description 4, body 1; the table ``files`` holds each document's path, stat, and the
+lines its body, title, description and tags start on. The line to show and open at is
+found in the few documents listed (:mod:`.lines`).
 
 Kept up to date incrementally: :meth:`FullTextIndex.sync` compares every document's
 (size, mtime) with what was stored and re-reads only new and changed files (the
@@ -32,25 +30,21 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import re
 import sqlite3
 import tempfile
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..disk import walk
 from ..evaluate.lexical import TOKENIZER, Stems
-from ..loader import decode_lenient
-from ..okf import frontmatter as fm
-from ..okf.errors import FormatError
 from ..userdirs import RACY_NS, package_cache_file
 from .lines import Line, Matcher, Page, printable, window
 from .query import Query, parse
+from .reading import FIELDS, Read, read
 
 if TYPE_CHECKING:
     from ..disk import Walk
@@ -60,8 +54,6 @@ if TYPE_CHECKING:
 SCHEMA = 1
 #: BM25 weights of the ``docs`` columns: title, description, tags, body.
 WEIGHTS = (10.0, 4.0, 6.0, 1.0)
-#: Where a match can be: the body, or a frontmatter field.
-FIELDS = ("body", "title", "description", "tags")
 #: Documents read and written per transaction.
 BATCH = 250
 #: Documents whose rows a thread keeps ready for finding their matching line.
@@ -71,7 +63,6 @@ PAGES = 256
 CACHE_KIB = 32768
 #: Seconds a write waits for another process's write before giving up.
 BUSY_SECONDS = 10.0
-_FIELD_LINE = re.compile(r"^(title|description|tags)[ \t]*:", re.MULTILINE)
 _DAMAGED = ("malformed", "not a database", "corrupt", "no such table", "no such column")
 
 Span = tuple[int, int]
@@ -108,18 +99,6 @@ class Results:
     @property
     def building(self) -> bool:
         return self.indexed < self.total
-
-
-@dataclass
-class _Read:
-    """What indexing one document stores."""
-
-    path: str
-    size: int
-    mtime_ns: int
-    read_ns: int
-    fields: tuple[str, str, str, str] = ("", "", "", "")  # title, description, tags, body
-    lines: tuple[int, int, int, int] = (1, 1, 1, 1)  # the line each of them starts on
 
 
 class IndexDamaged(Exception):
@@ -319,7 +298,7 @@ class FullTextIndex:
             if cancelled is not None and cancelled():
                 return start + len(gone)
             chunk = todo[start : start + BATCH]
-            self._write([_read(self.root, rel, package) for rel in chunk], [])
+            self._write([read(self.root, rel, package) for rel in chunk], [])
             ready += len(chunk)
             self.progress = (ready, len(present))
         return len(todo) + len(gone)
@@ -334,7 +313,7 @@ class FullTextIndex:
             present = [p for p in known if (self.root / p).is_file()]
             gone = [p for p in known if p not in present]
             try:
-                self._write([_read(self.root, rel, package) for rel in present], gone)
+                self._write([read(self.root, rel, package) for rel in present], gone)
             except sqlite3.DatabaseError as exc:
                 if not _damaged(exc) and not _busy(exc):
                     raise
@@ -342,7 +321,7 @@ class FullTextIndex:
                 return 0
             return len(known)
 
-    def _write(self, reads: list[_Read], gone: list[str]) -> None:
+    def _write(self, reads: list[Read], gone: list[str]) -> None:
         db = self._db()
         self._writes += 1
         with self._transaction(db):
@@ -528,52 +507,6 @@ def _top(db: sqlite3.Connection, match: str, limit: int) -> list[tuple[int, str,
         "ORDER BY d.rank",
         (match, limit),
     ).fetchall()
-
-
-# --- reading one document --------------------------------------------------------------
-
-
-def _read(root: Path, rel: str, package: Package | None) -> _Read:
-    """What the index stores of ``rel`` (an unreadable file: nothing but its stat)."""
-    read_ns = time.time_ns()
-    path = root / rel
-    try:
-        with open(path, "rb") as handle:
-            st = os.fstat(handle.fileno())
-            data = handle.read()
-    except OSError:
-        return _Read(rel, -1, -1, read_ns)  # never matches a stat: tried again next sync
-    out = _Read(rel, st.st_size, st.st_mtime_ns, read_ns)
-    if b"\0" in data:
-        return out  # binary, not Markdown: nothing to search
-    text = decode_lenient(data).replace("\r\n", "\n")
-    start = fm.body_start(text)
-    meta = _meta(text, rel, package, (st.st_size, st.st_mtime_ns))
-    from ..package import Document  # the one rule for a title, description and tags
-
-    doc = Document(rel, meta, True, 1, None)
-    head = {m.group(1): m.start() for m in _FIELD_LINE.finditer(text, 0, start)}
-    out.fields = (doc.title, doc.description, " ".join(doc.tags), text[start:])
-    out.lines = (
-        text.count("\n", 0, start) + 1,
-        *(text.count("\n", 0, head[name]) + 1 if name in head else 1 for name in FIELDS[1:]),
-    )
-    return out
-
-
-def _meta(text: str, rel: str, package: Package | None, stat: tuple[int, int]) -> dict[str, Any]:
-    """The document's frontmatter: the package's parse when it read these bytes, else
-    parsed here (a broken frontmatter indexes as none)."""
-    if package is not None:
-        doc = package.documents.get(rel)
-        fingerprint = doc.fingerprint if doc is not None else None
-        if fingerprint is not None and (fingerprint.size, fingerprint.mtime_ns) == stat:
-            return doc.meta  # type: ignore[union-attr]
-    try:
-        parsed = fm.parse(text)
-    except FormatError:
-        return {}
-    return parsed.data if parsed is not None else {}
 
 
 def _reason(exc: BaseException) -> str:
