@@ -189,3 +189,23 @@ def test_rows_say_how_far_the_index_is_built(root: Path) -> None:
     index.progress = (37, 37)
     assert find_text.rows(index.search("stripe"), index)[1].endswith("documents")
     index.close()
+
+
+async def test_no_index_can_be_made_is_said_and_find_still_works(
+    demo: Package, monkeypatch
+) -> None:
+    from kas_tui.fulltext import index as index_module
+
+    def refuse(self, root, *, folder=None) -> None:
+        raise index_module.IndexDamaged("no room anywhere")
+
+    monkeypatch.setattr(index_module.FullTextIndex, "__init__", refuse)
+    app = KasApp(demo, today=TODAY, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+f")
+        await pilot.pause()
+        assert app.screen is app.screen_stack[0]
+        assert any("no room anywhere" in str(n.message) for n in app._notifications)
+        await pilot.press("slash", *"?sev lev")
+        await pilot.pause()
+        assert app.screen.paths[0] == "incidents/severity-levels.md"  # fuzzy after all

@@ -124,6 +124,7 @@ class FullTextIndex:
         self._connections: list[sqlite3.Connection] = []
         self._guard = threading.Lock()  # the list of connections; the file in use
         self._writing = threading.Lock()  # one sync or update at a time in this process
+        self._closed = False  # closed: a sync or update waiting for its turn does nothing
         self._generation = 0  # bumped when the file in use changes
         self._writes = 0  # bumped by each write of this process (cached rarities go stale)
         self._open()
@@ -228,6 +229,7 @@ class FullTextIndex:
         if not self._writing.acquire(timeout=timeout):
             return
         try:
+            self._closed = True
             self._drop_connections()
             if self._private is not None:
                 self._remove_files(self._private)
@@ -263,6 +265,8 @@ class FullTextIndex:
         files it read as they are now; ``found`` is a walk of the root with stats;
         ``cancelled`` is asked between batches (a stop leaves the rest for next time)."""
         with self._writing:
+            if self._closed:
+                return 0
             if self.damaged:
                 self._recover(IndexDamaged("a search found it damaged"))
                 self.damaged = False
@@ -308,6 +312,8 @@ class FullTextIndex:
         dropping those no longer on disk; the number changed. New files come in with
         the next :meth:`sync` (only a walk of the folder says what is a document)."""
         with self._writing:
+            if self._closed:
+                return 0
             stored = self.stored()
             known = [p for p in dict.fromkeys(paths) if p in stored]
             present = [p for p in known if (self.root / p).is_file()]

@@ -32,6 +32,7 @@ class FullTextMixin:
     """Mixed into :class:`~kas_tui.tui.app.KasApp` (which provides ``package``, ``go``...)."""
 
     _fulltext: FullTextIndex | None = None
+    _fulltext_failed = False
 
     def _start_fulltext(self) -> None:
         """Open the index and bring it up to date, once the first screen is drawn."""
@@ -39,13 +40,19 @@ class FullTextMixin:
         app.set_timer(START_DELAY, lambda: self.fulltext)
 
     @property
-    def fulltext(self) -> FullTextIndex:
-        """The package's full-text index (opened, and a sync started, on first use)."""
-        if self._fulltext is None:
-            from ..fulltext import FullTextIndex
+    def fulltext(self) -> FullTextIndex | None:
+        """The package's full-text index (opened, and a sync started, on first use);
+        ``None`` when no index can be made (said once)."""
+        if self._fulltext is None and not self._fulltext_failed:
+            from ..fulltext.index import FullTextIndex, IndexDamaged
 
             app: Any = self
-            self._fulltext = FullTextIndex(app.package.root)
+            try:
+                self._fulltext = FullTextIndex(app.package.root)
+            except (IndexDamaged, OSError) as exc:
+                self._fulltext_failed = True
+                app.notify(f"No full-text search: {exc}", severity="error", markup=False)
+                return None
             self._say_notes()
             self._sync_fulltext(None)
         return self._fulltext
@@ -94,10 +101,10 @@ class FullTextMixin:
     def action_find_text(self) -> None:
         """``ctrl+f``: the finder in full-text mode."""
         app: Any = self
-        app.push_screen(
-            FindScreen(app.finder, app.package, app.history.recent(), self.fulltext, text=True),
-            self.open_found,
-        )
+        index = self.fulltext
+        if index is not None:
+            screen = FindScreen(app.finder, app.package, app.history.recent(), index, text=True)
+            app.push_screen(screen, self.open_found)
 
     def open_found(self, found: Found | None) -> None:
         """Show what the finder chose, scrolled to its line when it names one."""
