@@ -17,7 +17,8 @@ from kas_tui.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens import find_text
 from kas_tui.tui.screens.find import FindScreen, Found
-from kas_tui.tui.widgets.body_pane import BodyPane, block_at
+from kas_tui.tui.widgets.body_pane import BodyPane
+from kas_tui.tui.widgets.source_blocks import block_at
 
 TODAY = dt.date(2026, 11, 30)
 SIZE = (80, 24)

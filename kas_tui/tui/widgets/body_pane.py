@@ -9,6 +9,7 @@ from textual.widgets import Markdown
 from textual.widgets.markdown import MarkdownBlock, MarkdownTableOfContents
 
 from ..commands import bindings
+from .source_blocks import block_at
 
 
 class BodyPane(Horizontal):
@@ -89,17 +90,3 @@ class BodyPane(Horizontal):
         if found is not None:
             scroll = self.query_one("#body-scroll", VerticalScroll)
             scroll.scroll_to_widget(blocks[found], top=True, animate=False)
-
-
-def block_at(ranges: list[tuple[int, int]], line: int) -> int | None:
-    """Which of the rendered blocks (their 0-based ``[start, end)`` source line ranges,
-    from markdown-it's token maps, in document order) shows source line ``line``: the
-    innermost one holding it, else (a blank line) the first one after it, else the last."""
-    real = [(i, start, end) for i, (start, end) in enumerate(ranges) if end > start]
-    holding = [(start, i) for i, start, end in real if start <= line < end]
-    if holding:
-        return max(holding)[1]
-    after = [(start, i) for i, start, _ in real if start > line]
-    if after:
-        return min(after)[1]
-    return max(((end, i) for i, _, end in real), default=(0, None))[1]
