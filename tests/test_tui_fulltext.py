@@ -44,7 +44,7 @@ def shows_line(app: KasApp, needle: str) -> bool:
     at the top of the visible part (below its margin)."""
     pane = app.query_one(BodyPane)
     scroll = pane.query_one("#body-scroll", VerticalScroll)
-    blocks = [b for b in pane.markdown.query(MarkdownBlock) if needle in (b.source or "")]
+    blocks = [b for b in pane.query(MarkdownBlock) if needle in (b.source or "")]
     if not blocks or scroll.scroll_y == 0:
         return False
     top = scroll.content_region.y
