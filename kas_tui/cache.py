@@ -25,7 +25,7 @@ from typing import Any
 from . import __version__
 from .fileio import save_cache_pickle
 from .loader import DocumentRead
-from .userdirs import RACY_NS, cache_dir
+from .userdirs import RACY_NS, package_cache_file
 
 #: Bump when what a DocumentRead holds changes; old caches are then ignored.
 SCHEMA = 6
@@ -36,8 +36,7 @@ class MetadataCache:
 
     def __init__(self, root: Path, *, folder: Path | None = None) -> None:
         self.root = str(Path(root).resolve())
-        key = hashlib.sha256(self.root.encode()).hexdigest()[:24]
-        self.path = (folder or cache_dir()) / f"meta-{key}.pickle"
+        self.path = package_cache_file(Path(self.root), "meta", ".pickle", folder)
         self.entries: dict[str, tuple[int, int, Any]] = {}
         self.saved_ns = 0
         self._writer = 0  # pid of a background save

@@ -30,7 +30,18 @@ if TYPE_CHECKING:
     from .checks import Report
     from .package import Package
 
-COMMANDS = ("check", "rules", "demo", "import", "build", "new", "questions", "eval", "review")
+COMMANDS = (
+    "check",
+    "rules",
+    "demo",
+    "import",
+    "build",
+    "new",
+    "questions",
+    "eval",
+    "review",
+    "search",
+)
 
 
 def _tui_parser() -> argparse.ArgumentParser:
@@ -270,6 +281,11 @@ def main(argv: list[str] | None = None) -> int:
             from .creating.new_cli import new_parser, run_new
 
             return run_new(new_parser().parse_args(argv[1:]))
+
+        if argv and argv[0] == "search":
+            from .fulltext.search_cli import run_search, search_parser
+
+            return run_search(search_parser().parse_args(argv[1:]))
         if argv and argv[0] == "build":
             from .importing.commands import run_build
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -19,6 +20,13 @@ def cache_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("kas-tui", appauthor=False))
+
+
+def package_cache_file(root: Path, kind: str, suffix: str, folder: Path | None = None) -> Path:
+    """The cache file of kind ``kind`` for the package at ``root``: one per package and
+    kind in the user cache folder (or ``folder``), named by a digest of the resolved root."""
+    key = hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:24]
+    return (folder or cache_dir()) / f"{kind}-{key}{suffix}"
 
 
 def data_dir() -> Path:

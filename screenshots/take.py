@@ -124,6 +124,16 @@ async def import_wizard(pilot) -> None:
     wizard.query_one(PlanList).focus()
 
 
+async def fulltext(pilot) -> None:
+    """Full-text search (ctrl+f): documents ranked, each with its matching line."""
+    app = pilot.app
+    app.go("billing-support/billing-faq.md", reveal=True)
+    await pilot.press("ctrl+f", *"refund approv")
+    while not (app.screen.found and app.fulltext.progress[0] == app.fulltext.progress[1]):
+        await pilot.pause(0.05)
+    app.screen._run(app.screen.query_one("Input").value)  # the whole index's results
+
+
 INBOX = {
     "refund-faq.html": (
         "<html><head><title>Refunds for enterprise customers</title></head><body>"
@@ -240,6 +250,7 @@ SHOTS = {
     "import-wizard": import_wizard,
     "review": review,
     "create": create,
+    "fulltext": fulltext,
 }
 
 if __name__ == "__main__":

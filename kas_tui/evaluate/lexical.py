@@ -369,5 +369,12 @@ class Stems:
                 self._stem.setdefault(word, "")
         return [self._stem[w] for w in words_ if self._stem[w]]
 
+    def mapping(self, words_: Iterable[str]) -> dict[str, str]:
+        """Each of ``words_`` (lower-cased) and its stem, ``""`` when the tokenizer makes
+        nothing of it."""
+        words_ = list(dict.fromkeys(words_))
+        self.of(words_)
+        return {w: self._stem[w] for w in words_}
+
     def close(self) -> None:
         self._db.close()

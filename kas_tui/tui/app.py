@@ -23,10 +23,11 @@ from ..watch import Watcher
 from ..words import counted
 from .commands import COMMANDS, KasCommands, bindings
 from .edits import EditingMixin
+from .fulltext import FullTextMixin
 from .history import History
 from .screens.agent import open_agent_walk, open_replay
 from .screens.choose import ask_unsaved
-from .screens.find import FindScreen
+from .screens.find import FindScreen, Found
 from .screens.help import HelpScreen
 from .screens.links import LinksScreen
 from .screens.main import MainScreen
@@ -37,7 +38,7 @@ from .widgets.meta_pane import MetaPane
 from .widgets.nav_tree import NavTree, NodeRef
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Collection, Iterable, Sequence
 
     from ..checks.model import Finding, Report
     from ..disk import Location
@@ -72,7 +73,7 @@ def open_app(location: Location, **options) -> KasApp:
     return KasApp(package, notes=notes, **options)
 
 
-class KasApp(EditingMixin, App[None]):
+class KasApp(FullTextMixin, EditingMixin, App[None]):
     """Browse a Knowledge-as-Skill package by its three layers, and edit it."""
 
     CSS_PATH = "app.tcss"
@@ -129,6 +130,7 @@ class KasApp(EditingMixin, App[None]):
             )
         # after the first screen is drawn: the build holds the GIL for 0.4 s at 10k docs
         self.set_timer(0.5, self._prepare_finder)
+        self._start_fulltext()
         if self._watch:
             self._watcher = Watcher(self.package.root)
             self.set_interval(WATCH_INTERVAL, self._poll_disk)
@@ -372,11 +374,11 @@ class KasApp(EditingMixin, App[None]):
             self._finder = finder
 
     def action_find(self) -> None:
-        def chosen(path: str | None) -> None:
-            if path:
-                self.go(path, reveal=True)
+        def chosen(found: Found | None) -> None:
+            self.open_found(found)  # a ?query (full text) names a line too
 
-        self.push_screen(FindScreen(self.finder, self.package, self.history.recent()), chosen)
+        recent = self.history.recent()
+        self.push_screen(FindScreen(self.finder, self.package, recent, self.fulltext), chosen)
 
     # -- validation -----------------------------------------------------------------
 
@@ -477,7 +479,7 @@ class KasApp(EditingMixin, App[None]):
         else:
             for rel in sorted(changes.modified):
                 self.package.reload_file(rel)
-            self._refresh_views()
+            self._refresh_views(changes.modified)
         names = sorted(changes.added | changes.removed | changes.modified)
         shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
         self.notify(f"Changed on disk: {shown}", timeout=3)
@@ -490,10 +492,11 @@ class KasApp(EditingMixin, App[None]):
             widget.package = package
         self._refresh_views()
 
-    def _refresh_views(self) -> None:
+    def _refresh_views(self, changed: Collection[str] | None = None) -> None:
         """Redraw tree, files view and panes from the package, keeping the place shown
-        (and the findings, when they are shown)."""
+        (and the findings, when they are shown); ``changed``: only these files changed."""
         self._prepare_finder()
+        self.fulltext_changed(changed)
         self._refresh_findings()
         self.sub_title = f"{self.package.name} · {counted(len(self.package.documents), 'document')}"
         tree = self.query_one(NavTree)

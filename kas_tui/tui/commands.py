@@ -52,6 +52,15 @@ COMMANDS: tuple[Command, ...] = (
         display="/",
     ),
     Command(
+        "find_text",
+        "ctrl+f",
+        "Find in text",
+        "Search the words of every document, bodies too; opens at the matching line",
+        "Navigate",
+        display="^f",
+        footer=False,
+    ),
+    Command(
         "back",
         "left_square_bracket",
         "Back",

@@ -1,7 +1,9 @@
-"""Find: a fuzzy finder over titles, descriptions, tags and paths, results as you type."""
+"""Find: a fuzzy finder over titles, descriptions, tags and paths, results as you type;
+or, with a ``?`` prefix or ctrl+f, full text (rows from :mod:`.find_text`)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -13,48 +15,83 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from . import find_text
+
 if TYPE_CHECKING:
+    from ...fulltext import FullTextIndex
     from ...package import Package
     from ...search import Finder, Hit
 
 LIMIT = 50
+#: Seconds between two looks at a full-text index still being built.
+INDEXING_POLL = 0.5
 
 
-def _bold(text: str, spans: tuple[tuple[int, int], ...], style: str = "") -> Text:
-    out = Text(text, style)
-    for start, end in spans:
-        out.stylize("bold reverse", start, end)
-    return out
+@dataclass(frozen=True)
+class Found:
+    """What the finder chose: a document, and the line to open it at (full text)."""
+
+    path: str
+    line: int | None = None
 
 
-class FindScreen(ModalScreen[str | None]):
-    """Type to find; enter opens the highlighted document (dismisses with its path)."""
+_bold = find_text.marked
+
+
+class FindScreen(ModalScreen[Found | None]):
+    """Type to find; enter opens the highlighted document (dismisses with it).
+
+    Full text: a query starting with ``?``, or every query after ctrl+f (which toggles).
+    """
 
     BINDINGS = [
         Binding("escape", "dismiss(None)", "Close"),
+        Binding("ctrl+f", "toggle_text", "Full text", key_display="^f"),
         Binding("down", "move(1)", "Down", show=False),
         Binding("up", "move(-1)", "Up", show=False),
         Binding("pagedown", "move(10)", show=False),
         Binding("pageup", "move(-10)", show=False),
     ]
 
-    def __init__(self, finder: Finder, package: Package, recent: list[str]) -> None:
+    def __init__(
+        self,
+        finder: Finder,
+        package: Package,
+        recent: list[str],
+        fulltext: FullTextIndex | None = None,
+        *,
+        text: bool = False,
+    ) -> None:
         super().__init__()
         self.finder = finder
         self.package = package
         self.recent = [p for p in recent if p in package.documents]
+        self.fulltext = fulltext
+        self.text_mode = text and fulltext is not None
         self.paths: list[str] = []
+        self.found: list[Found] = []
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="find-box") as box:
-            box.border_title = "Find"
-            box.border_subtitle = "words · #tag · folder/name · enter opens · escape closes"
-            yield Input(placeholder="title, description, #tag or path…", id="find-input")
+        with Vertical(id="find-box"):
+            yield Input(id="find-input")
             yield Static(id="find-count")
             yield OptionList(id="find-results")
 
     def on_mount(self) -> None:
+        self._show_mode()
         self._show_recent()
+
+    def _show_mode(self) -> None:
+        box = self.query_one("#find-box")
+        box.border_title, box.border_subtitle, placeholder = find_text.labels(self.text_mode)
+        self.query_one("#find-input", Input).placeholder = placeholder
+
+    def action_toggle_text(self) -> None:
+        if self.fulltext is None:
+            return
+        self.text_mode = not self.text_mode
+        self._show_mode()
+        self._run(self.query_one("#find-input", Input).value)
 
     def _show_recent(self) -> None:
         docs = self.package.documents
@@ -65,13 +102,37 @@ class FindScreen(ModalScreen[str | None]):
 
     @on(Input.Changed, "#find-input")
     def search(self, event: Input.Changed) -> None:
-        query = event.value.strip()
+        self._run(event.value)
+
+    def _run(self, value: str) -> None:
+        text, query = find_text.split(value, self.text_mode and self.fulltext is not None)
+        if text and self.fulltext is not None:
+            self._search_text(query)
+            return
+        query = query.strip()
         if not query:
             self._show_recent()
             return
         hits = self.finder.search(query, limit=LIMIT)
         rows = [(hit.path, *self._labels(hit)) for hit in hits]
         self._fill(rows, f"{len(hits)}{'+' if len(hits) == LIMIT else ''} found")
+
+    def _search_text(self, query: str) -> None:
+        assert self.fulltext is not None
+        results = self.fulltext.search(query, limit=find_text.LIMIT) if query.strip() else None
+        rows, count = find_text.rows(results, self.fulltext)
+        self._fill([(hit.path, title, shown) for hit, title, shown in rows], count)
+        self.found = [Found(hit.path, hit.line) for hit, _, _ in rows]
+        done, total = self.fulltext.progress
+        if done < total:  # still building: look again
+            self.set_timer(INDEXING_POLL, self._again(self.query_one("#find-input", Input).value))
+
+    def _again(self, value: str):
+        def again() -> None:
+            if self.is_attached and self.query_one("#find-input", Input).value == value:
+                self._run(value)
+
+        return again
 
     def _labels(self, hit: Hit) -> tuple[Text, Text]:
         title = _bold(hit.title or hit.path, hit.title_spans)
@@ -84,6 +145,7 @@ class FindScreen(ModalScreen[str | None]):
 
     def _fill(self, rows: list[tuple[str, Text, Text]], count: str) -> None:
         self.paths = [path for path, _, _ in rows]
+        self.found = [Found(path) for path in self.paths]
         results = self.query_one("#find-results", OptionList)
         results.clear_options()
         results.add_options(
@@ -102,9 +164,9 @@ class FindScreen(ModalScreen[str | None]):
     @on(Input.Submitted, "#find-input")
     def submit(self) -> None:
         results = self.query_one("#find-results", OptionList)
-        if results.highlighted is not None and self.paths:
-            self.dismiss(self.paths[results.highlighted])
+        if results.highlighted is not None and self.found:
+            self.dismiss(self.found[results.highlighted])
 
     @on(OptionList.OptionSelected, "#find-results")
     def picked(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id)
+        self.dismiss(self.found[event.option_index])

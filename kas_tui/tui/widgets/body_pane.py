@@ -23,6 +23,7 @@ from textual.worker import Worker
 from ...words import counted
 from ..commands import bindings
 from .body_pages import Piece, pieces
+from .source_blocks import block_at
 
 #: What the pane still has to do once the pieces it needs are mounted.
 Want = tuple[str, object] | None
@@ -220,14 +221,19 @@ class BodyPane(Horizontal):
         return False
 
     def _scroll_to_source(self, target: int) -> None:
-        best = None
+        """Scroll to the innermost rendered block made from source line ``target``."""
+        blocks: list[MarkdownBlock] = []
+        ranges: list[tuple[int, int]] = []
         for piece, page in zip(self._pieces, self._markdowns(), strict=False):
             for block in page.query(MarkdownBlock):
-                source_range = getattr(block, "source_range", None)
-                if source_range and piece.first_line + source_range[0] <= target:
-                    best = block
-        if best is not None:
-            self._scroll.scroll_to_widget(best, top=True, animate=False)
+                start, end = getattr(block, "source_range", None) or (0, 0)
+                blocks.append(block)
+                ranges.append(
+                    (piece.first_line + start, piece.first_line + end) if end > start else (0, 0)
+                )
+        found = block_at(ranges, target)
+        if found is not None:
+            self._scroll.scroll_to_widget(blocks[found], top=True, animate=False)
 
     # -- the outline ------------------------------------------------------------------
 
