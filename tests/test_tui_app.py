@@ -531,3 +531,23 @@ async def test_finding_messages_end_at_a_word_at_80x24(tmp_path: Path) -> None:
                 if len(f.message) < 80
             ),
         )
+
+
+async def test_the_frontmatter_pane_takes_the_focus_and_scrolls_at_120x40(demo: Package) -> None:
+    """Issue 16.9: a frontmatter longer than its pane is reachable: Tab, then the arrows."""
+    doc = max(demo.documents, key=lambda p: len(demo.read_text(p).split("\n---", 1)[0]))
+    app = KasApp(demo, today=TODAY, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.go(doc, reveal=True)
+        await pilot.pause()
+        meta = app.query_one("#meta")  # the frame that scrolls the MetaPane
+        await pilot_wait_until(pilot, lambda: meta.max_scroll_y > 0)  # cut at this size
+        app.query_one(NavTree).focus()
+        await pilot.press("tab")
+        assert app.focused is meta
+        await pilot.press("end")
+        await pilot_wait_until(pilot, lambda: meta.scroll_y == meta.max_scroll_y)
+        await pilot.press("home")
+        await pilot_wait_until(pilot, lambda: meta.scroll_y == 0)
+        await pilot.press("down")
+        await pilot_wait_until(pilot, lambda: meta.scroll_y == 1)

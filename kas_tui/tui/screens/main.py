@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Header
@@ -57,7 +57,8 @@ class MainScreen(Screen[None]):
             yield NavTree(self.package, self.today, id="nav")
             yield FilesView(self.package, id="files")
             with Vertical(id="detail"):
-                yield MetaPane(id="meta")
+                with VerticalScroll(id="meta"):
+                    yield MetaPane(id="meta-text")
                 yield BodyPane(id="body")
         yield FindingsPanel(id="findings")
         yield KasFooter()

@@ -68,7 +68,8 @@ def _inline(value: Any) -> str:
 
 
 class MetaPane(Static):
-    """Shows a document's frontmatter or the SKILL.md catalog entry."""
+    """Shows a document's frontmatter or the SKILL.md catalog entry (in a scrolling,
+    focusable frame: a long frontmatter is never out of reach in a short pane)."""
 
     def show_document(self, package: Package, doc: Document, today: dt.date) -> None:
         tier = doc.trust_tier
