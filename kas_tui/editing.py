@@ -352,7 +352,7 @@ def redo(pkg: Package) -> Change | None:
 def _reload(pkg: Package, change: Change | None) -> None:
     if change is None:
         return
-    if change.folders:  # folders came or went: the package's folders change too
-        pkg.load()
+    if change.folders or change.moved_from is not None:
+        pkg.load()  # folders or whole files came or went: the package's layout changed
     else:
         pkg.reload_file(change.path.resolve().relative_to(pkg.root.resolve()).as_posix())

@@ -10,11 +10,18 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .fileio import Fingerprint, LockTimeout, atomic_write, folder_lock, os_reason
+from .fileio import (
+    Fingerprint,
+    LockTimeout,
+    _fsync_dir,  # a rename is made durable as atomic_write makes a write
+    atomic_write,
+    folder_lock,
+    os_reason,
+)
 from .okf.errors import EditError, FormatError
 from .okf.text import decode, encode
 
@@ -34,14 +41,32 @@ class ConflictError(StoreError):
 
 @dataclass(frozen=True)
 class Change:
-    """One write: the bytes before (``None`` when the file was created) and after."""
+    """One write: the bytes before (``None`` when the file was created) and after
+    (``None`` when it was removed); or a rename (``moved_from``)."""
 
     path: Path
     before: bytes | None = field(repr=False)
-    after: bytes = field(repr=False)
+    after: bytes | None = field(repr=False)
     label: str = ""
-    #: Folders made for a created file (outermost first, see ``Store.apply(parents=)``):
-    #: undo removes them again when they are empty, redo makes them again.
+    #: The folders that exist only for this file, outermost first: made for a created
+    #: file (see ``Store.apply(parents=)``) or a rename's target, left empty by a removed
+    #: one. Undo removes (or makes) them again when they are empty, redo the opposite.
+    folders: tuple[Path, ...] = ()
+    #: A rename: what is at ``path`` (a file, or a folder with all it holds) was at
+    #: ``moved_from``; its bytes do not change (``before`` and ``after`` are ``None``).
+    moved_from: Path | None = None
+
+
+@dataclass(frozen=True)
+class Write:
+    """One file of :meth:`Store.apply_group`: ``path`` is where it is once the group's
+    renames are done; it holds ``before`` now (``None``: it does not exist) and gets
+    ``after`` (``None``: it is removed, and with it the empty ``folders``, outermost
+    first, it leaves behind)."""
+
+    path: Path
+    before: bytes | None = field(repr=False)
+    after: bytes | None = field(repr=False)
     folders: tuple[Path, ...] = ()
 
 
@@ -222,7 +247,7 @@ class Store:
         if not self.undo_stack:
             return None
         change = self.undo_stack[-1]
-        self._swap(change.path, have=change.after, want=change.before, folders=change.folders)
+        _revert(change)
         self.redo_stack.append(self.undo_stack.pop())
         return change
 
@@ -231,9 +256,40 @@ class Store:
         if not self.redo_stack:
             return None
         change = self.redo_stack[-1]
-        self._swap(change.path, have=change.before, want=change.after, folders=change.folders)
+        _replay(change)
         self.undo_stack.append(self.redo_stack.pop())
         return change
+
+    # -- groups: renames and writes, all or none ----------------------------------------
+
+    def apply_group(
+        self, renames: Sequence[tuple[Path, Path]], writes: Sequence[Write], *, label: str = ""
+    ) -> list[Change]:
+        """Rename files and folders, then write, create and remove files: all or nothing.
+
+        Everything is checked before anything is written: each rename's source exists
+        and its target does not, and each file holds ``before`` now (read where it is
+        before the renames). Then the renames run in order (a target's missing folders
+        are made), then the writes, each checked again under its folder's lock right
+        before it lands. If a step fails, the steps done are undone, newest first, and
+        the error is raised: the disk is as it was. The changes are journalled one by
+        one (an :class:`~kas_tui.session.EditSession` undoes them as one action).
+        """
+        if self.dry_run:
+            raise StoreError(renames[0][0] if renames else "", "a group is never dry-run")
+        _check_group(renames, writes)
+        done: list[Change] = []
+        try:
+            for source, target in renames:
+                done.append(_rename(source, target, label))
+            for write in writes:
+                done.append(_write(write, label))
+        except BaseException as exc:
+            _roll_back(done, exc)
+            raise
+        self.undo_stack.extend(done)
+        self.redo_stack.clear()
+        return done
 
     @staticmethod
     def _swap(
@@ -270,6 +326,145 @@ class Store:
             _remove_folders(folders)
 
 
+def _revert(change: Change) -> None:
+    """Undo one journalled change (refused, naming the file, if the disk moved on)."""
+    if change.moved_from is not None:
+        _move(change.path, change.moved_from, "undo")
+        _remove_folders(change.folders)
+    else:
+        Store._swap(change.path, have=change.after, want=change.before, folders=change.folders)
+
+
+def _replay(change: Change) -> None:
+    """Redo one journalled change."""
+    if change.moved_from is not None:
+        made = _make_folders(change.path.parent) if change.folders else ()
+        try:
+            _move(change.moved_from, change.path, "redo")
+        except BaseException:
+            _remove_folders(made)
+            raise
+    else:
+        Store._swap(change.path, have=change.before, want=change.after, folders=change.folders)
+
+
+def _origin(path: Path, renames: Sequence[tuple[Path, Path]]) -> Path:
+    """Where ``path`` (named as it is after ``renames``) is before them."""
+    for source, target in reversed(renames):
+        if path == target or target in path.parents:
+            path = source / path.relative_to(target)
+    return path
+
+
+def _check_group(renames: Sequence[tuple[Path, Path]], writes: Sequence[Write]) -> None:
+    """Refuse a group whose files are no longer what it was planned on."""
+    for source, target in renames:
+        if not os.path.lexists(source):
+            raise ConflictError(source, "no longer exists on disk; nothing was written")
+        if os.path.lexists(target) and not _same_entry(source, target):
+            raise ConflictError(target, "exists on disk now; nothing was written")
+    for write in writes:
+        where = _origin(write.path, renames)
+        try:
+            current: bytes | None = where.read_bytes()
+        except FileNotFoundError:
+            current = None
+        except OSError as exc:
+            raise StoreError(where, f"cannot read: {_reason(exc)}; nothing was written") from None
+        if current != write.before:
+            what = "was created" if write.before is None else "changed"
+            raise ConflictError(
+                where, f"{what} on disk since this change was planned; nothing was written"
+            )
+
+
+def _same_entry(a: Path, b: Path) -> bool:
+    """Whether two names are one file (a case-only rename on a case-insensitive disk)."""
+    try:
+        return a != b and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _move(source: Path, target: Path, verb: str = "rename") -> None:
+    """Rename ``source`` (a file or a folder) to ``target``, which must not exist.
+
+    Both folders are locked (in a fixed order) so no kas-tui write lands in between.
+    """
+    folders = sorted({os.path.realpath(source.parent), os.path.realpath(target.parent)})
+    try:
+        with contextlib.ExitStack() as stack:
+            for folder in folders:
+                stack.enter_context(folder_lock(folder))
+            if not os.path.lexists(source):
+                raise ConflictError(source, f"no longer exists on disk; {verb} refused")
+            if os.path.lexists(target) and not _same_entry(source, target):
+                raise ConflictError(target, f"exists on disk now; {verb} refused")
+            os.rename(source, target)
+    except LockTimeout as exc:
+        raise StoreError(source, f"not moved: {exc.strerror}") from None
+    except OSError as exc:
+        raise StoreError(source, f"cannot move to {target}: {_reason(exc)}") from None
+    for folder in folders:
+        _fsync_dir(Path(folder))
+
+
+def _rename(source: Path, target: Path, label: str) -> Change:
+    made = () if target.parent.is_dir() else _make_folders(target.parent)
+    try:
+        _move(source, target)
+    except BaseException:
+        _remove_folders(made)
+        raise
+    return Change(target, None, None, label, made, moved_from=source)
+
+
+def _write(write: Write, label: str) -> Change:
+    real = Path(os.path.realpath(write.path))
+    if write.after is None:
+        try:
+            with folder_lock(real.parent):
+                _check_unchanged(real, write.before, False)
+                real.unlink()
+        except LockTimeout as exc:
+            raise StoreError(write.path, f"not removed: {exc.strerror}") from None
+        except OSError as exc:
+            raise StoreError(write.path, f"cannot remove: {_reason(exc)}") from None
+        _remove_folders(write.folders)
+        return Change(write.path, write.before, None, label, write.folders)
+    made = () if real.parent.is_dir() else _make_folders(real.parent)
+    try:
+        atomic_write(
+            real,
+            write.after,
+            check=lambda: _check_unchanged(real, write.before, write.before is None),
+        )
+    except BaseException as exc:
+        _remove_folders(made)
+        if isinstance(exc, LockTimeout):
+            raise StoreError(write.path, f"not written: {exc.strerror}") from None
+        if isinstance(exc, OSError):
+            raise StoreError(write.path, f"cannot write: {_reason(exc)}") from None
+        raise
+    return Change(write.path, write.before, write.after, label, made)
+
+
+def _roll_back(done: list[Change], cause: BaseException) -> None:
+    """Undo ``done`` newest first after ``cause`` stopped a group; say what stayed."""
+    stuck: list[str] = []
+    for change in reversed(done):
+        try:
+            _revert(change)
+        except (StoreError, OSError) as exc:
+            stuck.append(str(exc))
+    if stuck:
+        raise StoreError(
+            done[0].path,
+            f"{cause}; and {len(stuck)} of the {len(done)} steps already done could not be "
+            f"put back: {'; '.join(stuck)}",
+        ) from cause
+
+
 def _make_folders(folder: Path) -> tuple[Path, ...]:
     """Make ``folder`` and its missing parents; the ones made, outermost first."""
     missing = []
@@ -301,6 +496,7 @@ __all__ = [
     "Fingerprint",
     "Store",
     "StoreError",
+    "Write",
     "os_reason",
     "read_bytes",
     "write_atomic",
