@@ -29,7 +29,18 @@ if TYPE_CHECKING:
     from .checks import Report
     from .package import Package
 
-COMMANDS = ("check", "rules", "demo", "import", "build", "questions", "eval")
+COMMANDS = (
+    "check",
+    "rules",
+    "demo",
+    "import",
+    "build",
+    "questions",
+    "eval",
+    "mv",
+    "split",
+    "merge",
+)
 
 
 def _tui_parser() -> argparse.ArgumentParser:
@@ -267,6 +278,11 @@ def main(argv: list[str] | None = None) -> int:
             from .evaluate.eval_cli import eval_parser, run_eval
 
             return run_eval(eval_parser().parse_args(argv[1:]))
+        if argv and argv[0] in ("mv", "split", "merge"):
+            from . import moves_cli
+
+            parse = getattr(moves_cli, f"{argv[0]}_parser")().parse_args(argv[1:])
+            return getattr(moves_cli, f"run_{argv[0]}")(parse)
         if argv and argv[0] == "build":
             from .importing.commands import run_build
 

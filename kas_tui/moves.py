@@ -314,7 +314,8 @@ class _Planner:
         """Rewrite every reference the moves break, in every Markdown file of the package
         that may hold one (and in every Markdown file that moves)."""
         pkg = self.pkg
-        names = self.paths.names()
+        names = self.paths.names
+        root = str(pkg.root)
         files = [*pkg.documents, *pkg.index_paths(), *pkg.logs]
         if pkg.skill is not None:
             files.append(pkg.skill_file)
@@ -326,7 +327,8 @@ class _Planner:
                 text: str | None = self.text[rel]
             else:
                 try:
-                    data = (pkg.root / rel).read_bytes()
+                    with open(os.path.join(root, rel), "rb") as handle:
+                        data = handle.read()
                 except OSError as exc:
                     self.notes.append(f"{rel}: cannot be read ({exc.strerror}); not checked")
                     continue

@@ -40,14 +40,20 @@ class PathMap:
     """Where moved paths go (root-relative): a file, or a folder with all below it.
 
     ``moves`` are ``(old, new)`` pairs; a path below a moved folder moves with it, the
-    nearest moved folder deciding. The package root never moves.
+    nearest moved folder deciding. The package root never moves. ``names`` are the last
+    names of the moved paths: every reference to one of them (or to a file below a moved
+    folder) names it, unless it is written escaped.
     """
 
     def __init__(self, moves: Iterable[tuple[str, str]]) -> None:
         self.moves = dict(moves)
+        self._below = tuple(old + "/" for old in self.moves if old)
+        self.names = frozenset(posixpath.basename(old) for old in self.moves if old)
 
     def new(self, path: str) -> str | None:
         """Where ``path`` is after the moves, or ``None`` when it does not move."""
+        if path not in self.moves and not path.startswith(self._below):
+            return None  # (most paths: one look-up, one C-level prefix test)
         probe = path
         while probe:
             hit = self.moves.get(probe)
@@ -60,11 +66,6 @@ class PathMap:
         """Where ``path`` is after the moves (itself when it does not move)."""
         found = self.new(path)
         return path if found is None else found
-
-    def names(self) -> set[str]:
-        """The last names of the moved paths: every reference to one of them (or to a
-        file below a moved folder) names it, unless it is written escaped."""
-        return {posixpath.basename(old) for old in self.moves if old}
 
 
 def may_refer(data: bytes, names: Iterable[str]) -> bool:
@@ -102,8 +103,9 @@ def relink_text(
     body = rewrite_links(body, change, by_span=True)
     if code:
         body = _relink_code(body, source, new_source, paths)
-    text = text[:start] + body
-    if frontmatter and start:
+    head = text[:start]
+    text = head + body
+    if frontmatter and start and (new_source != source or may_refer(head.encode(), paths.names)):
         text = _relink_resources(text, source, new_source, paths, known)
     return text
 

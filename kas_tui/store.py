@@ -10,17 +10,22 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .fileio import (
     Fingerprint,
     LockTimeout,
-    _fsync_dir,  # a rename is made durable as atomic_write makes a write
+    Staged,
     atomic_write,
+    commit,
+    discard,
     folder_lock,
+    fsync_folder,
     os_reason,
+    stage,
 )
 from .okf.errors import EditError, FormatError
 from .okf.text import decode, encode
@@ -282,8 +287,9 @@ class Store:
         try:
             for source, target in renames:
                 done.append(_rename(source, target, label))
-            for write in writes:
-                done.append(_write(write, label))
+            for start in range(0, len(writes), _BATCH):
+                _write_batch(writes[start : start + _BATCH], label, done)
+            _sync_folders(Path(os.path.realpath(c.path)).parent for c in done if not c.moved_from)
         except BaseException as exc:
             _roll_back(done, exc)
             raise
@@ -406,7 +412,7 @@ def _move(source: Path, target: Path, verb: str = "rename") -> None:
     except OSError as exc:
         raise StoreError(source, f"cannot move to {target}: {_reason(exc)}") from None
     for folder in folders:
-        _fsync_dir(Path(folder))
+        fsync_folder(folder)
 
 
 def _rename(source: Path, target: Path, label: str) -> Change:
@@ -419,34 +425,94 @@ def _rename(source: Path, target: Path, label: str) -> Change:
     return Change(target, None, None, label, made, moved_from=source)
 
 
-def _write(write: Write, label: str) -> Change:
+#: How many files of a group are staged (written and synced, in threads) at once: the
+#: syncs of a batch overlap (about four times faster than one after the other), and
+#: each staged file holds a file descriptor until it is put in place.
+_BATCH = 64
+_THREADS = 8
+
+
+def _write_batch(batch: Sequence[Write], label: str, done: list[Change]) -> None:
+    """Stage the new bytes of ``batch`` (in threads), then put each file in place (or
+    remove it) in order, each checked under its folder's lock; ``done`` gets each
+    change as it lands. What is staged but not put in place is thrown away."""
+    made: dict[int, tuple[Path, ...]] = {}
+    staged: dict[int, Staged] = {}
+    try:
+        for i, write in enumerate(batch):
+            parent = Path(os.path.realpath(write.path)).parent
+            if write.after is not None and not parent.is_dir():
+                made[i] = _make_folders(parent)
+        staged = _stage_all(batch)
+        for i, write in enumerate(batch):
+            done.append(_put(write, staged.pop(i, None), made.pop(i, ()), label))
+    finally:
+        for left in staged.values():
+            discard(left)
+        for folders in made.values():
+            _remove_folders(folders)
+
+
+def _stage_all(batch: Sequence[Write]) -> dict[int, Staged]:
+    """The staged new bytes of each write of ``batch`` that is not a removal, by position;
+    all or none (the first failure, in order, is raised)."""
+    jobs = {i: w for i, w in enumerate(batch) if w.after is not None}
+    staged: dict[int, Staged] = {}
+    failed: list[tuple[int, BaseException]] = []
+    with ThreadPoolExecutor(max_workers=max(1, min(_THREADS, len(jobs)))) as pool:
+        futures = {i: pool.submit(stage, w.path, w.after) for i, w in jobs.items()}
+        for i, future in futures.items():
+            try:
+                staged[i] = future.result()
+            except BaseException as exc:  # noqa: BLE001 - raised below, after the clean-up
+                failed.append((i, exc))
+    if failed:
+        for left in staged.values():
+            discard(left)
+        i, exc = failed[0]
+        raise _store_error(batch[i].path, exc, "written") from None
+    return staged
+
+
+def _put(write: Write, staged: Staged | None, made: tuple[Path, ...], label: str) -> Change:
+    """Put one staged write in place (or remove the file) if its file is as planned."""
     real = Path(os.path.realpath(write.path))
-    if write.after is None:
+    if staged is None:  # a removal
         try:
             with folder_lock(real.parent):
                 _check_unchanged(real, write.before, False)
                 real.unlink()
-        except LockTimeout as exc:
-            raise StoreError(write.path, f"not removed: {exc.strerror}") from None
         except OSError as exc:
-            raise StoreError(write.path, f"cannot remove: {_reason(exc)}") from None
+            raise _store_error(write.path, exc, "removed") from None
         _remove_folders(write.folders)
         return Change(write.path, write.before, None, label, write.folders)
-    made = () if real.parent.is_dir() else _make_folders(real.parent)
     try:
-        atomic_write(
-            real,
-            write.after,
+        commit(
+            staged,
             check=lambda: _check_unchanged(real, write.before, write.before is None),
+            durable=False,  # the folders are synced once, at the end of the group
         )
     except BaseException as exc:
-        _remove_folders(made)
-        if isinstance(exc, LockTimeout):
-            raise StoreError(write.path, f"not written: {exc.strerror}") from None
-        if isinstance(exc, OSError):
-            raise StoreError(write.path, f"cannot write: {_reason(exc)}") from None
-        raise
+        with contextlib.suppress(OSError):  # commit removes it itself, unless it never ran
+            os.unlink(staged.tmp)
+        raise _store_error(write.path, exc, "written") from None
     return Change(write.path, write.before, write.after, label, made)
+
+
+def _store_error(path: Path, exc: BaseException, done: str) -> BaseException:
+    if isinstance(exc, StoreError) or not isinstance(exc, OSError):
+        return exc
+    if isinstance(exc, LockTimeout):
+        return StoreError(path, f"not {done}: {exc.strerror}")
+    verb = "remove" if done == "removed" else "write"
+    return StoreError(path, f"cannot {verb}: {_reason(exc)}")
+
+
+def _sync_folders(folders: Iterable[Path]) -> None:
+    """Make the renames done in ``folders`` durable, the syncs overlapping."""
+    unique = set(folders)
+    with ThreadPoolExecutor(max_workers=max(1, min(_THREADS, len(unique)))) as pool:
+        list(pool.map(fsync_folder, unique))
 
 
 def _roll_back(done: list[Change], cause: BaseException) -> None:

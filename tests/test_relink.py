@@ -19,7 +19,7 @@ def test_a_path_map_moves_folders_with_all_below_them() -> None:
     assert paths.new("a/b/d.md") == "e/d.md", "the nearest moved path decides"
     assert paths.new("a/bc.md") is None
     assert paths.new("") is None and paths.final("a") == "a"
-    assert paths.names() == {"b", "d.md", "x.md"}
+    assert paths.names == {"b", "d.md", "x.md"}
 
 
 def test_may_refer_never_leaves_out_an_escaped_reference() -> None:

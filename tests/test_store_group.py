@@ -97,15 +97,19 @@ def test_a_group_is_refused_when_its_target_appeared(root: Path) -> None:
     assert files(root) == before
 
 
-@pytest.mark.parametrize("n", [1, 2, 5, 9, 14])
+@pytest.mark.parametrize(
+    ("step", "n"),
+    [("commit", 1), ("commit", 2), ("commit", 9), ("commit", 14), ("stage", 1), ("stage", 7)],
+)
 def test_a_write_failing_half_way_leaves_the_package_as_it_was(
-    root: Path, monkeypatch: pytest.MonkeyPatch, n: int
+    root: Path, monkeypatch: pytest.MonkeyPatch, step: str, n: int
 ) -> None:
+    """The Nth file put in place (``commit``) or written beside it (``stage``) fails."""
     before, made = files(root), folders(root)
     pkg = Package.open(root)
     plan = plan_move(pkg, "incidents", "oncall/incidents", today=TODAY)
     assert len(plan.files) >= 14
-    calls = failing_on(monkeypatch, store_module, "atomic_write", n)
+    calls = failing_on(monkeypatch, store_module, step, n)
     with pytest.raises(StoreError, match="the disk is full"):
         apply_plan(pkg, plan)
     assert len(calls) > n - 1, "it failed on the write asked for"
@@ -133,7 +137,8 @@ def test_when_putting_back_fails_too_the_error_says_so(
 ) -> None:
     pkg = Package.open(root)
     plan = plan_move(pkg, "incidents/severity-levels.md", "oncall/severity-levels.md")
-    failing_on(monkeypatch, store_module, "atomic_write", 3, once=False)
+    failing_on(monkeypatch, store_module, "commit", 3, once=False)
+    failing_on(monkeypatch, store_module, "atomic_write", 1, once=False)  # undo's writes
     with pytest.raises(StoreError, match="could not be put back"):
         apply_plan(pkg, plan)
 
