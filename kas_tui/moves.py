@@ -68,6 +68,15 @@ class MovePlan:
     files: list[FileChange]  # every file whose bytes change, is created or is removed
     moved: dict[str, str]  # every path that changes (folders too): old -> new
     notes: list[str] = field(default_factory=list)  # files whose references were not read
+    aliases: list[tuple[str, str]] = field(default_factory=list)  # merged away: old -> new
+
+    def place(self, path: str) -> str:
+        """Where ``path`` (a file or folder) is once the plan is written."""
+        return PathMap([*self.renames, *self.aliases]).final(path)
+
+    def place_before(self, path: str) -> str:
+        """Where ``path`` (named as after the plan) was before it."""
+        return PathMap((new, old) for old, new in self.renames).final(path)
 
     @property
     def touched(self) -> int:
@@ -487,7 +496,10 @@ class _Planner:
             FileChange(rel, rel, None, encode(text, False))
             for rel, text in sorted(self.created.items())
         ]
-        return MovePlan(label, target, self.renames, files, self._moved(), self.notes)
+        aliases = [
+            (old, new) for old, new in self.paths.moves.items() if (old, new) not in self.renames
+        ]
+        return MovePlan(label, target, self.renames, files, self._moved(), self.notes, aliases)
 
     def _moved(self) -> dict[str, str]:
         """Every file and folder the renames move, old -> new (folders end in ``/``)."""

@@ -24,6 +24,7 @@ from ..words import counted
 from .commands import COMMANDS, KasCommands, bindings
 from .edits import EditingMixin
 from .history import History
+from .moving import MovingMixin
 from .screens.agent import open_agent_walk, open_replay
 from .screens.choose import ask_unsaved
 from .screens.find import FindScreen
@@ -68,7 +69,7 @@ def open_app(location: Location, **options) -> KasApp:
     return KasApp(package, notes=notes, **options)
 
 
-class KasApp(EditingMixin, App[None]):
+class KasApp(MovingMixin, EditingMixin, App[None]):
     """Browse a Knowledge-as-Skill package by its three layers, and edit it."""
 
     CSS_PATH = "app.tcss"
@@ -97,6 +98,7 @@ class KasApp(EditingMixin, App[None]):
         self._watch = watch
         self._watcher: Watcher | None = None
         self._init_editing()
+        self._init_moving()
 
     # -- the main screen (its panes and keys: screens/main.py) ----------------------
 
