@@ -190,6 +190,25 @@ def _inbox(root: Path) -> None:
 import_wizard.prepare = _inbox  # type: ignore[attr-defined]
 
 
+async def rename(pilot) -> None:
+    """r on a document: the new name typed, then the whole diff of what follows it."""
+    from kas_tui.tui.screens.choose import ChoiceScreen
+    from kas_tui.tui.widgets.nav_tree import NavTree
+
+    app = pilot.app
+    await pilot.pause()
+    app.go("incidents/severity-levels.md", reveal=True)
+    app.query_one(NavTree).focus()
+    await pilot.pause(0.3)
+    await pilot.press("r")
+    await pilot.pause()
+    app.screen.query_one("#ask-input").value = "sev-levels.md"
+    await pilot.press("enter")
+    while not isinstance(app.screen, ChoiceScreen):
+        await pilot.pause()
+    await pilot.press("d")
+
+
 SHOTS = {
     "main": curator,
     "document": document,
@@ -197,6 +216,7 @@ SHOTS = {
     "agent-walk": agent_walk,
     "edit-form": edit_form,
     "import-wizard": import_wizard,
+    "rename": rename,
 }
 
 if __name__ == "__main__":

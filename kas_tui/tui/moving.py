@@ -235,7 +235,7 @@ class MovingMixin:
                 self._write_move(plan)
             elif choice == "diff":
                 app.push_screen(
-                    DiffScreen(f"{verb}: {plan.label}", plan.diff(), confirm=verb),
+                    DiffScreen(f"{plan.label}: {plan.summary()}", plan.diff(), confirm=verb),
                     lambda yes: self._write_move(plan) if yes else None,
                 )
 
