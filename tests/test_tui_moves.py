@@ -41,6 +41,15 @@ async def on_screen(pilot, kind: type) -> None:
     await pilot_wait_until(pilot, lambda: isinstance(pilot.app.screen, kind))
 
 
+async def rename(pilot, path: str, name: str) -> None:
+    """r on ``path`` in the tree, ``name`` typed, enter."""
+    await select(pilot, path)
+    await pilot.press("r")
+    await on_screen(pilot, AskScreen)
+    pilot.app.screen.query_one("#ask-input").value = name
+    await pilot.press("enter")
+
+
 async def undo_and_redo(pilot, root: Path, before: dict, after: dict, old: str, new: str) -> None:
     """ctrl+z restores every byte and shows ``old`` again; ctrl+y moves it to ``new``."""
     app = pilot.app
@@ -60,8 +69,8 @@ async def test_rename_shows_the_count_then_follows_the_document(root: Path) -> N
         await pilot.press("r")
         await on_screen(pilot, AskScreen)
         assert app.screen.query_one("#ask-input").value == "severity-levels.md"
-        app.screen.query_one("#ask-input").value = "sev-levels.md"
-        await pilot.press("enter")
+        await pilot.press("escape")
+        await rename(pilot, DOC, "sev-levels.md")
         await on_screen(pilot, ChoiceScreen)
         message = str(app.screen.query_one("#choice-message").render())
         assert "1 file renamed, 14 other files rewritten (15 files in all)" in message
@@ -82,11 +91,7 @@ async def test_a_refused_name_says_why_in_the_dialog(root: Path) -> None:
     before = files(root)
     app = app_on(root)
     async with app.run_test(size=SIZE) as pilot:
-        await select(pilot, DOC)
-        await pilot.press("r")
-        await on_screen(pilot, AskScreen)
-        app.screen.query_one("#ask-input").value = "incident-response.md"
-        await pilot.press("enter")
+        await rename(pilot, DOC, "incident-response.md")
         error = app.screen.query_one("#ask-error")
         await pilot_wait_until(pilot, lambda: error.display)
         assert "exists already" in str(error.render())
@@ -121,11 +126,7 @@ async def test_rename_a_bundle_from_the_tree(root: Path) -> None:
     before = files(root)
     app = app_on(root)
     async with app.run_test(size=SIZE) as pilot:
-        await select(pilot, "slos")
-        await pilot.press("r")
-        await on_screen(pilot, AskScreen)
-        app.screen.query_one("#ask-input").value = "service-levels"
-        await pilot.press("enter")
+        await rename(pilot, "slos", "service-levels")
         await on_screen(pilot, ChoiceScreen)
         await pilot.press("y")
         await pilot_wait_until(pilot, lambda: (root / "service-levels/index.md").is_file())
