@@ -184,7 +184,6 @@ class Package:
         self._by_folder: dict[str, list[Document]] | None = None
         self._subfolders: dict[str, list[str]] | None = None
         self._backlinks: dict[str, list[tuple[str, Link]]] | None = None
-        self._real_folders: dict[str, str] = {}  # folder -> its realpath (see resolve_path)
         self._cache_writer: Any = None  # a MetadataCache saving in the background
 
     # -- opening ------------------------------------------------------------------------
@@ -259,7 +258,6 @@ class Package:
         reads = self._read_documents(found, reader, scan, cache, background, load_other_files)
         self.documents = {r.path: Document.from_read(r) for r in reads}
         self._links.clear()
-        self._real_folders.clear()
         self._by_folder = self._subfolders = None
         self.scans = {r.path: r.scan for r in reads if r.scan is not None}
         self.document_findings = {r.path: r.findings for r in reads if r.findings is not None}
@@ -573,25 +571,11 @@ class Package:
 
     def resolve_path(self, rel: str) -> str:
         """Check that root-relative ``rel`` stays in the package (symlinks included)."""
-        real_root = self._realpath("")
-        real = self._realpath(rel)
+        real_root = os.path.realpath(self.root)
+        real = os.path.realpath(self.root / rel)
         if real != real_root and not real.startswith(real_root + os.sep):
             raise PermissionError(f"{rel} leaves the package; it is never read")
         return rel
-
-    def _realpath(self, rel: str) -> str:
-        """``os.path.realpath`` of root-relative ``rel``, its folder's remembered until the
-        next load (a link's check costs one ``lstat``, not one per folder of its path)."""
-        folder, name = posixpath.split(rel)
-        if name in ("", ".", ".."):
-            folder, name = rel, ""
-        real_folder = self._real_folders.get(folder)
-        if real_folder is None:
-            real_folder = self._real_folders[folder] = os.path.realpath(self.root / folder)
-        if not name:
-            return real_folder
-        joined = os.path.join(real_folder, name)
-        return os.path.realpath(joined) if os.path.islink(joined) else joined
 
     def resolve(self, source: str, target: str) -> Target:
         """Resolve a link found in ``source``; a symlink leaving the root is ``outside``."""
@@ -604,24 +588,23 @@ class Package:
         return result
 
     def links(self, rel: str) -> list[tuple[Link, Target]]:
-        """The links in a document's body (or an index), resolved; read on first use.
-
-        A document's are its body scan's (:meth:`scan`: markdown-it's links, found ten
-        times sooner), so :meth:`backlinks` of a package loaded with ``scan`` reads nothing.
-        """
+        """The links in a document's body (or an index), resolved; read on first use."""
         if rel not in self._links:
-            if rel in self.documents:  # (a scan read from the cache holds plain tuples)
-                found = list(map(Link._make, self.scan(rel).links))
-            else:  # an index or SKILL.md: its body, as the app shows it
-                try:
+            try:
+                if rel in self.documents:
+                    body = self.body(rel)
+                    first = self.documents[rel].body_line
+                else:  # an index or SKILL.md: its body, as the app shows it
                     text = self.read_text(rel)
                     block = fm.find_block(text)
                     end = block.end if block else 0
                     body, first = text[end:], text.count("\n", 0, end) + 1
-                except (OSError, FormatError):
-                    body, first = "", 1
-                found = extract_links(body, first_line=first)
-            self._links[rel] = [(link, self.resolve(rel, link.target)) for link in found]
+            except (OSError, FormatError):
+                body, first = "", 1
+            self._links[rel] = [
+                (link, self.resolve(rel, link.target))
+                for link in extract_links(body, first_line=first)
+            ]
         return self._links[rel]
 
     def backlinks(self, rel: str) -> list[tuple[str, Link]]:
