@@ -41,6 +41,9 @@ COMMANDS = (
     "eval",
     "review",
     "search",
+    "mv",
+    "split",
+    "merge",
 )
 
 
@@ -286,6 +289,12 @@ def main(argv: list[str] | None = None) -> int:
             from .fulltext.search_cli import run_search, search_parser
 
             return run_search(search_parser().parse_args(argv[1:]))
+
+        if argv and argv[0] in ("mv", "split", "merge"):
+            from . import moves_cli
+
+            parse = getattr(moves_cli, f"{argv[0]}_parser")().parse_args(argv[1:])
+            return getattr(moves_cli, f"run_{argv[0]}")(parse)
         if argv and argv[0] == "build":
             from .importing.commands import run_build
 

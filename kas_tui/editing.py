@@ -377,7 +377,8 @@ def redo(pkg: Package) -> Change | None:
 def _reload(pkg: Package, change: Change | None) -> None:
     if change is None:
         return
-    if change.folders:  # folders came or went: the package's folders change too
-        pkg.load(cache=True)  # the unchanged documents' metadata from the cache
+    if change.folders or change.moved_from is not None:
+        # folders or whole files came or went: the layout changed (metadata from the cache)
+        pkg.load(cache=True)
     else:
         pkg.reload_file(change.path.resolve().relative_to(pkg.root.resolve()).as_posix())

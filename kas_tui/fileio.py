@@ -165,6 +165,31 @@ def atomic_write(
     mode is kept (a new file gets the umask's). Raises :class:`OSError` when the folder
     cannot be written.
     """
+    staged = stage(path, data, locked=locked, durable=durable)
+    commit(staged, check=check, locked=locked, durable=durable)
+
+
+@dataclass(frozen=True)
+class Staged:
+    """New bytes for ``path``, written (and synced) into a temporary file beside it that
+    this process holds locked: steps 1 and 2 of :func:`atomic_write`, done ahead, so a
+    writer of many files can sync them all at once (in threads) before it renames any."""
+
+    path: Path
+    tmp: str
+    fd: int
+
+
+def stage(
+    path: Path | str,
+    data: bytes | Callable[[BinaryIO], object],
+    *,
+    locked: bool = False,
+    durable: bool = True,
+) -> Staged:
+    """Write ``data`` into a new temporary file beside ``path`` (see :func:`atomic_write`);
+    :func:`commit` puts it in place, :func:`discard` throws it away. Raises
+    :class:`OSError` when the folder cannot be written (nothing is left behind)."""
     path = Path(os.path.realpath(path))
     folder = path.parent
     try:
@@ -184,19 +209,51 @@ def atomic_write(
         if durable:
             os.fsync(fd)
         os.fchmod(fd, mode)
+    except BaseException:
+        discard(Staged(path, tmp, fd))
+        raise
+    return Staged(path, tmp, fd)
+
+
+def commit(
+    staged: Staged,
+    *,
+    check: Callable[[], None] | None = None,
+    locked: bool = False,
+    durable: bool = True,
+) -> None:
+    """Put ``staged`` in its place: under the folder's lock ``check`` runs (it may raise
+    to stop the write) and the temporary file is renamed over the target; then the
+    folder is synced (``durable``). The temporary file is gone either way."""
+    folder = staged.path.parent
+    lock = contextlib.nullcontext if locked else lambda: folder_lock(folder)
+    try:
         with lock():
             if check is not None:
                 check()
-            os.replace(tmp, path)
+            os.replace(staged.tmp, staged.path)
             _note_swept(folder)
     except BaseException:
         with contextlib.suppress(OSError):
-            os.unlink(tmp)
+            os.unlink(staged.tmp)
         raise
     finally:
-        os.close(fd)  # releases the temporary file's lock
+        os.close(staged.fd)  # releases the temporary file's lock
     if durable:
         _fsync_dir(folder)
+
+
+def discard(staged: Staged) -> None:
+    """Throw a staged file away (it was never put in place)."""
+    with contextlib.suppress(OSError):
+        os.unlink(staged.tmp)
+    with contextlib.suppress(OSError):
+        os.close(staged.fd)
+
+
+def fsync_folder(folder: Path | str) -> None:
+    """Make the renames done in ``folder`` durable (a no-op where folders cannot be synced)."""
+    _fsync_dir(Path(folder))
 
 
 def save_cache_pickle(path: Path, data: object) -> bool:

@@ -10,11 +10,23 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .fileio import Fingerprint, LockTimeout, atomic_write, folder_lock, os_reason
+from .fileio import (
+    Fingerprint,
+    LockTimeout,
+    Staged,
+    atomic_write,
+    commit,
+    discard,
+    folder_lock,
+    fsync_folder,
+    os_reason,
+    stage,
+)
 from .okf.errors import EditError, FormatError
 from .okf.text import decode, encode
 
@@ -34,14 +46,32 @@ class ConflictError(StoreError):
 
 @dataclass(frozen=True)
 class Change:
-    """One write: the bytes before (``None`` when the file was created) and after."""
+    """One write: the bytes before (``None`` when the file was created) and after
+    (``None`` when it was removed); or a rename (``moved_from``)."""
 
     path: Path
     before: bytes | None = field(repr=False)
-    after: bytes = field(repr=False)
+    after: bytes | None = field(repr=False)
     label: str = ""
-    #: Folders made for a created file (outermost first, see ``Store.apply(parents=)``):
-    #: undo removes them again when they are empty, redo makes them again.
+    #: The folders that exist only for this file, outermost first: made for a created
+    #: file (see ``Store.apply(parents=)``) or a rename's target, left empty by a removed
+    #: one. Undo removes (or makes) them again when they are empty, redo the opposite.
+    folders: tuple[Path, ...] = ()
+    #: A rename: what is at ``path`` (a file, or a folder with all it holds) was at
+    #: ``moved_from``; its bytes do not change (``before`` and ``after`` are ``None``).
+    moved_from: Path | None = None
+
+
+@dataclass(frozen=True)
+class Write:
+    """One file of :meth:`Store.apply_group`: ``path`` is where it is once the group's
+    renames are done; it holds ``before`` now (``None``: it does not exist) and gets
+    ``after`` (``None``: it is removed, and with it the empty ``folders``, outermost
+    first, it leaves behind)."""
+
+    path: Path
+    before: bytes | None = field(repr=False)
+    after: bytes | None = field(repr=False)
     folders: tuple[Path, ...] = ()
 
 
@@ -222,7 +252,7 @@ class Store:
         if not self.undo_stack:
             return None
         change = self.undo_stack[-1]
-        self._swap(change.path, have=change.after, want=change.before, folders=change.folders)
+        _revert(change)
         self.redo_stack.append(self.undo_stack.pop())
         return change
 
@@ -231,9 +261,41 @@ class Store:
         if not self.redo_stack:
             return None
         change = self.redo_stack[-1]
-        self._swap(change.path, have=change.before, want=change.after, folders=change.folders)
+        _replay(change)
         self.undo_stack.append(self.redo_stack.pop())
         return change
+
+    # -- groups: renames and writes, all or none ----------------------------------------
+
+    def apply_group(
+        self, renames: Sequence[tuple[Path, Path]], writes: Sequence[Write], *, label: str = ""
+    ) -> list[Change]:
+        """Rename files and folders, then write, create and remove files: all or nothing.
+
+        Everything is checked before anything is written: each rename's source exists
+        and its target does not, and each file holds ``before`` now (read where it is
+        before the renames). Then the renames run in order (a target's missing folders
+        are made), then the writes, each checked again under its folder's lock right
+        before it lands. If a step fails, the steps done are undone, newest first, and
+        the error is raised: the disk is as it was. The changes are journalled one by
+        one (an :class:`~kas_tui.session.EditSession` undoes them as one action).
+        """
+        if self.dry_run:
+            raise StoreError(renames[0][0] if renames else "", "a group is never dry-run")
+        _check_group(renames, writes)
+        done: list[Change] = []
+        try:
+            for source, target in renames:
+                done.append(_rename(source, target, label))
+            for start in range(0, len(writes), _BATCH):
+                _write_batch(writes[start : start + _BATCH], label, done)
+            _sync_folders(Path(os.path.realpath(c.path)).parent for c in done if not c.moved_from)
+        except BaseException as exc:
+            _roll_back(done, exc)
+            raise
+        self.undo_stack.extend(done)
+        self.redo_stack.clear()
+        return done
 
     @staticmethod
     def _swap(
@@ -270,6 +332,205 @@ class Store:
             _remove_folders(folders)
 
 
+def _revert(change: Change) -> None:
+    """Undo one journalled change (refused, naming the file, if the disk moved on)."""
+    if change.moved_from is not None:
+        _move(change.path, change.moved_from, "undo")
+        _remove_folders(change.folders)
+    else:
+        Store._swap(change.path, have=change.after, want=change.before, folders=change.folders)
+
+
+def _replay(change: Change) -> None:
+    """Redo one journalled change."""
+    if change.moved_from is not None:
+        made = _make_folders(change.path.parent) if change.folders else ()
+        try:
+            _move(change.moved_from, change.path, "redo")
+        except BaseException:
+            _remove_folders(made)
+            raise
+    else:
+        Store._swap(change.path, have=change.before, want=change.after, folders=change.folders)
+
+
+def _origin(path: Path, renames: Sequence[tuple[Path, Path]]) -> Path:
+    """Where ``path`` (named as it is after ``renames``) is before them."""
+    for source, target in reversed(renames):
+        if path == target or target in path.parents:
+            path = source / path.relative_to(target)
+    return path
+
+
+def _check_group(renames: Sequence[tuple[Path, Path]], writes: Sequence[Write]) -> None:
+    """Refuse a group whose files are no longer what it was planned on."""
+    for source, target in renames:
+        if not os.path.lexists(source):
+            raise ConflictError(source, "no longer exists on disk; nothing was written")
+        if os.path.lexists(target) and not _same_entry(source, target):
+            raise ConflictError(target, "exists on disk now; nothing was written")
+    for write in writes:
+        where = _origin(write.path, renames)
+        try:
+            current: bytes | None = where.read_bytes()
+        except FileNotFoundError:
+            current = None
+        except OSError as exc:
+            raise StoreError(where, f"cannot read: {_reason(exc)}; nothing was written") from None
+        if current != write.before:
+            what = "was created" if write.before is None else "changed"
+            raise ConflictError(
+                where, f"{what} on disk since this change was planned; nothing was written"
+            )
+
+
+def _same_entry(a: Path, b: Path) -> bool:
+    """Whether two names are one file (a case-only rename on a case-insensitive disk)."""
+    try:
+        return a != b and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _move(source: Path, target: Path, verb: str = "rename") -> None:
+    """Rename ``source`` (a file or a folder) to ``target``, which must not exist.
+
+    Both folders are locked (in a fixed order) so no kas-tui write lands in between.
+    """
+    folders = sorted({os.path.realpath(source.parent), os.path.realpath(target.parent)})
+    try:
+        with contextlib.ExitStack() as stack:
+            for folder in folders:
+                stack.enter_context(folder_lock(folder))
+            if not os.path.lexists(source):
+                raise ConflictError(source, f"no longer exists on disk; {verb} refused")
+            if os.path.lexists(target) and not _same_entry(source, target):
+                raise ConflictError(target, f"exists on disk now; {verb} refused")
+            os.rename(source, target)
+    except LockTimeout as exc:
+        raise StoreError(source, f"not moved: {exc.strerror}") from None
+    except OSError as exc:
+        raise StoreError(source, f"cannot move to {target}: {_reason(exc)}") from None
+    for folder in folders:
+        fsync_folder(folder)
+
+
+def _rename(source: Path, target: Path, label: str) -> Change:
+    made = () if target.parent.is_dir() else _make_folders(target.parent)
+    try:
+        _move(source, target)
+    except BaseException:
+        _remove_folders(made)
+        raise
+    return Change(target, None, None, label, made, moved_from=source)
+
+
+#: How many files of a group are staged (written and synced, in threads) at once: the
+#: syncs of a batch overlap (about four times faster than one after the other), and
+#: each staged file holds a file descriptor until it is put in place.
+_BATCH = 64
+_THREADS = 8
+
+
+def _write_batch(batch: Sequence[Write], label: str, done: list[Change]) -> None:
+    """Stage the new bytes of ``batch`` (in threads), then put each file in place (or
+    remove it) in order, each checked under its folder's lock; ``done`` gets each
+    change as it lands. What is staged but not put in place is thrown away."""
+    made: dict[int, tuple[Path, ...]] = {}
+    staged: dict[int, Staged] = {}
+    try:
+        for i, write in enumerate(batch):
+            parent = Path(os.path.realpath(write.path)).parent
+            if write.after is not None and not parent.is_dir():
+                made[i] = _make_folders(parent)
+        staged = _stage_all(batch)
+        for i, write in enumerate(batch):
+            done.append(_put(write, staged.pop(i, None), made.pop(i, ()), label))
+    finally:
+        for left in staged.values():
+            discard(left)
+        for folders in made.values():
+            _remove_folders(folders)
+
+
+def _stage_all(batch: Sequence[Write]) -> dict[int, Staged]:
+    """The staged new bytes of each write of ``batch`` that is not a removal, by position;
+    all or none (the first failure, in order, is raised)."""
+    jobs = {i: w for i, w in enumerate(batch) if w.after is not None}
+    staged: dict[int, Staged] = {}
+    failed: list[tuple[int, BaseException]] = []
+    with ThreadPoolExecutor(max_workers=max(1, min(_THREADS, len(jobs)))) as pool:
+        futures = {i: pool.submit(stage, w.path, w.after) for i, w in jobs.items()}
+        for i, future in futures.items():
+            try:
+                staged[i] = future.result()
+            except BaseException as exc:  # noqa: BLE001 - raised below, after the clean-up
+                failed.append((i, exc))
+    if failed:
+        for left in staged.values():
+            discard(left)
+        i, exc = failed[0]
+        raise _store_error(batch[i].path, exc, "written") from None
+    return staged
+
+
+def _put(write: Write, staged: Staged | None, made: tuple[Path, ...], label: str) -> Change:
+    """Put one staged write in place (or remove the file) if its file is as planned."""
+    real = Path(os.path.realpath(write.path))
+    if staged is None:  # a removal
+        try:
+            with folder_lock(real.parent):
+                _check_unchanged(real, write.before, False)
+                real.unlink()
+        except OSError as exc:
+            raise _store_error(write.path, exc, "removed") from None
+        _remove_folders(write.folders)
+        return Change(write.path, write.before, None, label, write.folders)
+    try:
+        commit(
+            staged,
+            check=lambda: _check_unchanged(real, write.before, write.before is None),
+            durable=False,  # the folders are synced once, at the end of the group
+        )
+    except BaseException as exc:
+        with contextlib.suppress(OSError):  # commit removes it itself, unless it never ran
+            os.unlink(staged.tmp)
+        raise _store_error(write.path, exc, "written") from None
+    return Change(write.path, write.before, write.after, label, made)
+
+
+def _store_error(path: Path, exc: BaseException, done: str) -> BaseException:
+    if isinstance(exc, StoreError) or not isinstance(exc, OSError):
+        return exc
+    if isinstance(exc, LockTimeout):
+        return StoreError(path, f"not {done}: {exc.strerror}")
+    verb = "remove" if done == "removed" else "write"
+    return StoreError(path, f"cannot {verb}: {_reason(exc)}")
+
+
+def _sync_folders(folders: Iterable[Path]) -> None:
+    """Make the renames done in ``folders`` durable, the syncs overlapping."""
+    unique = set(folders)
+    with ThreadPoolExecutor(max_workers=max(1, min(_THREADS, len(unique)))) as pool:
+        list(pool.map(fsync_folder, unique))
+
+
+def _roll_back(done: list[Change], cause: BaseException) -> None:
+    """Undo ``done`` newest first after ``cause`` stopped a group; say what stayed."""
+    stuck: list[str] = []
+    for change in reversed(done):
+        try:
+            _revert(change)
+        except (StoreError, OSError) as exc:
+            stuck.append(str(exc))
+    if stuck:
+        raise StoreError(
+            done[0].path,
+            f"{cause}; and {len(stuck)} of the {len(done)} steps already done could not be "
+            f"put back: {'; '.join(stuck)}",
+        ) from cause
+
+
 def _make_folders(folder: Path) -> tuple[Path, ...]:
     """Make ``folder`` and its missing parents; the ones made, outermost first."""
     missing = []
@@ -301,6 +562,7 @@ __all__ = [
     "Fingerprint",
     "Store",
     "StoreError",
+    "Write",
     "os_reason",
     "read_bytes",
     "write_atomic",

@@ -241,6 +241,25 @@ async def create(pilot) -> None:
     await pilot.pause()
 
 
+async def rename(pilot) -> None:
+    """r on a document: the new name typed, then the whole diff of what follows it."""
+    from kas_tui.tui.screens.choose import ChoiceScreen
+    from kas_tui.tui.widgets.nav_tree import NavTree
+
+    app = pilot.app
+    await pilot.pause()
+    app.go("incidents/severity-levels.md", reveal=True)
+    app.query_one(NavTree).focus()
+    await pilot.pause(0.3)
+    await pilot.press("r")
+    await pilot.pause()
+    app.screen.query_one("#ask-input").value = "sev-levels.md"
+    await pilot.press("enter")
+    while not isinstance(app.screen, ChoiceScreen):
+        await pilot.pause()
+    await pilot.press("d")
+
+
 SHOTS = {
     "main": curator,
     "document": document,
@@ -251,6 +270,7 @@ SHOTS = {
     "review": review,
     "create": create,
     "fulltext": fulltext,
+    "rename": rename,
 }
 
 if __name__ == "__main__":

@@ -765,3 +765,21 @@ def test_reload_file_updates_listings_only_when_a_document_comes_or_goes(tmp_pat
     pkg.reload_file(listing.path)
     assert {item.path: item.kind for item in pkg.listings(folder)}[listing.path] == "document"
     assert len(calls) == 2
+
+
+def test_links_are_markdown_its_and_a_folder_symlink_leaving_is_outside(tmp_path, demo):
+    """A document's links come from its body scan: the same as markdown-it's; the
+    symlink check remembers each folder's realpath, and a link through a symlinked
+    folder leaving the package is still outside."""
+    from kas_tui.okf.links import extract_links
+
+    for rel, doc in demo.documents.items():
+        expected = extract_links(demo.body(rel), first_line=doc.body_line)
+        assert [link for link, _ in demo.links(rel)] == expected, rel
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "x.md").write_text("secret\n")
+    os.symlink(outside, demo.root / "oncall" / "away")
+    assert demo.resolve("oncall/index.md", "away/x.md").kind == "outside"
+    assert demo.resolve("oncall/index.md", "away/x.md").kind == "outside", "remembered"
+    assert demo.resolve("oncall/index.md", "oncall-faq.md").kind == "internal"

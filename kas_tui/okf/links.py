@@ -26,6 +26,7 @@ __all__ = [
     "Span",
     "Target",
     "_parser",
+    "code_spans",
     "destination_spans",
     "destination_spans_reference",
     "extract_links",
@@ -246,7 +247,11 @@ def format_destination(dest: str, *, angle: bool = False) -> str:
 
 
 def rewrite_links(
-    text: str, change: Callable[[str], str | None], spans: Iterable[Span] | None = None
+    text: str,
+    change: Callable[[str], str | None],
+    spans: Iterable[Span] | None = None,
+    *,
+    by_span: bool = False,
 ) -> str:
     """``text`` with each link destination that ``change`` maps to a new one rewritten.
 
@@ -254,12 +259,14 @@ def rewrite_links(
     returns the new one, or ``None`` to keep it. Only the destinations'
     own characters change (``<...>`` stays ``<...>``; titles and text stay as written):
     links in code, HTML and everything else are the bytes they were. ``spans`` are
-    :func:`destination_spans` of ``text`` (computed when not given).
+    :func:`destination_spans` of ``text`` (computed when not given). ``by_span=True``
+    passes ``change`` the whole :class:`Span` instead, for a change that follows how the
+    destination is written (``text[span.start:span.end]``: percent-encoded or not).
     """
     parts: list[str] = []
     at = 0
     for span in destination_spans(text) if spans is None else spans:
-        new = change(span.target)
+        new = change(span) if by_span else change(span.target)  # type: ignore[arg-type]
         if new is None or new == span.target:
             continue
         written = text[span.start : span.end]
@@ -269,6 +276,38 @@ def rewrite_links(
         return text
     parts.append(text[at:])
     return "".join(parts)
+
+
+def code_spans(markdown: str) -> list[Span]:
+    """The inline code spans markdown-it finds in ``markdown`` (never one in a code block
+    or in HTML), in text order: ``text[start:end]`` is the code as written between its
+    backticks (one padding space each side left out), ``target`` the code markdown-it
+    reads. A path written as code (SKILL.md's entry points: `` `/billing/refunds.md` ``)
+    is one. A span markdown-it reads across a line break is left out.
+    """
+    if "`" not in markdown:
+        return []
+    source = _Source(markdown)
+    found: list[Span] = []
+    for token in _parser().parse(markdown):
+        if token.type != "inline" or not token.map or not token.children:
+            continue
+        first, last = token.map
+        at = source.given[first]
+        end = source.given[last] if last < len(source.given) else len(markdown)
+        for child in token.children:
+            if child.type != "code_inline" or not child.content:
+                continue
+            ticks = re.escape(child.markup)
+            pattern = rf"(?<!`){ticks}( ?){re.escape(child.content)}\1{ticks}(?!`)"
+            hit = re.compile(pattern).search(markdown, at, end)
+            if hit is None:
+                continue
+            start = hit.start() + len(child.markup) + len(hit.group(1))
+            row = bisect_right(source.given, start) - 1
+            found.append(Span(start, start + len(child.content), child.content, row + 1))
+            at = hit.end()
+    return found
 
 
 def site_link(base: str, link: str) -> str:

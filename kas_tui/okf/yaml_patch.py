@@ -10,10 +10,11 @@ returned, so an edit can never produce YAML that reads back differently.
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import io
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,6 +125,60 @@ def remove_field(text: str, key: str) -> str:
     new_yaml = yaml_text[:start] + yaml_text[end:]
     expected = {k: v for k, v in data.items() if k != key}
     return _checked(text, text[:base] + new_yaml + text[base + len(yaml_text) :], expected, data)
+
+
+def set_in(text: str, path: Sequence[str | int], value: str) -> str:
+    """Return ``text`` with the string scalar at ``path`` set to ``value``, in place.
+
+    ``path`` walks from the top-level mapping through keys and list positions
+    (``("sources", 1, "resource")``). Only that scalar's characters change, in its
+    quoting style (a plain value that would read back differently is quoted); every
+    other byte of the frontmatter stays. Raises :class:`EditError` when there is no such
+    scalar or it cannot be rewritten on its line.
+    """
+    value = normalize(value, ".".join(map(str, path)))
+    parsed = _parse(text)
+    if parsed is None or parsed[2] is None:
+        raise EditError("there is no frontmatter to edit")
+    yaml_text, base, root, data = parsed
+    node: yaml.Node = root
+    expected = copy.deepcopy(data)
+    holder: Any = expected
+    for i, step in enumerate(path):
+        where = ".".join(map(str, path[: i + 1]))
+        if isinstance(step, int) and isinstance(node, yaml.SequenceNode) and step < len(node.value):
+            node = node.value[step]
+        elif isinstance(step, str) and isinstance(node, yaml.MappingNode):
+            hits = [v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == step]
+            if len(hits) != 1:
+                raise EditError(f"{where}: not exactly one such key in the frontmatter")
+            node = hits[0]
+        else:
+            raise EditError(f"{where}: no such value in the frontmatter")
+        if i < len(path) - 1:
+            holder = holder[step]
+    if not isinstance(node, yaml.ScalarNode) or node.style in ("|", ">"):
+        raise EditError(f"{'.'.join(map(str, path))}: not a one-line text value")
+    holder[path[-1]] = value
+    start, end = node.start_mark.index, node.end_mark.index
+    dumper = _dumper_for(root, yaml_text)
+    for style in (node.style, "'"):
+        new_node = _represent(value, dumper)
+        _inherit_style(new_node, node)
+        if style == "'" and new_node.style is None:
+            new_node.tag, new_node.style = _STR_TAG, "'"
+        inline = _emit_inline(new_node, dumper)
+        if inline is None:
+            break
+        new_yaml = yaml_text[:start] + inline + yaml_text[end:]
+        try:
+            return _checked(
+                text, text[:base] + new_yaml + text[base + len(yaml_text) :], expected, data
+            )
+        except EditError:
+            if new_node.style is not None:
+                raise
+    raise EditError(f"{'.'.join(map(str, path))}: the new value cannot be written on its line")
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -25,6 +25,7 @@ from .commands import COMMANDS, KasCommands, bindings
 from .edits import EditingMixin
 from .fulltext import FullTextMixin
 from .history import History
+from .moving import MovingMixin
 from .screens.agent import open_agent_walk, open_replay
 from .screens.choose import ask_unsaved
 from .screens.find import FindScreen, Found
@@ -73,7 +74,7 @@ def open_app(location: Location, **options) -> KasApp:
     return KasApp(package, notes=notes, **options)
 
 
-class KasApp(FullTextMixin, EditingMixin, App[None]):
+class KasApp(MovingMixin, FullTextMixin, EditingMixin, App[None]):
     """Browse a Knowledge-as-Skill package by its three layers, and edit it."""
 
     CSS_PATH = "app.tcss"
@@ -107,6 +108,7 @@ class KasApp(FullTextMixin, EditingMixin, App[None]):
         self._watcher: Watcher | None = None
         self._body_settle = 0.0  # see go(moving=)
         self._init_editing()
+        self._init_moving()
 
     # -- the main screen (its panes and keys: screens/main.py) ----------------------
 

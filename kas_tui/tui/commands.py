@@ -213,6 +213,39 @@ COMMANDS: tuple[Command, ...] = (
         "Review",
         footer=False,
     ),
+    # Move
+    Command(
+        "rename",
+        "r",
+        "Rename",
+        "Rename the selected document, asset or bundle; every link, entry and source follows",
+        "Move",
+        footer=False,
+    ),
+    Command(
+        "move_to_bundle",
+        "M",
+        "Move",
+        "Move the selected document, asset or bundle into a bundle picked from a list",
+        "Move",
+        footer=False,
+    ),
+    Command(
+        "split_bundle",
+        "X",
+        "Split",
+        "Move chosen documents of the bundle into a new sub-bundle with its own index.md",
+        "Move",
+        footer=False,
+    ),
+    Command(
+        "merge_bundle",
+        "U",
+        "Merge",
+        "Move everything of the bundle into another one; its index.md and entry go",
+        "Move",
+        footer=False,
+    ),
     # Onboard
     Command(
         "create",

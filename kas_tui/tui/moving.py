@@ -1,0 +1,310 @@
+"""The app's moves: rename (``r``), move to a bundle (``M``), split (``X``), merge (``U``).
+
+Each asks what it needs (a name, a bundle, the documents of a split), has the move
+planned (:mod:`kas_tui.moves`: a refusal is the dialog's message), shows how many files
+change with the diff one key away, and writes the plan as one undoable action. The tree
+and the page shown then follow the moved item; undo (and redo) take them back.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import posixpath
+from typing import TYPE_CHECKING, Any
+
+from ..moves import MovePlan, apply_plan, into, plan_merge, plan_move, plan_split
+from ..okf.errors import EditError
+from ..store import ConflictError, StoreError
+from ..words import counted
+from .screens.ask import AskScreen
+from .screens.choose import ChoiceScreen, DiffScreen
+from .screens.moving import BundlePicker, SplitScreen
+
+if TYPE_CHECKING:
+    from ..package import Package
+    from ..session import EditSession
+    from .history import History
+
+_KINDS = {"document": "document", "asset": "asset", "bundle": "folder"}
+
+
+class MovingMixin:
+    """Moves for :class:`~kas_tui.tui.app.KasApp` (which provides package, session, views)."""
+
+    package: Package
+    session: EditSession
+    history: History
+    location: str | None
+    today: dt.date
+
+    def _init_moving(self) -> None:
+        self._move_plans: dict[int, MovePlan] = {}  # id(action) -> the plan it wrote
+
+    # -- what is selected -----------------------------------------------------------
+
+    def _selected(self) -> tuple[str, str] | None:
+        """(path, ``document``/``asset``/``folder``) of what the focused tree's cursor
+        (else the page shown) stands for; ``None`` with a message when nothing movable."""
+        app: Any = self
+        from .widgets.files_view import FilesView
+        from .widgets.nav_tree import NavTree
+
+        for tree in (app.query_one(NavTree), app.query_one(FilesView)):
+            if tree.has_focus and tree.cursor_node is not None and tree.cursor_node.data:
+                ref = tree.cursor_node.data
+                kind = _KINDS.get(ref.kind)
+                if kind and ref.path:
+                    return ref.path, kind
+                app.notify(
+                    "The package root, SKILL.md, index.md and log.md stay where they are; "
+                    "put the cursor on a document, an asset or a bundle",
+                    severity="warning",
+                )
+                return None
+        place = self.location
+        if place in self.package.documents:
+            return place, "document"
+        if place and posixpath.basename(place) == "index.md" and posixpath.dirname(place):
+            return posixpath.dirname(place), "folder"
+        app.notify("Select a document, an asset or a bundle first", severity="warning")
+        return None
+
+    def _bundle_at(self) -> str | None:
+        """The bundle the cursor (or the page shown) is in or on."""
+        selected = self._selected()
+        if selected is None:
+            return None
+        path, kind = selected
+        return path if kind == "folder" else posixpath.dirname(path)
+
+    # -- the keys -------------------------------------------------------------------
+
+    def action_rename(self) -> None:
+        """``r``: a new name for the selected document, asset or bundle."""
+        selected = self._selected()
+        if selected is None:
+            return
+        src, kind = selected
+        app: Any = self
+        folder = posixpath.dirname(src)
+        planned: list[MovePlan] = []
+
+        def check(name: str) -> str | None:
+            dst = posixpath.join(folder, name.strip()) if folder else name.strip()
+            try:
+                planned[:] = [self._plan(lambda log: plan_move(self.package, src, dst, **log))]
+            except EditError as exc:
+                return str(exc)
+            return None
+
+        def answered(name: str | None) -> None:
+            if name is not None and planned:
+                self._confirm(planned[0], "Rename")
+
+        app.push_screen(
+            AskScreen(
+                f"Rename {kind}",
+                f"New name for {src}{'/' if kind == 'folder' else ''} (every link to it follows):",
+                posixpath.basename(src),
+                check=check,
+            ),
+            answered,
+        )
+
+    def action_move_to_bundle(self) -> None:
+        """``M``: move the selected document, asset or bundle into a bundle picked from a list."""
+        selected = self._selected()
+        if selected is None:
+            return
+        src, kind = selected
+        app: Any = self
+
+        def picked(folder: str | None) -> None:
+            if folder is None:
+                return
+            try:
+                plan = self._plan(
+                    lambda log: plan_move(self.package, src, into(self.package, src, folder), **log)
+                )
+            except EditError as exc:
+                app.notify(str(exc), title="Not moved", severity="error", timeout=8)
+                return
+            self._confirm(plan, "Move")
+
+        below = src + "/"
+        bundles = [
+            (folder, label)
+            for folder, label in self._bundles()
+            if folder != posixpath.dirname(src) and not (folder + "/").startswith(below)
+        ]
+        app.push_screen(
+            BundlePicker(f"Move {kind}", f"Move {src} into the bundle:", bundles), picked
+        )
+
+    def action_split_bundle(self) -> None:
+        """``X``: move chosen documents of a bundle into a new sub-bundle."""
+        bundle = self._bundle_at()
+        if bundle is None:
+            return
+        app: Any = self
+        planned: list[MovePlan] = []
+        documents = [
+            (doc.path, f"{doc.title}  ({posixpath.basename(doc.path)})")
+            for doc in self.package.documents_in(bundle)
+        ]
+        if not documents:
+            app.notify(f"{bundle or '.'}/ holds no documents to split", severity="warning")
+            return
+
+        def check(paths: list[str], name: str, description: str) -> str | None:
+            try:
+                plan = self._plan(
+                    lambda log: plan_split(
+                        self.package, bundle, paths, name, description=description, **log
+                    )
+                )
+            except EditError as exc:
+                return str(exc)
+            planned[:] = [plan]
+            return None
+
+        def done(ok: bool | None) -> None:
+            if ok and planned:
+                self._confirm(planned[0], "Split")
+
+        app.push_screen(SplitScreen(bundle, documents, check), done)
+
+    def action_merge_bundle(self) -> None:
+        """``U``: move everything of the selected bundle into a bundle picked from a list."""
+        bundle = self._bundle_at()
+        app: Any = self
+        if bundle is None:
+            return
+        if not bundle:
+            app.notify("The package root cannot be merged into a bundle", severity="warning")
+            return
+
+        def picked(target: str | None) -> None:
+            if target is None:
+                return
+            try:
+                plan = self._plan(lambda log: plan_merge(self.package, bundle, target, **log))
+            except EditError as exc:
+                app.notify(str(exc), title="Not merged", severity="error", timeout=8)
+                return
+            self._confirm(plan, "Merge")
+
+        bundles = [
+            (folder, label)
+            for folder, label in self._bundles()
+            if folder != bundle and not folder.startswith(bundle + "/")
+        ]
+        app.push_screen(
+            BundlePicker(
+                "Merge bundle",
+                f"Move everything in {bundle}/ into the bundle (its index.md and entry go):",
+                bundles,
+            ),
+            picked,
+        )
+
+    # -- planning, confirming, writing ----------------------------------------------
+
+    def _plan(self, make: Any) -> MovePlan:
+        return make({"log": self.session.log_edits, "today": self.today})
+
+    def _bundles(self) -> list[tuple[str, str]]:
+        """(folder, its entry's title or the number of entries) of every bundle with an index."""
+        titles = {
+            listing.path: listing.entry.title
+            for index in self.package.indexes.values()
+            for listing in index.listings
+            if listing.kind == "bundle"
+        }
+        return [
+            (folder, titles.get(folder) or counted(len(index.listings), "entry", "entries"))
+            for folder, index in sorted(self.package.indexes.items())
+        ]
+
+    def _confirm(self, plan: MovePlan, verb: str) -> None:
+        """Say what ``plan`` changes; write it on yes, show its diff on d."""
+        app: Any = self
+
+        def decided(choice: str | None) -> None:
+            if choice == "apply":
+                self._write_move(plan)
+            elif choice == "diff":
+                app.push_screen(
+                    DiffScreen(f"{plan.label}: {plan.summary()}", plan.diff(), confirm=verb),
+                    lambda yes: self._write_move(plan) if yes else None,
+                )
+
+        notes = "".join(f"\n{note}" for note in plan.notes)
+        app.push_screen(
+            ChoiceScreen(
+                verb,
+                f"{plan.label}\n{plan.summary()}; ctrl+z undoes it all.{notes}",
+                [
+                    ("apply", verb, "y"),
+                    ("diff", "Show the diff first", "d"),
+                    ("cancel", "Cancel", "n"),
+                ],
+            ),
+            decided,
+        )
+
+    def _write_move(self, plan: MovePlan) -> None:
+        app: Any = self
+        self.session.package = self.package
+        try:
+            action = self.session.run(plan.label, lambda pkg: apply_plan(pkg, plan))
+        except ConflictError as exc:
+            app.notify(
+                f"{exc}. Plan the move again to include that change.",
+                title="Not moved",
+                severity="error",
+                timeout=10,
+            )
+            return
+        except (EditError, StoreError, OSError) as exc:
+            app.notify(str(exc), title="Not moved", severity="error", timeout=10)
+            return
+        if action is not None:
+            self._move_plans[id(action)] = plan
+        self._follow(plan.place, plan.target)
+        app.notify(f"{plan.label}: {plan.summary()}", timeout=5)
+
+    def _follow(self, place: Any, item: str, *, refresh: bool = True) -> None:
+        """After a move (or its undo or redo): the history and the page shown named as
+        ``place`` says, the views refreshed, the tree's cursor on ``item``."""
+        app: Any = self
+        self.history.places = [place(p) for p in self.history.places]
+        if self.location is not None:
+            self.location = place(self.location)
+        if refresh:
+            app._after_write()
+        if item in self.package.documents:
+            app.go(item, transient=True, reveal=True)
+        elif item in self.package.indexes:
+            app.go(f"{item}/index.md" if item else "index.md", transient=True, reveal=True)
+        else:
+            app.reveal(item)
+
+    # -- undo and redo follow the moved item back and forth ----------------------------
+
+    def action_undo(self) -> None:
+        self._step_move(self.session.done, super().action_undo, back=True)  # type: ignore[misc]
+
+    def action_redo(self) -> None:
+        self._step_move(self.session.undone, super().action_redo, back=False)  # type: ignore[misc]
+
+    def _step_move(self, actions: list, step: Any, *, back: bool) -> None:
+        action = actions[-1] if actions else None
+        step()
+        plan = self._move_plans.get(id(action)) if action is not None else None
+        if plan is None or (actions and actions[-1] is action):
+            return  # not a move, or the step was refused
+        if back:
+            self._follow(plan.place_before, plan.place_before(plan.target), refresh=False)
+        else:
+            self._follow(plan.place, plan.target, refresh=False)

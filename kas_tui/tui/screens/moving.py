@@ -1,0 +1,146 @@
+"""Dialogs of moves: pick the bundle to move into (or merge into), choose what to split.
+
+They only ask; the moves themselves are planned and written by :mod:`kas_tui.moves`
+(through the app's :mod:`kas_tui.tui.moving`), which also says why one is refused: a
+dialog's ``check`` returns that message and the dialog stays open to correct it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, SelectionList, Static
+from textual.widgets.option_list import Option
+
+
+class BundlePicker(ModalScreen[str | None]):
+    """Pick a bundle; type to filter. Dismisses with its folder (``""``: the root)."""
+
+    BINDINGS = [
+        Binding("escape", "dismiss(None)", "Cancel"),
+        Binding("down", "move(1)", show=False),
+        Binding("up", "move(-1)", show=False),
+    ]
+
+    def __init__(self, title: str, prompt: str, bundles: Sequence[tuple[str, str]]) -> None:
+        """``bundles``: (folder, how to show it) in the order to list them."""
+        super().__init__()
+        self.title_text = title
+        self.prompt = prompt
+        self.bundles = list(bundles)
+        self.shown: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pick-box") as box:
+            box.border_title = Text(self.title_text)
+            box.border_subtitle = "type to filter · enter picks · escape cancels"
+            yield Static(Text(self.prompt), id="pick-prompt")
+            yield Input(placeholder="folder…", id="pick-input")
+            yield OptionList(id="pick-list")
+
+    def on_mount(self) -> None:
+        self._fill("")
+
+    @on(Input.Changed, "#pick-input")
+    def filtered(self, event: Input.Changed) -> None:
+        self._fill(event.value)
+
+    def _fill(self, query: str) -> None:
+        words = query.casefold().split()
+        rows = [
+            (folder, label)
+            for folder, label in self.bundles
+            if all(w in f"{folder}/ {label}".casefold() for w in words)
+        ]
+        self.shown = [folder for folder, _ in rows]
+        options = self.query_one("#pick-list", OptionList)
+        options.clear_options()
+        options.add_options(
+            Option(Text.assemble((f"{folder or '.'}/", "bold cyan"), (f" — {label}", "")))
+            for folder, label in rows
+        )
+        if rows:
+            options.highlighted = 0
+
+    def action_move(self, offset: int) -> None:
+        options = self.query_one("#pick-list", OptionList)
+        if self.shown:
+            at = (options.highlighted or 0) + offset
+            options.highlighted = max(0, min(len(self.shown) - 1, at))
+
+    @on(Input.Submitted, "#pick-input")
+    def submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        highlighted = self.query_one("#pick-list", OptionList).highlighted
+        if highlighted is not None and self.shown:
+            self.dismiss(self.shown[highlighted])
+
+    @on(OptionList.OptionSelected, "#pick-list")
+    def selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(self.shown[event.option_index])
+
+
+class SplitScreen(ModalScreen[bool]):
+    """Choose documents of a bundle, a folder name and a description for the new
+    sub-bundle. ``check(paths, name, description)`` returns why it is refused, or
+    ``None`` (then the screen dismisses with ``True``); escape dismisses with ``False``."""
+
+    BINDINGS = [Binding("escape", "dismiss(False)", "Cancel")]
+
+    def __init__(
+        self,
+        bundle: str,
+        documents: Sequence[tuple[str, str]],
+        check: Callable[[list[str], str, str], str | None],
+    ) -> None:
+        """``documents``: (path, how to show it) of the bundle's documents."""
+        super().__init__()
+        self.bundle = bundle
+        self.documents = list(documents)
+        self.check = check
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="split-box") as box:
+            box.border_title = Text(f"Split {self.bundle or '.'}/")
+            box.border_subtitle = "space chooses · tab next · enter splits · escape cancels"
+            yield Static("Documents to move into the new sub-bundle:", id="split-prompt")
+            yield SelectionList[str](
+                *((Text(label), path) for path, label in self.documents), id="split-list"
+            )
+            yield Input(
+                placeholder="folder name of the new bundle (e.g. paging-tools)", id="split-name"
+            )
+            yield Input(
+                placeholder="its one-sentence description (the index entry's)",
+                id="split-description",
+            )
+            yield Static(id="split-error")
+
+    def on_mount(self) -> None:
+        self.query_one("#split-error").display = False
+        self.query_one("#split-list").focus()
+
+    @on(Input.Submitted)
+    def submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        paths = list(self.query_one("#split-list", SelectionList).selected)
+        name = self.query_one("#split-name", Input).value.strip()
+        description = self.query_one("#split-description", Input).value.strip()
+        error = self.check(paths, name, description)
+        shown = self.query_one("#split-error", Static)
+        if error:
+            shown.update(Text(error, "bold red"))
+            shown.display = True
+            return
+        self.dismiss(True)
+
+    @on(Input.Changed)
+    def edited(self) -> None:
+        self.query_one("#split-error").display = False
