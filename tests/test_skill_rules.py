@@ -136,9 +136,10 @@ def test_invalid_yaml(tmp_path):
     assert [(p.kind, p.message, p.line) for p in problems(tmp_path, text)] == [
         (
             "invalid-yaml",
-            "Invalid YAML in frontmatter: found unexpected end of stream "
-            "while scanning a quoted scalar",
-            4,
+            # blamed on the line the quote was opened on (issue 16.12)
+            "Invalid YAML in frontmatter: a quoted value opened on this line is not closed "
+            "with its closing quote (found on line 4)",
+            3,
         )
     ]
 
