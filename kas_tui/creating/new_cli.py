@@ -12,25 +12,17 @@ or I/O (no such folder, not a package, a write the system refused).
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..cli_parser import Parser
+from ..cli_parser import Parser, iso_date
 
 if TYPE_CHECKING:
     from ..package import Package
 
 PROG = "kas-tui new"
-
-
-def _date(text: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from None
 
 
 def new_parser() -> argparse.ArgumentParser:
@@ -78,7 +70,7 @@ def new_parser() -> argparse.ArgumentParser:
     skill.add_argument("--name", help="the skill's name (default and rule: the folder's name)")
     for sub in (doc, bundle, skill):
         sub.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
-        sub.add_argument("--today", type=_date, help="the log.md date (default: today)")
+        sub.add_argument("--today", type=iso_date, help="the log.md date (default: today)")
     return parser
 
 
