@@ -10,6 +10,7 @@ page's text under another's header.
 from __future__ import annotations
 
 import asyncio
+from functools import cached_property
 
 from textual import work
 from textual._slug import TrackedSlugs
@@ -47,24 +48,29 @@ class BodyPane(Horizontal):
         self._settling: Timer | None = None
 
     def compose(self) -> ComposeResult:
-        markdown = Markdown(id="markdown", open_links=False)
-        yield MarkdownTableOfContents(markdown, id="outline")
-        with VerticalScroll(id="body-scroll"):
-            yield markdown
-            yield Static("", id="body-more")
+        yield MarkdownTableOfContents(self.markdown, id="outline")
+        with self._scroll:
+            yield self.markdown
+            yield self._more_note
 
     def on_mount(self) -> None:
-        self.query_one("#body-more").display = False
+        self._more_note.display = False
         self.watch(self._scroll, "scroll_y", self._check_more, init=False)
 
-    @property
+    @cached_property
     def _scroll(self) -> VerticalScroll:
-        return self.query_one("#body-scroll", VerticalScroll)
+        # Held, not queried: a worker still finishing while the app shuts down (and the
+        # pane's children are already gone) must not fail looking for them.
+        return VerticalScroll(id="body-scroll")
 
-    @property
+    @cached_property
+    def _more_note(self) -> Static:
+        return Static("", id="body-more")
+
+    @cached_property
     def markdown(self) -> Markdown:
         """The widget of the first piece (the whole page, unless the page is long)."""
-        return self.query_one("#markdown", Markdown)
+        return Markdown(id="markdown", open_links=False)
 
     @property
     def source(self) -> str:
@@ -126,9 +132,12 @@ class BodyPane(Horizontal):
         self.call_after_refresh(self._fill_view)
 
     async def _mount_next(self) -> None:
+        if not self._scroll.is_attached:  # the app is shutting down: nothing to show
+            self._loaded = len(self._pieces)
+            return
         piece = self._pieces[self._loaded]
         page = Markdown(open_links=False, classes="body-piece")
-        await self._scroll.mount(page, before="#body-more")
+        await self._scroll.mount(page, before=self._more_note)
         await page.update(piece.text)
         self._loaded += 1
 
@@ -155,7 +164,7 @@ class BodyPane(Horizontal):
             self._job = self._more()
 
     def _say_more(self) -> None:
-        more = self.query_one("#body-more", Static)
+        more = self._more_note
         left = len(self._pieces) - self._loaded
         more.display = left > 0
         if left:
