@@ -448,3 +448,19 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("KAS_TUI_CACHE_DIR", str(tmp_path_factory.mktemp("kas-cache")))
     monkeypatch.setenv("KAS_TUI_DATA_DIR", str(tmp_path_factory.mktemp("kas-data")))
     monkeypatch.setenv("KAS_TUI_CONFIG_DIR", str(tmp_path_factory.mktemp("kas-config")))
+
+
+@pytest.fixture(autouse=True)
+def _quick_pilot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pilot's idle check, sampled every 5 ms instead of 20.
+
+    Textual's pilot waits for the app to go idle after every key it presses by sleeping
+    in steps of ``SLEEP_GRANULARITY`` until a step passes with next to no CPU time spent.
+    Steps of 20 ms put 40 ms under each typed character; steps of 5 ms still see the same
+    idleness (the CPU share asked for is the same fraction of the step). No test relies on
+    that wait for correctness: they wait for conditions (:func:`pilot_wait_until`).
+    """
+    import textual._wait as wait
+
+    monkeypatch.setattr(wait, "SLEEP_GRANULARITY", 1 / 200)
+    monkeypatch.setattr(wait, "SLEEP_IDLE", 1 / 200 / 20)

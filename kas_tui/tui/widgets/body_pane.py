@@ -19,6 +19,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Markdown, Static
 from textual.widgets.markdown import MarkdownBlock, MarkdownTableOfContents
+from textual.widget import MountError, Widget
 from textual.worker import Worker
 
 from ...words import counted
@@ -126,7 +127,7 @@ class BodyPane(Horizontal):
             await scroll.remove_children(later)
         await self.markdown.update(self._pieces[0].text)
         self._loaded = 1
-        scroll.scroll_home(animate=False)
+        scroll.scroll_home(animate=False, immediate=True)
         await self._fulfil()
         self._say_more()
         self.call_after_refresh(self._fill_view)
@@ -137,8 +138,15 @@ class BodyPane(Horizontal):
             return
         piece = self._pieces[self._loaded]
         page = Markdown(open_links=False, classes="body-piece")
-        await self._scroll.mount(page, before=self._more_note)
-        await page.update(piece.text)
+        try:
+            await self._scroll.mount(page, before=self._more_note)
+            await page.update(piece.text)
+        except MountError:
+            if page.is_attached:
+                raise
+            # Another page is being shown and took this piece away before it was filled:
+            # this worker's work is obsolete, as if it had been cancelled a moment sooner.
+            raise asyncio.CancelledError from None
         self._loaded += 1
 
     @work(exclusive=True, group="body")
@@ -187,9 +195,13 @@ class BodyPane(Horizontal):
                 self._scroll_to_source(value)
             elif kind == "anchor":
                 assert isinstance(value, str)
-                while not self._scroll_to_anchor(value) and self._loaded < len(self._pieces):
+                heading = self._anchor_block(value)
+                while heading is None and self._loaded < len(self._pieces):
                     await self._mount_next()
-                    await self._laid_out()
+                    heading = self._anchor_block(value)
+                if heading is not None:
+                    await self._laid_out()  # scrolled to before layout, it has no place yet
+                    self._scroll.scroll_to_widget(heading, top=True, animate=False, immediate=True)
             elif kind == "all":
                 while self._loaded < len(self._pieces):
                     await self._mount_next()
@@ -216,18 +228,15 @@ class BodyPane(Horizontal):
         """Scroll to the heading whose slug is ``anchor``."""
         self._ask(("anchor", anchor))
 
-    def _scroll_to_anchor(self, anchor: str) -> bool:
-        """Scroll to the heading whose slug (GitHub's, as Textual makes it) is ``anchor``."""
+    def _anchor_block(self, anchor: str) -> Widget | None:
+        """The mounted heading whose slug (GitHub's, as Textual makes it) is ``anchor``."""
         slugs = TrackedSlugs()  # one page: "setup" twice is setup, setup-1, across pieces
         for page in self._markdowns():
             page._table_of_contents = None  # see _update_outline
             for _, title, block_id in page.table_of_contents:
                 if slugs.slug(title) == anchor and block_id:
-                    self._scroll.scroll_to_widget(
-                        page.query_one(f"#{block_id}"), top=True, animate=False
-                    )
-                    return True
-        return False
+                    return page.query_one(f"#{block_id}")
+        return None
 
     def _scroll_to_source(self, target: int) -> None:
         """Scroll to the innermost rendered block made from source line ``target``."""
@@ -242,7 +251,7 @@ class BodyPane(Horizontal):
                 )
         found = block_at(ranges, target)
         if found is not None:
-            self._scroll.scroll_to_widget(blocks[found], top=True, animate=False)
+            self._scroll.scroll_to_widget(blocks[found], top=True, animate=False, immediate=True)
 
     # -- the outline ------------------------------------------------------------------
 
