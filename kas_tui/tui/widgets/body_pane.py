@@ -17,9 +17,9 @@ from textual._slug import TrackedSlugs
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.timer import Timer
+from textual.widget import MountError, Widget
 from textual.widgets import Markdown, Static
 from textual.widgets.markdown import MarkdownBlock, MarkdownTableOfContents
-from textual.widget import MountError, Widget
 from textual.worker import Worker
 
 from ...words import counted
