@@ -438,3 +438,26 @@ async def test_long_paths_in_the_next_calls_keep_their_file_name_at_80_columns(
         ]
         shown = next(label for label in labels if name in label).splitlines()[0]
         assert f"…/{name}" in shown and folder not in shown  # the name whole, folders elided
+
+
+async def test_a_document_skill_md_named_shows_its_index_entry_once_an_index_names_it(
+    demo: Package,
+) -> None:
+    policy = "oncall/escalation-policy.md"
+    app = new_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a", "enter")
+        await pilot.pause()
+        screen = app.screen
+        options = screen.query_one("#agent-actions", OptionList)
+
+        def cue() -> str:
+            index = next(i for i, a in enumerate(screen.actions) if a.path == policy)
+            return rendered(options.get_option(str(index)).prompt)
+
+        assert "mentioned in SKILL.md" in cue()  # the walk starts with SKILL.md read
+        await choose(pilot, "index.md")
+        await choose(pilot, "oncall/index.md")
+        # oncall/index.md names it with a description: that is what the agent now knows
+        assert "Who gets paged next" in cue() and "entry of oncall/index.md" in cue()
+        assert "mentioned in" not in cue()

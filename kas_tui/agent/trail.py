@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..tokens import estimate_tokens
-from .reveal import Reveal, catalog_reveals, reveals_of
+from .reveal import ENTRY, Reveal, catalog_reveals, reveals_of
 from .sandbox import FILE, Sandbox
 from .step import Step
 from .summary import Summary, summarise
@@ -31,6 +31,9 @@ class Reach:
     def __init__(self, reveals: Iterable[Reveal] = ()) -> None:
         self.files: dict[str, Reveal] = {}
         self.folders: dict[str, Reveal] = {}
+        # (folder?, path) -> the reveal that says most about it: an index entry, once one
+        # names it, over a mention or a link seen first
+        self._telling: dict[tuple[bool, str], Reveal] = {}
         self.add(reveals)
 
     def add(self, reveals: Iterable[Reveal]) -> tuple[Reveal, ...]:
@@ -41,7 +44,16 @@ class Reach:
             if reveal.path not in known:
                 known[reveal.path] = reveal
                 new.append(reveal)
+            key = (reveal.folder, reveal.path)
+            told = self._telling.get(key)
+            if told is None or (reveal.how == ENTRY and told.how != ENTRY):
+                self._telling[key] = reveal
         return tuple(new)
+
+    def telling(self, path: str, *, folder: bool = False) -> Reveal | None:
+        """What the agent was told about ``path``: the index entry naming it once one has,
+        else the reveal that named it first (``None``: never named)."""
+        return self._telling.get((folder, path))
 
     def knows(self, path: str) -> bool:
         """Whether ``path`` (package-relative, ``''`` the root) has been named."""

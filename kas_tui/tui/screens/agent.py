@@ -340,9 +340,7 @@ class AgentWalkScreen(AgentView):
     def cue_of(self, step: Step) -> str:
         if step.path is None:
             return ""
-        reach = self.walk.reach
-        known = reach.folders if step.tool == LISTDIR else reach.files
-        return _how(known.get(step.path))
+        return _how(self.walk.reach.telling(step.path, folder=step.tool == LISTDIR))
 
     def refresh_walk(
         self, show: int | None = None, *, keep: bool = False, prefer: Action | Step | None = None
@@ -430,9 +428,7 @@ class AgentWalkScreen(AgentView):
                 target.append("  activate the skill", "bold green")
             if action.note:
                 target.append(f"  ({action.note})", "bold red")
-            reach = self.walk.reach
-            known = reach.folders if action.tool == LISTDIR else reach.files
-            how = _how(known.get(path))
+            how = _how(self.walk.reach.telling(path, folder=action.tool == LISTDIR))
             if how:
                 target.append("\n")
                 target.append(how, "dim")
