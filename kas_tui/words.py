@@ -41,3 +41,10 @@ def elide_words(text: str, width: int) -> str:
     if cut > 0 and text[width - 1] != " ":
         head = head[:cut]
     return head.rstrip(" ,;:—-") + "…"
+
+
+def holds_words(text: str, query: str) -> bool:
+    """Whether ``text`` holds every word of ``query`` (case folded, anywhere in it): how a
+    list is narrowed as the user types (``"refund pol"`` keeps ``refunds/refund-policy.md``)."""
+    folded = text.casefold()
+    return all(word in folded for word in query.casefold().split())

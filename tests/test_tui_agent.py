@@ -8,6 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
+from conftest import pilot_wait_until
 from rich.console import Console
 from textual.widgets import OptionList, Static, TextArea
 
@@ -261,8 +262,9 @@ async def test_back_peek_unrevealed_and_markup(tmp_path) -> None:
         await pilot.press("backspace")  # nothing left to undo: a message, not an error
         await pilot.pause()
         assert screen.walk.turns == 0 and len(screen.actions) == 3
-        # App keys that would act behind the screen are swallowed (v would validate).
-        await pilot.press("v", "slash")
+        # App keys that would act behind the screen are swallowed (v would validate, t
+        # open the review queue; / filters the next calls here).
+        await pilot.press("v", "t")
         await pilot.pause()
         assert app.screen is screen and not app.query_one("#findings").display
         # N asks before discarding a walk that was not exported: n keeps it, y discards
@@ -461,3 +463,43 @@ async def test_a_document_skill_md_named_shows_its_index_entry_once_an_index_nam
         # oncall/index.md names it with a description: that is what the agent now knows
         assert "Who gets paged next" in cue() and "entry of oncall/index.md" in cue()
         assert "mentioned in" not in cue()
+
+
+async def test_typing_filters_the_next_calls_and_esc_clears_first(demo: Package) -> None:
+    app = new_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("a", "enter")
+        await pilot.pause()
+        screen = app.screen
+        await choose(pilot, "index.md")
+        await choose(pilot, BILLING)
+        options = screen.query_one("#agent-actions", OptionList)
+        everything = options.option_count
+        turns = screen.walk.turns
+        await pilot.press("slash", *"refund-pol")
+        await pilot.pause()
+        listed = [screen.actions[int(o.id)] for o in options._options if o.id is not None]
+        paths = {a.path for a in listed if a.tool != "submit_answer"}
+        assert paths == {"billing-support/refunds/refund-policy.md"}
+        assert "1 of" in str(screen.query_one("#agent-side").border_title)
+        # backspace edits the filter, it does not undo a turn
+        await pilot.press("backspace", "backspace", "backspace", "backspace", "space", *"pol")
+        await pilot.pause()
+        assert screen.walk.turns == turns and screen.filter == "refund pol"
+        assert "billing-support/refunds/index.md" in {
+            screen.actions[int(o.id)].path for o in options._options if o.id is not None
+        }
+        # enter goes to the list, on the first call left; enter there makes it
+        await pilot.press("enter")
+        await pilot.pause()
+        assert options.has_focus
+        first = screen.actions[int(options.highlighted_option.id)]
+        await pilot.press("enter")
+        await pilot_wait_until(pilot, lambda: screen.walk.turns == turns + 1)
+        assert screen.walk.steps[-1].path == first.path
+        # the filter stays for the next choice; esc clears it, and only a second esc closes
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen.filter == "" and app.screen is screen
+        assert options.option_count >= everything - 5
+        assert not screen.query_one("#agent-filter").display

@@ -33,7 +33,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import DataTable, Header, OptionList, Static, TextArea
+from textual.widgets import DataTable, Header, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from ...agent import (
@@ -55,7 +55,7 @@ from ...agent import (
 from ...agent.tools import call_text
 from ...store import StoreError, os_reason
 from ...userdirs import data_dir
-from ...words import counted, elide_path
+from ...words import counted, elide_path, holds_words
 from ..widgets.footer import KasFooter
 from ..widgets.trail import (
     CATALOG_ROW,
@@ -285,6 +285,7 @@ class AgentWalkScreen(AgentView):
         Binding("minus", "budget(-1)", "Budget -", key_display="-"),
         Binding("N", "new_walk", "New walk", key_display="N"),
         Binding("w", "question", "Question"),
+        Binding("slash", "filter", "Filter", key_display="/"),
     ]
 
     def __init__(
@@ -301,18 +302,21 @@ class AgentWalkScreen(AgentView):
         self.walk = walk
         self.actions: list[Action] = []
         self.exported: str | None = None
+        self.filter = ""  # words every listed call must hold (path or why it is offered)
 
     @property
     def steps(self) -> tuple[Step, ...]:
         return self.walk.steps
 
     def compose_side(self) -> ComposeResult:
+        yield Input(placeholder="filter: words of a path or an entry", id="agent-filter")
         yield OptionList(id="agent-actions")
         with VerticalScroll(id="agent-summary-box"):
             yield Static(id="agent-summary")
 
     def on_mount(self) -> None:
         self.set_up()
+        self.query_one("#agent-filter").display = False
         self.sub_title = f"Agent walk · {self.package.name}"
         self.refresh_walk()
         self.query_one("#agent-actions").focus()
@@ -364,12 +368,58 @@ class AgentWalkScreen(AgentView):
             side.border_subtitle = Text("x exports · backspace undoes the submit")
             self.query_one("#agent-summary", Static).update(self._summary())
         else:
-            calls = len(self.actions) - 1
-            side.border_title = Text(f"Next calls ({calls} + submit)")
-            side.border_subtitle = Text("enter makes the call · backspace undoes the last")
             target = (prefer.tool, prefer.path) if prefer is not None else None
             self._fill_actions(options, target)
+        self.query_one("#agent-filter").display = bool(self.filter) and not finished
         self.redraw(show)
+
+    def _title_calls(self, shown: int) -> None:
+        side = self.query_one("#agent-side")
+        calls = len(self.actions) - 1
+        if self.filter:
+            side.border_title = Text(f"Next calls ({shown} of {calls} + submit)")
+            side.border_subtitle = Text("enter makes the call · esc clears the filter")
+        else:
+            side.border_title = Text(f"Next calls ({calls} + submit)")
+            side.border_subtitle = Text("enter makes the call · / filters · backspace undoes")
+
+    # -- the filter ---------------------------------------------------------------------
+
+    def action_filter(self) -> None:
+        if self.walk.finished:
+            return
+        field = self.query_one("#agent-filter", Input)
+        field.display = True
+        field.focus()
+
+    @on(Input.Changed, "#agent-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.filter = event.value.strip()
+        self._fill_actions(self.query_one("#agent-actions", OptionList), None)
+
+    @on(Input.Submitted, "#agent-filter")
+    def _filter_done(self) -> None:
+        self.query_one("#agent-actions").focus()
+
+    def _clear_filter(self) -> bool:
+        """Clear and hide the filter; whether there was one to clear."""
+        field = self.query_one("#agent-filter", Input)
+        had = bool(self.filter) or field.has_focus
+        self.filter = ""
+        field.value = ""
+        field.display = False
+        if had:
+            self._fill_actions(self.query_one("#agent-actions", OptionList), None)
+            self.query_one("#agent-actions").focus()
+        return had
+
+    def action_close(self) -> None:
+        if not self._clear_filter():  # esc clears a filter first, then closes
+            super().action_close()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # backspace edits the filter while it is typed in, instead of undoing a turn
+        return not (action == "undo" and self.query_one("#agent-filter", Input).has_focus)
 
     def _summary(self) -> Group:
         parts: list = [summary_table(self.walk.summary(), self.walk.budget), Text()]
@@ -387,7 +437,11 @@ class AgentWalkScreen(AgentView):
         first_new: int | None = None
         preferred: int | None = None
         items: list[Option | None] = []  # None: a separator between files, folders, submit
+        shown = 0
         for index, action in enumerate(self.actions):
+            if self.filter and action.tool != SUBMIT and not self._matches(action):
+                continue
+            shown += action.tool != SUBMIT
             kind = "files" if action.tool in (READFILE, PEEK) else action.tool
             if group and kind != group:
                 items.append(None)
@@ -399,9 +453,17 @@ class AgentWalkScreen(AgentView):
             items.append(Option(self._action_prompt(action), id=str(index)))
         options.clear_options()
         options.add_options(items)
+        self._title_calls(shown)
+        if preferred is None and first_new is None and self.filter and items:
+            first = items[0]  # filtered: the best is the first call left
+            preferred = int(first.id or 0) if first is not None else None
         if self.actions:
             pick = preferred if preferred is not None else first_new
             options.highlighted = options.get_option_index(str(pick or 0))
+
+    def _matches(self, action: Action) -> bool:
+        why = _how(self.walk.reach.telling(action.path or "", folder=action.tool == LISTDIR))
+        return holds_words(f"{action.path or ''} {why}", self.filter)
 
     def _action_prompt(self, action: Action) -> Table:
         """The tool, the target (bold) and, beneath it, why the agent may call it."""
