@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime as dt
+import re
 import shutil
 import subprocess
 import sys
@@ -41,9 +42,46 @@ async def shoot(name: str, setup: Setup) -> None:
             await pilot.pause(0.5)
             svg = app.save_screenshot(filename=f"{name}.svg", path=str(HERE))
     png = HERE / f"{name}.png"
+    Path(svg).write_text(keep_spaces(Path(svg).read_text("utf-8")), "utf-8")
     subprocess.run(["rsvg-convert", svg, "-o", str(png)], check=True)
     Path(svg).unlink()
     print(png)
+
+
+_TEXT = re.compile(
+    r'(<text [^>]*?x=")([\d.]+)("[^>]*?textLength=")([\d.]+)("[^>]*>)([^<]*)(</text>)'
+)
+_SPACE = "&#160;"
+
+
+def keep_spaces(svg: str) -> str:
+    """Move a run's leading and trailing spaces into its position and length.
+
+    Textual writes each styled run as one ``<text>`` with its cell-exact ``x`` and
+    ``textLength``; rsvg-convert drops the spaces at either end of a run and stretches
+    what is left over the whole length, so ``"   tools: "`` renders as ``"tools:"`` glued
+    to the run before it. Without those spaces (the cells they took moved into ``x`` and
+    ``textLength``) every run sits where the terminal shows it.
+    """
+
+    def fix(match: re.Match[str]) -> str:
+        start, x, middle, length, head, text, end = match.groups()
+        cells = len(re.sub(r"&#?\w+;", "_", text))
+        lead = 0
+        while text[lead * len(_SPACE) :].startswith(_SPACE):
+            lead += 1
+        trail = 0
+        while text[: len(text) - trail * len(_SPACE)].endswith(_SPACE) and lead + trail < cells:
+            trail += 1
+        if not (lead or trail) or lead + trail >= cells:
+            return match.group(0)
+        cell = float(length) / cells
+        stripped = text[lead * len(_SPACE) : len(text) - trail * len(_SPACE)]
+        new_x = float(x) + lead * cell
+        new_length = float(length) - (lead + trail) * cell
+        return f"{start}{new_x:g}{middle}{new_length:g}{head}{stripped}{end}"
+
+    return _TEXT.sub(fix, svg)
 
 
 async def curator(pilot) -> None:
