@@ -657,3 +657,34 @@ def test_draft_set_field_keeps_a_markdown_source_yaml(tmp_path: Path) -> None:
     with pytest.raises((ValueError, Exception)):
         draft.set_field("title", {"not": object()})
     assert draft.title == "New"  # a refused value leaves the draft as it was
+
+
+async def test_at_80x24_tab_reaches_the_paths_and_the_file_name_and_names_are_distinct(
+    root: Path, inbox: Path
+) -> None:
+    for sub in ("a", "b", "c"):
+        (inbox / sub).mkdir()
+        (inbox / sub / "test.txt").write_text(f"Notes {sub}\n\nWhat folder {sub} holds.\n")
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        wizard = await open_wizard(app, pilot, inbox)
+        # nothing selected yet: the first Tab goes from the picker to where paths are typed
+        await pilot.press("tab")
+        await pilot.pause()
+        assert app.focused is wizard.query_one("#iw-paths", CleanInput)
+        await pilot.press(*"a/test.txt, b/test.txt, c/test.txt", "enter")
+        await pilot_wait_until(pilot, lambda: len(wizard.marked) == 3)
+        listed = wizard.query_one("#iw-selected")
+        labels = [str(listed.get_option_at_index(i).prompt) for i in range(3)]
+        # three files of one name: each row tells its folder, and both fit in the row
+        assert len(set(labels)) == 3
+        width = listed.scrollable_content_region.width
+        for sub, label in zip("abc", labels, strict=True):
+            first_line = label.split("\n")[0]
+            assert "test.txt" in first_line and f"{sub}/" in label and len(first_line) <= width
+        await convert(app, pilot, wizard)
+        # the review: the first Tab from the file list lands on the file-name field
+        assert app.focused is wizard.query_one(PlanList)
+        await pilot.press("tab")
+        await pilot.pause()
+        assert app.focused is not None and app.focused.id == "field-file-name", app.focused

@@ -103,9 +103,16 @@ class FilesStep(KasScreen[None]):
         listed = self.query_one("#iw-selected", SelectedList)
         highlighted = listed.highlighted
         listed.clear_options()
+        # an empty list is no stop for Tab: it goes on to where paths are typed
+        listed.can_focus = bool(self.marked)
         for number, path in enumerate(self.marked):
-            label = Text(self.shown_path(path), "" if supported(path) else "dim")
+            # the name first and whole, its folder after it: files of one name stay apart
+            shown = self.shown_path(path)
+            folder = shown.rpartition("/")[0]
+            label = Text(path.name, "bold" if supported(path) else "dim")
             label.append(f"  {file_size(path)}", "dim")
+            if folder:
+                label.append(f"\n  in {folder}/", "dim")
             if not supported(path):
                 label.append("  unknown format: read as text if it is", "yellow")
             listed.add_option(Option(label, id=str(number)))

@@ -39,6 +39,10 @@ def _plain_text(value: Any) -> bool:
 class PlanForm(VerticalScroll):
     """The drafted frontmatter of one planned document, as the frontmatter editor's rows."""
 
+    # Tab goes from the file list straight to the first field (the file name), not to the
+    # frame around the fields; each field scrolls into view as it takes the focus.
+    can_focus = False
+
     def __init__(self, number: int, draft: Draft, types: list[str], tags: list[str], today: Any):
         super().__init__(id=f"iw-form-{number}", classes="iw-form")
         self.number = number
