@@ -456,3 +456,33 @@ async def test_raw_yaml_ctrl_end_goes_to_the_end_and_one_esc_leaves(root: Path) 
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, MetaEditor)
+
+
+async def test_ctrl_g_goes_to_a_field_by_typing_its_name_at_80x24(root: Path) -> None:
+    from conftest import pilot_wait_until
+
+    from kas_tui.tui.screens.pick import PickScreen
+
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await open_editor(app, pilot, OWNED)
+        await pilot.press("ctrl+g")
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, PickScreen))
+        picker = app.screen
+        assert {"title", "owner", "stale_after", "sources"} <= set(picker.shown)
+        await pilot.press(*"owner")
+        await pilot.pause()
+        assert picker.shown == ["owner"]
+        await pilot.press("enter")
+        await pilot_wait_until(pilot, lambda: app.screen is editor)
+        row = editor.row("owner")
+        assert row is not None and app.focused is not None and row in app.focused.ancestors
+        assert row.region.y < 24 and row.region.bottom > 0  # scrolled into view
+        # nothing matches: escape leaves the focus where it was
+        await pilot.press("ctrl+g", *"zzz-no-such-field", "escape")
+        await pilot_wait_until(pilot, lambda: app.screen is editor)
+        assert row in app.focused.ancestors
+        # the raw YAML view has no fields to go to: said, not an error
+        await pilot.press("ctrl+r", "ctrl+g")
+        await pilot.pause()
+        assert app.screen is editor

@@ -9,14 +9,19 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import on
+from textual.binding import Binding
 from textual.widgets import Input, Static
 
+from ...words import elide_words
 from ..widgets.fields import FieldRow
 from .kas_screen import KasModalScreen, ResultType
+from .pick import PickScreen
 
 
 class FormScreen(KasModalScreen[ResultType]):
     """A modal form of field rows with a status line."""
+
+    BINDINGS = [Binding("ctrl+g", "jump_to_field", "Go to field", key_display="^g")]
 
     _refresh_pending = False
     _message = ""  # a status that stays until the next edit (why a save was refused)
@@ -50,6 +55,32 @@ class FormScreen(KasModalScreen[ResultType]):
         self._refresh_pending = False
         if self.is_attached:
             self.refresh_state()
+
+    def action_jump_to_field(self) -> None:
+        """Pick a field by typing its name (or words of its value) and go there: no
+        Tab after Tab to the nineteenth key."""
+        rows = [r for r in self.rows() if r.display]
+        if not rows or not self.query_one("#me-fields").is_on_screen:
+            self.notify("No fields to go to here: ctrl+r shows the form", timeout=3)
+            return
+        items = []
+        for row in rows:
+            value = " ".join(row.text().split())
+            shown = Text.assemble((row.label, "bold"), ("  ", ""), (elide_words(value, 50), "dim"))
+            items.append((row.key, shown, f"{row.key} {row.label} {value}"))
+
+        def go(key: str | None) -> None:
+            row = self.row(key) if key is not None else None
+            if row is None:
+                return
+            editor = next((w for w in row.query("*") if w.focusable), None)
+            if editor is not None:
+                editor.focus()
+            row.scroll_visible(animate=False)
+
+        self.app.push_screen(
+            PickScreen("Go to field", "Type a field's name:", items, placeholder="field…"), go
+        )
 
     @on(Input.Submitted)
     def _next_field(self, event: Input.Submitted) -> None:

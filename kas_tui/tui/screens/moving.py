@@ -15,76 +15,25 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, OptionList, SelectionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Input, SelectionList, Static
+
+from .pick import PickScreen
 
 
-class BundlePicker(ModalScreen[str | None]):
+class BundlePicker(PickScreen):
     """Pick a bundle; type to filter. Dismisses with its folder (``""``: the root)."""
-
-    BINDINGS = [
-        Binding("escape", "dismiss(None)", "Cancel"),
-        Binding("down", "move(1)", show=False),
-        Binding("up", "move(-1)", show=False),
-    ]
 
     def __init__(self, title: str, prompt: str, bundles: Sequence[tuple[str, str]]) -> None:
         """``bundles``: (folder, how to show it) in the order to list them."""
-        super().__init__()
-        self.title_text = title
-        self.prompt = prompt
-        self.bundles = list(bundles)
-        self.shown: list[str] = []
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="pick-box") as box:
-            box.border_title = Text(self.title_text)
-            box.border_subtitle = "type to filter · enter picks · escape cancels"
-            yield Static(Text(self.prompt), id="pick-prompt")
-            yield Input(placeholder="folder…", id="pick-input")
-            yield OptionList(id="pick-list")
-
-    def on_mount(self) -> None:
-        self._fill("")
-
-    @on(Input.Changed, "#pick-input")
-    def filtered(self, event: Input.Changed) -> None:
-        self._fill(event.value)
-
-    def _fill(self, query: str) -> None:
-        words = query.casefold().split()
-        rows = [
-            (folder, label)
-            for folder, label in self.bundles
-            if all(w in f"{folder}/ {label}".casefold() for w in words)
+        items = [
+            (
+                folder,
+                Text.assemble((f"{folder or '.'}/", "bold cyan"), (f" — {label}", "")),
+                f"{folder}/ {label}",
+            )
+            for folder, label in bundles
         ]
-        self.shown = [folder for folder, _ in rows]
-        options = self.query_one("#pick-list", OptionList)
-        options.clear_options()
-        options.add_options(
-            Option(Text.assemble((f"{folder or '.'}/", "bold cyan"), (f" — {label}", "")))
-            for folder, label in rows
-        )
-        if rows:
-            options.highlighted = 0
-
-    def action_move(self, offset: int) -> None:
-        options = self.query_one("#pick-list", OptionList)
-        if self.shown:
-            at = (options.highlighted or 0) + offset
-            options.highlighted = max(0, min(len(self.shown) - 1, at))
-
-    @on(Input.Submitted, "#pick-input")
-    def submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        highlighted = self.query_one("#pick-list", OptionList).highlighted
-        if highlighted is not None and self.shown:
-            self.dismiss(self.shown[highlighted])
-
-    @on(OptionList.OptionSelected, "#pick-list")
-    def selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.dismiss(self.shown[event.option_index])
+        super().__init__(title, prompt, items, placeholder="folder…")
 
 
 class SplitScreen(ModalScreen[bool]):
