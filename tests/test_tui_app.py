@@ -370,7 +370,7 @@ async def test_help_over_another_screen_lists_that_screens_keys(demo: Package) -
         assert "Show every key" in _text(app.screen.query_one(Static))
 
 
-@pytest.mark.parametrize(("width", "compact"), [(100, True), (160, False)])
+@pytest.mark.parametrize(("width", "compact"), [(80, True), (100, True), (160, False)])
 async def test_footer_goes_compact_when_narrow_so_quit_still_fits(
     demo: Package, width: int, compact: bool
 ) -> None:
@@ -384,8 +384,31 @@ async def test_footer_goes_compact_when_narrow_so_quit_still_fits(
         assert footer.compact is compact
         keys = [item.key_display for item in footer.query("FooterKey")]
         assert "q" in keys
+        assert "question_mark" in [item.key for item in footer.query("FooterKey")]
         right = max(item.region.right for item in footer.query("FooterKey"))
         assert right <= width  # every key is on screen, the last one (Quit) included
+        # and none is covered by the palette key docked at the right
+        palette = footer.query_one(".-command-palette")
+        flow = [k for k in footer.query("FooterKey") if k is not palette]
+        assert max(k.region.right for k in flow) <= palette.region.x
+        # at 100 columns and more every key fits; at 80 some are left out, not cut mid-word
+        assert bool(footer.left_out) is (width < 100)
+
+
+async def test_the_agent_walk_footer_fits_80_columns_with_help_and_close(demo: Package) -> None:
+    from kas_tui.tui.widgets.footer import KasFooter
+
+    app = KasApp(demo, today=TODAY, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("a")
+        await pilot_wait_until(pilot, lambda: type(app.screen).__name__ == "AgentWalkScreen")
+        footer = app.screen.query_one(KasFooter)
+        await pilot_wait_until(pilot, lambda: bool(footer.query("FooterKey")))
+        keys = [item.key for item in footer.query("FooterKey")]
+        assert "question_mark" in keys and "escape" in keys
+        palette = footer.query_one(".-command-palette")
+        flow = [k for k in footer.query("FooterKey") if k is not palette]
+        assert max(k.region.right for k in flow) <= palette.region.x
 
 
 async def test_live_reload_keeps_the_place_and_sees_new_files(

@@ -359,12 +359,15 @@ class BulkScreen(KasScreen[None]):
             )
             with Vertical(classes="bulk-field", id="bulk-preview-field"):
                 yield Label(" ")
-                yield Button("Preview  p", id="bulk-preview", variant="primary")
+                yield Button("Preview  p", id="bulk-preview", variant="primary", compact=True)
         yield Static(id="bulk-summary")
         yield KasFooter()
 
     @staticmethod
     def _field(label: str, widget: Any, field_id: str | None = None) -> Vertical:
+        # one line each (no border box): the filters and the change take four lines, not
+        # eight, and the documents keep the room at 80x24
+        widget.compact = True
         return Vertical(
             Label(label, classes="bulk-label"), widget, classes="bulk-field", id=field_id
         )
@@ -394,6 +397,8 @@ class BulkScreen(KasScreen[None]):
         table.add_column("Path", key="path", width=self._path_width)
 
     def on_resize(self) -> None:
+        # below 110 columns the six filters sit in two rows of three, each wide enough
+        self.set_class(self.app.size.width < 110, "-narrow")
         if self.is_mounted and self.app.size.width != self._width:
             self._columns(self.app.size.width)
             self._fill()

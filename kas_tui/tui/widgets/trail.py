@@ -11,7 +11,9 @@ from collections.abc import Sequence
 
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.widgets import DataTable
+from textual.widgets.data_table import ColumnKey
 
 from ...agent import CatalogEntry, Step, Summary
 
@@ -64,6 +66,16 @@ def tokens(n: int, width: int = 8) -> Text:
     return Text(f"{n:>{width},}", no_wrap=True)
 
 
+#: The argument column's width when there is room; the other columns' cells and padding.
+ARGUMENT_WIDTH = 60
+_OTHERS = 4 + 13 + 8 + 10 + 30 + 2 * 6
+
+
+def argument_width(table_width: int) -> int:
+    """The argument column's width in a table ``table_width`` cells wide (20 at least)."""
+    return max(20, min(ARGUMENT_WIDTH, table_width - _OTHERS - 2))
+
+
 class TrailTable(DataTable[Text]):
     """Turn, tool, argument, tokens, cumulative and flags; row ``0`` is the catalog entry."""
 
@@ -73,10 +85,22 @@ class TrailTable(DataTable[Text]):
     def on_mount(self) -> None:
         self.add_column("turn", key="turn", width=4)
         self.add_column("tool", key="tool", width=13)
-        self.add_column("argument", key="argument", width=60)
+        self.add_column("argument", key="argument", width=ARGUMENT_WIDTH)
         self.add_column("  tokens", key="tokens", width=8)
         self.add_column("cumulative", key="cumulative", width=10)
         self.add_column("flags", key="flags", width=30)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The argument column gives way on a narrow screen, so the token counts stay in
+        view (at 80 columns a 60-cell argument pushed them off the edge)."""
+        column = self.columns.get(ColumnKey("argument"))
+        if column is None:
+            return
+        width = argument_width(event.size.width)
+        if column.width != width:
+            column.width = width
+            self._require_update_dimensions = True
+            self.refresh()
 
     def fill(self, catalog: CatalogEntry, steps: Sequence[Step], budget: int) -> None:
         """Show the catalog entry and ``steps``; turns past ``budget`` are red."""

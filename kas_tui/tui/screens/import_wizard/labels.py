@@ -19,3 +19,11 @@ def file_size(path: Path) -> str:
     if size >= 1024 * 1024:
         return f"{size / (1024 * 1024):.1f} MB"
     return f"{size / 1024:.0f} KB" if size >= 1024 else f"{size} B"
+
+
+def home_short(path: Path) -> str:
+    """``path`` with the home folder written ``~`` (what a title has room for)."""
+    try:
+        return "~/" + path.relative_to(Path.home()).as_posix()
+    except (ValueError, RuntimeError):
+        return str(path)

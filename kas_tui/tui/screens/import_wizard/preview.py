@@ -140,12 +140,9 @@ class PreviewStep(KasScreen[None]):
             self._body_of = number
             body = plan.draft.body if plan.draft is not None else ""
             markdown = self.query_one("#iw-body", Markdown)
-            if plan.draft is None:
-                markdown.update("")
-                self.query_one("#iw-body-scroll").display = False
-            else:
-                self.query_one("#iw-body-scroll").display = True
-                markdown.update(_clip_body(body))
+            # a class, not display: the narrow layout hides the body pane in CSS too
+            self.query_one("#iw-body-scroll").set_class(plan.draft is None, "-empty")
+            markdown.update("" if plan.draft is None else _clip_body(body))
             self.query_one("#iw-body-scroll", VerticalScroll).scroll_home(animate=False)
 
     def _no_form(self, plan: PlannedImport) -> Text:

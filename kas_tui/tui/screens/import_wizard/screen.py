@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -30,7 +31,11 @@ from ...widgets.fields import CleanInput
 from ...widgets.footer import KasFooter
 from .converting import ConvertingStep
 from .files import FilePicker, FilesStep, SelectedList
+from .labels import home_short
 from .preview import PlanList, PreviewStep
+
+#: Narrower than this, the wizard drops its body preview and list of formats.
+NARROW_BELOW = 100
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -175,6 +180,11 @@ class ImportWizard(FilesStep, ConvertingStep, PreviewStep):
             self.bundle = ""
         return options
 
+    def on_resize(self, event: events.Resize) -> None:
+        # below 100 columns the body preview and the list of formats give way, so the
+        # fields and the Convert button keep their room (issue: clipped at 80x24)
+        self.set_class(event.size.width < NARROW_BELOW, "-narrow")
+
     def on_mount(self) -> None:
         self.title = "Import files"
         self.sub_title = self.package.name
@@ -186,7 +196,7 @@ class ImportWizard(FilesStep, ConvertingStep, PreviewStep):
             if (found := self.package.fingerprint(rel)) is not None
         }
         picker = self.query_one(FilePicker)
-        picker.border_title = Text(f"Files in {self.start}")
+        picker.border_title = Text(f"Files in {home_short(self.start)}")
         picker.border_subtitle = "space marks · enter opens a folder"
         self.query_one("#iw-selected").border_title = "Selected"
         self.query_one("#iw-paths-error").display = False
