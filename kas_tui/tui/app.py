@@ -17,7 +17,9 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Markdown, Tree
 from textual.worker import get_current_worker
 
+from ..assets import asset_markdown, read_asset
 from ..okf import frontmatter as fm
+from ..okf.footnotes import footnotes_for_display
 from ..package import Package
 from ..watch import Watcher
 from ..words import counted
@@ -193,7 +195,7 @@ class KasApp(MovingMixin, FullTextMixin, EditingMixin, App[None]):
             self._set_body(f"# This document cannot be read\n\n{lines}\n")
             return
         try:
-            body = self.package.body(path)
+            body = footnotes_for_display(self.package.body(path), _source_names(doc.meta))
         except (OSError, ValueError) as exc:
             body = f"*Cannot read the body: {escape_markdown(str(exc))}*"
         self._set_body(body)
@@ -240,14 +242,19 @@ class KasApp(MovingMixin, FullTextMixin, EditingMixin, App[None]):
         self.location = None
         target = ref.listing.entry.target if ref.listing else ref.path
         if ref.kind == "asset":
-            self.query_one(MetaPane).show_message(f"{ref.path}: an asset (not a document)")
-            self._set_body(f"`{escape_markdown(ref.path)}` is an asset file.")
+            self.show_asset(ref.path)
             return
         where = f" (line {ref.listing.entry.line} of its index.md)" if ref.listing else ""
         self.query_one(MetaPane).show_message(f"{target}: {ref.kind}{where}")
         self._set_body(
             f"This entry points at `{escape_markdown(target)}`, which is **{ref.kind}**."
         )
+
+    def show_asset(self, path: str) -> None:
+        """Show an asset, read only: its text highlighted, or why it is not shown."""
+        view = read_asset(self.package.root, path)
+        self.query_one(MetaPane).show_message(f"{path}: an asset (not a document), read only")
+        self._set_body(asset_markdown(view))
 
     # -- links ----------------------------------------------------------------------
 
@@ -274,6 +281,9 @@ class KasApp(MovingMixin, FullTextMixin, EditingMixin, App[None]):
             self.go(target.path, reveal=True)
         elif target.kind == "internal" and target.path == "SKILL.md":
             self.go("SKILL.md", reveal=True)
+        elif target.kind == "internal" and target.path in self.package.assets:
+            self.location = None  # an asset is shown, not visited: no frontmatter, no edits
+            self.show_asset(target.path)
         elif target.kind == "outside":
             self.notify(f"{href}: leaves the package; never followed", severity="warning")
         else:
@@ -609,3 +619,15 @@ class KasApp(MovingMixin, FullTextMixin, EditingMixin, App[None]):
         from .screens.review import open_review
 
         open_review(self)
+
+
+def _source_names(meta: dict) -> dict[str, str]:
+    """A document's ``sources`` by id, named by title (else resource): what a footnote
+    naming a source id shows when the body defines no note for it."""
+    names = {}
+    sources = meta.get("sources")
+    for source in sources if isinstance(sources, list) else ():
+        if isinstance(source, dict) and isinstance(source.get("id"), str):
+            name = source.get("title") or source.get("resource") or ""
+            names[source["id"]] = str(name)
+    return names
