@@ -14,6 +14,7 @@ from kas_tui.package import Listing, Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.choose import ChoiceScreen
 from kas_tui.tui.screens.entry_editor import EntryEditor, OneLineArea, open_entry_editor
+from kas_tui.tui.screens.meta_editor import MetaEditor, open_meta_editor
 from kas_tui.tui.screens.skill_editor import SkillEditor, open_skill_editor
 from kas_tui.tui.widgets.nav_tree import NavTree
 
@@ -351,3 +352,53 @@ async def test_every_view_says_the_same_token_counts(tmp_path) -> None:
         await pilot.pause()
         assert isinstance(app.screen, AgentWalkScreen)
         assert app.screen.walk.catalog.tokens == entry.tokens
+
+
+# -- notifications inside a modal (issue 16.21) -----------------------------------------
+
+
+async def test_notifications_show_inside_an_open_editor_not_over_its_border(
+    demo: Package,
+) -> None:
+    """At 80×24 an editor fills the screen: a toast would cover its border and buttons.
+    While an editor with a message line is open, notifications go there; after, toasts."""
+    app = KasApp(demo, today=TODAY, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.clear_notifications()
+        for opened, notice in (
+            (lambda: _open_entry(app, pilot), "#modal-notice"),
+            (lambda: _open_skill(app, pilot), "#modal-notice"),
+            (lambda: _open_form(app, pilot), "#me-status"),
+        ):
+            editor = await opened()
+            app.notify("incidents/index.md changed on disk", severity="warning")
+            await pilot.pause()
+            assert not app._notifications, "a toast over the editor"
+            line = editor.query_one(notice)
+            assert "incidents/index.md changed on disk" in _rendered(line)
+            assert line.has_class("-warning") and line.region.bottom <= editor.region.bottom
+            assert (severity := app.messages[-1]) == (
+                "warning",
+                "incidents/index.md changed on disk",
+            ), severity
+            await pilot.press("escape")
+            await pilot.pause()
+        assert not isinstance(app.screen, (EntryEditor, SkillEditor))
+        app.notify("back on the main screen")
+        await pilot.pause()
+        assert [n.message for n in app._notifications] == ["back on the main screen"]
+
+
+async def _open_skill(app: KasApp, pilot) -> SkillEditor:
+    open_skill_editor(app)
+    await pilot.pause()
+    assert isinstance(app.screen, SkillEditor)
+    return app.screen
+
+
+async def _open_form(app: KasApp, pilot) -> MetaEditor:
+    open_meta_editor(app, DOC)
+    await pilot.pause()
+    assert isinstance(app.screen, MetaEditor)
+    return app.screen

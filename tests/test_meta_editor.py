@@ -172,8 +172,8 @@ async def test_form_save_is_byte_minimal_undoable_and_raw_yaml_is_checked(root: 
         await pilot.pause()
         assert app.screen is screen
         assert any(
-            "incidents/open.md:1: frontmatter opened on line 1 is never closed" in str(n.message)
-            for n in app._notifications
+            "incidents/open.md:1: frontmatter opened on line 1 is never closed" in m
+            for _, m in app.messages
         )
     gone, added = line_diff(before[DOC], files(root)[DOC])
     assert gone == ["title: Incident response procedure", "status: stable"]
@@ -376,7 +376,7 @@ async def test_read_only_file_is_refused_and_the_text_kept(root: Path) -> None:
             await pilot.pause()
             assert app.screen is editor
             assert editor.query_one("#field-title", Input).value == "Mine"
-            assert any("permission denied" in str(n.message) for n in app._notifications)
+            assert any("permission denied" in m for _, m in app.messages)
             assert "Not saved" in shown(editor.query_one("#me-status", Static))
             assert editor.dirty
     finally:
@@ -404,7 +404,7 @@ async def test_refused_writes_keep_the_editor_and_the_text(
             await pilot.pause()
         assert app.screen is editor and editor.dirty
         assert editor.query_one("#field-title", Input).value == "Mine"
-        assert any("permission denied" in str(n.message) for n in app._notifications)
+        assert any("permission denied" in m for _, m in app.messages)
         assert "Not saved" in shown(editor.query_one("#me-status", Static))
         assert files(root) == before
         # changed on disk meanwhile: the app asks; keep editing keeps the text

@@ -132,7 +132,7 @@ def test_the_tui_opens_a_package_with_an_unreadable_sub_folder(locked: Path) -> 
             async with app.run_test() as pilot:
                 await pilot.press("down", "enter", "right", "f")
                 await pilot.pause()
-                print([n.message for n in app._notifications])
+                print([m for _, m in app.messages])
 
         asyncio.run(main())
         """

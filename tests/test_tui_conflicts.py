@@ -53,9 +53,7 @@ def sed(path: Path, old: str, new: str) -> str:
 
 
 def noticed(app: KasApp, rel: str) -> bool:
-    return any(
-        "Changed on disk" in str(n.message) and rel in str(n.message) for n in app._notifications
-    )
+    return any("Changed on disk" in m and rel in m for _, m in app.messages)
 
 
 def asked_about(app: KasApp, rel: str) -> bool:

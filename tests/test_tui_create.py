@@ -149,7 +149,7 @@ async def test_a_folder_without_skill_md_offers_to_create_one(root: Path) -> Non
     app = app_on(root)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert any("Press c to create one" in str(n.message) for n in app._notifications)
+        assert any("Press c to create one" in m for _, m in app.messages)
         await pilot.press("e")  # on the tree's root: the SKILL.md it lacks
         await pilot_wait_until(pilot, lambda: isinstance(app.screen, CreateScreen))
         form = app.screen

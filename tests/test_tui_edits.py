@@ -203,7 +203,7 @@ async def test_a_read_only_file_is_refused_with_a_message(root: Path) -> None:
             await deprecate(pilot)
             await pilot.pause()
             assert "status: deprecated" not in (root / DOC).read_text()
-            assert any("permission denied" in str(n.message) for n in app._notifications)
+            assert any("permission denied" in m for _, m in app.messages)
     finally:
         (root / "oncall").chmod(0o755)
 
@@ -414,6 +414,6 @@ async def test_k_at_the_top_of_a_section_says_why_nothing_moved(root: Path) -> N
         await _on_entry(pilot, app, "incidents/incident-response.md")
         await pilot.press("K")
         await pilot.pause()
-        said = [n.message for n in app._notifications]
+        said = [m for _, m in app.messages]
         assert any("first entry of its section 'Running an incident'" in m for m in said)
         assert files(root) == before and app._burst is None

@@ -46,7 +46,7 @@ def order(screen: EvalScreen) -> list[str]:
 
 
 def messages(app: KasApp) -> list[str]:
-    return [n.message for n in app._notifications]
+    return [m for _, m in app.messages]
 
 
 async def open_screen(pilot) -> EvalScreen:

@@ -38,7 +38,7 @@ def terminal(monkeypatch) -> dict[str, int]:
 
 
 def _messages(app: KasApp) -> list[str]:
-    return [str(n.message) for n in app._notifications]
+    return [m for _, m in app.messages]
 
 
 async def _press_e_then_check_alive(app: KasApp, pilot) -> None:

@@ -206,7 +206,7 @@ async def test_no_index_can_be_made_is_said_and_find_still_works(
         await pilot.press("ctrl+f")
         await pilot.pause()
         assert app.screen is app.screen_stack[0]
-        assert any("no room anywhere" in str(n.message) for n in app._notifications)
+        assert any("no room anywhere" in m for _, m in app.messages)
         await pilot.press("slash", *"?sev lev")
         await pilot.pause()
         assert app.screen.paths[0] == "incidents/severity-levels.md"  # fuzzy after all

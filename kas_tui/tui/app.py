@@ -9,10 +9,12 @@ from __future__ import annotations
 import datetime as dt
 import posixpath
 import re
+from collections import deque
 from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import App, SystemCommand
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import DataTable, Markdown, Tree
 from textual.worker import get_current_worker
@@ -102,6 +104,9 @@ class KasApp(MovingMixin, FullTextMixin, EditingMixin, App[None]):
         #: discovery view, the SKILL.md editor and the walk all use this one.
         self.catalog_location: str | None = None
         self.history = History()
+        #: The last notifications said, toasts and those an editor showed on its own
+        #: message line alike (severity, text), newest last.
+        self.messages: deque[tuple[str, str]] = deque(maxlen=100)
         self.report: Report | None = None
         self._finder: Finder | None = None
         self._finder_generation = 0
@@ -199,6 +204,23 @@ class KasApp(MovingMixin, FullTextMixin, EditingMixin, App[None]):
         except (OSError, ValueError) as exc:
             body = f"*Cannot read the body: {escape_markdown(str(exc))}*"
         self._set_body(body)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """A toast, unless the screen on top is an editor with a message line of its own:
+        then the message shows there, inside its frame, not over its border and buttons."""
+        self.messages.append((severity, f"{title}: {message}" if title else message))
+        show = getattr(self.screen, "show_notice", None)
+        if show is not None and show(f"{title}: {message}" if title else message, severity):
+            return
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def _set_body(self, text: str) -> None:
         self.query_one(BodyPane).show(text, settle=self._body_settle)

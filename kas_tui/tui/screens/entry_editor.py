@@ -231,6 +231,7 @@ class EntryEditor(KasModalScreen[bool]):
                 yield Static(self._no_document_note(), id="entry-no-doc")
             yield Static(id="entry-error")
             with Horizontal(id="entry-buttons"):
+                yield Static(id="modal-notice")
                 yield Button("Save ^s", id="entry-save", variant="primary", compact=True)
                 yield Button("Cancel esc", id="entry-cancel", compact=True)
 

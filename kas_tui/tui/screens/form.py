@@ -45,6 +45,13 @@ class FormScreen(KasModalScreen[ResultType]):
         status.update(Text(message))
         status.set_class(error, "-error")
 
+    def show_notice(self, message: str, severity: str = "information") -> bool:
+        """The app's notifications show in the status line; a warning or an error stays
+        until the next edit, so a refused save keeps saying why."""
+        self.set_status(message, error=severity == "error", sticky=severity != "information")
+        self.query_one("#me-status", Static).set_class(severity == "warning", "-warning")
+        return True
+
     def refresh_soon(self) -> None:
         """Refresh the state once after this burst of edits (each keystroke posts one)."""
         if not self._refresh_pending:

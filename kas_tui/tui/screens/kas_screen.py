@@ -12,6 +12,7 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol, TypeVar, cast, runtime_checkable
 
+from rich.text import Text
 from textual.screen import ModalScreen, Screen
 
 if TYPE_CHECKING:
@@ -65,8 +66,25 @@ class KasScreen(Screen[ResultType]):
 
 
 class KasModalScreen(ModalScreen[ResultType]):
-    """A dialog or editor over the app's screens."""
+    """A dialog or editor over the app's screens.
+
+    An editor with a line for messages (``#modal-notice``) shows the app's notifications
+    there, inside its frame, instead of a toast drawn over its border and buttons.
+    """
+
+    NOTICE = "#modal-notice"
 
     @property
     def kas(self) -> Workbench:
         return cast("Workbench", self.app)
+
+    def show_notice(self, message: str, severity: str = "information") -> bool:
+        """Show ``message`` in the screen's own message line; ``False`` when it has none."""
+        found = self.query(self.NOTICE)
+        if not found:
+            return False
+        notice = found.first()
+        notice.update(Text(message))
+        notice.set_class(severity == "error", "-error")
+        notice.set_class(severity == "warning", "-warning")
+        return True

@@ -152,6 +152,7 @@ class SkillEditor(KasModalScreen[bool]):
                     yield Static(id="skill-body-note")
             yield Static(id="skill-error")
             with Horizontal(id="skill-buttons"):
+                yield Static(id="modal-notice")
                 yield Button("Save ^s", id="skill-save", variant="primary", compact=True)
                 yield Button("Cancel esc", id="skill-cancel", compact=True)
 
