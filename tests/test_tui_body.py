@@ -115,7 +115,7 @@ async def test_a_long_bundle_mounts_its_first_piece_then_more_as_the_reader_scro
         await pilot_wait_until(pilot, lambda: not body.rendering)
         assert body.source == (big.root / "beta" / "index.md").read_text()
         assert _pieces_mounted(app) == 1 and not body.complete
-        assert "* [beta 0](beta-000.md)" in _shown_text(app)
+        assert "[beta 0](beta-000.md)" in _shown_text(app)
         assert "beta 119" not in _shown_text(app)
         more = app.query_one("#body-more")
         assert more.display and "below" in str(more.render())
@@ -179,3 +179,56 @@ async def test_the_outline_lists_the_headings_of_every_piece(big: Package) -> No
 
         await pilot_wait_until(pilot, lambda: any("Second half of gamma" in x for x in labels()))
         assert any("First half" in x for x in labels())
+
+
+# -- long one-line lists drawn compact (issue 16.1: a bundle's body within 200 ms) ---------
+
+
+def test_long_one_line_lists_are_drawn_as_one_block_line_for_line() -> None:
+    from markdown_it import MarkdownIt
+
+    from kas_tui.tui.widgets.body_pages import BULLET
+
+    entries = [f"* [Doc {n}](doc-{n}.md) - About {n}.\n" for n in range(14)]
+    short = ["- [Short](s.md) - Only two.\n", "- [Other](o.md) - Entries.\n"]
+    loose = [f"* Loose {n}\n\n" for n in range(14)]
+    nested = [f"* Item {n}\n  * nested {n}\n" for n in range(14)]
+    ordered = [f"{n + 1}. Step {n}\n" for n in range(14)]
+    text = "".join(
+        ["# Bundle\n", "\n", *entries, "\n", *short, "\n", *loose, *nested, "\n", *ordered]
+    )
+    (piece,) = pieces(text)
+    got, was = piece.text.splitlines(), text.splitlines()
+    assert len(got) == len(was)  # line for line: a finding's line still points at its entry
+    changed = [n for n, (a, b) in enumerate(zip(got, was, strict=True)) if a != b]
+    assert changed == list(range(2, 16))  # only the long tight list of one-line entries
+    assert got[2] == f"{BULLET}[Doc 0](doc-0.md) - About 0.  "  # a hard break after each
+    assert got[15] == f"{BULLET}[Doc 13](doc-13.md) - About 13."  # but the last
+    tokens = MarkdownIt("gfm-like").parse(piece.text)
+    first = next(t for t in tokens if t.type == "paragraph_open")
+    assert first.map == [2, 16]  # one block
+    inline = tokens[tokens.index(first) + 1]
+    assert [c.type for c in inline.children].count("hardbreak") == 13
+    assert [c.attrs["href"] for c in inline.children if c.type == "link_open"][:2] == [
+        "doc-0.md",
+        "doc-1.md",
+    ]
+    assert pieces(text, compact=0)[0].text == text
+
+
+async def test_a_line_inside_a_compact_list_scrolls_to_that_entry(big: Package) -> None:
+    """At 80×24 the entries wrap: the entry a line names is the top row, not a row
+    counted in source lines."""
+    app = KasApp(big, today=TODAY, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        body = app.query_one(BodyPane)
+        app.go("alpha/index.md")
+        await pilot_wait_until(pilot, lambda: not body.rendering)
+        lines = (big.root / "alpha" / "index.md").read_text().splitlines()
+        for entry in ("alpha 9", "alpha 15"):
+            line = next(n for n, text in enumerate(lines, 1) if f"[{entry}]" in text)
+            body.scroll_to_line(line, 1)
+            await pilot_wait_until(pilot, lambda: not body.rendering)
+            scroll = app.query_one("#body-scroll")
+            top = app.screen._compositor.render_strips()[scroll.content_region.y].text
+            assert f"{entry} " in top, top

@@ -10,8 +10,9 @@ no code fence, table or nested list is ever cut.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from markdown_it import MarkdownIt
 
@@ -35,24 +36,83 @@ class Piece:
 
 @cache
 def _parser() -> MarkdownIt:
-    return MarkdownIt("gfm-like")  # what Textual's Markdown widget parses with
+    # what Textual's Markdown widget parses with; blocks only (where a piece may start
+    # does not depend on inline markup, and inline parsing is most of the time)
+    return MarkdownIt("gfm-like").disable(["inline", "text_join"], ignoreInvalid=True)
 
 
-def _unit_starts(text: str) -> tuple[list[int], dict]:
-    """The first line of every top-level block and top-level list item, in order."""
+#: What a one-line list item holds.
+_ONE_LINE_ITEM = frozenset({"paragraph_open", "paragraph_close", "inline"})
+
+
+def _unit_starts(text: str) -> tuple[list[int], dict, list[tuple[int, int]]]:
+    """The first line of every top-level block and top-level list item, in order; and
+    the ``[start, end)`` lines of every tight top-level bullet list whose items are one
+    line each (see :func:`compact_lists`)."""
     env: dict = {}
     tokens = _parser().parse(text, env)
     starts: list[int] = []
+    flat: list[tuple[int, int]] = []
     in_list = False
+    one_line = True
+    list_at: tuple[int, int] | None = None
+    item_at = -1
     for token in tokens:
+        if token.type == "bullet_list_close" and token.level == 0:
+            if one_line and list_at is not None:
+                flat.append(list_at)
+            in_list = False
         if token.map is None:
             continue
         if token.level == 0 and token.nesting >= 0:
             starts.append(token.map[0])
             in_list = token.type in ("bullet_list_open", "ordered_list_open")
+            list_at = tuple(token.map) if token.type == "bullet_list_open" else None
+            one_line = True
+            item_at = -1
         elif in_list and token.level == 1 and token.type == "list_item_open":
             starts.append(token.map[0])
-    return sorted(set(starts)), env
+            # tight: each item on the line after the last (a loose list keeps its look)
+            one_line = one_line and (item_at < 0 or token.map[0] == item_at + 1)
+            item_at = token.map[0]
+        elif in_list and token.level == 2 and token.type == "paragraph_open":
+            # one paragraph of one line, on the marker's line (the item's map may
+            # take in a blank line after it)
+            one_line = one_line and token.map == [item_at, item_at + 1]
+        elif in_list and token.level >= 2 and token.type not in _ONE_LINE_ITEM:
+            one_line = False  # a nested list, a code block, a quote inside an item
+    return sorted(set(starts)), env, flat
+
+
+#: A tight bullet list of at least this many one-line items (a bundle's index) is drawn
+#: as one block: Textual mounts four widgets for every list item, a quarter of a second
+#: for a screenful of entries, where one paragraph of lines is one widget.
+COMPACT_LIST = 12
+
+#: How such a list's lines start when drawn as one block (no-break spaces keep the indent).
+BULLET = "\u00a0•\u00a0"
+
+_MARKER = re.compile(r"[ ]{0,3}[*+-][ \t]+")
+
+
+def compact_lists(
+    lines: list[str], flat: list[tuple[int, int]], least: int = COMPACT_LIST
+) -> list[str]:
+    """``lines`` with each list of ``flat`` holding at least ``least`` items rewritten,
+    line for line, as one paragraph: a bullet instead of the marker, a hard break at the
+    end of every line but the last. Line numbers do not move, so a finding's line and a
+    source range still point into it."""
+    out = list(lines)
+    for start, end in flat:
+        items = [n for n in range(start, end) if _MARKER.match(out[n])]
+        if len(items) < least:
+            continue
+        for n in items:
+            text = out[n].rstrip("\r\n")
+            ending = out[n][len(text) :]
+            text = BULLET + text[_MARKER.match(text).end() :].rstrip()
+            out[n] = text + ("  " if n != items[-1] else "") + (ending or "\n")
+    return out
 
 
 def _definitions(env: dict) -> str:
@@ -65,19 +125,27 @@ def _definitions(env: dict) -> str:
     return "\n" + "".join(lines) if lines else ""
 
 
+@lru_cache(maxsize=16)  # going back to a page shown a moment ago parses nothing
 def pieces(
-    text: str, first: int = FIRST_PIECE, later: int = LATER_PIECE, whole: int = WHOLE
+    text: str,
+    first: int = FIRST_PIECE,
+    later: int = LATER_PIECE,
+    whole: int = WHOLE,
+    compact: int = COMPACT_LIST,
 ) -> list[Piece]:
     """``text`` cut into pieces of ``first``, then ``later``, blocks each.
 
     A text of at most ``whole`` blocks stays whole. The pieces joined give the
     text back, except that each piece after the first repeats the page's reference
-    definitions (they render as nothing).
+    definitions (they render as nothing), and that long one-line bullet lists are drawn
+    compact (:func:`compact_lists`; ``compact=0``: never).
     """
-    starts, env = _unit_starts(text)
-    if len(starts) <= max(whole, first):
-        return [Piece(0, text)]
+    starts, env, flat = _unit_starts(text)
     lines = text.splitlines(keepends=True)
+    if flat and compact:
+        lines = compact_lists(lines, flat, compact)
+    if len(starts) <= max(whole, first):
+        return [Piece(0, "".join(lines))]
     cuts = [0]
     at = first
     while at < len(starts):

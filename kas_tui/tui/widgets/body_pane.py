@@ -19,12 +19,13 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.timer import Timer
 from textual.widget import MountError, Widget
 from textual.widgets import Markdown, Static
+from textual.widgets._markdown import MarkdownParagraph
 from textual.widgets.markdown import MarkdownBlock, MarkdownTableOfContents
 from textual.worker import Worker
 
 from ...words import counted
 from ..commands import bindings
-from .body_pages import Piece, pieces
+from .body_pages import BULLET, Piece, pieces
 from .source_blocks import block_at
 
 #: What the pane still has to do once the pieces it needs are mounted.
@@ -250,8 +251,17 @@ class BodyPane(Horizontal):
                     (piece.first_line + start, piece.first_line + end) if end > start else (0, 0)
                 )
         found = block_at(ranges, target)
-        if found is not None:
-            self._scroll.scroll_to_widget(blocks[found], top=True, animate=False, immediate=True)
+        if found is None:
+            return
+        scroll = self._scroll
+        block = blocks[found]
+        scroll.scroll_to_widget(block, top=True, animate=False, immediate=True)
+        start, end = ranges[found]
+        if isinstance(block, MarkdownParagraph) and start < target < end:
+            # a paragraph of several source lines: a long index list drawn compact
+            # (body_pages.compact_lists), its entry further down
+            row = _row_of_line(block, target - start)
+            scroll.scroll_to(y=scroll.scroll_y + row, animate=False, immediate=True)
 
     # -- the outline ------------------------------------------------------------------
 
@@ -291,3 +301,16 @@ class BodyPane(Horizontal):
                 self._scroll.scroll_to_widget(found.first(), top=True)
                 break
         message.stop()
+
+
+def _row_of_line(block: Widget, line: int) -> int:
+    """The row of ``block`` where its ``line``-th source line starts: for a compact list,
+    the row of its ``line``-th bullet (entries may wrap); else ``line`` rows down."""
+    bullet = BULLET.strip(" \u00a0")
+    seen = -1
+    for row in range(block.size.height):  # the rows as the screen draws them
+        if block.render_line(row).text.lstrip(" \u00a0").startswith(bullet):
+            seen += 1
+            if seen == line:
+                return row
+    return line
