@@ -89,8 +89,8 @@ def _unit_starts(text: str) -> tuple[list[int], dict, list[tuple[int, int]]]:
 #: for a screenful of entries, where one paragraph of lines is one widget.
 COMPACT_LIST = 12
 
-#: How such a list's lines start when drawn as one block (no-break spaces keep the indent).
-BULLET = "\u00a0•\u00a0"
+#: How such a list's lines start when drawn as one block (a no-break space: kept as written).
+BULLET = "•\u00a0"
 
 _MARKER = re.compile(r"[ ]{0,3}[*+-][ \t]+")
 
