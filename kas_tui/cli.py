@@ -44,6 +44,7 @@ COMMANDS = (
     "mv",
     "split",
     "merge",
+    "serve",
 )
 
 
@@ -295,6 +296,10 @@ def main(argv: list[str] | None = None) -> int:
 
             parse = getattr(moves_cli, f"{argv[0]}_parser")().parse_args(argv[1:])
             return getattr(moves_cli, f"run_{argv[0]}")(parse)
+        if argv and argv[0] == "serve":
+            from .serve.serve_cli import run_serve, serve_parser
+
+            return run_serve(serve_parser().parse_args(argv[1:]))
         if argv and argv[0] == "build":
             from .importing.commands import run_build
 

@@ -6,9 +6,11 @@ catalog location names (``/home/me/.claude/skills/orbit-handbook/incidents/index
 :meth:`Sandbox.locate` turns any of these into a package-relative POSIX path and says
 what is there: a ``file``, a ``folder``, nothing (``missing``), or a place the agent may
 not go (``outside``: ``..`` escapes, ``~`` and drive paths, symlinks leaving the root,
-and ``/``-rooted paths whose first folder is not one of the package's, such as
-``/etc/passwd``). Hidden files and folders (``.git``) are not part of the package: they
-are ``missing``, as they are for the loader.
+``/``-rooted paths whose first folder is not one of the package's, such as
+``/etc/passwd``, and paths holding a NUL or longer than 1,024 characters, which are never
+handed to the file system). Backslashes separate folders, as Windows agents write them.
+Hidden files and folders (``.git``) are not part of the package: they are ``missing``,
+as they are for the loader.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ MISSING = "missing"
 OUTSIDE = "outside"
 
 _WINDOWS_PATH = re.compile(r"^[A-Za-z]:[\\/]")
+
+#: Longer path arguments are refused unread (no file system takes one this long).
+MAX_PATH_CHARS = 1024
 
 
 @dataclass(frozen=True)
@@ -64,10 +69,13 @@ class Sandbox:
     def locate(self, arg: str) -> Location:
         """Resolve a path as an agent wrote it (see the module docstring)."""
         text = arg.strip()
+        if "\x00" in text or len(text) > MAX_PATH_CHARS:
+            return Location(arg, "", OUTSIDE)  # never handed to the file system
         if text.startswith("file://"):
             text = text[len("file://") :]
         if text.startswith("~") or text.startswith("\\\\") or _WINDOWS_PATH.match(text):
             return Location(arg, text, OUTSIDE)
+        text = text.replace("\\", "/")  # incidents\\index.md, as a Windows agent writes it
         rooted = False
         rel = text
         if text.startswith("/"):

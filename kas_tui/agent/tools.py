@@ -141,12 +141,22 @@ def run_tool(sandbox: Sandbox, tool: str, args: Mapping[str, Any]) -> Outcome:
 
 
 def _not_there(where: Location, sandbox: Sandbox) -> str:
+    arg = shown_arg(where.arg)
     if where.kind == OUTSIDE:
         return (
-            f"Error: {where.arg} is outside the skill folder {sandbox.home}; "
+            f"Error: {arg} is outside the skill folder {sandbox.home}; "
             "only files inside it can be opened"
         )
-    return f"Error: no such file or folder: {where.arg}"
+    return f"Error: no such file or folder: {arg}"
+
+
+def shown_arg(arg: str, limit: int = 200) -> str:
+    """A path argument as an error message may repeat it: control characters escaped
+    (a NUL as ``\\x00``), cut to ``limit`` characters with the length said."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in arg[: limit + 1])
+    if len(arg) > limit:
+        return f"{text[:limit]}… ({len(arg):,} characters)"
+    return text
 
 
 def _listdir(sandbox: Sandbox, where: Location) -> Outcome:
