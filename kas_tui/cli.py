@@ -45,6 +45,9 @@ COMMANDS = (
     "split",
     "merge",
     "serve",
+    "install",
+    "uninstall",
+    "installed",
 )
 
 
@@ -296,6 +299,11 @@ def main(argv: list[str] | None = None) -> int:
 
             parse = getattr(moves_cli, f"{argv[0]}_parser")().parse_args(argv[1:])
             return getattr(moves_cli, f"run_{argv[0]}")(parse)
+        if argv and argv[0] in ("install", "uninstall", "installed"):
+            from . import install_cli
+
+            parse = getattr(install_cli, f"{argv[0]}_parser")().parse_args(argv[1:])
+            return getattr(install_cli, f"run_{argv[0]}")(parse)
         if argv and argv[0] == "serve":
             from .serve.serve_cli import run_serve, serve_parser
 
