@@ -30,12 +30,13 @@ from .edits import EditingMixin
 from .fulltext import FullTextMixin
 from .history import History
 from .moving import MovingMixin
-from .screens.agent import open_agent_walk, open_replay
+from .screens.agent import open_agent_walk
 from .screens.choose import ask_unsaved
 from .screens.find import FindScreen, Found
 from .screens.help import HelpScreen
 from .screens.links import LinksScreen
 from .screens.main import MainScreen
+from .screens.replay_open import open_replay
 from .widgets.body_pane import BodyPane
 from .widgets.files_view import FilesView
 from .widgets.findings import FindingsPanel

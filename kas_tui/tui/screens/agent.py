@@ -49,8 +49,6 @@ from ...agent import (
     Step,
     Walk,
     WalkError,
-    read_trajectory,
-    replay,
 )
 from ...agent.tools import call_text
 from ...store import StoreError, os_reason
@@ -871,59 +869,3 @@ def open_agent_walk(app: App, package: Package) -> None:
     where = getattr(app, "catalog_location", None)
     screen = AgentWalkScreen(package, walk=walk, budget=session.budget, location=where)
     app.push_screen(screen, lambda result: _closed(app, result, walked=True))
-
-
-def open_replay(app: App, package: Package) -> None:
-    """Ask for a trajectory file, then push the replay screen."""
-    if any(isinstance(screen, AgentView) for screen in app.screen_stack):
-        return
-    session = _session(app)
-    read: list = []
-
-    def check(value: str) -> str | None:
-        text = value.strip()
-        if not text:
-            return "Give the path of a .jsonl trajectory file"
-        path = Path(os.path.expanduser(text))
-        if not path.exists():
-            return f"{path}: no such file"
-        if path.is_dir():
-            return f"{path} is a folder, not a trajectory file"
-        trajectory = read_trajectory(path)
-        if not trajectory.calls:
-            problems = [str(p) for p in trajectory.problems[:6]]
-            more = len(trajectory.problems) - len(problems)
-            if more > 0:
-                problems.append(f"… and {more} more")
-            return "Nothing to replay: " + ("\n".join(problems) or "the file holds no tool calls")
-        read[:] = [trajectory]
-        return None
-
-    def chosen(value: str | None) -> None:
-        if value is None or not read:
-            return
-        trajectory = read[0]
-        replayed = replay(package, trajectory, budget=session.budget)
-        lines = [call.line for call in trajectory.calls]
-        app.push_screen(
-            ReplayScreen(package, replayed, budget=session.budget, lines=lines),
-            lambda result: _closed(app, result, walked=False),
-        )
-        if replayed.problems:
-            n = len(replayed.problems)
-            app.notify(
-                f"{n} line{'s' * (n != 1)} of the file could not be read: listed on the left",
-                severity="warning",
-            )
-
-    app.push_screen(
-        AskScreen(
-            "Replay a trajectory",
-            "A JSON Lines file, one tool call per line (as exported by x in a walk, or"
-            " logged by a harness):",
-            session.last_export or "./",
-            check=check,
-            placeholder="path/to/trajectory.jsonl",
-        ),
-        chosen,
-    )
