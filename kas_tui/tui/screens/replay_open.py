@@ -36,7 +36,9 @@ def open_replay(app: App, package: Package, *, sessions_folder: Path | None = No
         _ask_for_file(app, package)
         return
     items: list[Item] = [_session_item(path) for path in logged]
-    items.append((ANOTHER_FILE, Text("Another trajectory file…", style="italic"), "another trajectory file"))
+    items.append(
+        (ANOTHER_FILE, Text("Another trajectory file…", style="italic"), "another trajectory file")
+    )
 
     def picked(value: str | None) -> None:
         if value == ANOTHER_FILE:
