@@ -48,6 +48,7 @@ COMMANDS = (
     "install",
     "uninstall",
     "installed",
+    "graph",
 )
 
 
@@ -304,6 +305,10 @@ def main(argv: list[str] | None = None) -> int:
 
             parse = getattr(install_cli, f"{argv[0]}_parser")().parse_args(argv[1:])
             return getattr(install_cli, f"run_{argv[0]}")(parse)
+        if argv and argv[0] == "graph":
+            from .graph_cli import graph_parser, run_graph
+
+            return run_graph(graph_parser().parse_args(argv[1:]))
         if argv and argv[0] == "serve":
             from .serve.serve_cli import run_serve, serve_parser
 
