@@ -76,6 +76,11 @@ def build_graph(package: Package) -> Graph:
     return graph
 
 
+def graph_of(package: Package) -> Graph:
+    """The graph of ``package``, made once until one of its files changes."""
+    return package.derived("link-graph", build_graph)
+
+
 def neighbourhood(graph: Graph, start: str, depth: int = 2) -> dict[str, int]:
     """Every node within ``depth`` links of ``start``, either way, and its distance."""
     seen = {start: 0}

@@ -187,6 +187,7 @@ class Package:
         self._by_folder: dict[str, list[Document]] | None = None
         self._subfolders: dict[str, list[str]] | None = None
         self._backlinks: dict[str, list[tuple[str, Link]]] | None = None
+        self._derived: dict[str, Any] = {}  # see derived()
         self._cache_writer: Any = None  # a MetadataCache saving in the background
 
     # -- opening ------------------------------------------------------------------------
@@ -268,6 +269,7 @@ class Package:
         self.scans = {r.path: r.scan for r in reads if r.scan is not None}
         self.document_findings = {r.path: r.findings for r in reads if r.findings is not None}
         self._backlinks = None
+        self._derived.clear()
         self.load_seconds = time.perf_counter() - started
 
     def _read_documents(
@@ -335,6 +337,7 @@ class Package:
         self.document_findings.pop(rel, None)
         self._by_folder = None
         self._backlinks = None
+        self._derived.clear()
         exists = (self.root / rel).is_file()
         if rel in SKILL_NAMES:  # which of SKILL.md and skill.md is the skill may change
             present = [n for n in SKILL_NAMES if (self.root / n).is_file()]
@@ -632,6 +635,13 @@ class Package:
                 found = extract_links(text[end:], first_line=text.count("\n", 0, end) + 1)
             self._links[rel] = [(link, self.resolve(rel, link.target)) for link in found]
         return self._links[rel]
+
+    def derived(self, key: str, make: Callable[[Package], Any]) -> Any:
+        """``make(self)``, made once and kept until a file of the package changes (the
+        link graph, graph.py)."""
+        if key not in self._derived:
+            self._derived[key] = make(self)
+        return self._derived[key]
 
     def backlinks(self, rel: str) -> list[tuple[str, Link]]:
         """Documents whose bodies link to ``rel`` (all bodies are read the first time)."""

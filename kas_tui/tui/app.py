@@ -29,12 +29,12 @@ from .commands import COMMANDS, KasCommands, bindings
 from .edits import EditingMixin
 from .fulltext import FullTextMixin
 from .history import History
+from .linking import LinkingMixin
 from .moving import MovingMixin
 from .screens.agent import open_agent_walk
 from .screens.choose import ask_unsaved
 from .screens.find import FindScreen, Found
 from .screens.help import HelpScreen
-from .screens.links import LinksScreen
 from .screens.main import MainScreen
 from .screens.replay_open import open_replay
 from .widgets.body_pane import BodyPane
@@ -79,7 +79,7 @@ def open_app(location: Location, **options) -> KasApp:
     return KasApp(package, notes=notes, **options)
 
 
-class KasApp(MovingMixin, FullTextMixin, EditingMixin, App[None]):
+class KasApp(LinkingMixin, MovingMixin, FullTextMixin, EditingMixin, App[None]):
     """Browse a Knowledge-as-Skill package by its three layers, and edit it."""
 
     CSS_PATH = "app.tcss"
@@ -311,29 +311,6 @@ class KasApp(MovingMixin, FullTextMixin, EditingMixin, App[None]):
             self.notify(f"{href}: leaves the package; never followed", severity="warning")
         else:
             self.notify(f"{href}: does not exist in this package", severity="error")
-
-    def _links_of_page(self) -> list[tuple[str, str, str]]:
-        if self.location is None:
-            return []  # an index entry's message, not a page
-        links = []
-        for link, target in self.package.links(self.location):  # parsed once per page
-            kind = target.kind
-            if kind == "internal" and target.path not in self.package.known_paths():
-                kind = "missing"
-            links.append((link.text, link.target, kind))
-        return links
-
-    def action_links(self) -> None:
-        links = self._links_of_page()
-        if not links:
-            self.notify("This page has no links")
-            return
-
-        def chosen(href: str | None) -> None:
-            if href:
-                self.follow(href)
-
-        self.push_screen(LinksScreen(links), chosen)
 
     def action_outline(self) -> None:
         self.query_one(BodyPane).toggle_outline()

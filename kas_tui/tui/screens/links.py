@@ -1,4 +1,5 @@
-"""The link picker: every link of the page shown, to follow one from the keyboard."""
+"""The link picker: the page's links to follow, and what cites the page, both from the
+keyboard."""
 
 from __future__ import annotations
 
@@ -10,27 +11,39 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from ...words import counted
+
 _KIND_STYLE = {"internal": "green", "external": "blue", "missing": "red", "outside": "red"}
 
+#: A page citing this one: its path, the line of the link, and that line's text.
+Citation = tuple[str, int, str]
 
-class LinksScreen(ModalScreen[str | None]):
-    """Pick a link; dismisses with its target (``href``) or ``None``.
+
+class LinksScreen(ModalScreen[tuple[str, str] | None]):
+    """Pick a link to follow or a page that cites this one.
 
     ``links`` are ``(text, href, kind)``: ``kind`` is ``internal``, ``missing``,
-    ``external``, ``anchor`` or ``outside``, shown as a mark.
+    ``external``, ``anchor`` or ``outside``, shown as a mark. ``cited_by`` are
+    :data:`Citation`. Dismisses with ``("follow", href)``, ``("open", "path:line")`` or
+    ``None``.
     """
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
 
-    def __init__(self, links: list[tuple[str, str, str]]) -> None:
+    def __init__(
+        self, links: list[tuple[str, str, str]], cited_by: list[Citation] | None = None
+    ) -> None:
         super().__init__()
         self.links = links
+        self.cited_by = list(cited_by or [])
 
     def compose(self) -> ComposeResult:
         with Vertical(id="links-box") as box:
-            box.border_title = f"Links ({len(self.links)})"
-            box.border_subtitle = "enter follows · escape closes"
-            options = [
+            box.border_title = (
+                f"Links from here ({len(self.links)}) · cited by {len(self.cited_by)}"
+            )
+            box.border_subtitle = "enter follows or opens · escape closes"
+            options: list[Option | None] = [
                 Option(
                     Text.assemble(
                         (f"{kind:<8} ", _KIND_STYLE.get(kind, "bright_black")),
@@ -38,11 +51,36 @@ class LinksScreen(ModalScreen[str | None]):
                         ("  → ", "bright_black"),
                         (href, "bright_black"),
                     ),
-                    id=str(i),
+                    id=f"link-{i}",
                 )
                 for i, (text, href, kind) in enumerate(self.links)
             ]
+            if self.cited_by:
+                options.append(None)
+                options.append(
+                    Option(
+                        Text(f"Cited by {counted(len(self.cited_by), 'page')}", style="bold"),
+                        disabled=True,
+                    )
+                )
+                options += [
+                    Option(
+                        Text.assemble(
+                            ("cited by ", "magenta"),
+                            (f"{source}:{line}", "bold"),
+                            ("  ", ""),
+                            (" ".join(said.split()), "bright_black"),
+                        ),
+                        id=f"cite-{i}",
+                    )
+                    for i, (source, line, said) in enumerate(self.cited_by)
+                ]
             yield OptionList(*options, id="links-list")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(self.links[int(event.option.id or 0)][1])
+        kind, _, number = (event.option.id or "").partition("-")
+        if kind == "link":
+            self.dismiss(("follow", self.links[int(number)][1]))
+        elif kind == "cite":
+            source, line, _ = self.cited_by[int(number)]
+            self.dismiss(("open", f"{source}:{line}"))

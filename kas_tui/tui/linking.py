@@ -1,0 +1,141 @@
+"""Links both ways in the TUI: the page's links and what cites it (``l``), the package's
+broken links (``b``) and a page's neighbourhood two steps out (``w``). The graph is
+:meth:`Package.link_graph` (kas_tui/graph.py); the lists are pick screens."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+from ..graph import drawing, graph_of
+from ..okf.errors import FormatError
+from .screens.links import Citation, LinksScreen
+from .screens.pick import Item, PickScreen
+
+if TYPE_CHECKING:
+    from ..package import Package
+
+
+class LinkingMixin:
+    """Link views for :class:`~kas_tui.tui.app.KasApp` (package, location, follow, go)."""
+
+    package: Package
+    location: str | None
+
+    def _line_of(self, rel: str, line: int) -> str:
+        try:
+            lines = self.package.read_text(rel).splitlines()
+        except (OSError, FormatError):
+            return ""
+        return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+    def _links_of_page(self) -> list[tuple[str, str, str]]:
+        if self.location is None:
+            return []  # an index entry's message, not a page
+        links = []
+        for link, target in self.package.links(self.location):  # parsed once per page
+            kind = target.kind
+            if kind == "internal" and target.path not in self.package.known_paths():
+                kind = "missing"
+            links.append((link.text, link.target, kind))
+        return links
+
+    def _cited_by(self) -> list[Citation]:
+        if self.location is None:
+            return []
+        graph = graph_of(self.package)
+        return [
+            (e.source, e.line, self._line_of(e.source, e.line))
+            for e in graph.into.get(self.location, [])
+        ]
+
+    def action_links(self) -> None:
+        app: Any = self
+        links = self._links_of_page()
+        cited = self._cited_by()
+        if not links and not cited:
+            app.notify("This page has no links, and nothing links to it")
+            return
+
+        def chosen(choice: tuple[str, str] | None) -> None:
+            if choice is None:
+                return
+            how, value = choice
+            if how == "follow":
+                app.follow(value)
+            else:
+                place, _, line = value.rpartition(":")
+                app.go_to_line(place, int(line))
+
+        app.push_screen(LinksScreen(links, cited), chosen)
+
+    def action_broken_links(self) -> None:
+        """Every broken link of the package: enter opens its page at the link's line."""
+        app: Any = self
+        broken = graph_of(self.package).broken
+        if not broken:
+            app.notify("No broken links in the package")
+            return
+        items: list[Item] = [
+            (
+                f"{e.source}:{e.line}",
+                Text.assemble(
+                    (f"{e.source}:{e.line}", "bold"),
+                    ("  ", ""),
+                    (e.text or e.href, ""),
+                    ("  → ", "bright_black"),
+                    (e.href, "red"),
+                ),
+                f"{e.source} {e.text} {e.href}",
+            )
+            for e in broken
+        ]
+
+        def chosen(value: str | None) -> None:
+            if value is not None:
+                place, _, line = value.rpartition(":")
+                app.go_to_line(place, int(line))
+                app.notify(f"{value}: the link's target does not exist; e edits the page")
+
+        app.push_screen(
+            PickScreen(
+                f"Broken links ({len(broken)})",
+                "Links to files the package does not hold; enter opens the page at the link:",
+                items,
+                placeholder="type to filter (page, text, target)",
+            ),
+            chosen,
+        )
+
+    def action_neighbourhood(self) -> None:
+        """The page's links and backlinks two steps out, drawn; enter opens one."""
+        app: Any = self
+        start = self.location
+        graph = graph_of(self.package)
+        if start is None or (not graph.out.get(start) and not graph.into.get(start)):
+            app.notify("Nothing links here and this page links nowhere in the package")
+            return
+        lines = drawing(graph, start, 2)
+        items: list[Item] = [(start, Text(start, style="bold"), start)]
+        for line in lines[1:]:
+            arrow = "→" if " → " in line else "←"
+            prefix, _, path = line.partition(f" {arrow} ")
+            shown = Text.assemble(
+                (prefix + " ", "bright_black"), (arrow + " ", "magenta"), (path, "")
+            )
+            items.append((path, shown, path))
+
+        def chosen(value: str | None) -> None:
+            if value is not None:
+                app.go(value, reveal=True)
+
+        app.push_screen(
+            PickScreen(
+                f"Around {start}",
+                "→ links to, ← linked from; two steps out. Enter opens a page:",
+                items,
+                placeholder="type to filter",
+            ),
+            chosen,
+        )

@@ -1,0 +1,91 @@
+"""Links both ways in the TUI at 80×24: cited by (l), broken links (b), around (w) (issue 14.5)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from conftest import pilot_wait_until
+from textual.widgets import OptionList
+
+from kas_tui.package import Package
+from kas_tui.tui.app import KasApp
+from kas_tui.tui.screens.links import LinksScreen
+from kas_tui.tui.screens.pick import PickScreen
+from kas_tui.tui.widgets.body_pane import BodyPane
+
+TODAY = dt.date(2026, 11, 30)
+DOC = "incidents/severity-levels.md"
+
+
+def _rows(app: KasApp) -> list[str]:
+    options = app.screen.query_one(OptionList)
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+async def _pick(app: KasApp, pilot, words: str) -> None:
+    """Highlight the first option whose text holds ``words``, then press enter."""
+    options = app.screen.query_one(OptionList)
+    rows = _rows(app)
+    options.highlighted = next(i for i, row in enumerate(rows) if words in row)
+    await pilot.press("enter")
+
+
+async def test_l_shows_what_cites_the_page_and_opens_it_at_the_linking_line(
+    demo: Package,
+) -> None:
+    app = KasApp(demo, today=TODAY, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.go(DOC)
+        await pilot.press("l")
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, LinksScreen))
+        screen = app.screen
+        cited = {source for source, _, _ in screen.cited_by}
+        assert "incidents/index.md" in cited and "incidents/incident-response.md" in cited
+        source, line, said = next(
+            c for c in screen.cited_by if c[0] == "incidents/incident-response.md"
+        )
+        text = (demo.root / source).read_text().splitlines()
+        assert said == text[line - 1].strip() and "severity-levels.md" in said
+        assert any(f"cited by {source}:{line}" in row for row in _rows(app))
+        await _pick(app, pilot, f"{source}:{line}")
+        await pilot_wait_until(pilot, lambda: app.location == source)
+        body = app.query_one(BodyPane)
+        await pilot_wait_until(pilot, lambda: not body.rendering)
+
+
+async def test_b_lists_broken_links_and_opens_the_page_at_the_link(root: Path) -> None:
+    faq = root / "oncall" / "oncall-faq.md"
+    faq.write_text(faq.read_text() + "\nSee [the gone page](../incidents/gone.md).\n")
+    line = faq.read_text().count("\n")
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("b")
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, PickScreen))
+        (row,) = _rows(app)
+        assert f"oncall/oncall-faq.md:{line}" in row and "../incidents/gone.md" in row
+        await pilot.press("enter")
+        await pilot_wait_until(pilot, lambda: app.location == "oncall/oncall-faq.md")
+        # fixed on disk: the list follows the package
+        faq.write_text(faq.read_text().replace("(../incidents/gone.md)", "(oncall-overview.md)"))
+        app.package.reload_file("oncall/oncall-faq.md")
+        await pilot.press("b")
+        await pilot.pause()
+        assert not isinstance(app.screen, PickScreen)
+        assert app.messages[-1][1] == "No broken links in the package"
+
+
+async def test_w_draws_the_neighbourhood_and_opens_a_page(demo: Package) -> None:
+    app = KasApp(demo, today=TODAY, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.go(DOC)
+        await pilot.press("w")
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, PickScreen))
+        rows = _rows(app)
+        assert rows[0] == DOC
+        assert any(row.startswith("├─ ← incidents/index.md") for row in rows)
+        assert any(row.startswith("│  ") for row in rows)  # the second step, indented
+        await _pick(app, pilot, "→ security/security-incident-handling.md")
+        await pilot_wait_until(
+            pilot, lambda: app.location == "security/security-incident-handling.md"
+        )
