@@ -309,7 +309,7 @@ def test_streamable_http_on_localhost(demo: Package, tmp_path: Path) -> None:
                         break
                 except OSError:
                     assert process.poll() is None, process.stderr.read().decode()
-                    await anyio.sleep(0.05)
+                    await anyio.sleep(0.05)  # not a wait: the poll interval
         async with Client(f"http://127.0.0.1:{port}/mcp") as client:
             for tool, path in CALLS[:5]:
                 got = await client.call_tool(tool, {"path": path})
