@@ -21,7 +21,7 @@ from .okf import index as index_fmt
 from .okf import log as log_fmt
 from .okf import yaml_patch
 from .okf.errors import EditError, FormatError
-from .okf.links import relative_link
+from .okf.links import destination_spans, relative_link, unlink
 from .okf.text import decode, newline_of
 from .package import Package
 from .store import Change, Fingerprint, Store
@@ -126,6 +126,32 @@ def set_body(pkg: Package, rel: str, body: str) -> Change | None:
         return (text[: block.end] if block else "") + new_body
 
     return _apply(pkg, rel, _as_edit_error(transform, rel), f"edit the body of {rel}")
+
+
+def remove_link(pkg: Package, rel: str, line: int, target: str) -> Change | None:
+    """Replace the inline link to ``target`` on file line ``line`` of ``rel`` by its text
+    (a broken link's page keeps what it said); every other byte stays."""
+
+    def transform(text: str) -> str:
+        block = fm.find_block(text)
+        start = block.end if block else 0
+        body = text[start:]
+        before = text.count("\n", 0, start)
+        for span in destination_spans(body):
+            if span.line + before == line and span.target == target:
+                new = unlink(body, span)
+                if new is None:
+                    raise EditError(
+                        f"line {line}: the link to {target} is a reference link; its "
+                        "definition is shared, so edit the page to remove it",
+                        path=rel,
+                    )
+                return text[:start] + new
+        raise EditError(
+            f"line {line}: no link to {target} there any more (changed on disk?)", path=rel
+        )
+
+    return _apply(pkg, rel, transform, f"remove the link to {target} from {rel}")
 
 
 def _as_edit_error(transform: Any, rel: str) -> Any:

@@ -106,3 +106,38 @@ def test_the_graph_command(demo: Package, tmp_path: Path, capsys) -> None:
     assert DOC in {n["id"] for n in data["nodes"]} and len(data["nodes"]) < 48
     assert main(["graph", str(demo.root), "--around", "nope.md"]) == 2
     assert "not a file of" in capsys.readouterr().err
+
+
+def test_unlink_keeps_the_text_and_every_other_byte() -> None:
+    from kas_tui.okf.links import destination_spans, unlink
+
+    cases = {
+        "see [the policy](gone.md) first": "see the policy first",
+        'x ![a *b*](a.png "T") y': "x a *b* y",
+        "a [b [c]](d.md (t)) e": "a b [c] e",
+        "a [b](<my file.md>) c": "a b c",
+        "[a\\]b](x.md)z": "a\\]bz",
+    }
+    for text, expected in cases.items():
+        (span,) = destination_spans(text)
+        assert unlink(text, span) == expected
+    (span,) = destination_spans("[ref][r]\n\n[r]: gone.md\n")
+    assert unlink("[ref][r]\n\n[r]: gone.md\n", span) is None  # a shared definition
+
+
+def test_remove_link_refuses_what_it_cannot_do(root: Path) -> None:
+    import pytest
+
+    from kas_tui.editing import remove_link
+    from kas_tui.okf.errors import EditError
+
+    doc = root / "oncall" / "oncall-faq.md"
+    doc.write_text(doc.read_text() + "\nSee [x][gone].\n\n[gone]: ../gone.md\n")
+    pkg = Package.open(root)
+    line = doc.read_text().splitlines().index("[gone]: ../gone.md") + 1
+    before = doc.read_bytes()
+    with pytest.raises(EditError, match="reference link"):
+        remove_link(pkg, "oncall/oncall-faq.md", line, "../gone.md")
+    with pytest.raises(EditError, match="no link to"):
+        remove_link(pkg, "oncall/oncall-faq.md", 2, "../gone.md")
+    assert doc.read_bytes() == before

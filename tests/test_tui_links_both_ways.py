@@ -5,17 +5,23 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from conftest import pilot_wait_until
+from conftest import changed, files, pilot_wait_until
 from textual.widgets import OptionList
 
 from kas_tui.package import Package
 from kas_tui.tui.app import KasApp
+from kas_tui.tui.screens.choose import ChoiceScreen
 from kas_tui.tui.screens.links import LinksScreen
 from kas_tui.tui.screens.pick import PickScreen
 from kas_tui.tui.widgets.body_pane import BodyPane
 
 TODAY = dt.date(2026, 11, 30)
 DOC = "incidents/severity-levels.md"
+
+
+def line_diff(old: bytes, new: bytes) -> tuple[list[str], list[str]]:
+    a, b = old.decode().splitlines(), new.decode().splitlines()
+    return [x for x in a if x not in b], [x for x in b if x not in a]
 
 
 def _rows(app: KasApp) -> list[str]:
@@ -54,10 +60,11 @@ async def test_l_shows_what_cites_the_page_and_opens_it_at_the_linking_line(
         await pilot_wait_until(pilot, lambda: not body.rendering)
 
 
-async def test_b_lists_broken_links_and_opens_the_page_at_the_link(root: Path) -> None:
+async def test_b_lists_broken_links_opens_one_and_removes_another(root: Path) -> None:
     faq = root / "oncall" / "oncall-faq.md"
-    faq.write_text(faq.read_text() + "\nSee [the gone page](../incidents/gone.md).\n")
+    faq.write_text(faq.read_text() + "\nSee [the gone page](../incidents/gone.md) first.\n")
     line = faq.read_text().count("\n")
+    before = files(root)
     app = KasApp(Package.open(root), today=TODAY, watch=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("b")
@@ -65,14 +72,29 @@ async def test_b_lists_broken_links_and_opens_the_page_at_the_link(root: Path) -
         (row,) = _rows(app)
         assert f"oncall/oncall-faq.md:{line}" in row and "../incidents/gone.md" in row
         await pilot.press("enter")
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("o")
         await pilot_wait_until(pilot, lambda: app.location == "oncall/oncall-faq.md")
-        # fixed on disk: the list follows the package
-        faq.write_text(faq.read_text().replace("(../incidents/gone.md)", "(oncall-overview.md)"))
-        app.package.reload_file("oncall/oncall-faq.md")
+        assert files(root) == before  # opening writes nothing
+
+        await pilot.press("b")
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, PickScreen))
+        await pilot.press("enter")
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("r")
+        await pilot_wait_until(pilot, lambda: "gone.md" not in faq.read_text())
+        after = files(root)
+        assert changed(before, after) == {"oncall/oncall-faq.md", "log.md"}
+        gone, added = line_diff(before["oncall/oncall-faq.md"], after["oncall/oncall-faq.md"])
+        assert gone == ["See [the gone page](../incidents/gone.md) first."]
+        assert added == ["See the gone page first."]
+        assert "Removed the broken link to ../incidents/gone.md" in after["log.md"].decode()
         await pilot.press("b")
         await pilot.pause()
         assert not isinstance(app.screen, PickScreen)
         assert app.messages[-1][1] == "No broken links in the package"
+        await pilot.press("ctrl+z")  # one action: the page and log.md, byte for byte
+        await pilot_wait_until(pilot, lambda: files(root) == before)
 
 
 async def test_w_draws_the_neighbourhood_and_opens_a_page(demo: Package) -> None:

@@ -278,6 +278,49 @@ def rewrite_links(
     return "".join(parts)
 
 
+def unlink(text: str, span: Span) -> str | None:
+    """``text`` with the inline link (or image) whose destination is ``span`` replaced by
+    its label, as written: ``see [the policy](gone.md) first`` becomes ``see the policy
+    first``, every other byte kept. ``None`` when ``span`` is not an inline link's (a
+    reference definition, shared by its links, is not removed this way)."""
+    if text[span.start - 2 : span.start] != "](" and text[span.start - 3 : span.start] != "]( ":
+        return None
+    close = text.rfind("]", 0, span.start)
+    depth, at = 0, close - 1
+    while at >= 0:  # the label's opening bracket, nested brackets and escapes allowed
+        char = text[at]
+        escaped = at > 0 and text[at - 1] == "\\"
+        if char == "]" and not escaped:
+            depth += 1
+        elif char == "[" and not escaped:
+            if depth == 0:
+                break
+            depth -= 1
+        at -= 1
+    if at < 0:
+        return None
+    start = at - 1 if at > 0 and text[at - 1] == "!" else at
+    end = _after_title(text, span.end)
+    if end is None:
+        return None
+    return text[:start] + text[at + 1 : close] + text[end:]
+
+
+def _after_title(text: str, at: int) -> int | None:
+    """Where an inline link ends: past its optional title and the closing ``)``."""
+    while at < len(text) and text[at] in " \t\n":
+        at += 1
+    if at < len(text) and text[at] in "\"'(":
+        closing = ")" if text[at] == "(" else text[at]
+        at += 1
+        while at < len(text) and text[at] != closing:
+            at += 2 if text[at] == "\\" else 1
+        at += 1
+        while at < len(text) and text[at] in " \t\n":
+            at += 1
+    return at + 1 if at < len(text) and text[at] == ")" else None
+
+
 def code_spans(markdown: str) -> list[Span]:
     """The inline code spans markdown-it finds in ``markdown`` (never one in a code block
     or in HTML), in text order: ``text[start:end]`` is the code as written between its

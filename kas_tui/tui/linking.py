@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from ..graph import drawing, graph_of
+from ..editing import remove_link
+from ..graph import Edge, drawing, graph_of
 from ..okf.errors import FormatError
+from .screens.choose import ChoiceScreen
 from .screens.links import Citation, LinksScreen
 from .screens.pick import Item, PickScreen
 
@@ -92,20 +94,49 @@ class LinkingMixin:
             for e in broken
         ]
 
+        by_place = {f"{e.source}:{e.line}": e for e in broken}
+
         def chosen(value: str | None) -> None:
             if value is not None:
-                place, _, line = value.rpartition(":")
-                app.go_to_line(place, int(line))
-                app.notify(f"{value}: the link's target does not exist; e edits the page")
+                self._act_on_broken(by_place[value])
 
         app.push_screen(
             PickScreen(
                 f"Broken links ({len(broken)})",
-                "Links to files the package does not hold; enter opens the page at the link:",
+                "Links to files the package does not hold; enter opens one or removes it:",
                 items,
                 placeholder="type to filter (page, text, target)",
             ),
             chosen,
+        )
+
+    def _act_on_broken(self, edge: Edge) -> None:
+        """Open the page at the broken link, or remove the link and keep its text."""
+        app: Any = self
+        base = app._shown_base(edge.source)
+        where = f"{edge.source}:{edge.line}"
+
+        def decided(answer: str | None) -> None:
+            if answer == "open":
+                app.go_to_line(edge.source, edge.line)
+            elif answer == "remove":
+                app.run_edit(
+                    f"remove the link to {edge.href} from {edge.source}",
+                    lambda pkg: remove_link(pkg, edge.source, edge.line, edge.href),
+                    log=f"Removed the broken link to {edge.href} from {edge.source}.",
+                    based_on=base,
+                )
+
+        app.push_screen(
+            ChoiceScreen(
+                "Broken link",
+                f"{where}: [{edge.text}]({edge.href}): the package holds no such file.",
+                [
+                    ("open", "Open the page at the link", "o"),
+                    ("remove", "Remove the link, keep its text", "r"),
+                ],
+            ),
+            decided,
         )
 
     def action_neighbourhood(self) -> None:
