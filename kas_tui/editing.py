@@ -21,7 +21,7 @@ from .okf import index as index_fmt
 from .okf import log as log_fmt
 from .okf import yaml_patch
 from .okf.errors import EditError, FormatError
-from .okf.links import destination_spans, relative_link, unlink
+from .okf.links import destination_spans, relative_link, rewrite_links, unlink
 from .okf.text import decode, newline_of
 from .package import Package
 from .store import Change, Fingerprint, Store
@@ -152,6 +152,31 @@ def remove_link(pkg: Package, rel: str, line: int, target: str) -> Change | None
         )
 
     return _apply(pkg, rel, transform, f"remove the link to {target} from {rel}")
+
+
+def retarget_link(pkg: Package, rel: str, line: int, target: str, path: str) -> Change | None:
+    """Point the link to ``target`` on file line ``line`` of ``rel`` at the package's file
+    ``path`` instead (written relative to ``rel``, its ``#fragment`` kept); only the
+    destination's characters change."""
+    fragment = target.partition("#")[2]
+    new = relative_link(rel, path) + (f"#{fragment}" if fragment else "")
+
+    def transform(text: str) -> str:
+        block = fm.find_block(text)
+        start = block.end if block else 0
+        before = text.count("\n", 0, start)
+        hit = [
+            s
+            for s in destination_spans(text[start:])
+            if s.line + before == line and s.target == target
+        ]
+        if not hit:
+            raise EditError(
+                f"line {line}: no link to {target} there any more (changed on disk?)", path=rel
+            )
+        return text[:start] + rewrite_links(text[start:], lambda _: new, hit[:1])
+
+    return _apply(pkg, rel, transform, f"point the link to {target} in {rel} at {path}")
 
 
 def _as_edit_error(transform: Any, rel: str) -> Any:

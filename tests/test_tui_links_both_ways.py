@@ -8,6 +8,7 @@ from pathlib import Path
 from conftest import changed, files, pilot_wait_until
 from textual.widgets import OptionList
 
+from kas_tui.graph import graph_of
 from kas_tui.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.choose import ChoiceScreen
@@ -111,3 +112,28 @@ async def test_w_draws_the_neighbourhood_and_opens_a_page(demo: Package) -> None
         await pilot_wait_until(
             pilot, lambda: app.location == "security/security-incident-handling.md"
         )
+
+
+async def test_a_broken_link_is_pointed_at_the_file_it_meant(root: Path) -> None:
+    faq = root / "oncall" / "oncall-faq.md"
+    faq.write_text(faq.read_text() + "\nSee [levels](../incidents/severity-level.md#sev1).\n")
+    before = files(root)
+    app = KasApp(Package.open(root), today=TODAY, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("b")
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, PickScreen))
+        await pilot.press("enter")
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("p")
+        await pilot_wait_until(
+            pilot, lambda: isinstance(app.screen, PickScreen) and "Point" in app.screen.title_text
+        )
+        await pilot.press(*"severity-levels")
+        await pilot.press("enter")
+        await pilot_wait_until(pilot, lambda: "severity-level.md" not in faq.read_text())
+        gone, added = line_diff(before["oncall/oncall-faq.md"], files(root)["oncall/oncall-faq.md"])
+        assert gone == ["See [levels](../incidents/severity-level.md#sev1)."]
+        assert added == ["See [levels](../incidents/severity-levels.md#sev1)."]
+        assert not graph_of(app.package).broken
+        await pilot.press("ctrl+z")
+        await pilot_wait_until(pilot, lambda: files(root) == before)

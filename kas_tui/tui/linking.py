@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from ..editing import remove_link
+from ..editing import remove_link, retarget_link
 from ..graph import Edge, drawing, graph_of
 from ..okf.errors import FormatError
 from .screens.choose import ChoiceScreen
@@ -119,6 +119,8 @@ class LinkingMixin:
         def decided(answer: str | None) -> None:
             if answer == "open":
                 app.go_to_line(edge.source, edge.line)
+            elif answer == "point":
+                self._point_elsewhere(edge, base)
             elif answer == "remove":
                 app.run_edit(
                     f"remove the link to {edge.href} from {edge.source}",
@@ -133,10 +135,44 @@ class LinkingMixin:
                 f"{where}: [{edge.text}]({edge.href}): the package holds no such file.",
                 [
                     ("open", "Open the page at the link", "o"),
+                    ("point", "Point it at another file", "p"),
                     ("remove", "Remove the link, keep its text", "r"),
                 ],
             ),
             decided,
+        )
+
+    def _point_elsewhere(self, edge: Edge, base: Any) -> None:
+        """Pick the file the broken link should name; rewrite only its destination."""
+        app: Any = self
+        package = self.package
+        paths = sorted(package.documents) + sorted(i.path for i in package.indexes.values())
+        items: list[Item] = []
+        for path in paths:
+            doc = package.documents.get(path)
+            title = (doc.title if doc is not None else "") or ""
+            items.append(
+                (path, Text.assemble((path, "bold"), ("  ", ""), (title, "dim")), f"{path} {title}")
+            )
+
+        def picked(path: str | None) -> None:
+            if path is None:
+                return
+            app.run_edit(
+                f"point the link to {edge.href} in {edge.source} at {path}",
+                lambda pkg: retarget_link(pkg, edge.source, edge.line, edge.href, path),
+                log=f"Pointed the broken link to {edge.href} in {edge.source} at {path}.",
+                based_on=base,
+            )
+
+        app.push_screen(
+            PickScreen(
+                "Point the link at",
+                f"{edge.source}:{edge.line} links to {edge.href}, which does not exist. The file it means:",
+                items,
+                placeholder="type to filter (path, title)",
+            ),
+            picked,
         )
 
     def action_neighbourhood(self) -> None:
