@@ -147,17 +147,15 @@ async def import_wizard(pilot) -> None:
     open_import_wizard(app, start=inbox)
     await pilot.pause()
     wizard = app.screen
-    wizard.select(inbox / name for name in INBOX)
+    wizard.select(sorted(p for p in inbox.iterdir() if p.is_file()))
     await pilot.press("ctrl+s")
     for worker in list(app.workers):
         if worker.group == "import":
             await worker.wait()
     await pilot.pause()
-    number = next(n for n, p in enumerate(wizard.plans) if p.source.name == "refund-faq.html")
+    shown = "test_blog.html" if SAMPLES.is_dir() else "refund-faq.html"
+    number = next(n for n, p in enumerate(wizard.plans) if p.source.name == shown)
     wizard.query_one(PlanList).highlighted = number
-    await pilot.pause()
-    form = wizard._form(number)
-    form.row("tags").query_one("Input").value = "refunds, enterprise"
     await pilot.pause()
     wizard.query_one(PlanList).focus()
 
@@ -193,12 +191,23 @@ INBOX = {
 }
 
 
+#: MarkItDown's own test files (a blog page, Word, PDF, slides, a workbook), shared
+#: beside the checkout: the screenshot imports them when they are there.
+SAMPLES = HERE.parent.parent / "shared" / "fixtures" / "markitdown-samples"
+SAMPLE_FILES = ("test_blog.html", "test.docx", "test.pdf", "test.pptx", "test.xlsx")
+
+
 def _inbox(root: Path) -> None:
-    """Files to import, beside the package: a page, a note, a table, a Word file, a bad PDF."""
+    """Files to import, beside the package: the shared samples when present, else a
+    page, a note, a table, a Word file and a bad PDF made here."""
     import zipfile
 
     inbox = root.parent.parent / "inbox"
     inbox.mkdir()
+    if SAMPLES.is_dir():
+        for name in SAMPLE_FILES:
+            shutil.copyfile(SAMPLES / name, inbox / name)
+        return
     for name, text in INBOX.items():
         if text is not None:
             (inbox / name).write_text(text)
@@ -279,6 +288,24 @@ async def create(pilot) -> None:
     await pilot.pause()
 
 
+async def links(pilot) -> None:
+    """l on a document: what it links to, then what cites it, each with its line."""
+    from kas_tui.tui.screens.links import LinksScreen
+    from kas_tui.tui.widgets.nav_tree import NavTree
+
+    app = pilot.app
+    await pilot.pause()
+    app.go("incidents/severity-levels.md", reveal=True)
+    app.query_one(NavTree).focus()
+    await pilot.pause(0.3)
+    await pilot.press("l")
+    while not isinstance(app.screen, LinksScreen):
+        await pilot.pause(0.05)
+    options = app.screen.query_one("OptionList")
+    options.highlighted = len(app.screen.links) + 2  # the first page citing it
+    await pilot.pause()
+
+
 async def rename(pilot) -> None:
     """r on a document: the new name typed, then the whole diff of what follows it."""
     from kas_tui.tui.screens.choose import ChoiceScreen
@@ -309,6 +336,7 @@ SHOTS = {
     "create": create,
     "fulltext": fulltext,
     "rename": rename,
+    "links": links,
 }
 
 if __name__ == "__main__":
