@@ -76,9 +76,17 @@ def build_graph(package: Package) -> Graph:
     return graph
 
 
+GRAPH_KEY = "link-graph"
+
+
 def graph_of(package: Package) -> Graph:
     """The graph of ``package``, made once until one of its files changes."""
-    return package.derived("link-graph", build_graph)
+    return package.derived(GRAPH_KEY, build_graph)
+
+
+def graph_if_made(package: Package) -> Graph | None:
+    """The graph of ``package`` if it is made and still true, else ``None``."""
+    return package.derived(GRAPH_KEY)
 
 
 def neighbourhood(graph: Graph, start: str, depth: int = 2) -> dict[str, int]:

@@ -188,6 +188,9 @@ class Package:
         self._subfolders: dict[str, list[str]] | None = None
         self._backlinks: dict[str, list[tuple[str, Link]]] | None = None
         self._derived: dict[str, Any] = {}  # see derived()
+        #: Counts the changes that clear what :meth:`derived` keeps (a background maker
+        #: keeps its result only if none happened meanwhile).
+        self.changes = 0
         self._cache_writer: Any = None  # a MetadataCache saving in the background
 
     # -- opening ------------------------------------------------------------------------
@@ -270,6 +273,7 @@ class Package:
         self.document_findings = {r.path: r.findings for r in reads if r.findings is not None}
         self._backlinks = None
         self._derived.clear()
+        self.changes += 1
         self.load_seconds = time.perf_counter() - started
 
     def _read_documents(
@@ -338,6 +342,7 @@ class Package:
         self._by_folder = None
         self._backlinks = None
         self._derived.clear()
+        self.changes += 1
         exists = (self.root / rel).is_file()
         if rel in SKILL_NAMES:  # which of SKILL.md and skill.md is the skill may change
             present = [n for n in SKILL_NAMES if (self.root / n).is_file()]
@@ -636,12 +641,22 @@ class Package:
             self._links[rel] = [(link, self.resolve(rel, link.target)) for link in found]
         return self._links[rel]
 
-    def derived(self, key: str, make: Callable[[Package], Any]) -> Any:
+    def derived(self, key: str, make: Callable[[Package], Any] | None = None) -> Any:
         """``make(self)``, made once and kept until a file of the package changes (the
-        link graph, graph.py)."""
+        link graph, graph.py); without ``make``, what is kept (``None``: not made)."""
         if key not in self._derived:
+            if make is None:
+                return None
             self._derived[key] = make(self)
         return self._derived[key]
+
+    def keep_derived(self, key: str, value: Any, changes: int) -> bool:
+        """Keep ``value`` (made in the background) for ``key`` if the package did not
+        change since ``changes``; say whether it was kept."""
+        if changes != self.changes:
+            return False
+        self._derived[key] = value
+        return True
 
     def backlinks(self, rel: str) -> list[tuple[str, Link]]:
         """Documents whose bodies link to ``rel`` (all bodies are read the first time)."""

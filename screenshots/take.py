@@ -299,7 +299,7 @@ async def links(pilot) -> None:
     app.query_one(NavTree).focus()
     await pilot.pause(0.3)
     await pilot.press("l")
-    while not isinstance(app.screen, LinksScreen):
+    while not (isinstance(app.screen, LinksScreen) and app.screen.cited_by is not None):
         await pilot.pause(0.05)
     options = app.screen.query_one("OptionList")
     options.highlighted = len(app.screen.links) + 2  # the first page citing it

@@ -106,7 +106,8 @@ def test_links(snap_compare, app: KasApp) -> None:
     async def run_before(pilot) -> None:
         await go(pilot, "incidents/incident-response.md")
         await pilot.press("l")
-        await settle(pilot, on("LinksScreen"))
+        # the pages citing it arrive once the package's links are read (a thread)
+        await settle(pilot, lambda p: on("LinksScreen")(p) and p.app.screen.cited_by is not None)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 

@@ -461,10 +461,11 @@ async def test_links_picker_reuses_the_packages_links(demo: Package, monkeypatch
         await pilot.press("l")
         await pilot.pause()
         assert isinstance(app.screen, LinksScreen)
-        # the page's links and the graph's (for "cited by") both come from
-        # Package.links(), the one parser, whose results are kept
-        from kas_tui.graph import sources
+        # the page's links and the graph's (for "cited by", read in the background)
+        # both come from Package.links(), the one parser, whose results are kept
+        from kas_tui.graph import graph_if_made, sources
 
+        await pilot_wait_until(pilot, lambda: graph_if_made(demo) is not None)
         assert asked[0] == page and set(asked) == set(sources(demo))
         expected = [(link.text, link.target) for link, _ in links(page)]
         assert [(text, href) for text, href, _kind in app.screen.links] == expected

@@ -4,12 +4,13 @@ broken links (``b``) and a page's neighbourhood two steps out (``w``). The graph
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
 from ..editing import remove_link, retarget_link
-from ..graph import Edge, drawing, graph_of
+from ..graph import GRAPH_KEY, Edge, Graph, build_graph, drawing, graph_if_made
 from ..okf.errors import FormatError
 from .screens.choose import ChoiceScreen
 from .screens.links import Citation, LinksScreen
@@ -43,10 +44,30 @@ class LinkingMixin:
             links.append((link.text, link.target, kind))
         return links
 
-    def _cited_by(self) -> list[Citation]:
+    def _with_graph(self, then: Callable[[Graph], None]) -> None:
+        """Call ``then`` with the link graph: at once when it is made, else once a
+        background thread has read every page's links (seconds at 10,000 documents)."""
+        app: Any = self
+        package = self.package
+        graph = graph_if_made(package)
+        if graph is not None:
+            then(graph)
+            return
+        changes = package.changes
+
+        def made(graph: Graph) -> None:
+            package.keep_derived(GRAPH_KEY, graph, changes)
+            then(graph)
+
+        def build() -> None:
+            graph = build_graph(package)
+            app.call_from_thread(made, graph)
+
+        app.run_worker(build, thread=True, group="link-graph", exclusive=True)
+
+    def _cited_by(self, graph: Graph) -> list[Citation]:
         if self.location is None:
             return []
-        graph = graph_of(self.package)
         return [
             (e.source, e.line, self._line_of(e.source, e.line))
             for e in graph.into.get(self.location, [])
@@ -55,8 +76,23 @@ class LinkingMixin:
     def action_links(self) -> None:
         app: Any = self
         links = self._links_of_page()
-        cited = self._cited_by()
-        if not links and not cited:
+        ready = graph_if_made(self.package)
+        screen = LinksScreen(links, None if ready is None else self._cited_by(ready))
+        if ready is None:
+
+            def cite(graph: Graph) -> None:
+                cited = self._cited_by(graph)
+                if screen.is_attached:
+                    screen.cite(cited)
+                elif not links and not cited:
+                    app.notify("This page has no links, and nothing links to it")
+                elif not links:
+                    app.action_links()  # only citations: show them now
+
+            self._with_graph(cite)
+            if not links:
+                return
+        elif not links and not screen.cited_by:
             app.notify("This page has no links, and nothing links to it")
             return
 
@@ -70,12 +106,15 @@ class LinkingMixin:
                 place, _, line = value.rpartition(":")
                 app.go_to_line(place, int(line))
 
-        app.push_screen(LinksScreen(links, cited), chosen)
+        app.push_screen(screen, chosen)
 
     def action_broken_links(self) -> None:
-        """Every broken link of the package: enter opens its page at the link's line."""
+        """Every broken link of the package: pick one to open, point or remove it."""
+        self._with_graph(self._show_broken)
+
+    def _show_broken(self, graph: Graph) -> None:
         app: Any = self
-        broken = graph_of(self.package).broken
+        broken = graph.broken
         if not broken:
             app.notify("No broken links in the package")
             return
@@ -177,9 +216,11 @@ class LinkingMixin:
 
     def action_neighbourhood(self) -> None:
         """The page's links and backlinks two steps out, drawn; enter opens one."""
+        self._with_graph(self._show_neighbourhood)
+
+    def _show_neighbourhood(self, graph: Graph) -> None:
         app: Any = self
         start = self.location
-        graph = graph_of(self.package)
         if start is None or (not graph.out.get(start) and not graph.into.get(start)):
             app.notify("Nothing links here and this page links nowhere in the package")
             return

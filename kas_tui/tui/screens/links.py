@@ -15,6 +15,8 @@ from ...words import counted
 
 _KIND_STYLE = {"internal": "green", "external": "blue", "missing": "red", "outside": "red"}
 
+_READING = Text("Cited by: reading the package's links…", style="dim")
+
 #: A page citing this one: its path, the line of the link, and that line's text.
 Citation = tuple[str, int, str]
 
@@ -35,13 +37,16 @@ class LinksScreen(ModalScreen[tuple[str, str] | None]):
     ) -> None:
         super().__init__()
         self.links = links
-        self.cited_by = list(cited_by or [])
+        #: ``None`` while the package's links are still being read (see :meth:`cite`).
+        self.cited_by: list[Citation] | None = None if cited_by is None else list(cited_by)
+
+    def _title(self) -> str:
+        cited = "…" if self.cited_by is None else len(self.cited_by)
+        return f"Links from here ({len(self.links)}) · cited by {cited}"
 
     def compose(self) -> ComposeResult:
         with Vertical(id="links-box") as box:
-            box.border_title = (
-                f"Links from here ({len(self.links)}) · cited by {len(self.cited_by)}"
-            )
+            box.border_title = self._title()
             box.border_subtitle = "enter follows or opens · escape closes"
             options: list[Option | None] = [
                 Option(
@@ -55,32 +60,51 @@ class LinksScreen(ModalScreen[tuple[str, str] | None]):
                 )
                 for i, (text, href, kind) in enumerate(self.links)
             ]
-            if self.cited_by:
-                options.append(None)
-                options.append(
-                    Option(
-                        Text(f"Cited by {counted(len(self.cited_by), 'page')}", style="bold"),
-                        disabled=True,
-                    )
-                )
-                options += [
-                    Option(
-                        Text.assemble(
-                            ("cited by ", "magenta"),
-                            (f"{source}:{line}", "bold"),
-                            ("  ", ""),
-                            (" ".join(said.split()), "bright_black"),
-                        ),
-                        id=f"cite-{i}",
-                    )
-                    for i, (source, line, said) in enumerate(self.cited_by)
-                ]
+            if self.cited_by is None:
+                options += [None, Option(_READING, id="reading", disabled=True)]
+            else:
+                options += self._citations()
             yield OptionList(*options, id="links-list")
+
+    def _citations(self) -> list[Option | None]:
+        if not self.cited_by:
+            return []
+        heading = Text(f"Cited by {counted(len(self.cited_by), 'page')}", style="bold")
+        return [
+            None,
+            Option(heading, disabled=True),
+            *(
+                Option(
+                    Text.assemble(
+                        ("cited by ", "magenta"),
+                        (f"{source}:{line}", "bold"),
+                        ("  ", ""),
+                        (" ".join(said.split()), "bright_black"),
+                    ),
+                    id=f"cite-{i}",
+                )
+                for i, (source, line, said) in enumerate(self.cited_by)
+            ),
+        ]
+
+    def cite(self, cited_by: list[Citation]) -> None:
+        """The pages citing this one, once known: added below the links, in place (the
+        highlighted link stays highlighted)."""
+        self.cited_by = list(cited_by)
+        options = self.query_one("#links-list", OptionList)
+        highlighted = options.highlighted
+        # the separator and the "reading" line go; the citations come
+        options.remove_option_at_index(options.option_count - 1)
+        while options.option_count > len(self.links):
+            options.remove_option_at_index(options.option_count - 1)
+        options.add_options(self._citations())
+        options.highlighted = highlighted
+        self.query_one("#links-box").border_title = self._title()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         kind, _, number = (event.option.id or "").partition("-")
         if kind == "link":
             self.dismiss(("follow", self.links[int(number)][1]))
-        elif kind == "cite":
+        elif kind == "cite" and self.cited_by is not None:
             source, line, _ = self.cited_by[int(number)]
             self.dismiss(("open", f"{source}:{line}"))
