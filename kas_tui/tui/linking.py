@@ -60,10 +60,14 @@ class LinkingMixin:
             then(graph)
 
         def build() -> None:
-            graph = build_graph(package)
+            try:
+                graph = build_graph(package)
+            except RuntimeError:  # a file changed under the build (a dict resized): again
+                app.call_from_thread(self._with_graph, then)
+                return
             app.call_from_thread(made, graph)
 
-        app.run_worker(build, thread=True, group="link-graph", exclusive=True)
+        app.run_worker(build, thread=True, group="link-graph", exclusive=True, exit_on_error=False)
 
     def _cited_by(self, graph: Graph) -> list[Citation]:
         if self.location is None:
