@@ -45,7 +45,67 @@ def _sentence(rng: random.Random, n: int) -> str:
     return " ".join(words).capitalize() + "."
 
 
-def _document(rng: random.Random, i: int, folder: str) -> str:
+def _vocabulary(size: int) -> tuple[list[str], list[float]]:
+    """``size`` made-up words (the 30 above first) with Zipf weights, as words in text
+    are spread: a few very common, most rare."""
+    rng = random.Random(size)
+    onsets, vowels, codas = (
+        [
+            "b",
+            "c",
+            "d",
+            "f",
+            "g",
+            "h",
+            "k",
+            "l",
+            "m",
+            "n",
+            "p",
+            "r",
+            "s",
+            "t",
+            "v",
+            "w",
+            "z",
+            "br",
+            "ch",
+            "pl",
+            "st",
+            "tr",
+        ],
+        "aeiou",
+        ["", "n", "r", "s", "t", "x"],
+    )
+    words = list(WORDS)
+    seen = set(words)
+    while len(words) < size:
+        word = "".join(rng.choice(onsets) + rng.choice(vowels) for _ in range(rng.randint(1, 3)))
+        word += rng.choice(codas)
+        if word not in seen:
+            seen.add(word)
+            words.append(word)
+    weights, total = [], 0.0
+    for rank in range(1, size + 1):
+        total += 1 / rank
+        weights.append(total)
+    return words, weights
+
+
+def _description(rng: random.Random, vocabulary: tuple[list[str], list[float]] | None) -> str:
+    if vocabulary is None:
+        return _sentence(rng, 14)
+    words, weights = vocabulary
+    if rng.random() < 0.01:  # a templated description, as exports have ("Fixes error 0x...")
+        return f"Fixes error 0x{rng.randrange(1 << 32):08x} when you sign in to the {words[40]} portal."
+    return (
+        " ".join(rng.choices(words, cum_weights=weights, k=rng.randint(10, 22))).capitalize() + "."
+    )
+
+
+def _document(
+    rng: random.Random, i: int, folder: str, vocabulary: tuple[list[str], list[float]] | None = None
+) -> str:
     title = _sentence(rng, 4)[:-1]
     tags = rng.sample(WORDS, 3)
     body = "\n\n".join(
@@ -57,7 +117,7 @@ def _document(rng: random.Random, i: int, folder: str) -> str:
         "---\n"
         f"type: {rng.choice(TYPES)}\n"
         f"title: {title}\n"
-        f"description: {_sentence(rng, 14)}\n"
+        f"description: {_description(rng, vocabulary)}\n"
         f"tags: [{', '.join(tags)}]\n"
         "sources:\n"
         f"  - id: src{i}\n"
@@ -73,9 +133,17 @@ def _document(rng: random.Random, i: int, folder: str) -> str:
     )
 
 
-def generate_package(root: Path, documents: int, *, per_bundle: int = 100, seed: int = 7) -> Path:
-    """Write a package of ``documents`` concepts in bundles of ``per_bundle`` under ``root``."""
+def generate_package(
+    root: Path, documents: int, *, per_bundle: int = 100, seed: int = 7, vocabulary: int = 0
+) -> Path:
+    """Write a package of ``documents`` concepts in bundles of ``per_bundle`` under ``root``.
+
+    Descriptions are 14 words of the 30 above unless ``vocabulary`` names a number of
+    words: then 10 to 22 words of a Zipf-spread vocabulary of that size, 1 % of them
+    templated (near-identical but for an error code), as real descriptions are.
+    """
     rng = random.Random(seed)
+    words = _vocabulary(vocabulary) if vocabulary else None
     root.mkdir(parents=True, exist_ok=True)
     (root / "SKILL.md").write_text(
         f"---\nname: {root.name}\ndescription: Generated benchmark package. Use for testing.\n---\n\n"
@@ -90,7 +158,7 @@ def generate_package(root: Path, documents: int, *, per_bundle: int = 100, seed:
         (root / folder).mkdir(parents=True, exist_ok=True)
         entries = []
         for i in range(b * per_bundle, min(documents, (b + 1) * per_bundle)):
-            text = _document(rng, i, folder)
+            text = _document(rng, i, folder, words)
             (root / folder / f"doc-{i:05d}.md").write_text(text)
             title = text.split("title: ", 1)[1].split("\n", 1)[0]
             desc = text.split("description: ", 1)[1].split("\n", 1)[0]

@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..drift import drifted as _drifted
-from ..drift import norm as _norm
 from ..drift import says_nothing
 from ..okf.lifecycle import Status, entry_says_lifecycle
 from ..okf.links import resolve
@@ -23,6 +22,7 @@ from ..tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES, estimate_tokens
 from .catalog import BY_CODE, OKF, split_hint
 from .document_rules import clip, document_findings, key_lines
 from .model import Finding, Report
+from .near_duplicates import earliest_alike
 
 _WINDOWS_FORBIDDEN = re.compile(r'[<>:"|?*\\\x00-\x1f]')
 _WINDOWS_RESERVED = re.compile(r"(CON|PRN|AUX|NUL|COM[1-9]|LPT[1-9])(\..*)?", re.I)
@@ -378,25 +378,16 @@ class Checker:
     def _check_duplicates(self, path: str, items: list) -> None:
         if len(items) < 2 or not self.wants("KAS041"):
             return
-        from rapidfuzz import fuzz, process
-
-        # Token-sorted once here, then plain ratio: the same score as token_sort_ratio
-        # without re-sorting every string for every pair. One extract per entry against
-        # the entries above it (process.cdist would cost a numpy import on every check).
-        texts = [" ".join(sorted(_norm(item.entry.description).split())) for item in items]
-        for i in range(1, len(texts)):
-            close = process.extract(
-                texts[i], texts[:i], scorer=fuzz.ratio, score_cutoff=90, limit=None
+        alike = earliest_alike(
+            [item.entry.description for item in items], [item.path for item in items]
+        )
+        for i, j in sorted(alike.items()):
+            self.emit(
+                "KAS041",
+                path,
+                items[i].entry.line,
+                f"entries {items[j].entry.title!r} and {items[i].entry.title!r} have near-identical descriptions",
             )
-            earlier = [j for _, _, j in close if items[j].path != items[i].path]
-            if earlier:
-                j = min(earlier)
-                self.emit(
-                    "KAS041",
-                    path,
-                    items[i].entry.line,
-                    f"entries {items[j].entry.title!r} and {items[i].entry.title!r} have near-identical descriptions",
-                )
 
     def _check_sizes(self) -> None:
         """An index over the token budget (KAS046), with too many entries (KAS047) or one."""
