@@ -145,6 +145,10 @@ class KasApp(LinkingMixin, MovingMixin, FullTextMixin, EditingMixin, App[None]):
             self._watcher = Watcher(self.package.root)
             self.set_interval(WATCH_INTERVAL, self._poll_disk)
 
+    def on_unmount(self) -> None:
+        if self._watcher is not None:
+            self._watcher.close()
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's own commands, minus those ours replace (quit, keys)."""
         ours = {c.title.lower() for c in COMMANDS}
@@ -532,7 +536,7 @@ class KasApp(LinkingMixin, MovingMixin, FullTextMixin, EditingMixin, App[None]):
         self.package.load(cache=True)
         self._replace_package(self.package)
         if self._watcher is not None:
-            self._watcher.poll()  # what we just read is the new baseline
+            self._watcher.settle()  # what we just read is the new baseline
         self.notify(f"Reloaded {counted(len(self.package.documents), 'document')}")
 
     # -- editing (the editors live in screens/; safety in edits.py) -----------------

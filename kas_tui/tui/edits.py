@@ -240,7 +240,7 @@ class EditingMixin:
         app: Any = self
         watcher = getattr(app, "_watcher", None)
         if watcher is not None:
-            watcher.poll()  # our own writes are not news from another program
+            watcher.settle()  # our own writes are not news from another program
         app._refresh_views()
         for screen in app.screen_stack[1:]:
             screen.post_message(PackageWritten())
