@@ -251,6 +251,8 @@ def _outside(rel: str, links: Any) -> list[Problem]:
 
 #: Below this many documents, worker processes cost more than they save.
 PARALLEL_MIN = 300
+#: ... and below this many, workers started afresh (they import the reader first).
+SPAWN_MIN = 2000
 #: Documents per claim: small enough to balance the cores, large enough to cost nothing.
 CHUNK = 64
 
@@ -266,33 +268,46 @@ def read_documents(
     workers: int | None = None,
     meanwhile: Callable[[], None] | None = None,
 ) -> list[DocumentRead]:
-    """Read many documents, in worker processes when it pays (POSIX fork, no threads).
+    """Read many documents, in worker processes when it pays.
 
     The documents are cut into chunks that the calling process and ``workers - 1``
     forked ones claim one at a time from a shared counter, so a core that is slower
     (or busy with ``meanwhile``, run in this process while the workers read) simply
     claims fewer. Only the workers' reads cross a pipe, as packed tuples.
+
+    Forking is safe only while this process runs one thread; with others running (the
+    TUI reading a large package behind its first screen), the workers are started
+    afresh instead (``spawn``: about 0.2 s to import the reader) and do all the
+    reading, so this process stays free for the threads that draw.
     """
     global _JOB
     workers = workers or os.cpu_count() or 1
-    can_fork = "fork" in multiprocessing.get_all_start_methods()
-    if workers < 2 or len(paths) < PARALLEL_MIN or not can_fork or threading.active_count() > 1:
+    threads = threading.active_count() > 1
+    method = "spawn" if threads else "fork"
+    if (
+        workers < 2
+        or len(paths) < (SPAWN_MIN if threads else PARALLEL_MIN)
+        or method not in multiprocessing.get_all_start_methods()
+    ):
         if meanwhile is not None:
             meanwhile()
         return [read_document(root, rel, scan) for rel in paths]
-    if scan:  # imported once here, before forking, rather than once in every process
+    if scan and not threads:  # imported once here, before forking, not in every process
         from .checks.document_rules import document_findings  # noqa: F401
         from .okf import scan as _  # noqa: F401
-    context = multiprocessing.get_context("fork")
+    context = multiprocessing.get_context(method)
     chunks = [paths[i : i + CHUNK] for i in range(0, len(paths), CHUNK)]
-    _JOB = (root, chunks, scan, context.Value("i", 0))
+    job = (root, chunks, scan, context.Value("i", 0))
+    helpers = workers if threads else workers - 1
     try:
-        with context.Pool(workers - 1) as pool:
+        if not threads:
+            _JOB = job
+        with context.Pool(helpers, initializer=_take_job, initargs=(job,) if threads else ()) as pool:
             pending = [pool.apply_async(_read_claimed) for _ in chunks]
             if meanwhile is not None:
                 meanwhile()
             mine: dict[int, list[Any]] = {}
-            while (claimed := _claim()) is not None:
+            while not threads and (claimed := _claim()) is not None:
                 mine[claimed] = [read_document(root, rel, scan) for rel in chunks[claimed]]
             theirs = dict(result for task in pending if (result := task.get()) is not None)
     finally:
@@ -305,6 +320,13 @@ def read_documents(
         else:
             out += [unpack(packed) for packed in theirs[number]]
     return out
+
+
+def _take_job(job: Any = None) -> None:
+    """In a spawned worker: the job the parent's fork would have handed down."""
+    global _JOB
+    if job is not None:
+        _JOB = job
 
 
 def _claim() -> int | None:

@@ -192,6 +192,9 @@ class Package:
         #: keeps its result only if none happened meanwhile).
         self.changes = 0
         self._cache_writer: Any = None  # a MetadataCache saving in the background
+        #: False for a :meth:`preview`: documents outside the folders read are missing.
+        self.complete = True
+        self._unread: set[str] = set()  # a preview's documents not read yet
 
     # -- opening ------------------------------------------------------------------------
 
@@ -218,6 +221,29 @@ class Package:
         pkg.load(reader=reader, scan=scan, cache=cache, found=found, background=background)
         return pkg
 
+    @classmethod
+    def preview(cls, root: Path, found: Walk, folders: Collection[str] = ("",)) -> Package:
+        """What a first screen needs of a large package, read at once: every index, log
+        and SKILL.md, and the documents directly in ``folders`` (cached reads used).
+
+        The listings know every document of ``found``; :meth:`read_folder` reads more
+        while a full load (another Package, in the background) makes the whole."""
+        pkg = cls(root)
+        wanted = set(folders)
+        first = {d for d in found.documents if posixpath.dirname(d) in wanted}
+        pkg._load(reader=None, scan=False, cache=True, found=found, background=False, only=first)
+        pkg.complete = False
+        pkg._unread = set(found.documents) - first
+        return pkg
+
+    def read_folder(self, folder: str) -> None:
+        """A preview: read the documents directly in ``folder`` not read yet."""
+        paths = sorted(p for p in self._unread if posixpath.dirname(p) == folder)
+        for rel in paths:
+            self.documents[rel] = Document.from_read(read_document(self.root, rel))
+            self._unread.discard(rel)
+        self._by_folder = None
+
     @property
     def name(self) -> str:
         return self.root.name
@@ -233,11 +259,22 @@ class Package:
     ) -> None:
         """(Re)load everything from disk (``found``: a fresh walk of the root, if made)."""
         with paused_gc():
-            self._load(reader=reader, scan=scan, cache=cache, found=found, background=background)
+            self._load(
+                reader=reader, scan=scan, cache=cache, found=found, background=background, only=None
+            )
 
     def _load(
-        self, *, reader: Any, scan: bool, cache: bool, found: Walk | None, background: bool
+        self,
+        *,
+        reader: Any,
+        scan: bool,
+        cache: bool,
+        found: Walk | None,
+        background: bool,
+        only: Collection[str] | None,
     ) -> None:
+        """``only``: read just these documents (a preview), listings still know all."""
+        self.complete, self._unread = True, set()
         started = time.perf_counter()
         found = found or walk(self.root, stat=cache)
         if found.temps:  # left by a writer that died mid-save (never a live one's)
@@ -262,7 +299,10 @@ class Package:
             if found.skill:
                 self._load_skill()
 
-        reads = self._read_documents(found, reader, scan, cache, background, load_other_files)
+        paths = found.documents if only is None else [d for d in found.documents if d in only]
+        reads = self._read_documents(
+            found, paths, reader, scan, cache, background, load_other_files
+        )
         self.documents = {r.path: Document.from_read(r) for r in reads}
         self._links.clear()
         self._inside.clear()
@@ -279,13 +319,14 @@ class Package:
     def _read_documents(
         self,
         found: Any,
+        paths: list[str],
         reader: Any,
         scan: bool,
         cache: bool,
         background: bool,
         meanwhile: Callable[[], None],
     ) -> list[DocumentRead]:
-        """The reads of ``found``'s documents; ``meanwhile`` runs once, during the reading."""
+        """The reads of ``paths`` (of ``found``); ``meanwhile`` runs once, during the reading."""
 
         def read_many(paths: list[str]) -> list[DocumentRead]:
             if reader is None:
@@ -294,13 +335,13 @@ class Package:
             return reader(self.root, paths, scan)
 
         if not cache:
-            return read_many(found.documents)
+            return read_many(paths)
         from .cache import MetadataCache
 
         store = MetadataCache(self.root)
         hits: dict[str, DocumentRead] = {}
         retimed = False  # a hit found by content, under a new mtime the cache must learn
-        for rel in found.documents:
+        for rel in paths:
             size_mtime = found.stats.get(rel)
             if size_mtime is None:
                 continue
@@ -310,15 +351,17 @@ class Package:
                 retimed = retimed or hit is not None
             if hit is not None:
                 hits[rel] = hit
-        misses = [rel for rel in found.documents if rel not in hits]
+        misses = [rel for rel in paths if rel not in hits]
         if not misses:
             meanwhile()
         fresh = {r.path: r for r in read_many(misses)} if misses else {}
-        reads = [hits.get(rel) or fresh[rel] for rel in found.documents]
+        reads = [hits.get(rel) or fresh[rel] for rel in paths]
+        if paths is not found.documents:
+            return reads  # a part: the full load that follows saves the cache
         if fresh or retimed or len(store.entries) != len(reads):
             entries = {
                 rel: (*found.stats[rel], store.entries[rel][2] if rel in hits else read.pack())
-                for rel, read in zip(found.documents, reads, strict=True)
+                for rel, read in zip(paths, reads, strict=True)
                 if rel in found.stats
             }
             store.save(entries, background=background)

@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Markdown, Tree
 from textual.worker import get_current_worker
 
 from ..assets import asset_markdown, read_asset
+from ..disk import Walk, walk
 from ..okf import frontmatter as fm
 from ..okf.footnotes import footnotes_for_display
 from ..package import Package
@@ -58,6 +59,12 @@ BODY_SETTLE = 0.08
 
 #: Seconds between two looks at the disk for changes made by other programs.
 WATCH_INTERVAL = 1.0
+#: From this many documents the first screen comes before the documents are read.
+PREVIEW_MIN = 2000
+#: What works while they are read: moving about, help and quitting.
+WHILE_READING = frozenset(
+    {"back", "forward", "focus_tree", "outline", "toggle_files", "help", "quit", "reload"}
+)
 
 
 def _without_frontmatter(text: str) -> str:
@@ -72,8 +79,22 @@ def escape_markdown(text: str) -> str:
 
 def open_app(location: Location, **options) -> KasApp:
     """The app of ``kas-tui PATH`` for a located package, with what opening it has to say:
-    the location's note and each folder that could not be listed (one line each)."""
-    package = Package.open(location.root, cache=options.pop("cache", True))
+    the location's note and each folder that could not be listed (one line each).
+
+    A package of PREVIEW_MIN documents or more opens on a preview (indexes, SKILL.md,
+    the root's documents) while the rest is read behind the first screen."""
+    cache = options.pop("cache", True)
+    found = walk(location.root, stat=cache)
+    if len(found.documents) >= PREVIEW_MIN:
+        package = Package.preview(location.root, found)
+        options["rest"] = found
+        # the workers reading the rest are spawned from a thread of the running app; the
+        # helper process multiprocessing starts first needs stderr, which Textual replaces
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+    else:
+        package = Package.open(location.root, cache=cache, found=found)
     notes = [location.note] if location.note else []
     notes += [str(p) for p in package.problems if p.code == "unreadable"]
     return KasApp(package, notes=notes, **options)
@@ -94,9 +115,12 @@ class KasApp(LinkingMixin, MovingMixin, FullTextMixin, EditingMixin, App[None]):
         today: dt.date | None = None,
         watch: bool = True,
         notes: Sequence[str] = (),
+        rest: Walk | None = None,
     ) -> None:
+        """``rest``: ``package`` is a preview; the walk whose documents are read next."""
         super().__init__()
         self.package = package
+        self._rest = rest
         self.notes = list(notes)  # said once the screen is up (see open_app)
         self.today = today or dt.date.today()
         self.location: str | None = None  # the file shown: SKILL.md, a/index.md, a/doc.md
@@ -138,12 +162,61 @@ class KasApp(LinkingMixin, MovingMixin, FullTextMixin, EditingMixin, App[None]):
                 timeout=20,
                 markup=False,
             )
-        # after the first screen is drawn: the build holds the GIL for 0.4 s at 10k docs
-        self.set_timer(0.5, self._prepare_finder)
+        if self._rest is not None:
+            self.sub_title = (
+                f"{self.package.name} · reading {counted(len(self._rest.documents), 'document')}…"
+            )
+            self._read_rest(self._rest)
+        else:
+            self._start_background()
+
+    def _start_background(self, *, finder: bool = True) -> None:
+        """What runs once the whole package is read: find, full text, live reload
+        (``finder``: build the finder's index, unless a refresh has just started it)."""
+        if finder:  # after the first screen is drawn: 0.4 s holding the GIL at 10k docs
+            self.set_timer(0.5, self._prepare_finder)
         self._start_fulltext()
         if self._watch:
             self._watcher = Watcher(self.package.root)
             self.set_interval(WATCH_INTERVAL, self._poll_disk)
+
+    @property
+    def loading(self) -> bool:
+        """Whether the documents are still being read behind the first screen."""
+        return self._rest is not None
+
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
+    def _read_rest(self, found: Walk) -> None:
+        try:
+            whole = Package(self.package.root)
+            whole.load(cache=True, found=found)
+        except Exception as exc:  # noqa: BLE001 - said, and the preview stays usable
+            self.call_from_thread(self._rest_failed, exc)
+            return
+        self.call_from_thread(self._rest_read, whole)
+
+    def _rest_failed(self, exc: Exception) -> None:
+        self.notify(
+            f"Could not read every document: {exc}. Press ctrl+r to try again.",
+            severity="error",
+            timeout=30,
+            markup=False,
+        )
+
+    def _rest_read(self, whole: Package) -> None:
+        if self._rest is None:  # ctrl+r read it all meanwhile
+            return
+        self._rest = None
+        self._replace_package(whole)  # refreshes the views and starts the finder
+        self.refresh_bindings()
+        self._start_background(finder=False)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While documents are read behind the first screen, only moving about works
+        (the rest is shown dimmed: it needs every document)."""
+        if self._rest is not None and action not in WHILE_READING:
+            return None
+        return True
 
     def on_unmount(self) -> None:
         if self._watcher is not None:
@@ -191,7 +264,8 @@ class KasApp(LinkingMixin, MovingMixin, FullTextMixin, EditingMixin, App[None]):
                 if index_file
                 else "*This folder has no index.md.*"
             )
-        elif place in pkg.documents:
+        elif place in pkg.documents or (not pkg.complete and place in pkg._unread):
+            pkg.read_folder(posixpath.dirname(place))
             self._show_document(place)
         else:
             self.query_one(MetaPane).show_message(f"{place}: not a document")
@@ -535,6 +609,10 @@ class KasApp(LinkingMixin, MovingMixin, FullTextMixin, EditingMixin, App[None]):
     def action_reload(self) -> None:
         self.package.load(cache=True)
         self._replace_package(self.package)
+        if self._rest is not None:  # the background read failed, or is overtaken
+            self._rest = None
+            self.refresh_bindings()
+            self._start_background(finder=False)
         if self._watcher is not None:
             self._watcher.settle()  # what we just read is the new baseline
         self.notify(f"Reloaded {counted(len(self.package.documents), 'document')}")

@@ -95,6 +95,8 @@ class NavTree(Tree[NodeRef]):
             yield from self._walk(child)
 
     def _populate(self, node: TreeNode[NodeRef], folder: str, open_folders: set[str]) -> None:
+        if not self.package.complete:  # a preview reads a folder when it is opened
+            self.package.read_folder(folder)
         listed: set[str] = set()
         for listing in self.package.listings(folder):
             listed.add(listing.path)

@@ -1,0 +1,160 @@
+"""Benchmark: `check` as a package grows, beside the Rust OKF validator, and idle cost.
+
+1. One folder of 5,000 / 10,000 / 20,000 / 50,000 documents (descriptions drawn from a
+   Zipf vocabulary of 5,000 words, 1 % templated): `kas-tui check --agent-ready
+   --no-cache`, whole process; time per document should stay flat.
+2. 10,000 documents in 40 bundles: the same command beside `okf validate` (okf 0.2.1,
+   the Rust validator), interleaved, medians of --runs. okf is built from source with
+   `cargo build --release` when cargo is present (--okf-source: a git URL or folder,
+   default https://github.com/W4G1/okf at v0.2.1); --okf BIN uses a built one.
+3. Live reload's watcher at 10,000 and 50,000 documents: one poll with the operating
+   system's events and with walking (what every idle second cost before).
+
+With --before REF, the check rows are also measured with the code of an earlier commit
+(checked out into a temporary git worktree), interleaved with this checkout's.
+
+    python benchmarks/bench_scale.py [--runs 3] [--sizes 5000 10000 20000 50000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.generate import generate_package  # noqa: E402
+
+OKF_SOURCE = "https://github.com/W4G1/okf"
+OKF_TAG = "v0.2.1"
+
+
+def build_okf(source: str, work: Path) -> Path | None:
+    if shutil.which("cargo") is None:
+        print("cargo is not installed: the okf comparison is left out")
+        return None
+    checkout = work / "okf"
+    subprocess.run(["git", "clone", "-q", source, str(checkout)], check=True)
+    subprocess.run(["git", "-C", str(checkout), "checkout", "-q", OKF_TAG], check=True)
+    subprocess.run(
+        ["cargo", "build", "--release", "--offline", "-q"], cwd=checkout, check=True
+    )  # okf has no dependencies: nothing to download
+    return checkout / "target" / "release" / "okf"
+
+
+def timed(command: list[str], env: dict[str, str], cwd: Path) -> float:
+    started = time.perf_counter()
+    subprocess.run(command, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def kas_check(package: Path) -> list[str]:
+    """The check command; run with the code folder as working directory, so ``-m``
+    imports that checkout's kas_tui."""
+    return [
+        sys.executable,
+        "-m",
+        "kas_tui",
+        "check",
+        str(package),
+        "--agent-ready",
+        "--no-cache",
+        "--today",
+        "2026-12-01",
+    ]
+
+
+def run_rows(rows: dict[str, tuple[list[str], Path]], runs: int, env: dict[str, str]) -> dict:
+    """Each command once per round, rounds interleaved; medians."""
+    times: dict[str, list[float]] = {name: [] for name in rows}
+    for _ in range(runs):
+        for name, (command, cwd) in rows.items():
+            times[name].append(timed(command, env, cwd))
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def watcher_costs(package: Path) -> tuple[float, float]:
+    from kas_tui.watch import Watcher
+
+    with_events = Watcher(package)
+    polls = 200
+    started = time.perf_counter()
+    for _ in range(polls):
+        with_events.poll()
+    events = (time.perf_counter() - started) / polls
+    with_events.close()
+    walking = Watcher(package, events=False)
+    started = time.perf_counter()
+    for _ in range(5):
+        walking.poll()
+    return events, (time.perf_counter() - started) / 5
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[5000, 10000, 20000, 50000])
+    parser.add_argument("--okf", type=Path, help="a built okf binary")
+    parser.add_argument("--okf-source", default=OKF_SOURCE)
+    parser.add_argument("--before", help="also time the check with this commit's code")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="kas-scale-"))
+    env = dict(os.environ, KAS_TUI_CACHE_DIR=str(work / "cache"), PYTHONDONTWRITEBYTECODE="1")
+    codes = {"now": ROOT}
+    try:
+        if args.before:
+            codes["before"] = work / "before"
+            subprocess.run(
+                ["git", "worktree", "add", "--detach", str(codes["before"]), args.before],
+                cwd=ROOT,
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
+        print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores, runs {args.runs}")
+        print("\n1. one folder: check --agent-ready --no-cache, whole process")
+        print("| documents | " + " | ".join(f"{c} s | {c} ms/doc" for c in codes) + " |")
+        for size in args.sizes:
+            package = generate_package(work / f"one-{size}", size, per_bundle=size, vocabulary=5000)
+            rows = {c: (kas_check(package), code) for c, code in codes.items()}
+            got = run_rows(rows, args.runs, env)
+            cells = " | ".join(f"{got[c]:.2f} | {got[c] / size * 1000:.3f}" for c in codes)
+            print(f"| {size:,} | {cells} |", flush=True)
+            shutil.rmtree(package)
+
+        print("\n2. 10,000 documents in 40 bundles, beside okf validate")
+        okf = args.okf or build_okf(args.okf_source, work)
+        package = generate_package(work / "bundles-10000", 10000, per_bundle=250)
+        rows = {c: (kas_check(package), code) for c, code in codes.items()}
+        if okf is not None:
+            rows["okf validate"] = ([str(okf), "validate", str(package)], work)
+        got = run_rows(rows, args.runs, env)
+        for name, seconds in got.items():
+            print(f"| {name} | {seconds:.2f} s |")
+
+        print("\n3. live reload, one poll while nothing changes")
+        for size in (10000, 50000):
+            if size != 10000:
+                package = generate_package(work / f"bundles-{size}", size, per_bundle=250)
+            events, walking = watcher_costs(package)
+            print(f"| {size:,} | events {events * 1e6:.0f} us | walking {walking * 1000:.0f} ms |")
+    finally:
+        if "before" in codes:
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(codes["before"])],
+                cwd=ROOT,
+                check=False,
+            )
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

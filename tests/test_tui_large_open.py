@@ -1,0 +1,96 @@
+"""A large package opens on a preview: the tree first, the documents read behind it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import pilot_wait_until
+
+from benchmarks.generate import generate_package
+from kas_tui.disk import locate, walk
+from kas_tui.loader import read_document, read_documents
+from kas_tui.package import Package
+from kas_tui.tui import app as app_module
+from kas_tui.tui.widgets.nav_tree import NavTree
+
+DOCUMENTS = 2100  # over PREVIEW_MIN and SPAWN_MIN
+
+
+@pytest.fixture(scope="module")
+def large(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return generate_package(tmp_path_factory.mktemp("large") / "big-kb", DOCUMENTS)
+
+
+def test_threads_running_read_in_spawned_workers_alike(large: Path) -> None:
+    """With another thread running (the TUI's), workers are spawned, not forked: the
+    reads are the same as one process's."""
+    paths = walk(large).documents
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert threading.active_count() > 1
+        reads = read_documents(large, paths, workers=2)
+    finally:
+        stop.set()
+        other.join()
+    assert [r.pack() for r in reads] == [read_document(large, p).pack() for p in paths]
+
+
+def _node(tree: NavTree, label: str):
+    for node in tree._walk(tree.root):
+        if node.data is not None and node.data.path == label:
+            return node
+    raise AssertionError(f"no node {label}")
+
+
+async def test_first_screen_before_the_documents_are_read(large: Path, monkeypatch) -> None:
+    gate = threading.Event()
+    load = Package.load
+
+    def held_load(self, **options):  # the background read waits until the test says
+        gate.wait(60)
+        return load(self, **options)
+
+    monkeypatch.setattr(Package, "load", held_load)
+    app = app_module.open_app(locate(large))
+    app.today = dt.date(2026, 12, 1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot_wait_until(pilot, lambda: app.location == "SKILL.md")
+        assert app.loading and not app.package.complete
+        assert len(app.package.documents) == 0  # the root holds bundles only
+        assert "reading 2,100 documents" in app.sub_title
+        assert app.check_action("validate", ()) is None  # needs every document: dimmed
+        assert app.check_action("focus_tree", ()) is True
+        await pilot.press("v")
+        await pilot.pause()
+        assert app.report is None
+        # the tree works meanwhile: a bundle opened is read there and then
+        tree = app.query_one(NavTree)
+        area = _node(tree, "area-00")
+        area.expand()
+        await pilot.pause()
+        bundle = _node(tree, "area-00/bundle-000")
+        bundle.expand()
+        await pilot_wait_until(pilot, lambda: len(bundle.children) == 100)
+        assert len(app.package.documents) == 100
+        first = bundle.children[0]
+        assert "not in index.md" not in str(first.label)
+        tree.select_node(first)
+        await pilot_wait_until(pilot, lambda: app.location == first.data.path)
+        gate.set()
+        await pilot_wait_until(pilot, lambda: not app.loading)
+        assert app.package.complete and len(app.package.documents) == DOCUMENTS
+        assert app.sub_title.endswith("2,100 documents")
+        assert app.check_action("validate", ()) is True
+        assert app.location == first.data.path  # the place shown is kept
+        assert _node(app.query_one(NavTree), "area-00/bundle-000").is_expanded
+
+
+def test_small_packages_open_whole(large: Path, tmp_path: Path) -> None:
+    small = generate_package(tmp_path / "small-kb", 50)
+    app = app_module.open_app(locate(small))
+    assert not app.loading and app.package.complete and len(app.package.documents) == 50
