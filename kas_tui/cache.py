@@ -42,6 +42,11 @@ class MetadataCache:
         self._writer = 0  # pid of a background save
         self._load()
 
+    @staticmethod
+    def exists(root: Path, *, folder: Path | None = None) -> bool:
+        """Whether a cache was ever written for ``root`` (a first start has none)."""
+        return package_cache_file(Path(root).resolve(), "meta", ".pickle", folder).exists()
+
     def _load(self) -> None:
         try:
             with open(self.path, "rb") as handle:

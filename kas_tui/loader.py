@@ -302,7 +302,9 @@ def read_documents(
     try:
         if not threads:
             _JOB = job
-        with context.Pool(helpers, initializer=_take_job, initargs=(job,) if threads else ()) as pool:
+        with context.Pool(
+            helpers, initializer=_take_job, initargs=(job,) if threads else ()
+        ) as pool:
             pending = [pool.apply_async(_read_claimed) for _ in chunks]
             if meanwhile is not None:
                 meanwhile()
@@ -320,6 +322,45 @@ def read_documents(
         else:
             out += [unpack(packed) for packed in theirs[number]]
     return out
+
+
+class ReadAhead:
+    """Documents read by forked worker processes while this process goes on (the TUI
+    drawing its first screen over a preview). Made while this process runs one thread,
+    so forking is safe; :meth:`reader` hands the reads over (waiting for them)."""
+
+    def __init__(self, root: Path, paths: list[str], workers: int | None = None) -> None:
+        global _JOB
+        self.root = root
+        context = multiprocessing.get_context("fork")
+        chunks = [paths[i : i + CHUNK] for i in range(0, len(paths), CHUNK)]
+        _JOB = (root, chunks, False, context.Value("i", 0))
+        try:  # the workers are forked here and keep their copy of the job
+            self._pool = context.Pool(workers or os.cpu_count() or 1)
+        finally:
+            _JOB = None
+        self._chunks = chunks
+        self._pending = [self._pool.apply_async(_read_claimed) for _ in chunks]
+        self._pool.close()
+        self._reads: dict[str, DocumentRead] | None = None
+
+    @staticmethod
+    def possible() -> bool:
+        return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+
+    def reader(self, root: Path, paths: list[str], scan: bool) -> list[DocumentRead]:
+        """``Package.load``'s reader: the reads made ahead (any other read here)."""
+        if self._reads is None:
+            theirs = dict(result for task in self._pending if (result := task.get()) is not None)
+            self._pool.join()
+            unpack = DocumentRead.unpack
+            self._reads = {
+                read.path: read
+                for number in range(len(self._chunks))
+                for read in map(unpack, theirs[number])
+            }
+        got = self._reads if not scan and root == self.root else {}
+        return [got[rel] if rel in got else read_document(root, rel, scan) for rel in paths]
 
 
 def _take_job(job: Any = None) -> None:

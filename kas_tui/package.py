@@ -195,6 +195,8 @@ class Package:
         #: False for a :meth:`preview`: documents outside the folders read are missing.
         self.complete = True
         self._unread: set[str] = set()  # a preview's documents not read yet
+        self._unread_indexes: dict[str, str] = {}  # ... and index files, by folder
+        self._walked: set[str] = set()  # ... and every document its walk found
 
     # -- opening ------------------------------------------------------------------------
 
@@ -223,21 +225,28 @@ class Package:
 
     @classmethod
     def preview(cls, root: Path, found: Walk, folders: Collection[str] = ("",)) -> Package:
-        """What a first screen needs of a large package, read at once: every index, log
-        and SKILL.md, and the documents directly in ``folders`` (cached reads used).
+        """What a first screen needs of a large package, read at once: the logs, SKILL.md,
+        and the index and documents of each of ``folders`` (read, not looked up in the
+        metadata cache: loading that costs more than reading a few files).
 
         The listings know every document of ``found``; :meth:`read_folder` reads more
         while a full load (another Package, in the background) makes the whole."""
         pkg = cls(root)
         wanted = set(folders)
-        first = {d for d in found.documents if posixpath.dirname(d) in wanted}
-        pkg._load(reader=None, scan=False, cache=True, found=found, background=False, only=first)
+        pkg._load(reader=None, scan=False, cache=False, found=found, background=False, only=wanted)
         pkg.complete = False
-        pkg._unread = set(found.documents) - first
+        pkg._unread = {d for d in found.documents if posixpath.dirname(d) not in wanted}
+        pkg._unread_indexes = {
+            posixpath.dirname(i): i for i in found.indexes if posixpath.dirname(i) not in wanted
+        }
+        pkg._walked = set(found.documents)
         return pkg
 
     def read_folder(self, folder: str) -> None:
-        """A preview: read the documents directly in ``folder`` not read yet."""
+        """A preview: read ``folder``'s index.md and the documents in it, if not yet."""
+        index = self._unread_indexes.pop(folder, None)
+        if index is not None:
+            self._load_index(index, self._walked)
         paths = sorted(p for p in self._unread if posixpath.dirname(p) == folder)
         for rel in paths:
             self.documents[rel] = Document.from_read(read_document(self.root, rel))
@@ -273,8 +282,9 @@ class Package:
         background: bool,
         only: Collection[str] | None,
     ) -> None:
-        """``only``: read just these documents (a preview), listings still know all."""
-        self.complete, self._unread = True, set()
+        """``only``: read just these folders' documents and indexes (a preview); the
+        listings still know every document."""
+        self.complete, self._unread, self._unread_indexes = True, set(), {}
         started = time.perf_counter()
         found = found or walk(self.root, stat=cache)
         if found.temps:  # left by a writer that died mid-save (never a live one's)
@@ -293,13 +303,18 @@ class Package:
         def load_other_files() -> None:  # runs while worker processes read the documents
             documents = set(found.documents)
             for rel in found.indexes:
-                self._load_index(rel, documents)
+                if only is None or posixpath.dirname(rel) in only:
+                    self._load_index(rel, documents)
             for rel in found.logs:
                 self._load_log(rel)
             if found.skill:
                 self._load_skill()
 
-        paths = found.documents if only is None else [d for d in found.documents if d in only]
+        paths = (
+            found.documents
+            if only is None
+            else [d for d in found.documents if posixpath.dirname(d) in only]
+        )
         reads = self._read_documents(
             found, paths, reader, scan, cache, background, load_other_files
         )

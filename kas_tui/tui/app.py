@@ -20,7 +20,9 @@ from textual.widgets import DataTable, Markdown, Tree
 from textual.worker import get_current_worker
 
 from ..assets import asset_markdown, read_asset
+from ..cache import MetadataCache
 from ..disk import Walk, walk
+from ..loader import ReadAhead
 from ..okf import frontmatter as fm
 from ..okf.footnotes import footnotes_for_display
 from ..package import Package
@@ -88,6 +90,9 @@ def open_app(location: Location, **options) -> KasApp:
     if len(found.documents) >= PREVIEW_MIN:
         package = Package.preview(location.root, found)
         options["rest"] = found
+        if not MetadataCache.exists(location.root) and ReadAhead.possible():
+            # the first start: every document to read, by processes forked before Textual
+            options["ahead"] = ReadAhead(location.root, found.documents)
         # the workers reading the rest are spawned from a thread of the running app; the
         # helper process multiprocessing starts first needs stderr, which Textual replaces
         from multiprocessing import resource_tracker
@@ -116,11 +121,14 @@ class KasApp(LinkingMixin, MovingMixin, FullTextMixin, EditingMixin, App[None]):
         watch: bool = True,
         notes: Sequence[str] = (),
         rest: Walk | None = None,
+        ahead: ReadAhead | None = None,
     ) -> None:
-        """``rest``: ``package`` is a preview; the walk whose documents are read next."""
+        """``rest``: ``package`` is a preview; the walk whose documents are read next
+        (``ahead``: by processes already reading them)."""
         super().__init__()
         self.package = package
         self._rest = rest
+        self._ahead = ahead
         self.notes = list(notes)  # said once the screen is up (see open_app)
         self.today = today or dt.date.today()
         self.location: str | None = None  # the file shown: SKILL.md, a/index.md, a/doc.md
@@ -189,7 +197,8 @@ class KasApp(LinkingMixin, MovingMixin, FullTextMixin, EditingMixin, App[None]):
     def _read_rest(self, found: Walk) -> None:
         try:
             whole = Package(self.package.root)
-            whole.load(cache=True, found=found)
+            reader = self._ahead.reader if self._ahead is not None else None
+            whole.load(cache=True, found=found, reader=reader)
         except Exception as exc:  # noqa: BLE001 - said, and the preview stays usable
             self.call_from_thread(self._rest_failed, exc)
             return
@@ -255,6 +264,7 @@ class KasApp(LinkingMixin, MovingMixin, FullTextMixin, EditingMixin, App[None]):
             self._set_body(pkg.skill.body if pkg.skill else "")
         elif posixpath.basename(place) == "index.md":
             folder = posixpath.dirname(place)
+            pkg.read_folder(folder)  # a preview reads it when first shown
             index_file = pkg.indexes.get(folder)
             self.query_one(MetaPane).show_message(
                 f"Bundle {folder or '.'}/ · {counted(len(pkg.listings(folder)), 'entry', 'entries')} · {place}"
