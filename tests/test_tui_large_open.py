@@ -58,6 +58,7 @@ async def test_first_screen_before_the_documents_are_read(large: Path, monkeypat
     monkeypatch.setattr(Package, "load", held_load)
     app = app_module.open_app(locate(large))
     app.today = dt.date(2026, 12, 1)
+    assert app._ahead is not None  # a first start: forked processes read meanwhile
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot_wait_until(pilot, lambda: app.location == "SKILL.md")
         assert app.loading and not app.package.complete
@@ -94,3 +95,27 @@ def test_small_packages_open_whole(large: Path, tmp_path: Path) -> None:
     small = generate_package(tmp_path / "small-kb", 50)
     app = app_module.open_app(locate(small))
     assert not app.loading and app.package.complete and len(app.package.documents) == 50
+
+
+async def test_a_failed_background_read_is_said_and_reload_recovers(
+    large: Path, monkeypatch
+) -> None:
+    load = Package.load
+    failing = [True]
+
+    def broken_load(self, **options):
+        if failing[0]:
+            raise OSError("disk unplugged")
+        return load(self, **options)
+
+    monkeypatch.setattr(Package, "load", broken_load)
+    app = app_module.open_app(locate(large), watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot_wait_until(
+            pilot, lambda: any("disk unplugged" in text for _, text in app.messages)
+        )
+        assert app.loading and app.check_action("reload", ()) is True
+        failing[0] = False
+        await pilot.press("ctrl+r")
+        await pilot_wait_until(pilot, lambda: not app.loading)
+        assert app.package.complete and len(app.package.documents) == DOCUMENTS
