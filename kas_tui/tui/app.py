@@ -7,6 +7,7 @@ happen in the headless core (``kas_tui.package``, ``checks``, ``search``, ``watc
 from __future__ import annotations
 
 import datetime as dt
+import os
 import posixpath
 import re
 from collections import deque
@@ -63,6 +64,8 @@ BODY_SETTLE = 0.08
 WATCH_INTERVAL = 1.0
 #: From this many documents the first screen comes before the documents are read.
 PREVIEW_MIN = 2000
+#: Processes reading ahead on a first start: one core left to draw the first screen.
+AHEAD_WORKERS = max(1, (os.cpu_count() or 2) - 1)
 #: What works while they are read: moving about, help and quitting.
 WHILE_READING = frozenset(
     {"back", "forward", "focus_tree", "outline", "toggle_files", "help", "quit", "reload"}
@@ -92,7 +95,7 @@ def open_app(location: Location, **options) -> KasApp:
         options["rest"] = found
         if not MetadataCache.exists(location.root) and ReadAhead.possible():
             # the first start: every document to read, by processes forked before Textual
-            options["ahead"] = ReadAhead(location.root, found.documents)
+            options["ahead"] = ReadAhead(location.root, found.documents, workers=AHEAD_WORKERS)
         # the workers reading the rest are spawned from a thread of the running app; the
         # helper process multiprocessing starts first needs stderr, which Textual replaces
         from multiprocessing import resource_tracker
