@@ -119,3 +119,25 @@ async def test_a_failed_background_read_is_said_and_reload_recovers(
         await pilot.press("ctrl+r")
         await pilot_wait_until(pilot, lambda: not app.loading)
         assert app.package.complete and len(app.package.documents) == DOCUMENTS
+
+
+def claim_and_drop():
+    """A worker's task that claims every third chunk and hands nothing back for it."""
+    from kas_tui import loader
+
+    number = loader._claim()
+    if number is None or number % 3 == 0:
+        return None
+    root, chunks, scan, _ = loader._JOB
+    return number, [read_document(root, rel, scan).pack() for rel in chunks[number]]
+
+
+def test_a_chunk_no_worker_hands_back_is_read_here(large: Path, monkeypatch) -> None:
+    """Whatever a worker loses, every document is read, in order."""
+    from kas_tui import loader
+
+    monkeypatch.setattr(loader, "_read_claimed", claim_and_drop)
+    paths = walk(large).documents
+    reads = read_documents(large, paths, workers=2)
+    assert [r.path for r in reads] == paths
+    assert [r.pack() for r in reads] == [read_document(large, p).pack() for p in paths]
