@@ -77,6 +77,17 @@ class Walk:
     temps: list[str] = field(default_factory=list)
 
 
+def is_hidden(name: str) -> bool:
+    """A file or folder name the package does not hold (``.git``, editors' swap files,
+    our own temporary files): never listed, never news to live reload."""
+    return name.startswith(".")
+
+
+def size_mtime(st: os.stat_result) -> tuple[int, int]:
+    """What tells a file changed without reading it: its size and modification time."""
+    return st.st_size, st.st_mtime_ns
+
+
 def walk(root: Path, *, stat: bool = False) -> Walk:
     """List the package's files; symlinks leaving the root or looping are problems.
 
@@ -96,7 +107,7 @@ def walk(root: Path, *, stat: bool = False) -> Walk:
             continue
         subdirs = []
         for entry in entries:
-            if entry.name.startswith("."):
+            if is_hidden(entry.name):
                 if is_temp_name(entry.name):
                     out.temps.append(entry.path)
                 continue
@@ -136,9 +147,8 @@ def walk(root: Path, *, stat: bool = False) -> Walk:
                 out.assets.append(rel)
                 continue  # only whether an asset exists matters, not its size
             if stat:
-                try:
-                    st = entry.stat()
-                    out.stats[rel] = (st.st_size, st.st_mtime_ns)
+                try:  # noqa: SIM105 - per file: cheaper than contextlib.suppress
+                    out.stats[rel] = size_mtime(entry.stat())
                 except OSError:
                     pass
         stack.extend(reversed(subdirs))

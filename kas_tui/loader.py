@@ -311,18 +311,26 @@ def read_documents(
             mine: dict[int, list[Any]] = {}
             while not threads and (claimed := _claim()) is not None:
                 mine[claimed] = [read_document(root, rel, scan) for rel in chunks[claimed]]
-            theirs = dict(result for task in pending if (result := task.get()) is not None)
+            return _gathered(root, chunks, scan, mine, pending)
     finally:
         _JOB = None
+
+
+def _gathered(
+    root: Path, chunks: list[list[str]], scan: bool, mine: dict[int, list[Any]], pending: list
+) -> list[DocumentRead]:
+    """Every chunk's reads in order: this process's, the workers' (waited for), and any
+    chunk no worker handed back (seen once, under a loaded test run) read here."""
+    theirs = dict(result for task in pending if (result := task.get()) is not None)
     unpack = DocumentRead.unpack
     out: list[DocumentRead] = []
-    for number in range(len(chunks)):
+    for number, chunk in enumerate(chunks):
         if number in mine:
             out += mine[number]
         elif number in theirs:
             out += [unpack(packed) for packed in theirs[number]]
-        else:  # a chunk no worker handed back (seen once, under a loaded test run): read it here
-            out += [read_document(root, rel, scan) for rel in chunks[number]]
+        else:
+            out += [read_document(root, rel, scan) for rel in chunk]
     return out
 
 
@@ -353,14 +361,9 @@ class ReadAhead:
     def reader(self, root: Path, paths: list[str], scan: bool) -> list[DocumentRead]:
         """``Package.load``'s reader: the reads made ahead (any other read here)."""
         if self._reads is None:
-            theirs = dict(result for task in self._pending if (result := task.get()) is not None)
+            reads = _gathered(self.root, self._chunks, False, {}, self._pending)
             self._pool.join()
-            unpack = DocumentRead.unpack
-            self._reads = {
-                read.path: read
-                for number in range(len(self._chunks))
-                for read in map(unpack, theirs[number])
-            }
+            self._reads = {read.path: read for read in reads}
         got = self._reads if not scan and root == self.root else {}
         return [got[rel] if rel in got else read_document(root, rel, scan) for rel in paths]
 

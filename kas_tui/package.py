@@ -194,7 +194,7 @@ class Package:
         self._cache_writer: Any = None  # a MetadataCache saving in the background
         #: False for a :meth:`preview`: documents outside the folders read are missing.
         self.complete = True
-        self._unread: set[str] = set()  # a preview's documents not read yet
+        self._unread: dict[str, list[str]] = {}  # a preview's documents not read, by folder
         self._unread_indexes: dict[str, str] = {}  # ... and index files, by folder
         self._walked: set[str] = set()  # ... and every document its walk found
 
@@ -235,23 +235,30 @@ class Package:
         wanted = set(folders)
         pkg._load(reader=None, scan=False, cache=False, found=found, background=False, only=wanted)
         pkg.complete = False
-        pkg._unread = {d for d in found.documents if posixpath.dirname(d) not in wanted}
+        for rel in found.documents:
+            folder = posixpath.dirname(rel)
+            if folder not in wanted:
+                pkg._unread.setdefault(folder, []).append(rel)
         pkg._unread_indexes = {
             posixpath.dirname(i): i for i in found.indexes if posixpath.dirname(i) not in wanted
         }
         pkg._walked = set(found.documents)
         return pkg
 
+    def is_unread(self, path: str) -> bool:
+        """A preview: whether ``path`` is a document not read yet (see :meth:`read_folder`)."""
+        return path in self._unread.get(posixpath.dirname(path), ())
+
     def read_folder(self, folder: str) -> None:
         """A preview: read ``folder``'s index.md and the documents in it, if not yet."""
         index = self._unread_indexes.pop(folder, None)
         if index is not None:
             self._load_index(index, self._walked)
-        paths = sorted(p for p in self._unread if posixpath.dirname(p) == folder)
+        paths = self._unread.pop(folder, ())
         for rel in paths:
             self.documents[rel] = Document.from_read(read_document(self.root, rel))
-            self._unread.discard(rel)
-        self._by_folder = None
+        if paths:
+            self._by_folder = None
 
     @property
     def name(self) -> str:
@@ -284,7 +291,7 @@ class Package:
     ) -> None:
         """``only``: read just these folders' documents and indexes (a preview); the
         listings still know every document."""
-        self.complete, self._unread, self._unread_indexes = True, set(), {}
+        self.complete, self._unread, self._unread_indexes = True, {}, {}
         started = time.perf_counter()
         found = found or walk(self.root, stat=cache)
         if found.temps:  # left by a writer that died mid-save (never a live one's)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .disk import Walk, walk
+from .disk import Walk, is_hidden, size_mtime, walk
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ def _os_events(root: Path) -> Any:
     try:
         from watchfiles._rust_notify import RustNotify
 
-        return RustNotify([str(root)], False, False, 300, True, True)
+        return RustNotify([os.path.abspath(root)], False, False, 300, True, True)
     except Exception:  # no library, no inotify slots left, an unwatchable file system
         return None
 
@@ -124,8 +124,8 @@ class Watcher:
             rel = os.path.relpath(path, root).replace(os.sep, "/")
             if rel == "." or rel.startswith("../"):
                 return None  # the root itself (a rescan after lost events)
-            if any(part.startswith(".") for part in rel.split("/")):
-                continue  # hidden: temporary files of atomic saves, .git
+            if any(map(is_hidden, rel.split("/"))):
+                continue  # temporary files of atomic saves, .git
             if f"{rel}/" in self._state or os.path.isdir(path):
                 return None
             if rel not in self._state:
@@ -136,9 +136,9 @@ class Watcher:
                 st = os.stat(path)
             except OSError:
                 return None  # gone
-            old = self._state[rel]
-            if old is not None and old != (st.st_size, st.st_mtime_ns):
-                self._state[rel] = (st.st_size, st.st_mtime_ns)
+            old, now = self._state[rel], size_mtime(st)
+            if old is not None and old != now:
+                self._state[rel] = now
                 modified.add(rel)
         return Changes(modified=frozenset(modified))
 

@@ -91,7 +91,7 @@ async def test_first_screen_before_the_documents_are_read(large: Path, monkeypat
         assert _node(app.query_one(NavTree), "area-00/bundle-000").is_expanded
 
 
-def test_small_packages_open_whole(large: Path, tmp_path: Path) -> None:
+def test_small_packages_open_whole(tmp_path: Path) -> None:
     small = generate_package(tmp_path / "small-kb", 50)
     app = app_module.open_app(locate(small))
     assert not app.loading and app.package.complete and len(app.package.documents) == 50

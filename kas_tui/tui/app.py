@@ -277,7 +277,7 @@ class KasApp(LinkingMixin, MovingMixin, FullTextMixin, EditingMixin, App[None]):
                 if index_file
                 else "*This folder has no index.md.*"
             )
-        elif place in pkg.documents or (not pkg.complete and place in pkg._unread):
+        elif place in pkg.documents or pkg.is_unread(place):
             pkg.read_folder(posixpath.dirname(place))
             self._show_document(place)
         else:
