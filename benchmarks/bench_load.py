@@ -25,7 +25,7 @@ from kas_tui.package import Package  # noqa: E402
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 
 
-def _sequential(root: Path, paths: list[str], scan: bool = False):
+def _sequential(root: Path, paths: list[str], scan: bool = False, sink=None):
     return [read_document(root, p, scan) for p in paths]
 
 

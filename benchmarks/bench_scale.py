@@ -9,6 +9,10 @@
    default https://github.com/W4G1/okf at v0.2.1); --okf BIN uses a built one.
 3. Live reload's watcher at 10,000 and 50,000 documents: one poll with the operating
    system's events and with walking (what every idle second cost before).
+4. The metadata cache at 100,000 documents in 400 bundles (--cache-size): a cold
+   check that writes the cache beside one with --no-cache, a warm check that reads it
+   (no remembered report), and one after a single file changed; time and peak memory
+   of the whole process tree (a forked cache writer counts), medians.
 
 With --before REF, the check rows are also measured with the code of an earlier commit
 (checked out into a temporary git worktree), interleaved with this checkout's.
@@ -72,6 +76,55 @@ def kas_check(package: Path) -> list[str]:
     ]
 
 
+def timed_peak(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, int]:
+    """Seconds and peak resident MB of ``command`` and every process it waited for."""
+    started = time.perf_counter()
+    child = subprocess.Popen(
+        command, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    _, _, usage = os.wait4(child.pid, 0)
+    child.returncode = 0  # reaped here; keep Popen from waiting again
+    return time.perf_counter() - started, usage.ru_maxrss // 1024
+
+
+def cache_rows(codes: dict[str, Path], size: int, runs: int, work: Path) -> None:
+    """Section 4: what the metadata cache costs and saves at ``size`` documents."""
+    package = generate_package(work / f"cache-{size}", size, per_bundle=250)
+    old = time.time() - 3600  # older than the racy-git window, as a real package is
+    for path in package.rglob("*.md"):
+        os.utime(path, (old, old))
+    changed = next(package.rglob("doc-*.md"))
+    cells: dict[tuple[str, str], list[tuple[float, int]]] = {}
+    for _ in range(runs):
+        for code_name, code in codes.items():
+            cache = work / f"cache-of-{code_name}"
+            env = dict(os.environ, KAS_TUI_CACHE_DIR=str(cache), PYTHONDONTWRITEBYTECODE="1")
+            command = kas_check(package)
+            cached = [c for c in command if c != "--no-cache"]
+            shutil.rmtree(cache, ignore_errors=True)
+            cells.setdefault((code_name, "no cache"), []).append(timed_peak(command, env, code))
+            shutil.rmtree(cache, ignore_errors=True)
+            cells.setdefault((code_name, "cold, writing the cache"), []).append(
+                timed_peak(cached, env, code)
+            )
+            for memo in cache.glob("report-*"):
+                memo.unlink()  # the metadata cache answers, not the remembered report
+            cells.setdefault((code_name, "warm"), []).append(timed_peak(cached, env, code))
+            with open(changed, "a", encoding="utf-8") as handle:
+                handle.write("\nOne more line.\n")
+            os.utime(changed, (old, old + len(cells)))
+            cells.setdefault((code_name, "warm, one file changed"), []).append(
+                timed_peak(cached, env, code)
+            )
+    print("| code | run | seconds | peak MB |")
+    print("|---|---|---:|---:|")
+    for (code_name, run), got in cells.items():
+        seconds = statistics.median(t for t, _ in got)
+        peak = statistics.median(m for _, m in got)
+        print(f"| {code_name} | {run} | {seconds:.2f} | {peak:.0f} |", flush=True)
+    shutil.rmtree(package)
+
+
 def run_rows(rows: dict[str, tuple[list[str], Path]], runs: int, env: dict[str, str]) -> dict:
     """Each command once per round, rounds interleaved; medians."""
     times: dict[str, list[float]] = {name: [] for name in rows}
@@ -105,6 +158,10 @@ def main() -> int:
     parser.add_argument("--okf", type=Path, help="a built okf binary")
     parser.add_argument("--okf-source", default=OKF_SOURCE)
     parser.add_argument("--before", help="also time the check with this commit's code")
+    parser.add_argument("--cache-size", type=int, default=100000)
+    parser.add_argument(
+        "--sections", type=int, nargs="+", default=[1, 2, 3, 4], help="which to run"
+    )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="kas-scale-"))
     env = dict(os.environ, KAS_TUI_CACHE_DIR=str(work / "cache"), PYTHONDONTWRITEBYTECODE="1")
@@ -121,7 +178,7 @@ def main() -> int:
         print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores, runs {args.runs}")
         print("\n1. one folder: check --agent-ready --no-cache, whole process")
         print("| documents | " + " | ".join(f"{c} s | {c} ms/doc" for c in codes) + " |")
-        for size in args.sizes:
+        for size in args.sizes if 1 in args.sections else ():
             package = generate_package(work / f"one-{size}", size, per_bundle=size, vocabulary=5000)
             rows = {c: (kas_check(package), code) for c, code in codes.items()}
             got = run_rows(rows, args.runs, env)
@@ -129,22 +186,29 @@ def main() -> int:
             print(f"| {size:,} | {cells} |", flush=True)
             shutil.rmtree(package)
 
-        print("\n2. 10,000 documents in 40 bundles, beside okf validate")
-        okf = args.okf or build_okf(args.okf_source, work)
-        package = generate_package(work / "bundles-10000", 10000, per_bundle=250)
-        rows = {c: (kas_check(package), code) for c, code in codes.items()}
-        if okf is not None:
-            rows["okf validate"] = ([str(okf), "validate", str(package)], work)
-        got = run_rows(rows, args.runs, env)
-        for name, seconds in got.items():
-            print(f"| {name} | {seconds:.2f} s |")
+        if 2 in args.sections:
+            print("\n2. 10,000 documents in 40 bundles, beside okf validate")
+            okf = args.okf or build_okf(args.okf_source, work)
+            package = generate_package(work / "bundles-10000", 10000, per_bundle=250)
+            rows = {c: (kas_check(package), code) for c, code in codes.items()}
+            if okf is not None:
+                rows["okf validate"] = ([str(okf), "validate", str(package)], work)
+            got = run_rows(rows, args.runs, env)
+            for name, seconds in got.items():
+                print(f"| {name} | {seconds:.2f} s |")
 
-        print("\n3. live reload, one poll while nothing changes")
-        for size in (10000, 50000):
-            if size != 10000:
+        if 3 in args.sections:
+            print("\n3. live reload, one poll while nothing changes")
+            for size in (10000, 50000):
                 package = generate_package(work / f"bundles-{size}", size, per_bundle=250)
-            events, walking = watcher_costs(package)
-            print(f"| {size:,} | events {events * 1e6:.0f} us | walking {walking * 1000:.0f} ms |")
+                events, walking = watcher_costs(package)
+                print(
+                    f"| {size:,} | events {events * 1e6:.0f} us | walking {walking * 1000:.0f} ms |"
+                )
+
+        if 4 in args.sections:
+            print(f"\n4. the metadata cache at {args.cache_size:,} documents, whole process")
+            cache_rows(codes, args.cache_size, args.runs, work)
     finally:
         if "before" in codes:
             subprocess.run(

@@ -411,11 +411,8 @@ def run_check(args: argparse.Namespace) -> int:
         found = None
     from .package import Package
 
-    pkg = Package.open(root, scan=True, cache=not args.no_cache, found=found, background=True)
-    try:
-        return _check_loaded(pkg, args, options, stamped)
-    finally:
-        pkg.wait_for_cache()
+    pkg = Package.open(root, scan=True, cache=not args.no_cache, found=found)
+    return _check_loaded(pkg, args, options, stamped)
 
 
 def _check_loaded(
@@ -450,7 +447,6 @@ def _check_loaded(
             )
             return 1 if report.fails(strict=args.strict) else 0
         fixed = len(outcome.fixed)
-        pkg.wait_for_cache()
         pkg.load(scan=True, cache=not args.no_cache)
         report = check(pkg, **options)
         report.seconds += pkg.load_seconds

@@ -243,6 +243,11 @@ def commit(
         _fsync_dir(folder)
 
 
+def append(staged: Staged, data: bytes) -> None:
+    """Write more bytes at the end of a staged file (one written piece by piece)."""
+    _write_all(staged.fd, data)
+
+
 def discard(staged: Staged) -> None:
     """Throw a staged file away (it was never put in place)."""
     with contextlib.suppress(OSError):

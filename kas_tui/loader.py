@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import pickle
 import re
 import threading
 from collections.abc import Callable
@@ -267,13 +268,16 @@ def read_documents(
     scan: bool = False,
     workers: int | None = None,
     meanwhile: Callable[[], None] | None = None,
+    sink: Callable[[bytes], None] | None = None,
 ) -> list[DocumentRead]:
     """Read many documents, in worker processes when it pays.
 
     The documents are cut into chunks that the calling process and ``workers - 1``
     forked ones claim one at a time from a shared counter, so a core that is slower
     (or busy with ``meanwhile``, run in this process while the workers read) simply
-    claims fewer. Only the workers' reads cross a pipe, as packed tuples.
+    claims fewer. Only the workers' reads cross a pipe, as pickled lists of packed
+    tuples; ``sink`` (the metadata cache being written) gets every chunk's pickle as
+    it is, the workers' as they sent it.
 
     Forking is safe only while this process runs one thread; with others running (the
     TUI reading a large package behind its first screen), the workers are started
@@ -291,7 +295,11 @@ def read_documents(
     ):
         if meanwhile is not None:
             meanwhile()
-        return [read_document(root, rel, scan) for rel in paths]
+        reads = [read_document(root, rel, scan) for rel in paths]
+        if sink is not None:
+            for start in range(0, len(reads), CHUNK):
+                sink(_pickled(reads[start : start + CHUNK]))
+        return reads
     if scan and not threads:  # imported once here, before forking, not in every process
         from .checks.document_rules import document_findings  # noqa: F401
         from .okf import scan as _  # noqa: F401
@@ -311,27 +319,50 @@ def read_documents(
             mine: dict[int, list[Any]] = {}
             while not threads and (claimed := _claim()) is not None:
                 mine[claimed] = [read_document(root, rel, scan) for rel in chunks[claimed]]
-            return _gathered(root, chunks, scan, mine, pending)
+                if sink is not None:
+                    sink(_pickled(mine[claimed]))
+            return _gathered(root, chunks, scan, mine, pending, sink)
     finally:
         _JOB = None
 
 
 def _gathered(
-    root: Path, chunks: list[list[str]], scan: bool, mine: dict[int, list[Any]], pending: list
+    root: Path,
+    chunks: list[list[str]],
+    scan: bool,
+    mine: dict[int, list[Any]],
+    pending: list,
+    sink: Callable[[bytes], None] | None,
 ) -> list[DocumentRead]:
-    """Every chunk's reads in order: this process's, the workers' (waited for), and any
-    chunk no worker handed back (seen once, under a loaded test run) read here."""
-    theirs = dict(result for task in pending if (result := task.get()) is not None)
+    """Every chunk's reads in order: this process's, the workers' (waited for, each
+    chunk's pickle handed to ``sink`` as it arrives), and any chunk no worker handed
+    back (seen once, under a loaded test run) read here."""
     unpack = DocumentRead.unpack
+    theirs: dict[int, list[DocumentRead]] = {}
+    for task in pending:
+        result = task.get()
+        if result is not None:
+            number, blob = result
+            theirs[number] = [unpack(packed) for packed in pickle.loads(blob)]
+            if sink is not None:
+                sink(blob)
     out: list[DocumentRead] = []
     for number, chunk in enumerate(chunks):
         if number in mine:
             out += mine[number]
         elif number in theirs:
-            out += [unpack(packed) for packed in theirs[number]]
+            out += theirs[number]
         else:
-            out += [read_document(root, rel, scan) for rel in chunk]
+            lost = [read_document(root, rel, scan) for rel in chunk]
+            if sink is not None:
+                sink(_pickled(lost))
+            out += lost
     return out
+
+
+def _pickled(reads: list[DocumentRead]) -> bytes:
+    """A chunk of reads as the workers send them (and the metadata cache keeps them)."""
+    return pickle.dumps([read.pack() for read in reads], protocol=pickle.HIGHEST_PROTOCOL)
 
 
 class ReadAhead:
@@ -358,14 +389,33 @@ class ReadAhead:
     def possible() -> bool:
         return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
-    def reader(self, root: Path, paths: list[str], scan: bool) -> list[DocumentRead]:
-        """``Package.load``'s reader: the reads made ahead (any other read here)."""
+    def reader(
+        self,
+        root: Path,
+        paths: list[str],
+        scan: bool,
+        sink: Callable[[bytes], None] | None = None,
+    ) -> list[DocumentRead]:
+        """``Package.load``'s reader: the reads made ahead (any other read here);
+        ``sink`` as for :func:`read_documents`."""
+        gathered_now = self._reads is None
         if self._reads is None:
-            reads = _gathered(self.root, self._chunks, False, {}, self._pending)
+            reads = _gathered(self.root, self._chunks, False, {}, self._pending, sink)
             self._pool.join()
             self._reads = {read.path: read for read in reads}
         got = self._reads if not scan and root == self.root else {}
-        return [got[rel] if rel in got else read_document(root, rel, scan) for rel in paths]
+        out, others = [], []
+        for rel in paths:
+            read = got.get(rel)
+            if read is None:
+                read = read_document(root, rel, scan)
+                others.append(read)
+            out.append(read)
+        if sink is not None:  # what the gathering above did not hand over
+            unsent = others if gathered_now and got else out
+            for start in range(0, len(unsent), CHUNK):
+                sink(_pickled(unsent[start : start + CHUNK]))
+        return out
 
 
 def _take_job(job: Any = None) -> None:
@@ -393,7 +443,7 @@ def _read_claimed() -> tuple[int, list[tuple]] | None:
     if number is None:
         return None
     root, chunks, scan, _ = _JOB  # type: ignore[misc]
-    return number, [read_document(root, rel, scan).pack() for rel in chunks[number]]
+    return number, _pickled([read_document(root, rel, scan) for rel in chunks[number]])
 
 
 def read_head(path: Path | str) -> tuple[str, Fingerprint, bool]:

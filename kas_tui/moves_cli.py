@@ -159,25 +159,22 @@ def _run(command: str, args: argparse.Namespace, near: str, plan) -> int:  # noq
     except (PackageError, OSError) as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         return 2
-    pkg = Package.open(root, cache=True, background=True)
+    pkg = Package.open(root, cache=True)
     try:
-        try:
-            planned = plan(pkg)
-        except EditError as exc:
-            print(f"{name}: refused: {exc}", file=sys.stderr)
-            return 1
-        for note in planned.notes:
-            print(f"{name}: {note}", file=sys.stderr)
-        if args.dry_run:
-            sys.stdout.write(planned.diff())
-            print(f"{planned.summary()}; nothing was written (--dry-run).", file=sys.stderr)
-            return 0
-        try:
-            apply_plan(pkg, planned, reload=False)
-        except StoreError as exc:
-            print(f"{name}: {exc}", file=sys.stderr)
-            return 2
-        print(f"{planned.label}: {planned.summary()}.")
+        planned = plan(pkg)
+    except EditError as exc:
+        print(f"{name}: refused: {exc}", file=sys.stderr)
+        return 1
+    for note in planned.notes:
+        print(f"{name}: {note}", file=sys.stderr)
+    if args.dry_run:
+        sys.stdout.write(planned.diff())
+        print(f"{planned.summary()}; nothing was written (--dry-run).", file=sys.stderr)
         return 0
-    finally:
-        pkg.wait_for_cache()
+    try:
+        apply_plan(pkg, planned, reload=False)
+    except StoreError as exc:
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 2
+    print(f"{planned.label}: {planned.summary()}.")
+    return 0

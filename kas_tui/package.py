@@ -191,7 +191,6 @@ class Package:
         #: Counts the changes that clear what :meth:`derived` keeps (a background maker
         #: keeps its result only if none happened meanwhile).
         self.changes = 0
-        self._cache_writer: Any = None  # a MetadataCache saving in the background
         #: False for a :meth:`preview`: documents outside the folders read are missing.
         self.complete = True
         self._unread: dict[str, list[str]] = {}  # a preview's documents not read, by folder
@@ -209,18 +208,18 @@ class Package:
         scan: bool = False,
         cache: bool = False,
         found: Walk | None = None,
-        background: bool = False,
     ) -> Package:
         """Find the package root at or around ``path`` and load it.
 
         ``scan`` also scans every body (links, footnotes, headings) during the same read;
         ``cache`` reuses the metadata cache for unchanged files. ``reader`` maps
-        ``read_document`` over (root, paths, scan) (tests use it to force one process).
-        ``found`` is a walk of the root already made (with stats when ``cache``);
-        ``background`` writes the cache from a forked process (see :meth:`wait_for_cache`).
+        ``read_document`` over (root, paths, scan) and hands each chunk of reads to the
+        fourth argument, the metadata cache's sink, when that is not ``None``, as
+        :func:`read_documents` does (tests use it to force one process).
+        ``found`` is a walk of the root already made (with stats when ``cache``).
         """
         pkg = cls(find_root(Path(path)))
-        pkg.load(reader=reader, scan=scan, cache=cache, found=found, background=background)
+        pkg.load(reader=reader, scan=scan, cache=cache, found=found)
         return pkg
 
     @classmethod
@@ -233,7 +232,7 @@ class Package:
         while a full load (another Package, in the background) makes the whole."""
         pkg = cls(root)
         wanted = set(folders)
-        pkg._load(reader=None, scan=False, cache=False, found=found, background=False, only=wanted)
+        pkg._load(reader=None, scan=False, cache=False, found=found, only=wanted)
         pkg.complete = False
         for rel in found.documents:
             folder = posixpath.dirname(rel)
@@ -271,13 +270,10 @@ class Package:
         scan: bool = False,
         cache: bool = False,
         found: Walk | None = None,
-        background: bool = False,
     ) -> None:
         """(Re)load everything from disk (``found``: a fresh walk of the root, if made)."""
         with paused_gc():
-            self._load(
-                reader=reader, scan=scan, cache=cache, found=found, background=background, only=None
-            )
+            self._load(reader=reader, scan=scan, cache=cache, found=found, only=None)
 
     def _load(
         self,
@@ -286,7 +282,6 @@ class Package:
         scan: bool,
         cache: bool,
         found: Walk | None,
-        background: bool,
         only: Collection[str] | None,
     ) -> None:
         """``only``: read just these folders' documents and indexes (a preview); the
@@ -322,9 +317,7 @@ class Package:
             if only is None
             else [d for d in found.documents if posixpath.dirname(d) in only]
         )
-        reads = self._read_documents(
-            found, paths, reader, scan, cache, background, load_other_files
-        )
+        reads = self._read_documents(found, paths, reader, scan, cache, load_other_files)
         self.documents = {r.path: Document.from_read(r) for r in reads}
         self._links.clear()
         self._inside.clear()
@@ -345,56 +338,57 @@ class Package:
         reader: Any,
         scan: bool,
         cache: bool,
-        background: bool,
         meanwhile: Callable[[], None],
     ) -> list[DocumentRead]:
-        """The reads of ``paths`` (of ``found``); ``meanwhile`` runs once, during the reading."""
+        """The reads of ``paths`` (of ``found``); ``meanwhile`` runs once, during the reading.
 
-        def read_many(paths: list[str]) -> list[DocumentRead]:
+        With ``cache``, a full load that read anything writes the next metadata cache
+        as it reads: the reads served from the old one are kept, and every chunk the
+        reading workers send is appended as they sent it (:mod:`.cache`)."""
+
+        def read_many(paths: list[str], sink: Any) -> list[DocumentRead]:
             if reader is None:
-                return read_documents(self.root, paths, scan=scan, meanwhile=meanwhile)
+                return read_documents(self.root, paths, scan=scan, meanwhile=meanwhile, sink=sink)
             meanwhile()
-            return reader(self.root, paths, scan)
+            return reader(self.root, paths, scan, sink)
 
         if not cache:
-            return read_many(paths)
+            return read_many(paths, None)
         from .cache import MetadataCache
 
         store = MetadataCache(self.root)
-        hits: dict[str, DocumentRead] = {}
-        retimed = False  # a hit found by content, under a new mtime the cache must learn
-        for rel in paths:
-            size_mtime = found.stats.get(rel)
-            if size_mtime is None:
-                continue
-            hit = store.get(rel, *size_mtime, scan=scan)
-            if hit is None:
-                hit = store.get_same_bytes(rel, *size_mtime, scan=scan)
-                retimed = retimed or hit is not None
-            if hit is not None:
-                hits[rel] = hit
-        misses = [rel for rel in paths if rel not in hits]
+        try:
+            hits: dict[str, DocumentRead] = {}
+            retimed = False  # a hit found by content, under a new mtime the cache must learn
+            for rel in paths:
+                size_mtime = found.stats.get(rel)
+                if size_mtime is None:
+                    continue
+                hit = store.get(rel, *size_mtime, scan=scan)
+                if hit is None:
+                    hit = store.get_same_bytes(rel, *size_mtime, scan=scan)
+                    retimed = retimed or hit is not None
+                if hit is not None:
+                    hits[rel] = hit
+            misses = [rel for rel in paths if rel not in hits]
+            writer = None
+            if paths is found.documents and (
+                misses or retimed or len(store.entries) != len(paths)
+            ):  # a part is never saved: the full load that follows saves the cache
+                writer = store.rewrite(set(hits))
+        finally:
+            store.close()
         if not misses:
             meanwhile()
-        fresh = {r.path: r for r in read_many(misses)} if misses else {}
-        reads = [hits.get(rel) or fresh[rel] for rel in paths]
-        if paths is not found.documents:
-            return reads  # a part: the full load that follows saves the cache
-        if fresh or retimed or len(store.entries) != len(reads):
-            entries = {
-                rel: (*found.stats[rel], store.entries[rel][2] if rel in hits else read.pack())
-                for rel, read in zip(paths, reads, strict=True)
-                if rel in found.stats
-            }
-            store.save(entries, background=background)
-            self._cache_writer = store
-        return reads
-
-    def wait_for_cache(self) -> None:
-        """Wait until a metadata cache written in the background is on disk."""
-        if self._cache_writer is not None:
-            self._cache_writer.wait()
-            self._cache_writer = None
+        try:
+            fresh = {r.path: r for r in read_many(misses, writer and writer.add)} if misses else {}
+        except BaseException:
+            if writer is not None:
+                writer.abort()
+            raise
+        if writer is not None:
+            writer.finish()
+        return [hits.get(rel) or fresh[rel] for rel in paths]
 
     def reload_file(self, rel: str) -> None:
         """Re-read one file after it changed (an edit, or another program)."""

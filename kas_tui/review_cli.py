@@ -109,13 +109,10 @@ def run_review(args: argparse.Namespace) -> int:
         return 2
     if location.note:
         print(f"kas-tui review: {location.note}", file=sys.stderr)
-    pkg = Package.open(location.root, scan=True, cache=True, background=True)
-    try:
-        queue = review_queue(
-            pkg, args.today or dt.date.today(), soon_days=args.soon, draft_days=args.draft_days
-        )
-    finally:
-        pkg.wait_for_cache()
+    pkg = Package.open(location.root, scan=True, cache=True)
+    queue = review_queue(
+        pkg, args.today or dt.date.today(), soon_days=args.soon, draft_days=args.draft_days
+    )
     if args.format == "json":
         print(json.dumps(queue_json(queue, str(pkg.root)), indent=1, ensure_ascii=False))
     elif args.format == "markdown":

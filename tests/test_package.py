@@ -533,7 +533,7 @@ def test_unreadable_document(tmp_path, monkeypatch):
     before = snapshot(root)
     monkeypatch.setattr(loader.os, "open", guarded_open)
     pkg = Package.open(
-        root, reader=lambda r, paths, scan: [loader.read_document(r, p) for p in paths]
+        root, reader=lambda r, paths, scan, sink: [loader.read_document(r, p) for p in paths]
     )
     monkeypatch.undo()
     (problem,) = pkg.problems_of("billing/refund-policy.md")
