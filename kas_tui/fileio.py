@@ -49,7 +49,7 @@ TEMP_SUFFIX = ".kas-tmp"
 LOCK_TIMEOUT = 10.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Fingerprint:
     """What a file looked like when it was read: size, mtime and a content digest."""
 

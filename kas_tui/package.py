@@ -56,7 +56,7 @@ def paused_gc() -> Iterator[None]:
 # --- the model -------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class Document:
     """A concept document: its frontmatter, where its body starts, its problems."""
 
@@ -132,7 +132,7 @@ class Document:
         return not self.has_frontmatter
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Listing:
     """An index entry with its target resolved.
 

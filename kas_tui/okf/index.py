@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -33,7 +34,7 @@ _MAYBE_BLOCK = re.compile(r"^(?: {0,3}(?:```|~~~|<)| {4}|\t)", re.M)
 _NEEDS_ANGLE = re.compile(r"[\s()<>]")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One index entry. ``line`` is 1-based; ``title`` is unescaped display text."""
 
@@ -175,17 +176,18 @@ def _parse_entry(content: str, eol: str, line: int, section: str | None) -> Entr
     else:
         body = stripped.lstrip(" \t")
         sep, description = stripped[: len(stripped) - len(body)], body
+    intern = sys.intern  # the spacing and bullets repeat on every line: kept once
     return Entry(
         line=line,
         section=section,
-        indent=match.group("indent"),
-        bullet=match.group("bullet"),
-        gap=match.group("gap"),
+        indent=intern(match.group("indent")),
+        bullet=intern(match.group("bullet")),
+        gap=intern(match.group("gap")),
         title_raw=content[i:title_end],
         dest_raw=content[title_end + 2 : dest_end],
-        sep=sep,
+        sep=intern(sep),
         description=description,
-        trailing=trailing,
+        trailing=intern(trailing),
     )
 
 

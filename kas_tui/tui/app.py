@@ -202,6 +202,7 @@ class KasApp(LinkingMixin, MovingMixin, FullTextMixin, EditingMixin, App[None]):
             whole = Package(self.package.root)
             reader = self._ahead.reader if self._ahead is not None else None
             whole.load(cache=True, found=found, reader=reader)
+            self._ahead = None  # its reads are the package's now: not held twice
         except Exception as exc:  # noqa: BLE001 - said, and the preview stays usable
             self.call_from_thread(self._rest_failed, exc)
             return
