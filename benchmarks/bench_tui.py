@@ -4,7 +4,9 @@ Reports, for generated packages of 1,000 and 10,000 documents (and the real corp
 ../shared/corpora/ when present):
 
 - *cold start*: a whole new process opening the package with an empty metadata cache,
-  from launch to the first screen drawn (median of 3);
+  from launch to the first screen drawn (median of 3), and its resident memory once
+  every document is read and the find index and full-text sync are done (peak in
+  brackets);
 - *first screen*: from ``Package.open`` (metadata cache warm, as on every start after
   the first) to Textual's ``Ready`` event: the first screen drawn and taking keys;
 - *expand*: opening a bundle of the tree (median over bundles);
@@ -175,6 +177,23 @@ def warm_start(root: Path) -> tuple[float, float]:
     return sorted(runs)[1]
 
 
+def memory() -> tuple[int, int]:
+    """This process's resident and peak resident memory, MB (Linux; 0 elsewhere)."""
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:
+        return 0, 0
+    kb = {
+        line.split(":")[0]: int(line.split()[1])
+        for line in status.splitlines()
+        if line.startswith(("VmRSS", "VmHWM"))
+    }
+    return kb.get("VmRSS", 0) // 1024, kb.get("VmHWM", 0) // 1024
+
+
+LAST_MEMORY: list[tuple[int, int]] = []  # (resident, peak) of each start, in order
+
+
 def _start(root: Path, cache: str) -> tuple[float, float]:
     env = dict(os.environ, KAS_TUI_CACHE_DIR=cache)
     started = time.time()
@@ -185,14 +204,18 @@ def _start(root: Path, cache: str) -> tuple[float, float]:
         text=True,
         check=True,
     ).stdout
-    first, whole = (float(t) - started for t in out.split()[-2:])
-    return first, whole
+    first, whole, resident, peak = out.split()[-4:]
+    LAST_MEMORY.append((int(resident), int(peak)))
+    return float(first) - started, float(whole) - started
 
 
 def child(root: Path) -> None:
     """In the child process: open ``root`` as ``kas-tui`` does and print when Ready."""
     from kas_tui.disk import locate
+    from kas_tui.package import freeze_after_loads
     from kas_tui.tui.app import KasApp, open_app
+
+    freeze_after_loads()  # as the kas-tui command does
 
     class Timed(KasApp):
         CSS_PATH = Path(sys.modules[KasApp.__module__].__file__).parent / "app.tcss"
@@ -202,9 +225,17 @@ def child(root: Path) -> None:
             self.set_interval(0.005, self._read_yet)
 
         def _read_yet(self) -> None:
-            if not self.loading:  # every document read (a large package reads them after)
-                print(time.time(), flush=True)
-                self.exit()
+            if self.loading:  # a large package reads its documents after the first screen
+                return
+            if not self.read_at:
+                self.read_at = time.time()
+            if self._finder is None or any(not w.is_finished for w in self.workers):
+                return  # the find index and the full-text sync: part of what it holds
+            resident, peak = memory()
+            print(self.read_at, resident, peak, flush=True)
+            self.exit()
+
+        read_at = 0.0
 
     KasApp_init = open_app.__globals__["KasApp"]
     open_app.__globals__["KasApp"] = Timed
@@ -223,13 +254,17 @@ async def run_headless(app) -> None:
 
 def report(label: str, root: Path) -> None:
     colds = sorted(cold_start(root) for _ in range(3))
+    cold_memory = sorted(LAST_MEMORY[-3:])[1]
     whole = colds[1][1]
     colds = [first for first, _ in colds]
     warm, warm_whole = warm_start(root)
+    warm_memory = sorted(LAST_MEMORY[-3:])[1]
     got = asyncio.run(measure(root))
     print(
         f"{label:<28} cold start {colds[1]:5.2f} s (all read {whole:5.2f} s)   "
-        f"warm start {warm:5.2f} s (all read {warm_whole:5.2f} s)   first screen {got['first screen']:5.2f} s   "
+        f"warm start {warm:5.2f} s (all read {warm_whole:5.2f} s)   "
+        f"resident cold {cold_memory[0]} MB (peak {cold_memory[1]}) "
+        f"warm {warm_memory[0]} MB (peak {warm_memory[1]})   first screen {got['first screen']:5.2f} s   "
         f"expand {got['expand'] * 1000:5.0f} ms   "
         f"tree key {got.get('key median', 0) * 1000:3.0f} ms (worst {got.get('key worst', 0) * 1000:3.0f})   "
         f"bundle body {got.get('body median', 0) * 1000:4.0f} ms   "

@@ -350,8 +350,10 @@ def open_tui(path: Path) -> int:
     except PackageError as exc:
         print(f"kas-tui: {exc}", file=sys.stderr)
         return 2
+    from .package import freeze_after_loads
     from .tui.app import open_app  # Textual is imported only for the TUI
 
+    freeze_after_loads()  # this process is the TUI: keys never wait on the collector
     open_app(location).run()
     return 0
 

@@ -238,6 +238,12 @@ class Finder:
     """A search index over the documents of ``package`` (see the module docstring)."""
 
     def __init__(self, package: Package) -> None:
+        from .package import paused_gc
+
+        with paused_gc():  # hundreds of thousands of sets and tuples, no cycles
+            self._build(package)
+
+    def _build(self, package: Package) -> None:
         docs = sorted(package.documents.values(), key=lambda d: d.path)
         self.paths = [d.path for d in docs]
         self.titles = [d.title for d in docs]
@@ -270,7 +276,10 @@ class Finder:
         vocabulary = {m.group() for k in self._keys.values() for m in map(_WORD.match, k.keys) if m}
         self._vocabulary = sorted(vocabulary)
         self._prefixes: dict[int, list[str]] = {}
-        ranked = sorted(range(len(docs)), key=lambda i: (len(titles[i]), self.paths[i]))
+        # the documents are in path order: a stable sort by title length ranks them by
+        # (length, path), without building a tuple per document (50 ms at 50,000,
+        # holding the interpreter lock)
+        ranked = sorted(range(len(docs)), key=lambda i: len(titles[i]))
         self._order = [0] * len(docs)
         for rank, i in enumerate(ranked):
             self._order[i] = rank

@@ -341,3 +341,30 @@ def test_two_processes_writing_at_once_leave_one_whole_cache(
     reads.clear()
     Package.open(package, scan=True, cache=True)
     assert reads == []
+
+
+# -- the collector after a load -------------------------------------------------------
+
+
+def test_the_tui_process_keeps_loaded_packages_out_of_the_collectors_walks(
+    package: Path, cache_dir: Path
+) -> None:
+    """With freeze_after_loads (the kas-tui command turns it on), what a load built is
+    frozen: a full collection afterwards does not walk the package."""
+    import gc
+
+    from kas_tui import package as package_module
+
+    gc.collect()
+    before = gc.get_freeze_count()
+    Package.open(package, cache=True)
+    assert gc.get_freeze_count() == before, "off by default: nothing is frozen"
+    package_module.freeze_after_loads()
+    try:
+        pkg = Package.open(package, cache=True)
+        frozen = gc.get_freeze_count()
+        assert frozen - before > 10 * DOCUMENTS, "every document's objects are frozen"
+        assert len(pkg.documents) == DOCUMENTS
+    finally:
+        package_module.freeze_after_loads(False)
+        gc.unfreeze()
