@@ -30,7 +30,7 @@ from typing import BinaryIO
 
 from . import __version__
 from .fileio import Staged, append, commit, discard, stage
-from .loader import DocumentRead
+from .loader import DocumentRead, pickle_packed
 from .userdirs import RACY_NS, package_cache_file
 
 #: Bump when what a DocumentRead holds, or how the file is laid out, changes; old
@@ -38,13 +38,6 @@ from .userdirs import RACY_NS, package_cache_file
 SCHEMA = 7
 #: Reads per segment when this process pickles them itself (kept hits, its own reads).
 SEGMENT = 1024
-
-PROTOCOL = pickle.HIGHEST_PROTOCOL
-
-
-def pack_segment(packed: list[tuple]) -> bytes:
-    """One segment of the cache file: a pickled list of packed reads."""
-    return pickle.dumps(packed, protocol=PROTOCOL)
 
 
 class MetadataCache:
@@ -91,6 +84,7 @@ class MetadataCache:
                 members = []
                 for packed in segment:
                     if packed[4] is None:  # a file that could not be read: read it again
+                        self._changed.add(len(self._spans))  # and not copied on
                         continue
                     entries[packed[0]] = packed
                     self._segment_of[packed[0]] = len(self._spans)
@@ -100,7 +94,7 @@ class MetadataCache:
                 offset = end
         except Exception:  # noqa: BLE001 - any corruption means: no cache
             handle.close()
-            self._spans, self._members, self._segment_of = [], [], {}
+            self._spans, self._members, self._segment_of, self._changed = [], [], {}, set()
             return
         self.entries, self.saved_ns, self._file = entries, saved_ns, handle
 
@@ -182,7 +176,7 @@ class MetadataCache:
                 writer.copy(self._file, *run)
             rest = [self.entries[rel] for rel in keep if rel not in copied]
             for start in range(0, len(rest), SEGMENT):
-                writer.add(pack_segment(rest[start : start + SEGMENT]))
+                writer.add(pickle_packed(rest[start : start + SEGMENT]))
         except BaseException:
             writer.abort()
             raise
@@ -208,12 +202,12 @@ class CacheWriter:
         }
         try:
             cache.path.parent.mkdir(parents=True, exist_ok=True)
-            return cls(stage(cache.path, pickle.dumps(header, protocol=PROTOCOL), durable=False))
+            return cls(stage(cache.path, pickle.dumps(header), durable=False))
         except OSError:
             return None
 
     def add(self, segment: bytes) -> None:
-        """Append one segment (:func:`pack_segment`, or what a reading worker sent)."""
+        """Append one segment (what a reading worker sent, or :func:`pickle_packed`)."""
         if self._staged is None:
             return
         try:

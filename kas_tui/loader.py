@@ -297,8 +297,7 @@ def read_documents(
             meanwhile()
         reads = [read_document(root, rel, scan) for rel in paths]
         if sink is not None:
-            for start in range(0, len(reads), CHUNK):
-                sink(_pickled(reads[start : start + CHUNK]))
+            _sink_all(sink, reads)
         return reads
     if scan and not threads:  # imported once here, before forking, not in every process
         from .checks.document_rules import document_findings  # noqa: F401
@@ -360,9 +359,21 @@ def _gathered(
     return out
 
 
+def pickle_packed(packed: list[tuple]) -> bytes:
+    """Packed reads (:meth:`DocumentRead.pack`) as one pickle: what a worker sends for a
+    chunk, and what a segment of the metadata cache holds."""
+    return pickle.dumps(packed, protocol=pickle.HIGHEST_PROTOCOL)
+
+
 def _pickled(reads: list[DocumentRead]) -> bytes:
     """A chunk of reads as the workers send them (and the metadata cache keeps them)."""
-    return pickle.dumps([read.pack() for read in reads], protocol=pickle.HIGHEST_PROTOCOL)
+    return pickle_packed([read.pack() for read in reads])
+
+
+def _sink_all(sink: Callable[[bytes], None], reads: list[DocumentRead]) -> None:
+    """Hand ``reads`` to ``sink`` a chunk at a time, as the workers would have."""
+    for start in range(0, len(reads), CHUNK):
+        sink(_pickled(reads[start : start + CHUNK]))
 
 
 class ReadAhead:
@@ -398,12 +409,16 @@ class ReadAhead:
     ) -> list[DocumentRead]:
         """``Package.load``'s reader: the reads made ahead (any other read here);
         ``sink`` as for :func:`read_documents`."""
-        gathered_now = self._reads is None
+        usable = not scan and root == self.root  # what was read ahead is what is asked
+        sent = False  # whether the reads made ahead went to ``sink``
         if self._reads is None:
-            reads = _gathered(self.root, self._chunks, False, {}, self._pending, sink)
+            reads = _gathered(
+                self.root, self._chunks, False, {}, self._pending, sink if usable else None
+            )
             self._pool.join()
             self._reads = {read.path: read for read in reads}
-        got = self._reads if not scan and root == self.root else {}
+            sent = usable
+        got = self._reads if usable else {}
         out, others = [], []
         for rel in paths:
             read = got.get(rel)
@@ -411,10 +426,8 @@ class ReadAhead:
                 read = read_document(root, rel, scan)
                 others.append(read)
             out.append(read)
-        if sink is not None:  # what the gathering above did not hand over
-            unsent = others if gathered_now and got else out
-            for start in range(0, len(unsent), CHUNK):
-                sink(_pickled(unsent[start : start + CHUNK]))
+        if sink is not None:
+            _sink_all(sink, others if sent else out)
         return out
 
 
@@ -437,7 +450,7 @@ def _claim() -> int | None:
     return number
 
 
-def _read_claimed() -> tuple[int, list[tuple]] | None:
+def _read_claimed() -> tuple[int, bytes] | None:
     """In a worker: claim one chunk and read it (``None`` once every chunk is taken)."""
     number = _claim()
     if number is None:
