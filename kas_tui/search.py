@@ -20,22 +20,24 @@ Ranking, best first:
 3. then titles equal to the query, then starting with it, then holding it as a phrase;
 4. then shorter titles, then path.
 
-Lookups bisect sorted word-start keys with posting lists, and ranking is set algebra over
-groups of equal score, so a keystroke costs no Python loop over every document (except
-the first search of a word inside words, which scans each field once). Results per word
-are cached, so typing on reuses them. The index is a snapshot: build a new ``Finder``
-when the package reloads.
+Lookups bisect sorted word-start keys whose posting lists are slices of one numpy array
+per field, a word's documents are sorted arrays of document numbers, and ranking is
+arithmetic over one score per document (numpy), so a keystroke costs no Python loop
+over every document (except the first search of a word inside words, which scans each
+field once). Results per word are cached, so typing on reuses them. The index is a
+snapshot: build a new ``Finder`` when the package reloads.
 """
 
 from __future__ import annotations
 
-import heapq
 import re
 import unicodedata
 from bisect import bisect_left
 from dataclasses import dataclass
+from itertools import chain
 from typing import TYPE_CHECKING
 
+import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
@@ -43,10 +45,12 @@ if TYPE_CHECKING:
     from .package import Package
 
 Span = tuple[int, int]
+# Document numbers, sorted, each once (int32). Shared by caches: never changed in place.
+Docs = np.ndarray
 # (weight, field, documents) for one query word, heaviest first.
-Entries = list[tuple[int, str, set[int]]]
+Entries = list[tuple[int, str, Docs]]
 # Titles holding the query at a word start, starting with it, equal to it.
-Bonus = tuple[set[int], set[int], set[int]]
+Bonus = tuple[Docs, Docs, Docs]
 
 WEIGHTS = {"title": 10, "tag": 8, "entry": 7, "path": 6, "description": 4}
 FIELDS = tuple(WEIGHTS)
@@ -61,6 +65,9 @@ _MARKS = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20
 _INNER = re.compile(r"(?<=[^\w\s]|_)[^\W_]")
 _CHUNK = re.compile(r"\S+")
 _WORD = re.compile(r"[^\W_]+")
+_NONE: Docs = np.zeros(0, np.int32)
+_NONE.flags.writeable = False
+CACHED = 1 << 21  # document numbers a field keeps cached between keystrokes (8 MB)
 
 
 def fold(text: str) -> str:
@@ -110,8 +117,50 @@ def _path_keys():
     return keys_of
 
 
+def _distinct(values: np.ndarray, count: int) -> Docs:
+    """``values`` (document numbers below ``count``) sorted, each once."""
+    if len(values) < count >> 6:  # a few: sorting them beats a pass over every document
+        return np.unique(values).astype(np.int32, copy=False)
+    mask = np.zeros(count, bool)
+    mask[values] = True
+    return np.flatnonzero(mask).astype(np.int32)
+
+
+def _union(parts: list[Docs], count: int) -> Docs:
+    """The documents in any of ``parts`` (of a package of ``count`` documents)."""
+    parts = [p for p in parts if len(p)]
+    if len(parts) < 2:
+        return parts[0] if parts else _NONE
+    return _distinct(np.concatenate(parts), count)
+
+
+def _common(parts: list[Docs], count: int) -> Docs:
+    """The documents in every one of ``parts`` (of a package of ``count`` documents)."""
+    if len(parts) == 1 or not all(len(p) for p in parts):
+        return parts[0] if len(parts) == 1 else _NONE
+    if sum(len(p) for p in parts) < count >> 6:  # a few: sorting them beats a pass
+        found = parts[0]
+        for part in parts[1:]:
+            found = np.intersect1d(found, part, assume_unique=True)
+        return found
+    seen = np.zeros(count, np.int8)
+    for part in parts:
+        seen[part] += 1
+    return np.flatnonzero(seen == len(parts)).astype(np.int32)
+
+
+def _has(docs: Docs, doc: int) -> bool:
+    """Whether ``doc`` is one of ``docs``."""
+    at = int(docs.searchsorted(doc))
+    return at < len(docs) and int(docs[at]) == doc
+
+
 class _Keys:
-    """Sorted keys of one field, each with the documents holding it; prefix lookups."""
+    """Sorted keys of one field, each with the documents holding it; prefix lookups.
+
+    The posting lists are slices of one int32 array (``offsets[k]:offsets[k + 1]`` for
+    ``keys[k]``, in document order): 4 bytes a posting, no tuple of ints per key.
+    """
 
     def __init__(self, texts: list[str], keys_of=_word_keys) -> None:
         postings: dict[str, list[int]] = {}
@@ -122,25 +171,48 @@ class _Keys:
                     postings[key] = [doc]
                 else:
                     found.append(doc)
+        self.count = len(texts)
         self.keys = sorted(postings)
-        self.posts = [tuple(postings[k]) for k in self.keys]  # tuples: not tracked by the GC
-        self._cache: dict[str, set[int]] = {}
+        sizes = np.fromiter((len(postings[k]) for k in self.keys), np.int64, len(self.keys))
+        self.offsets = np.zeros(len(self.keys) + 1, np.int64)
+        np.cumsum(sizes, out=self.offsets[1:])
+        self.postings = np.fromiter(
+            chain.from_iterable(postings[k] for k in self.keys), np.int32, int(self.offsets[-1])
+        )
+        self.postings.flags.writeable = False  # lookups hand out views of it
+        self._cache: dict[str, Docs] = {}
+        self._cached = 0
+        self._chars: frozenset[str] | None = None
 
-    def find(self, prefix: str) -> set[int]:
-        """Documents with a key starting with ``prefix`` (the set is shared: do not change it)."""
+    @property
+    def chars(self) -> frozenset[str]:
+        """Every character of the field but whitespace (those of its keys)."""
+        if self._chars is None:
+            self._chars = frozenset("".join(self.keys))
+        return self._chars
+
+    def find(self, prefix: str) -> Docs:
+        """Documents with a key starting with ``prefix`` (shared: do not change it)."""
         found = self._cache.get(prefix)
         if found is None:
             lo = bisect_left(self.keys, prefix)
             hi = bisect_left(self.keys, prefix + _TOP, lo)
-            found = set().union(*self.posts[lo:hi]) if hi > lo else set()
-            if len(self._cache) > 256:
+            found = self.postings[self.offsets[lo] : self.offsets[hi]]
+            if hi - lo > 1:
+                found = _distinct(found, self.count)
+            if self._cached > CACHED:
                 self._cache.clear()
+                self._cached = 0
             self._cache[prefix] = found
+            self._cached += len(found)
         return found
 
-    def exact(self, key: str) -> set[int]:
+    def exact(self, key: str) -> Docs:
+        """Documents with the key ``key``."""
         lo = bisect_left(self.keys, key)
-        return set(self.posts[lo]) if lo < len(self.keys) and self.keys[lo] == key else set()
+        if lo < len(self.keys) and self.keys[lo] == key:
+            return self.postings[self.offsets[lo] : self.offsets[lo + 1]]
+        return _NONE
 
 
 @dataclass(frozen=True)
@@ -171,7 +243,7 @@ class _Word:
         self.typos: list[str] = []  # word prefixes of the package within an edit or two
         self._exact: dict[int, Entries] = {}  # tier: matches at exactly that tier
         self._entries: dict[int, Entries] = {}  # tier: matches at that tier or better
-        self._unions: dict[int, set[int]] = {}
+        self._unions: dict[int, Docs] = {}
 
     @property
     def empty(self) -> bool:
@@ -194,21 +266,32 @@ class _Word:
             self._entries[tier] = sorted(found, key=lambda e: -e[0])
         return self._entries[tier]
 
-    def union(self, tier: int) -> set[int]:
+    def union(self, tier: int) -> Docs:
+        """The documents this word matches at ``tier`` or better, in any field."""
         if tier not in self._unions:
-            self._unions[tier] = set().union(*(e[2] for e in self.entries(tier)))
+            count = len(self.finder)
+            self._unions[tier] = _union([e[2] for e in self.entries(tier)], count)
         return self._unions[tier]
 
-    def inside(self, field: str) -> set[int] | None:
+    def inside(self, field: str) -> Docs | None:
         """Documents holding this word anywhere in ``field``, if already known."""
         if not self.can(2) or 2 not in self._exact:
             return None
-        return set().union(*(e[2] for e in self._exact[2] if e[1] == field))
+        count = len(self.finder)
+        return _union([e[2] for e in self._exact[2] if e[1] == field], count)
+
+    def weights(self, tier: int) -> np.ndarray:
+        """Per document, the heaviest weight with which this word matches it at ``tier``
+        or better (0: no match)."""
+        best = np.zeros(len(self.finder), np.int8)
+        for weight, _field, docs in reversed(self.entries(tier)):  # the heaviest last
+            best[docs] = weight
+        return best
 
     def best(self, doc: int, tier: int) -> tuple[int, str]:
         """The heaviest (weight, field) where this word matches ``doc``."""
         for weight, field, docs in self.entries(tier):
-            if doc in docs:
+            if _has(docs, doc):
                 return weight, field
         return 0, ""
 
@@ -240,14 +323,14 @@ class Finder:
     def __init__(self, package: Package) -> None:
         from .package import paused_gc
 
-        with paused_gc():  # hundreds of thousands of sets and tuples, no cycles
+        with paused_gc():  # hundreds of thousands of strings and lists, no cycles
             self._build(package)
 
     def _build(self, package: Package) -> None:
         docs = sorted(package.documents.values(), key=lambda d: d.path)
+        self._docs = docs
         self.paths = [d.path for d in docs]
         self.titles = [d.title for d in docs]
-        self.tags = [d.tags for d in docs]
         entries: list[set[str]] = [set() for _ in docs]
         described: list[set[str]] = [set() for _ in docs]
         number = {p: i for i, p in enumerate(self.paths)}
@@ -259,30 +342,31 @@ class Finder:
                     described[i].add(fold(listing.entry.description))
         titles = [" ".join(fold(t).split()) for t in self.titles]
         descriptions = [fold(d.description) for d in docs]
-        self._tag_sets = [{fold(t).strip() for t in tags} for tags in self.tags]
         self.text = {  # folded, per field; multiple values one a line
             "title": titles,
-            "tag": ["\n".join(sorted(t)) for t in self._tag_sets],
+            "tag": ["\n".join(sorted({fold(t).strip() for t in d.tags})) for d in docs],
             "entry": ["\n".join(sorted(e - {t, ""})) for e, t in zip(entries, titles, strict=True)],
-            "path": [fold(p) for p in self.paths],
+            "path": [_same(fold(p), p) for p in self.paths],
             "description": [
                 "\n".join([d, *sorted(more - {d, ""})])
                 for d, more in zip(descriptions, described, strict=True)
             ],
         }
+        del entries, described, number
         self._keys = {field: _Keys(texts) for field, texts in self.text.items() if field != "path"}
         self._keys["path"] = _Keys(self.text["path"], keys_of=_path_keys())
         self._whole_titles = _Keys(titles, keys_of=lambda t: {t})
+        self._whole_tags = _Keys(self.text["tag"], keys_of=lambda t: set(t.split("\n")))
+        # the words a typo may stand for: numbers are not misspelt (a typo of 'doc-14063'
+        # is not 'doc-14064')
         vocabulary = {m.group() for k in self._keys.values() for m in map(_WORD.match, k.keys) if m}
-        self._vocabulary = sorted(vocabulary)
+        self._vocabulary = sorted(w for w in vocabulary if not w.isdigit())
         self._prefixes: dict[int, list[str]] = {}
         # the documents are in path order: a stable sort by title length ranks them by
-        # (length, path), without building a tuple per document (50 ms at 50,000,
-        # holding the interpreter lock)
-        ranked = sorted(range(len(docs)), key=lambda i: len(titles[i]))
-        self._order = [0] * len(docs)
-        for rank, i in enumerate(ranked):
-            self._order[i] = rank
+        # (length, path)
+        ranked = np.argsort(np.fromiter(map(len, titles), np.int32, len(titles)), kind="stable")
+        self._order = np.empty(len(docs), np.int64)
+        self._order[ranked] = np.arange(len(docs))
         self._words: dict[tuple[str, str], _Word] = {}
 
     def __len__(self) -> int:
@@ -297,13 +381,14 @@ class Finder:
             return []
         bonus = self._bonus(" ".join(fold(query).split()), words)
         found: list[tuple[int, int]] = []
-        taken: set[int] = set()
+        taken = np.zeros(len(self), bool)
         for tier in (3, 2, 1):
             if tier < 3 and not any(w.can(tier) for w in words):
                 continue
-            candidates = set.intersection(*(w.union(tier) for w in words)) - taken
-            if candidates:
-                taken |= candidates
+            candidates = _common([w.union(tier) for w in words], len(self))
+            candidates = candidates[~taken[candidates]]
+            if len(candidates):
+                taken[candidates] = True
                 top = self._rank(words, tier, candidates, bonus, limit - len(found))
                 found.extend((doc, tier) for doc in top)
             if len(found) >= limit:
@@ -330,48 +415,34 @@ class Finder:
         """Titles holding the query at a word start, starting with it, equal to it."""
         titles = self._keys["title"]
         if any(w.kind != "word" for w in words):
-            holds: set[int] = set()
+            holds = _NONE
         elif len(words) == 1:
             holds = titles.find(phrase)
         else:  # a phrase: look among the titles holding every word
             regex, texts = re.compile(at_start(phrase)), self.text["title"]
-            pool = set.intersection(*(titles.find(w.text) for w in words))
-            holds = {i for i in pool if phrase in texts[i] and regex.search(texts[i])}
+            pool = _common([titles.find(w.text) for w in words], len(self))
+            holds = _docs(i for i in pool.tolist() if phrase in texts[i] and regex.search(texts[i]))
         return holds, self._whole_titles.find(phrase), self._whole_titles.exact(phrase)
 
     def _rank(
-        self, words: list[_Word], tier: int, candidates: set[int], bonus: Bonus, n: int
+        self, words: list[_Word], tier: int, candidates: Docs, bonus: Bonus, n: int
     ) -> list[int]:
-        """The best ``n`` of ``candidates``: grouped by summed weight with set operations."""
-        totals: dict[int, set[int]] = {0: candidates}
+        """The best ``n`` of ``candidates``: by summed weight, then title bonus (tier 3),
+        then rank (shorter title, then path)."""
+        total = np.zeros(len(candidates), np.int64)
         for word in words:
-            summed: dict[int, set[int]] = {}
-            for total, docs in totals.items():
-                for weight, _field, matched in word.entries(tier):
-                    group = docs & matched
-                    if group:
-                        docs = docs - group
-                        key = total + weight
-                        summed[key] = summed[key] | group if key in summed else group
-            totals = summed
-        out: list[int] = []
-        order = self._order.__getitem__
-        for total in sorted(totals, reverse=True):
-            for group in self._by_bonus(totals[total], bonus if tier == 3 else ()):
-                if len(out) >= n:
-                    return out
-                out.extend(heapq.nsmallest(n - len(out), group, key=order))
-        return out
-
-    @staticmethod
-    def _by_bonus(docs: set[int], bonus: Bonus | tuple[()]) -> list[set[int]]:
-        """``docs`` split by title bonus, best first."""
-        groups = []
-        for level in reversed(bonus):  # equal to the query, starting with it, holding it
-            group = docs & level
-            docs = docs - group
-            groups.append(group)
-        return [*groups, docs]
+            total += word.weights(tier)[candidates]
+        level = np.zeros(len(self), np.int64)
+        if tier == 3:  # equal to the query 3, starting with it 2, holding it 1
+            for rank, docs in enumerate(bonus, 1):
+                level[docs] = rank
+        key = (total * -(MAX_BONUS + 1) - level[candidates]) * len(self) + self._order[candidates]
+        if len(key) > n:
+            best = np.argpartition(key, n - 1)[:n]
+            best = best[np.argsort(key[best])]
+        else:
+            best = np.argsort(key)
+        return candidates[best].tolist()
 
     # -- matching one word --------------------------------------------------------------
 
@@ -387,41 +458,42 @@ class Finder:
         if tier == 3:
             entries = [(WEIGHTS[f], f, self._keys[f].find(word.text)) for f in fields]
             if word.kind == "tag":
-                exact = {i for i in entries[0][2] if word.text in self._tag_sets[i]}
-                entries.insert(0, (WEIGHTS["title"], "tag", exact))
+                entries.insert(0, (WEIGHTS["title"], "tag", self._whole_tags.exact(word.text)))
         elif tier == 2:
             entries = [(WEIGHTS[f], f, self._inside(f, word)) for f in fields]
         else:
             word.typos = self._typos(word.text)
             entries = [
-                (WEIGHTS[f], f, set().union(*(self._keys[f].find(t) for t in word.typos)))
+                (WEIGHTS[f], f, _union([self._keys[f].find(t) for t in word.typos], len(self)))
                 for f in fields
             ]
-        return [e for e in entries if e[2]]
+        return [e for e in entries if len(e[2])]
 
     def _match_path(self, word: _Word, tier: int) -> Entries:
         regex = re.compile(word.path_regex(starts=tier == 3))
         paths = self.text["path"]
         if tier == 3:
-            pool = set.intersection(*(self._keys["path"].find(s) for s in word.segments))
-            docs = {i for i in pool if regex.search(paths[i])}
+            pool = _common([self._keys["path"].find(s) for s in word.segments], len(self))
+            docs = _docs(i for i in pool.tolist() if regex.search(paths[i]))
         else:  # a cheap test first: the longest segment anywhere in the path
             longest = max(word.segments, key=len)
-            docs = {i for i, p in enumerate(paths) if longest in p and regex.search(p)}
-        return [(WEIGHTS["path"] + 1, "path", docs)] if docs else []
+            docs = _docs(i for i, p in enumerate(paths) if longest in p and regex.search(p))
+        return [(WEIGHTS["path"] + 1, "path", docs)] if len(docs) else []
 
-    def _inside(self, field: str, word: _Word) -> set[int]:
+    def _inside(self, field: str, word: _Word) -> Docs:
         """Documents whose ``field`` holds ``word`` anywhere (narrowed from a shorter word)."""
         texts, text = self.text[field], word.text
-        pool: set[int] | None = None
+        if not self._keys[field].chars.issuperset(text):  # 'rel/' where no text has a '/'
+            return _NONE
+        pool: Docs | None = None
         for (kind, other), known in self._words.items():
             if kind == word.kind and other != text and other in text:
                 docs = known.inside(field)
                 if docs is not None and (pool is None or len(docs) < len(pool)):
                     pool = docs
         if pool is None:
-            return {i for i, t in enumerate(texts) if text in t}
-        return {i for i in pool if text in texts[i]}
+            return _docs(i for i, t in enumerate(texts) if text in t)
+        return _docs(i for i in pool.tolist() if text in texts[i])
 
     def _typos(self, text: str) -> list[str]:
         """Word prefixes in the package within one edit (two from 8 characters) of ``text``."""
@@ -450,12 +522,13 @@ class Finder:
             if weight > heaviest:
                 heaviest, field = weight, where
         levels = bonus[::-1] if tier == 3 else ()  # equal 3, starts with 2, holds 1
-        extra = next((3 - i for i, level in enumerate(levels) if doc in level), 0)
+        extra = next((3 - i for i, level in enumerate(levels) if _has(level, doc)), 0)
         low, span = TIERS[tier]
         score = low + span * (total / len(words) + extra) / (WEIGHTS["title"] + MAX_BONUS)
         tag = ""
         if field == "tag":
-            tag = next((t for t in self.tags[doc] if _names_tag(fold(t).strip(), words)), "")
+            tags = self._docs[doc].tags
+            tag = next((t for t in tags if _names_tag(fold(t).strip(), words)), "")
         title, path = self.titles[doc], self.paths[doc]
         return Hit(
             path=path,
@@ -466,6 +539,16 @@ class Finder:
             path_spans=_spans(path, "path", words, tier),
             tag=tag,
         )
+
+
+def _docs(numbers) -> Docs:
+    """Document numbers given in increasing order, as :data:`Docs`."""
+    return np.fromiter(numbers, np.int32)
+
+
+def _same(folded: str, text: str) -> str:
+    """``text`` itself when folding did not change it (one string kept, not two)."""
+    return text if folded == text else folded
 
 
 def _names_tag(tag: str, words: list[_Word]) -> bool:

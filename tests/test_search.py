@@ -8,10 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import make_package
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from benchmarks.generate import generate_package
+from kas_tui import search
 from kas_tui.package import Package
 from kas_tui.search import Finder, Hit, fold, fold_map
 
@@ -334,3 +338,69 @@ def test_search_imports_no_textual() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+# -- the arrays under the index -----------------------------------------------------------
+
+documents = st.integers(min_value=1, max_value=400).flatmap(
+    lambda count: st.tuples(
+        st.just(count),
+        st.lists(st.lists(st.integers(0, count - 1), max_size=60), min_size=1, max_size=5),
+    )
+)
+
+
+@given(documents)
+@settings(max_examples=300, deadline=None)
+def test_document_sets_agree_with_python_sets(case) -> None:
+    """Union and intersection of sorted document numbers take a sort or a pass over every
+    document depending on their sizes; both give what sets give."""
+    count, lists = case
+    parts = [np.unique(np.array(values, np.int32)) for values in lists]
+    union = search._union(parts, count)
+    assert union.tolist() == sorted(set().union(*map(set, lists)))
+    common = search._common(parts, count)
+    assert common.tolist() == sorted(set.intersection(*map(set, lists)))
+    assert search._distinct(np.array(lists[0], np.int32), count).tolist() == sorted(set(lists[0]))
+    for doc in range(count):
+        assert search._has(union, doc) == (doc in set().union(*map(set, lists)))
+
+
+def test_word_starts_rank_as_defined(tmp_path) -> None:
+    """One- and two-letter queries match most of a package (the big-set paths): the order
+    is the documented one, computed here the slow way from the folded fields."""
+    finder = Finder(Package.open(generate_package(tmp_path / "gen", 300)))
+    keys = {
+        field: [search._word_keys(t) if field != "path" else search._path_keys()(t) for t in texts]
+        for field, texts in finder.text.items()
+    }
+
+    def expected(query: str) -> list[str]:
+        words, ranked = query.split(), []
+        for doc in range(len(finder)):
+            total = 0
+            for word in words:
+                weights = [
+                    search.WEIGHTS[field]
+                    for field in search.FIELDS
+                    if any(k.startswith(word) for k in keys[field][doc])
+                ]
+                if not weights:
+                    break
+                total += max(weights)
+            else:
+                title = finder.text["title"][doc]
+                bonus = (
+                    3
+                    if title == query
+                    else 2
+                    if title.startswith(query)
+                    else 1
+                    if any(k.startswith(query) for k in keys["title"][doc]) and len(words) == 1
+                    else 0
+                )
+                ranked.append((-total, -bonus, len(title), finder.paths[doc]))
+        return [path for *_, path in sorted(ranked)[:50]]
+
+    for query in ["a", "b", "d", "r", "in", "re", "ro", "a b", "r d", "in c"]:
+        assert paths(finder.search(query, 50)) == expected(query), query
