@@ -15,8 +15,10 @@ from textual.widgets import OptionList, Static, TextArea
 from kas_tui.agent import PEEK, READFILE, SUBMIT
 from kas_tui.package import Package
 from kas_tui.tui.app import KasApp
-from kas_tui.tui.screens.agent import AgentWalkScreen, ReplayScreen, _session
+from kas_tui.tui.screens.agent import AgentWalkScreen
+from kas_tui.tui.screens.agent_view import session
 from kas_tui.tui.screens.ask import AskScreen, ConfirmScreen
+from kas_tui.tui.screens.replay import ReplayScreen
 from kas_tui.tui.widgets.nav_tree import NavTree
 from kas_tui.tui.widgets.trail import TrailTable
 from kas_tui.userdirs import data_dir
@@ -288,7 +290,7 @@ async def test_back_peek_unrevealed_and_markup(tmp_path) -> None:
         assert app.screen is screen and screen.walk.turns == 0
         await pilot.press("escape")
         await pilot.pause()
-        assert not isinstance(app.screen, AgentWalkScreen) and _session(app).walk is None
+        assert not isinstance(app.screen, AgentWalkScreen) and session(app).walk is None
 
 
 async def test_budget_and_export_errors(demo, tmp_path) -> None:
@@ -337,7 +339,7 @@ async def test_budget_and_export_errors(demo, tmp_path) -> None:
         # The budget set in a walk opened with a is remembered for the next one.
         await pilot.press("escape", "a", "plus", "escape")
         await pilot.pause()
-        assert _session(app).budget == 16
+        assert session(app).budget == 16
 
 
 async def test_replay_flags_missing_outside_guessed_and_bad_lines(demo, tmp_path) -> None:

@@ -18,9 +18,9 @@ from kas_tui.evaluate.runner import evals_home, latest_eval_dir
 from kas_tui.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens import evaluation
-from kas_tui.tui.screens.agent import ReplayScreen
 from kas_tui.tui.screens.entry_editor import EntryEditor
 from kas_tui.tui.screens.evaluation import EvalScreen
+from kas_tui.tui.screens.replay import ReplayScreen
 
 SIZE = (80, 24)
 TODAY = dt.date(2026, 11, 30)

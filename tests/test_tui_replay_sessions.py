@@ -10,9 +10,9 @@ from textual.widgets import OptionList
 from kas_tui.package import Package
 from kas_tui.serve.session import ServedPackage, Session, sessions_dir
 from kas_tui.tui.app import KasApp
-from kas_tui.tui.screens.agent import ReplayScreen
 from kas_tui.tui.screens.ask import AskScreen
 from kas_tui.tui.screens.pick import PickScreen
+from kas_tui.tui.screens.replay import ReplayScreen
 
 TODAY = dt.date(2026, 11, 30)
 CALLS = [("listdir", ""), ("readfile", "index.md"), ("readfile", "../secret"), ("peek", "log.md")]

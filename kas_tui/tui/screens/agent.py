@@ -1,28 +1,16 @@
-"""The agent walk and the replay: the package as an agent saw it, one tool call at a time.
+"""The agent walk: the user makes the agent's tool calls, one at a time (layout in
+:mod:`.agent_view`).
 
-Both are full screens over the headless :mod:`kas_tui.agent` core, with one layout:
-
-- a bar with the mode, the tools and the turn count against the budget;
-- on the left, the legal next calls (a walk) or the summary and the trajectory's
-  problems (a replay, or a walk once its answer is submitted);
-- on the right, exactly the text the agent received for the step shown, as plain text
-  (it is what the model reads, so it is not rendered), with the call and its tokens;
-- below, the trail: the catalog entry (the system prompt) then one row per call.
-
-Closing either screen (escape or q) returns what the agent read and peeked at, which the
-app marks in its navigation tree. A walk with steps is kept on the app, so ``a`` resumes
-it; ``N`` inside the walk starts a new one.
+A walk with steps is kept on the app, so ``a`` resumes it; ``N`` inside the walk starts
+a new one; ``x`` exports it as JSON Lines that the replay opens.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
-from weakref import WeakKeyDictionary
 
 from rich.console import Group
 from rich.table import Table
@@ -30,10 +18,8 @@ from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.css.query import NoMatches
-from textual.screen import Screen
-from textual.widgets import DataTable, Header, Input, OptionList, Static, TextArea
+from textual.containers import VerticalScroll
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...agent import (
@@ -43,25 +29,16 @@ from ...agent import (
     READFILE,
     SUBMIT,
     Action,
-    CatalogEntry,
-    Replay,
     Reveal,
     Step,
     Walk,
     WalkError,
 )
-from ...agent.tools import call_text
 from ...store import StoreError, os_reason
 from ...userdirs import data_dir
 from ...words import counted, elide_path, holds_words
-from ..widgets.footer import KasFooter
 from ..widgets.trail import (
-    CATALOG_ROW,
     TrailTable,
-    argument_of,
-    budget_text,
-    flags_text,
-    step_flags,
     summary_table,
 )
 from .ask import AskScreen, ConfirmScreen
@@ -69,17 +46,7 @@ from .ask import AskScreen, ConfirmScreen
 if TYPE_CHECKING:
     from ...package import Package
 
-_TOOL_STYLE = {READFILE: "cyan", PEEK: "magenta", LISTDIR: "blue", SUBMIT: "green"}
-
-
-@dataclass(frozen=True)
-class AgentResult:
-    """What a closed walk or replay leaves behind: the files read and peeked at, the walk."""
-
-    read: frozenset[str]
-    peeked: frozenset[str]
-    walk: Walk | None = None
-    budget: int = DEFAULT_BUDGET
+from .agent_view import TOOL_STYLE, AgentResult, AgentView, closed, session
 
 
 def _how(reveal: Reveal | None) -> str:
@@ -100,173 +67,6 @@ def _how(reveal: Reveal | None) -> str:
     if reveal.how == "path":
         return f"a folder on a path named in {source}"
     return reveal.cue
-
-
-class AgentView(Screen[AgentResult]):
-    """What the walk and the replay share: the bar, the text pane, the trail."""
-
-    SIDE_TITLE = ""
-    CUE_LABEL = "chosen by: "
-
-    def __init__(self, package: Package, catalog: CatalogEntry, budget: int) -> None:
-        super().__init__()
-        self.package = package
-        self.catalog = catalog
-        self.budget = budget
-        self.shown = 0  # the trail row shown: 0 is the catalog entry, n is turn n
-
-    # -- what subclasses provide --------------------------------------------------------
-
-    @property
-    def steps(self) -> tuple[Step, ...]:
-        raise NotImplementedError
-
-    def compose_side(self) -> ComposeResult:
-        raise NotImplementedError
-
-    def mode_text(self) -> Text:
-        raise NotImplementedError
-
-    def result(self) -> AgentResult:
-        raise NotImplementedError
-
-    def cue_of(self, step: Step) -> str:
-        return ""
-
-    # -- layout -------------------------------------------------------------------------
-
-    def compose(self) -> ComposeResult:
-        yield Header()
-        with Horizontal(id="agent-bar"):
-            yield Static(id="agent-mode")
-            yield Static(id="agent-budget")
-        with Horizontal(id="agent-main"):
-            with Vertical(id="agent-side"):
-                yield from self.compose_side()
-            with Vertical(id="agent-view"):
-                yield Static(id="agent-call")
-                yield TextArea(
-                    id="agent-text",
-                    read_only=True,
-                    soft_wrap=True,
-                    show_line_numbers=True,
-                    highlight_cursor_line=False,
-                )
-        yield TrailTable(id="agent-trail")
-        yield KasFooter()
-
-    def set_up(self) -> None:
-        """Titles of the panes (the subclasses' ``on_mount`` calls this first)."""
-        self.query_one("#agent-side").border_title = Text(self.SIDE_TITLE)
-        self.query_one("#agent-trail").border_title = Text("Trail")
-        self.query_one("#agent-trail").border_subtitle = Text(
-            "tokens: the call plus the text it returned · cumulative: all calls so far"
-        )
-
-    # -- drawing ------------------------------------------------------------------------
-
-    def redraw(self, show: int | None = None) -> None:
-        """Redraw the bar and the trail, and show trail row ``show`` (default: the last)."""
-        steps = self.steps
-        self.query_one("#agent-mode", Static).update(self.mode_text())
-        over = len(steps) > self.budget
-        total = steps[-1].cumulative if steps else 0
-        meter = budget_text(len(steps), self.budget)
-        meter.append(f"   {total:,} tokens + {self.catalog.tokens:,} catalog ", "bright_black")
-        bar = self.query_one("#agent-budget", Static)
-        bar.update(meter)
-        bar.set_class(over, "over-budget")
-        trail = self.query_one(TrailTable)
-        trail.fill(self.catalog, steps, self.budget)
-        row = len(steps) if show is None else max(0, min(show, len(steps)))
-        trail.move_cursor(row=row)
-        self.show_step(row)
-
-    def show_step(self, row: int) -> None:
-        """Show the catalog entry (row 0) or the step of turn ``row`` in the text pane."""
-        steps = self.steps
-        row = max(0, min(row, len(steps)))
-        self.shown = row
-        view = self.query_one("#agent-view")
-        text_area = self.query_one("#agent-text", TextArea)
-        if row == 0:
-            view.border_title = Text("System prompt")
-            view.border_subtitle = Text("all the agent knows before its first call")
-            self.query_one("#agent-call", Static).update(self._catalog_header())
-            text_area.placeholder = ""
-            text_area.load_text(self.catalog.text)
-            return
-        step = steps[row - 1]
-        view.border_title = Text(f"What the agent received · turn {step.turn}")
-        view.border_subtitle = Text("plain text, exactly as the model reads it")
-        self.query_one("#agent-call", Static).update(self._step_header(step))
-        text_area.placeholder = (
-            "(submit_answer returns nothing: the walk ends here)"
-            if step.tool == SUBMIT
-            else "(the call returned an empty text)"
-        )
-        text_area.load_text(step.text)
-
-    def _catalog_header(self) -> Text:
-        text = Text.assemble(
-            ("system prompt", "bold"),
-            "   the ",
-            ("<available_skills>", "bold"),
-            " block of the harness, with this skill's entry\n",
-            (f"{self.catalog.tokens:,} tokens", "bold"),
-            (", sent with every call", "bright_black"),
-        )
-        if not self.catalog.discoverable:
-            text.append(
-                "\nno usable SKILL.md name and description: a harness would not list this skill",
-                "bold red",
-            )
-        return text
-
-    def _step_header(self, step: Step) -> Text:
-        over = step.turn > self.budget
-        text = Text.assemble(
-            (f"turn {step.turn} / {self.budget}", "bold red" if over else "bold"),
-            "   ",
-            (call_text(step.tool, step.args), _TOOL_STYLE.get(step.tool, "")),
-            "\n",
-            (f"{step.tokens:,} tokens", "bold"),
-            (f" = {step.call_tokens:,} call + {step.result_tokens:,} result", "bright_black"),
-            "  ·  ",
-            (f"cumulative {step.cumulative:,}", "bold"),
-            "  ·  ",
-            (step.status, "green" if step.ok else "bold red"),
-        )
-        flags = [f for f in step_flags(step) if f != step.status]
-        if flags:
-            text.append("  ")
-            text.append_text(flags_text(flags))
-        if step.new:
-            text.append(f"  ·  named {len(step.new)} new path{'s' * (len(step.new) != 1)}")
-        cue = self.cue_of(step)
-        if cue:
-            text.append(f"\n{self.CUE_LABEL}", "bright_black")
-            text.append(cue, "italic")
-        return text
-
-    @on(DataTable.RowHighlighted, "#agent-trail")
-    def _trail_moved(self, event: DataTable.RowHighlighted) -> None:
-        row = int(event.row_key.value or CATALOG_ROW)
-        if row != self.shown:
-            self.show_step(row)
-
-    # -- actions ------------------------------------------------------------------------
-
-    def action_budget(self, delta: int) -> None:
-        self.budget = max(1, self.budget + delta)
-        self.budget_changed()
-        self.redraw(self.shown)
-
-    def budget_changed(self) -> None:
-        """Hook: the budget changed (the walk keeps its own copy)."""
-
-    def action_close(self) -> None:
-        self.dismiss(self.result())
 
 
 class AgentWalkScreen(AgentView):
@@ -495,7 +295,7 @@ class AgentWalkScreen(AgentView):
         grid = Table.grid(padding=(0, 1), expand=True)
         grid.add_column(width=13, no_wrap=True)
         grid.add_column(ratio=1)
-        grid.add_row(Text(action.tool, _TOOL_STYLE.get(action.tool, "")), target)
+        grid.add_row(Text(action.tool, TOOL_STYLE.get(action.tool, "")), target)
         return grid
 
     # -- calls --------------------------------------------------------------------------
@@ -663,7 +463,7 @@ class AgentWalkScreen(AgentView):
             if value is None or not written:
                 return
             self.exported = str(written[0])
-            _session(self.app).last_export = self.exported
+            session(self.app).last_export = self.exported
             self.notify(
                 f"Trajectory written ({counted(self.walk.turns, 'call')}): {self.exported}",
                 markup=False,
@@ -708,164 +508,14 @@ def export_target(value: str, default_name: str) -> Path | None:
     return target
 
 
-class ReplayScreen(AgentView):
-    """Step through a replayed trajectory: the same view, the agent's own calls."""
-
-    SIDE_TITLE = "Replay"
-    CUE_LABEL = "logged at: "
-    BINDINGS = [
-        Binding("escape,q", "close", "Close"),
-        Binding("n,right", "move(1)", "Next", key_display="n/→", priority=True),
-        Binding("p,left", "move(-1)", "Previous", key_display="p/←", priority=True),
-        Binding("home", "goto(0)", "First", priority=True),
-        Binding("end", "goto(-1)", "Last", priority=True),
-        Binding("plus", "budget(1)", "Budget +", key_display="+"),
-        Binding("minus", "budget(-1)", "Budget -", key_display="-"),
-    ]
-
-    def __init__(
-        self,
-        package: Package,
-        replayed: Replay,
-        *,
-        budget: int = DEFAULT_BUDGET,
-        lines: Sequence[int] = (),
-    ) -> None:
-        super().__init__(package, replayed.catalog, budget)
-        self.replayed = replayed
-        self.lines = tuple(lines)  # the file line of each call, when known
-
-    @property
-    def steps(self) -> tuple[Step, ...]:
-        return self.replayed.steps
-
-    def compose_side(self) -> ComposeResult:
-        with VerticalScroll(id="agent-summary-box"):
-            yield Static(id="agent-question")
-            yield Static(id="agent-summary")
-            yield Static(id="agent-flagged")
-            yield Static(id="agent-problems")
-
-    def cue_of(self, step: Step) -> str:
-        if step.turn <= len(self.lines):
-            return f"line {self.lines[step.turn - 1]} of {Path(self.replayed.source).name}"
-        return ""
-
-    def on_mount(self) -> None:
-        self.set_up()
-        self.sub_title = f"Replay · {self.package.name}"
-        side = self.query_one("#agent-side")
-        side.border_subtitle = Text("n/→ next · p/← previous · home/end")
-        self._fill_side()
-        self.redraw(0)
-        self.query_one(TrailTable).focus()
-
-    def mode_text(self) -> Text:
-        rep = self.replayed
-        text = Text.assemble(
-            (" Replay ", "bold reverse"),
-            "  ",
-            (Path(rep.source).name, "bold"),
-            (f"   {len(rep.steps)} calls", "bright_black"),
-        )
-        if rep.problems:
-            n = len(rep.problems)
-            text.append(f"   {n} unreadable line{'s' * (n != 1)}", "bold red")
-        flagged = sum(bool(step_flags(step)) for step in rep.steps)
-        if flagged:
-            text.append(f"   {flagged} flagged call{'s' * (flagged != 1)}", "bold yellow")
-        return text
-
-    def _fill_side(self) -> None:
-        rep = self.replayed
-        question = self.query_one("#agent-question", Static)
-        question.display = bool(rep.question)
-        if rep.question:  # from the trajectory's header line (an evaluation writes one)
-            question.update(Text.assemble(("Question  ", "bold"), rep.question, "\n"))
-        self.query_one("#agent-summary", Static).update(summary_table(rep.summary, self.budget))
-        flagged = [step for step in rep.steps if step_flags(step)]
-        shown = self.query_one("#agent-flagged", Static)
-        shown.display = bool(flagged)
-        if flagged:
-            text = Text("\nFlagged calls\n", "bold yellow")
-            for step in flagged:
-                text.append(f"{step.turn:>4}  ", "bold")
-                text.append(f"{step.tool} {argument_of(step)}  ")
-                text.append_text(flags_text(step_flags(step)))
-                text.append("\n")
-            shown.update(text)
-        problems = self.query_one("#agent-problems", Static)
-        problems.display = bool(rep.problems)
-        if rep.problems:
-            text = Text(f"\nLines of {Path(rep.source).name} that were skipped\n", "bold red")
-            for problem in rep.problems:
-                text.append(f"line {problem.line}  " if problem.line else "file  ", "bold")
-                text.append(problem.message + "\n")
-            problems.update(text)
-
-    def action_move(self, delta: int) -> None:
-        self.action_goto(self.shown + delta)
-
-    def action_goto(self, row: int) -> None:
-        last = len(self.steps)
-        row = last if row < 0 else max(0, min(row, last))
-        self.query_one(TrailTable).move_cursor(row=row)
-        self.show_step(row)
-
-    def action_budget(self, delta: int) -> None:
-        super().action_budget(delta)
-        self._fill_side()
-
-    def result(self) -> AgentResult:
-        rep = self.replayed
-        return AgentResult(rep.read_paths, rep.peeked_paths, None, self.budget)
-
-
-# --- opening the screens from the app ------------------------------------------------
-
-
-@dataclass
-class _Session:
-    """What outlives one screen: the walk kept for ``a``, the budget, the last export."""
-
-    walk: Walk | None = None
-    budget: int = DEFAULT_BUDGET
-    last_export: str | None = None
-
-
-_SESSIONS: WeakKeyDictionary[App, _Session] = WeakKeyDictionary()
-
-
-def _session(app: App) -> _Session:
-    return _SESSIONS.setdefault(app, _Session())
-
-
-def _closed(app: App, result: AgentResult | None, *, walked: bool) -> None:
-    """Keep the walk (when ``walked``), remember the budget, mark what was read in the tree."""
-    if result is None:
-        return
-    session = _session(app)
-    session.budget = result.budget
-    if walked:
-        session.walk = result.walk if result.walk is not None and result.walk.steps else None
-    try:
-        from ..widgets.nav_tree import NavTree
-
-        app.query_one(NavTree).set_visited(result.read, result.peeked)
-    except NoMatches:
-        pass
-    if walked and session.walk is not None:
-        app.notify(f"Walk kept ({counted(session.walk.turns, 'turn')}): press a to resume it")
-
-
 def open_agent_walk(app: App, package: Package) -> None:
     """Push the walk screen, resuming the walk kept from the last time."""
     if any(isinstance(screen, AgentView) for screen in app.screen_stack):
         return
-    session = _session(app)
-    walk = session.walk
+    kept = session(app)
+    walk = kept.walk
     if walk is not None and walk.package.root != package.root:
         walk = None
     where = getattr(app, "catalog_location", None)
-    screen = AgentWalkScreen(package, walk=walk, budget=session.budget, location=where)
-    app.push_screen(screen, lambda result: _closed(app, result, walked=True))
+    screen = AgentWalkScreen(package, walk=walk, budget=kept.budget, location=where)
+    app.push_screen(screen, lambda result: closed(app, result, walked=True))

@@ -281,7 +281,7 @@ class EvalScreen(KasScreen[None]):
             self.notify(f"{row.trajectory}: no such file", severity="error", markup=False)
             return
         from ...agent import read_trajectory, replay
-        from .agent import ReplayScreen
+        from .replay import ReplayScreen
 
         trajectory = read_trajectory(row.trajectory)
         budget = self.stored.budget if self.stored else 15

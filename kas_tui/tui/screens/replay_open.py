@@ -16,9 +16,10 @@ from ...agent.catalog import catalog_entry
 from ...agent.trajectory import Trajectory
 from ...serve.session import recent_sessions
 from ...words import counted
-from .agent import AgentView, ReplayScreen, _closed, _session
+from .agent_view import AgentView, closed, session
 from .ask import AskScreen
 from .pick import Item, PickScreen
+from .replay import ReplayScreen
 
 if TYPE_CHECKING:
     from ...package import Package
@@ -92,15 +93,15 @@ def _session_item(path: Path) -> Item:
 
 
 def _replay(app: App, package: Package, trajectory: Trajectory) -> None:
-    session = _session(app)
+    kept = session(app)
     if not trajectory.calls:
         app.notify(f"{trajectory.source}: no tool calls to replay", severity="warning")
         return
-    replayed = replay(package, trajectory, budget=session.budget)
+    replayed = replay(package, trajectory, budget=kept.budget)
     lines = [call.line for call in trajectory.calls]
     app.push_screen(
-        ReplayScreen(package, replayed, budget=session.budget, lines=lines),
-        lambda result: _closed(app, result, walked=False),
+        ReplayScreen(package, replayed, budget=kept.budget, lines=lines),
+        lambda result: closed(app, result, walked=False),
     )
     if replayed.problems:
         n = len(replayed.problems)
@@ -111,7 +112,7 @@ def _replay(app: App, package: Package, trajectory: Trajectory) -> None:
 
 
 def _ask_for_file(app: App, package: Package) -> None:
-    session = _session(app)
+    kept = session(app)
     read: list[Trajectory] = []
 
     def check(value: str) -> str | None:
@@ -142,7 +143,7 @@ def _ask_for_file(app: App, package: Package) -> None:
             "Replay a trajectory",
             "A JSON Lines file, one tool call per line (as exported by x in a walk, logged"
             " by kas-tui serve or by a harness):",
-            session.last_export or "./",
+            kept.last_export or "./",
             check=check,
             placeholder="path/to/trajectory.jsonl",
         ),
