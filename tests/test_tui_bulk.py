@@ -12,7 +12,8 @@ from textual.widgets import DataTable, Input, OptionList, Select, Static
 from kas_tui.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens import bulk as bulk_screen
-from kas_tui.tui.screens.bulk import BulkPreviewScreen, BulkScreen, open_bulk_editor
+from kas_tui.tui.screens.bulk import BulkScreen, open_bulk_editor
+from kas_tui.tui.screens.bulk_preview import BulkPreviewScreen
 from kas_tui.tui.screens.choose import ChoiceScreen
 
 TODAY = dt.date(2026, 11, 30)

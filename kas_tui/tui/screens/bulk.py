@@ -26,7 +26,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.suggester import SuggestFromList
 from textual.timer import Timer
 from textual.widgets import (
@@ -35,11 +35,9 @@ from textual.widgets import (
     Header,
     Input,
     Label,
-    OptionList,
     Select,
     Static,
 )
-from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from ...bulk_edit import (
@@ -63,7 +61,7 @@ from ...words import counted
 from ..edits import EditDecided
 from ..palette import trust_text
 from ..widgets.footer import KasFooter
-from .choose import DiffScreen
+from .bulk_preview import BulkPreviewScreen
 from .kas_screen import KasScreen
 
 if TYPE_CHECKING:
@@ -73,8 +71,6 @@ if TYPE_CHECKING:
 
 #: Rows put in the table at most; the rest are counted, selectable with ``a`` and edited.
 ROW_LIMIT = 1_000
-#: Changed files whose diffs the preview shows one after the other (above: one at a time).
-PREVIEW_ALL_LIMIT = 200
 #: Seconds the text filter waits for the typing to pause.
 TYPING_PAUSE = 0.15
 
@@ -93,10 +89,6 @@ class _Cancelled(Exception):
     """The preview was abandoned (the screen closed)."""
 
 
-def _plural(count: int, word: str) -> str:
-    return counted(count, word)
-
-
 def _staleness_cell(doc: Document, today: Any) -> Text:
     state = doc.staleness(today)
     if state.state == "fresh":
@@ -106,140 +98,6 @@ def _staleness_cell(doc: Document, today: Any) -> Text:
     if state.state == "invalid":
         return Text("not a date", "yellow")
     return Text("—", "bright_black")
-
-
-def diff_text(diff: str) -> Text:
-    """A unified diff coloured line by line (as plain text: nothing in it is markup)."""
-    out = Text(no_wrap=False)
-    for line in diff.splitlines():
-        if line.startswith(("+++", "---")):
-            style = "bold"
-        elif line.startswith("@@"):
-            style = "cyan"
-        elif line.startswith("+"):
-            style = "green"
-        elif line.startswith("-"):
-            style = "red"
-        else:
-            style = "bright_black"
-        out.append(line + "\n", style)
-    return out
-
-
-class BulkPreviewScreen(DiffScreen):
-    """Every file's diff before writing: files on the left, diffs on the right.
-
-    ``y`` writes them all (dismisses ``True``), ``n`` or escape does not. Up to
-    :data:`PREVIEW_ALL_LIMIT` changed files, the diffs follow one another and the list
-    jumps between them; above that, the right side shows the highlighted file's diff.
-    """
-
-    def __init__(self, title: str, result: Preview, *, confirm: str = "Write") -> None:
-        super().__init__(title, result.diff, confirm=confirm)
-        self.result = result
-        self.all_at_once = len(result.diffs) <= PREVIEW_ALL_LIMIT
-        self.order: list[str] = [*result.diffs, *result.refused, *result.unchanged]
-
-    def summary(self) -> Text:
-        result = self.result
-        text = Text()
-        text.append(_plural(len(result.diffs), "file"), "bold green")
-        text.append(" will change · ")
-        text.append(f"{len(result.unchanged):,} unchanged", "bold")
-        text.append(" (nothing to do there)")
-        if result.refused:
-            text.append(" · ")
-            text.append(f"{len(result.refused):,} refused", "bold red")
-            text.append(" (left alone, see why on the left)")
-        text.append("\nNothing is written until you press y; ctrl+z undoes it all at once.")
-        return text
-
-    def compose(self) -> ComposeResult:
-        changed = len(self.result.diffs)
-        with Vertical(id="bulk-preview-box") as box:
-            box.border_title = Text(self.title_text)
-            box.border_subtitle = "↑↓ files · y write all · n/escape cancel"
-            yield Static(self.summary(), id="bulk-preview-summary")
-            with Horizontal(id="bulk-preview-main"):
-                yield OptionList(*self._options(), id="bulk-preview-files")
-                with VerticalScroll(id="bulk-preview-scroll"):
-                    if self.all_at_once:
-                        for number, (path, diff) in enumerate(self.result.diffs.items()):
-                            yield Static(
-                                self._section(path, diff),
-                                id=f"bulk-diff-{number}",
-                                classes="bulk-diff",
-                            )
-                        if not self.result.diffs:
-                            yield Static(Text("No file changes.", "bold"), classes="bulk-diff")
-                    else:
-                        yield Static(id="bulk-diff-one", classes="bulk-diff")
-            with Horizontal(id="bulk-preview-buttons"):
-                yield Button(
-                    f"y {self.confirm} {_plural(changed, 'file')}",
-                    id="diff-yes",
-                    variant="primary",
-                    disabled=not changed,
-                )
-                yield Button("n Cancel", id="diff-no")
-
-    def _options(self) -> Iterable[Option]:
-        for number, path in enumerate(self.order):
-            if path in self.result.diffs:
-                added, removed = self.result.counts.get(path, (0, 0))
-                label = Text.assemble(
-                    ("✎ ", "green"), path, (f"  +{added} −{removed}", "bright_black")
-                )
-            elif path in self.result.refused:
-                label = Text.assemble(("✗ ", "red"), (path, "red"))
-            else:
-                label = Text.assemble(("= ", "bright_black"), (path, "bright_black"))
-            yield Option(label, id=str(number))
-
-    def _section(self, path: str, diff: str) -> Text:
-        added, removed = self.result.counts.get(path, (0, 0))
-        text = Text.assemble(
-            ("▌ ", "bold magenta"),
-            (path, "bold"),
-            (f"   +{added} −{removed}\n", "bright_black"),
-        )
-        body = "".join(diff.splitlines(keepends=True)[2:])  # the --- / +++ lines name it
-        text.append_text(diff_text(body))
-        return text
-
-    def _explain(self, path: str) -> Text:
-        if path in self.result.diffs:
-            return self._section(path, self.result.diffs[path])
-        if path in self.result.refused:
-            return Text.assemble(
-                ("✗ ", "red"), (path, "bold"), "\nrefused, left alone: ", self.result.refused[path]
-            )
-        return Text.assemble(
-            ("= ", "bright_black"), (path, "bold"), "\nunchanged: it already is as asked."
-        )
-
-    def on_mount(self) -> None:
-        files = self.query_one("#bulk-preview-files", OptionList)
-        files.focus()
-        if self.order:
-            files.highlighted = 0
-        if not self.all_at_once and self.order:
-            self.query_one("#bulk-diff-one", Static).update(self._explain(self.order[0]))
-
-    @on(OptionList.OptionHighlighted, "#bulk-preview-files")
-    def _file_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        number = int(event.option.id or 0)
-        path = self.order[number]
-        if not self.all_at_once:
-            self.query_one("#bulk-diff-one", Static).update(self._explain(path))
-            self.query_one("#bulk-preview-scroll").scroll_home(animate=False)
-        elif path in self.result.diffs:
-            section = self.query_one(f"#bulk-diff-{number}")
-            self.query_one("#bulk-preview-scroll").scroll_to_widget(
-                section, animate=False, top=True
-            )
-        else:
-            self.notify(str(self._explain(path)), timeout=4)
 
 
 class BulkScreen(KasScreen[None]):
@@ -638,7 +496,7 @@ class BulkScreen(KasScreen[None]):
             else:
                 text.append("p ", "bold reverse")
                 text.append(f" preview: {op.describe()} in ")
-                text.append(_plural(count, "selected document"), "bold")
+                text.append(counted(count, "selected document"), "bold")
                 text.append(". Every diff is shown before anything is written.")
         summary.update(text)
 
@@ -670,7 +528,7 @@ class BulkScreen(KasScreen[None]):
             return
         self.busy = True
         self.query_one("#bulk-summary", Static).update(
-            Text(f"Previewing {_plural(len(paths), 'file')}…", "bold")
+            Text(f"Previewing {counted(len(paths), 'file')}…", "bold")
         )
         self._compute_preview(op, paths)
 
@@ -727,13 +585,13 @@ class BulkScreen(KasScreen[None]):
         count = len(paths)
         self.busy = True
         self.query_one("#bulk-summary", Static).update(
-            Text(f"Writing {_plural(count, 'file')}…", "bold")
+            Text(f"Writing {counted(count, 'file')}…", "bold")
         )
 
         def run() -> None:  # after the message is drawn: run_edit holds the screen meanwhile
             self.busy = False
             outcome = self.kas.run_edit(
-                f"{op.describe()} in {_plural(count, 'document')}",
+                f"{op.describe()} in {counted(count, 'document')}",
                 edit,
                 log=op.log_message(count),
                 based_on={p: result.bases[p] for p in paths if p in result.bases},

@@ -14,11 +14,12 @@ from textual.widgets import Button, Static
 _DIFF_STYLES = (("+++", "bold"), ("---", "bold"), ("@@", "cyan"), ("+", "green"), ("-", "red"))
 
 
-def diff_text(diff: str) -> Text:
-    """A unified diff, coloured line by line, every character (indentation too) kept."""
+def diff_text(diff: str, context: str = "") -> Text:
+    """A unified diff, coloured line by line, every character (indentation too) kept;
+    the unchanged lines in the ``context`` style."""
     out = Text(no_wrap=False, overflow="fold")
     for line in diff.splitlines(keepends=True):
-        style = next((s for prefix, s in _DIFF_STYLES if line.startswith(prefix)), "")
+        style = next((s for prefix, s in _DIFF_STYLES if line.startswith(prefix)), context)
         out.append(line, style)
     return out
 
