@@ -18,7 +18,8 @@ from kas_tui.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.choose import ChoiceScreen, DiffScreen
 from kas_tui.tui.screens.meta_editor import MetaEditor, open_meta_editor
-from kas_tui.tui.widgets.fields import FieldRow, RowInfo, SourceRow
+from kas_tui.tui.widgets.fields import FieldRow, RowInfo
+from kas_tui.tui.widgets.provenance import SourceRow
 
 TODAY = dt.date(2026, 11, 30)
 DOC = "incidents/incident-response.md"

@@ -26,7 +26,7 @@ from kas_tui.tui.screens.import_wizard import (
     PlanList,
     open_import_wizard,
 )
-from kas_tui.tui.widgets.fields import CleanInput
+from kas_tui.tui.widgets.inputs import CleanInput
 
 TODAY = dt.date(2026, 11, 30)
 BUNDLE = "billing-support"

@@ -31,14 +31,13 @@ from ..widgets.fields import (
     DateRow,
     DescriptionRow,
     FieldRow,
-    HistoryView,
-    SourcesRow,
     StatusRow,
     TagsRow,
     TextRow,
     YamlRow,
 )
 from ..widgets.footer import KasFooter
+from ..widgets.provenance import HistoryView, SourcesRow
 from .ask import AskScreen
 from .choose import ask_before_leaving
 from .form import FormScreen

@@ -19,7 +19,7 @@ from textual.widgets.option_list import Option
 
 from .... import form_fields as F
 from ....importing.slug import parse_folder as parse_new_bundle
-from ...widgets.fields import CleanInput
+from ...widgets.inputs import CleanInput
 from ..kas_screen import KasScreen
 from .files import FilePicker
 from .form import PlanForm

@@ -23,7 +23,7 @@ from textual.widgets.option_list import Option
 
 from ....importing.files import files_in, parse_paths, supported
 from ....importing.slug import parse_folder as parse_new_bundle
-from ...widgets.fields import CleanInput
+from ...widgets.inputs import CleanInput
 from ..kas_screen import KasScreen
 from .labels import file_size, plural
 

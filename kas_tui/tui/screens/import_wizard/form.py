@@ -15,12 +15,12 @@ from ...widgets.fields import (
     DateRow,
     DescriptionRow,
     FieldRow,
-    HistoryView,
     StatusRow,
     TagsRow,
     TextRow,
     YamlRow,
 )
+from ...widgets.provenance import HistoryView
 
 if TYPE_CHECKING:
     from ....importing import Draft

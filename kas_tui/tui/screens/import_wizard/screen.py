@@ -27,8 +27,8 @@ from textual.widgets import (
 )
 
 from ....importing.files import FORMATS
-from ...widgets.fields import CleanInput
 from ...widgets.footer import KasFooter
+from ...widgets.inputs import CleanInput
 from .converting import ConvertingStep
 from .files import FilePicker, FilesStep, SelectedList
 from .labels import home_short
