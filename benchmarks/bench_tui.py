@@ -211,8 +211,8 @@ def _start(root: Path, cache: str) -> tuple[float, float]:
 
 def child(root: Path) -> None:
     """In the child process: open ``root`` as ``kas-tui`` does and print when Ready."""
+    from kas_tui.collector import freeze_after_loads
     from kas_tui.disk import locate
-    from kas_tui.package import freeze_after_loads
     from kas_tui.tui.app import KasApp, open_app
 
     freeze_after_loads()  # as the kas-tui command does

@@ -27,7 +27,8 @@ from .okf.frontmatter import load_yaml
 from .okf.lifecycle import STATUSES, TrustTier, timestamp_problem
 from .okf.text import control_chars
 from .okf.timestamp import Timestamp
-from .package import Document, Package
+from .package import Package
+from .records import Document
 from .store import Change, StoreError
 
 #: Trust tiers in the order a curator thinks of them.

@@ -350,7 +350,7 @@ def open_tui(path: Path) -> int:
     except PackageError as exc:
         print(f"kas-tui: {exc}", file=sys.stderr)
         return 2
-    from .package import freeze_after_loads
+    from .collector import freeze_after_loads
     from .tui.app import open_app  # Textual is imported only for the TUI
 
     freeze_after_loads()  # this process is the TUI: keys never wait on the collector

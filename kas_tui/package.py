@@ -8,175 +8,33 @@ never stored.
 
 from __future__ import annotations
 
-import datetime as dt
-import gc
 import os
 import posixpath
 import time
-from collections.abc import Callable, Collection, Iterable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .collector import paused_gc
 from .disk import SKILL_NAMES, Problem, Walk, find_root, walk
 from .disk import PackageError as PackageError
 from .fileio import Fingerprint, remove_stale_temps
 from .loader import DocumentRead, read_document, read_documents, read_text
 from .okf import frontmatter as fm
 from .okf.errors import FormatError
-from .okf.index import Entry, Index, parse_index
-from .okf.lifecycle import Staleness, Status, TrustTier, staleness, status, trust_tier
+from .okf.index import Entry, parse_index
 from .okf.links import Link, Target, extract_links, resolve
 from .okf.log import Log, parse_log
 from .okf.skill import Skill, parse_skill
 from .okf.text import decode
+from .records import Document, IndexFile, Listing
 from .store import Store
 
 if TYPE_CHECKING:
     from .okf.scan import BodyScan
 
 
-#: Whether what a load builds is kept out of the collector's walks (see
-#: :func:`freeze_after_loads`).
-_FREEZE_AFTER_LOADS = False
-
-
-def freeze_after_loads(on: bool = True) -> None:
-    """For a long-lived interactive process (the TUI): after each load, everything
-    alive is moved out of the collector's walks (``gc.freeze``).
-
-    A loaded package is millions of objects; a full collection walks them all, 0.3 s
-    at 50,000 documents holding the interpreter lock, so a key pressed meanwhile
-    waited that long. Loaded objects form no cycles (a package is freed by reference
-    counting when dropped); the price is that cyclic garbage alive at a freeze is
-    never collected, which is why only the TUI's own process turns this on.
-    """
-    global _FREEZE_AFTER_LOADS
-    _FREEZE_AFTER_LOADS = on
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while building many objects that form no cycles.
-
-    Loading allocates hundreds of thousands of dicts and tuples; the collector would
-    walk them again and again (it halves the time to read a 10,000-document cache).
-    With :func:`freeze_after_loads`, what was built is frozen before the collector
-    runs again, so it is never walked at all.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if _FREEZE_AFTER_LOADS:
-            gc.freeze()
-        if was_enabled:
-            gc.enable()
-
-
-# --- the model -------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class Document:
-    """A concept document: its frontmatter, where its body starts, its problems."""
-
-    path: str
-    meta: dict[str, Any]
-    has_frontmatter: bool
-    body_line: int
-    fingerprint: Fingerprint | None
-    problems: list[Problem] = field(default_factory=list)
-
-    @classmethod
-    def from_read(cls, read: DocumentRead) -> Document:
-        return cls(
-            read.path,
-            read.meta,
-            read.has_frontmatter,
-            read.body_line,
-            read.fingerprint,
-            read.problems,
-        )
-
-    @property
-    def id(self) -> str:
-        """The concept id: the path without ``.md``."""
-        return self.path[:-3]
-
-    @property
-    def folder(self) -> str:
-        return posixpath.dirname(self.path)
-
-    def _text(self, key: str) -> str:
-        value = self.meta.get(key)
-        return value.strip() if isinstance(value, str) else ""
-
-    @property
-    def type(self) -> str:
-        return self._text("type")
-
-    @property
-    def title(self) -> str:
-        """The ``title`` field, or a name made from the file name."""
-        return (
-            self._text("title")
-            or posixpath.basename(self.id).replace("-", " ").replace("_", " ").strip().capitalize()
-        )
-
-    @property
-    def description(self) -> str:
-        return self._text("description")
-
-    @property
-    def tags(self) -> list[str]:
-        tags = self.meta.get("tags")
-        if isinstance(tags, str):
-            return [tags]
-        return [str(t) for t in tags] if isinstance(tags, list) else []
-
-    @property
-    def status(self) -> Status | str:
-        """``draft``, ``stable`` or ``deprecated`` (``stable`` when absent; see okf.lifecycle)."""
-        return status(self.meta)
-
-    @property
-    def trust_tier(self) -> TrustTier:
-        return trust_tier(self.meta)
-
-    def staleness(self, today: dt.date) -> Staleness:
-        return staleness(self.meta, today)
-
-    @property
-    def broken(self) -> bool:
-        """Whether the frontmatter could not be read at all."""
-        return not self.has_frontmatter
-
-
-@dataclass(frozen=True, slots=True)
-class Listing:
-    """An index entry with its target resolved.
-
-    ``kind``: ``document``, ``bundle`` (``path`` is the folder), ``asset``,
-    ``reserved`` (an index or log file), ``missing``, ``external`` or ``outside``.
-    """
-
-    index: str  # path of the index.md holding the entry
-    entry: Entry
-    kind: str
-    path: str
-
-
-@dataclass
-class IndexFile:
-    path: str
-    folder: str
-    index: Index
-    fingerprint: Fingerprint | None
-    problems: list[Problem] = field(default_factory=list)
-    listings: list[Listing] = field(default_factory=list)
+# --- the package ---------------------------------------------------------------------
 
 
 class Package:

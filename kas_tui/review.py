@@ -53,7 +53,8 @@ from .source_changes import SourceChange, changed_sources
 from .words import counted
 
 if TYPE_CHECKING:
-    from .package import Document, Package
+    from .package import Package
+    from .records import Document
 
 SOON_DAYS = 30
 DRAFT_DAYS = 30

@@ -321,7 +321,7 @@ class Finder:
     """A search index over the documents of ``package`` (see the module docstring)."""
 
     def __init__(self, package: Package) -> None:
-        from .package import paused_gc
+        from .collector import paused_gc
 
         with paused_gc():  # hundreds of thousands of strings and lists, no cycles
             self._build(package)

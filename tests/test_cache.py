@@ -358,18 +358,18 @@ def test_the_tui_process_keeps_loaded_packages_out_of_the_collectors_walks(
     frozen: a full collection afterwards does not walk the package."""
     import gc
 
-    from kas_tui import package as package_module
+    from kas_tui.collector import freeze_after_loads
 
     gc.collect()
     before = gc.get_freeze_count()
     Package.open(package, cache=True)
     assert gc.get_freeze_count() == before, "off by default: nothing is frozen"
-    package_module.freeze_after_loads()
+    freeze_after_loads()
     try:
         pkg = Package.open(package, cache=True)
         frozen = gc.get_freeze_count()
         assert frozen - before > 10 * DOCUMENTS, "every document's objects are frozen"
         assert len(pkg.documents) == DOCUMENTS
     finally:
-        package_module.freeze_after_loads(False)
+        freeze_after_loads(False)
         gc.unfreeze()

@@ -10,7 +10,8 @@ from rich.console import Console
 
 from kas_tui.agent import catalog_entry
 from kas_tui.drift import drifted
-from kas_tui.package import Listing, Package
+from kas_tui.package import Package
+from kas_tui.records import Listing
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.choose import ChoiceScreen
 from kas_tui.tui.screens.entry_editor import EntryEditor, OneLineArea, open_entry_editor

@@ -13,11 +13,13 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..collector import paused_gc
 from ..drift import drifted as _drifted
 from ..drift import says_nothing
 from ..okf.lifecycle import Status, entry_says_lifecycle
 from ..okf.links import resolve
-from ..package import Document, Package, paused_gc
+from ..package import Package
+from ..records import Document
 from ..tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES, estimate_tokens
 from .catalog import BY_CODE, OKF, split_hint
 from .document_rules import clip, document_findings, key_lines

@@ -24,7 +24,8 @@ from ..okf import yaml_patch
 from ..okf.errors import FormatError
 
 if TYPE_CHECKING:
-    from ..package import Document, Package
+    from ..package import Package
+    from ..records import Document
 
 #: The order of a new document's keys when the package has no documents to learn from:
 #: the order the import's drafts are written in (``importing.draft._ordered``).

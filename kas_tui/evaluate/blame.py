@@ -26,7 +26,8 @@ from .lexical import query_terms, words
 from .model import FAILED, Run
 
 if TYPE_CHECKING:
-    from ..package import Listing, Package
+    from ..package import Package
+    from ..records import Listing
 
 # Kinds of blame.
 LEFT_PATH = "left-path"  # read the index, opened a sibling instead of the entry

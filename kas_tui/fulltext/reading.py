@@ -51,7 +51,7 @@ def read(root: Path, rel: str, package: Package | None) -> Read:
     text = decode_lenient(data).replace("\r\n", "\n")
     start = fm.body_start(text)
     meta = _meta(text, rel, package, (st.st_size, st.st_mtime_ns))
-    from ..package import Document  # the one rule for a title, description and tags
+    from ..records import Document  # the one rule for a title, description and tags
 
     doc = Document(rel, meta, True, 1, None)
     head = {m.group(1): m.start() for m in _FIELD_LINE.finditer(text, 0, start)}

@@ -67,7 +67,8 @@ from .kas_screen import KasScreen
 if TYPE_CHECKING:
     from textual.app import App
 
-    from ...package import Document, Package
+    from ...package import Package
+    from ...records import Document
 
 #: Rows put in the table at most; the rest are counted, selectable with ``a`` and edited.
 ROW_LIMIT = 1_000

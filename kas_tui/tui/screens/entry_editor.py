@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from ...fileio import Fingerprint
-    from ...package import Listing, Package
+    from ...package import Package
+    from ...records import Listing
 
 #: An index description longer than this is flagged (the checker's KAS045 threshold).
 LONG_DESCRIPTION = 200

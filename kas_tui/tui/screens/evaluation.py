@@ -42,7 +42,8 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from ...evaluate.blame import EntryRef
-    from ...package import Listing, Package
+    from ...package import Package
+    from ...records import Listing
 
 DRAFT_SIZE = 10
 

@@ -11,7 +11,8 @@ from rich.text import Text
 from textual.widgets import Static
 
 from ...agent.catalog import catalog_entry, skill_body_tokens
-from ...package import Document, Package
+from ...package import Package
+from ...records import Document
 from ..palette import trust_text
 
 KNOWN_ORDER = (

@@ -13,7 +13,8 @@ from textual.widgets.tree import TreeNode
 
 from ...checks.model import Finding
 from ...drift import drifted
-from ...package import Listing, Package
+from ...package import Package
+from ...records import Listing
 from ..commands import bindings
 from ..palette import trust_mark
 
