@@ -17,8 +17,7 @@ from textual import work
 from textual.app import App, SystemCommand
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
-from textual.widgets import DataTable, Markdown, Tree
-from textual.worker import get_current_worker
+from textual.widgets import Markdown, Tree
 
 from ..assets import asset_markdown, read_asset
 from ..cache import MetadataCache
@@ -35,22 +34,23 @@ from .fulltext import FullTextMixin
 from .history import History
 from .linking import LinkingMixin
 from .moving import MovingMixin
+from .reloading import ReloadMixin
 from .screens.agent import open_agent_walk
 from .screens.choose import ask_unsaved
 from .screens.find import FindScreen, Found
 from .screens.help import HelpScreen
 from .screens.main import MainScreen
 from .screens.replay_open import open_replay
+from .validation import ValidationMixin
 from .widgets.body_pane import BodyPane
 from .widgets.files_view import FilesView
-from .widgets.findings import FindingsPanel
 from .widgets.meta_pane import MetaPane
 from .widgets.nav_tree import NavTree, NodeRef
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterable, Sequence
+    from collections.abc import Iterable, Sequence
 
-    from ..checks.model import Finding, Report
+    from ..checks.model import Report
     from ..disk import Location
     from ..search import Finder
 
@@ -108,7 +108,9 @@ def open_app(location: Location, **options) -> KasApp:
     return KasApp(package, notes=notes, **options)
 
 
-class KasApp(LinkingMixin, MovingMixin, FullTextMixin, EditingMixin, App[None]):
+class KasApp(
+    LinkingMixin, MovingMixin, FullTextMixin, EditingMixin, ValidationMixin, ReloadMixin, App[None]
+):
     """Browse a Knowledge-as-Skill package by its three layers, and edit it."""
 
     CSS_PATH = "app.tcss"
@@ -483,153 +485,6 @@ class KasApp(LinkingMixin, MovingMixin, FullTextMixin, EditingMixin, App[None]):
 
         recent = self.history.recent()
         self.push_screen(FindScreen(self.finder, self.package, recent, self.fulltext), chosen)
-
-    # -- validation -----------------------------------------------------------------
-
-    def action_validate(self) -> None:
-        panel = self.query_one(FindingsPanel)
-        panel.display = True
-        panel.started()
-        self._run_check()
-
-    @work(thread=True, exclusive=True, group="check")
-    def _run_check(self, focus: bool = True) -> None:
-        from ..checks import check
-
-        worker = get_current_worker()
-
-        def progress(stage: str, done: float) -> None:
-            if not worker.is_cancelled:
-                self.call_from_thread(self.query_one(FindingsPanel).progressed, stage, done)
-
-        try:
-            report = check(self.package, agent_ready=True, today=self.today, progress=progress)
-        except Exception as exc:  # noqa: BLE001 - a bug in one rule must not kill the app
-            self.call_from_thread(self.query_one(FindingsPanel).failed, f"check failed: {exc}")
-            return
-        if not worker.is_cancelled:
-            self.call_from_thread(self._checked, report, focus)
-
-    def _checked(self, report: Report, focus: bool = True) -> None:
-        self.report = report
-        self._finding_row = None
-        self.query_one(FindingsPanel).show_report(report)
-        self.query_one(NavTree).set_marks(report.findings)
-        if focus:
-            self.query_one(FindingsPanel).query_one(DataTable).focus()
-
-    def _refresh_findings(self) -> None:
-        """Check again, in the background and without taking the focus, when the
-        findings panel shows a report: after an edit, an import, an undo or a reload
-        its counts and rows are the package's as it is now."""
-        if self.query_one(FindingsPanel).display and self.report is not None:
-            self._run_check(focus=False)
-
-    def on_findings_panel_jump(self, message: FindingsPanel.Jump) -> None:
-        self.jump_to(message.finding)
-
-    def jump_to(self, finding: Finding) -> None:
-        """Show the finding's file, reveal it in the tree, and scroll to its line."""
-        path = finding.path
-        place = "SKILL.md" if path in ("", "SKILL.md") else path
-        if (
-            place != "SKILL.md"
-            and place not in self.package.documents
-            and not place.endswith("index.md")
-        ):
-            folder = place.rstrip("/")
-            place = f"{folder}/index.md" if folder in self.package.indexes else place
-        self.go_to_line(place, finding.line)
-        where = f":{finding.line}" if finding.line else ""
-        self.notify(f"{finding.code} {finding.path}{where}: {finding.message}", timeout=6)
-
-    def go_to_line(self, place: str, line: int | None) -> None:
-        """Show ``place``, revealed in the tree, its body scrolled to file line ``line``."""
-        self.go(place, reveal=True)
-        if line and place in self.package.documents:
-            doc = self.package.documents[place]
-            self.query_one(BodyPane).scroll_to_line(line, doc.body_line)
-        elif line:
-            self.query_one(BodyPane).scroll_to_line(line)
-
-    def action_next_finding(self) -> None:
-        panel = self.query_one(FindingsPanel)
-        row = panel.next_after(self._finding_row)
-        if row is None:
-            self.notify("No findings (press v to validate)")
-            return
-        self._finding_row = row
-        panel.query_one(DataTable).move_cursor(row=row)
-        self.jump_to(panel.findings[row])
-
-    # -- live reload ----------------------------------------------------------------
-
-    @work(thread=True, exclusive=True, group="watch")
-    def _poll_disk(self) -> None:
-        if self._watcher is None:
-            return
-        changes = self._watcher.poll()
-        if not changes:
-            return
-        fresh = None
-        if changes.layout_changed or len(changes.modified) > 50:
-            fresh = Package(self.package.root)
-            fresh.load(cache=True)
-        self.call_from_thread(self._apply_changes, changes, fresh)
-
-    def _apply_changes(self, changes, fresh: Package | None) -> None:
-        if fresh is not None:
-            self._replace_package(fresh)
-        else:
-            for rel in sorted(changes.modified):
-                self.package.reload_file(rel)
-            self._refresh_views(changes.modified)
-        names = sorted(changes.added | changes.removed | changes.modified)
-        shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-        self.notify(f"Changed on disk: {shown}", timeout=3)
-
-    def _replace_package(self, package: Package) -> None:
-        package.store = self.package.store  # the undo history outlives a reload
-        self.package = package
-        self.session.package = package
-        for widget in (self.query_one(NavTree), self.query_one(FilesView)):
-            widget.package = package
-        self._refresh_views()
-
-    def _refresh_views(self, changed: Collection[str] | None = None) -> None:
-        """Redraw tree, files view and panes from the package, keeping the place shown
-        (and the findings, when they are shown); ``changed``: only these files changed."""
-        self._prepare_finder()
-        self.fulltext_changed(changed)
-        self._refresh_findings()
-        self.sub_title = f"{self.package.name} · {counted(len(self.package.documents), 'document')}"
-        tree = self.query_one(NavTree)
-        cursor = tree.cursor_node.data if tree.cursor_node else None
-        tree.rebuild()
-        files = self.query_one(FilesView)
-        if files.display:
-            files.rebuild()
-        place = self.location
-        if place is not None:
-            exists = (
-                place == "SKILL.md"
-                or place in self.package.documents
-                or posixpath.dirname(place) in self.package.indexes
-            )
-            self._show(place if exists else "SKILL.md")
-        if cursor is not None and cursor.path:
-            tree.select_path(cursor.path)
-
-    def action_reload(self) -> None:
-        self.package.load(cache=True)
-        self._replace_package(self.package)
-        if self._rest is not None:  # the background read failed, or is overtaken
-            self._rest = None
-            self.refresh_bindings()
-            self._start_background(finder=False)
-        if self._watcher is not None:
-            self._watcher.settle()  # what we just read is the new baseline
-        self.notify(f"Reloaded {counted(len(self.package.documents), 'document')}")
 
     # -- editing (the editors live in screens/; safety in edits.py) -----------------
 
