@@ -240,6 +240,10 @@ def staleness(meta: dict[str, Any], today: dt.date) -> Staleness:
     return Staleness("stale" if days <= 0 else "fresh", days)
 
 
+#: The extensions of freshness offered (the S key, the form's +N d buttons), in days.
+FRESHNESS_DAYS = (30, 90, 365)
+
+
 def extend_stale_after(current: Any, days: int, today: dt.date) -> Timestamp:
     """The ``stale_after`` that keeps a document fresh ``days`` longer.
 

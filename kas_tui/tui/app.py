@@ -32,6 +32,7 @@ from .commands import COMMANDS, KasCommands, bindings
 from .edits import EditingMixin
 from .fulltext import FullTextMixin
 from .history import History
+from .lifecycle import LifecycleMixin
 from .linking import LinkingMixin
 from .moving import MovingMixin
 from .reloading import ReloadMixin
@@ -109,7 +110,14 @@ def open_app(location: Location, **options) -> KasApp:
 
 
 class KasApp(
-    LinkingMixin, MovingMixin, FullTextMixin, EditingMixin, ValidationMixin, ReloadMixin, App[None]
+    LinkingMixin,
+    MovingMixin,
+    FullTextMixin,
+    EditingMixin,
+    LifecycleMixin,
+    ValidationMixin,
+    ReloadMixin,
+    App[None],
 ):
     """Browse a Knowledge-as-Skill package by its three layers, and edit it."""
 

@@ -24,6 +24,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 from ... import form_fields as F
+from ...okf.lifecycle import FRESHNESS_DAYS
 from .inputs import CleanInput, CleanTextArea, TagSuggester
 
 # --- rows -----------------------------------------------------------------------------------
@@ -425,9 +426,6 @@ class StatusRow(FieldRow):
     def _changed(self, event: Select.Changed) -> None:
         event.stop()
         self.edited()
-
-
-FRESHNESS_DAYS = (30, 90, 365)
 
 
 class DateRow(FieldRow):
