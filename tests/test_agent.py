@@ -273,6 +273,23 @@ def test_links_in_a_read_document_reveal_their_targets(tiny):
     assert walk.readfile("notes/unnamed.md").ok  # the listing showed it
 
 
+def test_a_link_written_with_backslashes_names_what_the_call_reaches(tmp_path):
+    """Exported Windows docs link ``..\\security\\x.md``: the walk names the file a
+    call with that path reaches (the sandbox reads backslashes as separators), so an
+    agent, and the navigator that follows what it was shown, can open it."""
+    files = dict(TINY)
+    files["guide/intro.md"] = doc("Intro", "See [the security note](..\\security\\keys.md).\n")
+    files["security/keys.md"] = doc("Keys")
+    walk = Walk(Package.open(write(tmp_path / "tiny-kb", files)))
+    for path in ("SKILL.md", "index.md", "guide/index.md"):
+        walk.readfile(path)
+    step = walk.readfile("guide/intro.md")
+    named = {r.path: r for r in step.reveals}
+    assert named["security/keys.md"].cue == "the security note"
+    assert walk.can_open("security/keys.md") and walk.can_open("guide/..\\security\\keys.md")
+    assert walk.readfile("security/keys.md").ok
+
+
 def test_code_mentions_reveal_existing_paths_only(tiny):
     walk = Walk(tiny)
     step = walk.readfile("SKILL.md")

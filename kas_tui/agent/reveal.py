@@ -34,7 +34,7 @@ from ..okf import frontmatter as fm
 from ..okf.errors import FormatError
 from ..okf.index import parse_index
 from ..okf.links import resolve
-from .sandbox import FILE, FOLDER, Sandbox
+from .sandbox import FILE, FOLDER, OUTSIDE, Sandbox
 from .tools import LISTDIR, PEEK, READFILE, Outcome
 
 # How a path was named.
@@ -171,12 +171,15 @@ def _line_cue(line: str) -> str:
 def _target(sandbox: Sandbox, source: str, target: str, how: str, cue: str) -> Iterator[Reveal]:
     """The reveals for a link-like ``target`` found in ``source``."""
     resolved = resolve(source, target)
-    if resolved.kind == "outside":  # keyed as the agent's call would locate it
-        yield Reveal(sandbox.locate(resolved.path).path, False, how, cue, source)
-        return
-    if resolved.kind != "internal":
+    if resolved.kind not in ("internal", "outside"):
         return  # a URL or an anchor in the same file
-    path = resolved.path
+    # keyed as the agent's call would locate it: a link written with backslashes
+    # (..\security\x.md) names the file the call with that path reaches
+    located = sandbox.locate(resolved.path)
+    if resolved.kind == "outside" or located.kind == OUTSIDE:
+        yield Reveal(located.path, False, how, cue, source)
+        return
+    path = located.path
     kind = sandbox.kind_of(path)
     if not path or kind == FOLDER or target.split("#")[0].split("?")[0].endswith("/"):
         yield Reveal(path, True, how, cue, source)
