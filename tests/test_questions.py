@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kas_tui.cli import main
-from kas_tui.evaluate.drafting import candidates, draft_questions
+from kas_tui.evaluate.drafting import ASK_WORDS, candidates, draft_questions, first_clause
 from kas_tui.evaluate.lexical import query_terms
 from kas_tui.evaluate.model import Question
 from kas_tui.evaluate.questions import (
@@ -185,6 +185,45 @@ def test_candidate_kinds() -> None:
         "Refund channels: is it true that refunds go back to the original payment method only?"
     )
     assert all("Overview" not in text and "generic" not in text for text in found.values())
+
+
+@pytest.mark.parametrize(
+    ("sentence", "asked"),
+    [
+        (  # a word or two past the limit: kept whole, not "... traffic hits the"
+            "Today the release manager eyeballs dashboards for 30 minutes while 5 % of "
+            "traffic hits the canary.",
+            "Today the release manager eyeballs dashboards for 30 minutes while 5 % of "
+            "traffic hits the canary",
+        ),
+        (  # long: cut before the clause that starts last within reach
+            "SharePoint 2013 Workflows that attempt to send an email to a SharePoint group "
+            "can fail with an Access Denied error if the membership of the SharePoint group "
+            "isn't set to Everyone.",
+            "SharePoint 2013 Workflows that attempt to send an email to a SharePoint group "
+            "can fail with an Access Denied error",
+        ),
+        (  # a comma in the second half of the words asked
+            "Close Outlook and every other Office application that is open, then remove the "
+            "shared calendar from the list and add it again from the address book.",
+            "Close Outlook and every other Office application that is open",
+        ),
+        (
+            "Refunds go back to the original payment method only.",
+            "Refunds go back to the original payment method only",
+        ),
+    ],
+)
+def test_a_long_sentence_is_never_cut_inside_a_phrase(sentence: str, asked: str) -> None:
+    assert first_clause(sentence) == asked
+
+
+def test_drafted_questions_end_on_a_word_that_ends_a_phrase() -> None:
+    """On the demo, no drafted question stops on "the", "of", "with" and the like."""
+    for q in draft_questions(Package.open(DEMO), n=200):
+        last = q.question.rstrip("?").split()[-1].lower()
+        assert last not in {"the", "a", "an", "of", "with", "from"}, q
+    assert ASK_WORDS < 40  # the limit still shortens the longest sentences
 
 
 # --- the commands ----------------------------------------------------------------------------

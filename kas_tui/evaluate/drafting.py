@@ -308,20 +308,61 @@ def first_sentence(text: str) -> str:
 
 #: Words a question keeps of a sentence: a person asks about the point, not every detail.
 ASK_WORDS = 16
+#: Words past :data:`ASK_WORDS` a sentence may run to be kept whole, and how far a cut
+#: may look for the start of a clause.
+ASK_SLACK = 6
+#: Words that start a clause: a long sentence is cut before one, never inside a phrase.
+CLAUSE_WORDS = frozenset(
+    [
+        "while",
+        "because",
+        "when",
+        "whenever",
+        "where",
+        "which",
+        "who",
+        "whose",
+        "that",
+        "so",
+        "but",
+        "and",
+        "or",
+        "if",
+        "after",
+        "before",
+        "until",
+        "unless",
+        "since",
+        "although",
+        "though",
+        "except",
+        "whereas",
+    ]
+)
 
 
 def first_clause(sentence: str) -> str:
-    """The sentence up to its first ``;`` (or a ``:`` after its third word), and at most
-    :data:`ASK_WORDS` words, cut at a comma when one is near the end."""
+    """The sentence up to its first ``;`` (or a ``:`` after its third word), shortened
+    when it runs past :data:`ASK_WORDS` words (by more than :data:`ASK_SLACK`): at a
+    comma in the second half of those words, else before the last word that starts a
+    clause, else not at all. It is never cut inside a phrase ("... hits the")."""
     text = sentence.split(";", 1)[0]
     colon = text.find(":")
     if colon != -1 and len(text[:colon].split()) >= 3:
         text = text[:colon]
     parts = text.split()
-    if len(parts) > ASK_WORDS:
+    if len(parts) > ASK_WORDS + ASK_SLACK:
         cut = " ".join(parts[:ASK_WORDS])
         comma = cut.rfind(",")
-        text = cut[:comma] if comma > len(cut) // 2 else cut
+        if comma > len(cut) // 2:
+            text = cut[:comma]
+        else:
+            starts = [
+                i
+                for i in range(ASK_WORDS // 2, ASK_WORDS + ASK_SLACK)
+                if parts[i].lower().strip("(\"'") in CLAUSE_WORDS
+            ]
+            text = " ".join(parts[: starts[-1]]) if starts else text
     return text.strip().rstrip(".!,:")
 
 
