@@ -174,3 +174,35 @@ def test_the_build_follows_the_nav(tmp_path: Path) -> None:
     assert [e.title for e in guide.entries] == ["The guide", "Layout", "App basics"]
     skill = parse_skill((out / "SKILL.md").read_text("utf-8"))
     assert skill.description.startswith("Widgetry: 9 ")  # site_name, not the folder
+
+
+def test_the_build_follows_a_github_wiki_sidebar(tmp_path: Path) -> None:
+    """A GitHub wiki's ``_Sidebar.md`` orders and sections the root index; it and the
+    wiki's footer are no documents."""
+    root = write_sources(
+        tmp_path / "src",
+        {
+            "_Sidebar.md": "## Start here\n* [[Home]]\n* [[Install on Linux]]\n\n"
+            "## Operating\n* [Backups](Backups)\n* [[Alert Rules|Alerting]]\n",
+            "_Footer.md": "Maintained by the platform team.\n",
+            "Home.md": _page("Widgets wiki"),
+            "Alerting.md": _page("Alerting"),
+            "Backups.md": _page("Backups"),
+            "Install-on-Linux.md": _page("Install on Linux"),
+            "Scratch-Notes.md": _page("Scratch notes"),
+        },
+    )
+    out = tmp_path / "wiki-kb"
+    result = build(root, out, now=NOW, workers=1)
+    assert result.errors == 0
+    pkg = Package(out)
+    pkg.load()
+    assert not any(p.lstrip("_").startswith(("sidebar", "footer")) for p in pkg.documents)
+    index = parse_index((out / "index.md").read_text("utf-8"))
+    assert [(e.section, e.title) for e in index.entries] == [
+        ("Start here", "Widgets wiki"),
+        ("Start here", "Install on Linux"),
+        ("Operating", "Backups"),
+        ("Operating", "Alerting"),
+        ("Other pages", "Scratch notes"),
+    ]

@@ -543,3 +543,78 @@ def test_a_folder_href_without_a_toc_is_a_problem(tmp_path: Path) -> None:
         "toc.yml:1: 'Empty' names the folder empty/, which holds no toc.yml or TOC.md; "
         "add one there or name a page"
     ]
+
+
+# --- a wiki's sidebar ------------------------------------------------------------------------
+
+SIDEBAR = """\
+**[[Home]]**
+
+## Getting started
+* [[Installing|Install on Linux]]
+  * [Upgrading](Upgrading-from-1.x)
+* [The FAQ](https://github.com/acme/widgets/wiki/FAQ)
+* [[Gone Page]]
+
+## Reference
+- [Config file](reference/Config-File.md)
+- [Changelog](https://example.com/changes)
+- API
+  - [[api-overview]]
+"""
+
+
+def test_github_wiki_sidebar(tmp_path: Path) -> None:
+    files = {
+        "_Sidebar.md": SIDEBAR,
+        "_Footer.md": "Made by Acme.\n",
+        "Home.md": PAGE,
+        "Install-on-Linux.md": PAGE,
+        "Upgrading-from-1.x.md": PAGE,
+        "FAQ.md": PAGE,
+        "reference/Config-File.md": PAGE,
+        "api/API-Overview.md": PAGE,
+    }
+    read, names = source(tmp_path, files)
+    toc = find_toc(names, read)
+    assert toc is not None and (toc.file, toc.kind) == ("_Sidebar.md", "wiki-sidebar")
+    assert shape(toc.roots) == [
+        ("Home", "Home.md", 1),
+        (
+            "Getting started",
+            None,
+            3,
+            [
+                (
+                    "Installing",
+                    "Install-on-Linux.md",
+                    4,
+                    [("Upgrading", "Upgrading-from-1.x.md", 5)],
+                ),
+                ("The FAQ", "FAQ.md", 6),
+            ],
+        ),
+        (
+            "Reference",
+            None,
+            9,
+            [
+                ("Config file", "reference/Config-File.md", 10),
+                ("API", None, 12, [("api-overview", "api/API-Overview.md", 13)]),
+            ],
+        ),
+    ]
+    assert toc.problems == [
+        "_Sidebar.md:7: names the page Gone Page, which is not in the wiki; fix the link or "
+        "add the page"
+    ]
+    assert list(toc.order()) == [
+        "Home.md",
+        "Install-on-Linux.md",
+        "Upgrading-from-1.x.md",
+        "FAQ.md",
+        "reference/Config-File.md",
+        "api/API-Overview.md",
+    ]
+    assert toc.sections()["api/API-Overview.md"] == ["Reference", "API"]
+    assert "_Sidebar.md" in TOC_NAMES and find_tocs(names) == ["_Sidebar.md"]

@@ -77,15 +77,16 @@ def is_furniture(rel: str) -> bool:
 #: never documents (compared in lower case; ``toc.*`` at any level).
 _SITE_CONFIG = re.compile(
     r"^(?:mkdocs[\w.-]*\.ya?ml|docfx\.json|_config\.ya?ml|docusaurus\.config\.[jt]s|"
-    r"sidebars\.(?:js|ts|json)|book\.toml|conf\.py)$"
+    r"sidebars\.(?:js|ts|json)|book\.toml|conf\.py|_sidebar\.md|_footer\.md|_header\.md)$"
 )
 _TOC = re.compile(r"^toc\.(?:ya?ml|md|json)$")
 
 
 def is_site_config(rel: str) -> bool:
     """Whether a source file configures the docs site (``mkdocs.yml``, ``docfx.json``,
-    a Docusaurus or Jekyll config at the root) or is a table of contents (``toc.yml``,
-    ``TOC.md`` anywhere)."""
+    a Docusaurus or Jekyll config, a wiki's ``_Sidebar.md``, ``_Footer.md`` or
+    ``_Header.md`` at the root) or is a table of contents (``toc.yml``, ``TOC.md``
+    anywhere)."""
     name = rel.rsplit("/", 1)[-1].lower()
     return bool(_TOC.match(name)) or ("/" not in rel and bool(_SITE_CONFIG.match(name)))
 

@@ -13,6 +13,8 @@ Read from what the site generator reads, through a ``read(rel_path)`` callable (
 - docfx ``TOC.md``: headings ``# [Title](href)`` or ``## Title``, nested by level.
 - Docusaurus ``sidebars.json`` (and ``sidebars.js`` when its object is plain data):
   doc ids as ``docs/<id>.md`` or ``.mdx``, categories as sections.
+- A GitHub wiki's ``_Sidebar.md``: headings and nested lists of wiki links
+  (``[[Page Name]]``), links to pages or to their wiki addresses (:mod:`.toc_wiki`).
 
 External links are no entries; an entry naming a file the source does not hold is a
 problem (``file:line``, what, how to fix it) and no page (its title stays a section when
@@ -31,6 +33,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from .toc_formats import docusaurus_roots, load_lined
+from .toc_wiki import SIDEBAR, wiki_sidebar_roots
 
 Read = Callable[[str], "str | None"]
 
@@ -48,6 +51,7 @@ TOC_NAMES = frozenset(
         "mkdocs-nav.yml",
         "sidebars.js",
         "sidebars.json",
+        "_Sidebar.md",
     }
 )
 _MKDOCS = re.compile(r"mkdocs[\w.-]*\.ya?ml", re.IGNORECASE)
@@ -71,7 +75,7 @@ class TocNode:
 @dataclass
 class Toc:
     file: str  # source-relative path of the TOC file read
-    kind: str  # "docfx-yml", "docfx-md", "mkdocs", "docusaurus"
+    kind: str  # "docfx-yml", "docfx-md", "mkdocs", "docusaurus", "wiki-sidebar"
     roots: list[TocNode]
     problems: list[str] = field(default_factory=list)  # "file:line: what; how to fix it"
     docs_dir: str = ""  # the folder the pages live in (MkDocs, Docusaurus), "" for none
@@ -154,18 +158,21 @@ def _kind(path: str) -> str | None:
         return "docfx-md"
     if name in ("sidebars.js", "sidebars.json"):
         return "docusaurus"
+    if name == SIDEBAR:
+        return "wiki-sidebar"
     if _MKDOCS.fullmatch(name):
         return "mkdocs"
     return None
 
 
-_RANK = {"mkdocs": 0, "docfx-yml": 1, "docfx-md": 2, "docusaurus": 3}
+_RANK = {"mkdocs": 0, "docfx-yml": 1, "docfx-md": 2, "docusaurus": 3, "wiki-sidebar": 4}
 
 
 def find_tocs(files: Iterable[str]) -> list[str]:
     """Which of the source's files are tables of contents, by name: shallowest first,
     then MkDocs configs (``mkdocs.yml`` first; one without a ``nav`` reads as ``None``),
-    docfx ``toc.yml``, ``TOC.md``, Docusaurus ``sidebars.json``, ``sidebars.js``."""
+    docfx ``toc.yml``, ``TOC.md``, Docusaurus ``sidebars.json``, ``sidebars.js``, a
+    wiki's ``_Sidebar.md``."""
 
     def rank(path: str) -> tuple[int, int, bool, bool, str]:
         name = posixpath.basename(path).lower()
@@ -205,6 +212,9 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
         base = posixpath.join(posixpath.dirname(path), "docs")
         roots = docusaurus_roots(path, text, base, reader.files, reader.problems, TocNode)
         return Toc(path, kind, roots, reader.problems, base)
+    if kind == "wiki-sidebar":
+        roots = wiki_sidebar_roots(path, text, reader.files, reader.problems, TocNode)
+        return Toc(path, kind, _pruned(roots), reader.problems)
     return Toc(path, kind, reader.docfx(path, text, ()), reader.problems)
 
 

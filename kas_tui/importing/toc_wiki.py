@@ -1,0 +1,114 @@
+"""A wiki's sidebar as a table of contents: GitHub's (Gollum) ``_Sidebar.md``.
+
+A GitHub wiki is a folder of pages (``Page-Name.md``) with a ``_Sidebar.md`` shown
+beside every page: headings name sections, bullet lists (nested by indentation) list
+pages, and a page is named by a wiki link (``[[Page Name]]``, ``[[Link text|Page
+Name]]``), a Markdown link to the page (``[Text](Page-Name)``, ``[Text](Page-Name.md)``)
+or a link to its address (``https://github.com/owner/repo/wiki/Page-Name``). Pages are
+found by name wherever they sit in the wiki, spaces written as hyphens, case ignored.
+
+A line naming no page is a section when entries sit below it; a link to a page the wiki
+does not hold is a problem (``file:line``, what, how to fix it); other addresses are no
+entries.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Collection
+from typing import Any
+from urllib.parse import unquote
+
+#: The sidebar's file name (compared in lower case).
+SIDEBAR = "_sidebar.md"
+
+_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
+_ITEM = re.compile(r"^([ \t]*)(?:[-*+]|\d+[.)])[ \t]+(.*)$")
+_WIKI_LINK = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")
+_MD_LINK = re.compile(r"\[([^\]]*)\]\(\s*<?([^)\s>]*)>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
+_WIKI_ADDRESS = re.compile(r"^(?:https?:)?//[^/]+/[^/]+/[^/]+/wiki/([^?#]+)", re.IGNORECASE)
+_URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)
+_EMPHASIS = re.compile(r"(\*\*|__|\*|_|`)(.+?)\1")
+_PAGE_EXTS = (".md", ".markdown")
+
+
+def page_key(name: str) -> str:
+    """A page name as the wiki matches it: case ignored, spaces as hyphens."""
+    return "-".join(unquote(name).strip().lower().split())
+
+
+def wiki_sidebar_roots(
+    path: str,
+    text: str,
+    files: Collection[str],
+    problems: list[str],
+    node: Callable[..., Any],
+) -> list[Any]:
+    """The entries of the sidebar ``path`` (its ``text``) as ``node(title, path,
+    children, line)`` trees; links to pages ``files`` does not hold go to ``problems``."""
+    pages: dict[str, str] = {}
+    for rel in sorted(files, key=lambda f: (f.count("/"), f)):  # the shallowest wins
+        stem, ext = posixpath.splitext(posixpath.basename(rel))
+        if ext.lower() in _PAGE_EXTS and not stem.startswith("_"):
+            pages.setdefault(page_key(stem), rel)
+    roots: list[Any] = []
+    stack: list[tuple[int, Any]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        heading, item = _HEADING.match(line), _ITEM.match(line)
+        if heading:
+            level, label = len(heading.group(1)), heading.group(2)
+        elif item:
+            level, label = 7 + len(item.group(1).expandtabs(4)) // 2, item.group(2)
+        elif _WIKI_LINK.search(line) or _MD_LINK.search(line):
+            level, label = 7, line
+        else:
+            continue
+        title, target = _entry(label.strip())
+        page = None
+        if target is not None:
+            page = _find(target, path, files, pages)
+            if page is None:
+                problems.append(
+                    f"{path}:{number}: names the page {target}, which is not in the wiki; "
+                    "fix the link or add the page"
+                )
+        entry = node(title or None, page, [], number)
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        (stack[-1][1].children if stack else roots).append(entry)
+        stack.append((level, entry))
+    return roots
+
+
+def _entry(label: str) -> tuple[str, str | None]:
+    """The title a sidebar line gives and the page it names (``None``: a section or an
+    address outside the wiki)."""
+    wiki = _WIKI_LINK.search(label)
+    if wiki:
+        text, page = wiki.group(1).strip(), (wiki.group(2) or wiki.group(1)).strip()
+        return text, page
+    link = _MD_LINK.search(label)
+    if link:
+        text, href = link.group(1).strip(), link.group(2).strip()
+        address = _WIKI_ADDRESS.match(href)
+        if address:
+            return text, unquote(address.group(1)).rstrip("/")
+        if _URL.match(href) or not href or href.startswith("#"):
+            return _plain(label[: link.start()] + text + label[link.end() :]), None
+        return text, href.split("#", 1)[0].split("?", 1)[0]
+    return _plain(label), None
+
+
+def _plain(label: str) -> str:
+    return _EMPHASIS.sub(r"\2", label).strip(" :")
+
+
+def _find(target: str, sidebar: str, files: Collection[str], pages: dict[str, str]) -> str | None:
+    """The file a link names: a path to a page (``Guide/Setup.md``), else a page name."""
+    if target.lower().endswith(_PAGE_EXTS):
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(sidebar), unquote(target)))
+        if joined in files:
+            return joined
+        target = posixpath.splitext(posixpath.basename(target))[0]
+    return pages.get(page_key(posixpath.basename(target)))
