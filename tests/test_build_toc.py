@@ -206,3 +206,33 @@ def test_the_build_follows_a_github_wiki_sidebar(tmp_path: Path) -> None:
         ("Operating", "Alerting"),
         ("Other pages", "Scratch notes"),
     ]
+
+
+def test_the_build_follows_an_azure_devops_wiki(tmp_path: Path) -> None:
+    """An Azure DevOps wiki's ``.order`` files order the pages and their sub-pages; a
+    parent page (``Runbooks.md`` beside ``Runbooks/``) opens its sub-pages' bundle."""
+    root = write_sources(
+        tmp_path / "src",
+        {
+            ".order": "Start-here\nRunbooks\n",
+            "Start-here.md": _page("Start here"),
+            "Runbooks.md": _page("Runbooks"),
+            "Runbooks/.order": "Restart-the-API\nFail-over-the-database\n",
+            "Runbooks/Fail-over-the-database.md": _page("Fail over the database"),
+            "Runbooks/Restart-the-API.md": _page("Restart the API"),
+        },
+    )
+    out = tmp_path / "wiki-kb"
+    assert build(root, out, now=NOW, workers=1).errors == 0
+    index = parse_index((out / "index.md").read_text("utf-8"))
+    assert [(e.title, e.target) for e in index.entries] == [
+        ("Start here", "start-here.md"),
+        ("Runbooks", "runbooks/"),  # the parent page opens its bundle: not listed twice
+    ]
+    runbooks = parse_index((out / "runbooks/index.md").read_text("utf-8"))
+    assert [e.title for e in runbooks.entries] == [
+        "Runbooks",
+        "Restart the API",
+        "Fail over the database",
+    ]
+    assert not (out / ".order").exists() and not (out / "runbooks-2.md").exists()

@@ -618,3 +618,49 @@ def test_github_wiki_sidebar(tmp_path: Path) -> None:
     ]
     assert toc.sections()["api/API-Overview.md"] == ["Reference", "API"]
     assert "_Sidebar.md" in TOC_NAMES and find_tocs(names) == ["_Sidebar.md"]
+
+
+def test_azure_devops_wiki_order_files(tmp_path: Path) -> None:
+    """An Azure DevOps wiki: ``.order`` in each folder of sub-pages, a page ``Name.md``
+    with its sub-pages in ``Name/``; titles from the names (``-`` a space, ``%2D`` a
+    hyphen)."""
+    files = {
+        ".order": "Home\nOn-call\nGone-Page\n\nSet-up-%2D-Linux\n",
+        "Home.md": PAGE,
+        "On-call.md": PAGE,
+        "On-call/.order": "Paging\nHand-offs\n",
+        "On-call/Hand-offs.md": PAGE,
+        "On-call/Paging.md": PAGE,
+        "On-call/Paging/Escalation.md": PAGE,  # no .order here: by name
+        "On-call/Paging/Apps.md": PAGE,
+        "Set-up-%2D-Linux.md": PAGE,
+    }
+    read, names = source(tmp_path, files)
+    toc = find_toc(names, read)
+    assert toc is not None and (toc.file, toc.kind) == (".order", "azure-order")
+    assert shape(toc.roots) == [
+        ("Home", "Home.md", 1),
+        (
+            "On call",
+            "On-call.md",
+            2,
+            [
+                (
+                    "Paging",
+                    "On-call/Paging.md",
+                    1,
+                    [
+                        ("Apps", "On-call/Paging/Apps.md", None),
+                        ("Escalation", "On-call/Paging/Escalation.md", None),
+                    ],
+                ),
+                ("Hand offs", "On-call/Hand-offs.md", 2),
+            ],
+        ),
+        ("Set up - Linux", "Set-up-%2D-Linux.md", 5),
+    ]
+    assert toc.problems == [
+        ".order:3: names the page Gone-Page, which is not in the wiki (no Gone-Page.md); "
+        "fix the line or add the page"
+    ]
+    assert toc.roots[1].children[0].file == "On-call/.order"

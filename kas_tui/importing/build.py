@@ -63,6 +63,7 @@ from .source_meta import (
     is_source_code,
 )
 from .toc import Toc, find_toc
+from .toc_wiki import ORDER
 
 #: Failures a second try on the same bytes cannot change (a timeout or a missing
 #: dependency may go away with other options or packages: those are tried again).
@@ -270,6 +271,7 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
         documents: list[str] = []
         assets: list[str] = []
         found: list[str] = []
+        orders: list[str] = []
         real_source = os.path.realpath(self.source)
 
         def unlistable(exc: OSError) -> None:  # said, never skipped in silence
@@ -288,6 +290,8 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
                 and not (here / d).is_symlink()
             )
             for name in sorted(files):
+                if name == ORDER:  # an Azure DevOps wiki's page order: read, not built
+                    orders.append((here / name).relative_to(self.source).as_posix())
                 if name.startswith("."):
                     continue
                 path = here / name
@@ -316,7 +320,7 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
                 + "; nothing was built"
             )
         documents, assets = self._find_includes(documents, assets)
-        self.toc = find_toc({*documents, *assets}, self._read_source)
+        self.toc = find_toc({*documents, *assets, *orders}, self._read_source)
         if self.toc is not None:
             self.result.notes += self.toc.problems
         self.result.sources = len(documents)

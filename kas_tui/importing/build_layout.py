@@ -120,7 +120,10 @@ class LayoutMixin:
             if rel in old:
                 out = old[rel]["path"]
             else:
-                folder = self.folders[posixpath.dirname(rel)]
+                # a page beside a folder of its name (an Azure DevOps or Confluence parent
+                # page: Runbooks.md and Runbooks/) opens that folder's bundle
+                inner = posixpath.splitext(rel)[0]
+                folder = self.folders[inner if inner in needed else posixpath.dirname(rel)]
                 base = slugify(Path(rel).stem)
                 stem = unique_slug(base, taken[folder], at_root=not folder)
                 taken[folder].add(stem)

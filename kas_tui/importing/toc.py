@@ -14,7 +14,8 @@ Read from what the site generator reads, through a ``read(rel_path)`` callable (
 - Docusaurus ``sidebars.json`` (and ``sidebars.js`` when its object is plain data):
   doc ids as ``docs/<id>.md`` or ``.mdx``, categories as sections.
 - A GitHub wiki's ``_Sidebar.md``: headings and nested lists of wiki links
-  (``[[Page Name]]``), links to pages or to their wiki addresses (:mod:`.toc_wiki`).
+  (``[[Page Name]]``), links to pages or to their wiki addresses; an Azure DevOps wiki's
+  ``.order`` files, one in each folder of sub-pages (:mod:`.toc_wiki`).
 
 External links are no entries; an entry naming a file the source does not hold is a
 problem (``file:line``, what, how to fix it) and no page (its title stays a section when
@@ -33,7 +34,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from .toc_formats import docusaurus_roots, load_lined
-from .toc_wiki import SIDEBAR, wiki_sidebar_roots
+from .toc_wiki import ORDER, SIDEBAR, azure_order_roots, wiki_sidebar_roots
 
 Read = Callable[[str], "str | None"]
 
@@ -52,6 +53,7 @@ TOC_NAMES = frozenset(
         "sidebars.js",
         "sidebars.json",
         "_Sidebar.md",
+        ".order",
     }
 )
 _MKDOCS = re.compile(r"mkdocs[\w.-]*\.ya?ml", re.IGNORECASE)
@@ -75,7 +77,7 @@ class TocNode:
 @dataclass
 class Toc:
     file: str  # source-relative path of the TOC file read
-    kind: str  # "docfx-yml", "docfx-md", "mkdocs", "docusaurus", "wiki-sidebar"
+    kind: str  # "docfx-yml", "docfx-md", "mkdocs", "docusaurus", "wiki-sidebar", "azure-order"
     roots: list[TocNode]
     problems: list[str] = field(default_factory=list)  # "file:line: what; how to fix it"
     docs_dir: str = ""  # the folder the pages live in (MkDocs, Docusaurus), "" for none
@@ -160,19 +162,28 @@ def _kind(path: str) -> str | None:
         return "docusaurus"
     if name == SIDEBAR:
         return "wiki-sidebar"
+    if name == ORDER:
+        return "azure-order"
     if _MKDOCS.fullmatch(name):
         return "mkdocs"
     return None
 
 
-_RANK = {"mkdocs": 0, "docfx-yml": 1, "docfx-md": 2, "docusaurus": 3, "wiki-sidebar": 4}
+_RANK = {
+    "mkdocs": 0,
+    "docfx-yml": 1,
+    "docfx-md": 2,
+    "docusaurus": 3,
+    "wiki-sidebar": 4,
+    "azure-order": 5,
+}
 
 
 def find_tocs(files: Iterable[str]) -> list[str]:
     """Which of the source's files are tables of contents, by name: shallowest first,
     then MkDocs configs (``mkdocs.yml`` first; one without a ``nav`` reads as ``None``),
     docfx ``toc.yml``, ``TOC.md``, Docusaurus ``sidebars.json``, ``sidebars.js``, a
-    wiki's ``_Sidebar.md``."""
+    wiki's ``_Sidebar.md``, an Azure DevOps wiki's ``.order``."""
 
     def rank(path: str) -> tuple[int, int, bool, bool, str]:
         name = posixpath.basename(path).lower()
@@ -215,6 +226,9 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
     if kind == "wiki-sidebar":
         roots = wiki_sidebar_roots(path, text, reader.files, reader.problems, TocNode)
         return Toc(path, kind, _pruned(roots), reader.problems)
+    if kind == "azure-order":
+        roots = azure_order_roots(path, read, reader.files, reader.problems, TocNode)
+        return Toc(path, kind, roots, reader.problems)
     return Toc(path, kind, reader.docfx(path, text, ()), reader.problems)
 
 

@@ -112,3 +112,75 @@ def _find(target: str, sidebar: str, files: Collection[str], pages: dict[str, st
             return joined
         target = posixpath.splitext(posixpath.basename(target))[0]
     return pages.get(page_key(posixpath.basename(target)))
+
+
+# --- Azure DevOps --------------------------------------------------------------------------
+
+#: An Azure DevOps wiki's order file: in each folder, the pages in the order shown.
+ORDER = ".order"
+
+
+def order_title(name: str) -> str:
+    """A page's title from its file name as Azure DevOps writes it: a space is ``-``,
+    a hyphen ``%2D``, other characters percent-escaped (``Set-up-%2D-Linux``)."""
+    return unquote(name.replace("-", " ")).strip()
+
+
+def azure_order_roots(
+    path: str,
+    read: Callable[[str], str | None],
+    files: Collection[str],
+    problems: list[str],
+    node: Callable[..., Any],
+) -> list[Any]:
+    """The pages of an Azure DevOps wiki as ``node(title, path, children, line)`` trees,
+    from its root ``.order`` (``path``): each line names a page (``Name`` is
+    ``Name.md``) whose sub-pages are in the folder ``Name/``, ordered by that folder's
+    ``.order`` or, without one, by name; names with neither are problems."""
+    folders = {posixpath.dirname(f) for f in files}
+    for folder in list(folders):
+        while folder:
+            folder = posixpath.dirname(folder)
+            folders.add(folder)
+    return _ordered(posixpath.dirname(path), read, files, folders, problems, node, set())
+
+
+def _ordered(
+    folder: str,
+    read: Callable[[str], str | None],
+    files: Collection[str],
+    folders: set[str],
+    problems: list[str],
+    node: Callable[..., Any],
+    seen: set[str],
+) -> list[Any]:
+    seen.add(folder)
+    order = posixpath.join(folder, ORDER) if folder else ORDER
+    text = read(order) if order in files else None
+    if text is None:  # no order file: the folder's pages by name, as the wiki lists them
+        names = sorted(
+            posixpath.splitext(posixpath.basename(f))[0]
+            for f in files
+            if posixpath.dirname(f) == folder and f.lower().endswith(".md")
+        )
+        lines = [(None, n) for n in names]
+    else:
+        lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    nodes = []
+    for number, name in lines:
+        base = posixpath.join(folder, name) if folder else name
+        page = base + ".md" if base + ".md" in files else None
+        children = []
+        if base in folders and base not in seen:
+            children = _ordered(base, read, files, folders, problems, node, seen)
+        if page is None and not children:
+            if number is not None:
+                problems.append(
+                    f"{order}:{number}: names the page {name}, which is not in the wiki "
+                    f"(no {base}.md); fix the line or add the page"
+                )
+            continue
+        nodes.append(
+            node(order_title(name), page, children, number, None if folder == "" else order)
+        )
+    return nodes
