@@ -236,3 +236,38 @@ def test_the_build_follows_an_azure_devops_wiki(tmp_path: Path) -> None:
         "Fail over the database",
     ]
     assert not (out / ".order").exists() and not (out / "runbooks-2.md").exists()
+
+
+def test_the_build_follows_sphinx_toctrees(tmp_path: Path) -> None:
+    """A Sphinx project with MyST pages: the root document's toctrees order and section
+    the package; conf.py is no document."""
+    root = write_sources(
+        tmp_path / "src",
+        {
+            "conf.py": "project = 'Widgets'\nextensions = ['myst_parser']\n",
+            "index.md": _page(
+                "Widgets",
+                "Start here.\n\n```{toctree}\n:caption: Guide\n\n"
+                "setup\nusage\n```\n\n```{toctree}\n:caption: Reference\n\napi\n```",
+            ),
+            "api.md": _page("API reference"),
+            "setup.md": _page("Setting up"),
+            "usage.md": _page("Using widgets"),
+        },
+    )
+    out = tmp_path / "widgets-kb"
+    assert build(root, out, now=NOW, workers=1).errors == 0
+    pkg = Package(out)
+    pkg.load()
+    assert not any(p.startswith("conf") for p in pkg.documents)
+    index = parse_index((out / "index.md").read_text("utf-8"))
+    assert [(e.section, e.title) for e in index.entries][1:] == [
+        ("Guide", "Setting up"),
+        ("Guide", "Using widgets"),
+        ("Reference", "API reference"),
+    ]
+    # the landing page shows its toctrees as a reader of the site sees them
+    landing = (out / index.entries[0].target).read_text("utf-8")
+    assert "{toctree}" not in landing and "**Guide**" in landing
+    assert "- [Setting up](setup.md)" in landing and "- [API reference](api.md)" in landing
+    assert parse_skill((out / "SKILL.md").read_text("utf-8")).description.startswith("Widgets:")

@@ -664,3 +664,49 @@ def test_azure_devops_wiki_order_files(tmp_path: Path) -> None:
         "fix the line or add the page"
     ]
     assert toc.roots[1].children[0].file == "On-call/.order"
+
+
+# --- Sphinx (MyST Markdown) ------------------------------------------------------------------
+
+
+def test_sphinx_toctrees_from_the_root_document(tmp_path: Path) -> None:
+    files = {
+        "conf.py": 'project = "Widgets"\nextensions = ["myst_parser"]\nroot_doc = "start"\n',
+        "start.md": "# Widgets\n\n```{toctree}\n:maxdepth: 2\n:caption: Guide\n\n"
+        "install/index\nUsing it <usage>\nhttps://example.com\nself\n```\n\n"
+        ":::{toctree}\n:glob:\n\nreference/*\n:::\n",
+        "install/index.md": "# Installing\n\n```{toctree}\nlinux\n/missing\n../start\n```\n",
+        "install/linux.md": PAGE,
+        "usage.md": PAGE,
+        "reference/b.md": PAGE,
+        "reference/a.md": PAGE,
+        "index.md": PAGE,  # not the root document here
+    }
+    read, names = source(tmp_path, files)
+    toc = find_toc(names, read)
+    assert toc is not None and (toc.file, toc.kind) == ("conf.py", "sphinx")
+    assert shape(toc.roots) == [
+        (None, "start.md", None),
+        (
+            "Guide",
+            None,
+            3,
+            [
+                (None, "install/index.md", 7, [(None, "install/linux.md", 4)]),
+                ("Using it", "usage.md", 8),
+            ],
+        ),
+        (None, "reference/a.md", 16),
+        (None, "reference/b.md", 16),
+    ]
+    assert toc.problems == [
+        "install/index.md:5: the toctree names /missing, which is not in the source "
+        "(no missing.md); fix the entry or add the page"
+    ]
+    assert toc.sections()["install/linux.md"] == ["Guide"]
+
+
+def test_a_conf_py_without_toctrees_is_no_table_of_contents(tmp_path: Path) -> None:
+    files = {"conf.py": "project = 'x'\n", "index.md": PAGE, "other.md": PAGE}
+    read, names = source(tmp_path, files)
+    assert find_toc(names, read) is None

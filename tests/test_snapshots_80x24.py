@@ -209,6 +209,11 @@ def test_import_wizard_review(snap_compare, app: KasApp, folder: Path) -> None:
         wizard.select([inbox / "chargebacks.txt"])
         await pilot.press("ctrl+s")
         await pilot_wait_until(pilot, lambda: wizard.step == "preview")
+        button = wizard.query_one("#iw-write")
+        # the button's label is set as the preview fills; its width follows a refresh later
+        await pilot_wait_until(
+            pilot, lambda: button.content_size.width >= len(str(button.label)) > len("Import  ^s")
+        )
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

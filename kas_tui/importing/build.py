@@ -63,6 +63,7 @@ from .source_meta import (
     is_source_code,
 )
 from .toc import Toc, find_toc
+from .toc_sphinx import toctree_lists
 from .toc_wiki import ORDER
 
 #: Failures a second try on the same bytes cannot change (a timeout or a missing
@@ -197,6 +198,7 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
         self.links_between: set[tuple[str, str]] = set()  # (source, source it links to)
         self.includes_of: dict[str, list[str]] = {}  # page -> files its directives name
         self.toc: Toc | None = None  # the source's own table of contents
+        self.source_files: set[str] = set()  # every file of the source (hidden .order too)
         self.index_budget = index_budget
         self.failed_sha: dict[str, str] = {}
         self.asset_sha: dict[str, str] = {}
@@ -320,7 +322,8 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
                 + "; nothing was built"
             )
         documents, assets = self._find_includes(documents, assets)
-        self.toc = find_toc({*documents, *assets, *orders}, self._read_source)
+        self.source_files = {*documents, *assets, *orders}
+        self.toc = find_toc(self.source_files, self._read_source)
         if self.toc is not None:
             self.result.notes += self.toc.problems
         self.result.sources = len(documents)
@@ -350,8 +353,21 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
 
     def _expand_includes(self, doc: _Doc) -> None:
         """Replace ``doc``'s include directives by the text they stand for (its
-        problems go to the build's notes, by file and line)."""
+        problems go to the build's notes, by file and line), and a Sphinx page's
+        toctrees by the lists of pages they show."""
         assert doc.converted is not None
+        if (
+            self.toc is not None
+            and self.toc.kind == "sphinx"
+            and "{toctree}" in doc.converted.markdown
+        ):
+            doc.converted.markdown = toctree_lists(  # a reader sees the pages it lists
+                doc.converted.markdown,
+                doc.source,
+                self._read_source,
+                self.source_files,
+                self.toc.docs_dir,
+            )
         if doc.source not in self.includes_of:
             return
         expanded = expand_includes(doc.converted.markdown, doc.source, self._read_source)

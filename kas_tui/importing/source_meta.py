@@ -194,7 +194,8 @@ def _spelling(word: str, forms: Counter[str]) -> str:
 def site_title(read: Callable[[str], str | None], files: Iterable[str]) -> str | None:
     """The documentation's own name, from the site's configuration: ``site_name`` of an
     MkDocs yml, ``_appTitle`` of docfx.json's global metadata, ``title`` of a Jekyll
-    ``_config.yml`` or a Docusaurus config; ``None`` when there is none."""
+    ``_config.yml`` or a Docusaurus config, ``project`` of a Sphinx ``conf.py``; ``None``
+    when there is none."""
     names = sorted(f for f in files if "/" not in f)
     for rel in names:
         low = rel.lower()
@@ -220,6 +221,10 @@ def site_title(read: Callable[[str], str | None], files: Iterable[str]) -> str |
                 return data["title"].strip() or None
         elif low.startswith("docusaurus.config."):
             match = re.search(r"\btitle\s*:\s*['\"]([^'\"]+)['\"]", read(rel) or "")
+            if match:
+                return match.group(1).strip()
+        elif low == "conf.py":  # Sphinx: read literally, never run
+            match = re.search(r"^project\s*=\s*['\"]([^'\"]+)['\"]", read(rel) or "", re.M)
             if match:
                 return match.group(1).strip()
     return None

@@ -16,6 +16,8 @@ Read from what the site generator reads, through a ``read(rel_path)`` callable (
 - A GitHub wiki's ``_Sidebar.md``: headings and nested lists of wiki links
   (``[[Page Name]]``), links to pages or to their wiki addresses; an Azure DevOps wiki's
   ``.order`` files, one in each folder of sub-pages (:mod:`.toc_wiki`).
+- Sphinx with Markdown (MyST) pages: the ``toctree`` directives from the root document
+  ``conf.py`` names (:mod:`.toc_sphinx`).
 
 External links are no entries; an entry naming a file the source does not hold is a
 problem (``file:line``, what, how to fix it) and no page (its title stays a section when
@@ -34,6 +36,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from .toc_formats import docusaurus_roots, load_lined
+from .toc_sphinx import sphinx_roots
 from .toc_wiki import ORDER, SIDEBAR, azure_order_roots, wiki_sidebar_roots
 
 Read = Callable[[str], "str | None"]
@@ -54,6 +57,7 @@ TOC_NAMES = frozenset(
         "sidebars.json",
         "_Sidebar.md",
         ".order",
+        "conf.py",
     }
 )
 _MKDOCS = re.compile(r"mkdocs[\w.-]*\.ya?ml", re.IGNORECASE)
@@ -77,7 +81,7 @@ class TocNode:
 @dataclass
 class Toc:
     file: str  # source-relative path of the TOC file read
-    kind: str  # "docfx-yml", "docfx-md", "mkdocs", "docusaurus", "wiki-sidebar", "azure-order"
+    kind: str  # docfx-yml, docfx-md, mkdocs, docusaurus, wiki-sidebar, azure-order, sphinx
     roots: list[TocNode]
     problems: list[str] = field(default_factory=list)  # "file:line: what; how to fix it"
     docs_dir: str = ""  # the folder the pages live in (MkDocs, Docusaurus), "" for none
@@ -164,6 +168,8 @@ def _kind(path: str) -> str | None:
         return "wiki-sidebar"
     if name == ORDER:
         return "azure-order"
+    if name == "conf.py":
+        return "sphinx"
     if _MKDOCS.fullmatch(name):
         return "mkdocs"
     return None
@@ -176,6 +182,7 @@ _RANK = {
     "docusaurus": 3,
     "wiki-sidebar": 4,
     "azure-order": 5,
+    "sphinx": 6,
 }
 
 
@@ -183,7 +190,7 @@ def find_tocs(files: Iterable[str]) -> list[str]:
     """Which of the source's files are tables of contents, by name: shallowest first,
     then MkDocs configs (``mkdocs.yml`` first; one without a ``nav`` reads as ``None``),
     docfx ``toc.yml``, ``TOC.md``, Docusaurus ``sidebars.json``, ``sidebars.js``, a
-    wiki's ``_Sidebar.md``, an Azure DevOps wiki's ``.order``."""
+    wiki's ``_Sidebar.md``, an Azure DevOps wiki's ``.order``, Sphinx's ``conf.py``."""
 
     def rank(path: str) -> tuple[int, int, bool, bool, str]:
         name = posixpath.basename(path).lower()
@@ -229,6 +236,11 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
     if kind == "azure-order":
         roots = azure_order_roots(path, read, reader.files, reader.problems, TocNode)
         return Toc(path, kind, roots, reader.problems)
+    if kind == "sphinx":
+        found = sphinx_roots(path, read, reader.files, reader.problems, TocNode)
+        if not found or len(found) == 1 and not reader.problems:
+            return None  # no Markdown root document, or one without a toctree
+        return Toc(path, kind, found, reader.problems, posixpath.dirname(path))
     return Toc(path, kind, reader.docfx(path, text, ()), reader.problems)
 
 

@@ -1,0 +1,183 @@
+"""A Sphinx project's table of contents: the ``toctree`` directives of its Markdown
+(MyST) pages, from the root document that ``conf.py`` names.
+
+``conf.py`` sets the root document (``root_doc`` or, in older projects, ``master_doc``;
+``index`` when neither is set). Each page may hold toctrees, written as MyST
+directives in a code fence (```` ```{toctree} ````) or a colon fence
+(``:::{toctree}``): option lines (``:caption: Guide``, ``:glob:``, ``:maxdepth: 2``)
+then one entry a line, a document name relative to the page (``install/linux``, or
+``/usage`` from the project's folder), ``Title <docname>`` to give it a title, a
+pattern with ``:glob:``, an address, or ``self``. A toctree's caption is a section of
+its entries; the pages an entry names bring their own toctrees below them.
+
+Only what ``conf.py`` says literally is read (a regular expression, never executed).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import posixpath
+import re
+from collections.abc import Callable, Collection
+from typing import Any
+
+_ROOT_DOC = re.compile(r"^(?:root_doc|master_doc)\s*=\s*['\"]([^'\"]+)['\"]", re.MULTILINE)
+_FENCE = re.compile(r"^(`{3,}|:{3,})\s*\{toctree\}\s*$")
+_TITLED = re.compile(r"^(.*?)\s*<([^<>]+)>$")
+_URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)
+_PAGE_EXTS = (".md", ".markdown")
+
+
+def root_doc(conf: str) -> str:
+    """The root document's name as ``conf.py`` sets it (``index`` when it does not)."""
+    found = _ROOT_DOC.search(conf)
+    return found.group(1).strip().removesuffix(".md") if found else "index"
+
+
+def sphinx_roots(
+    conf_path: str,
+    read: Callable[[str], str | None],
+    files: Collection[str],
+    problems: list[str],
+    node: Callable[..., Any],
+) -> list[Any] | None:
+    """The pages of the Sphinx project configured by ``conf_path`` as ``node(title,
+    path, children, line, file)`` trees: the root document, then what its toctrees
+    list; ``None`` when the root document is no Markdown page of the source."""
+    base = posixpath.dirname(conf_path)
+    root = _page(posixpath.join(base, root_doc(read(conf_path) or "")), files)
+    if root is None:
+        return None
+    reader = _Toctrees(read, files, problems, node, base)
+    return [node(None, root, [], None, None), *reader.below(root, {root})]
+
+
+def _page(docname: str, files: Collection[str]) -> str | None:
+    for ext in _PAGE_EXTS:
+        if docname + ext in files:
+            return docname + ext
+    return None
+
+
+class _Toctrees:
+    def __init__(self, read, files, problems, node, base) -> None:  # noqa: ANN001
+        self.read, self.files, self.problems, self.node, self.base = (
+            read,
+            files,
+            problems,
+            node,
+            base,
+        )
+        self.docnames = sorted(
+            posixpath.splitext(f)[0] for f in files if f.lower().endswith(_PAGE_EXTS)
+        )
+
+    def below(self, page: str, seen: set[str]) -> list[Any]:
+        """The entries of ``page``'s toctrees, each with what its own page lists."""
+        text = self.read(page)
+        if not text:
+            return []
+        nodes: list[Any] = []
+        for caption, line, entries in _toctrees(text):
+            found = []
+            for number, title, target, glob in entries:
+                for path in self._targets(page, number, target, glob):
+                    if path in seen:
+                        continue  # listed above it already (or itself): no loop
+                    child = self.node(title, path, [], number, page)
+                    child.children = self.below(path, seen | {path})
+                    found.append(child)
+            if caption and found:
+                nodes.append(self.node(caption, None, found, line, page))
+            else:
+                nodes += found
+        return nodes
+
+    def _targets(self, page: str, number: int, target: str, glob: bool) -> list[str]:
+        folder = posixpath.dirname(page)
+        name = target.removesuffix(".md")
+        docname = posixpath.normpath(
+            posixpath.join(self.base, name.lstrip("/"))
+            if name.startswith("/")
+            else posixpath.join(folder, name)
+        )
+        if glob and any(c in target for c in "*?["):
+            return [d + ".md" for d in self.docnames if fnmatch.fnmatchcase(d, docname)]
+        path = _page(docname, self.files)
+        if path is None:
+            self.problems.append(
+                f"{page}:{number}: the toctree names {target}, which is not in the source "
+                f"(no {docname}.md); fix the entry or add the page"
+            )
+            return []
+        return [path]
+
+
+Entry = tuple[int, "str | None", str, bool]  # line, title, target, a glob pattern
+
+
+def _toctrees(text: str) -> list[tuple[str | None, int, list[Entry]]]:
+    """Each toctree of a page: its caption, its line, its entries (line, title, target,
+    whether it is a glob pattern)."""
+    return [(caption, line, entries) for caption, line, _end, entries in _blocks(text)]
+
+
+def _blocks(text: str) -> list[tuple[str | None, int, int, list[Entry]]]:
+    """:func:`_toctrees` with the line each block ends on (its closing fence)."""
+    found = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        fence = _FENCE.match(lines[i].strip())
+        i += 1
+        if not fence:
+            continue
+        start, close = i, fence.group(1)
+        caption, glob, entries = None, False, []
+        while i < len(lines) and not lines[i].strip().startswith(close):
+            raw = lines[i].strip()
+            i += 1
+            if not raw:
+                continue
+            if raw.startswith(":") and ":" in raw[1:]:  # an option
+                key, _, value = raw[1:].partition(":")
+                if key.strip() == "caption":
+                    caption = value.strip() or None
+                glob = glob or key.strip() == "glob"
+                continue
+            titled = _TITLED.match(raw)
+            title, target = (
+                (titled.group(1).strip() or None, titled.group(2)) if titled else (None, raw)
+            )
+            if target == "self" or _URL.match(target):
+                continue
+            entries.append((i, title, target.strip(), glob))
+        i += 1
+        found.append((caption, start, min(i, len(lines)), entries))
+    return found
+
+
+_HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
+
+
+def toctree_lists(
+    text: str, page: str, read: Callable[[str], str | None], files: Collection[str], base: str
+) -> str:
+    """``text`` (the page ``page``) with each toctree as a reader of the site sees it: a
+    list of links to the pages it names, titled as it titles them (else by their first
+    heading), under its caption in bold; what it names that is missing is left out."""
+    blocks = _blocks(text)
+    if not blocks:
+        return text
+    lines = text.splitlines()
+    reader = _Toctrees(read, files, [], None, base)
+    folder = posixpath.dirname(page)
+    for caption, start, end, entries in reversed(blocks):
+        shown = [f"**{caption}**", ""] if caption else []
+        for _number, title, target, glob in entries:
+            for path in reader._targets(page, 0, target, glob):
+                heading = _HEADING.search(read(path) or "")
+                name = title or (heading.group(1) if heading else posixpath.basename(path)[:-3])
+                shown.append(f"- [{name}]({posixpath.relpath(path, folder or '.')})")
+        lines[start - 1 : end] = shown
+    return "\n".join(lines) + ("\n" if text.endswith("\n") else "")
