@@ -21,7 +21,7 @@ from kas_tui.evaluate.blame import LEFT_PATH, NOT_CHOSEN, UNLISTED, PathFinder, 
 from kas_tui.evaluate.flat import run_flat
 from kas_tui.evaluate.lexical import LexicalIndex, query_terms
 from kas_tui.evaluate.metrics import by_bundle, overall
-from kas_tui.evaluate.model import ANSWERED, GAVE_UP, Question
+from kas_tui.evaluate.model import ANSWERED, FAILED, GAVE_UP, Question
 from kas_tui.evaluate.navigator import LexicalNavigator
 from kas_tui.evaluate.report import evaluation_record, format_markdown, format_text
 from kas_tui.evaluate.runner import evaluate
@@ -156,6 +156,24 @@ def test_navigator_walks_skill_index_bundle_document(tmp_path: Path) -> None:
     assert run.preloaded == ("SKILL.md",)
     assert "money/guide-a.md" in run.answer
     assert all(step.revealed for step in run.steps)
+
+
+def test_a_call_the_walk_refuses_fails_that_run_only(tmp_path: Path, monkeypatch) -> None:
+    """Should the navigator ever call a path the walk refuses (a bug: it once did for
+    links written with backslashes), that question's run ends FAILED with the reason,
+    and the evaluation goes on: no traceback, nothing skipped."""
+    from kas_tui.evaluate import navigator as module
+
+    real = module._Navigation._choose
+
+    def astray(self, tool, path, options):  # noqa: ANN001
+        real(self, tool, "never/named.md" if path.endswith("guide-a.md") else path, options)
+
+    monkeypatch.setattr(module._Navigation, "_choose", astray)
+    run = nav(payments(tmp_path)).run(REFUND)
+    assert run.ended == FAILED and not run.reached
+    assert "never/named.md has not been named" in run.note
+    assert run.steps[-1].tool == "submit_answer"  # the trajectory still ends as a walk does
 
 
 def test_navigator_never_opens_what_nothing_named(tmp_path: Path) -> None:

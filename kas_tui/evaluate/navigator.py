@@ -51,11 +51,11 @@ from ..agent.step import Step, role_of
 from ..agent.summary import DEFAULT_BUDGET
 from ..agent.tools import LISTDIR, PEEK, READFILE
 from ..agent.trail import Served
-from ..agent.walk import Walk
+from ..agent.walk import Walk, WalkError
 from ..okf import frontmatter as fm
 from ..okf.errors import FormatError
 from .lexical import LexicalIndex, query_terms, words
-from .model import ANSWERED, BUDGET, GAVE_UP, Choice, Question, Run
+from .model import ANSWERED, BUDGET, FAILED, GAVE_UP, Choice, Question, Run
 from .passages import ANSWER_SHARE, answers, passages
 
 NAME = "lexical-bm25"
@@ -141,6 +141,9 @@ class _Navigation:
     def run(self) -> Run:
         try:
             ended, answer, note = self._walk()
+        except WalkError as exc:  # a bug of the navigator's: this run says so, the rest go on
+            ended, answer = FAILED, self._answer()
+            note = f"the navigator made a call the walk refused ({exc}); please report it"
         finally:
             self.cues.close()
         self.walk.submit(answer)
