@@ -213,9 +213,11 @@ def child(root: Path) -> None:
     """In the child process: open ``root`` as ``kas-tui`` does and print when Ready."""
     from kas_tui.collector import freeze_after_loads
     from kas_tui.disk import locate
+    from kas_tui.records import compact_frontmatter
     from kas_tui.tui.app import KasApp, open_app
 
     freeze_after_loads()  # as the kas-tui command does
+    compact_frontmatter()
 
     class Timed(KasApp):
         CSS_PATH = Path(sys.modules[KasApp.__module__].__file__).parent / "app.tcss"

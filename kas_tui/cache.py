@@ -35,7 +35,7 @@ from .userdirs import RACY_NS, package_cache_file
 
 #: Bump when what a DocumentRead holds, or how the file is laid out, changes; old
 #: caches are then ignored.
-SCHEMA = 7
+SCHEMA = 8
 #: Reads per segment when this process pickles them itself (kept hits, its own reads).
 SEGMENT = 1024
 

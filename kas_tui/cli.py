@@ -351,9 +351,11 @@ def open_tui(path: Path) -> int:
         print(f"kas-tui: {exc}", file=sys.stderr)
         return 2
     from .collector import freeze_after_loads
+    from .records import compact_frontmatter
     from .tui.app import open_app  # Textual is imported only for the TUI
 
     freeze_after_loads()  # this process is the TUI: keys never wait on the collector
+    compact_frontmatter()  # ... and holds big packages in a third of the memory
     open_app(location).run()
     return 0
 

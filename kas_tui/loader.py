@@ -45,7 +45,9 @@ class DocumentRead:
     """The result of reading one concept document's head."""
 
     path: str
-    meta: dict[str, Any]
+    #: The frontmatter; pickled bytes once the read crossed a process pipe or the
+    #: metadata cache (:meth:`pack`), decoded by :class:`~kas_tui.records.Document`.
+    meta: dict[str, Any] | bytes
     has_frontmatter: bool
     body_line: int
     fingerprint: Fingerprint | None
@@ -53,6 +55,21 @@ class DocumentRead:
     scan: BodyScan | None = None
     #: What the one-document rules found (``checks/document_rules.py``), for scan reads.
     findings: tuple[tuple, ...] | None = None
+
+    @property
+    def frontmatter(self) -> dict[str, Any]:
+        """``meta`` as a dict, decoded when it came packed."""
+        meta = self.meta
+        return meta if meta.__class__ is dict else pickle.loads(meta)  # type: ignore[return-value,arg-type]
+
+    def __eq__(self, other: object) -> bool:  # the same read, however its frontmatter travelled
+        if other.__class__ is not DocumentRead:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    def _fields(self) -> tuple:
+        head = (self.path, self.frontmatter, self.has_frontmatter, self.body_line)
+        return (*head, self.fingerprint, self.problems, self.scan, self.findings)
 
     # Reads cross process pipes and sit in the metadata cache as plain tuples: pickle
     # loads 130,000 tuples in a few milliseconds but needs most of a second for as many
@@ -70,9 +87,14 @@ class DocumentRead:
                 scan.headings,
             )
         fp = self.fingerprint
+        meta = self.meta
         return (
             self.path,
-            self.meta,
+            # one bytes object instead of ~30 objects a document: what a loaded package
+            # holds in compact mode, and quicker to unpickle in the loading process
+            pickle.dumps(meta, protocol=pickle.HIGHEST_PROTOCOL)
+            if meta.__class__ is dict
+            else meta,
             self.has_frontmatter,
             self.body_line,
             (fp.size, fp.mtime_ns, fp.digest) if fp else None,

@@ -7,6 +7,7 @@ with their targets resolved). Verdicts (trust tier, staleness: see
 from __future__ import annotations
 
 import datetime as dt
+import pickle
 import posixpath
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -22,22 +23,98 @@ if TYPE_CHECKING:
     pass
 
 
-@dataclass(slots=True)
-class Document:
-    """A concept document: its frontmatter, where its body starts, its problems."""
+#: Whether documents keep their frontmatter as the bytes the reading workers sent,
+#: decoded on each look (see :func:`compact_frontmatter`).
+_COMPACT = False
 
-    path: str
-    meta: dict[str, Any]
-    has_frontmatter: bool
-    body_line: int
-    fingerprint: Fingerprint | None
-    problems: list[Problem] = field(default_factory=list)
+
+def compact_frontmatter(on: bool = True) -> None:
+    """For a long-lived interactive process (the TUI): documents read by worker
+    processes or from the metadata cache keep their frontmatter as the pickle the
+    worker sent (about 0.6 KB a document) and decode it on each look, instead of
+    holding it as Python objects (about 2.3 KB: a source list with its dict is 0.5 KB).
+    A look costs a few microseconds; the last one decoded is kept for the next. Off
+    (the CLI), the first look decodes it for good."""
+    global _COMPACT
+    _COMPACT = on
+
+
+#: The last frontmatter decoded in compact mode: (its bytes, the dict).
+_last: tuple[bytes, dict[str, Any]] = (b"", {})
+
+
+class Document:
+    """A concept document: its frontmatter, where its body starts, its problems.
+
+    ``meta`` is the frontmatter as a dict; a read that came through a worker process or
+    the metadata cache hands it over as pickled bytes, decoded when first looked at
+    (see :func:`compact_frontmatter`). Treat it as read-only: edits go through the
+    store and a reload.
+    """
+
+    __slots__ = ("path", "_meta", "has_frontmatter", "body_line", "fingerprint", "problems")
+
+    def __init__(
+        self,
+        path: str,
+        meta: dict[str, Any] | bytes,
+        has_frontmatter: bool,
+        body_line: int,
+        fingerprint: Fingerprint | None,
+        problems: list[Problem] | None = None,
+    ) -> None:
+        self.path = path
+        self._meta = meta
+        self.has_frontmatter = has_frontmatter
+        self.body_line = body_line
+        self.fingerprint = fingerprint
+        self.problems = problems if problems is not None else []
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        meta = self._meta
+        if meta.__class__ is dict:
+            return meta  # type: ignore[return-value]
+        global _last
+        if _last[0] is meta:
+            return _last[1]
+        decoded = pickle.loads(meta)  # type: ignore[arg-type]
+        if _COMPACT:
+            _last = (meta, decoded)  # type: ignore[assignment]
+        else:
+            self._meta = decoded
+        return decoded
+
+    @meta.setter
+    def meta(self, value: dict[str, Any]) -> None:
+        self._meta = value
+
+    def _fields(self) -> tuple:
+        fields = (self.path, self.meta, self.has_frontmatter, self.body_line)
+        return (*fields, self.fingerprint, self.problems)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Document:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
+
+    def __repr__(self) -> str:
+        return (
+            f"Document(path={self.path!r}, meta={self.meta!r}, "
+            f"has_frontmatter={self.has_frontmatter!r}, body_line={self.body_line!r}, "
+            f"fingerprint={self.fingerprint!r}, problems={self.problems!r})"
+        )
 
     @classmethod
     def from_read(cls, read: DocumentRead) -> Document:
+        meta = read.meta
+        if _COMPACT and meta.__class__ is dict:  # read in this process: held as the rest are
+            meta = pickle.dumps(meta, protocol=pickle.HIGHEST_PROTOCOL)
         return cls(
             read.path,
-            read.meta,
+            meta,
             read.has_frontmatter,
             read.body_line,
             read.fingerprint,

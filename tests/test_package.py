@@ -705,7 +705,7 @@ def test_parallel_reader_gives_the_sequential_results(tmp_path, monkeypatch, sca
     assert parallel == sequential
     assert [r.path for r in parallel] == paths
     assert sum(1 for r in parallel if r.problems) == len(paths)  # every doc has a problem
-    assert type(parallel[0].meta["stale_after"]).__name__ == "Timestamp"
+    assert type(parallel[0].frontmatter["stale_after"]).__name__ == "Timestamp"
     if scan:  # the links crossed the pipe too
         assert parallel[-1].scan.links[0][0] == "../../../x319.md"
 
@@ -725,7 +725,7 @@ def test_parallel_reader_runs_meanwhile_once_in_this_process_while_workers_read(
 
     reads = loader.read_documents(root, paths, workers=2, meanwhile=meanwhile)
     assert calls == [os.getpid()]
-    assert [r.meta["title"] for r in reads] == paths  # in path order, whoever read them
+    assert [r.frontmatter["title"] for r in reads] == paths  # in path order, whoever read them
     single = []
     loader.read_documents(root, paths[:3], workers=2, meanwhile=lambda: single.append(1))
     assert single == [1]  # too few for workers: still run once

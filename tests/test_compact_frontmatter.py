@@ -1,0 +1,71 @@
+"""Compact frontmatter (the TUI's mode): documents read by workers or from the metadata
+cache keep their frontmatter as the bytes the worker sent, decoded on each look, and
+everything that reads them sees what it saw before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchmarks.generate import generate_package
+from kas_tui import records
+from kas_tui.loader import PARALLEL_MIN
+from kas_tui.package import Package
+from kas_tui.search import Finder
+
+DOCUMENTS = PARALLEL_MIN + 100  # enough for worker processes
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return generate_package(tmp_path_factory.mktemp("compact") / "gen", DOCUMENTS)
+
+
+@pytest.fixture
+def compact():
+    records.compact_frontmatter()
+    try:
+        yield
+    finally:
+        records.compact_frontmatter(False)
+
+
+@pytest.mark.parametrize("cache", [False, True])
+def test_compact_documents_keep_bytes_and_read_the_same(
+    package, compact, cache, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("KAS_TUI_CACHE_DIR", str(tmp_path / "cache"))
+    if cache:
+        Package.open(package, cache=True)  # an earlier start wrote the cache
+    records.compact_frontmatter(False)
+    plain = Package.open(package)
+    records.compact_frontmatter()
+    small = Package.open(package, cache=cache)
+    assert len(small.documents) == DOCUMENTS
+    held = [doc._meta for doc in small.documents.values()]
+    assert all(isinstance(raw, bytes) for raw in held), "read by workers or from the cache"
+    for path, doc in small.documents.items():
+        assert doc.meta == plain.documents[path].meta
+        assert (doc.title, doc.description, doc.tags, doc.status) == (
+            plain.documents[path].title,
+            plain.documents[path].description,
+            plain.documents[path].tags,
+            plain.documents[path].status,
+        )
+    assert all(isinstance(doc._meta, bytes) for doc in small.documents.values()), (
+        "looking decodes, and keeps nothing"
+    )
+    assert small.documents == plain.documents
+    queries = ["incident", "#refund", "rel/roll", "canary deploy", "bundle-001/"]
+    for query in queries:
+        assert Finder(small).search(query) == Finder(plain).search(query), query
+
+
+def test_off_the_first_look_decodes_for_good(package, tmp_path, monkeypatch):
+    monkeypatch.setenv("KAS_TUI_CACHE_DIR", str(tmp_path / "cache"))
+    pkg = Package.open(package)
+    doc = next(iter(pkg.documents.values()))
+    assert isinstance(doc._meta, bytes)
+    meta = doc.meta
+    assert doc._meta is meta and doc.meta is meta  # decoded once, kept
