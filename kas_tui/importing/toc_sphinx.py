@@ -60,7 +60,17 @@ def _page(docname: str, files: Collection[str]) -> str | None:
 
 
 class _Toctrees:
-    def __init__(self, read, files, problems, node, base) -> None:  # noqa: ANN001
+    """Reads toctrees page by page: ``problems`` collects what they name that is
+    missing, ``node`` makes the tree's nodes, ``base`` is the project's folder."""
+
+    def __init__(
+        self,
+        read: Callable[[str], str | None],
+        files: Collection[str],
+        problems: list[str],
+        node: Callable[..., Any] | None,
+        base: str,
+    ) -> None:
         self.read, self.files, self.problems, self.node, self.base = (
             read,
             files,
@@ -81,7 +91,7 @@ class _Toctrees:
         for caption, line, entries in _toctrees(text):
             found = []
             for number, title, target, glob in entries:
-                for path in self._targets(page, number, target, glob):
+                for path in self.targets(page, number, target, glob):
                     if path in seen:
                         continue  # listed above it already (or itself): no loop
                     child = self.node(title, path, [], number, page)
@@ -93,7 +103,8 @@ class _Toctrees:
                 nodes += found
         return nodes
 
-    def _targets(self, page: str, number: int, target: str, glob: bool) -> list[str]:
+    def targets(self, page: str, number: int, target: str, glob: bool) -> list[str]:
+        """The pages a toctree entry of ``page`` (on line ``number``) names."""
         folder = posixpath.dirname(page)
         name = target.removesuffix(".md")
         docname = posixpath.normpath(
@@ -175,7 +186,7 @@ def toctree_lists(
     for caption, start, end, entries in reversed(blocks):
         shown = [f"**{caption}**", ""] if caption else []
         for _number, title, target, glob in entries:
-            for path in reader._targets(page, 0, target, glob):
+            for path in reader.targets(page, 0, target, glob):
                 heading = _HEADING.search(read(path) or "")
                 name = title or (heading.group(1) if heading else posixpath.basename(path)[:-3])
                 shown.append(f"- [{name}]({posixpath.relpath(path, folder or '.')})")
