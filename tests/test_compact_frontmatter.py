@@ -69,3 +69,24 @@ def test_off_the_first_look_decodes_for_good(package, tmp_path, monkeypatch):
     assert isinstance(doc._meta, bytes)
     meta = doc.meta
     assert doc._meta is meta and doc.meta is meta  # decoded once, kept
+
+
+def test_compact_edit_reload_and_undo(package, compact, tmp_path, monkeypatch):
+    """An edit of a compact document is seen after its reload (compact again), and undo
+    restores the exact bytes and the frontmatter."""
+    import shutil
+
+    from kas_tui import editing
+
+    monkeypatch.setenv("KAS_TUI_CACHE_DIR", str(tmp_path / "cache"))
+    root = Path(shutil.copytree(package, tmp_path / "copy"))
+    pkg = Package.open(root)
+    rel = sorted(pkg.documents)[7]
+    before = (root / rel).read_bytes()
+    old_title = pkg.documents[rel].title
+    assert editing.set_field(pkg, rel, "title", "A new title") is not None
+    doc = pkg.documents[rel]
+    assert doc.title == "A new title" and isinstance(doc._meta, bytes)
+    assert editing.undo(pkg) is not None
+    assert (root / rel).read_bytes() == before
+    assert pkg.documents[rel].title == old_title
