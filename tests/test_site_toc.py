@@ -551,7 +551,7 @@ SIDEBAR = """\
 **[[Home]]**
 
 ## Getting started
-* [[Installing|Install on Linux]]
+* [[Installing|Install on Linux#Requirements]]
   * [Upgrading](Upgrading-from-1.x)
 * [The FAQ](https://github.com/acme/widgets/wiki/FAQ)
 * [[Gone Page]]

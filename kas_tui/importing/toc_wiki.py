@@ -87,7 +87,7 @@ def _entry(label: str) -> tuple[str, str | None]:
     wiki = _WIKI_LINK.search(label)
     if wiki:
         text, page = wiki.group(1).strip(), (wiki.group(2) or wiki.group(1)).strip()
-        return text, page
+        return text, page.split("#", 1)[0].strip() or None  # [[Page#Section]]: the page
     link = _MD_LINK.search(label)
     if link:
         text, href = link.group(1).strip(), link.group(2).strip()
