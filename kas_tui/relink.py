@@ -22,7 +22,6 @@ Pure: text in, text out; the moves planner (:mod:`kas_tui.moves`) reads and writ
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Container, Iterable, Iterator
 from typing import Any
 from urllib.parse import quote, unquote
@@ -30,10 +29,9 @@ from urllib.parse import quote, unquote
 from .okf import frontmatter as fm
 from .okf import yaml_patch
 from .okf.errors import EditError, FormatError
-from .okf.links import Span, code_spans, relative_link, resolve, rewrite_links
+from .okf.links import SCHEME, Span, code_spans, relative_link, resolve, rewrite_links
 
 #: A written path that is a URL (``https:``, ``mailto:``, ``file:``), not a package path.
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
 class PathMap:
@@ -166,7 +164,7 @@ def _looks_like_path(code: str) -> bool:
     """A code span an agent would read as a path: one word with a ``/`` or a ``.``."""
     if not code or code != code.strip() or any(c.isspace() for c in code):
         return False
-    if "://" in code or code[0] in "#[-" or _SCHEME.match(code):
+    if "://" in code or code[0] in "#[-" or SCHEME.match(code):
         return False
     return "/" in code or "." in code
 
@@ -211,7 +209,7 @@ def _moved_resource(
 ) -> str | None:
     """The new ``resource`` for ``value`` of ``source`` (moving to ``new_source``)."""
     written = value.strip()
-    if not written or written != value or _SCHEME.match(written) or written.startswith("#"):
+    if not written or written != value or SCHEME.match(written) or written.startswith("#"):
         return None
     if written.startswith("/"):
         return _moved(source, new_source, written, written, paths)

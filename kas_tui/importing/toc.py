@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
-from .toc_formats import docusaurus_roots, load_lined
+from .toc_formats import URL, docusaurus_roots, load_lined
 from .toc_sphinx import sphinx_roots
 from .toc_wiki import ORDER, SIDEBAR, azure_order_roots, wiki_sidebar_roots
 
@@ -61,7 +61,6 @@ TOC_NAMES = frozenset(
     }
 )
 _MKDOCS = re.compile(r"mkdocs[\w.-]*\.ya?ml", re.IGNORECASE)
-_URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)
 _MD_HEADING = re.compile(r"^(#{1,6})(?:[ \t]+|(?=\[))(.*?)(?:[ \t]+#+)?[ \t]*$")
 _MD_LINK = re.compile(
     r"""^\[(?P<title>[^\]]*)\]\(\s*(?P<href><[^>]*>|[^)\s]*)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)$"""
@@ -333,7 +332,7 @@ class _Reader:
                 children = self._nav(value, base, path)
                 if children:  # a section whose pages are all missing leads nowhere
                     nodes.append(TocNode(title, None, children, line))
-            elif isinstance(value, str) and value.strip() and not _URL.match(value.strip()):
+            elif isinstance(value, str) and value.strip() and not URL.match(value.strip()):
                 page = posixpath.normpath(posixpath.join(base, unquote(value.strip().lstrip("/"))))
                 if page in self.files:
                     nodes.append(TocNode(title, page, [], line))
@@ -377,7 +376,7 @@ class _Reader:
             node.children = self._docfx_items(item.get("items"), path, chain)
             for key in ("href", "tocHref", "topicHref"):
                 href = item.get(key)
-                if not isinstance(href, str) or not href.strip() or _URL.match(href.strip()):
+                if not isinstance(href, str) or not href.strip() or URL.match(href.strip()):
                     continue
                 target = _join(folder, href)
                 nested = None if key == "topicHref" else self._nested(target)
@@ -431,7 +430,7 @@ class _Reader:
             node = TocNode(link.group("title").strip() if link else label, None, [], number)
             node.file = None if len(chain) == 1 else path
             href = link.group("href").strip("<>").strip() if link else ""
-            if href and not _URL.match(href):
+            if href and not URL.match(href):
                 target = _join(folder, href)
                 nested = self._nested(target)
                 if nested is not None and nested in chain:

@@ -1,4 +1,5 @@
-"""What :mod:`toc` reads with: YAML with line numbers, and Docusaurus sidebars.
+"""What :mod:`toc` reads with: YAML with line numbers, Docusaurus sidebars, and what
+tells an address from a path.
 
 ``load_lined`` reads YAML (JSON too) as dicts and lists that know their lines; tags it
 does not know (MkDocs's ``!!python/name:...``, ``!ENV``) read as ``None``.
@@ -15,6 +16,8 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 import yaml
+
+from ..okf.links import SCHEME
 
 
 class LinedDict(dict):  # type: ignore[type-arg]
@@ -77,6 +80,10 @@ def load_lined(text: str) -> tuple[Any, tuple[int, str] | None]:
 # --- Docusaurus ----------------------------------------------------------------------------
 
 _PAGE = (".md", ".mdx")
+#: An address (``https:``, ``mailto:``, ``//host``), not a path in the source: no entry.
+URL = re.compile(f"{SCHEME.pattern}|^//")
+#: The pages of a wiki or a Sphinx project.
+MARKDOWN_PAGES = (".md", ".markdown")
 _NUMBER_PREFIX = re.compile(r"^\d+[-_.]\s*")
 
 

@@ -21,11 +21,11 @@ import re
 from collections.abc import Callable, Collection
 from typing import Any
 
+from .toc_formats import MARKDOWN_PAGES, URL
+
 _ROOT_DOC = re.compile(r"^(?:root_doc|master_doc)\s*=\s*['\"]([^'\"]+)['\"]", re.MULTILINE)
 _FENCE = re.compile(r"^(`{3,}|:{3,})\s*\{toctree\}\s*$")
 _TITLED = re.compile(r"^(.*?)\s*<([^<>]+)>$")
-_URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)
-_PAGE_EXTS = (".md", ".markdown")
 
 
 def root_doc(conf: str) -> str:
@@ -53,7 +53,7 @@ def sphinx_roots(
 
 
 def _page(docname: str, files: Collection[str]) -> str | None:
-    for ext in _PAGE_EXTS:
+    for ext in MARKDOWN_PAGES:
         if docname + ext in files:
             return docname + ext
     return None
@@ -79,7 +79,7 @@ class _Toctrees:
             base,
         )
         self.docnames = sorted(
-            posixpath.splitext(f)[0] for f in files if f.lower().endswith(_PAGE_EXTS)
+            posixpath.splitext(f)[0] for f in files if f.lower().endswith(MARKDOWN_PAGES)
         )
 
     def below(self, page: str, seen: set[str]) -> list[Any]:
@@ -160,7 +160,7 @@ def _blocks(text: str) -> list[tuple[str | None, int, int, list[Entry]]]:
             title, target = (
                 (titled.group(1).strip() or None, titled.group(2)) if titled else (None, raw)
             )
-            if target == "self" or _URL.match(target):
+            if target == "self" or URL.match(target):
                 continue
             entries.append((i, title, target.strip(), glob))
         i += 1

@@ -20,6 +20,8 @@ from collections.abc import Callable, Collection
 from typing import Any
 from urllib.parse import unquote
 
+from .toc_formats import MARKDOWN_PAGES, URL
+
 #: The sidebar's file name (compared in lower case).
 SIDEBAR = "_sidebar.md"
 
@@ -28,9 +30,7 @@ _ITEM = re.compile(r"^([ \t]*)(?:[-*+]|\d+[.)])[ \t]+(.*)$")
 _WIKI_LINK = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")
 _MD_LINK = re.compile(r"\[([^\]]*)\]\(\s*<?([^)\s>]*)>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
 _WIKI_ADDRESS = re.compile(r"^(?:https?:)?//[^/]+/[^/]+/[^/]+/wiki/([^?#]+)", re.IGNORECASE)
-_URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)
 _EMPHASIS = re.compile(r"(\*\*|__|\*|_|`)(.+?)\1")
-_PAGE_EXTS = (".md", ".markdown")
 
 
 def page_key(name: str) -> str:
@@ -50,7 +50,7 @@ def wiki_sidebar_roots(
     pages: dict[str, str] = {}
     for rel in sorted(files, key=lambda f: (f.count("/"), f)):  # the shallowest wins
         stem, ext = posixpath.splitext(posixpath.basename(rel))
-        if ext.lower() in _PAGE_EXTS and not stem.startswith("_"):
+        if ext.lower() in MARKDOWN_PAGES and not stem.startswith("_"):
             pages.setdefault(page_key(stem), rel)
     roots: list[Any] = []
     stack: list[tuple[int, Any]] = []
@@ -94,7 +94,7 @@ def _entry(label: str) -> tuple[str, str | None]:
         address = _WIKI_ADDRESS.match(href)
         if address:
             return text, unquote(address.group(1)).rstrip("/")
-        if _URL.match(href) or not href or href.startswith("#"):
+        if URL.match(href) or not href or href.startswith("#"):
             return _plain(label[: link.start()] + text + label[link.end() :]), None
         return text, href.split("#", 1)[0].split("?", 1)[0]
     return _plain(label), None
@@ -106,7 +106,7 @@ def _plain(label: str) -> str:
 
 def _find(target: str, sidebar: str, files: Collection[str], pages: dict[str, str]) -> str | None:
     """The file a link names: a path to a page (``Guide/Setup.md``), else a page name."""
-    if target.lower().endswith(_PAGE_EXTS):
+    if target.lower().endswith(MARKDOWN_PAGES):
         joined = posixpath.normpath(posixpath.join(posixpath.dirname(sidebar), unquote(target)))
         if joined in files:
             return joined

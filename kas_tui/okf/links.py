@@ -38,7 +38,8 @@ __all__ = [
     "site_link",
 ]
 
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+#: A URL scheme at the start of a link (``https:``, ``mailto:``): an address, not a path.
+SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _WINDOWS_PATH = re.compile(r"^[A-Za-z]:[\\/]")
 #: A relative path of plain names (none of them "." or ".."): resolves by joining.
 _PLAIN_RELATIVE = re.compile(r"[\w-][\w.-]*(?:/[\w-][\w.-]*)*/?", re.ASCII)
@@ -394,7 +395,7 @@ def resolve(source: str, target: str) -> Target:
     raw = unquote(target)  # the Markdown parser writes ``C:\\x`` as ``C:%5Cx``
     if _WINDOWS_PATH.match(raw) or raw.startswith("\\\\"):
         return Target("outside", target)
-    if _SCHEME.match(target):
+    if SCHEME.match(target):
         scheme = target.split(":", 1)[0].lower()
         return Target("outside" if scheme == "file" else "external", target)
     if target.startswith("//"):
