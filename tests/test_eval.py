@@ -170,10 +170,17 @@ def test_a_call_the_walk_refuses_fails_that_run_only(tmp_path: Path, monkeypatch
         real(self, tool, "never/named.md" if path.endswith("guide-a.md") else path, options)
 
     monkeypatch.setattr(module._Navigation, "_choose", astray)
-    run = nav(payments(tmp_path)).run(REFUND)
+    root = payments(tmp_path)
+    run = nav(root).run(REFUND)
     assert run.ended == FAILED and not run.reached
     assert "never/named.md has not been named" in run.note
     assert run.steps[-1].tool == "submit_answer"  # the trajectory still ends as a walk does
+    ev = evaluate(Package.open(root), [REFUND, CHARGEBACK])
+    text, markdown = format_text(ev), format_markdown(ev)
+    assert ev.main.overall.failed == 1
+    assert text.splitlines()[2].split()[-1] == "failed"  # the column, shown when a run failed
+    assert "the navigator failed: the navigator made a call the walk refused" in text
+    assert "| out of budget | failed |" in markdown
 
 
 def test_navigator_never_opens_what_nothing_named(tmp_path: Path) -> None:

@@ -107,8 +107,8 @@ def _pct(value: float) -> str:
     return f"{value * 100:.1f}%"
 
 
-def _figures(o: Overall) -> list[str]:
-    return [
+def _figures(o: Overall, failed: bool = False) -> list[str]:
+    figures = [
         _pct(o.reach),
         _pct(o.reach_within),
         f"{o.median_turns:g}",
@@ -116,6 +116,12 @@ def _figures(o: Overall) -> list[str]:
         str(o.gave_up),
         str(o.out_of_budget),
     ]
+    return [*figures, str(o.failed)] if failed else figures
+
+
+def _any_failed(ev: Evaluation) -> bool:
+    """Whether a run failed (its column is shown then: an endpoint's errors...)."""
+    return any(v.overall.failed for v in ev.variants)
 
 
 def _table(rows: list[list[str]], header: list[str]) -> list[str]:
@@ -141,7 +147,9 @@ def format_text(ev: Evaluation, *, top: int = 10) -> str:
     ]
     header = ["", "reach", f"<={ev.within} turns", "median turns", "median tokens"]
     header += ["gave up", "out of budget"]
-    rows = [[_label(v), *_figures(v.overall)] for v in ev.variants]
+    failed = _any_failed(ev)
+    header += ["failed"] if failed else []
+    rows = [[_label(v), *_figures(v.overall, failed)] for v in ev.variants]
     out += _table(rows, header)
     rec = ev.recall
     out.append(
@@ -156,7 +164,7 @@ def format_text(ev: Evaluation, *, top: int = 10) -> str:
         )
     if len(main.bundles) > 1:
         out += ["", "By bundle:"]
-        rows = [[name or "(root)", *_figures(o)] for name, o in main.bundles.items()]
+        rows = [[name or "(root)", *_figures(o, failed)] for name, o in main.bundles.items()]
         out += ["  " + line for line in _table(rows, ["bundle", *header[1:]])]
     out += _blame_text(main, top)
     out.append("")
@@ -221,11 +229,12 @@ def format_markdown(ev: Evaluation, *, top: int = 10) -> str:
         f"navigator `{ev.navigator}`, budget {ev.budget} turns.",
         "",
         f"| | reach | within {ev.within} turns | median turns | median tokens | gave up "
-        "| out of budget |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| out of budget |" + (" failed |" if _any_failed(ev) else ""),
+        "|---|---:|---:|---:|---:|---:|---:|" + ("---:|" if _any_failed(ev) else ""),
     ]
     for v in ev.variants:
-        out.append("| " + " | ".join([_label(v), *_figures(v.overall)]) + " |")
+        figures = _figures(v.overall, _any_failed(ev))
+        out.append("| " + " | ".join([_label(v), *figures]) + " |")
     rec = ev.recall
     out += [
         "",
