@@ -215,7 +215,8 @@ def test_the_build_follows_an_azure_devops_wiki(tmp_path: Path) -> None:
         tmp_path / "src",
         {
             ".order": "Start-here\nRunbooks\n",
-            "Start-here.md": _page("Start here"),
+            "Start-here.md": _page("Start here", "![The map](/.attachments/map-1.png)"),
+            ".attachments/map-1.png": "not really a PNG",
             "Runbooks.md": _page("Runbooks"),
             "Runbooks/.order": "Restart-the-API\nFail-over-the-database\n",
             "Runbooks/Fail-over-the-database.md": _page("Fail over the database"),
@@ -236,6 +237,9 @@ def test_the_build_follows_an_azure_devops_wiki(tmp_path: Path) -> None:
         "Fail over the database",
     ]
     assert not (out / ".order").exists() and not (out / "runbooks-2.md").exists()
+    # the wiki's hidden attachments folder is copied, and links to it follow
+    assert (out / "attachments/map-1.png").read_text() == "not really a PNG"
+    assert "![The map](/attachments/map-1.png)" in (out / "start-here.md").read_text("utf-8")
 
 
 def test_the_build_follows_sphinx_toctrees(tmp_path: Path) -> None:

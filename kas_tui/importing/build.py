@@ -64,7 +64,7 @@ from .source_meta import (
 )
 from .toc import Toc, find_toc
 from .toc_sphinx import toctree_lists
-from .toc_wiki import ORDER
+from .toc_wiki import ATTACHMENTS, ORDER
 
 #: Failures a second try on the same bytes cannot change (a timeout or a missing
 #: dependency may go away with other options or packages: those are tried again).
@@ -287,7 +287,7 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
             dirs[:] = sorted(
                 d
                 for d in dirs
-                if not d.startswith(".")
+                if (not d.startswith(".") or d == ATTACHMENTS)
                 and os.path.abspath(here / d) != str(self.out)
                 and not (here / d).is_symlink()
             )

@@ -118,6 +118,8 @@ def _find(target: str, sidebar: str, files: Collection[str], pages: dict[str, st
 
 #: An Azure DevOps wiki's order file: in each folder, the pages in the order shown.
 ORDER = ".order"
+#: The hidden folder an Azure DevOps wiki keeps its pages' images and files in.
+ATTACHMENTS = ".attachments"
 
 
 def order_title(name: str) -> str:
