@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -119,6 +120,18 @@ def control_error(text: str) -> str | None:
         return None
     shown = ", ".join(dict.fromkeys(_visible(c) for c in bad))
     return f"contains control characters ({shown}); remove them (pasted terminal escapes?)"
+
+
+def plain_text(value: Any) -> bool:
+    """Whether ``value`` fits a text input as it is (no control characters, not a list)."""
+    return value is None or (isinstance(value, str) and control_error(value) is None)
+
+
+def by_use(values: Iterable[str]) -> list[str]:
+    """Distinct non-empty ``values``, the most used first (then alphabetically): the
+    choices a field offers (types, tags) in the order a package uses them."""
+    counts = Counter(v for v in values if v)
+    return sorted(counts, key=lambda v: (-counts[v], v.casefold()))
 
 
 # --- one field at a time ------------------------------------------------------------------

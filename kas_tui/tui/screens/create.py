@@ -30,7 +30,6 @@ from ..widgets.fields import DescriptionRow, FieldRow, TagsRow, TextRow, TypeRow
 from ..widgets.footer import KasFooter
 from .choose import ChoiceScreen, ask_before_leaving
 from .form import FormScreen
-from .meta_editor import by_use
 
 if TYPE_CHECKING:
     from ...package import Package
@@ -217,7 +216,7 @@ class CreateScreen(FormScreen[str | None]):
                 parse=_parser(lambda text: creating.check_file_name(pkg, self.bundle, text)),
                 hint=".md is added; drafted from the title",
             ),
-            TagsRow(None, by_use([t for d in pkg.documents.values() for t in d.tags])),
+            TagsRow(None, F.by_use([t for d in pkg.documents.values() for t in d.tags])),
         ]
 
     def on_mount(self) -> None:

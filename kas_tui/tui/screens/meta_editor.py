@@ -11,11 +11,10 @@ values, order; it is checked before it is written (``set_frontmatter_text``).
 from __future__ import annotations
 
 import contextlib
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -38,6 +37,7 @@ from ..widgets.fields import (
 )
 from ..widgets.footer import KasFooter
 from ..widgets.provenance import HistoryView, SourcesRow
+from ..widgets.yaml_area import YamlArea
 from .ask import AskScreen
 from .choose import ask_before_leaving
 from .form import FormScreen
@@ -75,41 +75,6 @@ def open_meta_editor(app: Any, path: str) -> None:
     app.push_screen(MetaEditor(path, text, package, today=app.today, base=base))
 
 
-def by_use(values: list[str]) -> list[str]:
-    """Distinct non-empty ``values``, the most used first (then alphabetically)."""
-    counts = Counter(v for v in values if v)
-    return sorted(counts, key=lambda v: (-counts[v], v.casefold()))
-
-
-def _plain_text(value: Any) -> bool:
-    """Whether ``value`` fits a text input as it is (no control characters, not a list)."""
-    return value is None or (isinstance(value, str) and F.control_error(value) is None)
-
-
-class YamlArea(TextArea):
-    """The raw YAML: Tab indents, one Esc leaves the editor (a plain TextArea keeps the
-    first Esc to let go of the focus), ctrl+Home and ctrl+End go to its start and end."""
-
-    BINDINGS = [
-        Binding("ctrl+home", "document_start", "Start", show=False),
-        Binding("ctrl+end", "document_end", "End", show=False),
-    ]
-
-    async def _on_key(self, event: events.Key) -> None:
-        if event.key == "escape":  # the screen's Esc: close the editor (asking if unsaved)
-            event.stop()
-            event.prevent_default()
-            await self.run_action("screen.close")
-            return
-        await super()._on_key(event)
-
-    def action_document_start(self) -> None:
-        self.move_cursor((0, 0))
-
-    def action_document_end(self) -> None:
-        self.move_cursor(self.document.end)
-
-
 class MetaEditor(FormScreen[bool]):
     """Edit the frontmatter of one document; dismisses with ``True`` once saved."""
 
@@ -134,8 +99,8 @@ class MetaEditor(FormScreen[bool]):
         self.today = today
         self.base = base  # the file as the editor read it: a save over a later change conflicts
         docs = package.documents.values()
-        self.types = by_use([d.type for d in docs])
-        self.tags = by_use([t for d in docs for t in d.tags])
+        self.types = F.by_use([d.type for d in docs])
+        self.tags = F.by_use([t for d in docs for t in d.tags])
         disk_yaml = F.frontmatter_text(text) or ""  # no block yet: the first save adds one
         self.disk_yaml = disk_yaml
         meta, error, line = F.parse_block(disk_yaml)
@@ -209,22 +174,22 @@ class MetaEditor(FormScreen[bool]):
 
     def _row_for(self, key: str, value: Any) -> FieldRow:
         """The typed row for a known field, or the YAML line when the value does not fit."""
-        if key == "description" and _plain_text(value):
+        if key == "description" and F.plain_text(value):
             return DescriptionRow(value, self._title_now)
         if key == "tags" and (
             value is None
-            or _plain_text(value)
+            or F.plain_text(value)
             or (
                 isinstance(value, list)
-                and all(isinstance(t, (str, int)) and _plain_text(str(t)) for t in value)
+                and all(isinstance(t, (str, int)) and F.plain_text(str(t)) for t in value)
             )
         ):
             return TagsRow(value, self.tags)
-        if key == "status" and _plain_text(value):
+        if key == "status" and F.plain_text(value):
             return StatusRow(value)
-        if key == "stale_after" and _plain_text(value):
+        if key == "stale_after" and F.plain_text(value):
             return DateRow(value, self.today)
-        if key in ("type", "title", "resource") and _plain_text(value):
+        if key in ("type", "title", "resource") and F.plain_text(value):
             return TextRow(
                 key,
                 value,

@@ -32,10 +32,6 @@ FORM_KEYS = tuple(k for k in F.FORM_FIELDS if k != "resource")
 FILE_KEY = "file-name"
 
 
-def _plain_text(value: Any) -> bool:
-    return value is None or (isinstance(value, str) and F.control_error(value) is None)
-
-
 class PlanForm(VerticalScroll):
     """The drafted frontmatter of one planned document, as the frontmatter editor's rows."""
 
@@ -70,21 +66,21 @@ class PlanForm(VerticalScroll):
         yield history
 
     def _row_for(self, key: str, value: Any) -> FieldRow:
-        if key == "description" and _plain_text(value):
+        if key == "description" and F.plain_text(value):
             return DescriptionRow(value, self._title_now)
         if key == "tags" and (
             value is None
             or (
                 isinstance(value, list)
-                and all(isinstance(t, str) and _plain_text(t) for t in value)
+                and all(isinstance(t, str) and F.plain_text(t) for t in value)
             )
         ):
             return TagsRow(value, self.tags)
-        if key == "status" and _plain_text(value):
+        if key == "status" and F.plain_text(value):
             return StatusRow(value)
-        if key == "stale_after" and _plain_text(value):
+        if key == "stale_after" and F.plain_text(value):
             return DateRow(value, self.today)
-        if key in ("type", "title") and _plain_text(value):
+        if key in ("type", "title") and F.plain_text(value):
             used = ", ".join(self.types[:4])
             hint = (f"required; used here: {used}" if key == "type" and used else "required") + (
                 " · inferred from the file" if key == "type" else ": the index entry's text"

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import os
 import threading
-from collections import Counter
-from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +24,7 @@ from textual.widgets import (
     Static,
 )
 
+from .... import form_fields as F
 from ....importing.files import FORMATS
 from ...widgets.footer import KasFooter
 from ...widgets.inputs import CleanInput
@@ -45,11 +44,6 @@ if TYPE_CHECKING:
     from ....importing import Limits, PlannedImport
     from ....importing.convert import Result
     from ....package import Package
-
-
-def _by_use(values: Iterable[str]) -> list[str]:
-    counts = Counter(v for v in values if v)
-    return sorted(counts, key=lambda v: (-counts[v], v.casefold()))
 
 
 class ImportWizard(FilesStep, ConvertingStep, PreviewStep):
@@ -95,8 +89,8 @@ class ImportWizard(FilesStep, ConvertingStep, PreviewStep):
         self._body_of: int | None = None
         self._sync_pending: set[int] = set()
         docs = package.documents.values()
-        self.types = _by_use(d.type for d in docs)
-        self.tags = _by_use(t for d in docs for t in d.tags)
+        self.types = F.by_use(d.type for d in docs)
+        self.tags = F.by_use(t for d in docs for t in d.tags)
 
     # -- layout ---------------------------------------------------------------------
 
