@@ -27,6 +27,7 @@ from .okf.frontmatter import load_yaml
 from .okf.lifecycle import STATUSES, TrustTier, timestamp_problem
 from .okf.text import control_chars
 from .okf.timestamp import Timestamp
+from .okf.yaml_patch import same_value
 from .package import Package
 from .records import Document
 from .store import Change, StoreError
@@ -252,17 +253,6 @@ def parse_value(key: str, text: str) -> Any:
 # --- operations ------------------------------------------------------------------------
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equal values of equal types (``True`` is not ``1``; a timestamp is not its text)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, list):
-        return len(a) == len(b) and all(map(_same, a, b))
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
-    return a == b
-
-
 def _document(pkg: Package, rel: str) -> Document:
     doc = pkg.documents.get(rel)
     if doc is None:
@@ -309,7 +299,7 @@ class SetField:
 
     def apply(self, pkg: Package, rel: str) -> Change | None:
         doc = _document(pkg, rel)
-        if self.key in doc.meta and _same(doc.meta[self.key], self.value):
+        if self.key in doc.meta and same_value(doc.meta[self.key], self.value):
             return None
         return editing.set_field(pkg, rel, self.key, self.value)
 

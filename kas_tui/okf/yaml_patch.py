@@ -95,7 +95,7 @@ def set_field(text: str, key: str, value: Any) -> str:
     yaml_text, base, root, data = parsed
     dumper = _dumper_for(root, yaml_text)
     pair = _find(root, key, yaml_text)
-    if pair is not None and key in data and _same(data[key], value):
+    if pair is not None and key in data and same_value(data[key], value):
         return text  # it already holds this value: keep the author's spelling of it
     if pair is None:
         insert = _render_entry(key, value, None, None, dumper, nl)
@@ -181,14 +181,15 @@ def set_in(text: str, path: Sequence[str | int], value: str) -> str:
     raise EditError(f"{'.'.join(map(str, path))}: the new value cannot be written on its line")
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equal values of equal types (``True`` is not ``1``, a timestamp is not its string)."""
+def same_value(a: Any, b: Any) -> bool:
+    """Equal values of equal types (``True`` is not ``1``, a timestamp is not its string),
+    mappings in the same key order: whether a field already holds what a write asks."""
     if type(a) is not type(b):
         return False
     if isinstance(a, list):
-        return len(a) == len(b) and all(map(_same, a, b))
+        return len(a) == len(b) and all(map(same_value, a, b))
     if isinstance(a, dict):
-        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+        return list(a) == list(b) and all(same_value(a[k], b[k]) for k in a)
     return a == b
 
 
