@@ -74,6 +74,23 @@ class EditOutcome(Enum):
         return self in (EditOutcome.SAVED, EditOutcome.NOTHING)
 
 
+def close_after_save(editor: Any, outcome: EditOutcome) -> bool:
+    """Close an editor screen as every editor closes after a save: the change dropped (the
+    user reloaded the file) dismisses it with ``False``, a save with ``True``, once the
+    dialog that decided it (a conflict's diff) has closed. ``False`` when it stays open:
+    not saved, its fields keep the user's text."""
+    if outcome is EditOutcome.DROPPED:
+        editor.dismiss(False)
+        return True
+    if not outcome.saved:
+        return False
+    if editor.is_current:
+        editor.dismiss(True)
+    else:
+        editor.call_after_refresh(lambda: editor.is_current and editor.dismiss(True))
+    return True
+
+
 class EditDecided(Message):
     """How a conflict's decision ended (never ``CONFLICT_PENDING``): sent to the screen
     that ran the edit, once."""

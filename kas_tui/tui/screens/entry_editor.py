@@ -26,7 +26,7 @@ from ...drift import drifted, more_than_one_sentence, says_nothing
 from ...editing import set_entry, set_field
 from ...okf.text import control_chars
 from ...tokens import estimate_tokens
-from ..edits import EditDecided, EditOutcome
+from ..edits import EditDecided, EditOutcome, close_after_save
 from .choose import ask_before_leaving
 from .kas_screen import KasModalScreen
 
@@ -393,11 +393,9 @@ class EntryEditor(KasModalScreen[bool]):
         self._after_save(message.outcome)
 
     def _after_save(self, outcome: EditOutcome) -> None:
-        if outcome is EditOutcome.DROPPED:  # the user dropped the change and reloaded
-            self.dismiss(False)
-        elif outcome.saved:
-            self.dismiss(True)
-        elif outcome is EditOutcome.KEPT:
+        if close_after_save(self, outcome):
+            return
+        if outcome is EditOutcome.KEPT:
             # the fields keep the user's text, compared with what the editor opened on,
             # so a field the user did not touch is never written over a change another
             # program made; the entry's line is looked up again at the next save

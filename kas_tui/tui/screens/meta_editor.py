@@ -25,7 +25,7 @@ from textual.widgets.text_area import LanguageDoesNotExist, Selection
 from ... import form_fields as F
 from ...editing import remove_field, set_field, set_frontmatter_text
 from ...okf.errors import EditError, FormatError
-from ..edits import EditDecided, EditOutcome
+from ..edits import EditDecided, EditOutcome, close_after_save
 from ..widgets.fields import (
     DateRow,
     DescriptionRow,
@@ -558,19 +558,13 @@ class MetaEditor(FormScreen[bool]):
         self._after_save(message.outcome)
 
     def _after_save(self, outcome: EditOutcome) -> None:
-        if outcome is EditOutcome.DROPPED:  # the user reloaded the file
-            self.dismiss(False)
-        elif outcome is EditOutcome.KEPT:
+        self.saved = self.saved or outcome.saved
+        if close_after_save(self, outcome):
+            return
+        if outcome is EditOutcome.KEPT:
             self._not_saved("Not saved; your changes are still here.")
-        elif not outcome.saved:  # refused, or a decision pending
-            if not self.saved:
-                self._not_saved("Not saved (see the message); your changes are still here.")
-        else:
-            self.saved = True
-            if self.is_current:
-                self.dismiss(True)
-            else:  # a dialog (the conflict's diff) is still closing
-                self.call_after_refresh(lambda: self.is_current and self.dismiss(True))
+        elif not self.saved:  # refused, or a decision pending
+            self._not_saved("Not saved (see the message); your changes are still here.")
 
     def _not_saved(self, message: str) -> None:
         self.set_status(message, error=True, sticky=True)

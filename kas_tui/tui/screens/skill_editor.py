@@ -33,7 +33,7 @@ from ...editing import set_body, set_skill_description
 from ...okf import yaml_patch
 from ...okf.errors import EditError, FormatError
 from ...okf.text import split_lines
-from ..edits import EditDecided, EditOutcome
+from ..edits import EditDecided, EditOutcome, close_after_save
 from .choose import ask_before_leaving
 from .entry_editor import OneLineArea, text_problem
 from .kas_screen import KasModalScreen
@@ -340,10 +340,7 @@ class SkillEditor(KasModalScreen[bool]):
         self._after_save(message.outcome)
 
     def _after_save(self, outcome: EditOutcome) -> None:
-        if outcome is EditOutcome.DROPPED:  # the user dropped the change and reloaded
-            self.dismiss(False)
-        elif outcome.saved:
-            self.dismiss(True)
+        close_after_save(self, outcome)
         # not saved: the fields keep the user's text, compared with what the editor opened
         # on, so a field the user did not touch is never written over another's change
 
