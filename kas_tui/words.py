@@ -1,4 +1,5 @@
-"""How kas-tui words a count: one home for "1 document", "2 documents"."""
+"""How kas-tui words things: a count ("1 document", "2 documents"), a place in a file
+("questions.jsonl, line 3"), a path or a text cut to fit."""
 
 from __future__ import annotations
 
@@ -9,6 +10,12 @@ def counted(count: int, word: str, plural: str | None = None) -> str:
     the word and an ``s`` ("1 entry", "3 entries")."""
     many = plural if plural is not None else f"{word}s"
     return f"{count:,} {word if count == 1 else many}"
+
+
+def at_line(source: str, line: int) -> str:
+    """Where a line-numbered problem is: ``source, line N``, or ``source`` alone for the
+    whole file (``line`` 0)."""
+    return f"{source}, line {line}" if line else source
 
 
 def elide_path(path: str, width: int) -> str:

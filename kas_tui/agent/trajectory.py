@@ -48,6 +48,7 @@ from typing import Any
 from ..okf.errors import FormatError
 from ..okf.text import decode
 from ..store import StoreError, os_reason, write_atomic
+from ..words import at_line
 from .step import Step
 
 NAME_KEYS = ("tool", "name", "tool_name")
@@ -138,8 +139,7 @@ class TrajectoryProblem:
     message: str
 
     def __str__(self) -> str:
-        where = f"{self.source}, line {self.line}" if self.line else self.source
-        return f"{where}: {self.message}"
+        return f"{at_line(self.source, self.line)}: {self.message}"
 
 
 @dataclass(frozen=True)

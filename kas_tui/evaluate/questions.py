@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 from ..fileio import atomic_write, os_reason
 from ..okf.errors import FormatError
 from ..okf.text import decode
+from ..words import at_line
 from .model import Question
 
 if TYPE_CHECKING:
@@ -66,8 +67,7 @@ class QuestionProblem:
     message: str
 
     def __str__(self) -> str:
-        where = f"{self.source}, line {self.line}" if self.line else self.source
-        return f"{where}: {self.message}"
+        return f"{at_line(self.source, self.line)}: {self.message}"
 
 
 @dataclass
