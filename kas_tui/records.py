@@ -76,8 +76,9 @@ class Document:
         if meta.__class__ is dict:
             return meta  # type: ignore[return-value]
         global _last
-        if _last[0] is meta:
-            return _last[1]
+        last = _last  # one read: another thread (the find index's build) may replace it
+        if last[0] is meta:
+            return last[1]
         decoded = pickle.loads(meta)  # type: ignore[arg-type]
         if _COMPACT:
             _last = (meta, decoded)  # type: ignore[assignment]
