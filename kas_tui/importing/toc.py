@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
-from .toc_formats import URL, docusaurus_roots, load_lined
+from .toc_formats import MD_HEADING, URL, docusaurus_roots, load_lined
 from .toc_sphinx import sphinx_roots
 from .toc_wiki import ORDER, SIDEBAR, azure_order_roots, wiki_sidebar_roots
 
@@ -61,7 +61,6 @@ TOC_NAMES = frozenset(
     }
 )
 _MKDOCS = re.compile(r"mkdocs[\w.-]*\.ya?ml", re.IGNORECASE)
-_MD_HEADING = re.compile(r"^(#{1,6})(?:[ \t]+|(?=\[))(.*?)(?:[ \t]+#+)?[ \t]*$")
 _MD_LINK = re.compile(
     r"""^\[(?P<title>[^\]]*)\]\(\s*(?P<href><[^>]*>|[^)\s]*)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)$"""
 )
@@ -422,7 +421,7 @@ class _Reader:
         stack: list[tuple[int, TocNode]] = []
         folder = posixpath.dirname(path)
         for number, line in enumerate(text.splitlines(), start=1):
-            heading = _MD_HEADING.match(line)
+            heading = MD_HEADING.match(line)
             if not heading:
                 continue
             level, label = len(heading.group(1)), heading.group(2).strip()

@@ -82,6 +82,8 @@ def load_lined(text: str) -> tuple[Any, tuple[int, str] | None]:
 _PAGE = (".md", ".mdx")
 #: An address (``https:``, ``mailto:``, ``//host``), not a path in the source: no entry.
 URL = re.compile(f"{SCHEME.pattern}|^//")
+#: An ATX heading line (``## Title``, ``# [Title](page.md)``): its marks and its text.
+MD_HEADING = re.compile(r"^(#{1,6})(?:[ \t]+|(?=\[))(.*?)(?:[ \t]+#+)?[ \t]*$")
 #: The pages of a wiki or a Sphinx project.
 MARKDOWN_PAGES = (".md", ".markdown")
 _NUMBER_PREFIX = re.compile(r"^\d+[-_.]\s*")

@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Collection
 from typing import Any
 
-from .toc_formats import MARKDOWN_PAGES, URL
+from .toc_formats import MARKDOWN_PAGES, MD_HEADING, URL
 
 _ROOT_DOC = re.compile(r"^(?:root_doc|master_doc)\s*=\s*['\"]([^'\"]+)['\"]", re.MULTILINE)
 _FENCE = re.compile(r"^(`{3,}|:{3,})\s*\{toctree\}\s*$")
@@ -168,9 +168,6 @@ def _blocks(text: str) -> list[tuple[str | None, int, int, list[Entry]]]:
     return found
 
 
-_HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
-
-
 def toctree_lists(
     text: str, page: str, read: Callable[[str], str | None], files: Collection[str], base: str
 ) -> str:
@@ -187,8 +184,16 @@ def toctree_lists(
         shown = [f"**{caption}**", ""] if caption else []
         for _number, title, target, glob in entries:
             for path in reader.targets(page, 0, target, glob):
-                heading = _HEADING.search(read(path) or "")
-                name = title or (heading.group(1) if heading else posixpath.basename(path)[:-3])
+                name = title or _first_heading(read(path) or "") or posixpath.basename(path)[:-3]
                 shown.append(f"- [{name}]({posixpath.relpath(path, folder or '.')})")
         lines[start - 1 : end] = shown
     return "\n".join(lines) + ("\n" if text.endswith("\n") else "")
+
+
+def _first_heading(text: str) -> str | None:
+    """The text of a page's first top-level heading, if it has one."""
+    for line in text.splitlines():
+        heading = MD_HEADING.match(line)
+        if heading and len(heading.group(1)) == 1 and heading.group(2).strip():
+            return heading.group(2).strip()
+    return None

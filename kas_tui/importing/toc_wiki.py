@@ -20,12 +20,11 @@ from collections.abc import Callable, Collection
 from typing import Any
 from urllib.parse import unquote
 
-from .toc_formats import MARKDOWN_PAGES, URL
+from .toc_formats import MARKDOWN_PAGES, MD_HEADING, URL
 
 #: The sidebar's file name (compared in lower case).
 SIDEBAR = "_sidebar.md"
 
-_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 _ITEM = re.compile(r"^([ \t]*)(?:[-*+]|\d+[.)])[ \t]+(.*)$")
 _WIKI_LINK = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")
 _MD_LINK = re.compile(r"\[([^\]]*)\]\(\s*<?([^)\s>]*)>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
@@ -55,7 +54,7 @@ def wiki_sidebar_roots(
     roots: list[Any] = []
     stack: list[tuple[int, Any]] = []
     for number, line in enumerate(text.splitlines(), start=1):
-        heading, item = _HEADING.match(line), _ITEM.match(line)
+        heading, item = MD_HEADING.match(line), _ITEM.match(line)
         if heading:
             level, label = len(heading.group(1)), heading.group(2)
         elif item:
