@@ -179,7 +179,7 @@ def test_a_call_the_walk_refuses_fails_that_run_only(tmp_path: Path, monkeypatch
     text, markdown = format_text(ev), format_markdown(ev)
     assert ev.main.overall.failed == 1
     assert text.splitlines()[2].split()[-1] == "failed"  # the column, shown when a run failed
-    assert "the navigator failed: the navigator made a call the walk refused" in text
+    assert "the navigator failed: the navigator tried to open something no step had shown" in text
     assert "| out of budget | failed |" in markdown
 
 

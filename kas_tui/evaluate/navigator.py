@@ -143,7 +143,10 @@ class _Navigation:
             ended, answer, note = self._walk()
         except WalkError as exc:  # a bug of the navigator's: this run says so, the rest go on
             ended, answer = FAILED, self._answer()
-            note = f"the navigator made a call the walk refused ({exc}); please report it"
+            note = (
+                f"the navigator tried to open something no step had shown it ({exc}); "
+                "this question was not measured: a kas-tui bug, please report it"
+            )
         finally:
             self.cues.close()
         self.walk.submit(answer)
