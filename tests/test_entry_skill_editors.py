@@ -6,6 +6,7 @@ import datetime as dt
 import os
 
 import pytest
+from conftest import pilot_wait_until
 from rich.console import Console
 
 from kas_tui.agent import catalog_entry
@@ -403,3 +404,31 @@ async def _open_form(app: KasApp, pilot) -> MetaEditor:
     await pilot.pause()
     assert isinstance(app.screen, MetaEditor)
     return app.screen
+
+
+async def test_an_entry_saved_over_another_programs_change_closes_once_decided(
+    demo: Package,
+) -> None:
+    """Another program changed the index while the entry editor was open: the save asks,
+    the diff of saving on top is accepted, and the editor closes (after the diff has
+    closed) with both changes in the file."""
+    from kas_tui.tui.screens.choose import DiffScreen
+
+    app = KasApp(demo, today=TODAY, watch=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = await _open_entry(app, pilot)
+        index = demo.root / "incidents" / "index.md"
+        index.write_text(index.read_text() + "\nAdded by another program.\n")
+        _set(screen.query_one("#entry-desc", OneLineArea), "Severity levels, decided on top.")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("1")  # see the diff of saving on top
+        await pilot.pause()
+        assert isinstance(app.screen, DiffScreen)
+        await pilot.press("y")
+        await pilot_wait_until(pilot, lambda: not isinstance(app.screen, (EntryEditor, DiffScreen)))
+        saved = index.read_text()
+        assert " - Severity levels, decided on top.\n" in saved
+        assert saved.endswith("Added by another program.\n")
