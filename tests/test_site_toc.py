@@ -671,7 +671,9 @@ def test_azure_devops_wiki_order_files(tmp_path: Path) -> None:
 
 def test_sphinx_toctrees_from_the_root_document(tmp_path: Path) -> None:
     files = {
-        "conf.py": 'project = "Widgets"\nextensions = ["myst_parser"]\nroot_doc = "start"\n',
+        # read, never run: running it would end the test
+        "conf.py": 'import sys\nsys.exit("conf.py was run")\nproject = "Widgets"\n'
+        'extensions = ["myst_parser"]\nroot_doc = "start"\n',
         "start.md": "# Widgets\n\n```{toctree}\n:maxdepth: 2\n:caption: Guide\n\n"
         "install/index\nUsing it <usage>\nhttps://example.com\nself\n```\n\n"
         ":::{toctree}\n:glob:\n\nreference/*\n:::\n",
