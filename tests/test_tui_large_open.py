@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import threading
+import weakref
 from pathlib import Path
 
 import pytest
@@ -141,3 +143,17 @@ def test_a_chunk_no_worker_hands_back_is_read_here(large: Path, monkeypatch) -> 
     reads = read_documents(large, paths, workers=2)
     assert [r.path for r in reads] == paths
     assert [r.pack() for r in reads] == [read_document(large, p).pack() for p in paths]
+
+
+async def test_the_preview_and_the_walk_are_freed_once_the_whole_is_read(large: Path) -> None:
+    """Nothing keeps the preview package or the walk it was read from: at 50,000
+    documents they held 20 MB the open package did not need."""
+    app = app_module.open_app(locate(large), watch=False)
+    preview, found = weakref.ref(app.package), weakref.ref(app._rest)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot_wait_until(pilot, lambda: not app.loading)
+        await pilot_wait_until(pilot, lambda: all(w.is_finished for w in app.workers))
+        gc.collect()
+        assert app.package.complete and len(app.package.documents) == DOCUMENTS
+        assert preview() is None, gc.get_referrers(preview())
+        assert found() is None, gc.get_referrers(found())

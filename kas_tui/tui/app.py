@@ -187,7 +187,7 @@ class KasApp(
             self.sub_title = (
                 f"{self.package.name} · reading {counted(len(self._rest.documents), 'document')}…"
             )
-            self._read_rest(self._rest)
+            self._read_rest()
         else:
             self._start_background()
 
@@ -207,7 +207,12 @@ class KasApp(
         return self._rest is not None
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
-    def _read_rest(self, found: Walk) -> None:
+    def _read_rest(self) -> None:
+        # the walk is taken from the app, never passed: a worker's arguments outlive it
+        # (50,000 sizes and times, a tenth of what the whole package holds)
+        found = self._rest
+        if found is None:  # ctrl+r read it all meanwhile
+            return
         try:
             whole = Package(self.package.root)
             reader = self._ahead.reader if self._ahead is not None else None

@@ -48,14 +48,19 @@ class MainScreen(Screen[None]):
 
     def __init__(self, package: Package, today: dt.date) -> None:
         super().__init__()
-        self.package = package  # the package the panes first show (the app's may change)
+        # the package the panes first show, handed to them and let go: the app's may
+        # change (a large package's preview is replaced by the whole, and must be freed)
+        self._package: Package | None = package
         self.today = today
 
     def compose(self) -> ComposeResult:
+        package, self._package = self._package, None
+        if package is None:  # composed again: what the app shows now
+            package = self.app.package  # type: ignore[attr-defined]
         yield Header()
         with Horizontal(id="main"):
-            yield NavTree(self.package, self.today, id="nav")
-            yield FilesView(self.package, id="files")
+            yield NavTree(package, self.today, id="nav")
+            yield FilesView(package, id="files")
             with Vertical(id="detail"):
                 with VerticalScroll(id="meta"):
                     yield MetaPane(id="meta-text")
