@@ -479,7 +479,7 @@ class Package:
     def problems_of(self, path: str) -> list[Problem]:
         """Every load problem recorded on the file or folder ``path``."""
         if path in self.documents:
-            return self.documents[path].problems
+            return list(self.documents[path].problems)
         return self.file_problems.get(path, []) + [p for p in self.problems if p.path == path]
 
     def all_problems(self) -> list[Problem]:

@@ -20,7 +20,7 @@ from .okf.index import Entry, Index
 from .okf.lifecycle import Staleness, Status, TrustTier, staleness, status, trust_tier
 
 if TYPE_CHECKING:
-    pass
+    from collections.abc import Sequence
 
 
 #: Whether documents keep their frontmatter as the bytes the reading workers sent,
@@ -61,14 +61,15 @@ class Document:
         has_frontmatter: bool,
         body_line: int,
         fingerprint: Fingerprint | None,
-        problems: list[Problem] | None = None,
+        problems: Sequence[Problem] = (),
     ) -> None:
         self.path = path
         self._meta = meta
         self.has_frontmatter = has_frontmatter
         self.body_line = body_line
         self.fingerprint = fingerprint
-        self.problems = problems if problems is not None else []
+        # a tuple: most documents have none, and share the one empty tuple
+        self.problems: tuple[Problem, ...] = tuple(problems)
 
     @property
     def meta(self) -> dict[str, Any]:

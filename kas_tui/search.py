@@ -330,7 +330,7 @@ class Finder:
         docs = sorted(package.documents.values(), key=lambda d: d.path)
         self._docs = docs
         self.paths = [d.path for d in docs]
-        self.titles = [d.title for d in docs]
+        # a hit's title is looked up when shown (a compact package keeps no title string)
         entries: list[set[str]] = [set() for _ in docs]
         described: list[set[str]] = [set() for _ in docs]
         number = {p: i for i, p in enumerate(self.paths)}
@@ -340,7 +340,7 @@ class Finder:
                 if i is not None:
                     entries[i].add(" ".join(fold(listing.entry.title).split()))
                     described[i].add(fold(listing.entry.description))
-        titles = [" ".join(fold(t).split()) for t in self.titles]
+        titles = [" ".join(fold(d.title).split()) for d in docs]
         descriptions = [fold(d.description) for d in docs]
         self.text = {  # folded, per field; multiple values one a line
             "title": titles,
@@ -529,7 +529,7 @@ class Finder:
         if field == "tag":
             tags = self._docs[doc].tags
             tag = next((t for t in tags if _names_tag(fold(t).strip(), words)), "")
-        title, path = self.titles[doc], self.paths[doc]
+        title, path = self._docs[doc].title, self.paths[doc]
         return Hit(
             path=path,
             title=title,

@@ -338,7 +338,7 @@ def assert_rest_loads(pkg: Package, *bad: str) -> None:
     for rel in DOCUMENTS:
         doc = pkg.documents[rel]
         assert doc.has_frontmatter, rel
-        assert doc.problems == [], rel
+        assert doc.problems == (), rel
     assert sorted(pkg.indexes) == ["", "billing", "incidents", "incidents/postmortems"]
     assert pkg.skill.name == "acme-kb"
     assert pkg.log.groups
@@ -410,7 +410,7 @@ def test_dashes_inside_a_value_load_fine(tmp_path):
     )
     pkg = Package.open(root)
     doc = pkg.documents["incidents/dashes.md"]
-    assert doc.problems == []
+    assert doc.problems == ()
     assert doc.meta == {"type": "Note", "title": "a --- b"}
     assert doc.body_line == 5
     assert pkg.body("incidents/dashes.md") == "---\nbody\n"
@@ -422,7 +422,7 @@ def test_crlf_bom_document_loads(tmp_path):
     (root / "glossary.md").write_bytes(b"\xef\xbb\xbf" + text.encode())
     pkg = Package.open(root)
     doc = pkg.documents["glossary.md"]
-    assert doc.problems == []
+    assert doc.problems == ()
     assert doc.title == "Glossary"
     assert doc.meta["stale_after"] == "2027-02-01"
     assert [s for s, _ in pkg.backlinks("incidents/severity-levels.md")].count("glossary.md") == 1
@@ -541,7 +541,7 @@ def test_unreadable_document(tmp_path, monkeypatch):
     assert problem.message == "cannot read: permission denied"
     assert pkg.documents["billing/refund-policy.md"].broken
     others = [p for p in DOCUMENTS if p != "billing/refund-policy.md"]
-    assert all(pkg.documents[p].problems == [] for p in others)
+    assert all(pkg.documents[p].problems == () for p in others)
     assert snapshot(root) == before
 
 
@@ -569,7 +569,7 @@ def test_unreadable_index_and_folder(tmp_path, monkeypatch):
     (problem,) = pkg.problems_of("incidents/postmortems")
     assert problem.message == "cannot list folder: permission denied"
     assert "incidents/postmortems/2026-04-17-search-outage.md" not in pkg.documents
-    assert pkg.documents["incidents/incident-response.md"].problems == []
+    assert pkg.documents["incidents/incident-response.md"].problems == ()
 
 
 def test_link_escaping_the_root_is_a_warning_with_its_line(tmp_path):
@@ -607,7 +607,7 @@ def test_titles_with_brackets_and_backslashes_load_verbatim(tmp_path):
     )
     pkg = Package.open(root)
     doc = pkg.documents["billing/odd.md"]
-    assert doc.problems == []
+    assert doc.problems == ()
     assert doc.title == title
     assert doc.description == "[draft] \\ done"
 
@@ -631,7 +631,7 @@ def test_bad_index_log_and_skill_files(tmp_path):
     ]
     (problem,) = pkg.problems_of("SKILL.md")
     assert problem.message == "SKILL.md must start with YAML frontmatter (---)"
-    assert all(pkg.documents[p].problems == [] for p in DOCUMENTS)
+    assert all(pkg.documents[p].problems == () for p in DOCUMENTS)
     assert snapshot(root) == before
 
 

@@ -85,23 +85,30 @@ class Section:
 class Index:
     """A parsed ``index.md``. ``render()`` gives back the text it was parsed from."""
 
-    lines: list[str]
+    #: Each line of the file, but an entry's: ``None`` there, its :class:`Entry` holds
+    #: it in parts (a loaded package keeps every index; the line twice was a tenth of
+    #: what it held).
+    others: list[str | None]
     entries: list[Entry] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
     frontmatter: dict | None = None
     body_line: int = 1  # 1-based line where the body starts (after any frontmatter)
     problems: list[FormatError] = field(default_factory=list)
 
+    @property
+    def lines(self) -> list[str]:
+        """Each line of the file as read, its line break included."""
+        entries = iter(self.entries)  # in line order, one for each None
+        return [next(entries).render() if text is None else text for text in self.others]
+
     def render(self) -> str:
-        by_line = {e.line: e for e in self.entries}
-        return "".join(
-            by_line[n].render() if n in by_line else text
-            for n, text in enumerate(self.lines, start=1)
-        )
+        return "".join(self.lines)
 
     @property
     def newline(self) -> str:
-        return newline_of("".join(self.lines[:2]))
+        entries = iter(self.entries)
+        head = (next(entries).render() if t is None else t for t in self.others[:2])
+        return newline_of("".join(head))
 
 
 def parse_index(text: str) -> Index:
@@ -135,6 +142,7 @@ def parse_index(text: str) -> Index:
         entry = _parse_entry(content, raw[len(content) :], n + 1, section)
         if entry is not None:
             index.entries.append(entry)
+            index.others[n] = None
     return index
 
 
