@@ -1,11 +1,14 @@
-"""The garbage collector around big loads: paused while a package's objects are built,
-and, in the TUI's process, kept off them for good (``gc.freeze``)."""
+"""Memory around big loads: the garbage collector paused while a package's objects are
+built and, in the TUI's process, kept off them for good (``gc.freeze``); free heap
+pages given back after a burst of short-lived allocations."""
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 
 #: Whether what a load builds is kept out of the collector's walks (see
 #: :func:`freeze_after_loads`).
@@ -44,3 +47,31 @@ def paused_gc() -> Iterator[None]:
             gc.freeze()
         if was_enabled:
             gc.enable()
+
+
+@lru_cache(maxsize=1)
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or ``None`` (another C library, another system)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        trim = ctypes.CDLL(None).malloc_trim  # the C library this process runs on
+    except (OSError, AttributeError):  # musl has none
+        return None
+    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    return trim
+
+
+def give_back_free_memory() -> None:
+    """Hand the C heap's free pages back to the system, after a burst of short-lived
+    allocations (a full-text build reading every body, a find index built).
+
+    glibc keeps freed memory for reuse, and returns only what lies at the top of a heap:
+    after the TUI's first full-text build of 50,000 documents, 40 MB stayed free inside
+    the heaps and resident. ``malloc_trim`` releases every whole free page (a few
+    milliseconds, without the interpreter lock). Elsewhere it does nothing."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)

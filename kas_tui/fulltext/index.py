@@ -61,6 +61,8 @@ PAGES = 256
 #: SQLite's page cache per connection, in KiB (the default 2 MiB keeps ranking ~20 %
 #: slower at 10,000 documents).
 CACHE_KIB = 32768
+#: The page cache of a connection while it brings the index up to date (SQLite's default).
+WRITE_CACHE_KIB = 2000
 #: Seconds a write waits for another process's write before giving up.
 BUSY_SECONDS = 10.0
 _DAMAGED = ("malformed", "not a database", "corrupt", "no such table", "no such column")
@@ -296,15 +298,23 @@ class FullTextIndex:
         gone = [rel for rel in stored if rel not in present]
         ready = len(present) - len(todo)
         self.progress = (ready, len(present))
-        if gone:
-            self._write([], gone)
-        for start in range(0, len(todo), BATCH):
-            if cancelled is not None and cancelled():
-                return start + len(gone)
-            chunk = todo[start : start + BATCH]
-            self._write([read(self.root, rel, package) for rel in chunk], [])
-            ready += len(chunk)
-            self.progress = (ready, len(present))
+        db = self._db()
+        # writing reads few pages twice: a search's page cache would only fill with
+        # pages never read again (32 MB held at 50,000 documents)
+        db.execute(f"PRAGMA cache_size=-{WRITE_CACHE_KIB}")
+        try:
+            if gone:
+                self._write([], gone)
+            for start in range(0, len(todo), BATCH):
+                if cancelled is not None and cancelled():
+                    return start + len(gone)
+                chunk = todo[start : start + BATCH]
+                self._write([read(self.root, rel, package) for rel in chunk], [])
+                ready += len(chunk)
+                self.progress = (ready, len(present))
+        finally:
+            db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")  # this thread may search next
+            db.execute("PRAGMA shrink_memory")
         return len(todo) + len(gone)
 
     def update(self, paths: Iterable[str], package: Package | None = None) -> int:
