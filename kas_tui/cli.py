@@ -249,8 +249,24 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The exit code of a command whose output was no longer read (``kas-tui eval ... | head``),
+#: a shell's for a program stopped by SIGPIPE.
+PIPE_CLOSED = 141
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
+    try:
+        code = _run(argv)
+        sys.stdout.flush()  # here, not at exit: a reader gone away is noticed in the try
+        return code
+    except BrokenPipeError:  # the reader of our output went away: stop, without a word
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # what is still buffered goes nowhere
+        return PIPE_CLOSED
+
+
+def _run(argv: list[str] | None) -> int:
     if argv is None:
         argv = sys.argv[1:]
         if argv[:1] == ["check"]:
