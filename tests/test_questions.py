@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from kas_tui.cli import main
 from kas_tui.evaluate.drafting import ASK_WORDS, candidates, draft_questions, first_clause
 from kas_tui.evaluate.lexical import query_terms
+from kas_tui.evaluate.navigator import best_passage
+from kas_tui.evaluate.passages import answers
 from kas_tui.evaluate.model import Question
 from kas_tui.evaluate.questions import (
     parse_questions,
@@ -164,6 +166,62 @@ def test_drafted_questions_come_from_bodies_not_descriptions(demo: Path) -> None
         assert q.question not in (doc.title, doc.description)
         assert q.tags[0] == "drafted" and q.tags[1] in ("faq", "symptom", "goal", "section")
         assert q.answer or q.tags[1] != "section"  # a section is its opening sentence
+
+
+def _answered_by(texts: dict[str, str], question: str) -> set[str]:
+    """The documents the navigator would take for an answer to ``question``."""
+    terms = query_terms(question)
+    judged = set()
+    for path, text in texts.items():
+        best = best_passage(text, terms)
+        if best is not None and answers(len(best[1]), len(terms)):
+            judged.add(path)
+    return judged
+
+
+def test_every_document_the_navigator_would_answer_from_is_gold(demo: Path) -> None:
+    """The drafter and the navigator share one test of what answers a question: a
+    question whose answer the walk would take from two documents has both as gold (a
+    walk stopping at either is no miss), and one that more than three documents would
+    answer is not asked."""
+    pkg = Package.open(demo)
+    texts = {path: pkg.read_text(path) for path in pkg.documents}
+    questions = draft_questions(pkg, n=60)
+    assert len(questions) == 60
+    several = 0
+    for q in questions:
+        judged = _answered_by(texts, q.question)
+        assert judged <= set(q.gold), q
+        several += len(q.gold) > 1
+    assert several >= 5  # the demo states some rules in two documents
+
+
+def test_a_rule_stated_in_two_documents_has_both_as_gold(tmp_path: Path) -> None:
+    root = tmp_path / "kb"
+    root.mkdir()
+    (root / "SKILL.md").write_text("---\nname: kb\ndescription: Rules.\n---\n# kb\n")
+    (root / "index.md").write_text(
+        "# kb\n\n* [Freeze](freeze.md) - The year-end freeze.\n"
+        "* [Escalation](escalation.md) - Who is paged next.\n"
+    )
+    (root / "freeze.md").write_text(
+        "---\ntype: Policy\ntitle: Freeze\ndescription: The year-end freeze.\n---\n"
+        "# Freeze\n\n## Staffing the change freeze\n\n"
+        "During the change freeze, secondary shifts are staffed by volunteers who "
+        "receive double stipend.\n"
+    )
+    (root / "escalation.md").write_text(
+        "---\ntype: Policy\ntitle: Escalation\ndescription: Who is paged next.\n---\n"
+        "# Escalation\n\n## Exceptions\n\n"
+        "During the change freeze the secondary shift is staffed by volunteers who "
+        "receive double stipend.\n"
+    )
+    questions = draft_questions(Package.open(root), n=2)
+    assert len(questions) == 2
+    assert {q.gold for q in questions} == {
+        ("escalation.md", "freeze.md"),
+        ("freeze.md", "escalation.md"),
+    }
 
 
 def test_candidate_kinds() -> None:

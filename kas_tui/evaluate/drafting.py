@@ -41,7 +41,7 @@ from markdown_it import MarkdownIt
 from ..okf import frontmatter as fm
 from .lexical import Stems, query_terms, with_compounds, words
 from .model import Question
-from .passages import passages
+from .passages import answers, passages
 
 if TYPE_CHECKING:
     from ..package import Package
@@ -473,45 +473,44 @@ MAX_GOLD = 3
 
 
 class _Answers:
-    """Which other documents answer a drafted question as well as its own: a passage
-    holding as many of the question's words as the best passage of the document it
-    was drafted from (the navigator's answer test, see :mod:`.passages`). Words are
-    matched after FTS5's folding and stemming (:class:`.lexical.Stems`), in memory."""
+    """Which other documents answer a drafted question as well: those with a passage the
+    navigator would take for an answer (:func:`.passages.answers`, the one test of what
+    answers a question: a question whose answer the walk may find in two documents has
+    both as gold). Words are matched after FTS5's folding and stemming
+    (:class:`.lexical.Stems`), in memory."""
 
     def __init__(self, texts: dict[str, str]) -> None:
         self.stems = Stems()
         self.doc: list[str] = []  # passage number -> its document
-        self.passages_of: dict[str, list[int]] = {}
         self.postings: dict[str, set[int]] = {}  # stem -> passages holding it
         for path, text in texts.items():
             for passage in passages(text):
                 number = len(self.doc)
                 self.doc.append(path)
-                self.passages_of.setdefault(path, []).append(number)
                 for stem in set(self.stems.of(words(with_compounds(passage)))):
                     self.postings.setdefault(stem, set()).add(number)
 
     def also(self, path: str, question: str) -> tuple[str, ...] | None:
         """The other documents that answer as well (in path order), or ``None`` when
         more than :data:`MAX_GOLD` documents would be gold (too ambiguous to ask)."""
-        asked = list(dict.fromkeys(self.stems.of(query_terms(question))))
-        own_passages = set(self.passages_of.get(path, ()))
-        held: Counter[int] = Counter()
-        for stem in asked:
-            held.update(self.postings.get(stem, set()) & own_passages)
-        own = max(held.values(), default=0)
-        if own == 0:
+        # counted as the navigator counts: each content word of the question found by
+        # its stem (two words of one stem count twice, a word with none never)
+        terms = query_terms(question)
+        stem_of = self.stems.mapping(terms)
+        asked = [stem_of[t] for t in terms]
+        enough = next((n for n in range(1, len(asked) + 1) if answers(n, len(asked))), 0)
+        if not enough:
             return ()
-        # a passage holding `own` of the n words holds one of any n - own + 1 of them:
-        # only the passages holding one of that many of the rarest are counted
-        rare = sorted(asked, key=lambda s: (len(self.postings.get(s, ())), asked.index(s)))
+        # a passage holding `enough` of the n words holds one of any n - enough + 1 of
+        # them: only the passages holding one of that many of the rarest are counted
+        order = sorted(range(len(asked)), key=lambda i: (len(self.postings.get(asked[i], ())), i))
         candidates: set[int] = set()
-        for stem in rare[: len(asked) - own + 1]:
-            candidates |= self.postings.get(stem, set())
+        for i in order[: len(asked) - enough + 1]:
+            candidates |= self.postings.get(asked[i], set())
         counts: Counter[int] = Counter()
         for stem in asked:
             counts.update(self.postings.get(stem, set()) & candidates)
-        others = sorted({self.doc[n] for n, c in counts.items() if c >= own} - {path})
+        others = sorted({self.doc[n] for n, c in counts.items() if c >= enough} - {path})
         return tuple(others) if len(others) < MAX_GOLD else None
 
     def close(self) -> None:

@@ -370,20 +370,14 @@ class _Navigation:
         step = self.walk.steps[-1]
         if not step.ok or not self.terms:
             return False
-        sections = passages(step.text)
-        table = LexicalIndex(("text",))
-        try:
-            table.add_many((str(i), (text,)) for i, text in enumerate(sections))
-            hits = table.hits(self.terms)
-        finally:
-            table.close()
-        if not hits:
+        best = best_passage(step.text, self.terms)
+        if best is None:
             return False
-        key, found = max(hits.items(), key=lambda kv: (len(kv[1]), -int(kv[0])))
+        number, found = best
         share = len(found) / len(self.terms)
         if self.best is None or share > self.best[0]:
             plain = passages(step.text, context=False)
-            section = plain[int(key)] if int(key) < len(plain) else ""
+            section = plain[number] if number < len(plain) else ""
             self.best = (share, path, _best_sentence(section, found))
         return answers(len(found), len(self.terms), self.nav.answer_share)
 
@@ -400,6 +394,21 @@ def _describes(reveal: Reveal) -> bool:
     if reveal.how == ENTRY:
         return " - " in reveal.cue
     return reveal.how == MENTION and reveal.cue != reveal.path and len(words(reveal.cue)) >= 3
+
+
+def best_passage(text: str, terms: list[str]) -> tuple[int, list[str]] | None:
+    """The passage of a document's ``text`` holding most of the question's ``terms``
+    (the first of equals): its number and the terms it holds; ``None`` when none does."""
+    table = LexicalIndex(("text",))
+    try:
+        table.add_many((str(i), (section,)) for i, section in enumerate(passages(text)))
+        hits = table.hits(terms)
+    finally:
+        table.close()
+    if not hits:
+        return None
+    key, found = max(hits.items(), key=lambda kv: (len(kv[1]), -int(kv[0])))
+    return int(key), found
 
 
 def _best_sentence(section: str, found: list[str]) -> str:
