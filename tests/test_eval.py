@@ -19,7 +19,7 @@ from kas_tui.evaluate.ablation import (
 )
 from kas_tui.evaluate.blame import LEFT_PATH, NOT_CHOSEN, UNLISTED, PathFinder, blame_run
 from kas_tui.evaluate.flat import run_flat
-from kas_tui.evaluate.lexical import LexicalIndex, query_terms
+from kas_tui.evaluate.lexical import LexicalIndex, joined_pairs, query_terms
 from kas_tui.evaluate.metrics import by_bundle, overall
 from kas_tui.evaluate.model import ANSWERED, FAILED, GAVE_UP, Question
 from kas_tui.evaluate.navigator import LexicalNavigator
@@ -215,6 +215,43 @@ def test_navigator_never_opens_what_nothing_named(tmp_path: Path) -> None:
     named = {s.path for s in run.steps if s.path is not None} | {"SKILL.md"}
     assert set(opened) <= named | {p + "/" for p in named}
     assert all(step.revealed for step in run.steps)
+
+
+def test_joined_pairs_are_the_one_word_spellings_of_two() -> None:
+    assert joined_pairs("Should I hand over, or fail over the primary?") == [
+        "ihand",
+        "handover",
+        "orfail",
+        "failover",
+        "theprimary",
+    ]
+    assert joined_pairs("in to the") == joined_pairs("a b") == joined_pairs("10 20") == []
+
+
+def test_a_question_writing_two_words_finds_the_entry_spelling_one(tmp_path: Path) -> None:
+    """ "fail over" in the question finds the bundle whose entry says "failover"; the
+    other bundle's entry shares a word with the question ("failed") and came first."""
+    root = make_package(
+        tmp_path / "ops",
+        {
+            "index.md": "# Ops\n\n"
+            "* [Payments](pay/) - Failed payments, retries and dunning emails.\n"
+            "* [Databases](db/) - Postgres failover, replicas and backups.\n",
+            "pay/index.md": "# Payments\n\n* [Dunning](dunning.md) - Retrying failed cards.\n",
+            "pay/dunning.md": _doc("Dunning", "Retrying failed cards.", "Cards are retried."),
+            "db/index.md": "# Databases\n\n"
+            "* [Failover runbook](failover.md) - Promoting a replica when the primary dies.\n",
+            "db/failover.md": _doc(
+                "Failover runbook",
+                "Promoting a replica when the primary dies.",
+                "Never fail over the primary for slow queries alone: check replication first.",
+            ),
+        },
+    )
+    question = Question("q", "When should I fail over the primary?", ("db/failover.md",))
+    run = nav(root).run(question)
+    assert [s.path for s in run.steps][:3] == ["index.md", "db/index.md", "db/failover.md"]
+    assert run.reached and run.turns_to_gold == 3
 
 
 def test_navigator_backtracks_when_a_bundle_disappoints(tmp_path: Path) -> None:

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from kas_tui.cli import main
 from kas_tui.evaluate.drafting import ASK_WORDS, candidates, draft_questions, first_clause
 from kas_tui.evaluate.lexical import query_terms
+from kas_tui.evaluate.model import Question
 from kas_tui.evaluate.navigator import best_passage
 from kas_tui.evaluate.passages import answers
-from kas_tui.evaluate.model import Question
 from kas_tui.evaluate.questions import (
     parse_questions,
     questions_jsonl,

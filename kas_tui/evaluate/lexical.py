@@ -202,6 +202,20 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
+def joined_pairs(text: str) -> list[str]:
+    """The joined forms of ``text``'s adjacent words, each once, in order: "hand over"
+    gives "handover", "fail over" "failover", "sign in" "signin": the one-word spelling
+    an entry may use for what a question writes as two. Pairs of two stopwords, and joins
+    of under five letters, are left out."""
+    found = words(text)
+    seen: dict[str, None] = {}
+    for a, b in zip(found, found[1:], strict=False):
+        joined = a + b
+        if len(joined) >= 5 and not (a in STOPWORDS and b in STOPWORDS) and not joined.isdigit():
+            seen.setdefault(joined, None)
+    return list(seen)
+
+
 def query_terms(text: str) -> list[str]:
     """The content words of ``text``, each once, in order: what a query asks for
     (hyphenated words also joined, see :func:`with_compounds`)."""

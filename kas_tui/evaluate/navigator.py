@@ -54,7 +54,7 @@ from ..agent.trail import Served
 from ..agent.walk import Walk, WalkError
 from ..okf import frontmatter as fm
 from ..okf.errors import FormatError
-from .lexical import LexicalIndex, query_terms, words
+from .lexical import LexicalIndex, joined_pairs, query_terms, words
 from .model import ANSWERED, BUDGET, FAILED, GAVE_UP, Choice, Question, Run
 from .passages import ANSWER_SHARE, answers, passages
 
@@ -115,6 +115,11 @@ class _Navigation:
         self.nav = navigator
         self.question = question
         self.terms = query_terms(question.question)
+        # what entries are scored by: the terms, and their two-word spellings joined
+        # ("fail over" finds "failover"); the answer test counts the terms alone
+        self.cue_terms = self.terms + [
+            j for j in joined_pairs(question.question) if j not in self.terms
+        ]
         # No package: the walk serves every call through the sandbox, from the catalog on.
         self.walk = Walk(
             None,
@@ -308,7 +313,7 @@ class _Navigation:
         word of the question is a candidate only by what it inherits from its bundle,
         and only until one of the bundle's documents disappointed (``weak`` lets them
         all in: the last resort before giving up)."""
-        scores = self.cues.scores(self.terms)
+        scores = self.cues.scores(self.cue_terms)
         keys = set(scores)
         for key, score in list(scores.items()):
             if key.endswith("/") and score > 0:
