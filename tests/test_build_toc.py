@@ -275,3 +275,28 @@ def test_the_build_follows_sphinx_toctrees(tmp_path: Path) -> None:
     assert "{toctree}" not in landing and "**Guide**" in landing
     assert "- [Setting up](setup.md)" in landing and "- [API reference](api.md)" in landing
     assert parse_skill((out / "SKILL.md").read_text("utf-8")).description.startswith("Widgets:")
+
+
+def test_a_toctree_page_is_rebuilt_when_a_page_it_lists_changes_title(tmp_path: Path) -> None:
+    """A landing page shows its toctree as links titled by the pages' headings: when a
+    listed page's heading changes (or a page joins a :glob:), the landing page is built
+    again although its own bytes did not change; with nothing changed, nothing is."""
+    root = write_sources(
+        tmp_path / "src",
+        {
+            "conf.py": "project = 'Widgets'\n",
+            "index.md": _page("Widgets", "```{toctree}\n:glob:\n\nguides/*\n```"),
+            "guides/setup.md": _page("Setting up"),
+        },
+    )
+    out = tmp_path / "widgets-kb"
+    assert build(root, out, now=NOW, workers=1).errors == 0
+    landing = next(p for p in out.glob("*.md") if "[Setting up]" in p.read_text("utf-8"))
+    again = build(root, out, now=NOW, workers=1)
+    assert again.created == again.updated == []  # nothing changed: nothing written
+    (root / "guides/setup.md").write_text(_page("Installing widgets"), "utf-8")
+    (root / "guides/usage.md").write_text(_page("Using widgets"), "utf-8")
+    build(root, out, now=NOW, workers=1)
+    text = landing.read_text("utf-8")
+    assert "[Installing widgets](guides/setup.md)" in text and "[Setting up]" not in text
+    assert "[Using widgets](guides/usage.md)" in text

@@ -376,14 +376,22 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
             self.result.notes.append(f"{doc.source}:{problem.line}: {problem.message}")
 
     def _include_sha(self, rel: str, own: str) -> str:
-        """A page's hash, its included files' folded in: a changed snippet changes the
-        pages that show it."""
+        """A page's hash, what it shows of other files folded in: a changed snippet
+        changes the pages that include it, and a listed page's new title (or a page a
+        ``:glob:`` now matches) the Sphinx pages whose toctrees list it."""
         parts = [own]
         for target in self.includes_of.get(rel, ()):
             try:
                 parts.append(sha256_file(self.source / target))
             except OSError:
                 parts.append("missing:" + target)
+        if self.toc is not None and self.toc.kind == "sphinx":
+            text = self._read_source(rel)
+            if text is not None and "{toctree}" in text:
+                shown = toctree_lists(
+                    text, rel, self._read_source, self.source_files, self.toc.docs_dir
+                )
+                parts.append("toctree:" + _sha(shown))
         return own if len(parts) == 1 else _sha("\n".join(parts))
 
     # 2. convert --------------------------------------------------------------------------
