@@ -46,14 +46,13 @@ from ..store import os_reason
 from ..tokens import INDEX_TOKEN_BUDGET
 from . import prose
 from .build_groups import GroupsMixin
+from .build_includes import IncludesMixin
 from .build_layout import LayoutMixin, _Doc
 from .build_manifest import MANIFEST, BuildError, ManifestMixin, _sha, load_manifest
 from .build_reconcile import ReconcileMixin
 from .convert import ConversionError, Limits, sha256_file
 from .draft import GENERATOR, draft_document, dump_yaml
 from .heuristics import FORMAT_TYPES, content_type, draft_title
-from .includes import expand_includes
-from .includes import targets as include_targets
 from .pool import convert_files
 from .source_meta import (
     SUBJECT_KEYS,
@@ -63,7 +62,6 @@ from .source_meta import (
     is_source_code,
 )
 from .toc import Toc, find_toc
-from .toc_sphinx import toctree_lists
 from .toc_wiki import ATTACHMENTS, ORDER
 
 #: Failures a second try on the same bytes cannot change (a timeout or a missing
@@ -72,7 +70,6 @@ _FINAL_FAILURES = frozenset({"unsupported", "corrupt", "encrypted", "no-text"})
 ASSET_EXTS = frozenset({".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".ico"})
 _SITE = re.compile(r"https?://[^/?#\s]+(?:[/?#]\S*)?$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_MARKDOWN = frozenset({".md", ".markdown", ".mdx"})
 
 
 Reporter = Callable[[str, int, int], None]
@@ -155,7 +152,7 @@ def build(
 # --- the builder ---------------------------------------------------------------------------------
 
 
-class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
+class _Builder(LayoutMixin, IncludesMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
     """The five stages; the paths, links and indexes (:mod:`.build_layout`), a later
     build's reconciling (:mod:`.build_reconcile`) and the manifest
     (:mod:`.build_manifest`) come from its mixins."""
@@ -329,70 +326,6 @@ class _Builder(LayoutMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
         self.result.sources = len(documents)
         self._map_paths(documents, assets)
         self.progress("enumerate", len(documents), len(documents))
-
-    def _find_includes(
-        self, documents: list[str], assets: list[str]
-    ) -> tuple[list[str], list[str]]:
-        """Files the Markdown pages pull in with include directives (docfx
-        ``[!INCLUDE]``, MkDocs ``--8<--``): snippets, kept as assets, never pages;
-        ``self.includes_of`` maps each page to the files it names."""
-        named: set[str] = set()
-        for rel in documents:
-            if Path(rel).suffix.lower() not in _MARKDOWN:
-                continue
-            text = self._read_source(rel)
-            if text and ("INCLUDE" in text.upper() or "--8<--" in text):
-                found = [t for t in include_targets(text, rel) if t != rel]
-                if found:
-                    self.includes_of[rel] = found
-                    named.update(found)
-        if not named:
-            return documents, assets
-        pages = [d for d in documents if d not in named]
-        return pages, sorted({*assets, *(d for d in documents if d in named)})
-
-    def _expand_includes(self, doc: _Doc) -> None:
-        """Replace ``doc``'s include directives by the text they stand for (its
-        problems go to the build's notes, by file and line), and a Sphinx page's
-        toctrees by the lists of pages they show."""
-        assert doc.converted is not None
-        if (
-            self.toc is not None
-            and self.toc.kind == "sphinx"
-            and "{toctree}" in doc.converted.markdown
-        ):
-            doc.converted.markdown = toctree_lists(  # a reader sees the pages it lists
-                doc.converted.markdown,
-                doc.source,
-                self._read_source,
-                self.source_files,
-                self.toc.docs_dir,
-            )
-        if doc.source not in self.includes_of:
-            return
-        expanded = expand_includes(doc.converted.markdown, doc.source, self._read_source)
-        doc.converted.markdown = expanded.text
-        for problem in expanded.problems:
-            self.result.notes.append(f"{doc.source}:{problem.line}: {problem.message}")
-
-    def _include_sha(self, rel: str, own: str) -> str:
-        """A page's hash, what it shows of other files folded in: a changed snippet
-        changes the pages that include it, and a listed page's new title (or a page a
-        ``:glob:`` now matches) the Sphinx pages whose toctrees list it."""
-        parts = [own]
-        for target in self.includes_of.get(rel, ()):
-            try:
-                parts.append(sha256_file(self.source / target))
-            except OSError:
-                parts.append("missing:" + target)
-        if self.toc is not None and self.toc.kind == "sphinx":
-            text = self._read_source(rel)
-            if text is not None and "{toctree}" in text:
-                shown = toctree_lists(
-                    text, rel, self._read_source, self.source_files, self.toc.docs_dir
-                )
-                parts.append("toctree:" + _sha(shown))
-        return own if len(parts) == 1 else _sha("\n".join(parts))
 
     # 2. convert --------------------------------------------------------------------------
 
