@@ -252,6 +252,8 @@ def _build_parser() -> argparse.ArgumentParser:
 #: The exit code of a command whose output was no longer read (``kas-tui eval ... | head``),
 #: a shell's for a program stopped by SIGPIPE.
 PIPE_CLOSED = 141
+#: The exit code of a command stopped by Ctrl+C (a shell's for SIGINT).
+INTERRUPTED = 130
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -264,6 +266,9 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # what is still buffered goes nowhere
         return PIPE_CLOSED
+    except KeyboardInterrupt:  # Ctrl+C: every write is whole (staged, then renamed)
+        print("\nkas-tui: interrupted", file=sys.stderr)
+        return INTERRUPTED
 
 
 def _run(argv: list[str] | None) -> int:

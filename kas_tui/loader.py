@@ -26,6 +26,7 @@ from .okf import frontmatter as fm
 from .okf.errors import FormatError
 from .okf.links import resolve
 from .okf.text import decode, line_of
+from .workers import forking, leave_interrupts_to_parent
 
 if TYPE_CHECKING:
     from .okf.scan import BodyScan
@@ -331,9 +332,11 @@ def read_documents(
     try:
         if not threads:
             _JOB = job
-        with context.Pool(
-            helpers, initializer=_take_job, initargs=(job,) if threads else ()
-        ) as pool:
+        with forking():
+            started = context.Pool(
+                helpers, initializer=_take_job, initargs=(job,) if threads else ()
+            )
+        with started as pool:
             pending = [pool.apply_async(_read_claimed) for _ in chunks]
             if meanwhile is not None:
                 meanwhile()
@@ -410,7 +413,8 @@ class ReadAhead:
         chunks = [paths[i : i + CHUNK] for i in range(0, len(paths), CHUNK)]
         _JOB = (root, chunks, False, context.Value("i", 0))
         try:  # the workers are forked here and keep their copy of the job
-            self._pool = context.Pool(workers or os.cpu_count() or 1)
+            with forking():
+                self._pool = context.Pool(workers or os.cpu_count() or 1, initializer=_take_job)
         finally:
             _JOB = None
         self._chunks = chunks
@@ -454,8 +458,10 @@ class ReadAhead:
 
 
 def _take_job(job: Any = None) -> None:
-    """In a spawned worker: the job the parent's fork would have handed down."""
+    """A worker's start: Ctrl+C left to the parent, and, in a spawned worker, the job
+    the parent's fork would have handed down."""
     global _JOB
+    leave_interrupts_to_parent()
     if job is not None:
         _JOB = job
 

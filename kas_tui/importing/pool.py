@@ -22,6 +22,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
+from ..workers import leave_interrupts_to_parent
 from .convert import (
     ConversionError,
     Limits,
@@ -65,6 +66,7 @@ def _cap_memory(limit: int) -> None:
 
 def _serve(conn: Connection, limits: Limits, convert: Callable[[Path, Limits], Result]) -> None:
     """A worker: convert each path received, until told to stop or the pipe closes."""
+    leave_interrupts_to_parent()
     _cap_memory(limits.max_memory)
     while True:
         try:
