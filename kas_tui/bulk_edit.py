@@ -408,6 +408,58 @@ def _documents(count: int) -> str:
     return f"{count:,} document{'s' * (count != 1)}"
 
 
+# --- the change as typed ----------------------------------------------------------------
+
+
+def typed_operation(kind: str, key: str, value: str) -> Operation:
+    """The change the curator typed (``kind``: ``add_tag``, ``remove_tag``, ``set_field``
+    or ``remove_field``; the field ``key`` and the ``value`` as text), checked;
+    :class:`BulkError` says what is wrong."""
+    op: Operation
+    if kind == "add_tag":
+        op = AddTag(value.strip())
+    elif kind == "remove_tag":
+        op = RemoveTag(value.strip())
+    elif kind == "set_field":
+        op = SetField.parse(key, value)
+    else:
+        op = RemoveField(key.strip())
+    op.check()
+    return op
+
+
+def still_missing(kind: str, key: str, value: str) -> str:
+    """What the change still needs typed, if anything (a hint, not an error)."""
+    key, value = key.strip(), value.strip()
+    if kind in ("add_tag", "remove_tag") and not value:
+        return f"Type the tag to {'add' if kind == 'add_tag' else 'remove'}."
+    if kind in ("set_field", "remove_field") and not key:
+        return f"Type the field to {'set' if kind == 'set_field' else 'remove'}."
+    if kind == "set_field" and not value:
+        return f"Type the value to give {key}."
+    return ""
+
+
+def suggested_values(package: Package, key: str, found: Choices | None = None) -> list[str]:
+    """Values to offer for field ``key``: the statuses, the package's types (from
+    ``found``), else up to 50 plain values the documents give it."""
+    key = key.strip()
+    if key == "status":
+        return list(STATUSES)
+    if key == "type":
+        return [t for t, _ in found.types if t] if found is not None else []
+    if not key:
+        return []
+    seen: dict[str, None] = {}
+    for doc in package.documents.values():
+        value = doc.meta.get(key)
+        if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            seen[str(value)] = None
+        if len(seen) >= 50:
+            break
+    return sorted(seen)
+
+
 # --- planning --------------------------------------------------------------------------
 
 

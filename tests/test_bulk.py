@@ -23,6 +23,9 @@ from kas_tui.bulk_edit import (
     parse_value,
     plan,
     preview,
+    still_missing,
+    suggested_values,
+    typed_operation,
 )
 from kas_tui.okf.errors import EditError
 from kas_tui.okf.timestamp import Timestamp
@@ -433,3 +436,31 @@ def test_bulk_is_headless():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert not [m for m in json.loads(out.stdout) if m.split(".")[0] in ("textual", "rich")]
+
+
+# --- the change as typed -----------------------------------------------------------------
+
+
+def test_the_change_as_typed_becomes_a_checked_operation() -> None:
+    assert typed_operation("add_tag", "", " billing ") == AddTag("billing")
+    assert typed_operation("remove_tag", "ignored", "billing") == RemoveTag("billing")
+    assert typed_operation("remove_field", " owner ", "") == RemoveField("owner")
+    assert typed_operation("set_field", "status", "draft") == SetField.parse("status", "draft")
+    with pytest.raises(BulkError, match="tags"):
+        typed_operation("set_field", "tags", "[a]")  # tags have their own operations
+
+
+def test_what_the_change_still_needs_is_a_hint() -> None:
+    assert still_missing("add_tag", "", " ") == "Type the tag to add."
+    assert still_missing("remove_field", "", "") == "Type the field to remove."
+    assert still_missing("set_field", "owner", "") == "Type the value to give owner."
+    assert still_missing("set_field", "owner", "sre") == ""
+
+
+def test_values_suggested_for_a_field(acme: Package) -> None:
+    assert suggested_values(acme, "status") == ["draft", "stable", "deprecated"]
+    found = choices(acme, TODAY)
+    assert suggested_values(acme, "type", found) == [t for t, _ in found.types if t]
+    titles = suggested_values(acme, "title")
+    assert titles == sorted(titles) and titles[0] in {d.title for d in acme.documents.values()}
+    assert suggested_values(acme, " ") == []

@@ -42,21 +42,19 @@ from textual.worker import get_current_worker
 
 from ...bulk_edit import (
     STALENESS,
-    AddTag,
     BulkError,
     Choices,
     Filter,
     Operation,
     Preview,
-    RemoveField,
-    RemoveTag,
-    SetField,
     choices,
     filter_documents,
     plan,
     preview,
+    still_missing,
+    suggested_values,
+    typed_operation,
 )
-from ...okf.lifecycle import STATUSES
 from ...words import counted
 from ..edits import EditDecided
 from ..palette import trust_text
@@ -426,61 +424,27 @@ class BulkScreen(KasScreen[None]):
         self._describe()
 
     def _value_suggestions(self) -> None:
-        key = self.query_one("#bulk-key", Input).value.strip()
-        values: list[str] = []
-        if key == "status":
-            values = list(STATUSES)
-        elif key == "type" and self._choices is not None:
-            values = [t for t, _ in self._choices.types if t]
-        elif key:
-            seen: dict[str, None] = {}
-            for doc in self.package.documents.values():
-                value = doc.meta.get(key)
-                if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-                    seen[str(value)] = None
-                if len(seen) >= 50:
-                    break
-            values = sorted(seen)
+        key = self.query_one("#bulk-key", Input).value
+        values = suggested_values(self.package, key, self._choices)
         self.query_one("#bulk-value", Input).suggester = (
             SuggestFromList(values, case_sensitive=False) if values else None
         )
 
+    def _change_as_typed(self) -> tuple[str, str, str]:
+        """The change's kind, field and value as typed."""
+        key = self.query_one("#bulk-key", Input).value
+        return self.op_kind, key, self.query_one("#bulk-value", Input).value
+
     def operation(self) -> Operation:
         """The change as typed; :class:`BulkError` says what is missing or wrong."""
-        kind = self.op_kind
-        key = self.query_one("#bulk-key", Input).value
-        value = self.query_one("#bulk-value", Input).value
-        op: Operation
-        if kind == "add_tag":
-            op = AddTag(value.strip())
-        elif kind == "remove_tag":
-            op = RemoveTag(value.strip())
-        elif kind == "set_field":
-            op = SetField.parse(key, value)
-        else:
-            op = RemoveField(key.strip())
-        op.check()
-        return op
-
-    def _missing(self) -> str:
-        """What the change still needs typed, if anything (a hint, not an error)."""
-        kind = self.op_kind
-        key = self.query_one("#bulk-key", Input).value.strip()
-        value = self.query_one("#bulk-value", Input).value.strip()
-        if kind in ("add_tag", "remove_tag") and not value:
-            return f"Type the tag to {'add' if kind == 'add_tag' else 'remove'}."
-        if kind in ("set_field", "remove_field") and not key:
-            return f"Type the field to {'set' if kind == 'set_field' else 'remove'}."
-        if kind == "set_field" and not value:
-            return f"Type the value to give {key}."
-        return ""
+        return typed_operation(*self._change_as_typed())
 
     def _describe(self) -> None:
         """Say, under the change, what p would do (or what is still missing)."""
         summary = self.query_one("#bulk-summary", Static)
         count = len(self.selected)
         text = Text()
-        missing = self._missing()
+        missing = still_missing(*self._change_as_typed())
         try:
             op = self.operation()
         except BulkError as exc:
