@@ -231,7 +231,9 @@ def child(root: Path) -> None:
                 return
             if not self.read_at:
                 self.read_at = time.time()
-            if self._finder is None or any(not w.is_finished for w in self.workers):
+            index = self._fulltext
+            synced = index is not None and 0 < index.progress[1] == index.progress[0]
+            if self._finder is None or not synced or any(not w.is_finished for w in self.workers):
                 return  # the find index and the full-text sync: part of what it holds
             resident, peak = memory()
             print(self.read_at, resident, peak, flush=True)
