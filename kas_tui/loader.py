@@ -441,6 +441,7 @@ class ReadAhead:
             reads = _gathered(
                 self.root, self._chunks, False, {}, self._pending, sink if usable else None
             )
+            self._pending = []  # each held its chunk's pickle: unpacked, they are garbage
             self._pool.join()
             self._reads = {read.path: read for read in reads}
             sent = usable
