@@ -26,7 +26,7 @@ from .okf import frontmatter as fm
 from .okf.errors import FormatError
 from .okf.links import resolve
 from .okf.text import decode, line_of
-from .workers import forking, leave_interrupts_to_parent
+from .workers import forking, start_as_worker
 
 if TYPE_CHECKING:
     from .okf.scan import BodyScan
@@ -462,7 +462,7 @@ def _take_job(job: Any = None) -> None:
     """A worker's start: Ctrl+C left to the parent, and, in a spawned worker, the job
     the parent's fork would have handed down."""
     global _JOB
-    leave_interrupts_to_parent()
+    start_as_worker()
     if job is not None:
         _JOB = job
 

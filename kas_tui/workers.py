@@ -25,8 +25,9 @@ from contextlib import contextmanager
 _PR_SET_PDEATHSIG = 1
 
 
-def leave_interrupts_to_parent() -> None:
-    """In a worker process: ignore SIGINT (Ctrl+C), and end with the parent."""
+def start_as_worker() -> None:
+    """First thing in a worker process: ignore SIGINT (Ctrl+C, the parent decides), and
+    on Linux end with the thread that started it."""
     parent = os.getppid()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):

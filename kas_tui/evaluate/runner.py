@@ -25,7 +25,7 @@ from ..agent.sandbox import Sandbox
 from ..agent.summary import DEFAULT_BUDGET
 from ..agent.trajectory import write_trajectory
 from ..userdirs import data_dir
-from ..workers import forking, leave_interrupts_to_parent
+from ..workers import forking, start_as_worker
 from .ablation import AblatedSandbox
 from .blame import Blame, BlameSummary, PathFinder, blame_run, summarise_blame
 from .flat import RECALL_AT, Retrieval, recall, run_flat
@@ -220,7 +220,7 @@ def _runs(
     _FORKED = navigator
     chunks = [list(questions[i : i + _CHUNK]) for i in range(0, len(questions), _CHUNK)]
     with forking():
-        pool = mp.get_context("fork").Pool(workers, initializer=leave_interrupts_to_parent)
+        pool = mp.get_context("fork").Pool(workers, initializer=start_as_worker)
     try:
         for runs in pool.imap(_run_chunk, chunks):
             if stop():

@@ -53,18 +53,9 @@ class IncludesMixin:
         problems go to the build's notes, by file and line), and a Sphinx page's
         toctrees by the lists of pages they show."""
         assert doc.converted is not None
-        if (
-            self.toc is not None
-            and self.toc.kind == "sphinx"
-            and "{toctree}" in doc.converted.markdown
-        ):
-            doc.converted.markdown = toctree_lists(  # a reader sees the pages it lists
-                doc.converted.markdown,
-                doc.source,
-                self._read_source,
-                self.source_files,
-                self.toc.docs_dir,
-            )
+        shown = self._toctrees_shown(doc.converted.markdown, doc.source)
+        if shown is not None:  # a reader sees the pages its toctrees list
+            doc.converted.markdown = shown
         if doc.source not in self.includes_of:
             return
         expanded = expand_includes(doc.converted.markdown, doc.source, self._read_source)
@@ -82,11 +73,14 @@ class IncludesMixin:
                 parts.append(sha256_file(self.source / target))
             except OSError:
                 parts.append("missing:" + target)
-        if self.toc is not None and self.toc.kind == "sphinx":
-            text = self._read_source(rel)
-            if text is not None and "{toctree}" in text:
-                shown = toctree_lists(
-                    text, rel, self._read_source, self.source_files, self.toc.docs_dir
-                )
-                parts.append("toctree:" + _sha(shown))
+        shown = self._toctrees_shown(self._read_source(rel) or "", rel)
+        if shown is not None:
+            parts.append("toctree:" + _sha(shown))
         return own if len(parts) == 1 else _sha("\n".join(parts))
+
+    def _toctrees_shown(self, text: str, rel: str) -> str | None:
+        """``text`` (the page ``rel``) with its toctrees as the lists of pages they
+        show, or ``None`` when this is no Sphinx source or the page has none."""
+        if self.toc is None or self.toc.kind != "sphinx" or "{toctree}" not in text:
+            return None
+        return toctree_lists(text, rel, self._read_source, self.source_files, self.toc.docs_dir)

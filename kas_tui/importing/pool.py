@@ -22,7 +22,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
-from ..workers import leave_interrupts_to_parent
+from ..workers import start_as_worker
 from .convert import (
     ConversionError,
     Limits,
@@ -66,7 +66,7 @@ def _cap_memory(limit: int) -> None:
 
 def _serve(conn: Connection, limits: Limits, convert: Callable[[Path, Limits], Result]) -> None:
     """A worker: convert each path received, until told to stop or the pipe closes."""
-    leave_interrupts_to_parent()
+    start_as_worker()
     _cap_memory(limits.max_memory)
     while True:
         try:

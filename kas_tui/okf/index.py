@@ -12,7 +12,7 @@ import posixpath
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -98,17 +98,20 @@ class Index:
     @property
     def lines(self) -> list[str]:
         """Each line of the file as read, its line break included."""
+        return list(self._lines(len(self.others)))
+
+    def _lines(self, count: int) -> Iterator[str]:
+        """The first ``count`` lines, each entry's rendered from its parts."""
         entries = iter(self.entries)  # in line order, one for each None
-        return [next(entries).render() if text is None else text for text in self.others]
+        for text in self.others[:count]:
+            yield next(entries).render() if text is None else text
 
     def render(self) -> str:
         return "".join(self.lines)
 
     @property
     def newline(self) -> str:
-        entries = iter(self.entries)
-        head = (next(entries).render() if t is None else t for t in self.others[:2])
-        return newline_of("".join(head))
+        return newline_of("".join(self._lines(2)))
 
 
 def parse_index(text: str) -> Index:
