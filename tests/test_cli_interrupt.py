@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,49 @@ def _state(pid: int) -> str:
         return Path(f"/proc/{pid}/status").read_text().split("State:")[1].split("\n")[0]
     except (OSError, IndexError):
         return "zombie"
+
+
+PARENT = """
+import multiprocessing, sys, threading
+from kas_tui.workers import start_as_worker
+
+def blocked():
+    start_as_worker()
+    threading.Event().wait()  # waits on nothing the parent holds: no pipe to see close
+
+if __name__ == "__main__":
+    child = multiprocessing.get_context("fork").Process(target=blocked)
+    child.start()
+    print(child.pid, flush=True)
+    threading.Event().wait()
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_worker_ends_when_its_parent_is_killed(tmp_path: Path) -> None:
+    """kill -9 on the starting process: a worker blocked on something else than the
+    parent's pipe (a pool's replacement worker waiting on the queue's lock) does not
+    live on, orphaned."""
+    script = tmp_path / "parent.py"
+    script.write_text(PARENT, encoding="utf-8")
+    parent = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        worker = int(parent.stdout.readline())
+        while not _ignores_ctrl_c(worker):  # it has started
+            pass
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait()
+        deadline = time.monotonic() + 30
+        while _running(worker):
+            assert time.monotonic() < deadline, "the worker outlived its parent"
+            time.sleep(0.01)
+    finally:
+        with contextlib.suppress(ProcessLookupError):  # whatever is left of the group
+            os.killpg(parent.pid, signal.SIGKILL)
+        parent.stdout.close()
+
+
+def _running(pid: int) -> bool:
+    return Path(f"/proc/{pid}").exists() and "zombie" not in _state(pid)
