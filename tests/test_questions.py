@@ -11,7 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kas_tui.cli import main
-from kas_tui.evaluate.drafting import ASK_WORDS, candidates, draft_questions, first_clause
+from kas_tui.evaluate.drafting import (
+    ASK_WORDS,
+    candidates,
+    draft_questions,
+    first_clause,
+    heading_keys,
+    sections,
+    template_headings,
+)
 from kas_tui.evaluate.lexical import query_terms
 from kas_tui.evaluate.model import Question
 from kas_tui.evaluate.navigator import best_passage
@@ -323,3 +331,29 @@ def test_eval_refuses_a_bad_question_set(
     err = capsys.readouterr().err
     assert f"{qfile}, line 1: gold 'nope.md'" in err and f"{qfile}, line 2: not valid JSON" in err
     assert "2 problem(s)" in err
+
+
+def test_a_template_heading_stays_one_when_qualified_or_merged() -> None:
+    """Postmortems share "What went well" and "Contributing factors", written as the
+    template's "What went well / what went poorly" or qualified "(preliminary)": none of
+    them says which postmortem a question means, so none is asked about."""
+    bodies = [
+        "# One\n\n## What went well\n\nSupport noticed quickly and escalated in the channel.\n\n"
+        "## Contributing factors (preliminary)\n\nNo keepalive on the pooled Redis connections "
+        "to the cache.\n\n## Customer remediation\n\nAn apology email went to the 212 "
+        "customers affected.\n",
+        "# Two\n\n## What went well / what went poorly\n\nWrite both, with the evidence for "
+        "each of them.\n\n## Contributing factors\n\nEvery factor that made it worse, not only "
+        "the trigger.\n",
+    ]
+    template = template_headings(sections(b) for b in bodies)
+    assert {"what went well", "contributing factors"} <= template
+    asked = [text for kind, text, _ in candidates(bodies[0], template) if kind == "section"]
+    assert asked == [
+        "Customer remediation: is it true that an apology email went to the 212 customers affected?"
+    ]
+    assert heading_keys("What went well / what went poorly") == {
+        "what went well what went poorly",
+        "what went well",
+        "what went poorly",
+    }

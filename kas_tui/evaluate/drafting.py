@@ -401,6 +401,21 @@ def heading_key(heading: str) -> str:
     return " ".join(words(_NUMBERED.sub("", heading)))
 
 
+#: A heading's qualifier ("Contributing factors (preliminary)") and the slash between
+#: two headings written as one ("What went well / what went poorly").
+_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
+_ALTERNATIVES = re.compile(r"\s+/\s+")
+
+
+def heading_keys(heading: str) -> frozenset[str]:
+    """Every key a heading is compared by (:func:`heading_key`): as written, without a
+    trailing qualifier in parentheses, and each of the headings a slash joins. A
+    template's heading stays one when a document qualifies it or merges two."""
+    plain = _QUALIFIER.sub("", heading)
+    forms = {heading, plain, *_ALTERNATIVES.split(plain)}
+    return frozenset(k for k in (heading_key(f) for f in forms) if k)
+
+
 def candidates(
     body: str, template: frozenset[str] = frozenset(), secs: list[_Section] | None = None
 ) -> Iterator[tuple[str, str, str]]:
@@ -411,7 +426,7 @@ def candidates(
     secs = sections(body) if secs is None else secs
     body_secs = secs[1:] if secs and secs[0].level == 1 else secs
     symptoms = [s for s in body_secs if s.heading.lower().strip(" :") in _SYMPTOM_HEADINGS]
-    body_secs = [s for s in body_secs if heading_key(s.heading) not in template]
+    body_secs = [s for s in body_secs if not heading_keys(s.heading) & template]
     answer = next(
         (s.sentence for s in body_secs if s.heading.lower().strip(" :") in _ANSWER_HEADINGS),
         "",
@@ -464,8 +479,8 @@ def template_headings(section_lists: Iterable[list[_Section]]) -> frozenset[str]
     quickly?" fits every postmortem), so no question is drafted from them."""
     counts: Counter[str] = Counter()
     for secs in section_lists:
-        counts.update({heading_key(s.heading) for s in secs})
-    return frozenset(key for key, count in counts.items() if count >= 2 and key)
+        counts.update({key for s in secs for key in heading_keys(s.heading)})
+    return frozenset(key for key, count in counts.items() if count >= 2)
 
 
 #: Most gold documents a question has (the question format's limit).
