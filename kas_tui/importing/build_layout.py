@@ -319,10 +319,17 @@ class LayoutMixin:
         weights = summary.weights_for(
             [[view[p][0] for p in docs_in.get(f, [])] for f in bundles if docs_in.get(f)]
         )
+        # a bundle's topics are weighed against its siblings' (what tells it apart)
+        among = {
+            parent: summary.weights_for([titles_below.get(s, []) for s in subs])
+            for parent, subs in subs_in.items()
+            if len(subs) >= summary.SIBLINGS_TO_WEIGH
+        }
         out: dict[str, tuple[str, str, int]] = {}
         types: dict[str, Counter[str]] = {}
         for folder in bundles:
             title = titles.get(folder) or index_fmt.folder_title(posixpath.basename(folder))
+            parent = posixpath.dirname(folder)
             documents = [(view[p][0], view[p][2]) for p in docs_in.get(folder, [])]
             subfolders = [(out[s][0], out[s][2]) for s in subs_in.get(folder, []) if s in out]
             types[folder] = Counter(t for _title, t in documents)
@@ -341,16 +348,22 @@ class LayoutMixin:
                 else []
             )
             below = sorted(titles_below.get(folder, [])) if subfolders else []
+            siblings = len(docs_in.get(parent, [])) + len(subs_in.get(parent, []))
             description = summary.folder_description(
                 title,
                 documents,
                 subfolders,
                 total=total,
-                weights=weights,
+                weights=among.get(parent, weights) if subfolders else weights,
                 doc_type=summary.main_type(types[folder].elements()),
                 types=types[folder],
                 all_titles=below,
                 deeper=deeper,
+                room=(
+                    summary.folder_room(siblings, self.index_budget)
+                    if folder
+                    else summary.MAX_DESCRIPTION
+                ),
             )
             out[folder] = (title, description, total)
         return out

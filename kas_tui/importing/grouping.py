@@ -218,7 +218,7 @@ def group(
             if len(fresh) < min_size:
                 continue
             title_weight = sum(weight[k][p] for k in fresh)
-            score = (min(len(fresh), capacity), title_weight, _reverse(p))
+            score = (min(len(fresh), capacity), title_weight, prefer_first(p))
             if score > best_score:
                 best, best_score = p, score
         if best is None:
@@ -264,7 +264,7 @@ def group(
     return result, kept
 
 
-def _reverse(text: str) -> str:
+def prefer_first(text: str) -> str:
     """A key that makes ``max`` prefer the alphabetically first text."""
     return "".join(chr(0x10FFFF - ord(c)) for c in text)
 
@@ -272,5 +272,5 @@ def _reverse(text: str) -> str:
 def _label(phrase: str, forms: Counter[str]) -> str:
     """A phrase's most common surface form, capitalised as a title ("mail flow" ->
     "Mail flow"; "OneDrive" kept)."""
-    form = max(forms.items(), key=lambda kv: (kv[1], _reverse(kv[0])))[0] if forms else phrase
+    form = max(forms.items(), key=lambda kv: (kv[1], prefer_first(kv[0])))[0] if forms else phrase
     return form[:1].upper() + form[1:]

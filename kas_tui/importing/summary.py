@@ -17,8 +17,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..drift import norm
+from ..tokens import CHARS_PER_TOKEN, INDEX_TOKEN_BUDGET
 from . import prose
-from .grouping import fold
+from .grouping import fold, prefer_first
 
 _STOP_WORDS = """a an the and or of to in on for with by from at as is are was were be been being it its
     this that these those you your we our they their he she his her i me my can cant can't
@@ -30,7 +31,7 @@ _STOP_WORDS = """a an the and or of to in on for with by from at as is are was w
     unable occurs occur message messages appears appear working work works incorrect
     wrong unexpected troubleshoot troubleshooting resolve resolved resolution support
     article articles document documents page pages guide how-to faq overview
-    information info describes description"""
+    information info describes description something went wrong sorry shown"""
 _STOP = frozenset(_STOP_WORDS.split())
 _TYPE_PHRASES = {
     "troubleshooting": ("troubleshooting article", "troubleshooting articles"),
@@ -48,6 +49,23 @@ _TYPE_PHRASES = {
     "glossary": ("glossary", "glossaries"),
 }
 MAX_DESCRIPTION = 200
+#: Bundles side by side from which on a bundle's topics are weighed against its siblings'.
+SIBLINGS_TO_WEIGH = 4
+#: Longest description of a folder whose parent's index has room for it.
+MAX_FOLDER_DESCRIPTION = 600
+#: Share of an index's token budget its folder entries may fill when each takes its room.
+_FOLDER_SHARE = 0.4
+
+
+def folder_room(entries: int, budget: int = INDEX_TOKEN_BUDGET) -> int:
+    """How many characters a folder's description may take in its parent's index, which
+    lists ``entries`` entries: the usual ``MAX_DESCRIPTION`` (KAS045's "about 200"), and
+    more, up to ``MAX_FOLDER_DESCRIPTION``, when the index lists few. A bundle standing
+    for hundreds of documents then names more of the topics a question may ask about
+    (measured with ``kas-tui eval``: see the README, "How a build groups"), and its
+    parent's index still spends at most ``_FOLDER_SHARE`` of its budget on them."""
+    share = int(budget * CHARS_PER_TOKEN * _FOLDER_SHARE) // max(1, entries)
+    return max(MAX_DESCRIPTION, min(MAX_FOLDER_DESCRIPTION, share))
 
 
 def count_phrase(n: int, doc_type: str | None) -> str:
@@ -90,14 +108,47 @@ class Weights:
     def idf(self, phrase: str) -> float:
         return math.log((1 + self.folders) / (1 + self.df.get(phrase, 0))) + 1.0
 
+    def common(self, phrase: str) -> bool:
+        """Whether the titles of most folders hold ``phrase`` (of ``SIBLINGS_TO_WEIGH``
+        folders or more): a word such as "open" or "Microsoft" tells no folder apart."""
+        return self.folders >= SIBLINGS_TO_WEIGH and 2 * self.df.get(phrase, 0) > self.folders
+
+
+def _topical(word: str) -> bool:
+    """A word worth naming a topic by: no stop word, number or contraction."""
+    return (
+        len(word) > 2
+        and word.lower() not in _STOP
+        and not word.isdigit()
+        and "'" not in word
+        and "’" not in word
+    )
+
+
+def _topic_words(title: str) -> list[str]:
+    return [t for t in prose.words(title) if _topical(t)]
+
+
+def phrase_key(text: str) -> str:
+    """A topic as compared with others: its words folded ("Mailboxes" and "mailbox",
+    "Public folders" and "public folder" are one topic)."""
+    return " ".join(fold(w) for w in prose.words(text))
+
 
 def title_phrases(title: str) -> set[str]:
-    """The words and two-word phrases of a title worth naming a topic by."""
-    tokens = [t for t in prose.words(title) if t.lower() not in _STOP and len(t) > 2]
-    tokens = [t for t in tokens if not t.isdigit()]
-    lowered = [t.lower() for t in tokens]
-    phrases = set(lowered)
-    phrases.update(f"{a} {b}" for a, b in zip(lowered, lowered[1:], strict=False))
+    """The words of a title worth naming a topic by, and the pairs of them written next
+    to each other ("Sign in to Microsoft 365" makes no "sign Microsoft"), folded."""
+    phrases: set[str] = set()
+    previous = ""
+    for word in prose.words(title):
+        if not _topical(word):
+            previous = ""
+            continue
+        folded = fold(word)
+        phrases.add(folded)
+        if previous:
+            phrases.add(f"{previous} {folded}")
+        previous = folded
     return phrases
 
 
@@ -128,9 +179,8 @@ def topics(
     for title in titles:
         phrases = title_phrases(title)
         counts.update(phrases)
-        words = [t for t in prose.words(title) if len(t) > 2]
-        for w in words:
-            surface.setdefault(w.lower(), Counter())[w] += 1
+        for w in _topic_words(title):
+            surface.setdefault(fold(w), Counter())[w] += 1
     weights = weights or Weights()
     scored = []
     for phrase, n in counts.items():
@@ -138,6 +188,8 @@ def topics(
         if all(p in skip or fold(p) in skip for p in parts):
             continue
         if n < 2 and (len(titles) > 3 or len(parts) == 2):
+            continue
+        if any(weights.common(p) for p in {phrase, *parts}):
             continue
         bonus = 1.3 if len(parts) == 2 else 1.0
         scored.append((n * weights.idf(phrase) * bonus, phrase))
@@ -155,12 +207,16 @@ def topics(
 
 
 def _surface(word: str, surface: dict[str, Counter[str]]) -> str:
-    """How a word is written in the titles: lower-case when it ever is (a title's first
-    word is capitalised by position only), else its most common spelling (``OneDrive``)."""
+    """How a folded word is written in the titles: its most common lower-case spelling
+    when at least half its uses are in lower case (a title's first word is capitalised
+    by position only), else its most common spelling (``OneDrive``, ``Word``)."""
     forms = surface.get(word)
-    if not forms or word in forms:
+    if not forms:
         return word
-    return forms.most_common(1)[0][0]
+    lower = [(n, f) for f, n in forms.items() if f == f.lower()]
+    if lower and 2 * sum(n for n, _f in lower) >= sum(forms.values()):
+        return max(lower, key=lambda nf: (nf[0], prefer_first(nf[1])))[1]
+    return max(forms.items(), key=lambda fn: (fn[1], prefer_first(fn[0])))[0]
 
 
 def join_words(items: Sequence[str], *, more: int = 0) -> str:
@@ -183,6 +239,7 @@ def folder_description(
     all_titles: Sequence[str] = (),
     types: Counter[str] | None = None,
     deeper: Sequence[tuple[str, int]] = (),
+    room: int = MAX_DESCRIPTION,
 ) -> str:
     """One sentence on what a folder holds, naming as many of its topics as fit.
 
@@ -195,8 +252,10 @@ def folder_description(
     documents at any depth with its count (the count is then said by
     :func:`mixture_phrase`); ``all_titles``: the titles of its
     documents at any depth, whose shared phrases say what the sub-bundles are about
-    (a sub-bundle's name alone rarely holds the words a question asks with).
+    (a sub-bundle's name alone rarely holds the words a question asks with); ``room``:
+    the characters it may take (:func:`folder_room`), the more the more topics it names.
     """
+    many = max(8, room // 25)  # topics sought: about one per 25 characters of room
     total = total if total is not None else len(documents) + sum(n for _t, n in subfolders)
     doc_type = doc_type or main_type(t for _title, t in documents)
     titles = [t for t, _type in documents]
@@ -210,11 +269,11 @@ def folder_description(
         lead += join_words(shown, more=len(names) - len(shown))
         exclude = " ".join([title, *names])
         named = [t for t, _n in sorted(deeper, key=lambda d: (-d[1], d[0].lower()))]
-        said = topics(list(all_titles) or titles, exclude=exclude, limit=8, weights=weights)
+        said = topics(list(all_titles) or titles, exclude=exclude, limit=many, weights=weights)
         found = [x for pair in itertools.zip_longest(said, named) for x in pair if x]
-        seen: set[str] = {n.lower() for n in names} | {title.lower()}
-        unique = [f for f in found if not (f.lower() in seen or seen.add(f.lower()))]
-        return _finish(_fitting(lead, ": ", unique[:16]))
+        seen: set[str] = {phrase_key(n) for n in names} | {phrase_key(title)}
+        unique = [f for f in found if not (phrase_key(f) in seen or seen.add(phrase_key(f)))]
+        return _finish(_fitting(lead, ": ", unique[: 2 * many], room), room)
     counted = (
         mixture_phrase(len(documents), Counter(t for _title, t in documents))
         if types is not None
@@ -224,25 +283,29 @@ def folder_description(
     if len(documents) <= 3:
         listed = [prose.clip(t, 70).rstrip(".") for t in titles]
         return _finish(f"{lead}: {'; '.join(listed)}")
-    found = topics(titles, exclude=title, limit=8, weights=weights)
-    if len(found) >= 2:
-        return _finish(_fitting(lead, ", covering ", found))
-    # titles share no phrase ("App Basics", "Layout", "Input"): they are the topics
     named = [prose.clip(t, 60).rstrip(".") for t in dict.fromkeys(titles) if t.strip()]
-    return _finish(_fitting(lead, ": ", [t for t in named if t.lower() != title.lower()]))
+    others = [t for t in named if t.lower() != title.lower()]
+    every = f"{lead}: {join_words(others)}"
+    if len(every) < room - 1:  # the titles themselves, when every one fits
+        return _finish(every, room)
+    found = topics(titles, exclude=title, limit=many, weights=weights)
+    if len(found) >= 2:
+        return _finish(_fitting(lead, ", covering ", found, room), room)
+    # titles share no phrase ("App Basics", "Layout", "Input"): they are the topics
+    return _finish(_fitting(lead, ": ", others, room), room)
 
 
-def _fitting(lead: str, joiner: str, found: Sequence[str]) -> str:
-    """``lead`` and as many of ``found`` as fit in one description, joined as a list."""
+def _fitting(lead: str, joiner: str, found: Sequence[str], room: int = MAX_DESCRIPTION) -> str:
+    """``lead`` and as many of ``found`` as fit in ``room``, joined as a list."""
     for n in range(len(found), 0, -1):
         text = f"{lead}{joiner}{join_words(found[:n])}"
-        if len(text) < MAX_DESCRIPTION - 1:
+        if len(text) < room - 1:
             return text
     return lead
 
 
-def _finish(text: str) -> str:
-    text = prose.clip(" ".join(text.split()), MAX_DESCRIPTION - 1)
+def _finish(text: str, room: int = MAX_DESCRIPTION) -> str:
+    text = prose.clip(" ".join(text.split()), room - 1)
     if text and text[-1] not in ".!?…":
         text += "."
     return text[0].upper() + text[1:] if text else text

@@ -1,0 +1,127 @@
+"""What a build says a folder holds: room by the parent's size, topics that tell
+siblings apart, and the titles themselves when they fit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kas_tui.importing.build import build
+from kas_tui.importing.grouping import fold
+from kas_tui.importing.summary import (
+    MAX_DESCRIPTION,
+    MAX_FOLDER_DESCRIPTION,
+    folder_description,
+    folder_room,
+    title_phrases,
+    topics,
+    weights_for,
+)
+from kas_tui.okf.index import parse_index
+from kas_tui.package import Package
+from kas_tui.tokens import INDEX_TOKEN_BUDGET, estimate_tokens
+
+_PRODUCTS = {
+    "exchange": ["ActiveSync device", "transport rule", "public folder", "OWA sign-in"],
+    "outlook": ["shared calendar", "PST file", "cached mode", "add-in"],
+    "teams": ["meeting room", "direct routing", "channel message", "guest access"],
+    "sharepoint": ["document library", "site collection", "web part", "content type"],
+}
+
+
+def _titles(product: str) -> list[str]:
+    """Titles as an export writes them: each names Microsoft, most say "open"."""
+    return [
+        f"Can't open {topic} in Microsoft {product.title()} ({n})"
+        for topic in _PRODUCTS[product]
+        for n in range(3)
+    ]
+
+
+def test_room_grows_as_the_parent_lists_fewer_entries() -> None:
+    assert folder_room(60) == MAX_DESCRIPTION  # a full index: the usual sentence
+    assert folder_room(8) == MAX_FOLDER_DESCRIPTION  # a root of eight bundles
+    assert MAX_DESCRIPTION < folder_room(20) < MAX_FOLDER_DESCRIPTION
+    rooms = [folder_room(n) for n in range(1, 80)]
+    assert rooms == sorted(rooms, reverse=True)
+    # every entry at its room fills at most 40% of the budget, whatever the budget
+    for budget in (1000, INDEX_TOKEN_BUDGET, 16000):
+        for n in (12, 20, 30):
+            room = folder_room(n, budget)
+            if room > MAX_DESCRIPTION:
+                assert estimate_tokens("x" * room) * n <= 0.4 * budget + n
+
+
+def test_plurals_fold_and_pairs_are_only_words_written_together() -> None:
+    assert title_phrases("Sign in to Microsoft 365 fails") == {"sign", "microsoft"}
+    assert "public folder" in title_phrases("Public folders are missing")
+    found = topics(["Mailboxes are full", "Archive a mailbox", "Mailbox quota", "Restore mail"])
+    assert [fold(t) for t in found] == ["mailbox"]  # one topic, not "Mailboxes" and "mailbox"
+
+
+def test_a_bundles_topics_are_weighed_against_its_siblings() -> None:
+    siblings = weights_for([_titles(p) for p in _PRODUCTS])
+    said = folder_description(
+        "Exchange",
+        [],
+        [("Exchange Online", 6), ("Exchange Server", 6)],
+        total=12,
+        weights=siblings,
+        doc_type="troubleshooting",
+        all_titles=_titles("exchange"),
+        room=MAX_FOLDER_DESCRIPTION,
+    )
+    assert said.startswith("Exchange: 12 troubleshooting articles on Exchange Online")
+    for topic in ("ActiveSync device", "transport rule", "public folder"):
+        assert topic in said, said
+    # in every sibling's titles: tells Exchange apart from nothing
+    assert "Microsoft" not in said and " open" not in said.lower()
+
+
+def test_more_room_names_more_topics_and_stays_one_sentence() -> None:
+    subjects = [f"{w}configuration" for w in ("alpha", "bravo", "charlie", "delta", "echo")]
+    subjects += [f"{w}replication" for w in ("foxtrot", "golf", "hotel", "india", "juliett")]
+    titles = [f"Reset {s} {n}" for s in subjects for n in range(4 - subjects.index(s) // 4)]
+    names = [(f"Area {c}", 5) for c in "ABCDEFGH"]
+    short = folder_description("Big", [], names, all_titles=titles)
+    long = folder_description("Big", [], names, all_titles=titles, room=MAX_FOLDER_DESCRIPTION)
+    assert len(short) <= MAX_DESCRIPTION < len(long) <= MAX_FOLDER_DESCRIPTION
+    assert long.count(". ") == 0 and long.endswith(".")
+    assert "juliettreplication" not in short and "juliettreplication" in long
+
+
+def test_a_small_folder_lists_its_titles_when_they_fit() -> None:
+    documents = [
+        ("Center things", "reference"),
+        ("Design a Layout", "reference"),
+        ("Package a Textual app with Hatch", "reference"),
+        ("Style Inline Apps", "reference"),
+        ("Save time with Textual containers", "reference"),
+    ]
+    said = folder_description("How To", documents)
+    assert said == (
+        "5 reference documents on How To: Center things, Design a Layout, Package a Textual "
+        "app with Hatch, Style Inline Apps and Save time with Textual containers."
+    )
+
+
+def test_a_built_root_names_more_of_each_bundles_topics_within_the_budget(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "src"
+    for product in _PRODUCTS:
+        for i, title in enumerate(_titles(product)):
+            page = source / product / f"page-{i}.md"
+            page.parent.mkdir(parents=True, exist_ok=True)
+            page.write_text(f"# {title}\n\nWhat to do when it happens, step by step.\n")
+    out = tmp_path / "kb"
+    build(source, out)
+    root = parse_index((out / "index.md").read_text())
+    bundles = {e.target: e.description for e in root.entries if e.target.endswith("/")}
+    assert set(bundles) == {f"{p}/" for p in _PRODUCTS}
+    exchange = bundles["exchange/"]
+    assert all(t in exchange for t in ("ActiveSync device", "transport rule", "OWA")), exchange
+    assert all(t not in exchange for t in ("shared calendar", "Microsoft"))
+    pkg = Package.open(out)
+    for index in [out / "index.md", *(out / p / "index.md" for p in _PRODUCTS)]:
+        assert estimate_tokens(index.read_text()) <= INDEX_TOKEN_BUDGET
+    assert pkg.documents
