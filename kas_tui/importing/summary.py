@@ -31,7 +31,8 @@ _STOP_WORDS = """a an the and or of to in on for with by from at as is are was w
     unable occurs occur message messages appears appear working work works incorrect
     wrong unexpected troubleshoot troubleshooting resolve resolved resolution support
     article articles document documents page pages guide how-to faq overview
-    information info describes description something went wrong sorry shown"""
+    information info describes description something went wrong sorry shown correctly
+    properly trouble having additional related adding check run running"""
 _STOP = frozenset(_STOP_WORDS.split())
 _TYPE_PHRASES = {
     "troubleshooting": ("troubleshooting article", "troubleshooting articles"),
