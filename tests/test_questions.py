@@ -357,3 +357,33 @@ def test_a_template_heading_stays_one_when_qualified_or_merged() -> None:
         "what went well",
         "what went poorly",
     }
+
+
+@pytest.mark.parametrize(
+    ("symptom", "asked"),
+    [
+        (
+            "When you use the Search feature in Outlook, nothing is returned in your search "
+            "results even though there are email messages in your mailbox that match the "
+            "search criteria.",
+            "What should I do when you use the Search feature in Outlook, nothing is returned "
+            "in your search results?",
+        ),
+        (
+            "Assume that you use the Encrypting File System (EFS) to help secure the "
+            "Temporary Internet Files folder.",
+            "What should I do when you use the Encrypting File System (EFS) to help secure the "
+            "Temporary Internet Files folder?",
+        ),
+        (
+            "If a user opens a shared mailbox, the folders are empty in cached mode.",
+            "What should I do when a user opens a shared mailbox, the folders are empty in "
+            "cached mode?",
+        ),
+    ],
+)
+def test_a_symptom_is_asked_without_its_scene_setting_words(symptom: str, asked: str) -> None:
+    """Not "What should I do when when you use ..." nor "... when assume that you use",
+    and not cut after "even" of "even though"."""
+    body = f"# Title\n\n## Symptoms\n\n{symptom}\n"
+    assert [text for kind, text, _ in candidates(body) if kind == "symptom"] == [asked]

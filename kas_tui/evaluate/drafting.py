@@ -362,8 +362,26 @@ def first_clause(sentence: str) -> str:
                 for i in range(ASK_WORDS // 2, ASK_WORDS + ASK_SLACK)
                 if parts[i].lower().strip("(\"'") in CLAUSE_WORDS
             ]
-            text = " ".join(parts[: starts[-1]]) if starts else text
+            if starts:
+                cut_at = starts[-1]
+                if cut_at > 1 and parts[cut_at - 1].lower() == "even":  # "even though"
+                    cut_at -= 1
+                text = " ".join(parts[:cut_at])
     return text.strip().rstrip(".!,:")
+
+
+#: How a symptom's first sentence may set its scene, left out of "What should I do when
+#: ...?" ("When you open ...", "Assume that you use ...", "If a user ...").
+_SCENE = re.compile(
+    r"^(?:when(?:ever)?|if|assume that|assuming that|suppose that|consider that)\s+", re.I
+)
+
+
+def symptom_clause(clause: str) -> str:
+    """A symptom's clause as "What should I do when ...?" asks it: without the words
+    setting its scene, which the question's own "when" says already."""
+    rest = _SCENE.sub("", clause, count=1)
+    return rest if len(rest.split()) >= 3 else clause
 
 
 def _generic(heading: str) -> bool:
@@ -437,7 +455,7 @@ def candidates(
             yield FAQ, heading, sec.sentence
     for sec in symptoms:
         if _sized(sec.sentence):
-            symptom = _lower_first(first_clause(sec.sentence), body)
+            symptom = _lower_first(symptom_clause(first_clause(sec.sentence)), body)
             yield SYMPTOM, f"What should I do when {symptom}?", answer or ""
     for sec in body_secs:
         goal = _goal(sec.heading)
