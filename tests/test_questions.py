@@ -387,3 +387,20 @@ def test_a_symptom_is_asked_without_its_scene_setting_words(symptom: str, asked:
     and not cut after "even" of "even though"."""
     body = f"# Title\n\n## Symptoms\n\n{symptom}\n"
     assert [text for kind, text, _ in candidates(body) if kind == "symptom"] == [asked]
+
+
+def test_a_headings_method_or_option_label_is_not_asked_about() -> None:
+    """'Method 1: Use the /resetfolders switch' is a procedure's goal; 'Method C' alone
+    says nothing; 'Scenario a user sees' has no label to drop."""
+    body = (
+        "# Title\n\n## Method 1: Use the /resetfolders switch\n\nUse the switch to restore "
+        "the missing folders at the default delivery location.\n\n## Method C\n\nTo restrict "
+        "delegate access in these scenarios, run the cmdlet in PowerShell.\n\n"
+        "## Option B - Disable the add-in\n\nThe add-in slows every message down when it "
+        "scans attachments.\n"
+    )
+    asked = [(kind, text) for kind, text, _ in candidates(body)]
+    assert asked == [
+        ("goal", "How do I use the /resetfolders switch?"),
+        ("goal", "How do I disable the add-in?"),
+    ]

@@ -246,7 +246,13 @@ _INLINE_NOISE = re.compile(
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(A-Z0-9])")
 _DIRECTIVE = re.compile(r"^\s*(?:>\s*)?\[!|^:::")
 _CHECKBOX = re.compile(r"^\[[ xX]\]\s*")
-_NUMBERED = re.compile(r"^(step\s+)?\d+[.:)]?\s*", re.I)
+#: A heading's number or label ("2.", "Step 3:", "Method 1:", "Option B -"), left out of
+#: the words asked: "Method 1: Use the /resetfolders switch" is a procedure's goal.
+_NUMBERED = re.compile(
+    r"^(?:(?:step|method|option|solution|resolution|workaround|scenario|part|cause)\s+"
+    r"(?:\d+|(?-i:[A-Z]))\b\s*[.:)\-–—]?|\d+[.:)]?)\s*",
+    re.I,
+)
 #: Headings over sections that hold no question worth asking (logs, metadata).
 _SKIP_HEADINGS = re.compile(r"\b(timeline|revision|changelog|change log|history|metadata)\b", re.I)
 _PRONOUNS = frozenset({"it", "them", "this", "that", "these", "those", "one", "all"})
