@@ -246,11 +246,13 @@ _INLINE_NOISE = re.compile(
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(A-Z0-9])")
 _DIRECTIVE = re.compile(r"^\s*(?:>\s*)?\[!|^:::")
 _CHECKBOX = re.compile(r"^\[[ xX]\]\s*")
-#: A heading's number or label ("2.", "Step 3:", "Method 1:", "Option B -"), left out of
-#: the words asked: "Method 1: Use the /resetfolders switch" is a procedure's goal.
+#: A heading's number or label ("2.", "Step 3:", "Method 1:", "Option B -",
+#: "Workaround:", "Resolution - Step 2:"), left out of the words asked: "Method 1: Use the
+#: /resetfolders switch" is a procedure's goal.
+_LABELS = "step|method|option|solution|resolution|workaround|scenario|part|cause|issue|case"
 _NUMBERED = re.compile(
-    r"^(?:(?:step|method|option|solution|resolution|workaround|scenario|part|cause)\s+"
-    r"(?:\d+|(?-i:[A-Z]))\b\s*[.:)\-–—]?|\d+[.:)]?)\s*",
+    rf"^(?:(?:{_LABELS})\s*[-–—:]\s+(?=\S))?"  # "Resolution - Step 2: ..."
+    rf"(?:(?:{_LABELS})\s+(?:\d+|(?-i:[A-Z]))\b\s*[.:)\-–—]?|\d+[.:)]?)?\s*",
     re.I,
 )
 #: Headings over sections that hold no question worth asking (logs, metadata).
@@ -410,13 +412,23 @@ def _lower_first(text: str, body: str) -> str:
     return first[0].lower() + text[1:]
 
 
+#: A sentence pointing at its own page ("follow these steps", "the method shown
+#: above"): asked out of its page, it says nothing.
+_DEICTIC = re.compile(
+    r"\b(?:these steps|the following|as follows|(?:shown|listed|described|mentioned) "
+    r"(?:above|below|earlier|later)|this (?:article|section|page|topic))\b",
+    re.I,
+)
+
+
 def _sized(sentence: str) -> bool:
     """A sentence worth asking about: 5 to 40 words, starting with a letter, ending a
-    statement (not a colon leading into a list)."""
+    statement (not a colon leading into a list), not pointing at its own page."""
     return (
         MIN_WORDS <= len(sentence.split()) <= MAX_WORDS
         and sentence[:1].isalpha()
         and not sentence.rstrip().endswith(":")
+        and not _DEICTIC.search(sentence)
     )
 
 
