@@ -402,7 +402,8 @@ def test_a_headings_method_or_option_label_is_not_asked_about() -> None:
         "## Workaround: Turn off cached mode\n\nCached mode keeps a copy of the mailbox on "
         "the computer.\n\n## Using a loop to delete cells\n\nThis is an alternate method "
         "to the method that is shown above.\n\n## Testing the functions\n\nTo test the "
-        "functions in the sample database, follow these steps.\n"
+        "functions in the sample database, follow these steps.\n\n## Resolution Method 2 "
+        "-Refresh the registry value\n\nOutlook reads the value again when it starts.\n"
     )
     asked = [(kind, text) for kind, text, _ in candidates(body)]
     assert asked == [
@@ -410,4 +411,5 @@ def test_a_headings_method_or_option_label_is_not_asked_about() -> None:
         ("goal", "How do I disable the add-in?"),
         ("goal", "How do I check the person's account?"),
         ("goal", "How do I turn off cached mode?"),
+        ("goal", "How do I refresh the registry value?"),
     ]  # the last two sentences point at their own page: nothing to ask
