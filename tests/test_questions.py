@@ -413,3 +413,34 @@ def test_a_headings_method_or_option_label_is_not_asked_about() -> None:
         ("goal", "How do I turn off cached mode?"),
         ("goal", "How do I refresh the registry value?"),
     ]  # the last two sentences point at their own page: nothing to ask
+
+
+def test_a_heading_a_fenced_template_prescribes_is_a_template_heading(tmp_path: Path) -> None:
+    """The postmortem process shows its template in a ```markdown block; the one
+    postmortem written so far has its "What went well": no question is drafted from it."""
+    root = tmp_path / "kb"
+    (root / "pm").mkdir(parents=True)
+    (root / "SKILL.md").write_text(
+        "---\nname: kb\ndescription: Postmortems of Orbit incidents and how to write one.\n"
+        "---\n# KB\n"
+    )
+    (root / "index.md").write_text("# KB\n\n* [Postmortems](pm/) - How and what we learned.\n")
+    (root / "pm/index.md").write_text(
+        "# Postmortems\n\n* [Process](process.md) - How to write a postmortem.\n"
+        "* [Search outage](search-outage.md) - Search was down for two hours in April.\n"
+    )
+    meta = "---\ntype: Reference\ntitle: {0}\ndescription: {1}\n---\n"
+    (root / "pm/process.md").write_text(
+        meta.format("Process", "How to write a postmortem.")
+        + "# Process\n\n## Template\n\nCopy the template below into a new file.\n\n"
+        "```markdown\n## What went well\n\nList what helped.\n```\n"
+    )
+    (root / "pm/search-outage.md").write_text(
+        meta.format("Search outage", "Search was down for two hours in April.")
+        + "# Search outage\n\n## What went well\n\nSupport noticed quickly and escalated in "
+        "the on-call channel.\n\n## Customer remediation\n\nAn apology email went to the 212 "
+        "customers affected.\n"
+    )
+    asked = [q.question for q in draft_questions(Package.open(root), n=10)]
+    assert not any(q.startswith("What went well") for q in asked), asked
+    assert any(q.startswith("Customer remediation") for q in asked), asked

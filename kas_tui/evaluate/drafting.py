@@ -338,6 +338,17 @@ def sections(body: str) -> list[_Section]:
     return found
 
 
+def fenced_templates(body: str) -> list[list[_Section]]:
+    """The headings of each Markdown template a body shows in a fenced block
+    (```` ```markdown ````): a postmortem process's template prescribes "What went well"
+    to every postmortem, so it is a template heading even where one postmortem has it."""
+    return [
+        sections(token.content)
+        for token in _md().parse(body)
+        if token.type == "fence" and token.info.strip().lower() in ("markdown", "md")
+    ]
+
+
 def first_sentence(text: str) -> str:
     return _SENTENCE_END.split(text, maxsplit=1)[0].strip() if text else ""
 
@@ -538,7 +549,8 @@ def _goal(heading: str) -> str:
 
 def template_headings(section_lists: Iterable[list[_Section]]) -> frozenset[str]:
     """Headings that two or more documents share ("What went well", "Rules",
-    "Escalation"): a template's, not a topic's. A question under one would not say
+    "Escalation"), or a document and a template shown in a fenced block
+    (:func:`fenced_templates`): a template's, not a topic's. A question under one would not say
     which document it is about ("What went well: is it true that support noticed
     quickly?" fits every postmortem), so no question is drafted from them."""
     counts: Counter[str] = Counter()
@@ -616,7 +628,8 @@ def draft_questions(package: Package, n: int = DEFAULT_N, seed: int = 0) -> list
             continue
     bodies = {path: _body(text) for path, text in texts.items()}
     parsed = {path: sections(body) for path, body in bodies.items()}
-    template = template_headings(parsed.values())
+    shown = [t for body in bodies.values() if "```" in body for t in fenced_templates(body)]
+    template = template_headings([*parsed.values(), *shown])
     pools: dict[str, list[tuple[str, str, str]]] = {}
     for path, body in bodies.items():
         doc = package.documents[path]
