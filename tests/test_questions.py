@@ -403,7 +403,10 @@ def test_a_headings_method_or_option_label_is_not_asked_about() -> None:
         "the computer.\n\n## Using a loop to delete cells\n\nThis is an alternate method "
         "to the method that is shown above.\n\n## Testing the functions\n\nTo test the "
         "functions in the sample database, follow these steps.\n\n## Resolution Method 2 "
-        "-Refresh the registry value\n\nOutlook reads the value again when it starts.\n"
+        "-Refresh the registry value\n\nOutlook reads the value again when it starts.\n\n"
+        "## Verifying a claim\n\nRun the command above for the customer's workspace.\n\n"
+        "## Error thresholds\n\nPage the on-call engineer when errors stay above 5% for "
+        "ten minutes.\n"
     )
     asked = [(kind, text) for kind, text, _ in candidates(body)]
     assert asked == [
@@ -412,6 +415,11 @@ def test_a_headings_method_or_option_label_is_not_asked_about() -> None:
         ("goal", "How do I check the person's account?"),
         ("goal", "How do I turn off cached mode?"),
         ("goal", "How do I refresh the registry value?"),
+        (  # "above" comparing, not pointing
+            "section",
+            "Error thresholds: should I page the on-call engineer when errors stay above 5% "
+            "for ten minutes?",
+        ),
     ]  # the last two sentences point at their own page: nothing to ask
 
 

@@ -452,10 +452,12 @@ def _lower_first(text: str, body: str) -> str:
 
 
 #: A sentence pointing at its own page ("follow these steps", "the method shown
-#: above"): asked out of its page, it says nothing.
+#: above", "run the command above"): asked out of its page, it says nothing.
 _DEICTIC = re.compile(
     r"\b(?:these steps|the following|as follows|(?:shown|listed|described|mentioned) "
-    r"(?:above|below|earlier|later)|this (?:article|section|page|topic))\b",
+    r"(?:above|below|earlier|later)|this (?:article|section|page|topic))\b"
+    r"|\bthe (?:[\w-]+ ){1,2}(?:above|below)\b(?!\s*[\d$€£])"  # "the command above"
+    r"|\b(?:above|below)\W*$",
     re.I,
 )
 
