@@ -33,6 +33,9 @@ def test_furniture_snippets_and_site_config_are_told_apart_from_pages() -> None:
     assert is_furniture("CODE_OF_CONDUCT.md") and is_furniture("ThirdPartyNotices.txt")
     assert not is_furniture("guide/README.md")  # a folder's landing page
     assert not is_furniture("licensing-faq.md")
+    # an export's provenance note and the repository's people
+    assert is_furniture("SOURCE.txt") and is_furniture("AUTHORS") and is_furniture("CITATION.cff")
+    assert not is_furniture("guide/source.md") and not is_furniture("source-control.md")
     assert in_include_folder("includes/note.md") and in_include_folder("docs/_includes/x.md")
     assert not in_include_folder("includes.md")
     assert is_site_config("mkdocs.yml") and is_site_config("mkdocs-nav.yml")

@@ -41,6 +41,12 @@ FURNITURE = frozenset(
         "notices",
         "pull_request_template",
         "issue_template",
+        # where an export came from and who keeps it: "SOURCE.txt" of both shared corpora
+        "source",
+        "authors",
+        "maintainers",
+        "citation",
+        "funding",
     }
 )
 #: Files a site serves to robots and hosts, at any level: not knowledge.
