@@ -452,3 +452,19 @@ def test_a_heading_a_fenced_template_prescribes_is_a_template_heading(tmp_path: 
     asked = [q.question for q in draft_questions(Package.open(root), n=10)]
     assert not any(q.startswith("What went well") for q in asked), asked
     assert any(q.startswith("Customer remediation") for q in asked), asked
+
+
+def test_an_instruction_after_its_condition_is_asked_as_should_i() -> None:
+    body = (
+        "# Title\n\n## Permanently remove the link formula\n\nIf you don't need the formulas "
+        "that refer to external links, copy these formulas and paste them as values.\n\n"
+        "## Time values\n\nWhen you compare time values, you may receive inconsistent results "
+        "in the sheet.\n"
+    )
+    assert [text for _kind, text, _ in candidates(body)] == [
+        "Permanently remove the link formula: if you don't need the formulas that refer to "
+        "external links, should I copy these formulas and paste them as values?",
+        # not an instruction after the comma: a statement, asked as one
+        "Time values: is it true that when you compare time values, you may receive "
+        "inconsistent results in the sheet?",
+    ]

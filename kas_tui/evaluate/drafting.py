@@ -13,7 +13,8 @@ whether the navigator can read its own cue). Four kinds, tried in this order:
   or "How to rotate the key", asked as "How do I rotate the key?".
 - ``section``: any other section's heading and its opening sentence: "Refund channels:
   is it true that refunds go back to the original payment method only?" (for a sentence
-  that gives an instruction: "...: should I post the override in #oncall?").
+  that gives an instruction: "...: should I post the override in #oncall?"; after its
+  condition: "...: if you don't need them, should I copy the formulas?").
 
 The document's first heading (its title), generic headings ("Overview", "Next
 steps"...) and template headings (a heading two documents share, "What went well",
@@ -129,11 +130,13 @@ _VERBS = frozenset(
         "apply",
         "approve",
         "archive",
+        "ask",
         "assign",
         "attach",
         "avoid",
         "back",
         "block",
+        "browse",
         "build",
         "calculate",
         "cancel",
@@ -142,11 +145,14 @@ _VERBS = frozenset(
         "choose",
         "clean",
         "clear",
+        "click",
         "close",
         "collect",
         "configure",
         "connect",
+        "contact",
         "convert",
+        "copy",
         "create",
         "debug",
         "declare",
@@ -157,11 +163,14 @@ _VERBS = frozenset(
         "determine",
         "disable",
         "dismount",
+        "double-click",
         "download",
         "drain",
         "edit",
         "enable",
         "escalate",
+        "exit",
+        "expand",
         "export",
         "extend",
         "file",
@@ -194,16 +203,20 @@ _VERBS = frozenset(
         "monitor",
         "mount",
         "move",
+        "navigate",
         "open",
         "page",
+        "paste",
         "pause",
         "pick",
         "plan",
         "post",
         "prepare",
+        "press",
         "prevent",
         "promote",
         "publish",
+        "quit",
         "re-create",
         "re-enable",
         "reboot",
@@ -233,6 +246,7 @@ _VERBS = frozenset(
         "revert",
         "review",
         "revoke",
+        "right-click",
         "roll",
         "rotate",
         "run",
@@ -264,6 +278,7 @@ _VERBS = frozenset(
         "use",
         "verify",
         "view",
+        "wait",
         "write",
     ]
 )
@@ -526,9 +541,23 @@ def candidates(
         if _goal(sec.heading) or _SKIP_HEADINGS.search(sec.heading):
             continue
         said = _lower_first(first_clause(sec.sentence), body)
-        ask = "should I" if said.split(" ", 1)[0].lower() in _VERBS else "is it true that"
         heading = _NUMBERED.sub("", sec.heading).strip(" :")
+        condition = _CONDITION.match(said)
+        if condition and condition.group("verb").lower() in _VERBS:
+            # "If you don't need them, copy the formulas" -> "..., should I copy ...?"
+            said = f"{condition.group('when')}, should I {condition.group('rest')}"
+            yield SECTION, f"{heading}: {said}?", sec.sentence
+            continue
+        ask = "should I" if said.split(" ", 1)[0].lower() in _VERBS else "is it true that"
         yield SECTION, f"{heading}: {ask} {said}?", sec.sentence
+
+
+#: An instruction after its condition: "If you don't need them, copy the formulas".
+_CONDITION = re.compile(
+    r"^(?P<when>(?:if|when|before|after|once|to)\b[^,]{3,}),\s+"
+    r"(?P<rest>(?P<verb>[A-Za-z-]+)\b.*)$",
+    re.I,
+)
 
 
 def _goal(heading: str) -> str:
