@@ -43,6 +43,13 @@ from ..okf import frontmatter as fm
 from .lexical import Stems, query_terms, with_compounds, words
 from .model import Question
 from .passages import answers, passages
+from .question_words import (
+    ANSWER_HEADINGS,
+    CLAUSE_WORDS,
+    GENERIC,
+    SYMPTOM_HEADINGS,
+    VERBS,
+)
 
 if TYPE_CHECKING:
     from ..package import Package
@@ -52,236 +59,6 @@ FAQ, SYMPTOM, GOAL, SECTION = "faq", "symptom", "goal", "section"
 KINDS = (FAQ, SYMPTOM, GOAL, SECTION)
 MIN_WORDS, MAX_WORDS = 5, 40
 
-GENERIC = frozenset(
-    [
-        "overview",
-        "introduction",
-        "intro",
-        "summary",
-        "prerequisites",
-        "requirements",
-        "before",
-        "you",
-        "begin",
-        "next",
-        "steps",
-        "see",
-        "also",
-        "more",
-        "information",
-        "references",
-        "reference",
-        "related",
-        "resources",
-        "applies",
-        "to",
-        "in",
-        "this",
-        "article",
-        "cause",
-        "causes",
-        "resolution",
-        "resolutions",
-        "solution",
-        "solutions",
-        "symptoms",
-        "symptom",
-        "workaround",
-        "status",
-        "feedback",
-        "contents",
-        "table",
-        "of",
-        "contents",
-        "notes",
-        "note",
-        "background",
-        "scope",
-        "purpose",
-        "glossary",
-        "faq",
-        "faqs",
-        "questions",
-        "contact",
-        "contacts",
-        "owner",
-        "owners",
-        "history",
-        "changelog",
-        "revision",
-        "appendix",
-        "sources",
-        "source",
-        "examples",
-        "example",
-        "details",
-        "description",
-        "what's",
-        "new",
-    ]
-)
-_SYMPTOM_HEADINGS = ("symptom", "symptoms", "problem", "issue", "error", "the problem")
-_ANSWER_HEADINGS = ("resolution", "solution", "workaround", "fix", "how to fix", "to fix")
-#: Verbs a procedure heading starts with ("Rotate the key" -> "How do I rotate the key?").
-_VERBS = frozenset(
-    [
-        "add",
-        "allow",
-        "apply",
-        "approve",
-        "archive",
-        "ask",
-        "assign",
-        "attach",
-        "avoid",
-        "back",
-        "block",
-        "browse",
-        "build",
-        "calculate",
-        "cancel",
-        "change",
-        "check",
-        "choose",
-        "clean",
-        "clear",
-        "click",
-        "close",
-        "collect",
-        "configure",
-        "connect",
-        "contact",
-        "convert",
-        "copy",
-        "create",
-        "debug",
-        "declare",
-        "decrease",
-        "delete",
-        "deploy",
-        "detach",
-        "determine",
-        "disable",
-        "dismount",
-        "double-click",
-        "download",
-        "drain",
-        "edit",
-        "enable",
-        "escalate",
-        "exit",
-        "expand",
-        "export",
-        "extend",
-        "file",
-        "find",
-        "fix",
-        "flip",
-        "generate",
-        "get",
-        "give",
-        "grant",
-        "hand",
-        "handle",
-        "identify",
-        "import",
-        "increase",
-        "install",
-        "invite",
-        "issue",
-        "join",
-        "keep",
-        "link",
-        "locate",
-        "log",
-        "make",
-        "manage",
-        "map",
-        "merge",
-        "migrate",
-        "modify",
-        "monitor",
-        "mount",
-        "move",
-        "navigate",
-        "open",
-        "page",
-        "paste",
-        "pause",
-        "pick",
-        "plan",
-        "post",
-        "prepare",
-        "press",
-        "prevent",
-        "promote",
-        "publish",
-        "quit",
-        "re-create",
-        "re-enable",
-        "reboot",
-        "rebuild",
-        "reconfigure",
-        "recover",
-        "recreate",
-        "reenable",
-        "refresh",
-        "refund",
-        "register",
-        "reinstall",
-        "remove",
-        "rename",
-        "renew",
-        "repair",
-        "replace",
-        "report",
-        "request",
-        "reset",
-        "resolve",
-        "restart",
-        "restore",
-        "restrict",
-        "resume",
-        "retry",
-        "revert",
-        "review",
-        "revoke",
-        "right-click",
-        "roll",
-        "rotate",
-        "run",
-        "schedule",
-        "select",
-        "send",
-        "set",
-        "share",
-        "sign",
-        "specify",
-        "start",
-        "stop",
-        "submit",
-        "switch",
-        "sync",
-        "take",
-        "test",
-        "track",
-        "transfer",
-        "troubleshoot",
-        "turn",
-        "unblock",
-        "uninstall",
-        "unlock",
-        "unregister",
-        "update",
-        "upgrade",
-        "upload",
-        "use",
-        "verify",
-        "view",
-        "wait",
-        "write",
-    ]
-)
 _INLINE_NOISE = re.compile(
     r"\[\^[^\]]*\]|\[!(?:INCLUDE|NOTE|TIP|IMPORTANT|WARNING|CAUTION)[^\]]*\]"
 )
@@ -373,34 +150,6 @@ ASK_WORDS = 16
 #: Words past :data:`ASK_WORDS` a sentence may run to be kept whole, and how far a cut
 #: may look for the start of a clause.
 ASK_SLACK = 6
-#: Words that start a clause: a long sentence is cut before one, never inside a phrase.
-CLAUSE_WORDS = frozenset(
-    [
-        "while",
-        "because",
-        "when",
-        "whenever",
-        "where",
-        "which",
-        "who",
-        "whose",
-        "that",
-        "so",
-        "but",
-        "and",
-        "or",
-        "if",
-        "after",
-        "before",
-        "until",
-        "unless",
-        "since",
-        "although",
-        "though",
-        "except",
-        "whereas",
-    ]
-)
 
 
 def first_clause(sentence: str) -> str:
@@ -517,10 +266,10 @@ def candidates(
     asked about, except a troubleshooting article's symptom."""
     secs = sections(body) if secs is None else secs
     body_secs = secs[1:] if secs and secs[0].level == 1 else secs
-    symptoms = [s for s in body_secs if s.heading.lower().strip(" :") in _SYMPTOM_HEADINGS]
+    symptoms = [s for s in body_secs if s.heading.lower().strip(" :") in SYMPTOM_HEADINGS]
     body_secs = [s for s in body_secs if not heading_keys(s.heading) & template]
     answer = next(
-        (s.sentence for s in body_secs if s.heading.lower().strip(" :") in _ANSWER_HEADINGS),
+        (s.sentence for s in body_secs if s.heading.lower().strip(" :") in ANSWER_HEADINGS),
         "",
     )
     for sec in body_secs:
@@ -543,12 +292,12 @@ def candidates(
         said = _lower_first(first_clause(sec.sentence), body)
         heading = _NUMBERED.sub("", sec.heading).strip(" :")
         condition = _CONDITION.match(said)
-        if condition and condition.group("verb").lower() in _VERBS:
+        if condition and condition.group("verb").lower() in VERBS:
             # "If you don't need them, copy the formulas" -> "..., should I copy ...?"
             said = f"{condition.group('when')}, should I {condition.group('rest')}"
             yield SECTION, f"{heading}: {said}?", sec.sentence
             continue
-        ask = "should I" if said.split(" ", 1)[0].lower() in _VERBS else "is it true that"
+        ask = "should I" if said.split(" ", 1)[0].lower() in VERBS else "is it true that"
         yield SECTION, f"{heading}: {ask} {said}?", sec.sentence
 
 
@@ -570,7 +319,7 @@ def _goal(heading: str) -> str:
             text = text[len(prefix) :]
             break
     else:
-        if lowered.split(" ", 1)[0] not in _VERBS:
+        if lowered.split(" ", 1)[0] not in VERBS:
             return ""
     # a goal names what it acts on: two content words besides the verb ("find the
     # charge", "open questions" are too vague, or a noun phrase after all)
