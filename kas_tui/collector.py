@@ -5,10 +5,11 @@ pages given back after a burst of short-lived allocations."""
 from __future__ import annotations
 
 import gc
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
+
+from .clib import libc_function
 
 #: Whether what a load builds is kept out of the collector's walks (see
 #: :func:`freeze_after_loads`).
@@ -52,15 +53,11 @@ def paused_gc() -> Iterator[None]:
 @lru_cache(maxsize=1)
 def _malloc_trim() -> Callable[[int], int] | None:
     """glibc's ``malloc_trim``, or ``None`` (another C library, another system)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    import ctypes
+    trim = libc_function("malloc_trim")
+    if trim is not None:
+        import ctypes
 
-    try:
-        trim = ctypes.CDLL(None).malloc_trim  # the C library this process runs on
-    except (OSError, AttributeError):  # musl has none
-        return None
-    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+        trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
     return trim
 
 

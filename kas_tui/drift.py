@@ -27,6 +27,12 @@ _EMPTY_MEANING = re.compile(
 _NOTE_PREFIX = re.compile(r"^\s*(?:\(?(?:deprecated|stale|legacy|draft)[^:)]*[:)]\s*)+", re.I)
 _PUNCTUATION = str.maketrans({c: " " for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~"})
 
+#: Characters past which a description is long (KAS045): one line of an index, which an
+#: agent scans among many. The checker flags it, the editors warn at it, and the build
+#: drafts within it (a folder's sentence may take more where its index has room, see
+#: ``importing.summary.folder_room``).
+LONG_DESCRIPTION = 200
+
 #: How similar (rapidfuzz token-set ratio, 0-100) two descriptions must be to agree.
 AGREE_SCORE = 80
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from .drift import more_than_one_sentence, says_nothing
+from .drift import LONG_DESCRIPTION, more_than_one_sentence, says_nothing
 from .okf import frontmatter as fm
 from .okf import yaml_patch
 from .okf.errors import EditError, FormatError
@@ -52,8 +52,6 @@ HISTORY_FIELDS = ("generated", "verified")
 #: Every key with a place of its own in the form; any other key is an "other field".
 KNOWN_FIELDS = (*FORM_FIELDS, "sources", *HISTORY_FIELDS)
 
-#: A description longer than this is flagged (index entries copy it; agents read many).
-DESCRIPTION_SOFT_LIMIT = 200
 
 # --- control characters and terminal escapes --------------------------------------------
 
@@ -190,11 +188,11 @@ def description_notes(text: str, title: str = "") -> list[tuple[str, str]]:
                 "says nothing an agent can choose by: name what it covers and when to read it",
             )
         )
-    if count > DESCRIPTION_SOFT_LIMIT:
+    if count > LONG_DESCRIPTION:
         notes.append(
             (
                 "warning",
-                f"long: over ~{DESCRIPTION_SOFT_LIMIT} characters; index entries copy it and "
+                f"long: over ~{LONG_DESCRIPTION} characters; index entries copy it and "
                 "every agent that reads the index pays for it",
             )
         )

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+from .clib import libc_function
 
 #: prctl option: the signal a process gets when the thread that forked it ends.
 _PR_SET_PDEATHSIG = 1
@@ -30,13 +31,8 @@ def start_as_worker() -> None:
     on Linux end with the thread that started it."""
     parent = os.getppid()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        try:
-            prctl = ctypes.CDLL(None, use_errno=True).prctl
-        except (OSError, AttributeError):
-            return
+    prctl = libc_function("prctl")
+    if prctl is not None:
         prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
         if os.getppid() != parent:  # the parent ended before the request was made
             os._exit(1)

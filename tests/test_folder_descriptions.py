@@ -17,7 +17,6 @@ from kas_tui.importing.summary import (
     weights_for,
 )
 from kas_tui.okf.index import parse_index
-from kas_tui.package import Package
 from kas_tui.tokens import INDEX_TOKEN_BUDGET, estimate_tokens
 
 _PRODUCTS = {
@@ -121,7 +120,7 @@ def test_a_built_root_names_more_of_each_bundles_topics_within_the_budget(
     exchange = bundles["exchange/"]
     assert all(t in exchange for t in ("ActiveSync device", "transport rule", "OWA")), exchange
     assert all(t not in exchange for t in ("shared calendar", "Microsoft"))
-    pkg = Package.open(out)
-    for index in [out / "index.md", *(out / p / "index.md" for p in _PRODUCTS)]:
-        assert estimate_tokens(index.read_text()) <= INDEX_TOKEN_BUDGET
-    assert pkg.documents
+    indexes = sorted(out.rglob("index.md"))
+    assert len(indexes) == 1 + len(_PRODUCTS)
+    for index in indexes:  # the longer sentences leave every index within the budget
+        assert estimate_tokens(index.read_text()) <= INDEX_TOKEN_BUDGET, index

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import pilot_wait_until
 
-from kas_tui import collector
+from kas_tui import clib, collector
 from kas_tui.fulltext import FullTextIndex
 from kas_tui.fulltext import index as fulltext_index
 from kas_tui.package import Package
@@ -39,13 +39,16 @@ def test_free_pages_inside_the_heap_are_given_back() -> None:
 
 
 def test_elsewhere_giving_back_does_nothing(monkeypatch) -> None:
-    monkeypatch.setattr(collector.sys, "platform", "darwin")
+    monkeypatch.setattr(clib.sys, "platform", "darwin")
     collector._malloc_trim.cache_clear()
+    clib.libc_function.cache_clear()
     try:
         assert collector._malloc_trim() is None
+        assert clib.libc_function("prctl") is None  # a worker starts without it there
         collector.give_back_free_memory()
     finally:
         collector._malloc_trim.cache_clear()
+        clib.libc_function.cache_clear()
 
 
 def test_a_sync_leaves_its_connection_with_the_search_page_cache(root: Path) -> None:

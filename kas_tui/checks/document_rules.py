@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..drift import more_than_one_sentence, says_nothing
+from ..drift import LONG_DESCRIPTION, more_than_one_sentence, says_nothing
 from ..okf.lifecycle import STATUSES, Form, parse_timestamp
 
 if TYPE_CHECKING:
@@ -198,12 +198,12 @@ class _Rules:
                 "description",
                 f"description {clip(desc)!r} tells an agent nothing it can choose by",
             )
-        if len(desc) > 200 or (self.wants("KAS045") and more_than_one_sentence(desc)):
+        if len(desc) > LONG_DESCRIPTION or (self.wants("KAS045") and more_than_one_sentence(desc)):
             self.emit(
                 "KAS045",
                 "description",
                 f"description has {len(desc)} characters"
-                if len(desc) > 200
+                if len(desc) > LONG_DESCRIPTION
                 else "description has more than one sentence",
             )
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..evaluate.lexical import STOPWORDS
@@ -150,20 +150,30 @@ def fold(word: str) -> str:
     return w
 
 
-def phrases(text: str) -> dict[str, str]:
-    """Folded phrase -> its surface form: the content words of ``text`` and every pair
-    of adjacent content words."""
+def _content(word: str) -> bool:
+    """A word a group may be named by: no function word, page-kind word or number."""
+    low = word.lower()
+    return not (low in STOPWORDS or low in _GENERIC or low.isdigit() or len(low) < 3)
+
+
+def phrases(
+    text: str,
+    *,
+    split: Callable[[str], list[str]] = _WORD.findall,
+    keep: Callable[[str], bool] = _content,
+) -> dict[str, str]:
+    """Folded phrase -> its surface form: the words of ``text`` (as ``split`` cuts them)
+    that ``keep`` accepts, and every pair of such words written next to each other."""
     out: dict[str, str] = {}
-    run: list[str] = []
-    for raw in _WORD.findall(text) + [""]:
-        low = raw.lower()
-        if not raw or low in STOPWORDS or low in _GENERIC or low.isdigit() or len(low) < 3:
-            run = []
+    previous = ""
+    for raw in split(text):
+        if not keep(raw):
+            previous = ""
             continue
         out.setdefault(fold(raw), raw)
-        if run:
-            out.setdefault(f"{fold(run[-1])} {fold(raw)}", f"{run[-1]} {raw}")
-        run.append(raw)
+        if previous:
+            out.setdefault(f"{fold(previous)} {fold(raw)}", f"{previous} {raw}")
+        previous = raw
     return out
 
 

@@ -17,12 +17,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..drift import norm, says_nothing
+from ..drift import LONG_DESCRIPTION, norm, says_nothing
 from . import prose
 from .convert import Converted
 
 #: Longest drafted description (the checker's KAS045 threshold).
-MAX_DESCRIPTION = 200
+MAX_DESCRIPTION = LONG_DESCRIPTION
 MAX_TITLE = 120
 
 #: Labels of source kinds, as they read in a sentence.

@@ -16,10 +16,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..drift import norm
+from ..drift import LONG_DESCRIPTION, norm
 from ..tokens import CHARS_PER_TOKEN, INDEX_TOKEN_BUDGET
 from . import prose
-from .grouping import fold, prefer_first
+from .grouping import fold, phrases, prefer_first
 
 _STOP_WORDS = """a an the and or of to in on for with by from at as is are was were be been being it its
     this that these those you your we our they their he she his her i me my can cant can't
@@ -49,7 +49,8 @@ _TYPE_PHRASES = {
     "snippet": ("snippet", "snippets"),
     "glossary": ("glossary", "glossaries"),
 }
-MAX_DESCRIPTION = 200
+#: Longest description of a folder (KAS045's threshold), unless its index has room.
+MAX_DESCRIPTION = LONG_DESCRIPTION
 #: Bundles side by side from which on a bundle's topics are weighed against its siblings'.
 SIBLINGS_TO_WEIGH = 4
 #: Longest description of a folder whose parent's index has room for it.
@@ -60,11 +61,11 @@ _FOLDER_SHARE = 0.4
 
 def folder_room(entries: int, budget: int = INDEX_TOKEN_BUDGET) -> int:
     """How many characters a folder's description may take in its parent's index, which
-    lists ``entries`` entries: the usual ``MAX_DESCRIPTION`` (KAS045's "about 200"), and
+    lists ``entries`` entries: the usual ``MAX_DESCRIPTION`` (KAS045's threshold), and
     more, up to ``MAX_FOLDER_DESCRIPTION``, when the index lists few. A bundle standing
     for hundreds of documents then names more of the topics a question may ask about
-    (measured with ``kas-tui eval``: see the README, "How a build groups"), and its
-    parent's index still spends at most ``_FOLDER_SHARE`` of its budget on them."""
+    (measured with ``kas-tui eval``: see the README, "Index budgets"), and its parent's
+    index still spends at most ``_FOLDER_SHARE`` of its budget on them."""
     share = int(budget * CHARS_PER_TOKEN * _FOLDER_SHARE) // max(1, entries)
     return max(MAX_DESCRIPTION, min(MAX_FOLDER_DESCRIPTION, share))
 
@@ -139,18 +140,7 @@ def phrase_key(text: str) -> str:
 def title_phrases(title: str) -> set[str]:
     """The words of a title worth naming a topic by, and the pairs of them written next
     to each other ("Sign in to Microsoft 365" makes no "sign Microsoft"), folded."""
-    phrases: set[str] = set()
-    previous = ""
-    for word in prose.words(title):
-        if not _topical(word):
-            previous = ""
-            continue
-        folded = fold(word)
-        phrases.add(folded)
-        if previous:
-            phrases.add(f"{previous} {folded}")
-        previous = folded
-    return phrases
+    return set(phrases(title, split=prose.words, keep=_topical))
 
 
 def weights_for(folders: Iterable[Sequence[str]]) -> Weights:
@@ -178,8 +168,7 @@ def topics(
     surface: dict[str, Counter[str]] = {}
     titles = list(dict.fromkeys(titles))  # the same title twice is one vote
     for title in titles:
-        phrases = title_phrases(title)
-        counts.update(phrases)
+        counts.update(title_phrases(title))
         for w in _topic_words(title):
             surface.setdefault(fold(w), Counter())[w] += 1
     weights = weights or Weights()

@@ -22,7 +22,7 @@ from textual.containers import Horizontal, Vertical
 from textual.events import Paste
 from textual.widgets import Button, Input, Label, Static, TextArea
 
-from ...drift import drifted, more_than_one_sentence, says_nothing
+from ...drift import LONG_DESCRIPTION, drifted, more_than_one_sentence, says_nothing
 from ...editing import set_entry, set_field
 from ...okf.text import control_chars
 from ...tokens import estimate_tokens
@@ -36,9 +36,6 @@ if TYPE_CHECKING:
     from ...fileio import Fingerprint
     from ...package import Package
     from ...records import Listing
-
-#: An index description longer than this is flagged (the checker's KAS045 threshold).
-LONG_DESCRIPTION = 200
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
