@@ -3,6 +3,9 @@
 Four questions of orbit-handbook: three the lexical navigator reaches, one it misses
 (``webhook``: the root index's entry for incidents/, on line 10, does not mention the
 billing webhook backlog, so the walk opens Billing support instead).
+
+And a package of two small bundles (:func:`payments`) whose entries can be made to
+mislead (:func:`misleading_root`: the refund question is then reached late, a detour).
 """
 
 from __future__ import annotations
@@ -40,15 +43,94 @@ DATE = "2026-12-02T17:30:00Z"
 
 
 def make_evaluation(
-    root: Path, *, ablations: tuple[str, ...] = ("descriptions",), date: str | None = None
+    root: Path,
+    *,
+    ablations: tuple[str, ...] = ("descriptions",),
+    date: str | None = None,
+    questions: tuple[Question, ...] = QUESTIONS,
 ) -> tuple[Evaluation, Path]:
     """Evaluate ``root`` on :data:`QUESTIONS` into a new evaluation folder (under
     KAS_TUI_DATA_DIR) with its report.json, as ``kas-tui eval`` does."""
     package = Package.open(root)
     out = new_eval_dir(root)
-    ev = evaluate(package, QUESTIONS, ablations=ablations, out_dir=out, questions_source="q.jsonl")
+    ev = evaluate(package, questions, ablations=ablations, out_dir=out, questions_source="q.jsonl")
     record = evaluation_record(ev)
     if date is not None:
         record["date"] = date
     atomic_write(out / "report.json", json.dumps(record, indent=2).encode("utf-8"))
     return ev, out
+
+
+# --- a small package of two bundles, for blame ------------------------------------------
+
+
+def doc(title: str, description: str, body: str, type_: str = "Procedure") -> str:
+    return (
+        f"---\ntype: {type_}\ntitle: {title}\ndescription: {description}\n---\n"
+        f"# {title}\n\n{body}\n"
+    )
+
+
+SKILL = (
+    "---\nname: {name}\ndescription: Handbook of a payments team - refunds, payouts, "
+    "incidents. Use for any payments support question.\n---\n# Handbook\n\n"
+    "Start at `/index.md`: it lists the bundles with one sentence each.\n"
+)
+
+
+def make_package(root: Path, files: dict[str, str]) -> Path:
+    root.mkdir(parents=True)
+    (root / "SKILL.md").write_text(SKILL.format(name=root.name), encoding="utf-8")
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def payments(tmp_path: Path) -> Path:
+    """Two bundles whose titles alone do not tell the documents apart."""
+    return make_package(
+        tmp_path / "payments",
+        {
+            "index.md": "# Payments\n\n"
+            "* [Money back](money/) - Refunds to cards, chargebacks and disputed charges.\n"
+            "* [Operations](ops/) - Outages, paging, the on-call rotation and status updates.\n",
+            "money/index.md": "# Money back\n\n"
+            "* [Guide A](guide-a.md) - How to refund a card payment in the dashboard.\n"
+            "* [Guide B](guide-b.md) - Answering a chargeback notice from the bank.\n",
+            "money/guide-a.md": doc(
+                "Guide A",
+                "How to refund a card payment in the dashboard.",
+                "Open the payment, choose Refund and enter the amount. Refunds reach the "
+                "card in five to ten days.",
+            ),
+            "money/guide-b.md": doc(
+                "Guide B",
+                "Answering a chargeback notice from the bank.",
+                "Upload the receipt and the delivery proof within seven days of the notice.",
+            ),
+            "ops/index.md": "# Operations\n\n"
+            "* [Paging](paging.md) - Who is paged for an outage and how to escalate.\n",
+            "ops/paging.md": doc(
+                "Paging",
+                "Who is paged for an outage and how to escalate.",
+                "The primary on-call engineer is paged first; after 15 minutes the secondary.",
+            ),
+        },
+    )
+
+
+REFUND = Question("q1", "How do I refund a card payment?", ("money/guide-a.md",))
+
+
+def misleading_root(root: Path) -> Path:
+    """The root entries of ``payments`` with the refund words moved to Operations: the
+    walk opens ops/ first, is disappointed, and comes back to money/."""
+    (root / "index.md").write_text(
+        "# Payments\n\n"
+        "* [Money back](money/) - Money returned to customers.\n"
+        "* [Operations](ops/) - Refund a card payment outage, paging.\n",
+        encoding="utf-8",
+    )
+    return root

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from eval_helpers import REFUND, doc, make_package, misleading_root, payments
 
 from kas_tui.agent import replay_file
 from kas_tui.agent.catalog import catalog_entry
@@ -17,7 +18,14 @@ from kas_tui.evaluate.ablation import (
     without_descriptions,
     without_frontmatter,
 )
-from kas_tui.evaluate.blame import LEFT_PATH, NOT_CHOSEN, UNLISTED, PathFinder, blame_run
+from kas_tui.evaluate.blame import (
+    DETOUR,
+    LEFT_PATH,
+    NOT_CHOSEN,
+    UNLISTED,
+    PathFinder,
+    blame_run,
+)
 from kas_tui.evaluate.flat import run_flat
 from kas_tui.evaluate.lexical import LexicalIndex, joined_pairs, query_terms
 from kas_tui.evaluate.metrics import by_bundle, overall
@@ -30,63 +38,6 @@ from kas_tui.package import Package
 DEMO = Path(__file__).resolve().parent.parent / "demo_kb" / "orbit-handbook"
 
 
-def _doc(title: str, description: str, body: str, type_: str = "Procedure") -> str:
-    return (
-        f"---\ntype: {type_}\ntitle: {title}\ndescription: {description}\n---\n"
-        f"# {title}\n\n{body}\n"
-    )
-
-
-SKILL = (
-    "---\nname: {name}\ndescription: Handbook of a payments team - refunds, payouts, "
-    "incidents. Use for any payments support question.\n---\n# Handbook\n\n"
-    "Start at `/index.md`: it lists the bundles with one sentence each.\n"
-)
-
-
-def make_package(root: Path, files: dict[str, str]) -> Path:
-    root.mkdir(parents=True)
-    (root / "SKILL.md").write_text(SKILL.format(name=root.name), encoding="utf-8")
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
-
-
-def payments(tmp_path: Path) -> Path:
-    """Two bundles whose titles alone do not tell the documents apart."""
-    return make_package(
-        tmp_path / "payments",
-        {
-            "index.md": "# Payments\n\n"
-            "* [Money back](money/) - Refunds to cards, chargebacks and disputed charges.\n"
-            "* [Operations](ops/) - Outages, paging, the on-call rotation and status updates.\n",
-            "money/index.md": "# Money back\n\n"
-            "* [Guide A](guide-a.md) - How to refund a card payment in the dashboard.\n"
-            "* [Guide B](guide-b.md) - Answering a chargeback notice from the bank.\n",
-            "money/guide-a.md": _doc(
-                "Guide A",
-                "How to refund a card payment in the dashboard.",
-                "Open the payment, choose Refund and enter the amount. Refunds reach the "
-                "card in five to ten days.",
-            ),
-            "money/guide-b.md": _doc(
-                "Guide B",
-                "Answering a chargeback notice from the bank.",
-                "Upload the receipt and the delivery proof within seven days of the notice.",
-            ),
-            "ops/index.md": "# Operations\n\n"
-            "* [Paging](paging.md) - Who is paged for an outage and how to escalate.\n",
-            "ops/paging.md": _doc(
-                "Paging",
-                "Who is paged for an outage and how to escalate.",
-                "The primary on-call engineer is paged first; after 15 minutes the secondary.",
-            ),
-        },
-    )
-
-
 def nav(root: Path, *, peek: bool = True, budget: int = 15) -> LexicalNavigator:
     pkg = Package.open(root)
     catalog = catalog_entry(pkg)
@@ -95,7 +46,6 @@ def nav(root: Path, *, peek: bool = True, budget: int = 15) -> LexicalNavigator:
     )
 
 
-REFUND = Question("q1", "How do I refund a card payment?", ("money/guide-a.md",))
 CHARGEBACK = Question("q2", "What do I send for a chargeback notice?", ("money/guide-b.md",))
 
 
@@ -187,10 +137,10 @@ def test_navigator_never_opens_what_nothing_named(tmp_path: Path) -> None:
     """A document reachable only through a file no index names is never opened."""
     root = payments(tmp_path)
     (root / "orphan.md").write_text(
-        _doc("Orphan", "Refund a card payment", "See [the secret](secret.md)."), encoding="utf-8"
+        doc("Orphan", "Refund a card payment", "See [the secret](secret.md)."), encoding="utf-8"
     )
     (root / "secret.md").write_text(
-        _doc("Secret", "refund card payment", "How do I refund a card payment: here."),
+        doc("Secret", "refund card payment", "How do I refund a card payment: here."),
         encoding="utf-8",
     )
     opened: list[str] = []
@@ -238,10 +188,10 @@ def test_a_question_writing_two_words_finds_the_entry_spelling_one(tmp_path: Pat
             "* [Payments](pay/) - Failed payments, retries and dunning emails.\n"
             "* [Databases](db/) - Postgres failover, replicas and backups.\n",
             "pay/index.md": "# Payments\n\n* [Dunning](dunning.md) - Retrying failed cards.\n",
-            "pay/dunning.md": _doc("Dunning", "Retrying failed cards.", "Cards are retried."),
+            "pay/dunning.md": doc("Dunning", "Retrying failed cards.", "Cards are retried."),
             "db/index.md": "# Databases\n\n"
             "* [Failover runbook](failover.md) - Promoting a replica when the primary dies.\n",
-            "db/failover.md": _doc(
+            "db/failover.md": doc(
                 "Failover runbook",
                 "Promoting a replica when the primary dies.",
                 "Never fail over the primary for slow queries alone: check replication first.",
@@ -391,7 +341,7 @@ def test_blame_at_a_bundle_entry_and_for_unlisted_gold(tmp_path: Path) -> None:
         "* [Operations](ops/) - Refund a card payment outage, paging.\n",
         encoding="utf-8",
     )
-    (root / "lost.md").write_text(_doc("Lost", "lost", "nothing"), encoding="utf-8")
+    (root / "lost.md").write_text(doc("Lost", "lost", "nothing"), encoding="utf-8")
     pkg = Package.open(root)
     navigator = nav(root, budget=4)
     blame = blame_run(navigator.run(REFUND), PathFinder(pkg))
@@ -400,6 +350,78 @@ def test_blame_at_a_bundle_entry_and_for_unlisted_gold(tmp_path: Path) -> None:
     assert blame.chosen is not None and blame.chosen.target == "ops/"
     lost = blame_run(navigator.run(Question("q9", "zebra", ("lost.md",))), PathFinder(pkg))
     assert lost is not None and lost.kind == UNLISTED and "lost.md" in lost.hint
+
+
+def test_a_late_reach_is_blamed_as_a_detour(tmp_path: Path) -> None:
+    root = misleading_root(payments(tmp_path))
+    run = nav(root).run(REFUND)
+    assert run.reached and run.turns_to_gold is not None and run.turns_to_gold > 4
+    paths = PathFinder(Package.open(root))
+    assert blame_run(run, paths) is None  # without ``within``, only misses are blamed
+    blame = blame_run(run, paths, within=4)
+    assert blame is not None and blame.kind == DETOUR and blame.late
+    # the first entry on the path the walk did not follow straight away, and what it took
+    assert blame.expected is not None and blame.expected.where == "index.md:3"
+    assert blame.chosen is not None and blame.chosen.where == "index.md:4"
+    assert blame.hint.startswith(f"reached on turn {run.turns_to_gold}: index.md:3")
+    # within a larger budget of turns it is no detour
+    assert blame_run(run, paths, within=run.turns_to_gold) is None
+
+
+def test_a_reach_within_the_turns_is_no_detour(tmp_path: Path) -> None:
+    root = payments(tmp_path)
+    run = nav(root).run(REFUND)
+    assert run.turns_to_gold is not None and run.turns_to_gold <= 4
+    assert blame_run(run, PathFinder(Package.open(root)), within=4) is None
+
+
+def test_a_detour_names_the_gold_path_the_walk_kept_to_longest(tmp_path: Path) -> None:
+    root = misleading_root(payments(tmp_path))
+    (root / "ops/index.md").write_text(
+        "# Operations\n\n"
+        "* [Refund outage](refund-outage.md) - The card payment refund outage of May.\n"
+        "* [Paging](paging.md) - Who is paged for an outage and how to escalate.\n",
+        encoding="utf-8",
+    )
+    (root / "ops/refund-outage.md").write_text(
+        doc("Outage of May", "What broke in May.", "It lasted an hour."),  # no answer
+        encoding="utf-8",
+    )
+    # two gold documents: the refund guide, whose path the walk left at the root, and the
+    # paging runbook, whose bundle it opened first and left for the wrong document
+    question = Question("q1", REFUND.question, ("money/guide-a.md", "ops/paging.md"))
+    run = nav(root).run(question)
+    assert [s.path for s in run.steps[:3]] == ["index.md", "ops/index.md", "ops/refund-outage.md"]
+    blame = blame_run(run, PathFinder(Package.open(root)), within=3)
+    assert blame is not None and blame.kind == DETOUR
+    assert blame.expected is not None and blame.expected.where == "ops/index.md:4"
+    assert blame.chosen is not None and blame.chosen.target == "ops/refund-outage.md"
+
+
+def test_no_detour_when_a_gold_path_was_followed_straight(tmp_path: Path) -> None:
+    root = misleading_root(payments(tmp_path))
+    question = Question("q1", REFUND.question, ("money/guide-a.md", "ops/paging.md"))
+    run = nav(root).run(question)
+    assert [s.path for s in run.steps[:3]] == ["index.md", "ops/index.md", "ops/paging.md"]
+    # the paging runbook took three turns along its path: long, but no entry misled
+    assert blame_run(run, PathFinder(Package.open(root)), within=2) is None
+
+
+def test_reports_keep_detours_apart_from_misses(tmp_path: Path) -> None:
+    root = misleading_root(payments(tmp_path))
+    lost = Question("q9", "zebra", ("ops/paging.md",))
+    ev = evaluate(Package.open(root), [REFUND, lost])
+    kinds = [b.kind for b in ev.main.blames]
+    assert DETOUR in kinds and len(kinds) == 2
+    text = format_text(ev)
+    assert "Blame (1 missed):" in text
+    assert "Detours (1 reached, but after turn 4):" in text
+    assert "reached on turn" in text.split("Detours")[1]
+    markdown = format_markdown(ev)
+    assert "### Missed questions" in markdown and "### Reached after turn 4" in markdown
+    record = evaluation_record(ev)["variants"][0]
+    assert record["blame_summary"]["by_kind"][DETOUR] == 1
+    assert ev.main.blame.misleading[0][0].where == "index.md:4"  # Operations drew it away
 
 
 def test_no_blame_when_reached(tmp_path: Path) -> None:

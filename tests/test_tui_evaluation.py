@@ -10,7 +10,15 @@ import threading
 from pathlib import Path
 
 from conftest import pilot_wait_until
-from eval_helpers import BLAMED, MISSED, QUESTIONS, make_evaluation
+from eval_helpers import (
+    BLAMED,
+    MISSED,
+    QUESTIONS,
+    REFUND,
+    make_evaluation,
+    misleading_root,
+    payments,
+)
 from rich.console import Console
 from textual.widgets import DataTable, Static
 
@@ -131,6 +139,26 @@ async def test_e_opens_the_entry_editor_on_the_blamed_line(root: Path) -> None:
         listing = app.screen.listing
         assert (listing.index, listing.entry.line) == BLAMED
         assert listing.entry.title == "Incidents"
+
+
+async def test_e_opens_the_entry_editor_on_a_detour(tmp_path: Path) -> None:
+    # the refund question is reached, but late: the walk opened Operations first
+    root = misleading_root(payments(tmp_path))
+    make_evaluation(root, ablations=(), questions=(REFUND,))
+    app = new_app(root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot)
+        row = screen.current_row()
+        assert row is not None and row.reached and row.turn_to_gold > 4
+        table = screen.query_one(DataTable)
+        assert table.get_cell_at((0, 4)).style == "yellow"  # the late gold turn
+        assert "blame detour" in text_of(screen, "#eval-detail-text")
+        assert "Operations" in text_of(screen, "#eval-detail-text")
+        await pilot.press("e")
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, EntryEditor))
+        listing = app.screen.listing
+        assert (listing.index, listing.entry.line) == ("index.md", 3)
+        assert listing.entry.title == "Money back"
 
 
 async def test_rerun_one_in_the_background_shows_the_fix(root: Path) -> None:

@@ -1,4 +1,4 @@
-"""Blame: for each question missed, the index entry where the walk left the path.
+"""Blame: for each question missed or reached late, the index entry where the walk left the path.
 
 The path to a gold document is the chain of index entries leading to it from the root
 index (``index.md`` lists ``billing/``, ``billing/index.md`` lists ``refunds.md``).
@@ -7,8 +7,13 @@ target it never opened is where it left the path; the sibling it opened instead 
 first entry of the same index it opened after reading it) is what drew it away. Both
 are reported with their descriptions and a fix hint naming the file and line.
 
-Over all misses: the entries that mislead most often, the pairs of siblings confused
-with each other, and the gold documents no question reached. Blame reads the package
+A question reached, but on a turn after ``within`` (4: the figure "reach within 4
+turns" counts), is a detour: the first entry on the path whose index the walk read
+and did not follow straight away, and what it opened first instead. A detour costs
+turns and tokens as a miss costs the answer, and has the same fix.
+
+Over all misses and detours: the entries that mislead most often, the pairs of siblings
+confused with each other, and the gold documents no question reached. Blame reads the package
 (it is the analysis, not the navigator) and the runs' steps only, so it works the same
 for the lexical navigator, an LLM or a logged session.
 """
@@ -35,6 +40,7 @@ NOT_CHOSEN = "not-chosen"  # read the gold's own index entry, never opened the d
 NO_ROOT = "no-root"  # never read the first index on the path
 UNLISTED = "unlisted"  # no index leads to the gold document
 NAVIGATOR = "navigator-failed"  # the navigator itself failed (an LLM endpoint error)
+DETOUR = "detour"  # reached, but late: did not follow the path straight from an index
 
 
 @dataclass(frozen=True)
@@ -73,6 +79,11 @@ class Blame:
     chosen: EntryRef | None
     chosen_path: str
     hint: str
+
+    @property
+    def late(self) -> bool:
+        """A detour: the question was reached, on a turn after ``within``."""
+        return self.kind == DETOUR
 
     def record(self) -> dict[str, object]:
         return {
@@ -158,11 +169,15 @@ def _opened_key(tool: str, path: str) -> str | None:
     return None
 
 
-def blame_run(run: Run, paths: PathFinder) -> Blame | None:
-    """Why ``run`` missed its gold documents, or ``None`` when it reached one."""
-    if run.reached:
-        return None
+def blame_run(run: Run, paths: PathFinder, within: int | None = None) -> Blame | None:
+    """Why ``run`` missed its gold documents; ``None`` when it reached one, unless
+    ``within`` is given and it reached it only on a later turn (then: the detour)."""
     qid = run.question.id
+    if run.reached:
+        turn = run.turns_to_gold
+        if within is None or turn is None or turn <= within:
+            return None
+        return _detour(run, paths, turn)
     if run.ended == FAILED:
         return Blame(qid, NAVIGATOR, None, None, "", f"the navigator failed: {run.note}")
     gold = run.question.gold[0] if run.question.gold else ""
@@ -174,16 +189,7 @@ def blame_run(run: Run, paths: PathFinder) -> Blame | None:
             "lists missing entries)"
         )
         return Blame(qid, UNLISTED, None, None, "", hint)
-    read_turn: dict[str, int] = {}
-    opened: list[tuple[int, str]] = []
-    for step in run.steps:
-        if not step.ok or step.path is None:
-            continue
-        if step.tool == READFILE:
-            read_turn.setdefault(step.path, step.turn)
-        key = _opened_key(step.tool, step.path)
-        if key is not None:
-            opened.append((step.turn, key))
+    read_turn, opened = _opened(run)
     opened_keys = {key for _, key in opened if key}
     for position, ref in enumerate(chain):
         if ref.index not in read_turn:
@@ -204,6 +210,50 @@ def blame_run(run: Run, paths: PathFinder) -> Blame | None:
         hint = _hint(run, ref, chosen, chosen_key)
         return Blame(qid, kind, ref, chosen, chosen_key, hint)
     return None  # every entry opened but no gold read: a peek only, or a failed read
+
+
+def _opened(run: Run) -> tuple[dict[str, int], list[tuple[int, str]]]:
+    """The turn each file was first read on, and every call's target in order, as entry
+    targets (a document, or ``folder/``)."""
+    read_turn: dict[str, int] = {}
+    opened: list[tuple[int, str]] = []
+    for step in run.steps:
+        if not step.ok or step.path is None:
+            continue
+        if step.tool == READFILE:
+            read_turn.setdefault(step.path, step.turn)
+        key = _opened_key(step.tool, step.path)
+        if key is not None:
+            opened.append((step.turn, key))
+    return read_turn, opened
+
+
+def _detour(run: Run, paths: PathFinder, turn: int) -> Blame | None:
+    """A late reach: the first entry on the path to a gold document whose index the walk
+    read and did not follow with its very next call, and that call's target. With several
+    gold documents, the path the walk kept to longest (the one it left last)."""
+    read_turn, opened = _opened(run)
+    found: list[tuple[int, EntryRef, str]] = []
+    for gold in run.question.gold:
+        chain = paths.chain(gold)
+        left = None
+        for ref in chain:
+            if ref.index not in read_turn:
+                continue  # reached deeper some other way (SKILL.md named it)
+            after = [key for t, key in opened if t > read_turn[ref.index]]
+            if after and after[0] != ref.target:
+                left = (read_turn[ref.index], ref, after[0])
+                break
+        if left is None and chain:
+            return None  # followed a path straight away: the path itself is long
+        if left is not None:
+            found.append(left)
+    if not found:
+        return None
+    _, ref, chosen_key = max(found, key=lambda item: item[0])
+    chosen = paths.entry_for(chosen_key, ref.index) or paths.entry_for(chosen_key)
+    hint = f"reached on turn {turn}: " + _hint(run, ref, chosen, chosen_key)
+    return Blame(run.question.id, DETOUR, ref, chosen, chosen_key, hint)
 
 
 def _hint(run: Run, expected: EntryRef, chosen: EntryRef | None, chosen_key: str) -> str:

@@ -16,7 +16,7 @@ The JSON document (``--format json``, and ``report.json`` beside the trajectorie
                        "turn_to_gold" | null, "ended", "answer", "note", "off_path": [...],
                        "read": [...], "trajectory": "<variant>/<id>.jsonl" | null}],
         "blame": [{"question", "kind", "expected": entry | null, "chosen": entry | null,
-                   "chosen_path", "hint"}],
+                   "chosen_path", "hint"}],      # misses, then "detour"s (reached late)
         "blame_summary": {"misleading": [{"entry", "times"}],
                           "confused_siblings": [{"a", "b", "times"}],
                           "unreached_gold": [...], "by_kind": {...}}}],
@@ -166,7 +166,7 @@ def format_text(ev: Evaluation, *, top: int = 10) -> str:
         out += ["", "By bundle:"]
         rows = [[name or "(root)", *_figures(o, failed)] for name, o in main.bundles.items()]
         out += ["  " + line for line in _table(rows, ["bundle", *header[1:]])]
-    out += _blame_text(main, top)
+    out += _blame_text(main, top, ev.within)
     out.append("")
     tail = f"{n} question(s) in {ev.seconds:.2f} s; flat baseline {ev.flat_seconds:.2f} s"
     if ev.stopped:
@@ -177,14 +177,14 @@ def format_text(ev: Evaluation, *, top: int = 10) -> str:
     return "\n".join(out)
 
 
-def _blame_text(variant: Variant, top: int) -> list[str]:
-    if not variant.blames:
-        return ["", "Blame: no question missed."]
-    out = ["", f"Blame ({len(variant.blames)} missed):"]
-    for blame in variant.blames[:top]:
-        out += ["  " + line for line in _blame_lines(blame)]
-    if len(variant.blames) > top:
-        out.append(f"  ... and {len(variant.blames) - top} more (--format json has them all)")
+def _blame_text(variant: Variant, top: int, within: int) -> list[str]:
+    missed = [b for b in variant.blames if not b.late]
+    late = [b for b in variant.blames if b.late]
+    out = ["", f"Blame ({len(missed)} missed):" if missed else "Blame: no question missed."]
+    out += _blame_list(missed, top)
+    if late:
+        out += ["", f"Detours ({len(late)} reached, but after turn {within}):"]
+        out += _blame_list(late, top)
     summary = variant.blame
     if summary.misleading:
         out += ["", "Entries that mislead most often:"]
@@ -199,6 +199,15 @@ def _blame_text(variant: Variant, top: int) -> list[str]:
         out += [f"  {path}" for path in summary.unreached[:top]]
         if len(summary.unreached) > top:
             out.append(f"  ... and {len(summary.unreached) - top} more")
+    return out
+
+
+def _blame_list(blames: list[Blame], top: int) -> list[str]:
+    out = []
+    for blame in blames[:top]:
+        out += ["  " + line for line in _blame_lines(blame)]
+    if len(blames) > top:
+        out.append(f"  ... and {len(blames) - top} more (--format json has them all)")
     return out
 
 
@@ -248,10 +257,11 @@ def format_markdown(ev: Evaluation, *, top: int = 10) -> str:
         for ref, times in main.blame.misleading[:top]:
             desc = ref.description.replace("|", "\\|")
             out.append(f"| {times} | `{ref.where}` {ref.title} | {desc} |")
-    if main.blames:
-        out += ["", "### Missed questions", ""]
-        for blame in main.blames[:top]:
-            out.append(f"- **{blame.question_id}** ({blame.kind}): {blame.hint}")
+    for title, late in (("Missed questions", False), (f"Reached after turn {ev.within}", True)):
+        blames = [b for b in main.blames if b.late == late]
+        if blames:
+            out += ["", f"### {title}", ""]
+            out += [f"- **{b.question_id}** ({b.kind}): {b.hint}" for b in blames[:top]]
     if main.blame.unreached:
         out += ["", f"### Gold documents no question reached ({len(main.blame.unreached)})", ""]
         out += [f"- `{p}`" for p in main.blame.unreached[:top]]

@@ -157,7 +157,7 @@ def evaluate(
                 progress(done, total)
         stopped = len(runs) < len(questions)
         seconds = time.perf_counter() - variant_started
-        blames = [b for b in (blame_run(r, paths) for r in runs) if b is not None]
+        blames = [b for b in (blame_run(r, paths, within) for r in runs) if b is not None]
         variants.append(
             Variant(
                 name,

@@ -8,7 +8,8 @@ the package as it is now:
   and each ablation's reach; a table of the questions (sortable by outcome, turns and
   tokens); below it, the highlighted question's gold paths, answer, reads and blame;
 - enter replays the question's trajectory; ``e`` opens the entry editor on the entry
-  blamed for a miss; ``r`` re-runs the question, ``A`` all of them (a new evaluation
+  blamed for a miss or a detour (a question reached after ``within`` turns, its gold
+  turn in yellow); ``r`` re-runs the question, ``A`` all of them (a new evaluation
   folder), in the background, reading the package afresh so that edits count; a row
   re-run shows how it changed (``✗→✓``: fixed);
 - with no evaluation yet, how to make one, and ``d`` drafts a question set and runs it.
@@ -174,14 +175,16 @@ class EvalScreen(KasScreen[None]):
             justify = "right" if key in ("turns", "tokens", "gold") else "left"
             table.add_column(Text(title, justify=justify), key=key, width=width)
         table.add_column("question", key="question", width=question_width)
+        within = self.stored.within if self.stored else 4
         for row in self.rows:
             gold = "-" if row.turn_to_gold is None else str(row.turn_to_gold)
+            late = row.turn_to_gold is not None and row.turn_to_gold > within
             table.add_row(
                 Text(f"{row.mark} {row.ended}", "green" if row.reached else "red"),
                 Text(cut(row.id, id_width)),
                 Text(str(row.turns), justify="right"),
                 Text(f"{row.tokens:,}", justify="right"),
-                Text(gold, justify="right"),
+                Text(gold, "yellow" if late else "", justify="right"),
                 Text(cut(row.question, question_width)),
                 key=row.id,
             )
@@ -232,7 +235,7 @@ class EvalScreen(KasScreen[None]):
             detail.update(Text("No questions in this report."))
             return
         box.border_title = Text(f"Question {row.id}")
-        blamed = not row.reached and row.blame is not None and row.blame.expected is not None
+        blamed = row.blame is not None and row.blame.expected is not None
         box.border_subtitle = Text("e edits the expected entry · r re-runs" if blamed else "")
         detail.update(detail_text(row))
         box.scroll_home(animate=False)
@@ -299,10 +302,10 @@ class EvalScreen(KasScreen[None]):
         row = self.current_row()
         if row is None:
             return
-        if row.reached:
-            self.notify(f"{row.id} was reached: no entry to blame")
-            return
         blame = row.blame
+        if row.reached and blame is None:
+            self.notify(f"{row.id} was reached in time: no entry to blame")
+            return
         if blame is None or blame.expected is None:
             hint = blame.hint if blame is not None else "the report holds no blame for it"
             self.notify(f"{row.id}: no entry to open: {hint}", markup=False, timeout=8)

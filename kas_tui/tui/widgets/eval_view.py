@@ -81,10 +81,10 @@ def detail_text(row: QuestionRow) -> Group:
     head.append(f" · {counted(row.turns, 'turn')} · {counted(row.tokens, 'token')}", "bright_black")
     if row.turn_to_gold is not None:
         head.append(f" · gold on turn {row.turn_to_gold}", "bright_black")
-    blame = row.blame if not row.reached else None
+    blame = row.blame  # a miss's, or a detour's (reached late)
     if blame is not None:
         head.append(" · blame ", "bright_black")
-        head.append(blame.kind, "bold red")
+        head.append(blame.kind, "bold yellow" if blame.late else "bold red")
     grid = Table.grid(padding=(0, 1))
     grid.add_column(style="bold", no_wrap=True, width=8)
     grid.add_column(ratio=1)
