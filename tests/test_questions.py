@@ -468,3 +468,32 @@ def test_an_instruction_after_its_condition_is_asked_as_should_i() -> None:
         "Time values: is it true that when you compare time values, you may receive "
         "inconsistent results in the sheet?",
     ]
+
+
+def test_a_prohibition_is_asked_as_the_instruction_it_forbids() -> None:
+    body = (
+        "# Failed payments\n\n## Do not\n\n- Do not mark an invoice paid in Stripe by hand; "
+        "the payments team does that.\n\n## Confirm the primary is unhealthy\n\nDo not fail "
+        "over for slow queries alone. Check replication first.\n\n## Retention\n\nNever again "
+        "will the old exports be kept past 30 days.\n"
+    )
+    assert [text for _kind, text, _ in candidates(body)] == [
+        # a heading that only says "do not" is left out: the question says it all
+        "Should I mark an invoice paid in Stripe by hand?",
+        "Confirm the primary is unhealthy: should I fail over for slow queries alone?",
+        # "never" before a word that is no known verb is a statement
+        "Retention: is it true that never again will the old exports be kept past 30 days?",
+    ]
+
+
+def test_open_questions_and_questions_of_too_few_words_are_not_asked() -> None:
+    body = (
+        "# Canary analysis\n\n## Open questions\n\nIs 30 minutes enough traffic for "
+        "low-volume endpoints such as exports?\n\n## Tips\n\nKeep it short: the incoming "
+        "engineer reads it at 08:00.\n\n## Traffic split\n\nFive percent of traffic goes to "
+        "the canary for thirty minutes.\n"
+    )
+    assert [text for _kind, text, _ in candidates(body)] == [
+        "Traffic split: is it true that five percent of traffic goes to the canary for thirty "
+        "minutes?",
+    ]

@@ -14,12 +14,16 @@ whether the navigator can read its own cue). Four kinds, tried in this order:
 - ``section``: any other section's heading and its opening sentence: "Refund channels:
   is it true that refunds go back to the original payment method only?" (for a sentence
   that gives an instruction: "...: should I post the override in #oncall?"; after its
-  condition: "...: if you don't need them, should I copy the formulas?").
+  condition: "...: if you don't need them, should I copy the formulas?"; a prohibition
+  as the instruction it forbids: "Do not mark an invoice paid by hand" -> "should I
+  mark an invoice paid by hand?", whose answer the document gives as no).
 
 The document's first heading (its title), generic headings ("Overview", "Next
 steps"...) and template headings (a heading two documents share, "What went well",
-"Rules": a question under one would not say which document it means) are never used; sentences under 5 or over 40 words are skipped, and so is a
-question whose content words all appear in the document's title and description.
+"Rules": a question under one would not say which document it means) are never used, nor are sections a document leaves open ("Open questions"); sentences
+under 5 or over 40 words are skipped, and so is a section's question of fewer than four
+content words ("Tips: should I keep it short?") or whose content words all appear in
+the document's title and description.
 
 Documents are visited in an order shuffled by ``seed`` (``random.Random``, over the
 sorted paths), one question per document until every document with a usable section
@@ -75,8 +79,23 @@ _NUMBERED = re.compile(
     rf"(?:(?:{_LABELS})\s+(?:\d+|(?-i:[A-Z]))\b\s*[.:)\-–—]?|\d+[.:)]?)?\s*",
     re.I,
 )
-#: Headings over sections that hold no question worth asking (logs, metadata).
-_SKIP_HEADINGS = re.compile(r"\b(timeline|revision|changelog|change log|history|metadata)\b", re.I)
+#: Headings over sections that hold no question worth asking: logs, metadata, and the
+#: questions a document leaves open (it holds no answer to them).
+_SKIP_HEADINGS = re.compile(
+    r"\b(timeline|revision|changelog|change log|history|metadata|open (?:questions|issues))\b",
+    re.I,
+)
+#: A prohibition ("Do not mark an invoice paid by hand"), asked as the instruction it
+#: forbids ("should I mark an invoice paid by hand?": the document says no).
+#: After "do not" a verb always follows; after "never", only a known one is taken for it.
+_PROHIBITION = re.compile(
+    r"^(?P<no>do not|don['’]t|never)\s+(?P<rest>(?P<verb>[A-Za-z-]+)\b.*)$", re.I
+)
+#: Headings that only say a list forbids ("Do not", "Never"): the sentence is asked alone.
+_PROHIBITION_HEADINGS = frozenset({"do not", "don t", "dont", "never", "don ts", "donts"})
+#: Content words a section's question must hold, its heading's and its sentence's: "Tips:
+#: should I keep it short?" (three) asks nothing a document could be found by.
+MIN_ASKED = 4
 _PRONOUNS = frozenset({"it", "them", "this", "that", "these", "those", "one", "all"})
 
 
@@ -291,6 +310,18 @@ def candidates(
             continue
         said = _lower_first(first_clause(sec.sentence), body)
         heading = _NUMBERED.sub("", sec.heading).strip(" :")
+        if len(query_terms(f"{heading} {said}")) < MIN_ASKED:
+            continue
+        prohibition = _PROHIBITION.match(said)
+        if prohibition and (
+            prohibition.group("no").lower() != "never" or prohibition.group("verb").lower() in VERBS
+        ):
+            asked = f"should I {prohibition.group('rest')}?"
+            if heading_key(heading) in _PROHIBITION_HEADINGS:
+                yield SECTION, asked[0].upper() + asked[1:], sec.sentence
+            else:
+                yield SECTION, f"{heading}: {asked}", sec.sentence
+            continue
         condition = _CONDITION.match(said)
         if condition and condition.group("verb").lower() in VERBS:
             # "If you don't need them, copy the formulas" -> "..., should I copy ...?"
