@@ -159,6 +159,24 @@ async def test_e_opens_the_entry_editor_on_a_detour(tmp_path: Path) -> None:
         listing = app.screen.listing
         assert (listing.index, listing.entry.line) == ("index.md", 3)
         assert listing.entry.title == "Money back"
+        late = row.turn_to_gold
+        # the curator's fix: the entry says what the bundle holds; the re-run shows the
+        # detour gone (the gold document within 4 turns)
+        index = root / "index.md"
+        index.write_text(
+            index.read_text(encoding="utf-8").replace(
+                "Money returned to customers.", "Refunds to a card payment, chargebacks."
+            ),
+            encoding="utf-8",
+        )
+        await pilot.press("escape")
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, EvalScreen))
+        await pilot.press("r")
+        await pilot_wait_until(pilot, lambda: any("gold on turn" in m for m in messages(app)))
+        now = screen.current_row()
+        assert now is not None and now.turn_to_gold is not None and now.turn_to_gold <= 4
+        assert now.blame is None
+        assert f"q1: ✓→✓ reached, gold on turn {late} → {now.turn_to_gold}" in messages(app)[-1]
 
 
 async def test_rerun_one_in_the_background_shows_the_fix(root: Path) -> None:

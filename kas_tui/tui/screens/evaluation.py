@@ -96,6 +96,7 @@ class EvalScreen(KasScreen[None]):
         self.package = package
         self.stored: StoredEvaluation | None = None
         self.baseline: dict[str, bool] = {}  # question id -> reached, in the report loaded
+        self.gold_turns: dict[str, int | None] = {}  # question id -> its turn to gold there
         self.rows: list[QuestionRow] = []
         self.reruns = 0
         self.sort_by: str | None = None
@@ -131,6 +132,7 @@ class EvalScreen(KasScreen[None]):
         ok = self.stored is not None and self.stored.error is None
         self.rows = list(self.stored.rows) if ok and self.stored else []
         self.baseline = {row.id: row.reached for row in self.rows}
+        self.gold_turns = {row.id: row.turn_to_gold for row in self.rows}
         self.reruns = 0
         self.show()
 
@@ -426,6 +428,9 @@ class EvalScreen(KasScreen[None]):
         verdict = "fixed" if new.fixed else "reached" if new.reached else "still missed"
         if was is True and not new.reached:
             verdict = "now missed"
+        turn_was = self.gold_turns.get(new.id)
+        if was and new.reached and turn_was is not None and turn_was != new.turn_to_gold:
+            verdict += f", gold on turn {turn_was} → {new.turn_to_gold}"  # a detour shortened
         self.notify(f"{new.id}: {new.mark} {verdict} ({counted(new.turns, 'turn')})", timeout=6)
 
     @work(thread=True, exclusive=True, group="evaluation")
