@@ -37,10 +37,13 @@ def _package(tmp_path: Path) -> Package:
     root = tmp_path / "orbit-handbook"
     shutil.copytree(DEMO, root)
     index = root / "oncall" / "index.md"
-    text = index.read_text("utf-8").replace(
-        "Who gets paged next and after how many minutes when a production page is not "
-        "acknowledged, plus when to escalate by hand.",
-        "Holiday rota for the support desk and its lunch breaks.",
+    policy = (root / "oncall" / "escalation-policy.md").read_text("utf-8")
+    described = re.search(r"^description: (.+)$", policy, re.M)
+    assert described is not None
+    text = index.read_text("utf-8")
+    assert described.group(1) in text  # the entry agrees with the document, until now:
+    text = text.replace(
+        described.group(1), "Holiday rota for the support desk and its lunch breaks."
     )
     index.write_text(
         text
