@@ -27,7 +27,7 @@ from kas_tui.evaluate.blame import (
     blame_run,
 )
 from kas_tui.evaluate.flat import run_flat
-from kas_tui.evaluate.lexical import LexicalIndex, joined_pairs, query_terms
+from kas_tui.evaluate.lexical import LexicalIndex, joined_pairs, query_concepts, query_terms
 from kas_tui.evaluate.metrics import by_bundle, overall
 from kas_tui.evaluate.model import ANSWERED, FAILED, GAVE_UP, Question
 from kas_tui.evaluate.navigator import LexicalNavigator
@@ -59,6 +59,48 @@ def test_query_terms_drop_function_words_and_keep_order() -> None:
         "api",
         "key",
     ]
+
+
+def test_a_hyphenated_word_is_one_concept() -> None:
+    assert query_concepts("On-call during the freeze: who staffs the secondary shift?") == [
+        ("call", "oncall"),
+        ("freeze",),
+        ("staffs",),
+        ("secondary",),
+        ("shift",),
+    ]
+    # a part the question also writes alone is the same concept
+    assert query_concepts("The dual-credential rule: never reuse a credential") == [
+        ("dual", "credential", "dualcredential"),
+        ("rule",),
+        ("reuse",),
+    ]
+
+
+def test_the_answer_test_counts_a_hyphenated_word_once(tmp_path: Path) -> None:
+    """A section that states the whole rule answers, though it does not say the
+    question's one hyphenated word, which used to count as two of nine words (7/9 < 80%)."""
+    root = make_package(
+        tmp_path / "freeze",
+        {
+            "index.md": "# Handbook\n\n* [Policy](policy.md) - Escalation, and its "
+            "exceptions during the freeze.\n",
+            "policy.md": doc(
+                "Policy",
+                "The escalation policy.",
+                "## Exceptions\n\nDuring the freeze the secondary shift is staffed by "
+                "volunteers who receive double stipend.",
+            ),
+        },
+    )
+    question = Question(
+        "q",
+        "On-call during the freeze: is it true that secondary shifts are staffed by "
+        "volunteers with double stipend?",
+        ("policy.md",),
+    )
+    run = nav(root).run(question)
+    assert run.ended == ANSWERED and run.reached and run.turns_to_gold == 2
 
 
 def test_lexical_index_ranks_by_bm25_with_stemming() -> None:

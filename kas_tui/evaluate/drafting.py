@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 from markdown_it import MarkdownIt
 
 from ..okf import frontmatter as fm
-from .lexical import Stems, query_terms, with_compounds, words
+from .lexical import Stems, query_concepts, query_terms, with_compounds, words
 from .model import Question
 from .passages import answers, passages
 from .question_words import (
@@ -395,23 +395,29 @@ class _Answers:
     def also(self, path: str, question: str) -> tuple[str, ...] | None:
         """The other documents that answer as well (in path order), or ``None`` when
         more than :data:`MAX_GOLD` documents would be gold (too ambiguous to ask)."""
-        # counted as the navigator counts: each content word of the question found by
-        # its stem (two words of one stem count twice, a word with none never)
-        terms = query_terms(question)
-        stem_of = self.stems.mapping(terms)
-        asked = [stem_of[t] for t in terms]
-        enough = next((n for n in range(1, len(asked) + 1) if answers(n, len(asked))), 0)
+        # counted as the navigator counts: each of the question's words (a hyphenated
+        # word's forms are one, see query_concepts) found by one of its stems (two
+        # words of one stem count twice, a word with none never)
+        concepts = query_concepts(question)
+        stem_of = self.stems.mapping([t for group in concepts for t in group])
+        held: list[set[int]] = []  # per word: the passages holding one of its stems
+        for group in concepts:
+            found: set[int] = set()
+            for stem in {stem_of[t] for t in group}:
+                found |= self.postings.get(stem, set())
+            held.append(found)
+        enough = next((n for n in range(1, len(held) + 1) if answers(n, len(held))), 0)
         if not enough:
             return ()
         # a passage holding `enough` of the n words holds one of any n - enough + 1 of
         # them: only the passages holding one of that many of the rarest are counted
-        order = sorted(range(len(asked)), key=lambda i: (len(self.postings.get(asked[i], ())), i))
+        order = sorted(range(len(held)), key=lambda i: (len(held[i]), i))
         candidates: set[int] = set()
-        for i in order[: len(asked) - enough + 1]:
-            candidates |= self.postings.get(asked[i], set())
+        for i in order[: len(held) - enough + 1]:
+            candidates |= held[i]
         counts: Counter[int] = Counter()
-        for stem in asked:
-            counts.update(self.postings.get(stem, set()) & candidates)
+        for passages_of in held:
+            counts.update(passages_of & candidates)
         others = sorted({self.doc[n] for n, c in counts.items() if c >= enough} - {path})
         return tuple(others) if len(others) < MAX_GOLD else None
 

@@ -226,6 +226,32 @@ def query_terms(text: str) -> list[str]:
     return list(seen)
 
 
+def query_concepts(text: str) -> list[tuple[str, ...]]:
+    """:func:`query_terms` grouped by the word of ``text`` they came from: a hyphenated
+    word's parts and joined form are one group ("on-call": ``("call", "oncall")``), every
+    other term a group of its own; in the order of the terms. What an answer is counted
+    in: a question asks about "on-call" once, not twice."""
+    terms = query_terms(text)
+    group_of = {term: i for i, term in enumerate(terms)}
+    members: dict[int, list[str]] = {i: [term] for i, term in enumerate(terms)}
+    for a, b in _COMPOUND.findall(text):
+        parts = [w for w in (a.lower(), b.lower(), (a + b).lower()) if w in group_of]
+        for other in parts[1:]:  # merge each into the first part's group
+            keep, gone = group_of[parts[0]], group_of[other]
+            if keep == gone:
+                continue
+            for term in members.pop(gone):
+                group_of[term] = keep
+                members[keep].append(term)
+    return [tuple(group) for _, group in sorted(members.items())]
+
+
+def concepts_found(concepts: Sequence[Sequence[str]], found: Iterable[str]) -> int:
+    """How many of ``concepts`` (:func:`query_concepts`) hold a term of ``found``."""
+    have = set(found)
+    return sum(1 for group in concepts if have.intersection(group))
+
+
 def match_expression(terms: Iterable[str]) -> str:
     """An FTS5 query matching any of ``terms`` (each quoted as a phrase)."""
     return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)

@@ -28,8 +28,9 @@ How it chooses, turn by turn:
    description and tags become its cue, and the ranking is made again.
 4. After reading a document it asks whether the document answers: whether one of its
    sections, read with the document's title and description, holds the question's
-   content words (stemmed, as BM25 matches them): ``answer_share`` of them, or all but
-   one (:func:`.passages.answers`). Then it submits an answer quoting that section's
+   content words (stemmed, as BM25 matches them; a hyphenated word's parts and joined
+   form count as one word, :func:`.lexical.query_concepts`): ``answer_share`` of them,
+   or all but one (:func:`.passages.answers`). Then it submits an answer quoting that section's
    best sentence.
 5. When nothing it was shown matches a word of the question, it reads the first bundle
    index it has not read (in the order they were named), since an index is where new
@@ -54,7 +55,14 @@ from ..agent.trail import Served
 from ..agent.walk import Walk, WalkError
 from ..okf import frontmatter as fm
 from ..okf.errors import FormatError
-from .lexical import LexicalIndex, joined_pairs, query_terms, words
+from .lexical import (
+    LexicalIndex,
+    concepts_found,
+    joined_pairs,
+    query_concepts,
+    query_terms,
+    words,
+)
 from .model import ANSWERED, BUDGET, FAILED, GAVE_UP, Choice, Question, Run
 from .passages import ANSWER_SHARE, answers, passages
 
@@ -115,6 +123,7 @@ class _Navigation:
         self.nav = navigator
         self.question = question
         self.terms = query_terms(question.question)
+        self.concepts = query_concepts(question.question)  # what an answer is counted in
         # what entries are scored by: the terms, and their two-word spellings joined
         # ("fail over" finds "failover"); the answer test counts the terms alone
         self.cue_terms = self.terms + [
@@ -379,12 +388,13 @@ class _Navigation:
         if best is None:
             return False
         number, found = best
-        share = len(found) / len(self.terms)
+        held = concepts_found(self.concepts, found)
+        share = held / len(self.concepts)
         if self.best is None or share > self.best[0]:
             plain = passages(step.text, context=False)
             section = plain[number] if number < len(plain) else ""
             self.best = (share, path, _best_sentence(section, found))
-        return answers(len(found), len(self.terms), self.nav.answer_share)
+        return answers(held, len(self.concepts), self.nav.answer_share)
 
     def _answer(self) -> str:
         if self.best is None:
