@@ -497,3 +497,18 @@ def test_open_questions_and_questions_of_too_few_words_are_not_asked() -> None:
         "Traffic split: is it true that five percent of traffic goes to the canary for thirty "
         "minutes?",
     ]
+
+
+def test_a_headings_note_of_when_it_changed_is_not_asked_about() -> None:
+    body = (
+        "# Severity levels\n\n### Single-region rule (added 2026-11-28)\n\nA degradation "
+        "confined to one region used to be a SEV3 by default.\n\n## Clients (Lync 2013)\n\n"
+        "The desktop client keeps its own cache of the address book.\n"
+    )
+    assert [text for _kind, text, _ in candidates(body)] == [
+        "Single-region rule: is it true that a degradation confined to one region used to "
+        "be a SEV3 by default?",
+        # a version is what the section is about, not its history
+        "Clients (Lync 2013): is it true that the desktop client keeps its own cache of the "
+        "address book?",
+    ]

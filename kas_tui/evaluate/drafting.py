@@ -85,6 +85,13 @@ _SKIP_HEADINGS = re.compile(
     r"\b(timeline|revision|changelog|change log|history|metadata|open (?:questions|issues))\b",
     re.I,
 )
+#: A heading's trailing note of when it changed ("Single-region rule (added 2026-11-28)"):
+#: the document's history, not what a person asks about. A version ("(Lync 2013)") stays.
+_HEADING_NOTE = re.compile(
+    r"\s*\((?:(?:added|updated|changed|revised|new|since|as of)\b[^()]*"
+    r"|[^()]*\b\d{4}-\d{2}-\d{2}\b[^()]*)\)\s*$",
+    re.I,
+)
 #: A prohibition ("Do not mark an invoice paid by hand"), asked as the instruction it
 #: forbids ("should I mark an invoice paid by hand?": the document says no).
 #: After "do not" a verb always follows; after "never", only a known one is taken for it.
@@ -309,7 +316,7 @@ def candidates(
         if _goal(sec.heading) or _SKIP_HEADINGS.search(sec.heading):
             continue
         said = _lower_first(first_clause(sec.sentence), body)
-        heading = _NUMBERED.sub("", sec.heading).strip(" :")
+        heading = _HEADING_NOTE.sub("", _NUMBERED.sub("", sec.heading)).strip(" :")
         if len(query_terms(f"{heading} {said}")) < MIN_ASKED:
             continue
         prohibition = _PROHIBITION.match(said)
