@@ -22,6 +22,7 @@ from eval_helpers import (
 from rich.console import Console
 from textual.widgets import DataTable, Static
 
+from kas_tui.evaluate.model import Question
 from kas_tui.evaluate.runner import evals_home, latest_eval_dir
 from kas_tui.package import Package
 from kas_tui.tui.app import KasApp
@@ -177,6 +178,24 @@ async def test_e_opens_the_entry_editor_on_a_detour(tmp_path: Path) -> None:
         assert now is not None and now.turn_to_gold is not None and now.turn_to_gold <= 4
         assert now.blame is None
         assert f"q1: ✓→✓ reached, gold on turn {late} → {now.turn_to_gold}" in messages(app)[-1]
+
+
+async def test_sorting_by_outcome_puts_detours_between_misses_and_the_rest(
+    tmp_path: Path,
+) -> None:
+    root = misleading_root(payments(tmp_path))
+    paging = Question("q3", "Who is paged for an outage?", ("ops/paging.md",))
+    lost = Question("q9", "zebra giraffe", ("ops/paging.md",))
+    make_evaluation(root, ablations=(), questions=(paging, REFUND, lost))
+    app = new_app(root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot)
+        rows = {row.id: row for row in screen.rows}
+        assert not rows["q9"].reached  # missed
+        assert rows["q1"].blame is not None and rows["q1"].blame.late  # a detour
+        assert rows["q3"].reached and rows["q3"].blame is None  # in time
+        await pilot.press("o")
+        assert order(screen) == ["q9", "q1", "q3"]
 
 
 async def test_rerun_one_in_the_background_shows_the_fix(root: Path) -> None:

@@ -53,7 +53,13 @@ COLUMNS = (("result", "result", 12), ("id", "id", 0), ("turns", "turns", 5))
 COLUMNS += (("tokens", "tokens", 6), ("gold", "gold", 4))
 _ENDING_ORDER = {"failed": 0, "budget": 1, "gave-up": 2, "answered": 3}
 SORTS = {
-    "outcome": lambda r: (r.reached, _ENDING_ORDER.get(r.ended, 9), r.turns),
+    # missed, then reached late (a detour: blamed too), then reached in time
+    "outcome": lambda r: (
+        r.reached,
+        r.blame is None or not r.blame.late,
+        _ENDING_ORDER.get(r.ended, 9),
+        r.turns,
+    ),
     "turns": lambda r: (r.turns, r.tokens),
     "tokens": lambda r: (r.tokens, r.turns),
 }
