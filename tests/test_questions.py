@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from kas_tui.cli import main
 from kas_tui.evaluate.drafting import (
     ASK_WORDS,
+    GOAL,
+    SECTION,
     candidates,
     draft_questions,
     first_clause,
@@ -511,4 +513,51 @@ def test_a_headings_note_of_when_it_changed_is_not_asked_about() -> None:
         # a version is what the section is about, not its history
         "Clients (Lync 2013): is it true that the desktop client keeps its own cache of the "
         "address book?",
+    ]
+
+
+def test_cross_references_asides_and_purposes_read_as_a_person_writes_them() -> None:
+    body = (
+        "# Guide\n\n## Removing data\n\nTo remove all data in the table, use the "
+        "[clear][textual.widgets.DataTable.clear] method.\n\n## Usage report\n\nNote that "
+        "activations can take up to 48 hours to appear in the usage reports.\n\n"
+        "## 64-bit only\n\nThe Mac operating system has been 64-bit for several years.\n"
+    )
+    assert [text for _kind, text, _ in candidates(body)] == [
+        # an undefined reference link is its text; after a purpose, an instruction
+        "Removing data: to remove all data in the table, should I use the clear method?",
+        "Usage report: is it true that activations can take up to 48 hours to appear in the "
+        "usage reports?",
+        # a number that is part of the heading's first word is no numbering
+        "64-bit only: is it true that the Mac operating system has been 64-bit for several years?",
+    ]
+
+
+def test_a_condition_cut_from_its_consequence_is_not_asked() -> None:
+    body = (
+        "# Policy\n\n## Registry value\n\nIf ExtractDataDisableUI equals 2 (or a value that "
+        "is not valid): the dialog box is not shown and nothing is extracted.\n\n"
+        "## Default CSS\n\nWhen building an app it is best to keep your CSS in an external "
+        "file.\n"
+    )
+    assert [text for _kind, text, _ in candidates(body)] == [
+        # a whole sentence that starts with its condition is still asked
+        "Default CSS: is it true that when building an app it is best to keep your CSS in an "
+        "external file?",
+    ]
+
+
+def test_a_heading_that_names_a_failure_is_no_procedure_goal() -> None:
+    body = (
+        "# Archive\n\n## Archive mailbox doesn't appear in Outlook\n\nThe archive mailbox "
+        "is missing from the folder pane after the migration.\n"
+    )
+    kinds = [(kind, text) for kind, text, _ in candidates(body)]
+    assert (GOAL, "How do I archive mailbox doesn't appear in Outlook?") not in kinds
+    assert kinds == [
+        (
+            SECTION,
+            "Archive mailbox doesn't appear in Outlook: is it true that the archive mailbox "
+            "is missing from the folder pane after the migration?",
+        )
     ]

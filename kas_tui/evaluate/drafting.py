@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 from markdown_it import MarkdownIt
 
 from ..okf import frontmatter as fm
-from .lexical import Stems, query_concepts, query_terms, with_compounds, words
+from .lexical import STOPWORDS, Stems, query_concepts, query_terms, with_compounds, words
 from .model import Question
 from .passages import answers, passages
 from .question_words import (
@@ -66,6 +66,9 @@ MIN_WORDS, MAX_WORDS = 5, 40
 _INLINE_NOISE = re.compile(
     r"\[\^[^\]]*\]|\[!(?:INCLUDE|NOTE|TIP|IMPORTANT|WARNING|CAUTION)[^\]]*\]"
 )
+#: A reference-style link whose reference is not defined in the page (MkDocs'
+#: cross-references, "[clear][textual.widgets.DataTable.clear]"): its text is what it says.
+_REF_LINK = re.compile(r"\[([^\[\]]+)\]\[[^\[\]]*\]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(A-Z0-9])")
 _DIRECTIVE = re.compile(r"^\s*(?:>\s*)?\[!|^:::")
 _CHECKBOX = re.compile(r"^\[[ xX]\]\s*")
@@ -76,7 +79,7 @@ _LABELS = "step|method|option|solution|resolution|workaround|scenario|part|cause
 _NUMBERED = re.compile(
     # "Resolution - Step 2: ...", "Resolution Method 2 -Refresh ..."
     rf"^(?:(?:{_LABELS})\s*(?:[-–—:]\s+(?=\S)|\s(?=(?:{_LABELS})\b)))?"
-    rf"(?:(?:{_LABELS})\s+(?:\d+|(?-i:[A-Z]))\b\s*[.:)\-–—]?|\d+[.:)]?)?\s*",
+    rf"(?:(?:{_LABELS})\s+(?:\d+|(?-i:[A-Z]))\b\s*[.:)\-–—]?|\d+(?:[.:)]|(?=\s)))?\s*",
     re.I,
 )
 #: Headings over sections that hold no question worth asking: logs, metadata, and the
@@ -126,7 +129,7 @@ def _plain(token) -> str:  # noqa: ANN001 - a markdown-it inline token
             parts.append(child.content)
         elif child.type in ("softbreak", "hardbreak"):
             parts.append(" ")
-    text = _INLINE_NOISE.sub("", "".join(parts))
+    text = _REF_LINK.sub(r"\1", _INLINE_NOISE.sub("", "".join(parts)))
     return " ".join(text.split())
 
 
@@ -315,7 +318,10 @@ def candidates(
             continue
         if _goal(sec.heading) or _SKIP_HEADINGS.search(sec.heading):
             continue
-        said = _lower_first(first_clause(sec.sentence), body)
+        clause = first_clause(sec.sentence)
+        said = _lower_first(_ASIDE.sub("", clause), body)
+        if _SUBORDINATE.match(said) and not _CONDITION.match(said) and _cut(clause, sec.sentence):
+            continue  # a condition cut from what follows from it ("if X equals 2") asks nothing
         heading = _HEADING_NOTE.sub("", _NUMBERED.sub("", sec.heading)).strip(" :")
         if len(query_terms(f"{heading} {said}")) < MIN_ASKED:
             continue
@@ -330,7 +336,7 @@ def candidates(
                 yield SECTION, f"{heading}: {asked}", sec.sentence
             continue
         condition = _CONDITION.match(said)
-        if condition and condition.group("verb").lower() in VERBS:
+        if condition and _instructs(condition):
             # "If you don't need them, copy the formulas" -> "..., should I copy ...?"
             said = f"{condition.group('when')}, should I {condition.group('rest')}"
             yield SECTION, f"{heading}: {said}?", sec.sentence
@@ -343,6 +349,33 @@ def candidates(
 _CONDITION = re.compile(
     r"^(?P<when>(?:if|when|before|after|once|to)\b[^,]{3,}),\s+"
     r"(?P<rest>(?P<verb>[A-Za-z-]+)\b.*)$",
+    re.I,
+)
+#: A clause that only sets a condition: asked alone, it is half a sentence.
+_SUBORDINATE = re.compile(r"^(?:if|when|whether|because|although|unless)\b", re.I)
+#: Words that only ask the reader to mind what follows ("Note that ..."), left out.
+_ASIDE = re.compile(r"^(?:(?:please )?note(?: that|:)|keep in mind that|remember that)\s+", re.I)
+
+
+def _cut(clause: str, sentence: str) -> bool:
+    """Whether :func:`first_clause` left out the end of ``sentence``."""
+    return len(clause.split()) < len(sentence.split())
+
+
+def _instructs(condition: re.Match[str]) -> bool:
+    """Whether what follows a condition is an instruction: a known verb, or after a
+    purpose ("To confirm the issue, examine the results") any word but a function word
+    ("To date, the issue remains" is a statement)."""
+    verb = condition.group("verb").lower()
+    if verb in VERBS:
+        return True
+    return condition.group("when").lower().startswith("to ") and verb not in STOPWORDS
+
+
+#: Words that make a heading a symptom, whatever verb it starts with.
+_FAILURE = re.compile(
+    r"\b(?:doesn['’]t|does not|don['’]t|isn['’]t|is not|aren['’]t|can['’]t|cannot|"
+    r"won['’]t|not|fails?|unable)\b",
     re.I,
 )
 
@@ -359,6 +392,8 @@ def _goal(heading: str) -> str:
     else:
         if lowered.split(" ", 1)[0] not in VERBS:
             return ""
+    if _FAILURE.search(text):
+        return ""  # "Archive mailbox doesn't appear": a symptom, not a procedure
     # a goal names what it acts on: two content words besides the verb ("find the
     # charge", "open questions" are too vague, or a noun phrase after all)
     objects = [w for w in query_terms(text)[1:] if w not in _PRONOUNS]
