@@ -561,3 +561,16 @@ def test_a_heading_that_names_a_failure_is_no_procedure_goal() -> None:
             "is missing from the folder pane after the migration?",
         )
     ]
+
+
+def test_a_clause_cut_before_what_it_leads_to_is_not_asked() -> None:
+    body = (
+        "# Units\n\n## Viewport height\n\nThis is the same as the height unit, except: it "
+        "is relative to the terminal.\n\n## Tip 5. Use containers.\n\nBefore adding content, "
+        "wrap the columns in one container and turn it off.\n"
+    )
+    assert [text for _kind, text, _ in candidates(body)] == [
+        # a label "Tip 5." and a heading's full stop are not asked; "off" may end it
+        "Use containers: is it true that before adding content, wrap the columns in one "
+        "container and turn it off?",
+    ]

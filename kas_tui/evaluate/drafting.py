@@ -75,7 +75,7 @@ _CHECKBOX = re.compile(r"^\[[ xX]\]\s*")
 #: A heading's number or label ("2.", "Step 3:", "Method 1:", "Option B -",
 #: "Workaround:", "Resolution - Step 2:"), left out of the words asked: "Method 1: Use the
 #: /resetfolders switch" is a procedure's goal.
-_LABELS = "step|method|option|solution|resolution|workaround|scenario|part|cause|issue|case"
+_LABELS = "step|method|option|solution|resolution|workaround|scenario|part|cause|issue|case|tip"
 _NUMBERED = re.compile(
     # "Resolution - Step 2: ...", "Resolution Method 2 -Refresh ..."
     rf"^(?:(?:{_LABELS})\s*(?:[-–—:]\s+(?=\S)|\s(?=(?:{_LABELS})\b)))?"
@@ -322,7 +322,9 @@ def candidates(
         said = _lower_first(_ASIDE.sub("", clause), body)
         if _SUBORDINATE.match(said) and not _CONDITION.match(said) and _cut(clause, sec.sentence):
             continue  # a condition cut from what follows from it ("if X equals 2") asks nothing
-        heading = _HEADING_NOTE.sub("", _NUMBERED.sub("", sec.heading)).strip(" :")
+        if said.split()[-1].lower() in _DANGLING:
+            continue  # cut before what it leads to ("a downside of this is that")
+        heading = _HEADING_NOTE.sub("", _NUMBERED.sub("", sec.heading)).strip(" :.")
         if len(query_terms(f"{heading} {said}")) < MIN_ASKED:
             continue
         prohibition = _PROHIBITION.match(said)
@@ -355,6 +357,68 @@ _CONDITION = re.compile(
 _SUBORDINATE = re.compile(r"^(?:if|when|whether|because|although|unless)\b", re.I)
 #: Words that only ask the reader to mind what follows ("Note that ..."), left out.
 _ASIDE = re.compile(r"^(?:(?:please )?note(?: that|:)|keep in mind that|remember that)\s+", re.I)
+
+
+#: Words a clause cannot end on: it was cut before what they lead to.
+_DANGLING = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "my",
+        "your",
+        "our",
+        "their",
+        "its",
+        "of",
+        "to",
+        "for",
+        "with",
+        "from",
+        "by",
+        "at",
+        "into",
+        "than",
+        "as",
+        "and",
+        "or",
+        "but",
+        "nor",
+        "that",
+        "which",
+        "whose",
+        "because",
+        "if",
+        "when",
+        "while",
+        "where",
+        "although",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "has",
+        "have",
+        "had",
+        "can",
+        "could",
+        "should",
+        "would",
+        "may",
+        "might",
+        "must",
+        "will",
+        "does",
+        "did",
+        "except",
+        "namely",
+        "including",
+        "such",
+    ]
+)
 
 
 def _cut(clause: str, sentence: str) -> bool:
