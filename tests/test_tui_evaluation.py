@@ -196,6 +196,11 @@ async def test_sorting_by_outcome_puts_detours_between_misses_and_the_rest(
         assert rows["q3"].reached and rows["q3"].blame is None  # in time
         await pilot.press("o")
         assert order(screen) == ["q9", "q1", "q3"]
+        table = screen.query_one(DataTable)
+        await pilot.press("end")
+        assert table.cursor_row == 2 and screen.highlighted == "q3"
+        await pilot.press("home")  # the first question, where the misses are once sorted
+        assert table.cursor_row == 0 and screen.highlighted == "q9"
 
 
 async def test_rerun_one_in_the_background_shows_the_fix(root: Path) -> None:

@@ -74,9 +74,14 @@ NO_EVALUATION = (
 
 
 class EvalTable(DataTable):
-    """The questions: enter replays the highlighted one (the footer says so)."""
+    """The questions: enter replays the highlighted one (the footer says so); home and end
+    go to the first and the last question (the table never scrolls sideways)."""
 
-    BINDINGS = [Binding("enter", "select_cursor", "Replay", key_display="⏎")]
+    BINDINGS = [
+        Binding("enter", "select_cursor", "Replay", key_display="⏎"),
+        Binding("home", "scroll_top", "First", show=False),
+        Binding("end", "scroll_bottom", "Last", show=False),
+    ]
 
 
 class EvalScreen(KasScreen[None]):
