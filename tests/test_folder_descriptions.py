@@ -57,6 +57,22 @@ def test_plurals_fold_and_pairs_are_only_words_written_together() -> None:
     assert [fold(t) for t in found] == ["mailbox"]  # one topic, not "Mailboxes" and "mailbox"
 
 
+def test_a_function_word_names_no_topic() -> None:
+    # "has", "need", "while", "through" were named as topics of the shared corpus's bundles
+    assert title_phrases("Mailbox move has stalled while the batch runs through") == {
+        "mailbox",
+        "move",
+        "mailbox move",
+        "stalled",
+        "batch",
+        "run",
+        "batch run",
+    }
+    assert not {"has", "need", "while", "through"} & title_phrases(
+        "Users need a license while the tenant has moved through migration"
+    )
+
+
 def test_a_bundles_topics_are_weighed_against_its_siblings() -> None:
     siblings = weights_for([_titles(p) for p in _PRODUCTS])
     said = folder_description(

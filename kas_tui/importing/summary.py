@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..drift import LONG_DESCRIPTION, norm
+from ..evaluate.lexical import STOPWORDS
 from ..tokens import CHARS_PER_TOKEN, INDEX_TOKEN_BUDGET
 from . import prose
 from .grouping import fold, phrases, prefer_first
@@ -121,6 +122,7 @@ def _topical(word: str) -> bool:
     return (
         len(word) > 2
         and word.lower() not in _STOP
+        and word.lower() not in STOPWORDS  # a function word ("has", "need") names nothing
         and not word.isdigit()
         and "'" not in word
         and "’" not in word
