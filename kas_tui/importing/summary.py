@@ -22,19 +22,17 @@ from ..tokens import CHARS_PER_TOKEN, INDEX_TOKEN_BUDGET
 from . import prose
 from .grouping import fold, phrases, prefer_first
 
-_STOP_WORDS = """a an the and or of to in on for with by from at as is are was were be been being it its
-    this that these those you your we our they their he she his her i me my can cant can't
-    cannot could would should will wont won't not no do does did doesnt doesn't dont don't
-    when what why how which who whom where there here than then into onto over under about
-    after before between during via vs using use used user users get gets getting set sets
-    new old all any some more most other such only also if else may might must one two three
-    error errors issue issues problem problems fix fixes fixed fail fails failed failure
-    unable occurs occur message messages appears appear working work works incorrect
-    wrong unexpected troubleshoot troubleshooting resolve resolved resolution support
-    article articles document documents page pages guide how-to faq overview
-    information info describes description something went wrong sorry shown correctly
-    properly trouble having additional related adding check run running"""
-_STOP = frozenset(_STOP_WORDS.split())
+#: Words that name no topic in a title, besides English function words
+#: (:data:`..evaluate.lexical.STOPWORDS`, the one list of those): contractions, page
+#: kinds, and what every troubleshooting title says.
+_STOP_WORDS = """cant can't wont won't doesnt doesn't dont don't onto vs use used user users
+    getting set sets new old one two three error errors issue issues problem problems fix
+    fixes fixed fail fails failed failure unable occurs occur message messages appears
+    appear working work works incorrect wrong unexpected troubleshoot troubleshooting
+    resolve resolved resolution support article articles document documents page pages
+    guide how-to faq overview information info describes description something went
+    sorry shown correctly properly trouble additional related adding check run running"""
+_STOP = frozenset(_STOP_WORDS.split()) | STOPWORDS
 _TYPE_PHRASES = {
     "troubleshooting": ("troubleshooting article", "troubleshooting articles"),
     "procedure": ("procedure", "procedures"),
@@ -122,7 +120,6 @@ def _topical(word: str) -> bool:
     return (
         len(word) > 2
         and word.lower() not in _STOP
-        and word.lower() not in STOPWORDS  # a function word ("has", "need") names nothing
         and not word.isdigit()
         and "'" not in word
         and "’" not in word
