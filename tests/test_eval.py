@@ -466,6 +466,41 @@ def test_reports_keep_detours_apart_from_misses(tmp_path: Path) -> None:
     assert ev.main.blame.misleading[0][0].where == "index.md:4"  # Operations drew it away
 
 
+def test_a_hint_names_the_rarest_missing_words_first(tmp_path: Path) -> None:
+    root = misleading_root(payments(tmp_path))
+    run = nav(root).run(REFUND)
+    paths = PathFinder(Package.open(root))
+    plain = blame_run(run, paths, within=4)
+    assert plain is not None and "does not mention refund, card, payment:" in plain.hint
+    counts = {"refund": 1, "card": 3, "payment": 2}
+    ranked = blame_run(run, paths, within=4, frequencies=lambda ws: {w: counts[w] for w in ws})
+    assert ranked is not None and "does not mention refund, payment, card:" in ranked.hint
+    # a word no document holds comes last: no entry could honestly mention it
+    counts["refund"] = 0
+    last = blame_run(run, paths, within=4, frequencies=lambda ws: {w: counts[w] for w in ws})
+    assert last is not None and "does not mention payment, card, refund:" in last.hint
+
+
+def test_a_word_is_counted_once_per_document_by_its_stem() -> None:
+    table = LexicalIndex(("text",))
+    try:
+        table.add_many(
+            [
+                ("a", ("Refunds go back to the card",)),
+                ("b", ("Go to settings and refund it",)),
+                ("c", ("Nothing here",)),
+            ]
+        )
+        assert table.frequencies(["refund", "go", "back", "zebra"]) == {
+            "refund": 2,
+            "go": 2,
+            "back": 1,
+            "zebra": 0,
+        }
+    finally:
+        table.close()
+
+
 def test_no_blame_when_reached(tmp_path: Path) -> None:
     root = payments(tmp_path)
     assert blame_run(nav(root).run(REFUND), PathFinder(Package.open(root))) is None

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import posixpath
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -169,15 +169,26 @@ def _opened_key(tool: str, path: str) -> str | None:
     return None
 
 
-def blame_run(run: Run, paths: PathFinder, within: int | None = None) -> Blame | None:
+#: How common each of some words is in the package (documents holding it), for a hint to
+#: name the rarest first: those tell a document apart.
+Frequencies = Callable[[Sequence[str]], Mapping[str, int]]
+
+
+def blame_run(
+    run: Run,
+    paths: PathFinder,
+    within: int | None = None,
+    frequencies: Frequencies | None = None,
+) -> Blame | None:
     """Why ``run`` missed its gold documents; ``None`` when it reached one, unless
-    ``within`` is given and it reached it only on a later turn (then: the detour)."""
+    ``within`` is given and it reached it only on a later turn (then: the detour).
+    With ``frequencies``, a hint names the question's rarest missing words first."""
     qid = run.question.id
     if run.reached:
         turn = run.turns_to_gold
         if within is None or turn is None or turn <= within:
             return None
-        return _detour(run, paths, turn)
+        return _detour(run, paths, turn, frequencies)
     if run.ended == FAILED:
         return Blame(qid, NAVIGATOR, None, None, "", f"the navigator failed: {run.note}")
     gold = run.question.gold[0] if run.question.gold else ""
@@ -207,7 +218,7 @@ def blame_run(run: Run, paths: PathFinder, within: int | None = None) -> Blame |
         chosen_key = next((k for k in after if k in siblings), after[0] if after else "")
         chosen = paths.entry_for(chosen_key, ref.index) or paths.entry_for(chosen_key)
         kind = NOT_CHOSEN if position == len(chain) - 1 else LEFT_PATH
-        hint = _hint(run, ref, chosen, chosen_key)
+        hint = _hint(run, ref, chosen, chosen_key, frequencies)
         return Blame(qid, kind, ref, chosen, chosen_key, hint)
     return None  # every entry opened but no gold read: a peek only, or a failed read
 
@@ -228,7 +239,9 @@ def _opened(run: Run) -> tuple[dict[str, int], list[tuple[int, str]]]:
     return read_turn, opened
 
 
-def _detour(run: Run, paths: PathFinder, turn: int) -> Blame | None:
+def _detour(
+    run: Run, paths: PathFinder, turn: int, frequencies: Frequencies | None
+) -> Blame | None:
     """A late reach: the first entry on the path to a gold document whose index the walk
     read and did not follow with its very next call, and that call's target. With several
     gold documents, the path the walk kept to longest (the one it left last)."""
@@ -252,14 +265,29 @@ def _detour(run: Run, paths: PathFinder, turn: int) -> Blame | None:
         return None
     _, ref, chosen_key = max(found, key=lambda item: item[0])
     chosen = paths.entry_for(chosen_key, ref.index) or paths.entry_for(chosen_key)
-    hint = f"reached on turn {turn}: " + _hint(run, ref, chosen, chosen_key)
+    hint = f"reached on turn {turn}: " + _hint(run, ref, chosen, chosen_key, frequencies)
     return Blame(run.question.id, DETOUR, ref, chosen, chosen_key, hint)
 
 
-def _hint(run: Run, expected: EntryRef, chosen: EntryRef | None, chosen_key: str) -> str:
+def _hint(
+    run: Run,
+    expected: EntryRef,
+    chosen: EntryRef | None,
+    chosen_key: str,
+    frequencies: Frequencies | None = None,
+) -> str:
     asked = query_terms(run.question.question)
     said = {w[:5] for w in words(f"{expected.title} {expected.description}")}
-    missing = [t for t in asked if t[:5] not in said]
+    missing: list[str] = []
+    for term in asked:  # each word once ("customer", "customers"), in the question's order
+        if term[:5] not in said and all(term[:5] != m[:5] for m in missing):
+            missing.append(term)
+    if frequencies is not None and missing:
+        # the rarest first ("original", "payment" before "rules", "go", "back"); a word
+        # no document holds (a typo, a joined form) last: nothing could mention it
+        counts = frequencies(missing)
+        order = {t: i for i, t in enumerate(missing)}
+        missing.sort(key=lambda t: (counts.get(t, 0) == 0, counts.get(t, 0), order[t]))
     what = "bundle" if expected.target.endswith("/") else "document"
     parts = [f"{expected.where}: the entry for {expected.target or 'the root'} ({what})"]
     if not expected.description:

@@ -58,6 +58,11 @@ class FlatBaseline:
         ranked = self.index.search(query_terms(question.question), limit=self.depth)
         return Retrieval(question, tuple(path for path, _ in ranked))
 
+    def frequencies(self, words: Iterable[str]) -> dict[str, int]:
+        """How many document bodies hold each of ``words`` (by stem): how common a word is
+        in this package, for blame to name a question's rarest words first."""
+        return self.index.frequencies(words)
+
     def close(self) -> None:
         self.index.close()
 
@@ -76,8 +81,13 @@ def recall(retrievals: Sequence[Retrieval], k: int) -> float:
     return sum(r.hit(k) for r in retrievals) / len(retrievals)
 
 
-def run_flat(package: Package, questions: Iterable[Question]) -> list[Retrieval]:
-    """The baseline's retrievals for ``questions``."""
+def run_flat(
+    package: Package, questions: Iterable[Question], baseline: FlatBaseline | None = None
+) -> list[Retrieval]:
+    """The baseline's retrievals for ``questions`` (with ``baseline`` when one is built
+    already: the caller closes it)."""
+    if baseline is not None:
+        return [baseline.retrieve(q) for q in questions]
     baseline = FlatBaseline(package)
     try:
         return [baseline.retrieve(q) for q in questions]

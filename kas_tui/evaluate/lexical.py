@@ -286,6 +286,7 @@ class LexicalIndex:
         weights_sql = ", ".join(repr(float(w)) for w in self.weights)
         # the table's rank is bm25 with these weights, so ORDER BY rank LIMIT n is fast
         self._db.execute(f"INSERT INTO t(t, rank) VALUES('rank', 'bm25({weights_sql})')")
+        self._vocab: Stems | None = None  # made by the first frequencies() call
         self._rank_sql = "SELECT rowid, rank FROM t WHERE t MATCH ?"
         self._top_sql = "SELECT rowid, rank FROM t WHERE t MATCH ? ORDER BY rank LIMIT ?"
 
@@ -326,6 +327,22 @@ class LexicalIndex:
         rows = self._db.execute(self._rank_sql, (match_expression(terms),)).fetchall()
         # FTS5's bm25() is negative, lower is better; its idf is floored at 1e-6.
         return {self._key[rowid]: -score for rowid, score in rows}
+
+    def frequencies(self, words_: Iterable[str]) -> dict[str, int]:
+        """How many rows hold each of ``words_`` (lower-cased words, matched by stem as a
+        query matches them; 0 for a word no row holds)."""
+        words_ = list(dict.fromkeys(words_))
+        if not words_:
+            return {}
+        if self._vocab is None:
+            self._db.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, t, 'row')")
+            self._vocab = Stems()
+        stem_of = self._vocab.mapping(words_)
+        stems = sorted({stem for stem in stem_of.values() if stem})
+        marks = ", ".join("?" * len(stems))
+        rows = self._db.execute(f"SELECT term, doc FROM temp.v WHERE term IN ({marks})", stems)
+        counts = dict(rows.fetchall())
+        return {w: counts.get(stem_of[w], 0) if stem_of[w] else 0 for w in words_}
 
     def order(self, key: str) -> int:
         """When ``key`` was first added (1 for the first key)."""
@@ -380,6 +397,8 @@ class LexicalIndex:
         return found
 
     def close(self) -> None:
+        if self._vocab is not None:
+            self._vocab.close()
         self._db.close()
 
 

@@ -28,7 +28,7 @@ from ..userdirs import data_dir
 from ..workers import forking, start_as_worker
 from .ablation import AblatedSandbox
 from .blame import Blame, BlameSummary, PathFinder, blame_run, summarise_blame
-from .flat import RECALL_AT, Retrieval, recall, run_flat
+from .flat import RECALL_AT, FlatBaseline, Retrieval, recall, run_flat
 from .metrics import WITHIN, Overall, by_bundle, overall
 from .model import Question, Run, run_header
 from .navigator import LexicalNavigator
@@ -129,6 +129,7 @@ def evaluate(
     total = len(questions) * len(names)
     done = 0
     variants: list[Variant] = []
+    measured: list[tuple[str, list[Run], float]] = []  # each variant's runs and their time
     navigator_name = ""
     stopped = False
     date = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
@@ -156,24 +157,23 @@ def evaluate(
             if progress is not None:
                 progress(done, total)
         stopped = len(runs) < len(questions)
-        seconds = time.perf_counter() - variant_started
-        blames = [b for b in (blame_run(r, paths, within) for r in runs) if b is not None]
-        variants.append(
-            Variant(
-                name,
-                runs,
-                overall(runs, within),
-                by_bundle(runs, within),
-                blames,
-                summarise_blame(runs, blames),
-                seconds,
-            )
-        )
+        measured.append((name, runs, time.perf_counter() - variant_started))
         if stopped:
             break
     flat_started = time.perf_counter()
-    flat = run_flat(package, questions)
-    flat_seconds = time.perf_counter() - flat_started
+    baseline = FlatBaseline(package)
+    try:
+        flat = run_flat(package, questions, baseline)
+        flat_seconds = time.perf_counter() - flat_started
+        # blame names a question's rarest missing words first: rarity in the bodies
+        for name, runs, seconds in measured:
+            found = (blame_run(r, paths, within, baseline.frequencies) for r in runs)
+            blames = [b for b in found if b is not None]
+            summary = summarise_blame(runs, blames)
+            figures = overall(runs, within), by_bundle(runs, within)
+            variants.append(Variant(name, runs, *figures, blames, summary, seconds))
+    finally:
+        baseline.close()
     return Evaluation(
         package=package.name,
         root=str(package.root),
