@@ -554,6 +554,10 @@ def test_a_heading_that_names_a_failure_is_no_procedure_goal() -> None:
     )
     kinds = [(kind, text) for kind, text, _ in candidates(body)]
     assert (GOAL, "How do I archive mailbox doesn't appear in Outlook?") not in kinds
+    # nor is one that states what a thing does, its first word a noun
+    stated = "# Import\n\n## Import job shows skipped items\n\nThe job report lists items.\n"
+    assert all(kind != GOAL for kind, _, _ in candidates(stated))
+    assert [k for k, _, _ in candidates("# Jobs\n\n## Import the mailbox items\n")] == [GOAL]
     assert kinds == [
         (
             SECTION,

@@ -444,6 +444,15 @@ _FAILURE = re.compile(
 )
 
 
+#: A heading that states what a thing does ("Import job shows skipped items", "Import job
+#: is stuck"): its first word is a noun, not the verb of a procedure.
+_STATEMENT = re.compile(
+    r"^\S+ \S+ (?:is|are|was|were|has|shows|appears|returns|stops|hangs|crashes|freezes|"
+    r"takes|keeps|runs|gets)\b",
+    re.I,
+)
+
+
 def _goal(heading: str) -> str:
     """The goal a procedure heading names ("To rotate the key" -> "rotate the key")."""
     text = _NUMBERED.sub("", heading.strip()).rstrip(" .:")
@@ -456,8 +465,8 @@ def _goal(heading: str) -> str:
     else:
         if lowered.split(" ", 1)[0] not in VERBS:
             return ""
-    if _FAILURE.search(text):
-        return ""  # "Archive mailbox doesn't appear": a symptom, not a procedure
+    if _FAILURE.search(text) or _STATEMENT.match(text):
+        return ""  # "Archive mailbox doesn't appear", "Import job shows ...": a symptom
     # a goal names what it acts on: two content words besides the verb ("find the
     # charge", "open questions" are too vague, or a noun phrase after all)
     objects = [w for w in query_terms(text)[1:] if w not in _PRONOUNS]
