@@ -578,3 +578,14 @@ def test_a_clause_cut_before_what_it_leads_to_is_not_asked() -> None:
         "Use containers: is it true that before adding content, wrap the columns in one "
         "container and turn it off?",
     ]
+
+
+def test_saying_and_measuring_are_instructions() -> None:
+    body = (
+        "# Status page\n\n## Writing rules\n\nSay what customers experience, not what broke "
+        "inside.\n\n## Principles\n\nMeasure what customers feel at the edge.\n"
+    )
+    assert [text for _kind, text, _ in candidates(body)] == [
+        "Writing rules: should I say what customers experience, not what broke inside?",
+        "Principles: should I measure what customers feel at the edge?",
+    ]
