@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from ..agent.tools import LISTDIR, PEEK, READFILE
 from .lexical import query_terms, words
+from .metrics import reached_within
 from .model import FAILED, Run
 
 if TYPE_CHECKING:
@@ -185,10 +186,9 @@ def blame_run(
     With ``frequencies``, a hint names the question's rarest missing words first."""
     qid = run.question.id
     if run.reached:
-        turn = run.turns_to_gold
-        if within is None or turn is None or turn <= within:
+        if within is None or reached_within(run, within):
             return None
-        return _detour(run, paths, turn, frequencies)
+        return _detour(run, paths, run.turns_to_gold or 0, frequencies)
     if run.ended == FAILED:
         return Blame(qid, NAVIGATOR, None, None, "", f"the navigator failed: {run.note}")
     gold = run.question.gold[0] if run.question.gold else ""

@@ -62,9 +62,15 @@ class Overall:
         }
 
 
+def on_time(turn_to_gold: int | None, within: int = WITHIN) -> bool:
+    """Whether a gold document first read on turn ``turn_to_gold`` (``None``: never)
+    counts as reached within ``within`` turns: the one test of it (the figures, blame's
+    detours and the evaluation screen ask it here)."""
+    return turn_to_gold is not None and turn_to_gold <= within
+
+
 def reached_within(run: Run, within: int = WITHIN) -> bool:
-    turn = run.turns_to_gold
-    return turn is not None and turn <= within
+    return on_time(run.turns_to_gold, within)
 
 
 def overall(runs: Sequence[Run], within: int = WITHIN) -> Overall:

@@ -31,6 +31,7 @@ from textual.widgets import DataTable, Header, ProgressBar, Static
 from textual.widgets.data_table import CellDoesNotExist, RowDoesNotExist
 from textual.worker import get_current_worker
 
+from ...evaluate.metrics import WITHIN, on_time
 from ...evaluate.rerun import RerunError, draft_and_run, rerun_all, rerun_question
 from ...evaluate.runner import latest_eval_dir
 from ...evaluate.stored import QuestionRow, StoredEvaluation, load_report
@@ -52,16 +53,17 @@ DRAFT_SIZE = 10
 COLUMNS = (("result", "result", 12), ("id", "id", 0), ("turns", "turns", 5))
 COLUMNS += (("tokens", "tokens", 6), ("gold", "gold", 4))
 _ENDING_ORDER = {"failed": 0, "budget": 1, "gave-up": 2, "answered": 3}
+#: Sort keys of a row, given the evaluation's ``within``.
 SORTS = {
-    # missed, then reached late (a detour: blamed too), then reached in time
-    "outcome": lambda r: (
+    # missed, then reached late (a detour), then reached in time
+    "outcome": lambda r, within: (
         r.reached,
-        r.blame is None or not r.blame.late,
+        on_time(r.turn_to_gold, within),
         _ENDING_ORDER.get(r.ended, 9),
         r.turns,
     ),
-    "turns": lambda r: (r.turns, r.tokens),
-    "tokens": lambda r: (r.tokens, r.turns),
+    "turns": lambda r, within: (r.turns, r.tokens),
+    "tokens": lambda r, within: (r.tokens, r.turns),
 }
 
 
@@ -188,10 +190,10 @@ class EvalScreen(KasScreen[None]):
             justify = "right" if key in ("turns", "tokens", "gold") else "left"
             table.add_column(Text(title, justify=justify), key=key, width=width)
         table.add_column("question", key="question", width=question_width)
-        within = self.stored.within if self.stored else 4
+        within = self.stored.within if self.stored else WITHIN
         for row in self.rows:
             gold = "-" if row.turn_to_gold is None else str(row.turn_to_gold)
-            late = row.turn_to_gold is not None and row.turn_to_gold > within
+            late = row.reached and not on_time(row.turn_to_gold, within)
             table.add_row(
                 Text(f"{row.mark} {row.ended}", "green" if row.reached else "red"),
                 Text(cut(row.id, id_width)),
@@ -206,7 +208,7 @@ class EvalScreen(KasScreen[None]):
             shown = {cut(row.id, id_width): row for row in self.rows}
             table.sort(
                 "id",
-                key=lambda cell: (order(shown[cell.plain]), cell.plain),
+                key=lambda cell: (order(shown[cell.plain], within), cell.plain),
                 reverse=self.reverse,
             )
         self._move_to(current)
