@@ -81,13 +81,8 @@ def recall(retrievals: Sequence[Retrieval], k: int) -> float:
     return sum(r.hit(k) for r in retrievals) / len(retrievals)
 
 
-def run_flat(
-    package: Package, questions: Iterable[Question], baseline: FlatBaseline | None = None
-) -> list[Retrieval]:
-    """The baseline's retrievals for ``questions`` (with ``baseline`` when one is built
-    already: the caller closes it)."""
-    if baseline is not None:
-        return [baseline.retrieve(q) for q in questions]
+def run_flat(package: Package, questions: Iterable[Question]) -> list[Retrieval]:
+    """The baseline's retrievals for ``questions``."""
     baseline = FlatBaseline(package)
     try:
         return [baseline.retrieve(q) for q in questions]
