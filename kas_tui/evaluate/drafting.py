@@ -20,8 +20,9 @@ whether the navigator can read its own cue). Four kinds, tried in this order:
 
 The document's first heading (its title), generic headings ("Overview", "Next
 steps"...) and template headings (a heading two documents share, "What went well",
-"Rules": a question under one would not say which document it means) are never used, nor are sections a document leaves open ("Open questions"); sentences
-under 5 or over 40 words are skipped, and so is a section's question of fewer than four
+"Rules": a question under one would not say which document it means) are never used,
+nor are sections a document leaves open ("Open questions"); sentences under 5 or over
+40 words are skipped, and so is a section's question of fewer than four
 content words ("Tips: should I keep it short?") or whose content words all appear in
 the document's title and description.
 
@@ -50,7 +51,9 @@ from .passages import answers, passages
 from .question_words import (
     ANSWER_HEADINGS,
     CLAUSE_WORDS,
+    DANGLING,
     GENERIC,
+    PROHIBITION_HEADINGS,
     SYMPTOM_HEADINGS,
     VERBS,
 )
@@ -101,8 +104,6 @@ _HEADING_NOTE = re.compile(
 _PROHIBITION = re.compile(
     r"^(?P<no>do not|don['’]t|never)\s+(?P<rest>(?P<verb>[A-Za-z-]+)\b.*)$", re.I
 )
-#: Headings that only say a list forbids ("Do not", "Never"): the sentence is asked alone.
-_PROHIBITION_HEADINGS = frozenset({"do not", "don t", "dont", "never", "don ts", "donts"})
 #: Content words a section's question must hold, its heading's and its sentence's: "Tips:
 #: should I keep it short?" (three) asks nothing a document could be found by.
 MIN_ASKED = 4
@@ -322,7 +323,7 @@ def candidates(
         said = _lower_first(_ASIDE.sub("", clause), body)
         if _SUBORDINATE.match(said) and not _CONDITION.match(said) and _cut(clause, sec.sentence):
             continue  # a condition cut from what follows from it ("if X equals 2") asks nothing
-        if said.split()[-1].lower() in _DANGLING:
+        if said.split()[-1].lower() in DANGLING:
             continue  # cut before what it leads to ("a downside of this is that")
         heading = _HEADING_NOTE.sub("", _NUMBERED.sub("", sec.heading)).strip(" :.")
         if len(query_terms(f"{heading} {said}")) < MIN_ASKED:
@@ -332,7 +333,7 @@ def candidates(
             prohibition.group("no").lower() != "never" or prohibition.group("verb").lower() in VERBS
         ):
             asked = f"should I {prohibition.group('rest')}?"
-            if heading_key(heading) in _PROHIBITION_HEADINGS:
+            if heading_key(heading) in PROHIBITION_HEADINGS:
                 yield SECTION, asked[0].upper() + asked[1:], sec.sentence
             else:
                 yield SECTION, f"{heading}: {asked}", sec.sentence
@@ -357,68 +358,6 @@ _CONDITION = re.compile(
 _SUBORDINATE = re.compile(r"^(?:if|when|whether|because|although|unless)\b", re.I)
 #: Words that only ask the reader to mind what follows ("Note that ..."), left out.
 _ASIDE = re.compile(r"^(?:(?:please )?note(?: that|:)|keep in mind that|remember that)\s+", re.I)
-
-
-#: Words a clause cannot end on: it was cut before what they lead to.
-_DANGLING = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "my",
-        "your",
-        "our",
-        "their",
-        "its",
-        "of",
-        "to",
-        "for",
-        "with",
-        "from",
-        "by",
-        "at",
-        "into",
-        "than",
-        "as",
-        "and",
-        "or",
-        "but",
-        "nor",
-        "that",
-        "which",
-        "whose",
-        "because",
-        "if",
-        "when",
-        "while",
-        "where",
-        "although",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "has",
-        "have",
-        "had",
-        "can",
-        "could",
-        "should",
-        "would",
-        "may",
-        "might",
-        "must",
-        "will",
-        "does",
-        "did",
-        "except",
-        "namely",
-        "including",
-        "such",
-    ]
-)
 
 
 def _cut(clause: str, sentence: str) -> bool:

@@ -1,6 +1,7 @@
 """The words the question drafter reads headings and sentences by: generic headings,
 the headings of a troubleshooting article's symptom and fix, the verbs a procedure or
-an instruction starts with, and the words that start a clause."""
+an instruction starts with, the words that start a clause, those a clause cannot end
+on, and the headings that only say a list forbids."""
 
 from __future__ import annotations
 
@@ -271,3 +272,65 @@ CLAUSE_WORDS = frozenset(
         "whereas",
     ]
 )
+#: Words a clause cannot end on: it was cut before what they lead to.
+DANGLING = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "my",
+        "your",
+        "our",
+        "their",
+        "its",
+        "of",
+        "to",
+        "for",
+        "with",
+        "from",
+        "by",
+        "at",
+        "into",
+        "than",
+        "as",
+        "and",
+        "or",
+        "but",
+        "nor",
+        "that",
+        "which",
+        "whose",
+        "because",
+        "if",
+        "when",
+        "while",
+        "where",
+        "although",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "has",
+        "have",
+        "had",
+        "can",
+        "could",
+        "should",
+        "would",
+        "may",
+        "might",
+        "must",
+        "will",
+        "does",
+        "did",
+        "except",
+        "namely",
+        "including",
+        "such",
+    ]
+)
+#: Headings that only say a list forbids ("Do not", "Never"): the sentence is asked alone.
+PROHIBITION_HEADINGS = frozenset({"do not", "don t", "dont", "never", "don ts", "donts"})
