@@ -456,6 +456,11 @@ def test_a_heading_a_fenced_template_prescribes_is_a_template_heading(tmp_path: 
     assert any(q.startswith("Customer remediation") for q in asked), asked
 
 
+def asked(body: str) -> list[str]:
+    """The questions drafted from ``body``, of every kind, in order."""
+    return [text for _kind, text, _ in candidates(body)]
+
+
 def test_an_instruction_after_its_condition_is_asked_as_should_i() -> None:
     body = (
         "# Title\n\n## Permanently remove the link formula\n\nIf you don't need the formulas "
@@ -463,7 +468,7 @@ def test_an_instruction_after_its_condition_is_asked_as_should_i() -> None:
         "## Time values\n\nWhen you compare time values, you may receive inconsistent results "
         "in the sheet.\n"
     )
-    assert [text for _kind, text, _ in candidates(body)] == [
+    assert asked(body) == [
         "Permanently remove the link formula: if you don't need the formulas that refer to "
         "external links, should I copy these formulas and paste them as values?",
         # not an instruction after the comma: a statement, asked as one
@@ -479,7 +484,7 @@ def test_a_prohibition_is_asked_as_the_instruction_it_forbids() -> None:
         "over for slow queries alone. Check replication first.\n\n## Retention\n\nNever again "
         "will the old exports be kept past 30 days.\n"
     )
-    assert [text for _kind, text, _ in candidates(body)] == [
+    assert asked(body) == [
         # a heading that only says "do not" is left out: the question says it all
         "Should I mark an invoice paid in Stripe by hand?",
         "Confirm the primary is unhealthy: should I fail over for slow queries alone?",
@@ -495,7 +500,7 @@ def test_open_questions_and_questions_of_too_few_words_are_not_asked() -> None:
         "engineer reads it at 08:00.\n\n## Traffic split\n\nFive percent of traffic goes to "
         "the canary for thirty minutes.\n"
     )
-    assert [text for _kind, text, _ in candidates(body)] == [
+    assert asked(body) == [
         "Traffic split: is it true that five percent of traffic goes to the canary for thirty "
         "minutes?",
     ]
@@ -507,7 +512,7 @@ def test_a_headings_note_of_when_it_changed_is_not_asked_about() -> None:
         "confined to one region used to be a SEV3 by default.\n\n## Clients (Lync 2013)\n\n"
         "The desktop client keeps its own cache of the address book.\n"
     )
-    assert [text for _kind, text, _ in candidates(body)] == [
+    assert asked(body) == [
         "Single-region rule: is it true that a degradation confined to one region used to "
         "be a SEV3 by default?",
         # a version is what the section is about, not its history
@@ -523,7 +528,7 @@ def test_cross_references_asides_and_purposes_read_as_a_person_writes_them() -> 
         "activations can take up to 48 hours to appear in the usage reports.\n\n"
         "## 64-bit only\n\nThe Mac operating system has been 64-bit for several years.\n"
     )
-    assert [text for _kind, text, _ in candidates(body)] == [
+    assert asked(body) == [
         # an undefined reference link is its text; after a purpose, an instruction
         "Removing data: to remove all data in the table, should I use the clear method?",
         "Usage report: is it true that activations can take up to 48 hours to appear in the "
@@ -540,7 +545,7 @@ def test_a_condition_cut_from_its_consequence_is_not_asked() -> None:
         "## Default CSS\n\nWhen building an app it is best to keep your CSS in an external "
         "file.\n"
     )
-    assert [text for _kind, text, _ in candidates(body)] == [
+    assert asked(body) == [
         # a whole sentence that starts with its condition is still asked
         "Default CSS: is it true that when building an app it is best to keep your CSS in an "
         "external file?",
@@ -573,7 +578,7 @@ def test_a_clause_cut_before_what_it_leads_to_is_not_asked() -> None:
         "is relative to the terminal.\n\n## Tip 5. Use containers.\n\nBefore adding content, "
         "wrap the columns in one container and turn it off.\n"
     )
-    assert [text for _kind, text, _ in candidates(body)] == [
+    assert asked(body) == [
         # a label "Tip 5." and a heading's full stop are not asked; "off" may end it
         "Use containers: is it true that before adding content, wrap the columns in one "
         "container and turn it off?",
@@ -585,7 +590,7 @@ def test_saying_and_measuring_are_instructions() -> None:
         "# Status page\n\n## Writing rules\n\nSay what customers experience, not what broke "
         "inside.\n\n## Principles\n\nMeasure what customers feel at the edge.\n"
     )
-    assert [text for _kind, text, _ in candidates(body)] == [
+    assert asked(body) == [
         "Writing rules: should I say what customers experience, not what broke inside?",
         "Principles: should I measure what customers feel at the edge?",
     ]
