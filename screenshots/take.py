@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime as dt
+import os
 import re
 import shutil
 import subprocess
@@ -29,6 +30,17 @@ Setup = Callable[[object], Awaitable[None]]
 
 
 async def shoot(name: str, setup: Setup) -> None:
+    data = os.environ.get("KAS_TUI_DATA_DIR")  # a setup may point it at its own folder
+    try:
+        await _shoot(name, setup)
+    finally:
+        if data is None:
+            os.environ.pop("KAS_TUI_DATA_DIR", None)
+        else:
+            os.environ["KAS_TUI_DATA_DIR"] = data
+
+
+async def _shoot(name: str, setup: Setup) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         shutil.copytree(HERE.parent / "demo_kb", Path(tmp) / "demo_kb")
         prepare = getattr(setup, "prepare", None)
@@ -325,6 +337,32 @@ async def rename(pilot) -> None:
     await pilot.press("d")
 
 
+async def evaluation(pilot) -> None:
+    """g: the last evaluation, sorted by outcome, a detour's blame below."""
+    from kas_tui.tui.screens.evaluation import EvalScreen
+
+    app = pilot.app
+    await pilot.press("g")
+    while not (isinstance(app.screen, EvalScreen) and app.screen.rows):
+        await pilot.pause(0.05)
+    await pilot.press("o", "home")
+    screen = app.screen
+    while (row := screen.current_row()) is not None and not row.reached:
+        await pilot.press("down")  # past the misses, to the first detour
+
+
+def _evaluated(root: Path) -> None:
+    """The demo's drafted questions, evaluated into a data folder of the shot's own."""
+    from kas_tui.evaluate.rerun import drafted_questions, rerun_all
+
+    os.environ["KAS_TUI_DATA_DIR"] = str(root.parent.parent / "data")
+    questions = drafted_questions(root, n=50)
+    rerun_all(root, questions, ablations=("descriptions",), questions_source="questions.jsonl")
+
+
+evaluation.prepare = _evaluated  # type: ignore[attr-defined]
+
+
 SHOTS = {
     "main": curator,
     "document": document,
@@ -337,6 +375,7 @@ SHOTS = {
     "fulltext": fulltext,
     "rename": rename,
     "links": links,
+    "evaluation": evaluation,
 }
 
 if __name__ == "__main__":
