@@ -104,8 +104,9 @@ _HEADING_NOTE = re.compile(
 _PROHIBITION = re.compile(
     r"^(?P<no>do not|don['’]t|never)\s+(?P<rest>(?P<verb>[A-Za-z-]+)\b.*)$", re.I
 )
-#: Content words a section's question must hold, its heading's and its sentence's: "Tips:
-#: should I keep it short?" (three) asks nothing a document could be found by.
+#: Content words a section's question must hold, its heading's and its sentence's (a
+#: hyphenated word once, as the answer test counts them): "Tips: should I keep it
+#: short?" (three) asks nothing a document could be found by.
 MIN_ASKED = 4
 _PRONOUNS = frozenset({"it", "them", "this", "that", "these", "those", "one", "all"})
 
@@ -326,7 +327,7 @@ def candidates(
         if said.split()[-1].lower() in DANGLING:
             continue  # cut before what it leads to ("a downside of this is that")
         heading = _HEADING_NOTE.sub("", _NUMBERED.sub("", sec.heading)).strip(" :.")
-        if len(query_terms(f"{heading} {said}")) < MIN_ASKED:
+        if len(query_concepts(f"{heading} {said}")) < MIN_ASKED:
             continue
         prohibition = _PROHIBITION.match(said)
         if prohibition and (
