@@ -38,6 +38,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -425,6 +426,7 @@ def template_headings(section_lists: Iterable[list[_Section]]) -> frozenset[str]
     return frozenset(key for key, count in counts.items() if count >= 2)
 
 
+_NONE: frozenset[int] = frozenset()
 #: Most gold documents a question has (the question format's limit).
 MAX_GOLD = 3
 
@@ -455,12 +457,10 @@ class _Answers:
         # words of one stem count twice, a word with none never)
         concepts = query_concepts(question)
         stem_of = self.stems.mapping([t for group in concepts for t in group])
-        held: list[set[int]] = []  # per word: the passages holding one of its stems
+        held: list[AbstractSet[int]] = []  # per word: the passages holding one of its stems
         for group in concepts:
-            found: set[int] = set()
-            for stem in {stem_of[t] for t in group}:
-                found |= self.postings.get(stem, set())
-            held.append(found)
+            stems = [self.postings.get(stem, _NONE) for stem in {stem_of[t] for t in group}]
+            held.append(stems[0] if len(stems) == 1 else set().union(*stems))  # no copy of one
         enough = next((n for n in range(1, len(held) + 1) if answers(n, len(held))), 0)
         if not enough:
             return ()
