@@ -594,3 +594,28 @@ def test_saying_and_measuring_are_instructions() -> None:
         "Writing rules: should I say what customers experience, not what broke inside?",
         "Principles: should I measure what customers feel at the edge?",
     ]
+
+
+def test_a_package_that_gives_no_question_says_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """Five documents with the same section (a heading they share is a template's, and
+    all five answer its question alike): none is asked, and the message gives the rules
+    (it used to say no document had a section)."""
+    from eval_helpers import doc, make_package
+
+    section = "## Retention\n\nAudit logs are kept for ninety days in the archive bucket."
+    root = make_package(
+        tmp_path / "same",
+        {
+            "index.md": "# Same\n\n"
+            + "".join(f"* [Doc {i}](doc-{i}.md) - Document {i}.\n" for i in range(5)),
+            **{f"doc-{i}.md": doc(f"Doc {i}", f"Document {i}.", section) for i in range(5)},
+        },
+    )
+    out = tmp_path / "q.jsonl"
+    assert main(["questions", str(root), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "that no other document shares" in err and "same:" in err
+    assert "more than three documents answer it alike" in err
+    assert not out.exists()

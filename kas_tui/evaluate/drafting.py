@@ -63,6 +63,14 @@ if TYPE_CHECKING:
     from ..package import Package
 
 DEFAULT_N = 50
+#: Why a package gave no question (the CLI and the evaluation screen say it).
+NOTHING_TO_ASK = (
+    "no section of its documents gives a question: a question is drafted from a heading "
+    "other than the title that no other document shares, with a sentence of 5 to 40 words "
+    "under it, must say something "
+    "the title and description do not, and is left out when more than three documents "
+    "answer it alike; write a question set by hand and run kas-tui eval PKG --questions FILE"
+)
 FAQ, SYMPTOM, GOAL, SECTION = "faq", "symptom", "goal", "section"
 KINDS = (FAQ, SYMPTOM, GOAL, SECTION)
 MIN_WORDS, MAX_WORDS = 5, 40

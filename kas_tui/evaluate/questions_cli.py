@@ -52,7 +52,7 @@ def run_questions(args: argparse.Namespace) -> int:
     from ..disk import PackageError, locate
     from ..fileio import os_reason
     from ..package import Package
-    from .drafting import draft_questions
+    from .drafting import NOTHING_TO_ASK, draft_questions
     from .questions import write_questions
 
     out = Path(args.out)
@@ -70,11 +70,7 @@ def run_questions(args: argparse.Namespace) -> int:
     package = Package.open(location.root)
     questions = draft_questions(package, n=args.n, seed=args.seed)
     if not questions:
-        print(
-            f"kas-tui questions: no document of {package.name} has a section to draft a "
-            "question from (a heading other than the title, followed by a sentence)",
-            file=sys.stderr,
-        )
+        print(f"kas-tui questions: {package.name}: {NOTHING_TO_ASK}", file=sys.stderr)
         return 2
     try:
         write_questions(out, questions)

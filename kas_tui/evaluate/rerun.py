@@ -97,7 +97,7 @@ def rerun_all(
 def drafted_questions(root: str | os.PathLike[str], n: int = 10, seed: int = 0) -> list[Question]:
     """A question set drafted from the package's bodies (``evaluate.drafting``)."""
     try:
-        from .drafting import draft_questions  # type: ignore[import-not-found]
+        from .drafting import NOTHING_TO_ASK, draft_questions  # type: ignore[import-not-found]
     except ImportError:
         raise RerunError(
             "Drafting questions is not available in this kas-tui (no "
@@ -108,7 +108,7 @@ def drafted_questions(root: str | os.PathLike[str], n: int = 10, seed: int = 0) 
     questions = getattr(drafted, "questions", drafted)
     out = [q for q in questions if isinstance(q, Question)]
     if not out:
-        raise RerunError("no question could be drafted from this package's documents")
+        raise RerunError(NOTHING_TO_ASK[0].upper() + NOTHING_TO_ASK[1:])
     return out
 
 
