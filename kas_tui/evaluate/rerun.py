@@ -18,7 +18,9 @@ import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from ..agent.summary import DEFAULT_BUDGET
 from ..fileio import atomic_write
+from .metrics import WITHIN
 from .model import Question
 from .stored import QuestionRow, StoredEvaluation, stored_from
 
@@ -41,8 +43,8 @@ def rerun_question(
     question: Question,
     folder: Path,
     *,
-    budget: int = 15,
-    within: int = 4,
+    budget: int = DEFAULT_BUDGET,
+    within: int = WITHIN,
 ) -> QuestionRow:
     """Run ``question`` on the package at ``root`` as it is now; its trajectory goes to a
     new folder under ``folder / reruns``."""
@@ -59,8 +61,8 @@ def rerun_all(
     questions: Sequence[Question],
     *,
     ablations: Sequence[str] = (),
-    budget: int = 15,
-    within: int = 4,
+    budget: int = DEFAULT_BUDGET,
+    within: int = WITHIN,
     questions_source: str = "",
     progress: Callable[[int, int], None] | None = None,
     should_stop: Callable[[], bool] | None = None,

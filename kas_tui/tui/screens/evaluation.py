@@ -31,6 +31,7 @@ from textual.widgets import DataTable, Header, ProgressBar, Static
 from textual.widgets.data_table import CellDoesNotExist, RowDoesNotExist
 from textual.worker import get_current_worker
 
+from ...agent.summary import DEFAULT_BUDGET
 from ...evaluate.metrics import WITHIN, on_time
 from ...evaluate.rerun import RerunError, draft_and_run, rerun_all, rerun_question
 from ...evaluate.runner import latest_eval_dir
@@ -303,7 +304,7 @@ class EvalScreen(KasScreen[None]):
         from .replay import ReplayScreen
 
         trajectory = read_trajectory(row.trajectory)
-        budget = self.stored.budget if self.stored else 15
+        budget = self.stored.budget if self.stored else DEFAULT_BUDGET
         replayed = replay(self.package_now, trajectory, budget=budget)
         lines = [call.line for call in trajectory.calls]
         self.app.push_screen(ReplayScreen(self.package_now, replayed, budget=budget, lines=lines))
