@@ -44,7 +44,7 @@ def _build(code: Path, corpus: Path, out: Path) -> float:
 
 
 def _shape(package: Path) -> dict[str, float]:
-    from kas_tui.tokens import estimate_tokens
+    from kas_tui.text.tokens import estimate_tokens
 
     sizes = [estimate_tokens(p.read_text("utf-8")) for p in package.rglob("index.md")]
     documents = sum(
@@ -84,10 +84,10 @@ def main() -> int:
         print(f"{args.corpus} is not here: nothing to measure", file=sys.stderr)
         return 2
     sys.path.insert(0, str(ROOT))
-    from kas_tui.evaluate.drafting import draft_questions
-    from kas_tui.evaluate.flat import recall
-    from kas_tui.evaluate.runner import evaluate
-    from kas_tui.package import Package
+    from kas_tui.features.evaluate.drafting import draft_questions
+    from kas_tui.features.evaluate.flat import recall
+    from kas_tui.features.evaluate.runner import evaluate
+    from kas_tui.core.package import Package
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)

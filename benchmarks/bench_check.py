@@ -39,8 +39,8 @@ TODAY = dt.date(2026, 12, 1)
 def floor(path: Path) -> float:
     """Reading every document and parsing its frontmatter once, on both cores: the least
     a cold check can cost (what the issue measures a cold check against)."""
-    from kas_tui.disk import walk
-    from kas_tui.loader import read_documents
+    from kas_tui.core.disk import walk
+    from kas_tui.core.loader import read_documents
 
     started = time.perf_counter()
     found = walk(path)

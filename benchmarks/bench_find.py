@@ -23,8 +23,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.generate import generate_package  # noqa: E402
-from kas_tui.package import Package  # noqa: E402
-from kas_tui.search import Finder  # noqa: E402
+from kas_tui.core.package import Package  # noqa: E402
+from kas_tui.features.find.fuzzy import Finder  # noqa: E402
 
 QUERIES = [
     "incident review",  # two title words

@@ -1,4 +1,4 @@
-"""Benchmark: full-text search (kas_tui.fulltext) beside ``rg``/``grep`` over the same files.
+"""Benchmark: full-text search (kas_tui.features.find.fulltext) beside ``rg``/``grep`` over the same files.
 
 On a generated package of 10,000 documents (benchmarks/generate.py: about 2.5 KB of
 body each, from a 30-word vocabulary, so every query word is in nearly every document:
@@ -37,8 +37,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.generate import generate_package  # noqa: E402
-from kas_tui.fulltext import FullTextIndex  # noqa: E402
-from kas_tui.package import Package  # noqa: E402
+from kas_tui.features.find.fulltext import FullTextIndex  # noqa: E402
+from kas_tui.core.package import Package  # noqa: E402
 
 QUERIES = ["rotation secret", "canary deploy checklist", "webhook quota", '"database failover"']
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora"

@@ -19,8 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.generate import generate_package  # noqa: E402
-from kas_tui.loader import read_document  # noqa: E402
-from kas_tui.package import Package  # noqa: E402
+from kas_tui.core.loader import read_document  # noqa: E402
+from kas_tui.core.package import Package  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 

@@ -55,8 +55,8 @@ def command(path: Path, cache_dir: Path, *, cold: bool) -> tuple[float, int]:
 
 def in_process(path: Path) -> tuple[float, float]:
     """Seconds of the review screen's first and second computation of the queue."""
-    from kas_tui.package import Package
-    from kas_tui.review import review_queue
+    from kas_tui.core.package import Package
+    from kas_tui.features.review.queue import review_queue
 
     pkg = Package.open(path, cache=True)
     started = time.perf_counter()

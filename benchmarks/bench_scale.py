@@ -135,7 +135,7 @@ def run_rows(rows: dict[str, tuple[list[str], Path]], runs: int, env: dict[str, 
 
 
 def watcher_costs(package: Path) -> tuple[float, float]:
-    from kas_tui.watch import Watcher
+    from kas_tui.core.watch import Watcher
 
     with_events = Watcher(package)
     polls = 200

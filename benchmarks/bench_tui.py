@@ -46,7 +46,7 @@ QUERIES = ("incident", "billing refund", "#security", "rel/roll")
 
 
 async def measure(root: Path) -> dict[str, float]:
-    from kas_tui.package import Package
+    from kas_tui.core.package import Package
     from kas_tui.tui.app import KasApp
     from kas_tui.tui.screens.find import FindScreen
     from kas_tui.tui.widgets.nav_tree import NavTree
@@ -211,9 +211,9 @@ def _start(root: Path, cache: str) -> tuple[float, float]:
 
 def child(root: Path) -> None:
     """In the child process: open ``root`` as ``kas-tui`` does and print when Ready."""
-    from kas_tui.collector import freeze_after_loads
-    from kas_tui.disk import locate
-    from kas_tui.records import compact_frontmatter
+    from kas_tui.core.memory import freeze_after_loads
+    from kas_tui.core.disk import locate
+    from kas_tui.core.records import compact_frontmatter
     from kas_tui.tui.app import KasApp, open_app
 
     freeze_after_loads()  # as the kas-tui command does

@@ -29,7 +29,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import race  # noqa: E402
 
-from kas_tui import fileio, store  # noqa: E402
+from kas_tui.core import fileio
+from kas_tui.core import store
 
 
 @contextlib.contextmanager

@@ -48,7 +48,7 @@ CORE_SCHEMA = [
 def parsers() -> dict:
     import yaml
 
-    from kas_tui.okf import fastyaml
+    from kas_tui.core.okf import fastyaml
 
     found = {
         "PyYAML (libyaml)": lambda text: yaml.load(text, Loader=yaml.CSafeLoader),
@@ -72,7 +72,7 @@ def _fast(fastyaml, yaml, text):
 
 
 def blocks(root: Path) -> list[str]:
-    from kas_tui.okf.frontmatter import find_block
+    from kas_tui.core.okf.frontmatter import find_block
 
     out = []
     for path in sorted(root.rglob("*.md")):

@@ -30,9 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from kas_tui.okf.errors import FormatError  # noqa: E402
-from kas_tui.okf.fastyaml import fast_load  # noqa: E402
-from kas_tui.okf.frontmatter import (  # noqa: E402
+from kas_tui.core.okf.errors import FormatError  # noqa: E402
+from kas_tui.core.okf.fastyaml import fast_load  # noqa: E402
+from kas_tui.core.okf.frontmatter import (  # noqa: E402
     FastLoader,
     MarkLoader,
     compose,
@@ -40,7 +40,7 @@ from kas_tui.okf.frontmatter import (  # noqa: E402
     duplicate_keys,
     find_block,
 )
-from kas_tui.okf.text import decode  # noqa: E402
+from kas_tui.core.okf.text import decode  # noqa: E402
 
 #: The characters YAML's structure is made of, plus a letter and a space.
 ALPHABET = "k:[]{}?,'\"#- a\n"

@@ -20,7 +20,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from kas_tui.package import Package  # noqa: E402
+from kas_tui.core.package import Package  # noqa: E402
 from kas_tui.tui.app import KasApp  # noqa: E402
 
 SIZE = (160, 44)
@@ -353,7 +353,7 @@ async def evaluation(pilot) -> None:
 
 def _evaluated(root: Path) -> None:
     """The demo's drafted questions, evaluated into a data folder of the shot's own."""
-    from kas_tui.evaluate.rerun import drafted_questions, rerun_all
+    from kas_tui.features.evaluate.rerun import drafted_questions, rerun_all
 
     os.environ["KAS_TUI_DATA_DIR"] = str(root.parent.parent / "data")
     questions = drafted_questions(root, n=50)

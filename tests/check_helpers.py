@@ -16,9 +16,9 @@ import datetime as dt
 import os
 from pathlib import Path
 
-from kas_tui.checks import Report, check
-from kas_tui.checks.model import Finding
-from kas_tui.package import Package
+from kas_tui.features.check import Report, check
+from kas_tui.features.check.model import Finding
+from kas_tui.core.package import Package
 
 TODAY = dt.date(2026, 12, 1)
 
@@ -130,7 +130,7 @@ def write_package(
 
 
 def run(root: Path, *, agent_ready: bool = False, today: dt.date = TODAY, **options) -> Report:
-    """``kas_tui.checks.check`` on a fresh load of ``root`` (bodies scanned).
+    """``kas_tui.features.check.check`` on a fresh load of ``root`` (bodies scanned).
 
     The one-document rules run twice: where the documents are read (as a check loads
     them) and in the engine (as the TUI's unscanned load leaves them); both must agree.

@@ -375,7 +375,7 @@ def root(tmp_path: Path) -> Path:
 @pytest.fixture
 def demo(root: Path):
     """The demo package, loaded from a writable copy (see :func:`root`)."""
-    from kas_tui.package import Package
+    from kas_tui.core.package import Package
 
     return Package.open(root)
 

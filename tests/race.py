@@ -75,9 +75,9 @@ def _edit(root: Path, scenario: str, worker: int, trial: int, barrier, at_write)
     which the command reaches when it is about to write index.md: both writes of that
     file then start at the same instant, as in the other scenarios.
     """
-    from kas_tui import editing
-    from kas_tui.package import Package
-    from kas_tui.store import ConflictError
+    from kas_tui.core import editing
+    from kas_tui.core.package import Package
+    from kas_tui.core.store import ConflictError
 
     if scenario in ("fix", "import") and worker == 0:
         barrier.wait()
@@ -108,8 +108,8 @@ def _edit(root: Path, scenario: str, worker: int, trial: int, barrier, at_write)
 
 def _run_cli(root: Path, scenario: str, at_write) -> str:
     """Run the command in this process; "conflict" when it refused a changed file."""
-    from kas_tui import cli
-    from kas_tui.store import Store
+    from kas_tui.cli import main as cli
+    from kas_tui.core.store import Store
 
     apply = Store.apply
     index = os.path.realpath(root / INDEX)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import make_package
 
-from kas_tui.agent import (
+from kas_tui.features.agent import (
     LISTDIR,
     PEEK,
     READFILE,
@@ -31,12 +31,12 @@ from kas_tui.agent import (
     trajectory_jsonl,
     write_trajectory,
 )
-from kas_tui.agent.catalog import CatalogEntry
-from kas_tui.agent.tools import call_text
-from kas_tui.okf.text import decode
-from kas_tui.package import Package
-from kas_tui.store import StoreError
-from kas_tui.tokens import estimate_tokens
+from kas_tui.features.agent.skill_catalog import CatalogEntry
+from kas_tui.features.agent.tools import call_text
+from kas_tui.core.okf.text import decode
+from kas_tui.core.package import Package
+from kas_tui.core.store import StoreError
+from kas_tui.text.tokens import estimate_tokens
 
 DEMO = Path(__file__).resolve().parents[1] / "demo_kb" / "orbit-handbook"
 

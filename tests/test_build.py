@@ -19,17 +19,17 @@ from pathlib import Path
 import pytest
 from test_import import docx_bytes
 
-from kas_tui.checks import check
-from kas_tui.cli import main
-from kas_tui.importing.build import MANIFEST, BuildError, build
-from kas_tui.importing.progress import Progress
-from kas_tui.okf import frontmatter as fm
-from kas_tui.okf import yaml_patch
-from kas_tui.okf.index import parse_index
-from kas_tui.okf.links import extract_links, resolve
-from kas_tui.okf.log import parse_log
-from kas_tui.okf.skill import parse_skill
-from kas_tui.package import Package
+from kas_tui.features.check import check
+from kas_tui.cli.main import main
+from kas_tui.features.importing.build import MANIFEST, BuildError, build
+from kas_tui.features.importing.progress import Progress
+from kas_tui.core.okf import frontmatter as fm
+from kas_tui.core.okf import yaml_patch
+from kas_tui.core.okf.index import parse_index
+from kas_tui.core.okf.links import extract_links, resolve
+from kas_tui.core.okf.log import parse_log
+from kas_tui.core.okf.skill import parse_skill
+from kas_tui.core.package import Package
 
 NOW = dt.datetime(2026, 11, 30, 10, 0, tzinfo=dt.timezone.utc)
 LATER = dt.datetime(2026, 12, 5, 9, 0, tzinfo=dt.timezone.utc)
@@ -357,7 +357,7 @@ def test_build_cli_reports_progress_failures_and_the_check(tmp_path: Path, capsy
 def test_progress_lines_with_an_eta(monkeypatch) -> None:
     import io
 
-    import kas_tui.importing.progress as progress_module
+    import kas_tui.features.importing.progress as progress_module
 
     clock = iter([0.0, 10.0, 10.0, 20.0, 30.0])
     monkeypatch.setattr(progress_module.time, "monotonic", lambda: next(clock))

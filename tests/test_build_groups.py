@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from test_build import MANIFEST, article, tree, write_sources
 
-from kas_tui.importing.build import BuildError, build
-from kas_tui.importing.grouping import Member, fold, group, phrases
-from kas_tui.okf.index import parse_index
-from kas_tui.okf.links import extract_links, resolve
-from kas_tui.package import Package
-from kas_tui.tokens import estimate_tokens
+from kas_tui.features.importing.build import BuildError, build
+from kas_tui.text.grouping import Member, fold, group, phrases
+from kas_tui.core.okf.index import parse_index
+from kas_tui.core.okf.links import extract_links, resolve
+from kas_tui.core.package import Package
+from kas_tui.text.tokens import estimate_tokens
 
 NOW = dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.timezone.utc)
 LATER = NOW + dt.timedelta(days=3)

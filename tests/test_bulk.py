@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import DOCUMENTS, make_package, snapshot
 
-from kas_tui.bulk_edit import (
+from kas_tui.features.bulk_edit import (
     AddTag,
     BulkError,
     Filter,
@@ -27,10 +27,10 @@ from kas_tui.bulk_edit import (
     suggested_values,
     typed_operation,
 )
-from kas_tui.okf.errors import EditError
-from kas_tui.okf.timestamp import Timestamp
-from kas_tui.package import Package
-from kas_tui.session import EditSession
+from kas_tui.core.okf.errors import EditError
+from kas_tui.core.okf.timestamp import Timestamp
+from kas_tui.core.package import Package
+from kas_tui.core.edit_session import EditSession
 
 TODAY = dt.date(2026, 11, 30)
 ROOT = Path(__file__).resolve().parents[1]
@@ -389,7 +389,7 @@ def test_preview_writes_nothing_and_gives_each_files_diff(acme):
 
 
 def test_preview_counts_each_files_lines_from_its_texts_not_its_diff(acme):
-    from kas_tui.editing import PendingFile
+    from kas_tui.core.editing import PendingFile
 
     result = preview(acme, paths(acme, Filter()), AddTag("billing"))
     assert result.counts["incidents/severity-levels.md"] == (1, 1)
@@ -404,7 +404,7 @@ def test_preview_matches_what_is_written(demo):
     targets = paths(demo, Filter(tag="incidents"))
     op = SetField.parse("review_cycle", "90")
     result = preview(demo, targets, op)
-    from kas_tui.editing import preview as edit_preview
+    from kas_tui.core.editing import preview as edit_preview
 
     assert result.diff == edit_preview(demo, plan(demo, targets, op))
 
@@ -431,7 +431,7 @@ def test_preview_progress_hears_every_file(acme):
 
 
 def test_bulk_is_headless():
-    code = "import sys, json, kas_tui.bulk_edit; print(json.dumps(sorted(sys.modules)))"
+    code = "import sys, json, kas_tui.features.bulk_edit; print(json.dumps(sorted(sys.modules)))"
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )

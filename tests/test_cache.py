@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 
 from benchmarks.generate import generate_package
-from kas_tui import loader
-from kas_tui.cache import MetadataCache
-from kas_tui.disk import walk
-from kas_tui.loader import ReadAhead, read_document
-from kas_tui.package import Package
+from kas_tui.core import loader
+from kas_tui.core.load_cache import MetadataCache
+from kas_tui.core.disk import walk
+from kas_tui.core.loader import ReadAhead, read_document
+from kas_tui.core.package import Package
 
 REPO = Path(__file__).resolve().parents[1]
 DOCUMENTS = loader.PARALLEL_MIN + 100  # enough for the worker processes
@@ -103,7 +103,7 @@ def test_the_cache_is_written_without_forking(
 ) -> None:
     """``check`` (which wrote its cache from a forked copy of itself) writes it in this
     process: no fork once the reading workers are left out."""
-    from kas_tui import cli
+    from kas_tui.cli import main as cli
 
     forks: list[str] = []
     real_fork = os.fork
@@ -247,7 +247,7 @@ WRITER = textwrap.dedent(
     import sys
     from pathlib import Path
     from kas_tui import cache, loader
-    from kas_tui.package import Package
+    from kas_tui.core.package import Package
 
     marker = Path(sys.argv[2])
     real_add = cache.CacheWriter.add
@@ -303,7 +303,7 @@ CHECKER = textwrap.dedent(
     import sys
     from pathlib import Path
     from kas_tui import cache
-    from kas_tui.package import Package
+    from kas_tui.core.package import Package
 
     go = Path(sys.argv[2])
     real_start = cache.CacheWriter.start.__func__
@@ -358,7 +358,7 @@ def test_the_tui_process_keeps_loaded_packages_out_of_the_collectors_walks(
     frozen: a full collection afterwards does not walk the package."""
     import gc
 
-    from kas_tui.collector import freeze_after_loads
+    from kas_tui.core.memory import freeze_after_loads
 
     gc.collect()
     before = gc.get_freeze_count()

@@ -22,11 +22,11 @@ import pytest
 from check_helpers import doc, write_package
 
 import kas_tui
-from kas_tui import loader
-from kas_tui import package as package_module
-from kas_tui.checks import BY_CODE, RULES
-from kas_tui.checks.docs import rules_markdown
-from kas_tui.cli import main
+from kas_tui.core import loader
+from kas_tui.core import package as package_module
+from kas_tui.features.check import BY_CODE, RULES
+from kas_tui.features.check.rules_page import rules_markdown
+from kas_tui.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "demo_kb"
@@ -357,7 +357,7 @@ def test_check_does_not_import_textual_or_markitdown(tmp_path: Path, cache_dir: 
     root = write_package(tmp_path, {"guide.md": doc(body="See [the FAQ](/faq.md).[^x]\n")})
     script = (
         "import sys\n"
-        "from kas_tui.cli import main\n"
+        "from kas_tui.cli.main import main\n"
         "main(['check', sys.argv[1]])\n"
         "main(['check', sys.argv[1], '--agent-ready', '--format', 'json'])\n"
         "assert 'textual' not in sys.modules, 'textual imported'\n"
@@ -678,7 +678,7 @@ def test_fix_and_no_cache_never_use_the_remembered_report(
 def test_docs_rules_md_is_generated_from_the_catalog() -> None:
     on_disk = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     assert on_disk == rules_markdown(), (
-        "docs/rules.md is out of date with kas_tui/checks/catalog.py; "
+        "docs/rules.md is out of date with kas_tui/features/check/rule_catalog.py; "
         "run `kas-tui rules > docs/rules.md`"
     )
 

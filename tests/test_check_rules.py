@@ -1,7 +1,7 @@
 """Every rule of the catalog: one package that triggers it, one minimal variation that does not.
 
 The tables ``TRIGGERS`` and ``CLEAN`` are keyed by rule code; ``test_every_rule_is_covered``
-fails when a rule is added to ``kas_tui.checks.catalog.RULES`` without both cases. Each
+fails when a rule is added to ``kas_tui.features.check.rule_catalog.RULES`` without both cases. Each
 case is a set of changes over ``check_helpers.BASE`` (a package with no finding at all).
 The OKF conformance edge cases (OKF §5, §6, §11) follow the tables.
 """
@@ -29,8 +29,8 @@ from check_helpers import (
     write_package,
 )
 
-from kas_tui import loader
-from kas_tui.checks import BY_CODE, RULES
+from kas_tui.core import loader
+from kas_tui.features.check import BY_CODE, RULES
 
 Setup = Callable[[Path, pytest.MonkeyPatch], None]
 
@@ -739,7 +739,7 @@ def test_kas042_keeps_specific_descriptions_that_start_with_a_generic_word(
 def test_kas042_placeholder_words_only_when_they_are_all_there_is(
     description: str, empty: bool
 ) -> None:
-    from kas_tui.drift import says_nothing
+    from kas_tui.text.description_verdicts import says_nothing
 
     assert says_nothing(description, "Refunds") is empty
 
@@ -756,7 +756,7 @@ def test_kas042_placeholder_words_only_when_they_are_all_there_is(
     ],
 )
 def test_kas045_sentence_split_ignores_abbreviations(text: str, several: bool) -> None:
-    from kas_tui.drift import more_than_one_sentence
+    from kas_tui.text.description_verdicts import more_than_one_sentence
 
     assert more_than_one_sentence(text) is several
 

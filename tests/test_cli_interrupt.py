@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.generate import generate_package
-from kas_tui.cli import INTERRUPTED
+from kas_tui.cli.main import INTERRUPTED
 
 pytestmark = pytest.mark.skipif(
     not Path("/proc/self/task").is_dir(), reason="finds worker processes in /proc"
@@ -84,7 +84,7 @@ def _state(pid: int) -> str:
 
 PARENT = """
 import multiprocessing, sys, threading
-from kas_tui.workers import start_as_worker
+from kas_tui.core.workers import start_as_worker
 
 def blocked():
     start_as_worker()

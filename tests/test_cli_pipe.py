@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kas_tui.cli import PIPE_CLOSED
+from kas_tui.cli.main import PIPE_CLOSED
 
 
 @pytest.mark.parametrize("command", [["check"], ["rules"]])

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from benchmarks.generate import generate_package
-from kas_tui import records
-from kas_tui.loader import PARALLEL_MIN
-from kas_tui.package import Package
-from kas_tui.search import Finder
+from kas_tui.core import records
+from kas_tui.core.loader import PARALLEL_MIN
+from kas_tui.core.package import Package
+from kas_tui.features.find.fuzzy import Finder
 
 DOCUMENTS = PARALLEL_MIN + 100  # enough for worker processes
 
@@ -80,7 +80,7 @@ def test_compact_edit_reload_and_undo(package, compact, tmp_path, monkeypatch):
     restores the exact bytes and the frontmatter."""
     import shutil
 
-    from kas_tui import editing
+    from kas_tui.core import editing
 
     monkeypatch.setenv("KAS_TUI_CACHE_DIR", str(tmp_path / "cache"))
     root = Path(shutil.copytree(package, tmp_path / "copy"))

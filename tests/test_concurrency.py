@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 import race
 
-from kas_tui import editing
-from kas_tui.disk import walk
-from kas_tui.fileio import TEMP_SUFFIX, _make_temp, atomic_write, remove_stale_temps
-from kas_tui.package import Package
-from kas_tui.store import ConflictError
+from kas_tui.core import editing
+from kas_tui.core.disk import walk
+from kas_tui.core.fileio import TEMP_SUFFIX, _make_temp, atomic_write, remove_stale_temps
+from kas_tui.core.package import Package
+from kas_tui.core.store import ConflictError
 
 TRIALS = {"frontmatter": 40, "index": 40, "log": 40, "skill": 40, "fix": 20, "import": 20}
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from kas_tui.config import Settings, valid_reviewer
+from kas_tui.core.settings import Settings, valid_reviewer
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""Creating documents, bundles and SKILL.md (kas_tui.creating): planned, written, undone."""
+"""Creating documents, bundles and SKILL.md (kas_tui.features.create): planned, written, undone."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import changed, files, make_package
 
-from kas_tui.checks import check
-from kas_tui.creating import (
+from kas_tui.features.check import check
+from kas_tui.features.create import (
     STANDARD_TYPES,
     CreateError,
     check_file_name,
@@ -28,13 +28,13 @@ from kas_tui.creating import (
     write_document,
     write_skill,
 )
-from kas_tui.creating.style import key_order
-from kas_tui.editing import preview
-from kas_tui.importing.draft import GENERATOR
-from kas_tui.okf.index import parse_index
-from kas_tui.package import Package
-from kas_tui.session import EditSession
-from kas_tui.store import ConflictError
+from kas_tui.features.create.style import key_order
+from kas_tui.core.editing import preview
+from kas_tui.features.importing.draft import GENERATOR
+from kas_tui.core.okf.index import parse_index
+from kas_tui.core.package import Package
+from kas_tui.core.edit_session import EditSession
+from kas_tui.core.store import ConflictError
 
 NOW = dt.datetime(2026, 11, 30, 10, 0, tzinfo=dt.timezone.utc)
 TODAY = dt.date(2026, 11, 30)

@@ -8,7 +8,7 @@ import pytest
 from conftest import changed, files
 from create_helpers import DESCRIPTION, RUNBOOK, fixed_clock  # noqa: F401
 
-from kas_tui import cli
+from kas_tui.cli import main as cli
 
 pytestmark = pytest.mark.usefixtures("fixed_clock")
 

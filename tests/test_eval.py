@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 from eval_helpers import REFUND, doc, make_package, misleading_root, payments
 
-from kas_tui.agent import replay_file
-from kas_tui.agent.catalog import catalog_entry
-from kas_tui.agent.sandbox import Sandbox
-from kas_tui.evaluate.ablation import (
+from kas_tui.features.agent import replay_file
+from kas_tui.features.agent.skill_catalog import catalog_entry
+from kas_tui.features.agent.sandbox import Sandbox
+from kas_tui.features.evaluate.ablation import (
     AblatedSandbox,
     flat_index,
     without_descriptions,
     without_frontmatter,
 )
-from kas_tui.evaluate.blame import (
+from kas_tui.features.evaluate.blame import (
     DETOUR,
     LEFT_PATH,
     NOT_CHOSEN,
@@ -26,14 +26,14 @@ from kas_tui.evaluate.blame import (
     PathFinder,
     blame_run,
 )
-from kas_tui.evaluate.flat import run_flat
-from kas_tui.evaluate.lexical import LexicalIndex, joined_pairs, query_concepts, query_terms
-from kas_tui.evaluate.metrics import by_bundle, overall
-from kas_tui.evaluate.model import ANSWERED, FAILED, GAVE_UP, Question
-from kas_tui.evaluate.navigator import LexicalNavigator
-from kas_tui.evaluate.report import evaluation_record, format_markdown, format_text
-from kas_tui.evaluate.runner import evaluate
-from kas_tui.package import Package
+from kas_tui.features.evaluate.flat import run_flat
+from kas_tui.text.lexical import LexicalIndex, joined_pairs, query_concepts, query_terms
+from kas_tui.features.evaluate.metrics import by_bundle, overall
+from kas_tui.features.evaluate.model import ANSWERED, FAILED, GAVE_UP, Question
+from kas_tui.features.evaluate.navigator import LexicalNavigator
+from kas_tui.features.evaluate.report import evaluation_record, format_markdown, format_text
+from kas_tui.features.evaluate.runner import evaluate
+from kas_tui.core.package import Package
 
 DEMO = Path(__file__).resolve().parent.parent / "demo_kb" / "orbit-handbook"
 
@@ -154,7 +154,7 @@ def test_a_call_the_walk_refuses_fails_that_run_only(tmp_path: Path, monkeypatch
     """Should the navigator ever call a path the walk refuses (a bug: it once did for
     links written with backslashes), that question's run ends FAILED with the reason,
     and the evaluation goes on: no traceback, nothing skipped."""
-    from kas_tui.evaluate import navigator as module
+    from kas_tui.features.evaluate import navigator as module
 
     real = module._Navigation._choose
 
@@ -317,7 +317,7 @@ def test_ablated_indexes_serve_one_flat_listing(tmp_path: Path) -> None:
 
 
 def test_ablated_frontmatter_peek_finds_none(tmp_path: Path) -> None:
-    from kas_tui.agent.tools import run_tool
+    from kas_tui.features.agent.tools import run_tool
 
     pkg = Package.open(payments(tmp_path))
     outcome = run_tool(AblatedSandbox(pkg, "frontmatter"), "peek", {"path": "ops/paging.md"})
@@ -546,7 +546,7 @@ def test_evaluation_writes_trajectories_that_replay(demo: Path, tmp_path: Path) 
 
 
 def test_workers_give_the_same_runs_in_the_same_order(demo: Path) -> None:
-    from kas_tui.evaluate.drafting import draft_questions
+    from kas_tui.features.evaluate.drafting import draft_questions
 
     pkg = Package.open(demo)
     questions = draft_questions(pkg, n=40)

@@ -1,4 +1,4 @@
-"""kas_tui.evaluate.stored: a report.json read back into rows, never a traceback."""
+"""kas_tui.features.evaluate.stored: a report.json read back into rows, never a traceback."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 from eval_helpers import BLAMED, CHOSEN, MISSED, QUESTIONS, make_evaluation
 
-from kas_tui.evaluate.runner import latest_eval_dir
-from kas_tui.evaluate.stored import compared, load_report, stored_from
+from kas_tui.features.evaluate.runner import latest_eval_dir
+from kas_tui.features.evaluate.stored import compared, load_report, stored_from
 
 
 def test_a_report_reads_back_into_rows_with_figures_and_blame(root: Path) -> None:

@@ -17,8 +17,8 @@ from benchmarks.explore_fastyaml import (
     frontmatter_blocks,
     strings,
 )
-from kas_tui.okf.fastyaml import fast_load
-from kas_tui.okf.frontmatter import Timestamp, compose, construct
+from kas_tui.core.okf.fastyaml import fast_load
+from kas_tui.core.okf.frontmatter import Timestamp, compose, construct
 
 COMMON = """\
 type: Runbook

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from kas_tui import form_fields as F
-from kas_tui.okf.errors import EditError
-from kas_tui.okf.timestamp import Timestamp
+from kas_tui.core import form_fields as F
+from kas_tui.core.okf.errors import EditError
+from kas_tui.core.okf.timestamp import Timestamp
 
 ROOT = Path(__file__).resolve().parents[1]
 TODAY = dt.date(2026, 11, 30)
@@ -352,7 +352,7 @@ def test_check_meta() -> None:
 
 def test_the_module_is_headless() -> None:
     script = (
-        "import json, sys, kas_tui.form_fields; "
+        "import json, sys, kas_tui.core.form_fields; "
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'textual')))"
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kas_tui.importing.build import build
-from kas_tui.importing.grouping import fold
-from kas_tui.importing.summary import (
+from kas_tui.features.importing.build import build
+from kas_tui.text.grouping import fold
+from kas_tui.text.folder_summary import (
     MAX_DESCRIPTION,
     MAX_FOLDER_DESCRIPTION,
     folder_description,
@@ -16,8 +16,8 @@ from kas_tui.importing.summary import (
     topics,
     weights_for,
 )
-from kas_tui.okf.index import parse_index
-from kas_tui.tokens import INDEX_TOKEN_BUDGET, estimate_tokens
+from kas_tui.core.okf.index import parse_index
+from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, estimate_tokens
 
 _PRODUCTS = {
     "exchange": ["ActiveSync device", "transport rule", "public folder", "OWA sign-in"],

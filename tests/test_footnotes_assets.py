@@ -10,9 +10,9 @@ from conftest import pilot_wait_until
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kas_tui.assets import MAX_BYTES, asset_markdown, read_asset
-from kas_tui.okf.footnotes import footnotes_for_display
-from kas_tui.package import Package
+from kas_tui.core.assets import MAX_BYTES, asset_markdown, read_asset
+from kas_tui.core.okf.footnotes import footnotes_for_display
+from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.widgets.body_pane import BodyPane
 

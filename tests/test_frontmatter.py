@@ -8,9 +8,9 @@ import tracemalloc
 import pytest
 import yaml
 
-from kas_tui.okf import frontmatter as fm
-from kas_tui.okf.errors import FormatError
-from kas_tui.okf.frontmatter import Timestamp
+from kas_tui.core.okf import frontmatter as fm
+from kas_tui.core.okf.errors import FormatError
+from kas_tui.core.okf.frontmatter import Timestamp
 
 
 def _yaml_of(text: str) -> str:

@@ -1,4 +1,4 @@
-"""Full-text search (kas_tui.fulltext): the query parser, the on-disk FTS5 index, its
+"""Full-text search (kas_tui.features.find.fulltext): the query parser, the on-disk FTS5 index, its
 incremental updates, the matching line, and recovery from a damaged or held file."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kas_tui.cache import MetadataCache
-from kas_tui.fulltext import FullTextIndex
-from kas_tui.fulltext import index as index_module
-from kas_tui.fulltext.lines import window
-from kas_tui.fulltext.query import parse
-from kas_tui.userdirs import cache_dir
+from kas_tui.core.load_cache import MetadataCache
+from kas_tui.features.find.fulltext import FullTextIndex
+from kas_tui.features.find.fulltext import index as index_module
+from kas_tui.features.find.fulltext.lines import window
+from kas_tui.features.find.fulltext.query import parse
+from kas_tui.core.user_dirs import cache_dir
 
 RUNBOOK = "security/secrets-rotation-runbook.md"
 HOSTILE = [

@@ -9,8 +9,8 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kas_tui.cli import main
-from kas_tui.graph import (
+from kas_tui.cli.main import main
+from kas_tui.features.graph import (
     Edge,
     Graph,
     build_graph,
@@ -19,7 +19,7 @@ from kas_tui.graph import (
     render,
     subgraph,
 )
-from kas_tui.package import Package
+from kas_tui.core.package import Package
 
 DOC = "incidents/severity-levels.md"
 
@@ -109,7 +109,7 @@ def test_the_graph_command(demo: Package, tmp_path: Path, capsys) -> None:
 
 
 def test_unlink_keeps_the_text_and_every_other_byte() -> None:
-    from kas_tui.okf.links import destination_spans, unlink
+    from kas_tui.core.okf.links import destination_spans, unlink
 
     cases = {
         "see [the policy](gone.md) first": "see the policy first",
@@ -128,8 +128,8 @@ def test_unlink_keeps_the_text_and_every_other_byte() -> None:
 def test_remove_link_refuses_what_it_cannot_do(root: Path) -> None:
     import pytest
 
-    from kas_tui.editing import remove_link
-    from kas_tui.okf.errors import EditError
+    from kas_tui.core.editing import remove_link
+    from kas_tui.core.okf.errors import EditError
 
     doc = root / "oncall" / "oncall-faq.md"
     doc.write_text(doc.read_text() + "\nSee [x][gone].\n\n[gone]: ../gone.md\n")

@@ -18,7 +18,7 @@ import kas_tui
 ROOT = Path(__file__).resolve().parents[1]
 
 #: The modules that convert files in worker processes: the only ones allowed MarkItDown.
-CONVERSION_WORKERS = {"kas_tui.importing.convert", "kas_tui.importing.pool"}
+CONVERSION_WORKERS = {"kas_tui.features.importing.convert", "kas_tui.features.importing.pool"}
 
 #: Imports each module named on the command line in turn and prints, per module, the
 #: Textual and MarkItDown modules that importing it brought in.
@@ -90,7 +90,7 @@ def test_core_modules_import_neither_textual_nor_markitdown():
 
 def test_the_probe_would_see_textual_and_markitdown():
     """The check above is meaningful: importing either shows up, on the module that did."""
-    assert probe(["kas_tui.okf", "textual", "markitdown"]) == {
+    assert probe(["kas_tui.core.okf", "textual", "markitdown"]) == {
         "textual": ["textual"],
         "markitdown": ["markitdown"],
     }

@@ -23,10 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from kas_tui.checks import check
-from kas_tui.cli import main
-from kas_tui.drift import more_than_one_sentence, says_nothing
-from kas_tui.importing import (
+from kas_tui.features.check import check
+from kas_tui.cli.main import main
+from kas_tui.text.description_verdicts import more_than_one_sentence, says_nothing
+from kas_tui.features.importing import (
     ConversionError,
     Converted,
     ImportFailed,
@@ -39,13 +39,13 @@ from kas_tui.importing import (
     preview_import,
     write_import,
 )
-from kas_tui.importing.pool import ConverterPool
-from kas_tui.importing.slug import slugify, unique_slug
-from kas_tui.okf import frontmatter as fm
-from kas_tui.okf.index import parse_index, plural
-from kas_tui.okf.log import parse_log
-from kas_tui.package import Package
-from kas_tui.store import StoreError
+from kas_tui.features.importing.pool import ConverterPool
+from kas_tui.text.slug import slugify, unique_slug
+from kas_tui.core.okf import frontmatter as fm
+from kas_tui.core.okf.index import parse_index, plural
+from kas_tui.core.okf.log import parse_log
+from kas_tui.core.package import Package
+from kas_tui.core.store import StoreError
 
 ROOT = Path(__file__).resolve().parents[1]
 NOW = dt.datetime(2026, 11, 30, 10, 0, tzinfo=dt.timezone.utc)
@@ -425,9 +425,9 @@ def test_a_conversion_over_the_memory_cap_fails_alone(tmp_path: Path) -> None:
 
 def test_importing_the_package_does_not_import_markitdown() -> None:
     script = (
-        "import sys, kas_tui.importing, kas_tui.importing.convert, kas_tui.importing.draft, "
-        "kas_tui.importing.build, kas_tui.importing.importer\n"
-        "from kas_tui.importing import convert_file\n"
+        "import sys, kas_tui.features.importing, kas_tui.features.importing.convert, kas_tui.features.importing.draft, "
+        "kas_tui.features.importing.build, kas_tui.features.importing.importer\n"
+        "from kas_tui.features.importing import convert_file\n"
         "assert 'markitdown' not in sys.modules\n"
         "assert 'textual' not in sys.modules\n"
     )
@@ -537,7 +537,7 @@ def test_web_page_links_become_absolute(converted: dict) -> None:
 
 
 def test_web_page_links_in_code_stay_as_written() -> None:
-    from kas_tui.importing.draft import absolute_links
+    from kas_tui.features.importing.draft import absolute_links
 
     body = (
         'See [reset](reset "Reset"), ![logo](<../img/a b.png>), [top](#top), [x](mailto:a@b.c).\n'
@@ -743,7 +743,7 @@ def test_the_wizard_api(acme: Path, samples: dict) -> None:
 def test_planning_again_converts_only_what_changed(
     acme: Path, samples: dict, tmp_path: Path, monkeypatch
 ) -> None:
-    from kas_tui.importing import importer
+    from kas_tui.features.importing import importer
 
     converted_paths: list[str] = []
     real = importer.convert_files
@@ -788,7 +788,7 @@ def test_a_new_bundle_is_listed_beside_the_other_bundles(acme: Path, samples: di
 def test_the_preview_plans_a_new_bundles_entries_and_file_names_are_checked(
     acme: Path, samples: dict
 ) -> None:
-    from kas_tui.importing.importer import rename
+    from kas_tui.features.importing.importer import rename
 
     pkg = Package.open(acme)
     plans = plan_import(pkg, [samples["txt"], samples["md"]], "notes/2026")
@@ -813,7 +813,7 @@ def test_the_preview_plans_a_new_bundles_entries_and_file_names_are_checked(
 
 
 def test_typed_file_and_folder_names() -> None:
-    from kas_tui.importing.slug import parse_file_name, parse_folder
+    from kas_tui.text.slug import parse_file_name, parse_folder
 
     assert parse_file_name("refunds.md") == ("refunds", None)
     assert parse_file_name("log")[1] == "log.md is one of the package's own files"

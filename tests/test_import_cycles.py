@@ -98,8 +98,8 @@ def test_the_analysis_sees_a_cycle(tmp_path: Path) -> None:
 
 
 def test_importing_the_package_alone_works() -> None:
-    """``python -c "import kas_tui.package"`` (a cycle shows there as an ImportError)."""
-    for name in ("kas_tui.package", "kas_tui.loader", "kas_tui.checks.document_rules"):
+    """``python -c "import kas_tui.core.package"`` (a cycle shows there as an ImportError)."""
+    for name in ("kas_tui.core.package", "kas_tui.core.loader", "kas_tui.core.document_rules"):
         result = subprocess.run(
             [sys.executable, "-c", f"import {name}"],
             capture_output=True,

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kas_tui.okf import index as ix
-from kas_tui.okf.errors import EditError
+from kas_tui.core.okf import index as ix
+from kas_tui.core.okf.errors import EditError
 
 WILD = """\
 ---

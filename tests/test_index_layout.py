@@ -1,5 +1,5 @@
 """One index layout: ``check --fix``, the TUI's ``A``, ``import`` and ``build`` write the
-same ``index.md`` for the same documents (the policy is :mod:`kas_tui.okf.index`)."""
+same ``index.md`` for the same documents (the policy is :mod:`kas_tui.core.okf.index`)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from pathlib import Path
 
 from conftest import make_package
 
-from kas_tui.checks import check
-from kas_tui.checks.fixes import apply_fixes
-from kas_tui.importing import plan_import, write_import
-from kas_tui.importing.build import build
-from kas_tui.okf.index import parse_index
-from kas_tui.package import Package
+from kas_tui.features.check import check
+from kas_tui.features.check.fixes import apply_fixes
+from kas_tui.features.importing import plan_import, write_import
+from kas_tui.features.importing.build import build
+from kas_tui.core.okf.index import parse_index
+from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.widgets.nav_tree import NavTree
 

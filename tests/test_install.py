@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kas_tui.cli import main
-from kas_tui.install import CLIENT_FOLDERS, MARKER
+from kas_tui.cli.main import main
+from kas_tui.features.install import CLIENT_FOLDERS, MARKER
 
 
 @pytest.fixture

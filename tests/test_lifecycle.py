@@ -11,8 +11,8 @@ from conftest import make_package
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kas_tui import editing
-from kas_tui.okf.lifecycle import (
+from kas_tui.core import editing
+from kas_tui.core.okf.lifecycle import (
     STATUSES,
     Form,
     Staleness,
@@ -26,7 +26,7 @@ from kas_tui.okf.lifecycle import (
     timestamp_problem,
     trust_tier,
 )
-from kas_tui.package import Package
+from kas_tui.core.package import Package
 
 TODAY = dt.date(2026, 12, 2)
 

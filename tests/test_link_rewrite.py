@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kas_tui.okf.links import (
+from kas_tui.core.okf.links import (
     _parser,
     destination_spans,
     extract_links,
@@ -167,9 +167,9 @@ def _gaps(text: str, spans: list) -> list[str]:
 
 from test_scan import SPEC_CONTEXTS, SPEC_EXAMPLES, bodies  # noqa: E402
 
-from kas_tui.okf import links as links_module  # noqa: E402
-from kas_tui.okf.links import destination_spans_reference  # noqa: E402
-from kas_tui.okf.scan import scan_destinations  # noqa: E402
+from kas_tui.core.okf import links as links_module
+from kas_tui.core.okf.links import destination_spans_reference  # noqa: E402
+from kas_tui.core.okf.scan import scan_destinations  # noqa: E402
 
 OFFICEDOCS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "officedocs-support"
 

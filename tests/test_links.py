@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kas_tui.okf import links
-from kas_tui.okf.links import Link, Target, extract_links, relative_link, resolve
+from kas_tui.core.okf import links
+from kas_tui.core.okf.links import Link, Target, extract_links, relative_link, resolve
 
 BODY = """\
 Intro [rooted](/incidents/a.md) and ![diagram](img/flow.png "Flow") and `[code](c.md)`.

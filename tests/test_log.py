@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kas_tui.okf import log as lg
-from kas_tui.okf.errors import EditError
+from kas_tui.core.okf import log as lg
+from kas_tui.core.okf.errors import EditError
 
 LOG = """\
 ---

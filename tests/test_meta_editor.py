@@ -13,8 +13,8 @@ from conftest import changed, files
 from textual import events
 from textual.widgets import Button, Input, Select, Static, TextArea
 
-from kas_tui import store
-from kas_tui.package import Package
+from kas_tui.core import store
+from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.choose import ChoiceScreen, DiffScreen
 from kas_tui.tui.screens.meta_editor import MetaEditor, open_meta_editor

@@ -15,12 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from move_helpers import TODAY, broken_links, document_links, findings, mentions
 
-from kas_tui.moves import MovePlan, apply_plan, into, plan_merge, plan_move, plan_split
-from kas_tui.okf.errors import EditError
-from kas_tui.okf.index import parse_index
-from kas_tui.package import Package
-from kas_tui.relink import PathMap
-from kas_tui.session import EditSession
+from kas_tui.features.moves.planner import MovePlan, apply_plan, into, plan_merge, plan_move, plan_split
+from kas_tui.core.okf.errors import EditError
+from kas_tui.core.okf.index import parse_index
+from kas_tui.core.package import Package
+from kas_tui.features.moves.relink import PathMap
+from kas_tui.core.edit_session import EditSession
 
 
 def run(pkg: Package, plan: MovePlan) -> EditSession:
@@ -112,8 +112,8 @@ def test_the_entry_goes_into_the_section_the_layout_policy_picks(root: Path) -> 
     apply_plan(pkg, plan)
     section = index_entries(root, "releases")["database-failover-runbook.md"][0]
     assert section == "When a release goes wrong"
-    from kas_tui.editing import entry_kinds
-    from kas_tui.okf.index import section_for
+    from kas_tui.core.editing import entry_kinds
+    from kas_tui.core.okf.index import section_for
 
     text = (root / "releases/index.md").read_text()
     assert section == section_for(parse_index(text), "releases", entry_kinds(pkg), "Runbook")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from conftest import changed, files
 
-from kas_tui.cli import main
+from kas_tui.cli.main import main
 
 
 @pytest.fixture

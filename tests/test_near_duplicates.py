@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
-from kas_tui.checks import near_duplicates
-from kas_tui.checks.near_duplicates import SIMILAR, earliest_alike, sorted_words
+from kas_tui.features.check import near_duplicates
+from kas_tui.features.check.near_duplicates import SIMILAR, earliest_alike, sorted_words
 
 WORDS = [
     "the",

@@ -12,10 +12,10 @@ import pytest
 from conftest import DOCUMENTS, FILES, make_package, snapshot, wait_until
 from test_paths import needs_unprivileged, run_unprivileged
 
-from kas_tui import loader
-from kas_tui.checks import check
-from kas_tui.okf.links import Target
-from kas_tui.package import Package, PackageError, find_root
+from kas_tui.core import loader
+from kas_tui.features.check import check
+from kas_tui.core.okf.links import Target
+from kas_tui.core.package import Package, PackageError, find_root
 
 
 def file_line(root: Path, rel: str, needle: str) -> int:
@@ -506,7 +506,7 @@ def test_unreadable_file_chmod(tmp_path):
     secret.write_text("---\ntype: Note\n---\n")
     secret.chmod(0)
     script = (
-        "from kas_tui.package import Package\n"
+        "from kas_tui.core.package import Package\n"
         f"pkg = Package.open({str(root)!r})\n"
         "print([(p.code, p.message) for p in pkg.problems_of('billing/secret.md')])\n"
         "print(sorted(p for p, d in pkg.documents.items() if d.problems))\n"
@@ -771,7 +771,7 @@ def test_links_are_markdown_its_and_a_folder_symlink_leaving_is_outside(tmp_path
     """A document's links come from its body scan: the same as markdown-it's; the
     symlink check remembers each folder's realpath, and a link through a symlinked
     folder leaving the package is still outside."""
-    from kas_tui.okf.links import extract_links
+    from kas_tui.core.okf.links import extract_links
 
     for rel, doc in demo.documents.items():
         expected = extract_links(demo.body(rel), first_line=doc.body_line)

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from conftest import make_package
 
-from kas_tui import cli
-from kas_tui.disk import PackageError, locate
+from kas_tui.cli import main as cli
+from kas_tui.core.disk import PackageError, locate
 from kas_tui.tui import app as tui_app
 
 SETPRIV = shutil.which("setpriv")
@@ -125,7 +125,7 @@ def test_the_tui_opens_a_package_with_an_unreadable_sub_folder(locked: Path) -> 
         f"""
         import asyncio
         from kas_tui.tui.app import open_app
-        from kas_tui.disk import locate
+        from kas_tui.core.disk import locate
 
         async def main():
             app = open_app(locate({str(locked)!r}), watch=False)
@@ -244,7 +244,7 @@ def test_check_and_the_tui_agree_on_what_a_path_is(
 
 
 def test_the_tree_root_says_when_there_is_no_skill_file(tmp_path: Path) -> None:
-    from kas_tui.package import Package
+    from kas_tui.core.package import Package
     from kas_tui.tui.widgets.nav_tree import NavTree
 
     (tmp_path / "plain").mkdir()

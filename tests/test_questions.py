@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kas_tui.cli import main
-from kas_tui.evaluate.drafting import (
+from kas_tui.cli.main import main
+from kas_tui.features.evaluate.drafting import (
     ASK_WORDS,
     GOAL,
     SECTION,
@@ -22,17 +22,17 @@ from kas_tui.evaluate.drafting import (
     sections,
     template_headings,
 )
-from kas_tui.evaluate.lexical import query_terms
-from kas_tui.evaluate.model import Question
-from kas_tui.evaluate.navigator import best_passage
-from kas_tui.evaluate.passages import answers
-from kas_tui.evaluate.questions import (
+from kas_tui.text.lexical import query_terms
+from kas_tui.features.evaluate.model import Question
+from kas_tui.features.evaluate.navigator import best_passage
+from kas_tui.features.evaluate.passages import answers
+from kas_tui.features.evaluate.questions import (
     parse_questions,
     questions_jsonl,
     read_questions,
     write_questions,
 )
-from kas_tui.package import Package
+from kas_tui.core.package import Package
 
 DEMO = Path(__file__).resolve().parent.parent / "demo_kb" / "orbit-handbook"
 

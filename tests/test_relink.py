@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kas_tui.okf.errors import EditError
-from kas_tui.okf.links import code_spans, resolve
-from kas_tui.okf.yaml_patch import set_in
-from kas_tui.relink import PathMap, may_refer, relink_text
+from kas_tui.core.okf.errors import EditError
+from kas_tui.core.okf.links import code_spans, resolve
+from kas_tui.core.okf.yaml_patch import set_in
+from kas_tui.features.moves.relink import PathMap, may_refer, relink_text
 
 
 def test_a_path_map_moves_folders_with_all_below_them() -> None:
@@ -90,7 +90,7 @@ def test_a_rewritten_link_leads_to_the_moved_file(
     source, target, moved_to = source + ".md", target + ".md", moved_to + ".md"
     if len({source, target, moved_to}) < 3:
         return
-    from kas_tui.okf.links import relative_link
+    from kas_tui.core.okf.links import relative_link
 
     written = "/" + target if rooted else relative_link(source, target)
     written += "#part" if anchor else ""

@@ -1,4 +1,4 @@
-"""The review queue's core (kas_tui.review, kas_tui.source_changes): one test per reason,
+"""The review queue's core (kas_tui.features.review.queue, kas_tui.features.review.source_changes): one test per reason,
 on small packages written in ``tmp_path`` with real-shaped frontmatter, ``today`` frozen."""
 
 # ruff: noqa: E501  (descriptions are one long line each, as in real packages)
@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from check_helpers import INDEX, doc, write_package
 
-from kas_tui.checks import check
-from kas_tui.importing.build import build
-from kas_tui.package import Package
-from kas_tui.review import BROKEN_LINK_RULES, GROUPS, Queue, Row, group_ids, review_queue
-from kas_tui.source_changes import changed_sources, source_view
+from kas_tui.features.check import check
+from kas_tui.features.importing.build import build
+from kas_tui.core.package import Package
+from kas_tui.features.review.queue import BROKEN_LINK_RULES, GROUPS, Queue, Row, group_ids, review_queue
+from kas_tui.features.review.source_changes import changed_sources, source_view
 
 TODAY = dt.date(2026, 12, 1)
 HUMAN = "verified:\n  - { by: human:maria.chen, at: 2026-11-02T09:00:00Z }"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from check_helpers import doc, write_package
 
-from kas_tui.cli import COMMANDS, main
-from kas_tui.review import GROUPS
+from kas_tui.cli.main import COMMANDS, main
+from kas_tui.features.review.queue import GROUPS
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "demo_kb" / "orbit-handbook"

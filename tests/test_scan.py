@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from kas_tui.okf.frontmatter import find_block
-from kas_tui.okf.links import Link, _parser, extract_links
-from kas_tui.okf.scan import BodyScan, scan_body, scan_body_fast, scan_body_reference
-from kas_tui.okf.scan import common as scan_common
+from kas_tui.core.okf.frontmatter import find_block
+from kas_tui.core.okf.links import Link, _parser, extract_links
+from kas_tui.core.okf.scan import BodyScan, scan_body, scan_body_fast, scan_body_reference
+from kas_tui.core.okf.scan import common as scan_common
 
 DEMO = Path(__file__).resolve().parents[1] / "demo_kb"
 

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.generate import generate_package
-from kas_tui import search
-from kas_tui.package import Package
-from kas_tui.search import Finder, Hit, fold, fold_map
+from kas_tui.features.find import fuzzy as search
+from kas_tui.core.package import Package
+from kas_tui.features.find.fuzzy import Finder, Hit, fold, fold_map
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "demo_kb" / "orbit-handbook"
@@ -328,7 +328,7 @@ def test_generated_package(tmp_path) -> None:
 
 def test_search_imports_no_textual() -> None:
     script = (
-        "import sys, kas_tui.search; "
+        "import sys, kas_tui.features.find.fuzzy; "
         "print([m for m in sys.modules if m == 'textual' or m.startswith('textual.')])"
     )
     env = dict(os.environ)

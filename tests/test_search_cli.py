@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from kas_tui.cli import main
-from kas_tui.fulltext import FullTextIndex
-from kas_tui.userdirs import cache_dir, package_cache_file
+from kas_tui.cli.main import main
+from kas_tui.features.find.fulltext import FullTextIndex
+from kas_tui.core.user_dirs import cache_dir, package_cache_file
 
 RUNBOOK = "security/secrets-rotation-runbook.md"
 

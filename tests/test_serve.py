@@ -16,12 +16,12 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from kas_tui.agent.replay import replay_file
-from kas_tui.agent.walk import Walk
-from kas_tui.package import Package
-from kas_tui.serve.clients import client_config
-from kas_tui.serve.server import build_server
-from kas_tui.serve.session import MAX_RESPONSE, ServedPackage, recent_sessions
+from kas_tui.features.agent.replay import replay_file
+from kas_tui.features.agent.walk import Walk
+from kas_tui.core.package import Package
+from kas_tui.features.serve.clients import client_config
+from kas_tui.features.serve.server import build_server
+from kas_tui.features.serve.client_session import MAX_RESPONSE, ServedPackage, recent_sessions
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -325,7 +325,7 @@ def test_streamable_http_on_localhost(demo: Package, tmp_path: Path) -> None:
 
 
 def test_a_host_other_than_localhost_is_warned_about(demo: Package) -> None:
-    from kas_tui.cli import main
+    from kas_tui.cli.main import main
 
     port = _free_port()
     process = subprocess.Popen(

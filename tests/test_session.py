@@ -7,10 +7,10 @@ import datetime as dt
 import pytest
 from conftest import make_package
 
-from kas_tui import editing
-from kas_tui.package import Package
-from kas_tui.session import EditSession
-from kas_tui.store import ConflictError
+from kas_tui.core import editing
+from kas_tui.core.package import Package
+from kas_tui.core.edit_session import EditSession
+from kas_tui.core.store import ConflictError
 
 TODAY = dt.date(2026, 11, 30)
 

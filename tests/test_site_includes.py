@@ -1,4 +1,4 @@
-"""kas_tui.importing.includes: include directives expanded as the docs site renders them.
+"""kas_tui.features.importing.includes: include directives expanded as the docs site renders them.
 
 Each test builds a small source in ``tmp_path`` and reads it through a closure, as the
 build does; the closure refuses (and records) any path that would leave the source.
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kas_tui.importing.includes import (
+from kas_tui.features.importing.includes import (
     INCLUDE_DIRS,
     Expanded,
     IncludeProblem,

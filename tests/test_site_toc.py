@@ -1,4 +1,4 @@
-"""kas_tui.importing.toc: a docs source's own table of contents.
+"""kas_tui.features.importing.toc: a docs source's own table of contents.
 
 Each test builds a small source in ``tmp_path`` (a dict of files) and reads it through a
 closure, as the build does.
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kas_tui.importing.toc import TOC_NAMES, Toc, TocNode, find_toc, find_tocs, read_toc
+from kas_tui.features.importing.toc import TOC_NAMES, Toc, TocNode, find_toc, find_tocs, read_toc
 
 CORPUS = Path("/work/shared/corpora/textual-docs")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kas_tui.okf.skill import ALLOWED_KEYS, parse_skill
-from kas_tui.okf.text import decode
+from kas_tui.core.okf.skill import ALLOWED_KEYS, parse_skill
+from kas_tui.core.okf.text import decode
 
 SKILL = """\
 ---

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from kas_tui.package import Package
+from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 
 DEMO = Path(__file__).resolve().parents[1] / "demo_kb"

@@ -11,7 +11,7 @@ import datetime as dt
 import shutil
 from pathlib import Path
 
-from kas_tui.package import Package
+from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.agent import AgentWalkScreen
 

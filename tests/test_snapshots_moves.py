@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import pilot_wait_until
 
-from kas_tui.package import Package
+from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.choose import ChoiceScreen
 from kas_tui.tui.screens.moving import BundlePicker

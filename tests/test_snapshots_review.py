@@ -14,7 +14,7 @@ from pathlib import Path
 
 from conftest import pilot_wait_until
 
-from kas_tui.package import Package
+from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.review import ReviewScreen
 

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from conftest import FILES, make_package, snapshot
 
-from kas_tui import editing as ed
-from kas_tui import store as store_mod
-from kas_tui.okf import frontmatter as fm
-from kas_tui.okf.errors import EditError
-from kas_tui.package import Package
-from kas_tui.store import ConflictError, Fingerprint, Store, StoreError, read_bytes
+from kas_tui.core import editing as ed
+from kas_tui.core import store as store_mod
+from kas_tui.core.okf import frontmatter as fm
+from kas_tui.core.okf.errors import EditError
+from kas_tui.core.package import Package
+from kas_tui.core.store import ConflictError, Fingerprint, Store, StoreError, read_bytes
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -560,8 +560,8 @@ def test_editing_a_path_outside_the_package_is_an_edit_error(pkg):
 
 
 def test_preview_shows_the_diff_and_writes_nothing(tmp_path):
-    from kas_tui import editing
-    from kas_tui.package import Package
+    from kas_tui.core import editing
+    from kas_tui.core.package import Package
 
     root = make_package(tmp_path)
     pkg = Package.open(root)
@@ -581,7 +581,7 @@ def test_preview_shows_the_diff_and_writes_nothing(tmp_path):
 
 
 def test_raw_frontmatter_edit_keeps_the_body_and_line_endings(tmp_path):
-    from kas_tui.package import Package
+    from kas_tui.core.package import Package
 
     root = make_package(tmp_path)
     path = root / "notes.md"
@@ -599,8 +599,8 @@ def test_raw_frontmatter_edit_keeps_the_body_and_line_endings(tmp_path):
     [("type: [unclosed\n", "invalid YAML.*line 3"), ("- a list\n- not a mapping\n", "mapping")],
 )
 def test_raw_frontmatter_edit_refuses_invalid_yaml(tmp_path, yaml_text, message):
-    from kas_tui.okf.errors import EditError
-    from kas_tui.package import Package
+    from kas_tui.core.okf.errors import EditError
+    from kas_tui.core.package import Package
 
     root = make_package(tmp_path)
     path = root / "notes.md"
@@ -614,7 +614,7 @@ def test_raw_frontmatter_edit_refuses_invalid_yaml(tmp_path, yaml_text, message)
 
 
 def test_body_edit_keeps_the_frontmatter_bytes(tmp_path):
-    from kas_tui.package import Package
+    from kas_tui.core.package import Package
 
     root = make_package(tmp_path)
     path = root / "notes.md"
@@ -626,7 +626,7 @@ def test_body_edit_keeps_the_frontmatter_bytes(tmp_path):
 
 
 def test_undo_removes_the_folders_a_created_file_needed_and_redo_makes_them(tmp_path):
-    from kas_tui.store import Store
+    from kas_tui.core.store import Store
 
     store = Store()
     path = tmp_path / "new" / "deeper" / "doc.md"

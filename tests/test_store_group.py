@@ -13,11 +13,11 @@ import pytest
 from conftest import files
 from move_helpers import TODAY
 
-from kas_tui import store as store_module
-from kas_tui.moves import apply_plan, plan_move, plan_split
-from kas_tui.package import Package
-from kas_tui.session import EditSession
-from kas_tui.store import ConflictError, Store, StoreError, Write
+from kas_tui.core import store as store_module
+from kas_tui.features.moves.planner import apply_plan, plan_move, plan_split
+from kas_tui.core.package import Package
+from kas_tui.core.edit_session import EditSession
+from kas_tui.core.store import ConflictError, Store, StoreError, Write
 
 
 def folders(root: Path) -> set[str]:

@@ -10,7 +10,7 @@ import pytest
 from conftest import pilot_wait_until
 from rich.console import Console
 
-from kas_tui.package import Package
+from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.widgets.meta_pane import MetaPane
 from kas_tui.tui.widgets.nav_tree import NavTree
@@ -463,7 +463,7 @@ async def test_links_picker_reuses_the_packages_links(demo: Package, monkeypatch
         assert isinstance(app.screen, LinksScreen)
         # the page's links and the graph's (for "cited by", read in the background)
         # both come from Package.links(), the one parser, whose results are kept
-        from kas_tui.graph import graph_if_made, sources
+        from kas_tui.features.graph import graph_if_made, sources
 
         await pilot_wait_until(pilot, lambda: graph_if_made(demo) is not None)
         assert asked[0] == page and set(asked) == set(sources(demo))

@@ -9,7 +9,7 @@ import pytest
 from conftest import pilot_wait_until
 from textual.widgets import Markdown
 
-from kas_tui.package import Package
+from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.widgets.body_pages import pieces
 from kas_tui.tui.widgets.body_pane import BodyPane

@@ -9,7 +9,7 @@ from conftest import files, pilot_wait_until
 from rich.console import Console
 from textual.widgets import DataTable, Input, OptionList, Select, Static
 
-from kas_tui.package import Package
+from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens import bulk as bulk_screen
 from kas_tui.tui.screens.bulk import BulkScreen, open_bulk_editor

@@ -17,7 +17,7 @@ from conftest import pilot_wait_until
 from textual.widgets import Static, TextArea
 
 import kas_tui.tui.app as app_module
-from kas_tui.package import Package
+from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.choose import ChoiceScreen, DiffScreen
 from kas_tui.tui.screens.entry_editor import EntryEditor, OneLineArea, open_entry_editor

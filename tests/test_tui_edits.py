@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import changed, files, pilot_wait_until
 
-from kas_tui.package import Package
+from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.ask import AskScreen
 from kas_tui.tui.screens.choose import ChoiceScreen, DiffScreen
@@ -282,8 +282,8 @@ async def test_run_edit_says_how_it_ended_once(root: Path) -> None:
     from conftest import pilot_wait_until
     from textual.screen import Screen
 
-    from kas_tui.editing import set_field
-    from kas_tui.okf.errors import EditError
+    from kas_tui.core.editing import set_field
+    from kas_tui.core.okf.errors import EditError
     from kas_tui.tui.edits import EditDecided, EditOutcome
 
     class Editor(Screen[None]):
@@ -335,7 +335,7 @@ async def test_run_edit_says_how_it_ended_once(root: Path) -> None:
 
 async def test_deprecate_offers_the_note_its_index_entries_then_need(root: Path) -> None:
     """Issue 16 item 15: D also says so in the entries, which KAS044 would ask for."""
-    from kas_tui.checks import check
+    from kas_tui.features.check import check
 
     before = files(root)
     app = app_on(root)

@@ -22,9 +22,9 @@ from eval_helpers import (
 from rich.console import Console
 from textual.widgets import DataTable, Static
 
-from kas_tui.evaluate.model import Question
-from kas_tui.evaluate.runner import evals_home, latest_eval_dir
-from kas_tui.package import Package
+from kas_tui.features.evaluate.model import Question
+from kas_tui.features.evaluate.runner import evals_home, latest_eval_dir
+from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens import evaluation
 from kas_tui.tui.screens.entry_editor import EntryEditor
@@ -291,7 +291,7 @@ async def test_no_evaluation_says_how_to_make_one(root: Path) -> None:
         await pilot.press("d")
         await pilot_wait_until(pilot, lambda: screen.running is None and messages(app))
         try:
-            import kas_tui.evaluate.drafting  # noqa: F401
+            import kas_tui.features.evaluate.drafting  # noqa: F401
         except ImportError:
             assert any("Drafting questions is not available" in m for m in messages(app))
         else:  # pragma: no cover - once drafting is merged

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from textual.drivers.headless_driver import HeadlessDriver
 
-from kas_tui.package import Package
+from kas_tui.core.package import Package
 from kas_tui.tui import edits
 from kas_tui.tui.app import KasApp
 

@@ -12,8 +12,8 @@ from textual.containers import VerticalScroll
 from textual.widgets import Input, OptionList
 from textual.widgets.markdown import MarkdownBlock
 
-from kas_tui.fulltext import FullTextIndex
-from kas_tui.package import Package
+from kas_tui.features.find.fulltext import FullTextIndex
+from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens import find_text
 from kas_tui.tui.screens.find import FindScreen, Found
@@ -200,7 +200,7 @@ def test_rows_say_how_far_the_index_is_built(root: Path) -> None:
 async def test_no_index_can_be_made_is_said_and_find_still_works(
     demo: Package, monkeypatch
 ) -> None:
-    from kas_tui.fulltext import index as index_module
+    from kas_tui.features.find.fulltext import index as index_module
 
     def refuse(self, root, *, folder=None) -> None:
         raise index_module.IndexDamaged("no room anywhere")

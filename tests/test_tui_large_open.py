@@ -12,9 +12,9 @@ import pytest
 from conftest import pilot_wait_until
 
 from benchmarks.generate import generate_package
-from kas_tui.disk import locate, walk
-from kas_tui.loader import read_document, read_documents
-from kas_tui.package import Package
+from kas_tui.core.disk import locate, walk
+from kas_tui.core.loader import read_document, read_documents
+from kas_tui.core.package import Package
 from kas_tui.tui import app as app_module
 from kas_tui.tui.widgets.nav_tree import NavTree
 
@@ -125,7 +125,7 @@ async def test_a_failed_background_read_is_said_and_reload_recovers(
 
 def claim_and_drop():
     """A worker's task that claims every third chunk and hands nothing back for it."""
-    from kas_tui import loader
+    from kas_tui.core import loader
 
     number = loader._claim()
     if number is None or number % 3 == 0:
@@ -136,7 +136,7 @@ def claim_and_drop():
 
 def test_a_chunk_no_worker_hands_back_is_read_here(large: Path, monkeypatch) -> None:
     """Whatever a worker loses, every document is read, in order."""
-    from kas_tui import loader
+    from kas_tui.core import loader
 
     monkeypatch.setattr(loader, "_read_claimed", claim_and_drop)
     paths = walk(large).documents

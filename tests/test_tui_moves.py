@@ -11,7 +11,7 @@ from pathlib import Path
 from conftest import changed, files, pilot_wait_until
 from move_helpers import broken_links
 
-from kas_tui.package import Package
+from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.ask import AskScreen
 from kas_tui.tui.screens.choose import ChoiceScreen, DiffScreen

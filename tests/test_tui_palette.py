@@ -7,8 +7,8 @@ import datetime as dt
 from rich.console import Console
 from textual.widgets import DataTable
 
-from kas_tui.okf.lifecycle import TrustTier
-from kas_tui.package import Package
+from kas_tui.core.okf.lifecycle import TrustTier
+from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.bulk import BulkScreen, open_bulk_editor
 from kas_tui.tui.widgets.meta_pane import MetaPane

@@ -11,7 +11,7 @@ from pathlib import Path
 from conftest import changed, files, pilot_wait_until
 from textual.widgets import OptionList, Static
 
-from kas_tui.package import Package
+from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.choose import ChoiceScreen
 from kas_tui.tui.screens.main import MainScreen

@@ -18,7 +18,7 @@ from test_tui_import import convert, inbox, open_wizard, set_field  # noqa: F401
 from textual.screen import Screen
 from textual.widgets import Button, Input
 
-from kas_tui.package import Package
+from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.choose import ChoiceScreen
 from kas_tui.tui.screens.entry_editor import OneLineArea, open_entry_editor

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from kas_tui import watch
-from kas_tui.watch import Changes, Watcher
+from kas_tui.core import watch
+from kas_tui.core.watch import Changes, Watcher
 
 DEMO = Path(__file__).resolve().parents[1] / "demo_kb" / "orbit-handbook"
 DOC = "incidents/severity-levels.md"

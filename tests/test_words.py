@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kas_tui.words import counted, elide_path
+from kas_tui.text.wording import counted, elide_path
 
 
 def test_counted_is_singular_for_one_only() -> None:
@@ -40,7 +40,7 @@ def test_elided_paths_fit_and_keep_the_name_when_it_fits(parts: list[str], width
 
 
 def test_elide_words_cuts_after_a_whole_word() -> None:
-    from kas_tui.words import elide_words
+    from kas_tui.text.wording import elide_words
 
     text = "release-checklist.md is deprecated but its entry does not say so"
     assert elide_words(text, 200) == text

@@ -12,12 +12,12 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kas_tui.okf import frontmatter as fm
-from kas_tui.okf import yaml_patch as yp
-from kas_tui.okf.errors import EditError
-from kas_tui.okf.frontmatter import Timestamp
-from kas_tui.okf.text import decode, encode
-from kas_tui.store import Store
+from kas_tui.core.okf import frontmatter as fm
+from kas_tui.core.okf import yaml_patch as yp
+from kas_tui.core.okf.errors import EditError
+from kas_tui.core.okf.frontmatter import Timestamp
+from kas_tui.core.okf.text import decode, encode
+from kas_tui.core.store import Store
 
 DOC = """\
 ---

@@ -1,7 +1,7 @@
 """The kas-tui application: navigation tree, frontmatter pane and rendered body.
 
 The app only arranges panes and routes actions; reading, checking, finding and watching
-happen in the headless core (``kas_tui.package``, ``checks``, ``search``, ``watch``).
+happen in the headless core (``kas_tui.core.package``, ``checks``, ``search``, ``watch``).
 """
 
 from __future__ import annotations
@@ -19,42 +19,42 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Markdown, Tree
 
-from ..assets import asset_markdown, read_asset
-from ..cache import MetadataCache
-from ..collector import give_back_free_memory
-from ..disk import Walk, walk
-from ..loader import ReadAhead
-from ..okf import frontmatter as fm
-from ..okf.footnotes import footnotes_for_display
-from ..package import Package
-from ..watch import Watcher
-from ..words import counted
-from .commands import COMMANDS, KasCommands, bindings
-from .edits import EditingMixin
-from .fulltext import FullTextMixin
-from .history import History
-from .lifecycle import LifecycleMixin
-from .linking import LinkingMixin
-from .moving import MovingMixin
-from .reloading import ReloadMixin
-from .screens.agent import open_agent_walk
-from .screens.choose import ask_unsaved
-from .screens.find import FindScreen, Found
-from .screens.help import HelpScreen
-from .screens.main import MainScreen
-from .screens.replay_open import open_replay
-from .validation import ValidationMixin
-from .widgets.body_pane import BodyPane
-from .widgets.files_view import FilesView
-from .widgets.meta_pane import MetaPane
-from .widgets.nav_tree import NavTree, NodeRef
+from kas_tui.core.assets import asset_markdown, read_asset
+from kas_tui.core.load_cache import MetadataCache
+from kas_tui.core.memory import give_back_free_memory
+from kas_tui.core.disk import Walk, walk
+from kas_tui.core.loader import ReadAhead
+from kas_tui.core.okf import frontmatter as fm
+from kas_tui.core.okf.footnotes import footnotes_for_display
+from kas_tui.core.package import Package
+from kas_tui.core.watch import Watcher
+from kas_tui.text.wording import counted
+from kas_tui.tui.commands import COMMANDS, KasCommands, bindings
+from kas_tui.tui.edits import EditingMixin
+from kas_tui.tui.fulltext import FullTextMixin
+from kas_tui.tui.history import History
+from kas_tui.tui.lifecycle import LifecycleMixin
+from kas_tui.tui.linking import LinkingMixin
+from kas_tui.tui.moving import MovingMixin
+from kas_tui.tui.reloading import ReloadMixin
+from kas_tui.tui.screens.agent import open_agent_walk
+from kas_tui.tui.screens.choose import ask_unsaved
+from kas_tui.tui.screens.find import FindScreen, Found
+from kas_tui.tui.screens.help import HelpScreen
+from kas_tui.tui.screens.main import MainScreen
+from kas_tui.tui.screens.replay_open import open_replay
+from kas_tui.tui.validation import ValidationMixin
+from kas_tui.tui.widgets.body_pane import BodyPane
+from kas_tui.tui.widgets.files_view import FilesView
+from kas_tui.tui.widgets.meta_pane import MetaPane
+from kas_tui.tui.widgets.nav_tree import NavTree, NodeRef
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from ..checks.model import Report
-    from ..disk import Location
-    from ..search import Finder
+    from kas_tui.features.check.model import Report
+    from kas_tui.core.disk import Location
+    from kas_tui.features.find.fuzzy import Finder
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~-])")
 
@@ -470,7 +470,7 @@ class KasApp(
     @property
     def finder(self) -> Finder:
         if self._finder is None:
-            from ..search import Finder
+            from kas_tui.features.find.fuzzy import Finder
 
             self._finder = Finder(self.package)
         return self._finder
@@ -483,7 +483,7 @@ class KasApp(
 
     @work(thread=True, group="finder")
     def _build_finder(self, generation: int) -> None:
-        from ..search import Finder
+        from kas_tui.features.find.fuzzy import Finder
 
         try:
             finder = Finder(self.package)
@@ -516,7 +516,7 @@ class KasApp(
                 self.action_edit_skill()
                 return
             if ref.listing is not None:
-                from .screens.entry_editor import open_entry_editor
+                from kas_tui.tui.screens.entry_editor import open_entry_editor
 
                 open_entry_editor(self, ref.listing)
                 return
@@ -528,22 +528,22 @@ class KasApp(
     def action_edit_meta(self) -> None:
         path = self._document_shown()
         if path is not None:
-            from .screens.meta_editor import open_meta_editor
+            from kas_tui.tui.screens.meta_editor import open_meta_editor
 
             open_meta_editor(self, path)
 
     def action_edit_skill(self) -> None:
         if self.package.skill is None:  # nothing to edit: offer to create it
-            from .screens.create import SKILL, open_create
+            from kas_tui.tui.screens.create import SKILL, open_create
 
             open_create(self, SKILL)
             return
-        from .screens.skill_editor import open_skill_editor
+        from kas_tui.tui.screens.skill_editor import open_skill_editor
 
         open_skill_editor(self)
 
     def action_bulk_edit(self) -> None:
-        from .screens.bulk import open_bulk_editor
+        from kas_tui.tui.screens.bulk import open_bulk_editor
 
         open_bulk_editor(self)
 
@@ -562,12 +562,12 @@ class KasApp(
         )
 
     def action_create(self) -> None:
-        from .screens.create import open_create
+        from kas_tui.tui.screens.create import open_create
 
         open_create(self)
 
     def action_import_files(self) -> None:
-        from .screens.import_wizard import open_import_wizard
+        from kas_tui.tui.screens.import_wizard import open_import_wizard
 
         open_import_wizard(self)
 
@@ -580,12 +580,12 @@ class KasApp(
         open_replay(self, self.package)
 
     def action_evaluation(self) -> None:
-        from .screens.evaluation import open_evaluation
+        from kas_tui.tui.screens.evaluation import open_evaluation
 
         open_evaluation(self, self.package)
 
     def action_review(self) -> None:
-        from .screens.review import open_review
+        from kas_tui.tui.screens.review import open_review
 
         open_review(self)
 

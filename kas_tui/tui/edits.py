@@ -1,7 +1,7 @@
 """The app's side of editing: run edits safely, undo them, move index entries.
 
 Every write goes through :meth:`EditingMixin.run_edit`: the edit runs in the
-:class:`~kas_tui.session.EditSession` (grouped for undo, logged in ``log.md``); a file
+:class:`~kas_tui.core.edit_session.EditSession` (grouped for undo, logged in ``log.md``); a file
 changed on disk since it was read is never overwritten silently (the user sees the diff
 of saving on top of the new text, or reloads); any refusal is a message naming the file,
 never a traceback. The lifecycle keys (D, S, V) are in :mod:`.lifecycle`. It returns how the edit ended, an :class:`EditOutcome`, once: when a
@@ -27,19 +27,19 @@ from textual.app import SuspendNotSupported
 from textual.message import Message
 from textual.timer import Timer
 
-from ..config import Settings
-from ..editing import preview
-from ..okf.errors import EditError
-from ..session import EditSession
-from ..store import ConflictError, Fingerprint, StoreError, os_reason
-from ..words import counted
-from .screens.choose import ChoiceScreen, DiffScreen
+from kas_tui.core.settings import Settings
+from kas_tui.core.editing import preview
+from kas_tui.core.okf.errors import EditError
+from kas_tui.core.edit_session import EditSession
+from kas_tui.core.store import ConflictError, Fingerprint, StoreError, os_reason
+from kas_tui.text.wording import counted
+from kas_tui.tui.screens.choose import ChoiceScreen, DiffScreen
 
 if TYPE_CHECKING:
     from textual.message_pump import MessagePump
 
-    from ..package import Package
-    from ..session import Edit
+    from kas_tui.core.package import Package
+    from kas_tui.core.edit_session import Edit
 
 #: Seconds after the last K/J move of an entry that end its burst: the moves become one
 #: undo action and one log.md entry.
@@ -294,7 +294,7 @@ class EditingMixin:
     def _entry_at_cursor(self) -> Any:
         """The listing under the navigation tree's cursor, or ``None`` (with a message)."""
         app: Any = self
-        from .widgets.nav_tree import NavTree
+        from kas_tui.tui.widgets.nav_tree import NavTree
 
         node = app.query_one(NavTree).cursor_node
         listing = node.data.listing if node is not None and node.data is not None else None
@@ -307,7 +307,7 @@ class EditingMixin:
         if listing is None:
             return
         app: Any = self
-        from ..editing import move_entry
+        from kas_tui.core.editing import move_entry
 
         index = self.package.indexes.get(posixpath.dirname(listing.index))
         peers = (
@@ -377,7 +377,7 @@ class EditingMixin:
         if listing is None:
             return
         app: Any = self
-        from ..editing import remove_entry
+        from kas_tui.core.editing import remove_entry
 
         def decided(choice: str | None) -> None:
             if choice == "remove":
@@ -400,9 +400,9 @@ class EditingMixin:
     def action_add_missing_entries(self) -> None:
         """List the unlisted documents and sub-bundles of the bundle at the tree's cursor."""
         app: Any = self
-        from ..checks.fixes import missing_entries
-        from ..editing import list_entries
-        from .widgets.nav_tree import NavTree
+        from kas_tui.features.check.fixes import missing_entries
+        from kas_tui.core.editing import list_entries
+        from kas_tui.tui.widgets.nav_tree import NavTree
 
         node = app.query_one(NavTree).cursor_node
         ref = node.data if node is not None else None
@@ -423,7 +423,7 @@ class EditingMixin:
 
     def _reveal_after_edit(self, path: str) -> None:
         app: Any = self
-        from .widgets.nav_tree import NavTree
+        from kas_tui.tui.widgets.nav_tree import NavTree
 
         app.query_one(NavTree).select_path(path)
 

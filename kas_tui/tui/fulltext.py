@@ -1,6 +1,6 @@
 """The app's full-text search: the index's life beside the package, and ctrl+f.
 
-The index (:class:`kas_tui.fulltext.FullTextIndex`, in the user cache folder) is opened
+The index (:class:`kas_tui.features.find.fulltext.FullTextIndex`, in the user cache folder) is opened
 shortly after the first screen is drawn and brought up to date in a thread worker, so
 the first screen never waits; searches during a first build list what is indexed so far
 (the finder says "indexing N/M"). Every change the app learns of (its own writes, undo,
@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 from textual import work
 from textual.worker import get_current_worker
 
-from ..collector import give_back_free_memory
-from .screens.find import FindScreen, Found
-from .widgets.body_pane import BodyPane
+from kas_tui.core.memory import give_back_free_memory
+from kas_tui.tui.screens.find import FindScreen, Found
+from kas_tui.tui.widgets.body_pane import BodyPane
 
 if TYPE_CHECKING:
-    from ..fulltext import FullTextIndex
+    from kas_tui.features.find.fulltext import FullTextIndex
 
 #: Seconds after the first screen before the index is opened and brought up to date.
 START_DELAY = 1.0
@@ -45,7 +45,7 @@ class FullTextMixin:
         """The package's full-text index (opened, and a sync started, on first use);
         ``None`` when no index can be made (said once)."""
         if self._fulltext is None and not self._fulltext_failed:
-            from ..fulltext.index import FullTextIndex, IndexDamaged
+            from kas_tui.features.find.fulltext.index import FullTextIndex, IndexDamaged
 
             app: Any = self
             try:
@@ -66,7 +66,7 @@ class FullTextMixin:
 
     @work(thread=True, group="fulltext")
     def _sync_fulltext(self, paths: list[str] | None) -> None:
-        from ..fulltext.index import IndexDamaged
+        from kas_tui.features.find.fulltext.index import IndexDamaged
 
         app: Any = self
         index = self._fulltext

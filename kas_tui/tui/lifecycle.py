@@ -8,21 +8,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..config import valid_reviewer
-from ..editing import set_entry, set_field
-from ..okf.lifecycle import (
+from kas_tui.core.settings import valid_reviewer
+from kas_tui.core.editing import set_entry, set_field
+from kas_tui.core.okf.lifecycle import (
     DEPRECATED_NOTE,
     FRESHNESS_DAYS,
     entry_says_lifecycle,
     extend_stale_after,
     now_timestamp,
 )
-from ..store import Fingerprint
-from .screens.ask import AskScreen
-from .screens.choose import ChoiceScreen
+from kas_tui.core.store import Fingerprint
+from kas_tui.tui.screens.ask import AskScreen
+from kas_tui.tui.screens.choose import ChoiceScreen
 
 if TYPE_CHECKING:
-    from ..package import Package
+    from kas_tui.core.package import Package
 
 
 class LifecycleMixin:

@@ -1,6 +1,6 @@
 """Links both ways in the TUI: the page's links and what cites it (``l``), the package's
 broken links (``b``) and a page's neighbourhood two steps out (``w``). The graph is
-:meth:`Package.link_graph` (kas_tui/graph.py); the lists are pick screens."""
+:meth:`Package.link_graph` (kas_tui/features/graph.py); the lists are pick screens."""
 
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from ..editing import remove_link, retarget_link
-from ..graph import GRAPH_KEY, Edge, Graph, build_graph, drawing, graph_if_made
-from ..okf.errors import FormatError
-from .screens.choose import ChoiceScreen
-from .screens.links import Citation, LinksScreen
-from .screens.pick import Item, PickScreen
+from kas_tui.core.editing import remove_link, retarget_link
+from kas_tui.features.graph import GRAPH_KEY, Edge, Graph, build_graph, drawing, graph_if_made
+from kas_tui.core.okf.errors import FormatError
+from kas_tui.tui.screens.choose import ChoiceScreen
+from kas_tui.tui.screens.links import Citation, LinksScreen
+from kas_tui.tui.screens.pick import Item, PickScreen
 
 if TYPE_CHECKING:
-    from ..package import Package
+    from kas_tui.core.package import Package
 
 
 class LinkingMixin:

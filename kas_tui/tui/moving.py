@@ -1,7 +1,7 @@
 """The app's moves: rename (``r``), move to a bundle (``M``), split (``X``), merge (``U``).
 
 Each asks what it needs (a name, a bundle, the documents of a split), has the move
-planned (:mod:`kas_tui.moves`: a refusal is the dialog's message), shows how many files
+planned (:mod:`kas_tui.features.moves.planner`: a refusal is the dialog's message), shows how many files
 change with the diff one key away, and writes the plan as one undoable action. The tree
 and the page shown then follow the moved item; undo (and redo) take them back.
 """
@@ -12,18 +12,18 @@ import datetime as dt
 import posixpath
 from typing import TYPE_CHECKING, Any
 
-from ..moves import MovePlan, apply_plan, into, plan_merge, plan_move, plan_split
-from ..okf.errors import EditError
-from ..store import ConflictError, StoreError
-from ..words import counted
-from .screens.ask import AskScreen
-from .screens.choose import ChoiceScreen, DiffScreen
-from .screens.moving import BundlePicker, SplitScreen
+from kas_tui.features.moves.planner import MovePlan, apply_plan, into, plan_merge, plan_move, plan_split
+from kas_tui.core.okf.errors import EditError
+from kas_tui.core.store import ConflictError, StoreError
+from kas_tui.text.wording import counted
+from kas_tui.tui.screens.ask import AskScreen
+from kas_tui.tui.screens.choose import ChoiceScreen, DiffScreen
+from kas_tui.tui.screens.moving import BundlePicker, SplitScreen
 
 if TYPE_CHECKING:
-    from ..package import Package
-    from ..session import EditSession
-    from .history import History
+    from kas_tui.core.package import Package
+    from kas_tui.core.edit_session import EditSession
+    from kas_tui.tui.history import History
 
 _KINDS = {"document": "document", "asset": "asset", "bundle": "folder"}
 
@@ -46,8 +46,8 @@ class MovingMixin:
         """(path, ``document``/``asset``/``folder``) of what the focused tree's cursor
         (else the page shown) stands for; ``None`` with a message when nothing movable."""
         app: Any = self
-        from .widgets.files_view import FilesView
-        from .widgets.nav_tree import NavTree
+        from kas_tui.tui.widgets.files_view import FilesView
+        from kas_tui.tui.widgets.nav_tree import NavTree
 
         for tree in (app.query_one(NavTree), app.query_one(FilesView)):
             if tree.has_focus and tree.cursor_node is not None and tree.cursor_node.data:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ..okf.lifecycle import TrustTier
+from kas_tui.core.okf.lifecycle import TrustTier
 
 #: The colour of each trust tier, lowest to highest.
 TRUST_STYLE = {

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 from textual import work
 
-from ..package import Package
-from ..words import counted
-from .widgets.files_view import FilesView
-from .widgets.nav_tree import NavTree
+from kas_tui.core.package import Package
+from kas_tui.text.wording import counted
+from kas_tui.tui.widgets.files_view import FilesView
+from kas_tui.tui.widgets.nav_tree import NavTree
 
 if TYPE_CHECKING:
     from collections.abc import Collection

@@ -11,12 +11,12 @@ from textual import work
 from textual.widgets import DataTable
 from textual.worker import get_current_worker
 
-from .widgets.body_pane import BodyPane
-from .widgets.findings import FindingsPanel
-from .widgets.nav_tree import NavTree
+from kas_tui.tui.widgets.body_pane import BodyPane
+from kas_tui.tui.widgets.findings import FindingsPanel
+from kas_tui.tui.widgets.nav_tree import NavTree
 
 if TYPE_CHECKING:
-    from ..checks.model import Finding, Report
+    from kas_tui.features.check.model import Finding, Report
 
 
 class ValidationMixin:
@@ -30,7 +30,7 @@ class ValidationMixin:
 
     @work(thread=True, exclusive=True, group="check")
     def _run_check(self, focus: bool = True) -> None:
-        from ..checks import check
+        from kas_tui.features.check import check
 
         worker = get_current_worker()
 

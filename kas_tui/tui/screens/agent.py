@@ -22,7 +22,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...agent import (
+from kas_tui.features.agent import (
     DEFAULT_BUDGET,
     LISTDIR,
     PEEK,
@@ -34,19 +34,19 @@ from ...agent import (
     Walk,
     WalkError,
 )
-from ...store import StoreError, os_reason
-from ...userdirs import data_dir
-from ...words import counted, elide_path, holds_words
-from ..widgets.trail import (
+from kas_tui.core.store import StoreError, os_reason
+from kas_tui.core.user_dirs import data_dir
+from kas_tui.text.wording import counted, elide_path, holds_words
+from kas_tui.tui.widgets.trail import (
     TrailTable,
     summary_table,
 )
-from .ask import AskScreen, ConfirmScreen
+from kas_tui.tui.screens.ask import AskScreen, ConfirmScreen
 
 if TYPE_CHECKING:
-    from ...package import Package
+    from kas_tui.core.package import Package
 
-from .agent_view import TOOL_STYLE, AgentResult, AgentView, closed, session
+from kas_tui.tui.screens.agent_view import TOOL_STYLE, AgentResult, AgentView, closed, session
 
 
 def _how(reveal: Reveal | None) -> str:

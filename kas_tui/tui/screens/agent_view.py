@@ -2,7 +2,7 @@
 call at a time.
 
 Both are full screens (:mod:`.agent`, :mod:`.replay`) over the headless
-:mod:`kas_tui.agent` core, with one layout:
+:mod:`kas_tui.features.agent` core, with one layout:
 
 - a bar with the mode, the tools and the turn count against the budget;
 - on the left, the legal next calls (a walk) or the summary and the trajectory's
@@ -30,7 +30,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static, TextArea
 
-from ...agent import (
+from kas_tui.features.agent import (
     DEFAULT_BUDGET,
     LISTDIR,
     PEEK,
@@ -40,10 +40,10 @@ from ...agent import (
     Step,
     Walk,
 )
-from ...agent.tools import call_text
-from ...words import counted
-from ..widgets.footer import KasFooter
-from ..widgets.trail import (
+from kas_tui.features.agent.tools import call_text
+from kas_tui.text.wording import counted
+from kas_tui.tui.widgets.footer import KasFooter
+from kas_tui.tui.widgets.trail import (
     CATALOG_ROW,
     TrailTable,
     budget_text,
@@ -52,7 +52,7 @@ from ..widgets.trail import (
 )
 
 if TYPE_CHECKING:
-    from ...package import Package
+    from kas_tui.core.package import Package
 
 TOOL_STYLE = {READFILE: "cyan", PEEK: "magenta", LISTDIR: "blue", SUBMIT: "green"}
 
@@ -260,7 +260,7 @@ def closed(app: App, result: AgentResult | None, *, walked: bool) -> None:
     if walked:
         kept.walk = result.walk if result.walk is not None and result.walk.steps else None
     try:
-        from ..widgets.nav_tree import NavTree
+        from kas_tui.tui.widgets.nav_tree import NavTree
 
         app.query_one(NavTree).set_visited(result.read, result.peeked)
     except NoMatches:

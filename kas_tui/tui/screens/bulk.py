@@ -1,6 +1,6 @@
 """Bulk edit: filter the documents, select some, change one field or tag on all of them.
 
-A full screen over the headless :mod:`kas_tui.bulk_edit` core:
+A full screen over the headless :mod:`kas_tui.features.bulk_edit` core:
 
 - on top, the filters (type, tag, status, trust tier, staleness, a text over title and
   path) with the values the package holds;
@@ -40,7 +40,7 @@ from textual.widgets import (
 )
 from textual.worker import get_current_worker
 
-from ...bulk_edit import (
+from kas_tui.features.bulk_edit import (
     STALENESS,
     BulkError,
     Choices,
@@ -55,18 +55,18 @@ from ...bulk_edit import (
     suggested_values,
     typed_operation,
 )
-from ...words import counted
-from ..edits import EditDecided
-from ..palette import trust_text
-from ..widgets.footer import KasFooter
-from .bulk_preview import BulkPreviewScreen
-from .kas_screen import KasScreen
+from kas_tui.text.wording import counted
+from kas_tui.tui.edits import EditDecided
+from kas_tui.tui.palette import trust_text
+from kas_tui.tui.widgets.footer import KasFooter
+from kas_tui.tui.screens.bulk_preview import BulkPreviewScreen
+from kas_tui.tui.screens.kas_screen import KasScreen
 
 if TYPE_CHECKING:
     from textual.app import App
 
-    from ...package import Package
-    from ...records import Document
+    from kas_tui.core.package import Package
+    from kas_tui.core.records import Document
 
 #: Rows put in the table at most; the rest are counted, selectable with ``a`` and edited.
 ROW_LIMIT = 1_000

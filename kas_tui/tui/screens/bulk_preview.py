@@ -12,9 +12,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...bulk_edit import Preview
-from ...words import counted
-from .choose import DiffScreen, diff_text
+from kas_tui.features.bulk_edit import Preview
+from kas_tui.text.wording import counted
+from kas_tui.tui.screens.choose import DiffScreen, diff_text
 
 #: Changed files whose diffs the preview shows one after the other (above: one at a time).
 PREVIEW_ALL_LIMIT = 200

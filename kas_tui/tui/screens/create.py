@@ -1,7 +1,7 @@
 """Create a document, a bundle or a SKILL.md (``c``): a small choice, then a form.
 
 The form is the frontmatter editor's rows (``widgets/fields.py``); what they mean is the
-core's to say (:mod:`kas_tui.creating`): the types offered (the package's own first), the
+core's to say (:mod:`kas_tui.features.create`): the types offered (the package's own first), the
 file name drafted from the title, where the index entry goes, the skill's name rule.
 Saving plans the files there and writes them as one undoable action of the app's edit
 session (``ctrl+z`` removes what was created and puts back the index and the log).
@@ -21,18 +21,18 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Static
 
-from ... import creating
-from ... import form_fields as F
-from ...checks.skill_rules import MAX_DESCRIPTION_CHARS
-from ...okf import index as index_fmt
-from ..edits import EditDecided, EditOutcome
-from ..widgets.fields import DescriptionRow, FieldRow, TagsRow, TextRow, TypeRow
-from ..widgets.footer import KasFooter
-from .choose import ChoiceScreen, ask_before_leaving
-from .form import FormScreen
+from kas_tui.features import create as creating
+from kas_tui.core import form_fields as F
+from kas_tui.features.check.skill_rules import MAX_DESCRIPTION_CHARS
+from kas_tui.core.okf import index as index_fmt
+from kas_tui.tui.edits import EditDecided, EditOutcome
+from kas_tui.tui.widgets.fields import DescriptionRow, FieldRow, TagsRow, TextRow, TypeRow
+from kas_tui.tui.widgets.footer import KasFooter
+from kas_tui.tui.screens.choose import ChoiceScreen, ask_before_leaving
+from kas_tui.tui.screens.form import FormScreen
 
 if TYPE_CHECKING:
-    from ...package import Package
+    from kas_tui.core.package import Package
 
 DOCUMENT, BUNDLE, SKILL = "document", "bundle", "skill"
 #: The rows whose text the form drafts (from the title, or the folder's name).
@@ -42,7 +42,7 @@ _DRAFTED = {DOCUMENT: "file-name", BUNDLE: "folder", SKILL: "name"}
 def bundle_of(app: Any) -> str:
     """The bundle a new document or bundle goes into: the one selected in the tree (or
     the selected document's), else the one of the page shown."""
-    from ..widgets.nav_tree import NavTree
+    from kas_tui.tui.widgets.nav_tree import NavTree
 
     tree = app.query_one(NavTree)
     ref = tree.cursor_node.data if tree.has_focus and tree.cursor_node is not None else None

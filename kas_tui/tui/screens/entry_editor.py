@@ -1,9 +1,9 @@
 """Edit one index entry in place: its title, its description, and the document's beside it.
 
 The entry is one line of one ``index.md``; saving rewrites that line only
-(:func:`kas_tui.editing.set_entry`). For an entry that lists a document, the document's
+(:func:`kas_tui.core.editing.set_entry`). For an entry that lists a document, the document's
 own ``description`` sits under the entry's, both editable, with the checker's drift
-verdict between them (:func:`kas_tui.drift.drifted`) and a key to copy either into the
+verdict between them (:func:`kas_tui.text.description_verdicts.drifted`) and a key to copy either into the
 other. One save is one undoable action, logged in ``log.md``, written through
 ``app.run_edit``; a refused save keeps the screen open with the user's text.
 """
@@ -22,20 +22,20 @@ from textual.containers import Horizontal, Vertical
 from textual.events import Paste
 from textual.widgets import Button, Input, Label, Static, TextArea
 
-from ...drift import LONG_DESCRIPTION, drifted, more_than_one_sentence, says_nothing
-from ...editing import set_entry, set_field
-from ...okf.text import control_chars
-from ...tokens import estimate_tokens
-from ..edits import EditDecided, EditOutcome, close_after_save
-from .choose import ask_before_leaving
-from .kas_screen import KasModalScreen
+from kas_tui.text.description_verdicts import LONG_DESCRIPTION, drifted, more_than_one_sentence, says_nothing
+from kas_tui.core.editing import set_entry, set_field
+from kas_tui.core.okf.text import control_chars
+from kas_tui.text.tokens import estimate_tokens
+from kas_tui.tui.edits import EditDecided, EditOutcome, close_after_save
+from kas_tui.tui.screens.choose import ask_before_leaving
+from kas_tui.tui.screens.kas_screen import KasModalScreen
 
 if TYPE_CHECKING:
     from textual.app import App
 
-    from ...fileio import Fingerprint
-    from ...package import Package
-    from ...records import Listing
+    from kas_tui.core.fileio import Fingerprint
+    from kas_tui.core.package import Package
+    from kas_tui.core.records import Listing
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 

@@ -1,7 +1,7 @@
 """The evaluation screen: the last ``kas-tui eval`` of this package, one row per question.
 
-It shows what :mod:`kas_tui.evaluate.stored` read from the report (the figures, the
-rows, the blame of a missed question) and what :mod:`kas_tui.evaluate.rerun` makes of
+It shows what :mod:`kas_tui.features.evaluate.stored` read from the report (the figures, the
+rows, the blame of a missed question) and what :mod:`kas_tui.features.evaluate.rerun` makes of
 the package as it is now:
 
 - a header with reach, reach within N turns, the medians, the flat baseline's recall
@@ -31,22 +31,22 @@ from textual.widgets import DataTable, Header, ProgressBar, Static
 from textual.widgets.data_table import CellDoesNotExist, RowDoesNotExist
 from textual.worker import get_current_worker
 
-from ...agent.summary import DEFAULT_BUDGET
-from ...evaluate.metrics import WITHIN, on_time
-from ...evaluate.rerun import RerunError, draft_and_run, rerun_all, rerun_question
-from ...evaluate.runner import latest_eval_dir
-from ...evaluate.stored import QuestionRow, StoredEvaluation, load_report
-from ...words import counted
-from ..widgets.eval_view import cut, detail_text, figures_text, pct
-from ..widgets.footer import KasFooter
-from .kas_screen import KasScreen
+from kas_tui.features.agent.walk_summary import DEFAULT_BUDGET
+from kas_tui.features.evaluate.metrics import WITHIN, on_time
+from kas_tui.features.evaluate.rerun import RerunError, draft_and_run, rerun_all, rerun_question
+from kas_tui.features.evaluate.runner import latest_eval_dir
+from kas_tui.features.evaluate.stored import QuestionRow, StoredEvaluation, load_report
+from kas_tui.text.wording import counted
+from kas_tui.tui.widgets.eval_view import cut, detail_text, figures_text, pct
+from kas_tui.tui.widgets.footer import KasFooter
+from kas_tui.tui.screens.kas_screen import KasScreen
 
 if TYPE_CHECKING:
     from textual.app import App
 
-    from ...evaluate.blame import EntryRef
-    from ...package import Package
-    from ...records import Listing
+    from kas_tui.features.evaluate.blame import EntryRef
+    from kas_tui.core.package import Package
+    from kas_tui.core.records import Listing
 
 DRAFT_SIZE = 10
 
@@ -300,8 +300,9 @@ class EvalScreen(KasScreen[None]):
         if not row.trajectory.is_file():
             self.notify(f"{row.trajectory}: no such file", severity="error", markup=False)
             return
-        from ...agent import read_trajectory, replay
-        from .replay import ReplayScreen
+        from kas_tui.features.agent import replay
+        from kas_tui.features.agent import read_trajectory
+        from kas_tui.tui.screens.replay import ReplayScreen
 
         trajectory = read_trajectory(row.trajectory)
         budget = self.stored.budget if self.stored else DEFAULT_BUDGET
@@ -335,7 +336,7 @@ class EvalScreen(KasScreen[None]):
                 markup=False,
             )
             return
-        from .entry_editor import open_entry_editor
+        from kas_tui.tui.screens.entry_editor import open_entry_editor
 
         open_entry_editor(self.app, listing)
 

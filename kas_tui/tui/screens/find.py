@@ -15,12 +15,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from . import find_text
+from kas_tui.tui.screens import find_text
 
 if TYPE_CHECKING:
-    from ...fulltext import FullTextIndex
-    from ...package import Package
-    from ...search import Finder, Hit
+    from kas_tui.features.find.fulltext import FullTextIndex
+    from kas_tui.core.package import Package
+    from kas_tui.features.find.fuzzy import Finder, Hit
 
 LIMIT = 50
 #: Seconds between two looks at a full-text index still being built.

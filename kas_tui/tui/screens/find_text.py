@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from ...words import counted
+from kas_tui.text.wording import counted
 
 if TYPE_CHECKING:
-    from ...fulltext import FullTextIndex, Hit, Results
+    from kas_tui.features.find.fulltext import FullTextIndex, Hit, Results
 
 #: Documents listed per full-text search (the index finds lines for each).
 LIMIT = 30

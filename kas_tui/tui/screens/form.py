@@ -12,10 +12,10 @@ from textual import on
 from textual.binding import Binding
 from textual.widgets import Input, Static
 
-from ...words import elide_words
-from ..widgets.fields import FieldRow
-from .kas_screen import KasModalScreen, ResultType
-from .pick import PickScreen
+from kas_tui.text.wording import elide_words
+from kas_tui.tui.widgets.fields import FieldRow
+from kas_tui.tui.screens.kas_screen import KasModalScreen, ResultType
+from kas_tui.tui.screens.pick import PickScreen
 
 
 class FormScreen(KasModalScreen[ResultType]):

@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from ..commands import by_group
+from kas_tui.tui.commands import by_group
 
 _WHERE = {"body": "in the body pane", "tree": "in the tree", "findings": "in the findings"}
 

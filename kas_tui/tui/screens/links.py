@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from ...words import counted
+from kas_tui.text.wording import counted
 
 _KIND_STYLE = {"internal": "green", "external": "blue", "missing": "red", "outside": "red"}
 

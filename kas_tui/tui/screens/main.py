@@ -16,18 +16,18 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Header
 
-from ..commands import bindings
-from ..widgets.body_pane import BodyPane
-from ..widgets.files_view import FilesView
-from ..widgets.findings import FindingsPanel
-from ..widgets.footer import KasFooter
-from ..widgets.meta_pane import MetaPane
-from ..widgets.nav_tree import NavTree
+from kas_tui.tui.commands import bindings
+from kas_tui.tui.widgets.body_pane import BodyPane
+from kas_tui.tui.widgets.files_view import FilesView
+from kas_tui.tui.widgets.findings import FindingsPanel
+from kas_tui.tui.widgets.footer import KasFooter
+from kas_tui.tui.widgets.meta_pane import MetaPane
+from kas_tui.tui.widgets.nav_tree import NavTree
 
 if TYPE_CHECKING:
     import datetime as dt
 
-    from ...package import Package
+    from kas_tui.core.package import Package
 
 _TITLES = {
     "#nav": "Navigation",

@@ -1,7 +1,7 @@
 """The frontmatter editor: a form with one typed input per field, and the raw YAML a key away.
 
 A save is one undoable, logged action (``app.run_edit``) that patches exactly the fields
-that changed (``kas_tui.editing.set_field``/``remove_field``), so every other byte of the
+that changed (``kas_tui.core.editing.set_field``/``remove_field``), so every other byte of the
 file stays as it was. Invalid values are marked at their field and block the save; a
 refused save (read-only file, file gone, a value YAML cannot hold) keeps the screen and
 the user's text. The YAML editor is for what the form cannot say: comments, nested
@@ -22,11 +22,11 @@ from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, Static, TextArea
 from textual.widgets.text_area import LanguageDoesNotExist, Selection
 
-from ... import form_fields as F
-from ...editing import remove_field, set_field, set_frontmatter_text
-from ...okf.errors import EditError, FormatError
-from ..edits import EditDecided, EditOutcome, close_after_save
-from ..widgets.fields import (
+from kas_tui.core import form_fields as F
+from kas_tui.core.editing import remove_field, set_field, set_frontmatter_text
+from kas_tui.core.okf.errors import EditError, FormatError
+from kas_tui.tui.edits import EditDecided, EditOutcome, close_after_save
+from kas_tui.tui.widgets.fields import (
     DateRow,
     DescriptionRow,
     FieldRow,
@@ -35,18 +35,18 @@ from ..widgets.fields import (
     TextRow,
     YamlRow,
 )
-from ..widgets.footer import KasFooter
-from ..widgets.provenance import HistoryView, SourcesRow
-from ..widgets.yaml_area import YamlArea
-from .ask import AskScreen
-from .choose import ask_before_leaving
-from .form import FormScreen
+from kas_tui.tui.widgets.footer import KasFooter
+from kas_tui.tui.widgets.provenance import HistoryView, SourcesRow
+from kas_tui.tui.widgets.yaml_area import YamlArea
+from kas_tui.tui.screens.ask import AskScreen
+from kas_tui.tui.screens.choose import ask_before_leaving
+from kas_tui.tui.screens.form import FormScreen
 
 if TYPE_CHECKING:
     import datetime as dt
 
-    from ...fileio import Fingerprint
-    from ...package import Package
+    from kas_tui.core.fileio import Fingerprint
+    from kas_tui.core.package import Package
 
 HINTS = {
     "title": "the display name; index entries and the tree show it",

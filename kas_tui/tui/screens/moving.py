@@ -1,6 +1,6 @@
 """Dialogs of moves: pick the bundle to move into (or merge into), choose what to split.
 
-They only ask; the moves themselves are planned and written by :mod:`kas_tui.moves`
+They only ask; the moves themselves are planned and written by :mod:`kas_tui.features.moves.planner`
 (through the app's :mod:`kas_tui.tui.moving`), which also says why one is refused: a
 dialog's ``check`` returns that message and the dialog stays open to correct it.
 """
@@ -17,7 +17,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, SelectionList, Static
 
-from .pick import PickScreen
+from kas_tui.tui.screens.pick import PickScreen
 
 
 class BundlePicker(PickScreen):

@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...words import holds_words
+from kas_tui.text.wording import holds_words
 
 #: An item: the value picked, how it is shown, and the words typing matches.
 Item = tuple[str, Text, str]

@@ -13,12 +13,12 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from ...agent import (
+from kas_tui.features.agent import (
     DEFAULT_BUDGET,
     Replay,
     Step,
 )
-from ..widgets.trail import (
+from kas_tui.tui.widgets.trail import (
     TrailTable,
     argument_of,
     flags_text,
@@ -27,9 +27,9 @@ from ..widgets.trail import (
 )
 
 if TYPE_CHECKING:
-    from ...package import Package
+    from kas_tui.core.package import Package
 
-from .agent_view import AgentResult, AgentView
+from kas_tui.tui.screens.agent_view import AgentResult, AgentView
 
 
 class ReplayScreen(AgentView):

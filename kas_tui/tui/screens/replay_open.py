@@ -11,18 +11,19 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.app import App
 
-from ...agent import read_trajectory, replay
-from ...agent.catalog import catalog_entry
-from ...agent.trajectory import Trajectory
-from ...serve.session import recent_sessions
-from ...words import counted
-from .agent_view import AgentView, closed, session
-from .ask import AskScreen
-from .pick import Item, PickScreen
-from .replay import ReplayScreen
+from kas_tui.features.agent import replay
+from kas_tui.features.agent import read_trajectory
+from kas_tui.features.agent.skill_catalog import catalog_entry
+from kas_tui.features.agent.trajectory import Trajectory
+from kas_tui.features.serve.client_session import recent_sessions
+from kas_tui.text.wording import counted
+from kas_tui.tui.screens.agent_view import AgentView, closed, session
+from kas_tui.tui.screens.ask import AskScreen
+from kas_tui.tui.screens.pick import Item, PickScreen
+from kas_tui.tui.screens.replay import ReplayScreen
 
 if TYPE_CHECKING:
-    from ...package import Package
+    from kas_tui.core.package import Package
 
 ANOTHER_FILE = "\0another file"
 

@@ -1,6 +1,6 @@
 """The review queue screen (``t``): what needs a human, grouped, counted, acted on in place.
 
-It shows :func:`kas_tui.review.review_queue` of the app's package on the app's day: the
+It shows :func:`kas_tui.features.review.queue.review_queue` of the app's package on the app's day: the
 counts by trust tier and status on top, then each group under its heading with its
 rows, the highlighted row's whole detail below. Each row acts in place, through the
 same code as the main screen's keys (:class:`~kas_tui.tui.edits.EditingMixin`):
@@ -8,7 +8,7 @@ enter opens the document in the main view (the screen closes), ``w`` opens the f
 and line where the problem is written (a broken link, the index entry or link offering
 a deprecated document), ``V`` marks it verified, ``S`` extends its freshness, ``D``
 deprecates it, ``d`` shows a changed source against the document
-(:func:`kas_tui.source_changes.source_view`), ctrl+z and ctrl+y undo and redo. After
+(:func:`kas_tui.features.review.source_changes.source_view`), ctrl+z and ctrl+y undo and redo. After
 every write of the app the queue is computed again, in the background: a row whose
 reason is gone leaves it, or moves to its new group.
 """
@@ -27,13 +27,13 @@ from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from ...review import GROUPS, Queue, Row, review_queue
-from ...source_changes import source_view
-from ...words import counted
-from ..edits import PackageWritten
-from ..widgets.footer import KasFooter
-from .choose import diff_text
-from .kas_screen import KasScreen
+from kas_tui.features.review.queue import GROUPS, Queue, Row, review_queue
+from kas_tui.features.review.source_changes import source_view
+from kas_tui.text.wording import counted
+from kas_tui.tui.edits import PackageWritten
+from kas_tui.tui.widgets.footer import KasFooter
+from kas_tui.tui.screens.choose import diff_text
+from kas_tui.tui.screens.kas_screen import KasScreen
 
 if TYPE_CHECKING:
     from textual.app import App

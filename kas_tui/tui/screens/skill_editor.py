@@ -2,8 +2,8 @@
 
 The description is weighed as it is typed: its length against the Agent Skills limit,
 and the token cost of the ``<available_skills>`` entry built with it
-(:func:`kas_tui.agent.catalog_entry`). It is validated the way the checker validates
-SKILL.md (:func:`kas_tui.checks.skill_rules.validate_skill`, run on a copy of the file
+(:func:`kas_tui.features.agent.catalog_entry`). It is validated the way the checker validates
+SKILL.md (:func:`kas_tui.features.check.skill_rules.validate_skill`, run on a copy of the file
 with the new description), and an invalid one is refused with the reason at the field.
 The body is a Markdown text area; saving keeps the frontmatter bytes as they are.
 """
@@ -20,29 +20,29 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Collapsible, Label, Static, TextArea
 
-from ...agent import catalog_entry
-from ...agent.catalog import skill_body_tokens
-from ...checks.skill_rules import (
+from kas_tui.features.agent import catalog_entry
+from kas_tui.features.agent.skill_catalog import skill_body_tokens
+from kas_tui.features.check.skill_rules import (
     MAX_BODY_LINES,
     MAX_BODY_TOKENS,
     MAX_DESCRIPTION_CHARS,
     SkillProblem,
     validate_skill,
 )
-from ...editing import set_body, set_skill_description
-from ...okf import yaml_patch
-from ...okf.errors import EditError, FormatError
-from ...okf.text import split_lines
-from ..edits import EditDecided, EditOutcome, close_after_save
-from .choose import ask_before_leaving
-from .entry_editor import OneLineArea, text_problem
-from .kas_screen import KasModalScreen
+from kas_tui.core.editing import set_body, set_skill_description
+from kas_tui.core.okf import yaml_patch
+from kas_tui.core.okf.errors import EditError, FormatError
+from kas_tui.core.okf.text import split_lines
+from kas_tui.tui.edits import EditDecided, EditOutcome, close_after_save
+from kas_tui.tui.screens.choose import ask_before_leaving
+from kas_tui.tui.screens.entry_editor import OneLineArea, text_problem
+from kas_tui.tui.screens.kas_screen import KasModalScreen
 
 if TYPE_CHECKING:
     from textual.app import App
 
-    from ...fileio import Fingerprint
-    from ...package import Package
+    from kas_tui.core.fileio import Fingerprint
+    from kas_tui.core.package import Package
 
 #: Problems of the description itself: these refuse a save even when the file had them.
 _DESCRIPTION_KINDS = ("description-too-long", "missing-field", "field-type")

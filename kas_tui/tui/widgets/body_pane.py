@@ -23,10 +23,10 @@ from textual.widgets._markdown import MarkdownParagraph
 from textual.widgets.markdown import MarkdownBlock, MarkdownTableOfContents
 from textual.worker import Worker
 
-from ...words import counted
-from ..commands import bindings
-from .body_pages import BULLET, Piece, pieces
-from .source_blocks import block_at
+from kas_tui.text.wording import counted
+from kas_tui.tui.commands import bindings
+from kas_tui.tui.widgets.body_pages import BULLET, Piece, pieces
+from kas_tui.tui.widgets.source_blocks import block_at
 
 #: What the pane still has to do once the pieces it needs are mounted.
 Want = tuple[str, object] | None

@@ -10,11 +10,11 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from ...words import counted
+from kas_tui.text.wording import counted
 
 if TYPE_CHECKING:
-    from ...evaluate.blame import EntryRef
-    from ...evaluate.stored import QuestionRow, StoredEvaluation
+    from kas_tui.features.evaluate.blame import EntryRef
+    from kas_tui.features.evaluate.stored import QuestionRow, StoredEvaluation
 
 NAVIGATOR = "lexical-bm25"  # what re-runs use
 

@@ -1,7 +1,7 @@
 """The rows of the frontmatter form: one field each, its name left, its editor right.
 
 Every row keeps the text it started from, so it knows whether it changed; parses its
-text with the headless checks of :mod:`kas_tui.form_fields`; and shows a dim hint and a red
+text with the headless checks of :mod:`kas_tui.core.form_fields`; and shows a dim hint and a red
 error under its editor. Its inputs are :mod:`.inputs`' (pasted terminal escapes and
 control characters stripped, said at the field); the sources and the generated/verified
 history are in :mod:`.provenance`.
@@ -23,9 +23,9 @@ from textual.suggester import SuggestFromList
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
-from ... import form_fields as F
-from ...okf.lifecycle import FRESHNESS_DAYS
-from .inputs import CleanInput, CleanTextArea, TagSuggester
+from kas_tui.core import form_fields as F
+from kas_tui.core.okf.lifecycle import FRESHNESS_DAYS
+from kas_tui.tui.widgets.inputs import CleanInput, CleanTextArea, TagSuggester
 
 # --- rows -----------------------------------------------------------------------------------
 

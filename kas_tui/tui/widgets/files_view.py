@@ -8,8 +8,8 @@ from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from ...package import Package
-from .nav_tree import NodeRef
+from kas_tui.core.package import Package
+from kas_tui.tui.widgets.nav_tree import NodeRef
 
 _ROLES = {"index.md": "navigation", "log.md": "log", "SKILL.md": "discovery"}
 

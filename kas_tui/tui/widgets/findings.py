@@ -8,8 +8,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, ProgressBar, Static
 
-from ...checks.model import Finding, Report
-from ...words import counted, elide_words
+from kas_tui.features.check.model import Finding, Report
+from kas_tui.text.wording import counted, elide_words
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}

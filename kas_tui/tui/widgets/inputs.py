@@ -12,7 +12,7 @@ from textual.suggester import Suggester
 from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
-from ... import form_fields as F
+from kas_tui.core import form_fields as F
 
 
 class CleanInput(Input):

@@ -11,12 +11,12 @@ from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from ...checks.model import Finding
-from ...drift import drifted
-from ...package import Package
-from ...records import Listing
-from ..commands import bindings
-from ..palette import trust_mark
+from kas_tui.features.check.model import Finding
+from kas_tui.text.description_verdicts import drifted
+from kas_tui.core.package import Package
+from kas_tui.core.records import Listing
+from kas_tui.tui.commands import bindings
+from kas_tui.tui.palette import trust_mark
 
 _RANK = {"error": 0, "warning": 1, "info": 2}
 _SYMBOL = {"error": "✗", "warning": "!", "info": "i"}

@@ -13,9 +13,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
-from ... import form_fields as F
-from .fields import FieldRow, RowInfo
-from .inputs import CleanInput
+from kas_tui.core import form_fields as F
+from kas_tui.tui.widgets.fields import FieldRow, RowInfo
+from kas_tui.tui.widgets.inputs import CleanInput
 
 
 class SourceRow(Vertical):

@@ -15,7 +15,7 @@ from textual import events
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
 
-from ...agent import CatalogEntry, Step, Summary
+from kas_tui.features.agent import CatalogEntry, Step, Summary
 
 #: Row key of the catalog entry (the system prompt) in the trail.
 CATALOG_ROW = "0"

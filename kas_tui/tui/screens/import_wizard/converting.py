@@ -17,18 +17,18 @@ from textual.widgets import (
 )
 from textual.widgets.option_list import Option
 
-from .... import form_fields as F
-from ....importing.slug import parse_folder as parse_new_bundle
-from ...widgets.inputs import CleanInput
-from ..kas_screen import KasScreen
-from .files import FilePicker
-from .form import PlanForm
-from .labels import plural
-from .preview import PlanList
+from kas_tui.core import form_fields as F
+from kas_tui.text.slug import parse_folder as parse_new_bundle
+from kas_tui.tui.widgets.inputs import CleanInput
+from kas_tui.tui.screens.kas_screen import KasScreen
+from kas_tui.tui.screens.import_wizard.files import FilePicker
+from kas_tui.tui.screens.import_wizard.form import PlanForm
+from kas_tui.tui.screens.import_wizard.labels import plural
+from kas_tui.tui.screens.import_wizard.preview import PlanList
 
 if TYPE_CHECKING:
-    from ....importing import PlannedImport
-    from ....importing.convert import Result
+    from kas_tui.features.importing import PlannedImport
+    from kas_tui.features.importing.convert import Result
 
 
 def start_resource_tracker() -> None:
@@ -97,7 +97,7 @@ class ConvertingStep(KasScreen[None]):
     def _convert(
         self, files: list[Path], bundle: str, doc_type: str | None, stop: threading.Event
     ) -> None:
-        from ....importing import plan_import
+        from kas_tui.features.importing import plan_import
 
         def reported(number: int, result: Result) -> None:
             self._from_thread(self._converted_one, stop, number, result)

@@ -9,9 +9,9 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
-from .... import form_fields as F
-from ....importing.slug import parse_file_name
-from ...widgets.fields import (
+from kas_tui.core import form_fields as F
+from kas_tui.text.slug import parse_file_name
+from kas_tui.tui.widgets.fields import (
     DateRow,
     DescriptionRow,
     FieldRow,
@@ -20,10 +20,10 @@ from ...widgets.fields import (
     TextRow,
     YamlRow,
 )
-from ...widgets.provenance import HistoryView
+from kas_tui.tui.widgets.provenance import HistoryView
 
 if TYPE_CHECKING:
-    from ....importing import Draft
+    from kas_tui.features.importing import Draft
 
 
 #: The fields the preview's form edits, in the editor's order.

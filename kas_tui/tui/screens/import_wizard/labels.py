@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ....words import counted
+from kas_tui.text.wording import counted
 
 
 def plural(count: int, word: str) -> str:

@@ -19,18 +19,18 @@ from textual.widgets import (
     Static,
 )
 
-from ....okf.errors import EditError, FormatError
-from ...edits import EditDecided, EditOutcome
-from ...widgets.fields import FieldRow
-from ..choose import DiffScreen, ask_unsaved
-from ..kas_screen import KasScreen
-from .files import FilePicker
-from .form import FILE_KEY, PlanForm
-from .labels import plural
+from kas_tui.core.okf.errors import EditError, FormatError
+from kas_tui.tui.edits import EditDecided, EditOutcome
+from kas_tui.tui.widgets.fields import FieldRow
+from kas_tui.tui.screens.choose import DiffScreen, ask_unsaved
+from kas_tui.tui.screens.kas_screen import KasScreen
+from kas_tui.tui.screens.import_wizard.files import FilePicker
+from kas_tui.tui.screens.import_wizard.form import FILE_KEY, PlanForm
+from kas_tui.tui.screens.import_wizard.labels import plural
 
 if TYPE_CHECKING:
-    from ....importing import PlannedImport
-    from ....package import Package
+    from kas_tui.features.importing import PlannedImport
+    from kas_tui.core.package import Package
 
 
 #: Characters of a body rendered in the preview (a 300-page PDF would take seconds).
@@ -202,7 +202,7 @@ class PreviewStep(KasScreen[None]):
         self.query_one("#iw-where", Static).update(text)
 
     def _entries(self, plan: PlannedImport) -> list[tuple[str, str]]:
-        from ....importing import ImportFailed, preview_import
+        from kas_tui.features.importing import ImportFailed, preview_import
 
         todo = self._to_write()
         try:
@@ -252,7 +252,7 @@ class PreviewStep(KasScreen[None]):
 
     def _rename(self, form: PlanForm, row: FieldRow, slug: str) -> None:
         """Give the drafted document the file name ``slug``, when it is free."""
-        from ....importing.importer import rename
+        from kas_tui.features.importing.importer import rename
 
         writing = [p for n, p in enumerate(self.plans) if n not in self.skipped]
         problem = rename(self.package, writing, self.plans[form.number], slug)
@@ -309,7 +309,7 @@ class PreviewStep(KasScreen[None]):
         self._refresh_summary()
 
     async def action_update_instead(self) -> None:
-        from ....importing import confirm_update
+        from kas_tui.features.importing import confirm_update
 
         number = self.query_one("#iw-plans", PlanList).highlighted
         if number is None:
@@ -330,7 +330,7 @@ class PreviewStep(KasScreen[None]):
         self._refresh_summary()
 
     def action_diff(self) -> None:
-        from ....importing import ImportFailed, preview_import
+        from kas_tui.features.importing import ImportFailed, preview_import
 
         if not self._check_forms():
             return
@@ -379,7 +379,7 @@ class PreviewStep(KasScreen[None]):
         self.action_cancel()
 
     def action_write(self) -> None:
-        from ....importing import ImportFailed, write_import
+        from kas_tui.features.importing import ImportFailed, write_import
 
         if not self._check_forms():
             return

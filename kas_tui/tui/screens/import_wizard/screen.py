@@ -24,14 +24,14 @@ from textual.widgets import (
     Static,
 )
 
-from .... import form_fields as F
-from ....importing.files import FORMATS
-from ...widgets.footer import KasFooter
-from ...widgets.inputs import CleanInput
-from .converting import ConvertingStep
-from .files import FilePicker, FilesStep, SelectedList
-from .labels import home_short
-from .preview import PlanList, PreviewStep
+from kas_tui.core import form_fields as F
+from kas_tui.features.importing.files import FORMATS
+from kas_tui.tui.widgets.footer import KasFooter
+from kas_tui.tui.widgets.inputs import CleanInput
+from kas_tui.tui.screens.import_wizard.converting import ConvertingStep
+from kas_tui.tui.screens.import_wizard.files import FilePicker, FilesStep, SelectedList
+from kas_tui.tui.screens.import_wizard.labels import home_short
+from kas_tui.tui.screens.import_wizard.preview import PlanList, PreviewStep
 
 #: Narrower than this, the wizard drops its body preview and list of formats.
 NARROW_BELOW = 100
@@ -41,9 +41,9 @@ if TYPE_CHECKING:
 
     from textual.app import App
 
-    from ....importing import Limits, PlannedImport
-    from ....importing.convert import Result
-    from ....package import Package
+    from kas_tui.features.importing import Limits, PlannedImport
+    from kas_tui.features.importing.convert import Result
+    from kas_tui.core.package import Package
 
 
 class ImportWizard(FilesStep, ConvertingStep, PreviewStep):

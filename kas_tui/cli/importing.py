@@ -1,0 +1,241 @@
+"""The ``kas-tui import`` and ``kas-tui build`` commands: run them, print their summaries.
+
+Their parsers live with the others in :mod:`kas_tui.cli.main`, which calls these; exit codes
+as documented there (0 done, 1 some files failed, 2 usage or I/O error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+
+def _limits(args: argparse.Namespace) -> Any:
+    from kas_tui.features.importing.convert import Limits
+
+    return Limits(
+        timeout=args.timeout,
+        max_bytes=int(args.max_size * 2**20),
+        max_memory=int(args.max_memory * 2**20),
+    )
+
+
+def _package_for(target: Path) -> Path | None:
+    """The root (holding SKILL.md) of the package ``target`` is in or would be in.
+
+    Raises ``OSError`` for a folder on the way that cannot be read.
+    """
+    from kas_tui.core.disk import skill_file
+
+    anchor = target
+    while not os.path.lexists(anchor) and anchor != anchor.parent:
+        anchor = anchor.parent
+    if anchor.is_file():
+        return None
+    with os.scandir(anchor):  # the bundle itself must be listable
+        pass
+    for folder in (anchor, *anchor.parents):
+        if skill_file(folder):
+            return folder
+    return None
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from kas_tui.core.package import Package
+    from kas_tui.core.store import os_reason
+    from kas_tui.features.importing.importer import (
+        ImportFailed,
+        bundle_of,
+        confirm_update,
+        plan_import,
+        preview_import,
+        write_import,
+    )
+    from kas_tui.features.importing.progress import Progress
+
+    for name in args.files:
+        if os.path.isdir(name):
+            print(
+                f"kas-tui import: {name}: a folder, not a file; import the files in it "
+                f"(kas-tui import {name}/*) or build a package from it (kas-tui build)",
+                file=sys.stderr,
+            )
+            return 2
+    target = Path(os.path.abspath(args.into))
+    try:
+        if target.exists() and not target.is_dir():
+            print(f"kas-tui import: {args.into}: not a folder", file=sys.stderr)
+            return 2
+        root = _package_for(target)
+    except OSError as exc:
+        where = exc.filename or target
+        print(f"kas-tui import: {where}: cannot be read ({os_reason(exc)})", file=sys.stderr)
+        return 2
+    if root is None:
+        print(
+            f"kas-tui import: {args.into} is not inside a package (no SKILL.md in it or above "
+            "it); create one with kas-tui build, or import into a package folder",
+            file=sys.stderr,
+        )
+        return 2
+    pkg = Package(root)
+    pkg.load()
+    try:
+        bundle = bundle_of(pkg, target)
+    except ValueError as exc:
+        print(f"kas-tui import: {exc}", file=sys.stderr)
+        return 2
+    progress = Progress("converting", len(args.files)) if len(args.files) > 3 else None
+    done = 0
+
+    def on_result(_i: int, _result: Any) -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress.update(done)
+
+    plans = plan_import(
+        pkg,
+        [Path(f) for f in args.files],
+        bundle,
+        type=args.type,
+        limits=_limits(args),
+        update=args.yes,
+        workers=args.workers,
+        on_result=on_result,
+    )
+    if progress is not None:
+        progress.finish()
+    if not args.dry_run and sys.stdin.isatty() and any(p.action == "duplicate" for p in plans):
+        plans = [_ask_update(p, confirm_update) for p in plans]
+    if args.dry_run:
+        sys.stdout.write(preview_import(pkg, plans).diff)
+    else:
+        try:
+            write_import(pkg, plans)
+        except ImportFailed as exc:
+            print(f"kas-tui import: {exc}", file=sys.stderr)
+            return 1
+    return _import_summary(plans, dry_run=args.dry_run)
+
+
+def _ask_update(plan: Any, confirm: Any) -> Any:
+    if plan.action != "duplicate" or plan.existing is None:
+        return plan
+    print(plan.message, file=sys.stderr)
+    try:
+        answer = input(f"Update {plan.existing} from {plan.source.name}? [y/N] ")
+    except EOFError:
+        answer = ""
+    return confirm(plan) if answer.strip().lower() in ("y", "yes") else plan
+
+
+def _import_summary(plans: list[Any], *, dry_run: bool) -> int:
+    would = "would be " if dry_run else ""
+    verbs = {"create": f"{would}imported", "update": f"{would}updated"}
+    counts: dict[str, int] = {}
+    for plan in plans:
+        counts[plan.action] = counts.get(plan.action, 0) + 1
+        if plan.action in verbs:
+            draft = plan.draft
+            print(
+                f"{verbs[plan.action]}: {plan.source} -> {plan.path} ({draft.type}: {draft.title})"
+            )
+        elif plan.action == "unchanged":
+            print(f"unchanged: {plan.message}")
+        else:
+            print(
+                f"{'failed' if plan.action == 'failed' else 'skipped'}: {plan.message}",
+                file=sys.stderr,
+            )
+    parts = [
+        f"{counts[k]} {label}"
+        for k, label in (
+            ("create", f"{would}imported"),
+            ("update", f"{would}updated"),
+            ("unchanged", "unchanged"),
+            ("duplicate", "already imported (use --yes to update)"),
+            ("failed", "failed"),
+        )
+        if counts.get(k)
+    ]
+    tail = "; nothing was written" if dry_run else ""
+    print(f"{', '.join(parts) or 'nothing to import'}{tail}.", file=sys.stderr)
+    return 1 if counts.get("failed") or counts.get("duplicate") else 0
+
+
+def run_build(args: argparse.Namespace) -> int:
+    from kas_tui.features.importing.build import BuildError, build
+    from kas_tui.features.importing.progress import Progress
+
+    bars: dict[str, Progress] = {}
+    labels = {"convert": "converting", "draft": "drafting", "write": "writing"}
+
+    def report(stage: str, done: int, total: int) -> None:
+        if stage not in labels or total == 0:
+            return
+        bar = bars.get(stage)
+        if bar is None:
+            bar = bars[stage] = Progress(labels[stage], total)
+        bar.update(done)
+        if done >= total:
+            bar.finish()
+
+    try:
+        result = build(
+            Path(args.source),
+            Path(args.out),
+            name=args.name,
+            limits=_limits(args),
+            workers=args.workers,
+            type=args.type,
+            progress=report,
+            validate=not args.no_check,
+            link_base=args.link_base,
+            index_budget=args.index_budget,
+        )
+    except BuildError as exc:
+        print(f"kas-tui build: {exc}", file=sys.stderr)
+        return 2
+    return _build_summary(result)
+
+
+def _build_summary(result: Any) -> int:
+    err = sys.stderr
+    verb = "Built" if result.first else "Updated"
+    total = sum(result.seconds.values())
+    print(
+        f"{verb} {result.out} from {result.sources:,} source files in {total:.1f} s: "
+        f"{len(result.created):,} created, {len(result.updated):,} updated, "
+        f"{result.unchanged:,} unchanged, {len(result.failed):,} failed"
+        + (f", {result.assets:,} assets copied" if result.assets else "")
+        + ".",
+        file=err,
+    )
+    stages = ", ".join(f"{k} {v:.1f} s" for k, v in result.seconds.items())
+    print(f"  time: {stages}", file=err)
+    if result.failed:
+        print(f"{len(result.failed)} file(s) could not be converted:", file=err)
+        for error in result.failed:
+            print(f"  {error.message}", file=err)
+    for note in result.kept:
+        print(f"  kept: {note}", file=err)
+    for note in result.notes:
+        print(f"  note: {note}", file=err)
+    if result.report is not None:
+        report = result.report
+        counts = Counter(f.code for f in report.findings if f.severity != "info")
+        worst = ", ".join(f"{code} x{n}" for code, n in counts.most_common(6))
+        print(
+            f"check --agent-ready: {report.count('error')} errors, {report.count('warning')} "
+            f"warnings, {report.count('info')} info" + (f" ({worst})" if worst else ""),
+            file=err,
+        )
+        for finding in [f for f in report.findings if f.severity == "error"][:20]:
+            where = f"{finding.path}:{finding.line}" if finding.line else finding.path
+            print(f"  {where}: {finding.code} {finding.message}", file=err)
+    return 1 if result.failed or result.errors else 0

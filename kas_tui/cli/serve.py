@@ -1,0 +1,103 @@
+"""``kas-tui serve PKG``: the package over MCP (stdio, or streamable HTTP on localhost).
+
+Exit 0 when the client closes the connection (stdio) or the server is stopped; 2 on a
+usage error or a package that cannot be opened. Messages go to stderr: stdout is the
+MCP channel over stdio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from pathlib import Path
+
+from kas_tui.cli.args import Parser
+from kas_tui.features.serve.clients import CLIENTS
+
+LOCALHOST = "127.0.0.1"
+
+
+def _host_port(text: str) -> tuple[str | None, int]:
+    host, _, port = text.rpartition(":")
+    try:
+        number = int(port)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give a port (8765) or HOST:PORT (127.0.0.1:8765)"
+        ) from None
+    if not 0 < number < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r}: the port must be 1 to 65535")
+    return (host.strip("[]") or None), number
+
+
+def serve_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="kas-tui serve",
+        description="Serve a package to agents over the Model Context Protocol: the tools "
+        "listdir, readfile and peek, read-only and confined to the package, answering "
+        "exactly what the agent walk (a) shows. Over stdio by default (for desktop "
+        "agents); --http serves streamable HTTP on localhost. Every session is logged as "
+        "a trajectory the replay screen (R) reads.",
+    )
+    parser.add_argument("path", metavar="PKG", help="package folder")
+    parser.add_argument(
+        "--http",
+        type=_host_port,
+        metavar="[HOST:]PORT",
+        help="serve streamable HTTP at http://HOST:PORT/mcp (HOST: 127.0.0.1)",
+    )
+    parser.add_argument(
+        "--host",
+        metavar="HOST",
+        help="listen on HOST instead of 127.0.0.1 (reachable from other machines: warned)",
+    )
+    parser.add_argument(
+        "--log-dir",
+        type=Path,
+        metavar="DIR",
+        help="log sessions here (default: sessions/ in the user data folder)",
+    )
+    parser.add_argument(
+        "--print-config",
+        choices=CLIENTS,
+        metavar="CLIENT",
+        help=f"print the JSON for CLIENT's MCP settings and exit ({', '.join(CLIENTS)})",
+    )
+    return parser
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from kas_tui.core.disk import PackageError, locate
+    from kas_tui.core.package import Package
+    from kas_tui.features.serve.client_session import ServedPackage
+
+    try:
+        location = locate(args.path)
+    except PackageError as exc:
+        print(f"kas-tui serve: {exc}", file=sys.stderr)
+        return 2
+    if location.note:
+        print(f"kas-tui serve: {location.note}", file=sys.stderr)
+    package = Package.open(location.root, cache=True)
+    if args.print_config:
+        from kas_tui.features.serve.clients import client_config
+
+        print(client_config(args.print_config, package.name, package.root), end="")
+        return 0
+    http = None
+    if args.http is not None or args.host:
+        host, port = args.http if args.http is not None else (None, 8765)
+        host = args.host or host or LOCALHOST
+        if host not in (LOCALHOST, "localhost", "::1"):
+            print(
+                f"kas-tui serve: warning: listening on {host}: any machine that can reach "
+                "it can read the whole package",
+                file=sys.stderr,
+            )
+        http = (host, port)
+    from kas_tui.features.serve.server import serve
+
+    with contextlib.suppress(KeyboardInterrupt):
+        serve(ServedPackage(package), http=http, log_dir=args.log_dir)
+    return 0

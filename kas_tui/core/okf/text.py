@@ -1,0 +1,99 @@
+"""Bytes to text and back, keeping what the author wrote: a BOM and the line endings."""
+
+from __future__ import annotations
+
+import codecs
+from dataclasses import dataclass
+
+from kas_tui.core.okf.errors import FormatError
+
+BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """A file's text without its BOM, and whether it had one."""
+
+    text: str
+    bom: bool
+
+    @property
+    def newline(self) -> str:
+        return newline_of(self.text)
+
+
+def decode(data: bytes, *, final: bool = True) -> Decoded:
+    """Decode UTF-8 ``data``; a binary or non-UTF-8 file raises a located :class:`FormatError`.
+
+    With ``final=False`` the data may be a prefix of the file: a multi-byte character cut
+    at the end is left out rather than reported.
+    """
+    bom = data.startswith(BOM)
+    if bom:
+        data = data[len(BOM) :]
+    nul = data.find(b"\0")
+    if nul != -1:
+        raise FormatError(
+            "binary file: it contains NUL bytes, so it is not Markdown text",
+            line=data.count(b"\n", 0, nul) + 1,
+            hint="move it out of the package or give it another extension",
+        )
+    try:
+        if final:
+            text = data.decode("utf-8")
+        else:
+            text = codecs.getincrementaldecoder("utf-8")("strict").decode(data, False)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise FormatError(
+            f"not valid UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}",
+            line=line,
+            hint="re-save the file as UTF-8",
+        ) from None
+    return Decoded(text, bom)
+
+
+def encode(text: str, bom: bool) -> bytes:
+    """Encode ``text`` as UTF-8, restoring a BOM when the file had one."""
+    data = text.encode("utf-8")
+    return BOM + data if bom else data
+
+
+def newline_of(text: str) -> str:
+    """The line ending a file uses: CRLF when its first line break is CRLF, else LF."""
+    i = text.find("\n")
+    return "\r\n" if i > 0 and text[i - 1] == "\r" else "\n"
+
+
+def split_lines(text: str) -> list[str]:
+    """``text`` cut after each ``\\n``, line breaks kept.
+
+    Unlike :meth:`str.splitlines`, a form feed, NEL or U+2028 inside a line does not end
+    it, so line numbers agree with :func:`line_of`, editors and the Markdown parser.
+    """
+    lines = [line + "\n" for line in text.split("\n")]
+    last = lines.pop()[:-1]
+    if last:
+        lines.append(last)
+    return lines
+
+
+def line_of(text: str, offset: int) -> int:
+    """1-based line number of character ``offset`` in ``text``."""
+    return text.count("\n", 0, offset) + 1
+
+
+def line_start(text: str, offset: int) -> int:
+    """Offset of the start of the line holding ``offset``."""
+    return text.rfind("\n", 0, offset) + 1
+
+
+def line_end(text: str, offset: int) -> int:
+    """Offset just past the line break ending the line holding ``offset``."""
+    i = text.find("\n", offset)
+    return len(text) if i == -1 else i + 1
+
+
+def control_chars(value: str) -> list[str]:
+    """Characters in ``value`` that have no place in metadata: C0/C1 controls but tab and LF."""
+    return [c for c in value if (ord(c) < 32 and c not in "\t\n") or 0x7F <= ord(c) < 0xA0]

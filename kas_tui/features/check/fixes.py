@@ -1,0 +1,169 @@
+"""Safe fixes: add what is missing, never delete or reword what a curator wrote.
+
+Each fix goes through the lossless editing API: list unlisted documents and bundles
+(by the one layout policy of :mod:`kas_tui.core.okf.index`: a missing ``index.md`` is
+created whole), fill an entry's empty description from its document, create ``log.md``,
+and record the run as one log entry. A dry run computes the same edits in memory and
+returns their unified diff.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import posixpath
+from collections import Counter
+from dataclasses import dataclass, field
+
+from kas_tui.core import editing
+from kas_tui.text.folder_summary import folder_description
+from kas_tui.core.okf import index as index_fmt
+from kas_tui.core.package import Package
+from kas_tui.core.store import Store
+from kas_tui.features.check.model import Finding, Report
+
+FIXABLE = ("KAS030", "KAS031", "KAS032", "KAS033", "KAS035")
+
+
+@dataclass
+class FixOutcome:
+    """What a fix run did (or, in a dry run, would do)."""
+
+    fixed: list[Finding] = field(default_factory=list)
+    actions: list[str] = field(default_factory=list)
+    diff: str = ""
+
+
+def missing_entries(pkg: Package, folder: str) -> list[index_fmt.NewEntry]:
+    """The documents and sub-bundles of ``folder`` its index.md does not list (all of
+    them when it has none): what ``check --fix`` and the TUI's "add missing entries" list.
+    """
+    index = pkg.indexes.get(folder)
+    listed = (
+        {i.path for i in index.listings if i.kind in ("document", "bundle")} if index else set()
+    )
+    bundles = pkg.bundles()
+    entries = [
+        index_fmt.NewEntry(doc.path, doc.title, doc.description, doc.type)
+        for doc in pkg.documents_in(folder)
+        if doc.path not in listed
+    ]
+    entries += [
+        index_fmt.NewEntry(
+            sub,
+            index_fmt.folder_title(posixpath.basename(sub)),
+            _bundle_description(pkg, sub),
+            index_fmt.BUNDLE,
+        )
+        for sub in pkg.subfolders(folder)
+        if sub in bundles and sub not in listed
+    ]
+    return entries
+
+
+def apply_fixes(
+    pkg: Package,
+    report: Report,
+    *,
+    today: dt.date,
+    dry_run: bool = False,
+    folders: set[str] | None = None,
+) -> FixOutcome:
+    """Fix what ``report`` found that can be fixed safely; returns what was done.
+
+    ``folders`` limits the index fixes to those bundles (the TUI's "add missing entries").
+    """
+    outcome = FixOutcome()
+    wanted = {f.code for f in report.findings if f.code in FIXABLE}
+    if not wanted:
+        return outcome
+    saved_store = pkg.store
+    if dry_run:
+        pkg.store = Store(dry_run=True)
+    counts: Counter = Counter()
+    done: set[tuple[str, object]] = set()  # (index path, line or name) of what was fixed
+    try:
+        bundles = pkg.bundles()
+        for folder in sorted(bundles):
+            if folders is not None and folder not in folders:
+                continue
+            index = pkg.indexes.get(folder)
+            if index is None and "KAS030" not in wanted:
+                continue
+            new_index = index is None
+            # Fill descriptions first: in place, so the entries' lines do not move.
+            if "KAS033" in wanted and index is not None:
+                for item in index.listings:
+                    doc = pkg.documents.get(item.path) if item.kind == "document" else None
+                    if doc and not item.entry.description.strip() and doc.description:
+                        editing.set_entry(
+                            pkg, index.path, item.entry.line, description=doc.description
+                        )
+                        done.add((index.path, item.entry.line))
+                        counts["description"] += 1
+                        outcome.actions.append(f"filled the entry for {doc.path} in {index.path}")
+            missing = [
+                e
+                for e in missing_entries(pkg, folder)
+                if new_index or ("KAS032" if e.is_bundle else "KAS031") in wanted
+            ]
+            if missing:
+                editing.list_entries(pkg, folder, missing)
+                index_rel = f"{folder}/index.md" if folder else "index.md"
+                done.add((index_rel, None))
+                for entry in missing:
+                    name = posixpath.basename(entry.path) + ("/" if entry.is_bundle else "")
+                    done.add((index_rel, name))
+                    counts["bundle" if entry.is_bundle else "document"] += 1
+                    shown = entry.path + ("/" if entry.is_bundle else "")
+                    outcome.actions.append(f"listed {shown} in {folder or '.'}/index.md")
+        log_missing = not (pkg.root / "log.md").is_file()
+        if outcome.actions or ("KAS035" in wanted and log_missing):
+            editing.append_log(pkg, "Update", _log_message(counts, log_missing), today=today)
+            if log_missing:
+                outcome.actions.append("created log.md")
+                done.add(("log.md", None))
+        outcome.fixed = [f for f in report.findings if f.code in wanted and _was_fixed(f, done)]
+        if dry_run:
+            outcome.diff = editing.pending_diff(pkg, pkg.store)
+    finally:
+        # In a dry run each edit re-read its file from the unchanged disk, so the model
+        # is already what the disk says; only the store is put back.
+        pkg.store = saved_store
+    return outcome
+
+
+def _was_fixed(finding: Finding, done: set[tuple[str, object]]) -> bool:
+    """Whether a finding is one the run fixed (by its file and line, or its file)."""
+    if finding.code == "KAS033":
+        return (finding.path, finding.line) in done
+    if finding.code in ("KAS031", "KAS032"):
+        return (finding.path, finding.message.split(" ", 1)[0]) in done
+    return (finding.path, None) in done
+
+
+def _bundle_description(pkg: Package, folder: str) -> str:
+    """A sentence on what a bundle holds: the one wording import and build use too."""
+    documents = [(d.title, d.type) for d in pkg.documents_in(folder)]
+    subfolders = [
+        (
+            index_fmt.folder_title(posixpath.basename(sub)),
+            sum(1 for path in pkg.documents if path.startswith(sub + "/")),
+        )
+        for sub in pkg.subfolders(folder)
+    ]
+    title = index_fmt.folder_title(posixpath.basename(folder))
+    return folder_description(title, documents, subfolders)
+
+
+def _log_message(counts: Counter, created: bool) -> str:
+    parts = []
+    if counts["document"]:
+        parts.append(f"listed {counts['document']} document{'s' * (counts['document'] != 1)}")
+    if counts["bundle"]:
+        parts.append(f"listed {counts['bundle']} bundle{'s' * (counts['bundle'] != 1)}")
+    if counts["description"]:
+        n = counts["description"]
+        parts.append(f"filled {n} empty entry description{'s' * (n != 1)}")
+    if created:
+        parts.append("created this log")
+    return "kas-tui check --fix " + (", ".join(parts) or "found nothing to change") + "."

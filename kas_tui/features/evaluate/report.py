@@ -1,0 +1,268 @@
+"""An evaluation as text, JSON or Markdown.
+
+The JSON document (``--format json``, and ``report.json`` beside the trajectories)::
+
+    {"kas_tui_eval": 1, "package": "orbit-handbook", "root": "/abs/path",
+     "questions_source": "q.jsonl", "navigator": "lexical-bm25", "budget": 15,
+     "within_turns": 4, "date": "2026-12-02T17:30:00Z", "seconds": 1.2,
+     "flat_seconds": 0.1, "stopped": false, "trajectories": "/abs/dir" | null,
+     "variants": [
+       {"name": "full" | "descriptions" | "frontmatter" | "indexes",
+        "overall": {questions, reached, reach, reached_within, reach_within, within_turns,
+                    median_turns, median_tokens, gave_up, out_of_budget, failed,
+                    off_path_reads},
+        "bundles": {"<top-level bundle>": {same keys as overall}},
+        "questions": [{"id", "question", "gold": [...], "reached", "turns", "tokens",
+                       "turn_to_gold" | null, "ended", "answer", "note", "off_path": [...],
+                       "read": [...], "trajectory": "<variant>/<id>.jsonl" | null}],
+        "blame": [{"question", "kind", "expected": entry | null, "chosen": entry | null,
+                   "chosen_path", "hint"}],      # misses, then "detour"s (reached late)
+        "blame_summary": {"misleading": [{"entry", "times"}],
+                          "confused_siblings": [{"a", "b", "times"}],
+                          "unreached_gold": [...], "by_kind": {...}}}],
+     "flat": {"recall": {"1": r1, "3": r3, "5": r5},
+              "questions": [{"id", "ranked": [...], "gold_rank" | null}]}}
+
+An entry is ``{"index", "line", "title", "description", "target"}``. The first variant
+is the package as it is; the others are the ablations asked for.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from kas_tui.features.evaluate.ablation import WHAT
+from kas_tui.features.evaluate.blame import Blame
+from kas_tui.features.evaluate.metrics import Overall
+from kas_tui.features.evaluate.runner import FULL, Evaluation, Variant, safe_name
+
+SCHEMA_VERSION = 1
+
+
+def evaluation_record(ev: Evaluation) -> dict[str, Any]:
+    """The JSON-ready record of ``ev`` (see the module docstring)."""
+    return {
+        "kas_tui_eval": SCHEMA_VERSION,
+        "package": ev.package,
+        "root": ev.root,
+        "questions_source": ev.questions_source,
+        "navigator": ev.navigator,
+        "budget": ev.budget,
+        "within_turns": ev.within,
+        "date": ev.date,
+        "seconds": round(ev.seconds, 3),
+        "flat_seconds": round(ev.flat_seconds, 3),
+        "stopped": ev.stopped,
+        "trajectories": ev.out_dir,
+        "variants": [_variant_record(v, ev.out_dir is not None) for v in ev.variants],
+        "flat": {
+            "recall": {str(k): round(v, 4) for k, v in ev.recall.items()},
+            "questions": [
+                {"id": r.question.id, "ranked": list(r.ranked), "gold_rank": r.gold_rank}
+                for r in ev.flat
+            ],
+        },
+    }
+
+
+def _variant_record(variant: Variant, saved: bool) -> dict[str, Any]:
+    return {
+        "name": variant.name,
+        "overall": variant.overall.record(),
+        "bundles": {name: o.record() for name, o in variant.bundles.items()},
+        "questions": [
+            {
+                "id": run.question.id,
+                "question": run.question.question,
+                "gold": list(run.question.gold),
+                "reached": run.reached,
+                "turns": run.summary.turns,
+                "tokens": run.summary.total_tokens,
+                "turn_to_gold": run.turns_to_gold,
+                "ended": run.ended,
+                "answer": run.answer,
+                "note": run.note,
+                "off_path": list(run.off_path),
+                "read": list(run.read),
+                "trajectory": (
+                    f"{variant.name}/{safe_name(run.question.id)}.jsonl" if saved else None
+                ),
+            }
+            for run in variant.runs
+        ],
+        "blame": [b.record() for b in variant.blames],
+        "blame_summary": variant.blame.record(),
+    }
+
+
+def format_json(ev: Evaluation) -> str:
+    return json.dumps(evaluation_record(ev), indent=2, ensure_ascii=False)
+
+
+# --- text ------------------------------------------------------------------------------
+
+
+def _pct(value: float) -> str:
+    return f"{value * 100:.1f}%"
+
+
+def _figures(o: Overall, failed: bool = False) -> list[str]:
+    figures = [
+        _pct(o.reach),
+        _pct(o.reach_within),
+        f"{o.median_turns:g}",
+        f"{o.median_tokens:,.0f}",
+        str(o.gave_up),
+        str(o.out_of_budget),
+    ]
+    return [*figures, str(o.failed)] if failed else figures
+
+
+def _any_failed(ev: Evaluation) -> bool:
+    """Whether a run failed (its column is shown then: an endpoint's errors...)."""
+    return any(v.overall.failed for v in ev.variants)
+
+
+def _table(rows: list[list[str]], header: list[str]) -> list[str]:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    line = lambda r: "  ".join(  # noqa: E731
+        c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))
+    )
+    return [line(header), *(line(r) for r in rows)]
+
+
+def _label(variant: Variant) -> str:
+    return "navigator" if variant.name == FULL else f"--ablate {variant.name}"
+
+
+def format_text(ev: Evaluation, *, top: int = 10) -> str:
+    """The report a person reads in a terminal."""
+    main = ev.main
+    n = main.overall.questions
+    out = [
+        f"kas-tui eval: {ev.package}: {n} question(s) from {ev.questions_source or 'memory'}, "
+        f"navigator {ev.navigator}, budget {ev.budget} turns",
+        "",
+    ]
+    header = ["", "reach", f"<={ev.within} turns", "median turns", "median tokens"]
+    header += ["gave up", "out of budget"]
+    failed = _any_failed(ev)
+    header += ["failed"] if failed else []
+    rows = [[_label(v), *_figures(v.overall, failed)] for v in ev.variants]
+    out += _table(rows, header)
+    rec = ev.recall
+    out.append(
+        "flat baseline (BM25 over every body): "
+        + ", ".join(f"recall@{k} {_pct(v)}" for k, v in rec.items())
+    )
+    for variant in ev.variants[1:]:
+        delta = variant.overall.reach - main.overall.reach
+        out.append(
+            f"  without {variant.name} ({WHAT[variant.name]}): reach {delta * 100:+.1f} points, "
+            f"median tokens {variant.overall.median_tokens - main.overall.median_tokens:+,.0f}"
+        )
+    if len(main.bundles) > 1:
+        out += ["", "By bundle:"]
+        rows = [[name or "(root)", *_figures(o, failed)] for name, o in main.bundles.items()]
+        out += ["  " + line for line in _table(rows, ["bundle", *header[1:]])]
+    out += _blame_text(main, top, ev.within)
+    out.append("")
+    tail = f"{n} question(s) in {ev.seconds:.2f} s; flat baseline {ev.flat_seconds:.2f} s"
+    if ev.stopped:
+        tail += " (stopped before the end)"
+    out.append(tail)
+    if ev.out_dir:
+        out.append(f"trajectories and report.json: {ev.out_dir}")
+    return "\n".join(out)
+
+
+def _blame_text(variant: Variant, top: int, within: int) -> list[str]:
+    missed = [b for b in variant.blames if not b.late]
+    late = [b for b in variant.blames if b.late]
+    out = ["", f"Blame ({len(missed)} missed):" if missed else "Blame: no question missed."]
+    out += _blame_list(missed, top)
+    if late:
+        out += ["", f"Detours ({len(late)} reached, but after turn {within}):"]
+        out += _blame_list(late, top)
+    summary = variant.blame
+    if summary.misleading:
+        out += ["", "Entries that mislead most often:"]
+        for ref, times in summary.misleading[:top]:
+            out.append(f"  {times}x {ref.where} {ref.title!r} - {ref.description}")
+    if summary.confused:
+        out += ["", "Sibling entries confused with each other:"]
+        for a, b, times in summary.confused[:top]:
+            out.append(f"  {times}x {a.where} {a.title!r} <-> {b.where} {b.title!r}")
+    if summary.unreached:
+        out += ["", f"Gold documents no question reached ({len(summary.unreached)}):"]
+        out += [f"  {path}" for path in summary.unreached[:top]]
+        if len(summary.unreached) > top:
+            out.append(f"  ... and {len(summary.unreached) - top} more")
+    return out
+
+
+def _blame_list(blames: list[Blame], top: int) -> list[str]:
+    out = []
+    for blame in blames[:top]:
+        out += ["  " + line for line in _blame_lines(blame)]
+    if len(blames) > top:
+        out.append(f"  ... and {len(blames) - top} more (--format json has them all)")
+    return out
+
+
+def _blame_lines(blame: Blame) -> list[str]:
+    lines = [f"{blame.question_id} [{blame.kind}]"]
+    if blame.expected is not None:
+        e = blame.expected
+        lines.append(f"  should have opened {e.where} {e.title!r} - {e.description}")
+    if blame.chosen is not None:
+        c = blame.chosen
+        lines.append(f"  opened instead     {c.where} {c.title!r} - {c.description}")
+    elif blame.chosen_path:
+        lines.append(f"  opened instead     {blame.chosen_path}")
+    lines.append(f"  fix: {blame.hint}")
+    return lines
+
+
+# --- Markdown --------------------------------------------------------------------------
+
+
+def format_markdown(ev: Evaluation, *, top: int = 10) -> str:
+    """A CI summary (GitHub's job summary renders it)."""
+    main = ev.main
+    out = [
+        f"## kas-tui eval: {ev.package}",
+        "",
+        f"{main.overall.questions} questions from `{ev.questions_source or 'memory'}`, "
+        f"navigator `{ev.navigator}`, budget {ev.budget} turns.",
+        "",
+        f"| | reach | within {ev.within} turns | median turns | median tokens | gave up "
+        "| out of budget |" + (" failed |" if _any_failed(ev) else ""),
+        "|---|---:|---:|---:|---:|---:|---:|" + ("---:|" if _any_failed(ev) else ""),
+    ]
+    for v in ev.variants:
+        figures = _figures(v.overall, _any_failed(ev))
+        out.append("| " + " | ".join([_label(v), *figures]) + " |")
+    rec = ev.recall
+    out += [
+        "",
+        "Flat baseline (BM25 over every body): "
+        + ", ".join(f"recall@{k} {_pct(v)}" for k, v in rec.items())
+        + ".",
+    ]
+    if main.blame.misleading:
+        out += ["", "### Entries that mislead most often", "", "| times | entry | description |"]
+        out.append("|---:|---|---|")
+        for ref, times in main.blame.misleading[:top]:
+            desc = ref.description.replace("|", "\\|")
+            out.append(f"| {times} | `{ref.where}` {ref.title} | {desc} |")
+    for title, late in (("Missed questions", False), (f"Reached after turn {ev.within}", True)):
+        blames = [b for b in main.blames if b.late == late]
+        if blames:
+            out += ["", f"### {title}", ""]
+            out += [f"- **{b.question_id}** ({b.kind}): {b.hint}" for b in blames[:top]]
+    if main.blame.unreached:
+        out += ["", f"### Gold documents no question reached ({len(main.blame.unreached)})", ""]
+        out += [f"- `{p}`" for p in main.blame.unreached[:top]]
+    return "\n".join(out) + "\n"

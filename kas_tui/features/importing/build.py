@@ -1,0 +1,554 @@
+"""``kas-tui build``: a whole package from a folder of documents, in five stages.
+
+1. **Enumerate** the source folder (hidden files and the output folder left out).
+2. **Convert** every document, keeping the folder structure (folder and file names
+   become slugs; links between Markdown files are rewritten to follow). Markdown keeps
+   its frontmatter; other formats go through MarkItDown in worker processes, each under
+   the time limit. A file that cannot be converted is reported, never fatal.
+3. **Draft** frontmatter (:mod:`kas_tui.features.importing.draft`), with the types of a
+   folder's documents informing each other.
+4. **Navigate**: an ``index.md`` per folder listing every document and sub-folder with
+   one sentence each, a root ``SKILL.md`` (what the package covers and when to use it;
+   scope, exclusions, navigation, entry points, freshness, when to stop) and ``log.md``.
+5. **Validate** with ``check --agent-ready``.
+
+The first build writes into a temporary folder renamed into place at the end, so a
+failed build leaves nothing. It also writes ``.kas-build.json`` in the package: each
+source's hash and the values the build wrote (every frontmatter field, the body's
+hash, each index entry, the SKILL.md description and body). A later build converts
+only the sources whose hash changed or that are new, and for every value it would
+write compares what is on disk with what it wrote last time: a value a curator has
+edited since is kept, and said so in the summary. Documents a curator deleted are not
+brought back; sources that disappeared leave their documents in place.
+
+This module holds the stages; :mod:`.build_layout` the paths, links, indexes and
+SKILL.md, :mod:`.build_reconcile` a later build's writes, :mod:`.build_manifest` the
+record.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import posixpath
+import re
+import shutil
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kas_tui.core.okf import log as log_fmt
+from kas_tui.core.okf.errors import EditError, FormatError
+from kas_tui.core.store import os_reason
+from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
+from kas_tui.text import prose
+from kas_tui.features.importing.build_groups import GroupsMixin
+from kas_tui.features.importing.build_includes import IncludesMixin
+from kas_tui.features.importing.build_layout import LayoutMixin, _Doc
+from kas_tui.features.importing.build_manifest import MANIFEST, BuildError, ManifestMixin, _sha, load_manifest
+from kas_tui.features.importing.build_reconcile import ReconcileMixin
+from kas_tui.features.importing.convert import ConversionError, Limits, sha256_file
+from kas_tui.features.importing.draft import GENERATOR, draft_document, dump_yaml
+from kas_tui.features.importing.heuristics import FORMAT_TYPES, content_type, draft_title
+from kas_tui.features.importing.pool import convert_files
+from kas_tui.features.importing.source_meta import (
+    SUBJECT_KEYS,
+    in_include_folder,
+    is_furniture,
+    is_site_config,
+    is_source_code,
+)
+from kas_tui.features.importing.toc import Toc, find_toc
+from kas_tui.features.importing.toc_wiki import ATTACHMENTS, ORDER
+
+#: Failures a second try on the same bytes cannot change (a timeout or a missing
+#: dependency may go away with other options or packages: those are tried again).
+_FINAL_FAILURES = frozenset({"unsupported", "corrupt", "encrypted", "no-text"})
+ASSET_EXTS = frozenset({".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".ico"})
+_SITE = re.compile(r"https?://[^/?#\s]+(?:[/?#]\S*)?$")
+_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+Reporter = Callable[[str, int, int], None]
+
+
+@dataclass
+class BuildResult:
+    """What a build did. ``report`` is the agent-ready check of the result."""
+
+    out: Path
+    name: str
+    sources: int = 0
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    failed: list[ConversionError] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)  # curator edits the build left alone
+    notes: list[str] = field(default_factory=list)
+    assets: int = 0
+    indexes: int = 0
+    report: Any = None
+    seconds: dict[str, float] = field(default_factory=dict)
+    conversion_seconds: float = 0.0
+    first: bool = True
+
+    @property
+    def errors(self) -> int:
+        return self.report.count("error") if self.report is not None else 0
+
+
+def check_name(name: str) -> None:
+    """Raise :class:`BuildError` unless ``name`` is a valid skill name."""
+    if not name or len(name) > 64 or not _NAME.match(name):
+        raise BuildError(
+            f"{name!r} is not a valid skill name: 1-64 lowercase letters, digits and single "
+            "hyphens, no leading or trailing hyphen"
+        )
+
+
+def build(
+    source_dir: Path | str,
+    out_dir: Path | str,
+    *,
+    name: str | None = None,
+    limits: Limits | None = None,
+    workers: int | None = None,
+    type: str | None = None,
+    now: dt.datetime | None = None,
+    progress: Reporter | None = None,
+    validate: bool = True,
+    link_base: str | None = None,
+    index_budget: int = INDEX_TOKEN_BUDGET,
+) -> BuildResult:
+    """Build (or update) the package ``out_dir`` from the documents in ``source_dir``.
+
+    ``name`` must equal ``out_dir``'s folder name (the Agent Skills rule); by default it
+    is that name. ``progress(stage, done, total)`` is called as work advances.
+    ``link_base`` (``https://learn.microsoft.com``) makes site-rooted links of Markdown
+    sources (``/teams/x``) that lead to no source file absolute links to that site. Raises
+    :class:`BuildError` when the build cannot start; bad source files never raise.
+    ``index_budget``: most tokens an index may take; a folder whose index would take
+    more is split into topical sub-bundles (:mod:`.build_groups`).
+    """
+    if index_budget < 500:
+        raise BuildError(f"an index budget of {index_budget} tokens is too small (500 at least)")
+    return _Builder(
+        Path(source_dir),
+        Path(out_dir),
+        name=name,
+        limits=limits or Limits(),
+        workers=workers,
+        type=type,
+        now=now,
+        progress=progress,
+        link_base=link_base,
+        index_budget=index_budget,
+    ).run(validate=validate)
+
+
+# --- the builder ---------------------------------------------------------------------------------
+
+
+class _Builder(LayoutMixin, IncludesMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
+    """The five stages; the paths, links and indexes (:mod:`.build_layout`), a later
+    build's reconciling (:mod:`.build_reconcile`) and the manifest
+    (:mod:`.build_manifest`) come from its mixins."""
+
+    def __init__(
+        self,
+        source: Path,
+        out: Path,
+        *,
+        name: str | None,
+        limits: Limits,
+        workers: int | None,
+        type: str | None,
+        now: dt.datetime | None,
+        progress: Reporter | None,
+        link_base: str | None = None,
+        index_budget: int = INDEX_TOKEN_BUDGET,
+    ) -> None:
+        self.source = Path(os.path.abspath(source))
+        self.link_base = link_base or ""
+        self.out = Path(os.path.abspath(out))
+        self.name = name or self.out.name
+        self.limits = limits
+        self.workers = workers
+        self.type = type
+        self.now = now or dt.datetime.now(dt.timezone.utc)
+        self.today = self.now.astimezone(dt.timezone.utc).date()
+        self.progress = progress or (lambda stage, done, total: None)
+        self.result = BuildResult(self.out, self.name)
+        self.manifest: dict[str, Any] | None = None
+        self.docs: dict[str, _Doc] = {}
+        self.assets: dict[str, str] = {}  # source -> out
+        self.folders: dict[str, str] = {}  # source folder -> out folder
+        self.kinds: dict[str, str] = {}
+        self.new_manifest: dict[str, Any] = {}
+        self._info: dict[str, tuple[str, str, int]] | None = None
+        self.group_titles: dict[str, str] = {}  # sub-bundles the build made -> title
+        self.source_meta: list[dict] = []  # what each source says it is about
+        self.about: dict[str, dict] = {}  # source -> its SUBJECT_KEYS values
+        self.links_between: set[tuple[str, str]] = set()  # (source, source it links to)
+        self.includes_of: dict[str, list[str]] = {}  # page -> files its directives name
+        self.toc: Toc | None = None  # the source's own table of contents
+        self.source_files: set[str] = set()  # every file of the source (hidden .order too)
+        self.index_budget = index_budget
+        self.failed_sha: dict[str, str] = {}
+        self.asset_sha: dict[str, str] = {}
+        self._index_changes = 0
+
+    # -- checks before anything happens ---------------------------------------------------
+
+    def _preflight(self) -> None:
+        try:
+            if not self.source.is_dir():
+                raise BuildError(f"{self.source}: not a folder")
+            with os.scandir(self.source):
+                pass
+        except OSError as exc:
+            raise BuildError(f"{self.source}: cannot list the folder ({os_reason(exc)})") from None
+        if self.link_base and not _SITE.match(self.link_base):
+            raise BuildError(
+                f"--link-base {self.link_base!r} is not a site's address; "
+                "give one like https://learn.microsoft.com"
+            )
+        check_name(self.name)
+        if self.name != self.out.name:
+            raise BuildError(
+                f"the skill name {self.name!r} must equal the package folder's name "
+                f"({self.out.name!r}): build into {self.out.parent / self.name}"
+            )
+        if self.out == self.source or self.source.is_relative_to(self.out):
+            raise BuildError(f"{self.out}: the output folder cannot hold the sources")
+        if self.out.exists():
+            if not self.out.is_dir():
+                raise BuildError(f"{self.out}: exists and is not a folder")
+            self.manifest = load_manifest(self.out)
+            if self.manifest is None and any(os.scandir(self.out)):
+                raise BuildError(
+                    f"{self.out} is not empty and was not made by kas-tui build "
+                    f"(no {MANIFEST}); choose an empty or new folder"
+                )
+        self.result.first = self.manifest is None
+        groups = (self.manifest or {}).get("groups") or {}
+        self.group_titles = {str(k): str(v) for k, v in groups.items()}
+
+    # -- the stages --------------------------------------------------------------------------
+
+    def run(self, *, validate: bool) -> BuildResult:
+        self._preflight()
+        clock = time.perf_counter()
+        self._enumerate()
+        self.result.seconds["enumerate"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        self._convert()
+        self.result.seconds["convert"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        self._draft()
+        if self.result.first:
+            self._split_large_folders()
+        self.result.seconds["draft"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        if self.result.first:
+            self._write_first()
+        else:
+            self._write_again()
+        self.result.seconds["write"] = time.perf_counter() - clock
+        if validate:
+            clock = time.perf_counter()
+            self._validate()
+            self.result.seconds["check"] = time.perf_counter() - clock
+        return self.result
+
+    # 1. enumerate ------------------------------------------------------------------------
+
+    def _enumerate(self) -> None:
+        documents: list[str] = []
+        assets: list[str] = []
+        found: list[str] = []
+        orders: list[str] = []
+        real_source = os.path.realpath(self.source)
+
+        def unlistable(exc: OSError) -> None:  # said, never skipped in silence
+            rel = Path(exc.filename or self.source).relative_to(self.source).as_posix()
+            self.result.notes.append(
+                f"{rel}: cannot list the folder ({os_reason(exc)}); its files were not built"
+            )
+
+        for folder, dirs, files in os.walk(self.source, onerror=unlistable):
+            here = Path(folder)
+            dirs[:] = sorted(
+                d
+                for d in dirs
+                if (not d.startswith(".") or d == ATTACHMENTS)
+                and os.path.abspath(here / d) != str(self.out)
+                and not (here / d).is_symlink()
+            )
+            for name in sorted(files):
+                if name == ORDER:  # an Azure DevOps wiki's page order: read, not built
+                    orders.append((here / name).relative_to(self.source).as_posix())
+                if name.startswith("."):
+                    continue
+                path = here / name
+                if path.is_symlink():
+                    real = os.path.realpath(path)
+                    if not real.startswith(real_source + os.sep) or not os.path.isfile(real):
+                        self.result.notes.append(
+                            f"{path.relative_to(self.source)}: a symlink leaving the source "
+                            "folder (or dangling); skipped"
+                        )
+                        continue
+                found.append(path.relative_to(self.source).as_posix())
+        tops = {rel.split("/", 1)[0] if "/" in rel else "" for rel in found}
+        wrapper = tops.pop() + "/" if len(tops) == 1 and "" not in tops else ""
+        for rel in found:
+            # furniture and site configs are told by their place in the site: below a
+            # wrapper folder around everything, that folder is the root
+            inner = rel[len(wrapper) :] if wrapper else rel
+            asset = Path(rel).suffix.lower() in ASSET_EXTS or is_furniture(inner)
+            asset = asset or is_site_config(inner) or is_source_code(rel)
+            (assets if asset or in_include_folder(rel) else documents).append(rel)
+        if not documents:
+            raise BuildError(
+                f"{self.source}: no files to convert in it"
+                + (f" ({self.result.notes[0]})" if self.result.notes else "")
+                + "; nothing was built"
+            )
+        documents, assets = self._find_includes(documents, assets)
+        self.source_files = {*documents, *assets, *orders}
+        self.toc = find_toc(self.source_files, self._read_source)
+        if self.toc is not None:
+            self.result.notes += self.toc.problems
+        self.result.sources = len(documents)
+        self._map_paths(documents, assets)
+        self.progress("enumerate", len(documents), len(documents))
+
+    # 2. convert --------------------------------------------------------------------------
+
+    def _convert(self) -> None:
+        old = (self.manifest or {}).get("documents", {})
+        old_failed = (self.manifest or {}).get("failed", {})
+        todo: list[_Doc] = []
+        for doc in self.docs.values():
+            try:
+                doc.sha256 = self._include_sha(doc.source, sha256_file(self.source / doc.source))
+            except OSError as exc:
+                self.result.failed.append(
+                    ConversionError(self.source / doc.source, "unreadable", f"{doc.source}: {exc}")
+                )
+                doc.state = "failed"
+                continue
+            previous = old.get(doc.source)
+            failure = old_failed.get(doc.source)
+            if (
+                previous is None
+                and isinstance(failure, dict)
+                and failure.get("sha256") == doc.sha256
+                and failure.get("reason") in _FINAL_FAILURES
+            ):
+                # the same bytes failed last time for a reason a new try cannot change
+                self.result.failed.append(
+                    ConversionError(
+                        self.source / doc.source, failure["reason"], str(failure.get("message"))
+                    )
+                )
+                self.failed_sha[doc.source] = doc.sha256
+                doc.state = "failed"
+                continue
+            if previous is None:
+                doc.state = "new"
+            elif not (self.out / doc.out).is_file():
+                doc.state = "deleted"
+                self.result.notes.append(
+                    f"{doc.out}: deleted since the last build; not recreated "
+                    f"(its source is {doc.source})"
+                )
+                continue
+            elif previous.get("sha256") == doc.sha256:
+                doc.state = "unchanged"
+                self.kinds[doc.source] = previous.get("kind") or "markdown"
+                self.result.unchanged += 1
+                continue
+            else:
+                doc.state = "changed"
+            todo.append(doc)
+        total = len(todo)
+        self.progress("convert", 0, total)
+        paths = [self.source / d.source for d in todo]
+        converted = convert_files(paths, self.limits, workers=self.workers)
+        for done, (i, result) in enumerate(converted, start=1):
+            doc = todo[i]
+            if isinstance(result, ConversionError):
+                result.message = result.message.replace(
+                    f"{result.source.name}:", f"{doc.source}:", 1
+                )
+                self.result.failed.append(result)
+                self.failed_sha[doc.source] = doc.sha256
+                doc.state = "failed"
+            else:
+                doc.converted = result
+                self.result.conversion_seconds += result.seconds
+            self.progress("convert", done, total)
+        self.result.failed.sort(key=lambda e: str(e.source))
+        for rel in sorted(set(old) - set(self.docs)):
+            self.result.notes.append(
+                f"{old[rel]['path']}: its source {rel} is gone; the document was kept"
+            )
+
+    # 3. draft ----------------------------------------------------------------------------
+
+    def _draft(self) -> None:
+        converted = [d for d in self.docs.values() if d.converted is not None]
+        folder_types: dict[str, Counter[str]] = defaultdict(Counter)
+        old = (self.manifest or {}).get("documents", {})
+        for rel, entry in old.items():
+            if rel in self.docs and self.docs[rel].converted is None:
+                # unchanged: what the last build learned from its source still holds
+                self.links_between.update((rel, t) for t in entry.get("links") or ())
+                about = entry.get("about") or {}
+                self.about[rel] = about
+                self.source_meta.append(about)
+            kind_type = (entry.get("fields") or {}).get("type")
+            if rel in self.docs and self.docs[rel].converted is None and isinstance(kind_type, str):
+                folder_types[posixpath.dirname(entry["path"])][kind_type] += 1
+        for doc in converted:
+            assert doc.converted is not None
+            self._expand_includes(doc)
+            foreign = doc.converted.frontmatter or {}
+            self.about[doc.source] = {k: foreign[k] for k in SUBJECT_KEYS if k in foreign}
+            self.source_meta.append(self.about[doc.source])
+            if all(
+                isinstance(foreign.get(k), str) and foreign[k].strip()
+                for k in ("title", "description")
+            ):
+                doc.blocks = prose.headings(doc.converted.markdown)  # all the draft needs
+            else:
+                doc.blocks = list(prose.blocks(doc.converted.markdown))
+            given = foreign.get("type") if isinstance(foreign.get("type"), str) else None
+            title = foreign.get("title") if isinstance(foreign.get("title"), str) else None
+            doc.strong_type = (
+                self.type
+                or (given.strip() if given and given.strip() else None)
+                or content_type(
+                    doc.converted, title or draft_title(doc.converted, doc.blocks), doc.blocks
+                )
+            )
+            if doc.strong_type and doc.strong_type not in FORMAT_TYPES:
+                folder_types[posixpath.dirname(doc.out)][doc.strong_type] += 1
+        siblings: dict[str, list[str]] = defaultdict(list)
+        total = len(converted)
+        for n, doc in enumerate(sorted(converted, key=lambda d: d.out), start=1):
+            assert doc.converted is not None
+            folder, stem = posixpath.split(doc.out[:-3])
+            try:
+                doc.draft = draft_document(
+                    doc.converted,
+                    None,
+                    folder,
+                    type=self.type,
+                    root=self.out,
+                    existing_types=folder_types[folder],
+                    siblings=siblings[folder],
+                    now=self.now,
+                    slug=stem,
+                    blocks=doc.blocks,
+                )
+                body = doc.draft.body
+                doc.raw_body = body
+                doc.headings = tuple(
+                    b.text for b in doc.blocks if b.kind == "heading" and b.level >= 2
+                )[:30]
+                if doc.converted.kind == "markdown":
+                    body = self._rewrite_links(doc, body)
+                    doc.draft.body = body
+                doc.text = doc.draft.render()
+            except (EditError, FormatError, ValueError) as exc:
+                self.result.failed.append(
+                    ConversionError(
+                        self.source / doc.source,
+                        "corrupt",
+                        f"{doc.source}: its frontmatter cannot be completed ({exc})",
+                    )
+                )
+                doc.state, doc.draft = "failed", None
+                continue
+            siblings[folder].append(doc.draft.description)
+            self.kinds[doc.source] = doc.converted.kind
+            doc.blocks = []
+            self.progress("draft", n, total)
+
+    # 4. write: the first build -----------------------------------------------------------
+
+    def _write_first(self) -> None:
+        parent = self.out.parent
+        parent.mkdir(parents=True, exist_ok=True)
+        tmp = parent / f".{self.out.name}.kas-build-{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        try:
+            tmp.mkdir()
+            docs = [d for d in self.docs.values() if d.draft is not None]
+            total = len(docs) + len(self.assets)
+            for n, doc in enumerate(docs, start=1):
+                self._write_file(tmp / doc.out, doc.text)
+                self.result.created.append(doc.out)
+                self.progress("write", n, total)
+            for n, (src, out) in enumerate(sorted(self.assets.items()), start=len(docs) + 1):
+                target = tmp / out
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(self.source / src, target)
+                self.asset_sha[src] = sha256_file(target)
+                self.result.assets += 1
+                self.progress("write", n, total)
+            view = self._view_from_drafts()
+            entries = self._write_indexes(tmp, view)
+            skill_description, skill_body = self._skill(view)
+            skill_text = (
+                "---\n"
+                + dump_yaml(
+                    {
+                        "name": self.name,
+                        "description": skill_description,
+                        "metadata": {"generated-by": GENERATOR, "source": self.source.name},
+                    }
+                )
+                + "---\n\n"
+                + skill_body
+            )
+            self._write_file(tmp / "SKILL.md", skill_text)
+            failed = len(self.result.failed)
+            message = (
+                f"Built the package from {self.result.sources:,} files in {self.source.name} "
+                f"with {GENERATOR}: {len(self.result.created):,} documents"
+                + (f", {failed:,} files could not be converted" if failed else "")
+                + "."
+            )
+            log_text = log_fmt.append_log_entry(
+                None, self.today.isoformat(), "Initialization", message
+            )
+            self._write_file(tmp / "log.md", log_text)
+            self._save_manifest(tmp, entries, skill_description, _sha(skill_body))
+            if self.out.exists():
+                self.out.rmdir()  # checked empty before the build started
+            os.replace(tmp, self.out)
+        except OSError as exc:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise BuildError(f"cannot write the package: {exc}") from None
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+
+    # 5. validate --------------------------------------------------------------------------
+
+    def _validate(self) -> None:
+        from kas_tui.features.check import check
+        from kas_tui.core.package import Package
+
+        pkg = Package(self.out)
+        pkg.load(scan=True)
+        self.result.report = check(
+            pkg, agent_ready=True, today=self.today, index_budget=self.index_budget
+        )

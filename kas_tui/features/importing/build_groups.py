@@ -1,0 +1,140 @@
+"""The build's size budget: a folder whose index would not fit is split into topical
+sub-bundles (:mod:`.grouping`), on the first build.
+
+Runs after drafting (titles, descriptions and tags are known) and before writing. A
+moved document keeps its file name; its new folder is a sub-folder of the one its
+source was in, named by the group's label. Links are rewritten again from the
+converted bodies, so every link follows the move. The groups' titles are kept in the
+build manifest, so a later build over the same sources writes the same indexes; a later
+build does not regroup (a curator may have moved things since), and a document new
+since then lands in its source's folder, where ``check --agent-ready`` warns if the
+folder grows past the budget again.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+
+from kas_tui.core.okf import index as index_fmt
+from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES, estimate_tokens
+from kas_tui.text.grouping import Member, group
+from kas_tui.text.slug import slugify, unique_slug
+
+#: Tokens an index's heading and a sub-bundle's entry are reckoned at before they exist.
+_HEADER_TOKENS, _BUNDLE_ENTRY_TOKENS = 40, 60
+#: Share of the budget the entries are planned to fill (descriptions of new sub-bundles
+#: are written later and vary).
+_FILL = 0.85
+#: Deepest nesting of groups inside one source folder.
+_MAX_DEPTH = 3
+
+
+def entry_tokens(title: str, description: str, target: str) -> int:
+    """Tokens of one index entry as the index writes it."""
+    return estimate_tokens(f"* [{title}]({posixpath.basename(target)}) - {description}\n")
+
+
+class GroupsMixin:
+    """Splits the builder's over-budget folders (its state is the builder's)."""
+
+    index_budget: int = INDEX_TOKEN_BUDGET
+
+    def _split_large_folders(self) -> None:
+        docs = [d for d in self.docs.values() if d.draft is not None]
+        if not docs:
+            return
+        members: dict[str, list] = defaultdict(list)  # folder -> its documents
+        children: dict[str, set[str]] = defaultdict(set)  # folder -> sub-folder names
+        for doc in docs:
+            folder = posixpath.dirname(doc.out)
+            members[folder].append(doc)
+            while folder:
+                parent = posixpath.dirname(folder)
+                children[parent].add(posixpath.basename(folder))
+                folder = parent
+        moved: set[str] = set()
+        pending = sorted(members)
+        depth: dict[str, int] = defaultdict(int)
+        while pending:
+            folder = pending.pop(0)
+            made = self._split(folder, depth[folder], members, children)
+            for sub in made:
+                depth[sub] = depth[folder] + 1
+                pending.append(sub)
+                moved.update(d.source for d in members[sub])
+        if moved:
+            # the moved documents, and those linking to one, get their links again
+            touched = moved | {src for src, target in self.links_between if target in moved}
+            for doc in docs:
+                if doc.source not in touched:
+                    continue
+                if doc.converted is not None and doc.converted.kind == "markdown":
+                    doc.draft.body = self._rewrite_links(doc, doc.raw_body)
+                doc.text = doc.draft.render()
+
+    def _split(
+        self,
+        folder: str,
+        depth: int,
+        members_of: dict[str, list],
+        children_of: dict[str, set[str]],
+    ) -> list[str]:
+        """Split one folder when its index would not fit; the new sub-folders."""
+        members = members_of.get(folder, [])
+        children = children_of.get(folder, set())
+        if depth >= _MAX_DEPTH or len(members) < 6:
+            return []
+        sizes = [entry_tokens(d.draft.title, d.draft.description, d.out) for d in members]
+        total = _HEADER_TOKENS + sum(sizes) + _BUNDLE_ENTRY_TOKENS * len(children)
+        if total <= self.index_budget and len(members) + len(children) <= MAX_BUNDLE_ENTRIES:
+            return []
+        average = max(1, sum(sizes) // max(1, len(sizes)))
+        capacity = max(4, min(MAX_BUNDLE_ENTRIES, int(self.index_budget * _FILL) // average))
+        room = max(2, min(MAX_BUNDLE_ENTRIES, capacity) - len(children))
+        groups, _kept = group(
+            [
+                Member(
+                    d.out,
+                    d.draft.title,
+                    d.draft.description,
+                    tuple(str(t) for t in d.draft.frontmatter.get("tags") or () if t),
+                    d.headings,
+                )
+                for d in members
+            ],
+            capacity=capacity,
+            parent_room=room,
+            context=" ".join(self._folder_context(folder)),
+        )
+        if not groups:
+            return []
+        taken = set(children) | {posixpath.basename(d.out)[:-3] for d in members}
+        by_key = {d.out: d for d in members}
+        made = []
+        for g in groups:
+            slug = unique_slug(slugify(g.label, fallback="group"), taken)
+            taken.add(slug)
+            sub = posixpath.join(folder, slug) if folder else slug
+            self.group_titles[sub] = g.label
+            for key in g.members:
+                doc = by_key.pop(key)
+                doc.out = posixpath.join(sub, posixpath.basename(doc.out))
+                doc.draft.bundle = sub
+                members_of[sub].append(doc)
+            children.add(slug)
+            made.append(sub)
+        members_of[folder] = list(by_key.values())
+        children_of[folder] = children
+        return made
+
+    def _folder_context(self, folder: str) -> list[str]:
+        """The titles of ``folder`` and its parents, innermost first, then the package's."""
+        titles = getattr(self, "_context_titles", None)
+        if titles is None:
+            titles = self._context_titles = self._folder_titles()
+        out = []
+        while folder:
+            out.append(titles.get(folder) or index_fmt.folder_title(posixpath.basename(folder)))
+            folder = posixpath.dirname(folder)
+        return [*out, titles[""]]  # the package's title: what every page is about

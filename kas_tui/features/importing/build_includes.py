@@ -1,0 +1,86 @@
+"""What a built page shows of other source files: the snippets its include directives
+pull in (docfx ``[!INCLUDE]``, MkDocs ``--8<--``), and, for a Sphinx page, the pages its
+toctrees list. Both are expanded into the page as a reader of the site sees it, and both
+are folded into the page's hash, so a changed snippet or a listed page's new title builds
+the page again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kas_tui.features.importing.build_manifest import _sha
+from kas_tui.features.importing.convert import sha256_file
+from kas_tui.features.importing.includes import expand_includes
+from kas_tui.features.importing.includes import targets as include_targets
+from kas_tui.features.importing.toc_sphinx import toctree_lists
+
+if TYPE_CHECKING:
+    from kas_tui.features.importing.build_layout import _Doc
+
+#: Sources whose include directives are looked for (Markdown, and MDX pages).
+_MARKDOWN = frozenset({".md", ".markdown", ".mdx"})
+
+
+class IncludesMixin:
+    """Mixed into the builder (its state is the builder's: ``source``, ``toc``,
+    ``source_files``, ``includes_of``, ``result``, ``_read_source``)."""
+
+    def _find_includes(
+        self, documents: list[str], assets: list[str]
+    ) -> tuple[list[str], list[str]]:
+        """Files the Markdown pages pull in with include directives (docfx
+        ``[!INCLUDE]``, MkDocs ``--8<--``): snippets, kept as assets, never pages;
+        ``self.includes_of`` maps each page to the files it names."""
+        named: set[str] = set()
+        for rel in documents:
+            if Path(rel).suffix.lower() not in _MARKDOWN:
+                continue
+            text = self._read_source(rel)
+            if text and ("INCLUDE" in text.upper() or "--8<--" in text):
+                found = [t for t in include_targets(text, rel) if t != rel]
+                if found:
+                    self.includes_of[rel] = found
+                    named.update(found)
+        if not named:
+            return documents, assets
+        pages = [d for d in documents if d not in named]
+        return pages, sorted({*assets, *(d for d in documents if d in named)})
+
+    def _expand_includes(self, doc: _Doc) -> None:
+        """Replace ``doc``'s include directives by the text they stand for (its
+        problems go to the build's notes, by file and line), and a Sphinx page's
+        toctrees by the lists of pages they show."""
+        assert doc.converted is not None
+        shown = self._toctrees_shown(doc.converted.markdown, doc.source)
+        if shown is not None:  # a reader sees the pages its toctrees list
+            doc.converted.markdown = shown
+        if doc.source not in self.includes_of:
+            return
+        expanded = expand_includes(doc.converted.markdown, doc.source, self._read_source)
+        doc.converted.markdown = expanded.text
+        for problem in expanded.problems:
+            self.result.notes.append(f"{doc.source}:{problem.line}: {problem.message}")
+
+    def _include_sha(self, rel: str, own: str) -> str:
+        """A page's hash, what it shows of other files folded in: a changed snippet
+        changes the pages that include it, and a listed page's new title (or a page a
+        ``:glob:`` now matches) the Sphinx pages whose toctrees list it."""
+        parts = [own]
+        for target in self.includes_of.get(rel, ()):
+            try:
+                parts.append(sha256_file(self.source / target))
+            except OSError:
+                parts.append("missing:" + target)
+        shown = self._toctrees_shown(self._read_source(rel) or "", rel)
+        if shown is not None:
+            parts.append("toctree:" + _sha(shown))
+        return own if len(parts) == 1 else _sha("\n".join(parts))
+
+    def _toctrees_shown(self, text: str, rel: str) -> str | None:
+        """``text`` (the page ``rel``) with its toctrees as the lists of pages they
+        show, or ``None`` when this is no Sphinx source or the page has none."""
+        if self.toc is None or self.toc.kind != "sphinx" or "{toctree}" not in text:
+            return None
+        return toctree_lists(text, rel, self._read_source, self.source_files, self.toc.docs_dir)

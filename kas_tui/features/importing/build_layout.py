@@ -1,0 +1,499 @@
+"""The build's layout: where each source goes in the package (paths), how the links
+between sources follow, and the indexes and SKILL.md that list what it holds."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote
+
+from kas_tui.core.okf import index as index_fmt
+from kas_tui.core.okf.links import relative_link, resolve, rewrite_links, site_link
+from kas_tui.text import prose
+from kas_tui.text import folder_summary as summary
+from kas_tui.features.importing.build_manifest import _one_line
+from kas_tui.features.importing.convert import Converted
+from kas_tui.features.importing.draft import Draft
+from kas_tui.text.slug import slugify, unique_slug
+from kas_tui.features.importing.source_meta import readable_name, site_title, subjects
+
+#: Folder names that say where pages are kept, not what they are about.
+_GENERIC_FOLDERS = frozenset(
+    {"docs", "doc", "documentation", "content", "pages", "src", "source", "wiki", "site"}
+)
+#: Words that mark a page as history: never an entry point.
+_OBSOLETE = re.compile(r"\b(obsolete|deprecated|retired|legacy|no longer supported)\b", re.I)
+
+
+def _loose_key(path: str) -> str:
+    """A path compared without case, extension case or the spelling of its names
+    (spaces, underscores, hyphens and ``%20`` alike)."""
+    parts = unquote(path).split("/")
+    stem, dot, ext = parts[-1].rpartition(".")
+    parts[-1] = f"{slugify(stem)}.{ext.lower()}" if dot else slugify(parts[-1])
+    return "/".join([*(slugify(p) for p in parts[:-1]), parts[-1]])
+
+
+def _titles_below(view: dict[str, tuple[str, str, str]]) -> dict[str, list[str]]:
+    """Folder -> the titles of the documents at any depth below it ('' for the root):
+    each document counted once per folder above it, not once per folder of the package."""
+    below: dict[str, list[str]] = defaultdict(list)
+    for path, (title, _description, _type) in view.items():
+        folder = posixpath.dirname(path)
+        while True:
+            below[folder].append(title)
+            if not folder:
+                break
+            folder = posixpath.dirname(folder)
+    return below
+
+
+@dataclass
+class _Doc:
+    """One source document through the stages."""
+
+    source: str  # source-relative POSIX path
+    out: str  # package-relative POSIX path
+    sha256: str = ""
+    state: str = "new"  # new, changed, unchanged, deleted
+    converted: Converted | None = None
+    blocks: list[prose.Block] = field(default_factory=list)
+    strong_type: str | None = None
+    draft: Draft | None = None
+    text: str = ""
+    raw_body: str = ""  # the converted body before its links were rewritten
+    headings: tuple[str, ...] = ()  # its section headings, for grouping
+
+
+class LayoutMixin:
+    """Paths, links, indexes and SKILL.md of the builder (its state is the builder's)."""
+
+    # 1'. paths ---------------------------------------------------------------------------
+
+    def _map_paths(self, documents: list[str], assets: list[str]) -> None:
+        old = (self.manifest or {}).get("documents", {})
+        old_assets = (self.manifest or {}).get("assets", {})
+        self.folders = dict((self.manifest or {}).get("folders", {}))
+        self.folders[""] = ""
+        if self.manifest is None:
+            top = self._wrapper_folder(documents, assets)
+            if top:
+                self.folders[top] = ""  # a folder holding every page is the package root
+        taken: dict[str, set[str]] = defaultdict(set)
+        for out in self.folders.values():
+            if out:
+                taken[posixpath.dirname(out)].add(posixpath.basename(out))
+        for entry in old.values():
+            taken[posixpath.dirname(entry["path"])].add(posixpath.basename(entry["path"])[:-3])
+        for entry in old_assets.values():
+            taken[posixpath.dirname(entry["path"])].add(posixpath.basename(entry["path"]))
+        if self.manifest is not None:  # names a curator gave files in the package are taken
+            for folder, dirs, files in os.walk(self.out):
+                rel = Path(folder).relative_to(self.out).as_posix()
+                rel = "" if rel == "." else rel
+                dirs[:] = [d for d in dirs if not d.startswith(".")]
+                taken[rel].update(dirs)
+                taken[rel].update(f[:-3] if f.endswith(".md") else f for f in files)
+        all_folders = sorted(
+            {posixpath.dirname(p) for p in documents + assets} - {""},
+            key=lambda f: (f.count("/"), f),
+        )
+        needed: set[str] = set()
+        for folder in all_folders:
+            while folder:
+                needed.add(folder)
+                folder = posixpath.dirname(folder)
+        for folder in sorted(needed, key=lambda f: (f.count("/"), f)):
+            if folder in self.folders:
+                continue
+            parent = self.folders[posixpath.dirname(folder)]
+            slug = unique_slug(
+                slugify(posixpath.basename(folder), fallback="folder"), taken[parent]
+            )
+            out = posixpath.join(parent, slug) if parent else slug
+            taken[parent].add(slug)
+            self.folders[folder] = out
+        for rel in documents:
+            if rel in old:
+                out = old[rel]["path"]
+            else:
+                # a page beside a folder of its name (an Azure DevOps or Confluence parent
+                # page: Runbooks.md and Runbooks/) opens that folder's bundle
+                inner = posixpath.splitext(rel)[0]
+                folder = self.folders[inner if inner in needed else posixpath.dirname(rel)]
+                base = slugify(Path(rel).stem)
+                stem = unique_slug(base, taken[folder], at_root=not folder)
+                taken[folder].add(stem)
+                out = posixpath.join(folder, stem + ".md") if folder else stem + ".md"
+            self.docs[rel] = _Doc(rel, out)
+        for rel in assets:
+            if rel in old_assets:
+                self.assets[rel] = old_assets[rel]["path"]
+                continue
+            folder = self.folders[posixpath.dirname(rel)]
+            suffix = Path(rel).suffix.lower()
+            if suffix in (".md", ".markdown", ".mdx"):
+                suffix = (
+                    ".txt"  # every .md in a package is a document: furniture and snippets are not
+                )
+            stem = unique_slug(slugify(Path(rel).stem, fallback="asset"), taken[folder])
+            taken[folder].add(stem + suffix)
+            self.assets[rel] = posixpath.join(folder, stem + suffix) if folder else stem + suffix
+
+    def _wrapper_folder(self, documents: list[str], assets: list[str]) -> str:
+        """The one folder every page sits in, when there is one: an MkDocs site's
+        ``docs_dir`` (the pages its nav lists), or the only thing in the source folder
+        (an export unzipped with its folder around it); '' otherwise. It becomes the
+        package root instead of a bundle of one that costs every walk a turn."""
+        toc = self.toc
+        if toc is not None and toc.docs_dir:
+            pages = toc.order()
+            if pages and all(p.startswith(toc.docs_dir + "/") for p in pages):
+                return toc.docs_dir
+        tops = {f.split("/", 1)[0] if "/" in f else "" for f in [*documents, *assets]}
+        return tops.pop() if len(tops) == 1 and "" not in tops else ""
+
+    # 3'. links ---------------------------------------------------------------------------
+
+    def _rewrite_links(self, doc: _Doc, body: str) -> str:
+        """Links to other sources, rewritten to the documents and assets they became."""
+        if "](" not in body and "]:" not in body:
+            return body
+
+        def target_for(target: str) -> str | None:
+            found = resolve(doc.source, target)
+            if found.kind != "internal":
+                return None  # an anchor, a URL, or a path leaving the sources
+            resolved, rooted = found.path, target.startswith("/")
+            if resolved not in self.docs and resolved not in self.assets:
+                resolved = self._loose_match(resolved) or resolved
+            path = unquote(target.partition("#")[0].partition("?")[0])
+            sep, fragment = ("#", found.fragment) if "#" in target else ("", "")
+            if resolved in self.docs and self.docs[resolved].state != "failed":
+                new = self.docs[resolved].out
+                if resolved != doc.source:
+                    self.links_between.add((doc.source, resolved))
+                folder = False
+            elif resolved in self.assets:
+                new = self.assets[resolved]
+                folder = False
+            elif resolved.rstrip("/") in self.folders:
+                new = self.folders[resolved.rstrip("/")]
+                folder = True
+            elif rooted and self.link_base:
+                return site_link(self.link_base, target)  # a page of the site the sources came from
+            else:
+                return None
+            if rooted:
+                link = "/" + new + ("/" if folder and new else "")
+            else:
+                link = relative_link(doc.out, new, folder=folder)
+            if link == path:
+                return None
+            return link + (sep + fragment if sep else "")
+
+        return rewrite_links(body, target_for)
+
+    def _loose_match(self, path: str) -> str | None:
+        """The one source file a link's path names but for case or spelling:
+        ``Mail/Delayed-Mail.md`` for ``mail/delayed mail.md`` (Windows-made exports,
+        and sites that lower-case every URL). ``None`` when none is, or when two are."""
+        table = getattr(self, "_loose_table", None)
+        if table is None:
+            table = {}
+            for source in [*self.docs, *self.assets]:
+                key = _loose_key(source)
+                table[key] = None if key in table else source  # two alike: no guess
+            self._loose_table = table
+        return table.get(_loose_key(path))
+
+    @staticmethod
+    def _write_file(path: Path, text: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8", newline="\n")
+
+    # -- the package as the indexes see it --------------------------------------------------
+
+    def _view_from_drafts(self) -> dict[str, tuple[str, str, str]]:
+        return {
+            d.out: (d.draft.title, d.draft.description, d.draft.type)
+            for d in self.docs.values()
+            if d.draft is not None
+        }
+
+    def _tree(self, view: dict[str, tuple[str, str, str]]) -> tuple[list[str], dict, dict]:
+        """(bundles, folder -> documents, folder -> sub-bundles) of the package."""
+        bundles = {""}
+        for path in view:
+            folder = posixpath.dirname(path)
+            while folder and folder not in bundles:
+                bundles.add(folder)
+                folder = posixpath.dirname(folder)
+        docs_in: dict[str, list[str]] = defaultdict(list)
+        for path in sorted(view):
+            docs_in[posixpath.dirname(path)].append(path)
+        subs_in: dict[str, list[str]] = defaultdict(list)
+        for folder in bundles:
+            if folder:
+                subs_in[posixpath.dirname(folder)].append(folder)
+        depth = lambda f: f.count("/") + 1 if f else 0  # noqa: E731
+        return sorted(bundles, key=lambda f: (-depth(f), f)), docs_in, subs_in
+
+    def _folder_titles(self, view: dict[str, tuple[str, str, str]] | None = None) -> dict[str, str]:
+        """Out folder -> title, from the source folder's own name, written as the
+        folder's documents write it when it is squashed (``SharePointServer`` ->
+        "SharePoint Server", with ``view``'s titles; see :func:`.source_meta.readable_name`)."""
+        titles = {"": self._package_title()}
+        named = self.toc.folder_titles() if self.toc is not None else {}
+        titles_below = _titles_below(view or {})
+        for src, out in self.folders.items():
+            if out:
+                name = posixpath.basename(src)
+                below = titles_below.get(out, [])
+                titles[out] = (
+                    named.get(src) or readable_name(name, below) or index_fmt.folder_title(name)
+                )
+        titles.update(self.group_titles)  # sub-bundles the build made: named by their label
+        return titles
+
+    def _package_title(self) -> str:
+        """The package's title: the site's own name (``site_name`` of mkdocs.yml,
+        docfx.json's ``_appTitle``...), else the name of the folder the pages came from
+        (the wrapper folder that became the root, unless it is called ``docs`` or the
+        like, else the source folder), made readable; never the output folder's name,
+        which is a skill name."""
+        cached = getattr(self, "_title_cache", None)
+        if cached is None:
+            files = sorted({*self.docs, *self.assets})
+            wrapper = next((src for src, out in self.folders.items() if src and not out), "")
+            name = posixpath.basename(wrapper)
+            if not name or name.lower() in _GENERIC_FOLDERS:
+                name = self.source.name
+            cached = (
+                site_title(self._read_source, files)
+                or readable_name(name)
+                or index_fmt.folder_title(name)
+            )
+            self._title_cache = cached
+        return cached
+
+    def _most_linked(self, view: dict[str, tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+        """(path, title, description) of the documents other documents link to most
+        (three links at least), obsolete and deprecated ones left out: where readers of
+        the site are sent most often, so where an agent may start."""
+        inbound = Counter(target for _source, target in self.links_between)
+        chosen = []
+        for source, count in sorted(inbound.items(), key=lambda kv: (-kv[1], kv[0])):
+            doc = self.docs.get(source)
+            if count < 3 or doc is None or doc.out not in view:
+                continue
+            title, description, _type = view[doc.out]
+            if doc.draft is not None:
+                fields = doc.draft.frontmatter
+            else:  # unchanged since the last build: as it recorded them
+                fields = (self.manifest or {}).get("documents", {}).get(source, {}).get("fields")
+            status = str((fields or {}).get("status") or "").lower()
+            if status == "deprecated" or _OBSOLETE.search(f"{title} {description}"):
+                continue
+            chosen.append((doc.out, title, description))
+            if len(chosen) == 8:
+                break
+        return chosen
+
+    def _read_source(self, rel: str) -> str | None:
+        try:
+            return (self.source / rel).read_text("utf-8", errors="replace")
+        except OSError:
+            return None
+
+    def _descriptions(
+        self, view: dict[str, tuple[str, str, str]]
+    ) -> dict[str, tuple[str, str, int]]:
+        """Folder -> (title, description, documents at any depth), deepest folders first."""
+        bundles, docs_in, subs_in = self._tree(view)
+        titles = self._folder_titles(view)
+        titles_below = _titles_below(view)
+        weights = summary.weights_for(
+            [[view[p][0] for p in docs_in.get(f, [])] for f in bundles if docs_in.get(f)]
+        )
+        # a bundle's topics are weighed against its siblings' (what tells it apart)
+        among = {
+            parent: summary.weights_for([titles_below.get(s, []) for s in subs])
+            for parent, subs in subs_in.items()
+            if len(subs) >= summary.SIBLINGS_TO_WEIGH
+        }
+        out: dict[str, tuple[str, str, int]] = {}
+        types: dict[str, Counter[str]] = {}
+        for folder in bundles:
+            title = titles.get(folder) or index_fmt.folder_title(posixpath.basename(folder))
+            parent = posixpath.dirname(folder)
+            documents = [(view[p][0], view[p][2]) for p in docs_in.get(folder, [])]
+            subfolders = [(out[s][0], out[s][2]) for s in subs_in.get(folder, []) if s in out]
+            types[folder] = Counter(t for _title, t in documents)
+            for sub in subs_in.get(folder, []):
+                types[folder].update(types.get(sub, Counter()))
+            total = len(documents) + sum(n for _t, n in subfolders)
+            prefix = folder + "/" if folder else ""
+            depth = prefix.count("/") + 1
+            deeper = (
+                [
+                    (out[s][0], out[s][2])
+                    for s in out
+                    if s.startswith(prefix) and s.count("/") >= depth
+                ]
+                if subfolders
+                else []
+            )
+            below = sorted(titles_below.get(folder, [])) if subfolders else []
+            siblings = len(docs_in.get(parent, [])) + len(subs_in.get(parent, []))
+            description = summary.folder_description(
+                title,
+                documents,
+                subfolders,
+                total=total,
+                weights=among.get(parent, weights) if subfolders else weights,
+                doc_type=summary.main_type(types[folder].elements()),
+                types=types[folder],
+                all_titles=below,
+                deeper=deeper,
+                room=(
+                    summary.folder_room(siblings, self.index_budget)
+                    if folder
+                    else summary.MAX_DESCRIPTION
+                ),
+            )
+            out[folder] = (title, description, total)
+        return out
+
+    def _wanted_entries(
+        self, view: dict[str, tuple[str, str, str]]
+    ) -> tuple[dict[str, list[tuple[str, str, str, bool]]], dict[str, tuple[str, str, int]]]:
+        """Folder -> [(target path, title, description, is_bundle)], and the folder info."""
+        bundles, docs_in, subs_in = self._tree(view)
+        info = self._descriptions(view)
+        wanted: dict[str, list[tuple[str, str, str, bool]]] = {}
+        for folder in bundles:
+            entries = [
+                (sub, _one_line(info[sub][0]), _one_line(info[sub][1]), True)
+                for sub in sorted(subs_in.get(folder, []), key=lambda s: info[s][0].lower())
+            ]
+            entries += [
+                (path, _one_line(view[path][0]), _one_line(view[path][1]), False)
+                for path in sorted(docs_in.get(folder, []), key=lambda p: view[p][0].lower())
+            ]
+            wanted[folder] = entries
+        return wanted, info
+
+    @staticmethod
+    def _new_entries(
+        entries: list[tuple[str, str, str, bool]], view: dict
+    ) -> list[index_fmt.NewEntry]:
+        return [
+            index_fmt.NewEntry(
+                target, title, description, index_fmt.BUNDLE if is_bundle else view[target][2]
+            )
+            for target, title, description, is_bundle in entries
+        ]
+
+    def _index_text(
+        self, folder: str, entries: list[tuple[str, str, str, bool]], info: dict, view: dict
+    ) -> str:
+        new = self._new_entries(entries, view)
+        groups = self._toc_groups(folder, new, info)
+        if groups is not None:
+            return index_fmt.new_index_in_sections(folder, info[folder][0], groups)
+        return index_fmt.new_index(folder, info[folder][0], new)
+
+    def _toc_groups(
+        self, folder: str, entries: list[index_fmt.NewEntry], info: dict
+    ) -> list[tuple[str | None, list[index_fmt.NewEntry]]] | None:
+        """``entries`` in the order of the source's table of contents, grouped under its
+        section names (the folder's own section and the sub-bundle's own dropped);
+        entries it does not list follow, by title. ``None`` when it lists none of them."""
+        if self.toc is None:
+            return None
+        order, sections = self._toc_maps()
+        first: dict[str, str] = {}  # entry -> the page its position and sections come from
+        for entry in entries:
+            if entry.is_bundle:
+                inside = [p for p in order if p.startswith(entry.path + "/")]
+                if inside:
+                    first[entry.path] = min(inside, key=order.__getitem__)
+            elif entry.path in order:
+                first[entry.path] = entry.path
+        if not first:
+            return None
+        own = info[folder][0] if folder else None
+        listed = sorted((e for e in entries if e.path in first), key=lambda e: order[first[e.path]])
+        groups: list[tuple[str | None, list[index_fmt.NewEntry]]] = []
+        for entry in listed:
+            above = list(sections.get(first[entry.path], ()))
+            if own in above:
+                above = above[above.index(own) + 1 :]
+            if entry.is_bundle and info[entry.path][0] in above:
+                above = above[: above.index(info[entry.path][0])]
+            heading = above[-1] if above else None
+            group = next((g for g in groups if g[0] == heading), None)
+            if group is None:
+                groups.append((heading, [entry]))
+            else:
+                group[1].append(entry)
+        groups.sort(key=lambda g: g[0] is not None)  # unsectioned entries first
+        rest = sorted((e for e in entries if e.path not in first), key=lambda e: e.title.lower())
+        if rest:
+            groups.append(("Other pages" if groups else None, rest))
+        return groups
+
+    def _toc_maps(self) -> tuple[dict[str, int], dict[str, tuple[str, ...]]]:
+        """Package path -> position in the TOC, and -> the TOC sections above it."""
+        cached = getattr(self, "_toc_cache", None)
+        if cached is None:
+            assert self.toc is not None
+            out_of = {src: d.out for src, d in self.docs.items()}
+            order = {out_of[p]: n for p, n in self.toc.order().items() if p in out_of}
+            sections = {out_of[p]: s for p, s in self.toc.sections().items() if p in out_of}
+            cached = self._toc_cache = (order, sections)
+        return cached
+
+    def _write_indexes(self, root: Path, view: dict) -> dict[str, dict[str, list[str]]]:
+        wanted, info = self._wanted_entries(view)
+        written: dict[str, dict[str, list[str]]] = {}
+        for folder, entries in wanted.items():
+            index_rel = posixpath.join(folder, "index.md") if folder else "index.md"
+            self._write_file(root / index_rel, self._index_text(folder, entries, info, view))
+            written[folder] = {t: [title, desc] for t, title, desc, _b in entries}
+            self.result.indexes += 1
+        self._info = info
+        return written
+
+    # -- SKILL.md ---------------------------------------------------------------------------
+
+    def _skill(self, view: dict[str, tuple[str, str, str]]) -> tuple[str, str]:
+        info = self._info or self._descriptions(view)
+        top = [f for f in info if f and "/" not in f]
+        types = Counter(t for _title, _desc, t in view.values() if t)
+        kinds = Counter(
+            self.kinds.get(d.source, "markdown") for d in self.docs.values() if d.out in view
+        )
+        root_docs = sorted(
+            ((p, v[0], v[1]) for p, v in view.items() if "/" not in p), key=lambda x: x[1].lower()
+        )
+        facts = summary.PackageFacts(
+            name=self.name,
+            title=self._package_title(),
+            products=subjects(self.source_meta),
+            most_linked=self._most_linked(view),
+            documents=len(view),
+            bundles=[(f, info[f][0], info[f][1], info[f][2]) for f in top],
+            root_documents=root_docs,
+            types=types,
+            kinds=kinds,
+            source=self.source.name,
+            failed=[f"{self._rel(e.source)}: {e.reason}" for e in self.result.failed],
+            topics=summary.topics([v[0] for v in view.values()], limit=6),
+        )
+        return summary.skill_description(facts), summary.skill_body(facts)

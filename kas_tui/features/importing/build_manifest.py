@@ -1,0 +1,133 @@
+"""The build's record of what it wrote: ``.kas-build.json`` in the package.
+
+Each source's hash and the values the build wrote (every frontmatter field, the body's
+hash, each index entry, the SKILL.md description and body), so a later build converts
+only what changed and keeps every value a curator edited since (see
+:mod:`kas_tui.features.importing.build`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from kas_tui.core.store import write_atomic
+from kas_tui.features.importing.draft import GENERATOR
+
+MANIFEST = ".kas-build.json"
+
+
+class BuildError(Exception):
+    """The build cannot start (bad name, output folder not made by kas-tui, ...)."""
+
+
+def _json_value(value: Any) -> Any:
+    return json.loads(json.dumps(value, default=str))
+
+
+def _same(a: Any, b: Any) -> bool:
+    return json.dumps(a, default=str, sort_keys=True) == json.dumps(b, default=str, sort_keys=True)
+
+
+def _one_line(text: str) -> str:
+    """Text as an index entry holds it: one line, single spaces."""
+    return " ".join(text.split())
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.strip().encode("utf-8")).hexdigest()
+
+
+def load_manifest(out: Path) -> dict[str, Any] | None:
+    """The build manifest of package ``out``, or ``None`` when it has none."""
+    try:
+        data = json.loads((out / MANIFEST).read_text("utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise BuildError(f"{out / MANIFEST} cannot be read ({exc}); remove it to rebuild") from None
+    if not isinstance(data, dict) or data.get("version") != 1:
+        raise BuildError(f"{out / MANIFEST} is not a kas-tui build manifest of a known version")
+    return data
+
+
+class ManifestMixin:
+    """The builder's manifest: written at the end of each build."""
+
+    # (the builder's state: source, out, name, now, manifest, docs, assets, folders, ...)
+
+    def _rel(self, path: Path) -> str:
+        try:
+            return Path(path).relative_to(self.source).as_posix()
+        except ValueError:
+            return Path(path).name
+
+    def _save_manifest(
+        self,
+        root: Path,
+        entries: dict[str, dict[str, list[str]]],
+        skill_description: str,
+        skill_body_sha: str,
+    ) -> None:
+        old = (self.manifest or {}).get("documents", {})
+        documents: dict[str, Any] = {}
+        links: dict[str, list[str]] = {}
+        for source, target in sorted(self.links_between):
+            links.setdefault(source, []).append(target)
+        for doc in self.docs.values():
+            if doc.draft is not None:
+                documents[doc.source] = {
+                    "path": doc.out,
+                    "sha256": doc.sha256,
+                    "kind": doc.converted.kind if doc.converted else "",
+                    "fields": self.new_manifest.get(doc.source, {}).get("fields")
+                    or _json_value(doc.draft.frontmatter),
+                    "body": self.new_manifest.get(doc.source, {}).get("body")
+                    or _sha(doc.draft.body),
+                    # what a later build needs of the source without converting it again
+                    "links": links.get(doc.source, []),
+                    "about": _json_value(self.about.get(doc.source, {})),
+                }
+            elif doc.source in old:
+                documents[doc.source] = old[doc.source]
+        old_assets = (self.manifest or {}).get("assets", {})
+        data = {
+            "version": 1,
+            "generator": GENERATOR,
+            "source": str(self.source),
+            "name": self.name,
+            "built": self.now.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "folders": {k: v for k, v in sorted(self.folders.items()) if k},
+            "groups": dict(sorted(self.group_titles.items())),
+            "documents": dict(sorted(documents.items())),
+            "assets": {
+                src: {
+                    "path": out,
+                    "sha256": self.asset_sha.get(src) or old_assets.get(src, {}).get("sha256", ""),
+                }
+                for src, out in sorted(self.assets.items())
+            },
+            "indexes": entries,
+            "skill": {"description": skill_description, "body": skill_body_sha},
+            "failed": {
+                self._rel(e.source): {
+                    "sha256": self.failed_sha.get(self._rel(e.source), ""),
+                    "reason": e.reason,
+                    "message": e.message,
+                }
+                for e in self.result.failed
+            },
+        }
+        if self.manifest is not None and _same(
+            {**data, "built": None}, {**self.manifest, "built": None}
+        ):
+            return  # the build changed nothing: its record stays as it was, to the byte
+        write_atomic(
+            root / MANIFEST,
+            (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8"),
+            expect=(root / MANIFEST).read_bytes() if (root / MANIFEST).exists() else None,
+            create=not (root / MANIFEST).exists(),
+        )

@@ -1,0 +1,487 @@
+"""The draft record: a converted document's OKF frontmatter, body and file name, ready
+to be written, and the text it renders to.
+
+:func:`draft_document` fills ``type``, ``title``, ``description`` and ``tags`` by the
+heuristics of :mod:`kas_tui.features.importing.heuristics` (every value from the document or its
+file). A Markdown source keeps its frontmatter as written; the draft only adds the keys
+it lacks (and fills ``type``, ``title`` or ``description`` when they are empty).
+:meth:`Draft.set_field` changes one field as the curator edits it.
+
+Drafts are marked ``status: draft`` and ``generated: {by: kas-tui/<version>, at: <now>}``
+so a curator can tell them from reviewed documents; ``sources`` names the original file
+with its SHA-256, which is how a second import of the same file is recognised.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import os
+import posixpath
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+import yaml
+
+from kas_tui import __version__
+from kas_tui.core import form_fields as F
+from kas_tui.core.okf import frontmatter as fm
+from kas_tui.core.okf import yaml_patch
+from kas_tui.core.okf.errors import EditError, FormatError
+from kas_tui.core.okf.lifecycle import now_timestamp
+from kas_tui.core.okf.links import rewrite_links, site_link
+from kas_tui.core.okf.timestamp import Timestamp
+from kas_tui.text import prose
+from kas_tui.features.importing.convert import Converted
+from kas_tui.features.importing.heuristics import draft_description, draft_tags, draft_title, infer_type
+from kas_tui.text.slug import names_in, slugify, unique_slug
+from kas_tui.features.importing.source_meta import strip_site_suffix
+
+if TYPE_CHECKING:
+    from kas_tui.core.package import Package
+
+#: The actor written in ``generated.by``.
+GENERATOR = f"kas-tui/{__version__}"
+
+
+def _mtime_timestamp(mtime: float) -> Timestamp:
+    return now_timestamp(dt.datetime.fromtimestamp(mtime, dt.timezone.utc))
+
+
+# --- the draft ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Draft:
+    """A converted document ready to be written: where, with what frontmatter and body.
+
+    ``frontmatter`` is the whole mapping as it will read back (a Markdown source's own
+    keys included); ``drafted`` lists the keys the draft wrote or filled. ``render()``
+    gives the file's text. The index entry is ``title`` and ``description``.
+    """
+
+    converted: Converted
+    bundle: str
+    slug: str
+    frontmatter: dict[str, Any]
+    drafted: list[str]
+    body: str
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def path(self) -> str:
+        """The document's path in the package (root-relative, POSIX)."""
+        return posixpath.join(self.bundle, f"{self.slug}.md") if self.bundle else f"{self.slug}.md"
+
+    @property
+    def type(self) -> str:
+        return str(self.frontmatter.get("type", ""))
+
+    @property
+    def title(self) -> str:
+        return str(self.frontmatter.get("title", ""))
+
+    @property
+    def description(self) -> str:
+        return str(self.frontmatter.get("description", ""))
+
+    @property
+    def sha256(self) -> str:
+        return self.converted.sha256
+
+    def render(self) -> str:
+        """The document's text: frontmatter block, then the body."""
+        return render_document(self.converted, self.frontmatter, self.drafted, self.body)
+
+    def set_field(self, key: str, value: Any) -> bool:
+        """Set one frontmatter field (:data:`kas_tui.core.form_fields.REMOVE` drops it); ``False``
+        when it already holds ``value``.
+
+        A Markdown source's own keys are patched in its YAML as written (comments and
+        order survive); a new key goes where the editor's order puts it. Raises
+        :class:`EditError` or :class:`ValueError`, with the draft as it was, when the
+        document would not read back with the new value.
+        """
+        current = self.frontmatter.get(key, F.REMOVE)
+        if value is current or value == current:
+            return False
+        converted = self.converted
+        saved = (self.frontmatter, list(self.drafted), converted.frontmatter)
+        saved_text = converted.frontmatter_text
+        foreign = converted.frontmatter or {}
+        try:
+            if value is F.REMOVE:
+                self.frontmatter = {k: v for k, v in self.frontmatter.items() if k != key}
+            else:
+                self.frontmatter = _with_key(self.frontmatter, key, value, F.FORM_FIELDS)
+            if converted.frontmatter_text is not None and key in foreign:
+                converted.frontmatter_text = F.apply_changes(
+                    converted.frontmatter_text, [(key, value)]
+                )
+                if value is F.REMOVE:
+                    converted.frontmatter = {k: v for k, v in foreign.items() if k != key}
+                else:
+                    converted.frontmatter = {**foreign, key: value}
+                if key in self.drafted:
+                    self.drafted.remove(key)
+            elif value is F.REMOVE:
+                if key in self.drafted:
+                    self.drafted.remove(key)
+            elif key not in self.drafted:
+                self.drafted.append(key)
+            self.render()  # raises when the file would not read back as intended
+        except (EditError, FormatError, ValueError):
+            self.frontmatter, self.drafted, converted.frontmatter = saved
+            converted.frontmatter_text = saved_text
+            raise
+        return True
+
+
+def _with_key(
+    mapping: dict[str, Any], key: str, value: Any, order: tuple[str, ...]
+) -> dict[str, Any]:
+    """``mapping`` with ``key`` set; a new key goes where ``order`` puts it."""
+    if key in mapping:
+        return {**mapping, key: value}
+    before = order[: order.index(key)] if key in order else order
+    items = list(mapping.items())
+    at = 0
+    for i, (k, _) in enumerate(items):
+        if k in before:
+            at = i + 1
+    items.insert(at, (key, value))
+    return dict(items)
+
+
+def draft_document(
+    converted: Converted,
+    package: Package | None = None,
+    bundle: str = "",
+    *,
+    type: str | None = None,
+    root: Path | None = None,
+    taken: Iterable[str] | None = None,
+    existing_types: Counter[str] | None = None,
+    siblings: Iterable[str] = (),
+    now: dt.datetime | None = None,
+    slug: str | None = None,
+    blocks: list[prose.Block] | None = None,
+) -> Draft:
+    """Draft frontmatter, body and file name for ``converted`` going into ``bundle``.
+
+    ``package`` (or ``root``, ``taken`` and ``existing_types`` when there is no loaded
+    package yet, as in a build) gives the names already used in the bundle, the types
+    its documents have, and the root ``sources[].resource`` is relative to.
+    ``siblings`` are descriptions of the bundle's other documents: a drafted description
+    that reads almost the same as one of them is passed over for the next candidate.
+    ``type`` overrides the inferred type; ``slug`` the file name. ``blocks`` are the
+    body's :func:`~kas_tui.text.prose.blocks` when the caller has them already.
+    """
+    bundle = bundle.strip("/")
+    if package is not None:
+        root = package.root
+        if existing_types is None:
+            existing_types = Counter(d.type for d in package.documents_in(bundle) if d.type)
+        if taken is None:
+            taken = names_in(package.root / bundle)
+        siblings = [*siblings, *(d.description for d in package.documents_in(bundle))]
+    existing_types = existing_types or Counter()
+    foreign = dict(converted.frontmatter or {})
+    body = converted.markdown
+    parsed = blocks if blocks is not None else list(prose.blocks(body))
+    notes: list[str] = []
+
+    given_title = _text(foreign.get("title"))
+    title = strip_site_suffix(given_title) if given_title else draft_title(converted, parsed)
+    description = _text(foreign.get("description"))
+    if not description:
+        description = draft_description(converted, title, parsed, siblings=siblings)
+    doc_type = (type or "").strip() or _text(foreign.get("type"))
+    if not doc_type:
+        doc_type = infer_type(converted, title, parsed, existing_types)
+    ours: dict[str, Any] = {"type": doc_type, "title": title, "description": description}
+    tags = draft_tags(converted, foreign)
+    if tags and "tags" not in foreign:
+        ours["tags"] = tags
+    if "status" not in foreign:
+        ours["status"] = "draft"
+    if "generated" not in foreign:
+        ours["generated"] = {"by": GENERATOR, "at": now_timestamp(now)}
+    source = source_record(converted, root, bundle)
+    old_sources = foreign.get("sources")
+    if old_sources is None:
+        ours["sources"] = [source]
+    elif isinstance(old_sources, list):
+        if not any(
+            isinstance(s, dict) and s.get("sha256") == source["sha256"] for s in old_sources
+        ):
+            ours["sources"] = [*old_sources, source]
+    else:
+        notes.append("its own 'sources' is not a list; the original file is not recorded")
+
+    if converted.kind == "html" and converted.properties.get("url"):
+        body = absolute_links(body, converted.properties["url"])
+    elif converted.kind not in ("markdown", "text", "code"):
+        body = unlink_local(body)
+    if converted.kind not in ("markdown", "text", "code") and not _starts_with_heading(body):
+        body = f"# {title}\n\n{body}"
+    frontmatter = dict(foreign)
+    drafted: list[str] = []
+    for key, value in ours.items():
+        cleaned = key == "title" and value != given_title  # the site's suffix dropped
+        if key in foreign and _usable(key, foreign[key]) and key != "sources" and not cleaned:
+            continue
+        frontmatter[key] = value
+        drafted.append(key)
+    frontmatter = _ordered(frontmatter, foreign)
+    if slug is None:
+        base = slugify(converted.source.stem)
+        slug = unique_slug(base, taken or (), at_root=not bundle)
+    return Draft(converted, bundle, slug, frontmatter, drafted, body, notes)
+
+
+def absolute_links(body: str, base: str) -> str:
+    """Relative links of a web page made absolute against its address ``base``."""
+
+    def absolute(target: str) -> str | None:
+        if not target or target.startswith("#") or urlsplit(target).scheme:
+            return None  # an anchor in the page, or a URL already
+        return site_link(base, target)
+
+    return rewrite_links(body, absolute)
+
+
+_LOCAL = re.compile(
+    r"(!?)\[([^\]\n]*)\]\(\s*(?!#)(?![a-zA-Z][\w+.-]*:)(?:<[^>\n]*>|[^)\s]+)[^)\n]*\)"
+)
+
+
+def unlink_local(body: str) -> str:
+    """Links to files inside a converted container (an EPUB's chapters, a deck's pictures)
+    lead nowhere in the package: keep their words, drop the link."""
+
+    def fix(match: re.Match[str]) -> str:
+        text = match.group(2).strip()
+        if match.group(1):
+            return f"(image: {text})" if text else ""
+        return text
+
+    return _LOCAL.sub(fix, body)
+
+
+def _text(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _usable(key: str, value: Any) -> bool:
+    if key in ("type", "title", "description"):
+        return bool(_text(value))
+    return value is not None
+
+
+def _ordered(frontmatter: dict[str, Any], foreign: dict[str, Any]) -> dict[str, Any]:
+    """The order the file will have: new type, title and description first, then the
+    source's own keys in its order, then the other new keys (as :func:`render_document`)."""
+    okf = ["type", "title", "description", "tags", "status", "generated", "sources"]
+    new = [k for k in okf if k in frontmatter and k not in foreign]
+    head = [k for k in new if k in ("type", "title", "description")]
+    tail = [k for k in new if k not in head]
+    middle = [k for k in frontmatter if k not in head and k not in tail]
+    return {k: frontmatter[k] for k in [*head, *middle, *tail]}
+
+
+def _starts_with_heading(body: str) -> bool:
+    for block in prose.blocks(body, max_lines=40):
+        return block.kind == "heading"
+    return False
+
+
+def source_record(converted: Converted, root: Path | None, folder: str = "") -> dict[str, Any]:
+    """The ``sources`` entry for the original file: where, name, when, and its SHA-256.
+
+    ``resource`` is, for a file inside the package, its bundle-relative path
+    (``/references/report.pdf``); for one outside, its path relative to the document's
+    folder ``folder`` (OKF §6.2 reads relative paths from the document, as links are),
+    which keeps working while the package and its sources move together, as in one
+    repository; without a root, or on another drive, a ``file:`` URL.
+    """
+    path = Path(os.path.abspath(converted.source))
+    resource = path.as_uri()
+    if root is not None:
+        base = Path(os.path.abspath(root))
+        try:
+            resource = "/" + path.relative_to(base).as_posix()
+        except ValueError:  # outside the package; a file: URL on another drive (Windows)
+            with contextlib.suppress(ValueError):
+                resource = Path(os.path.relpath(path, base / folder)).as_posix()
+    return {
+        "resource": resource,
+        "title": path.name,
+        "last_modified": _mtime_timestamp(converted.mtime),
+        "sha256": converted.sha256,
+    }
+
+
+def source_locations(resource: str, root: Path, document: str) -> list[str]:
+    """The absolute paths a ``sources[].resource`` of ``document`` may name, most likely
+    first (a relative one is read from the document's folder, as :func:`source_record`
+    writes it, then from the root, as kas-tui 0.1 wrote it); URLs other than ``file:``
+    name no file."""
+    if resource.startswith("file:"):
+        from urllib.parse import unquote, urlparse
+
+        return [os.path.normpath(unquote(urlparse(resource).path))]
+    if "://" in resource or not resource.strip():
+        return []
+    if resource.startswith("/"):
+        return [os.path.normpath(os.path.join(root, resource.lstrip("/")))]
+    folder = os.path.join(root, posixpath.dirname(document))
+    return [
+        os.path.normpath(os.path.join(folder, resource)),
+        os.path.normpath(os.path.join(root, resource)),
+    ]
+
+
+# --- rendering -----------------------------------------------------------------------------------
+
+
+class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+    """Timestamps plain, multi-line strings as blocks, no anchors, no line wrapping.
+
+    libyaml's emitter when PyYAML has it (a build writes thousands of frontmatters).
+    """
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+_Dumper.add_representer(
+    Timestamp,
+    lambda d, v: d.represent_scalar("tag:yaml.org,2002:timestamp", str(v)),
+)
+_Dumper.add_representer(
+    str,
+    lambda d, v: d.represent_scalar(
+        "tag:yaml.org,2002:str", v, style="|" if "\n" in v.rstrip("\n") else None
+    ),
+)
+
+
+def dump_yaml(data: dict[str, Any]) -> str:
+    """``data`` as block YAML (key order kept), ending in a line break."""
+    return yaml.dump(
+        data,
+        Dumper=_Dumper,
+        sort_keys=False,
+        allow_unicode=True,
+        width=10**9,
+        default_flow_style=False,
+    )
+
+
+def render_document(
+    converted: Converted, frontmatter: dict[str, Any], drafted: list[str], body: str
+) -> str:
+    """A document's text. A Markdown source's YAML is kept as written; keys are added."""
+    yaml_text = converted.frontmatter_text
+    if yaml_text is None or not converted.frontmatter:
+        text = f"---\n{dump_yaml(frontmatter)}---\n{_body(body)}"
+        _check(text, frontmatter)
+        return text
+    foreign = converted.frontmatter
+    added = {k: frontmatter[k] for k in drafted if k not in foreign}
+    replaced = [k for k in drafted if k in foreign]
+    # type, title and description lead (where readers look first); the rest follows the
+    # source's own keys
+    first = {k: v for k, v in added.items() if k in ("type", "title", "description")}
+    last = {k: v for k, v in added.items() if k not in first}
+    head = dump_yaml(first) if first else ""
+    tail = dump_yaml(last) if last else ""
+    sep = "" if not yaml_text or yaml_text.endswith("\n") else "\n"
+    text = f"---\n{head}{yaml_text}{sep}{tail}---\n{body}"
+    if replaced:
+        for key in replaced:
+            text = yaml_patch.set_field(text, key, frontmatter[key])
+    try:
+        _check(text, frontmatter)
+    except ValueError:
+        # the source's YAML does not take lines in front of it (a flow mapping): re-render
+        text = f"---\n{dump_yaml(frontmatter)}---\n{body}"
+        _check(text, frontmatter)
+    return text
+
+
+def _body(body: str) -> str:
+    return body if body.startswith("\n") else "\n" + body
+
+
+def body_text(draft: Draft) -> str:
+    """The text after the frontmatter block, as :meth:`Draft.render` writes it."""
+    converted = draft.converted
+    if converted.frontmatter_text is None or not converted.frontmatter:
+        return _body(draft.body)
+    return draft.body
+
+
+def _check(text: str, expected: dict[str, Any]) -> None:
+    parsed = fm.parse(text)
+    if parsed is None or _plain(parsed.data) != _plain(expected):
+        raise ValueError("the drafted frontmatter does not read back as intended")
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, str):
+        return str(value)
+    return value
+
+
+def updated_text(text: str | None, draft: Draft) -> str:
+    """``text`` of a previously imported document, refreshed from a new ``draft``.
+
+    The body and the source record are replaced, ``generated`` is renewed when kas-tui
+    wrote it; the curator's title, description, type and every other key are kept
+    (an empty ``type``, ``title`` or ``description`` is filled from the draft).
+    """
+    if text is None:
+        raise EditError("the document to update no longer exists")
+    parsed = fm.parse(text)
+    meta = parsed.data if parsed else {}
+    record = next(
+        (s for s in draft.frontmatter.get("sources", []) if s.get("sha256") == draft.sha256), None
+    )
+    if record is not None:
+        old = meta.get("sources")
+        sources = list(old) if isinstance(old, list) else []
+        at = next(
+            (
+                i
+                for i, s in enumerate(sources)
+                if isinstance(s, dict)
+                and (s.get("resource") == record["resource"] or s.get("title") == record["title"])
+            ),
+            None,
+        )
+        if at is None:
+            sources.append(record)
+        else:
+            sources[at] = {**sources[at], **record}
+        text = yaml_patch.set_field(text, "sources", sources)
+    generated = meta.get("generated")
+    if isinstance(generated, dict) and str(generated.get("by", "")).startswith("kas-tui/"):
+        text = yaml_patch.set_field(text, "generated", {"by": GENERATOR, "at": now_timestamp()})
+    for key in ("type", "title", "description"):
+        value = meta.get(key)
+        if not (isinstance(value, str) and value.strip()) and draft.frontmatter.get(key):
+            text = yaml_patch.set_field(text, key, draft.frontmatter[key])
+    block = fm.find_block(text)
+    head = text[: block.end] if block else ""
+    return head + body_text(draft)

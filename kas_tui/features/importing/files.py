@@ -1,0 +1,72 @@
+"""The files an import reads: which formats kas-tui converts, and typed or pasted paths.
+
+Headless: the import wizard's file step and anything else choosing files to import use
+these, so what a path names is decided in one place.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+from pathlib import Path
+
+from kas_tui.features.importing.convert import CODE_EXTS, CONVERTERS, MARKDOWN_EXTS, TEXT_EXTS
+
+#: Extensions kas-tui converts (anything else is tried as text).
+SUPPORTED = frozenset(MARKDOWN_EXTS | TEXT_EXTS | set(CODE_EXTS) | set(CONVERTERS))
+#: The formats, as a sentence for the curator.
+FORMATS = (
+    "PDF · Word .docx · PowerPoint .pptx · Excel .xlsx .xls · HTML · EPUB · CSV · "
+    "notebooks .ipynb · Outlook .msg · Markdown · text · JSON YAML XML TOML"
+)
+
+_QUOTED = re.compile(r'"([^"]*)"|\'([^\']*)\'|([^,\n]+)')
+
+
+def supported(path: Path) -> bool:
+    """Whether ``path`` has an extension kas-tui knows how to convert."""
+    return path.suffix.lower() in SUPPORTED
+
+
+def files_in(folder: Path) -> list[Path]:
+    """The files of ``folder`` (not below) kas-tui can convert, hidden ones left out."""
+    try:
+        entries = sorted(folder.iterdir(), key=lambda p: p.name.casefold())
+    except OSError:
+        return []
+    return [p for p in entries if p.is_file() and not p.name.startswith(".") and supported(p)]
+
+
+def parse_paths(text: str, start: Path) -> tuple[list[Path], list[str]]:
+    """The files named in ``text`` (comma or line separated), and what could not be found.
+
+    Relative paths are read from ``start``; ``~`` is the home folder; quotes keep a comma
+    in a name; a glob (``*.pdf``) names every file it matches; a folder names the files
+    it holds that kas-tui can convert.
+    """
+    found: list[Path] = []
+    problems: list[str] = []
+    for match in _QUOTED.finditer(text):
+        raw = next(g for g in match.groups() if g is not None).strip()
+        if not raw:
+            continue
+        path = Path(os.path.expanduser(raw))
+        if not path.is_absolute():
+            path = start / path
+        if path.is_file():
+            found.append(path)
+        elif path.is_dir():
+            inside = files_in(path)
+            found.extend(inside)
+            if not inside:
+                problems.append(f"{raw}: no file kas-tui can convert in this folder")
+        elif glob.has_magic(raw):
+            matches = sorted(Path(p) for p in glob.glob(str(path)) if Path(p).is_file())
+            found.extend(matches)
+            if not matches:
+                problems.append(f"{raw}: matches no file")
+        else:
+            problems.append(f"{raw}: no such file")
+    resolved = [Path(os.path.abspath(p)) for p in found]
+    return list(dict.fromkeys(resolved)), problems

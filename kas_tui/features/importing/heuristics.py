@@ -1,0 +1,450 @@
+"""The drafting heuristics: a converted document's title, description, type and tags,
+each from the document or its file (see :mod:`kas_tui.features.importing.draft`).
+
+The title from its metadata, its first heading or its cleaned file name; the
+description from its first informative sentence (never the title again, one sentence
+of at most about 200 characters, and it must pass the checker's own test for
+descriptions that say nothing); the type from the source's own hints, the shape of its
+content and the types the target bundle already uses.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from kas_tui.text.description_verdicts import LONG_DESCRIPTION, norm, says_nothing
+from kas_tui.text import prose
+from kas_tui.features.importing.convert import Converted
+
+#: Longest drafted description (the checker's KAS045 threshold).
+MAX_DESCRIPTION = LONG_DESCRIPTION
+MAX_TITLE = 120
+
+#: Labels of source kinds, as they read in a sentence.
+KIND_LABELS = {
+    "pdf": "PDF document",
+    "docx": "Word document",
+    "pptx": "Slide deck",
+    "xlsx": "Spreadsheet",
+    "xls": "Spreadsheet",
+    "csv": "Table",
+    "html": "Web page",
+    "epub": "E-book",
+    "ipynb": "Notebook",
+    "msg": "Email message",
+    "text": "Text file",
+    "code": "Data file",
+    "markdown": "Document",
+    "file": "Document",
+}
+
+_JUNK_TITLE = re.compile(
+    r"^(?:\(?(?:untitled|anonymous|unspecified|unknown|none|title|no title)\)?"
+    r"|(?:document|presentation|book|workbook|slide|sheet)\s*\d*"
+    r"|microsoft (?:word|powerpoint|excel) - .*|.*\.(?:docx?|pptx?|xlsx?|pdf|html?|txt))$",
+    re.I,
+)
+_BOILERPLATE = re.compile(
+    r"^(?:skip to|jump to|copyright|©|\(c\)|all rights reserved|table of contents|contents\b"
+    r"|click here|sign in|log in|subscribe|share this|posted (?:on|by)|published|last updated"
+    r"|updated:|by [A-Z][a-z]+ [A-Z]|menu\b|home\b|search\b|cookie|accept all|read more"
+    r"|what's new|page \d+|\d+ min read|this (?:page|site) uses)",
+    re.I,
+)
+#: Types that follow from a file's format alone: they say nothing about its neighbours.
+FORMAT_TYPES = frozenset({"Dataset", "Presentation", "Notebook", "Email", "Data"})
+_TYPE_HINT_KEYS = ("ms.topic", "topic_type", "doc_type", "doctype", "content_type")
+_TYPE_HINTS = {
+    "troubleshooting": "Troubleshooting",
+    "troubleshoot": "Troubleshooting",
+    "how-to": "Procedure",
+    "howto": "Procedure",
+    "how-to-guide": "Procedure",
+    "procedure": "Procedure",
+    "tutorial": "Tutorial",
+    "quickstart": "Tutorial",
+    "how-to-guide-article": "Procedure",
+    "install-set-up-deploy": "Procedure",
+    "upgrade-and-migration-article": "Procedure",
+    "conceptual": "Concept",
+    "concept": "Concept",
+    "concept-article": "Concept",
+    "overview": "Concept",
+    "landing-page": "Concept",
+    "hub-page": "Concept",
+    "whats-new": "Release notes",
+    "release-notes": "Release notes",
+    "reference-architecture": "Reference",
+    "sample": "Example",
+    "troubleshooting-general": "Troubleshooting",
+    "troubleshooting-known-issue": "Troubleshooting",
+    "error-reference": "Reference",
+    "faq-article": "FAQ",
+    "reference": "Reference",
+    "faq": "FAQ",
+    "include": "Snippet",
+    "policy": "Policy",
+    "runbook": "Runbook",
+    "glossary": "Glossary",
+}
+#: Types that mean the same; the bundle's own spelling wins.
+_SYNONYMS = [
+    {"procedure", "runbook", "how-to", "howto", "guide", "playbook", "instructions"},
+    {"troubleshooting", "troubleshooter", "issue", "known issue", "kb", "problem"},
+    {"reference", "article", "documentation", "doc", "document"},
+    {"faq", "faqs", "q&a"},
+    {"dataset", "data", "table", "spreadsheet"},
+    {"presentation", "slides", "slide deck", "deck"},
+    {"concept", "overview", "explanation"},
+]
+_TROUBLE_HEADINGS = {
+    "symptom",
+    "symptoms",
+    "cause",
+    "causes",
+    "resolution",
+    "workaround",
+    "solution",
+    "fix",
+    "more information",
+    "status",
+}
+
+
+# --- title ---------------------------------------------------------------------------------------
+
+
+def clean_file_title(stem: str) -> str:
+    """A file name as a title: ``refund_policy-2026`` -> ``Refund policy 2026``."""
+    parts = [p for p in re.split(r"[\s_.\-]+", stem) if p]
+    if not parts:
+        return "Untitled"
+    if not all(p.isupper() for p in parts if p.isalpha()):
+        parts = [p.capitalize() if p.isupper() and len(p) > 4 else p for p in parts]
+    else:
+        parts = [p.lower() for p in parts]
+    title = " ".join(parts)
+    return title[0].upper() + title[1:]
+
+
+def _clean_title(text: str) -> str:
+    text = " ".join(text.split()).strip(" :-–—|#*")
+    return prose.clip(text, MAX_TITLE)
+
+
+def draft_title(converted: Converted, parsed: list[prose.Block]) -> str:
+    """The document's title: its metadata, its first heading, or its cleaned file name."""
+    props_title = converted.properties.get("title", "")
+    if props_title and not _JUNK_TITLE.match(props_title.strip()) and len(props_title) > 2:
+        return _clean_title(props_title)
+    if converted.title and not _JUNK_TITLE.match(converted.title.strip()):
+        title = converted.title
+        if converted.kind == "html" and " | " in title:
+            title = title.split(" | ")[0]
+        return _clean_title(title)
+    if converted.kind not in ("xlsx", "xls", "csv", "code"):
+        for n, block in enumerate(parsed[:30]):
+            if (
+                block.kind == "heading"
+                and (block.level == 1 or n == 0)
+                and not _JUNK_TITLE.match(block.text)
+                and prose.words(block.text)
+            ):
+                return _clean_title(block.text)
+            if block.kind != "heading":
+                break
+        first = next((b for b in parsed[:3] if b.kind == "paragraph"), None)
+        if first is not None and converted.kind in ("docx", "pdf", "text") and _title_like(first):
+            return _clean_title(first.text)
+    return clean_file_title(converted.source.stem)
+
+
+def _title_like(block: prose.Block) -> bool:
+    text = block.text
+    n = len(prose.words(text))
+    return (
+        3 <= n <= 14
+        and len(text) <= 110
+        and not text.rstrip().endswith((".", ",", ";"))
+        and sum(c.isalpha() for c in text) > len(text) * 0.6
+        and not text.isupper()
+    )
+
+
+# --- description ---------------------------------------------------------------------------------
+
+
+def draft_description(
+    converted: Converted,
+    title: str,
+    parsed: list[prose.Block],
+    *,
+    siblings: Iterable[str] = (),
+) -> str:
+    """One informative sentence about the document, at most about 200 characters.
+
+    The first sentence that reads as prose; when it reads almost the same as a sibling's
+    description, the next sentence of the same paragraph is tried, then the next
+    paragraph's (only as far as the opening paragraphs: further in, a shared description
+    is more honest than an off-topic one).
+    """
+    others = [_sorted_words(s) for s in siblings if s]
+    first = ""
+    for n, group in enumerate(_candidates(converted, title, parsed)):
+        for candidate in group:
+            sentence = _finish(candidate)
+            if not sentence or says_nothing(sentence, title) or norm(sentence) == norm(title):
+                continue
+            first = first or sentence
+            if not _near_duplicate(sentence, others):
+                return sentence
+        if first and n >= 2:
+            break
+    return first or _finish(_structure_sentence(converted, title, parsed))
+
+
+def _finish(text: str) -> str:
+    text = " ".join(text.split()).strip(" -–—:;,")
+    if not text:
+        return ""
+    text = prose.clip(text, MAX_DESCRIPTION - 1)
+    if text[-1] not in ".!?…":
+        text += "."
+    return text[0].upper() + text[1:]
+
+
+def _sorted_words(text: str) -> str:
+    return " ".join(sorted(norm(text).split()))
+
+
+def _near_duplicate(sentence: str, others: list[str]) -> bool:
+    if not others:
+        return False
+    from rapidfuzz import fuzz
+
+    mine = _sorted_words(sentence)
+    return any(fuzz.ratio(mine, other) >= 90 for other in others)
+
+
+def _candidates(converted: Converted, title: str, parsed: list[prose.Block]) -> Iterator[list[str]]:
+    """Groups of candidate sentences, best first: metadata, then paragraph by paragraph."""
+    subject = converted.properties.get("subject", "")
+    if len(prose.words(subject)) >= 4 and not _JUNK_TITLE.match(subject):
+        yield [subject]
+    for line in converted.markdown.split("\n", 16)[:15]:  # an EPUB's metadata lines
+        match = re.match(r"\*\*Description:\*\*\s*(.+)", line)
+        if match:
+            yield [match.group(1)]
+    seen = 0
+    for kinds in (("paragraph",), ("item",)):
+        for block in parsed:
+            if block.kind not in kinds:
+                continue
+            seen += 1
+            if seen > 80:
+                break
+            found = _sentences(block.text, title)
+            if found:
+                yield found
+
+
+def _sentences(text: str, title: str) -> list[str]:
+    if _BOILERPLATE.match(text):
+        return []
+    return [s for s in prose.sentences(text)[:4] if _prose_like(s) and norm(s) != norm(title)]
+
+
+def _prose_like(sentence: str) -> bool:
+    """Whether a sentence reads as prose: enough words, mostly lower-case, not a list."""
+    if _BOILERPLATE.match(sentence):
+        return False
+    tokens = prose.words(sentence)
+    if len(tokens) < 6:
+        return False
+    lower = sum(1 for t in tokens if t[:1].islower())
+    if lower < len(tokens) * 0.4:
+        return False
+    if sentence.count(",") > len(tokens) / 3:
+        return False  # a list of names or values
+    letters = sum(c.isalpha() for c in sentence)
+    if letters < len(sentence) * 0.6:
+        return False
+    if sentence.rstrip()[-1:] in ".!?:":
+        return True
+    return len(tokens) >= 12 and lower >= len(tokens) * 0.6  # a heading-less line of prose
+
+
+def _structure_sentence(converted: Converted, title: str, parsed: list[prose.Block]) -> str:
+    """A description from the document's shape when it has no sentence to offer."""
+    label = KIND_LABELS.get(converted.kind, "Document")
+    body = converted.markdown
+    headings = [
+        b.text
+        for b in parsed
+        if b.kind == "heading" and norm(b.text) != norm(title) and _wordy(b.text)
+    ]
+    if converted.kind in ("xlsx", "xls", "csv"):
+        columns = _table_columns(body)
+        sheets = [b.text for b in parsed if b.kind == "heading" and b.level == 2]
+        rows = sum(1 for line in body.split("\n") if line.startswith("|")) - 2 * max(1, len(sheets))
+        parts = [f"{label} of {max(rows, 0):,} rows"]
+        if len(sheets) > 1:
+            parts.append(f"in {len(sheets)} sheets ({_join(sheets, 4)})")
+        if columns:
+            parts.append(f"with columns {_join(columns, 6)}")
+        return " ".join(parts)
+    if converted.kind == "pptx":
+        slides = len(re.findall(r"<!-- Slide number: \d+ -->", body)) or 1
+        topics = _join(headings, 4)
+        return f"{label} of {slides} slides" + (f" on {topics}" if topics else "")
+    if converted.kind == "code" and converted.source.suffix.lower() == ".json":
+        keys = _json_keys(converted.source)
+        if keys:
+            return f"JSON data with the keys {_join(keys, 6)}"
+    if len(headings) >= 2:
+        return f"{label} covering {_join(headings, 4)}"
+    opening = _opening(body)
+    if opening:
+        return f"{label} whose text opens with “{opening}”"
+    return f"{label} imported from {converted.source.name}"
+
+
+def _wordy(text: str) -> bool:
+    """Whether a heading is words (``Refund rules``), not figures (``TOTAL $821.14``)."""
+    letters = sum(c.isalpha() or c.isspace() for c in text)
+    return len(text) <= 80 and letters >= 0.8 * len(text)
+
+
+def _json_keys(path: Path) -> list[str]:
+
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return []
+    if isinstance(data, dict):
+        return [str(k) for k in data][:50]
+    if isinstance(data, list) and data and isinstance(data[0], dict):
+        return [str(k) for k in data[0]][:50]
+    return []
+
+
+def _table_columns(markdown: str) -> list[str]:
+    for line in markdown.split("\n"):
+        if line.startswith("|"):
+            cells = [prose.inline_text(c) for c in line.strip().strip("|").split("|")]
+            return [c for c in cells if c and not c.startswith("Unnamed")]
+    return []
+
+
+def _opening(markdown: str) -> str:
+    lines = []
+    for raw in markdown.split("\n")[:40]:
+        text = prose.inline_text(raw.strip().strip("|#>=-"))
+        if text and any(c.isalpha() for c in text) and not text.startswith("<!--"):
+            lines.append(text.strip(" |"))
+        if sum(len(x) for x in lines) > 110:
+            break
+    return prose.clip(", ".join(lines), 120).rstrip(".")
+
+
+def _join(items: list[str], limit: int) -> str:
+    items = [i for i in dict.fromkeys(items) if i]
+    if not items:
+        return ""
+    shown = items[:limit]
+    more = len(items) - len(shown)
+    if more:
+        return f"{', '.join(shown)} and {more} more"
+    if len(shown) == 1:
+        return shown[0]
+    return f"{', '.join(shown[:-1])} and {shown[-1]}"
+
+
+# --- type ----------------------------------------------------------------------------------------
+
+
+def infer_type(
+    converted: Converted,
+    title: str,
+    parsed: list[prose.Block],
+    existing: Counter[str] | None = None,
+) -> str:
+    """The document's type: a hint in its metadata, the shape of its content, its bundle.
+
+    A strong signal (a troubleshooting article's Symptoms/Cause/Resolution headings, a
+    spreadsheet, an FAQ) decides; otherwise the bundle's most common type, else
+    ``Reference``. A type the bundle already spells another way is spelled its way.
+    """
+    existing = existing or Counter()
+    guess = content_type(converted, title, parsed)
+    if guess is None:
+        guess = existing.most_common(1)[0][0] if existing else "Reference"
+    return _bundle_spelling(guess, existing)
+
+
+def content_type(converted: Converted, title: str, parsed: list[prose.Block]) -> str | None:
+    """The type the document itself makes evident (its hints, format, headings), if any."""
+    foreign = converted.frontmatter or {}
+    for key in _TYPE_HINT_KEYS:
+        hint = foreign.get(key)
+        if isinstance(hint, str) and hint.strip().lower() in _TYPE_HINTS:
+            return _TYPE_HINTS[hint.strip().lower()]
+    kind = converted.kind
+    if kind in ("xlsx", "xls", "csv"):
+        return "Dataset"
+    if kind == "pptx":
+        return "Presentation"
+    if kind == "ipynb":
+        return "Notebook"
+    if kind == "msg":
+        return "Email"
+    lowered = title.lower()
+    headings = {b.text.lower().rstrip(":") for b in parsed if b.kind == "heading"}
+    questions = sum(1 for b in parsed if b.kind == "heading" and b.text.endswith("?"))
+    if len(headings & _TROUBLE_HEADINGS) >= 2 or lowered.startswith(("troubleshoot", "fix ")):
+        return "Troubleshooting"
+    if "faq" in lowered.split() or "frequently asked" in lowered or questions >= 3:
+        return "FAQ"
+    if "glossary" in lowered:
+        return "Glossary"
+    if "policy" in lowered.split() or "policies" in lowered.split():
+        return "Policy"
+    if "release notes" in lowered or "changelog" in lowered:
+        return "Release notes"
+    if lowered.startswith(("how to ", "how do ")) or headings & {"steps", "procedure"}:
+        return "Procedure"
+    if kind == "code":
+        return "Data"
+    return None
+
+
+def _bundle_spelling(guess: str, existing: Counter[str]) -> str:
+    lowered = guess.lower()
+    group = next((g for g in _SYNONYMS if lowered in g), {lowered})
+    for name, _count in existing.most_common():
+        if name.lower() == lowered or name.lower() in group:
+            return name
+    return guess
+
+
+# --- tags ----------------------------------------------------------------------------------------
+
+
+def draft_tags(converted: Converted, foreign: dict[str, Any]) -> list[str]:
+    raw = converted.properties.get("keywords", "")
+    keywords = foreign.get("keywords")
+    if isinstance(keywords, list):
+        raw = ", ".join(str(k) for k in keywords)
+    elif isinstance(keywords, str):
+        raw = keywords
+    tags = []
+    for part in re.split(r"[,;]", raw):
+        tag = " ".join(part.split()).lower()
+        if tag and len(tag) <= 40 and tag not in tags:
+            tags.append(tag)
+    return tags[:8]

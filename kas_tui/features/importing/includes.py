@@ -1,0 +1,399 @@
+"""Include directives resolved the way the docs site renders them.
+
+A page of a docs site pulls shared text in with a directive its generator expands; a
+build that kept the directive would show an agent ``[!INCLUDE ...]`` where a reader sees
+a paragraph. Pure: files are read through a ``read(rel_path)`` callable, never the disk.
+
+docfx (``[!INCLUDE[title](path.md)]``, a space before ``[title]`` allowed)
+    On a line of its own (after any ``>`` or list marker, which the included lines take
+    too) or inline, where the text is joined into the line. The path is relative to the
+    including file (``%20`` decoded, ``~/`` or ``/`` from the source root); the included
+    file's frontmatter is dropped, its own includes resolve relative to it and its
+    relative links are rewritten to lead to the same files from the including page. Not
+    inside fenced or indented code, nor in a code span.
+
+MkDocs (pymdownx.snippets, a preprocessor: expanded inside fenced code too)
+    A line ``--8<-- "path"`` (single quotes too, any number of dashes around ``8<``),
+    or a block: a ``--8<--`` line, path lines, a closing ``--8<--`` line (a blank path
+    line stays a blank line). The snippet takes the directive's indentation. Paths are
+    relative to the site's base paths (``snippet_bases``, tried in order, never left
+    upward), nested snippets too. ``"f.py:3:10"`` keeps lines 3 to 10 (``f.py:3``
+    from 3 on, ``f.py::10`` up to 10, ``-n`` counts from the end, ``1:3,7:9`` several
+    ranges); ``"f.py:name"`` the lines between ``--8<-- [start:name]`` and
+    ``--8<-- [end:name]`` (behind any comment prefix). Marker lines never show. A path
+    starting with ``;`` is commented out (the line is dropped); ``;--8<--`` is an
+    escaped directive, shown without its first ``;``.
+
+Where pymdownx drops a directive it cannot resolve, the page here keeps it as written
+and a problem says why: a missing file, a path leaving the source, an image, a URL, a
+loop (``a`` includes ``b`` includes ``a``), nesting deeper than ``max_depth``. Problems
+carry the line in the page given (for a nested include, the line of the outermost
+directive, the message naming the file and line it sits in).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from kas_tui.core.okf.links import relative_link, resolve, rewrite_links
+from kas_tui.features.importing.include_syntax import (
+    BINARY,
+    CONTAINER,
+    DOCFX,
+    IMAGE,
+    MARKDOWN,
+    SNIPPET,
+    code_lines,
+    code_spans,
+    directive_paths,
+    docfx_target,
+    file_lines,
+    frontmatter_end,
+    parse_spec,
+    relative,
+    section_lines,
+    select_lines,
+    under,
+    without_markers,
+)
+
+#: Folder names docs sites keep their snippet and include files in.
+INCLUDE_DIRS = frozenset({"includes", "_includes", "snippets", "_snippets", "includes-shared"})
+
+Read = Callable[[str], "str | None"]
+
+
+@dataclass(frozen=True)
+class IncludeProblem:
+    line: int  # 1-based line in the including file
+    target: str  # the path as written
+    message: str  # what happened and how to fix it
+
+
+@dataclass
+class Expanded:
+    text: str  # the text with every resolvable directive replaced
+    included: list[str] = field(default_factory=list)  # source-relative, each once, in order
+    problems: list[IncludeProblem] = field(default_factory=list)
+
+
+def is_include_target(path: str) -> bool:
+    """Whether the source-relative ``path`` sits in a folder docs sites keep snippets
+    and include files in (:data:`INCLUDE_DIRS`): text shown inside other pages, not a
+    page of its own."""
+    return any(part.lower() in INCLUDE_DIRS for part in path.split("/")[:-1])
+
+
+def expand_includes(
+    text: str,
+    path: str,
+    read: Read,
+    *,
+    max_depth: int = 5,
+    snippet_bases: Sequence[str] = ("", "docs"),
+) -> Expanded:
+    """``text`` (the file at source-relative ``path``) with its include directives
+    replaced by what they include; ``read(rel)`` gives a source file's text or ``None``."""
+    result = Expanded(text)
+    if "8<" not in text and "[!include" not in text.lower():
+        return result
+    expander = _Expander(read, result, max_depth, [b.strip("/") for b in snippet_bases])
+    result.text = expander.expand(text, path, (path,), None)
+    return result
+
+
+def targets(text: str, path: str, *, snippet_bases: Sequence[str] = ("", "docs")) -> list[str]:
+    """The source-relative paths ``text``'s directives name, without reading them (a
+    snippet's path in every base it may be in): for telling include files from pages."""
+    found: list[str] = []
+    for written, snippet in directive_paths(text):
+        if snippet:
+            name = parse_spec(written)[0]
+            found += [p for p in (under(b.strip("/"), name) for b in snippet_bases) if p]
+        else:
+            rel = relative(path, written)
+            if rel:
+                found.append(rel)
+    return list(dict.fromkeys(found))
+
+
+def rebase_links(text: str, written_in: str, shown_in: str) -> str:
+    """``text``'s relative links, written for the file ``written_in``, rewritten to lead
+    to the same files from ``shown_in`` (the page an include is expanded into)."""
+    if written_in == shown_in or posixpath.dirname(written_in) == posixpath.dirname(shown_in):
+        return text
+
+    def change(target: str) -> str | None:
+        if target.startswith("/"):
+            return None  # rooted: the same from anywhere
+        found = resolve(written_in, target)
+        if found.kind != "internal":
+            return None
+        link = relative_link(shown_in, found.path)
+        return link + ("#" + found.fragment if "#" in target else "")
+
+    return rewrite_links(text, change)
+
+
+class _Expander:
+    def __init__(self, read: Read, result: Expanded, max_depth: int, bases: list[str]) -> None:
+        self._read = read
+        self._texts: dict[str, str | None] = {}
+        self.result = result
+        self.max_depth = max_depth
+        self.bases = bases
+
+    def read(self, rel: str) -> str | None:
+        if rel not in self._texts:
+            text = self._read(rel)
+            if text is not None:
+                text = text.lstrip("\ufeff").replace("\r\n", "\n")
+            self._texts[rel] = text
+        return self._texts[rel]
+
+    def problem(self, where: tuple[int, str], target: str, message: str) -> None:
+        self.result.problems.append(IncludeProblem(where[0], target, message + where[1]))
+
+    # -- one file ------------------------------------------------------------------------
+
+    def expand(
+        self,
+        text: str,
+        path: str,
+        chain: tuple[str, ...],
+        at: tuple[int, str] | None,
+        numbers: Sequence[int] | None = None,
+    ) -> str:
+        """``text`` of ``path`` expanded. For an included file, ``at`` is where the
+        outermost directive stands (its line in the page) and ``numbers`` the line in
+        ``path`` each line of ``text`` is (the text may be a part of the file)."""
+        lines = text.split("\n")
+        numbers = numbers or range(1, len(lines) + 1)
+        docfx = path.lower().endswith(MARKDOWN) or at is None
+        code = code_lines(text) if docfx and "[!include" in text.lower() else None
+        pairs = self._block_markers(lines, path, at, numbers)
+        out: list[str] = []
+        inside = False
+        for index, line in enumerate(lines):
+            where = (
+                (index + 1, "") if at is None else (at[0], f" (in {path}, line {numbers[index]})")
+            )
+            match = SNIPPET.match(line)
+            if match and match.group("escape"):
+                out.append(line.replace(";", "", 1))
+            elif match and match.group("block") and index in pairs:
+                inside = not inside
+            elif inside and match:  # pymdownx ignores a quoted snippet inside a block
+                self.problem(
+                    where,
+                    match.group("quoted")[1:-1],
+                    "a quoted --8<-- line inside a --8<-- block is ignored: the line was "
+                    "dropped; write the path alone on its line inside the block",
+                )
+            elif inside or (match and match.group("inline")):
+                spec = (match.group("quoted")[1:-1] if match else line).strip()
+                indent = match.group("space") if match else line[: len(line) - len(line.lstrip())]
+                if inside and not spec:
+                    out.append("")  # a blank path line is a blank line
+                elif not spec.startswith(";"):  # ``;path`` is commented out
+                    out += self.snippet(spec, line, indent, chain, where)
+            elif code is not None and index not in code and "[!" in line:
+                out += self.docfx_line(line, path, chain, where)
+            else:
+                out.append(line)
+        return "\n".join(out)
+
+    def _block_markers(
+        self, lines: list[str], path: str, at: tuple[int, str] | None, numbers: Sequence[int]
+    ) -> set[int]:
+        """The lines opening and closing snippet blocks; one left open is a problem."""
+        markers = []
+        for index, line in enumerate(lines):
+            match = SNIPPET.match(line)
+            if match and match.group("block") and not match.group("escape"):
+                markers.append(index)
+        if len(markers) % 2:
+            last = markers.pop()
+            note = f" (in {path}, line {numbers[last]})" if at else ""
+            self.problem(
+                (at[0] if at else last + 1, note),
+                lines[last].strip(),
+                "this --8<-- opens a snippet block no --8<-- line closes: the lines after "
+                "it were left as they were; close the block with a line holding only --8<--",
+            )
+        return set(markers)
+
+    # -- MkDocs snippets -----------------------------------------------------------------
+
+    def snippet(
+        self, spec: str, line: str, indent: str, chain: tuple[str, ...], where: tuple[int, str]
+    ) -> list[str]:
+        name, ranges, section = parse_spec(spec)
+        kept = [line]
+        if name.lower().startswith(("http://", "https://")):
+            self.problem(
+                where,
+                spec,
+                f"{name} is a URL: remote snippets are not downloaded, the directive was left "
+                "as it was; copy the text into a file of the source and include that",
+            )
+            return kept
+        if IMAGE.search(name) or BINARY.search(name):
+            what = "an image" if IMAGE.search(name) else "a binary file"
+            self.problem(
+                where,
+                spec,
+                f"{name} is {what}: {what} cannot be included as text, the directive was left "
+                "as it was; link to it with ![...](...) instead",
+            )
+            return kept
+        candidates = [under(base, name) for base in self.bases]
+        found = next((c for c in candidates if c and self.read(c) is not None), None)
+        if found is None:
+            joined = [posixpath.normpath(posixpath.join(b, name)) for b in self.bases]
+            if not any(candidates) and all(j == ".." or j.startswith(("../", "/")) for j in joined):
+                self.problem(
+                    where,
+                    spec,
+                    f"{name} leads outside the source: it was not read, the directive was left "
+                    "as it was; include a file inside the source",
+                )
+            elif not any(candidates):
+                bases = ", ".join(f"{b}/" if b else "the source root" for b in self.bases)
+                self.problem(
+                    where,
+                    spec,
+                    f"{name} climbs out of every snippet base path ({bases}), which pymdownx "
+                    "does not allow: it was not read, the directive was left as it was; name "
+                    "the file from a base path",
+                )
+            else:
+                looked = ", ".join(dict.fromkeys(c for c in candidates if c))
+                self.problem(
+                    where,
+                    spec,
+                    f"{name} is not in the source (looked for {looked}): the directive was "
+                    "left as it was; fix the path or add the file",
+                )
+            return kept
+        if not self.may_enter(found, spec, chain, where):
+            return kept
+        lines = list(enumerate(file_lines(self.read(found) or ""), start=1))
+        if section is not None:
+            chosen = section_lines(lines, section)
+            if chosen is None:
+                self.problem(
+                    where,
+                    spec,
+                    f"{found} has no section {section} (no --8<-- [start:{section}] marker): "
+                    "the directive was left as it was; fix the section name or add the markers",
+                )
+                return kept
+            lines = chosen
+        else:
+            lines = without_markers(select_lines(lines, ranges) if ranges else lines)
+        if not lines:
+            self.problem(
+                where,
+                spec,
+                f"{spec} selects no line of {found}: the directive was left as it was; fix the "
+                "line numbers or the section markers",
+            )
+            return kept
+        self.included(found)
+        text = "\n".join(part for _number, part in lines)
+        body = self.expand(text, found, (*chain, found), where, [n for n, _part in lines])
+        indent = indent.expandtabs(4)
+        return [indent + part if part else part for part in body.split("\n")]
+
+    # -- docfx ---------------------------------------------------------------------------
+
+    def docfx_line(
+        self, line: str, path: str, chain: tuple[str, ...], where: tuple[int, str]
+    ) -> list[str]:
+        spans = code_spans(line)
+        found = [m for m in DOCFX.finditer(line) if not any(a <= m.start() < b for a, b in spans)]
+        if not found:
+            return [line]
+        first = found[0]
+        container = CONTAINER.fullmatch(line[: first.start()])
+        if len(found) == 1 and container and not line[first.end() :].strip():
+            body = self.docfx(first, path, chain, where)
+            if body is None:
+                return [line]
+            prefix = line[: first.start()]
+            more = container.group("quote") + " " * len(container.group("item") or "")
+            parts = body.strip("\n").split("\n")
+            rest = [more + part if part.strip() else more.rstrip() for part in parts[1:]]
+            return [prefix + parts[0], *rest]
+        pieces, at = [], 0
+        for match in found:
+            body = self.docfx(match, path, chain, where)
+            inline = " ".join(part.strip() for part in (body or "").split("\n") if part.strip())
+            pieces += [line[at : match.start()], match.group(0) if body is None else inline]
+            at = match.end()
+        return ["".join(pieces) + line[at:]]
+
+    def docfx(
+        self, match: re.Match[str], path: str, chain: tuple[str, ...], where: tuple[int, str]
+    ) -> str | None:
+        written = docfx_target(match.group("target"))
+        rel = relative(path, written)
+        if rel is None:
+            self.problem(
+                where,
+                written,
+                f"{written} leads outside the source: it was not read, the directive was left "
+                "as it was; include a file inside the source",
+            )
+            return None
+        if not self.may_enter(rel, written, chain, where):
+            return None
+        text = self.read(rel)
+        if text is None:
+            self.problem(
+                where,
+                written,
+                f"{rel} does not exist: the directive was left as it was; fix the path or add "
+                "the file",
+            )
+            return None
+        self.included(rel)
+        skipped = frontmatter_end(text)
+        first = text[:skipped].count("\n") + 1
+        text = text[skipped:]
+        numbers = range(first, first + text.count("\n") + 1)
+        body = self.expand(text, rel, (*chain, rel), where, numbers)
+        return rebase_links(body, rel, path)
+
+    # -- both ----------------------------------------------------------------------------
+
+    def may_enter(
+        self, rel: str, written: str, chain: tuple[str, ...], where: tuple[int, str]
+    ) -> bool:
+        if rel in chain:
+            loop = " -> ".join((*chain, rel))
+            self.problem(
+                where,
+                written,
+                f"include loop {loop}: stopped there, the directive was left as it was; "
+                "remove the include that leads back",
+            )
+            return False
+        if len(chain) > self.max_depth:
+            self.problem(
+                where,
+                written,
+                f"includes nest deeper than {self.max_depth} ({' -> '.join((*chain, rel))}): "
+                f"{rel} was not read, the directive was left as it was; include it from a "
+                "shallower file",
+            )
+            return False
+        return True
+
+    def included(self, rel: str) -> None:
+        if rel not in self.result.included:
+            self.result.included.append(rel)

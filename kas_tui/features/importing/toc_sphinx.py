@@ -1,0 +1,199 @@
+"""A Sphinx project's table of contents: the ``toctree`` directives of its Markdown
+(MyST) pages, from the root document that ``conf.py`` names.
+
+``conf.py`` sets the root document (``root_doc`` or, in older projects, ``master_doc``;
+``index`` when neither is set). Each page may hold toctrees, written as MyST
+directives in a code fence (```` ```{toctree} ````) or a colon fence
+(``:::{toctree}``): option lines (``:caption: Guide``, ``:glob:``, ``:maxdepth: 2``)
+then one entry a line, a document name relative to the page (``install/linux``, or
+``/usage`` from the project's folder), ``Title <docname>`` to give it a title, a
+pattern with ``:glob:``, an address, or ``self``. A toctree's caption is a section of
+its entries; the pages an entry names bring their own toctrees below them.
+
+Only what ``conf.py`` says literally is read (a regular expression, never executed).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import posixpath
+import re
+from collections.abc import Callable, Collection
+from typing import Any
+
+from kas_tui.features.importing.toc_formats import MARKDOWN_PAGES, MD_HEADING, URL
+
+_ROOT_DOC = re.compile(r"^(?:root_doc|master_doc)\s*=\s*['\"]([^'\"]+)['\"]", re.MULTILINE)
+_FENCE = re.compile(r"^(`{3,}|:{3,})\s*\{toctree\}\s*$")
+_TITLED = re.compile(r"^(.*?)\s*<([^<>]+)>$")
+
+
+def root_doc(conf: str) -> str:
+    """The root document's name as ``conf.py`` sets it (``index`` when it does not)."""
+    found = _ROOT_DOC.search(conf)
+    return found.group(1).strip().removesuffix(".md") if found else "index"
+
+
+def sphinx_roots(
+    conf_path: str,
+    read: Callable[[str], str | None],
+    files: Collection[str],
+    problems: list[str],
+    node: Callable[..., Any],
+) -> list[Any] | None:
+    """The pages of the Sphinx project configured by ``conf_path`` as ``node(title,
+    path, children, line, file)`` trees: the root document, then what its toctrees
+    list; ``None`` when the root document is no Markdown page of the source."""
+    base = posixpath.dirname(conf_path)
+    root = _page(posixpath.join(base, root_doc(read(conf_path) or "")), files)
+    if root is None:
+        return None
+    reader = _Toctrees(read, files, problems, node, base)
+    return [node(None, root, [], None, None), *reader.below(root, {root})]
+
+
+def _page(docname: str, files: Collection[str]) -> str | None:
+    for ext in MARKDOWN_PAGES:
+        if docname + ext in files:
+            return docname + ext
+    return None
+
+
+class _Toctrees:
+    """Reads toctrees page by page: ``problems`` collects what they name that is
+    missing, ``node`` makes the tree's nodes, ``base`` is the project's folder."""
+
+    def __init__(
+        self,
+        read: Callable[[str], str | None],
+        files: Collection[str],
+        problems: list[str],
+        node: Callable[..., Any] | None,
+        base: str,
+    ) -> None:
+        self.read, self.files, self.problems, self.node, self.base = (
+            read,
+            files,
+            problems,
+            node,
+            base,
+        )
+        self.docnames = sorted(
+            posixpath.splitext(f)[0] for f in files if f.lower().endswith(MARKDOWN_PAGES)
+        )
+
+    def below(self, page: str, seen: set[str]) -> list[Any]:
+        """The entries of ``page``'s toctrees, each with what its own page lists."""
+        text = self.read(page)
+        if not text:
+            return []
+        nodes: list[Any] = []
+        for caption, line, entries in _toctrees(text):
+            found = []
+            for number, title, target, glob in entries:
+                for path in self.targets(page, number, target, glob):
+                    if path in seen:
+                        continue  # listed above it already (or itself): no loop
+                    child = self.node(title, path, [], number, page)
+                    child.children = self.below(path, seen | {path})
+                    found.append(child)
+            if caption and found:
+                nodes.append(self.node(caption, None, found, line, page))
+            else:
+                nodes += found
+        return nodes
+
+    def targets(self, page: str, number: int, target: str, glob: bool) -> list[str]:
+        """The pages a toctree entry of ``page`` (on line ``number``) names."""
+        folder = posixpath.dirname(page)
+        name = target.removesuffix(".md")
+        docname = posixpath.normpath(
+            posixpath.join(self.base, name.lstrip("/"))
+            if name.startswith("/")
+            else posixpath.join(folder, name)
+        )
+        if glob and any(c in target for c in "*?["):
+            return [d + ".md" for d in self.docnames if fnmatch.fnmatchcase(d, docname)]
+        path = _page(docname, self.files)
+        if path is None:
+            self.problems.append(
+                f"{page}:{number}: the toctree names {target}, which is not in the source "
+                f"(no {docname}.md); fix the entry or add the page"
+            )
+            return []
+        return [path]
+
+
+Entry = tuple[int, "str | None", str, bool]  # line, title, target, a glob pattern
+
+
+def _toctrees(text: str) -> list[tuple[str | None, int, list[Entry]]]:
+    """Each toctree of a page: its caption, its line, its entries (line, title, target,
+    whether it is a glob pattern)."""
+    return [(caption, line, entries) for caption, line, _end, entries in _blocks(text)]
+
+
+def _blocks(text: str) -> list[tuple[str | None, int, int, list[Entry]]]:
+    """:func:`_toctrees` with the line each block ends on (its closing fence)."""
+    found = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        fence = _FENCE.match(lines[i].strip())
+        i += 1
+        if not fence:
+            continue
+        start, close = i, fence.group(1)
+        caption, glob, entries = None, False, []
+        while i < len(lines) and not lines[i].strip().startswith(close):
+            raw = lines[i].strip()
+            i += 1
+            if not raw:
+                continue
+            if raw.startswith(":") and ":" in raw[1:]:  # an option
+                key, _, value = raw[1:].partition(":")
+                if key.strip() == "caption":
+                    caption = value.strip() or None
+                glob = glob or key.strip() == "glob"
+                continue
+            titled = _TITLED.match(raw)
+            title, target = (
+                (titled.group(1).strip() or None, titled.group(2)) if titled else (None, raw)
+            )
+            if target == "self" or URL.match(target):
+                continue
+            entries.append((i, title, target.strip(), glob))
+        i += 1
+        found.append((caption, start, min(i, len(lines)), entries))
+    return found
+
+
+def toctree_lists(
+    text: str, page: str, read: Callable[[str], str | None], files: Collection[str], base: str
+) -> str:
+    """``text`` (the page ``page``) with each toctree as a reader of the site sees it: a
+    list of links to the pages it names, titled as it titles them (else by their first
+    heading), under its caption in bold; what it names that is missing is left out."""
+    blocks = _blocks(text)
+    if not blocks:
+        return text
+    lines = text.splitlines()
+    reader = _Toctrees(read, files, [], None, base)
+    folder = posixpath.dirname(page)
+    for caption, start, end, entries in reversed(blocks):
+        shown = [f"**{caption}**", ""] if caption else []
+        for _number, title, target, glob in entries:
+            for path in reader.targets(page, 0, target, glob):
+                name = title or _first_heading(read(path) or "") or posixpath.basename(path)[:-3]
+                shown.append(f"- [{name}]({posixpath.relpath(path, folder or '.')})")
+        lines[start - 1 : end] = shown
+    return "\n".join(lines) + ("\n" if text.endswith("\n") else "")
+
+
+def _first_heading(text: str) -> str | None:
+    """The text of a page's first top-level heading, if it has one."""
+    for line in text.splitlines():
+        heading = MD_HEADING.match(line)
+        if heading and len(heading.group(1)) == 1 and heading.group(2).strip():
+            return heading.group(2).strip()
+    return None

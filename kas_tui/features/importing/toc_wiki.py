@@ -1,0 +1,187 @@
+"""A wiki's sidebar as a table of contents: GitHub's (Gollum) ``_Sidebar.md``.
+
+A GitHub wiki is a folder of pages (``Page-Name.md``) with a ``_Sidebar.md`` shown
+beside every page: headings name sections, bullet lists (nested by indentation) list
+pages, and a page is named by a wiki link (``[[Page Name]]``, ``[[Link text|Page
+Name]]``), a Markdown link to the page (``[Text](Page-Name)``, ``[Text](Page-Name.md)``)
+or a link to its address (``https://github.com/owner/repo/wiki/Page-Name``). Pages are
+found by name wherever they sit in the wiki, spaces written as hyphens, case ignored.
+
+A line naming no page is a section when entries sit below it; a link to a page the wiki
+does not hold is a problem (``file:line``, what, how to fix it); other addresses are no
+entries.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Collection
+from typing import Any
+from urllib.parse import unquote
+
+from kas_tui.features.importing.toc_formats import MARKDOWN_PAGES, MD_HEADING, URL
+
+#: The sidebar's file name (compared in lower case).
+SIDEBAR = "_sidebar.md"
+
+_ITEM = re.compile(r"^([ \t]*)(?:[-*+]|\d+[.)])[ \t]+(.*)$")
+_WIKI_LINK = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")
+_MD_LINK = re.compile(r"\[([^\]]*)\]\(\s*<?([^)\s>]*)>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
+_WIKI_ADDRESS = re.compile(r"^(?:https?:)?//[^/]+/[^/]+/[^/]+/wiki/([^?#]+)", re.IGNORECASE)
+_EMPHASIS = re.compile(r"(\*\*|__|\*|_|`)(.+?)\1")
+
+
+def page_key(name: str) -> str:
+    """A page name as the wiki matches it: case ignored, spaces as hyphens."""
+    return "-".join(unquote(name).strip().lower().split())
+
+
+def wiki_sidebar_roots(
+    path: str,
+    text: str,
+    files: Collection[str],
+    problems: list[str],
+    node: Callable[..., Any],
+) -> list[Any]:
+    """The entries of the sidebar ``path`` (its ``text``) as ``node(title, path,
+    children, line)`` trees; links to pages ``files`` does not hold go to ``problems``."""
+    pages: dict[str, str] = {}
+    for rel in sorted(files, key=lambda f: (f.count("/"), f)):  # the shallowest wins
+        stem, ext = posixpath.splitext(posixpath.basename(rel))
+        if ext.lower() in MARKDOWN_PAGES and not stem.startswith("_"):
+            pages.setdefault(page_key(stem), rel)
+    roots: list[Any] = []
+    stack: list[tuple[int, Any]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        heading, item = MD_HEADING.match(line), _ITEM.match(line)
+        if heading:
+            level, label = len(heading.group(1)), heading.group(2)
+        elif item:
+            level, label = 7 + len(item.group(1).expandtabs(4)) // 2, item.group(2)
+        elif _WIKI_LINK.search(line) or _MD_LINK.search(line):
+            level, label = 7, line
+        else:
+            continue
+        title, target = _entry(label.strip())
+        page = None
+        if target is not None:
+            page = _find(target, path, files, pages)
+            if page is None:
+                problems.append(
+                    f"{path}:{number}: names the page {target}, which is not in the wiki; "
+                    "fix the link or add the page"
+                )
+        entry = node(title or None, page, [], number)
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        (stack[-1][1].children if stack else roots).append(entry)
+        stack.append((level, entry))
+    return roots
+
+
+def _entry(label: str) -> tuple[str, str | None]:
+    """The title a sidebar line gives and the page it names (``None``: a section or an
+    address outside the wiki)."""
+    wiki = _WIKI_LINK.search(label)
+    if wiki:
+        text, page = wiki.group(1).strip(), (wiki.group(2) or wiki.group(1)).strip()
+        return text, page.split("#", 1)[0].strip() or None  # [[Page#Section]]: the page
+    link = _MD_LINK.search(label)
+    if link:
+        text, href = link.group(1).strip(), link.group(2).strip()
+        address = _WIKI_ADDRESS.match(href)
+        if address:
+            return text, unquote(address.group(1)).rstrip("/")
+        if URL.match(href) or not href or href.startswith("#"):
+            return _plain(label[: link.start()] + text + label[link.end() :]), None
+        return text, href.split("#", 1)[0].split("?", 1)[0]
+    return _plain(label), None
+
+
+def _plain(label: str) -> str:
+    return _EMPHASIS.sub(r"\2", label).strip(" :")
+
+
+def _find(target: str, sidebar: str, files: Collection[str], pages: dict[str, str]) -> str | None:
+    """The file a link names: a path to a page (``Guide/Setup.md``), else a page name."""
+    if target.lower().endswith(MARKDOWN_PAGES):
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(sidebar), unquote(target)))
+        if joined in files:
+            return joined
+        target = posixpath.splitext(posixpath.basename(target))[0]
+    return pages.get(page_key(posixpath.basename(target)))
+
+
+# --- Azure DevOps --------------------------------------------------------------------------
+
+#: An Azure DevOps wiki's order file: in each folder, the pages in the order shown.
+ORDER = ".order"
+#: The hidden folder an Azure DevOps wiki keeps its pages' images and files in.
+ATTACHMENTS = ".attachments"
+
+
+def order_title(name: str) -> str:
+    """A page's title from its file name as Azure DevOps writes it: a space is ``-``,
+    a hyphen ``%2D``, other characters percent-escaped (``Set-up-%2D-Linux``)."""
+    return unquote(name.replace("-", " ")).strip()
+
+
+def azure_order_roots(
+    path: str,
+    read: Callable[[str], str | None],
+    files: Collection[str],
+    problems: list[str],
+    node: Callable[..., Any],
+) -> list[Any]:
+    """The pages of an Azure DevOps wiki as ``node(title, path, children, line)`` trees,
+    from its root ``.order`` (``path``): each line names a page (``Name`` is
+    ``Name.md``) whose sub-pages are in the folder ``Name/``, ordered by that folder's
+    ``.order`` or, without one, by name; names with neither are problems."""
+    folders = {posixpath.dirname(f) for f in files}
+    for folder in list(folders):
+        while folder:
+            folder = posixpath.dirname(folder)
+            folders.add(folder)
+    return _ordered(posixpath.dirname(path), read, files, folders, problems, node, set())
+
+
+def _ordered(
+    folder: str,
+    read: Callable[[str], str | None],
+    files: Collection[str],
+    folders: set[str],
+    problems: list[str],
+    node: Callable[..., Any],
+    seen: set[str],
+) -> list[Any]:
+    seen.add(folder)
+    order = posixpath.join(folder, ORDER) if folder else ORDER
+    text = read(order) if order in files else None
+    if text is None:  # no order file: the folder's pages by name, as the wiki lists them
+        names = sorted(
+            posixpath.splitext(posixpath.basename(f))[0]
+            for f in files
+            if posixpath.dirname(f) == folder and f.lower().endswith(".md")
+        )
+        lines = [(None, n) for n in names]
+    else:
+        lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    nodes = []
+    for number, name in lines:
+        base = posixpath.join(folder, name) if folder else name
+        page = base + ".md" if base + ".md" in files else None
+        children = []
+        if base in folders and base not in seen:
+            children = _ordered(base, read, files, folders, problems, node, seen)
+        if page is None and not children:
+            if number is not None:
+                problems.append(
+                    f"{order}:{number}: names the page {name}, which is not in the wiki "
+                    f"(no {base}.md); fix the line or add the page"
+                )
+            continue
+        nodes.append(
+            node(order_title(name), page, children, number, None if folder == "" else order)
+        )
+    return nodes

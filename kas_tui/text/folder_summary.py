@@ -1,0 +1,522 @@
+"""Words about many documents at once: folder descriptions and the SKILL.md draft.
+
+A folder's index entry says what the folder holds, in one sentence drawn from its
+documents: how many, of what type, and the topics their titles share most (phrases
+weighed against the rest of the package, so "error" does not describe every folder).
+The SKILL.md draft says what the package covers and when to use it, and its body holds
+the usage rules an agent needs (scope, exclusions, navigation, entry points, freshness,
+when to stop), all drafted from the package's own bundles, types and sources.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from kas_tui.text.description_verdicts import LONG_DESCRIPTION, norm
+from kas_tui.text.lexical import STOPWORDS
+from kas_tui.text.tokens import CHARS_PER_TOKEN, INDEX_TOKEN_BUDGET
+from kas_tui.text import prose
+from kas_tui.text.grouping import fold, phrases, prefer_first
+
+#: Words that name no topic in a title, besides English function words
+#: (:data:`..evaluate.lexical.STOPWORDS`, the one list of those): contractions, page
+#: kinds, and what every troubleshooting title says.
+_STOP_WORDS = """cant can't wont won't doesnt doesn't dont don't onto vs use used user users
+    getting set sets new old one two three error errors issue issues problem problems fix
+    fixes fixed fail fails failed failure unable occurs occur message messages appears
+    appear working work works incorrect wrong unexpected troubleshoot troubleshooting
+    resolve resolved resolution support article articles document documents page pages
+    guide how-to faq overview information info describes description something went
+    sorry shown correctly properly trouble additional related adding check run running"""
+_STOP = frozenset(_STOP_WORDS.split()) | STOPWORDS
+_TYPE_PHRASES = {
+    "troubleshooting": ("troubleshooting article", "troubleshooting articles"),
+    "procedure": ("procedure", "procedures"),
+    "runbook": ("runbook", "runbooks"),
+    "reference": ("reference document", "reference documents"),
+    "faq": ("FAQ", "FAQs"),
+    "dataset": ("dataset", "datasets"),
+    "presentation": ("slide deck", "slide decks"),
+    "policy": ("policy", "policies"),
+    "concept": ("concept article", "concept articles"),
+    "tutorial": ("tutorial", "tutorials"),
+    "notebook": ("notebook", "notebooks"),
+    "snippet": ("snippet", "snippets"),
+    "glossary": ("glossary", "glossaries"),
+}
+#: Longest description of a folder (KAS045's threshold), unless its index has room.
+MAX_DESCRIPTION = LONG_DESCRIPTION
+#: Bundles side by side from which on a bundle's topics are weighed against its siblings'.
+SIBLINGS_TO_WEIGH = 4
+#: Longest description of a folder whose parent's index has room for it.
+MAX_FOLDER_DESCRIPTION = 600
+#: Share of an index's token budget its folder entries may fill when each takes its room.
+_FOLDER_SHARE = 0.4
+
+
+def folder_room(entries: int, budget: int = INDEX_TOKEN_BUDGET) -> int:
+    """How many characters a folder's description may take in its parent's index, which
+    lists ``entries`` entries: the usual ``MAX_DESCRIPTION`` (KAS045's threshold), and
+    more, up to ``MAX_FOLDER_DESCRIPTION``, when the index lists few. A bundle standing
+    for hundreds of documents then names more of the topics a question may ask about
+    (measured with ``kas-tui eval``: see the README, "Index budgets"), and its parent's
+    index still spends at most ``_FOLDER_SHARE`` of its budget on them."""
+    share = int(budget * CHARS_PER_TOKEN * _FOLDER_SHARE) // max(1, entries)
+    return max(MAX_DESCRIPTION, min(MAX_FOLDER_DESCRIPTION, share))
+
+
+def count_phrase(n: int, doc_type: str | None) -> str:
+    """``412 troubleshooting articles``, ``1 procedure``, ``3 documents``."""
+    one, many = _TYPE_PHRASES.get((doc_type or "").lower(), ("document", "documents"))
+    return f"{n:,} {one if n == 1 else many}"
+
+
+def mixture_phrase(n: int, types: Counter[str]) -> str:
+    """How many documents, by the types they actually have: "412 troubleshooting
+    articles" when every one is; "51 documents, mostly procedures" when 60% or more
+    are; "51 documents" otherwise. A count never claims a type the documents lack."""
+    counts = Counter({t: c for t, c in types.items() if t and c > 0})
+    if counts and len(counts) == 1 and sum(counts.values()) == n:
+        return count_phrase(n, next(iter(counts)))
+    main = main_type(counts.elements())
+    if main is not None:
+        _one, many = _TYPE_PHRASES.get(main.lower(), ("", ""))
+        if many:
+            return f"{count_phrase(n, None)}, mostly {many}"
+    return count_phrase(n, None)
+
+
+def main_type(types: Iterable[str]) -> str | None:
+    """The type most documents share, when at least 60% do."""
+    counts = Counter(t for t in types if t)
+    if not counts:
+        return None
+    name, n = counts.most_common(1)[0]
+    return name if n >= 0.6 * sum(counts.values()) else None
+
+
+@dataclass
+class Weights:
+    """How common each title phrase is across the package's folders (for idf)."""
+
+    folders: int = 1
+    df: Counter[str] = field(default_factory=Counter)
+
+    def idf(self, phrase: str) -> float:
+        return math.log((1 + self.folders) / (1 + self.df.get(phrase, 0))) + 1.0
+
+    def common(self, phrase: str) -> bool:
+        """Whether the titles of most folders hold ``phrase`` (of ``SIBLINGS_TO_WEIGH``
+        folders or more): a word such as "open" or "Microsoft" tells no folder apart."""
+        return self.folders >= SIBLINGS_TO_WEIGH and 2 * self.df.get(phrase, 0) > self.folders
+
+
+def _topical(word: str) -> bool:
+    """A word worth naming a topic by: no stop word, number or contraction."""
+    return (
+        len(word) > 2
+        and word.lower() not in _STOP
+        and not word.isdigit()
+        and "'" not in word
+        and "’" not in word
+    )
+
+
+def _topic_words(title: str) -> list[str]:
+    return [t for t in prose.words(title) if _topical(t)]
+
+
+def phrase_key(text: str) -> str:
+    """A topic as compared with others: its words folded ("Mailboxes" and "mailbox",
+    "Public folders" and "public folder" are one topic)."""
+    return " ".join(fold(w) for w in prose.words(text))
+
+
+def title_phrases(title: str) -> set[str]:
+    """The words of a title worth naming a topic by, and the pairs of them written next
+    to each other ("Sign in to Microsoft 365" makes no "sign Microsoft"), folded."""
+    return set(phrases(title, split=prose.words, keep=_topical))
+
+
+def weights_for(folders: Iterable[Sequence[str]]) -> Weights:
+    """:class:`Weights` from the titles of each folder's documents."""
+    weights = Weights(0)
+    for titles in folders:
+        weights.folders += 1
+        seen: set[str] = set()
+        for title in titles:
+            seen |= title_phrases(title)
+        weights.df.update(seen)
+    weights.folders = max(weights.folders, 1)
+    return weights
+
+
+def topics(
+    titles: Sequence[str], *, exclude: str = "", limit: int = 4, weights: Weights | None = None
+) -> list[str]:
+    """The phrases the titles share most, weighed by how rare they are elsewhere."""
+    if not titles:
+        return []
+    skip = set(norm(exclude).split())
+    skip |= {fold(w) for w in skip}
+    counts: Counter[str] = Counter()
+    surface: dict[str, Counter[str]] = {}
+    titles = list(dict.fromkeys(titles))  # the same title twice is one vote
+    for title in titles:
+        counts.update(title_phrases(title))
+        for w in _topic_words(title):
+            surface.setdefault(fold(w), Counter())[w] += 1
+    weights = weights or Weights()
+    scored = []
+    for phrase, n in counts.items():
+        parts = phrase.split()
+        if all(p in skip or fold(p) in skip for p in parts):
+            continue
+        if n < 2 and (len(titles) > 3 or len(parts) == 2):
+            continue
+        if any(weights.common(p) for p in {phrase, *parts}):
+            continue
+        bonus = 1.3 if len(parts) == 2 else 1.0
+        scored.append((n * weights.idf(phrase) * bonus, phrase))
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    chosen: list[str] = []
+    for _score, phrase in scored:
+        if any(phrase in c.split() or set(phrase.split()) <= set(c.split()) for c in chosen):
+            continue
+        if any(set(c.split()) <= set(phrase.split()) for c in chosen):
+            continue
+        chosen.append(phrase)
+        if len(chosen) == limit:
+            break
+    return [" ".join(_surface(w, surface) for w in phrase.split()) for phrase in chosen]
+
+
+def _surface(word: str, surface: dict[str, Counter[str]]) -> str:
+    """How a folded word is written in the titles: its most common lower-case spelling
+    when at least half its uses are in lower case (a title's first word is capitalised
+    by position only), else its most common spelling (``OneDrive``, ``Word``)."""
+    forms = surface.get(word)
+    if not forms:
+        return word
+    lower = [(n, f) for f, n in forms.items() if f == f.lower()]
+    if lower and 2 * sum(n for n, _f in lower) >= sum(forms.values()):
+        return max(lower, key=lambda nf: (nf[0], prefer_first(nf[1])))[1]
+    return max(forms.items(), key=lambda fn: (fn[1], prefer_first(fn[0])))[0]
+
+
+def join_words(items: Sequence[str], *, more: int = 0) -> str:
+    items = [i for i in items if i]
+    if more:
+        return f"{', '.join(items)} and {more:,} more"
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def folder_description(
+    title: str,
+    documents: Sequence[tuple[str, str]],
+    subfolders: Sequence[tuple[str, int]] = (),
+    *,
+    total: int | None = None,
+    weights: Weights | None = None,
+    doc_type: str | None = None,
+    all_titles: Sequence[str] = (),
+    types: Counter[str] | None = None,
+    deeper: Sequence[tuple[str, int]] = (),
+    room: int = MAX_DESCRIPTION,
+) -> str:
+    """One sentence on what a folder holds, naming as many of its topics as fit.
+
+    ``documents``: (title, type) of the documents directly in it; ``subfolders``:
+    (title, documents in it at any depth) of its sub-bundles; ``total``: documents at
+    any depth (default: counted from the two); ``doc_type``: the type most of those
+    documents share (default: from ``documents``); ``deeper``: (title, documents) of
+    the bundles below its sub-bundles, whose names are the words a question asks
+    with ("PowerPoint" under "Office / Client"); ``types``: every type of its
+    documents at any depth with its count (the count is then said by
+    :func:`mixture_phrase`); ``all_titles``: the titles of its
+    documents at any depth, whose shared phrases say what the sub-bundles are about
+    (a sub-bundle's name alone rarely holds the words a question asks with); ``room``:
+    the characters it may take (:func:`folder_room`), the more the more topics it names.
+    """
+    many = max(8, room // 25)  # topics sought: about one per 25 characters of room
+    total = total if total is not None else len(documents) + sum(n for _t, n in subfolders)
+    doc_type = doc_type or main_type(t for _title, t in documents)
+    titles = [t for t, _type in documents]
+    if subfolders:
+        names = [t for t, _n in sorted(subfolders, key=lambda s: (-s[1], s[0].lower()))]
+        shown = names[:3]
+        counted = (
+            mixture_phrase(total, types) if types is not None else count_phrase(total, doc_type)
+        )
+        lead = f"{title}: {counted} on "
+        lead += join_words(shown, more=len(names) - len(shown))
+        exclude = " ".join([title, *names])
+        named = [t for t, _n in sorted(deeper, key=lambda d: (-d[1], d[0].lower()))]
+        said = topics(list(all_titles) or titles, exclude=exclude, limit=many, weights=weights)
+        found = [x for pair in itertools.zip_longest(said, named) for x in pair if x]
+        seen: set[str] = {phrase_key(n) for n in names} | {phrase_key(title)}
+        unique = [f for f in found if not (phrase_key(f) in seen or seen.add(phrase_key(f)))]
+        return _finish(_fitting(lead, ": ", unique[: 2 * many], room), room)
+    counted = (
+        mixture_phrase(len(documents), Counter(t for _title, t in documents))
+        if types is not None
+        else count_phrase(len(documents), doc_type)
+    )
+    lead = f"{counted} on {title}"
+    if len(documents) <= 3:
+        listed = [prose.clip(t, 70).rstrip(".") for t in titles]
+        return _finish(f"{lead}: {'; '.join(listed)}")
+    named = [prose.clip(t, 60).rstrip(".") for t in dict.fromkeys(titles) if t.strip()]
+    others = [t for t in named if t.lower() != title.lower()]
+    every = f"{lead}: {join_words(others)}"
+    if len(every) < room - 1:  # the titles themselves, when every one fits
+        return _finish(every, room)
+    found = topics(titles, exclude=title, limit=many, weights=weights)
+    if len(found) >= 2:
+        return _finish(_fitting(lead, ", covering ", found, room), room)
+    # titles share no phrase ("App Basics", "Layout", "Input"): they are the topics
+    return _finish(_fitting(lead, ": ", others, room), room)
+
+
+def _fitting(lead: str, joiner: str, found: Sequence[str], room: int = MAX_DESCRIPTION) -> str:
+    """``lead`` and as many of ``found`` as fit in ``room``, joined as a list."""
+    for n in range(len(found), 0, -1):
+        text = f"{lead}{joiner}{join_words(found[:n])}"
+        if len(text) < room - 1:
+            return text
+    return lead
+
+
+def _finish(text: str, room: int = MAX_DESCRIPTION) -> str:
+    text = prose.clip(" ".join(text.split()), room - 1)
+    if text and text[-1] not in ".!?…":
+        text += "."
+    return text[0].upper() + text[1:] if text else text
+
+
+# --- SKILL.md ------------------------------------------------------------------------------------
+
+
+@dataclass
+class PackageFacts:
+    """What the SKILL.md draft is made from."""
+
+    name: str
+    title: str
+    documents: int
+    bundles: list[tuple[str, str, str, int]]  # (folder path, title, description, documents)
+    root_documents: list[tuple[str, str, str]]  # (path, title, description)
+    types: Counter[str]
+    kinds: Counter[str]
+    source: str
+    failed: list[str] = field(default_factory=list)  # "file: reason"
+    topics: list[str] = field(default_factory=list)
+    #: what the pages say they are about (``appliesto``, ``ms.service``), most common first
+    products: list[str] = field(default_factory=list)
+    #: (path, title, description) of the documents most linked to, most first
+    most_linked: list[tuple[str, str, str]] = field(default_factory=list)
+    #: the package has a root ``index.md`` (an entry point of its own)
+    root_index: bool = False
+
+
+_WHEN = {
+    "troubleshooting": "symptoms, error messages, causes and fixes",
+    "procedure": "how to carry out a task step by step",
+    "runbook": "how to carry out an operational task",
+    "reference": "facts, settings and reference material",
+    "faq": "common questions and their answers",
+    "dataset": "figures held in its tables",
+    "presentation": "what its slide decks present",
+    "policy": "what the policies allow or require",
+    "concept": "how things work and why",
+}
+_KIND_WORDS = {
+    "markdown": "Markdown",
+    "text": "text",
+    "code": "data",
+    "pdf": "PDF",
+    "docx": "Word",
+    "pptx": "PowerPoint",
+    "xlsx": "Excel",
+    "xls": "Excel",
+    "csv": "CSV",
+    "html": "HTML",
+    "epub": "EPUB",
+    "ipynb": "notebook",
+    "msg": "email",
+    "file": "other",
+}
+
+
+def skill_description(facts: PackageFacts) -> str:
+    """What the package covers and when to use it, in at most about 600 characters:
+    the products its pages say they apply to when they say so, else its bundles or
+    topics; every count true of every document it counts."""
+    doc_type = main_type(facts.types.elements())
+    names = [b[1] for b in sorted(facts.bundles, key=lambda b: (-b[3], b[1].lower()))]
+    about = facts.products[:8] or names[:8]
+    more = len(names) - len(about) if not facts.products and names else 0
+    covers = f"{facts.title}: {mixture_phrase(facts.documents, facts.types)}"
+    if about:
+        covers += f" on {join_words(about, more=more)}"
+    elif facts.topics:
+        covers += f" on {join_words(facts.topics[:5])}"
+    covers += "."
+    if facts.products and names:
+        covers += f" Bundles: {join_words(names[:8], more=len(names) - min(len(names), 8))}."
+    what = _WHEN.get((doc_type or "").lower(), "what these documents say")
+    subjects = join_words(about[:5]) if about else join_words(facts.topics[:4]) or facts.title
+    when = (
+        f" Use when a question concerns {subjects} and needs {what}, "
+        "or when asked which document covers a topic."
+    )
+    return (covers + when)[:1000]
+
+
+def skill_body(facts: PackageFacts) -> str:
+    """The SKILL.md body: usage rules for an agent, no domain knowledge.
+
+    A built package (``facts.source`` names the folder it was built from) says so and
+    what was converted; a curated one (no ``source``: a SKILL.md written for documents
+    already there) points at its root index first and explains the trust fields its
+    curators write (``status``, ``verified``) instead.
+    """
+    built = bool(facts.source)
+    types = ", ".join(f"{t} ({n:,})" for t, n in facts.types.most_common(6))
+    lines = [f"# {facts.title}", ""]
+    if built:
+        kinds = ", ".join(
+            f"{n:,} {_KIND_WORDS.get(k, k)}" for k, n in facts.kinds.most_common() if n
+        )
+        lines.append(
+            f"{facts.documents:,} documents built by kas-tui from `{facts.source}` ({kinds} "
+            "files; `log.md` says when). Every document has YAML frontmatter (`type`, `title`, "
+            "`description`, `status`, `sources`) and every folder an `index.md`."
+        )
+    else:
+        lines.append(
+            f"{facts.documents:,} documents in the Open Knowledge Format (OKF): each has YAML "
+            "frontmatter (`type`, `title`, `description`) and every folder an `index.md`. This "
+            "file says how to use the package; the knowledge lives in the documents."
+        )
+    lines += ["", "## Scope", ""]
+    if facts.bundles:
+        lines.append("The package covers these subjects, one bundle each:")
+        lines.append("")
+        by_title = sorted(facts.bundles, key=lambda b: b[1].lower())
+        for _path, title, description, count in by_title[:30]:
+            lines.append(f"- **{title}** ({count:,}): {_without_title(description, title)}")
+        if len(facts.bundles) > 30:
+            lines.append(f"- ... and {len(facts.bundles) - 30} more bundles, listed in `index.md`.")
+    else:
+        lines.append(f"The package covers {join_words(facts.topics[:6]) or facts.title}.")
+    if types:
+        lines += ["", f"Document types: {types}."]
+    lines += [
+        "",
+        "## Exclusions",
+        "",
+        "- Anything the indexes do not list is outside this package: do not answer from "
+        "general knowledge as if it came from here.",
+    ]
+    if built:
+        lines.append(
+            "- The documents are drafts converted from the source files (`status: draft`): "
+            "titles and descriptions were drafted by a machine, not reviewed."
+        )
+    else:
+        lines.append(
+            "- Live state (what is happening now, one customer's or user's data): the "
+            "documents cannot know it; say so."
+        )
+    if facts.failed:
+        shown = facts.failed[:8]
+        lines.append(
+            f"- {len(facts.failed):,} source file(s) could not be converted and are missing: "
+            + "; ".join(f"`{f}`" for f in shown)
+            + (
+                f"; and {len(facts.failed) - len(shown)} more."
+                if len(facts.failed) > len(shown)
+                else "."
+            )
+        )
+    lines += [
+        "",
+        "## Navigation",
+        "",
+        "1. Start at `index.md`: each entry is a link and one sentence on what it holds.",
+        "2. Open the `index.md` of the bundle whose sentence matches the question; go down "
+        "one level at a time.",
+        "3. Read a document's frontmatter (`title`, `description`, `type`, `status`) "
+        "before its body, and read the body only when the description matches.",
+        "4. Links starting with `/` are relative to the package root.",
+        "",
+        "## Entry points",
+        "",
+    ]
+    if facts.root_index:
+        lines.append("- [Root index](index.md): every bundle of the package, one sentence each.")
+    for path, title, description, _count in sorted(
+        facts.bundles, key=lambda b: (-b[3], b[1].lower())
+    )[:12]:
+        lines.append(f"- [{title}]({path}/index.md): {_without_title(description, title)}")
+    for path, title, description in facts.root_documents[:8]:
+        lines.append(f"- [{title}]({path}): {description}")
+    if facts.most_linked:
+        lines += ["", "The documents the others link to most:", ""]
+        for path, title, description in facts.most_linked:
+            lines.append(f"- [{title}]({path}): {description}")
+    lines += ["", "## Freshness", ""]
+    if built:
+        lines += [
+            "- `sources[].last_modified` is when a document's source file last changed; "
+            "`generated.at` is when it was converted. `log.md` lists every build and edit, "
+            "newest first.",
+            "- A document whose `stale_after` date has passed may be out of date: say so when "
+            "you use it. Treat `status: deprecated` documents as history only.",
+        ]
+    else:
+        lines += [
+            "- A document whose `stale_after` date has passed may be out of date: say so when "
+            "you use it.",
+            "- `status: draft` is not reviewed yet: present it as provisional. `status: "
+            "deprecated` is history only: do not give its instructions as current. No "
+            "`status` means stable.",
+            "- `verified` says who checked a document: a `human:` verifier weighs more than a "
+            "`process:` one; none means unverified. `log.md` lists the changes, newest first.",
+        ]
+    lines += [
+        "",
+        "## When to stop",
+        "",
+        "- When no entry of the root index and of one bundle index matches the question, "
+        "say that this package does not cover it.",
+    ]
+    if built:
+        lines.append(
+            "- When two documents disagree, prefer the one with the newer "
+            "`sources[].last_modified` and mention the conflict."
+        )
+    else:
+        lines.append(
+            "- When two documents disagree, prefer the human-verified, more recently verified "
+            "one and mention the conflict."
+        )
+    lines += [
+        "- Do not read every document of a bundle looking for an answer: if the "
+        "descriptions do not point to one, stop and say so.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _without_title(description: str, title: str) -> str:
+    """``Exchange: 710 articles...`` shown after the title ``Exchange`` as ``710 articles...``."""
+    rest = description.removeprefix(f"{title}: ")
+    return rest[:1].upper() + rest[1:] if rest != description else description
