@@ -84,10 +84,10 @@ def main() -> int:
         print(f"{args.corpus} is not here: nothing to measure", file=sys.stderr)
         return 2
     sys.path.insert(0, str(ROOT))
+    from kas_tui.core.package import Package
     from kas_tui.features.evaluate.drafting import draft_questions
     from kas_tui.features.evaluate.flat import recall
     from kas_tui.features.evaluate.runner import evaluate
-    from kas_tui.core.package import Package
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)

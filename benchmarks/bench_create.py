@@ -24,10 +24,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.generate import generate_package  # noqa: E402
-from kas_tui.features import create as creating
+from kas_tui.core.edit_session import EditSession  # noqa: E402
 from kas_tui.core.okf.index import NewEntry  # noqa: E402
 from kas_tui.core.package import Package  # noqa: E402
-from kas_tui.core.edit_session import EditSession  # noqa: E402
+from kas_tui.features import create as creating  # noqa: E402
 
 TODAY = dt.date(2026, 11, 30)
 

@@ -42,12 +42,12 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="processes (2)")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
+    from kas_tui.core.package import Package
     from kas_tui.features.evaluate.ablation import LAYERS
     from kas_tui.features.evaluate.drafting import draft_questions
     from kas_tui.features.evaluate.flat import run_flat
     from kas_tui.features.evaluate.report import format_text
     from kas_tui.features.evaluate.runner import evaluate
-    from kas_tui.core.package import Package
 
     with tempfile.TemporaryDirectory() as tmp:
         if args.package:

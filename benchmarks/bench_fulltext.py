@@ -37,8 +37,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.generate import generate_package  # noqa: E402
-from kas_tui.features.find.fulltext import FullTextIndex  # noqa: E402
 from kas_tui.core.package import Package  # noqa: E402
+from kas_tui.features.find.fulltext import FullTextIndex  # noqa: E402
 
 QUERIES = ["rotation secret", "canary deploy checklist", "webhook quota", '"database failover"']
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora"

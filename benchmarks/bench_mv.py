@@ -81,8 +81,8 @@ def run(root: Path, cache: Path, *, dry_run: bool, cold: bool) -> tuple[float, i
 def parts(root: Path, cache: Path, linked: list[str]) -> str:
     """One warm write, in-process, split into its parts; the result checked."""
     os.environ["KAS_TUI_CACHE_DIR"] = str(cache)
-    from kas_tui.features.moves.planner import apply_plan, plan_move
     from kas_tui.core.package import Package
+    from kas_tui.features.moves.planner import apply_plan, plan_move
 
     t0 = time.perf_counter()
     pkg = Package.open(root, cache=True)

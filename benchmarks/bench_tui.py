@@ -211,8 +211,8 @@ def _start(root: Path, cache: str) -> tuple[float, float]:
 
 def child(root: Path) -> None:
     """In the child process: open ``root`` as ``kas-tui`` does and print when Ready."""
-    from kas_tui.core.memory import freeze_after_loads
     from kas_tui.core.disk import locate
+    from kas_tui.core.memory import freeze_after_loads
     from kas_tui.core.records import compact_frontmatter
     from kas_tui.tui.app import KasApp, open_app
 

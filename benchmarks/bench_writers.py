@@ -29,8 +29,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import race  # noqa: E402
 
-from kas_tui.core import fileio
-from kas_tui.core import store
+from kas_tui.core import fileio, store  # noqa: E402
 
 
 @contextlib.contextmanager

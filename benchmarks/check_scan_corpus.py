@@ -19,11 +19,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from kas_tui.core.okf import scan as scan_module
+from kas_tui.core.okf import scan as scan_module  # noqa: E402
 from kas_tui.core.okf.errors import FormatError  # noqa: E402
 from kas_tui.core.okf.frontmatter import find_block  # noqa: E402
 from kas_tui.core.okf.links import extract_links  # noqa: E402
-from kas_tui.core.okf.scan import common as scan_common
+from kas_tui.core.okf.scan import common as scan_common  # noqa: E402
 from kas_tui.core.okf.scan import scan_body, scan_body_fast, scan_body_reference  # noqa: E402
 
 CORPORA = Path("/work/shared/corpora")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kas_tui.features.importing.draft import GENERATOR
 from kas_tui.core.okf.timestamp import Timestamp
+from kas_tui.features.importing.draft import GENERATOR
 
 #: The ``generated.at`` of every document created under :func:`fixed_clock`.
 NOW = "2026-11-30T10:00:00Z"
@@ -30,4 +30,6 @@ RUNBOOK = (
 @pytest.fixture
 def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """``generated.at`` of a new document is :data:`NOW`."""
-    monkeypatch.setattr("kas_tui.features.create.documents.now_timestamp", lambda now=None: Timestamp(NOW))
+    monkeypatch.setattr(
+        "kas_tui.features.create.documents.now_timestamp", lambda now=None: Timestamp(NOW)
+    )

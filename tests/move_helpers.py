@@ -6,10 +6,10 @@ import datetime as dt
 from collections import Counter
 from collections.abc import Callable
 
-from kas_tui.features.check import check
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf.links import code_spans, resolve
 from kas_tui.core.package import Package
+from kas_tui.features.check import check
 
 TODAY = dt.date(2026, 12, 1)
 

@@ -11,6 +11,9 @@ from pathlib import Path
 import pytest
 from conftest import make_package
 
+from kas_tui.core.okf.text import decode
+from kas_tui.core.package import Package
+from kas_tui.core.store import StoreError
 from kas_tui.features.agent import (
     LISTDIR,
     PEEK,
@@ -33,9 +36,6 @@ from kas_tui.features.agent import (
 )
 from kas_tui.features.agent.skill_catalog import CatalogEntry
 from kas_tui.features.agent.tools import call_text
-from kas_tui.core.okf.text import decode
-from kas_tui.core.package import Package
-from kas_tui.core.store import StoreError
 from kas_tui.text.tokens import estimate_tokens
 
 DEMO = Path(__file__).resolve().parents[1] / "demo_kb" / "orbit-handbook"

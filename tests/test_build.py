@@ -19,10 +19,7 @@ from pathlib import Path
 import pytest
 from test_import import docx_bytes
 
-from kas_tui.features.check import check
 from kas_tui.cli.main import main
-from kas_tui.features.importing.build import MANIFEST, BuildError, build
-from kas_tui.features.importing.progress import Progress
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf import yaml_patch
 from kas_tui.core.okf.index import parse_index
@@ -30,6 +27,9 @@ from kas_tui.core.okf.links import extract_links, resolve
 from kas_tui.core.okf.log import parse_log
 from kas_tui.core.okf.skill import parse_skill
 from kas_tui.core.package import Package
+from kas_tui.features.check import check
+from kas_tui.features.importing.build import MANIFEST, BuildError, build
+from kas_tui.features.importing.progress import Progress
 
 NOW = dt.datetime(2026, 11, 30, 10, 0, tzinfo=dt.timezone.utc)
 LATER = dt.datetime(2026, 12, 5, 9, 0, tzinfo=dt.timezone.utc)

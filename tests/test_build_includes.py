@@ -7,9 +7,9 @@ from pathlib import Path
 
 from test_build import article, write_sources
 
+from kas_tui.core.package import Package
 from kas_tui.features.importing.build import build
 from kas_tui.features.importing.includes import expand_includes, targets
-from kas_tui.core.package import Package
 
 NOW = dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.timezone.utc)
 

@@ -9,6 +9,10 @@ from pathlib import Path
 import pytest
 from test_build import article, write_sources
 
+from kas_tui.core.okf import frontmatter as fm
+from kas_tui.core.okf.index import parse_index
+from kas_tui.core.okf.skill import parse_skill
+from kas_tui.core.package import Package
 from kas_tui.features.importing.build import build
 from kas_tui.features.importing.source_meta import (
     in_include_folder,
@@ -20,10 +24,6 @@ from kas_tui.features.importing.source_meta import (
     strip_site_suffix,
     subjects,
 )
-from kas_tui.core.okf import frontmatter as fm
-from kas_tui.core.okf.index import parse_index
-from kas_tui.core.okf.skill import parse_skill
-from kas_tui.core.package import Package
 
 NOW = dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.timezone.utc)
 

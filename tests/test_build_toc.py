@@ -7,11 +7,11 @@ from pathlib import Path
 
 from test_build import write_sources
 
-from kas_tui.features.importing.build import build
-from kas_tui.features.importing.toc import find_toc
 from kas_tui.core.okf.index import parse_index
 from kas_tui.core.okf.skill import parse_skill
 from kas_tui.core.package import Package
+from kas_tui.features.importing.build import build
+from kas_tui.features.importing.toc import find_toc
 
 NOW = dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.timezone.utc)
 

@@ -11,6 +11,10 @@ from pathlib import Path
 import pytest
 from conftest import DOCUMENTS, make_package, snapshot
 
+from kas_tui.core.edit_session import EditSession
+from kas_tui.core.okf.errors import EditError
+from kas_tui.core.okf.timestamp import Timestamp
+from kas_tui.core.package import Package
 from kas_tui.features.bulk_edit import (
     AddTag,
     BulkError,
@@ -27,10 +31,6 @@ from kas_tui.features.bulk_edit import (
     suggested_values,
     typed_operation,
 )
-from kas_tui.core.okf.errors import EditError
-from kas_tui.core.okf.timestamp import Timestamp
-from kas_tui.core.package import Package
-from kas_tui.core.edit_session import EditSession
 
 TODAY = dt.date(2026, 11, 30)
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,8 +20,8 @@ import pytest
 
 from benchmarks.generate import generate_package
 from kas_tui.core import loader
-from kas_tui.core.load_cache import MetadataCache
 from kas_tui.core.disk import walk
+from kas_tui.core.load_cache import MetadataCache
 from kas_tui.core.loader import ReadAhead, read_document
 from kas_tui.core.package import Package
 
@@ -246,7 +246,7 @@ WRITER = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from kas_tui import cache, loader
+    from kas_tui.core import load_cache as cache, loader
     from kas_tui.core.package import Package
 
     marker = Path(sys.argv[2])
@@ -302,7 +302,7 @@ CHECKER = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from kas_tui import cache
+    from kas_tui.core import load_cache as cache
     from kas_tui.core.package import Package
 
     go = Path(sys.argv[2])

@@ -16,10 +16,9 @@ from pathlib import Path
 import pytest
 from check_helpers import INDEX, describe, doc, run, with_code, write_package
 
-from kas_tui.features.check import engine
-from kas_tui.features.check import check
 from kas_tui.cli.main import main
 from kas_tui.core.package import Package
+from kas_tui.features.check import check, engine
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES, estimate_tokens
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -22,11 +22,11 @@ import pytest
 from check_helpers import doc, write_package
 
 import kas_tui
+from kas_tui.cli.main import main
 from kas_tui.core import loader
 from kas_tui.core import package as package_module
 from kas_tui.features.check import BY_CODE, RULES
 from kas_tui.features.check.rules_page import rules_markdown
-from kas_tui.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "demo_kb"

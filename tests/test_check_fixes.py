@@ -19,10 +19,10 @@ import pytest
 from check_helpers import doc, run, snapshot_bytes, with_code, write_package
 from conftest import snapshot
 
-from kas_tui.features.check.fixes import FIXABLE
 from kas_tui.cli.main import main
 from kas_tui.core.okf.index import parse_index
 from kas_tui.core.okf.log import parse_log
+from kas_tui.features.check.fixes import FIXABLE
 
 TODAY = "2026-12-01"
 
@@ -448,9 +448,9 @@ def test_fix_without_agent_ready_changes_nothing(tmp_path: Path, capsys) -> None
 def test_dry_run_leaves_the_loaded_model_as_the_disk_says(tmp_path: Path) -> None:
     import datetime as dt
 
+    from kas_tui.core.package import Package
     from kas_tui.features.check import check
     from kas_tui.features.check.fixes import apply_fixes
-    from kas_tui.core.package import Package
 
     root = fix_package(tmp_path)
     pkg = Package.open(root, scan=True)

@@ -8,6 +8,11 @@ from pathlib import Path
 import pytest
 from conftest import changed, files, make_package
 
+from kas_tui.core.edit_session import EditSession
+from kas_tui.core.editing import preview
+from kas_tui.core.okf.index import parse_index
+from kas_tui.core.package import Package
+from kas_tui.core.store import ConflictError
 from kas_tui.features.check import check
 from kas_tui.features.create import (
     STANDARD_TYPES,
@@ -29,12 +34,7 @@ from kas_tui.features.create import (
     write_skill,
 )
 from kas_tui.features.create.style import key_order
-from kas_tui.core.editing import preview
 from kas_tui.features.importing.draft import GENERATOR
-from kas_tui.core.okf.index import parse_index
-from kas_tui.core.package import Package
-from kas_tui.core.edit_session import EditSession
-from kas_tui.core.store import ConflictError
 
 NOW = dt.datetime(2026, 11, 30, 10, 0, tzinfo=dt.timezone.utc)
 TODAY = dt.date(2026, 11, 30)

@@ -13,12 +13,12 @@ import pytest
 from check_helpers import TODAY, snapshot_bytes
 
 from kas_tui.cli import main as cli
-from kas_tui.features import demo
-from kas_tui.features.check import check
 from kas_tui.cli.main import main
-from kas_tui.features.demo import NAME, DemoError, bundled, copy_path, demo_copy
 from kas_tui.core.package import Package
 from kas_tui.core.user_dirs import data_dir
+from kas_tui.features import demo
+from kas_tui.features.check import check
+from kas_tui.features.demo import NAME, DemoError, bundled, copy_path, demo_copy
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "demo_kb" / NAME
@@ -167,7 +167,9 @@ def test_the_wheel_carries_the_demo(tmp_path: Path) -> None:
     assert modules(built / "kas_tui") == modules(source / "kas_tui")
 
     env.update(PYTHONPATH=str(built), KAS_TUI_DATA_DIR=str(tmp_path / "data"))
-    probe = "from kas_tui.features.demo import bundled, demo_copy; print(bundled()); print(demo_copy())"
+    probe = (
+        "from kas_tui.features.demo import bundled, demo_copy; print(bundled()); print(demo_copy())"
+    )
     result = subprocess.run(
         [sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, env=env
     )
@@ -178,9 +180,7 @@ def test_the_wheel_carries_the_demo(tmp_path: Path) -> None:
 
 
 def test_demo_imports_no_textual() -> None:
-    script = (
-        "import sys, kas_tui.features.demo; print(any(m.split('.')[0] == 'textual' for m in sys.modules))"
-    )
+    script = "import sys, kas_tui.features.demo; print(any(m.split('.')[0] == 'textual' for m in sys.modules))"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr

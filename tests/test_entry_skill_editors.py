@@ -9,10 +9,10 @@ import pytest
 from conftest import pilot_wait_until
 from rich.console import Console
 
-from kas_tui.features.agent import catalog_entry
-from kas_tui.text.description_verdicts import drifted
 from kas_tui.core.package import Package
 from kas_tui.core.records import Listing
+from kas_tui.features.agent import catalog_entry
+from kas_tui.text.description_verdicts import drifted
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.choose import ChoiceScreen
 from kas_tui.tui.screens.entry_editor import EntryEditor, OneLineArea, open_entry_editor
@@ -322,8 +322,8 @@ async def test_every_view_says_the_same_token_counts(tmp_path) -> None:
     import shutil
     from pathlib import Path
 
-    from kas_tui.features.agent.skill_catalog import catalog_entry, skill_body_tokens
     from kas_tui.core.package import Package
+    from kas_tui.features.agent.skill_catalog import catalog_entry, skill_body_tokens
     from kas_tui.tui.app import KasApp
     from kas_tui.tui.screens.agent import AgentWalkScreen
     from kas_tui.tui.widgets.meta_pane import MetaPane

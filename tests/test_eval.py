@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from eval_helpers import REFUND, doc, make_package, misleading_root, payments
 
+from kas_tui.core.package import Package
 from kas_tui.features.agent import replay_file
-from kas_tui.features.agent.skill_catalog import catalog_entry
 from kas_tui.features.agent.sandbox import Sandbox
+from kas_tui.features.agent.skill_catalog import catalog_entry
 from kas_tui.features.evaluate.ablation import (
     AblatedSandbox,
     flat_index,
@@ -27,13 +28,12 @@ from kas_tui.features.evaluate.blame import (
     blame_run,
 )
 from kas_tui.features.evaluate.flat import run_flat
-from kas_tui.text.lexical import LexicalIndex, joined_pairs, query_concepts, query_terms
 from kas_tui.features.evaluate.metrics import by_bundle, overall
 from kas_tui.features.evaluate.model import ANSWERED, FAILED, GAVE_UP, Question
 from kas_tui.features.evaluate.navigator import LexicalNavigator
 from kas_tui.features.evaluate.report import evaluation_record, format_markdown, format_text
 from kas_tui.features.evaluate.runner import evaluate
-from kas_tui.core.package import Package
+from kas_tui.text.lexical import LexicalIndex, joined_pairs, query_concepts, query_terms
 
 DEMO = Path(__file__).resolve().parent.parent / "demo_kb" / "orbit-handbook"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kas_tui.core.okf.index import parse_index
 from kas_tui.features.importing.build import build
-from kas_tui.text.grouping import fold
 from kas_tui.text.folder_summary import (
     MAX_DESCRIPTION,
     MAX_FOLDER_DESCRIPTION,
@@ -16,7 +16,7 @@ from kas_tui.text.folder_summary import (
     topics,
     weights_for,
 )
-from kas_tui.core.okf.index import parse_index
+from kas_tui.text.grouping import fold
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, estimate_tokens
 
 _PRODUCTS = {

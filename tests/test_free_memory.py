@@ -11,9 +11,9 @@ from conftest import pilot_wait_until
 
 from kas_tui.core import libc as clib
 from kas_tui.core import memory as collector
+from kas_tui.core.package import Package
 from kas_tui.features.find.fulltext import FullTextIndex
 from kas_tui.features.find.fulltext import index as fulltext_index
-from kas_tui.core.package import Package
 from kas_tui.tui import fulltext as tui_fulltext
 from kas_tui.tui.app import KasApp
 

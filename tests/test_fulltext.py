@@ -14,11 +14,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kas_tui.core.load_cache import MetadataCache
+from kas_tui.core.user_dirs import cache_dir
 from kas_tui.features.find.fulltext import FullTextIndex
 from kas_tui.features.find.fulltext import index as index_module
 from kas_tui.features.find.fulltext.lines import window
 from kas_tui.features.find.fulltext.query import parse
-from kas_tui.core.user_dirs import cache_dir
 
 RUNBOOK = "security/secrets-rotation-runbook.md"
 HOSTILE = [

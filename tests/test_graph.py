@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kas_tui.cli.main import main
+from kas_tui.core.package import Package
 from kas_tui.features.graph import (
     Edge,
     Graph,
@@ -19,7 +20,6 @@ from kas_tui.features.graph import (
     render,
     subgraph,
 )
-from kas_tui.core.package import Package
 
 DOC = "incidents/severity-levels.md"
 

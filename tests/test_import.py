@@ -23,9 +23,13 @@ from pathlib import Path
 
 import pytest
 
-from kas_tui.features.check import check
 from kas_tui.cli.main import main
-from kas_tui.text.description_verdicts import more_than_one_sentence, says_nothing
+from kas_tui.core.okf import frontmatter as fm
+from kas_tui.core.okf.index import parse_index, plural
+from kas_tui.core.okf.log import parse_log
+from kas_tui.core.package import Package
+from kas_tui.core.store import StoreError
+from kas_tui.features.check import check
 from kas_tui.features.importing import (
     ConversionError,
     Converted,
@@ -40,12 +44,8 @@ from kas_tui.features.importing import (
     write_import,
 )
 from kas_tui.features.importing.pool import ConverterPool
+from kas_tui.text.description_verdicts import more_than_one_sentence, says_nothing
 from kas_tui.text.slug import slugify, unique_slug
-from kas_tui.core.okf import frontmatter as fm
-from kas_tui.core.okf.index import parse_index, plural
-from kas_tui.core.okf.log import parse_log
-from kas_tui.core.package import Package
-from kas_tui.core.store import StoreError
 
 ROOT = Path(__file__).resolve().parents[1]
 NOW = dt.datetime(2026, 11, 30, 10, 0, tzinfo=dt.timezone.utc)

@@ -8,12 +8,12 @@ from pathlib import Path
 
 from conftest import make_package
 
+from kas_tui.core.okf.index import parse_index
+from kas_tui.core.package import Package
 from kas_tui.features.check import check
 from kas_tui.features.check.fixes import apply_fixes
 from kas_tui.features.importing import plan_import, write_import
 from kas_tui.features.importing.build import build
-from kas_tui.core.okf.index import parse_index
-from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.widgets.nav_tree import NavTree
 

@@ -167,7 +167,7 @@ def _gaps(text: str, spans: list) -> list[str]:
 
 from test_scan import SPEC_CONTEXTS, SPEC_EXAMPLES, bodies  # noqa: E402
 
-from kas_tui.core.okf import links as links_module
+from kas_tui.core.okf import links as links_module  # noqa: E402
 from kas_tui.core.okf.links import destination_spans_reference  # noqa: E402
 from kas_tui.core.okf.scan import scan_destinations  # noqa: E402
 

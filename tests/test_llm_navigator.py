@@ -10,11 +10,18 @@ from pathlib import Path
 import pytest
 from llm_stub import HANG, USAGE, Raw, StubServer, assistant, call
 
-from kas_tui.features.agent import Sandbox, Trail, catalog_entry, read_trajectory, replay_file, run_tool
+from kas_tui.core.package import Package
+from kas_tui.features.agent import (
+    Sandbox,
+    Trail,
+    catalog_entry,
+    read_trajectory,
+    replay_file,
+    run_tool,
+)
 from kas_tui.features.agent.trajectory import write_trajectory
 from kas_tui.features.evaluate.llm import LAST_CALL, LLMNavigator, key_from_env, tool_definitions
 from kas_tui.features.evaluate.model import ANSWERED, BUDGET, FAILED, GAVE_UP, Question, run_header
-from kas_tui.core.package import Package
 
 DEMO = Path(__file__).resolve().parents[1] / "demo_kb" / "orbit-handbook"
 DOC = "slos/service-slo-targets.md"  # named in SKILL.md's entry points only

@@ -15,12 +15,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from move_helpers import TODAY, broken_links, document_links, findings, mentions
 
-from kas_tui.features.moves.planner import MovePlan, apply_plan, into, plan_merge, plan_move, plan_split
+from kas_tui.core.edit_session import EditSession
 from kas_tui.core.okf.errors import EditError
 from kas_tui.core.okf.index import parse_index
 from kas_tui.core.package import Package
+from kas_tui.features.moves.planner import (
+    MovePlan,
+    apply_plan,
+    into,
+    plan_merge,
+    plan_move,
+    plan_split,
+)
 from kas_tui.features.moves.relink import PathMap
-from kas_tui.core.edit_session import EditSession
 
 
 def run(pkg: Package, plan: MovePlan) -> EditSession:

@@ -13,9 +13,9 @@ from conftest import DOCUMENTS, FILES, make_package, snapshot, wait_until
 from test_paths import needs_unprivileged, run_unprivileged
 
 from kas_tui.core import loader
-from kas_tui.features.check import check
 from kas_tui.core.okf.links import Target
 from kas_tui.core.package import Package, PackageError, find_root
+from kas_tui.features.check import check
 
 
 def file_line(root: Path, rel: str, needle: str) -> int:

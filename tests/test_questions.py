@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kas_tui.cli.main import main
+from kas_tui.core.package import Package
 from kas_tui.features.evaluate.drafting import (
     ASK_WORDS,
     GOAL,
@@ -22,7 +23,6 @@ from kas_tui.features.evaluate.drafting import (
     sections,
     template_headings,
 )
-from kas_tui.text.lexical import query_terms
 from kas_tui.features.evaluate.model import Question
 from kas_tui.features.evaluate.navigator import best_passage
 from kas_tui.features.evaluate.passages import answers
@@ -32,7 +32,7 @@ from kas_tui.features.evaluate.questions import (
     read_questions,
     write_questions,
 )
-from kas_tui.core.package import Package
+from kas_tui.text.lexical import query_terms
 
 DEMO = Path(__file__).resolve().parent.parent / "demo_kb" / "orbit-handbook"
 

@@ -13,10 +13,17 @@ from pathlib import Path
 import pytest
 from check_helpers import INDEX, doc, write_package
 
+from kas_tui.core.package import Package
 from kas_tui.features.check import check
 from kas_tui.features.importing.build import build
-from kas_tui.core.package import Package
-from kas_tui.features.review.queue import BROKEN_LINK_RULES, GROUPS, Queue, Row, group_ids, review_queue
+from kas_tui.features.review.queue import (
+    BROKEN_LINK_RULES,
+    GROUPS,
+    Queue,
+    Row,
+    group_ids,
+    review_queue,
+)
 from kas_tui.features.review.source_changes import changed_sources, source_view
 
 TODAY = dt.date(2026, 12, 1)

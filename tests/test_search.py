@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.generate import generate_package
-from kas_tui.features.find import fuzzy as search
 from kas_tui.core.package import Package
+from kas_tui.features.find import fuzzy as search
 from kas_tui.features.find.fuzzy import Finder, Hit, fold, fold_map
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from kas_tui.cli.main import main
-from kas_tui.features.find.fulltext import FullTextIndex
 from kas_tui.core.user_dirs import cache_dir, package_cache_file
+from kas_tui.features.find.fulltext import FullTextIndex
 
 RUNBOOK = "security/secrets-rotation-runbook.md"
 

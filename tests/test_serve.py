@@ -16,12 +16,12 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from kas_tui.core.package import Package
 from kas_tui.features.agent.replay import replay_file
 from kas_tui.features.agent.walk import Walk
-from kas_tui.core.package import Package
+from kas_tui.features.serve.client_session import MAX_RESPONSE, ServedPackage, recent_sessions
 from kas_tui.features.serve.clients import client_config
 from kas_tui.features.serve.server import build_server
-from kas_tui.features.serve.client_session import MAX_RESPONSE, ServedPackage, recent_sessions
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}

@@ -8,8 +8,8 @@ import pytest
 from conftest import make_package
 
 from kas_tui.core import editing
-from kas_tui.core.package import Package
 from kas_tui.core.edit_session import EditSession
+from kas_tui.core.package import Package
 from kas_tui.core.store import ConflictError
 
 TODAY = dt.date(2026, 11, 30)

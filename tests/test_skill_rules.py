@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from kas_tui.features.check.skill_rules import KINDS, SkillProblem, validate_skill
 from kas_tui.core.okf.text import BOM, decode
+from kas_tui.features.check.skill_rules import KINDS, SkillProblem, validate_skill
 
 NAME = "acme-kb"
 DESCRIPTION = "Acme handbook. Use when answering how Acme staff handle incidents."

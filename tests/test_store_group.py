@@ -14,10 +14,10 @@ from conftest import files
 from move_helpers import TODAY
 
 from kas_tui.core import store as store_module
-from kas_tui.features.moves.planner import apply_plan, plan_move, plan_split
-from kas_tui.core.package import Package
 from kas_tui.core.edit_session import EditSession
+from kas_tui.core.package import Package
 from kas_tui.core.store import ConflictError, Store, StoreError, Write
+from kas_tui.features.moves.planner import apply_plan, plan_move, plan_split
 
 
 def folders(root: Path) -> set[str]:

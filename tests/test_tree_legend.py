@@ -1,4 +1,4 @@
-"""The README's tree-mark legend names every mark the tree can show.
+"""The tree-mark legend (docs/tui.md) names every mark the tree can show.
 
 The tree is built on a package with every case a mark exists for (each trust tier, each
 lifecycle flag, drift, unlisted documents and bundles, missing, outside and external
@@ -15,8 +15,8 @@ from pathlib import Path
 
 from conftest import pilot_wait_until
 
-from kas_tui.features.check.model import Finding
 from kas_tui.core.package import Package
+from kas_tui.features.check.model import Finding
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.widgets.nav_tree import NavTree
 
@@ -27,8 +27,8 @@ TODAY = dt.date(2026, 11, 30)
 _MARK = re.compile(r"\[[a-z]+\]|[^\w\s.,:;()'\"/&+%<>=#*`’“”—–-]")
 
 
-def _legend() -> str:
-    readme = (ROOT / "README.md").read_text("utf-8")
+def _legend(page: str) -> str:
+    readme = (ROOT / page).read_text("utf-8")
     start = readme.index("Marks in the tree:")
     return readme[start : readme.index("\n\n", start)]
 
@@ -61,7 +61,7 @@ def _package(tmp_path: Path) -> Package:
     return Package.open(root)
 
 
-async def test_every_mark_the_tree_shows_is_in_the_readme_legend(tmp_path: Path) -> None:
+async def test_every_mark_the_tree_shows_is_in_the_legends(tmp_path: Path) -> None:
     package = _package(tmp_path)
     app = KasApp(package, today=TODAY, watch=False)
     async with app.run_test(size=(200, 50)) as pilot:
@@ -87,9 +87,10 @@ async def test_every_mark_the_tree_shows_is_in_the_readme_legend(tmp_path: Path)
     # the cases were all built: each kind of mark is there to be checked
     for expected in ("●", "○", "?", "✗", "↗", "≠", "!", "◆", "◇", "[draft]", "[stale]"):
         assert expected in shown or expected in labels, expected
-    legend = _legend()
-    missing = sorted(mark for mark in shown if mark not in legend)
-    assert not missing, f"marks the tree shows but the README's legend does not explain: {missing}"
+    for page in ("README.md", "docs/tui.md"):
+        legend = _legend(page)
+        missing = sorted(mark for mark in shown if mark not in legend)
+        assert not missing, f"marks the tree shows but {page}'s legend does not explain: {missing}"
 
 
 def _labels(tree: NavTree) -> str:

@@ -12,8 +12,9 @@ from conftest import pilot_wait_until
 from rich.console import Console
 from textual.widgets import OptionList, Static, TextArea
 
-from kas_tui.features.agent import PEEK, READFILE, SUBMIT
 from kas_tui.core.package import Package
+from kas_tui.core.user_dirs import data_dir
+from kas_tui.features.agent import PEEK, READFILE, SUBMIT
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.agent import AgentWalkScreen
 from kas_tui.tui.screens.agent_view import session
@@ -21,7 +22,6 @@ from kas_tui.tui.screens.ask import AskScreen, ConfirmScreen
 from kas_tui.tui.screens.replay import ReplayScreen
 from kas_tui.tui.widgets.nav_tree import NavTree
 from kas_tui.tui.widgets.trail import TrailTable
-from kas_tui.core.user_dirs import data_dir
 
 DEMO = Path(__file__).resolve().parents[1] / "demo_kb"
 TODAY = dt.date(2026, 11, 30)

@@ -9,9 +9,9 @@ import pytest
 from conftest import changed, files, pilot_wait_until
 from create_helpers import DESCRIPTION, RUNBOOK, fixed_clock  # noqa: F401
 
+from kas_tui.core.package import Package
 from kas_tui.features.check import check
 from kas_tui.features.create import plan_skill
-from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.choose import ChoiceScreen
 from kas_tui.tui.screens.create import CreateScreen

@@ -12,8 +12,8 @@ from textual.containers import VerticalScroll
 from textual.widgets import Input, OptionList
 from textual.widgets.markdown import MarkdownBlock
 
-from kas_tui.features.find.fulltext import FullTextIndex
 from kas_tui.core.package import Package
+from kas_tui.features.find.fulltext import FullTextIndex
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens import find_text
 from kas_tui.tui.screens.find import FindScreen, Found

@@ -13,11 +13,11 @@ from conftest import changed, files, pilot_wait_until
 from textual.widgets import Markdown, Select, Static
 
 from kas_tui.core import form_fields as F
+from kas_tui.core.okf.index import parse_index
+from kas_tui.core.package import Package
 from kas_tui.features.importing import Converted, draft_document, plan_import, write_import
 from kas_tui.features.importing import importer as importer_module
 from kas_tui.features.importing.files import parse_paths
-from kas_tui.core.okf.index import parse_index
-from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.choose import ChoiceScreen, DiffScreen
 from kas_tui.tui.screens.import_wizard import (

@@ -8,8 +8,8 @@ from pathlib import Path
 from conftest import changed, files, pilot_wait_until
 from textual.widgets import OptionList
 
-from kas_tui.features.graph import graph_of
 from kas_tui.core.package import Package
+from kas_tui.features.graph import graph_of
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.choose import ChoiceScreen
 from kas_tui.tui.screens.links import LinksScreen

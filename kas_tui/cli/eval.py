@@ -117,7 +117,12 @@ def run_eval(args: argparse.Namespace) -> int:
     from kas_tui.core.disk import PackageError, locate
     from kas_tui.core.package import Package
     from kas_tui.features.evaluate.questions import read_questions
-    from kas_tui.features.evaluate.report import evaluation_record, format_json, format_markdown, format_text
+    from kas_tui.features.evaluate.report import (
+        evaluation_record,
+        format_json,
+        format_markdown,
+        format_text,
+    )
     from kas_tui.features.evaluate.runner import evaluate, lexical_factory, new_eval_dir
 
     if bool(args.llm_base_url) != bool(args.llm_model):

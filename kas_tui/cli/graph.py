@@ -30,9 +30,9 @@ def graph_parser() -> argparse.ArgumentParser:
 
 def run_graph(args: argparse.Namespace) -> int:
     from kas_tui.core.disk import PackageError, locate
-    from kas_tui.features.graph import build_graph, neighbourhood, render, subgraph
     from kas_tui.core.package import Package
     from kas_tui.core.store import StoreError, write_atomic
+    from kas_tui.features.graph import build_graph, neighbourhood, render, subgraph
 
     try:
         location = locate(args.path)

@@ -66,9 +66,9 @@ def installed_parser() -> argparse.ArgumentParser:
 
 
 def run_install(args: argparse.Namespace) -> int:
-    from kas_tui.features.check import check
     from kas_tui.core.disk import PackageError, locate
     from kas_tui.core.package import Package
+    from kas_tui.features.check import check
 
     try:
         location = locate(args.path)

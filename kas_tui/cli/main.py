@@ -27,8 +27,8 @@ from kas_tui.cli.args import iso_date
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 
 if TYPE_CHECKING:
-    from kas_tui.features.check import Report
     from kas_tui.core.package import Package
+    from kas_tui.features.check import Report
 
 COMMANDS = (
     "check",
@@ -147,7 +147,11 @@ def _positive(text: str) -> float:
 
 
 def _limit_options(parser: argparse.ArgumentParser) -> None:
-    from kas_tui.features.importing.convert import DEFAULT_MAX_BYTES, DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT
+    from kas_tui.features.importing.convert import (
+        DEFAULT_MAX_BYTES,
+        DEFAULT_MAX_MEMORY,
+        DEFAULT_TIMEOUT,
+    )
 
     parser.add_argument(
         "--timeout",
@@ -382,9 +386,9 @@ def open_tui(path: Path) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from kas_tui.core.disk import PackageError, locate, walk
     from kas_tui.features.check import Report
     from kas_tui.features.check.memo import ReportMemo, stamp
-    from kas_tui.core.disk import PackageError, locate, walk
 
     codes = args.select + args.ignore
     if codes:
@@ -453,9 +457,9 @@ def _check_loaded(
         memo.remember(digest, newest_ns, report.documents, report.findings)
     fixed = 0
     if args.fix:
-        from kas_tui.features.check.fixes import apply_fixes
         from kas_tui.core.okf.errors import EditError
         from kas_tui.core.store import StoreError
+        from kas_tui.features.check.fixes import apply_fixes
 
         try:
             outcome = apply_fixes(pkg, report, today=options["today"], dry_run=args.dry_run)

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from kas_tui.cli.args import Parser
 
 if TYPE_CHECKING:
-    from kas_tui.features.moves.planner import MovePlan
     from kas_tui.core.package import Package
+    from kas_tui.features.moves.planner import MovePlan
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -141,10 +141,10 @@ def _inside(pkg: Package, path: str) -> str:
 
 def _run(command: str, args: argparse.Namespace, near: str, plan) -> int:  # noqa: ANN001
     from kas_tui.core.disk import PackageError, find_root, skill_file
-    from kas_tui.features.moves.planner import apply_plan
     from kas_tui.core.okf.errors import EditError
     from kas_tui.core.package import Package
     from kas_tui.core.store import StoreError
+    from kas_tui.features.moves.planner import apply_plan
 
     name = f"kas-tui {command}"
     start = Path(os.path.abspath(args.package or near))

@@ -13,8 +13,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from kas_tui.text.description_verdicts import LONG_DESCRIPTION, more_than_one_sentence, says_nothing
 from kas_tui.core.okf.lifecycle import STATUSES, Form, parse_timestamp
+from kas_tui.text.description_verdicts import LONG_DESCRIPTION, more_than_one_sentence, says_nothing
 
 if TYPE_CHECKING:
     from kas_tui.core.okf.scan import BodyScan

@@ -16,13 +16,13 @@ from typing import Any
 
 import yaml
 
-from kas_tui.text.description_verdicts import LONG_DESCRIPTION, more_than_one_sentence, says_nothing
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf import yaml_patch
 from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.core.okf.lifecycle import STATUSES, extend_stale_after, staleness, timestamp_problem
 from kas_tui.core.okf.text import newline_of
 from kas_tui.core.okf.timestamp import Timestamp
+from kas_tui.text.description_verdicts import LONG_DESCRIPTION, more_than_one_sentence, says_nothing
 from kas_tui.text.tokens import estimate_tokens
 
 

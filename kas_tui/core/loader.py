@@ -324,7 +324,6 @@ def read_documents(
         return reads
     if scan and not threads:  # imported once here, before forking, not in every process
         from kas_tui.core.document_rules import document_findings  # noqa: F401
-        from kas_tui.core.okf import scan as _
     context = multiprocessing.get_context(method)
     chunks = [paths[i : i + CHUNK] for i in range(0, len(paths), CHUNK)]
     job = (root, chunks, scan, context.Value("i", 0))

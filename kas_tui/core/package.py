@@ -15,11 +15,11 @@ from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kas_tui.core.memory import paused_gc
 from kas_tui.core.disk import SKILL_NAMES, Problem, Walk, find_root, walk
 from kas_tui.core.disk import PackageError as PackageError
 from kas_tui.core.fileio import Fingerprint, remove_stale_temps
 from kas_tui.core.loader import DocumentRead, read_document, read_documents, read_text
+from kas_tui.core.memory import paused_gc
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf.errors import FormatError
 from kas_tui.core.okf.index import Entry, parse_index

@@ -34,7 +34,7 @@ def bundled() -> Traversable:
     packaged = resources.files("kas_tui") / "_demo" / NAME
     if packaged.is_dir():
         return packaged
-    checkout = Path(__file__).resolve().parents[1] / "demo_kb" / NAME
+    checkout = Path(__file__).resolve().parents[2] / "demo_kb" / NAME
     if checkout.is_dir():
         return checkout
     raise DemoError("the bundled demo package is missing from this installation")

@@ -25,8 +25,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from kas_tui.features.agent.skill_catalog import CatalogEntry, catalog_entry
 from kas_tui.core.package import Package
+from kas_tui.features.agent.skill_catalog import CatalogEntry, catalog_entry
 
 CLIENT_FOLDERS = {
     "claude": ".claude/skills",

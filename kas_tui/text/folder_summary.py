@@ -16,11 +16,11 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from kas_tui.text import prose
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION, norm
+from kas_tui.text.grouping import fold, phrases, prefer_first
 from kas_tui.text.lexical import STOPWORDS
 from kas_tui.text.tokens import CHARS_PER_TOKEN, INDEX_TOKEN_BUDGET
-from kas_tui.text import prose
-from kas_tui.text.grouping import fold, phrases, prefer_first
 
 #: Words that name no topic in a title, besides English function words
 #: (:data:`..evaluate.lexical.STOPWORDS`, the one list of those): contractions, page

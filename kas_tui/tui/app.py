@@ -20,10 +20,10 @@ from textual.screen import Screen
 from textual.widgets import Markdown, Tree
 
 from kas_tui.core.assets import asset_markdown, read_asset
-from kas_tui.core.load_cache import MetadataCache
-from kas_tui.core.memory import give_back_free_memory
 from kas_tui.core.disk import Walk, walk
+from kas_tui.core.load_cache import MetadataCache
 from kas_tui.core.loader import ReadAhead
+from kas_tui.core.memory import give_back_free_memory
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf.footnotes import footnotes_for_display
 from kas_tui.core.package import Package
@@ -52,8 +52,8 @@ from kas_tui.tui.widgets.nav_tree import NavTree, NodeRef
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from kas_tui.features.check.model import Report
     from kas_tui.core.disk import Location
+    from kas_tui.features.check.model import Report
     from kas_tui.features.find.fuzzy import Finder
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~-])")

@@ -27,10 +27,10 @@ from textual.app import SuspendNotSupported
 from textual.message import Message
 from textual.timer import Timer
 
-from kas_tui.core.settings import Settings
+from kas_tui.core.edit_session import EditSession
 from kas_tui.core.editing import preview
 from kas_tui.core.okf.errors import EditError
-from kas_tui.core.edit_session import EditSession
+from kas_tui.core.settings import Settings
 from kas_tui.core.store import ConflictError, Fingerprint, StoreError, os_reason
 from kas_tui.text.wording import counted
 from kas_tui.tui.screens.choose import ChoiceScreen, DiffScreen
@@ -38,8 +38,8 @@ from kas_tui.tui.screens.choose import ChoiceScreen, DiffScreen
 if TYPE_CHECKING:
     from textual.message_pump import MessagePump
 
-    from kas_tui.core.package import Package
     from kas_tui.core.edit_session import Edit
+    from kas_tui.core.package import Package
 
 #: Seconds after the last K/J move of an entry that end its burst: the moves become one
 #: undo action and one log.md entry.
@@ -400,8 +400,8 @@ class EditingMixin:
     def action_add_missing_entries(self) -> None:
         """List the unlisted documents and sub-bundles of the bundle at the tree's cursor."""
         app: Any = self
-        from kas_tui.features.check.fixes import missing_entries
         from kas_tui.core.editing import list_entries
+        from kas_tui.features.check.fixes import missing_entries
         from kas_tui.tui.widgets.nav_tree import NavTree
 
         node = app.query_one(NavTree).cursor_node

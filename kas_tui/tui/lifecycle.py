@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kas_tui.core.settings import valid_reviewer
 from kas_tui.core.editing import set_entry, set_field
 from kas_tui.core.okf.lifecycle import (
     DEPRECATED_NOTE,
@@ -17,6 +16,7 @@ from kas_tui.core.okf.lifecycle import (
     extend_stale_after,
     now_timestamp,
 )
+from kas_tui.core.settings import valid_reviewer
 from kas_tui.core.store import Fingerprint
 from kas_tui.tui.screens.ask import AskScreen
 from kas_tui.tui.screens.choose import ChoiceScreen

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 
 from kas_tui.core.editing import remove_link, retarget_link
-from kas_tui.features.graph import GRAPH_KEY, Edge, Graph, build_graph, drawing, graph_if_made
 from kas_tui.core.okf.errors import FormatError
+from kas_tui.features.graph import GRAPH_KEY, Edge, Graph, build_graph, drawing, graph_if_made
 from kas_tui.tui.screens.choose import ChoiceScreen
 from kas_tui.tui.screens.links import Citation, LinksScreen
 from kas_tui.tui.screens.pick import Item, PickScreen

@@ -12,17 +12,24 @@ import datetime as dt
 import posixpath
 from typing import TYPE_CHECKING, Any
 
-from kas_tui.features.moves.planner import MovePlan, apply_plan, into, plan_merge, plan_move, plan_split
 from kas_tui.core.okf.errors import EditError
 from kas_tui.core.store import ConflictError, StoreError
+from kas_tui.features.moves.planner import (
+    MovePlan,
+    apply_plan,
+    into,
+    plan_merge,
+    plan_move,
+    plan_split,
+)
 from kas_tui.text.wording import counted
 from kas_tui.tui.screens.ask import AskScreen
 from kas_tui.tui.screens.choose import ChoiceScreen, DiffScreen
 from kas_tui.tui.screens.moving import BundlePicker, SplitScreen
 
 if TYPE_CHECKING:
-    from kas_tui.core.package import Package
     from kas_tui.core.edit_session import EditSession
+    from kas_tui.core.package import Package
     from kas_tui.tui.history import History
 
 _KINDS = {"document": "document", "asset": "asset", "bundle": "folder"}

@@ -142,7 +142,9 @@ def destination_spans(markdown: str) -> list[Span]:
     """
     if "[" not in markdown:
         return []  # every destination follows a link's, an image's or a definition's label
-    from kas_tui.core.okf.scan import scan_destinations  # on first use: importing links needs no markdown-it
+    from kas_tui.core.okf.scan import (
+        scan_destinations,  # on first use: importing links needs no markdown-it
+    )
 
     found = scan_destinations(markdown)
     return _place(markdown, _markdown_it_destinations(markdown) if found is None else found)

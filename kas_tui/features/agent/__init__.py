@@ -11,13 +11,26 @@ names), ``step``, ``summary``, ``trail`` (the engine), ``walk``, ``trajectory``
 (JSON Lines), ``replay``.
 """
 
-from kas_tui.features.agent.skill_catalog import CatalogEntry, catalog_entry, escape_xml, render_catalog
 from kas_tui.features.agent.replay import Replay, replay, replay_file
 from kas_tui.features.agent.reveal import Reveal
 from kas_tui.features.agent.sandbox import Location, Sandbox
+from kas_tui.features.agent.skill_catalog import (
+    CatalogEntry,
+    catalog_entry,
+    escape_xml,
+    render_catalog,
+)
 from kas_tui.features.agent.step import Step, role_of
-from kas_tui.features.agent.walk_summary import DEFAULT_BUDGET, Summary
-from kas_tui.features.agent.tools import ALL_TOOLS, LISTDIR, MINIMAL_TOOLS, PEEK, READFILE, SUBMIT, Outcome, run_tool
+from kas_tui.features.agent.tools import (
+    ALL_TOOLS,
+    LISTDIR,
+    MINIMAL_TOOLS,
+    PEEK,
+    READFILE,
+    SUBMIT,
+    Outcome,
+    run_tool,
+)
 from kas_tui.features.agent.trail import Reach, Trail
 from kas_tui.features.agent.trajectory import (
     Call,
@@ -30,6 +43,7 @@ from kas_tui.features.agent.trajectory import (
     write_trajectory,
 )
 from kas_tui.features.agent.walk import Action, NotRevealedError, Walk, WalkError
+from kas_tui.features.agent.walk_summary import DEFAULT_BUDGET, Summary
 
 __all__ = [
     "ALL_TOOLS",

@@ -16,12 +16,12 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from kas_tui.features.agent.skill_catalog import CatalogEntry, catalog_entry
 from kas_tui.features.agent.sandbox import Sandbox
+from kas_tui.features.agent.skill_catalog import CatalogEntry, catalog_entry
 from kas_tui.features.agent.step import Step
-from kas_tui.features.agent.walk_summary import DEFAULT_BUDGET, Summary
 from kas_tui.features.agent.trail import Trail
 from kas_tui.features.agent.trajectory import Trajectory, TrajectoryProblem, read_trajectory
+from kas_tui.features.agent.walk_summary import DEFAULT_BUDGET, Summary
 
 if TYPE_CHECKING:
     from kas_tui.core.package import Package

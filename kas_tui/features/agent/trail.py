@@ -17,12 +17,12 @@ import posixpath
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from kas_tui.text.tokens import estimate_tokens
 from kas_tui.features.agent.reveal import ENTRY, Reveal, catalog_reveals, reveals_of
 from kas_tui.features.agent.sandbox import FILE, Sandbox
 from kas_tui.features.agent.step import Step
-from kas_tui.features.agent.walk_summary import Summary, summarise
 from kas_tui.features.agent.tools import READFILE, Outcome, call_text, path_arg, run_tool
+from kas_tui.features.agent.walk_summary import Summary, summarise
+from kas_tui.text.tokens import estimate_tokens
 
 
 class Reach:

@@ -48,8 +48,8 @@ from typing import Any
 from kas_tui.core.okf.errors import FormatError
 from kas_tui.core.okf.text import decode
 from kas_tui.core.store import StoreError, os_reason, write_atomic
-from kas_tui.text.wording import at_line
 from kas_tui.features.agent.step import Step
+from kas_tui.text.wording import at_line
 
 NAME_KEYS = ("tool", "name", "tool_name")
 ARGS_KEYS = ("args", "arguments", "input", "parameters")

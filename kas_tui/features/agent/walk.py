@@ -13,11 +13,10 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from kas_tui.features.agent.skill_catalog import CatalogEntry, catalog_entry
 from kas_tui.features.agent.reveal import Reveal
 from kas_tui.features.agent.sandbox import MISSING, OUTSIDE, Sandbox
+from kas_tui.features.agent.skill_catalog import CatalogEntry, catalog_entry
 from kas_tui.features.agent.step import Step, role_of
-from kas_tui.features.agent.walk_summary import DEFAULT_BUDGET, Summary
 from kas_tui.features.agent.tools import (
     ALL_TOOLS,
     LISTDIR,
@@ -30,6 +29,7 @@ from kas_tui.features.agent.tools import (
 )
 from kas_tui.features.agent.trail import Reach, Served, Trail
 from kas_tui.features.agent.trajectory import header_record, trajectory_jsonl, write_trajectory
+from kas_tui.features.agent.walk_summary import DEFAULT_BUDGET, Summary
 
 if TYPE_CHECKING:
     from kas_tui.core.package import Package

@@ -13,18 +13,18 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from kas_tui.core.document_rules import clip, document_findings, key_lines
 from kas_tui.core.memory import paused_gc
-from kas_tui.text.description_verdicts import drifted as _drifted
-from kas_tui.text.description_verdicts import says_nothing
 from kas_tui.core.okf.lifecycle import Status, entry_says_lifecycle
 from kas_tui.core.okf.links import resolve
 from kas_tui.core.package import Package
 from kas_tui.core.records import Document
-from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES, estimate_tokens
-from kas_tui.features.check.rule_catalog import BY_CODE, OKF, split_hint
-from kas_tui.core.document_rules import clip, document_findings, key_lines
 from kas_tui.features.check.model import Finding, Report
 from kas_tui.features.check.near_duplicates import earliest_alike
+from kas_tui.features.check.rule_catalog import BY_CODE, OKF, split_hint
+from kas_tui.text.description_verdicts import drifted as _drifted
+from kas_tui.text.description_verdicts import says_nothing
+from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES, estimate_tokens
 
 _WINDOWS_FORBIDDEN = re.compile(r'[<>:"|?*\\\x00-\x1f]')
 _WINDOWS_RESERVED = re.compile(r"(CON|PRN|AUX|NUL|COM[1-9]|LPT[1-9])(\..*)?", re.I)

@@ -19,8 +19,8 @@ from __future__ import annotations
 import json
 
 from kas_tui import __version__
-from kas_tui.text.wording import counted
 from kas_tui.features.check.model import Report
+from kas_tui.text.wording import counted
 
 SCHEMA_VERSION = 1
 _COLOURS = {"error": "\x1b[31m", "warning": "\x1b[33m", "info": "\x1b[36m"}

@@ -26,6 +26,10 @@ from typing import TYPE_CHECKING, Any
 
 from kas_tui.core import editing
 from kas_tui.core import form_fields as F
+from kas_tui.core.okf import index as index_fmt
+from kas_tui.core.okf.errors import EditError
+from kas_tui.core.okf.lifecycle import now_timestamp
+from kas_tui.features.create.style import house_style
 from kas_tui.features.importing.draft import GENERATOR
 from kas_tui.text.slug import (
     name_problem,
@@ -35,10 +39,6 @@ from kas_tui.text.slug import (
     slugify,
     unique_slug,
 )
-from kas_tui.core.okf import index as index_fmt
-from kas_tui.core.okf.errors import EditError
-from kas_tui.core.okf.lifecycle import now_timestamp
-from kas_tui.features.create.style import house_style
 
 if TYPE_CHECKING:
     from kas_tui.core.package import Package

@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING
 
 from kas_tui.core import editing
 from kas_tui.core import form_fields as F
-from kas_tui.features.check.skill_rules import validate_skill
 from kas_tui.core.disk import SKILL_NAMES
-from kas_tui.text import folder_summary as summary
 from kas_tui.core.okf import index as index_fmt
 from kas_tui.core.okf import yaml_patch
 from kas_tui.core.okf.errors import EditError
+from kas_tui.features.check.skill_rules import validate_skill
 from kas_tui.features.create.documents import CreateError, all_or_nothing
+from kas_tui.text import folder_summary as summary
 
 if TYPE_CHECKING:
     from kas_tui.core.package import Package

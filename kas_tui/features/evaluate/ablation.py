@@ -19,11 +19,11 @@ import posixpath
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from kas_tui.features.agent.sandbox import FILE, MISSING, Sandbox
-from kas_tui.features.agent.step import role_of
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf.errors import FormatError
 from kas_tui.core.okf.index import escape_title, format_target, parse_index
+from kas_tui.features.agent.sandbox import FILE, MISSING, Sandbox
+from kas_tui.features.agent.step import role_of
 
 if TYPE_CHECKING:
     from kas_tui.core.package import Package

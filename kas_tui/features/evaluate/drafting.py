@@ -46,7 +46,6 @@ from typing import TYPE_CHECKING
 from markdown_it import MarkdownIt
 
 from kas_tui.core.okf import frontmatter as fm
-from kas_tui.text.lexical import STOPWORDS, Stems, query_concepts, query_terms, with_compounds, words
 from kas_tui.features.evaluate.model import Question
 from kas_tui.features.evaluate.passages import answers, passages
 from kas_tui.features.evaluate.question_words import (
@@ -57,6 +56,14 @@ from kas_tui.features.evaluate.question_words import (
     PROHIBITION_HEADINGS,
     SYMPTOM_HEADINGS,
     VERBS,
+)
+from kas_tui.text.lexical import (
+    STOPWORDS,
+    Stems,
+    query_concepts,
+    query_terms,
+    with_compounds,
+    words,
 )
 
 if TYPE_CHECKING:

@@ -32,12 +32,12 @@ import urllib.request
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from kas_tui.features.agent.skill_catalog import CatalogEntry
 from kas_tui.features.agent.sandbox import Sandbox
+from kas_tui.features.agent.skill_catalog import CatalogEntry
 from kas_tui.features.agent.step import Step
-from kas_tui.features.agent.walk_summary import DEFAULT_BUDGET
 from kas_tui.features.agent.tools import LISTDIR, PEEK, READFILE, SUBMIT, answer_arg, canonical_tool
 from kas_tui.features.agent.trail import Trail
+from kas_tui.features.agent.walk_summary import DEFAULT_BUDGET
 from kas_tui.features.evaluate.model import ANSWERED, BUDGET, FAILED, GAVE_UP, Choice, Question, Run
 
 SKILL_FILE = "SKILL.md"

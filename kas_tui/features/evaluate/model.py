@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kas_tui.features.agent.step import Step
-from kas_tui.features.agent.walk_summary import Summary
 from kas_tui.features.agent.trajectory import header_record
+from kas_tui.features.agent.walk_summary import Summary
 
 # How a run ended.
 ANSWERED = "answered"  # submitted an answer it found in a document it read

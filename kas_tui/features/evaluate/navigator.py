@@ -45,16 +45,18 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kas_tui.features.agent.skill_catalog import CatalogEntry
+from kas_tui.core.okf import frontmatter as fm
+from kas_tui.core.okf.errors import FormatError
 from kas_tui.features.agent.reveal import ENTRY, LISTING, MENTION, Reveal
 from kas_tui.features.agent.sandbox import Sandbox
+from kas_tui.features.agent.skill_catalog import CatalogEntry
 from kas_tui.features.agent.step import Step, role_of
-from kas_tui.features.agent.walk_summary import DEFAULT_BUDGET
 from kas_tui.features.agent.tools import LISTDIR, PEEK, READFILE
 from kas_tui.features.agent.trail import Served
 from kas_tui.features.agent.walk import Walk, WalkError
-from kas_tui.core.okf import frontmatter as fm
-from kas_tui.core.okf.errors import FormatError
+from kas_tui.features.agent.walk_summary import DEFAULT_BUDGET
+from kas_tui.features.evaluate.model import ANSWERED, BUDGET, FAILED, GAVE_UP, Choice, Question, Run
+from kas_tui.features.evaluate.passages import ANSWER_SHARE, answers, passages
 from kas_tui.text.lexical import (
     LexicalIndex,
     concepts_found,
@@ -63,8 +65,6 @@ from kas_tui.text.lexical import (
     query_terms,
     words,
 )
-from kas_tui.features.evaluate.model import ANSWERED, BUDGET, FAILED, GAVE_UP, Choice, Question, Run
-from kas_tui.features.evaluate.passages import ANSWER_SHARE, answers, passages
 
 NAME = "lexical-bm25"
 #: The skill file the harness puts in the prompt when the skill is activated.

@@ -42,8 +42,8 @@ from typing import TYPE_CHECKING, Any
 from kas_tui.core.fileio import atomic_write, os_reason
 from kas_tui.core.okf.errors import FormatError
 from kas_tui.core.okf.text import decode
-from kas_tui.text.wording import at_line
 from kas_tui.features.evaluate.model import Question
+from kas_tui.text.wording import at_line
 
 if TYPE_CHECKING:
     from kas_tui.core.package import Package

@@ -20,14 +20,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from kas_tui.features.agent.skill_catalog import CatalogEntry, catalog_entry
-from kas_tui.features.agent.sandbox import Sandbox
-from kas_tui.features.agent.walk_summary import DEFAULT_BUDGET
-from kas_tui.features.agent.trajectory import write_trajectory
 from kas_tui.core.user_dirs import data_dir
 from kas_tui.core.workers import forking, start_as_worker
+from kas_tui.features.agent.sandbox import Sandbox
+from kas_tui.features.agent.skill_catalog import CatalogEntry, catalog_entry
+from kas_tui.features.agent.trajectory import write_trajectory
+from kas_tui.features.agent.walk_summary import DEFAULT_BUDGET
 from kas_tui.features.evaluate.ablation import AblatedSandbox
-from kas_tui.features.evaluate.blame import Blame, BlameSummary, PathFinder, blame_run, summarise_blame
+from kas_tui.features.evaluate.blame import (
+    Blame,
+    BlameSummary,
+    PathFinder,
+    blame_run,
+    summarise_blame,
+)
 from kas_tui.features.evaluate.flat import RECALL_AT, FlatBaseline, Retrieval, recall
 from kas_tui.features.evaluate.metrics import WITHIN, Overall, by_bundle, overall
 from kas_tui.features.evaluate.model import Question, Run, run_header

@@ -43,12 +43,16 @@ from typing import Any
 from kas_tui.core.okf import log as log_fmt
 from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.core.store import os_reason
-from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
-from kas_tui.text import prose
 from kas_tui.features.importing.build_groups import GroupsMixin
 from kas_tui.features.importing.build_includes import IncludesMixin
 from kas_tui.features.importing.build_layout import LayoutMixin, _Doc
-from kas_tui.features.importing.build_manifest import MANIFEST, BuildError, ManifestMixin, _sha, load_manifest
+from kas_tui.features.importing.build_manifest import (
+    MANIFEST,
+    BuildError,
+    ManifestMixin,
+    _sha,
+    load_manifest,
+)
 from kas_tui.features.importing.build_reconcile import ReconcileMixin
 from kas_tui.features.importing.convert import ConversionError, Limits, sha256_file
 from kas_tui.features.importing.draft import GENERATOR, draft_document, dump_yaml
@@ -63,6 +67,8 @@ from kas_tui.features.importing.source_meta import (
 )
 from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.features.importing.toc_wiki import ATTACHMENTS, ORDER
+from kas_tui.text import prose
+from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 
 #: Failures a second try on the same bytes cannot change (a timeout or a missing
 #: dependency may go away with other options or packages: those are tried again).
@@ -544,8 +550,8 @@ class _Builder(LayoutMixin, IncludesMixin, GroupsMixin, ReconcileMixin, Manifest
     # 5. validate --------------------------------------------------------------------------
 
     def _validate(self) -> None:
-        from kas_tui.features.check import check
         from kas_tui.core.package import Package
+        from kas_tui.features.check import check
 
         pkg = Package(self.out)
         pkg.load(scan=True)

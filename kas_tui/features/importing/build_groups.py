@@ -17,9 +17,9 @@ import posixpath
 from collections import defaultdict
 
 from kas_tui.core.okf import index as index_fmt
-from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES, estimate_tokens
 from kas_tui.text.grouping import Member, group
 from kas_tui.text.slug import slugify, unique_slug
+from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES, estimate_tokens
 
 #: Tokens an index's heading and a sub-bundle's entry are reckoned at before they exist.
 _HEADER_TOKENS, _BUNDLE_ENTRY_TOKENS = 40, 60

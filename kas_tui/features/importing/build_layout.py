@@ -13,13 +13,13 @@ from urllib.parse import unquote
 
 from kas_tui.core.okf import index as index_fmt
 from kas_tui.core.okf.links import relative_link, resolve, rewrite_links, site_link
-from kas_tui.text import prose
-from kas_tui.text import folder_summary as summary
 from kas_tui.features.importing.build_manifest import _one_line
 from kas_tui.features.importing.convert import Converted
 from kas_tui.features.importing.draft import Draft
-from kas_tui.text.slug import slugify, unique_slug
 from kas_tui.features.importing.source_meta import readable_name, site_title, subjects
+from kas_tui.text import folder_summary as summary
+from kas_tui.text import prose
+from kas_tui.text.slug import slugify, unique_slug
 
 #: Folder names that say where pages are kept, not what they are about.
 _GENERIC_FOLDERS = frozenset(

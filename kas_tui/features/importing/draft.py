@@ -36,11 +36,16 @@ from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.core.okf.lifecycle import now_timestamp
 from kas_tui.core.okf.links import rewrite_links, site_link
 from kas_tui.core.okf.timestamp import Timestamp
-from kas_tui.text import prose
 from kas_tui.features.importing.convert import Converted
-from kas_tui.features.importing.heuristics import draft_description, draft_tags, draft_title, infer_type
-from kas_tui.text.slug import names_in, slugify, unique_slug
+from kas_tui.features.importing.heuristics import (
+    draft_description,
+    draft_tags,
+    draft_title,
+    infer_type,
+)
 from kas_tui.features.importing.source_meta import strip_site_suffix
+from kas_tui.text import prose
+from kas_tui.text.slug import names_in, slugify, unique_slug
 
 if TYPE_CHECKING:
     from kas_tui.core.package import Package

@@ -17,9 +17,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from kas_tui.text.description_verdicts import LONG_DESCRIPTION, norm, says_nothing
-from kas_tui.text import prose
 from kas_tui.features.importing.convert import Converted
+from kas_tui.text import prose
+from kas_tui.text.description_verdicts import LONG_DESCRIPTION, norm, says_nothing
 
 #: Longest drafted description (the checker's KAS045 threshold).
 MAX_DESCRIPTION = LONG_DESCRIPTION

@@ -29,7 +29,6 @@ from kas_tui.core.okf import log as log_fmt
 from kas_tui.core.okf.errors import EditError
 from kas_tui.core.package import Package
 from kas_tui.core.store import Change, ConflictError, Store, StoreError, write_atomic
-from kas_tui.text import folder_summary as summary
 from kas_tui.features.importing.convert import ConversionError, Converted, Limits, Result
 from kas_tui.features.importing.draft import (
     Draft,
@@ -38,6 +37,7 @@ from kas_tui.features.importing.draft import (
     updated_text,
 )
 from kas_tui.features.importing.pool import convert_files
+from kas_tui.text import folder_summary as summary
 from kas_tui.text.slug import name_problem, names_in
 
 #: What a plan does: write a new document, update one, or nothing (and why).

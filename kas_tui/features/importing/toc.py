@@ -37,7 +37,12 @@ from urllib.parse import unquote
 
 from kas_tui.features.importing.toc_formats import MD_HEADING, URL, docusaurus_roots, load_lined
 from kas_tui.features.importing.toc_sphinx import sphinx_roots
-from kas_tui.features.importing.toc_wiki import ORDER, SIDEBAR, azure_order_roots, wiki_sidebar_roots
+from kas_tui.features.importing.toc_wiki import (
+    ORDER,
+    SIDEBAR,
+    azure_order_roots,
+    wiki_sidebar_roots,
+)
 
 Read = Callable[[str], "str | None"]
 

@@ -22,15 +22,15 @@ import os
 import posixpath
 from dataclasses import dataclass, field
 
-from kas_tui.features.moves import refusals as rules
 from kas_tui.core.editing import entry_kinds, index_title
 from kas_tui.core.okf import index as index_fmt
 from kas_tui.core.okf import log as log_fmt
 from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.core.okf.text import decode, encode
 from kas_tui.core.package import Package
-from kas_tui.features.moves.relink import PathMap, may_refer, relink_text
 from kas_tui.core.store import Change, Write
+from kas_tui.features.moves import refusals as rules
+from kas_tui.features.moves.relink import PathMap, may_refer, relink_text
 from kas_tui.text.wording import counted
 
 

@@ -38,11 +38,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kas_tui.features.importing.convert import sha256_file
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf.errors import FormatError
 from kas_tui.core.okf.lifecycle import instant
 from kas_tui.core.okf.text import decode
+from kas_tui.features.importing.convert import sha256_file
 
 if TYPE_CHECKING:
     from kas_tui.core.package import Package

@@ -24,14 +24,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from kas_tui.features.agent.skill_catalog import CatalogEntry, catalog_entry
-from kas_tui.features.agent.sandbox import Sandbox
-from kas_tui.features.agent.tools import LISTDIR, PEEK, READFILE
-from kas_tui.features.agent.trail import Trail
-from kas_tui.features.agent.trajectory import header_record, step_record
 from kas_tui.core.fileio import os_reason
 from kas_tui.core.package import Package
 from kas_tui.core.user_dirs import data_dir
+from kas_tui.features.agent.sandbox import Sandbox
+from kas_tui.features.agent.skill_catalog import CatalogEntry, catalog_entry
+from kas_tui.features.agent.tools import LISTDIR, PEEK, READFILE
+from kas_tui.features.agent.trail import Trail
+from kas_tui.features.agent.trajectory import header_record, step_record
 
 #: The most characters one answer carries; a longer file is cut, with a note saying so.
 MAX_RESPONSE = 200_000

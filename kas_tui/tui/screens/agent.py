@@ -22,6 +22,8 @@ from textual.containers import VerticalScroll
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from kas_tui.core.store import StoreError, os_reason
+from kas_tui.core.user_dirs import data_dir
 from kas_tui.features.agent import (
     DEFAULT_BUDGET,
     LISTDIR,
@@ -34,14 +36,12 @@ from kas_tui.features.agent import (
     Walk,
     WalkError,
 )
-from kas_tui.core.store import StoreError, os_reason
-from kas_tui.core.user_dirs import data_dir
 from kas_tui.text.wording import counted, elide_path, holds_words
+from kas_tui.tui.screens.ask import AskScreen, ConfirmScreen
 from kas_tui.tui.widgets.trail import (
     TrailTable,
     summary_table,
 )
-from kas_tui.tui.screens.ask import AskScreen, ConfirmScreen
 
 if TYPE_CHECKING:
     from kas_tui.core.package import Package

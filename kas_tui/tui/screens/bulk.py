@@ -58,9 +58,9 @@ from kas_tui.features.bulk_edit import (
 from kas_tui.text.wording import counted
 from kas_tui.tui.edits import EditDecided
 from kas_tui.tui.palette import trust_text
-from kas_tui.tui.widgets.footer import KasFooter
 from kas_tui.tui.screens.bulk_preview import BulkPreviewScreen
 from kas_tui.tui.screens.kas_screen import KasScreen
+from kas_tui.tui.widgets.footer import KasFooter
 
 if TYPE_CHECKING:
     from textual.app import App

@@ -22,9 +22,14 @@ from textual.containers import Horizontal, Vertical
 from textual.events import Paste
 from textual.widgets import Button, Input, Label, Static, TextArea
 
-from kas_tui.text.description_verdicts import LONG_DESCRIPTION, drifted, more_than_one_sentence, says_nothing
 from kas_tui.core.editing import set_entry, set_field
 from kas_tui.core.okf.text import control_chars
+from kas_tui.text.description_verdicts import (
+    LONG_DESCRIPTION,
+    drifted,
+    more_than_one_sentence,
+    says_nothing,
+)
 from kas_tui.text.tokens import estimate_tokens
 from kas_tui.tui.edits import EditDecided, EditOutcome, close_after_save
 from kas_tui.tui.screens.choose import ask_before_leaving

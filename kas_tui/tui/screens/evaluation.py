@@ -37,16 +37,16 @@ from kas_tui.features.evaluate.rerun import RerunError, draft_and_run, rerun_all
 from kas_tui.features.evaluate.runner import latest_eval_dir
 from kas_tui.features.evaluate.stored import QuestionRow, StoredEvaluation, load_report
 from kas_tui.text.wording import counted
+from kas_tui.tui.screens.kas_screen import KasScreen
 from kas_tui.tui.widgets.eval_view import cut, detail_text, figures_text, pct
 from kas_tui.tui.widgets.footer import KasFooter
-from kas_tui.tui.screens.kas_screen import KasScreen
 
 if TYPE_CHECKING:
     from textual.app import App
 
-    from kas_tui.features.evaluate.blame import EntryRef
     from kas_tui.core.package import Package
     from kas_tui.core.records import Listing
+    from kas_tui.features.evaluate.blame import EntryRef
 
 DRAFT_SIZE = 10
 
@@ -300,8 +300,7 @@ class EvalScreen(KasScreen[None]):
         if not row.trajectory.is_file():
             self.notify(f"{row.trajectory}: no such file", severity="error", markup=False)
             return
-        from kas_tui.features.agent import replay
-        from kas_tui.features.agent import read_trajectory
+        from kas_tui.features.agent import read_trajectory, replay
         from kas_tui.tui.screens.replay import ReplayScreen
 
         trajectory = read_trajectory(row.trajectory)

@@ -18,8 +18,8 @@ from textual.widgets.option_list import Option
 from kas_tui.tui.screens import find_text
 
 if TYPE_CHECKING:
-    from kas_tui.features.find.fulltext import FullTextIndex
     from kas_tui.core.package import Package
+    from kas_tui.features.find.fulltext import FullTextIndex
     from kas_tui.features.find.fuzzy import Finder, Hit
 
 LIMIT = 50

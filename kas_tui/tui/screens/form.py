@@ -13,9 +13,9 @@ from textual.binding import Binding
 from textual.widgets import Input, Static
 
 from kas_tui.text.wording import elide_words
-from kas_tui.tui.widgets.fields import FieldRow
 from kas_tui.tui.screens.kas_screen import KasModalScreen, ResultType
 from kas_tui.tui.screens.pick import PickScreen
+from kas_tui.tui.widgets.fields import FieldRow
 
 
 class FormScreen(KasModalScreen[ResultType]):

@@ -16,8 +16,8 @@ from rich.text import Text
 from textual.screen import ModalScreen, Screen
 
 if TYPE_CHECKING:
-    from kas_tui.core.package import Package
     from kas_tui.core.edit_session import Edit, EditSession
+    from kas_tui.core.package import Package
     from kas_tui.core.store import Fingerprint
     from kas_tui.tui.edits import EditOutcome
 

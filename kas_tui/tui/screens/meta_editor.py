@@ -26,6 +26,9 @@ from kas_tui.core import form_fields as F
 from kas_tui.core.editing import remove_field, set_field, set_frontmatter_text
 from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.tui.edits import EditDecided, EditOutcome, close_after_save
+from kas_tui.tui.screens.ask import AskScreen
+from kas_tui.tui.screens.choose import ask_before_leaving
+from kas_tui.tui.screens.form import FormScreen
 from kas_tui.tui.widgets.fields import (
     DateRow,
     DescriptionRow,
@@ -38,9 +41,6 @@ from kas_tui.tui.widgets.fields import (
 from kas_tui.tui.widgets.footer import KasFooter
 from kas_tui.tui.widgets.provenance import HistoryView, SourcesRow
 from kas_tui.tui.widgets.yaml_area import YamlArea
-from kas_tui.tui.screens.ask import AskScreen
-from kas_tui.tui.screens.choose import ask_before_leaving
-from kas_tui.tui.screens.form import FormScreen
 
 if TYPE_CHECKING:
     import datetime as dt

@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.app import App
 
-from kas_tui.features.agent import replay
-from kas_tui.features.agent import read_trajectory
+from kas_tui.features.agent import read_trajectory, replay
 from kas_tui.features.agent.skill_catalog import catalog_entry
 from kas_tui.features.agent.trajectory import Trajectory
 from kas_tui.features.serve.client_session import recent_sessions

@@ -31,9 +31,9 @@ from kas_tui.features.review.queue import GROUPS, Queue, Row, review_queue
 from kas_tui.features.review.source_changes import source_view
 from kas_tui.text.wording import counted
 from kas_tui.tui.edits import PackageWritten
-from kas_tui.tui.widgets.footer import KasFooter
 from kas_tui.tui.screens.choose import diff_text
 from kas_tui.tui.screens.kas_screen import KasScreen
+from kas_tui.tui.widgets.footer import KasFooter
 
 if TYPE_CHECKING:
     from textual.app import App

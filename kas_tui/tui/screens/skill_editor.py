@@ -20,6 +20,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Collapsible, Label, Static, TextArea
 
+from kas_tui.core.editing import set_body, set_skill_description
+from kas_tui.core.okf import yaml_patch
+from kas_tui.core.okf.errors import EditError, FormatError
+from kas_tui.core.okf.text import split_lines
 from kas_tui.features.agent import catalog_entry
 from kas_tui.features.agent.skill_catalog import skill_body_tokens
 from kas_tui.features.check.skill_rules import (
@@ -29,10 +33,6 @@ from kas_tui.features.check.skill_rules import (
     SkillProblem,
     validate_skill,
 )
-from kas_tui.core.editing import set_body, set_skill_description
-from kas_tui.core.okf import yaml_patch
-from kas_tui.core.okf.errors import EditError, FormatError
-from kas_tui.core.okf.text import split_lines
 from kas_tui.tui.edits import EditDecided, EditOutcome, close_after_save
 from kas_tui.tui.screens.choose import ask_before_leaving
 from kas_tui.tui.screens.entry_editor import OneLineArea, text_problem

@@ -10,9 +10,9 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from kas_tui.features.agent.skill_catalog import catalog_entry, skill_body_tokens
 from kas_tui.core.package import Package
 from kas_tui.core.records import Document
+from kas_tui.features.agent.skill_catalog import catalog_entry, skill_body_tokens
 from kas_tui.tui.palette import trust_text
 
 KNOWN_ORDER = (

@@ -40,11 +40,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kas_tui.core.disk import walk
-from kas_tui.text.lexical import TOKENIZER, Stems
 from kas_tui.core.user_dirs import RACY_NS, package_cache_file
 from kas_tui.features.find.fulltext.lines import Line, Matcher, Page, printable, window
 from kas_tui.features.find.fulltext.query import Query, parse
 from kas_tui.features.find.fulltext.reading import FIELDS, Read, read
+from kas_tui.text.lexical import TOKENIZER, Stems
 
 if TYPE_CHECKING:
     from kas_tui.core.disk import Walk

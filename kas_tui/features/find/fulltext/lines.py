@@ -16,9 +16,9 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from kas_tui.text.lexical import Stems
-from kas_tui.features.find.fuzzy import fold
 from kas_tui.features.find.fulltext.query import Query
+from kas_tui.features.find.fuzzy import fold
+from kas_tui.text.lexical import Stems
 
 Span = tuple[int, int]
 _TOKEN = re.compile(r"[^\W_]+")

@@ -19,12 +19,12 @@ from textual.widgets.option_list import Option
 
 from kas_tui.core import form_fields as F
 from kas_tui.text.slug import parse_folder as parse_new_bundle
-from kas_tui.tui.widgets.inputs import CleanInput
-from kas_tui.tui.screens.kas_screen import KasScreen
 from kas_tui.tui.screens.import_wizard.files import FilePicker
 from kas_tui.tui.screens.import_wizard.form import PlanForm
 from kas_tui.tui.screens.import_wizard.labels import plural
 from kas_tui.tui.screens.import_wizard.preview import PlanList
+from kas_tui.tui.screens.kas_screen import KasScreen
+from kas_tui.tui.widgets.inputs import CleanInput
 
 if TYPE_CHECKING:
     from kas_tui.features.importing import PlannedImport

@@ -23,9 +23,9 @@ from textual.widgets.option_list import Option
 
 from kas_tui.features.importing.files import files_in, parse_paths, supported
 from kas_tui.text.slug import parse_folder as parse_new_bundle
-from kas_tui.tui.widgets.inputs import CleanInput
-from kas_tui.tui.screens.kas_screen import KasScreen
 from kas_tui.tui.screens.import_wizard.labels import file_size, plural
+from kas_tui.tui.screens.kas_screen import KasScreen
+from kas_tui.tui.widgets.inputs import CleanInput
 
 if TYPE_CHECKING:
     from textual.widgets._directory_tree import DirEntry

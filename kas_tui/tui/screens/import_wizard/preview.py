@@ -21,16 +21,16 @@ from textual.widgets import (
 
 from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.tui.edits import EditDecided, EditOutcome
-from kas_tui.tui.widgets.fields import FieldRow
 from kas_tui.tui.screens.choose import DiffScreen, ask_unsaved
-from kas_tui.tui.screens.kas_screen import KasScreen
 from kas_tui.tui.screens.import_wizard.files import FilePicker
 from kas_tui.tui.screens.import_wizard.form import FILE_KEY, PlanForm
 from kas_tui.tui.screens.import_wizard.labels import plural
+from kas_tui.tui.screens.kas_screen import KasScreen
+from kas_tui.tui.widgets.fields import FieldRow
 
 if TYPE_CHECKING:
-    from kas_tui.features.importing import PlannedImport
     from kas_tui.core.package import Package
+    from kas_tui.features.importing import PlannedImport
 
 
 #: Characters of a body rendered in the preview (a 300-page PDF would take seconds).

@@ -26,12 +26,12 @@ from textual.widgets import (
 
 from kas_tui.core import form_fields as F
 from kas_tui.features.importing.files import FORMATS
-from kas_tui.tui.widgets.footer import KasFooter
-from kas_tui.tui.widgets.inputs import CleanInput
 from kas_tui.tui.screens.import_wizard.converting import ConvertingStep
 from kas_tui.tui.screens.import_wizard.files import FilePicker, FilesStep, SelectedList
 from kas_tui.tui.screens.import_wizard.labels import home_short
 from kas_tui.tui.screens.import_wizard.preview import PlanList, PreviewStep
+from kas_tui.tui.widgets.footer import KasFooter
+from kas_tui.tui.widgets.inputs import CleanInput
 
 #: Narrower than this, the wizard drops its body preview and list of formats.
 NARROW_BELOW = 100
@@ -41,9 +41,9 @@ if TYPE_CHECKING:
 
     from textual.app import App
 
+    from kas_tui.core.package import Package
     from kas_tui.features.importing import Limits, PlannedImport
     from kas_tui.features.importing.convert import Result
-    from kas_tui.core.package import Package
 
 
 class ImportWizard(FilesStep, ConvertingStep, PreviewStep):
