@@ -173,7 +173,7 @@ def test_values_are_typed_like_yaml_scalars(key, text, value):
         ("type", "", "type cannot be empty"),
         ("type", "   ", "type cannot be empty"),
         ("owner", "", "remove field"),
-        ("status", "retired", "status is one of draft, stable, deprecated"),
+        ("status", "retired", "status must be one of draft, stable, deprecated"),
         ("stale_after", "next year", "stale_after is a date"),
         # a time without its offset is refused, as the form refuses it (it was written before)
         ("stale_after", "2027-03-01T00:00:00", "add the UTC offset"),
@@ -201,7 +201,7 @@ def test_operations_check_themselves():
         RemoveTag("x\x00").check()
     with pytest.raises(BulkError, match="type cannot be empty"):
         SetField("type", None).check()
-    with pytest.raises(BulkError, match="status is one of"):
+    with pytest.raises(BulkError, match="status must be one of"):
         SetField("status", "gone").check()
     SetField("owner", None).check()  # null is a value
 

@@ -197,8 +197,8 @@ def cli_json(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> dict:
 @pytest.mark.parametrize(
     ("value", "says"),
     [
-        ("0", "'0' must be a positive number of tokens"),
-        ("-5", "'-5' must be a positive number of tokens"),
+        ("0", "'0' must be at least 1 token"),
+        ("-5", "'-5' must be at least 1 token"),
         ("abc", "'abc' is not a whole number of tokens"),
         ("2.5", "'2.5' is not a whole number of tokens"),
     ],

@@ -322,7 +322,7 @@ BAD_FILES = {
     "empty": (b"", "frontmatter", 1, "empty file"),
     "whitespace": (b"  \n\n", "frontmatter", 1, "empty file"),
     "no-frontmatter": (b"# Just a title\n", "frontmatter", 1, "no YAML frontmatter"),
-    "no-type": (b"---\ntitle: Typeless\n---\n", "type", 2, "missing 'type'"),
+    "no-type": (b"---\ntitle: Typeless\n---\n", "required", 2, "missing 'type'"),
     "alias-bomb": (
         ("---\ntype: Note\n" + alias_bomb() + "---\n").encode(),
         "frontmatter",

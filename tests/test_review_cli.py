@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from check_helpers import doc, write_package
 
-from kas_tui.cli.main import COMMANDS, main
+from kas_tui.cli.main import main
+from kas_tui.cli.verbs import BY_NAME
 from kas_tui.features.review.queue import GROUPS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,7 +33,7 @@ def stale_package(tmp_path: Path) -> Path:
 
 
 def test_review_is_a_command() -> None:
-    assert "review" in COMMANDS
+    assert "review" in BY_NAME
 
 
 def test_text_groups_and_counts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -132,7 +133,7 @@ def test_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     code, _, err = cli(capsys, root, "--today", "tomorrow")
     assert code == 2 and "'tomorrow' is not a date (YYYY-MM-DD)" in err
     code, _, err = cli(capsys, root, "--soon", "-3")
-    assert code == 2 and "'-3' must be 0 or more days" in err
+    assert code == 2 and "'-3' must be at least 0 days" in err
     code, _, err = cli(capsys, root, "--format", "yaml")
     assert code == 2 and "invalid choice" in err
 

@@ -134,7 +134,7 @@ async def test_refusals_select_all_none_and_the_selection_outliving_the_filter(d
         screen.query_one("#bulk-key", Input).value = "status"
         screen.query_one("#bulk-value", Input).value = "retired"
         await pilot.pause()
-        assert "status is one of draft, stable, deprecated" in rendered(summary.content)
+        assert "status must be one of draft, stable, deprecated" in rendered(summary.content)
         screen.query_one("#bulk-value", Input).value = "draft"
         await pilot.pause()
         assert "set status to draft in 2 selected documents" in rendered(summary.content)

@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from kas_tui.cli.args import Parser
+from kas_tui.cli.args import Parser, open_package, whole_number
 from kas_tui.features.evaluate.ablation import LAYERS
 
 
@@ -38,29 +38,20 @@ def _share(text: str) -> float:
     return value
 
 
-def _turns(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 3:
-        raise argparse.ArgumentTypeError(f"{text!r}: at least 3 turns")
-    return value
-
-
-def eval_parser() -> argparse.ArgumentParser:
-    parser = Parser(
-        prog="kas-tui eval",
-        description="Measure navigability: run each question through a navigator that walks "
+def eval_arguments(parser: Parser) -> None:
+    parser.description = (
+        "Measure navigability: run each question through a navigator that walks "
         "the package as an agent does (the catalog entry, then only what its listdir/readfile/"
         "peek calls return), beside a flat BM25 baseline over every body. Reports reach, "
-        "turns, tokens and blame. Exit 0: measured; 1: reach below --min-reach; 2: usage.",
+        "turns, tokens and blame. Exit 0: measured; 1: reach below --min-reach; 2: usage."
     )
     parser.add_argument("path", metavar="PKG", help="package folder")
     parser.add_argument(
         "--questions", required=True, metavar="FILE", help="question set (JSON Lines or CSV)"
     )
-    parser.add_argument("--budget", type=_turns, default=15, help="turns per question (15)")
+    parser.add_argument(
+        "--budget", type=whole_number(3, "turn"), default=15, help="turns per question (15)"
+    )
     parser.add_argument(
         "--within", type=int, default=4, metavar="N", help="also report reach within N turns (4)"
     )
@@ -110,11 +101,9 @@ def eval_parser() -> argparse.ArgumentParser:
     llm.add_argument(
         "--llm-timeout", type=float, default=120.0, metavar="SECONDS", help="per request (120)"
     )
-    return parser
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    from kas_tui.core.disk import PackageError, locate
     from kas_tui.core.package import Package
     from kas_tui.features.evaluate.questions import read_questions
     from kas_tui.features.evaluate.report import (
@@ -128,11 +117,7 @@ def run_eval(args: argparse.Namespace) -> int:
     if bool(args.llm_base_url) != bool(args.llm_model):
         print("kas-tui eval: --llm-base-url and --llm-model go together", file=sys.stderr)
         return 2
-    try:
-        location = locate(args.path)
-    except PackageError as exc:
-        print(f"kas-tui eval: {exc}", file=sys.stderr)
-        return 2
+    location = open_package(args.path, "kas-tui eval")
     package = Package.open(location.root)
     qset = read_questions(args.questions, package)
     if qset.problems:

@@ -7,38 +7,33 @@ import argparse
 import sys
 from pathlib import Path
 
-from kas_tui.cli.args import Parser, at_least
+from kas_tui.cli.args import Parser, open_package, whole_number
 from kas_tui.features.graph import FORMATS
 
 
-def graph_parser() -> argparse.ArgumentParser:
-    parser = Parser(
-        prog="kas-tui graph",
-        description="Write the package's link graph (SKILL.md, every index.md and "
+def graph_arguments(parser: Parser) -> None:
+    parser.description = (
+        "Write the package's link graph (SKILL.md, every index.md and "
         "document, and the files they link to) as JSON (with the broken links), Graphviz "
-        "DOT or a Mermaid flowchart.",
+        "DOT or a Mermaid flowchart."
     )
     parser.add_argument("path", metavar="PKG", help="package folder")
     parser.add_argument("--format", choices=FORMATS, default="json")
     parser.add_argument(
         "--around", metavar="DOC", help="only DOC's neighbourhood (links both ways)"
     )
-    parser.add_argument("--depth", type=at_least(1), default=2, help="steps out from --around (2)")
+    parser.add_argument(
+        "--depth", type=whole_number(1), default=2, help="steps out from --around (2)"
+    )
     parser.add_argument("--out", type=Path, metavar="FILE", help="write here, not to stdout")
-    return parser
 
 
 def run_graph(args: argparse.Namespace) -> int:
-    from kas_tui.core.disk import PackageError, locate
     from kas_tui.core.package import Package
     from kas_tui.core.store import StoreError, write_atomic
     from kas_tui.features.graph import build_graph, neighbourhood, render, subgraph
 
-    try:
-        location = locate(args.path)
-    except PackageError as exc:
-        print(f"kas-tui graph: {exc}", file=sys.stderr)
-        return 2
+    location = open_package(args.path, "kas-tui graph")
     package = Package.open(location.root, scan=True, cache=True)
     graph = build_graph(package)
     if args.around:

@@ -1,7 +1,6 @@
-"""The ``kas-tui import`` and ``kas-tui build`` commands: run them, print their summaries.
+"""``kas-tui import`` and ``kas-tui build``: their options, their runs, their summaries.
 
-Their parsers live with the others in :mod:`kas_tui.cli.main`, which calls these; exit codes
-as documented there (0 done, 1 some files failed, 2 usage or I/O error).
+Exit codes: 0 done, 1 some files failed, 2 usage or I/O error.
 """
 
 from __future__ import annotations
@@ -12,6 +11,112 @@ import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+from kas_tui.cli.args import Parser, positive_number, whole_number
+from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
+
+
+def _limit_options(parser: argparse.ArgumentParser) -> None:
+    from kas_tui.features.importing.convert import (
+        DEFAULT_MAX_BYTES,
+        DEFAULT_MAX_MEMORY,
+        DEFAULT_TIMEOUT,
+    )
+
+    parser.add_argument(
+        "--timeout",
+        type=positive_number,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"time limit of one file's conversion; a converter running longer is stopped "
+        f"(default {DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--max-size",
+        type=positive_number,
+        default=DEFAULT_MAX_BYTES / 2**20,
+        metavar="MB",
+        help=f"larger files are not converted (default {DEFAULT_MAX_BYTES / 2**20:g})",
+    )
+    parser.add_argument(
+        "--max-memory",
+        type=positive_number,
+        default=DEFAULT_MAX_MEMORY / 2**20,
+        metavar="MB",
+        help="memory one conversion process may use; a conversion needing more fails "
+        f"(default {DEFAULT_MAX_MEMORY / 2**20:g})",
+    )
+    parser.add_argument(
+        "--workers",
+        type=whole_number(1),
+        default=None,
+        metavar="N",
+        help="conversion processes in parallel (default: one per CPU, at most 8)",
+    )
+    parser.add_argument(
+        "--type",
+        help="the type of documents that have none of their own (default: inferred from each)",
+    )
+
+
+def import_arguments(parser: Parser) -> None:
+    parser.description = (
+        "Convert files (PDF, Word, PowerPoint, Excel, HTML, EPUB, CSV, text, "
+        "Markdown) into documents of a package: each gets drafted frontmatter (status: draft), "
+        "an entry in its bundle's index.md and a log.md entry. A file already imported is "
+        "never imported twice. Exit 0: every file imported (or already there, unchanged); "
+        "1: some files failed or need --yes; 2: usage error."
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="files to import")
+    parser.add_argument(
+        "--into",
+        required=True,
+        metavar="BUNDLE",
+        help="folder of a package to import into (created when missing)",
+    )
+    parser.add_argument(
+        "--yes",
+        "-y",
+        action="store_true",
+        help="update the documents of files imported before, without asking",
+    )
+    parser.add_argument(
+        "--dry-run", action="store_true", help="print the diff of what would be written"
+    )
+    _limit_options(parser)
+
+
+def build_arguments(parser: Parser) -> None:
+    parser.description = (
+        "Build a Knowledge-as-Skill package from a folder of documents: convert "
+        "every file (keeping the folder structure), draft frontmatter, write an index.md per "
+        "folder, SKILL.md and log.md, then check the result. Run it again to take in changed "
+        "sources: only what changed is converted, and values a curator edited are kept. "
+        "Exit 0: built, no errors; 1: some files failed or the check found errors; 2: usage."
+    )
+    parser.add_argument("source", metavar="SOURCE_DIR", help="folder of documents")
+    parser.add_argument(
+        "out", metavar="OUT_DIR", help="package folder to write (its name is the skill name)"
+    )
+    parser.add_argument("--name", help="skill name (default: OUT_DIR's name, which it must equal)")
+    parser.add_argument(
+        "--link-base",
+        metavar="URL",
+        help="make /-rooted links of Markdown sources that lead to no source file absolute, "
+        "on this site (for help-centre exports: https://learn.microsoft.com)",
+    )
+    parser.add_argument(
+        "--index-budget",
+        metavar="TOKENS",
+        type=whole_number(1, "token"),
+        default=INDEX_TOKEN_BUDGET,
+        help="most tokens one index may take; a folder whose index would take more is "
+        f"split into topical sub-bundles (default {INDEX_TOKEN_BUDGET:,})",
+    )
+    parser.add_argument(
+        "--no-check", action="store_true", help="skip the agent-ready check at the end"
+    )
+    _limit_options(parser)
 
 
 def _limits(args: argparse.Namespace) -> Any:

@@ -9,7 +9,7 @@ import datetime as dt
 import sys
 from pathlib import Path
 
-from kas_tui.cli.args import Parser
+from kas_tui.cli.args import Parser, open_package
 from kas_tui.features.install import CLIENTS, InstallError, install, installed_in, skills_folder
 from kas_tui.text.wording import counted
 
@@ -25,12 +25,11 @@ def _scope(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def install_parser() -> argparse.ArgumentParser:
-    parser = Parser(
-        prog="kas-tui install",
-        description="Copy (or link) a package into an agent's skills folder: claude "
+def install_arguments(parser: Parser) -> None:
+    parser.description = (
+        "Copy (or link) a package into an agent's skills folder: claude "
         "(.claude/skills), agents and codex (.agents/skills), gemini (.gemini/skills), in "
-        "the home folder (--user) or a project (--project DIR).",
+        "the home folder (--user) or a project (--project DIR)."
     )
     parser.add_argument("path", metavar="PKG", help="package folder")
     _scope(parser)
@@ -41,40 +40,31 @@ def install_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--replace", action="store_true", help="overwrite a different package of the same name"
     )
-    return parser
 
 
-def uninstall_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="kas-tui uninstall", description="Remove an installed package.")
+def uninstall_arguments(parser: Parser) -> None:
+    parser.description = "Remove an installed package."
     parser.add_argument("name", metavar="NAME", help="the skill's name")
     _scope(parser)
     parser.add_argument(
         "--force", action="store_true", help="remove it even if kas-tui did not install it"
     )
-    return parser
 
 
-def installed_parser() -> argparse.ArgumentParser:
-    parser = Parser(
-        prog="kas-tui installed",
-        description="List the packages in every client's skills folder (home folder, and "
+def installed_arguments(parser: Parser) -> None:
+    parser.description = (
+        "List the packages in every client's skills folder (home folder, and "
         "the project DIR: the current folder by default), and whether each copy is behind "
-        "its source.",
+        "its source."
     )
     parser.add_argument("--project", type=Path, default=Path.cwd(), metavar="DIR")
-    return parser
 
 
 def run_install(args: argparse.Namespace) -> int:
-    from kas_tui.core.disk import PackageError, locate
     from kas_tui.core.package import Package
     from kas_tui.features.check import check
 
-    try:
-        location = locate(args.path)
-    except PackageError as exc:
-        print(f"kas-tui install: {exc}", file=sys.stderr)
-        return 2
+    location = open_package(args.path, "kas-tui install")
     package = Package.open(location.root, scan=True, cache=True)
     report = check(package, agent_ready=True, today=dt.date.today())
     errors = report.count("error")

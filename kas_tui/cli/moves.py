@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kas_tui.cli.args import Parser
+from kas_tui.cli.args import CommandError, Parser
 
 if TYPE_CHECKING:
     from kas_tui.core.package import Package
@@ -35,29 +35,26 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-log", action="store_true", help="add no log.md entry")
 
 
-def mv_parser() -> argparse.ArgumentParser:
-    parser = Parser(
-        prog="kas-tui mv",
-        description="Rename or move a document, an asset or a whole bundle inside its "
+def mv_arguments(parser: Parser) -> None:
+    parser.description = (
+        "Rename or move a document, an asset or a whole bundle inside its "
         "package, keeping every reference: Markdown links everywhere (relative ones "
         "recomputed), index entries (moved to the target bundle's index), paths SKILL.md "
         "and the indexes write as code, sources[].resource, and the links of the moved "
         "files themselves; one log.md entry. DST is the new path, or an existing folder to "
-        "move into. Exit 0: moved; 1: refused; 2: usage or I/O error.",
+        "move into. Exit 0: moved; 1: refused; 2: usage or I/O error."
     )
     parser.add_argument("src", metavar="SRC", help="document, asset or folder to move")
     parser.add_argument("dst", metavar="DST", help="its new path, or a folder to move it into")
     _common(parser)
-    return parser
 
 
-def split_parser() -> argparse.ArgumentParser:
-    parser = Parser(
-        prog="kas-tui split",
-        description="Move chosen documents (or assets) of a bundle into a new sub-bundle: "
+def split_arguments(parser: Parser) -> None:
+    parser.description = (
+        "Move chosen documents (or assets) of a bundle into a new sub-bundle: "
         "it gets an index.md listing them (their entries keep their descriptions) and an "
         "entry in the bundle's index.md; every reference is kept, as kas-tui mv keeps them. "
-        "Exit 0: split; 1: refused; 2: usage or I/O error.",
+        "Exit 0: split; 1: refused; 2: usage or I/O error."
     )
     parser.add_argument("bundle", metavar="BUNDLE", help="the bundle's folder")
     parser.add_argument("name", metavar="NAME", help="the new sub-bundle's folder name")
@@ -69,21 +66,18 @@ def split_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--title", default="", help="its entry's title (default: from NAME)")
     _common(parser)
-    return parser
 
 
-def merge_parser() -> argparse.ArgumentParser:
-    parser = Parser(
-        prog="kas-tui merge",
-        description="Move everything in bundle SOURCE into bundle TARGET: SOURCE's index "
+def merge_arguments(parser: Parser) -> None:
+    parser.description = (
+        "Move everything in bundle SOURCE into bundle TARGET: SOURCE's index "
         "entries join TARGET's index, SOURCE's index.md and its entry in its parent's index "
         "go, and links to SOURCE lead to TARGET; every reference is kept, as kas-tui mv "
-        "keeps them. Exit 0: merged; 1: refused; 2: usage or I/O error.",
+        "keeps them. Exit 0: merged; 1: refused; 2: usage or I/O error."
     )
     parser.add_argument("source", metavar="SOURCE", help="the bundle to empty and remove")
     parser.add_argument("target", metavar="TARGET", help="the bundle that receives it")
     _common(parser)
-    return parser
 
 
 def run_mv(args: argparse.Namespace) -> int:
@@ -157,8 +151,7 @@ def _run(command: str, args: argparse.Namespace, near: str, plan) -> int:  # noq
                 f"no SKILL.md above {near}: give the package's folder with --package PKG"
             )
     except (PackageError, OSError) as exc:
-        print(f"{name}: {exc}", file=sys.stderr)
-        return 2
+        raise CommandError(str(exc)) from None
     pkg = Package.open(root, cache=True)
     try:
         planned = plan(pkg)

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kas_tui.cli.args import Parser, iso_date
+from kas_tui.cli.args import Parser, iso_date, open_package
 
 if TYPE_CHECKING:
     from kas_tui.core.package import Package
@@ -25,12 +25,11 @@ if TYPE_CHECKING:
 PROG = "kas-tui new"
 
 
-def new_parser() -> argparse.ArgumentParser:
-    parser = Parser(
-        prog=PROG,
-        description="Create a draft document, a bundle or a SKILL.md: the file, its index "
+def new_arguments(parser: Parser) -> None:
+    parser.description = (
+        "Create a draft document, a bundle or a SKILL.md: the file, its index "
         "entry (in the section the index layout picks) and one log.md entry. Exit 0: "
-        "created; 1: refused; 2: usage or I/O error.",
+        "created; 1: refused; 2: usage or I/O error."
     )
     kinds = parser.add_subparsers(dest="kind", metavar="doc|bundle|skill", parser_class=Parser)
     kinds.required = True
@@ -71,19 +70,14 @@ def new_parser() -> argparse.ArgumentParser:
     for sub in (doc, bundle, skill):
         sub.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
         sub.add_argument("--today", type=iso_date, help="the log.md date (default: today)")
-    return parser
 
 
 def run_new(args: argparse.Namespace) -> int:
-    from kas_tui.core.disk import PackageError, locate
     from kas_tui.core.package import Package
 
     given = Path(args.target)
     opened = given.parent if args.kind == "bundle" else given
-    try:
-        location = locate(opened)
-    except PackageError as exc:
-        return _fail(str(exc), 2)
+    location = open_package(opened, PROG)
     pkg = Package.open(location.root)
     rel = _relative(given, location.root)
     if rel is None:

@@ -7,49 +7,29 @@ import os
 import sys
 from pathlib import Path
 
-from kas_tui.cli.args import Parser
+from kas_tui.cli.args import Parser, open_package, whole_number
 from kas_tui.features.evaluate.drafting import DEFAULT_N
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-
-
-def questions_parser() -> argparse.ArgumentParser:
-    parser = Parser(
-        prog="kas-tui questions",
-        description="Draft a question set for kas-tui eval from the package's document "
+def questions_arguments(parser: Parser) -> None:
+    parser.description = (
+        "Draft a question set for kas-tui eval from the package's document "
         "bodies (section headings and opening sentences, troubleshooting symptoms, "
         "procedure goals; never titles, descriptions or index entries), deterministically "
-        "and offline. Exit 0: written; 2: usage or I/O error.",
+        "and offline. Exit 0: written; 2: usage or I/O error."
     )
     parser.add_argument("path", metavar="PKG", help="package folder")
     parser.add_argument("--out", required=True, metavar="FILE", help="JSON Lines file to write")
     parser.add_argument(
-        "--n", type=_count, default=DEFAULT_N, help=f"how many questions ({DEFAULT_N})"
+        "--n", type=whole_number(1), default=DEFAULT_N, help=f"how many questions ({DEFAULT_N})"
     )
     parser.add_argument(
-        "--seed", type=_seed, default=0, help="another seed picks other sections (0)"
+        "--seed", type=whole_number(), default=0, help="another seed picks other sections (0)"
     )
     parser.add_argument("--force", action="store_true", help="replace FILE if it exists")
-    return parser
 
 
 def run_questions(args: argparse.Namespace) -> int:
-    from kas_tui.core.disk import PackageError, locate
     from kas_tui.core.fileio import os_reason
     from kas_tui.core.package import Package
     from kas_tui.features.evaluate.drafting import NOTHING_TO_ASK, draft_questions
@@ -62,11 +42,7 @@ def run_questions(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    try:
-        location = locate(args.path)
-    except PackageError as exc:
-        print(f"kas-tui questions: {exc}", file=sys.stderr)
-        return 2
+    location = open_package(args.path, "kas-tui questions")
     package = Package.open(location.root)
     questions = draft_questions(package, n=args.n, seed=args.seed)
     if not questions:

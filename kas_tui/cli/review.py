@@ -35,31 +35,20 @@ import json
 import sys
 from typing import Any
 
-from kas_tui.cli.args import Parser, iso_date
+from kas_tui.cli.args import Parser, iso_date, open_package, whole_number
 from kas_tui.features.review.queue import DRAFT_DAYS, GROUPS, SOON_DAYS, Queue, group_ids
 from kas_tui.text.wording import counted
 
 FORMATS = ("text", "json", "markdown")
 
 
-def _days(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of days") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more days")
-    return value
-
-
-def review_parser() -> argparse.ArgumentParser:
+def review_arguments(parser: Parser) -> None:
     names = ", ".join(g.id for g in GROUPS)
-    parser = Parser(
-        prog="kas-tui review",
-        description="List what in a package needs a human, grouped and counted: stale, "
+    parser.description = (
+        "List what in a package needs a human, grouped and counted: stale, "
         "going stale, never verified, only machine-verified, old drafts, deprecated but "
         "still listed or linked, broken links, changed sources. Exit 0: printed; 1: a "
-        "--fail-on group has rows; 2: usage or I/O error.",
+        "--fail-on group has rows; 2: usage or I/O error."
     )
     parser.add_argument("path", metavar="PKG", help="package folder")
     parser.add_argument("--format", choices=FORMATS, default="text")
@@ -68,14 +57,14 @@ def review_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--soon",
-        type=_days,
+        type=whole_number(0, "day"),
         default=SOON_DAYS,
         metavar="DAYS",
         help=f"'going stale' means within DAYS days ({SOON_DAYS})",
     )
     parser.add_argument(
         "--draft-days",
-        type=_days,
+        type=whole_number(0, "day"),
         default=DRAFT_DAYS,
         metavar="DAYS",
         help=f"'old draft' means a draft for more than DAYS days ({DRAFT_DAYS})",
@@ -86,11 +75,9 @@ def review_parser() -> argparse.ArgumentParser:
         metavar="GROUPS",
         help=f"exit 1 when one of these comma-separated groups has rows: {names}, or all",
     )
-    return parser
 
 
 def run_review(args: argparse.Namespace) -> int:
-    from kas_tui.core.disk import PackageError, locate
     from kas_tui.core.package import Package
     from kas_tui.features.review.queue import review_queue
 
@@ -102,13 +89,7 @@ def run_review(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    try:
-        location = locate(args.path)
-    except PackageError as exc:
-        print(f"kas-tui review: {exc}", file=sys.stderr)
-        return 2
-    if location.note:
-        print(f"kas-tui review: {location.note}", file=sys.stderr)
+    location = open_package(args.path, "kas-tui review")
     pkg = Package.open(location.root, scan=True, cache=True)
     queue = review_queue(
         pkg, args.today or dt.date.today(), soon_days=args.soon, draft_days=args.draft_days

@@ -13,7 +13,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from kas_tui.cli.args import Parser, at_least
+from kas_tui.cli.args import Parser, open_package, whole_number
 
 if TYPE_CHECKING:
     from kas_tui.features.find.fulltext.index import Hit, Results
@@ -21,34 +21,27 @@ if TYPE_CHECKING:
 _BOLD, _PLAIN = "\x1b[1m", "\x1b[0m"
 
 
-def search_parser() -> argparse.ArgumentParser:
-    parser = Parser(
-        prog="kas-tui search",
-        description="Full-text search in a package's documents (title, description, tags and "
+def search_arguments(parser: Parser) -> None:
+    parser.description = (
+        "Full-text search in a package's documents (title, description, tags and "
         'body), ranked by BM25 with titles first. Words must all match; "quoted words" '
         "match as a phrase; the last word also matches as a prefix; stems match (rotate "
-        "finds rotation). Exit 0: found; 1: nothing found; 2: usage or I/O error.",
+        "finds rotation). Exit 0: found; 1: nothing found; 2: usage or I/O error."
     )
     parser.add_argument("path", metavar="PKG", help="package folder")
     parser.add_argument("query", nargs="+", metavar="QUERY", help="words to find")
     parser.add_argument(
-        "--limit", type=at_least(1), default=20, metavar="N", help="at most N documents (20)"
+        "--limit", type=whole_number(1), default=20, metavar="N", help="at most N documents (20)"
     )
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="output format (text)"
     )
-    return parser
 
 
 def run_search(args: argparse.Namespace) -> int:
-    from kas_tui.core.disk import PackageError, locate
     from kas_tui.features.find.fulltext.index import FullTextIndex, IndexDamaged
 
-    try:
-        location = locate(args.path)
-    except PackageError as exc:
-        print(f"kas-tui search: {exc}", file=sys.stderr)
-        return 2
+    location = open_package(args.path, "kas-tui search")
     query = " ".join(args.query)
     try:
         index = FullTextIndex(location.root)

@@ -12,7 +12,7 @@ import contextlib
 import sys
 from pathlib import Path
 
-from kas_tui.cli.args import Parser
+from kas_tui.cli.args import Parser, open_package
 from kas_tui.features.serve.clients import CLIENTS
 
 LOCALHOST = "127.0.0.1"
@@ -31,14 +31,13 @@ def _host_port(text: str) -> tuple[str | None, int]:
     return (host.strip("[]") or None), number
 
 
-def serve_parser() -> argparse.ArgumentParser:
-    parser = Parser(
-        prog="kas-tui serve",
-        description="Serve a package to agents over the Model Context Protocol: the tools "
+def serve_arguments(parser: Parser) -> None:
+    parser.description = (
+        "Serve a package to agents over the Model Context Protocol: the tools "
         "listdir, readfile and peek, read-only and confined to the package, answering "
         "exactly what the agent walk (a) shows. Over stdio by default (for desktop "
         "agents); --http serves streamable HTTP on localhost. Every session is logged as "
-        "a trajectory the replay screen (R) reads.",
+        "a trajectory the replay screen (R) reads."
     )
     parser.add_argument("path", metavar="PKG", help="package folder")
     parser.add_argument(
@@ -64,21 +63,13 @@ def serve_parser() -> argparse.ArgumentParser:
         metavar="CLIENT",
         help=f"print the JSON for CLIENT's MCP settings and exit ({', '.join(CLIENTS)})",
     )
-    return parser
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    from kas_tui.core.disk import PackageError, locate
     from kas_tui.core.package import Package
     from kas_tui.features.serve.client_session import ServedPackage
 
-    try:
-        location = locate(args.path)
-    except PackageError as exc:
-        print(f"kas-tui serve: {exc}", file=sys.stderr)
-        return 2
-    if location.note:
-        print(f"kas-tui serve: {location.note}", file=sys.stderr)
+    location = open_package(args.path, "kas-tui serve")
     package = Package.open(location.root, cache=True)
     if args.print_config:
         from kas_tui.features.serve.clients import client_config

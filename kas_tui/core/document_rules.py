@@ -13,7 +13,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from kas_tui.core.okf.lifecycle import STATUSES, Form, parse_timestamp
+from kas_tui.core.field_schema import value_error
+from kas_tui.core.okf.lifecycle import Form, parse_timestamp
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION, more_than_one_sentence, says_nothing
 
 if TYPE_CHECKING:
@@ -85,12 +86,8 @@ class _Rules:
 
     def fields(self) -> None:
         meta = self.meta
-        tags = meta.get("tags")
-        if tags is not None:
-            if isinstance(tags, str):
-                self.emit("OKF101", "tags", f"tags is the string {tags!r}, not a list")
-            elif not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-                self.emit("OKF101", "tags", "tags must be a list of strings")
+        if error := value_error("tags", meta.get("tags")):
+            self.emit("OKF101", "tags", error)
         if "sources" in meta:
             self.sources(meta["sources"])
         if "generated" in meta:
@@ -105,9 +102,8 @@ class _Rules:
                 self.time(generated["at"], "generated", "generated.at")
         if "verified" in meta:
             self.verified(meta["verified"])
-        status = meta.get("status")
-        if status is not None and status not in STATUSES:
-            self.emit("OKF105", "status", f"status is {status!r}; use draft, stable or deprecated")
+        if error := value_error("status", meta.get("status")):
+            self.emit("OKF105", "status", error)
         if "stale_after" in meta:
             self.time(meta["stale_after"], "stale_after", "stale_after")
         if "usage_window" in meta:

@@ -16,10 +16,11 @@ from typing import Any
 
 import yaml
 
+from kas_tui.core import field_schema
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf import yaml_patch
 from kas_tui.core.okf.errors import EditError, FormatError
-from kas_tui.core.okf.lifecycle import STATUSES, extend_stale_after, staleness, timestamp_problem
+from kas_tui.core.okf.lifecycle import extend_stale_after, staleness, timestamp_problem
 from kas_tui.core.okf.text import newline_of
 from kas_tui.core.okf.timestamp import Timestamp
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION, more_than_one_sentence, says_nothing
@@ -137,10 +138,18 @@ def by_use(values: Iterable[str]) -> list[str]:
 
 def parse_type(text: str) -> tuple[Any, str | None]:
     """``type``: a required, non-empty word from an open vocabulary (OKF §4)."""
-    value = text.strip()
-    if not value:
-        return None, "type is required (OKF): a word like Runbook, Policy, Reference"
-    return value, control_error(value)
+    return parse_field("type", text)
+
+
+def parse_field(key: str, text: str) -> tuple[Any, str | None]:
+    """A one-line text field ``key`` (``type``, ``title``, ``resource``...): empty removes
+    the key, or is an error when the schema requires it."""
+    if field_schema.is_required(key):
+        value = text.strip()
+        if not value:
+            return None, field_schema.required_error(key)
+        return value, control_error(value)
+    return parse_text(text)
 
 
 def parse_text(text: str) -> tuple[Any, str | None]:
@@ -229,9 +238,8 @@ def parse_status(value: Any) -> tuple[Any, str | None]:
     """``status``: ``draft``, ``stable`` or ``deprecated``; ``None`` or empty removes it."""
     if value is None or value == "":
         return REMOVE, None
-    if value in STATUSES:
-        return value, None
-    return None, f"status must be one of {', '.join(STATUSES)}, not {value!r}"
+    error = field_schema.value_error("status", value)
+    return (None, error) if error else (value, None)
 
 
 _RELATIVE = re.compile(r"\+\s*(\d{1,5})\s*(?:d|days?)?", re.IGNORECASE)
@@ -482,20 +490,20 @@ def parse_block(yaml_text: str) -> tuple[dict[str, Any] | None, str | None, int 
 
 def check_meta(meta: dict[str, Any]) -> dict[str, str]:
     """Key -> error for the form's fields that hold a value the form would refuse."""
-    errors = {}
+    errors = {key: field_schema.required_error(key) for key in field_schema.missing(meta)}
     checks = {
-        "type": lambda v: parse_type(v)[1] if isinstance(v, str) else "type must be text",
         "status": lambda v: parse_status(v)[1],
         "stale_after": lambda v: parse_timestamp(str(v))[1] if v is not None else None,
     }
-    for key, check in checks.items():
-        if key == "type" and key not in meta:
-            errors[key] = "type is required (OKF)"
-            continue
-        if key in meta:
-            error = check(meta[key])
-            if error:
+    for key in field_schema.required_keys():
+        if key not in errors and key in meta:
+            value = meta[key]
+            text_error = None if isinstance(value, str) else f"{key} must be text"
+            if error := text_error or parse_field(key, value)[1]:
                 errors[key] = error
+    for key, check in checks.items():
+        if key in meta and key not in errors and (error := check(meta[key])):
+            errors[key] = error
     tags = meta.get("tags")
     if tags is not None and not (
         isinstance(tags, list) and all(isinstance(t, str) and not control_error(t) for t in tags)

@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kas_tui.core import field_schema
 from kas_tui.core.disk import Problem
 from kas_tui.core.fileio import Fingerprint
 from kas_tui.core.fileio import os_reason as _os_reason
@@ -201,16 +202,9 @@ def read_document(root: Path, rel: str, scan: bool = False) -> DocumentRead:
     result.has_frontmatter = True
     problems.extend(_duplicate_key_problem(rel, duplicate) for duplicate in parsed.duplicates)
     result.body_line = line_of(text, parsed.block.end) if parsed.block.end < len(text) else 1
-    if not isinstance(parsed.data.get("type"), str) or not parsed.data["type"].strip():
-        problems.append(
-            Problem(
-                rel,
-                "missing 'type': every concept needs a non-empty type",
-                parsed.first_line,
-                "add a line such as 'type: Reference' to the frontmatter",
-                code="type",
-            )
-        )
+    for key in field_schema.missing(parsed.data):
+        message, hint = field_schema.missing_message(key)
+        problems.append(Problem(rel, message, parsed.first_line, hint, code="required"))
     if scan:
         body = text[parsed.block.end :] if complete else _whole_body(root / rel)
         result.scan = _scan(body, result.body_line)

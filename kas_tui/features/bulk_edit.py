@@ -20,11 +20,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from kas_tui.core import editing
+from kas_tui.core import editing, field_schema
 from kas_tui.core.fileio import Fingerprint
 from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.core.okf.frontmatter import load_yaml
-from kas_tui.core.okf.lifecycle import STATUSES, TrustTier, timestamp_problem
+from kas_tui.core.okf.lifecycle import TrustTier, timestamp_problem
 from kas_tui.core.okf.text import control_chars
 from kas_tui.core.okf.timestamp import Timestamp
 from kas_tui.core.okf.yaml_patch import same_value
@@ -50,8 +50,6 @@ NOT_SETTABLE = {
     "generated": "generated records who produced each document; edit it per document",
     "sources": "sources belong to each document; edit them per document",
 }
-#: Keys a bulk edit must not remove.
-NOT_REMOVABLE = {"type": "type is required by OKF; set another type instead"}
 
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 
@@ -159,7 +157,7 @@ def choices(package: Package, today: dt.date) -> Choices:
     return Choices(
         types=sorted(types.items(), key=lambda item: (item[0] == "", item[0].casefold())),
         tags=sorted(tags.items(), key=lambda item: (-item[1], item[0].casefold())),
-        statuses=ordered(statuses, STATUSES),
+        statuses=ordered(statuses, field_schema.allowed_values("status")),
         trust=ordered(trust, TRUST_TIERS),
         staleness=ordered(stale, STALENESS),
         keys=sorted(keys.items(), key=lambda item: (-item[1], item[0])),
@@ -220,14 +218,14 @@ def parse_value(key: str, text: str) -> Any:
         raise BulkError(f"{key} cannot be set in bulk: {NOT_SETTABLE[key]}")
     raw = text.strip()
     if not raw:
-        if key == "type":
-            raise BulkError("type cannot be empty (OKF requires it)")
+        if field_schema.is_required(key):
+            raise BulkError(f"{key} cannot be empty: {field_schema.required_error(key)}")
         raise BulkError(f"give a value for {key} (to drop the field, use remove field)")
     if key in TEXT_KEYS:
         return raw
-    if key == "status":
-        if raw not in STATUSES:
-            raise BulkError(f"status is one of {', '.join(STATUSES)}, not {raw!r}")
+    if field_schema.allowed_values(key):
+        if error := field_schema.value_error(key, raw):
+            raise BulkError(error)
         return raw
     if key == "stale_after":
         if problem := timestamp_problem(raw):
@@ -290,8 +288,10 @@ class SetField:
             raise BulkError(f"{key} cannot be set in bulk: {NOT_SETTABLE[key]}")
         if key == "type" and not (isinstance(self.value, str) and self.value.strip()):
             raise BulkError("type cannot be empty (OKF requires it)")
-        if key == "status" and self.value not in STATUSES:
-            raise BulkError(f"status is one of {', '.join(STATUSES)}, not {self.value!r}")
+        if field_schema.allowed_values(key) and (
+            error := field_schema.value_error(key, self.value)
+        ):
+            raise BulkError(error)
         if key == "stale_after" and (problem := timestamp_problem(self.value)):
             raise BulkError(f"stale_after is a date or a timestamp with its offset: {problem}")
         for piece in _strings(self.value):
@@ -318,8 +318,11 @@ class RemoveField:
 
     def check(self) -> None:
         key = check_key(self.key)
-        if key in NOT_REMOVABLE:
-            raise BulkError(f"{key} cannot be removed: {NOT_REMOVABLE[key]}")
+        if field_schema.is_required(key):
+            raise BulkError(
+                f"{key} cannot be removed: {field_schema.required_error(key)}; "
+                f"set another {key} instead"
+            )
 
     def apply(self, pkg: Package, rel: str) -> Change | None:
         doc = _document(pkg, rel)
@@ -444,8 +447,8 @@ def suggested_values(package: Package, key: str, found: Choices | None = None) -
     """Values to offer for field ``key``: the statuses, the package's types (from
     ``found``), else up to 50 plain values the documents give it."""
     key = key.strip()
-    if key == "status":
-        return list(STATUSES)
+    if allowed := field_schema.allowed_values(key):
+        return list(allowed)
     if key == "type":
         return [t for t, _ in found.types if t] if found is not None else []
     if not key:

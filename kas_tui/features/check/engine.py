@@ -136,7 +136,7 @@ class Checker:
         "frontmatter": "OKF001",
         "encoding": "OKF002",
         "unreadable": "OKF003",
-        "type": "OKF004",
+        "required": "OKF004",
         "duplicate-key": "OKF112",
         "index": "OKF005",
         "log-date": "OKF006",

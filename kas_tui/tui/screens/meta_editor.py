@@ -11,6 +11,7 @@ values, order; it is checked before it is written (``set_frontmatter_text``).
 from __future__ import annotations
 
 import contextlib
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -193,7 +194,7 @@ class MetaEditor(FormScreen[bool]):
             return TextRow(
                 key,
                 value,
-                parse=F.parse_type if key == "type" else F.parse_text,
+                parse=partial(F.parse_field, key),
                 hint=self._type_hint() if key == "type" else HINTS[key],
                 suggestions=self.types if key == "type" else (),
                 placeholder="Runbook" if key == "type" else "",
