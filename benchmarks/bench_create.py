@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.generate import generate_package  # noqa: E402
 from kas_tui.core.edit_session import EditSession  # noqa: E402
-from kas_tui.core.okf.index import NewEntry  # noqa: E402
+from kas_tui.core.okf.index_layout import NewEntry  # noqa: E402
 from kas_tui.core.package import Package  # noqa: E402
 from kas_tui.features import create as creating  # noqa: E402
 

@@ -25,7 +25,8 @@ import pytest
 
 from kas_tui.cli.main import main
 from kas_tui.core.okf import frontmatter as fm
-from kas_tui.core.okf.index import parse_index, plural
+from kas_tui.core.okf.index import parse_index
+from kas_tui.core.okf.index_layout import plural
 from kas_tui.core.okf.log import parse_log
 from kas_tui.core.package import Package
 from kas_tui.core.store import StoreError

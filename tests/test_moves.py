@@ -120,7 +120,7 @@ def test_the_entry_goes_into_the_section_the_layout_policy_picks(root: Path) -> 
     section = index_entries(root, "releases")["database-failover-runbook.md"][0]
     assert section == "When a release goes wrong"
     from kas_tui.core.editing import entry_kinds
-    from kas_tui.core.okf.index import section_for
+    from kas_tui.core.okf.index_layout import section_for
 
     text = (root / "releases/index.md").read_text()
     assert section == section_for(parse_index(text), "releases", entry_kinds(pkg), "Runbook")

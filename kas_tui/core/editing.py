@@ -18,8 +18,8 @@ from typing import Any
 
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf import index as index_fmt
+from kas_tui.core.okf import index_layout, yaml_patch
 from kas_tui.core.okf import log as log_fmt
-from kas_tui.core.okf import yaml_patch
 from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.core.okf.links import destination_spans, relative_link, rewrite_links, unlink
 from kas_tui.core.okf.text import decode, newline_of
@@ -251,15 +251,15 @@ def add_entry(
     )
 
 
-def list_entries(pkg: Package, folder: str, entries: list[index_fmt.NewEntry]) -> Change | None:
+def list_entries(pkg: Package, folder: str, entries: list[index_layout.NewEntry]) -> Change | None:
     """List ``entries`` in ``folder``'s index.md, placed by the one layout policy
-    (:func:`kas_tui.core.okf.index.list_entries`); a missing index.md is created whole."""
+    (:func:`kas_tui.core.okf.index_layout.list_entries`); a missing index.md is created whole."""
     index_rel = posixpath.join(folder, "index.md") if folder else "index.md"
     kinds = entry_kinds(pkg)
     title = index_title(pkg, folder)
 
     def transform(text: str | None) -> str:
-        return index_fmt.list_entries(text, folder, entries, kinds, title=title)
+        return index_layout.list_entries(text, folder, entries, kinds, title=title)
 
     return _apply(
         pkg,
@@ -272,7 +272,7 @@ def list_entries(pkg: Package, folder: str, entries: list[index_fmt.NewEntry]) -
 
 def entry_kinds(pkg: Package) -> dict[str, str]:
     """Root-relative path -> kind (a document's type, or ``BUNDLE``) of what can be listed."""
-    kinds = {folder: index_fmt.BUNDLE for folder in pkg.folders}
+    kinds = {folder: index_layout.BUNDLE for folder in pkg.folders}
     kinds.update((path, doc.type) for path, doc in pkg.documents.items())
     return kinds
 
@@ -280,7 +280,7 @@ def entry_kinds(pkg: Package) -> dict[str, str]:
 def index_title(pkg: Package, folder: str) -> str:
     """The heading of a new index.md: the folder's name as a title (the skill's at the root)."""
     name = posixpath.basename(folder) if folder else (pkg.skill and pkg.skill.name) or pkg.name
-    return index_fmt.folder_title(name)
+    return index_layout.folder_title(name)
 
 
 def remove_entry(pkg: Package, index_rel: str, line: int) -> Change | None:

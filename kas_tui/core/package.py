@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from kas_tui.core.disk import SKILL_NAMES, Problem, Walk, find_root, walk
 from kas_tui.core.disk import PackageError as PackageError
 from kas_tui.core.fileio import Fingerprint, remove_stale_temps
+from kas_tui.core.link_resolver import LinkResolver
 from kas_tui.core.loader import DocumentRead, read_document, read_documents, read_text
 from kas_tui.core.memory import paused_gc
 from kas_tui.core.okf import frontmatter as fm
@@ -59,9 +60,7 @@ class Package:
         self.store = Store()
         self.load_seconds = 0.0
         self._links: dict[str, list[tuple[Link, Target]]] = {}
-        self._inside: dict[str, bool] = {}  # root-relative path -> stays in the package
-        self._resolved: dict[tuple[str, str], Target] = {}  # (folder or '/', link) -> target
-        self._real_root: str | None = None
+        self.resolver = LinkResolver(root)
         self.scans: dict[str, BodyScan] = {}
         #: What the one-document rules found, for documents read for a check (see loader).
         self.document_findings: dict[str, tuple[tuple, ...]] = {}
@@ -201,9 +200,7 @@ class Package:
         reads = self._read_documents(found, paths, reader, scan, cache, load_other_files)
         self.documents = {r.path: Document.from_read(r) for r in reads}
         self._links.clear()
-        self._inside.clear()
-        self._resolved.clear()
-        self._real_root = None
+        self.resolver.forget()
         self._by_folder = self._subfolders = None
         self.scans = {r.path: r.scan for r in reads if r.scan is not None}
         self.document_findings = {r.path: r.findings for r in reads if r.findings is not None}
@@ -275,8 +272,7 @@ class Package:
         """Re-read one file after it changed (an edit, or another program)."""
         name = posixpath.basename(rel)
         self._links.pop(rel, None)
-        self._inside.pop(rel, None)
-        self._resolved.clear()  # the file may have become (or stopped being) a symlink
+        self.resolver.forget(rel)  # the file may have become (or stopped being) a symlink
         self.scans.pop(rel, None)
         self.document_findings.pop(rel, None)
         self._by_folder = None
@@ -525,41 +521,16 @@ class Package:
         text = self.read_text(rel)
         return text[fm.body_start(text) :]
 
-    def _stays_inside(self, rel: str) -> bool:
-        if self._real_root is None:
-            self._real_root = os.path.realpath(self.root)
-        real_root = self._real_root
-        real = os.path.realpath(self.root / rel)
-        return real == real_root or real.startswith(real_root + os.sep)
-
     def resolve_path(self, rel: str) -> str:
         """Check that root-relative ``rel`` stays in the package (symlinks included)."""
-        if not self._stays_inside(rel):
+        if not self.resolver.stays_inside(rel):
             raise PermissionError(f"{rel} leaves the package; it is never read")
         return rel
 
     def resolve(self, source: str, target: str) -> Target:
-        """Resolve a link found in ``source``; a symlink leaving the root is ``outside``.
-
-        A package holds a hundred thousand links and far fewer targets: each target is
-        resolved once per folder it is written in (``/``-rooted ones once), and whether
-        a path stays inside (following symlinks: a system call per folder of the path)
-        once per path, until the package or a file is read again.
-        """
-        key = ("/" if target[:1] == "/" else posixpath.dirname(source), target)
-        found = self._resolved.get(key)
-        if found is not None:
-            return found
-        result = resolve(source, target)
-        if result.kind == "internal" and result.path:
-            inside = self._inside.get(result.path)
-            if inside is None:
-                inside = self._inside[result.path] = self._stays_inside(result.path)
-            if not inside:
-                result = Target("outside", result.path, result.fragment)
-        if result.kind != "anchor":  # an anchor's path is its source's
-            self._resolved[key] = result
-        return result
+        """Resolve a link found in ``source``; a symlink leaving the root is ``outside``
+        (see :class:`~kas_tui.core.link_resolver.LinkResolver`)."""
+        return self.resolver.resolve(source, target)
 
     def links(self, rel: str) -> list[tuple[Link, Target]]:
         """The links in a document's body (or an index), resolved; read on first use.

@@ -8,11 +8,9 @@ the exact bytes it was read from and an edit rewrites one line. Every other line
 
 from __future__ import annotations
 
-import posixpath
 import re
 import sys
-from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -20,7 +18,6 @@ from markdown_it import MarkdownIt
 
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf.errors import EditError, FormatError
-from kas_tui.core.okf.links import relative_link, resolve
 from kas_tui.core.okf.text import control_chars, newline_of, split_lines
 
 _ITEM = re.compile(r"(?P<indent>[ \t]*)(?P<bullet>[*+-])(?P<gap>[ \t]+)\[")
@@ -259,7 +256,7 @@ def _scan_parens(text: str, i: int) -> int | None:
 
 def escape_title(title: str) -> str:
     """Link text for ``title``: backslashes and brackets escaped, one line."""
-    _check_text(title, "title")
+    check_entry_text(title, "title")
     return re.sub(r"([\\\[\]])", r"\\\1", title.strip())
 
 
@@ -270,7 +267,7 @@ def format_target(target: str) -> str:
     return f"<{target}>" if _NEEDS_ANGLE.search(target) else target
 
 
-def _check_text(value: str, what: str) -> None:
+def check_entry_text(value: str, what: str) -> None:
     if "\n" in value or "\r" in value:
         raise EditError(f"the {what} must be one line; remove the line breaks")
     bad = control_chars(value)
@@ -288,7 +285,7 @@ def set_entry(
     if title is not None and title != entry.title:
         changed = replace(changed, title_raw=escape_title(title))
     if description is not None and description.strip() != entry.description:
-        _check_text(description, "description")
+        check_entry_text(description, "description")
         desc = description.strip()
         sep = changed.sep if changed.sep.strip() else (_house_sep(index) if desc else "")
         changed = replace(changed, sep=sep if desc else "", description=desc)
@@ -313,7 +310,7 @@ def add_entry(
     follows the style of the file's existing entries (bullet, separator, indent).
     """
     text = text or ""
-    _check_text(description, "description")
+    check_entry_text(description, "description")
     index = parse_index(text)
     nl = newline_of(text) if text else "\n"
     want = (
@@ -410,194 +407,3 @@ def _verified(new_text: str, line: int, expected: Entry | None) -> str:
     if got is None or (expected is not None and got.render() != expected.render()):
         raise EditError("refused: the entry would not read back as an index entry")
     return new_text
-
-
-# --- layout: where a new entry goes, what a new index.md looks like ---------------------
-#
-# The one policy for listing documents and bundles, used by ``check --fix``, the TUI's
-# "add missing entries", ``import`` and ``build``. A new index.md is rendered whole:
-# the root's ``okf_version`` frontmatter, ``# Title``, then the sub-bundles and the
-# documents (by title), in ``##`` sections when the folder holds both, or documents of
-# several types (one section per type, plural, in alphabetical order). Into an existing
-# index an entry goes, by minimal edit, into the first section whose listed entries are
-# mostly of its kind, else a section named after it (``Runbook``/``Runbooks``,
-# ``Bundles``), else (a document) the section listing the most documents; failing
-# those it opens a section of its own at the end.
-
-#: The kind of a sub-bundle's entry (a document's kind is its ``type``).
-BUNDLE = "\0bundle"
-
-
-@dataclass(frozen=True)
-class NewEntry:
-    """Something to list: a document (``kind`` its type) or a sub-bundle (:data:`BUNDLE`).
-
-    ``path`` is root-relative: the document's path, or the bundle's folder.
-    """
-
-    path: str
-    title: str
-    description: str
-    kind: str
-
-    @property
-    def is_bundle(self) -> bool:
-        return self.kind == BUNDLE
-
-
-_UNCOUNTABLE = frozenset(
-    {"data", "information", "guidance", "software", "media", "news", "equipment", "feedback"}
-)
-
-
-def plural(word: str) -> str:
-    """An English plural good enough for section headings (Runbook -> Runbooks)."""
-    lower = word.lower()
-    last = lower.split()[-1] if lower.split() else lower
-    if last in _UNCOUNTABLE or last.endswith("ing"):
-        return word  # Data, Troubleshooting
-    if last.endswith("s") and not last.endswith(("ss", "us", "is", "as", "os")):
-        return word  # Release notes: plural already
-    if word.isupper():
-        return word + "s"
-    if lower.endswith("y") and lower[-2:-1] not in "aeiou":
-        return word[:-1] + "ies"
-    if lower.endswith(("s", "x", "ch", "sh")):
-        return word + "es"
-    return word + "s"
-
-
-def section_heading(kind: str) -> str:
-    """The heading of the section for entries of ``kind`` (``Bundles``, ``Runbooks``)."""
-    return "Bundles" if kind == BUNDLE else plural(kind.strip() or "Document")
-
-
-def folder_title(name: str) -> str:
-    """A folder name as a title: ``teams-rooms`` -> ``Teams rooms``, ``SharePoint`` kept."""
-    words = [w for w in re.split(r"[\s_\-]+", name) if w]
-    if not words:
-        return name
-    title = " ".join(words)
-    return title[0].upper() + title[1:]
-
-
-def _index_rel(folder: str) -> str:
-    return f"{folder}/index.md" if folder else "index.md"
-
-
-def _order(entries: Iterable[NewEntry]) -> list[NewEntry]:
-    """Bundles, then documents, each by title."""
-    return sorted(entries, key=lambda e: (not e.is_bundle, e.title.casefold(), e.path))
-
-
-def entry_link(folder: str, entry: NewEntry, index: Index | None = None) -> str:
-    """The link to ``entry`` from ``folder``'s index, in the style of its entries."""
-    if index is not None and any(e.target.startswith("/") for e in index.entries):
-        return "/" + entry.path + ("/" if entry.is_bundle else "")
-    return relative_link(_index_rel(folder), entry.path, folder=entry.is_bundle)
-
-
-def new_index(folder: str, title: str, entries: Iterable[NewEntry]) -> str:
-    """The text of a new ``index.md`` for ``folder`` listing ``entries``."""
-    entries = _order(entries)
-    bundles = [e for e in entries if e.is_bundle]
-    documents = [e for e in entries if not e.is_bundle]
-    types = sorted({e.kind for e in documents}, key=lambda t: (t.casefold(), t))
-    groups: list[tuple[str | None, list[NewEntry]]] = []
-    if bundles:
-        groups.append((section_heading(BUNDLE) if documents else None, bundles))
-    if len(types) > 1:
-        groups += [(section_heading(t), [e for e in documents if e.kind == t]) for t in types]
-    elif documents:
-        groups.append((section_heading(types[0]) if bundles else None, documents))
-    return _render_index(folder, title, groups)
-
-
-def new_index_in_sections(
-    folder: str, title: str, groups: Sequence[tuple[str | None, Sequence[NewEntry]]]
-) -> str:
-    """The text of a new ``index.md`` listing entries in the order and sections given
-    (a source's own table of contents), not by type and title."""
-    return _render_index(folder, title, [(h, list(items)) for h, items in groups if items])
-
-
-def _render_index(
-    folder: str, title: str, groups: Sequence[tuple[str | None, Sequence[NewEntry]]]
-) -> str:
-    lines = [] if folder else ['---\nokf_version: "0.2"\n---\n']
-    lines.append(f"# {title.strip() or folder_title(posixpath.basename(folder))}\n")
-    for heading, items in groups:
-        lines.append("\n")
-        if heading:
-            lines.append(f"## {heading}\n\n")
-        for entry in items:
-            _check_text(entry.description, "description")
-            description = " ".join(entry.description.split())
-            lines.append(
-                f"* [{escape_title(entry.title)}]({format_target(entry_link(folder, entry))})"
-                f"{' - ' + description if description else ''}\n"
-            )
-    return "".join(lines)
-
-
-def section_for(index: Index, folder: str, kinds: Mapping[str, str], kind: str) -> str | None:
-    """The section of ``index`` (``folder``'s) a new entry of ``kind`` goes into.
-
-    ``kinds``: root-relative path -> kind of the documents and bundles the package has,
-    so the existing entries can be counted. ``None``: the file has no headings.
-    """
-    if not index.sections:
-        return None
-    by_section: dict[str | None, Counter[str]] = {}
-    for entry in index.entries:
-        found = kinds.get(resolve_entry_path(folder, entry))
-        if found is not None:
-            by_section.setdefault(entry.section, Counter())[found] += 1
-    for section, counts in by_section.items():
-        if counts.most_common(1)[0][0] == kind:
-            return section
-    names = {s.title.casefold(): s.title for s in index.sections}
-    heading = section_heading(kind)
-    for candidate in (heading,) if kind == BUNDLE else (kind, heading):
-        if candidate.casefold() in names:
-            return names[candidate.casefold()]
-    if kind != BUNDLE:
-        documents = {s: n for s, c in by_section.items() if (n := sum(c.values()) - c[BUNDLE]) > 0}
-        if documents:
-            return max(documents, key=lambda s: documents[s])
-    return heading
-
-
-def list_entries(
-    text: str | None,
-    folder: str,
-    entries: Iterable[NewEntry],
-    kinds: Mapping[str, str],
-    *,
-    title: str = "",
-) -> str:
-    """``folder``'s index text with ``entries`` listed: :func:`new_index` when ``text`` is
-    ``None``, else one minimal :func:`add_entry` each (an entry already listed is skipped).
-    """
-    entries = _order(entries)
-    if text is None:
-        return new_index(folder, title, entries)
-    known = dict(kinds)
-    for entry in entries:
-        index = parse_index(text)
-        listed = {resolve_entry_path(folder, e) for e in index.entries}
-        known[entry.path] = entry.kind
-        if entry.path in listed:
-            continue
-        section = section_for(index, folder, known, entry.kind)
-        link = entry_link(folder, entry, index)
-        text = add_entry(text, entry.title, link, entry.description, section=section)
-    return text
-
-
-def resolve_entry_path(folder: str, entry: Entry) -> str:
-    """The root-relative path ``entry`` of ``folder``'s index names (a bundle: its folder)."""
-    path = resolve(_index_rel(folder), entry.target).path
-    if path == "index.md" or path.endswith("/index.md"):
-        path = posixpath.dirname(path)
-    return path.rstrip("/")

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from kas_tui.core import editing
-from kas_tui.core.okf import index as index_fmt
+from kas_tui.core.okf import index_layout
 from kas_tui.core.package import Package
 from kas_tui.core.store import Store
 from kas_tui.features.check.model import Finding, Report
@@ -33,7 +33,7 @@ class FixOutcome:
     diff: str = ""
 
 
-def missing_entries(pkg: Package, folder: str) -> list[index_fmt.NewEntry]:
+def missing_entries(pkg: Package, folder: str) -> list[index_layout.NewEntry]:
     """The documents and sub-bundles of ``folder`` its index.md does not list (all of
     them when it has none): what ``check --fix`` and the TUI's "add missing entries" list.
     """
@@ -43,16 +43,16 @@ def missing_entries(pkg: Package, folder: str) -> list[index_fmt.NewEntry]:
     )
     bundles = pkg.bundles()
     entries = [
-        index_fmt.NewEntry(doc.path, doc.title, doc.description, doc.type)
+        index_layout.NewEntry(doc.path, doc.title, doc.description, doc.type)
         for doc in pkg.documents_in(folder)
         if doc.path not in listed
     ]
     entries += [
-        index_fmt.NewEntry(
+        index_layout.NewEntry(
             sub,
-            index_fmt.folder_title(posixpath.basename(sub)),
+            index_layout.folder_title(posixpath.basename(sub)),
             _bundle_description(pkg, sub),
-            index_fmt.BUNDLE,
+            index_layout.BUNDLE,
         )
         for sub in pkg.subfolders(folder)
         if sub in bundles and sub not in listed
@@ -146,12 +146,12 @@ def _bundle_description(pkg: Package, folder: str) -> str:
     documents = [(d.title, d.type) for d in pkg.documents_in(folder)]
     subfolders = [
         (
-            index_fmt.folder_title(posixpath.basename(sub)),
+            index_layout.folder_title(posixpath.basename(sub)),
             sum(1 for path in pkg.documents if path.startswith(sub + "/")),
         )
         for sub in pkg.subfolders(folder)
     ]
-    title = index_fmt.folder_title(posixpath.basename(folder))
+    title = index_layout.folder_title(posixpath.basename(folder))
     return folder_description(title, documents, subfolders)
 
 

@@ -5,9 +5,9 @@ optionally a file name) into the exact text of the new file: frontmatter in the
 package's house style (:mod:`kas_tui.features.create.style`) marked ``status: draft`` and
 ``generated`` by kas-tui now, a body skeleton fitting the type, a file name drafted from
 the title (:mod:`kas_tui.text.slug`: one home for file names), and where its index
-entry goes (:func:`kas_tui.core.okf.index.list_entries`: one home for the index layout).
+entry goes (:func:`kas_tui.core.okf.index_layout.list_entries`: one home for the index layout).
 :func:`plan_bundle` does the same for a new folder, its ``index.md``
-(:func:`kas_tui.core.okf.index.new_index`) and its entry in the parent's index.
+(:func:`kas_tui.core.okf.index_layout.new_index`) and its entry in the parent's index.
 
 :func:`write_document` and :func:`write_bundle` are edits for
 :class:`~kas_tui.core.edit_session.EditSession`: every write goes through the package's store
@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from kas_tui.core import editing
 from kas_tui.core import form_fields as F
 from kas_tui.core.okf import index as index_fmt
+from kas_tui.core.okf import index_layout
 from kas_tui.core.okf.errors import EditError
 from kas_tui.core.okf.lifecycle import now_timestamp
 from kas_tui.features.create.style import house_style
@@ -152,7 +153,7 @@ class Placement:
         return f"{self.index}, section “{self.section}”" + (" (new)" if self.new_section else "")
 
 
-def place_entry(pkg: Package, folder: str, entry: index_fmt.NewEntry) -> Placement:
+def place_entry(pkg: Package, folder: str, entry: index_layout.NewEntry) -> Placement:
     """Where :func:`kas_tui.core.editing.list_entries` will list ``entry`` in ``folder``'s
     index, worked out by running the same policy on the index as the package read it."""
     index_rel = posixpath.join(folder, "index.md") if folder else "index.md"
@@ -160,13 +161,13 @@ def place_entry(pkg: Package, folder: str, entry: index_fmt.NewEntry) -> Placeme
     before = found.index.render() if found is not None else None
     old = index_fmt.parse_index(before) if before is not None else None
     for e in old.entries if old is not None else ():
-        if index_fmt.resolve_entry_path(folder, e) == entry.path:
+        if index_layout.resolve_entry_path(folder, e) == entry.path:
             return Placement(index_rel, e.section, e.render().rstrip("\r\n"), listed=True)
     kinds = editing.entry_kinds(pkg)
     title = editing.index_title(pkg, folder)
-    after = index_fmt.list_entries(before, folder, [entry], kinds, title=title)
+    after = index_layout.list_entries(before, folder, [entry], kinds, title=title)
     new = index_fmt.parse_index(after)
-    line = next(e for e in new.entries if index_fmt.resolve_entry_path(folder, e) == entry.path)
+    line = next(e for e in new.entries if index_layout.resolve_entry_path(folder, e) == entry.path)
     sections = {s.title for s in old.sections} if old is not None else set()
     return Placement(
         index_rel,
@@ -199,9 +200,9 @@ class DocumentPlan:
         return str(self.frontmatter["title"])
 
     @property
-    def entry(self) -> index_fmt.NewEntry:
+    def entry(self) -> index_layout.NewEntry:
         meta = self.frontmatter
-        return index_fmt.NewEntry(self.path, meta["title"], meta["description"], meta["type"])
+        return index_layout.NewEntry(self.path, meta["title"], meta["description"], meta["type"])
 
     @property
     def log_message(self) -> str:
@@ -250,7 +251,7 @@ def plan_document(
     body = skeleton(values["type"], values["title"], values["description"])
     text = f"---\n{yaml_text}---\n{body}"
     path = posixpath.join(folder, f"{slug}.md") if folder else f"{slug}.md"
-    entry = index_fmt.NewEntry(path, values["title"], values["description"], values["type"])
+    entry = index_layout.NewEntry(path, values["title"], values["description"], values["type"])
     return DocumentPlan(folder, slug, frontmatter, text, place_entry(pkg, folder, entry))
 
 
@@ -328,8 +329,8 @@ class BundlePlan:
         return posixpath.join(self.folder, "index.md")
 
     @property
-    def entry(self) -> index_fmt.NewEntry:
-        return index_fmt.NewEntry(self.folder, self.title, self.description, index_fmt.BUNDLE)
+    def entry(self) -> index_layout.NewEntry:
+        return index_layout.NewEntry(self.folder, self.title, self.description, index_layout.BUNDLE)
 
     @property
     def log_message(self) -> str:
@@ -358,8 +359,10 @@ def plan_bundle(pkg: Package, path: str, *, title: str, description: str) -> Bun
     """Plan the new bundle ``path`` (root-relative; its parent must exist)."""
     folder = check_new_folder(pkg, path)
     values = _title_and_description(title, description)
-    text = index_fmt.new_index(folder, values["title"], [])
-    entry = index_fmt.NewEntry(folder, values["title"], values["description"], index_fmt.BUNDLE)
+    text = index_layout.new_index(folder, values["title"], [])
+    entry = index_layout.NewEntry(
+        folder, values["title"], values["description"], index_layout.BUNDLE
+    )
     placement = place_entry(pkg, posixpath.dirname(folder), entry)
     return BundlePlan(folder, values["title"], values["description"], text, placement)
 

@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING
 from kas_tui.core import editing
 from kas_tui.core import form_fields as F
 from kas_tui.core.disk import SKILL_NAMES
-from kas_tui.core.okf import index as index_fmt
-from kas_tui.core.okf import yaml_patch
+from kas_tui.core.okf import index_layout, yaml_patch
 from kas_tui.core.okf.errors import EditError
 from kas_tui.features.check.skill_rules import validate_skill
 from kas_tui.features.create.documents import CreateError, all_or_nothing
@@ -102,12 +101,13 @@ def package_facts(pkg: Package) -> summary.PackageFacts:
         if folder not in bundles:
             continue  # a folder of assets (references/) is no subject
         entry = root_entries.get(folder)
-        title = entry.title if entry else index_fmt.folder_title(folder)
+        title = entry.title if entry else index_layout.folder_title(folder)
         description = entry.description if entry and entry.description else ""
         if not description:
             docs = [(d.title, d.type) for d in pkg.documents_in(folder)]
             subs = [
-                (index_fmt.folder_title(posixpath.basename(s)), 0) for s in pkg.subfolders(folder)
+                (index_layout.folder_title(posixpath.basename(s)), 0)
+                for s in pkg.subfolders(folder)
             ]
             description = summary.folder_description(title, docs, subs, total=counts[folder])
         facts_bundles.append((folder, title, description, counts[folder]))
@@ -118,7 +118,7 @@ def package_facts(pkg: Package) -> summary.PackageFacts:
     name = skill_name(pkg)
     return summary.PackageFacts(
         name=name,
-        title=index_fmt.folder_title(name),
+        title=index_layout.folder_title(name),
         documents=len(pkg.documents),
         bundles=facts_bundles,
         root_documents=root_documents,

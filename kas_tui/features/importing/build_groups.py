@@ -16,7 +16,7 @@ from __future__ import annotations
 import posixpath
 from collections import defaultdict
 
-from kas_tui.core.okf import index as index_fmt
+from kas_tui.core.okf import index_layout
 from kas_tui.text.grouping import Member, group
 from kas_tui.text.slug import slugify, unique_slug
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES, estimate_tokens
@@ -135,6 +135,6 @@ class GroupsMixin:
             titles = self._context_titles = self._folder_titles()
         out = []
         while folder:
-            out.append(titles.get(folder) or index_fmt.folder_title(posixpath.basename(folder)))
+            out.append(titles.get(folder) or index_layout.folder_title(posixpath.basename(folder)))
             folder = posixpath.dirname(folder)
         return [*out, titles[""]]  # the package's title: what every page is about

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 
-from kas_tui.core.okf import index as index_fmt
+from kas_tui.core.okf import index_layout
 from kas_tui.core.okf.links import relative_link, resolve, rewrite_links, site_link
 from kas_tui.features.importing.build_manifest import _one_line
 from kas_tui.features.importing.convert import Converted
@@ -255,7 +255,7 @@ class LayoutMixin:
                 name = posixpath.basename(src)
                 below = titles_below.get(out, [])
                 titles[out] = (
-                    named.get(src) or readable_name(name, below) or index_fmt.folder_title(name)
+                    named.get(src) or readable_name(name, below) or index_layout.folder_title(name)
                 )
         titles.update(self.group_titles)  # sub-bundles the build made: named by their label
         return titles
@@ -276,7 +276,7 @@ class LayoutMixin:
             cached = (
                 site_title(self._read_source, files)
                 or readable_name(name)
-                or index_fmt.folder_title(name)
+                or index_layout.folder_title(name)
             )
             self._title_cache = cached
         return cached
@@ -329,7 +329,7 @@ class LayoutMixin:
         out: dict[str, tuple[str, str, int]] = {}
         types: dict[str, Counter[str]] = {}
         for folder in bundles:
-            title = titles.get(folder) or index_fmt.folder_title(posixpath.basename(folder))
+            title = titles.get(folder) or index_layout.folder_title(posixpath.basename(folder))
             parent = posixpath.dirname(folder)
             documents = [(view[p][0], view[p][2]) for p in docs_in.get(folder, [])]
             subfolders = [(out[s][0], out[s][2]) for s in subs_in.get(folder, []) if s in out]
@@ -391,10 +391,10 @@ class LayoutMixin:
     @staticmethod
     def _new_entries(
         entries: list[tuple[str, str, str, bool]], view: dict
-    ) -> list[index_fmt.NewEntry]:
+    ) -> list[index_layout.NewEntry]:
         return [
-            index_fmt.NewEntry(
-                target, title, description, index_fmt.BUNDLE if is_bundle else view[target][2]
+            index_layout.NewEntry(
+                target, title, description, index_layout.BUNDLE if is_bundle else view[target][2]
             )
             for target, title, description, is_bundle in entries
         ]
@@ -405,12 +405,12 @@ class LayoutMixin:
         new = self._new_entries(entries, view)
         groups = self._toc_groups(folder, new, info)
         if groups is not None:
-            return index_fmt.new_index_in_sections(folder, info[folder][0], groups)
-        return index_fmt.new_index(folder, info[folder][0], new)
+            return index_layout.new_index_in_sections(folder, info[folder][0], groups)
+        return index_layout.new_index(folder, info[folder][0], new)
 
     def _toc_groups(
-        self, folder: str, entries: list[index_fmt.NewEntry], info: dict
-    ) -> list[tuple[str | None, list[index_fmt.NewEntry]]] | None:
+        self, folder: str, entries: list[index_layout.NewEntry], info: dict
+    ) -> list[tuple[str | None, list[index_layout.NewEntry]]] | None:
         """``entries`` in the order of the source's table of contents, grouped under its
         section names (the folder's own section and the sub-bundle's own dropped);
         entries it does not list follow, by title. ``None`` when it lists none of them."""
@@ -429,7 +429,7 @@ class LayoutMixin:
             return None
         own = info[folder][0] if folder else None
         listed = sorted((e for e in entries if e.path in first), key=lambda e: order[first[e.path]])
-        groups: list[tuple[str | None, list[index_fmt.NewEntry]]] = []
+        groups: list[tuple[str | None, list[index_layout.NewEntry]]] = []
         for entry in listed:
             above = list(sections.get(first[entry.path], ()))
             if own in above:

@@ -9,8 +9,8 @@ from typing import Any
 
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf import index as index_fmt
+from kas_tui.core.okf import index_layout, yaml_patch
 from kas_tui.core.okf import log as log_fmt
-from kas_tui.core.okf import yaml_patch
 from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.core.store import Store, StoreError
 from kas_tui.features.importing.build_layout import _Doc
@@ -166,7 +166,7 @@ class ReconcileMixin:
 
         kinds = entry_kinds(pkg)  # the curator's documents count too, the build's win
         kinds.update((path, value[2]) for path, value in view.items())
-        kinds.update((folder, index_fmt.BUNDLE) for folder in wanted if folder)
+        kinds.update((folder, index_layout.BUNDLE) for folder in wanted if folder)
         for folder, entries in wanted.items():
             index_rel = posixpath.join(folder, "index.md") if folder else "index.md"
             path = self.out / index_rel
@@ -240,7 +240,7 @@ class ReconcileMixin:
                         text = index_fmt.set_entry(text, line, title=title, description=description)
                     for line in sorted(removals, reverse=True):
                         text = index_fmt.remove_entry(text, line)
-                    return index_fmt.list_entries(
+                    return index_layout.list_entries(
                         text, folder, self._new_entries(additions, view), kinds
                     )
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from kas_tui.core.okf import index as index_fmt
+from kas_tui.core.okf import index_layout
 from kas_tui.core.okf import log as log_fmt
 from kas_tui.core.okf.errors import EditError
 from kas_tui.core.package import Package
@@ -380,7 +381,7 @@ def preview_import(pkg: Package, plans: Sequence[PlannedImport]) -> ImportPrevie
 
 
 def _added_entries(
-    pkg: Package, store: Store, listings: dict[str, list[index_fmt.NewEntry]]
+    pkg: Package, store: Store, listings: dict[str, list[index_layout.NewEntry]]
 ) -> list[PlannedEntry]:
     """The entries of ``listings`` (folder -> what it lists) a dry-run ``store`` adds, in
     the order of the diff (by index path, then line)."""
@@ -396,9 +397,9 @@ def _added_entries(
         listed = set()
         if before is not None:
             old = index_fmt.parse_index(before)
-            listed = {index_fmt.resolve_entry_path(folder, e) for e in old.entries}
+            listed = {index_layout.resolve_entry_path(folder, e) for e in old.entries}
         for entry in index_fmt.parse_index(after).entries:
-            path = index_fmt.resolve_entry_path(folder, entry)
+            path = index_layout.resolve_entry_path(folder, entry)
             if path in wanted and path not in listed:
                 found.append(PlannedEntry(index_rel, path, entry.render().rstrip("\r\n")))
     return found
@@ -472,20 +473,20 @@ def _write(
 
 def _listings(
     pkg: Package, todo: Sequence[PlannedImport], new_folders: Sequence[str]
-) -> dict[str, list[index_fmt.NewEntry]]:
+) -> dict[str, list[index_layout.NewEntry]]:
     """Folder -> the entries its index lists for ``todo``: the new documents, and the
     ``new_folders`` (bundles no index lists yet) in their parents."""
-    listings: dict[str, list[index_fmt.NewEntry]] = {}
+    listings: dict[str, list[index_layout.NewEntry]] = {}
     for plan in todo:
         if plan.action == "create":
             d = plan.draft
             assert d is not None
-            entry = index_fmt.NewEntry(d.path, d.title, d.description, d.type)
+            entry = index_layout.NewEntry(d.path, d.title, d.description, d.type)
             listings.setdefault(d.bundle, []).append(entry)
     for folder in new_folders:
-        title = index_fmt.folder_title(posixpath.basename(folder))
+        title = index_layout.folder_title(posixpath.basename(folder))
         description = _folder_description(pkg, folder, todo)
-        entry = index_fmt.NewEntry(folder, title, description, index_fmt.BUNDLE)
+        entry = index_layout.NewEntry(folder, title, description, index_layout.BUNDLE)
         listings.setdefault(posixpath.dirname(folder), []).append(entry)
     return listings
 
@@ -520,9 +521,9 @@ def _new_bundles(pkg: Package, todo: Sequence[PlannedImport]) -> list[str]:
     return [f for f in sorted(wanted, key=lambda f: f.count("/")) if f not in listed]
 
 
-def _list(pkg: Package, folder: str, entries: list[index_fmt.NewEntry]) -> list[Change]:
+def _list(pkg: Package, folder: str, entries: list[index_layout.NewEntry]) -> list[Change]:
     """List ``entries`` in ``folder``'s index.md (created when missing), by the one layout
-    policy (:func:`kas_tui.core.okf.index.list_entries`)."""
+    policy (:func:`kas_tui.core.okf.index_layout.list_entries`)."""
     from kas_tui.core.editing import entry_kinds, index_title
 
     index_rel = posixpath.join(folder, "index.md") if folder else "index.md"
@@ -532,7 +533,7 @@ def _list(pkg: Package, folder: str, entries: list[index_fmt.NewEntry]) -> list[
     return _apply(
         pkg,
         index_rel,
-        lambda text: index_fmt.list_entries(text, folder, entries, kinds, title=title),
+        lambda text: index_layout.list_entries(text, folder, entries, kinds, title=title),
         create=create,
     )
 
@@ -550,8 +551,10 @@ def _folder_description(pkg: Package, folder: str, todo: Sequence[PlannedImport]
             child = folder + "/" + bundle[len(folder) + 1 :].split("/")[0]
             subs.append(child)
     sub_counts = Counter(subs)
-    subfolders = [(index_fmt.folder_title(posixpath.basename(s)), n) for s, n in sub_counts.items()]
-    title = index_fmt.folder_title(posixpath.basename(folder))
+    subfolders = [
+        (index_layout.folder_title(posixpath.basename(s)), n) for s, n in sub_counts.items()
+    ]
+    title = index_layout.folder_title(posixpath.basename(folder))
     return summary.folder_description(title, docs, subfolders)
 
 

@@ -5,7 +5,7 @@ A move is planned before anything is written (:func:`plan_move`, :func:`plan_spl
 search for the moved names, see :func:`kas_tui.features.moves.relink.may_refer`), rewrites its
 references (:mod:`kas_tui.features.moves.relink`), moves index entries from the old bundle's index to
 the new one's, into the section the index-layout policy picks
-(:func:`kas_tui.core.okf.index.list_entries`), and adds one ``log.md`` entry. The
+(:func:`kas_tui.core.okf.index_layout.list_entries`), and adds one ``log.md`` entry. The
 :class:`MovePlan` holds the bytes each file had and will have, so ``--dry-run`` prints
 its diff and :func:`apply_plan` writes it through the store as one group: every file
 is checked against the bytes the plan read, then the renames and writes run, and a
@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from kas_tui.core.editing import entry_kinds, index_title
 from kas_tui.core.okf import index as index_fmt
+from kas_tui.core.okf import index_layout
 from kas_tui.core.okf import log as log_fmt
 from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.core.okf.text import decode, encode
@@ -168,19 +169,19 @@ def plan_split(
         if posixpath.dirname(path) != bundle or rules.source_kind(pkg, path) == "folder":
             raise EditError(f"{path} is not a document or asset directly in {bundle or '.'}/")
         moves.append((path, posixpath.join(sub, posixpath.basename(path))))
-    title = title.strip() or index_fmt.folder_title(name)
+    title = title.strip() or index_layout.folder_title(name)
     planner = _Planner(pkg, moves)
     planner.relink()
-    planner.kinds[sub] = index_fmt.BUNDLE
+    planner.kinds[sub] = index_layout.BUNDLE
     fallback = {
-        new: index_fmt.NewEntry(new, doc.title, doc.description, doc.type)
+        new: index_layout.NewEntry(new, doc.title, doc.description, doc.type)
         for old, new in moves
         if (doc := pkg.documents.get(old)) is not None
     }
     planner.move_entries(
         [(old, new, planner.kind_of(old)) for old, new in moves], fallback=fallback, title=title
     )
-    planner.list_in(bundle, [index_fmt.NewEntry(sub, title, description, index_fmt.BUNDLE)])
+    planner.list_in(bundle, [index_layout.NewEntry(sub, title, description, index_layout.BUNDLE)])
     message = f"Split [{title}](/{sub}/) out of `{bundle or '.'}/` ({counted(len(moves), 'file')})"
     return planner.finish(
         f"split {sub} out of {bundle or '.'}", sub, message if log else None, today
@@ -245,7 +246,7 @@ def apply_plan(pkg: Package, plan: MovePlan, *, reload: bool = True) -> list[Cha
 def _link_text(pkg: Package, src: str, dst: str, kind: str) -> str:
     """How the log names the moved item: a rooted link to where it is now."""
     doc = pkg.documents.get(src)
-    title = doc.title if doc else index_fmt.folder_title(posixpath.basename(dst) or pkg.name)
+    title = doc.title if doc else index_layout.folder_title(posixpath.basename(dst) or pkg.name)
     title = index_fmt.escape_title(title)
     return f"[{title}](/{dst}{'/' if kind == 'folder' and dst else ''})"
 
@@ -367,7 +368,7 @@ class _Planner:
         self,
         items: list[tuple[str, str, str]],
         *,
-        fallback: dict[str, index_fmt.NewEntry] | None = None,
+        fallback: dict[str, index_layout.NewEntry] | None = None,
         title: str | None = None,
     ) -> None:
         """For each ``(old, new, kind)`` that changes folder: its entries leave the old
@@ -376,7 +377,7 @@ class _Planner:
 
         Entries are found in the indexes as they were read (every removal of a plan
         comes before its additions, so their lines are where they were)."""
-        adds: dict[str, list[index_fmt.NewEntry]] = {}
+        adds: dict[str, list[index_layout.NewEntry]] = {}
         removals: dict[str, set[int]] = {}
         for old, new, kind in items:
             home, new_home = posixpath.dirname(old), posixpath.dirname(new)
@@ -385,7 +386,7 @@ class _Planner:
             hits = self.entries_listing(home, old)
             removals.setdefault(_index_rel(home), set()).update(e.line for e in hits)
             if hits:
-                entry = index_fmt.NewEntry(new, hits[0].title, hits[0].description, kind)
+                entry = index_layout.NewEntry(new, hits[0].title, hits[0].description, kind)
             else:
                 entry = (fallback or {}).get(new)
             if entry is not None:
@@ -412,7 +413,7 @@ class _Planner:
         self.put(rel, text)
 
     def list_in(
-        self, folder: str, entries: list[index_fmt.NewEntry], *, title: str | None = None
+        self, folder: str, entries: list[index_layout.NewEntry], *, title: str | None = None
     ) -> None:
         """List ``entries`` in ``folder``'s index.md (named as after the moves); a missing
         one is created when ``title`` is given (a new bundle), else refused."""
@@ -427,7 +428,7 @@ class _Planner:
                 f"{folder or '.'}/ has no index.md, so {names} would not be listed there; "
                 "move into a bundle with an index.md (kas-tui check --fix makes one)"
             )
-        new = index_fmt.list_entries(
+        new = index_layout.list_entries(
             text, folder, entries, self.kinds, title=title or index_title(self.pkg, folder)
         )
         if text is None:
@@ -446,9 +447,9 @@ class _Planner:
             if self.pkg.resolve(rel, entry.target).kind != "internal":
                 self._add_verbatim(target, entry)
                 continue
-            path = self.paths.final(index_fmt.resolve_entry_path(source, entry))
+            path = self.paths.final(index_layout.resolve_entry_path(source, entry))
             kind = self.kinds.get(path, "Asset")
-            entries.append(index_fmt.NewEntry(path, entry.title, entry.description, kind))
+            entries.append(index_layout.NewEntry(path, entry.title, entry.description, kind))
         if entries:
             self.list_in(target, entries, title=index_title(self.pkg, target))
 
@@ -523,6 +524,6 @@ def _index_rel(folder: str) -> str:
 
 def _lists(folder: str, entry: index_fmt.Entry, path: str) -> bool:
     try:
-        return index_fmt.resolve_entry_path(folder, entry) == path
+        return index_layout.resolve_entry_path(folder, entry) == path
     except ValueError:
         return False

@@ -22,7 +22,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Static
 
 from kas_tui.core import form_fields as F
-from kas_tui.core.okf import index as index_fmt
+from kas_tui.core.okf import index_layout
 from kas_tui.features import create as creating
 from kas_tui.features.check.skill_rules import MAX_DESCRIPTION_CHARS
 from kas_tui.tui.edits import EditDecided, EditOutcome
@@ -291,14 +291,16 @@ class CreateScreen(FormScreen[str | None]):
             )
         elif self.kind == BUNDLE:
             folder = posixpath.join(self.bundle, self.value("folder").strip() or "…")
-            entry = index_fmt.NewEntry(folder, self.value("title") or "…", "", index_fmt.BUNDLE)
+            entry = index_layout.NewEntry(
+                folder, self.value("title") or "…", "", index_layout.BUNDLE
+            )
             rows.append(("folder", f"{folder}/ with its index.md"))
             rows.append(("entry", creating.place_entry(pkg, self.bundle, entry).describe()))
         else:
             stem = self.value("file-name").strip().removesuffix(".md") or "…"
             path = posixpath.join(self.bundle, f"{stem}.md")
             kind = self.value("type").strip() or "Document"
-            entry = index_fmt.NewEntry(path, self.value("title") or "…", "", kind)
+            entry = index_layout.NewEntry(path, self.value("title") or "…", "", kind)
             rows.append(("file", f"{path} (status: draft)"))
             rows.append(("entry", creating.place_entry(pkg, self.bundle, entry).describe()))
         if self.kind != SKILL or pkg.log is not None:
