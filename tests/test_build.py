@@ -17,7 +17,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_import import docx_bytes
 
 from kas_tui.cli.main import main
 from kas_tui.core.okf import frontmatter as fm
@@ -30,76 +29,10 @@ from kas_tui.core.package import Package
 from kas_tui.features.check import check
 from kas_tui.features.importing.build import MANIFEST, BuildError, build
 from kas_tui.features.importing.progress import Progress
+from tests.helpers.build_sources import article, tree, write_sources
 
 NOW = dt.datetime(2026, 11, 30, 10, 0, tzinfo=dt.timezone.utc)
 LATER = dt.datetime(2026, 12, 5, 9, 0, tzinfo=dt.timezone.utc)
-
-
-def article(title: str, description: str, body: str, **extra: str) -> str:
-    lines = [f"title: {title}", f"description: {description}", "ms.topic: troubleshooting"]
-    lines += [f"{k}: {v}" for k, v in extra.items()]
-    return "---\n" + "\n".join(lines) + "\n---\n" + body
-
-
-SOURCES = {
-    "Mail Flow/NDR 550 5.1.1.md": article(
-        "Bounce 550 5.1.1 when sending to a recipient",
-        "Resolves the 550 5.1.1 non-delivery report that appears when a recipient address does not exist.",
-        "# Bounce 550 5.1.1\n\n## Symptoms\n\nMessages bounce.\n\n## Cause\n\nA typo.\n\n## Resolution\n\nFix the address; see [delays](../Mail%20Flow/delayed-mail.md#cause) and the [calendar guide](/Calendars/Sharing/shared-calendar.md).\n\n![diagram](media/ndr.png)\n",
-    ),
-    "Mail Flow/delayed-mail.md": article(
-        "Mail is delayed by several hours",
-        "Explains why outbound mail queues for hours when the smart host rejects connections, and how to clear the queue.",
-        "# Delayed mail\n\n## Symptoms\n\nMail waits.\n\n## Cause\n\nThe smart host.\n\n## Resolution\n\nRestart the transport service.\n",
-    ),
-    "Mail Flow/media/ndr.png": b"\x89PNG\r\n\x1a\nfake image bytes",
-    "Calendars/Sharing/shared-calendar.md": article(
-        "Shared calendar does not update",
-        "Fixes a shared calendar that shows stale meetings because the delegate's cache is out of date.",
-        "# Shared calendar\n\n## Symptoms\n\nOld meetings.\n\n## Resolution\n\nClear the cache. Back to [the bounce article](../../Mail%20Flow/NDR%20550%205.1.1.md).\n",
-    ),
-    "Calendars/Sharing/permissions.md": article(
-        "Calendar permissions are lost after migration",
-        "Restores calendar sharing permissions that disappear when a mailbox is migrated to the cloud.",
-        "# Permissions\n\n## Cause\n\nMigration.\n\n## Resolution\n\nRe-grant them.\n",
-    ),
-    "Calendars/room-booking.docx": docx_bytes(
-        [
-            ("", "Room booking rules"),
-            ("Heading1", "Who can book"),
-            (
-                "",
-                "Any employee can book a meeting room up to four weeks ahead through the calendar.",
-            ),
-        ],
-        title="Room booking rules",
-    ),
-    "Calendars/holidays.csv": "country,holiday,date\nFR,Bastille Day,07-14\nUS,Independence Day,07-04\n",
-    "notes.txt": "Support hours\n\nThe messaging team answers tickets from 8:00 to 18:00 on working days.\n",
-    "status page.html": "<html><head><title>Service status</title></head><body><h1>Service status</h1><p>The status page lists every ongoing incident that affects mail delivery or calendars.</p></body></html>",
-    "broken.pdf": b"%PDF-1.7\n1 0 obj << /Type /Catalog",
-    "firmware.bin": bytes(range(256)) * 4,
-    ".hidden/ignored.md": "---\ntype: X\n---\nnot part of the package\n",
-}
-
-
-def write_sources(root: Path, files: dict[str, str | bytes] = SOURCES) -> Path:
-    for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-    return root
-
-
-def tree(root: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and p.name != MANIFEST
-    }
 
 
 def errors(root: Path, today: dt.date | None = None) -> list[str]:

@@ -7,14 +7,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_build import MANIFEST, article, tree, write_sources
 
 from kas_tui.core.okf.index import parse_index
 from kas_tui.core.okf.links import extract_links, resolve
 from kas_tui.core.package import Package
-from kas_tui.features.importing.build import BuildError, build
+from kas_tui.features.importing.build import MANIFEST, BuildError, build
 from kas_tui.text.grouping import Member, fold, group, phrases
 from kas_tui.text.tokens import estimate_tokens
+from tests.helpers.build_sources import article, tree, write_sources
 
 NOW = dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.timezone.utc)
 LATER = NOW + dt.timedelta(days=3)

@@ -5,11 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from test_build import article, write_sources
-
 from kas_tui.core.package import Package
 from kas_tui.features.importing.build import build
 from kas_tui.features.importing.includes import expand_includes, targets
+from tests.helpers.build_sources import article, write_sources
 
 NOW = dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.timezone.utc)
 

@@ -7,7 +7,6 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from test_build import article, write_sources
 
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf.index import parse_index
@@ -24,6 +23,7 @@ from kas_tui.features.importing.source_meta import (
     strip_site_suffix,
     subjects,
 )
+from tests.helpers.build_sources import article, write_sources
 
 NOW = dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.timezone.utc)
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from test_build import write_sources
-
 from kas_tui.core.okf.index import parse_index
 from kas_tui.core.okf.skill import parse_skill
 from kas_tui.core.package import Package
 from kas_tui.features.importing.build import build
 from kas_tui.features.importing.toc import find_toc
+from tests.helpers.build_sources import write_sources
 
 NOW = dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.timezone.utc)
 

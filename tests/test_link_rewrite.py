@@ -165,11 +165,10 @@ def _gaps(text: str, spans: list) -> list[str]:
 # --------------------------------------------------------------------------------------
 # The spans come from the fast body scanner: the same ones markdown-it's rules mark.
 
-from test_scan import SPEC_CONTEXTS, SPEC_EXAMPLES, bodies  # noqa: E402
-
 from kas_tui.core.okf import links as links_module  # noqa: E402
 from kas_tui.core.okf.links import destination_spans_reference  # noqa: E402
 from kas_tui.core.okf.scan import scan_destinations  # noqa: E402
+from tests.helpers.commonmark import SPEC_CONTEXTS, SPEC_EXAMPLES, bodies  # noqa: E402
 
 OFFICEDOCS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "officedocs-support"
 

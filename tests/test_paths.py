@@ -7,10 +7,7 @@ commands run in a subprocess without the capabilities that override file permiss
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -20,28 +17,7 @@ from conftest import make_package
 from kas_tui.cli import main as cli
 from kas_tui.core.disk import PackageError, locate
 from kas_tui.tui import app as tui_app
-
-SETPRIV = shutil.which("setpriv")
-#: The prefix that runs a command without root's permission overrides.
-UNPRIVILEGED = (
-    [SETPRIV, "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search"]
-    if os.geteuid() == 0 and SETPRIV
-    else []
-)
-needs_unprivileged = pytest.mark.skipif(
-    os.name != "posix" or (os.geteuid() == 0 and SETPRIV is None),
-    reason="running as root without setpriv: root reads unreadable folders anyway",
-)
-
-
-def run_unprivileged(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*UNPRIVILEGED, sys.executable, *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=Path(__file__).resolve().parents[1],
-    )
+from tests.helpers.unprivileged import needs_unprivileged, run_unprivileged
 
 
 def kas_tui(*args: str | Path) -> subprocess.CompletedProcess[str]:

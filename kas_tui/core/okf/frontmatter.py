@@ -23,8 +23,11 @@ from kas_tui.core.okf.timestamp import Timestamp
 MAX_FRONTMATTER_CHARS = 1_000_000
 #: A mapping whose aliases expand to more values than this is an alias bomb.
 MAX_EXPANDED_NODES = 100_000
-#: libyaml 0.2.5 as bundled by PyYAML >= 6.0.4 stops here; older wheels have no limit at all.
-MAX_NESTING = 1_000
+#: Frontmatter nested deeper than this is refused (real metadata nests a few levels). Well
+#: under what libyaml allows (1,000 in 0.2.5, none in older wheels) and under Python's
+#: recursion limit, so what recurses over a value later (pickle for the worker pipes, the
+#: metadata cache and the TUI's compact frontmatter; copies; JSON) never runs out of stack.
+MAX_NESTING = 100
 
 _DELIM = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
