@@ -84,6 +84,19 @@ def _symlink_inside(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     os.symlink("guide.md", root / "alias.md")
 
 
+def _named_pipe(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A named pipe called like a document: opening it to read would block for ever."""
+    (root / "team").mkdir()
+    os.mkfifo(root / "team" / "notes.md")
+
+
+def _pipe_renamed_away(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same pipe, removed and a regular file put in its place."""
+    _named_pipe(root, monkeypatch)
+    (root / "team" / "notes.md").unlink()
+    (root / "team" / "notes.txt").write_text("regular\n", encoding="utf-8")
+
+
 TEAM_DOC = doc(
     title="Team handbook",
     description="Who is on the team, how to reach them and what each person owns.",
@@ -145,6 +158,7 @@ TRIGGERS: dict[str, Case] = {
     "OKF121": Case({"guide.md": doc(body="See [passwords](../../etc/passwd).\n")}, "guide.md", 7),
     "OKF122": Case({"guide.md": doc(body="x" * 3_000 + "\n")}, "guide.md", None, setup=_small_large_limit),
     "OKF123": Case({}, "outside.md", None, setup=_symlink_outside),
+    "OKF124": Case({}, "team/notes.md", None, setup=_named_pipe),
     "OKF130": Case({"aux.md": doc(title="Aux")}, "aux.md", None),
     "OKF131": Case({"My Notes.md": doc(title="My notes")}, "My Notes.md", None),
     "OKF140": Case({"guide.md": doc(extra="stale_after: 2026-11-30")}, "guide.md", 5),
@@ -233,6 +247,7 @@ CLEAN: dict[str, Case] = {
     "OKF121": Case({"sub/page.md": doc(title="Page", body="Back to the [guide](../guide.md).\n")}),
     "OKF122": Case({}, setup=_small_large_limit),
     "OKF123": Case({}, setup=_symlink_inside),
+    "OKF124": Case({}, setup=_pipe_renamed_away),
     "OKF130": Case({"aux-notes.md": doc(title="Aux notes")}),
     "OKF131": Case({"my-notes.md": doc(title="My notes")}),
     "OKF140": Case({"guide.md": doc(extra="stale_after: 2026-12-02")}),

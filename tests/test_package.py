@@ -553,20 +553,20 @@ def test_unreadable_document(tmp_path, monkeypatch):
 
 def test_unreadable_index_and_folder(tmp_path, monkeypatch):
     root = make_package(tmp_path)
-    real_read_bytes = Path.read_bytes
+    real_read = loader.read_regular
     real_scandir = os.scandir
 
-    def read_bytes(self):
-        if self.name == "index.md" and self.parent.name == "billing":
-            raise PermissionError(errno.EACCES, "Permission denied", str(self))
-        return real_read_bytes(self)
+    def read_regular(path, **options):
+        if Path(path).name == "index.md" and Path(path).parent.name == "billing":
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_read(path, **options)
 
     def scandir(path="."):
         if str(path).endswith("postmortems"):
             raise PermissionError(errno.EACCES, "Permission denied", str(path))
         return real_scandir(path)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(loader, "read_regular", read_regular)  # how the loader reads a file
     monkeypatch.setattr(os, "scandir", scandir)
     pkg = Package.open(root)
     (problem,) = pkg.problems_of("billing/index.md")

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from kas_tui.core.fileio import read_regular
+
 #: Bytes of an asset shown at most (the rest is said to be left out).
 MAX_BYTES = 256 * 1024
 #: Fence languages by file suffix (Textual highlights these); others are plain text.
@@ -49,8 +51,7 @@ def read_asset(root: Path, path: str) -> AssetView:
         if not file.resolve().is_relative_to(root.resolve()):
             return AssetView(path, 0, None, language, reason="it leaves the package")
         size = file.stat().st_size
-        with file.open("rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
+        data = read_regular(file, limit=MAX_BYTES + 1)  # a pipe or device: never opened
     except OSError as exc:
         return AssetView(path, 0, None, language, reason=exc.strerror or str(exc))
     truncated = len(data) > MAX_BYTES

@@ -11,8 +11,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kas_tui.core.fileio import is_temp_name
+from kas_tui.core.fileio import entry_kind, is_plain_file, is_temp_name, path_kind
 from kas_tui.core.fileio import os_reason as _os_reason
+from kas_tui.text.wording import visible
 
 RESERVED = frozenset({"index.md", "log.md"})
 #: The names of a skill's file, in the order the reference validator ``skills-ref``
@@ -56,7 +57,7 @@ class Problem:
     def __str__(self) -> str:
         where = f"{self.path or '.'}:{self.line}" if self.line else (self.path or ".")
         text = f"{where}: {self.message}"
-        return f"{text} ({self.hint})" if self.hint else text
+        return visible(f"{text} ({self.hint})" if self.hint else text)
 
 
 @dataclass
@@ -89,7 +90,9 @@ def size_mtime(st: os.stat_result) -> tuple[int, int]:
 
 
 def walk(root: Path, *, stat: bool = False) -> Walk:
-    """List the package's files; symlinks leaving the root or looping are problems.
+    """List the package's files; symlinks leaving the root or looping are problems, and
+    so is anything that is neither a regular file nor a folder (a named pipe, a socket, a
+    device, or an in-package symlink to one): it is listed nowhere, so nothing opens it.
 
     With ``stat``, the sizes and modification times of the ``.md`` files are collected too.
     """
@@ -108,7 +111,7 @@ def walk(root: Path, *, stat: bool = False) -> Walk:
         subdirs = []
         for entry in entries:
             if is_hidden(entry.name):
-                if is_temp_name(entry.name):
+                if is_temp_name(entry.name) and is_plain_file(entry):
                     out.temps.append(entry.path)
                 continue
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
@@ -134,6 +137,10 @@ def walk(root: Path, *, stat: bool = False) -> Walk:
                 subdirs.append((rel, entry.path))
                 out.folders.append(rel)
                 continue
+            kind = entry_kind(entry)
+            if kind is not None:
+                out.problems.append(special_problem(rel, kind))
+                continue
             if entry.name in SKILL_NAMES and not rel_dir:
                 if out.skill is None or entry.name == SKILL_NAMES[0]:
                     out.ignored_skill, out.skill = out.skill, rel
@@ -154,6 +161,16 @@ def walk(root: Path, *, stat: bool = False) -> Walk:
         stack.extend(reversed(subdirs))
     out.folders.sort()
     return out
+
+
+def special_problem(rel: str, kind: str) -> Problem:
+    """The problem of ``rel``, a named pipe, socket or device (``kind``): never opened."""
+    return Problem(
+        rel,
+        f"a {kind}, not a regular file: never opened; remove it from the package",
+        severity="warning",
+        code="special-file",
+    )
 
 
 def _symlink_problem(entry: os.DirEntry, rel: str, real_root: str) -> Problem | None:
@@ -192,7 +209,7 @@ def find_root(path: Path) -> Path:
     try:
         if not path.exists():
             raise PackageError(f"{path}: no such file or folder")
-        if path.is_file():
+        if not path.is_dir():  # a file, or a pipe or device (never opened)
             path = path.parent
     except OSError as exc:
         raise PackageError(f"{path}: cannot be read ({_os_reason(exc)})") from None
@@ -257,9 +274,10 @@ def locate(path: str | os.PathLike[str]) -> Location:
             hint = f"give its package's folder, {above}" if skill_file(above) else ""
         except (PackageError, OSError):
             hint = ""
+        kind = path_kind(given)
+        what = f"a {kind}, not a folder (it is never opened)" if kind else "a file, not a folder"
         raise PackageError(
-            f"{given}: a file, not a folder; "
-            + (hint or "give the folder that holds the package's SKILL.md")
+            f"{given}: {what}; " + (hint or "give the folder that holds the package's SKILL.md")
         )
     root = find_root(given)
     _check_listable(root)

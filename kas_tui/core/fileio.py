@@ -92,6 +92,103 @@ def os_reason(exc: OSError, *, writing: bool = False) -> str:
     return exc.strerror or str(exc)
 
 
+# -- what may be opened --------------------------------------------------------------------
+
+#: What a file that is neither a regular file nor a folder is, in words, by file type.
+_SPECIAL_KINDS = (
+    (stat.S_ISFIFO, "named pipe (FIFO)"),
+    (stat.S_ISSOCK, "socket"),
+    (stat.S_ISCHR, "character device"),
+    (stat.S_ISBLK, "block device"),
+)
+
+
+def special_kind(mode: int) -> str | None:
+    """What a file of ``st_mode`` ``mode`` is when it must never be opened (a named pipe,
+    a socket, a device: opening or reading one may block for ever), else ``None`` (a
+    regular file or a folder)."""
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    for test, kind in _SPECIAL_KINDS:
+        if test(mode):
+            return kind
+    return "special file"
+
+
+def entry_kind(entry: os.DirEntry[str]) -> str | None:
+    """:func:`special_kind` of a listed entry, following a symlink: ``None`` for a
+    regular file or a folder, told by the listing itself (no system call); for anything
+    else, what it is. ``None`` too when it vanished meanwhile."""
+    try:
+        if entry.is_file() or entry.is_dir():
+            return None
+        return special_kind(entry.stat().st_mode)
+    except OSError:
+        return None
+
+
+def path_kind(path: Path | str) -> str | None:
+    """:func:`special_kind` of ``path`` (a symlink followed): ``None`` for a regular file,
+    a folder, or nothing there (opening it then says what is wrong)."""
+    try:
+        return special_kind(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return None
+
+
+class NotRegularFile(OSError):
+    """``path`` is a named pipe, a socket or a device: refused, never opened or read.
+
+    An :class:`OSError`, so every caller that reports a file it cannot read reports this
+    one too; its ``strerror`` says what the file is.
+    """
+
+    def __init__(self, path: Path | str, kind: str) -> None:
+        super().__init__(errno.EINVAL, f"a {kind}, not a regular file: never opened", str(path))
+        self.kind = kind
+
+
+def refuse_special(path: Path | str) -> None:
+    """Raise :class:`NotRegularFile` when ``path`` is a pipe, socket or device."""
+    kind = path_kind(path)
+    if kind is not None:
+        raise NotRegularFile(path, kind)
+
+
+def open_regular(path: Path | str, flags: int = os.O_RDONLY, *, listed: bool = False) -> int:
+    """``os.open`` for a file that must be a regular file; raises :class:`NotRegularFile`
+    for anything else, and ``OSError`` as ``os.open`` does.
+
+    The file is looked at before it is opened (one ``stat``), unless ``listed``: a
+    walk's listing said it is a regular file. Either way the open does not block and
+    ``fstat`` checks what was opened, so a file swapped for a pipe in between is refused
+    at once, never read.
+    """
+    if not listed:
+        refuse_special(path)
+    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+    except BaseException:
+        os.close(fd)
+        raise
+    kind = special_kind(mode) or ("folder" if stat.S_ISDIR(mode) else None)
+    if kind is not None:
+        os.close(fd)
+        if kind == "folder":
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
+        raise NotRegularFile(path, kind)
+    return fd
+
+
+def read_regular(path: Path | str, *, listed: bool = False, limit: int = -1) -> bytes:
+    """The bytes of a regular file (the first ``limit``, when given); a pipe, socket or
+    device raises :class:`NotRegularFile` unopened (see :func:`open_regular`)."""
+    fd = open_regular(path, listed=listed)
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read(limit)
+
+
 class LockTimeout(TimeoutError):
     """Another process held a folder's lock for longer than :data:`LOCK_TIMEOUT`."""
 
@@ -315,11 +412,19 @@ def _sweep_if_changed(folder: Path) -> None:
     if _swept.get(folder) == mtime:
         return
     try:
-        names = [e.name for e in os.scandir(folder) if is_temp_name(e.name)]
+        names = [e.name for e in os.scandir(folder) if is_temp_name(e.name) and is_plain_file(e)]
     except OSError:
         return
     _remove_unlocked(folder / name for name in names)
     _note_swept(folder)
+
+
+def is_plain_file(entry: os.DirEntry[str]) -> bool:
+    """Whether ``entry`` is a regular file, not a symlink (told by the listing)."""
+    try:
+        return entry.is_file(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def _note_swept(folder: Path) -> None:
@@ -354,10 +459,14 @@ def _remove_unlocked(paths: Iterable[Path]) -> list[Path]:
     removed = []
     for path in paths:
         try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            fd = os.open(
+                path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+            )
         except OSError:
             continue
         try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                continue  # a pipe named like one of ours: not ours, never read
             if fcntl is not None:
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

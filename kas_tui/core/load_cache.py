@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from kas_tui import __version__
-from kas_tui.core.fileio import Staged, append, commit, discard, stage
+from kas_tui.core.fileio import Staged, append, commit, discard, read_regular, stage
 from kas_tui.core.loader import DocumentRead, pickle_packed
 from kas_tui.core.user_dirs import RACY_NS, package_cache_file
 
@@ -135,8 +135,7 @@ class MetadataCache:
         if fingerprint[0] != size or fingerprint[2] is None or (scan and packed[6] is None):
             return None
         try:
-            with open(os.path.join(self.root, rel), "rb") as handle:
-                data = handle.read(size + 1)
+            data = read_regular(os.path.join(self.root, rel), listed=True, limit=size + 1)
         except OSError:
             return None
         if len(data) != size or hashlib.sha256(data).hexdigest() != fingerprint[2]:

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kas_tui.core import field_schema
-from kas_tui.core.disk import Problem
-from kas_tui.core.fileio import Fingerprint
+from kas_tui.core.disk import Problem, special_problem
+from kas_tui.core.fileio import Fingerprint, NotRegularFile, open_regular, read_regular
 from kas_tui.core.fileio import os_reason as _os_reason
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf.errors import FormatError
@@ -150,6 +150,9 @@ def read_document(root: Path, rel: str, scan: bool = False) -> DocumentRead:
     except FormatError as exc:
         problems.append(problem_from(rel, exc, "encoding"))
         return result
+    except NotRegularFile as exc:  # swapped for a pipe or device since the walk
+        problems.append(special_problem(rel, exc.kind))
+        return result
     except OSError as exc:
         problems.append(Problem(rel, f"cannot read: {_os_reason(exc)}", code="unreadable"))
         return result
@@ -242,7 +245,7 @@ def _document_findings(meta: dict[str, Any], scan: BodyScan, text: str) -> tuple
 
 def _whole_body(path: Path) -> str:
     """The body of a file too large for one head read (undecodable bytes replaced)."""
-    text = decode_lenient(path.read_bytes())
+    text = decode_lenient(read_regular(path, listed=True))
     block = fm.find_block(text)
     return text[block.end :] if block else text
 
@@ -487,8 +490,10 @@ def read_head(path: Path | str) -> tuple[str, Fingerprint, bool]:
     Returns the decoded text, a fingerprint, and whether the text is the whole file.
     Small files are read whole (and their fingerprint carries a digest). Plain
     ``os.read`` calls: three times faster than ``open()`` on thousands of small files.
+    ``path`` is one the walk listed as a regular file; anything else (a named pipe...)
+    raises :class:`~kas_tui.core.fileio.NotRegularFile`, never read.
     """
-    fd = os.open(path, os.O_RDONLY)
+    fd = open_regular(path, listed=True)  # a pipe swapped in after the walk: refused
     try:
         st = os.fstat(fd)
         data = os.read(fd, HEAD_BYTES)
@@ -574,10 +579,12 @@ def read_text(root: Path, rel: str) -> tuple[str | None, Fingerprint | None, lis
     """Read a whole small text file (index, log, SKILL.md); problems instead of raising."""
     path = root / rel
     try:
-        data = path.read_bytes()
+        data = read_regular(path)
         fingerprint = Fingerprint.of(path, data)
         return decode(data).text, fingerprint, []
     except FormatError as exc:
         return None, None, [problem_from(rel, exc, "encoding")]
+    except NotRegularFile as exc:
+        return None, None, [special_problem(rel, exc.kind)]
     except OSError as exc:
         return None, None, [Problem(rel, f"cannot read: {_os_reason(exc)}", code="unreadable")]

@@ -15,9 +15,9 @@ from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kas_tui.core.disk import SKILL_NAMES, Problem, Walk, find_root, walk
+from kas_tui.core.disk import SKILL_NAMES, Problem, Walk, find_root, special_problem, walk
 from kas_tui.core.disk import PackageError as PackageError
-from kas_tui.core.fileio import Fingerprint, remove_stale_temps
+from kas_tui.core.fileio import Fingerprint, path_kind, read_regular, remove_stale_temps
 from kas_tui.core.link_resolver import LinkResolver
 from kas_tui.core.loader import DocumentRead, read_document, read_documents, read_text
 from kas_tui.core.memory import paused_gc
@@ -279,7 +279,11 @@ class Package:
         self._backlinks = None
         self._derived.clear()
         self.changes += 1
-        exists = (self.root / rel).is_file()
+        kind = path_kind(self.root / rel)  # a pipe or device now: never opened
+        self.problems = [p for p in self.problems if p.path != rel or p.code != "special-file"]
+        if kind is not None:
+            self.problems.append(special_problem(rel, kind))
+        exists = kind is None and (self.root / rel).is_file()
         if rel in SKILL_NAMES:  # which of SKILL.md and skill.md is the skill may change
             present = [n for n in SKILL_NAMES if (self.root / n).is_file()]
             self.skill_file = present[0] if present else "SKILL.md"
@@ -497,7 +501,7 @@ class Package:
         change made on disk after the editor opened is a conflict, never overwritten.
         """
         target = self.resolve_path(rel)
-        data = (self.root / target).read_bytes()
+        data = read_regular(self.root / target)
         return decode(data).text, Fingerprint.of_bytes(data)
 
     def index_paths(self) -> list[str]:

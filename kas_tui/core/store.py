@@ -25,6 +25,7 @@ from kas_tui.core.fileio import (
     folder_lock,
     fsync_folder,
     os_reason,
+    read_regular,
     stage,
 )
 from kas_tui.core.okf.errors import EditError, FormatError
@@ -77,7 +78,7 @@ class Write:
 
 def read_bytes(path: Path) -> tuple[bytes, Fingerprint]:
     """Read a whole file and fingerprint it."""
-    data = path.read_bytes()
+    data = read_regular(path)
     return data, Fingerprint.of(path, data)
 
 
@@ -98,7 +99,7 @@ def write_atomic(path: Path, data: bytes, *, expect: bytes | None, create: bool 
 
 def _check_unchanged(path: Path, expect: bytes | None, create: bool) -> None:
     try:
-        current = path.read_bytes()
+        current = read_regular(path)
     except FileNotFoundError:
         if create:
             return
@@ -224,7 +225,7 @@ class Store:
     ) -> tuple[bytes | None, bytes] | None:
         """The bytes on disk and the bytes to write; ``None`` when nothing changes."""
         try:
-            before: bytes | None = path.read_bytes()
+            before: bytes | None = read_regular(path)
             st = path.stat()
         except FileNotFoundError:
             if not create:
@@ -307,7 +308,7 @@ class Store:
         try:
             with folder_lock(real.parent):
                 try:
-                    current: bytes | None = real.read_bytes()
+                    current: bytes | None = read_regular(real)
                 except FileNotFoundError:
                     current = None
                 if current != have:
@@ -372,7 +373,7 @@ def _check_group(renames: Sequence[tuple[Path, Path]], writes: Sequence[Write]) 
     for write in writes:
         where = _origin(write.path, renames)
         try:
-            current: bytes | None = where.read_bytes()
+            current: bytes | None = read_regular(where)
         except FileNotFoundError:
             current = None
         except OSError as exc:

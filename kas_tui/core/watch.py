@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from kas_tui.core.disk import Walk, is_hidden, size_mtime, walk
+from kas_tui.core.fileio import special_kind
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,8 @@ class Changes:
 
 def _state(found: Walk) -> dict[str, tuple[int, int] | None]:
     state: dict[str, tuple[int, int] | None] = {p: None for p in found.assets}
+    # a named pipe or device (never opened): its coming and going is news, its finding
+    state.update({p.path: None for p in found.problems if p.code == "special-file"})
     state.update({f"{f}/": None for f in found.folders if f})
     for paths in (found.documents, found.indexes, found.logs, [found.skill] if found.skill else []):
         for path in paths:
@@ -136,6 +139,8 @@ class Watcher:
                 st = os.stat(path)
             except OSError:
                 return None  # gone
+            if special_kind(st.st_mode) is not None:
+                return None  # a file became a pipe or device: a walk says so
             old, now = self._state[rel], size_mtime(st)
             if old is not None and old != now:
                 self._state[rel] = now

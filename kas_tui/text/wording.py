@@ -12,6 +12,14 @@ def counted(count: int, word: str, plural: str | None = None) -> str:
     return f"{count:,} {word if count == 1 else many}"
 
 
+def visible(text: str) -> str:
+    """``text`` safe to print on one line: control characters (a terminal escape in a
+    file name, a line break, a NUL) escaped as Python writes them (``\\x1b``, ``\\n``)."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def at_line(source: str, line: int) -> str:
     """Where a line-numbered problem is: ``source, line N``, or ``source`` alone for the
     whole file (``line`` 0)."""

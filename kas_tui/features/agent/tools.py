@@ -26,6 +26,7 @@ from kas_tui.core.fileio import os_reason
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf.errors import FormatError
 from kas_tui.features.agent.sandbox import FILE, FOLDER, MISSING, OUTSIDE, Location, Sandbox
+from kas_tui.text.wording import visible
 
 LISTDIR = "listdir"
 READFILE = "readfile"
@@ -153,7 +154,7 @@ def _not_there(where: Location, sandbox: Sandbox) -> str:
 def shown_arg(arg: str, limit: int = 200) -> str:
     """A path argument as an error message may repeat it: control characters escaped
     (a NUL as ``\\x00``), cut to ``limit`` characters with the length said."""
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in arg[: limit + 1])
+    text = visible(arg[: limit + 1])
     if len(arg) > limit:
         return f"{text[:limit]}… ({len(arg):,} characters)"
     return text

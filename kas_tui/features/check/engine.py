@@ -145,6 +145,7 @@ class Checker:
         "log-empty": "OKF008",
         "large-file": "OKF122",
         "symlink": "OKF123",
+        "special-file": "OKF124",
     }
 
     def _check_load_problems(self) -> None:

@@ -20,7 +20,7 @@ import json
 
 from kas_tui import __version__
 from kas_tui.features.check.model import Report
-from kas_tui.text.wording import counted
+from kas_tui.text.wording import counted, visible
 
 SCHEMA_VERSION = 1
 _COLOURS = {"error": "\x1b[31m", "warning": "\x1b[33m", "info": "\x1b[36m"}
@@ -35,10 +35,10 @@ def format_text(report: Report, *, color: bool = False, hints: bool = False, fix
         if previous is not None and f.path != previous:
             lines.append("")
         previous = f.path
-        where = f"{f.path}:{f.line}" if f.line else f.path
+        where = visible(f"{f.path}:{f.line}" if f.line else f.path)
         severity = f"{_COLOURS[f.severity]}{f.severity}{_RESET}" if color else f.severity
         code = f"{_BOLD}{f.code}{_RESET}" if color else f.code
-        lines.append(f"{where}: {code} {severity} {f.message}")
+        lines.append(f"{where}: {code} {severity} {visible(f.message)}")
         if hints and f.hint:
             lines.append(f"    {_DIM if color else ''}fix: {f.hint}{_RESET if color else ''}")
     if lines:
@@ -58,7 +58,7 @@ def summary(report: Report, *, fixed: int = 0) -> str:
     ]
     tail = f", {n(fixed, 'fix')} applied" if fixed else ""
     return (
-        f"{report.profile} check of {report.root} (today {report.today.isoformat()}): "
+        f"{report.profile} check of {visible(report.root)} (today {report.today.isoformat()}): "
         f"{', '.join(parts)}{tail} in {report.seconds:.2f} s"
     )
 

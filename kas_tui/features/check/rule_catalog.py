@@ -243,6 +243,16 @@ RULES: tuple[Rule, ...] = (
         "Replace the symlink with the file or folder it should stand for.",
     ),
     Rule(
+        "OKF124",
+        "warning",
+        OKF,
+        "Not a regular file",
+        "A named pipe (FIFO), a socket or a device file (or a symlink to one) in the "
+        "package is not a document, an index or an asset: reading it may wait for ever "
+        "or never end. kas-tui never opens it, and an agent gets nothing from it.",
+        "Remove it: a package holds regular files and folders only.",
+    ),
+    Rule(
         "OKF130",
         "warning",
         OKF,
