@@ -150,6 +150,7 @@ def _package_for(target: Path) -> Path | None:
 
 
 def run_import(args: argparse.Namespace) -> int:
+    from kas_tui.core.fileio import path_kind
     from kas_tui.core.package import Package
     from kas_tui.core.store import os_reason
     from kas_tui.features.importing.importer import (
@@ -161,12 +162,21 @@ def run_import(args: argparse.Namespace) -> int:
         write_import,
     )
     from kas_tui.features.importing.progress import Progress
+    from kas_tui.text.wording import visible
 
     for name in args.files:
         if os.path.isdir(name):
             print(
                 f"kas-tui import: {name}: a folder, not a file; import the files in it "
                 f"(kas-tui import {name}/*) or build a package from it (kas-tui build)",
+                file=sys.stderr,
+            )
+            return 2
+        kind = path_kind(name)
+        if kind is not None:
+            print(
+                f"kas-tui import: {visible(name)}: a {kind}, not a regular file: never opened; "
+                "import regular files",
                 file=sys.stderr,
             )
             return 2

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from kas_tui.cli.args import Parser, open_package
 from kas_tui.features.install import CLIENTS, InstallError, install, installed_in, skills_folder
-from kas_tui.text.wording import counted
+from kas_tui.text.wording import counted, visible
 
 
 def _scope(parser: argparse.ArgumentParser) -> None:
@@ -80,13 +80,20 @@ def run_install(args: argparse.Namespace) -> int:
         print(f"kas-tui install: warning: {said}; installing anyway (--force)", file=sys.stderr)
     folder = skills_folder(args.client, project=args.project)
     try:
-        target, entry = install(package, folder, link=args.link, replace=args.replace)
+        placed = install(package, folder, link=args.link, replace=args.replace)
     except InstallError as exc:
         print(f"kas-tui install: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
         print(f"kas-tui install: cannot write {folder}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    target, entry = placed.target, placed.entry
+    for path, kind in placed.skipped:
+        print(
+            f"kas-tui install: skipped {visible(path)}: a {kind}, not a regular file: never opened, "
+            "not copied; remove it from the package",
+            file=sys.stderr,
+        )
     how = "linked" if args.link else "copied"
     print(f"{entry.name} {how} to {target} for {args.client}")
     print(f"The agent's catalog will show (~{entry.tokens:,} tokens):")

@@ -19,6 +19,7 @@ from pathlib import Path
 from kas_tui import __version__
 from kas_tui.cli.args import CommandError, Parser, open_package
 from kas_tui.cli.verbs import BY_NAME, verbs_help
+from kas_tui.text.wording import visible
 
 
 def tui_parser() -> Parser:
@@ -89,7 +90,7 @@ def _run(argv: list[str] | None) -> int:
         verb.load("arguments")(parser)
         return verb.load("run")(parser.parse_args(argv[1:]))
     except CommandError as exc:  # the verb cannot go on: one line says why
-        print(f"{prog}: {exc}", file=sys.stderr)
+        print(f"{prog}: {visible(str(exc))}", file=sys.stderr)
         return exc.code
     except SystemExit as exc:  # argparse: --help, --version and usage errors
         return exc.code if isinstance(exc.code, int) else 2

@@ -9,7 +9,9 @@ The folders each client documents (checked December 2026):
 - ``gemini``: Gemini CLI, ``~/.gemini/skills/`` and ``.gemini/skills/``.
 
 Each package goes into a subfolder named by SKILL.md's ``name`` (clients require the two
-to match). A copy leaves out hidden files and the build manifest, and carries a marker,
+to match). A copy leaves out hidden files, the build manifest, and anything that is not a
+regular file or a folder (a named pipe, a socket, a device: never opened, and said so),
+and carries a marker,
 ``.kas-install.json``, naming its source: a later install of the same source replaces
 it, a different package of the same name is refused without ``replace``. A copy is made
 beside its target and renamed into place, so an agent never sees half a package.
@@ -25,6 +27,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from kas_tui.core.fileio import path_kind, read_regular
 from kas_tui.core.package import Package
 from kas_tui.features.agent.skill_catalog import CatalogEntry, catalog_entry
 
@@ -62,15 +65,25 @@ class Installed:
     behind: bool | None
 
 
+@dataclass(frozen=True)
+class Placed:
+    """Where :func:`install` put a package, the catalog entry the agent will see there,
+    and what a copy left out: ``(path, kind)`` of each named pipe, socket or device."""
+
+    target: Path
+    entry: CatalogEntry
+    skipped: tuple[tuple[str, str], ...] = ()
+
+
 def install(
     package: Package,
     folder: Path,
     *,
     link: bool = False,
     replace: bool = False,
-) -> tuple[Path, CatalogEntry]:
-    """Put ``package`` into skills folder ``folder``; return where, and the catalog entry
-    the agent will see there. Raises :class:`InstallError` when refused."""
+) -> Placed:
+    """Put ``package`` into skills folder ``folder``. Raises :class:`InstallError` when
+    refused."""
     entry = catalog_entry(package)
     name = entry.name
     if not name or "/" in name or name.startswith("."):
@@ -88,28 +101,42 @@ def install(
     folder.mkdir(parents=True, exist_ok=True)
     staged = folder / f".{name}.kas-install-{os.getpid()}"
     _remove(staged)
+    skipped: list[tuple[str, str]] = []
     try:
         if link:
             staged.symlink_to(package.root.resolve(), target_is_directory=True)
         else:
-            _copy(package.root, staged)
+            skipped = _copy(package.root, staged)
         _swap(staged, target)
     finally:
         _remove(staged)
-    return target, catalog_entry(package, target / package.skill_file)
+    entry = catalog_entry(package, target / package.skill_file)
+    return Placed(target, entry, tuple(skipped))
 
 
-def _copy(root: Path, staged: Path) -> None:
-    def hidden(_: str, names: list[str]) -> list[str]:
-        return [n for n in names if n.startswith(".")]
+def _copy(root: Path, staged: Path) -> list[tuple[str, str]]:
+    """Copy the package; return the ``(path, kind)`` of each pipe or device left out."""
+    skipped: list[tuple[str, str]] = []
 
-    shutil.copytree(root, staged, ignore=hidden, symlinks=False)
+    def left_out(folder: str, names: list[str]) -> list[str]:
+        out = []
+        for name in names:
+            if name.startswith("."):
+                out.append(name)
+            elif (kind := path_kind(os.path.join(folder, name))) is not None:
+                out.append(name)  # copying would open it: a pipe blocks, a device never ends
+                rel = Path(folder, name).relative_to(root).as_posix()
+                skipped.append((rel, kind))
+        return out
+
+    shutil.copytree(root, staged, ignore=left_out, symlinks=False)
     record = {
         "source": str(root.resolve()),
         "installed": dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat(),
         "digest": _digest(root),
     }
     (staged / MARKER).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    return skipped
 
 
 def _swap(staged: Path, target: Path) -> None:
@@ -144,8 +171,8 @@ def _digest(root: Path) -> str:
             path = Path(folder, name)
             digest.update(path.relative_to(root).as_posix().encode() + b"\0")
             try:
-                digest.update(hashlib.sha256(path.read_bytes()).digest())
-            except OSError:
+                digest.update(hashlib.sha256(read_regular(path)).digest())
+            except OSError:  # a pipe or device too: never opened, never copied
                 digest.update(b"?")
     return digest.hexdigest()
 

@@ -106,7 +106,7 @@ def open_app(location: Location, **options) -> KasApp:
     else:
         package = Package.open(location.root, cache=cache, found=found)
     notes = [location.note] if location.note else []
-    notes += [str(p) for p in package.problems if p.code == "unreadable"]
+    notes += [str(p) for p in package.problems if p.code in ("unreadable", "special-file")]
     return KasApp(package, notes=notes, **options)
 
 

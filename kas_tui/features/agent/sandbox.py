@@ -20,6 +20,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from kas_tui.core.fileio import entry_kind, read_regular
 from kas_tui.core.okf.text import decode
 
 FILE = "file"
@@ -128,18 +129,20 @@ class Sandbox:
 
         Raises OSError, or FormatError for a binary or non-UTF-8 file.
         """
-        with open(self.full(path), "rb") as handle:
-            return decode(handle.read()).text
+        return decode(read_regular(self.full(path))).text
 
     def listdir(self, path: str) -> list[str]:
         """A folder's entries, sorted by name, folders with a trailing ``/``.
 
-        Hidden entries and symlinks leaving the package are left out. Raises OSError.
+        Hidden entries, symlinks leaving the package and what is neither a file nor a
+        folder (a named pipe, a device: never opened) are left out. Raises OSError.
         """
         names: list[tuple[str, str]] = []
         with os.scandir(self.full(path)) as entries:
             for entry in entries:
                 if entry.name.startswith(".") or not self._inside(os.path.realpath(entry.path)):
+                    continue
+                if entry_kind(entry) is not None:
                     continue
                 is_dir = os.path.isdir(entry.path)
                 names.append((entry.name, entry.name + "/" if is_dir else entry.name))

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kas_tui.core.fileio import read_regular
 from kas_tui.core.okf.errors import FormatError
 from kas_tui.core.okf.text import decode
 from kas_tui.core.store import StoreError, os_reason, write_atomic
@@ -110,7 +111,7 @@ def write_trajectory(
     target = Path(path)
     data = trajectory_jsonl(steps, header).encode("utf-8")
     try:
-        current: bytes | None = target.read_bytes()
+        current: bytes | None = read_regular(target)
     except FileNotFoundError:
         current = None
     except OSError as exc:
@@ -187,7 +188,7 @@ def read_trajectory(path: str | os.PathLike[str]) -> Trajectory:
     """Read a trajectory file; a file that cannot be read is a problem, not an exception."""
     source = os.fspath(path)
     try:
-        text = decode(Path(path).read_bytes()).text
+        text = decode(read_regular(path)).text
     except FormatError as exc:
         where = f" (line {exc.line})" if exc.line else ""
         return Trajectory(source, problems=(TrajectoryProblem(source, 0, exc.message + where),))

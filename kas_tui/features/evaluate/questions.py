@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kas_tui.core.fileio import atomic_write, os_reason
+from kas_tui.core.fileio import atomic_write, os_reason, read_regular
 from kas_tui.core.okf.errors import FormatError
 from kas_tui.core.okf.text import decode
 from kas_tui.features.evaluate.model import Question
@@ -87,7 +87,7 @@ def read_questions(path: str | os.PathLike[str], package: Package | None = None)
     source = os.fspath(path)
     qset = QuestionSet(source)
     try:
-        text = decode(Path(path).read_bytes()).text
+        text = decode(read_regular(path)).text
     except FormatError as exc:
         where = f" (line {exc.line})" if exc.line else ""
         qset.problems.append(QuestionProblem(source, 0, exc.message + where))

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kas_tui.core.fileio import path_kind
 from kas_tui.core.okf import log as log_fmt
 from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.core.store import os_reason
@@ -69,6 +70,7 @@ from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.features.importing.toc_wiki import ATTACHMENTS, ORDER
 from kas_tui.text import prose
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
+from kas_tui.text.wording import visible
 
 #: Failures a second try on the same bytes cannot change (a timeout or a missing
 #: dependency may go away with other options or packages: those are tried again).
@@ -300,6 +302,13 @@ class _Builder(LayoutMixin, IncludesMixin, GroupsMixin, ReconcileMixin, Manifest
                 if name.startswith("."):
                     continue
                 path = here / name
+                kind = path_kind(path)
+                if kind is not None:
+                    self.result.notes.append(
+                        f"{visible(str(path.relative_to(self.source)))}: a {kind}, not a regular file: "
+                        "never opened; skipped"
+                    )
+                    continue
                 if path.is_symlink():
                     real = os.path.realpath(path)
                     if not real.startswith(real_source + os.sep) or not os.path.isfile(real):
@@ -344,7 +353,11 @@ class _Builder(LayoutMixin, IncludesMixin, GroupsMixin, ReconcileMixin, Manifest
                 doc.sha256 = self._include_sha(doc.source, sha256_file(self.source / doc.source))
             except OSError as exc:
                 self.result.failed.append(
-                    ConversionError(self.source / doc.source, "unreadable", f"{doc.source}: {exc}")
+                    ConversionError(
+                        self.source / doc.source,
+                        "unreadable",
+                        f"{doc.source}: cannot be read ({os_reason(exc)})",
+                    )
                 )
                 doc.state = "failed"
                 continue

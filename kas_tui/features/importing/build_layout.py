@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 
+from kas_tui.core.fileio import read_regular
 from kas_tui.core.okf import index_layout
 from kas_tui.core.okf.links import relative_link, resolve, rewrite_links, site_link
 from kas_tui.features.importing.build_manifest import _one_line
@@ -306,7 +307,7 @@ class LayoutMixin:
 
     def _read_source(self, rel: str) -> str | None:
         try:
-            return (self.source / rel).read_text("utf-8", errors="replace")
+            return read_regular(self.source / rel).decode("utf-8", errors="replace")
         except OSError:
             return None
 

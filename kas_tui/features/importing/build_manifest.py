@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from kas_tui.core.fileio import read_regular
 from kas_tui.core.store import write_atomic
 from kas_tui.features.importing.draft import GENERATOR
 
@@ -44,7 +45,7 @@ def _sha(text: str) -> str:
 def load_manifest(out: Path) -> dict[str, Any] | None:
     """The build manifest of package ``out``, or ``None`` when it has none."""
     try:
-        data = json.loads((out / MANIFEST).read_text("utf-8"))
+        data = json.loads(read_regular(out / MANIFEST).decode("utf-8"))
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as exc:
@@ -128,6 +129,6 @@ class ManifestMixin:
         write_atomic(
             root / MANIFEST,
             (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8"),
-            expect=(root / MANIFEST).read_bytes() if (root / MANIFEST).exists() else None,
+            expect=read_regular(root / MANIFEST) if (root / MANIFEST).exists() else None,
             create=not (root / MANIFEST).exists(),
         )

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kas_tui.core.fileio import open_regular, read_regular, special_kind
 from kas_tui.features.importing.properties import document_properties
 
 #: Default limits; ``kas-tui import``/``build`` take ``--timeout`` and ``--max-size``.
@@ -147,7 +148,7 @@ Result = Converted | ConversionError
 def sha256_file(path: Path) -> str:
     """The SHA-256 of a file's bytes, read in blocks."""
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
+    with os.fdopen(open_regular(path), "rb") as handle:  # a pipe or device: never opened
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
@@ -168,8 +169,7 @@ def needs_markitdown(path: Path) -> bool:
 def _head(path: Path) -> bytes:
     """The first 8 KB of ``path`` (nothing when it cannot be read: reading says why)."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read(8192)
+        return read_regular(path, limit=8192)
     except OSError:
         return b""
 
@@ -204,6 +204,13 @@ def check_size(path: Path, limits: Limits) -> ConversionError | None:
         st = path.stat()
     except OSError as exc:
         return ConversionError(path, "unreadable", f"{path.name}: cannot be read ({_reason(exc)})")
+    kind = special_kind(st.st_mode)
+    if kind is not None:
+        return ConversionError(
+            path,
+            "unreadable",
+            f"{path.name}: a {kind}, not a regular file: never opened; import regular files",
+        )
     if not path.is_file():
         return ConversionError(path, "unreadable", f"{path.name}: not a regular file")
     if st.st_size > limits.max_bytes:
@@ -235,7 +242,7 @@ def convert_here(path: Path, limits: Limits) -> Result:
             "transcribe audio); import a transcript of it instead",
         )
     try:
-        data = path.read_bytes()
+        data = read_regular(path)
         st = path.stat()
     except OSError as exc:
         return ConversionError(path, "unreadable", f"{path.name}: cannot be read ({_reason(exc)})")

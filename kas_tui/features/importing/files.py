@@ -11,6 +11,7 @@ import os
 import re
 from pathlib import Path
 
+from kas_tui.core.fileio import path_kind
 from kas_tui.features.importing.convert import CODE_EXTS, CONVERTERS, MARKDOWN_EXTS, TEXT_EXTS
 
 #: Extensions kas-tui converts (anything else is tried as text).
@@ -54,7 +55,10 @@ def parse_paths(text: str, start: Path) -> tuple[list[Path], list[str]]:
         path = Path(os.path.expanduser(raw))
         if not path.is_absolute():
             path = start / path
-        if path.is_file():
+        kind = path_kind(path)
+        if kind is not None:
+            problems.append(f"{raw}: a {kind}, not a regular file: never opened")
+        elif path.is_file():
             found.append(path)
         elif path.is_dir():
             inside = files_in(path)

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from kas_tui.core.fileio import read_regular
 from kas_tui.features.importing.convert import Converted
 from kas_tui.text import prose
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION, norm, says_nothing
@@ -323,7 +324,7 @@ def _wordy(text: str) -> bool:
 def _json_keys(path: Path) -> list[str]:
 
     try:
-        data = json.loads(path.read_text("utf-8"))
+        data = json.loads(read_regular(path).decode("utf-8"))
     except (OSError, ValueError):
         return []
     if isinstance(data, dict):

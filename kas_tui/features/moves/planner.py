@@ -23,6 +23,7 @@ import posixpath
 from dataclasses import dataclass, field
 
 from kas_tui.core.editing import entry_kinds, index_title
+from kas_tui.core.fileio import read_regular
 from kas_tui.core.okf import index as index_fmt
 from kas_tui.core.okf import index_layout
 from kas_tui.core.okf import log as log_fmt
@@ -285,7 +286,7 @@ class _Planner:
         if rel in self.text:
             return self.text[rel]
         try:
-            data = (self.pkg.root / rel).read_bytes()
+            data = read_regular(self.pkg.root / rel)
         except FileNotFoundError:
             return None
         except OSError as exc:
@@ -337,8 +338,7 @@ class _Planner:
                 text: str | None = self.text[rel]
             else:
                 try:
-                    with open(os.path.join(root, rel), "rb") as handle:
-                        data = handle.read()
+                    data = read_regular(os.path.join(root, rel))
                 except OSError as exc:
                     self.notes.append(f"{rel}: cannot be read ({exc.strerror}); not checked")
                     continue

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kas_tui.core.fileio import read_regular
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf.errors import FormatError
 from kas_tui.core.okf.lifecycle import instant
@@ -224,7 +225,7 @@ def source_view(pkg: Package, change: SourceChange) -> SourceView:
     try:
         if change.file.stat().st_size > DIFF_LIMIT:
             return SourceView(title, f"{change.detail}. The source is too large to show here.")
-        data = change.file.read_bytes()
+        data = read_regular(change.file)
         source_text = decode(data).text
     except FormatError as exc:
         return SourceView(

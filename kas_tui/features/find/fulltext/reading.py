@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kas_tui.core.fileio import open_regular
 from kas_tui.core.loader import decode_lenient
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf.errors import FormatError
@@ -40,7 +41,7 @@ def read(root: Path, rel: str, package: Package | None) -> Read:
     read_ns = time.time_ns()
     path = root / rel
     try:
-        with open(path, "rb") as handle:
+        with os.fdopen(open_regular(path, listed=True), "rb") as handle:
             st = os.fstat(handle.fileno())
             data = handle.read()
     except OSError:
