@@ -284,7 +284,7 @@ async def test_run_edit_says_how_it_ended_once(root: Path) -> None:
 
     from kas_tui.core.editing import set_field
     from kas_tui.core.okf.errors import EditError
-    from kas_tui.tui.edits import EditDecided, EditOutcome
+    from kas_tui.tui.edit_outcome import EditDecided, EditOutcome
 
     class Editor(Screen[None]):
         def __init__(self) -> None:

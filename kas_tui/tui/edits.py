@@ -4,10 +4,9 @@ Every write goes through :meth:`EditingMixin.run_edit`: the edit runs in the
 :class:`~kas_tui.core.edit_session.EditSession` (grouped for undo, logged in ``log.md``); a file
 changed on disk since it was read is never overwritten silently (the user sees the diff
 of saving on top of the new text, or reloads); any refusal is a message naming the file,
-never a traceback. The lifecycle keys (D, S, V) are in :mod:`.lifecycle`. It returns how the edit ended, an :class:`EditOutcome`, once: when a
-conflict leaves the decision to the user (``CONFLICT_PENDING``), how that decision ended
-comes later as an :class:`EditDecided` message to the screen that ran the edit. Editor
-screens stay open unless it was saved (or dropped), so the user's text is kept.
+never a traceback. The lifecycle keys (D, S, V) are in :mod:`.lifecycle`. It returns how
+the edit ended, an :class:`~kas_tui.tui.edit_outcome.EditOutcome` (see
+:mod:`kas_tui.tui.edit_outcome`).
 """
 
 from __future__ import annotations
@@ -20,11 +19,9 @@ import shutil
 import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from textual.app import SuspendNotSupported
-from textual.message import Message
 from textual.timer import Timer
 
 from kas_tui.core.edit_session import EditSession
@@ -33,6 +30,7 @@ from kas_tui.core.okf.errors import EditError
 from kas_tui.core.settings import Settings
 from kas_tui.core.store import ConflictError, Fingerprint, StoreError, os_reason
 from kas_tui.text.wording import counted
+from kas_tui.tui.edit_outcome import EditDecided, EditOutcome, PackageWritten
 from kas_tui.tui.screens.choose import ChoiceScreen, DiffScreen
 
 if TYPE_CHECKING:
@@ -56,58 +54,6 @@ class _Burst:
     moves: int = 0
     net: int = 0  # places moved, down positive
     timer: Timer | None = None
-
-
-class EditOutcome(Enum):
-    """How :meth:`EditingMixin.run_edit` ended."""
-
-    SAVED = "saved"
-    NOTHING = "nothing to change"
-    REFUSED = "refused"  # not written; a message said why
-    CONFLICT_PENDING = "conflict pending"  # the user decides; EditDecided follows
-    KEPT = "kept editing"  # after a conflict: not written, the user keeps editing
-    DROPPED = "dropped"  # after a conflict: the user reloaded the file, the change went
-
-    @property
-    def saved(self) -> bool:
-        """Written, or nothing had to be: an editor's work is done."""
-        return self in (EditOutcome.SAVED, EditOutcome.NOTHING)
-
-
-def close_after_save(editor: Any, outcome: EditOutcome) -> bool:
-    """Close an editor screen as every editor closes after a save: the change dropped (the
-    user reloaded the file) dismisses it with ``False``, a save with ``True``, once the
-    dialog that decided it (a conflict's diff) has closed. ``False`` when it stays open:
-    not saved, its fields keep the user's text."""
-    if outcome is EditOutcome.DROPPED:
-        editor.dismiss(False)
-        return True
-    if not outcome.saved:
-        return False
-    if editor.is_current:
-        editor.dismiss(True)
-    else:
-        editor.call_after_refresh(lambda: editor.is_current and editor.dismiss(True))
-    return True
-
-
-class EditDecided(Message):
-    """How a conflict's decision ended (never ``CONFLICT_PENDING``): sent to the screen
-    that ran the edit, once."""
-
-    bubble = False
-
-    def __init__(self, outcome: EditOutcome) -> None:
-        super().__init__()
-        self.outcome = outcome
-
-
-class PackageWritten(Message):
-    """The app wrote to the package (an edit, an undo or redo, a reload after a
-    conflict): sent to each screen over the main one, for views that show the package
-    to bring themselves up to date (the main screen's panes are refreshed directly)."""
-
-    bubble = False
 
 
 class EditingMixin:

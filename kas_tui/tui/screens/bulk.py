@@ -56,7 +56,7 @@ from kas_tui.features.bulk_edit import (
     typed_operation,
 )
 from kas_tui.text.wording import counted
-from kas_tui.tui.edits import EditDecided
+from kas_tui.tui.edit_outcome import EditDecided
 from kas_tui.tui.palette import trust_text
 from kas_tui.tui.screens.bulk_preview import BulkPreviewScreen
 from kas_tui.tui.screens.kas_screen import KasScreen

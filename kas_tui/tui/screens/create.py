@@ -25,7 +25,7 @@ from kas_tui.core import form_fields as F
 from kas_tui.core.okf import index as index_fmt
 from kas_tui.features import create as creating
 from kas_tui.features.check.skill_rules import MAX_DESCRIPTION_CHARS
-from kas_tui.tui.edits import EditDecided, EditOutcome
+from kas_tui.tui.edit_outcome import EditDecided, EditOutcome
 from kas_tui.tui.screens.choose import ChoiceScreen, ask_before_leaving
 from kas_tui.tui.screens.form import FormScreen
 from kas_tui.tui.widgets.fields import DescriptionRow, FieldRow, TagsRow, TextRow, TypeRow

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from kas_tui.core.edit_session import Edit, EditSession
     from kas_tui.core.package import Package
     from kas_tui.core.store import Fingerprint
-    from kas_tui.tui.edits import EditOutcome
+    from kas_tui.tui.edit_outcome import EditOutcome
 
 ResultType = TypeVar("ResultType")
 

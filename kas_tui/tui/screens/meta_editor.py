@@ -25,7 +25,7 @@ from textual.widgets.text_area import LanguageDoesNotExist, Selection
 from kas_tui.core import form_fields as F
 from kas_tui.core.editing import remove_field, set_field, set_frontmatter_text
 from kas_tui.core.okf.errors import EditError, FormatError
-from kas_tui.tui.edits import EditDecided, EditOutcome, close_after_save
+from kas_tui.tui.edit_outcome import EditDecided, EditOutcome, close_after_save
 from kas_tui.tui.screens.ask import AskScreen
 from kas_tui.tui.screens.choose import ask_before_leaving
 from kas_tui.tui.screens.form import FormScreen

@@ -30,7 +30,7 @@ from textual.worker import get_current_worker
 from kas_tui.features.review.queue import GROUPS, Queue, Row, review_queue
 from kas_tui.features.review.source_changes import source_view
 from kas_tui.text.wording import counted
-from kas_tui.tui.edits import PackageWritten
+from kas_tui.tui.edit_outcome import PackageWritten
 from kas_tui.tui.screens.choose import diff_text
 from kas_tui.tui.screens.kas_screen import KasScreen
 from kas_tui.tui.widgets.footer import KasFooter

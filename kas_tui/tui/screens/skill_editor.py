@@ -33,7 +33,7 @@ from kas_tui.features.check.skill_rules import (
     SkillProblem,
     validate_skill,
 )
-from kas_tui.tui.edits import EditDecided, EditOutcome, close_after_save
+from kas_tui.tui.edit_outcome import EditDecided, EditOutcome, close_after_save
 from kas_tui.tui.screens.choose import ask_before_leaving
 from kas_tui.tui.screens.entry_editor import OneLineArea, text_problem
 from kas_tui.tui.screens.kas_screen import KasModalScreen
