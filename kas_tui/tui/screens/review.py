@@ -3,7 +3,7 @@
 It shows :func:`kas_tui.features.review.queue.review_queue` of the app's package on the app's day: the
 counts by trust tier and status on top, then each group under its heading with its
 rows, the highlighted row's whole detail below. Each row acts in place, through the
-same code as the main screen's keys (:class:`~kas_tui.tui.edits.EditingMixin`):
+same code as the main screen's keys (:mod:`kas_tui.tui.controllers`):
 enter opens the document in the main view (the screen closes), ``w`` opens the file
 and line where the problem is written (a broken link, the index entry or link offering
 a deprecated document), ``V`` marks it verified, ``S`` extends its freshness, ``D``
