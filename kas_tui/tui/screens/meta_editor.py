@@ -29,16 +29,9 @@ from kas_tui.tui.edit_outcome import EditDecided, EditOutcome, close_after_save
 from kas_tui.tui.screens.ask import AskScreen
 from kas_tui.tui.screens.choose import ask_before_leaving
 from kas_tui.tui.screens.form import FormScreen
-from kas_tui.tui.widgets.fields import (
-    DateRow,
-    DescriptionRow,
-    FieldRow,
-    StatusRow,
-    TagsRow,
-    TextRow,
-    YamlRow,
-)
+from kas_tui.tui.widgets.fields import DescriptionRow, FieldRow, TagsRow, TextRow, YamlRow
 from kas_tui.tui.widgets.footer import KasFooter
+from kas_tui.tui.widgets.lifecycle_fields import DateRow, StatusRow
 from kas_tui.tui.widgets.provenance import HistoryView, SourcesRow
 from kas_tui.tui.widgets.yaml_area import YamlArea
 

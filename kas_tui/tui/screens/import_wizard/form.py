@@ -11,15 +11,8 @@ from textual.widgets import Static
 
 from kas_tui.core import form_fields as F
 from kas_tui.text.slug import parse_file_name
-from kas_tui.tui.widgets.fields import (
-    DateRow,
-    DescriptionRow,
-    FieldRow,
-    StatusRow,
-    TagsRow,
-    TextRow,
-    YamlRow,
-)
+from kas_tui.tui.widgets.fields import DescriptionRow, FieldRow, TagsRow, TextRow, YamlRow
+from kas_tui.tui.widgets.lifecycle_fields import DateRow, StatusRow
 from kas_tui.tui.widgets.provenance import HistoryView
 
 if TYPE_CHECKING:
