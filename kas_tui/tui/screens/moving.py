@@ -41,6 +41,7 @@ class SplitScreen(ModalScreen[bool]):
     sub-bundle. ``check(paths, name, description)`` returns why it is refused, or
     ``None`` (then the screen dismisses with ``True``); escape dismisses with ``False``."""
 
+    CSS_PATH = "moving.tcss"
     BINDINGS = [Binding("escape", "dismiss(False)", "Cancel")]
 
     def __init__(
