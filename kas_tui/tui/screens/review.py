@@ -45,6 +45,7 @@ HEADING = "group:"
 class SourceDiffScreen(ModalScreen[None]):
     """A changed source against its document: what can be shown, read only."""
 
+    CSS_PATH = ["choose.tcss", "review.tcss"]
     BINDINGS = [Binding("escape,q", "dismiss(None)", "Close")]
 
     def __init__(self, title: str, note: str, diff: str) -> None:
@@ -65,6 +66,7 @@ class SourceDiffScreen(ModalScreen[None]):
 class ReviewScreen(KasScreen[tuple[str, int | None] | None]):
     """The review queue (see the module docstring); dismisses with a place to show."""
 
+    CSS_PATH = "review.tcss"
     AUTO_FOCUS = "#review-list"
 
     BINDINGS = [
