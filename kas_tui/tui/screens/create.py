@@ -129,6 +129,7 @@ class CreateScreen(FormScreen[str | None]):
     """The form of a new document, bundle or SKILL.md; dismisses with the place to show
     once saved (``None`` when closed)."""
 
+    CSS_PATH = ["form.tcss", "create.tcss"]
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("escape", "close", "Close"),

@@ -136,6 +136,7 @@ def drift_note(entry: str, document: str) -> Text:
 class EntryEditor(KasModalScreen[bool]):
     """The index entry form; dismisses ``True`` when saved, ``False`` when closed."""
 
+    CSS_PATH = "entry_editor.tcss"
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("escape", "close", "Close"),

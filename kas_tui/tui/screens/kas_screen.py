@@ -72,6 +72,23 @@ class KasModalScreen(ModalScreen[ResultType]):
     there, inside its frame, instead of a toast drawn over its border and buttons.
     """
 
+    DEFAULT_CSS = """
+    #modal-notice {
+        width: 1fr;
+        height: 1;
+        color: $text-muted;
+    }
+
+    #modal-notice.-warning {
+        color: $text-warning;
+    }
+
+    #modal-notice.-error {
+        color: $text-error;
+        text-style: bold;
+    }
+    """
+
     NOTICE = "#modal-notice"
 
     @property

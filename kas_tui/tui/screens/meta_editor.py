@@ -71,6 +71,7 @@ def open_meta_editor(app: Any, path: str) -> None:
 class MetaEditor(FormScreen[bool]):
     """Edit the frontmatter of one document; dismisses with ``True`` once saved."""
 
+    CSS_PATH = ["form.tcss", "meta_editor.tcss"]
     BINDINGS = [
         Binding("ctrl+s", "save", "Save"),
         Binding("ctrl+r", "toggle_raw", "Form/YAML"),

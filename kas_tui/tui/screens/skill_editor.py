@@ -59,6 +59,7 @@ def gauge(count: int, limit: int, width: int = _GAUGE) -> Text:
 class SkillEditor(KasModalScreen[bool]):
     """The SKILL.md form; dismisses ``True`` when saved, ``False`` when closed."""
 
+    CSS_PATH = ["entry_editor.tcss", "skill_editor.tcss"]
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("escape", "close", "Close"),

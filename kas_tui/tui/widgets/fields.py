@@ -33,6 +33,98 @@ from kas_tui.tui.widgets.inputs import CleanInput, CleanTextArea, TagSuggester
 class FieldRow(Horizontal):
     """One frontmatter field: name, editor, hint and error. Subclasses give the editor."""
 
+    DEFAULT_CSS = """
+    FieldRow {
+        height: auto;
+        padding: 0 1;
+        margin-top: 1;
+    }
+
+    .me-key {
+        width: 16;
+        padding-right: 1;
+        color: $text-muted;
+    }
+
+    FieldRow.-changed > .me-key {
+        color: $warning;
+        text-style: bold;
+    }
+
+    FieldRow.-invalid > .me-key {
+        color: $error;
+        text-style: bold;
+    }
+
+    .me-value {
+        width: 1fr;
+        height: auto;
+    }
+
+    .me-value Input {
+        width: 1fr;
+    }
+
+    .me-value Select {
+        width: 1fr;
+    }
+
+    .me-value TextArea {
+        width: 1fr;
+    }
+
+    .me-value Input {
+        background: $boost;
+    }
+
+    .me-value Input:focus {
+        background: $accent 15%;
+    }
+
+    .me-value Input.-invalid {
+        background: $error 15%;
+    }
+
+    FieldRow.-invalid .me-editor {
+        background: $error 15%;
+    }
+
+    #field-description {
+        padding: 0;
+        height: auto;
+        min-height: 1;
+        max-height: 8;
+        background: $boost;
+    }
+
+    #field-description:focus {
+        background: $accent 15%;
+    }
+
+    .me-info {
+        height: auto;
+        color: $text-muted;
+    }
+
+    .me-line {
+        height: auto;
+    }
+
+    .me-remove {
+        min-width: 3;
+        margin-left: 1;
+    }
+
+    .me-remove:hover {
+        color: $text-error;
+    }
+
+    FieldRow.-removed .me-editor {
+        text-style: strike;
+        color: $text-muted;
+    }
+    """
+
     class Edited(Message):
         """The row's text changed (the screen recounts what changed and what is invalid)."""
 

@@ -63,6 +63,17 @@ class StatusRow(FieldRow):
 class DateRow(FieldRow):
     """``stale_after``: an offset datetime (or a date), extended by +30/+90/+365 days."""
 
+    DEFAULT_CSS = """
+    .me-date {
+        height: auto;
+    }
+
+    .me-days {
+        min-width: 8;
+        margin-left: 1;
+    }
+    """
+
     def __init__(self, value: Any, today: Any) -> None:
         super().__init__("stale_after")
         self.initial = "" if value is None else str(value)
