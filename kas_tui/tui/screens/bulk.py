@@ -88,6 +88,7 @@ class _Cancelled(Exception):
 class BulkScreen(KasScreen[None]):
     """Filter, select and change many documents at once (see the module docstring)."""
 
+    CSS_PATH = "bulk.tcss"
     BINDINGS = [
         Binding("escape", "close", "Back"),
         Binding("space", "toggle", "Select", key_display="space"),
