@@ -28,6 +28,32 @@ FILE_KEY = "file-name"
 class PlanForm(VerticalScroll):
     """The drafted frontmatter of one planned document, as the frontmatter editor's rows."""
 
+    DEFAULT_CSS = """
+    PlanForm {
+        height: 1fr;
+        padding: 0 1 0 0;
+        scrollbar-size-vertical: 1;
+    }
+
+    .iw-fields {
+        height: auto;
+    }
+
+    PlanForm .me-key {
+        width: 13;
+    }
+
+    .iw-kept {
+        height: auto;
+        padding: 0 1;
+    }
+
+    .iw-history {
+        height: auto;
+        padding: 0 1;
+    }
+    """
+
     # Tab goes from the file list straight to the first field (the file name), not to the
     # frame around the fields; each field scrolls into view as it takes the focus.
     can_focus = False
