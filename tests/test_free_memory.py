@@ -14,8 +14,8 @@ from kas_tui.core import memory as collector
 from kas_tui.core.package import Package
 from kas_tui.features.find.fulltext import FullTextIndex
 from kas_tui.features.find.fulltext import index as fulltext_index
-from kas_tui.tui import fulltext as tui_fulltext
 from kas_tui.tui.app import KasApp
+from kas_tui.tui.controllers import text_search as tui_fulltext
 
 
 def resident_kib() -> int:

@@ -113,7 +113,7 @@ async def test_entry_moves_and_removal_touch_only_the_index(root: Path) -> None:
         await pilot.press("J")
         await pilot.pause()
         assert changed(before, files(root)) == {listing.index}  # logged when the burst ends
-        await pilot_wait_until(pilot, lambda: app._burst is None)
+        await pilot_wait_until(pilot, lambda: app.edits.burst is None)
         assert changed(before, files(root)) == {listing.index, "log.md"}
         lines = (root / listing.index).read_text().splitlines()
         assert lines[listing.entry.line].startswith(
@@ -284,7 +284,7 @@ async def test_run_edit_says_how_it_ended_once(root: Path) -> None:
 
     from kas_tui.core.editing import set_field
     from kas_tui.core.okf.errors import EditError
-    from kas_tui.tui.edits import EditDecided, EditOutcome
+    from kas_tui.tui.edit_outcome import EditDecided, EditOutcome
 
     class Editor(Screen[None]):
         def __init__(self) -> None:
@@ -384,7 +384,7 @@ async def test_a_burst_of_moves_is_one_undo_action_and_one_log_entry(root: Path)
         running = index[index.index("# Running") : index.index("# Runbooks")]
         assert running.index("status-page-communication.md") < running.index("incident-response.md")
         assert (root / "log.md").read_bytes() == before["log.md"]  # not yet: the burst goes on
-        await pilot_wait_until(pilot, lambda: app._burst is None)
+        await pilot_wait_until(pilot, lambda: app.edits.burst is None)
         assert changed(before, files(root)) == {"incidents/index.md", "log.md"}
         log = (root / "log.md").read_text()
         assert log.count("Moved the entry") == 1
@@ -400,7 +400,7 @@ async def test_up_then_down_changes_nothing_and_logs_nothing(root: Path) -> None
     async with app.run_test(size=(80, 24)) as pilot:
         await _on_entry(pilot, app, STATUS_PAGE)
         await pilot.press("K", "J")
-        await pilot_wait_until(pilot, lambda: app._burst is None)
+        await pilot_wait_until(pilot, lambda: app.edits.burst is None)
         assert files(root) == before
         assert app.session.done == []
         await pilot.press("ctrl+z")
@@ -416,4 +416,4 @@ async def test_k_at_the_top_of_a_section_says_why_nothing_moved(root: Path) -> N
         await pilot.pause()
         said = [m for _, m in app.messages]
         assert any("first entry of its section 'Running an incident'" in m for m in said)
-        assert files(root) == before and app._burst is None
+        assert files(root) == before and app.edits.burst is None

@@ -13,8 +13,8 @@ import pytest
 from textual.drivers.headless_driver import HeadlessDriver
 
 from kas_tui.core.package import Package
-from kas_tui.tui import edits
 from kas_tui.tui.app import KasApp
+from kas_tui.tui.controllers import external_editor
 
 TODAY = dt.date(2026, 11, 30)
 DOC = "oncall/escalation-policy.md"
@@ -104,7 +104,7 @@ async def test_an_editor_failing_after_the_hand_over_gives_the_app_back(
     def refused(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(edits.subprocess, "run", refused)
+    monkeypatch.setattr(external_editor.subprocess, "run", refused)
     app = KasApp(Package.open(root), today=TODAY, watch=False)
     async with app.run_test(size=(160, 48)) as pilot:
         await _press_e_then_check_alive(app, pilot)
@@ -113,7 +113,7 @@ async def test_an_editor_failing_after_the_hand_over_gives_the_app_back(
 
 
 def test_editor_command_resolves_the_program_and_keeps_its_arguments() -> None:
-    from kas_tui.tui.edits import editor_command
+    from kas_tui.tui.controllers.external_editor import editor_command
 
     argv = editor_command({"EDITOR": "sh -c 'true'", "PATH": "/usr/bin:/bin"})
     assert isinstance(argv, list) and argv[0].endswith("/sh") and argv[1:] == ["-c", "true"]

@@ -1,15 +1,17 @@
 """The kas-tui application: navigation tree, frontmatter pane and rendered body.
 
-The app only arranges panes and routes actions; reading, checking, finding and watching
-happen in the headless core (``kas_tui.core.package``, ``checks``, ``search``, ``watch``).
+The app opens the package, arranges the main screen and routes actions. What it does
+is held by its controllers (``controllers/``), each owning its state: where the user
+is (:class:`Navigation`), edits and undo (:class:`EditController`), live reload
+(:class:`Reloader`), validation, the finder's indexes, links, moves and the lifecycle
+keys. Reading, checking, finding and watching happen in the headless layers
+(``kas_tui.core``, ``kas_tui.features``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import os
-import posixpath
-import re
 from collections import deque
 from typing import TYPE_CHECKING
 
@@ -19,48 +21,45 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Markdown, Tree
 
-from kas_tui.core.assets import asset_markdown, read_asset
 from kas_tui.core.disk import Walk, walk
 from kas_tui.core.load_cache import MetadataCache
 from kas_tui.core.loader import ReadAhead
-from kas_tui.core.memory import give_back_free_memory
-from kas_tui.core.okf import frontmatter as fm
-from kas_tui.core.okf.footnotes import footnotes_for_display
 from kas_tui.core.package import Package
-from kas_tui.core.watch import Watcher
 from kas_tui.text.wording import counted
 from kas_tui.tui.commands import COMMANDS, KasCommands, bindings
-from kas_tui.tui.edits import EditingMixin
-from kas_tui.tui.fulltext import FullTextMixin
-from kas_tui.tui.history import History
-from kas_tui.tui.lifecycle import LifecycleMixin
-from kas_tui.tui.linking import LinkingMixin
-from kas_tui.tui.moving import MovingMixin
-from kas_tui.tui.reloading import ReloadMixin
+from kas_tui.tui.controllers.edits import EditController
+from kas_tui.tui.controllers.external_editor import ExternalEditor
+from kas_tui.tui.controllers.find_index import FindIndex
+from kas_tui.tui.controllers.lifecycle_actions import LifecycleActions
+from kas_tui.tui.controllers.link_views import LinkController
+from kas_tui.tui.controllers.live_reload import Reloader
+from kas_tui.tui.controllers.move_actions import MoveController
+from kas_tui.tui.controllers.navigation import Navigation
+from kas_tui.tui.controllers.text_search import FullTextController
+from kas_tui.tui.controllers.validation import ValidationController
 from kas_tui.tui.screens.agent import open_agent_walk
 from kas_tui.tui.screens.choose import ask_unsaved
-from kas_tui.tui.screens.find import FindScreen, Found
+from kas_tui.tui.screens.find import FindScreen
 from kas_tui.tui.screens.help import HelpScreen
 from kas_tui.tui.screens.main import MainScreen
 from kas_tui.tui.screens.replay_open import open_replay
-from kas_tui.tui.validation import ValidationMixin
-from kas_tui.tui.widgets.body_pane import BodyPane
 from kas_tui.tui.widgets.files_view import FilesView
-from kas_tui.tui.widgets.meta_pane import MetaPane
+from kas_tui.tui.widgets.findings import FindingsPanel
 from kas_tui.tui.widgets.nav_tree import NavTree, NodeRef
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
 
     from kas_tui.core.disk import Location
+    from kas_tui.core.edit_session import Edit, EditSession
+    from kas_tui.core.settings import Settings
+    from kas_tui.core.store import Fingerprint
     from kas_tui.features.check.model import Report
+    from kas_tui.features.find.fulltext.index import FullTextIndex
     from kas_tui.features.find.fuzzy import Finder
-
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~-])")
-
-#: Seconds the body waits for the tree cursor to stop before it mounts a page: keys
-#: repeat every 30-50 ms, so a held or quickly pressed arrow mounts nothing on its way.
-BODY_SETTLE = 0.08
+    from kas_tui.tui.edit_outcome import EditOutcome
+    from kas_tui.tui.history import History
+    from kas_tui.tui.screens.find import Found
 
 #: Seconds between two looks at the disk for changes made by other programs.
 WATCH_INTERVAL = 1.0
@@ -72,16 +71,6 @@ AHEAD_WORKERS = max(1, (os.cpu_count() or 2) - 1)
 WHILE_READING = frozenset(
     {"back", "forward", "focus_tree", "outline", "toggle_files", "help", "quit", "reload"}
 )
-
-
-def _without_frontmatter(text: str) -> str:
-    block = fm.find_block(text)
-    return text[block.end :] if block else text
-
-
-def escape_markdown(text: str) -> str:
-    """``text`` shown literally by a Markdown renderer."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
 def open_app(location: Location, **options) -> KasApp:
@@ -110,16 +99,7 @@ def open_app(location: Location, **options) -> KasApp:
     return KasApp(package, notes=notes, **options)
 
 
-class KasApp(
-    LinkingMixin,
-    MovingMixin,
-    FullTextMixin,
-    EditingMixin,
-    LifecycleMixin,
-    ValidationMixin,
-    ReloadMixin,
-    App[None],
-):
+class KasApp(App[None]):
     """Browse a Knowledge-as-Skill package by its three layers, and edit it."""
 
     CSS_PATH = "app.tcss"
@@ -145,24 +125,25 @@ class KasApp(
         self._ahead = ahead
         self.notes = list(notes)  # said once the screen is up (see open_app)
         self.today = today or dt.date.today()
-        self.location: str | None = None  # the file shown: SKILL.md, a/index.md, a/doc.md
         #: Where a harness finds SKILL.md, as the catalog entry names it (its length is
         #: part of the entry's token cost); ``None``: the package's own path. The
         #: discovery view, the SKILL.md editor and the walk all use this one.
         self.catalog_location: str | None = None
-        self.history = History()
         #: The last notifications said, toasts and those an editor showed on its own
         #: message line alike (severity, text), newest last.
         self.messages: deque[tuple[str, str]] = deque(maxlen=100)
-        self.report: Report | None = None
-        self._finder: Finder | None = None
-        self._finder_generation = 0
-        self._finding_row: int | None = None
         self._watch = watch
-        self._watcher: Watcher | None = None
-        self._body_settle = 0.0  # see go(moving=)
-        self._init_editing()
-        self._init_moving()
+        # what the app does, each part owning its state (controllers/)
+        self.nav = Navigation(self)
+        self.find_index = FindIndex(self)
+        self.full_text = FullTextController(self)
+        self.validation = ValidationController(self, self.nav)
+        self.reloader = Reloader(self, self.nav, self.find_index, self.full_text, self.validation)
+        self.edits = EditController(self, self.reloader)
+        self.lifecycle = LifecycleActions(self, self.nav, self.edits)
+        self.links = LinkController(self, self.nav, self.edits)
+        self.moves = MoveController(self, self.nav, self.edits, self.reloader)
+        self.external_editor = ExternalEditor(self, self.nav, self.reloader)
 
     # -- the main screen (its panes and keys: screens/main.py) ----------------------
 
@@ -172,7 +153,7 @@ class KasApp(
     def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
         message.stop()
         self.sub_title = f"{self.package.name} · {counted(len(self.package.documents), 'document')}"
-        self.go("SKILL.md", transient=True)
+        self.nav.go("SKILL.md", transient=True)
         for note in self.notes:
             self.notify(note, severity="warning", timeout=15, markup=False)
         if self.package.skill is None:
@@ -196,11 +177,11 @@ class KasApp(
         """What runs once the whole package is read: find, full text, live reload
         (``finder``: build the finder's index, unless a refresh has just started it)."""
         if finder:  # after the first screen is drawn: 0.4 s holding the GIL at 10k docs
-            self.set_timer(0.5, self._prepare_finder)
-        self._start_fulltext()
+            self.set_timer(0.5, self.find_index.prepare)
+        self.full_text.start()
         if self._watch:
-            self._watcher = Watcher(self.package.root)
-            self.set_interval(WATCH_INTERVAL, self._poll_disk)
+            self.reloader.watch()
+            self.set_interval(WATCH_INTERVAL, self.reloader.poll)
 
     @property
     def loading(self) -> bool:
@@ -239,9 +220,18 @@ class KasApp(
         if self._rest is None:  # ctrl+r read it all meanwhile
             return
         self._rest = None
-        self._replace_package(whole)  # refreshes the views and starts the finder
+        self.replace_package(whole)  # refreshes the views and starts the finder
         self.refresh_bindings()
         self._start_background(finder=False)
+
+    def replace_package(self, package: Package) -> None:
+        """Show ``package`` (read again, or read whole) instead of the app's."""
+        package.store = self.package.store  # the undo history outlives a reload
+        self.package = package
+        self.edits.session.package = package
+        for widget in (self.query_one(NavTree), self.query_one(FilesView)):
+            widget.package = package
+        self.reloader.refresh_views()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """While documents are read behind the first screen, only moving about works
@@ -251,8 +241,8 @@ class KasApp(
         return True
 
     def on_unmount(self) -> None:
-        if self._watcher is not None:
-            self._watcher.close()
+        self.reloader.close()
+        self.full_text.close()
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's own commands, minus those ours replace (quit, keys)."""
@@ -260,62 +250,6 @@ class KasApp(
         for command in super().get_system_commands(screen):
             if command.title.lower() not in ours and command.title != "Keys":
                 yield command
-
-    # -- showing a place ------------------------------------------------------------
-
-    def go(
-        self, place: str, *, transient: bool = False, reveal: bool = False, moving: bool = False
-    ) -> None:
-        """Show ``place`` (a root-relative file) and remember the visit.
-
-        ``moving``: the tree cursor is passing by; the body waits until it stops.
-        """
-        self.history.visit(place, transient=transient)
-        self._body_settle = BODY_SETTLE if moving else 0.0
-        try:
-            self._show(place)
-        finally:
-            self._body_settle = 0.0
-        if reveal:
-            self.reveal(place)
-
-    def _show(self, place: str) -> None:
-        self.location = place
-        pkg = self.package
-        if place == "SKILL.md":
-            self.query_one(MetaPane).show_skill(pkg, self.catalog_location)
-            self._set_body(pkg.skill.body if pkg.skill else "")
-        elif posixpath.basename(place) == "index.md":
-            folder = posixpath.dirname(place)
-            pkg.read_folder(folder)  # a preview reads it when first shown
-            index_file = pkg.indexes.get(folder)
-            self.query_one(MetaPane).show_message(
-                f"Bundle {folder or '.'}/ · {counted(len(pkg.listings(folder)), 'entry', 'entries')} · {place}"
-            )
-            self._set_body(
-                _without_frontmatter(index_file.index.render())
-                if index_file
-                else "*This folder has no index.md.*"
-            )
-        elif place in pkg.documents or pkg.is_unread(place):
-            pkg.read_folder(posixpath.dirname(place))
-            self._show_document(place)
-        else:
-            self.query_one(MetaPane).show_message(f"{place}: not a document")
-            self._set_body(f"`{escape_markdown(place)}` is not a document of this package.")
-
-    def _show_document(self, path: str) -> None:
-        doc = self.package.documents[path]
-        self.query_one(MetaPane).show_document(self.package, doc, self.today)
-        if doc.broken:
-            lines = "\n".join(f"- {escape_markdown(str(p))}" for p in doc.problems)
-            self._set_body(f"# This document cannot be read\n\n{lines}\n")
-            return
-        try:
-            body = footnotes_for_display(self.package.body(path), _source_names(doc.meta))
-        except (OSError, ValueError) as exc:
-            body = f"*Cannot read the body: {escape_markdown(str(exc))}*"
-        self._set_body(body)
 
     def notify(
         self,
@@ -334,177 +268,158 @@ class KasApp(
             return
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
-    def _set_body(self, text: str) -> None:
-        self.query_one(BodyPane).show(text, settle=self._body_settle)
-
-    def reveal(self, place: str) -> None:
-        """Move the tree cursor (and the files view's) to ``place``."""
-        path = posixpath.dirname(place) if posixpath.basename(place) == "index.md" else place
-        if place == "SKILL.md":
-            self.query_one(NavTree).move_cursor(self.query_one(NavTree).root)
-        else:
-            self.query_one(NavTree).select_path(path)
-        files = self.query_one(FilesView)
-        if files.display:
-            files.select_path(place)
-
-    @staticmethod
-    def place_of(ref: NodeRef | None) -> str:
-        if ref is None or ref.kind == "root":
-            return "SKILL.md"
-        if ref.kind == "bundle":
-            return f"{ref.path}/index.md" if ref.path else "index.md"
-        return ref.path
+    # -- what the panes say happened ------------------------------------------------
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[NodeRef]) -> None:
-        if not isinstance(event.control, (NavTree, FilesView)) or not event.control.display:
-            return
-        ref = event.node.data
-        place = self.place_of(ref)
-        if ref is not None and ref.kind in ("missing", "outside", "external", "asset"):
-            self._show_entry(ref)
-        elif place != self.location:
-            self.go(place, transient=True, moving=True)
+        self.nav.highlighted(event)
 
     def on_tree_node_selected(self, event: Tree.NodeSelected[NodeRef]) -> None:
-        if isinstance(event.control, (NavTree, FilesView)) and event.node.data is not None:
-            place = self.place_of(event.node.data)
-            if place == self.location:
-                self.history.visit(place)  # a deliberate visit: it stays in the history
-
-    def _show_entry(self, ref: NodeRef) -> None:
-        self.location = None
-        target = ref.listing.entry.target if ref.listing else ref.path
-        if ref.kind == "asset":
-            self.show_asset(ref.path)
-            return
-        where = f" (line {ref.listing.entry.line} of its index.md)" if ref.listing else ""
-        self.query_one(MetaPane).show_message(f"{target}: {ref.kind}{where}")
-        self._set_body(
-            f"This entry points at `{escape_markdown(target)}`, which is **{ref.kind}**."
-        )
-
-    def show_asset(self, path: str) -> None:
-        """Show an asset, read only: its text highlighted, or why it is not shown."""
-        view = read_asset(self.package.root, path)
-        self.query_one(MetaPane).show_message(f"{path}: an asset (not a document), read only")
-        self._set_body(asset_markdown(view))
-
-    # -- links ----------------------------------------------------------------------
+        self.nav.selected(event)
 
     def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
         event.stop()
-        self.follow(event.href)
+        self.nav.follow(event.href)
+
+    def on_findings_panel_jump(self, message: FindingsPanel.Jump) -> None:
+        self.validation.jump_to(message.finding)
+
+    # -- what screens use of the app (screens/kas_screen.py's Workbench) ------------
+
+    @property
+    def location(self) -> str | None:
+        """The file shown: SKILL.md, a/index.md, a/doc.md (``None``: none is)."""
+        return self.nav.location
+
+    @property
+    def history(self) -> History:
+        return self.nav.history
+
+    def go(self, place: str, *, transient: bool = False, reveal: bool = False) -> None:
+        """Show ``place`` (a root-relative file) and remember the visit."""
+        self.nav.go(place, transient=transient, reveal=reveal)
+
+    def go_to_line(self, place: str, line: int | None) -> None:
+        self.nav.go_to_line(place, line)
 
     def follow(self, href: str) -> None:
-        """Follow a link of the page shown: a document, a bundle, an anchor or a URL."""
-        source = self.location or "SKILL.md"
-        target = self.package.resolve(source, href)
-        if target.kind == "anchor":
-            self.query_one(BodyPane).goto_anchor(target.fragment)
-        elif target.kind == "external":
-            self.open_url(href)
-        elif target.kind == "internal" and target.path in self.package.documents:
-            self.go(target.path, reveal=True)
-            if target.fragment:
-                self.query_one(BodyPane).goto_anchor(target.fragment)
-        elif target.kind == "internal" and target.path in self.package.indexes:
-            folder = target.path
-            self.go(f"{folder}/index.md" if folder else "index.md", reveal=True)
-        elif target.kind == "internal" and target.path.endswith("index.md"):
-            self.go(target.path, reveal=True)
-        elif target.kind == "internal" and target.path == "SKILL.md":
-            self.go("SKILL.md", reveal=True)
-        elif target.kind == "internal" and target.path in self.package.assets:
-            self.location = None  # an asset is shown, not visited: no frontmatter, no edits
-            self.show_asset(target.path)
-        elif target.kind == "outside":
-            self.notify(f"{href}: leaves the package; never followed", severity="warning")
-        else:
-            self.notify(f"{href}: does not exist in this package", severity="error")
+        self.nav.follow(href)
 
-    def action_outline(self) -> None:
-        self.query_one(BodyPane).toggle_outline()
+    def open_found(self, found: Found | None) -> None:
+        self.nav.open_found(found)
 
-    # -- history --------------------------------------------------------------------
+    @property
+    def session(self) -> EditSession:
+        return self.edits.session
+
+    @property
+    def settings(self) -> Settings:
+        return self.edits.settings
+
+    def run_edit(
+        self,
+        label: str,
+        edit: Edit,
+        *,
+        log: str | None = None,
+        based_on: Mapping[str, Fingerprint] | None = None,
+    ) -> EditOutcome:
+        return self.edits.run_edit(label, edit, log=log, based_on=based_on)
+
+    def deprecate(self, path: str) -> None:
+        self.lifecycle.deprecate(path)
+
+    def extend_freshness(self, path: str) -> None:
+        self.lifecycle.extend_freshness(path)
+
+    def mark_verified(self, path: str) -> None:
+        self.lifecycle.mark_verified(path)
+
+    @property
+    def report(self) -> Report | None:
+        """The last validation report (``None`` before the first ``v``)."""
+        return self.validation.report
+
+    @property
+    def finder(self) -> Finder:
+        return self.find_index.finder
+
+    @property
+    def fulltext(self) -> FullTextIndex | None:
+        """The full-text index, opened on first use (``None``: none can be made)."""
+        return self.full_text.index
+
+    @property
+    def _finder(self) -> Finder | None:
+        """The finder if built, never building it (the TUI benchmark waits for it)."""
+        return self.find_index.ready
+
+    @property
+    def _fulltext(self) -> FullTextIndex | None:
+        """The full-text index if open, never opening it (tests and the TUI benchmark
+        wait for its sync)."""
+        return self.full_text.opened
+
+    # -- the keys (commands.py): each runs on the part of the app it concerns -------
 
     def action_back(self) -> None:
-        place = self.history.back()
-        if place is None:
-            self.notify("Nothing further back")
-            return
-        self._show(place)
-        self.reveal(place)
+        self.nav.back()
 
     def action_forward(self) -> None:
-        place = self.history.forward()
-        if place is None:
-            self.notify("Nothing further forward")
-            return
-        self._show(place)
-        self.reveal(place)
-
-    # -- panes ----------------------------------------------------------------------
+        self.nav.forward()
 
     def action_toggle_files(self) -> None:
-        files = self.query_one(FilesView)
-        files.display = not files.display
-        self.query_one("#main").set_class(files.display, "-files")
-        if files.display:
-            files.rebuild()
-            if self.location:
-                files.select_path(self.location)
-            files.focus()
-        else:
-            self.query_one(NavTree).focus()
+        self.nav.toggle_files()
 
     def action_focus_tree(self) -> None:
-        self.query_one(NavTree).focus()
+        self.nav.focus_tree()
+
+    def action_outline(self) -> None:
+        self.nav.outline()
+
+    def action_find(self) -> None:
+        recent = self.history.recent()
+        self.push_screen(
+            FindScreen(self.finder, self.package, recent, self.fulltext), self.nav.open_found
+        )
+
+    def action_find_text(self) -> None:
+        """``ctrl+f``: the finder in full-text mode."""
+        index = self.fulltext
+        if index is not None:
+            screen = FindScreen(self.finder, self.package, self.history.recent(), index, text=True)
+            self.push_screen(screen, self.nav.open_found)
+
+    def action_links(self) -> None:
+        self.links.links()
+
+    def action_broken_links(self) -> None:
+        self.links.broken_links()
+
+    def action_neighbourhood(self) -> None:
+        self.links.neighbourhood()
 
     def action_help(self) -> None:
         over = self.screen if self.screen is not self.screen_stack[0] else None
         self.push_screen(HelpScreen(over))
 
-    # -- find -----------------------------------------------------------------------
+    def action_validate(self) -> None:
+        self.validation.validate()
 
-    @property
-    def finder(self) -> Finder:
-        if self._finder is None:
-            from kas_tui.features.find.fuzzy import Finder
+    def action_next_finding(self) -> None:
+        self.validation.next_finding()
 
-            self._finder = Finder(self.package)
-        return self._finder
+    def action_reload(self) -> None:
+        """``ctrl+r``: read the whole package again."""
+        self.package.load(cache=True)
+        self.replace_package(self.package)
+        if self._rest is not None:  # the background read failed, or is overtaken
+            self._rest = None
+            self.refresh_bindings()
+            self._start_background(finder=False)
+        self.reloader.settle()  # what we just read is the new baseline
+        self.notify(f"Reloaded {counted(len(self.package.documents), 'document')}")
 
-    def _prepare_finder(self) -> None:
-        """Build the finder's index in the background (0.4 s at 10,000 documents)."""
-        self._finder = None
-        self._finder_generation += 1
-        self._build_finder(self._finder_generation)
-
-    @work(thread=True, group="finder")
-    def _build_finder(self, generation: int) -> None:
-        from kas_tui.features.find.fuzzy import Finder
-
-        try:
-            finder = Finder(self.package)
-        except RuntimeError:  # the package changed under the build: build on first use
-            return
-        give_back_free_memory()  # what building the index took: 6 MB at 50,000 documents
-        self.call_from_thread(self._finder_ready, generation, finder)
-
-    def _finder_ready(self, generation: int, finder: Finder) -> None:
-        """Keep the finder unless the package changed since its build began."""
-        if generation == self._finder_generation and self._finder is None:
-            self._finder = finder
-
-    def action_find(self) -> None:
-        def chosen(found: Found | None) -> None:
-            self.open_found(found)  # a ?query (full text) names a line too
-
-        recent = self.history.recent()
-        self.push_screen(FindScreen(self.finder, self.package, recent, self.fulltext), chosen)
-
-    # -- editing (the editors live in screens/; safety in edits.py) -----------------
+    # editing: the editors live in screens/, running edits in controllers/edits.py
 
     def action_edit(self) -> None:
         """``e``: in the tree, edit the entry under the cursor (or SKILL.md at the root);
@@ -526,7 +441,7 @@ class KasApp(
             self.action_edit_meta()
 
     def action_edit_meta(self) -> None:
-        path = self._document_shown()
+        path = self.nav.document_shown()
         if path is not None:
             from kas_tui.tui.screens.meta_editor import open_meta_editor
 
@@ -542,24 +457,56 @@ class KasApp(
 
         open_skill_editor(self)
 
+    def action_edit_external(self) -> None:
+        self.external_editor.edit()
+
+    def action_move_entry_up(self) -> None:
+        self.edits.move_entry(-1)
+
+    def action_move_entry_down(self) -> None:
+        self.edits.move_entry(1)
+
+    def action_remove_entry(self) -> None:
+        self.edits.remove_entry()
+
+    def action_add_missing_entries(self) -> None:
+        self.edits.add_missing_entries()
+
+    def action_mark_verified(self) -> None:
+        self.lifecycle.mark_verified_shown()
+
+    def action_mark_deprecated(self) -> None:
+        self.lifecycle.mark_deprecated_shown()
+
+    def action_extend_freshness(self) -> None:
+        self.lifecycle.extend_freshness_shown()
+
     def action_bulk_edit(self) -> None:
         from kas_tui.tui.screens.bulk import open_bulk_editor
 
         open_bulk_editor(self)
 
-    def action_quit(self) -> None:
-        """Quit, asking first when an editor holds unsaved changes."""
-        self._end_burst()  # moves just made get their log entry
-        dirty = [s for s in self.screen_stack if getattr(s, "dirty", False)]
-        if not dirty:
-            self.exit()
-            return
+    def action_undo(self) -> None:
+        """Undo the last action; a move undone takes the tree and the page back with it."""
+        self.moves.stepped(self.edits.undo(), back=True)
 
-        ask_unsaved(
-            self,
-            "An editor holds changes that are not saved. Discard them and quit?",
-            discard=self.exit,
-        )
+    def action_redo(self) -> None:
+        self.moves.stepped(self.edits.redo(), back=False)
+
+    def action_toggle_log(self) -> None:
+        self.edits.toggle_log()
+
+    def action_rename(self) -> None:
+        self.moves.rename()
+
+    def action_move_to_bundle(self) -> None:
+        self.moves.move_to_bundle()
+
+    def action_split_bundle(self) -> None:
+        self.moves.split_bundle()
+
+    def action_merge_bundle(self) -> None:
+        self.moves.merge_bundle()
 
     def action_create(self) -> None:
         from kas_tui.tui.screens.create import open_create
@@ -571,7 +518,10 @@ class KasApp(
 
         open_import_wizard(self)
 
-    # -- agent ----------------------------------------------------------------------
+    def action_review(self) -> None:
+        from kas_tui.tui.screens.review import open_review
+
+        open_review(self)
 
     def action_agent_walk(self) -> None:
         open_agent_walk(self, self.package)
@@ -584,19 +534,16 @@ class KasApp(
 
         open_evaluation(self, self.package)
 
-    def action_review(self) -> None:
-        from kas_tui.tui.screens.review import open_review
+    def action_quit(self) -> None:
+        """Quit, asking first when an editor holds unsaved changes."""
+        self.edits.end_burst()  # moves just made get their log entry
+        dirty = [s for s in self.screen_stack if getattr(s, "dirty", False)]
+        if not dirty:
+            self.exit()
+            return
 
-        open_review(self)
-
-
-def _source_names(meta: dict) -> dict[str, str]:
-    """A document's ``sources`` by id, named by title (else resource): what a footnote
-    naming a source id shows when the body defines no note for it."""
-    names = {}
-    sources = meta.get("sources")
-    for source in sources if isinstance(sources, list) else ():
-        if isinstance(source, dict) and isinstance(source.get("id"), str):
-            name = source.get("title") or source.get("resource") or ""
-            names[source["id"]] = str(name)
-    return names
+        ask_unsaved(
+            self,
+            "An editor holds changes that are not saved. Discard them and quit?",
+            discard=self.exit,
+        )

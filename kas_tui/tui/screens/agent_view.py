@@ -70,6 +70,7 @@ class AgentResult:
 class AgentView(Screen[AgentResult]):
     """What the walk and the replay share: the bar, the text pane, the trail."""
 
+    CSS_PATH = "agent_view.tcss"
     SIDE_TITLE = ""
     CUE_LABEL = "chosen by: "
 

@@ -21,6 +21,7 @@ class AskScreen(ModalScreen[str | None]):
     the work itself (write the file, read the trajectory) so that its errors show here.
     """
 
+    CSS_PATH = "ask.tcss"
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
 
     def __init__(
@@ -71,6 +72,7 @@ class AskScreen(ModalScreen[str | None]):
 class ConfirmScreen(ModalScreen[bool]):
     """A yes-or-no question: ``y`` or enter answers yes, ``n`` or escape no."""
 
+    CSS_PATH = "ask.tcss"
     BINDINGS = [
         Binding("y,enter", "dismiss(True)", "Yes"),
         Binding("n,escape", "dismiss(False)", "No"),

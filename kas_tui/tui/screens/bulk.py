@@ -20,13 +20,13 @@ so; selecting all and the change itself still cover every match.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.suggester import SuggestFromList
 from textual.timer import Timer
 from textual.widgets import (
@@ -41,7 +41,6 @@ from textual.widgets import (
 from textual.worker import get_current_worker
 
 from kas_tui.features.bulk_edit import (
-    STALENESS,
     BulkError,
     Choices,
     Filter,
@@ -56,8 +55,16 @@ from kas_tui.features.bulk_edit import (
     typed_operation,
 )
 from kas_tui.text.wording import counted
-from kas_tui.tui.edits import EditDecided
+from kas_tui.tui.edit_outcome import EditDecided
 from kas_tui.tui.palette import trust_text
+from kas_tui.tui.screens.bulk_fields import (
+    MARK,
+    NO_MARK,
+    STATUS_STYLE,
+    change_fields,
+    filter_fields,
+    staleness_cell,
+)
 from kas_tui.tui.screens.bulk_preview import BulkPreviewScreen
 from kas_tui.tui.screens.kas_screen import KasScreen
 from kas_tui.tui.widgets.footer import KasFooter
@@ -73,35 +80,15 @@ ROW_LIMIT = 1_000
 #: Seconds the text filter waits for the typing to pause.
 TYPING_PAUSE = 0.15
 
-OPERATIONS = (
-    ("add_tag", "Add tag"),
-    ("remove_tag", "Remove tag"),
-    ("set_field", "Set field"),
-    ("remove_field", "Remove field"),
-)
-_STATUS_STYLE = {"draft": "yellow", "deprecated": "red", "stable": ""}
-_MARK = Text("●", "bold green")
-_NO_MARK = Text("·", "bright_black")
-
 
 class _Cancelled(Exception):
     """The preview was abandoned (the screen closed)."""
 
 
-def _staleness_cell(doc: Document, today: Any) -> Text:
-    state = doc.staleness(today)
-    if state.state == "fresh":
-        return Text(f"fresh {state.days:,} d", "green")
-    if state.state == "stale":
-        return Text(f"stale {-state.days:,} d", "bold red")
-    if state.state == "invalid":
-        return Text("not a date", "yellow")
-    return Text("—", "bright_black")
-
-
 class BulkScreen(KasScreen[None]):
     """Filter, select and change many documents at once (see the module docstring)."""
 
+    CSS_PATH = "bulk.tcss"
     BINDINGS = [
         Binding("escape", "close", "Back"),
         Binding("space", "toggle", "Select", key_display="space"),
@@ -139,95 +126,14 @@ class BulkScreen(KasScreen[None]):
         yield Header()
         with Horizontal(id="bulk-filters") as filters:
             filters.border_title = "Filter"
-            yield self._field(
-                "Type",
-                Select(
-                    [(Text(f"{t or '(none)'}  {n:,}"), t) for t, n in found.types],
-                    prompt="any type",
-                    id="bulk-type",
-                ),
-            )
-            yield self._field(
-                "Tag",
-                Input(
-                    placeholder="any tag",
-                    suggester=SuggestFromList([t for t, _ in found.tags], case_sensitive=False),
-                    id="bulk-tag",
-                ),
-            )
-            yield self._field(
-                "Status",
-                Select(
-                    [(Text(f"{s}  {n:,}"), s) for s, n in found.statuses],
-                    prompt="any status",
-                    id="bulk-status",
-                ),
-            )
-            yield self._field(
-                "Trust",
-                Select(
-                    [(Text(f"{s}  {n:,}"), s) for s, n in found.trust],
-                    prompt="any trust",
-                    id="bulk-trust",
-                ),
-            )
-            yield self._field(
-                "Staleness",
-                Select(
-                    [(Text(f"{STALENESS.get(s, s)}  {n:,}"), s) for s, n in found.staleness],
-                    prompt="any",
-                    id="bulk-staleness",
-                ),
-            )
-            yield self._field(
-                "Title or path", Input(placeholder="words…", id="bulk-text"), "bulk-text-field"
-            )
+            yield from filter_fields(found)
         table: DataTable = DataTable(id="bulk-table", cursor_type="row", zebra_stripes=True)
         yield table
         with Horizontal(id="bulk-change") as change:
             change.border_title = "Change the selected documents"
-            yield self._field(
-                "Change",
-                Select(
-                    [(label, key) for key, label in OPERATIONS],
-                    allow_blank=False,
-                    value="add_tag",
-                    id="bulk-op",
-                ),
-                "bulk-op-field",
-            )
-            yield self._field(
-                "Field",
-                Input(
-                    placeholder="key, e.g. owner",
-                    suggester=SuggestFromList([k for k, _ in found.keys]),
-                    id="bulk-key",
-                ),
-                "bulk-key-field",
-            )
-            yield self._field(
-                "Tag",
-                Input(
-                    placeholder="tag",
-                    suggester=SuggestFromList([t for t, _ in found.tags], case_sensitive=False),
-                    id="bulk-value",
-                ),
-                "bulk-value-field",
-            )
-            with Vertical(classes="bulk-field", id="bulk-preview-field"):
-                yield Label(" ")
-                yield Button("Preview  p", id="bulk-preview", variant="primary", compact=True)
+            yield from change_fields(found)
         yield Static(id="bulk-summary")
         yield KasFooter()
-
-    @staticmethod
-    def _field(label: str, widget: Any, field_id: str | None = None) -> Vertical:
-        # one line each (no border box): the filters and the change take four lines, not
-        # eight, and the documents keep the room at 80x24
-        widget.compact = True
-        return Vertical(
-            Label(label, classes="bulk-label"), widget, classes="bulk-field", id=field_id
-        )
 
     def on_mount(self) -> None:
         self.title = "Bulk edit"
@@ -290,12 +196,12 @@ class BulkScreen(KasScreen[None]):
         self.shown = [doc.path for doc in rows]
         for doc in rows:
             table.add_row(
-                _MARK if doc.path in self.selected else _NO_MARK,
+                MARK if doc.path in self.selected else NO_MARK,
                 Text(doc.title, no_wrap=True, overflow="ellipsis"),
                 Text(doc.type or "(none)", "bold" if doc.type else "red"),
-                Text(doc.status, _STATUS_STYLE.get(doc.status, "")),
+                Text(doc.status, STATUS_STYLE.get(doc.status, "")),
                 trust_text(doc.trust_tier, short=True),
-                _staleness_cell(doc, today),
+                staleness_cell(doc, today),
                 Text(", ".join(doc.tags), "magenta", no_wrap=True, overflow="ellipsis"),
                 self._path_cell(doc.path),
                 key=doc.path,
@@ -352,7 +258,7 @@ class BulkScreen(KasScreen[None]):
     def _mark(self, path: str) -> None:
         if path in self.shown:
             self.query_one("#bulk-table", DataTable).update_cell(
-                path, "mark", _MARK if path in self.selected else _NO_MARK
+                path, "mark", MARK if path in self.selected else NO_MARK
             )
 
     def action_toggle(self) -> None:
@@ -388,7 +294,7 @@ class BulkScreen(KasScreen[None]):
     def _remark(self) -> None:
         table = self.query_one("#bulk-table", DataTable)
         for path in self.shown:
-            table.update_cell(path, "mark", _MARK if path in self.selected else _NO_MARK)
+            table.update_cell(path, "mark", MARK if path in self.selected else NO_MARK)
         self._counts()
 
     def action_focus_text(self) -> None:

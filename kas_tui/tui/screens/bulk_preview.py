@@ -28,6 +28,8 @@ class BulkPreviewScreen(DiffScreen):
     jumps between them; above that, the right side shows the highlighted file's diff.
     """
 
+    CSS_PATH = ["choose.tcss", "bulk_preview.tcss"]
+
     def __init__(self, title: str, result: Preview, *, confirm: str = "Write") -> None:
         super().__init__(title, result.diff, confirm=confirm)
         self.result = result

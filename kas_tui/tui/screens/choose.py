@@ -33,6 +33,7 @@ class ChoiceScreen(ModalScreen[str | None]):
     given).
     """
 
+    CSS_PATH = "choose.tcss"
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
 
     def __init__(
@@ -82,6 +83,7 @@ class ChoiceScreen(ModalScreen[str | None]):
 class DiffScreen(ModalScreen[bool]):
     """A unified diff to read before writing; ``y``/enter saves (True), ``n``/escape not."""
 
+    CSS_PATH = "choose.tcss"
     BINDINGS = [
         Binding("y", "dismiss(True)", "Save"),
         Binding("n,escape", "dismiss(False)", "Cancel"),

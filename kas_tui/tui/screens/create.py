@@ -25,7 +25,7 @@ from kas_tui.core import form_fields as F
 from kas_tui.core.okf import index_layout
 from kas_tui.features import create as creating
 from kas_tui.features.check.skill_rules import MAX_DESCRIPTION_CHARS
-from kas_tui.tui.edits import EditDecided, EditOutcome
+from kas_tui.tui.edit_outcome import EditDecided, EditOutcome
 from kas_tui.tui.screens.choose import ChoiceScreen, ask_before_leaving
 from kas_tui.tui.screens.form import FormScreen
 from kas_tui.tui.widgets.fields import DescriptionRow, FieldRow, TagsRow, TextRow, TypeRow
@@ -129,6 +129,7 @@ class CreateScreen(FormScreen[str | None]):
     """The form of a new document, bundle or SKILL.md; dismisses with the place to show
     once saved (``None`` when closed)."""
 
+    CSS_PATH = ["form.tcss", "create.tcss"]
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("escape", "close", "Close"),

@@ -31,7 +31,7 @@ from kas_tui.text.description_verdicts import (
     says_nothing,
 )
 from kas_tui.text.tokens import estimate_tokens
-from kas_tui.tui.edits import EditDecided, EditOutcome, close_after_save
+from kas_tui.tui.edit_outcome import EditDecided, EditOutcome, close_after_save
 from kas_tui.tui.screens.choose import ask_before_leaving
 from kas_tui.tui.screens.kas_screen import KasModalScreen
 
@@ -136,6 +136,7 @@ def drift_note(entry: str, document: str) -> Text:
 class EntryEditor(KasModalScreen[bool]):
     """The index entry form; dismisses ``True`` when saved, ``False`` when closed."""
 
+    CSS_PATH = "entry_editor.tcss"
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("escape", "close", "Close"),

@@ -90,6 +90,7 @@ class EvalTable(DataTable):
 class EvalScreen(KasScreen[None]):
     """The last evaluation of the package (see the module docstring)."""
 
+    CSS_PATH = "evaluation.tcss"
     AUTO_FOCUS = None  # the table takes the focus when there is one to show
 
     BINDINGS = [

@@ -44,6 +44,7 @@ class FindScreen(ModalScreen[Found | None]):
     Full text: a query starting with ``?``, or every query after ctrl+f (which toggles).
     """
 
+    CSS_PATH = "find.tcss"
     BINDINGS = [
         Binding("escape", "dismiss(None)", "Close"),
         Binding("ctrl+f", "toggle_text", "Full text", key_display="^f"),

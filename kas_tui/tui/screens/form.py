@@ -21,6 +21,7 @@ from kas_tui.tui.widgets.fields import FieldRow
 class FormScreen(KasModalScreen[ResultType]):
     """A modal form of field rows with a status line."""
 
+    CSS_PATH = "form.tcss"
     BINDINGS = [Binding("ctrl+g", "jump_to_field", "Go to field", key_display="^g")]
 
     _refresh_pending = False

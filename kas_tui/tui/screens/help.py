@@ -56,6 +56,7 @@ class HelpScreen(ModalScreen[None]):
     """Every key the app knows, or with ``over`` the keys of that screen; any of
     escape, q or ? closes it."""
 
+    CSS_PATH = "help.tcss"
     BINDINGS = [
         Binding("escape,q,question_mark", "dismiss", "Close"),
     ]

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from kas_tui.core.edit_session import Edit, EditSession
     from kas_tui.core.package import Package
     from kas_tui.core.store import Fingerprint
-    from kas_tui.tui.edits import EditOutcome
+    from kas_tui.tui.edit_outcome import EditOutcome
 
 ResultType = TypeVar("ResultType")
 
@@ -70,6 +70,23 @@ class KasModalScreen(ModalScreen[ResultType]):
 
     An editor with a line for messages (``#modal-notice``) shows the app's notifications
     there, inside its frame, instead of a toast drawn over its border and buttons.
+    """
+
+    DEFAULT_CSS = """
+    #modal-notice {
+        width: 1fr;
+        height: 1;
+        color: $text-muted;
+    }
+
+    #modal-notice.-warning {
+        color: $text-warning;
+    }
+
+    #modal-notice.-error {
+        color: $text-error;
+        text-style: bold;
+    }
     """
 
     NOTICE = "#modal-notice"

@@ -30,6 +30,7 @@ class LinksScreen(ModalScreen[tuple[str, str] | None]):
     ``None``.
     """
 
+    CSS_PATH = "links.tcss"
     BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
 
     def __init__(

@@ -41,6 +41,79 @@ _TITLES = {
 class MainScreen(Screen[None]):
     """The curator's view of the package: the app's first screen, always at the bottom."""
 
+    # in DEFAULT_CSS, not a CSS_PATH file: Textual loads no CSS_PATH of the app's default
+    # screen (it is never pushed)
+    DEFAULT_CSS = """
+    #main {
+        height: 1fr;
+    }
+
+    #nav {
+        width: 45%;
+        min-width: 30;
+        scrollbar-size-horizontal: 0;
+        border: round $primary 50%;
+        border-title-color: $text;
+    }
+
+    #nav:focus-within {
+        border: round $accent;
+    }
+
+    #detail {
+        width: 1fr;
+    }
+
+    #meta {
+        height: auto;
+        max-height: 45%;
+        border: round $primary 50%;
+        padding: 0 1;
+    }
+
+    #meta:focus {
+        border: round $accent;
+    }
+
+    #meta-text {
+        height: auto;
+    }
+
+    #body {
+        height: 1fr;
+        border: round $primary 50%;
+        padding: 0 1;
+    }
+
+    #body:focus-within {
+        border: round $accent;
+    }
+
+    #main.-files #nav {
+        width: 34%;
+    }
+
+    #files {
+        width: 26%;
+        min-width: 24;
+        scrollbar-size-horizontal: 0;
+        border: round $primary 50%;
+    }
+
+    #files:focus-within {
+        border: round $accent;
+    }
+
+    #findings {
+        height: 35%;
+        border: round $primary 50%;
+    }
+
+    #findings:focus-within {
+        border: round $accent;
+    }
+    """
+
     BINDINGS = bindings("main")
 
     class Ready(Message):

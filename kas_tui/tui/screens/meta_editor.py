@@ -26,20 +26,13 @@ from textual.widgets.text_area import LanguageDoesNotExist, Selection
 from kas_tui.core import form_fields as F
 from kas_tui.core.editing import remove_field, set_field, set_frontmatter_text
 from kas_tui.core.okf.errors import EditError, FormatError
-from kas_tui.tui.edits import EditDecided, EditOutcome, close_after_save
+from kas_tui.tui.edit_outcome import EditDecided, EditOutcome, close_after_save
 from kas_tui.tui.screens.ask import AskScreen
 from kas_tui.tui.screens.choose import ask_before_leaving
 from kas_tui.tui.screens.form import FormScreen
-from kas_tui.tui.widgets.fields import (
-    DateRow,
-    DescriptionRow,
-    FieldRow,
-    StatusRow,
-    TagsRow,
-    TextRow,
-    YamlRow,
-)
+from kas_tui.tui.widgets.fields import DescriptionRow, FieldRow, TagsRow, TextRow, YamlRow
 from kas_tui.tui.widgets.footer import KasFooter
+from kas_tui.tui.widgets.lifecycle_fields import DateRow, StatusRow
 from kas_tui.tui.widgets.provenance import HistoryView, SourcesRow
 from kas_tui.tui.widgets.yaml_area import YamlArea
 
@@ -79,6 +72,7 @@ def open_meta_editor(app: Any, path: str) -> None:
 class MetaEditor(FormScreen[bool]):
     """Edit the frontmatter of one document; dismisses with ``True`` once saved."""
 
+    CSS_PATH = ["form.tcss", "meta_editor.tcss"]
     BINDINGS = [
         Binding("ctrl+s", "save", "Save"),
         Binding("ctrl+r", "toggle_raw", "Form/YAML"),

@@ -1,7 +1,7 @@
 """Dialogs of moves: pick the bundle to move into (or merge into), choose what to split.
 
 They only ask; the moves themselves are planned and written by :mod:`kas_tui.features.moves.planner`
-(through the app's :mod:`kas_tui.tui.moving`), which also says why one is refused: a
+(through the app's :mod:`kas_tui.tui.controllers.move_actions`), which also says why one is refused: a
 dialog's ``check`` returns that message and the dialog stays open to correct it.
 """
 
@@ -41,6 +41,7 @@ class SplitScreen(ModalScreen[bool]):
     sub-bundle. ``check(paths, name, description)`` returns why it is refused, or
     ``None`` (then the screen dismisses with ``True``); escape dismisses with ``False``."""
 
+    CSS_PATH = "moving.tcss"
     BINDINGS = [Binding("escape", "dismiss(False)", "Cancel")]
 
     def __init__(

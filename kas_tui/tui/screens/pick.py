@@ -22,6 +22,7 @@ Item = tuple[str, Text, str]
 class PickScreen(ModalScreen[str | None]):
     """Pick an item; type to filter. Dismisses with the item's value (escape: ``None``)."""
 
+    CSS_PATH = "pick.tcss"
     BINDINGS = [
         Binding("escape", "dismiss(None)", "Cancel"),
         Binding("down", "move(1)", show=False),

@@ -3,7 +3,7 @@
 It shows :func:`kas_tui.features.review.queue.review_queue` of the app's package on the app's day: the
 counts by trust tier and status on top, then each group under its heading with its
 rows, the highlighted row's whole detail below. Each row acts in place, through the
-same code as the main screen's keys (:class:`~kas_tui.tui.edits.EditingMixin`):
+same code as the main screen's keys (:mod:`kas_tui.tui.controllers`):
 enter opens the document in the main view (the screen closes), ``w`` opens the file
 and line where the problem is written (a broken link, the index entry or link offering
 a deprecated document), ``V`` marks it verified, ``S`` extends its freshness, ``D``
@@ -30,7 +30,7 @@ from textual.worker import get_current_worker
 from kas_tui.features.review.queue import GROUPS, Queue, Row, review_queue
 from kas_tui.features.review.source_changes import source_view
 from kas_tui.text.wording import counted
-from kas_tui.tui.edits import PackageWritten
+from kas_tui.tui.edit_outcome import PackageWritten
 from kas_tui.tui.screens.choose import diff_text
 from kas_tui.tui.screens.kas_screen import KasScreen
 from kas_tui.tui.widgets.footer import KasFooter
@@ -45,6 +45,7 @@ HEADING = "group:"
 class SourceDiffScreen(ModalScreen[None]):
     """A changed source against its document: what can be shown, read only."""
 
+    CSS_PATH = ["choose.tcss", "review.tcss"]
     BINDINGS = [Binding("escape,q", "dismiss(None)", "Close")]
 
     def __init__(self, title: str, note: str, diff: str) -> None:
@@ -65,6 +66,7 @@ class SourceDiffScreen(ModalScreen[None]):
 class ReviewScreen(KasScreen[tuple[str, int | None] | None]):
     """The review queue (see the module docstring); dismisses with a place to show."""
 
+    CSS_PATH = "review.tcss"
     AUTO_FOCUS = "#review-list"
 
     BINDINGS = [

@@ -33,7 +33,7 @@ from kas_tui.features.check.skill_rules import (
     SkillProblem,
     validate_skill,
 )
-from kas_tui.tui.edits import EditDecided, EditOutcome, close_after_save
+from kas_tui.tui.edit_outcome import EditDecided, EditOutcome, close_after_save
 from kas_tui.tui.screens.choose import ask_before_leaving
 from kas_tui.tui.screens.entry_editor import OneLineArea, text_problem
 from kas_tui.tui.screens.kas_screen import KasModalScreen
@@ -59,6 +59,7 @@ def gauge(count: int, limit: int, width: int = _GAUGE) -> Text:
 class SkillEditor(KasModalScreen[bool]):
     """The SKILL.md form; dismisses ``True`` when saved, ``False`` when closed."""
 
+    CSS_PATH = ["entry_editor.tcss", "skill_editor.tcss"]
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("escape", "close", "Close"),

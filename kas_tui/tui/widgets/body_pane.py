@@ -38,6 +38,17 @@ class BodyPane(Horizontal):
     Link clicks bubble up as :class:`Markdown.LinkClicked`; the app resolves them.
     """
 
+    DEFAULT_CSS = """
+    #body-scroll {
+        height: 1fr;
+    }
+
+    #outline {
+        width: 32;
+        dock: left;
+    }
+    """
+
     BINDINGS = bindings("body")
 
     def __init__(self, *args, **kwargs) -> None:

@@ -4,7 +4,8 @@ Every row keeps the text it started from, so it knows whether it changed; parses
 text with the headless checks of :mod:`kas_tui.core.form_fields`; and shows a dim hint and a red
 error under its editor. Its inputs are :mod:`.inputs`' (pasted terminal escapes and
 control characters stripped, said at the field); the sources and the generated/verified
-history are in :mod:`.provenance`.
+history are in :mod:`.provenance`, the status and ``stale_after`` rows in
+:mod:`.lifecycle_fields`.
 """
 
 from __future__ import annotations
@@ -21,10 +22,9 @@ from textual.content import Content
 from textual.message import Message
 from textual.suggester import SuggestFromList
 from textual.widget import Widget
-from textual.widgets import Button, Input, Label, Select, Static, TextArea
+from textual.widgets import Button, Input, Label, Static, TextArea
 
 from kas_tui.core import form_fields as F
-from kas_tui.core.okf.lifecycle import FRESHNESS_DAYS
 from kas_tui.tui.widgets.inputs import CleanInput, CleanTextArea, TagSuggester
 
 # --- rows -----------------------------------------------------------------------------------
@@ -32,6 +32,98 @@ from kas_tui.tui.widgets.inputs import CleanInput, CleanTextArea, TagSuggester
 
 class FieldRow(Horizontal):
     """One frontmatter field: name, editor, hint and error. Subclasses give the editor."""
+
+    DEFAULT_CSS = """
+    FieldRow {
+        height: auto;
+        padding: 0 1;
+        margin-top: 1;
+    }
+
+    .me-key {
+        width: 16;
+        padding-right: 1;
+        color: $text-muted;
+    }
+
+    FieldRow.-changed > .me-key {
+        color: $warning;
+        text-style: bold;
+    }
+
+    FieldRow.-invalid > .me-key {
+        color: $error;
+        text-style: bold;
+    }
+
+    .me-value {
+        width: 1fr;
+        height: auto;
+    }
+
+    .me-value Input {
+        width: 1fr;
+    }
+
+    .me-value Select {
+        width: 1fr;
+    }
+
+    .me-value TextArea {
+        width: 1fr;
+    }
+
+    .me-value Input {
+        background: $boost;
+    }
+
+    .me-value Input:focus {
+        background: $accent 15%;
+    }
+
+    .me-value Input.-invalid {
+        background: $error 15%;
+    }
+
+    FieldRow.-invalid .me-editor {
+        background: $error 15%;
+    }
+
+    #field-description {
+        padding: 0;
+        height: auto;
+        min-height: 1;
+        max-height: 8;
+        background: $boost;
+    }
+
+    #field-description:focus {
+        background: $accent 15%;
+    }
+
+    .me-info {
+        height: auto;
+        color: $text-muted;
+    }
+
+    .me-line {
+        height: auto;
+    }
+
+    .me-remove {
+        min-width: 3;
+        margin-left: 1;
+    }
+
+    .me-remove:hover {
+        color: $text-error;
+    }
+
+    FieldRow.-removed .me-editor {
+        text-style: strike;
+        color: $text-muted;
+    }
+    """
 
     class Edited(Message):
         """The row's text changed (the screen recounts what changed and what is invalid)."""
@@ -377,124 +469,6 @@ class TagsRow(FieldRow):
         if 0 <= index < len(tags):
             del tags[index]
             self.query_one(CleanInput).value = F.format_tags(tags)
-
-    @on(Input.Changed)
-    def _changed(self, event: Input.Changed) -> None:
-        event.stop()
-        self.edited()
-
-
-STATUS_HINTS = {
-    "draft": "draft: work in progress; agents may treat it as unconfirmed",
-    "stable": "stable: the default when status is absent",
-    "deprecated": "deprecated: kept for history; say what replaces it in the body",
-}
-
-
-class StatusRow(FieldRow):
-    """``status``: draft, stable or deprecated (absent: stable)."""
-
-    def __init__(self, value: Any) -> None:
-        super().__init__("status")
-        self.initial = "" if value is None else str(value)
-
-    def compose_editor(self) -> ComposeResult:
-        options: list[tuple[Any, str]] = [(s, s) for s in ("draft", "stable", "deprecated")]
-        if self.initial and self.initial not in STATUS_HINTS:
-            options.append((Text(f"{self.initial} (not a status)"), self.initial))
-        yield Select(
-            options,
-            prompt="(not set: stable)",
-            allow_blank=True,
-            value=self.initial or Select.NULL,
-            compact=True,
-            classes="me-editor",
-            id="field-status",
-        )
-
-    def text(self) -> str:
-        value = self.query_one(Select).value
-        return "" if value is Select.NULL else str(value)
-
-    def parse(self) -> tuple[Any, str | None]:
-        return F.parse_status(self.text())
-
-    def notes(self) -> list[tuple[str, str]]:
-        return [("hint", STATUS_HINTS.get(self.text(), "stable when not set"))]
-
-    @on(Select.Changed)
-    def _changed(self, event: Select.Changed) -> None:
-        event.stop()
-        self.edited()
-
-
-class DateRow(FieldRow):
-    """``stale_after``: an offset datetime (or a date), extended by +30/+90/+365 days."""
-
-    def __init__(self, value: Any, today: Any) -> None:
-        super().__init__("stale_after")
-        self.initial = "" if value is None else str(value)
-        self.today = today
-
-    def compose_editor(self) -> ComposeResult:
-        with Horizontal(classes="me-date"):
-            yield CleanInput(
-                self.initial,
-                placeholder="YYYY-MM-DDThh:mm:ssZ",
-                compact=True,
-                classes="me-editor",
-                id="field-stale_after",
-            )
-            for days in FRESHNESS_DAYS:
-                yield Button(
-                    f"+{days} d",
-                    compact=True,
-                    classes="me-days",
-                    id=f"days-{days}",
-                    tooltip=f"+{days} days: {F.days_from(self.today, days, self.initial or None)}",
-                )
-
-    def text(self) -> str:
-        return self.query_one(CleanInput).value
-
-    def parse(self) -> tuple[Any, str | None]:
-        return F.parse_timestamp(self.text(), self.today, self.initial or None)
-
-    def notes(self) -> list[tuple[str, str]]:
-        meaning = F.describe_stale_after(self.text(), self.today, self.initial or None)
-        relative = F.relative_date(self.text(), self.today, self.initial or None)
-        if relative:
-            meaning = f"{relative}, {meaning}"
-        out = [("info", meaning)] if meaning else []
-        out.append(
-            (
-                "hint",
-                "+30, +90 or +365 (or the buttons) add days to the later of today and this date",
-            )
-        )
-        return out
-
-    def extend(self, days: int) -> None:
-        self.query_one(CleanInput).value = F.days_from(self.today, days, self.initial or None)
-
-    def settle(self) -> None:
-        """Write ``+90`` out as the date it means (on enter and on leaving the field)."""
-        relative = F.relative_date(self.text(), self.today, self.initial or None)
-        if relative:
-            self.query_one(CleanInput).value = relative
-
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
-        self.settle()  # and the screen moves on to the next field
-
-    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
-        if event.widget is self.editor:
-            self.settle()
-
-    @on(Button.Pressed, ".me-days")
-    def _days(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.extend(int((event.button.id or "0").removeprefix("days-")))
 
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:

@@ -22,6 +22,16 @@ def _where(finding: Finding) -> str:
 class FindingsPanel(Vertical):
     """Progress while a check runs, then a table; enter or a click jumps to the finding."""
 
+    DEFAULT_CSS = """
+    #findings-progress {
+        width: 1fr;
+    }
+
+    #findings-table {
+        height: 1fr;
+    }
+    """
+
     class Jump(Message):
         """The user picked a finding."""
 

@@ -82,6 +82,32 @@ class SourceRow(Vertical):
 class SourcesRow(FieldRow):
     """``sources``: a list of entries that can be added, edited and removed."""
 
+    DEFAULT_CSS = """
+    .me-sources {
+        height: auto;
+    }
+
+    .me-source {
+        height: auto;
+        margin-bottom: 1;
+        padding-left: 1;
+        border-left: outer $primary 40%;
+    }
+
+    .me-source.-invalid {
+        border-left: outer $error;
+    }
+
+    .me-source .me-source-title {
+        width: 2fr;
+    }
+
+    .me-source .me-source-id {
+        width: 1fr;
+        margin-left: 1;
+    }
+    """
+
     def __init__(self, value: Any) -> None:
         super().__init__("sources")
         self.entries = list(value) if isinstance(value, list) else []

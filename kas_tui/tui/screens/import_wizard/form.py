@@ -11,15 +11,8 @@ from textual.widgets import Static
 
 from kas_tui.core import form_fields as F
 from kas_tui.text.slug import parse_file_name
-from kas_tui.tui.widgets.fields import (
-    DateRow,
-    DescriptionRow,
-    FieldRow,
-    StatusRow,
-    TagsRow,
-    TextRow,
-    YamlRow,
-)
+from kas_tui.tui.widgets.fields import DescriptionRow, FieldRow, TagsRow, TextRow, YamlRow
+from kas_tui.tui.widgets.lifecycle_fields import DateRow, StatusRow
 from kas_tui.tui.widgets.provenance import HistoryView
 
 if TYPE_CHECKING:
@@ -34,6 +27,32 @@ FILE_KEY = "file-name"
 
 class PlanForm(VerticalScroll):
     """The drafted frontmatter of one planned document, as the frontmatter editor's rows."""
+
+    DEFAULT_CSS = """
+    PlanForm {
+        height: 1fr;
+        padding: 0 1 0 0;
+        scrollbar-size-vertical: 1;
+    }
+
+    .iw-fields {
+        height: auto;
+    }
+
+    PlanForm .me-key {
+        width: 13;
+    }
+
+    .iw-kept {
+        height: auto;
+        padding: 0 1;
+    }
+
+    .iw-history {
+        height: auto;
+        padding: 0 1;
+    }
+    """
 
     # Tab goes from the file list straight to the first field (the file name), not to the
     # frame around the fields; each field scrolls into view as it takes the focus.

@@ -20,7 +20,7 @@ from textual.widgets import (
 )
 
 from kas_tui.core.okf.errors import EditError, FormatError
-from kas_tui.tui.edits import EditDecided, EditOutcome
+from kas_tui.tui.edit_outcome import EditDecided, EditOutcome
 from kas_tui.tui.screens.choose import DiffScreen, ask_unsaved
 from kas_tui.tui.screens.import_wizard.files import FilePicker
 from kas_tui.tui.screens.import_wizard.form import FILE_KEY, PlanForm

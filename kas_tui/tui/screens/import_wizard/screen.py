@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 class ImportWizard(FilesStep, ConvertingStep, PreviewStep):
     """Pick files, convert them, review the drafts, write them (see the module docstring)."""
 
+    CSS_PATH = ["../form.tcss", "screen.tcss"]
     BINDINGS = [
         Binding("ctrl+s", "convert", "Convert"),
         Binding("ctrl+s", "write", "Import"),

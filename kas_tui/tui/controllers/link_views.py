@@ -5,7 +5,7 @@ broken links (``b``) and a page's neighbourhood two steps out (``w``). The graph
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
@@ -17,29 +17,37 @@ from kas_tui.tui.screens.links import Citation, LinksScreen
 from kas_tui.tui.screens.pick import Item, PickScreen
 
 if TYPE_CHECKING:
-    from kas_tui.core.package import Package
+    from kas_tui.core.store import Fingerprint
+    from kas_tui.tui.controllers.edits import EditController
+    from kas_tui.tui.controllers.host import Host
+    from kas_tui.tui.controllers.navigation import Navigation
 
 
-class LinkingMixin:
-    """Link views for :class:`~kas_tui.tui.app.KasApp` (package, location, follow, go)."""
+class LinkController:
+    """The link views of the page shown and of the package; the link graph they read
+    (kept by the package, made in a thread worker when it is not)."""
 
-    package: Package
-    location: str | None
+    def __init__(self, app: Host, nav: Navigation, edits: EditController) -> None:
+        self.app = app
+        self.nav = nav
+        self.edits = edits
 
     def _line_of(self, rel: str, line: int) -> str:
         try:
-            lines = self.package.read_text(rel).splitlines()
+            lines = self.app.package.read_text(rel).splitlines()
         except (OSError, FormatError):
             return ""
         return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
     def _links_of_page(self) -> list[tuple[str, str, str]]:
-        if self.location is None:
+        location = self.nav.location
+        if location is None:
             return []  # an index entry's message, not a page
+        package = self.app.package
         links = []
-        for link, target in self.package.links(self.location):  # parsed once per page
+        for link, target in package.links(location):  # parsed once per page
             kind = target.kind
-            if kind == "internal" and target.path not in self.package.known_paths():
+            if kind == "internal" and target.path not in package.known_paths():
                 kind = "missing"
             links.append((link.text, link.target, kind))
         return links
@@ -47,8 +55,8 @@ class LinkingMixin:
     def _with_graph(self, then: Callable[[Graph], None]) -> None:
         """Call ``then`` with the link graph: at once when it is made, else once a
         background thread has read every page's links (seconds at 10,000 documents)."""
-        app: Any = self
-        package = self.package
+        app = self.app
+        package = app.package
         graph = graph_if_made(package)
         if graph is not None:
             then(graph)
@@ -70,17 +78,19 @@ class LinkingMixin:
         app.run_worker(build, thread=True, group="link-graph", exclusive=True, exit_on_error=False)
 
     def _cited_by(self, graph: Graph) -> list[Citation]:
-        if self.location is None:
+        location = self.nav.location
+        if location is None:
             return []
         return [
             (e.source, e.line, self._line_of(e.source, e.line))
-            for e in graph.into.get(self.location, [])
+            for e in graph.into.get(location, [])
         ]
 
-    def action_links(self) -> None:
-        app: Any = self
+    def links(self) -> None:
+        """``l``: the page's links and what cites it; follow one, or open a citing line."""
+        app = self.app
         links = self._links_of_page()
-        ready = graph_if_made(self.package)
+        ready = graph_if_made(app.package)
         screen = LinksScreen(links, None if ready is None else self._cited_by(ready))
         if ready is None:
 
@@ -91,7 +101,7 @@ class LinkingMixin:
                 elif not links and not cited:
                     app.notify("This page has no links, and nothing links to it")
                 elif not links:
-                    app.action_links()  # only citations: show them now
+                    self.links()  # only citations: show them now
 
             self._with_graph(cite)
             if not links:
@@ -105,19 +115,19 @@ class LinkingMixin:
                 return
             how, value = choice
             if how == "follow":
-                app.follow(value)
+                self.nav.follow(value)
             else:
                 place, _, line = value.rpartition(":")
-                app.go_to_line(place, int(line))
+                self.nav.go_to_line(place, int(line))
 
         app.push_screen(screen, chosen)
 
-    def action_broken_links(self) -> None:
-        """Every broken link of the package: pick one to open, point or remove it."""
+    def broken_links(self) -> None:
+        """``b``: every broken link of the package: pick one to open, point or remove it."""
         self._with_graph(self._show_broken)
 
     def _show_broken(self, graph: Graph) -> None:
-        app: Any = self
+        app = self.app
         broken = graph.broken
         if not broken:
             app.notify("No broken links in the package")
@@ -155,24 +165,23 @@ class LinkingMixin:
 
     def _act_on_broken(self, edge: Edge) -> None:
         """Open the page at the broken link, or remove the link and keep its text."""
-        app: Any = self
-        base = app._shown_base(edge.source)
+        base = self.edits.shown_base(edge.source)
         where = f"{edge.source}:{edge.line}"
 
         def decided(answer: str | None) -> None:
             if answer == "open":
-                app.go_to_line(edge.source, edge.line)
+                self.nav.go_to_line(edge.source, edge.line)
             elif answer == "point":
                 self._point_elsewhere(edge, base)
             elif answer == "remove":
-                app.run_edit(
+                self.edits.run_edit(
                     f"remove the link to {edge.href} from {edge.source}",
                     lambda pkg: remove_link(pkg, edge.source, edge.line, edge.href),
                     log=f"Removed the broken link to {edge.href} from {edge.source}.",
                     based_on=base,
                 )
 
-        app.push_screen(
+        self.app.push_screen(
             ChoiceScreen(
                 "Broken link",
                 f"{where}: [{edge.text}]({edge.href}): the package holds no such file.",
@@ -185,10 +194,9 @@ class LinkingMixin:
             decided,
         )
 
-    def _point_elsewhere(self, edge: Edge, base: Any) -> None:
+    def _point_elsewhere(self, edge: Edge, base: dict[str, Fingerprint]) -> None:
         """Pick the file the broken link should name; rewrite only its destination."""
-        app: Any = self
-        package = self.package
+        package = self.app.package
         paths = sorted(package.documents) + sorted(i.path for i in package.indexes.values())
         items: list[Item] = []
         for path in paths:
@@ -201,14 +209,14 @@ class LinkingMixin:
         def picked(path: str | None) -> None:
             if path is None:
                 return
-            app.run_edit(
+            self.edits.run_edit(
                 f"point the link to {edge.href} in {edge.source} at {path}",
                 lambda pkg: retarget_link(pkg, edge.source, edge.line, edge.href, path),
                 log=f"Pointed the broken link to {edge.href} in {edge.source} at {path}.",
                 based_on=base,
             )
 
-        app.push_screen(
+        self.app.push_screen(
             PickScreen(
                 "Point the link at",
                 f"{edge.source}:{edge.line} links to {edge.href}, which does not exist. The file it means:",
@@ -218,13 +226,13 @@ class LinkingMixin:
             picked,
         )
 
-    def action_neighbourhood(self) -> None:
-        """The page's links and backlinks two steps out, drawn; enter opens one."""
+    def neighbourhood(self) -> None:
+        """``w``: the page's links and backlinks two steps out, drawn; enter opens one."""
         self._with_graph(self._show_neighbourhood)
 
     def _show_neighbourhood(self, graph: Graph) -> None:
-        app: Any = self
-        start = self.location
+        app = self.app
+        start = self.nav.location
         if start is None or (not graph.out.get(start) and not graph.into.get(start)):
             app.notify("Nothing links here and this page links nowhere in the package")
             return
@@ -240,7 +248,7 @@ class LinkingMixin:
 
         def chosen(value: str | None) -> None:
             if value is not None:
-                app.go(value, reveal=True)
+                self.nav.go(value, reveal=True)
 
         app.push_screen(
             PickScreen(

@@ -1,12 +1,13 @@
 """The lifecycle keys on the document shown: ``D`` deprecates it (offering to say so in
 the index entries that list it, as KAS044 asks), ``S`` extends its freshness
 (``stale_after``), ``V`` appends the user's verification. Each is one undoable edit run
-through :meth:`~kas_tui.tui.edits.EditingMixin.run_edit`, based on the file as shown.
+through :meth:`~kas_tui.tui.controllers.edits.EditController.run_edit`, based on the
+file as shown. The review screen runs the same three on its rows.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kas_tui.core.editing import set_entry, set_field
 from kas_tui.core.okf.lifecycle import (
@@ -17,61 +18,59 @@ from kas_tui.core.okf.lifecycle import (
     now_timestamp,
 )
 from kas_tui.core.settings import valid_reviewer
-from kas_tui.core.store import Fingerprint
 from kas_tui.tui.screens.ask import AskScreen
 from kas_tui.tui.screens.choose import ChoiceScreen
 
 if TYPE_CHECKING:
     from kas_tui.core.package import Package
+    from kas_tui.core.store import Fingerprint
+    from kas_tui.tui.controllers.edits import EditController
+    from kas_tui.tui.controllers.host import Host
+    from kas_tui.tui.controllers.navigation import Navigation
 
 
-class LifecycleMixin:
-    """Mixed into :class:`~kas_tui.tui.app.KasApp` (which provides ``package``,
-    ``run_edit``, ``settings``...)."""
+class LifecycleActions:
+    """Deprecate, extend freshness, mark verified: a document's lifecycle, by key."""
 
-    def _document_shown(self) -> str | None:
-        app: Any = self
-        if self.location in self.package.documents:
-            return self.location
-        app.notify("Select a document first", severity="warning")
-        return None
+    def __init__(self, app: Host, nav: Navigation, edits: EditController) -> None:
+        self.app = app
+        self.nav = nav
+        self.edits = edits
 
-    def _shown_base(self, path: str) -> dict[str, Fingerprint]:
-        """The file ``path`` as the app shows it now: what a key's edit is based on."""
-        found = self.package.fingerprint(path)
-        return {path: found} if found is not None else {}
+    # -- the keys, on the document shown --------------------------------------------
 
-    def action_mark_deprecated(self) -> None:
-        path = self._document_shown()
+    def mark_deprecated_shown(self) -> None:
+        path = self.nav.document_shown()
         if path is not None:
             self.deprecate(path)
 
-    def action_extend_freshness(self) -> None:
-        path = self._document_shown()
+    def extend_freshness_shown(self) -> None:
+        path = self.nav.document_shown()
         if path is not None:
             self.extend_freshness(path)
 
-    def action_mark_verified(self) -> None:
-        path = self._document_shown()
+    def mark_verified_shown(self) -> None:
+        path = self.nav.document_shown()
         if path is not None:
             self.mark_verified(path)
+
+    # -- on any document ------------------------------------------------------------
 
     def deprecate(self, path: str) -> None:
         """``status: deprecated`` for the document ``path`` (``D``); when index entries
         list it without saying so (what KAS044 then asks for), offer to put the note in
         them too, as one undoable action."""
-        app: Any = self
-        base = self._shown_base(path)
+        base = self.edits.shown_base(path)
         unnoted = [
             listing
-            for folder, index in self.package.indexes.items()
+            for folder, index in self.app.package.indexes.items()
             for listing in index.listings
             if listing.path == path
             and listing.kind == "document"
             and not entry_says_lifecycle(listing.entry.title, listing.entry.description)
         ]
         for listing in unnoted:
-            base.update(self._shown_base(listing.index))
+            base.update(self.edits.shown_base(listing.index))
 
         def write(note: bool) -> None:
             def edit(pkg: Package) -> None:
@@ -81,7 +80,7 @@ class LifecycleMixin:
                     set_entry(pkg, listing.index, listing.entry.line, description=description)
 
             where = ", ".join(listing.index for listing in unnoted)
-            self.run_edit(
+            self.edits.run_edit(
                 f"deprecate {path}",
                 edit,
                 log=f"Marked {path} deprecated" + (f" and said so in {where}." if note else "."),
@@ -97,7 +96,7 @@ class LifecycleMixin:
                 write(answer == "note")
 
         entries = "\n".join(f"  {e.index}:{e.entry.line}  {e.entry.title}" for e in unnoted)
-        app.push_screen(
+        self.app.push_screen(
             ChoiceScreen(
                 "Deprecate",
                 f"{path} gets status: deprecated. Its index entries do not say so:\n{entries}",
@@ -111,14 +110,13 @@ class LifecycleMixin:
 
     def extend_freshness(self, path: str) -> None:
         """Offer +30, +90 or +365 days of freshness for the document ``path`` (``S``)."""
-        app: Any = self
-        base = self._shown_base(path)  # the value the choice below is made against
-        current = self.package.documents[path].meta.get("stale_after")
+        base = self.edits.shown_base(path)  # the value the choice below is made against
+        current = self.app.package.documents[path].meta.get("stale_after")
 
         def chosen(days: str | None) -> None:
             if days:
-                until = extend_stale_after(current, int(days), self.today)
-                self.run_edit(
+                until = extend_stale_after(current, int(days), self.app.today)
+                self.edits.run_edit(
                     f"stale_after {until} for {path}",
                     lambda pkg: set_field(pkg, path, "stale_after", until),
                     log=f"Set stale_after of {path} to {until}.",
@@ -126,10 +124,10 @@ class LifecycleMixin:
                 )
 
         choices = [
-            (str(days), f"+{days} days: {extend_stale_after(current, days, self.today)}")
+            (str(days), f"+{days} days: {extend_stale_after(current, days, self.app.today)}")
             for days in FRESHNESS_DAYS
         ]
-        app.push_screen(
+        self.app.push_screen(
             ChoiceScreen(
                 "Extend freshness",
                 f"{path}\nstale_after is {current or 'not set'}; keep it fresh for:\n"
@@ -142,19 +140,19 @@ class LifecycleMixin:
     def mark_verified(self, path: str) -> None:
         """Append your verification to the document ``path`` (``V``; your reviewer id is
         asked the first time)."""
-        if self.settings.reviewer:
+        settings = self.edits.settings
+        if settings.reviewer:
             self._verify(path)
             return
-        app: Any = self
-        base = self._shown_base(path)
+        base = self.edits.shown_base(path)
 
         def answered(reviewer: str | None) -> None:
             if reviewer:
-                self.settings.reviewer = reviewer.strip()
-                self._save_settings()
+                settings.reviewer = reviewer.strip()
+                self.edits.save_settings()
                 self._verify(path, base)
 
-        app.push_screen(
+        self.app.push_screen(
             AskScreen(
                 "Who is verifying?",
                 "Your reviewer id, written as human:<id> in verified (asked once, remembered).",
@@ -165,17 +163,18 @@ class LifecycleMixin:
         )
 
     def _verify(self, path: str, base: dict[str, Fingerprint] | None = None) -> None:
-        entry = {"by": f"human:{self.settings.reviewer}", "at": now_timestamp()}
-        current = self.package.documents[path].meta.get("verified")
+        reviewer = self.edits.settings.reviewer
+        entry = {"by": f"human:{reviewer}", "at": now_timestamp()}
+        current = self.app.package.documents[path].meta.get("verified")
         if isinstance(current, list):
             value = [*current, entry]
         elif isinstance(current, dict):
             value = [current, entry]
         else:
             value = [entry]
-        self.run_edit(
+        self.edits.run_edit(
             f"verify {path}",
             lambda pkg: set_field(pkg, path, "verified", value),
-            log=f"Verified {path} (human:{self.settings.reviewer}).",
-            based_on=base if base is not None else self._shown_base(path),
+            log=f"Verified {path} (human:{reviewer}).",
+            based_on=base if base is not None else self.edits.shown_base(path),
         )

@@ -8,8 +8,8 @@ and the page shown then follow the moved item; undo (and redo) take them back.
 
 from __future__ import annotations
 
-import datetime as dt
 import posixpath
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from kas_tui.core.okf.errors import EditError
@@ -26,25 +26,30 @@ from kas_tui.text.wording import counted
 from kas_tui.tui.screens.ask import AskScreen
 from kas_tui.tui.screens.choose import ChoiceScreen, DiffScreen
 from kas_tui.tui.screens.moving import BundlePicker, SplitScreen
+from kas_tui.tui.widgets.files_view import FilesView
+from kas_tui.tui.widgets.nav_tree import NavTree
 
 if TYPE_CHECKING:
-    from kas_tui.core.edit_session import EditSession
-    from kas_tui.core.package import Package
-    from kas_tui.tui.history import History
+    from kas_tui.core.edit_session import Action
+    from kas_tui.tui.controllers.edits import EditController
+    from kas_tui.tui.controllers.host import Host
+    from kas_tui.tui.controllers.live_reload import Reloader
+    from kas_tui.tui.controllers.navigation import Navigation
 
 _KINDS = {"document": "document", "asset": "asset", "bundle": "folder"}
 
 
-class MovingMixin:
-    """Moves for :class:`~kas_tui.tui.app.KasApp` (which provides package, session, views)."""
+class MoveController:
+    """The moves written (each undo or redo of one follows the moved item), and the
+    dialogs that plan and confirm them."""
 
-    package: Package
-    session: EditSession
-    history: History
-    location: str | None
-    today: dt.date
-
-    def _init_moving(self) -> None:
+    def __init__(
+        self, app: Host, nav: Navigation, edits: EditController, reloader: Reloader
+    ) -> None:
+        self.app = app
+        self.nav = nav
+        self.edits = edits
+        self.reloader = reloader
         self._move_plans: dict[int, MovePlan] = {}  # id(action) -> the plan it wrote
 
     # -- what is selected -----------------------------------------------------------
@@ -52,10 +57,7 @@ class MovingMixin:
     def _selected(self) -> tuple[str, str] | None:
         """(path, ``document``/``asset``/``folder``) of what the focused tree's cursor
         (else the page shown) stands for; ``None`` with a message when nothing movable."""
-        app: Any = self
-        from kas_tui.tui.widgets.files_view import FilesView
-        from kas_tui.tui.widgets.nav_tree import NavTree
-
+        app = self.app
         for tree in (app.query_one(NavTree), app.query_one(FilesView)):
             if tree.has_focus and tree.cursor_node is not None and tree.cursor_node.data:
                 ref = tree.cursor_node.data
@@ -68,8 +70,8 @@ class MovingMixin:
                     severity="warning",
                 )
                 return None
-        place = self.location
-        if place in self.package.documents:
+        place = self.nav.location
+        if place in app.package.documents:
             return place, "document"
         if place and posixpath.basename(place) == "index.md" and posixpath.dirname(place):
             return posixpath.dirname(place), "folder"
@@ -86,20 +88,20 @@ class MovingMixin:
 
     # -- the keys -------------------------------------------------------------------
 
-    def action_rename(self) -> None:
+    def rename(self) -> None:
         """``r``: a new name for the selected document, asset or bundle."""
         selected = self._selected()
         if selected is None:
             return
         src, kind = selected
-        app: Any = self
+        app = self.app
         folder = posixpath.dirname(src)
         planned: list[MovePlan] = []
 
         def check(name: str) -> str | None:
             dst = posixpath.join(folder, name.strip()) if folder else name.strip()
             try:
-                planned[:] = [self._plan(lambda log: plan_move(self.package, src, dst, **log))]
+                planned[:] = [self._plan(lambda log: plan_move(app.package, src, dst, **log))]
             except EditError as exc:
                 return str(exc)
             return None
@@ -118,20 +120,20 @@ class MovingMixin:
             answered,
         )
 
-    def action_move_to_bundle(self) -> None:
+    def move_to_bundle(self) -> None:
         """``M``: move the selected document, asset or bundle into a bundle picked from a list."""
         selected = self._selected()
         if selected is None:
             return
         src, kind = selected
-        app: Any = self
+        app = self.app
 
         def picked(folder: str | None) -> None:
             if folder is None:
                 return
             try:
                 plan = self._plan(
-                    lambda log: plan_move(self.package, src, into(self.package, src, folder), **log)
+                    lambda log: plan_move(app.package, src, into(app.package, src, folder), **log)
                 )
             except EditError as exc:
                 app.notify(str(exc), title="Not moved", severity="error", timeout=8)
@@ -148,16 +150,16 @@ class MovingMixin:
             BundlePicker(f"Move {kind}", f"Move {src} into the bundle:", bundles), picked
         )
 
-    def action_split_bundle(self) -> None:
+    def split_bundle(self) -> None:
         """``X``: move chosen documents of a bundle into a new sub-bundle."""
         bundle = self._bundle_at()
         if bundle is None:
             return
-        app: Any = self
+        app = self.app
         planned: list[MovePlan] = []
         documents = [
             (doc.path, f"{doc.title}  ({posixpath.basename(doc.path)})")
-            for doc in self.package.documents_in(bundle)
+            for doc in app.package.documents_in(bundle)
         ]
         if not documents:
             app.notify(f"{bundle or '.'}/ holds no documents to split", severity="warning")
@@ -167,7 +169,7 @@ class MovingMixin:
             try:
                 plan = self._plan(
                     lambda log: plan_split(
-                        self.package, bundle, paths, name, description=description, **log
+                        app.package, bundle, paths, name, description=description, **log
                     )
                 )
             except EditError as exc:
@@ -181,10 +183,10 @@ class MovingMixin:
 
         app.push_screen(SplitScreen(bundle, documents, check), done)
 
-    def action_merge_bundle(self) -> None:
+    def merge_bundle(self) -> None:
         """``U``: move everything of the selected bundle into a bundle picked from a list."""
         bundle = self._bundle_at()
-        app: Any = self
+        app = self.app
         if bundle is None:
             return
         if not bundle:
@@ -195,7 +197,7 @@ class MovingMixin:
             if target is None:
                 return
             try:
-                plan = self._plan(lambda log: plan_merge(self.package, bundle, target, **log))
+                plan = self._plan(lambda log: plan_merge(app.package, bundle, target, **log))
             except EditError as exc:
                 app.notify(str(exc), title="Not merged", severity="error", timeout=8)
                 return
@@ -217,25 +219,26 @@ class MovingMixin:
 
     # -- planning, confirming, writing ----------------------------------------------
 
-    def _plan(self, make: Any) -> MovePlan:
-        return make({"log": self.session.log_edits, "today": self.today})
+    def _plan(self, make: Callable[[dict[str, Any]], MovePlan]) -> MovePlan:
+        return make({"log": self.edits.session.log_edits, "today": self.app.today})
 
     def _bundles(self) -> list[tuple[str, str]]:
         """(folder, its entry's title or the number of entries) of every bundle with an index."""
+        package = self.app.package
         titles = {
             listing.path: listing.entry.title
-            for index in self.package.indexes.values()
+            for index in package.indexes.values()
             for listing in index.listings
             if listing.kind == "bundle"
         }
         return [
             (folder, titles.get(folder) or counted(len(index.listings), "entry", "entries"))
-            for folder, index in sorted(self.package.indexes.items())
+            for folder, index in sorted(package.indexes.items())
         ]
 
     def _confirm(self, plan: MovePlan, verb: str) -> None:
         """Say what ``plan`` changes; write it on yes, show its diff on d."""
-        app: Any = self
+        app = self.app
 
         def decided(choice: str | None) -> None:
             if choice == "apply":
@@ -261,10 +264,11 @@ class MovingMixin:
         )
 
     def _write_move(self, plan: MovePlan) -> None:
-        app: Any = self
-        self.session.package = self.package
+        app = self.app
+        session = self.edits.session
+        session.package = app.package
         try:
-            action = self.session.run(plan.label, lambda pkg: apply_plan(pkg, plan))
+            action = session.run(plan.label, lambda pkg: apply_plan(pkg, plan))
         except ConflictError as exc:
             app.notify(
                 f"{exc}. Plan the move again to include that change.",
@@ -281,35 +285,27 @@ class MovingMixin:
         self._follow(plan.place, plan.target)
         app.notify(f"{plan.label}: {plan.summary()}", timeout=5)
 
-    def _follow(self, place: Any, item: str, *, refresh: bool = True) -> None:
+    def _follow(self, place: Callable[[str], str], item: str, *, refresh: bool = True) -> None:
         """After a move (or its undo or redo): the history and the page shown named as
         ``place`` says, the views refreshed, the tree's cursor on ``item``."""
-        app: Any = self
-        self.history.places = [place(p) for p in self.history.places]
-        if self.location is not None:
-            self.location = place(self.location)
+        self.nav.renamed(place)
         if refresh:
-            app._after_write()
-        if item in self.package.documents:
-            app.go(item, transient=True, reveal=True)
-        elif item in self.package.indexes:
-            app.go(f"{item}/index.md" if item else "index.md", transient=True, reveal=True)
+            self.reloader.after_write()
+        package = self.app.package
+        if item in package.documents:
+            self.nav.go(item, transient=True, reveal=True)
+        elif item in package.indexes:
+            self.nav.go(f"{item}/index.md" if item else "index.md", transient=True, reveal=True)
         else:
-            app.reveal(item)
+            self.nav.reveal(item)
 
     # -- undo and redo follow the moved item back and forth ----------------------------
 
-    def action_undo(self) -> None:
-        self._step_move(self.session.done, super().action_undo, back=True)  # type: ignore[misc]
-
-    def action_redo(self) -> None:
-        self._step_move(self.session.undone, super().action_redo, back=False)  # type: ignore[misc]
-
-    def _step_move(self, actions: list, step: Any, *, back: bool) -> None:
-        action = actions[-1] if actions else None
-        step()
+    def stepped(self, action: Action | None, *, back: bool) -> None:
+        """``action`` was just undone (``back``) or redone: when it is a move, the history,
+        the page shown and the tree's cursor follow the moved item."""
         plan = self._move_plans.get(id(action)) if action is not None else None
-        if plan is None or (actions and actions[-1] is action):
+        if plan is None:
             return  # not a move, or the step was refused
         if back:
             self._follow(plan.place_before, plan.place_before(plan.target), refresh=False)
