@@ -164,7 +164,11 @@ def test_the_wheel_carries_the_demo(tmp_path: Path) -> None:
     def modules(root: Path) -> set[str]:
         return {p.relative_to(root).as_posix() for p in root.rglob("*.py")}
 
+    def styles(root: Path) -> set[str]:  # each screen's CSS beside it, all of it shipped
+        return {p.relative_to(root).as_posix() for p in root.rglob("*.tcss")}
+
     assert modules(built / "kas_tui") == modules(source / "kas_tui")
+    assert styles(built / "kas_tui") == styles(source / "kas_tui")
 
     env.update(PYTHONPATH=str(built), KAS_TUI_DATA_DIR=str(tmp_path / "data"))
     probe = (
