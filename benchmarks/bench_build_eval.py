@@ -86,7 +86,7 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
     from kas_tui.core.package import Package
     from kas_tui.features.evaluate.drafting import draft_questions
-    from kas_tui.features.evaluate.flat import recall
+    from kas_tui.features.evaluate.flat_baseline import recall
     from kas_tui.features.evaluate.runner import evaluate
 
     with tempfile.TemporaryDirectory() as tmp:

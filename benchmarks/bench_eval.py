@@ -45,7 +45,7 @@ def main() -> int:
     from kas_tui.core.package import Package
     from kas_tui.features.evaluate.ablation import LAYERS
     from kas_tui.features.evaluate.drafting import draft_questions
-    from kas_tui.features.evaluate.flat import run_flat
+    from kas_tui.features.evaluate.flat_baseline import run_flat
     from kas_tui.features.evaluate.report import format_text
     from kas_tui.features.evaluate.runner import evaluate
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from kas_tui.core.package import Package
 from kas_tui.features.check import Report, check
-from kas_tui.features.check.model import Finding
+from kas_tui.features.check.findings import Finding
 
 TODAY = dt.date(2026, 12, 1)
 

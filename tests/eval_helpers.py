@@ -15,9 +15,9 @@ from pathlib import Path
 
 from kas_tui.core.fileio import atomic_write
 from kas_tui.core.package import Package
-from kas_tui.features.evaluate.model import Question
 from kas_tui.features.evaluate.report import evaluation_record
 from kas_tui.features.evaluate.runner import Evaluation, evaluate, new_eval_dir
+from kas_tui.features.evaluate.runs import Question
 
 QUESTIONS = (
     Question(

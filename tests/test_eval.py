@@ -27,12 +27,12 @@ from kas_tui.features.evaluate.blame import (
     PathFinder,
     blame_run,
 )
-from kas_tui.features.evaluate.flat import run_flat
+from kas_tui.features.evaluate.flat_baseline import run_flat
 from kas_tui.features.evaluate.metrics import by_bundle, overall
-from kas_tui.features.evaluate.model import ANSWERED, FAILED, GAVE_UP, Question
 from kas_tui.features.evaluate.navigator import LexicalNavigator
 from kas_tui.features.evaluate.report import evaluation_record, format_markdown, format_text
 from kas_tui.features.evaluate.runner import evaluate
+from kas_tui.features.evaluate.runs import ANSWERED, FAILED, GAVE_UP, Question
 from kas_tui.text.lexical import LexicalIndex, joined_pairs, query_concepts, query_terms
 
 DEMO = Path(__file__).resolve().parent.parent / "demo_kb" / "orbit-handbook"

@@ -13,7 +13,7 @@ from kas_tui.core import libc as clib
 from kas_tui.core import memory as collector
 from kas_tui.core.package import Package
 from kas_tui.features.find.fulltext import FullTextIndex
-from kas_tui.features.find.fulltext import index as fulltext_index
+from kas_tui.features.find.fulltext import fts_index as fulltext_index
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.controllers import text_search as tui_fulltext
 

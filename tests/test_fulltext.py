@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from kas_tui.core.load_cache import MetadataCache
 from kas_tui.core.user_dirs import cache_dir
 from kas_tui.features.find.fulltext import FullTextIndex
-from kas_tui.features.find.fulltext import index as index_module
+from kas_tui.features.find.fulltext import fts_index as index_module
 from kas_tui.features.find.fulltext.lines import window
 from kas_tui.features.find.fulltext.query import parse
 

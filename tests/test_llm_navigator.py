@@ -21,7 +21,7 @@ from kas_tui.features.agent import (
 )
 from kas_tui.features.agent.trajectory import write_trajectory
 from kas_tui.features.evaluate.llm import LAST_CALL, LLMNavigator, key_from_env, tool_definitions
-from kas_tui.features.evaluate.model import ANSWERED, BUDGET, FAILED, GAVE_UP, Question, run_header
+from kas_tui.features.evaluate.runs import ANSWERED, BUDGET, FAILED, GAVE_UP, Question, run_header
 
 DEMO = Path(__file__).resolve().parents[1] / "demo_kb" / "orbit-handbook"
 DOC = "slos/service-slo-targets.md"  # named in SKILL.md's entry points only

@@ -23,7 +23,6 @@ from kas_tui.features.evaluate.drafting import (
     sections,
     template_headings,
 )
-from kas_tui.features.evaluate.model import Question
 from kas_tui.features.evaluate.navigator import best_passage
 from kas_tui.features.evaluate.passages import answers
 from kas_tui.features.evaluate.questions import (
@@ -32,6 +31,7 @@ from kas_tui.features.evaluate.questions import (
     read_questions,
     write_questions,
 )
+from kas_tui.features.evaluate.runs import Question
 from kas_tui.text.lexical import query_terms
 
 DEMO = Path(__file__).resolve().parent.parent / "demo_kb" / "orbit-handbook"

@@ -347,7 +347,7 @@ async def test_live_reload_never_opens_a_pipe_made_while_the_app_runs(
     doc = "incidents/severity-levels.md"
     app = app_module.KasApp(Package.open(root), today=TODAY)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot_wait_until(pilot, lambda: app._watcher is not None)
+        await pilot_wait_until(pilot, lambda: app.reloader.watcher is not None)
 
         def flagged(path: str) -> bool:
             return any(p.path == path and p.code == "special-file" for p in app.package.problems)

@@ -16,7 +16,7 @@ from pathlib import Path
 from conftest import pilot_wait_until
 
 from kas_tui.core.package import Package
-from kas_tui.features.check.model import Finding
+from kas_tui.features.check.findings import Finding
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.widgets.nav_tree import NavTree
 

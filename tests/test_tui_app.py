@@ -479,7 +479,7 @@ async def test_main_screen_keys_never_act_behind_a_full_screen_view(demo: Packag
 
     from kas_tui.tui.commands import COMMANDS
     from kas_tui.tui.screens.help import HelpScreen
-    from kas_tui.tui.screens.main import MainScreen
+    from kas_tui.tui.screens.main_screen import MainScreen
 
     app = KasApp(demo, today=TODAY, watch=False)
     async with app.run_test(size=(160, 48)) as pilot:

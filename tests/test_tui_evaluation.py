@@ -23,8 +23,8 @@ from rich.console import Console
 from textual.widgets import DataTable, Static
 
 from kas_tui.core.package import Package
-from kas_tui.features.evaluate.model import Question
 from kas_tui.features.evaluate.runner import evals_home, latest_eval_dir
+from kas_tui.features.evaluate.runs import Question
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens import evaluation
 from kas_tui.tui.screens.entry_editor import EntryEditor

@@ -200,7 +200,7 @@ def test_rows_say_how_far_the_index_is_built(root: Path) -> None:
 async def test_no_index_can_be_made_is_said_and_find_still_works(
     demo: Package, monkeypatch
 ) -> None:
-    from kas_tui.features.find.fulltext import index as index_module
+    from kas_tui.features.find.fulltext import fts_index as index_module
 
     def refuse(self, root, *, folder=None) -> None:
         raise index_module.IndexDamaged("no room anywhere")

@@ -14,7 +14,7 @@ from textual.widgets import OptionList, Static
 from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.choose import ChoiceScreen
-from kas_tui.tui.screens.main import MainScreen
+from kas_tui.tui.screens.main_screen import MainScreen
 from kas_tui.tui.screens.review import ReviewScreen, SourceDiffScreen
 
 TODAY = dt.date(2026, 11, 30)

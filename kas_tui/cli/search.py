@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from kas_tui.cli.args import Parser, open_package, whole_number
 
 if TYPE_CHECKING:
-    from kas_tui.features.find.fulltext.index import Hit, Results
+    from kas_tui.features.find.fulltext.fts_index import Hit, Results
 
 _BOLD, _PLAIN = "\x1b[1m", "\x1b[0m"
 
@@ -39,7 +39,7 @@ def search_arguments(parser: Parser) -> None:
 
 
 def run_search(args: argparse.Namespace) -> int:
-    from kas_tui.features.find.fulltext.index import FullTextIndex, IndexDamaged
+    from kas_tui.features.find.fulltext.fts_index import FullTextIndex, IndexDamaged
 
     location = open_package(args.path, "kas-tui search")
     query = " ".join(args.query)

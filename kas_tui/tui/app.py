@@ -41,7 +41,7 @@ from kas_tui.tui.screens.agent import open_agent_walk
 from kas_tui.tui.screens.choose import ask_unsaved
 from kas_tui.tui.screens.find import FindScreen
 from kas_tui.tui.screens.help import HelpScreen
-from kas_tui.tui.screens.main import MainScreen
+from kas_tui.tui.screens.main_screen import MainScreen
 from kas_tui.tui.screens.replay_open import open_replay
 from kas_tui.tui.widgets.files_view import FilesView
 from kas_tui.tui.widgets.findings import FindingsPanel
@@ -54,8 +54,8 @@ if TYPE_CHECKING:
     from kas_tui.core.edit_session import Edit, EditSession
     from kas_tui.core.settings import Settings
     from kas_tui.core.store import Fingerprint
-    from kas_tui.features.check.model import Report
-    from kas_tui.features.find.fulltext.index import FullTextIndex
+    from kas_tui.features.check.findings import Report
+    from kas_tui.features.find.fulltext.fts_index import FullTextIndex
     from kas_tui.features.find.fuzzy import Finder
     from kas_tui.tui.edit_outcome import EditOutcome
     from kas_tui.tui.history import History

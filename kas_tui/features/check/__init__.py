@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kas_tui.features.check.model import Finding, Report, Rule
+from kas_tui.features.check.findings import Finding, Report, Rule
 
 __all__ = ["BY_CODE", "RULES", "Finding", "Report", "Rule", "check"]
 

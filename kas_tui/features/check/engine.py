@@ -19,7 +19,7 @@ from kas_tui.core.okf.lifecycle import Status, entry_says_lifecycle
 from kas_tui.core.okf.links import resolve
 from kas_tui.core.package import Package
 from kas_tui.core.records import Document
-from kas_tui.features.check.model import Finding, Report
+from kas_tui.features.check.findings import Finding, Report
 from kas_tui.features.check.near_duplicates import earliest_alike
 from kas_tui.features.check.rule_catalog import BY_CODE, OKF, split_hint
 from kas_tui.text.description_verdicts import drifted as _drifted

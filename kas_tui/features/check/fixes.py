@@ -18,7 +18,7 @@ from kas_tui.core import editing
 from kas_tui.core.okf import index_layout
 from kas_tui.core.package import Package
 from kas_tui.core.store import Store
-from kas_tui.features.check.model import Finding, Report
+from kas_tui.features.check.findings import Finding, Report
 from kas_tui.text.folder_summary import folder_description
 
 FIXABLE = ("KAS030", "KAS031", "KAS032", "KAS033", "KAS035")

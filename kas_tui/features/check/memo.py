@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from kas_tui import __version__
 from kas_tui.core.fileio import save_cache_pickle
 from kas_tui.core.user_dirs import RACY_NS, cache_dir
-from kas_tui.features.check.model import Finding
+from kas_tui.features.check.findings import Finding
 
 if TYPE_CHECKING:
     from kas_tui.core.disk import Walk

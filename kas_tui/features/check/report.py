@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 
 from kas_tui import __version__
-from kas_tui.features.check.model import Report
+from kas_tui.features.check.findings import Report
 from kas_tui.text.wording import counted, visible
 
 SCHEMA_VERSION = 1

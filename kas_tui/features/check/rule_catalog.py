@@ -7,7 +7,7 @@ checks, run with ``--agent-ready``. ``docs/rules.md`` is generated from this lis
 
 from __future__ import annotations
 
-from kas_tui.features.check.model import Rule
+from kas_tui.features.check.findings import Rule
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES
 
 OKF, KAS = "okf", "agent-ready"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kas_tui.features.check.model import Report
+from kas_tui.features.check.findings import Report
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 
 if TYPE_CHECKING:

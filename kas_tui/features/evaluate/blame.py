@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from kas_tui.features.agent.tools import LISTDIR, PEEK, READFILE
 from kas_tui.features.evaluate.metrics import reached_within
-from kas_tui.features.evaluate.model import FAILED, Run
+from kas_tui.features.evaluate.runs import FAILED, Run
 from kas_tui.text.lexical import query_terms, words
 
 if TYPE_CHECKING:

@@ -46,7 +46,6 @@ from typing import TYPE_CHECKING
 from markdown_it import MarkdownIt
 
 from kas_tui.core.okf import frontmatter as fm
-from kas_tui.features.evaluate.model import Question
 from kas_tui.features.evaluate.passages import answers, passages
 from kas_tui.features.evaluate.question_words import (
     ANSWER_HEADINGS,
@@ -57,6 +56,7 @@ from kas_tui.features.evaluate.question_words import (
     SYMPTOM_HEADINGS,
     VERBS,
 )
+from kas_tui.features.evaluate.runs import Question
 from kas_tui.text.lexical import (
     STOPWORDS,
     Stems,

@@ -38,7 +38,7 @@ from kas_tui.features.agent.step import Step
 from kas_tui.features.agent.tools import LISTDIR, PEEK, READFILE, SUBMIT, answer_arg, canonical_tool
 from kas_tui.features.agent.trail import Trail
 from kas_tui.features.agent.walk_summary import DEFAULT_BUDGET
-from kas_tui.features.evaluate.model import ANSWERED, BUDGET, FAILED, GAVE_UP, Choice, Question, Run
+from kas_tui.features.evaluate.runs import ANSWERED, BUDGET, FAILED, GAVE_UP, Choice, Question, Run
 
 SKILL_FILE = "SKILL.md"
 #: Tool results longer than this many characters are cut before the model reads them.

@@ -16,7 +16,7 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kas_tui.features.evaluate.model import BUDGET, FAILED, GAVE_UP, Run
+from kas_tui.features.evaluate.runs import BUDGET, FAILED, GAVE_UP, Run
 
 #: Reach is also reported within this many turns.
 WITHIN = 4

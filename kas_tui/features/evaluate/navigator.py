@@ -55,8 +55,8 @@ from kas_tui.features.agent.tools import LISTDIR, PEEK, READFILE
 from kas_tui.features.agent.trail import Served
 from kas_tui.features.agent.walk import Walk, WalkError
 from kas_tui.features.agent.walk_summary import DEFAULT_BUDGET
-from kas_tui.features.evaluate.model import ANSWERED, BUDGET, FAILED, GAVE_UP, Choice, Question, Run
 from kas_tui.features.evaluate.passages import ANSWER_SHARE, answers, passages
+from kas_tui.features.evaluate.runs import ANSWERED, BUDGET, FAILED, GAVE_UP, Choice, Question, Run
 from kas_tui.text.lexical import (
     LexicalIndex,
     concepts_found,

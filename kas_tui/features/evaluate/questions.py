@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 from kas_tui.core.fileio import atomic_write, os_reason, read_regular
 from kas_tui.core.okf.errors import FormatError
 from kas_tui.core.okf.text import decode
-from kas_tui.features.evaluate.model import Question
+from kas_tui.features.evaluate.runs import Question
 from kas_tui.text.wording import at_line
 
 if TYPE_CHECKING:

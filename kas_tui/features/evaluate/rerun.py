@@ -21,7 +21,7 @@ from pathlib import Path
 from kas_tui.core.fileio import atomic_write
 from kas_tui.features.agent.walk_summary import DEFAULT_BUDGET
 from kas_tui.features.evaluate.metrics import WITHIN
-from kas_tui.features.evaluate.model import Question
+from kas_tui.features.evaluate.runs import Question
 from kas_tui.features.evaluate.stored import QuestionRow, StoredEvaluation, stored_from
 
 RERUNS = "reruns"

@@ -34,10 +34,10 @@ from kas_tui.features.evaluate.blame import (
     blame_run,
     summarise_blame,
 )
-from kas_tui.features.evaluate.flat import RECALL_AT, FlatBaseline, Retrieval, recall
+from kas_tui.features.evaluate.flat_baseline import RECALL_AT, FlatBaseline, Retrieval, recall
 from kas_tui.features.evaluate.metrics import WITHIN, Overall, by_bundle, overall
-from kas_tui.features.evaluate.model import Question, Run, run_header
 from kas_tui.features.evaluate.navigator import LexicalNavigator
+from kas_tui.features.evaluate.runs import Question, Run, run_header
 
 if TYPE_CHECKING:
     from kas_tui.core.package import Package

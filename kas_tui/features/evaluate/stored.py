@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kas_tui.features.evaluate.blame import Blame, EntryRef
-from kas_tui.features.evaluate.model import ENDINGS, Question
+from kas_tui.features.evaluate.runs import ENDINGS, Question
 
 if TYPE_CHECKING:
-    from kas_tui.features.evaluate.model import Run
     from kas_tui.features.evaluate.runner import Evaluation
+    from kas_tui.features.evaluate.runs import Run
 
 REPORT = "report.json"
 SCHEMA_KEY = "kas_tui_eval"

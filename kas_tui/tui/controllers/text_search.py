@@ -1,6 +1,6 @@
 """The app's full-text search: the index's life beside the package (ctrl+f searches it).
 
-The index (:class:`kas_tui.features.find.fulltext.index.FullTextIndex`, in the user cache
+The index (:class:`kas_tui.features.find.fulltext.fts_index.FullTextIndex`, in the user cache
 folder) is opened shortly after the first screen is drawn and brought up to date in a
 thread worker, so the first screen never waits; searches during a first build list what
 is indexed so far (the finder says "indexing N/M"). Every change the app learns of (its
@@ -19,7 +19,7 @@ from textual.worker import get_current_worker
 from kas_tui.core.memory import give_back_free_memory
 
 if TYPE_CHECKING:
-    from kas_tui.features.find.fulltext.index import FullTextIndex
+    from kas_tui.features.find.fulltext.fts_index import FullTextIndex
     from kas_tui.tui.controllers.host import Host
 
 #: Seconds after the first screen before the index is opened and brought up to date.
@@ -46,7 +46,7 @@ class FullTextController:
         """The package's full-text index (opened, and a sync started, on first use);
         ``None`` when no index can be made (said once)."""
         if self.opened is None and not self._failed:
-            from kas_tui.features.find.fulltext.index import FullTextIndex, IndexDamaged
+            from kas_tui.features.find.fulltext.fts_index import FullTextIndex, IndexDamaged
 
             try:
                 self.opened = FullTextIndex(self.app.package.root)
@@ -76,7 +76,7 @@ class FullTextController:
 
     def _update(self, paths: list[str] | None) -> None:
         """In a thread worker: a whole sync (``paths`` ``None``), or these files."""
-        from kas_tui.features.find.fulltext.index import IndexDamaged
+        from kas_tui.features.find.fulltext.fts_index import IndexDamaged
 
         app = self.app
         index = self.opened

@@ -14,7 +14,7 @@ from kas_tui.tui.widgets.findings import FindingsPanel
 from kas_tui.tui.widgets.nav_tree import NavTree
 
 if TYPE_CHECKING:
-    from kas_tui.features.check.model import Finding, Report
+    from kas_tui.features.check.findings import Finding, Report
     from kas_tui.tui.controllers.host import Host
     from kas_tui.tui.controllers.navigation import Navigation
 

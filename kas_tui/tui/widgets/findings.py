@@ -8,7 +8,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, ProgressBar, Static
 
-from kas_tui.features.check.model import Finding, Report
+from kas_tui.features.check.findings import Finding, Report
 from kas_tui.text.wording import counted, elide_words
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}

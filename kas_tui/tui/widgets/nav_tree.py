@@ -13,7 +13,7 @@ from textual.widgets.tree import TreeNode
 
 from kas_tui.core.package import Package
 from kas_tui.core.records import Listing
-from kas_tui.features.check.model import Finding
+from kas_tui.features.check.findings import Finding
 from kas_tui.text.description_verdicts import drifted
 from kas_tui.tui.commands import bindings
 from kas_tui.tui.palette import trust_mark

@@ -7,6 +7,6 @@ recovering), ``lines`` (the matching line of a found document and the words to
 highlight), ``search_cli`` (``kas-tui search``).
 """
 
-from kas_tui.features.find.fulltext.index import FullTextIndex, Hit, Results
+from kas_tui.features.find.fulltext.fts_index import FullTextIndex, Hit, Results
 
 __all__ = ["FullTextIndex", "Hit", "Results"]

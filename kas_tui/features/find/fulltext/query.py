@@ -10,7 +10,7 @@ it), also matches as a prefix once it has two letters: ``rot`` finds ``rotation`
 Porter stemming and prefixes do not mix while a word is half typed: ``rotati`` is no
 prefix of the indexed stem ``rotat`` (of ``rotating``, ``rotation``). :func:`parse`
 therefore also offers, for the typed word, its shorter forms (down to three letters
-fewer) for :class:`~kas_tui.features.find.fulltext.index.FullTextIndex` to fall back on when the
+fewer) for :class:`~kas_tui.features.find.fulltext.fts_index.FullTextIndex` to fall back on when the
 prefix finds nothing.
 """
 

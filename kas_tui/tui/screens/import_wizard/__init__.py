@@ -30,7 +30,7 @@ planned entries) is :mod:`kas_tui.features.importing`'s.
 """
 
 from kas_tui.tui.screens.import_wizard.files import FilePicker
-from kas_tui.tui.screens.import_wizard.form import FILE_KEY, PlanForm
+from kas_tui.tui.screens.import_wizard.plan_form import FILE_KEY, PlanForm
 from kas_tui.tui.screens.import_wizard.preview import PlanList
 from kas_tui.tui.screens.import_wizard.screen import ImportWizard, open_import_wizard
 

@@ -20,8 +20,8 @@ from textual.widgets.option_list import Option
 from kas_tui.core import form_fields as F
 from kas_tui.text.slug import parse_folder as parse_new_bundle
 from kas_tui.tui.screens.import_wizard.files import FilePicker
-from kas_tui.tui.screens.import_wizard.form import PlanForm
 from kas_tui.tui.screens.import_wizard.labels import plural
+from kas_tui.tui.screens.import_wizard.plan_form import PlanForm
 from kas_tui.tui.screens.import_wizard.preview import PlanList
 from kas_tui.tui.screens.kas_screen import KasScreen
 from kas_tui.tui.widgets.inputs import CleanInput

@@ -23,8 +23,8 @@ from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.tui.edit_outcome import EditDecided, EditOutcome
 from kas_tui.tui.screens.choose import DiffScreen, ask_unsaved
 from kas_tui.tui.screens.import_wizard.files import FilePicker
-from kas_tui.tui.screens.import_wizard.form import FILE_KEY, PlanForm
 from kas_tui.tui.screens.import_wizard.labels import plural
+from kas_tui.tui.screens.import_wizard.plan_form import FILE_KEY, PlanForm
 from kas_tui.tui.screens.kas_screen import KasScreen
 from kas_tui.tui.widgets.fields import FieldRow
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kas_tui.features.evaluate.model import Question
+from kas_tui.features.evaluate.runs import Question
 from kas_tui.text.lexical import LexicalIndex, query_terms
 
 if TYPE_CHECKING:
