@@ -69,6 +69,14 @@ def demo(root: Path):
 
 
 @pytest.fixture
+def inbox(tmp_path: Path) -> Path:
+    """Files of each kind to import (see :func:`tests.helpers.office.make_inbox`)."""
+    from tests.helpers.office import make_inbox
+
+    return make_inbox(tmp_path)
+
+
+@pytest.fixture
 def package_root(tmp_path: Path) -> Path:
     """The sample package, freshly written (see :func:`make_package`)."""
     return make_package(tmp_path)

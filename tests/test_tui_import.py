@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -24,9 +23,20 @@ from kas_tui.tui.screens.import_wizard import (
     FilePicker,
     ImportWizard,
     PlanList,
-    open_import_wizard,
 )
 from kas_tui.tui.widgets.inputs import CleanInput
+from tests.helpers.import_wizard import (
+    conversion_done,
+    convert,
+    open_wizard,
+    plan_number,
+    prompt,
+    set_field,
+    show,
+    summary,
+    where,
+)
+from tests.helpers.office import TXT
 
 TODAY = dt.date(2026, 11, 30)
 BUNDLE = "billing-support"
@@ -35,134 +45,6 @@ SIZE = (120, 36)  # smaller screens render faster; the wizard works at this size
 
 def frontmatter(path: Path) -> dict:
     return yaml.safe_load(path.read_text().split("---\n")[1])
-
-
-# --- files of each kind ------------------------------------------------------------------------
-
-HTML = """<html><head><title>Refund FAQ for enterprise customers</title></head><body>
-<h1>Refund FAQ</h1>
-<p>Enterprise customers can request a prorated refund within 30 days of renewal when the
-service level was missed.</p>
-<h2>How to ask</h2>
-<p>Open a ticket with the billing team and attach the invoice number.</p>
-</body></html>
-"""
-CSV = "plan,price,seats\nStarter,10,5\nTeam,49,25\nEnterprise,199,500\n"
-TXT = (
-    "Chargebacks\n\nA chargeback happens when a customer disputes a card payment with their "
-    "bank. Respond within seven days with the invoice and the usage logs.\n"
-)
-_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-
-
-def make_docx(path: Path, paragraphs: list[str]) -> Path:
-    """A minimal Word document: the three parts a DOCX reader needs."""
-    types = (
-        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-        '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-        '<Default Extension="rels" '
-        'ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
-        '<Default Extension="xml" ContentType="application/xml"/>'
-        '<Override PartName="/word/document.xml" ContentType="application/'
-        'vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'
-    )
-    rels = (
-        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
-        'relationships/officeDocument" Target="word/document.xml"/></Relationships>'
-    )
-    body = "".join(
-        f'<w:p><w:r><w:t xml:space="preserve">{text}</w:t></w:r></w:p>' for text in paragraphs
-    )
-    document = (
-        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-        f'<w:document xmlns:w="{_W}"><w:body>{body}</w:body></w:document>'
-    )
-    with zipfile.ZipFile(path, "w") as archive:
-        archive.writestr("[Content_Types].xml", types)
-        archive.writestr("_rels/.rels", rels)
-        archive.writestr("word/document.xml", document)
-    return path
-
-
-@pytest.fixture
-def inbox(tmp_path: Path) -> Path:
-    folder = tmp_path / "inbox"
-    folder.mkdir()
-    (folder / "refund-faq.html").write_text(HTML)
-    (folder / "plans.csv").write_text(CSV)
-    (folder / "chargebacks.txt").write_text(TXT)
-    (folder / "broken.pdf").write_bytes(b"%PDF-1.4\nthis is not a PDF at all\n")
-    make_docx(
-        folder / "dunning.docx",
-        [
-            "Dunning schedule",
-            "Failed card payments are retried on days 1, 3 and 7 before the account is suspended.",
-            "Support can pause dunning for 14 days at the customer's request.",
-        ],
-    )
-    (folder / "photo.bin").write_bytes(b"\x00\x01\x02")
-    return folder
-
-
-# --- driving the wizard ----------------------------------------------------------------------
-
-
-async def open_wizard(app: KasApp, pilot, start: Path) -> ImportWizard:
-    open_import_wizard(app, start=start)
-    await pilot.pause()
-    assert isinstance(app.screen, ImportWizard)
-    return app.screen
-
-
-async def conversion_done(app: KasApp) -> None:
-    """Wait for the wizard's worker (not every worker: the picker's loader never ends)."""
-    for worker in list(app.workers):
-        if worker.group == "import":
-            await worker.wait()
-
-
-async def convert(app: KasApp, pilot, wizard: ImportWizard) -> None:
-    await pilot.press("ctrl+s")
-    await conversion_done(app)
-    for _ in range(3):
-        await pilot.pause()
-    assert wizard.step == "preview", wizard.query_one("#iw-files-status", Static).content
-
-
-def plan_number(wizard: ImportWizard, name: str) -> int:
-    return next(n for n, p in enumerate(wizard.plans) if p.source.name == name)
-
-
-async def show(pilot, wizard: ImportWizard, name: str) -> int:
-    number = plan_number(wizard, name)
-    wizard.query_one(PlanList).highlighted = number
-    await pilot.pause()
-    await pilot.pause()
-    return number
-
-
-def where(wizard: ImportWizard) -> str:
-    return str(wizard.query_one("#iw-where", Static).render())
-
-
-def summary(wizard: ImportWizard) -> str:
-    return str(wizard.query_one("#iw-summary", Static).render())
-
-
-def prompt(wizard: ImportWizard, number: int) -> str:
-    return str(wizard.query_one(PlanList).get_option_at_index(number).prompt)
-
-
-async def set_field(pilot, wizard: ImportWizard, number: int, key: str, value: str) -> None:
-    form = wizard._form(number)
-    assert form is not None
-    row = form.row(key)
-    assert row is not None
-    row.query_one(CleanInput).value = value
-    await pilot.pause()
-    await pilot.pause()
 
 
 # --- the whole way: pick, convert, review, edit, write, undo -------------------------------

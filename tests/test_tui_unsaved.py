@@ -14,7 +14,6 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from conftest import changed, files
-from test_tui_import import convert, inbox, open_wizard, set_field  # noqa: F401 (a fixture)
 from textual.screen import Screen
 from textual.widgets import Button, Input
 
@@ -24,6 +23,7 @@ from kas_tui.tui.screens.choose import ChoiceScreen
 from kas_tui.tui.screens.entry_editor import OneLineArea, open_entry_editor
 from kas_tui.tui.screens.meta_editor import open_meta_editor
 from kas_tui.tui.screens.skill_editor import open_skill_editor
+from tests.helpers.import_wizard import convert, open_wizard, set_field
 
 TODAY = dt.date(2026, 11, 30)
 DOC = "incidents/severity-levels.md"
