@@ -25,11 +25,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
-
-import race  # noqa: E402
+sys.path[:0] = [str(ROOT)]
 
 from kas_tui.core import fileio, store  # noqa: E402
+from tests.helpers import race  # noqa: E402
 
 
 @contextlib.contextmanager

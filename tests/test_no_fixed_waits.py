@@ -17,8 +17,8 @@ FIXED_WAIT = re.compile(r"\b(?:time\.sleep|asyncio\.sleep|sleep)\(|\.pause\(\s*[
 
 def test_no_test_waits_for_a_fixed_time() -> None:
     found = [
-        f"{path.name}:{number}: {line.strip()}"
-        for path in sorted(TESTS.glob("*.py"))
+        f"{path.relative_to(TESTS)}:{number}: {line.strip()}"
+        for path in sorted(TESTS.rglob("*.py"))
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
         if FIXED_WAIT.search(line) and "# not a wait:" not in line and "FIXED_WAIT" not in line
     ]
