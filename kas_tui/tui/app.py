@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections import deque
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -61,6 +62,15 @@ if TYPE_CHECKING:
     from kas_tui.tui.history import History
     from kas_tui.tui.screens.find import Found
 
+_HERE = Path(__file__).parent
+#: The app's CSS: app.tcss, then every screen's file (each beside its screen, which names
+#: it by its own CSS_PATH too). All read at start, as one file was: Textual reads a
+#: screen's file when the screen is first pushed, and restyles the whole app then.
+CSS_FILES = [
+    "app.tcss",
+    *sorted(p.relative_to(_HERE).as_posix() for p in (_HERE / "screens").rglob("*.tcss")),
+]
+
 #: Seconds between two looks at the disk for changes made by other programs.
 WATCH_INTERVAL = 1.0
 #: From this many documents the first screen comes before the documents are read.
@@ -102,7 +112,7 @@ def open_app(location: Location, **options) -> KasApp:
 class KasApp(App[None]):
     """Browse a Knowledge-as-Skill package by its three layers, and edit it."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = CSS_FILES
     TITLE = "kas-tui"
     COMMANDS = App.COMMANDS | {KasCommands}
     BINDINGS = bindings("app")  # help and quit; the rest are the main screen's

@@ -1,6 +1,8 @@
 """Each screen's CSS is beside it: a ``.tcss`` named by its ``CSS_PATH`` (resolved, as
 Textual does, from the folder of the module that defines the screen), each widget's in
-its ``DEFAULT_CSS``; ``app.tcss`` keeps the few app-wide rules."""
+its ``DEFAULT_CSS``; ``app.tcss`` keeps the few app-wide rules. The app reads every
+screen's file at start (a file first read when its screen is pushed would make Textual
+restyle the whole app then)."""
 
 from __future__ import annotations
 
@@ -46,10 +48,11 @@ def test_every_css_path_names_a_file_beside_its_screen() -> None:
     assert missing == []
 
 
-def test_every_tcss_file_is_loaded_by_the_app_or_a_screen() -> None:
-    named = set(css_files(KasApp)) | {path for cls in screens() for path in css_files(cls)}
-    unused = sorted(str(p.relative_to(TUI)) for p in TUI.rglob("*.tcss") if p not in named)
-    assert unused == []
+def test_every_tcss_file_is_a_screens_and_the_app_reads_them_all_at_start() -> None:
+    named = {path for cls in screens() for path in css_files(cls)}
+    files = set(TUI.rglob("*.tcss")) - {TUI / "app.tcss"}
+    assert sorted(str(p.relative_to(TUI)) for p in files - named) == []
+    assert set(css_files(KasApp)) == files | {TUI / "app.tcss"}
 
 
 def test_the_app_wide_file_is_small() -> None:
