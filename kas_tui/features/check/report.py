@@ -56,7 +56,7 @@ def summary(report: Report, *, fixed: int = 0) -> str:
         n(report.count("warning"), "warning"),
         n(report.count("info"), "info"),
     ]
-    tail = f", {n(fixed, 'fix')} applied" if fixed else ""
+    tail = f", {n(fixed, 'fix', 'fixes')} applied" if fixed else ""
     return (
         f"{report.profile} check of {visible(report.root)} (today {report.today.isoformat()}): "
         f"{', '.join(parts)}{tail} in {report.seconds:.2f} s"

@@ -460,3 +460,16 @@ def test_dry_run_leaves_the_loaded_model_as_the_disk_says(tmp_path: Path) -> Non
     assert outcome.diff and outcome.fixed
     assert not pkg.store.dry_run and not pkg.store.undo_stack
     assert check(pkg, agent_ready=True, today=today).findings == before
+
+
+def test_the_summary_counts_fixes_in_english() -> None:
+    """'202 fixes applied', never '202 fixs applied'."""
+    import datetime as dt
+
+    from kas_tui.features.check.findings import Report
+    from kas_tui.features.check.report import summary
+
+    report = Report("/kb", "okf", dt.date(2026, 12, 1), 3)
+    assert ", 1 fix applied in" in summary(report, fixed=1)
+    assert ", 202 fixes applied in" in summary(report, fixed=202)
+    assert "applied" not in summary(report, fixed=0)
