@@ -258,6 +258,7 @@ class _Builder(LayoutMixin, IncludesMixin, GroupsMixin, ReconcileMixin, Manifest
         clock = time.perf_counter()
         self._draft()
         if self.result.first:
+            self._refuse_if_nothing_converted()
             self._split_large_folders()
         self.result.seconds["draft"] = time.perf_counter() - clock
         clock = time.perf_counter()
@@ -271,6 +272,18 @@ class _Builder(LayoutMixin, IncludesMixin, GroupsMixin, ReconcileMixin, Manifest
             self._validate()
             self.result.seconds["check"] = time.perf_counter() - clock
         return self.result
+
+    def _refuse_if_nothing_converted(self) -> None:
+        """A first build in which no file could be converted writes nothing: an empty
+        package would only hide the failures behind a SKILL.md and an empty index."""
+        if any(doc.state != "failed" for doc in self.docs.values()):
+            return
+        failed = self.result.failed
+        first = f" (first: {failed[0].message})" if failed else ""
+        raise BuildError(
+            f"{self.source}: none of its {len(self.docs):,} files could be converted"
+            f"{first}; nothing was built"
+        )
 
     # 1. enumerate ------------------------------------------------------------------------
 

@@ -287,6 +287,23 @@ def test_build_cli_reports_progress_failures_and_the_check(tmp_path: Path, capsy
     assert (tmp_path / "desk-kb" / "guide.md").is_file()
 
 
+def test_a_build_where_every_file_fails_writes_nothing(tmp_path: Path, capsys) -> None:
+    """No empty package hiding the failures: refused, exit 2, the output folder absent."""
+    source = write_sources(
+        tmp_path / "src",
+        {"bad.pdf": b"not a pdf at all", "worse.docx": b"not a zip either"},
+    )
+    out = tmp_path / "desk-kb"
+    with pytest.raises(BuildError, match="none of its 2 files could be converted"):
+        build(source, out, workers=1)
+    assert not out.exists()
+    assert main(["build", str(source), str(out), "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "none of its 2 files could be converted" in err and "nothing was built" in err
+    assert "Traceback" not in err
+    assert not out.exists()
+
+
 def test_progress_lines_with_an_eta(monkeypatch) -> None:
     import io
 
