@@ -45,6 +45,12 @@ class ConflictError(StoreError):
     """The file changed on disk since it was read; it is not overwritten."""
 
 
+class ReadOnlyError(StoreError):
+    """The file has no write permission for anyone (``chmod a-w``): it is kept as it is,
+    as editors keep it, even where the folder would let a rename replace it (and even
+    for root, whom permissions do not stop)."""
+
+
 @dataclass(frozen=True)
 class Change:
     """One write: the bytes before (``None`` when the file was created) and after
@@ -108,6 +114,18 @@ def _check_unchanged(path: Path, expect: bytes | None, create: bool) -> None:
         raise ConflictError(path, "was created on disk by another program; not overwritten")
     if current != expect:
         raise ConflictError(path, "changed on disk since it was read; reload it before saving")
+    if is_read_only(path):
+        raise ReadOnlyError(
+            path, "is read-only: not written (make it writable, e.g. chmod u+w, to change it)"
+        )
+
+
+def is_read_only(path: Path | str) -> bool:
+    """Whether ``path`` is a file nobody may write (no ``w`` bit at all)."""
+    try:
+        return not os.stat(path).st_mode & 0o222
+    except OSError:
+        return False
 
 
 def _reason(exc: OSError) -> str:

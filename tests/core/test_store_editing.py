@@ -639,3 +639,20 @@ def test_undo_removes_the_folders_a_created_file_needed_and_redo_makes_them(tmp_
     (tmp_path / "new" / "keep.md").write_text("another program's file\n")
     store.undo()
     assert not path.exists() and (tmp_path / "new" / "keep.md").exists(), "only empty folders go"
+
+
+def test_a_read_only_file_is_never_replaced(tmp_path):
+    """chmod 444 in a writable folder: the rename would replace it (and root may write
+    anything); the store refuses, as editors do, and the bytes stay."""
+    path = tmp_path / "doc.md"
+    path.write_bytes(b"---\ntype: Note\n---\nold\n")
+    path.chmod(0o444)
+    store = Store()
+    with pytest.raises(store_mod.ReadOnlyError, match="doc.md: is read-only"):
+        store.apply(path, lambda text: text.replace("old", "new"), label="edit")
+    assert path.read_bytes() == b"---\ntype: Note\n---\nold\n"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o444
+    assert leftovers(tmp_path) == [] and store.undo_stack == []
+    path.chmod(0o644)  # made writable again: the same edit goes through
+    store.apply(path, lambda text: text.replace("old", "new"), label="edit")
+    assert path.read_bytes() == b"---\ntype: Note\n---\nnew\n"

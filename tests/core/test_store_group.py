@@ -87,6 +87,18 @@ def test_a_group_is_refused_whole_when_a_file_changed_since_the_plan(root: Path)
     assert pkg.store.undo_stack == []
 
 
+def test_a_group_touching_a_read_only_file_writes_none_of_its_files(root: Path) -> None:
+    pkg = Package.open(root)
+    plan = plan_move(pkg, "incidents/severity-levels.md", "oncall/severity-levels.md")
+    touched = sorted(f.path for f in plan.files if f.path.endswith(".md"))[-1]
+    (root / touched).chmod(0o444)
+    before = files(root)
+    with pytest.raises(StoreError, match="is read-only"):
+        apply_plan(pkg, plan)
+    assert files(root) == before
+    assert pkg.store.undo_stack == []
+
+
 def test_a_group_is_refused_when_its_target_appeared(root: Path) -> None:
     pkg = Package.open(root)
     plan = plan_move(pkg, "incidents/severity-levels.md", "oncall/severity-levels.md")

@@ -473,3 +473,16 @@ def test_the_summary_counts_fixes_in_english() -> None:
     assert ", 1 fix applied in" in summary(report, fixed=1)
     assert ", 202 fixes applied in" in summary(report, fixed=202)
     assert "applied" not in summary(report, fixed=0)
+
+
+def test_fix_refuses_a_read_only_index_in_one_line(tmp_path: Path, capsys) -> None:
+    """A read-only index.md is never replaced by a fix (the folder's rename would)."""
+    root = fix_package(tmp_path)
+    (root / "index.md").chmod(0o444)
+    before = (root / "index.md").read_bytes()
+    code, out, err = cli(capsys, root, "--agent-ready", "--fix", "--today", TODAY)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "index.md: is read-only" in lines[0], err
+    assert "Traceback" not in err
+    assert (root / "index.md").read_bytes() == before
