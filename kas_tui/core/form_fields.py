@@ -495,12 +495,9 @@ def check_meta(meta: dict[str, Any]) -> dict[str, str]:
         "status": lambda v: parse_status(v)[1],
         "stale_after": lambda v: parse_timestamp(str(v))[1] if v is not None else None,
     }
-    for key in field_schema.required_keys():
-        if key not in errors and key in meta:
-            value = meta[key]
-            text_error = None if isinstance(value, str) else f"{key} must be text"
-            if error := text_error or parse_field(key, value)[1]:
-                errors[key] = error
+    for key in field_schema.required_keys():  # present (else missing): text to check
+        if key not in errors and (error := parse_field(key, meta[key])[1]):
+            errors[key] = error
     for key, check in checks.items():
         if key in meta and key not in errors and (error := check(meta[key])):
             errors[key] = error

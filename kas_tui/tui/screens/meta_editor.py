@@ -23,6 +23,7 @@ from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, Static, TextArea
 from textual.widgets.text_area import LanguageDoesNotExist, Selection
 
+from kas_tui.core import field_schema
 from kas_tui.core import form_fields as F
 from kas_tui.core.editing import remove_field, set_field, set_frontmatter_text
 from kas_tui.core.okf.errors import EditError, FormatError
@@ -203,7 +204,11 @@ class MetaEditor(FormScreen[bool]):
 
     def _type_hint(self) -> str:
         used = ", ".join(self.types[:5])
-        return f"required; used here: {used}" if used else "required: Runbook, Policy, Reference…"
+        return (
+            f"required; used here: {used}"
+            if used
+            else f"required: {field_schema.FIELDS['type'].examples}…"
+        )
 
     def on_mount(self) -> None:
         self.query_one("#me-box").border_subtitle = "ctrl+s save · ctrl+r YAML · esc close"
