@@ -15,6 +15,7 @@ from typing import Any
 
 from kas_tui.core.document_rules import clip, document_findings, key_lines
 from kas_tui.core.memory import paused_gc
+from kas_tui.core.okf.errors import FormatError
 from kas_tui.core.okf.lifecycle import Status, entry_says_lifecycle
 from kas_tui.core.okf.links import resolve
 from kas_tui.core.package import Package
@@ -282,6 +283,8 @@ class Checker:
             )
         try:
             text = pkg.read_text(name) if (pkg.root / name).is_file() else None
+        except FormatError:
+            return  # not UTF-8 or binary: the load reported it (OKF002), as for any document
         except (OSError, ValueError) as exc:
             self.emit("KAS002", name, 1, f"{name} cannot be read: {exc}")
             return
