@@ -9,6 +9,7 @@ import os
 import sys
 
 from kas_tui.cli.args import CommandError, Parser, iso_date, open_package, rule_codes, whole_number
+from kas_tui.cli.terminal import print_coloured
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 
 
@@ -93,7 +94,7 @@ def run_check(args: argparse.Namespace) -> int:
         print(format_json(run.report, fixed=run.fixed))
     else:
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        print(format_text(run.report, color=color, hints=args.hints, fixed=run.fixed))
+        print_coloured(format_text(run.report, color=color, hints=args.hints, fixed=run.fixed))
     return 1 if run.report.fails(strict=args.strict) else 0
 
 
