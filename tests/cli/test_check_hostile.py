@@ -51,3 +51,21 @@ def test_skill_md_that_is_not_utf8_is_the_finding_any_document_gets(
     assert len(lines) == 1, out
     assert "OKF002 error not valid UTF-8: byte 0xe9" in lines[0]
     assert skill.read_bytes() == before
+
+
+def test_fix_does_not_list_a_document_whose_frontmatter_is_broken(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Item 11: --fix listed it with no description, a new error (KAS033)."""
+    root = demo_copy(tmp_path)
+    (root / "oncall" / "broken.md").write_text("---\ntitle: [broken\ntype: Reference\n---\nbody\n")
+    (root / "oncall" / "stray.md").write_text(
+        "---\ntype: Reference\ntitle: Stray\ndescription: A page nobody listed yet.\n---\nbody\n"
+    )
+    code, out, _ = check(capsys, root, "--agent-ready", "--fix", "--hints")
+    index = (root / "oncall" / "index.md").read_text()
+    assert "stray.md" in index and "broken.md" not in index
+    assert "KAS033" not in out
+    at = out.index("KAS031 error broken.md is not listed")
+    assert "Give the document a description" in out[at:].splitlines()[1]
+    assert code == 1

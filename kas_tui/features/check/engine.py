@@ -37,6 +37,13 @@ def matches(code: str, patterns: Iterable[str]) -> bool:
     return any(code.startswith(p.strip().upper()) for p in patterns if p.strip())
 
 
+#: the hint of KAS031 for a document --fix cannot list (see ``fixes.missing_entries``)
+_UNLISTABLE = (
+    "Give the document a description (its frontmatter has none it can read), then add "
+    "its entry, or run 'kas-tui check --agent-ready --fix'."
+)
+
+
 class Checker:
     """Holds one run's state; each ``_check_*`` method is one family of rules."""
 
@@ -311,9 +318,9 @@ class Checker:
             listed = {item.path for item in index.listings if item.kind in ("document", "bundle")}
             for doc in pkg.documents_in(folder):
                 if doc.path not in listed:
-                    self.emit(
-                        "KAS031", index.path, None, f"{posixpath.basename(doc.path)} is not listed"
-                    )
+                    hint = None if doc.description.strip() else _UNLISTABLE
+                    name = posixpath.basename(doc.path)
+                    self.emit("KAS031", index.path, None, f"{name} is not listed", hint)
             for sub in pkg.subfolders(folder):
                 if sub in bundles and sub not in listed:
                     self.emit(
