@@ -213,7 +213,13 @@ class Checker:
                 kind = target.kind
                 if kind == "internal":
                     if target.path not in known:
-                        message = f"link to {link_target!r}: {target.path or '/'} does not exist"
+                        shut = pkg.unreadable_folder_of(target.path)
+                        what = (
+                            f"is in {shut}/, which cannot be read"
+                            if shut is not None
+                            else "does not exist"
+                        )
+                        message = f"link to {link_target!r}: {target.path or '/'} {what}"
                         self.emit("OKF120", path, line, message)
                     elif target.path != path:
                         linked_add(target.path)
