@@ -58,6 +58,17 @@ def check_arguments(parser: Parser) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    try:
+        return _check(args)
+    except CommandError as exc:
+        if args.format == "json":  # a pipeline parses stdout: it gets the error as JSON
+            from kas_tui.features.check.report import format_json_error
+
+            print(format_json_error(str(exc)))
+        raise
+
+
+def _check(args: argparse.Namespace) -> int:
     from kas_tui.core.okf.errors import EditError
     from kas_tui.core.store import StoreError
     from kas_tui.features.check.run import CheckOptions, check_folder, unknown_codes
@@ -80,6 +91,10 @@ def run_check(args: argparse.Namespace) -> int:
             root, options, use_cache=not args.no_cache, fix=args.fix, dry_run=args.dry_run
         )
     except (EditError, StoreError, OSError) as exc:  # a fix refused or unwritable: say which
+        if args.format == "json":
+            from kas_tui.features.check.report import format_json_error
+
+            print(format_json_error(str(exc), str(root)))
         print(f"kas-tui check --fix: {exc}", file=sys.stderr)
         return 2
     if run.diff is not None:  # --fix --dry-run

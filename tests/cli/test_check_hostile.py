@@ -69,3 +69,26 @@ def test_fix_does_not_list_a_document_whose_frontmatter_is_broken(
     at = out.index("KAS031 error broken.md is not listed")
     assert "Give the document a description" in out[at:].splitlines()[1]
     assert code == 1
+
+
+@pytest.mark.parametrize("what", ["empty", "missing", "file"])
+def test_json_output_is_json_even_when_the_check_cannot_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], what: str
+) -> None:
+    """Item 15: an empty folder gave no JSON, so a pipeline parsing stdout broke."""
+    import json
+
+    target = tmp_path / "target"
+    if what == "empty":
+        target.mkdir()
+    elif what == "file":
+        target.write_text("not a folder\n")
+    try:
+        code = main(["check", "--format", "json", "--agent-ready", str(target)])
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    assert code == 2
+    data = json.loads(out)
+    assert data["schema"] == 1 and str(target) in data["error"]
+    assert data["error"] in err
