@@ -28,6 +28,7 @@ from kas_tui.core.loader import ReadAhead
 from kas_tui.core.package import Package
 from kas_tui.text.wording import counted
 from kas_tui.tui.commands import COMMANDS, KasCommands, bindings
+from kas_tui.tui.control_codes import show_control_codes
 from kas_tui.tui.controllers.edits import EditController
 from kas_tui.tui.controllers.external_editor import ExternalEditor
 from kas_tui.tui.controllers.find_index import FindIndex
@@ -107,6 +108,9 @@ def open_app(location: Location, **options) -> KasApp:
     notes = [location.note] if location.note else []
     notes += [str(p) for p in package.problems if p.code in ("unreadable", "special-file")]
     return KasApp(package, notes=notes, **options)
+
+
+show_control_codes()  # before any text is shown: see tui/control_codes.py
 
 
 class KasApp(App[None]):
