@@ -19,6 +19,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from kas_tui import __version__
 from kas_tui.features.agent.tools import LISTDIR, PEEK, READFILE
 from kas_tui.features.serve.client_session import ServedPackage, Session
+from kas_tui.features.serve.clients import server_url
 
 _READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
 
@@ -127,7 +128,7 @@ def serve(
         else:
             host, port = http
             print(
-                f"kas-tui: serving {served.name} at http://{host}:{port}/mcp "
+                f"kas-tui: serving {served.name} at {server_url(host, port)} "
                 f"(logs: {log_dir or 'the user data folder'}); ctrl+c stops",
                 file=sys.stderr,
             )
