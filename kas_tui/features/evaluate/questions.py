@@ -135,7 +135,27 @@ def parse_questions(
     return qset
 
 
+#: this many lines that are not JSON, before any that is, and the file is not a question set
+NOT_A_QUESTION_SET = 3
+
+
 def _json_rows(text: str, source: str, qset: QuestionSet) -> Iterable[tuple[int, dict]]:
+    heads = [
+        (number, line.strip())
+        for number, line in enumerate(text.splitlines(), start=1)
+        if line.strip() and not line.strip().startswith(("#", "//"))
+    ][:NOT_A_QUESTION_SET]
+    if len(heads) == NOT_A_QUESTION_SET and not any(_is_json(line) for _, line in heads):
+        qset.problems.append(
+            QuestionProblem(
+                source,
+                heads[0][0],
+                "not a question set: its first lines are not JSON; a question set is JSON "
+                'Lines, one {"id": "q1", "question": "...", "gold": ["a.md"]} per line, or '
+                "CSV with a header row (id,question,gold)",
+            )
+        )
+        return
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith(("#", "//")):
@@ -163,6 +183,14 @@ def _json_rows(text: str, source: str, qset: QuestionSet) -> Iterable[tuple[int,
             )
             continue
         yield number, record
+
+
+def _is_json(line: str) -> bool:
+    try:
+        json.loads(line)
+    except json.JSONDecodeError:
+        return False
+    return True
 
 
 def _csv_rows(text: str, source: str, qset: QuestionSet) -> Iterable[tuple[int, dict]]:
