@@ -57,6 +57,7 @@ def check_arguments(parser: Parser) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from kas_tui.core.editing import failure_line
     from kas_tui.core.okf.errors import EditError
     from kas_tui.core.store import StoreError
     from kas_tui.features.check.run import CheckOptions, check_folder, unknown_codes
@@ -79,7 +80,8 @@ def run_check(args: argparse.Namespace) -> int:
             root, options, use_cache=not args.no_cache, fix=args.fix, dry_run=args.dry_run
         )
     except (EditError, StoreError, OSError) as exc:  # a fix refused or unwritable: say which
-        print(f"kas-tui check --fix: {exc}", file=sys.stderr)
+        # the fixes are written all or none: none was, unless the message says otherwise
+        print(f"kas-tui check --fix: {failure_line(exc, root)}", file=sys.stderr)
         return 2
     if run.diff is not None:  # --fix --dry-run
         sys.stdout.write(run.diff)
