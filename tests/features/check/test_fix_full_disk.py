@@ -3,7 +3,8 @@ none of them is written, the package stays byte for byte as it was, and the one-
 message says so (exit 2, no traceback).
 
 The disk is a small tmpfs (root only; skipped with the reason elsewhere), left with one
-block free: room for each file to be replaced in turn, not for the two it creates.
+block free: room for each file to be replaced in turn, not for the two it creates. A
+read-only index.md met after other files refuses the run the same way.
 """
 
 # ruff: noqa: E501  (descriptions are one long line each, as in real packages)
@@ -76,3 +77,21 @@ def test_a_fix_run_on_a_full_disk_writes_none_of_its_files(
         assert code == 0, err
         assert "v2.md" in (root / "releases/index.md").read_text()
         assert (root / "ops/index.md").is_file() and (root / "log.md").is_file()
+
+
+def test_a_read_only_index_refuses_the_whole_fix_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """releases/index.md is fixed after index.md and ops/index.md: they stay as they were."""
+    root = write_package(tmp_path, FILES)
+    (root / "releases/index.md").chmod(0o444)
+    before = hashes(root)
+    code, err = fix(capsys, root)
+    assert hashes(root) == before
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("kas-tui check --fix: nothing was changed: releases/index.md: "), (
+        lines
+    )
+    assert "is read-only" in lines[0]
