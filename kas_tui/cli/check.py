@@ -9,6 +9,7 @@ import os
 import sys
 
 from kas_tui.cli.args import CommandError, Parser, iso_date, open_package, rule_codes, whole_number
+from kas_tui.cli.terminal import print_coloured
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 
 
@@ -57,6 +58,17 @@ def check_arguments(parser: Parser) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    try:
+        return _check(args)
+    except CommandError as exc:
+        if args.format == "json":  # a pipeline parses stdout: it gets the error as JSON
+            from kas_tui.features.check.report import format_json_error
+
+            print(format_json_error(str(exc)))
+        raise
+
+
+def _check(args: argparse.Namespace) -> int:
     from kas_tui.core.editing import failure_line
     from kas_tui.core.okf.errors import EditError
     from kas_tui.core.store import StoreError
@@ -81,7 +93,12 @@ def run_check(args: argparse.Namespace) -> int:
         )
     except (EditError, StoreError, OSError) as exc:  # a fix refused or unwritable: say which
         # the fixes are written all or none: none was, unless the message says otherwise
-        print(f"kas-tui check --fix: {failure_line(exc, root)}", file=sys.stderr)
+        line = failure_line(exc, root)
+        if args.format == "json":
+            from kas_tui.features.check.report import format_json_error
+
+            print(format_json_error(line, str(root)))
+        print(f"kas-tui check --fix: {line}", file=sys.stderr)
         return 2
     if run.diff is not None:  # --fix --dry-run
         sys.stdout.write(run.diff)
@@ -95,7 +112,7 @@ def run_check(args: argparse.Namespace) -> int:
         print(format_json(run.report, fixed=run.fixed))
     else:
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        print(format_text(run.report, color=color, hints=args.hints, fixed=run.fixed))
+        print_coloured(format_text(run.report, color=color, hints=args.hints, fixed=run.fixed))
     return 1 if run.report.fails(strict=args.strict) else 0
 
 

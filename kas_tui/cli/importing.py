@@ -260,6 +260,8 @@ def _import_summary(plans: list[Any], *, dry_run: bool) -> int:
             print(
                 f"{verbs[plan.action]}: {plan.source} -> {plan.path} ({draft.type}: {draft.title})"
             )
+            for note in draft.notes:
+                print(f"  {plan.source.name}: {note}", file=sys.stderr)
         elif plan.action == "unchanged":
             print(f"unchanged: {plan.message}")
         else:

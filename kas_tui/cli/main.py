@@ -18,7 +18,8 @@ from pathlib import Path
 
 from kas_tui import __version__
 from kas_tui.cli.args import CommandError, Parser, open_package
-from kas_tui.cli.verbs import BY_NAME, verbs_help
+from kas_tui.cli.terminal import escaped_output
+from kas_tui.cli.verbs import BY_NAME, Verb, verbs_help
 from kas_tui.text.wording import visible
 
 
@@ -82,6 +83,13 @@ def _run(argv: list[str] | None) -> int:
             # again (about 0.15 s a walk at 10,000 documents).
             gc.disable()
     verb = BY_NAME.get(argv[0]) if argv else None
+    if verb is None or verb.name in ("serve", "demo"):  # the TUI, JSON-RPC on stdout
+        return _run_verb(verb, argv)
+    with escaped_output():
+        return _run_verb(verb, argv)
+
+
+def _run_verb(verb: Verb | None, argv: list[str]) -> int:
     prog = f"kas-tui {verb.name}" if verb else "kas-tui"
     try:
         if verb is None:

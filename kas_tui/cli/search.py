@@ -14,6 +14,8 @@ import sys
 from typing import TYPE_CHECKING
 
 from kas_tui.cli.args import Parser, open_package, whole_number
+from kas_tui.cli.terminal import print_coloured
+from kas_tui.text.wording import terminal_text
 
 if TYPE_CHECKING:
     from kas_tui.features.find.fulltext.fts_index import Hit, Results
@@ -63,7 +65,7 @@ def run_search(args: argparse.Namespace) -> int:
     else:
         color = sys.stdout.isatty()
         for hit in results.hits:
-            print(format_hit(hit, color=color))
+            print_coloured(format_hit(hit, color=color))
         if not results.hits:
             print(f"No document holds {query!r}.", file=sys.stderr)
     return 0 if results.hits else 1
@@ -71,11 +73,12 @@ def run_search(args: argparse.Namespace) -> int:
 
 def format_hit(hit: Hit, *, color: bool = False) -> str:
     """``path:line  title`` and the matching line, indented (its words bold in colour)."""
-    text = hit.text
-    if color:
-        for start, end in reversed(hit.spans):
-            text = f"{text[:start]}{_BOLD}{text[start:end]}{_PLAIN}{text[end:]}"
-    return f"{hit.path}:{hit.line}  {hit.title}\n    {text}"
+    text, cuts, last = hit.text, [], 0
+    for start, end in hit.spans if color else ():
+        cuts += [terminal_text(text[last:start]), _BOLD, terminal_text(text[start:end]), _PLAIN]
+        last = end
+    shown = "".join(cuts) + terminal_text(text[last:])
+    return f"{terminal_text(hit.path)}:{hit.line}  {terminal_text(hit.title)}\n    {shown}"
 
 
 def as_json(query: str, root: str, results: Results) -> dict:

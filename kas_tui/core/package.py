@@ -441,6 +441,16 @@ class Package:
             known.add(self.skill_file)
         return known
 
+    def unreadable_folder_of(self, rel: str) -> str | None:
+        """The folder that could not be listed and holds ``rel`` (or is it), if any: what
+        is there is unknown, not missing."""
+        for problem in self.problems:
+            folder = problem.path
+            inside = rel == folder or rel.startswith(f"{folder}/")
+            if problem.code == "unreadable" and inside and (self.root / folder).is_dir():
+                return folder
+        return None
+
     def scan(self, rel: str) -> BodyScan:
         """The links, footnotes and headings of a document's body (scanned at most once)."""
         found = self.scans.get(rel)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 
 def counted(count: int, word: str, plural: str | None = None) -> str:
     """``count`` and ``word``, the word in the plural unless the count is one
@@ -18,6 +20,24 @@ def visible(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+#: what a terminal acts on rather than shows: C0 controls but tab and line feed, DEL,
+#: C1 controls, and the bidirectional overrides that reorder a line ("Trojan Source")
+_ACTIVE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _written_out(match: re.Match[str]) -> str:
+    char = match.group()
+    return repr(char)[1:-1] if char < "\x7f" else f"\\u{ord(char):04x}"
+
+
+def terminal_text(text: str) -> str:
+    """``text`` as it may reach a terminal: lines and tabs kept, every character the
+    terminal would act on (an escape sequence setting the title or colours, a carriage
+    return overwriting the line) written out as ``\\x1b``, ``\\r``, ``\\u202e``. JSON stays
+    JSON: its text never holds a raw C0 control, and ``\\u0085`` means what U+0085 did."""
+    return _ACTIVE.sub(_written_out, text)
 
 
 def at_line(source: str, line: int) -> str:

@@ -176,9 +176,7 @@ def test_bullet_style_is_followed():
         ("2026-1-1", "Update", "m"),
         ("yesterday", "Update", "m"),
         ("2026-01-01", "Up\ndate", "m"),
-        ("2026-01-01", "Update", "two\nlines"),
-        ("2026-01-01", "Update", "clear \x1b[2J screen"),
-        ("2026-01-01", "Update", "cr\rhere"),
+        ("2026-01-01", "Up\x1bdate", "m"),
     ],
 )
 def test_bad_entries_are_refused(date, kind, message):
@@ -189,3 +187,18 @@ def test_bad_entries_are_refused(date, kind, message):
 def test_format_bullet():
     assert lg.format_bullet(" Update ", " text ") == "* **Update**: text"
     assert lg.format_bullet("Update", "text", "-") == "- **Update**: text"
+
+
+@pytest.mark.parametrize(
+    ("message", "written"),
+    [
+        ("two\nlines", "two\\nlines"),
+        ("clear \x1b[2J screen", "clear \\x1b[2J screen"),
+        ("moved bad\rname\x1b]0;pwned\x07.md", "moved bad\\rname\\x1b]0;pwned\\x07.md"),
+    ],
+)
+def test_a_message_naming_a_hostile_file_stays_one_line_written_out(message, written):
+    """A message names files, and a file name may hold anything (issue 30, item 4)."""
+    text = lg.append_log_entry(LOG, "2026-11-02", "Update", message)
+    assert f"* **Update**: {written}\n" in text
+    assert "\x1b" not in text and "\r" not in text

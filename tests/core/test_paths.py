@@ -230,3 +230,21 @@ def test_the_tree_root_says_when_there_is_no_skill_file(tmp_path: Path) -> None:
     root = make_package(tmp_path / "skills")
     tree = NavTree(Package.open(root), today=None)  # type: ignore[arg-type]
     assert tree.root.label.plain == f"{root.name}  · SKILL.md"
+
+
+@needs_unprivileged
+def test_a_link_into_a_folder_that_cannot_be_read_says_so(locked: Path) -> None:
+    """Issue 30, item 12: it was reported as "does not exist"."""
+    glossary = locked / "glossary.md"
+    glossary.write_text(
+        glossary.read_text()
+        + "\nSee [severity](/incidents/severity-levels.md) and [x](/nope.md).\n"
+    )
+    result = kas_tui("check", locked, "--no-cache")
+    assert "Traceback" not in result.stderr, result.stderr
+    lines = [line for line in result.stdout.splitlines() if "OKF120" in line]
+    assert any(
+        "incidents/severity-levels.md is in incidents/, which cannot be read" in line
+        for line in lines
+    ), result.stdout
+    assert any("nope.md does not exist" in line for line in lines), result.stdout

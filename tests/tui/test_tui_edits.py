@@ -156,6 +156,30 @@ async def test_add_missing_entries_lists_unlisted_documents(root: Path) -> None:
         )
 
 
+async def test_add_missing_entries_leaves_a_document_without_description_and_says_why(
+    root: Path,
+) -> None:
+    """Issue 30, item 11: the entry would have had no description, a new error."""
+    (root / "oncall" / "broken.md").write_text("---\ntitle: [broken\ntype: Note\n---\nbody\n")
+    (root / "oncall" / "stray.md").write_text(
+        "---\ntype: Note\ntitle: Stray note\ndescription: A note nobody listed yet.\n---\n"
+    )
+    app = app_on(root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        tree = app.query_one(NavTree)
+        tree.focus()
+        assert tree.select_path("oncall")
+        await pilot.pause()
+        await pilot.press("A")
+        await pilot_wait_until(
+            pilot, lambda: any("broken.md" in n.message for n in app._notifications)
+        )
+        index = (root / "oncall/index.md").read_text()
+        assert "stray.md" in index and "broken.md" not in index
+        note = next(n.message for n in app._notifications if "broken.md" in n.message)
+        assert note.startswith("Not listed: broken.md: no description")
+
+
 async def test_a_file_changed_on_disk_is_never_overwritten_silently(root: Path) -> None:
     app = app_on(root)
     async with app.run_test(size=(160, 48)) as pilot:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.core.okf.text import control_chars, newline_of, split_lines
+from kas_tui.text.wording import terminal_text
 
 _GROUP = re.compile(r"##[ \t]+(?P<head>.*?)[ \t]*$")
 _DATE = re.compile(r"(?P<date>\d{4}-\d{2}-\d{2})(?:[ \t]*:[ \t]*(?P<summary>.*))?$")
@@ -133,11 +134,13 @@ def _real_date(text: str) -> bool:
 
 
 def format_bullet(kind: str, message: str, bullet: str = "*") -> str:
-    """``* **Kind**: message`` (one line; control characters refused)."""
-    for what, value in (("kind", kind), ("message", message)):
-        if "\n" in value or "\r" in value or control_chars(value):
-            raise EditError(f"the log {what} must be one line of plain text")
-    return f"{bullet} **{kind.strip()}**: {message.strip()}"
+    """``* **Kind**: message``, one line: a kind with a control character is refused; in
+    the message (it names files, whose names may hold anything) line breaks and control
+    characters are written out (``\\n``, ``\\x1b``)."""
+    if "\n" in kind or "\r" in kind or control_chars(kind):
+        raise EditError("the log kind must be one line of plain text")
+    message = terminal_text(message.strip().replace("\n", "\\n"))
+    return f"{bullet} **{kind.strip()}**: {message}"
 
 
 def append_log_entry(text: str | None, date: str, kind: str, message: str) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 
 from kas_tui.core.document_rules import clip, document_findings, key_lines
 from kas_tui.core.memory import paused_gc
+from kas_tui.core.okf.errors import FormatError
 from kas_tui.core.okf.lifecycle import Status, entry_says_lifecycle
 from kas_tui.core.okf.links import resolve
 from kas_tui.core.package import Package
@@ -34,6 +35,13 @@ _AWKWARD = re.compile(r"[^a-z0-9._-]")
 def matches(code: str, patterns: Iterable[str]) -> bool:
     """Whether ``code`` matches one of ``patterns`` (full codes or prefixes: ``KAS04``)."""
     return any(code.startswith(p.strip().upper()) for p in patterns if p.strip())
+
+
+#: the hint of KAS031 for a document --fix cannot list (see ``fixes.missing_entries``)
+_UNLISTABLE = (
+    "Give the document a description (its frontmatter has none it can read), then add "
+    "its entry, or run 'kas-tui check --agent-ready --fix'."
+)
 
 
 class Checker:
@@ -205,7 +213,13 @@ class Checker:
                 kind = target.kind
                 if kind == "internal":
                     if target.path not in known:
-                        message = f"link to {link_target!r}: {target.path or '/'} does not exist"
+                        shut = pkg.unreadable_folder_of(target.path)
+                        what = (
+                            f"is in {shut}/, which cannot be read"
+                            if shut is not None
+                            else "does not exist"
+                        )
+                        message = f"link to {link_target!r}: {target.path or '/'} {what}"
                         self.emit("OKF120", path, line, message)
                     elif target.path != path:
                         linked_add(target.path)
@@ -282,6 +296,8 @@ class Checker:
             )
         try:
             text = pkg.read_text(name) if (pkg.root / name).is_file() else None
+        except FormatError:
+            return  # not UTF-8 or binary: the load reported it (OKF002), as for any document
         except (OSError, ValueError) as exc:
             self.emit("KAS002", name, 1, f"{name} cannot be read: {exc}")
             return
@@ -308,9 +324,9 @@ class Checker:
             listed = {item.path for item in index.listings if item.kind in ("document", "bundle")}
             for doc in pkg.documents_in(folder):
                 if doc.path not in listed:
-                    self.emit(
-                        "KAS031", index.path, None, f"{posixpath.basename(doc.path)} is not listed"
-                    )
+                    hint = None if doc.description.strip() else _UNLISTABLE
+                    name = posixpath.basename(doc.path)
+                    self.emit("KAS031", index.path, None, f"{name} is not listed", hint)
             for sub in pkg.subfolders(folder):
                 if sub in bundles and sub not in listed:
                     self.emit(

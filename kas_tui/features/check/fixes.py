@@ -33,19 +33,24 @@ class FixOutcome:
     diff: str = ""
 
 
+def _listed(pkg: Package, folder: str) -> set[str]:
+    index = pkg.indexes.get(folder)
+    return {i.path for i in index.listings if i.kind in ("document", "bundle")} if index else set()
+
+
 def missing_entries(pkg: Package, folder: str) -> list[index_layout.NewEntry]:
     """The documents and sub-bundles of ``folder`` its index.md does not list (all of
     them when it has none): what ``check --fix`` and the TUI's "add missing entries" list.
+
+    A document with no description to list it with (its frontmatter is broken, or says
+    none) is left out: an entry without one would be a new error; see :func:`unlistable`.
     """
-    index = pkg.indexes.get(folder)
-    listed = (
-        {i.path for i in index.listings if i.kind in ("document", "bundle")} if index else set()
-    )
+    listed = _listed(pkg, folder)
     bundles = pkg.bundles()
     entries = [
         index_layout.NewEntry(doc.path, doc.title, doc.description, doc.type)
         for doc in pkg.documents_in(folder)
-        if doc.path not in listed
+        if doc.path not in listed and doc.description.strip()
     ]
     entries += [
         index_layout.NewEntry(
@@ -58,6 +63,17 @@ def missing_entries(pkg: Package, folder: str) -> list[index_layout.NewEntry]:
         if sub in bundles and sub not in listed
     ]
     return entries
+
+
+def unlistable(pkg: Package, folder: str) -> list[str]:
+    """The unlisted documents of ``folder`` that :func:`missing_entries` leaves out: they
+    have no description to list them with until their frontmatter gives one."""
+    listed = _listed(pkg, folder)
+    return [
+        doc.path
+        for doc in pkg.documents_in(folder)
+        if doc.path not in listed and not doc.description.strip()
+    ]
 
 
 def apply_fixes(

@@ -11,6 +11,12 @@ JSON schema, version 1::
                     "line": 12 | null, "message": "...", "fix": "..."}]
     }
 
+A check that could not run (exit 2: not a package, an unreadable folder, a fix that
+could not be written) still prints one JSON object, so a pipeline always parses::
+
+    {"tool": "kas-tui", "version": "0.1.0", "schema": 1, "root": "/abs/path" | null,
+     "error": "an empty folder, not a package; ..."}
+
 Fields are only ever added, never renamed or removed, while ``schema`` stays 1.
 """
 
@@ -90,5 +96,17 @@ def format_json(report: Report, *, fixed: int = 0) -> str:
             }
             for f in report.findings
         ],
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def format_json_error(message: str, root: str | None = None) -> str:
+    """The JSON of a check that could not run (see the module's schema)."""
+    data = {
+        "tool": "kas-tui",
+        "version": __version__,
+        "schema": SCHEMA_VERSION,
+        "root": root,
+        "error": message,
     }
     return json.dumps(data, indent=2, ensure_ascii=False)

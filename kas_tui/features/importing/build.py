@@ -489,6 +489,7 @@ class _Builder(LayoutMixin, IncludesMixin, GroupsMixin, ReconcileMixin, Manifest
                     slug=stem,
                     blocks=doc.blocks,
                 )
+                self.result.notes += [f"{doc.source}: {note}" for note in doc.draft.notes]
                 body = doc.draft.body
                 doc.raw_body = body
                 doc.headings = tuple(

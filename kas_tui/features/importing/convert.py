@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from kas_tui.core.fileio import open_regular, read_regular, special_kind
+from kas_tui.features.importing import charsets
 from kas_tui.features.importing.properties import document_properties
 
 #: Default limits; ``kas-tui import``/``build`` take ``--timeout`` and ``--max-size``.
@@ -115,6 +116,13 @@ class Converted:
     frontmatter: dict[str, Any] | None = None
     frontmatter_text: str | None = None
     seconds: float = 0.0
+    #: the encoding a text source was read with (``utf-8``), ``None`` when not text
+    encoding: str | None = None
+
+    @property
+    def encoding_note(self) -> str | None:
+        """What to tell the curator about how the text was read (``None``: UTF-8)."""
+        return charsets.assumed(self.encoding)
 
     @property
     def name(self) -> str:
@@ -297,22 +305,16 @@ def _is_text(data: bytes) -> bool:
     return True
 
 
-def _decode_text(path: Path, data: bytes) -> str:
-    """UTF-8 (a BOM dropped), else the encoding charset-normalizer detects."""
+def _decode_text(path: Path, data: bytes) -> tuple[str, str]:
+    """The text and the encoding it was read with (:mod:`.charsets`; a BOM dropped)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     if b"\0" in data[:65536] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise _Refused("unsupported", "binary data (NUL bytes), not text")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        pass
-    from charset_normalizer import from_bytes
-
-    best = from_bytes(data).best()
-    if best is None:
+    encoding = charsets.encoding_of(data)
+    if encoding is None:
         raise _Refused("unsupported", "not text in any encoding that could be detected")
-    return str(best)
+    return data.decode(encoding, errors="replace"), encoding
 
 
 def _normalise(text: str) -> str:
@@ -326,7 +328,8 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
     from kas_tui.core.okf import frontmatter as fm
     from kas_tui.core.okf.errors import FormatError
 
-    text = _decode_text(path, data).replace("\r\n", "\n")
+    text, encoding = _decode_text(path, data)
+    text = text.replace("\r\n", "\n")
     try:
         parsed = fm.parse(text)
     except FormatError as exc:
@@ -335,7 +338,7 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
             "corrupt", f"its frontmatter cannot be read{where}: {exc.message}; fix it and retry"
         ) from None
     if parsed is None:
-        return Converted(path, text, "markdown", "", 0, 0.0)
+        return Converted(path, text, "markdown", "", 0, 0.0, encoding=encoding)
     yaml_text = text[parsed.block.yaml_start : parsed.block.yaml_end]
     body = text[parsed.block.end :]
     return Converted(
@@ -347,18 +350,20 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
         0.0,
         frontmatter=parsed.data,
         frontmatter_text=yaml_text,
+        encoding=encoding,
     )
 
 
 def _from_text(path: Path, data: bytes) -> Converted:
     import textwrap
 
-    text = _normalise(textwrap.dedent(_decode_text(path, data).replace("\r\n", "\n")))
+    text, encoding = _decode_text(path, data)
+    text = _normalise(textwrap.dedent(text.replace("\r\n", "\n")))
     lang = CODE_EXTS.get(path.suffix.lower())
     if lang:
         fence = "````" if "```" in text else "```"
         text = f"{fence}{lang}\n{text}{fence}\n"
-    return Converted(path, text, "code" if lang else "text", "", 0, 0.0)
+    return Converted(path, text, "code" if lang else "text", "", 0, 0.0, encoding=encoding)
 
 
 # --- MarkItDown ------------------------------------------------------------------------------
@@ -383,17 +388,10 @@ def _converter(name: str | None) -> Any:
 
 
 def _charset(ext: str, data: bytes) -> str | None:
-    """The text encoding of a web page or CSV that is not UTF-8 (others: ``None``)."""
+    """The text encoding of a web page or CSV (others: ``None``, the converter's own)."""
     if ext not in (".html", ".htm", ".xhtml", ".csv"):
         return None
-    try:
-        data.decode("utf-8")
-        return "utf-8"
-    except UnicodeDecodeError:
-        from charset_normalizer import from_bytes
-
-        best = from_bytes(data).best()
-        return best.encoding if best is not None else None
+    return charsets.encoding_of(data, ext)
 
 
 def _precheck(path: Path, ext: str, data: bytes) -> None:
@@ -438,6 +436,7 @@ def _from_markitdown(
         )
     except ImportError as exc:  # pragma: no cover - markitdown is a dependency
         raise _Refused("missing-dependency", f"MarkItDown cannot be imported ({exc})") from None
+    charset = _charset(ext, data) if converter is not None else None
     try:
         if converter is None:
             result = _converter(None).convert_local(str(path))
@@ -453,7 +452,7 @@ def _from_markitdown(
             info = StreamInfo(
                 mimetype=mimetypes.guess_type(path.name)[0],
                 extension=ext,
-                charset=_charset(ext, data),
+                charset=charset,
                 filename=path.name,
                 local_path=str(path),
             )
@@ -487,6 +486,7 @@ def _from_markitdown(
         0.0,
         title=(result.title or "").strip() or None,
         properties=document_properties(ext, data),
+        encoding=charset,
     )
 
 

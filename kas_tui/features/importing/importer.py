@@ -563,7 +563,7 @@ def _log_message(pkg: Package, plan: PlannedImport) -> str:
     path = plan.existing or plan.draft.path
     doc = pkg.documents.get(path)  # an update keeps the curator's title: name it so
     title = index_fmt.escape_title(doc.title if doc is not None else plan.draft.title)
-    name = plan.source.name.replace("\n", " ")
+    name = plan.source.name  # written out in the log when it holds a control character
     if plan.action == "create":
         return f"Imported [{title}](/{path}) from {name}."
     return f"Re-imported [{title}](/{path}) from {name}."

@@ -335,7 +335,7 @@ class EditController:
         """``A``: list the unlisted documents and sub-bundles of the bundle at the tree's
         cursor."""
         from kas_tui.core.editing import list_entries
-        from kas_tui.features.check.fixes import missing_entries
+        from kas_tui.features.check.fixes import missing_entries, unlistable
 
         node = self.app.query_one(NavTree).cursor_node
         ref = node.data if node is not None else None
@@ -353,3 +353,12 @@ class EditController:
                 list_entries(pkg, folder, missing)
 
         self.run_edit(f"add the missing entries of {index_rel}", fix)
+        left = unlistable(self.app.package, folder)
+        if left:
+            names = ", ".join(os.path.basename(path) for path in left[:3])
+            more = f" and {len(left) - 3} more" if len(left) > 3 else ""
+            self.app.notify(
+                f"Not listed: {names}{more}: no description to list with; fix the frontmatter",
+                severity="warning",
+                timeout=8,
+            )

@@ -232,6 +232,9 @@ class Navigation:
             self.show_asset(target.path)
         elif target.kind == "outside":
             app.notify(f"{href}: leaves the package; never followed", severity="warning")
+        elif target.kind == "internal" and package.unreadable_folder_of(target.path):
+            folder = package.unreadable_folder_of(target.path)
+            app.notify(f"{href}: in {folder}/, which cannot be read", severity="error")
         else:
             app.notify(f"{href}: does not exist in this package", severity="error")
 
