@@ -33,7 +33,10 @@ def _mount(where: Path) -> str:
         capture_output=True,
         text=True,
     )
-    return "" if done.returncode == 0 else f"cannot mount a tmpfs: {done.stderr.strip()}"
+    if done.returncode == 0:
+        return ""
+    said = done.stderr.strip().splitlines()
+    return f"cannot mount a tmpfs: {said[0] if said else done.returncode}"
 
 
 @contextmanager
