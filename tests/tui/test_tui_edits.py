@@ -443,3 +443,40 @@ async def test_k_at_the_top_of_a_section_says_why_nothing_moved(root: Path) -> N
         said = [m for _, m in app.messages]
         assert any("first entry of its section 'Running an incident'" in m for m in said)
         assert files(root) == before and app.edits.burst is None
+
+
+async def test_extend_freshness_offers_to_drop_a_stale_note_that_is_no_longer_true(
+    tmp_path: Path,
+) -> None:
+    """Issue 32, item 12: after S the entry still opened with "(Stale: ...)"."""
+    import shutil
+
+    from kas_tui.features.check import check
+
+    root = tmp_path / "orbit-handbook"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "demo_kb" / "orbit-handbook", root)
+    page, index = "billing-support/plans-and-pricing.md", root / "billing-support" / "index.md"
+    before = {p: p.read_bytes() for p in (root / page, index, root / "log.md")}
+    app = KasApp(Package.open(root), today=dt.date(2026, 12, 5), watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.go(page, reveal=True)
+        await pilot.pause()
+        await pilot.press("S")
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("2")  # +90 days
+        await pilot_wait_until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ChoiceScreen)
+                and "still call it stale" in str(app.screen.message)
+            ),
+        )
+        await pilot.press("y")
+        await pilot_wait_until(
+            pilot,
+            lambda: "Orbit's Free" in index.read_text().split("(plans-and-pricing.md) - ")[1][:20],
+        )
+        report = check(Package.open(root), agent_ready=True, today=dt.date(2026, 12, 5))
+        assert not [f for f in report.findings if f.code == "KAS044"]
+        await pilot.press("ctrl+z")  # one action: the date and the note come back together
+        await pilot_wait_until(pilot, lambda: all(p.read_bytes() == b for p, b in before.items()))

@@ -16,7 +16,7 @@ from typing import Any
 from kas_tui.core.document_rules import clip, document_findings, key_lines
 from kas_tui.core.memory import paused_gc
 from kas_tui.core.okf.errors import FormatError
-from kas_tui.core.okf.lifecycle import Status, entry_says_lifecycle
+from kas_tui.core.okf.lifecycle import Status, entry_says_lifecycle, opening_note
 from kas_tui.core.okf.links import resolve
 from kas_tui.core.package import Package
 from kas_tui.core.records import Document
@@ -382,6 +382,15 @@ class Checker:
                         index.path,
                         entry.line,
                         f"{posixpath.basename(doc.path)} is {state} but its entry does not say so",
+                    )
+                said = opening_note(desc)
+                if said is not None and said[0] != state and state != "deprecated":
+                    self.emit(
+                        "KAS044",
+                        index.path,
+                        entry.line,
+                        f"the entry says {posixpath.basename(doc.path)} is {said[0]}, but it is "
+                        "not: drop the note",
                     )
             self._check_duplicates(index.path, entries)
         self._check_orphans()
