@@ -822,3 +822,23 @@ def test_a_source_that_does_not_move_with_the_package_is_recorded_where_it_is(
     assert main(["import", str(other), "--into", str(root / "more")]) == 0
     meta = fm.parse((root / "more" / "other.md").read_text()).data
     assert meta["sources"][0]["resource"] == "../../../elsewhere/imp/other.md"
+
+
+def test_a_format_whose_converter_is_not_installed_is_not_offered(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """Issue 32, item 15: the wizard offered Outlook .msg without olefile installed."""
+    from kas_tui.features.importing import files
+
+    files.installed.cache_clear()
+    monkeypatch.setitem(files.NEEDS, ".msg", "no_such_module_for_msg")
+    monkeypatch.setitem(files.NEEDS, ".pdf", "json")  # an installed module
+    try:
+        assert not files.supported(tmp_path / "mail.msg")
+        assert files.supported(tmp_path / "report.pdf")
+        assert "Outlook .msg" not in files.formats() and "PDF" in files.formats()
+        (tmp_path / "mail.msg").write_bytes(b"x")
+        (tmp_path / "report.pdf").write_bytes(b"x")
+        assert [p.name for p in files.files_in(tmp_path)] == ["report.pdf"]
+    finally:
+        files.installed.cache_clear()
