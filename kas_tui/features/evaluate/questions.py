@@ -303,12 +303,12 @@ def _gold_known(question: Question, package: Package, source: str, qset: Questio
     missing = [g for g in question.gold if g not in package.documents]
     if not missing:
         return True
-    from rapidfuzz import process
+    from kas_tui.features.find.fuzzy import nearest_paths
 
     for path in missing:
-        near = process.extract(path, list(package.documents), limit=2, score_cutoff=60)
+        near = nearest_paths(path, list(package.documents), limit=2, cutoff=60)
         hint = (
-            "did you mean " + " or ".join(repr(p) for p, _, _ in near) + "?"
+            "did you mean " + " or ".join(repr(p) for p in near) + "?"
             if near
             else "use the document's path inside the package, as the tree shows it"
         )
