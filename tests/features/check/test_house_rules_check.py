@@ -132,3 +132,16 @@ def test_install_never_copies_the_rules_file(pkg: Path, tmp_path: Path, capsys) 
     project.mkdir()
     assert main(["install", str(pkg), "--for", "claude", "--project", str(project)]) == 0
     assert not (project / ".claude" / "skills" / "orbit-handbook" / ".kas-tui.yaml").exists()
+
+
+def test_the_review_queue_lists_what_breaks_the_house_rules(pkg: Path) -> None:
+    import datetime as dt
+
+    from kas_tui.core.package import Package
+    from kas_tui.features.review.queue import review_queue
+
+    (pkg / ".kas-tui.yaml").write_text("profile:\n  types: [Runbook, Procedure]\n")
+    queue = review_queue(Package.open(pkg), dt.date(2026, 12, 5))
+    rows = queue.groups["house-rules"]
+    assert rows and all("is not one the package allows" in r.detail for r in rows)
+    assert ("billing-support/plans-and-pricing.md", 2) in [r.at for r in rows]
