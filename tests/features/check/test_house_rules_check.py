@@ -145,3 +145,28 @@ def test_the_review_queue_lists_what_breaks_the_house_rules(pkg: Path) -> None:
     rows = queue.groups["house-rules"]
     assert rows and all("is not one the package allows" in r.detail for r in rows)
     assert ("billing-support/plans-and-pricing.md", 2) in [r.at for r in rows]
+
+
+def test_a_new_document_gets_the_slots_the_house_rules_ask_for(pkg: Path, capsys) -> None:
+    import datetime as dt
+
+    from kas_tui.core.package import Package
+    from kas_tui.features.create.documents import plan_document, types_for
+
+    (pkg / ".kas-tui.yaml").write_text(
+        "profile:\n  fields:\n    owner: {required: true}\n  types: [Runbook, Procedure]\n"
+        "  by_type:\n    Runbook: {required: [stale_after, verified], freshness_days: 60}\n"
+    )
+    package = Package.open(pkg)
+    assert types_for(package, "oncall") == ["Runbook", "Procedure"]  # only what it allows
+    plan = plan_document(
+        package,
+        "oncall",
+        title="Pager rotation swap",
+        description="How two responders swap a pager shift and tell the scheduler.",
+        type="Runbook",
+        now=dt.datetime(2026, 12, 5, 9, 0, tzinfo=dt.timezone.utc),
+    )
+    assert "\nowner: ''\n" in plan.text  # a slot to fill: still reported until filled
+    assert "\nstale_after: 2027-02-03T00:00:00Z\n" in plan.text  # today + the type's 60 days
+    assert "verified" not in plan.frontmatter  # a new draft has not been verified
