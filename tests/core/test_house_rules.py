@@ -62,3 +62,23 @@ def test_a_field_declared_under_fields_may_be_required_by_type() -> None:
 def test_an_empty_file_declares_nothing() -> None:
     rules = parse_house_rules("# nothing yet\n")
     assert not rules.fields and not rules.types and rules.max_chars is None
+
+
+def test_the_documented_json_schema_accepts_what_the_reader_accepts() -> None:
+    import json
+    from pathlib import Path
+
+    import yaml
+
+    schema = json.loads(
+        (Path(__file__).resolve().parents[2] / "docs" / "house-rules.schema.json").read_text()
+    )
+    data = yaml.safe_load(EXAMPLE)
+    profile = schema["properties"]["profile"]["properties"]
+    assert set(data["profile"]) <= set(profile)
+    assert set(data["profile"]["by_type"]["Runbook"]) <= set(
+        profile["by_type"]["additionalProperties"]["properties"]
+    )
+    from kas_tui.core import house_rules
+
+    assert set(profile) == house_rules._PROFILE  # one list of keys: the reader's and the schema's
