@@ -35,6 +35,8 @@ class Verb:
 VERBS: tuple[Verb, ...] = (
     Verb("demo", "browse", "open the bundled demo package (a writable copy)",
          "main:demo_arguments", "main:run_demo"),
+    Verb("info", "browse", "the package on one screen: types, trust, staleness, token costs",
+         "info:info_arguments", "info:run_info"),
     Verb("search", "browse", "search the words of every document, bodies too",
          "search:search_arguments", "search:run_search"),
     Verb("graph", "browse", "write the link graph as JSON, Graphviz DOT or Mermaid",
