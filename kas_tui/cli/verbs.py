@@ -45,6 +45,8 @@ VERBS: tuple[Verb, ...] = (
          "check:check_arguments", "check:run_check"),
     Verb("rules", "check and fix", "print the rule catalog (every code check can report)",
          "check:rules_arguments", "check:run_rules"),
+    Verb("computations", "check and fix", "list the Attested Computation contracts (OKF §10)",
+         "computations:computations_arguments", "computations:run_computations"),
     Verb("profile", "check and fix", "house rules: draft .kas-tui.yaml from what the package does",
          "profile:profile_arguments", "profile:run_profile"),
     Verb("review", "check and fix", "list what needs a human: stale, unverified, broken, changed",

@@ -120,6 +120,7 @@ class Checker:
         stages: list[tuple[str, Callable[[], None]]] = [
             ("load problems", self._check_load_problems),
             ("house rules", self._check_house_rules),
+            ("computations", self._check_computations),
             ("documents", self._check_documents),
             ("links", self._check_links),
             ("file names", self._check_names),
@@ -139,6 +140,27 @@ class Checker:
         if progress is not None:
             progress("done", 1.0)
         return self.findings
+
+    def _check_computations(self) -> None:
+        """Attested Computation contracts (OKF §10): runtime, computation, parameters."""
+        from kas_tui.features.check.computations import (
+            contract_findings,
+            is_computation,
+            read_contract,
+        )
+
+        for doc in self.pkg.documents.values():
+            if not doc.has_frontmatter or not is_computation(doc.meta):
+                continue
+            try:
+                text = self.pkg.read_text(doc.path)
+            except (OSError, ValueError):
+                continue  # the load reported it
+            body = "\n".join(text.splitlines()[doc.body_line - 1 :])
+            contract = read_contract(doc.path, doc.meta, body, doc.body_line)
+            for code, key, message in contract_findings(str(self.pkg.root), contract):
+                line = self.key_line(doc.path, key) if key else None
+                self.emit(code, doc.path, line or 1, message)
 
     def _check_house_rules(self) -> None:
         from kas_tui.core.house_rules import HOUSE_RULES_FILE, HouseRulesError

@@ -8,6 +8,7 @@ checks, run with ``--agent-ready``; ``PRF`` codes are the package's own rules
 
 from __future__ import annotations
 
+from kas_tui.features.check.computations import COMPUTATION_RULES
 from kas_tui.features.check.findings import Rule
 from kas_tui.features.check.house_rules import HOUSE_RULES
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES
@@ -560,6 +561,7 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
+RULES += COMPUTATION_RULES  # OKF §10, Attested Computation contracts
 RULES += HOUSE_RULES  # the package's own rules (.kas-tui.yaml), when it declares them
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}

@@ -130,6 +130,19 @@ def _links(count: int) -> tuple[str, ...]:
     )
 
 
+def computation(
+    extra: str = "runtime: bigquery", body: str = "# Computation\n\n```sql\nSELECT 1\n```\n"
+) -> str:
+    """An Attested Computation concept (OKF §10) listed nowhere but well formed."""
+    return doc(
+        type="Attested Computation",
+        title="Revenue",
+        description="Recognized revenue for a fiscal year, per Finance.",
+        extra=extra,
+        body=body,
+    )
+
+
 # fmt: off
 TRIGGERS: dict[str, Case] = {
     # --- OKF conformance errors -------------------------------------------------------------
@@ -222,6 +235,13 @@ TRIGGERS: dict[str, Case] = {
     "PRF003": Case({".kas-tui.yaml": "profile:\n  types: [Runbook]\n"}, "guide.md", 2),
     "PRF004": Case({".kas-tui.yaml": "profile:\n  description: {max_chars: 20}\n"}, "guide.md", 4),
     "PRF005": Case({".kas-tui.yaml": "profile:\n  by_type: {Guide: {freshness_days: 30}}\n"}, "guide.md", 1),
+    # --- Attested Computation contracts (OKF §10) ----------------------------------------------
+    "OKF160": Case({"guide.md": computation(extra="")}, "guide.md", 2),
+    "OKF161": Case({"guide.md": computation(extra="runtime: bigquery\ncomputation: sql/revenue.sql", body="Run it.\n")}, "guide.md", 6),
+    "OKF162": Case({"guide.md": computation(extra="runtime: bigquery\ncomputation: revenue.sql"), "revenue.sql": "SELECT 1\n"}, "guide.md", 6),
+    "OKF163": Case({"guide.md": computation(body="# Computation\n\nAsk Finance.\n")}, "guide.md", 2),
+    "OKF164": Case({"guide.md": computation(extra="runtime: bigquery\nparameters:\n  - { name: year }")}, "guide.md", 6),
+    "OKF165": Case({"guide.md": computation(extra="runtime: bigquery\nattester:\n  resource: attesters/revenue.py")}, "guide.md", 6),
 }
 
 CLEAN: dict[str, Case] = {
@@ -326,6 +346,15 @@ CLEAN: dict[str, Case] = {
     "PRF004": Case({".kas-tui.yaml": "profile:\n  description: {max_chars: 200}\n"}),
     "PRF005": Case({".kas-tui.yaml": "profile:\n  by_type: {Guide: {freshness_days: 30}}\n",
                     "guide.md": doc(extra="verified:\n  - {by: 'human:ana', at: 2026-11-20T00:00:00Z}")}),
+    "OKF160": Case({"guide.md": computation()}),
+    "OKF161": Case({"guide.md": computation(extra="runtime: bigquery\ncomputation: sql/revenue.sql", body="Run it.\n"),
+                    "sql/revenue.sql": "SELECT 1\n"}),
+    "OKF162": Case({"guide.md": computation(extra="runtime: bigquery\ncomputation: revenue.sql", body="Run it.\n"), "revenue.sql": "SELECT 1\n"}),
+    # the spec's own example: an indented block under '# Computation'
+    "OKF163": Case({"guide.md": computation(body="# Computation\n\n    SELECT SUM(amount) FROM revenue\n\nBinds only @year.\n")}),
+    "OKF164": Case({"guide.md": computation(extra="runtime: bigquery\nparameters:\n  - { name: year, type: integer, required: true }")}),
+    "OKF165": Case({"guide.md": computation(extra="runtime: bigquery\nexecutor:\n  resource: https://runner.example/bq\n  receipt: [job_id]\nattester:\n  resource: /attesters/revenue.py"),
+                    "attesters/revenue.py": "def attest(receipt):\n    return True\n"}),
 }
 # fmt: on
 
