@@ -294,6 +294,20 @@ class KasApp(App[None]):
             self.call_next(self.edits.end_burst)  # after this message, not inside it
         await super().on_event(event)
 
+    def action_elsewhere(self, action: str) -> None:
+        """A tree key pressed away from the tree: say where it works, and go there."""
+        from kas_tui.tui.commands import command
+
+        found = command(action)
+        tree = self.query(NavTree)
+        if tree:
+            tree.first().focus()
+        self.notify(
+            f"{found.key_display} ({found.title}) works on the navigation tree's selected "
+            f"entry: the tree has the focus now, press {found.key_display} again",
+            timeout=5,
+        )
+
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[NodeRef]) -> None:
         self.nav.highlighted(event)
 
