@@ -7,7 +7,8 @@ import datetime as dt
 from textual.widgets import OptionList
 
 from kas_tui.core.package import Package
-from kas_tui.features.serve.client_session import ServedPackage, Session, sessions_dir
+from kas_tui.features.serve.client_session import ServedPackage, Session
+from kas_tui.features.serve.session_logs import sessions_dir
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.ask import AskScreen
 from kas_tui.tui.screens.pick import PickScreen
