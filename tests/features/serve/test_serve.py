@@ -22,8 +22,8 @@ from kas_tui.features.agent.walk import Walk
 from kas_tui.features.serve.client_session import MAX_RESPONSE, ServedPackage
 from kas_tui.features.serve.clients import CLIENTS, client_config
 from kas_tui.features.serve.server import build_server
-from kas_tui.features.serve.session_logs import recent_sessions
-from tests.helpers.serving import free_port, listening, serve_env
+from kas_tui.features.serve.session_logs import log_dirs, recent_sessions
+from tests.helpers.serving import free_port, listening, serve_env, start_http
 
 #: The walk a curator makes in the agent walk (a) from the root to a document.
 CALLS = [
@@ -75,6 +75,8 @@ def test_over_stdio_the_sdk_client_walks_the_demo_and_reads_what_the_walk_shows(
     assert [(r["tool"], r["args"]["path"]) for r in lines[1:]] == CALLS
     (log,) = logs.glob("*.jsonl")
     assert recent_sessions("orbit-handbook", logs) == [log]
+    assert logs.resolve() in log_dirs()  # remembered for R (issue 31, item 12)
+    assert recent_sessions("orbit-handbook") == [log]
     replayed = replay_file(demo, log)  # the replay screen's reading of it
     assert [s.path for s in replayed.steps] == [p for _, p in CALLS]
     assert all(s.ok for s in replayed.steps)
@@ -315,31 +317,26 @@ def test_print_config_refusals(demo: Package, capsys: pytest.CaptureFixture[str]
 
 
 def test_streamable_http_on_localhost(demo: Package, tmp_path: Path) -> None:
+    import httpx2
+
     port = free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "kas_tui",
-            "serve",
-            str(demo.root),
-            "--http",
-            f"127.0.0.1:{port}",
-            "--log-dir",
-            str(tmp_path),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=serve_env(),
-    )
+    process = start_http(demo.root, tmp_path, port)
     walk = Walk(demo)
+    url = f"http://127.0.0.1:{port}/mcp"
 
     async def main() -> None:
         await listening(process, port)
-        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+        async with Client(url) as client:
             for tool, path in CALLS[:5]:
                 got = await client.call_tool(tool, {"path": path})
                 assert _text(got) == walk.call(tool, {"path": path}).text
+        for version in ({}, {"mcp-protocol-version": "2026-07-28"}):  # a body not JSON
+            headers = {"accept": "application/json, text/event-stream", **version}
+            headers["content-type"] = "application/json"
+            async with httpx2.AsyncClient() as http:
+                answer = await http.post(url, content=b"this is not json", headers=headers)
+            assert answer.status_code == 400
+            assert answer.json()["error"]["code"] == -32700 and answer.json()["id"] is None
 
     try:
         anyio.run(main)

@@ -13,8 +13,14 @@ from mcp.types import Implementation
 
 from kas_tui.core.package import Package
 from kas_tui.features.serve.client_session import ServedPackage
-from kas_tui.features.serve.live_sessions import Sessions
+from kas_tui.features.serve.live_sessions import MAX_LIVE_SESSIONS, Sessions
 from kas_tui.features.serve.server import build_server
+from kas_tui.features.serve.session_logs import (
+    MAX_REMEMBERED,
+    log_dirs,
+    remember_log_dir,
+    sessions_dir,
+)
 from tests.helpers.serving import free_port, listening, logs, open_files, start_http
 from tests.helpers.waiting import wait_until
 
@@ -149,3 +155,62 @@ def test_sessionless_sessions_end_when_idle_and_the_oldest_makes_room(
         ("a 1", ["listdir"]),
         ("c 1", ["peek"]),
     ]
+
+
+def test_log_folders_are_remembered_most_recent_first_and_bounded(tmp_path: Path) -> None:
+    assert log_dirs() == [sessions_dir()]
+    assert remember_log_dir(sessions_dir()) == ""  # the default folder is not remembered
+    folders = [tmp_path / f"logs-{n}" for n in range(MAX_REMEMBERED + 5)]
+    for folder in folders:
+        assert remember_log_dir(folder) == ""
+    assert remember_log_dir(folders[3]) == ""  # again: first again
+    expected = [folders[3], *reversed(folders[-(MAX_REMEMBERED - 1) :])]
+    assert log_dirs() == [sessions_dir(), *(f.resolve() for f in expected)]
+
+
+def _post(http, url: str, message: dict, session: str | None = None):
+    headers = {"accept": "application/json, text/event-stream"}
+    if session:
+        headers |= {"mcp-session-id": session, "mcp-protocol-version": "2025-11-25"}
+    return http.post(url, json=message, headers=headers)
+
+
+def _initialize(n: int) -> dict:
+    client = {"name": f"agent-{n}", "version": "1"}
+    params = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": client}
+    return {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params}
+
+
+def test_at_most_100_http_sessions_are_open_and_the_oldest_go_on(
+    demo: Package, tmp_path: Path
+) -> None:
+    """The 101st session is refused (503) while 100 are open; the oldest still answers,
+    and once one ends (DELETE) a new one is let in. Raw HTTP, as any client sends it."""
+    import httpx2
+
+    port = free_port()
+    server = start_http(demo.root, tmp_path, port)
+    url = f"http://127.0.0.1:{port}/mcp"
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call"}
+    call["params"] = {"name": "readfile", "arguments": {"path": "index.md"}}
+    try:
+        anyio.run(listening, server, port)
+        with httpx2.Client(timeout=30) as http:
+            opened = [_post(http, url, _initialize(n)) for n in range(MAX_LIVE_SESSIONS)]
+            assert {r.status_code for r in opened} == {200}
+            ids = [r.headers["mcp-session-id"] for r in opened]
+            assert _post(http, url, _initialize(100)).status_code == 503
+            oldest = ids[0]
+            initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+            assert _post(http, url, initialized, oldest).status_code == 202
+            answer = _post(http, url, call, oldest)
+            assert answer.status_code == 200 and "Operations" in answer.text
+            headers = {"mcp-session-id": oldest, "mcp-protocol-version": "2025-11-25"}
+            assert http.delete(url, headers=headers).status_code == 200
+            assert _post(http, url, _initialize(101)).status_code == 200
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    found = logs(tmp_path)
+    assert len(found) == MAX_LIVE_SESSIONS + 1  # the refused one never started a log
+    assert [c["tool"] for c in found[0][1:]] == ["readfile"]
