@@ -28,6 +28,7 @@ recently active sessionless one is closed (its client's next call starts a new l
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -95,6 +96,7 @@ class Sessions:
         self._clock = clock
         self._live: OrderedDict[Session, _Live] = OrderedDict()  # least recently active first
         self._by_peer: dict[Peer, _Live] = {}
+        self._said = ""
 
     @property
     def live(self) -> int:
@@ -128,9 +130,11 @@ class Sessions:
 
     def _sessionless(self, ctx: ServerRequestContext[Any, Any], now: float) -> _Live:
         peer = _peer(ctx)
+        group = (peer[0] if peer else None, _client_name(ctx))
         live = self._by_peer.get(peer) if peer is not None else None
+        if live is not None and live.group != group:  # the port now serves another client
+            live = None
         if live is None:
-            group = (peer[0] if peer else None, _client_name(ctx))
             latest = next((v for v in reversed(self._live.values()) if v.group == group), None)
             discovering = ctx.method == "server/discover"
             if latest is not None and (
@@ -154,6 +158,12 @@ class Sessions:
             transport=self.transport,
         )
         session.start()
+        if session.log_problem and session.log_problem != self._said:
+            self._said = session.log_problem  # once, not at every session
+            print(
+                f"kas-tui serve: warning: {self._said}; sessions are served, not logged",
+                file=sys.stderr,
+            )
         live = _Live(session, group, now)
         self._live[session] = live
         if len(self._live) > self.limit:

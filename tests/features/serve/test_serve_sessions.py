@@ -214,3 +214,22 @@ def test_at_most_100_http_sessions_are_open_and_the_oldest_go_on(
     found = logs(tmp_path)
     assert len(found) == MAX_LIVE_SESSIONS + 1  # the refused one never started a log
     assert [c["tool"] for c in found[0][1:]] == ["readfile"]
+
+
+def test_a_log_folder_that_cannot_be_written_is_said_once_and_calls_are_served(
+    demo: Package, tmp_path: Path, capsys
+) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the log folder should be\n")
+    server, _ = build_server(ServedPackage(demo), log_dir=blocked)
+
+    async def main() -> None:
+        for _ in range(3):
+            async with Client(server, mode="legacy") as client:
+                got = await client.call_tool("readfile", {"path": "index.md"})
+                assert not got.is_error
+
+    anyio.run(main)
+    err = capsys.readouterr().err
+    assert err.count("warning: cannot log to") == 1 and str(blocked) in err
+    assert "Traceback" not in err
