@@ -40,6 +40,19 @@ def terminal_text(text: str) -> str:
     return _ACTIVE.sub(_written_out, text)
 
 
+def json_kind(value: object) -> str:
+    """What a JSON value is, as a message names it: "a string", "a number", "an object",
+    "a list", "a boolean" or "null"."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    names = {dict: "an object", list: "a list", str: "a string"}
+    return names.get(type(value), type(value).__name__)
+
+
 def at_line(source: str, line: int) -> str:
     """Where a line-numbered problem is: ``source, line N``, or ``source`` alone for the
     whole file (``line`` 0)."""
