@@ -147,3 +147,29 @@ class Sandbox:
                 is_dir = os.path.isdir(entry.path)
                 names.append((entry.name, entry.name + "/" if is_dir else entry.name))
         return [shown for _, shown in sorted(names)]
+
+    def files(self) -> list[str]:
+        """Every file the sandbox serves, package-relative and sorted: what :meth:`listdir`
+        shows, folder after folder from the root.
+
+        A folder symlinked inside the package is listed where it links from, but never
+        into a folder it is already inside (a link to an ancestor would never end). A
+        folder that cannot be listed adds nothing.
+        """
+        found: list[str] = []
+        stack: list[tuple[str, frozenset[str]]] = [("", frozenset({self.real_root}))]
+        while stack:
+            folder, ancestors = stack.pop()
+            try:
+                entries = self.listdir(folder)
+            except OSError:
+                continue
+            for shown in entries:
+                path = posixpath.join(folder, shown.rstrip("/"))
+                if not shown.endswith("/"):
+                    found.append(path)
+                    continue
+                real = os.path.realpath(self.full(path))
+                if real not in ancestors:
+                    stack.append((path, ancestors | {real}))
+        return sorted(found)

@@ -110,10 +110,17 @@ class Trail:
         """Tokens spent by the steps so far (the catalog entry not included)."""
         return self.steps[-1].cumulative if self.steps else 0
 
-    def record(self, tool: str, args: Mapping[str, Any]) -> Step:
-        """Make the call, append its step and return it."""
+    def record(self, tool: str, args: Mapping[str, Any], *, outcome: Outcome | None = None) -> Step:
+        """Make the call, append its step and return it.
+
+        ``outcome``, when given, is what the call returned when it was answered elsewhere
+        (a file served as an MCP resource): it is recorded as it is, not made again.
+        """
         args = dict(args)
-        outcome, reveals = self._serve(tool, args)
+        if outcome is None:
+            outcome, reveals = self._serve(tool, args)
+        else:
+            reveals = reveals_of(self.sandbox, outcome)
         reach = self.reach
         revealed = outcome.path is None or reach.knows(outcome.path)
         call_tokens = estimate_tokens(call_text(outcome.tool, args))

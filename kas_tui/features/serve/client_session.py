@@ -29,7 +29,7 @@ from kas_tui.core.package import Package
 from kas_tui.core.user_dirs import data_dir
 from kas_tui.features.agent.sandbox import Sandbox
 from kas_tui.features.agent.skill_catalog import CatalogEntry, catalog_entry
-from kas_tui.features.agent.tools import LISTDIR, PEEK, READFILE
+from kas_tui.features.agent.tools import LISTDIR, PEEK, READFILE, Outcome
 from kas_tui.features.agent.trail import Trail
 from kas_tui.features.agent.trajectory import header_record, step_record
 
@@ -43,6 +43,17 @@ SERVED_TOOLS = (LISTDIR, READFILE, PEEK)
 SERVED_NAVIGATOR = "mcp-client"
 
 _numbers = itertools.count(1)
+
+
+def cut(text: str) -> str:
+    """``text`` as a client receives it: at most :data:`MAX_RESPONSE` characters, with a
+    note saying how long it was when it is longer."""
+    if len(text) <= MAX_RESPONSE:
+        return text
+    return (
+        text[:MAX_RESPONSE] + f"\n\n[cut: {len(text):,} characters, only the first "
+        f"{MAX_RESPONSE:,} are returned]"
+    )
 
 
 def sessions_dir() -> Path:
@@ -103,17 +114,15 @@ class Session:
         self.log_problem = ""  # why the session could not be logged, said once
         self._log: IO[str] | None = None
 
-    def call(self, tool: str, args: dict[str, Any]) -> Served:
-        """Answer one call (never raises for a bad one) and log it."""
-        step = self.trail.record(tool, args)
-        text = step.text
-        if len(text) > MAX_RESPONSE:
-            text = (
-                text[:MAX_RESPONSE] + f"\n\n[cut: {len(step.text):,} characters, only the first "
-                f"{MAX_RESPONSE:,} are returned]"
-            )
+    def call(self, tool: str, args: dict[str, Any], *, outcome: Outcome | None = None) -> Served:
+        """Answer one call (never raises for a bad one) and log it.
+
+        ``outcome``: the call was answered elsewhere (a resource read of the Skills
+        extension); it is only logged, as :meth:`Trail.record` records it.
+        """
+        step = self.trail.record(tool, args, outcome=outcome)
         self._write(step_record(step))
-        return Served(text, not step.ok)
+        return Served(cut(step.text), not step.ok)
 
     def header(self) -> dict[str, Any]:
         return header_record(

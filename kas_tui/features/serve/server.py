@@ -1,6 +1,8 @@
 """The MCP server: the package's three read-only tools on the official ``mcp`` SDK.
 
-``listdir``, ``readfile`` and ``peek``, nothing else; their answers come from
+``listdir``, ``readfile`` and ``peek``, and beside them the MCP Skills extension (the
+package as a skill, its files as ``skill://`` resources: :mod:`.skills_extension`).
+The tools' answers come from
 :class:`.session.Session` (the agent walk's own code). A failed call (a missing file,
 a path leaving the package) is an MCP tool error whose text is the walk's error message:
 the client reads it and the server goes on serving. Each connection (the one stdio
@@ -19,6 +21,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from kas_tui import __version__
 from kas_tui.features.agent.tools import LISTDIR, PEEK, READFILE
 from kas_tui.features.serve.client_session import ServedPackage, Session
+from kas_tui.features.serve.skills_extension import SkillsExtension, SkillsServer
 
 _READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
 
@@ -78,7 +81,9 @@ def build_server(
 ) -> tuple[MCPServer, Sessions]:
     """The MCP server of ``served`` and the record of its sessions."""
     sessions = Sessions(served, log_dir, transport)
-    server: MCPServer = MCPServer(
+    # the MCP Skills extension: the package as a skill, its files as skill:// resources
+    server: MCPServer = SkillsServer(
+        SkillsExtension(served, sessions.of),
         name=f"kas-tui {served.name}",
         title=served.name,
         description=served.catalog.description,
