@@ -40,6 +40,9 @@ SKILL_MD = "SKILL.md"
 #: The MIME type of a directory resource.
 DIRECTORY_MIME = "inode/directory"
 
+#: Types of a package's text files that Python's table may not know.
+_TEXT_TYPES = {"md": "text/markdown", "yaml": "application/yaml", "yml": "application/yaml"}
+
 #: A file's identity on disk: path, size, modification time, inode. Unchanged, its
 #: digest is not computed again.
 _Key = tuple[str, int, int, int]
@@ -66,9 +69,8 @@ def uri_path(name: str, uri: str) -> str | None:
 
 def mime_type(path: str) -> str | None:
     """The MIME type a file's name tells (``text/markdown`` for ``.md``), if any."""
-    if path.lower().endswith(".md"):
-        return "text/markdown"
-    return mimetypes.guess_type(path, strict=False)[0]
+    suffix = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    return _TEXT_TYPES.get(suffix) or mimetypes.guess_type(path, strict=False)[0]
 
 
 @dataclass(frozen=True)

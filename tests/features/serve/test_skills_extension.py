@@ -19,6 +19,7 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from kas_tui.core.package import Package
+from kas_tui.features.agent.replay import replay_file
 from kas_tui.features.install import install
 from kas_tui.features.serve.client_session import MAX_RESPONSE, ServedPackage
 from kas_tui.features.serve.server import build_server
@@ -67,7 +68,8 @@ def _bytes_of(content) -> bytes:
 async def _crawl(client: Client) -> tuple[dict, dict[str, bytes]]:
     """skills/list, then every listed resource read and checked against its digest."""
     listed = await request(client, "skills/list")
-    assert listed["resultType"] == "complete" and "ttlMs" in listed and "cacheScope" in listed
+    assert listed["resultType"] == "complete"
+    assert listed["ttlMs"] == 0 and listed["cacheScope"] == "private"
     (skill,) = listed["skills"]
     read = {}
     for resource in skill["resources"]:
@@ -109,6 +111,7 @@ def test_over_stdio_the_sdk_client_crawls_the_skill_byte_for_byte(
 
     async def main() -> tuple[dict, dict[str, bytes], dict]:
         async with Client(stdio_server(root, logs)) as client:
+            assert client.protocol_version == "2026-07-28"  # the declaration of server/discover
             _check_capabilities(client)
             skill, read = await _crawl(client)
             got = await request(client, "skills/get", uri=skill["uri"])
@@ -128,10 +131,14 @@ def test_over_stdio_the_sdk_client_crawls_the_skill_byte_for_byte(
     }
     assert children["SKILL.md"]["mimeType"] == "text/markdown"
     lines = _log_lines(logs)[1:]  # each read logged as a call, as the tools' calls are
+    assert len(lines) == len(skill["resources"]) + 1  # skills/list and skills/get are not
     reads = [r for r in lines if r["tool"] == "readfile"]
     assert [r["args"]["uri"] for r in reads] == [r["uri"] for r in skill["resources"]]
     assert all(r["ok"] for r in reads)
     assert lines[-1]["tool"] == "listdir" and lines[-1]["args"]["path"] == ""
+    (log,) = logs.glob("*.jsonl")
+    replayed = replay_file(Package.open(root), log)  # what R shows of the session
+    assert [s.path for s in replayed.steps] == [r["path"] for r in lines]
 
 
 def test_over_streamable_http_the_crawl_is_the_same(root: Path, tmp_path: Path) -> None:
@@ -261,6 +268,7 @@ def test_refusals_are_the_sandbox_refusals_and_are_logged(root: Path, tmp_path: 
         base + "%2Fetc%2Fpasswd": "outside",
         base + "~/secret.txt": "outside",
         base + "index.md%00.txt": "outside",
+        base + "nope.md": "missing",
         base + ".hidden.md": "missing",
         base + "references/pipe.md": "missing",
         base + "x" * 5000: "outside",
@@ -353,14 +361,21 @@ def test_a_long_text_is_cut_as_the_tools_cut_it_and_the_entry_says_so(
 
 def test_skills_get_and_directory_reads(root: Path, tmp_path: Path) -> None:
     (root / "references" / "empty").mkdir()
+    text = (root / "SKILL.md").read_text()
+    (root / "SKILL.md").write_text(text.replace("license:", "released: 2026-11-28\nlicense:", 1))
     server, sessions = _served(root, tmp_path / "logs")
     base = f"skill://{NAME}"
 
     async def main() -> None:
         async with Client(server) as client:
             (listed,) = (await request(client, "skills/list"))["skills"]
+            assert listed["frontmatter"]["released"] == "2026-11-28"  # as written, not a date
             got = await request(client, "skills/get", uri=base + "/SKILL.md")
             assert got["skill"] == listed and got["resultType"] == "complete"
+            assert got["ttlMs"] == 0 and got["cacheScope"] == "private"
+            with pytest.raises(MCPError) as caught:
+                await request(client, "skills/list", cursor="next")
+            assert caught.value.error.code == INVALID_PARAMS
             for wrong in (base, base + "/index.md", "skill://other/SKILL.md", "file:///SKILL.md"):
                 with pytest.raises(MCPError) as caught:
                     await request(client, "skills/get", uri=wrong)
@@ -416,6 +431,7 @@ import anyio
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 from kas_tui.core.package import Package
+from kas_tui.features.agent.replay import replay_file
 from kas_tui.features.serve.client_session import ServedPackage
 from kas_tui.features.serve.server import build_server
 from tests.helpers.serving import request
@@ -449,3 +465,21 @@ def test_a_file_that_cannot_be_read_is_left_out_and_its_read_is_an_internal_erro
     answer = json.loads(done.stdout)
     assert uri not in answer["uris"] and skill_uri(NAME, "index.md") in answer["uris"]
     assert answer["error"] == {"code": -32603, "message": f"cannot read {uri}: permission denied"}
+
+
+def test_a_name_changed_while_serving_is_no_skill_until_restarted(
+    root: Path, tmp_path: Path
+) -> None:
+    server, sessions = _served(root, tmp_path / "logs")
+    text = (root / "SKILL.md").read_text()
+    (root / "SKILL.md").write_text(text.replace(f"name: {NAME}", "name: renamed", 1))
+
+    async def main() -> None:
+        async with Client(server) as client:
+            assert (await request(client, "skills/list"))["skills"] == []
+            with pytest.raises(MCPError) as caught:
+                await request(client, "skills/get", uri=f"skill://{NAME}/SKILL.md")
+            assert "restart kas-tui serve" in caught.value.error.message
+
+    anyio.run(main)
+    sessions.close()
