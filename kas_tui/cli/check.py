@@ -69,6 +69,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from kas_tui.core.editing import failure_line
     from kas_tui.core.okf.errors import EditError
     from kas_tui.core.store import StoreError
     from kas_tui.features.check.run import CheckOptions, check_folder, unknown_codes
@@ -91,11 +92,13 @@ def _check(args: argparse.Namespace) -> int:
             root, options, use_cache=not args.no_cache, fix=args.fix, dry_run=args.dry_run
         )
     except (EditError, StoreError, OSError) as exc:  # a fix refused or unwritable: say which
+        # the fixes are written all or none: none was, unless the message says otherwise
+        line = failure_line(exc, root)
         if args.format == "json":
             from kas_tui.features.check.report import format_json_error
 
-            print(format_json_error(str(exc), str(root)))
-        print(f"kas-tui check --fix: {exc}", file=sys.stderr)
+            print(format_json_error(line, str(root)))
+        print(f"kas-tui check --fix: {line}", file=sys.stderr)
         return 2
     if run.diff is not None:  # --fix --dry-run
         sys.stdout.write(run.diff)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from kas_tui.cli.args import Parser, open_package, whole_number
 from kas_tui.features.evaluate.ablation import LAYERS
+from kas_tui.text.wording import counted
 
 
 def _layers(text: str) -> list[str]:
@@ -124,8 +125,8 @@ def run_eval(args: argparse.Namespace) -> int:
         for problem in qset.problems:
             print(f"kas-tui eval: {problem}", file=sys.stderr)
         print(
-            f"kas-tui eval: {len(qset.problems)} problem(s) in {args.questions}; fix them and "
-            "run again",
+            f"kas-tui eval: {counted(len(qset.problems), 'problem')} in {args.questions}; fix "
+            "them and run again",
             file=sys.stderr,
         )
         return 2

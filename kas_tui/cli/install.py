@@ -67,7 +67,9 @@ def run_install(args: argparse.Namespace) -> int:
     location = open_package(args.path, "kas-tui install")
     package = Package.open(location.root, scan=True, cache=True)
     report = check(package, agent_ready=True, today=dt.date.today())
-    errors = report.count("error")
+    # the copy is named by SKILL.md's name whatever the source folder is called: a
+    # folder named otherwise (KAS006) is no reason to refuse
+    errors = sum(1 for f in report.findings if f.severity == "error" and f.code != "KAS006")
     if errors:
         said = f"{package.root}: {counted(errors, 'error')} under check --agent-ready"
         if not args.force:
@@ -88,14 +90,18 @@ def run_install(args: argparse.Namespace) -> int:
         print(f"kas-tui install: cannot write {folder}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     target, entry = placed.target, placed.entry
-    for path, kind in placed.skipped:
+    for item in placed.skipped:
         print(
-            f"kas-tui install: skipped {visible(path)}: a {kind}, not a regular file: never opened, "
+            f"kas-tui install: skipped {visible(item.path)}: {item.what}: never {item.never}, "
             "not copied; remove it from the package",
             file=sys.stderr,
         )
     how = "linked" if args.link else "copied"
     print(f"{entry.name} {how} to {target} for {args.client}")
+    if package.root.name != entry.name:
+        print(
+            f"  (named {entry.name} after SKILL.md's name; the source folder is {package.root.name})"
+        )
     print(f"The agent's catalog will show (~{entry.tokens:,} tokens):")
     print(f"  name: {entry.name}")
     print(f"  description: {entry.description}")

@@ -93,6 +93,7 @@ def _run_verb(verb: Verb | None, argv: list[str]) -> int:
     prog = f"kas-tui {verb.name}" if verb else "kas-tui"
     try:
         if verb is None:
+            _refuse_unknown_verb(argv)
             return run_tui(tui_parser().parse_args(argv))
         parser = Parser(prog=prog)
         verb.load("arguments")(parser)
@@ -102,6 +103,21 @@ def _run_verb(verb: Verb | None, argv: list[str]) -> int:
         return exc.code
     except SystemExit as exc:  # argparse: --help, --version and usage errors
         return exc.code if isinstance(exc.code, int) else 2
+
+
+def _refuse_unknown_verb(argv: list[str]) -> None:
+    """``kas-tui checkk``: a word that names neither a verb nor something on disk is a
+    mistyped verb, not a package path."""
+    word = argv[0] if argv else ""
+    if not word or word.startswith("-") or os.sep in word or "/" in word or "." in word:
+        return
+    if os.path.lexists(word):
+        return
+    import difflib
+
+    close = difflib.get_close_matches(word, list(BY_NAME), n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]}?" if close else "; kas-tui --help lists the commands"
+    raise CommandError(f"unknown command {word!r}{hint}")
 
 
 def run_tui(args: argparse.Namespace) -> int:

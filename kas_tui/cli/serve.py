@@ -11,11 +11,13 @@ import argparse
 import contextlib
 import sys
 from pathlib import Path
+from typing import Any
 
-from kas_tui.cli.args import Parser, open_package
+from kas_tui.cli.args import CommandError, Parser, open_package
 from kas_tui.features.serve.clients import CLIENTS
 
 LOCALHOST = "127.0.0.1"
+DEFAULT_PORT = 8765
 
 
 def _host_port(text: str) -> tuple[str | None, int]:
@@ -50,7 +52,8 @@ def serve_arguments(parser: Parser) -> None:
     parser.add_argument(
         "--host",
         metavar="HOST",
-        help="listen on HOST instead of 127.0.0.1 (reachable from other machines: warned)",
+        help="serve streamable HTTP on HOST instead of 127.0.0.1 (port 8765 unless --http "
+        "gives one; reachable from other machines: warned)",
     )
     parser.add_argument(
         "--log-dir",
@@ -62,7 +65,8 @@ def serve_arguments(parser: Parser) -> None:
         "--print-config",
         choices=CLIENTS,
         metavar="CLIENT",
-        help=f"print the JSON for CLIENT's MCP settings and exit ({', '.join(CLIENTS)})",
+        help="print the settings to paste into CLIENT's MCP configuration and exit "
+        f"({', '.join(CLIENTS)}); with --http, the running server's URL form",
     )
 
 
@@ -72,24 +76,33 @@ def run_serve(args: argparse.Namespace) -> int:
 
     location = open_package(args.path, "kas-tui serve")
     package = Package.open(location.root, cache=True)
-    if args.print_config:
-        from kas_tui.features.serve.clients import client_config
-
-        print(client_config(args.print_config, package.name, package.root), end="")
-        return 0
     http = None
     if args.http is not None or args.host:
-        host, port = args.http if args.http is not None else (None, 8765)
-        host = args.host or host or LOCALHOST
-        if host not in (LOCALHOST, "localhost", "::1"):
-            print(
-                f"kas-tui serve: warning: listening on {host}: any machine that can reach "
-                "it can read the whole package",
-                file=sys.stderr,
-            )
-        http = (host, port)
+        host, port = args.http if args.http is not None else (None, DEFAULT_PORT)
+        http = (args.host or host or LOCALHOST, port)
+    if args.print_config:
+        return _print_config(args.print_config, package, http)
+    if http is not None and http[0] not in (LOCALHOST, "localhost", "::1"):
+        print(
+            f"kas-tui serve: warning: listening on {http[0]}: any machine that can reach "
+            "it can read the whole package",
+            file=sys.stderr,
+        )
     from kas_tui.features.serve.server import serve
 
     with contextlib.suppress(KeyboardInterrupt):
         serve(ServedPackage(package), http=http, log_dir=args.log_dir)
+    return 0
+
+
+def _print_config(client: str, package: Any, http: tuple[str, int] | None) -> int:
+    from kas_tui.features.serve.clients import WHERE, NoUrlForm, client_config, server_url
+
+    url = server_url(*http) if http is not None else None
+    try:
+        text = client_config(client, package.name, package.root, url)
+    except NoUrlForm as exc:
+        raise CommandError(str(exc)) from None
+    print(f"# {client}: paste into {WHERE[client]}", file=sys.stderr)
+    print(text, end="")
     return 0

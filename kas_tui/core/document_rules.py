@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from kas_tui.core.field_schema import value_error
 from kas_tui.core.okf.lifecycle import Form, parse_timestamp
-from kas_tui.text.description_verdicts import LONG_DESCRIPTION, more_than_one_sentence, says_nothing
+from kas_tui.text.description_verdicts import not_one_line, says_nothing
 
 if TYPE_CHECKING:
     from kas_tui.core.okf.scan import BodyScan
@@ -194,14 +194,9 @@ class _Rules:
                 "description",
                 f"description {clip(desc)!r} tells an agent nothing it can choose by",
             )
-        if len(desc) > LONG_DESCRIPTION or (self.wants("KAS045") and more_than_one_sentence(desc)):
-            self.emit(
-                "KAS045",
-                "description",
-                f"description has {len(desc)} characters"
-                if len(desc) > LONG_DESCRIPTION
-                else "description has more than one sentence",
-            )
+        shape = not_one_line(desc) if self.wants("KAS045") else None
+        if shape:
+            self.emit("KAS045", "description", f"description {shape}")
 
 
 def _source_ids(meta: dict[str, Any]) -> set[str]:

@@ -9,11 +9,14 @@ leaves the disk untouched.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import difflib
+import os
 import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from kas_tui.core.okf import frontmatter as fm
@@ -24,7 +27,7 @@ from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.core.okf.links import destination_spans, relative_link, rewrite_links, unlink
 from kas_tui.core.okf.text import decode, newline_of
 from kas_tui.core.package import Package
-from kas_tui.core.store import Change, Fingerprint, Store
+from kas_tui.core.store import Change, Fingerprint, NotPutBack, Store
 
 
 def _fingerprint(pkg: Package, rel: str) -> Fingerprint | None:
@@ -406,6 +409,39 @@ def pending_files(pkg: Package, store: Store) -> list[PendingFile]:
 def pending_diff(pkg: Package, store: Store) -> str:
     """The unified diff of what a dry-run ``store`` would write, file by file."""
     return "".join(f.diff for f in pending_files(pkg, store))
+
+
+# --- many edits, all or nothing --------------------------------------------------------
+
+
+def write_pending(pkg: Package, staged: Store, *, label: str = "") -> list[Change]:
+    """Write what the edits made on the dry-run store ``staged`` would write, as one
+    group: every file or none (:meth:`Store.apply_group`; on a full disk the package
+    stays as it was). Journalled in the package's store; the model re-reads them."""
+    writes = staged.pending_writes()
+    if not writes:
+        return []
+    changes = pkg.store.apply_group([], writes, label=label)
+    if any(c.folders for c in changes):
+        pkg.load(cache=True)
+    else:
+        for change in changes:
+            _reload(pkg, change)
+    return changes
+
+
+def failure_line(exc: Exception, root: Path | str) -> str:
+    """Why a group of writes failed, in one line naming its file from ``root``, and that
+    nothing was changed (or, when it could not all be put back, what stayed)."""
+    shown = str(exc)
+    where = getattr(exc, "path", None)
+    if where:
+        with contextlib.suppress(ValueError):
+            rel = Path(where).relative_to(os.path.realpath(root)).as_posix()
+            shown = shown.replace(str(where), rel, 1)
+    if isinstance(exc, NotPutBack):
+        return f"stopped half-way and not all of it could be undone: {shown}"
+    return f"nothing was changed: {shown.removesuffix('; nothing was written')}"
 
 
 # --- undo ------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import BinaryIO
 
-from kas_tui import __version__
+from kas_tui.core.code_stamp import code_stamp
 from kas_tui.core.fileio import Staged, append, commit, discard, read_regular, stage
 from kas_tui.core.loader import DocumentRead, pickle_packed
 from kas_tui.core.user_dirs import RACY_NS, package_cache_file
@@ -71,7 +71,7 @@ class MetadataCache:
             if not (
                 isinstance(header, dict)
                 and header.get("schema") == SCHEMA
-                and header.get("version") == __version__
+                and header.get("version") == code_stamp()
                 and header.get("root") == self.root
             ):
                 raise ValueError("another version's cache")
@@ -195,7 +195,7 @@ class CacheWriter:
     def start(cls, cache: MetadataCache) -> CacheWriter | None:
         header = {
             "schema": SCHEMA,
-            "version": __version__,
+            "version": code_stamp(),
             "root": cache.root,
             "saved_ns": time.time_ns(),
         }

@@ -45,6 +45,10 @@ class ConflictError(StoreError):
     """The file changed on disk since it was read; it is not overwritten."""
 
 
+class NotPutBack(StoreError):
+    """A group failed and some steps could not be undone: the disk is not as it was."""
+
+
 class ReadOnlyError(StoreError):
     """The file has no write permission for anyone (``chmod a-w``): it is kept as it is,
     as editors keep it, even where the folder would let a rename replace it (and even
@@ -286,6 +290,11 @@ class Store:
 
     # -- groups: renames and writes, all or none ----------------------------------------
 
+    def pending_writes(self) -> list[Write]:
+        """A dry run's writes, for one :meth:`apply_group`: many edits all or none are
+        made on a dry-run store, then written by a real one."""
+        return [Write(path, before, after) for path, (before, after) in self.pending.items()]
+
     def apply_group(
         self, renames: Sequence[tuple[Path, Path]], writes: Sequence[Write], *, label: str = ""
     ) -> list[Change]:
@@ -296,8 +305,9 @@ class Store:
         before the renames). Then the renames run in order (a target's missing folders
         are made), then the writes, each checked again under its folder's lock right
         before it lands. If a step fails, the steps done are undone, newest first, and
-        the error is raised: the disk is as it was. The changes are journalled one by
-        one (an :class:`~kas_tui.core.edit_session.EditSession` undoes them as one action).
+        the error is raised: the disk is as it was (only a :class:`NotPutBack` says
+        otherwise). The changes are journalled one by one (an
+        :class:`~kas_tui.core.edit_session.EditSession` undoes them as one action).
         """
         if self.dry_run:
             raise StoreError(renames[0][0] if renames else "", "a group is never dry-run")
@@ -535,7 +545,8 @@ def _sync_folders(folders: Iterable[Path]) -> None:
 
 
 def _roll_back(done: list[Change], cause: BaseException) -> None:
-    """Undo ``done`` newest first after ``cause`` stopped a group; say what stayed."""
+    """Undo ``done`` newest first after ``cause`` stopped a group; say what stayed (on a
+    full disk too: with the newer steps undone, old bytes fit where new ones were staged)."""
     stuck: list[str] = []
     for change in reversed(done):
         try:
@@ -543,7 +554,7 @@ def _roll_back(done: list[Change], cause: BaseException) -> None:
         except (StoreError, OSError) as exc:
             stuck.append(str(exc))
     if stuck:
-        raise StoreError(
+        raise NotPutBack(
             done[0].path,
             f"{cause}; and {len(stuck)} of the {len(done)} steps already done could not be "
             f"put back: {'; '.join(stuck)}",
@@ -579,6 +590,7 @@ __all__ = [
     "ConflictError",
     "EditError",
     "Fingerprint",
+    "NotPutBack",
     "Store",
     "StoreError",
     "Write",

@@ -9,12 +9,18 @@ The folders each client documents (checked December 2026):
 - ``gemini``: Gemini CLI, ``~/.gemini/skills/`` and ``.gemini/skills/``.
 
 Each package goes into a subfolder named by SKILL.md's ``name`` (clients require the two
-to match). A copy leaves out hidden files, the build manifest, and anything that is not a
-regular file or a folder (a named pipe, a socket, a device: never opened, and said so),
-and carries a marker,
-``.kas-install.json``, naming its source: a later install of the same source replaces
-it, a different package of the same name is refused without ``replace``. A copy is made
-beside its target and renamed into place, so an agent never sees half a package.
+to match), whatever the source folder is called. A copy holds what an agent serving the
+package could read (:meth:`~kas_tui.features.agent.sandbox.Sandbox.walk`): hidden files
+and the build manifest are left out, and so, named, are symlinks that leave the package
+or point at nothing and anything that is not a regular file or a folder (a named pipe, a
+socket, a device: never opened); a symlink inside the package is copied as what it
+points to. A copy carries a marker, ``.kas-install.json``, naming its source (relative
+to the project, or to the home folder as ``~/...``, so a committed project install
+names no one's home): a later install of the same source replaces it, a different
+package of the same name is refused without ``replace``. A link install leaves a
+marker beside the link (``.NAME.kas-link.json``), so ``uninstall`` and ``installed``
+touch only the links kas-tui made. A copy is made beside its target and renamed into
+place, so an agent never sees half a package.
 """
 
 from __future__ import annotations
@@ -27,8 +33,9 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from kas_tui.core.fileio import path_kind, read_regular
+from kas_tui.core.fileio import read_regular
 from kas_tui.core.package import Package
+from kas_tui.features.agent.sandbox import LeftOut, Sandbox
 from kas_tui.features.agent.skill_catalog import CatalogEntry, catalog_entry
 
 CLIENT_FOLDERS = {
@@ -68,11 +75,11 @@ class Installed:
 @dataclass(frozen=True)
 class Placed:
     """Where :func:`install` put a package, the catalog entry the agent will see there,
-    and what a copy left out: ``(path, kind)`` of each named pipe, socket or device."""
+    and what a copy left out (a symlink leaving the package, a named pipe, ...)."""
 
     target: Path
     entry: CatalogEntry
-    skipped: tuple[tuple[str, str], ...] = ()
+    skipped: tuple[LeftOut, ...] = ()
 
 
 def install(
@@ -92,8 +99,9 @@ def install(
             "give SKILL.md a name (lowercase letters, digits and hyphens)"
         )
     target = folder / name
+    source = package.root.resolve()
     current = describe(target)
-    if current is not None and current.source != package.root.resolve() and not replace:
+    if current is not None and current.source != source and not replace:
         said = f"from {current.source}" if current.source else "not installed by kas-tui"
         raise InstallError(
             f"{target} already holds a package named {name} ({said}); --replace overwrites it"
@@ -101,42 +109,75 @@ def install(
     folder.mkdir(parents=True, exist_ok=True)
     staged = folder / f".{name}.kas-install-{os.getpid()}"
     _remove(staged)
-    skipped: list[tuple[str, str]] = []
+    skipped: list[LeftOut] = []
     try:
         if link:
-            staged.symlink_to(package.root.resolve(), target_is_directory=True)
+            staged.symlink_to(source, target_is_directory=True)
         else:
             skipped = _copy(package.root, staged)
         _swap(staged, target)
     finally:
         _remove(staged)
+    link_marker = _link_marker(target)
+    if link:
+        record = {"source": _recorded(source, folder), "installed": _now()}
+        link_marker.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    else:
+        link_marker.unlink(missing_ok=True)
     entry = catalog_entry(package, target / package.skill_file)
     return Placed(target, entry, tuple(skipped))
 
 
-def _copy(root: Path, staged: Path) -> list[tuple[str, str]]:
-    """Copy the package; return the ``(path, kind)`` of each pipe or device left out."""
-    skipped: list[tuple[str, str]] = []
+def _now() -> str:
+    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat()
 
-    def left_out(folder: str, names: list[str]) -> list[str]:
-        out = []
-        for name in names:
-            if name.startswith("."):
-                out.append(name)
-            elif (kind := path_kind(os.path.join(folder, name))) is not None:
-                out.append(name)  # copying would open it: a pipe blocks, a device never ends
-                rel = Path(folder, name).relative_to(root).as_posix()
-                skipped.append((rel, kind))
-        return out
 
-    shutil.copytree(root, staged, ignore=left_out, symlinks=False)
+def _link_marker(target: Path) -> Path:
+    return target.with_name(f".{target.name}.kas-link.json")
+
+
+def _recorded(source: Path, folder: Path) -> str:
+    """``source`` as the marker records it: relative to the skills folder when the two
+    share a project (``../../kb``), ``~/...`` under the home folder, else absolute."""
+    home = Path.home().resolve()
+    real = folder.resolve()
+    for base in (real.parent.parent, real.parent):  # the project of .claude/skills
+        if base != home and source.is_relative_to(base) and base != Path(base.anchor):
+            return os.path.relpath(source, real)
+    if source.is_relative_to(home):
+        return "~/" + source.relative_to(home).as_posix()
+    return str(source)
+
+
+def _source_of(recorded: str, folder: Path) -> Path:
+    """The source folder a marker's ``recorded`` text names (see :func:`_recorded`)."""
+    if recorded.startswith("~/"):
+        return Path.home() / recorded[2:]
+    path = Path(recorded)
+    return path if path.is_absolute() else (folder / path).resolve()
+
+
+def _copy(root: Path, staged: Path) -> list[LeftOut]:
+    """Copy what an agent could read of the package; return what was left out."""
+    files, left = Sandbox(root).walk()
+    staged.mkdir()
+    for rel in files:
+        destination = staged.joinpath(*rel.split("/"))
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            data = read_regular(root.joinpath(*rel.split("/")))
+        except OSError as exc:
+            raise InstallError(
+                f"{root / rel}: cannot be read ({exc.strerror or exc}); nothing was installed"
+            ) from None
+        destination.write_bytes(data)
     record = {
-        "source": str(root.resolve()),
-        "installed": dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat(),
-        "digest": _digest(root),
+        "source": _recorded(root.resolve(), staged.parent),
+        "installed": _now(),
+        "digest": _digest(root, files),
     }
     (staged / MARKER).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-    return skipped
+    return left
 
 
 def _swap(staged: Path, target: Path) -> None:
@@ -162,35 +203,40 @@ def _remove(path: Path) -> None:
         shutil.rmtree(path)
 
 
-def _digest(root: Path) -> str:
-    """What a copy's freshness is judged by: every non-hidden file's path and bytes."""
+def _digest(root: Path, files: list[str] | None = None) -> str:
+    """What a copy's freshness is judged by: the path and bytes of every file it holds."""
     digest = hashlib.sha256()
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(f for f in files if not f.startswith(".")):
-            path = Path(folder, name)
-            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-            try:
-                digest.update(hashlib.sha256(read_regular(path)).digest())
-            except OSError:  # a pipe or device too: never opened, never copied
-                digest.update(b"?")
+    for rel in Sandbox(root).walk()[0] if files is None else files:
+        digest.update(rel.encode() + b"\0")
+        try:
+            digest.update(hashlib.sha256(read_regular(root.joinpath(*rel.split("/")))).digest())
+        except OSError:
+            digest.update(b"?")
     return digest.hexdigest()
 
 
 def describe(target: Path) -> Installed | None:
-    """What is installed at ``target`` (``None``: nothing)."""
+    """What is installed at ``target`` (``None``: nothing). A link or a copy without
+    kas-tui's marker is someone else's: its ``source`` is ``None``."""
     if target.is_symlink():
+        try:
+            record = json.loads(_link_marker(target).read_text(encoding="utf-8"))
+            made = _source_of(record["source"], target.parent)
+        except (OSError, ValueError, KeyError, TypeError):
+            made = None
         source = target.resolve()
-        return Installed(target.name, target, True, source, False)
+        mine = made is not None and made.resolve() == source
+        return Installed(target.name, target, True, source if mine else None, False)
     if not target.is_dir():
         return None
     try:
         record = json.loads((target / MARKER).read_text(encoding="utf-8"))
-        source = Path(record["source"])
+        source = _source_of(record["source"], target.parent)
     except (OSError, ValueError, KeyError, TypeError):
         return Installed(target.name, target, False, None, None)
     behind = None
     if source.is_dir():
+        source = source.resolve()
         behind = _digest(source) != record.get("digest")
     return Installed(target.name, target, False, source, behind)
 
@@ -214,7 +260,8 @@ def uninstall(folder: Path, name: str, *, force: bool = False) -> Path:
         raise InstallError(f"nothing named {name} in {folder}")
     if current.source is None and not force:
         raise InstallError(
-            f"{target} was not installed by kas-tui (no {MARKER}); --force removes it anyway"
+            f"{target} was not installed by kas-tui (no {MARKER} marker); --force removes it anyway"
         )
     _remove(target)
+    _link_marker(target).unlink(missing_ok=True)
     return target

@@ -74,6 +74,18 @@ def says_nothing(description: str, title: str = "") -> bool:
     )
 
 
+def not_one_line(text: str, limit: int = LONG_DESCRIPTION) -> str | None:
+    """What keeps ``text`` from being one line of an index (KAS045): "has 240
+    characters" (over ``limit``: see ``folder_summary.description_limit`` for an entry),
+    "has more than one sentence", or ``None``. The checker asks it of a document's
+    description and of an index entry's, the editors as you type."""
+    if len(text) > limit:
+        return f"has {len(text)} characters"
+    if more_than_one_sentence(text):
+        return "has more than one sentence"
+    return None
+
+
 def more_than_one_sentence(text: str) -> bool:
     """Whether ``text`` holds a second sentence (abbreviations do not end one)."""
     body = text.rstrip(".!? ")

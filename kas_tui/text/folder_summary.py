@@ -69,6 +69,13 @@ def folder_room(entries: int, budget: int = INDEX_TOKEN_BUDGET) -> int:
     return max(MAX_DESCRIPTION, min(MAX_FOLDER_DESCRIPTION, share))
 
 
+def description_limit(bundle: bool, entries: int) -> int:
+    """How many characters an index entry's description may take before it is long
+    (KAS045): a document's, ``MAX_DESCRIPTION``; a bundle's, :func:`folder_room` of the
+    ``entries`` its index lists. The checker and the entry editor ask this one."""
+    return folder_room(entries) if bundle else MAX_DESCRIPTION
+
+
 def count_phrase(n: int, doc_type: str | None) -> str:
     """``412 troubleshooting articles``, ``1 procedure``, ``3 documents``."""
     one, many = _TYPE_PHRASES.get((doc_type or "").lower(), ("document", "documents"))

@@ -16,7 +16,7 @@ from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -29,7 +29,7 @@ from kas_tui.core.package import Package
 from kas_tui.text.wording import counted
 from kas_tui.tui.commands import COMMANDS, KasCommands, bindings
 from kas_tui.tui.control_codes import show_control_codes
-from kas_tui.tui.controllers.edits import EditController
+from kas_tui.tui.controllers.edits import BURST_KEYS, EditController
 from kas_tui.tui.controllers.external_editor import ExternalEditor
 from kas_tui.tui.controllers.find_index import FindIndex
 from kas_tui.tui.controllers.lifecycle_actions import LifecycleActions
@@ -283,6 +283,16 @@ class KasApp(App[None]):
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     # -- what the panes say happened ------------------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        # A run of K/J presses on one entry is one action: any other key or a click ends
+        # it (a pause to look does not), so up then down leaves no trace.
+        if self.edits.burst is not None and (
+            (isinstance(event, events.Key) and event.key not in BURST_KEYS)
+            or isinstance(event, events.MouseDown)
+        ):
+            self.call_next(self.edits.end_burst)  # after this message, not inside it
+        await super().on_event(event)
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[NodeRef]) -> None:
         self.nav.highlighted(event)

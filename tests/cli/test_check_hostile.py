@@ -92,3 +92,23 @@ def test_json_output_is_json_even_when_the_check_cannot_run(
     data = json.loads(out)
     assert data["schema"] == 1 and str(target) in data["error"]
     assert data["error"] in err
+
+
+def test_an_entry_with_two_sentences_is_what_the_editor_warns_of(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 32, item 13: the entry editor warned "More than one sentence" where check
+    --agent-ready reported nothing."""
+    root = demo_copy(tmp_path)
+    index = root / "oncall" / "index.md"
+    text = index.read_text()
+    line = next(x for x in text.splitlines() if "(oncall-faq.md)" in x)
+    short = (
+        line.split(" - ", 1)[0] + " - Answers for new responders. Read it before your first shift."
+    )
+    index.write_text(text.replace(line, short))
+    number = text.splitlines().index(line) + 1
+    code, out, _ = check(capsys, root, "--agent-ready")
+    assert (
+        f"oncall/index.md:{number}: KAS045 info entry description has more than one sentence" in out
+    )

@@ -66,3 +66,29 @@ def test_a_path_that_is_no_package_is_one_line_and_exit_2(argv, tmp_path: Path, 
     assert lines[0].startswith(f"kas-tui {argv[0]}: ")
     assert "SKILL.md" in lines[0] or "package" in lines[0]
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("word", "said"),
+    [
+        ("checkk", "unknown command 'checkk'; did you mean check?"),
+        ("instal", "unknown command 'instal'; did you mean install?"),
+        ("frobnicate", "unknown command 'frobnicate'; kas-tui --help lists the commands"),
+    ],
+)
+def test_a_mistyped_verb_is_not_read_as_a_path(
+    word: str, said: str, tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 32, item 11: 'kas-tui checkk' said '/…/checkk: no such file or folder'."""
+    monkeypatch.chdir(tmp_path)
+    assert main([word]) == 2
+    assert capsys.readouterr().err == f"kas-tui: {said}\n"
+
+
+def test_a_folder_named_like_a_verb_typo_still_opens_as_a_path(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "checkk").mkdir()
+    assert main(["checkk"]) == 2  # an empty folder: it was taken as the package path
+    assert "an empty folder, not a package" in capsys.readouterr().err

@@ -506,7 +506,7 @@ def test_refused_edits_write_nothing(tmp_path):
     with pytest.raises(EditError):
         ed.set_entry(pkg, "incidents/index.md", 3, title="two\nlines")
     with pytest.raises(EditError):
-        ed.append_log(pkg, "Update", "two\nlines", today=dt.date(2026, 12, 1))
+        ed.append_log(pkg, "Up\ndate", "a kind on two lines", today=dt.date(2026, 12, 1))
     with pytest.raises(EditError, match="not a document"):
         ed.set_field(pkg, "nowhere.md", "title", "x")
     assert snapshot(root) == before

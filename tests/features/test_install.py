@@ -92,3 +92,95 @@ def test_usage_errors_say_what_is_wrong(root: Path, home: Path, capsys) -> None:
     assert main(["install", str(root), "--for", "claude"]) == 2  # --user or --project
     assert main(["install", str(root / "nope"), "--for", "claude", "--user"]) == 2
     assert "no such file or folder" in capsys.readouterr().err
+
+
+def test_a_copy_never_follows_a_symlink_out_of_the_package(
+    root: Path, home: Path, tmp_path: Path, capsys
+) -> None:
+    """Issue 31, item 1: the copy followed every symlink, /etc/passwd included."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:x:0:0\n")
+    (root / "incidents" / "passwd.md").symlink_to(secret)
+    (root / "incidents" / "gone.md").symlink_to(root / "incidents" / "nothing-here.md")
+    (root / "incidents" / "loop").symlink_to(root / "incidents", target_is_directory=True)
+    (root / "incidents" / "same-severity.md").symlink_to(root / "incidents" / "severity-levels.md")
+    (root / "oncall-too").symlink_to(root / "oncall", target_is_directory=True)
+    code = main(["install", str(root), "--for", "claude", "--user", "--force"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    target = home / ".claude" / "skills" / "orbit-handbook"
+    copied = {p.relative_to(target).as_posix() for p in target.rglob("*")}
+    assert not any("passwd" in p or "gone" in p or p.startswith("incidents/loop") for p in copied)
+    assert not any(p.is_symlink() for p in target.rglob("*"))
+    assert b"root:x" not in b"".join(p.read_bytes() for p in target.rglob("*") if p.is_file())
+    assert (target / "incidents" / "same-severity.md").read_bytes() == (
+        root / "incidents" / "severity-levels.md"
+    ).read_bytes()
+    assert (target / "oncall-too" / "index.md").read_bytes() == (
+        root / "oncall" / "index.md"
+    ).read_bytes()
+    lines = err.splitlines()
+    assert (
+        "kas-tui install: skipped incidents/passwd.md: a symlink leaving the package: never "
+        "followed, not copied; remove it from the package" in lines
+    )
+    assert any(
+        line.startswith("kas-tui install: skipped incidents/gone.md: a symlink to nothing")
+        for line in lines
+    )
+    assert any(
+        line.startswith("kas-tui install: skipped incidents/loop: a symlink back into")
+        for line in lines
+    )
+    assert "[" not in err and "Traceback" not in err
+
+
+def test_the_marker_names_no_ones_home(root: Path, home: Path, tmp_path: Path, capsys) -> None:
+    """Issue 31, item 10: a committed project install recorded the absolute source path."""
+    project = home / "work" / "proj"
+    (project / "kb").mkdir(parents=True)
+    inside = project / "kb" / "orbit-handbook"
+    root.rename(inside)
+    assert main(["install", str(inside), "--for", "claude", "--project", str(project)]) == 0
+    target = project / ".claude" / "skills" / "orbit-handbook"
+    marker = json.loads((target / MARKER).read_text())
+    assert marker["source"] == "../../kb/orbit-handbook"
+    assert str(home) not in (target / MARKER).read_text()
+    assert main(["install", str(inside), "--for", "claude", "--user"]) == 0
+    user_marker = json.loads((home / ".claude" / "skills" / "orbit-handbook" / MARKER).read_text())
+    assert user_marker["source"] == "~/work/proj/kb/orbit-handbook"
+    capsys.readouterr()
+    assert main(["installed", "--project", str(project)]) == 0
+    listed = capsys.readouterr().out
+    assert listed.count(f"from {inside.resolve()}") == 2 and "behind" not in listed
+
+
+def test_a_source_folder_named_otherwise_installs_under_the_skills_name(
+    root: Path, home: Path, tmp_path: Path, capsys
+) -> None:
+    """Issue 31, item 11: KAS006 refused it although the copy is always named right."""
+    renamed = root.rename(tmp_path / "orbit-kb-main")
+    assert main(["install", str(renamed), "--for", "claude", "--user"]) == 0
+    out = capsys.readouterr().out
+    assert "(named orbit-handbook after SKILL.md's name; the source folder is orbit-kb-main)" in out
+    assert (home / ".claude" / "skills" / "orbit-handbook" / "SKILL.md").exists()
+
+
+def test_a_link_kas_tui_did_not_make_is_not_touched(
+    root: Path, home: Path, tmp_path: Path, capsys
+) -> None:
+    """Issue 31, item 11: uninstall removed another tool's symlink."""
+    folder = home / ".claude" / "skills"
+    folder.mkdir(parents=True)
+    (folder / "orbit-handbook").symlink_to(root, target_is_directory=True)
+    assert main(["installed"]) == 0
+    assert "orbit-handbook  link" in (listed := capsys.readouterr().out)
+    assert "not installed by kas-tui" in listed
+    assert main(["uninstall", "orbit-handbook", "--for", "claude", "--user"]) == 1
+    assert (folder / "orbit-handbook").is_symlink()
+    capsys.readouterr()
+    assert main(["install", str(root), "--for", "claude", "--user", "--link", "--replace"]) == 0
+    assert main(["installed"]) == 0
+    assert f"from {root.resolve()}" in capsys.readouterr().out
+    assert main(["uninstall", "orbit-handbook", "--for", "claude", "--user"]) == 0
+    assert not (folder / "orbit-handbook").exists() and not list(folder.glob(".orbit*"))

@@ -27,6 +27,24 @@ _ENTRY_NOTE = re.compile(
 )
 #: What a curator's key puts before an entry's description when it deprecates the document.
 DEPRECATED_NOTE = "Deprecated: "
+#: A note opening an entry's description: "(Stale: price review overdue.) ..." or
+#: "Deprecated: ...", "Stale - ..."; the lifecycle word is group ``state``.
+_OPENING_NOTE = re.compile(
+    r"^\s*(?:\((?P<p>deprecated|stale)\b[^)]*\)\s*|(?P<c>deprecated|stale)\s*[:\u2013\u2014-]\s*)",
+    re.I,
+)
+
+
+def opening_note(description: str) -> tuple[str, str] | None:
+    """The lifecycle note an entry's description opens with: ``(state, description
+    without it)``, ``state`` ``deprecated`` or ``stale``; ``None`` without one. What
+    ``D`` writes is such a note; when the document is no longer so, the note is false."""
+    match = _OPENING_NOTE.match(description)
+    if match is None:
+        return None
+    state = (match.group("p") or match.group("c")).lower()
+    rest = description[match.end() :]
+    return state, rest[:1].upper() + rest[1:]
 
 
 def entry_says_lifecycle(title: str, description: str) -> bool:

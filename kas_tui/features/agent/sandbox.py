@@ -35,6 +35,17 @@ MAX_PATH_CHARS = 1024
 
 
 @dataclass(frozen=True)
+class LeftOut:
+    """A package entry :meth:`Sandbox.walk` leaves out, and why (``what``: "a symlink
+    leaving the package", "a named pipe (FIFO), not a regular file", ...)."""
+
+    path: str
+    what: str
+    #: what was never done to it: a symlink is never ``followed``, a pipe never ``opened``
+    never: str = "opened"
+
+
+@dataclass(frozen=True)
 class Location:
     """Where an agent's path argument points.
 
@@ -148,28 +159,48 @@ class Sandbox:
                 names.append((entry.name, entry.name + "/" if is_dir else entry.name))
         return [shown for _, shown in sorted(names)]
 
-    def files(self) -> list[str]:
-        """Every file the sandbox serves, package-relative and sorted: what :meth:`listdir`
-        shows, folder after folder from the root.
+    def walk(self) -> tuple[list[str], list[LeftOut]]:
+        """Every file an agent can read, package-relative and sorted, and what is left out.
 
-        A folder symlinked inside the package is listed where it links from, but never
-        into a folder it is already inside (a link to an ancestor would never end). A
-        folder that cannot be listed adds nothing.
+        The one answer to "what is in this package" for whatever ships or serves it whole
+        (``install``'s copy, the skills extension's resource list): hidden entries are
+        not part of the package (left out without a word); a symlink that leaves the
+        package, points at nothing, or leads back into a folder it is in, and a pipe, a
+        socket or a device are left out and named. A symlink inside the package is what
+        it points to.
         """
-        found: list[str] = []
-        stack: list[tuple[str, frozenset[str]]] = [("", frozenset({self.real_root}))]
-        while stack:
-            folder, ancestors = stack.pop()
-            try:
-                entries = self.listdir(folder)
-            except OSError:
+        files: list[str] = []
+        left: list[LeftOut] = []
+        self._walk("", {self.real_root}, files, left)
+        return sorted(files), sorted(left, key=lambda item: item.path)
+
+    def _walk(self, folder: str, seen: set[str], files: list[str], left: list[LeftOut]) -> None:
+        try:
+            entries = sorted(os.scandir(self.full(folder)), key=lambda entry: entry.name)
+        except OSError as exc:
+            left.append(
+                LeftOut(folder or ".", f"a folder that cannot be read ({exc.strerror})", "read")
+            )
+            return
+        for entry in entries:
+            if entry.name.startswith("."):
                 continue
-            for shown in entries:
-                path = posixpath.join(folder, shown.rstrip("/"))
-                if not shown.endswith("/"):
-                    found.append(path)
+            rel = f"{folder}/{entry.name}" if folder else entry.name
+            real = os.path.realpath(entry.path)
+            if entry.is_symlink():
+                if not self._inside(real):
+                    left.append(LeftOut(rel, "a symlink leaving the package", "followed"))
                     continue
-                real = os.path.realpath(self.full(path))
-                if real not in ancestors:
-                    stack.append((path, ancestors | {real}))
-        return sorted(found)
+                if not os.path.exists(real):
+                    left.append(LeftOut(rel, "a symlink to nothing", "followed"))
+                    continue
+            kind = entry_kind(entry)
+            if kind is not None:
+                left.append(LeftOut(rel, f"a {kind}, not a regular file"))
+            elif os.path.isdir(entry.path):
+                if real in seen:
+                    left.append(LeftOut(rel, "a symlink back into a folder it is in", "followed"))
+                    continue
+                self._walk(rel, seen | {real}, files, left)
+            else:
+                files.append(rel)

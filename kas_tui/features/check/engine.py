@@ -16,7 +16,7 @@ from typing import Any
 from kas_tui.core.document_rules import clip, document_findings, key_lines
 from kas_tui.core.memory import paused_gc
 from kas_tui.core.okf.errors import FormatError
-from kas_tui.core.okf.lifecycle import Status, entry_says_lifecycle
+from kas_tui.core.okf.lifecycle import Status, entry_says_lifecycle, opening_note
 from kas_tui.core.okf.links import resolve
 from kas_tui.core.package import Package
 from kas_tui.core.records import Document
@@ -24,7 +24,8 @@ from kas_tui.features.check.findings import Finding, Report
 from kas_tui.features.check.near_duplicates import earliest_alike
 from kas_tui.features.check.rule_catalog import BY_CODE, OKF, split_hint
 from kas_tui.text.description_verdicts import drifted as _drifted
-from kas_tui.text.description_verdicts import says_nothing
+from kas_tui.text.description_verdicts import not_one_line, says_nothing
+from kas_tui.text.folder_summary import description_limit
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES, estimate_tokens
 
 _WINDOWS_FORBIDDEN = re.compile(r'[<>:"|?*\\\x00-\x1f]')
@@ -359,11 +360,12 @@ class Checker:
                     continue
                 entries.append(item)
                 doc = pkg.documents.get(item.path) if item.kind == "document" else None
+                limit = description_limit(item.kind == "bundle", len(index.listings))
                 if doc is None:
-                    self._check_meaning(index.path, entry.line, desc, entry.title)
+                    self._check_meaning(index.path, entry.line, desc, entry.title, limit)
                     continue
                 if desc != doc.description:
-                    self._check_meaning(index.path, entry.line, desc, entry.title)
+                    self._check_meaning(index.path, entry.line, desc, entry.title, limit)
                     if doc.description and _drifted(desc, doc.description):
                         self.emit(
                             "KAS040",
@@ -381,11 +383,22 @@ class Checker:
                         entry.line,
                         f"{posixpath.basename(doc.path)} is {state} but its entry does not say so",
                     )
+                said = opening_note(desc)
+                if said is not None and said[0] != state and state != "deprecated":
+                    self.emit(
+                        "KAS044",
+                        index.path,
+                        entry.line,
+                        f"the entry says {posixpath.basename(doc.path)} is {said[0]}, but it is "
+                        "not: drop the note",
+                    )
             self._check_duplicates(index.path, entries)
         self._check_orphans()
         self._check_sizes()
 
-    def _check_meaning(self, path: str, line: Any, desc: str, title: str) -> None:
+    def _check_meaning(self, path: str, line: Any, desc: str, title: str, limit: int) -> None:
+        """An entry's own description (one that is not its document's): what the editor
+        says of it as it is typed, the same verdicts."""
         if says_nothing(desc, title):
             self.emit(
                 "KAS042",
@@ -393,6 +406,9 @@ class Checker:
                 line,
                 f"description {clip(desc)!r} tells an agent nothing it can choose by",
             )
+        shape = not_one_line(desc, limit) if self.wants("KAS045") else None
+        if shape:
+            self.emit("KAS045", path, line, f"entry description {shape}")
 
     def _check_duplicates(self, path: str, items: list) -> None:
         if len(items) < 2 or not self.wants("KAS041"):

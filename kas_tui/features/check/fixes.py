@@ -3,8 +3,8 @@
 Each fix goes through the lossless editing API: list unlisted documents and bundles
 (by the one layout policy of :mod:`kas_tui.core.okf.index`: a missing ``index.md`` is
 created whole), fill an entry's empty description from its document, create ``log.md``,
-and record the run as one log entry. A dry run computes the same edits in memory and
-returns their unified diff.
+and record the run as one log entry. The edits are computed in memory first: a dry run
+returns their unified diff, a real one writes all their files or none.
 """
 
 from __future__ import annotations
@@ -87,14 +87,17 @@ def apply_fixes(
     """Fix what ``report`` found that can be fixed safely; returns what was done.
 
     ``folders`` limits the index fixes to those bundles (the TUI's "add missing entries").
+    A fix refused or unwritable raises (``EditError``, ``StoreError``) with every file as
+    it was: the fixes are written all or none.
     """
     outcome = FixOutcome()
     wanted = {f.code for f in report.findings if f.code in FIXABLE}
     if not wanted:
         return outcome
     saved_store = pkg.store
-    if dry_run:
-        pkg.store = Store(dry_run=True)
+    # Every fix is made on a dry-run store first, then (unless a dry run) all its files
+    # are written as one group: on a full disk, none is.
+    pkg.store = staged = Store(dry_run=True)
     counts: Counter = Counter()
     done: set[tuple[str, object]] = set()  # (index path, line or name) of what was fixed
     try:
@@ -142,9 +145,11 @@ def apply_fixes(
         if dry_run:
             outcome.diff = editing.pending_diff(pkg, pkg.store)
     finally:
-        # In a dry run each edit re-read its file from the unchanged disk, so the model
-        # is already what the disk says; only the store is put back.
+        # Each edit of the dry run re-read its file from the unchanged disk, so the model
+        # is still what the disk says; only the store is put back.
         pkg.store = saved_store
+    if not dry_run:
+        editing.write_pending(pkg, staged, label="check --fix")
     return outcome
 
 

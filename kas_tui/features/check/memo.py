@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kas_tui import __version__
+from kas_tui.core.code_stamp import code_stamp
 from kas_tui.core.fileio import save_cache_pickle
 from kas_tui.core.user_dirs import RACY_NS, cache_dir
 from kas_tui.features.check.findings import Finding
@@ -36,7 +36,7 @@ def stamp(found: Walk, options: dict[str, Any]) -> tuple[str, int]:
     """A digest of what ``found`` lists and the run's ``options``, and the newest mtime."""
     state = (
         SCHEMA,
-        __version__,
+        code_stamp(),
         sorted((k, repr(v)) for k, v in options.items()),
         found.skill,
         found.documents,

@@ -507,10 +507,12 @@ RULES: tuple[Rule, ...] = (
         "KAS044",
         "warning",
         KAS,
-        "Deprecated or stale document listed without a note",
+        "Index entry and document disagree on deprecated or stale",
         "An agent choosing from the index should know that a document is deprecated or stale "
-        "before it spends a turn reading it.",
-        "Say so in the entry: 'Deprecated: use ... instead.' or '(stale, under review)'.",
+        "before it spends a turn reading it, and should not skip a current one because its "
+        "entry still opens with a note that is no longer true.",
+        "Say so in the entry: 'Deprecated: use ... instead.' or '(stale, under review)'; "
+        "drop the note once the document is current again.",
     ),
     Rule(
         "KAS045",

@@ -135,7 +135,27 @@ def parse_questions(
     return qset
 
 
+#: this many lines that are not JSON, before any that is, and the file is not a question set
+NOT_A_QUESTION_SET = 3
+
+
 def _json_rows(text: str, source: str, qset: QuestionSet) -> Iterable[tuple[int, dict]]:
+    heads = [
+        (number, line.strip())
+        for number, line in enumerate(text.splitlines(), start=1)
+        if line.strip() and not line.strip().startswith(("#", "//"))
+    ][:NOT_A_QUESTION_SET]
+    if len(heads) == NOT_A_QUESTION_SET and not any(_is_json(line) for _, line in heads):
+        qset.problems.append(
+            QuestionProblem(
+                source,
+                heads[0][0],
+                "not a question set: its first lines are not JSON; a question set is JSON "
+                'Lines, one {"id": "q1", "question": "...", "gold": ["a.md"]} per line, or '
+                "CSV with a header row (id,question,gold)",
+            )
+        )
+        return
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith(("#", "//")):
@@ -163,6 +183,14 @@ def _json_rows(text: str, source: str, qset: QuestionSet) -> Iterable[tuple[int,
             )
             continue
         yield number, record
+
+
+def _is_json(line: str) -> bool:
+    try:
+        json.loads(line)
+    except json.JSONDecodeError:
+        return False
+    return True
 
 
 def _csv_rows(text: str, source: str, qset: QuestionSet) -> Iterable[tuple[int, dict]]:
@@ -275,12 +303,12 @@ def _gold_known(question: Question, package: Package, source: str, qset: Questio
     missing = [g for g in question.gold if g not in package.documents]
     if not missing:
         return True
-    from rapidfuzz import process
+    from kas_tui.features.find.fuzzy import nearest_paths
 
     for path in missing:
-        near = process.extract(path, list(package.documents), limit=2, score_cutoff=60)
+        near = nearest_paths(path, list(package.documents), limit=2, cutoff=60)
         hint = (
-            "did you mean " + " or ".join(repr(p) for p, _, _ in near) + "?"
+            "did you mean " + " or ".join(repr(p) for p in near) + "?"
             if near
             else "use the document's path inside the package, as the tree shows it"
         )

@@ -73,6 +73,19 @@ class ManifestMixin:
         skill_description: str,
         skill_body_sha: str,
     ) -> None:
+        """Write the record into the package folder ``root`` (a first build's)."""
+        data = self._manifest_bytes(entries, skill_description, skill_body_sha)
+        if data is not None:
+            write_atomic(root / MANIFEST, data, expect=None, create=True)
+
+    def _manifest_bytes(
+        self,
+        entries: dict[str, dict[str, list[str]]],
+        skill_description: str,
+        skill_body_sha: str,
+    ) -> bytes | None:
+        """The record of this build; ``None`` when it is the last build's record (the
+        build changed nothing: the file stays as it was, to the byte)."""
         old = (self.manifest or {}).get("documents", {})
         documents: dict[str, Any] = {}
         links: dict[str, list[str]] = {}
@@ -125,10 +138,5 @@ class ManifestMixin:
         if self.manifest is not None and _same(
             {**data, "built": None}, {**self.manifest, "built": None}
         ):
-            return  # the build changed nothing: its record stays as it was, to the byte
-        write_atomic(
-            root / MANIFEST,
-            (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8"),
-            expect=read_regular(root / MANIFEST) if (root / MANIFEST).exists() else None,
-            create=not (root / MANIFEST).exists(),
-        )
+            return None
+        return (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8")

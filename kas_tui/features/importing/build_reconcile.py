@@ -4,17 +4,25 @@ what a curator did since the last build (their edits are kept, and said so)."""
 from __future__ import annotations
 
 import posixpath
-import shutil
 from typing import Any
 
+from kas_tui.core.fileio import read_regular
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf import index as index_fmt
 from kas_tui.core.okf import index_layout, yaml_patch
 from kas_tui.core.okf import log as log_fmt
 from kas_tui.core.okf.errors import EditError, FormatError
-from kas_tui.core.store import Store, StoreError
+from kas_tui.core.okf.text import decode
+from kas_tui.core.records import Document
+from kas_tui.core.store import Store, StoreError, Write
 from kas_tui.features.importing.build_layout import _Doc
-from kas_tui.features.importing.build_manifest import _json_value, _same, _sha
+from kas_tui.features.importing.build_manifest import (
+    MANIFEST,
+    BuildError,
+    _json_value,
+    _same,
+    _sha,
+)
 from kas_tui.features.importing.convert import sha256_file
 from kas_tui.features.importing.draft import body_text
 
@@ -23,10 +31,20 @@ class ReconcileMixin:
     """The builder's writes over an existing package (its state is the builder's)."""
 
     def _write_again(self) -> None:
+        """Plan every write on a dry-run store (each file read as it is now), then write
+        them all at once: on any failure (a full disk, a file changed meanwhile) the
+        package is as it was, to the byte, and the build says so."""
+        try:
+            writes = self._plan_again()
+        except StoreError as exc:
+            raise self._unchanged(exc) from None
+        self._write_all(writes)
+
+    def _plan_again(self) -> list[Write]:
         from kas_tui.core.package import Package
 
         assert self.manifest is not None
-        store = Store()
+        store = Store(dry_run=True)
         old = self.manifest.get("documents", {})
         changed = [d for d in self.docs.values() if d.draft is not None]
         for n, doc in enumerate(changed, start=1):
@@ -38,17 +56,16 @@ class ReconcileMixin:
                     )
                     doc.draft = None
                     continue
-                target.parent.mkdir(parents=True, exist_ok=True)
                 store.apply(target, lambda _t, text=doc.text: text, create=True, label=doc.out)
                 self.result.created.append(doc.out)
             else:
                 self._update_document(store, doc, old.get(doc.source, {}))
             self.progress("write", n, len(changed))
-        for src, out in self.assets.items():
-            self._update_asset(src, out)
+        assets = [w for w in (self._update_asset(s, o) for s, o in self.assets.items()) if w]
         pkg = Package(self.out)
         pkg.load()
         view = {p: (d.title, d.description, d.type) for p, d in pkg.documents.items()}
+        view.update(self._staged_view(store))
         entries = self._reconcile_indexes(pkg, store, view)
         skill_description, skill_body = self._skill(view)
         skill_description, skill_sha = self._update_skill(store, skill_description, skill_body)
@@ -71,29 +88,68 @@ class ReconcileMixin:
                 create=not (self.out / "log.md").exists(),
                 label="log.md",
             )
-        self._save_manifest(self.out, entries, skill_description, skill_sha)
+        writes = store.pending_writes() + assets
+        record = self._manifest_bytes(entries, skill_description, skill_sha)
+        if record is not None:
+            path = self.out / MANIFEST
+            writes.append(Write(path, read_regular(path) if path.exists() else None, record))
+        return writes
 
-    def _update_asset(self, src: str, out: str) -> None:
-        """Copy a new or changed asset, unless a curator replaced or removed its copy."""
+    def _write_all(self, writes: list[Write]) -> None:
+        """Write the rebuild's files as one group: all of them, or none (a full disk, a
+        file a curator changed meanwhile: :class:`BuildError`, the package as it was)."""
+        if not writes:
+            return
+        try:
+            Store().apply_group([], writes, label="build")
+        except StoreError as exc:
+            raise self._unchanged(exc) from None
+
+    def _unchanged(self, exc: StoreError) -> BuildError:
+        """A rebuild that wrote nothing, in one line: that, and why."""
+        from kas_tui.core.editing import failure_line
+
+        return BuildError(f"{self.out}: {failure_line(exc, self.out)}")
+
+    def _staged_view(self, store: Store) -> dict[str, tuple[str, str, str]]:
+        """Title, description and type of each document the dry run would write, as the
+        package will read them once it is written."""
+        view = {}
+        for doc in self.docs.values():
+            staged = store.pending.get(self.out / doc.out)
+            if doc.draft is None or staged is None:
+                continue
+            try:
+                parsed = fm.parse(decode(staged[1]).text)
+            except FormatError:
+                parsed = None
+            read = Document(doc.out, parsed.data if parsed else {}, parsed is not None, 1, None)
+            view[doc.out] = (read.title, read.description, read.type)
+        return view
+
+    def _update_asset(self, src: str, out: str) -> Write | None:
+        """The copy of a new or changed asset, unless a curator replaced or removed it."""
         assert self.manifest is not None
         target = self.out / out
         previous = self.manifest.get("assets", {}).get(src)
         digest = sha256_file(self.source / src)
         self.asset_sha[src] = digest
+        before: bytes | None = None
         if previous is None:
             if target.exists():
                 self.result.notes.append(f"{out}: a file of that name is already there; kept")
                 self.asset_sha[src] = ""
-                return
+                return None
         elif previous.get("sha256") == digest:
-            return
+            return None
         elif not target.exists() or sha256_file(target) != previous.get("sha256"):
             self.result.kept.append(f"{out}: replaced or removed by a curator; kept")
             self.asset_sha[src] = previous.get("sha256", "")
-            return
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(self.source / src, target)
+            return None
+        else:
+            before = read_regular(target)
         self.result.assets += 1
+        return Write(target, before, read_regular(self.source / src))
 
     def _update_document(self, store: Store, doc: _Doc, previous: dict[str, Any]) -> None:
         assert doc.draft is not None
@@ -167,6 +223,14 @@ class ReconcileMixin:
         kinds = entry_kinds(pkg)  # the curator's documents count too, the build's win
         kinds.update((path, value[2]) for path, value in view.items())
         kinds.update((folder, index_layout.BUNDLE) for folder in wanted if folder)
+
+        def there(item: Any) -> bool:
+            """Whether an entry's document or bundle is there once the build is written
+            (one it writes is not on disk yet: the package was read before)."""
+            if item.kind in ("document", "bundle"):
+                return True
+            return item.kind == "missing" and (item.path in view or item.path in wanted)
+
         for folder, entries in wanted.items():
             index_rel = posixpath.join(folder, "index.md") if folder else "index.md"
             path = self.out / index_rel
@@ -184,11 +248,7 @@ class ReconcileMixin:
                 continue
             before = old_entries.get(folder, {})
             record: dict[str, list[str]] = {}
-            listed = {
-                item.path: item
-                for item in index_file.listings
-                if item.kind in ("document", "bundle")
-            }
+            listed = {item.path: item for item in index_file.listings if there(item)}
             line_edits: list[tuple[int, str, str]] = []
             additions: list[tuple[str, str, str, bool]] = []
             for target, title, description, is_bundle in entries:
@@ -221,7 +281,7 @@ class ReconcileMixin:
             for item in index_file.listings:
                 # an entry the build wrote for a document a curator has deleted since
                 pair = [item.entry.title, item.entry.description]
-                if item.kind == "missing" and before.get(item.path) == pair:
+                if not there(item) and item.kind == "missing" and before.get(item.path) == pair:
                     removals.append(item.entry.line)
                     self.result.notes.append(
                         f"{index_rel}: removed the entry for {item.path}, which was deleted"

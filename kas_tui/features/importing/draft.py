@@ -310,10 +310,12 @@ def source_record(converted: Converted, root: Path | None, folder: str = "") -> 
     """The ``sources`` entry for the original file: where, name, when, and its SHA-256.
 
     ``resource`` is, for a file inside the package, its bundle-relative path
-    (``/references/report.pdf``); for one outside, its path relative to the document's
-    folder ``folder`` (OKF §6.2 reads relative paths from the document, as links are),
-    which keeps working while the package and its sources move together, as in one
-    repository; without a root, or on another drive, a ``file:`` URL.
+    (``/references/report.pdf``); for one that moves with the package (in the same git
+    repository, or without one beside the package, as a build's source folder is), its
+    path relative to the document's folder ``folder`` (OKF §6.2 reads relative paths from
+    the document, as links are); for any other (``/imp/test.docx`` imported into a
+    package under ``~/kb``), or without a root, where it really is: a ``file:`` URL, not
+    a climb of seven ``..``.
     """
     path = Path(os.path.abspath(converted.source))
     resource = path.as_uri()
@@ -321,15 +323,25 @@ def source_record(converted: Converted, root: Path | None, folder: str = "") -> 
         base = Path(os.path.abspath(root))
         try:
             resource = "/" + path.relative_to(base).as_posix()
-        except ValueError:  # outside the package; a file: URL on another drive (Windows)
-            with contextlib.suppress(ValueError):
-                resource = Path(os.path.relpath(path, base / folder)).as_posix()
+        except ValueError:  # outside the package
+            if path.is_relative_to(_moves_with(base)):
+                with contextlib.suppress(ValueError):  # another drive (Windows): the URL
+                    resource = Path(os.path.relpath(path, base / folder)).as_posix()
     return {
         "resource": resource,
         "title": path.name,
         "last_modified": _mtime_timestamp(converted.mtime),
         "sha256": converted.sha256,
     }
+
+
+def _moves_with(root: Path) -> Path:
+    """The folder whose files move with the package at ``root``: its git repository's
+    root, or without one the package's parent folder."""
+    for folder in (root, *root.parents):
+        if (folder / ".git").exists():
+            return folder
+    return root.parent
 
 
 def source_locations(resource: str, root: Path, document: str) -> list[str]:

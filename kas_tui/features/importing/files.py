@@ -6,7 +6,9 @@ these, so what a path names is decided in one place.
 
 from __future__ import annotations
 
+import functools
 import glob
+import importlib.util
 import os
 import re
 from pathlib import Path
@@ -16,18 +18,53 @@ from kas_tui.features.importing.convert import CODE_EXTS, CONVERTERS, MARKDOWN_E
 
 #: Extensions kas-tui converts (anything else is tried as text).
 SUPPORTED = frozenset(MARKDOWN_EXTS | TEXT_EXTS | set(CODE_EXTS) | set(CONVERTERS))
-#: The formats, as a sentence for the curator.
-FORMATS = (
-    "PDF · Word .docx · PowerPoint .pptx · Excel .xlsx .xls · HTML · EPUB · CSV · "
-    "notebooks .ipynb · Outlook .msg · Markdown · text · JSON YAML XML TOML"
+#: The module MarkItDown's converter for an extension needs, when it is an optional
+#: dependency (``pip install 'markitdown[outlook]'``): without it, the format is not
+#: offered, rather than offered and then failed.
+NEEDS = {
+    ".pdf": "pdfminer",
+    ".docx": "mammoth",
+    ".pptx": "pptx",
+    ".xlsx": "openpyxl",
+    ".xls": "xlrd",
+    ".msg": "olefile",
+}
+#: The formats, as the curator reads them, and the extensions each stands for.
+_FORMATS = (
+    ("PDF", (".pdf",)),
+    ("Word .docx", (".docx",)),
+    ("PowerPoint .pptx", (".pptx",)),
+    ("Excel .xlsx", (".xlsx",)),
+    ("Excel .xls", (".xls",)),
+    ("HTML", (".html",)),
+    ("EPUB", (".epub",)),
+    ("CSV", (".csv",)),
+    ("notebooks .ipynb", (".ipynb",)),
+    ("Outlook .msg", (".msg",)),
+    ("Markdown · text · JSON YAML XML TOML", (".md",)),
 )
+
+
+@functools.cache
+def installed(ext: str) -> bool:
+    """Whether the converter of extension ``ext`` can run here (its optional dependency
+    is installed; found without importing it)."""
+    module = NEEDS.get(ext)
+    return module is None or importlib.util.find_spec(module) is not None
+
+
+def formats() -> str:
+    """The formats this installation converts, as a sentence for the curator."""
+    return " · ".join(name for name, exts in _FORMATS if all(installed(e) for e in exts))
+
 
 _QUOTED = re.compile(r'"([^"]*)"|\'([^\']*)\'|([^,\n]+)')
 
 
 def supported(path: Path) -> bool:
-    """Whether ``path`` has an extension kas-tui knows how to convert."""
-    return path.suffix.lower() in SUPPORTED
+    """Whether ``path`` has an extension kas-tui converts here (see :data:`NEEDS`)."""
+    ext = path.suffix.lower()
+    return ext in SUPPORTED and installed(ext)
 
 
 def files_in(folder: Path) -> list[Path]:

@@ -21,6 +21,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from kas_tui import __version__
 from kas_tui.features.agent.tools import LISTDIR, PEEK, READFILE
 from kas_tui.features.serve.client_session import ServedPackage, Session
+from kas_tui.features.serve.clients import server_url
 from kas_tui.features.serve.skills_extension import SkillsExtension, SkillsServer
 
 _READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
@@ -132,7 +133,7 @@ def serve(
         else:
             host, port = http
             print(
-                f"kas-tui: serving {served.name} at http://{host}:{port}/mcp "
+                f"kas-tui: serving {served.name} at {server_url(host, port)} "
                 f"(logs: {log_dir or 'the user data folder'}); ctrl+c stops",
                 file=sys.stderr,
             )

@@ -6,9 +6,9 @@ SKILL.md ``name``) is the directory resource ``skill://orbit-handbook``, and eac
 files the resource ``skill://orbit-handbook/<path>``, every path segment percent-encoded
 (``my notes.md`` is ``my%20notes.md``); a read decodes them again.
 
-The files are those the tools can read (:meth:`Sandbox.files`): hidden files, so the
-build and install manifests, symlinks leaving the package and what is not a regular
-file are left out, the rule the tools (and ``install``) keep. Each is served byte for
+The files are those the tools can read, as ``install`` copies them
+(:meth:`Sandbox.walk`): hidden files, so the build and install manifests, symlinks
+leaving the package and what is not a regular file are left out. Each is served byte for
 byte: a UTF-8 file as text (a BOM and line endings kept), anything else (an image, a PDF,
 text in another encoding) as a base64 blob. The one exception is the tools' size cut: a
 text longer than :data:`~.client_session.MAX_RESPONSE` characters is cut, with the same
@@ -174,7 +174,7 @@ class SkillFiles:
         it cannot be served either)."""
         seen: dict[_Key, tuple[str, int]] = {}
         out = []
-        for path in self.sandbox.files():
+        for path in self.sandbox.walk()[0]:
             try:
                 st = os.stat(self.sandbox.full(path))
                 key = (path, st.st_size, st.st_mtime_ns, st.st_ino)

@@ -38,9 +38,13 @@ if TYPE_CHECKING:
     from kas_tui.tui.controllers.host import Host
     from kas_tui.tui.controllers.live_reload import Reloader
 
-#: Seconds after the last K/J move of an entry that end its burst: the moves become one
-#: undo action and one log.md entry.
-BURST_END = 1.5
+#: The keys that move an entry: a run of them on one entry is one burst, which any other
+#: key, a click, another edit or quitting ends (see KasApp.on_event); its moves become one
+#: undo action and one log.md entry, none when the entry is back where it was.
+BURST_KEYS = frozenset({"K", "J"})
+#: Seconds after the last move that end a burst all the same, when nothing else happens:
+#: the log entry is not left waiting while the curator is away.
+BURST_END = 60.0
 
 
 @dataclass

@@ -16,6 +16,7 @@ from kas_tui.core.okf.lifecycle import (
     entry_says_lifecycle,
     extend_stale_after,
     now_timestamp,
+    opening_note,
 )
 from kas_tui.core.settings import valid_reviewer
 from kas_tui.tui.screens.ask import AskScreen
@@ -113,15 +114,53 @@ class LifecycleActions:
         base = self.edits.shown_base(path)  # the value the choice below is made against
         current = self.app.package.documents[path].meta.get("stale_after")
 
+        noted = [  # entries that call it stale: false once it is fresh again (KAS044)
+            (listing, said[1])
+            for index in self.app.package.indexes.values()
+            for listing in index.listings
+            if listing.path == path
+            and listing.kind == "document"
+            and (said := opening_note(listing.entry.description)) is not None
+            and said[0] == "stale"
+        ]
+        for listing, _ in noted:
+            base.update(self.edits.shown_base(listing.index))
+
+        def write(until: str, drop: bool) -> None:
+            def edit(pkg: Package) -> None:
+                set_field(pkg, path, "stale_after", until)
+                for listing, rest in noted if drop else ():
+                    set_entry(pkg, listing.index, listing.entry.line, description=rest)
+
+            where = ", ".join(listing.index for listing, _ in noted)
+            self.edits.run_edit(
+                f"stale_after {until} for {path}",
+                edit,
+                log=f"Set stale_after of {path} to {until}"
+                + (f" and dropped the stale note in {where}." if drop else "."),
+                based_on=base,
+            )
+
         def chosen(days: str | None) -> None:
-            if days:
-                until = extend_stale_after(current, int(days), self.app.today)
-                self.edits.run_edit(
-                    f"stale_after {until} for {path}",
-                    lambda pkg: set_field(pkg, path, "stale_after", until),
-                    log=f"Set stale_after of {path} to {until}.",
-                    based_on=base,
-                )
+            if not days:
+                return
+            until = extend_stale_after(current, int(days), self.app.today)
+            if not noted:
+                write(until, False)
+                return
+            entries = "\n".join(f"  {e.index}:{e.entry.line}  {e.entry.title}" for e, _ in noted)
+            self.app.push_screen(
+                ChoiceScreen(
+                    "Extend freshness",
+                    f"{path} is fresh until {until}. Its index entries still call it stale:\n"
+                    f"{entries}",
+                    [
+                        ("drop", "Also drop the stale note from them", "y"),
+                        ("keep", "Only the date", "n"),
+                    ],
+                ),
+                lambda answer: write(until, answer == "drop") if answer else None,
+            )
 
         choices = [
             (str(days), f"+{days} days: {extend_stale_after(current, days, self.app.today)}")

@@ -4,6 +4,7 @@ broken links (``b``) and a page's neighbourhood two steps out (``w``). The graph
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -196,8 +197,12 @@ class LinkController:
 
     def _point_elsewhere(self, edge: Edge, base: dict[str, Fingerprint]) -> None:
         """Pick the file the broken link should name; rewrite only its destination."""
+        from kas_tui.features.find.fuzzy import nearest_paths
+
         package = self.app.package
-        paths = sorted(package.documents) + sorted(i.path for i in package.indexes.values())
+        every = [*package.documents, *(i.path for i in package.indexes.values())]
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(edge.source), edge.href))
+        paths = nearest_paths(target.split("#", 1)[0], every)  # the likeliest file first
         items: list[Item] = []
         for path in paths:
             doc = package.documents.get(path)

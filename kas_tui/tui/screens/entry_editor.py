@@ -30,6 +30,7 @@ from kas_tui.text.description_verdicts import (
     more_than_one_sentence,
     says_nothing,
 )
+from kas_tui.text.folder_summary import description_limit
 from kas_tui.text.tokens import estimate_tokens
 from kas_tui.tui.edit_outcome import EditDecided, EditOutcome, close_after_save
 from kas_tui.tui.screens.choose import ask_before_leaving
@@ -92,8 +93,9 @@ def text_problem(value: str, *, one_line: bool = True) -> str | None:
     return None
 
 
-def description_note(value: str, title: str = "") -> Text:
-    """The live count and the checker's hints for an index or document description."""
+def description_note(value: str, title: str = "", limit: int = LONG_DESCRIPTION) -> Text:
+    """The live count and the checker's hints for an index or document description
+    (``limit``: the characters it may take, ``folder_summary.description_limit``)."""
     desc = value.strip()
     note = Text()
     count = len(desc)
@@ -110,9 +112,9 @@ def description_note(value: str, title: str = "") -> Text:
             "\n! Says nothing an agent can choose by: name what it covers and when to read it",
             "yellow",
         )
-    if count > LONG_DESCRIPTION:
+    if count > limit:
         note.append(
-            f"\n! Long for one line of an index ({count:,} > {LONG_DESCRIPTION}): "
+            f"\n! Long for one line of an index ({count:,} > {limit}): "
             "every agent that reads the index pays for it",
             "yellow",
         )
@@ -308,7 +310,13 @@ class EntryEditor(KasModalScreen[bool]):
             title_note.update(Text("✗ " + problems["entry-title"], "bold red"))
         else:
             title_note.update(Text(f"{len(title.strip()):,} characters", "dim"))
-        self.query_one("#entry-desc-note", Static).update(description_note(desc, title.strip()))
+        index = self.package.indexes.get(posixpath.dirname(self.listing.index))
+        limit = description_limit(
+            self.listing.kind == "bundle", len(index.listings) if index is not None else 1
+        )
+        self.query_one("#entry-desc-note", Static).update(
+            description_note(desc, title.strip(), limit)
+        )
         if self.doc_path:
             self.query_one("#entry-doc-note", Static).update(
                 Text(f"description in {self.doc_path} · ", "dim")

@@ -332,7 +332,7 @@ def test_eval_refuses_a_bad_question_set(
     assert main(["eval", str(demo), "--questions", str(qfile), "--no-save"]) == 2
     err = capsys.readouterr().err
     assert f"{qfile}, line 1: gold 'nope.md'" in err and f"{qfile}, line 2: not valid JSON" in err
-    assert "2 problem(s)" in err
+    assert "2 problems in" in err
 
 
 def test_a_template_heading_stays_one_when_qualified_or_merged() -> None:
@@ -619,3 +619,17 @@ def test_a_package_that_gives_no_question_says_why(
     assert "that no other document shares" in err and "same:" in err
     assert "more than three documents answer it alike" in err
     assert not out.exists()
+
+
+def test_a_file_that_is_not_a_question_set_is_one_problem(demo: Path, capsys) -> None:
+    """Issue 32, item 11: '--questions README.md' printed 1,520 error lines."""
+    readme = Path(__file__).resolve().parents[3] / "README.md"
+    qset = read_questions(readme)
+    assert len(qset.problems) == 1
+    assert "not a question set: its first lines are not JSON" in str(qset.problems[0])
+    code = main(["eval", str(demo), "--questions", str(readme), "--no-save"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.splitlines()) == 2
+    assert err.splitlines()[1].startswith("kas-tui eval: 1 problem in ")
+    one_bad = parse_questions('not json\n{"id": "q1", "question": "Where?", "gold": ["a.md"]}\n')
+    assert [p.message for p in one_bad.problems][0].startswith("not valid JSON")  # one line

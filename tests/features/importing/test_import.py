@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
@@ -554,7 +555,7 @@ def test_import_writes_documents_index_entries_and_log(acme: Path, samples: dict
     ]
     meta = fm.parse((folder / "refund-policy.md").read_text()).data
     assert meta["type"] == "Policy" and meta["title"] == "Refund policy"
-    assert meta["sources"][0]["resource"].endswith("Refund Policy.docx")
+    assert unquote(meta["sources"][0]["resource"]).endswith("Refund Policy.docx")
     index = parse_index((folder / "index.md").read_text())
     # a new index, laid out as every new index is: grouped by type, sections by name
     types = {
@@ -790,3 +791,54 @@ def test_typed_file_and_folder_names() -> None:
     assert parse_file_name("Refunds")[1].endswith("as in refunds")
     assert parse_folder(" billing/disputes/ ") == ("billing/disputes", None)
     assert parse_folder("Billing")[1] == "'Billing' is not a folder name; as in billing"
+
+
+def test_a_source_that_does_not_move_with_the_package_is_recorded_where_it_is(
+    tmp_path: Path, capsys
+) -> None:
+    """Issue 32, item 15: '/imp/test.docx' was recorded as '../../../../../../../imp/test.docx'."""
+    import shutil
+
+    project = tmp_path / "kb"
+    root = project / "orbit-handbook"
+    shutil.copytree(Path(__file__).resolve().parents[3] / "demo_kb" / "orbit-handbook", root)
+    beside = project / "exports" / "hi.md"
+    beside.parent.mkdir()
+    beside.write_text("# Hi\n\nA page about greeting customers.\n")
+    away = tmp_path / "elsewhere" / "imp" / "test.md"
+    away.parent.mkdir(parents=True)
+    away.write_text("# Test\n\nA page about testing imports.\n")
+    assert main(["import", str(beside), str(away), "--into", str(root / "news")]) == 0
+    capsys.readouterr()
+    said = {
+        name: fm.parse((root / "news" / name).read_text()).data["sources"][0]["resource"]
+        for name in ("hi.md", "test.md")
+    }
+    assert said["hi.md"] == "../../exports/hi.md"  # it moves with the package: relative
+    assert said["test.md"] == away.as_uri()  # it does not: where it really is
+    (tmp_path / ".git").mkdir()  # one repository holding both: relative again
+    other = away.with_name("other.md")
+    other.write_text("# Other\n\nA page about other imports.\n")
+    assert main(["import", str(other), "--into", str(root / "more")]) == 0
+    meta = fm.parse((root / "more" / "other.md").read_text()).data
+    assert meta["sources"][0]["resource"] == "../../../elsewhere/imp/other.md"
+
+
+def test_a_format_whose_converter_is_not_installed_is_not_offered(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """Issue 32, item 15: the wizard offered Outlook .msg without olefile installed."""
+    from kas_tui.features.importing import files
+
+    files.installed.cache_clear()
+    monkeypatch.setitem(files.NEEDS, ".msg", "no_such_module_for_msg")
+    monkeypatch.setitem(files.NEEDS, ".pdf", "json")  # an installed module
+    try:
+        assert not files.supported(tmp_path / "mail.msg")
+        assert files.supported(tmp_path / "report.pdf")
+        assert "Outlook .msg" not in files.formats() and "PDF" in files.formats()
+        (tmp_path / "mail.msg").write_bytes(b"x")
+        (tmp_path / "report.pdf").write_bytes(b"x")
+        assert [p.name for p in files.files_in(tmp_path)] == ["report.pdf"]
+    finally:
+        files.installed.cache_clear()

@@ -16,11 +16,12 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from kas_tui.cli.main import main
 from kas_tui.core.package import Package
 from kas_tui.features.agent.replay import replay_file
 from kas_tui.features.agent.walk import Walk
 from kas_tui.features.serve.client_session import MAX_RESPONSE, ServedPackage, recent_sessions
-from kas_tui.features.serve.clients import client_config
+from kas_tui.features.serve.clients import CLIENTS, client_config
 from kas_tui.features.serve.server import build_server
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -258,21 +259,50 @@ def test_malformed_json_rpc_is_answered_and_the_server_goes_on(
     assert "Traceback" not in err
 
 
-def test_print_config_for_each_client(demo: Package) -> None:
-    for client, key in (
-        ("claude-desktop", "mcpServers"),
-        ("cursor", "mcpServers"),
-        ("vscode", "servers"),
-    ):
-        config = json.loads(client_config(client, "orbit-handbook", demo.root))
-        entry = config[key]["orbit-handbook"]
-        assert entry["args"][-2:] == ["serve", str(demo.root)] or entry["args"][-2:] == [
-            "serve",
-            str(demo.root),
-        ]
-        assert os.path.isabs(entry["command"])
+def _parsed(client: str, text: str) -> dict:
+    import tomllib
+
+    if client == "codex":
+        return tomllib.loads(text)["mcp_servers"]["orbit-handbook"]
+    data = json.loads(text)
+    return data["servers" if client == "vscode" else "mcpServers"]["orbit-handbook"]
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_print_config_for_each_client_runs_this_kas_tui(demo: Package, client: str) -> None:
+    entry = _parsed(client, client_config(client, "orbit-handbook", demo.root))
+    assert entry["args"][-2:] == ["serve", str(demo.root)]
+    assert os.path.isabs(entry["command"])
+    assert entry.get("type", "stdio") == "stdio"
+
+
+@pytest.mark.parametrize(
+    ("client", "shape"),
+    [
+        ("claude-code", {"type": "http", "url": "http://[::1]:9000/mcp"}),
+        ("codex", {"url": "http://[::1]:9000/mcp"}),
+        ("gemini", {"httpUrl": "http://[::1]:9000/mcp"}),
+        ("vscode", {"type": "http", "url": "http://[::1]:9000/mcp"}),
+        ("cursor", {"url": "http://[::1]:9000/mcp"}),
+    ],
+)
+def test_print_config_with_http_gives_each_clients_url_form(
+    demo: Package, client: str, shape: dict, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 31, items 8 and 12: the URL form, an IPv6 host in brackets."""
+    code = main(["serve", str(demo.root), "--print-config", client, "--http", "[::1]:9000"])
+    out, err = capsys.readouterr()
+    assert code == 0
+    assert _parsed(client, out) == shape
+    assert err.startswith(f"# {client}: paste into ")
+
+
+def test_print_config_refusals(demo: Package, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(ValueError, match="unknown client"):
         client_config("emacs", "x", demo.root)
+    code = main(["serve", str(demo.root), "--print-config", "claude-desktop", "--http", "9000"])
+    assert code == 2
+    assert "takes a command, not a URL" in capsys.readouterr().err
 
 
 def _free_port() -> int:

@@ -307,9 +307,15 @@ def test_refusals_are_the_sandbox_refusals_and_are_logged(root: Path, tmp_path: 
 
 def test_the_skill_holds_what_install_copies(root: Path, tmp_path: Path) -> None:
     """The entry lists the files ``install`` copies, by the same rule: hidden files and the
-    build manifest left out, a pipe never opened, a symlink inside shown as its target."""
+    build manifest left out, symlinks leaving, dangling or looping left out, a pipe never
+    opened, a symlink inside shown as its target."""
     _plant(root)
     (root / "references" / "same-slos.csv").symlink_to(root / "references" / "slo-targets.csv")
+    (root / "references" / "dangling.md").symlink_to(root / "nowhere.md")
+    (root / "references" / "loop").symlink_to(root / "references")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET-BYTES\n")
+    (root / "references" / "escape.md").symlink_to(secret)
     watch = PipeWatch()
     watch.mkfifo(root / "references" / "pipe.md")
     try:
@@ -333,6 +339,7 @@ def test_the_skill_holds_what_install_copies(root: Path, tmp_path: Path) -> None
         read[skill_uri(NAME, "references/same-slos.csv")]
         == (root / "references" / "slo-targets.csv").read_bytes()
     )
+    assert not any(("escape" in uri or "dangling" in uri or "/loop/" in uri) for uri in read)
     assert watch.opened == []
 
 

@@ -25,7 +25,7 @@ from textual.widgets import (
 )
 
 from kas_tui.core import form_fields as F
-from kas_tui.features.importing.files import FORMATS
+from kas_tui.features.importing.files import formats
 from kas_tui.tui.screens.import_wizard.converting import ConvertingStep
 from kas_tui.tui.screens.import_wizard.files import FilePicker, FilesStep, SelectedList
 from kas_tui.tui.screens.import_wizard.labels import home_short
@@ -129,7 +129,7 @@ class ImportWizard(FilesStep, ConvertingStep, PreviewStep):
                                 suggester=SuggestFromList(self.types, case_sensitive=False),
                                 id="iw-type",
                             )
-                    yield Static(Text(f"Converts {FORMATS}.", "dim"), id="iw-formats")
+                    yield Static(Text(f"Converts {formats()}.", "dim"), id="iw-formats")
                     with Horizontal(id="iw-go"):
                         yield Static(id="iw-files-status")
                         yield Button("Convert  ^s", variant="primary", id="iw-convert")
