@@ -43,6 +43,8 @@ VERBS: tuple[Verb, ...] = (
          "check:check_arguments", "check:run_check"),
     Verb("rules", "check and fix", "print the rule catalog (every code check can report)",
          "check:rules_arguments", "check:run_rules"),
+    Verb("profile", "check and fix", "house rules: draft .kas-tui.yaml from what the package does",
+         "profile:profile_arguments", "profile:run_profile"),
     Verb("review", "check and fix", "list what needs a human: stale, unverified, broken, changed",
          "review:review_arguments", "review:run_review"),
     Verb("new", "check and fix", "create a draft document, a bundle or a SKILL.md",

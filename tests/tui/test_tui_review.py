@@ -113,6 +113,15 @@ async def test_extend_moves_a_stale_row_to_going_stale(root: Path) -> None:
         await pilot.press("S")
         await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         await pilot.press("1")  # +30 days from today (later than the stale_after)
+        # its entry still says "(Stale: ...)": asked whether to drop the note; keep it here
+        await pilot_wait_until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ChoiceScreen)
+                and "still call it stale" in str(app.screen.message)
+            ),
+        )
+        await pilot.press("n")
         await pilot_wait_until(pilot, lambda: groups_of(screen, STALE) == {"going-stale"})
         after = files(root)
         assert changed(before, after) == {STALE, "log.md"}
