@@ -37,7 +37,8 @@ def serve_arguments(parser: Parser) -> None:
     parser.description = (
         "Serve a package to agents over the Model Context Protocol: the tools "
         "listdir, readfile and peek, read-only and confined to the package, answering "
-        "exactly what the agent walk (a) shows. Over stdio by default (for desktop "
+        "exactly what the agent walk (a) shows, and the MCP Skills extension (the "
+        "package as a skill, every file a skill:// resource). Over stdio by default (for desktop "
         "agents); --http serves streamable HTTP on localhost. Every session is logged as "
         "a trajectory the replay screen (R) reads."
     )

@@ -125,17 +125,30 @@ class Trail:
         """Tokens spent by the steps so far (the catalog entry not included)."""
         return self.steps[-1].cumulative if self.steps else 0
 
-    def record(self, tool: str, args: Mapping[str, Any], *, refusal: str = "") -> Step:
+    def record(
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        *,
+        refusal: str = "",
+        outcome: Outcome | None = None,
+    ) -> Step:
         """Make the call, append its step and return it.
 
         ``refusal``, when given, is the error message of a call refused before it was
         made (arguments its schema does not allow): the step records it, unread.
+        ``outcome``, when given, is what the call returned when it was answered elsewhere
+        (a file served as an MCP resource): it is recorded as it is, not made again.
         """
         args = dict(args)
         if refusal:
             outcome, reveals = Outcome(tool, BAD_CALL, refusal), ()
-        else:
+        elif outcome is None:
             outcome, reveals = self._serve(tool, args)
+        else:
+            if self.max_chars is not None:
+                outcome = cut(outcome, self.max_chars)  # logged as it was sent
+            reveals = reveals_of(self.sandbox, outcome)
         reach = self.reach
         revealed = outcome.path is None or reach.knows(outcome.path)
         call_tokens = estimate_tokens(call_text(outcome.tool, args))

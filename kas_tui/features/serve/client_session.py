@@ -37,7 +37,8 @@ from kas_tui.core.fileio import os_reason
 from kas_tui.core.package import Package
 from kas_tui.features.agent.sandbox import MAX_PATH_CHARS, Sandbox
 from kas_tui.features.agent.skill_catalog import CatalogEntry, catalog_entry
-from kas_tui.features.agent.tools import READFILE
+from kas_tui.features.agent.tools import OK, READFILE, Outcome
+from kas_tui.features.agent.tools import cut as cut_outcome
 from kas_tui.features.agent.trail import Trail
 from kas_tui.features.agent.trajectory import header_record, step_record
 from kas_tui.features.serve.session_logs import sessions_dir
@@ -57,6 +58,12 @@ LOG_ARG_CHARS = 2 * MAX_PATH_CHARS
 SERVED_NAVIGATOR = "mcp-client"
 
 _numbers = itertools.count(1)
+
+
+def cut(text: str) -> str:
+    """``text`` as a client receives it: at most :data:`MAX_RESPONSE` characters, with the
+    tools' note saying how long it was when it is longer."""
+    return cut_outcome(Outcome(READFILE, OK, text), MAX_RESPONSE).text
 
 
 @dataclass(frozen=True)
@@ -126,21 +133,36 @@ class Session:
             if self.log_path is None and not self.log_problem:
                 self._open_log()
 
-    def call(self, tool: str, args: Mapping[str, Any]) -> Served:
+    def call(
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        *,
+        outcome: Outcome | None = None,
+        resource: bool = False,
+    ) -> Served:
         """Answer one call (never raises for a bad one) and log it; arguments the tool's
-        schema does not allow are refused with one line saying why."""
+        schema does not allow are refused with one line saying why. ``resource``: a read
+        of the Skills extension logged as the tool it stands for (its ``uri`` beside the
+        path; no tool schema applies); ``outcome``: the call was answered there, and is
+        only logged, cut as an answer is, as :meth:`Trail.record` records it."""
         args = with_defaults(tool, args)
-        problem = argument_problem(tool, args) if tool in SERVED_TOOLS else unknown_tool(tool)
-        return self._record(tool, args, problem)
+        if resource:
+            problem = ""
+        else:
+            problem = argument_problem(tool, args) if tool in SERVED_TOOLS else unknown_tool(tool)
+        return self._record(tool, args, problem, outcome)
 
     def refuse(self, tool: str, args: Mapping[str, Any], message: str) -> Served:
         """Log a call refused before it reached a tool (by the MCP layer), with the
         message the client received."""
         return self._record(tool, dict(args), message or "Error: call refused")
 
-    def _record(self, tool: str, args: dict[str, Any], refusal: str) -> Served:
+    def _record(
+        self, tool: str, args: dict[str, Any], refusal: str, outcome: Outcome | None = None
+    ) -> Served:
         with self._lock:
-            step = self.trail.record(tool, args, refusal=refusal)
+            step = self.trail.record(tool, args, refusal=refusal, outcome=outcome)
             self._write(step_record(step, arg_limit=LOG_ARG_CHARS))
         return Served(step.text, not step.ok)
 

@@ -1,11 +1,13 @@
 """The MCP server: the package's three read-only tools on the official ``mcp`` SDK.
 
-``listdir``, ``readfile`` and ``peek``, nothing else, described and typed by
-:mod:`.tool_schemas`; their answers come from :class:`.client_session.Session` (the
-agent walk's own code). A failed call (a missing file, a path leaving the package,
-arguments the schema does not allow) is an MCP tool error whose text is one line saying
-why: the client reads it and the server goes on serving. Each client session is logged
-as its own trajectory, from its ``initialize`` until it ends (:mod:`.live_sessions`).
+``listdir``, ``readfile`` and ``peek``, described and typed by :mod:`.tool_schemas`,
+and beside them the MCP Skills extension (the package as a skill, its files as
+``skill://`` resources: :mod:`.skills_extension`). The tools' answers come from
+:class:`.client_session.Session` (the agent walk's own code). A failed call (a missing
+file, a path leaving the package, arguments the schema does not allow) is an MCP tool
+error whose text is one line saying why: the client reads it and the server goes on
+serving. Each client session is logged as its own trajectory, from its ``initialize``
+until it ends (:mod:`.live_sessions`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from kas_tui.features.agent.tools import LISTDIR, PEEK, READFILE
 from kas_tui.features.serve.client_session import ServedPackage
 from kas_tui.features.serve.clients import server_url
 from kas_tui.features.serve.live_sessions import IDLE_TIMEOUT, MAX_LIVE_SESSIONS, Sessions
+from kas_tui.features.serve.skills_extension import SkillsExtension, SkillsServer
 from kas_tui.features.serve.stdio import run_stdio
 from kas_tui.features.serve.tool_schemas import DESCRIPTIONS, input_schema
 
@@ -64,7 +67,10 @@ def build_server(
     async def peek(ctx: Context) -> CallToolResult:
         return await answer(ctx, PEEK)
 
-    server: MCPServer = MCPServer(
+    # the MCP Skills extension beside the tools: the package as a skill, its files as
+    # skill:// resources, read through the same sessions (sandbox, cut, log)
+    server: MCPServer = SkillsServer(
+        SkillsExtension(served, sessions.of),
         name=f"kas-tui {served.name}",
         title=served.name,
         description=served.catalog.description,
