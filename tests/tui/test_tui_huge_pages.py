@@ -14,6 +14,7 @@ from textual.widgets import Markdown
 
 from kas_tui.core import page_start
 from kas_tui.core.package import Package
+from kas_tui.text.wording import size_text
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.controllers import navigation
 from kas_tui.tui.screens.help import HelpScreen
@@ -119,6 +120,26 @@ async def test_the_end_of_a_cut_page_says_the_rest_opens_in_the_editor(
                 break
         more = str(app.query_one("#body-more").render())
         assert body.complete and "is not shown: E opens it in $EDITOR" in more
+
+
+async def test_a_line_past_the_start_shown_says_so_and_mounts_nothing(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """A finding's line or a full-text hit past the start shown: said, not searched for."""
+    monkeypatch.setattr(page_start, "SHOWN_BYTES", 20_000)  # pieces: not all mounted at once
+    package = _package(tmp_path, _sections(100_000))
+    app = KasApp(package, today=TODAY, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        body = app.query_one(BodyPane)
+        app.go_to_line("huge.md", 5000)
+        await pilot_wait_until(pilot, lambda: any("past the first" in t for _, t in app.messages))
+        await _shown(pilot, body)
+        assert not body.complete  # the pieces shown were not all mounted to look for it
+        assert body.cut is not None
+        assert app.messages[-1][1] == (
+            f"That line is past the first {size_text(body.cut.shown)} shown: "
+            "E opens the whole page in $EDITOR"
+        )
 
 
 async def test_a_key_is_answered_while_a_huge_page_is_read(tmp_path: Path, monkeypatch) -> None:

@@ -257,6 +257,15 @@ class BodyPane(Horizontal):
             (kind, value), self._want = self._want, None
             if kind == "line":
                 assert isinstance(value, int)
+                cut = self._cut
+                if cut is not None and value > self._text.count("\n"):
+                    self.app.notify(
+                        f"That line is past the first {size_text(cut.shown)} shown: "
+                        "E opens the whole page in $EDITOR",
+                        severity="warning",
+                        markup=False,
+                    )
+                    continue
                 while (
                     self._loaded < len(self._pieces)
                     and self._pieces[self._loaded].first_line <= value
