@@ -31,7 +31,17 @@ def _package(tmp_path: Path) -> Package:
     return Package.open(root)
 
 
-async def test_every_line_is_as_wide_as_textual_draws_it(tmp_path: Path) -> None:
+async def test_every_line_is_as_wide_as_textual_draws_it_without_drawing_it(
+    tmp_path: Path, monkeypatch
+) -> None:
+    drawn: list[object] = []
+    draw = NavTree.render_label
+
+    def counted(self, node, *args):
+        drawn.append(node)
+        return draw(self, node, *args)
+
+    monkeypatch.setattr(NavTree, "render_label", counted)
     app = KasApp(_package(tmp_path), today=TODAY, watch=False)
     async with app.run_test(size=(120, 40)) as pilot:
         tree = app.query_one(NavTree)
@@ -40,6 +50,10 @@ async def test_every_line_is_as_wide_as_textual_draws_it(tmp_path: Path) -> None
         await pilot_wait_until(pilot, lambda: "当番表" in _labels(tree))
         nodes = list(tree._walk(tree.root))
         assert len(nodes) > 40
+        drawn.clear()
+        tree._invalidate()  # as opening a bundle does: every line's width asked again
+        assert len(tree._tree_lines) == len(nodes)
+        assert drawn == []  # no label drawn to learn it (10,000 at 50,000 documents)
         for node in nodes:
             assert tree.get_label_width(node) == Tree.get_label_width(tree, node), node.label
         tree.set_visited(read=["oncall/oncall-faq.md"], peeked=[])  # labels replaced
