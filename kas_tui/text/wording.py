@@ -14,6 +14,13 @@ def counted(count: int, word: str, plural: str | None = None) -> str:
     return f"{count:,} {word if count == 1 else many}"
 
 
+def size_text(size: int) -> str:
+    """A size in bytes as people say it: "512 bytes", "256 KB", "190.7 MB"."""
+    if size >= 1024 * 1024:
+        return f"{size / (1024 * 1024):.1f} MB"
+    return f"{size / 1024:.0f} KB" if size >= 1024 else f"{size} bytes"
+
+
 def visible(text: str) -> str:
     """``text`` safe to print on one line: control characters (a terminal escape in a
     file name, a line break, a NUL) escaped as Python writes them (``\\x1b``, ``\\n``)."""
