@@ -26,6 +26,8 @@ from kas_tui.text.slug import slugify, unique_slug
 _GENERIC_FOLDERS = frozenset(
     {"docs", "doc", "documentation", "content", "pages", "src", "source", "wiki", "site"}
 )
+#: Where the assets of the package's root go (images, furniture, site configs).
+ASSETS_FOLDER = "assets"
 #: Words that mark a page as history: never an entry point.
 _OBSOLETE = re.compile(r"\b(obsolete|deprecated|retired|legacy|no longer supported)\b", re.I)
 
@@ -135,7 +137,8 @@ class LayoutMixin:
             if rel in old_assets:
                 self.assets[rel] = old_assets[rel]["path"]
                 continue
-            folder = self.folders[posixpath.dirname(rel)]
+            # images and furniture never sit beside SKILL.md: the root holds bundles
+            folder = self.folders[posixpath.dirname(rel)] or ASSETS_FOLDER
             suffix = Path(rel).suffix.lower()
             if suffix in (".md", ".markdown", ".mdx"):
                 suffix = (
@@ -143,7 +146,7 @@ class LayoutMixin:
                 )
             stem = unique_slug(slugify(Path(rel).stem, fallback="asset"), taken[folder])
             taken[folder].add(stem + suffix)
-            self.assets[rel] = posixpath.join(folder, stem + suffix) if folder else stem + suffix
+            self.assets[rel] = posixpath.join(folder, stem + suffix)
 
     def _wrapper_folder(self, documents: list[str], assets: list[str]) -> str:
         """The one folder every page sits in, when there is one: an MkDocs site's
@@ -269,7 +272,7 @@ class LayoutMixin:
         which is a skill name."""
         cached = getattr(self, "_title_cache", None)
         if cached is None:
-            files = sorted({*self.docs, *self.assets})
+            files = sorted(self.source_files)  # the site config too, copied or not
             wrapper = next((src for src, out in self.folders.items() if src and not out), "")
             name = posixpath.basename(wrapper)
             if not name or name.lower() in _GENERIC_FOLDERS:

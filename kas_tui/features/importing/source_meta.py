@@ -97,6 +97,12 @@ def is_site_config(rel: str) -> bool:
     return bool(_TOC.match(name)) or ("/" not in rel and bool(_SITE_CONFIG.match(name)))
 
 
+def is_toc_file(rel: str) -> bool:
+    """Whether a source file is a table of contents by its name (``toc.yml``, ``TOC.md``,
+    ``toc.json`` anywhere): read for the package's tree, never copied into it."""
+    return bool(_TOC.match(rel.rsplit("/", 1)[-1].lower()))
+
+
 #: Program sources: examples a page shows or links to, kept as assets, never documents.
 SOURCE_CODE = frozenset(
     [
