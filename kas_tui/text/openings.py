@@ -24,7 +24,8 @@ _PAGE = (
 _TELL = (
     r"(?:describe|explain|cover|discuss|show|provide|introduce|list|outline|walk|take"
     r"|teach|help|give|present|demonstrate|summari[sz]e|answer|address|detail|document"
-    r"|guide|review|look|go|explore|examine|learn|see|find out|dive|focus|contain|tell)"
+    r"|guide|review|look|go|explore|examine|learn|see|find out|dive|focus|contain|tell"
+    r"|fix|resolve|solve|troubleshoot|clarif(?:y|ie)|identif(?:y|ie)|work around|offer)"
 )
 _S = r"(?:s|es)?"
 #: "This article describes X", "The following article explains X", "This chapter will cover X".
@@ -61,6 +62,8 @@ def _third_person(verb: str) -> str:
     low = head.lower()
     if low in _IRREGULAR:
         low = _IRREGULAR[low]
+    elif low.endswith("y") and low[-2:-1] not in "aeiou":
+        low = low[:-1] + "ies"
     elif not low.endswith("s") or low.endswith(("ss", "us")):
         low += "es" if low.endswith(("s", "sh", "ch", "x", "z")) else "s"
     return (low.capitalize() + (" " + tail if tail else "")).strip()

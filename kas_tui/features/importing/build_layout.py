@@ -71,9 +71,7 @@ def _distinct_titles(
         def name(n: int) -> str:
             return posixpath.basename(entries[n][0]).removesuffix(".md")
 
-        keep = min(
-            group, key=lambda n: (name(n) != slugify(entries[n][1]), not entries[n][3], n)
-        )
+        keep = min(group, key=lambda n: (name(n) != slugify(entries[n][1]), not entries[n][3], n))
         for n in group:
             if n == keep:
                 continue
@@ -543,7 +541,7 @@ class LayoutMixin:
         facts = summary.PackageFacts(
             name=self.name,
             title=self._package_title(),
-            products=subjects(self.source_meta),
+            products=subjects(self.source_meta, texts=[f"{v[0]}\n{v[1]}" for v in view.values()]),
             most_linked=self._most_linked(view),
             documents=len(view),
             bundles=[(f, info[f][0], info[f][1], info[f][2]) for f in top],
