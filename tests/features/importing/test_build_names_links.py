@@ -187,3 +187,22 @@ def test_build_notes_are_counted_by_kind_and_listed_with_verbose(tmp_path: Path,
     main(["build", str(source), str(tmp_path / "two-kb"), "--workers", "1", "--verbose"])
     err = capsys.readouterr().err
     assert err.count("  note: ") == 7
+
+
+def test_a_group_of_a_split_folder_joins_the_bundle_of_its_name(tmp_path: Path) -> None:
+    files = {
+        f"kb/{topic}-{n}.md": article(
+            f"Fix {topic} error {n} on the desk",
+            f"Why {topic} stop working with error {n} and how to fix it quickly.",
+            "# Fix\n",
+        )
+        for topic in ("printers", "scanners", "monitors", "keyboards")
+        for n in range(8)
+    }
+    files["kb/Printers/setup.md"] = article(
+        "Set up printers for the office", "How to add printers to the network.", "# Set up\n"
+    )
+    out = tmp_path / "desk-kb"
+    build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1, index_budget=600)
+    assert (out / "printers/setup.md").is_file() and (out / "printers/printers-0.md").is_file()
+    assert not [p for p in out.rglob("*") if p.is_dir() and p.name[-2:-1] == "-"]
