@@ -242,10 +242,23 @@ class LayoutMixin:
         folder (MkDocs' ``docs_dir``, else the folder around every page), and a page
         is served at its path without ``.md``, as a directory (``/guide/app/`` for
         ``docs/guide/app.md``, ``/guide/`` for ``docs/guide/index.md``)."""
-        site_root = self.toc.docs_dir if self.toc is not None and self.toc.docs_dir else ""
-        site_root = site_root or next((s for s, o in self.folders.items() if s and not o), "")
+        site = getattr(self, "_site", None)
+        if site is None:
+            root = self.toc.docs_dir if self.toc is not None and self.toc.docs_dir else ""
+            root = root or next((s for s, o in self.folders.items() if s and not o), "")
+            # the names a site-absolute path may start with: others (/powershell/...) are
+            # another site's sections, never looked for
+            tops = {
+                slugify(posixpath.splitext(part)[0])
+                for s in self.source_files
+                for part in s.split("/")[:2]
+            }
+            site = self._site = (root, tops)
+        site_root, tops = site
         path = path.strip("/")
         inside = posixpath.join(site_root, path).strip("/") if site_root else path
+        if path and slugify(posixpath.splitext(path.split("/", 1)[0])[0]) not in tops:
+            return None
         for stem in dict.fromkeys((inside, path)):
             for candidate in (f"{stem}.md", f"{stem}/index.md".lstrip("/"), stem):
                 found = candidate if candidate in self.docs or candidate in self.assets else None

@@ -296,9 +296,7 @@ def spelled_in(phrase: str, texts: Sequence[str]) -> str | None:
     """How ``texts`` most often write ``phrase`` (compared without case), the spelling
     with more capitals first among equals; ``None`` when they never write it."""
     pattern = re.compile(r"(?<!\w)" + r"\s+".join(map(re.escape, phrase.split())) + r"(?!\w)", re.I)
-    found: Counter[str] = Counter()
-    for text in texts:
-        found.update(" ".join(m.split()) for m in pattern.findall(text))
+    found = Counter(" ".join(m.split()) for m in pattern.findall("\n".join(texts)))
     if not found:
         return None
     return max(found, key=lambda w: (found[w], sum(c.isupper() for c in w)))
