@@ -383,7 +383,7 @@ def skill_description(facts: PackageFacts) -> str:
         f" Use when a question concerns {subjects} and needs {what}, "
         "or when asked which document covers a topic."
     )
-    return (covers + when)[:1000]
+    return prose.clip(covers + when, 1000)  # never a name cut mid-word
 
 
 def skill_body(facts: PackageFacts) -> str:

@@ -65,6 +65,7 @@ from kas_tui.features.importing.source_meta import (
     is_furniture,
     is_site_config,
     is_source_code,
+    is_toc_file,
 )
 from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.features.importing.toc_wiki import ATTACHMENTS, ORDER
@@ -351,6 +352,10 @@ class _Builder(LayoutMixin, IncludesMixin, GroupsMixin, ReconcileMixin, Manifest
         self.toc = find_toc(self.source_files, self._read_source)
         if self.toc is not None:
             self.result.notes += self.toc.problems
+        # the TOC files are read for the tree, not copied: the indexes are the package's TOC
+        read = {self.toc.file} if self.toc is not None else set()
+        read |= {n.file for n, _above in self.toc.walk() if n.file} if self.toc else set()
+        assets = [a for a in assets if a not in read and not is_toc_file(a)]
         self.result.sources = len(documents)
         self._map_paths(documents, assets)
         self.progress("enumerate", len(documents), len(documents))

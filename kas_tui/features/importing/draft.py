@@ -38,6 +38,7 @@ from kas_tui.core.okf.links import rewrite_links, site_link
 from kas_tui.core.okf.timestamp import Timestamp
 from kas_tui.features.importing.convert import Converted
 from kas_tui.features.importing.heuristics import (
+    clean_file_title,
     draft_description,
     draft_tags,
     draft_title,
@@ -45,10 +46,14 @@ from kas_tui.features.importing.heuristics import (
 )
 from kas_tui.features.importing.source_meta import strip_site_suffix
 from kas_tui.text import prose
+from kas_tui.text.openings import without_preamble
 from kas_tui.text.slug import names_in, slugify, unique_slug
 
 if TYPE_CHECKING:
     from kas_tui.core.package import Package
+
+#: A title that is a URL slug (``version-060``), not words.
+_SLUG_TITLE = re.compile(r"[a-z0-9]+(?:[-_][a-z0-9]+)+")
 
 #: The actor written in ``generated.by``.
 GENERATOR = f"kas-tui/{__version__}"
@@ -203,7 +208,12 @@ def draft_document(
 
     given_title = _text(foreign.get("title"))
     title = strip_site_suffix(given_title) if given_title else draft_title(converted, parsed)
-    description = _text(foreign.get("description"))
+    if _SLUG_TITLE.fullmatch(title):  # a URL slug in the title's place: the page's heading
+        drafted_title = draft_title(converted, parsed)
+        if drafted_title != clean_file_title(converted.source.stem):
+            title = drafted_title
+    given_description = _text(foreign.get("description"))
+    description = without_preamble(given_description)
     if not description:
         description = draft_description(converted, title, parsed, siblings=siblings)
     doc_type = (type or "").strip() or _text(foreign.get("type"))
@@ -238,7 +248,10 @@ def draft_document(
     frontmatter = dict(foreign)
     drafted: list[str] = []
     for key, value in ours.items():
-        cleaned = key == "title" and value != given_title  # the site's suffix dropped
+        # the site's suffix or a slug dropped; the lead-in of the description
+        cleaned = (key == "title" and value != given_title) or (
+            key == "description" and given_description and value != given_description
+        )
         if key in foreign and _usable(key, foreign[key]) and key != "sources" and not cleaned:
             continue
         frontmatter[key] = value

@@ -21,6 +21,7 @@ from kas_tui.core.fileio import read_regular
 from kas_tui.features.importing.convert import Converted
 from kas_tui.text import prose
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION, norm, says_nothing
+from kas_tui.text.openings import without_preamble
 
 #: Longest drafted description (the checker's KAS045 threshold).
 MAX_DESCRIPTION = LONG_DESCRIPTION
@@ -157,8 +158,9 @@ def draft_title(converted: Converted, parsed: list[prose.Block]) -> str:
                 and prose.words(block.text)
             ):
                 return _clean_title(block.text)
-            if block.kind != "heading":
+            if block.kind == "heading" or converted.kind not in ("markdown", "text"):
                 break
+            # a Markdown page's H1 may follow a banner, an admonition or a badge line
         first = next((b for b in parsed[:3] if b.kind == "paragraph"), None)
         if first is not None and converted.kind in ("docx", "pdf", "text") and _title_like(first):
             return _clean_title(first.text)
@@ -198,7 +200,7 @@ def draft_description(
     first = ""
     for n, group in enumerate(_candidates(converted, title, parsed)):
         for candidate in group:
-            sentence = _finish(candidate)
+            sentence = _finish(without_preamble(candidate))
             if not sentence or says_nothing(sentence, title) or norm(sentence) == norm(title):
                 continue
             first = first or sentence
