@@ -103,6 +103,14 @@ def _description(rng: random.Random, vocabulary: tuple[list[str], list[float]] |
     )
 
 
+def descriptions(count: int, *, vocabulary: int = 5000, seed: int = 7) -> list[str]:
+    """``count`` descriptions as :func:`generate_package` writes them with
+    ``vocabulary``: 10 to 22 Zipf-spread words, 1 % templated."""
+    rng = random.Random(seed)
+    words = _vocabulary(vocabulary)
+    return [_description(rng, words) for _ in range(count)]
+
+
 def _document(
     rng: random.Random, i: int, folder: str, vocabulary: tuple[list[str], list[float]] | None = None
 ) -> str:
