@@ -1,9 +1,8 @@
 """Near-identical sibling descriptions (KAS041), found without comparing every pair.
 
-The rule: two descriptions read alike when their words, sorted, score at least
-:data:`SIMILAR` with RapidFuzz's ``fuzz.ratio`` (the same score as
-``token_sort_ratio``). Each entry is reported against the earliest sibling it reads
-like.
+The rule (:mod:`kas_tui.text.alike`): two descriptions read alike when their words,
+sorted, score at least :data:`SIMILAR` with RapidFuzz's ``fuzz.ratio``. Each entry is
+reported against the earliest sibling it reads like.
 
 Comparing every pair costs the square of the folder: 15 s for one folder of 10,000
 entries. Up to :data:`EVERY_PAIR_UP_TO` entries it is still done (exact, 0.1 s at most);
@@ -27,10 +26,8 @@ from collections.abc import Sequence
 from itertools import chain
 from typing import Any
 
-from kas_tui.text.description_verdicts import norm
+from kas_tui.text.alike import SIMILAR, letter_counts, may_score, sorted_words
 
-#: the least ``fuzz.ratio`` of two word-sorted descriptions that reads as the same
-SIMILAR = 90
 #: folders up to this size are searched pair by pair (0.1 s at 1,000 entries)
 EVERY_PAIR_UP_TO = 1000
 #: MinHash numbers per description, read in bands of ROWS
@@ -42,16 +39,9 @@ REFINE = 3
 #: bands of ROWS hash values
 BANDS = HASHES // ROWS
 #: rows hashed at a time, and candidate pairs scored at a time: bounds the memory
-SLICE, SCORE_CHUNK = 4096, 1 << 16
-#: kinds of character counted to rule out pairs before scoring them
-LETTER_KINDS = 32
+SLICE, SCORE_CHUNK = 4096, 1 << 14
 #: odd 64-bit multipliers that mix a band's values into one number
 MIX = (0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9)
-
-
-def sorted_words(description: str) -> str:
-    """The description's words, normalised and sorted: what the score compares."""
-    return " ".join(sorted(norm(description).split()))
 
 
 def earliest_alike(descriptions: Sequence[str], same: Sequence[object]) -> dict[int, int]:
@@ -231,38 +221,10 @@ def _distinct(pairs: Any) -> Any:
     return pairs[np.append(True, pairs[1:] != pairs[:-1])] if len(pairs) else pairs
 
 
-def _letter_counts(texts: list[str]) -> Any:
-    """How many characters of each kind each text holds: a character's kind is its
-    code point modulo LETTER_KINDS (each of a to z a kind of its own)."""
-    import numpy as np
-
-    counts = np.zeros((len(texts), LETTER_KINDS), np.int32)
-    for first in range(0, len(texts), SLICE):
-        part = texts[first : first + SLICE]
-        kinds = np.frombuffer("".join(part).encode("utf-32-le"), np.uint32) % LETTER_KINDS
-        owner = np.repeat(np.arange(len(part)), np.fromiter(map(len, part), np.intp, len(part)))
-        counts[first : first + len(part)] = np.bincount(
-            owner * LETTER_KINDS + kinds, minlength=len(part) * LETTER_KINDS
-        ).reshape(len(part), LETTER_KINDS)
-    return counts
-
-
-def _may_score(counts: Any, length: Any, later: Any, earlier: Any) -> Any:
-    """Which pairs may score SIMILAR: ``fuzz.ratio`` is 100 * (1 - d / (m + n)) for
-    texts of m and n characters, d the characters to insert and delete to turn one
-    into the other, and d is at least the difference of the texts' character counts
-    (``counts``, as :func:`_letter_counts` makes them), kind by kind. A pair whose
-    counts differ by more than a tenth of m + n cannot score 90."""
-    import numpy as np
-
-    apart = np.abs(counts[later] - counts[earlier]).sum(axis=1)
-    return 10 * apart <= length[later] + length[earlier]
-
-
 def _score(texts: list[str], pairs: Any) -> dict[int, int]:
     """Each later entry's earliest partner among ``pairs`` (sorted ``later * n +
     earlier``) that score SIMILAR, SCORE_CHUNK pairs at a time. Pairs that
-    :func:`_may_score` rules out are not scored (most candidates from crowded
+    :func:`~kas_tui.text.alike.may_score` rules out are not scored (most candidates from crowded
     buckets: 96 % in a generated folder of 50,000)."""
     import numpy as np
     from rapidfuzz import fuzz
@@ -270,11 +232,11 @@ def _score(texts: list[str], pairs: Any) -> dict[int, int]:
 
     n = len(texts)
     length = np.fromiter(map(len, texts), np.int64, n)
-    counts = _letter_counts(texts)
+    counts = letter_counts(texts)
     found: dict[int, int] = {}
     for first in range(0, len(pairs), SCORE_CHUNK):
         later, earlier = np.divmod(pairs[first : first + SCORE_CHUNK], n)
-        near = _may_score(counts, length, later, earlier)
+        near = may_score(length[later], length[earlier], counts[later], counts[earlier])
         later, earlier = later[near], earlier[near]
         if not len(later):
             continue
@@ -300,9 +262,6 @@ def _hashed(texts: list[str], same: Sequence[object]) -> dict[int, int]:
     length = np.fromiter(map(len, texts), np.int64, len(texts))
 
     def may_match(later: Any, earlier: Any) -> Any:
-        # fuzz.ratio >= 90 needs the shorter text at least 9/11 of the longer
-        short = np.minimum(length[later], length[earlier])
-        long = np.maximum(length[later], length[earlier])
-        return (group[later] != group[earlier]) & (11 * short >= 9 * long)
+        return (group[later] != group[earlier]) & may_score(length[later], length[earlier])
 
     return _score(texts, _candidates(_band_keys(texts), may_match))

@@ -187,32 +187,3 @@ def test_a_large_folder_is_searched_in_little_memory():
     assert found  # the templated ones
     for i, j in found.items():
         assert j < i and fuzz.ratio(texts[i], texts[j]) >= SIMILAR
-
-
-def _texts_and_edits(draw) -> tuple[str, str]:
-    alphabet = st.sampled_from("abcdefghijklmnopqrstuvwxyz0123456789 éßøπ中-")
-    text = draw(st.text(alphabet, min_size=0, max_size=80))
-    other = list(text)
-    for _ in range(draw(st.integers(0, 8))):
-        k = draw(st.integers(0, len(other)))
-        if draw(st.booleans()) and k < len(other):
-            del other[k]
-        else:
-            other.insert(k, draw(alphabet))
-    return text, "".join(other)
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.lists(st.composite(_texts_and_edits)(), min_size=1, max_size=20))
-def test_no_pair_that_scores_is_ruled_out_before_scoring(pairs):
-    """The character counts rule out only pairs that cannot score SIMILAR."""
-    import numpy as np
-
-    texts = [t for pair in pairs for t in pair]
-    counts = near_duplicates._letter_counts(texts)
-    length = np.array([len(t) for t in texts])
-    later = np.arange(0, len(texts), 2)
-    earlier = later + 1
-    allowed = near_duplicates._may_score(counts, length, later, earlier)
-    for (a, b), ok in zip(pairs, allowed.tolist(), strict=True):
-        assert ok or fuzz.ratio(a, b) < SIMILAR
