@@ -16,7 +16,15 @@ Excel, HTML, EPUB, ...), when present:
 Medians of --runs runs; the OS file cache is warm. ``build`` converts Markdown and text
 itself and sends the other formats to worker processes (--workers, default one per CPU).
 
+With --one-folder, drafting on sources of one flat folder instead: --pages generated
+Markdown pages (``benchmarks/generate.py: generate_source``) and the corpus's articles
+copied side by side into one folder. Each row gives the build command's draft stage
+(drafting every page and splitting the folder into topical sub-bundles) in seconds and
+per page, and the CPU seconds of the whole command; with --before REF the same command
+with that commit's code (a temporary git worktree), interleaved, into the same path.
+
     python benchmarks/bench_build.py [--runs 3] [--workers N]
+    python benchmarks/bench_build.py --one-folder [--pages 4000] [--before REF]
 """
 
 from __future__ import annotations
@@ -24,6 +32,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -97,6 +107,85 @@ def time_build(
     return first_seconds, again, stages, "\n  ".join(summary)
 
 
+def one_folder_sources(work: Path, pages: int) -> list[tuple[str, Path]]:
+    """The flat sources: generated pages, and the corpus's articles in one folder."""
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.generate import generate_source
+
+    out = [(f"generated, {pages:,} pages", generate_source(work / "generated", pages))]
+    corpus = SHARED / "corpora" / "officedocs-support"
+    if corpus.is_dir():
+        flat = work / "officedocs-flat"
+        flat.mkdir()
+        for path in sorted(corpus.rglob("*.md")):
+            name = "-".join(path.relative_to(corpus).parts)
+            (flat / name).write_bytes(path.read_bytes())
+        out.append(("officedocs-support in one folder", flat))
+    return out
+
+
+def timed_draft(code: Path, source: Path, out: Path) -> tuple[float, float]:
+    """(draft stage seconds, CPU seconds of the whole command) of one first build."""
+    command = [sys.executable, "-m", "kas_tui", "build", str(source), str(out), "--no-check"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    child = subprocess.Popen(
+        command, cwd=code, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    _, errors = child.communicate()
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    draft = 0.0
+    for line in errors.splitlines():
+        if line.strip().startswith("time:"):
+            for part in line.split(":", 1)[1].split(","):
+                name, value, _unit = part.split()
+                if name == "draft":
+                    draft = float(value)
+    shutil.rmtree(out)
+    cpu = usage.ru_utime + usage.ru_stime - before.ru_utime - before.ru_stime
+    return draft, cpu
+
+
+def one_folder(runs: int, pages: int, before: str | None) -> None:
+    work = Path(tempfile.mkdtemp(prefix="kas-build-flat-"))
+    codes = {"now": ROOT}
+    try:
+        if before:
+            codes["before"] = work / "before"
+            subprocess.run(
+                ["git", "worktree", "add", "--detach", str(codes["before"]), before],
+                cwd=ROOT,
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
+        print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores, runs {runs}")
+        heads = " | ".join(f"{c}: draft s | ms/page | CPU s" for c in codes)
+        print(f"| one-folder source | pages | {heads} | load |")
+        print("|---|---:|" + "---:|---:|---:|" * len(codes) + "---|")
+        for name, source in one_folder_sources(work, pages):
+            count = sum(1 for _ in source.iterdir())
+            got: dict[str, list[tuple[float, float]]] = {c: [] for c in codes}
+            loads = []
+            for _ in range(runs):
+                loads.append(os.getloadavg()[0])
+                for code_name, code in codes.items():
+                    got[code_name].append(timed_draft(code, source, work / "out" / "package"))
+            cells = []
+            for code_name in codes:
+                draft = statistics.median(d for d, _ in got[code_name])
+                cpu = statistics.median(c for _, c in got[code_name])
+                cells.append(f"{draft:.2f} | {draft / count * 1000:.2f} | {cpu:.2f}")
+            load = f"load {min(loads):.1f}-{max(loads):.1f}"
+            print(f"| {name} | {count:,} | " + " | ".join(cells) + f" | {load} |", flush=True)
+    finally:
+        if "before" in codes:
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(codes["before"])],
+                cwd=ROOT,
+                check=False,
+            )
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def time_markitdown(files: list[str]) -> dict[str, float]:
     result = subprocess.run(
         [sys.executable, "-c", MARKITDOWN_ALONE, *files],
@@ -111,7 +200,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--one-folder", action="store_true", help="drafting on flat sources")
+    parser.add_argument("--pages", type=int, default=4000)
+    parser.add_argument("--before", help="with --one-folder: also this commit's code")
     args = parser.parse_args()
+    if args.one_folder:
+        one_folder(args.runs, args.pages, args.before)
+        return 0
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"CPUs available: {cpus}")
     found = False
