@@ -18,10 +18,11 @@ itself and sends the other formats to worker processes (--workers, default one p
 
 With --one-folder, drafting on sources of one flat folder instead: --pages generated
 Markdown pages (``benchmarks/generate.py: generate_source``) and the corpus's articles
-copied side by side into one folder. Each row gives the build command's draft stage
-(drafting every page and splitting the folder into topical sub-bundles) in seconds and
-per page, and the CPU seconds of the whole command; with --before REF the same command
-with that commit's code (a temporary git worktree), interleaved, into the same path.
+copied side by side into one folder. Each row gives a first build's draft stage
+(drafting every page and splitting the folder into topical sub-bundles), in-process,
+in seconds and per page, and its CPU seconds (the same on a busy machine); with
+--before REF the same with that commit's code (a temporary git worktree), interleaved,
+into the same path.
 
     python benchmarks/bench_build.py [--runs 3] [--workers N]
     python benchmarks/bench_build.py --one-folder [--pages 4000] [--before REF]
@@ -32,7 +33,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -124,25 +124,42 @@ def one_folder_sources(work: Path, pages: int) -> list[tuple[str, Path]]:
     return out
 
 
+#: A first build in-process (the code of the working directory), the draft stage's
+#: wall and CPU seconds: drafting every page and splitting the folder into sub-bundles.
+DRAFT_STAGE = """
+import json, sys, time
+from pathlib import Path
+from kas_tui.features.importing import build as b
+cpu = [0.0]
+def timed(name):
+    inner = getattr(b._Builder, name)
+    def run(self, *args, **kwargs):
+        started = time.process_time()
+        try:
+            return inner(self, *args, **kwargs)
+        finally:
+            cpu[0] += time.process_time() - started
+    setattr(b._Builder, name, run)
+for name in ("_draft", "_refuse_if_nothing_converted", "_split_large_folders"):
+    if hasattr(b._Builder, name):
+        timed(name)
+result = b.build(Path(sys.argv[1]), Path(sys.argv[2]), validate=False)
+print(json.dumps({"draft": result.seconds["draft"], "cpu": cpu[0]}))
+"""
+
+
 def timed_draft(code: Path, source: Path, out: Path) -> tuple[float, float]:
-    """(draft stage seconds, CPU seconds of the whole command) of one first build."""
-    command = [sys.executable, "-m", "kas_tui", "build", str(source), str(out), "--no-check"]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    child = subprocess.Popen(
-        command, cwd=code, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    """(draft stage seconds, its CPU seconds) of one first build with ``code``."""
+    result = subprocess.run(
+        [sys.executable, "-c", DRAFT_STAGE, str(source), str(out)],
+        cwd=code,
+        capture_output=True,
+        text=True,
+        check=True,
     )
-    _, errors = child.communicate()
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    draft = 0.0
-    for line in errors.splitlines():
-        if line.strip().startswith("time:"):
-            for part in line.split(":", 1)[1].split(","):
-                name, value, _unit = part.split()
-                if name == "draft":
-                    draft = float(value)
     shutil.rmtree(out)
-    cpu = usage.ru_utime + usage.ru_stime - before.ru_utime - before.ru_stime
-    return draft, cpu
+    got = json.loads(result.stdout.strip().splitlines()[-1])
+    return got["draft"], got["cpu"]
 
 
 def one_folder(runs: int, pages: int, before: str | None) -> None:
@@ -158,9 +175,9 @@ def one_folder(runs: int, pages: int, before: str | None) -> None:
                 stdout=subprocess.DEVNULL,
             )
         print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores, runs {runs}")
-        heads = " | ".join(f"{c}: draft s | ms/page | CPU s" for c in codes)
+        heads = " | ".join(f"{c}: draft s | ms/page | its CPU s | CPU ms/page" for c in codes)
         print(f"| one-folder source | pages | {heads} | load |")
-        print("|---|---:|" + "---:|---:|---:|" * len(codes) + "---|")
+        print("|---|---:|" + "---:|---:|---:|---:|" * len(codes) + "---|")
         for name, source in one_folder_sources(work, pages):
             count = sum(1 for _ in source.iterdir())
             got: dict[str, list[tuple[float, float]]] = {c: [] for c in codes}
@@ -173,7 +190,8 @@ def one_folder(runs: int, pages: int, before: str | None) -> None:
             for code_name in codes:
                 draft = statistics.median(d for d, _ in got[code_name])
                 cpu = statistics.median(c for _, c in got[code_name])
-                cells.append(f"{draft:.2f} | {draft / count * 1000:.2f} | {cpu:.2f}")
+                per_page = f"{draft / count * 1000:.2f} | {cpu:.2f} | {cpu / count * 1000:.2f}"
+                cells.append(f"{draft:.2f} | {per_page}")
             load = f"load {min(loads):.1f}-{max(loads):.1f}"
             print(f"| {name} | {count:,} | " + " | ".join(cells) + f" | {load} |", flush=True)
     finally:

@@ -3,9 +3,9 @@
 1. One folder of 5,000 / 10,000 / 20,000 / 50,000 documents (descriptions drawn from a
    Zipf vocabulary of 5,000 words, 1 % templated): `kas-tui check --agent-ready
    --no-cache` beside `okf validate` (section 2 says how okf is found), interleaved;
-   time and peak memory of the whole process tree (the sum of every process's resident
-   memory, sampled every 10 ms, at least the largest process's peak), medians; time per
-   document should stay flat.
+   time, peak memory and CPU time of the whole process tree (the memory is the sum of
+   every process's resident memory, sampled every 10 ms, at least the largest process's
+   peak), medians; time per document should stay flat.
 2. 10,000 documents in 40 bundles: the same command beside `okf validate` (okf 0.2.1,
    the Rust validator), interleaved, medians of --runs. okf is built from source with
    `cargo build --release` when cargo is present (--okf-source: a git URL or folder,
@@ -107,9 +107,10 @@ def _tree_resident_kb(pid: int) -> int:
     return total
 
 
-def timed_tree_peak(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, int]:
-    """Seconds and peak resident MB of ``command``'s whole process tree: the sum over
-    every live process, sampled every 10 ms, and never below the largest one's peak."""
+def timed_tree_peak(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, int, float]:
+    """Seconds, peak resident MB and CPU seconds of ``command``'s whole process tree: the
+    memory summed over every live process, sampled every 10 ms, never below the largest
+    one's peak; the CPU of the process and every process it waited for."""
     started = time.perf_counter()
     child = subprocess.Popen(
         command, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -127,7 +128,7 @@ def timed_tree_peak(command: list[str], env: dict[str, str], cwd: Path) -> tuple
     child.returncode = 0  # reaped here; keep Popen from waiting again
     done.set()
     sampler.join()
-    return seconds, max(peak[0], usage.ru_maxrss) // 1024
+    return seconds, max(peak[0], usage.ru_maxrss) // 1024, usage.ru_utime + usage.ru_stime
 
 
 def one_folder_rows(
@@ -136,15 +137,15 @@ def one_folder_rows(
     """Section 1: one folder of each size, every command once per round, rounds
     interleaved; medians of time and of peak memory."""
     names = [*codes, *(["okf validate"] if okf else [])]
-    heads = " | ".join(f"{c}: s | ms/doc | peak MB" for c in names)
+    heads = " | ".join(f"{c}: s | ms/doc | peak MB | CPU s" for c in names)
     print(f"| documents | {heads} | load |")
-    print("|---:|" + "---:|---:|---:|" * len(names) + "---|")
+    print("|---:|" + "---:|---:|---:|---:|" * len(names) + "---|")
     for size in sizes:
         package = generate_package(work / f"one-{size}", size, per_bundle=size, vocabulary=5000)
         rows = {c: (kas_check(package), code) for c, code in codes.items()}
         if okf is not None:
             rows["okf validate"] = ([str(okf), "validate", str(package)], work)
-        got: dict[str, list[tuple[float, int]]] = {name: [] for name in rows}
+        got: dict[str, list[tuple[float, int, float]]] = {name: [] for name in rows}
         loads = []
         for _ in range(runs):
             loads.append(os.getloadavg()[0])
@@ -152,9 +153,10 @@ def one_folder_rows(
                 got[name].append(timed_tree_peak(command, env, cwd))
         cells = []
         for name in rows:
-            seconds = statistics.median(t for t, _ in got[name])
-            peak = statistics.median(m for _, m in got[name])
-            cells.append(f"{seconds:.2f} | {seconds / size * 1000:.3f} | {peak:,.0f}")
+            seconds = statistics.median(t for t, _, _ in got[name])
+            peak = statistics.median(m for _, m, _ in got[name])
+            cpu = statistics.median(c for _, _, c in got[name])
+            cells.append(f"{seconds:.2f} | {seconds / size * 1000:.3f} | {peak:,.0f} | {cpu:.2f}")
         load = f"load {min(loads):.1f}-{max(loads):.1f}"
         print(f"| {size:,} | " + " | ".join(cells) + f" | {load} |", flush=True)
         shutil.rmtree(package)
