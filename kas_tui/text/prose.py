@@ -104,7 +104,7 @@ def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
                 yield Block(para_kind, text)
         para = []
 
-    for n, raw in enumerate(markdown.split("\n")):
+    for n, raw in enumerate(markdown.split("\n", max_lines)):  # the rest is never read
         if n >= max_lines:
             break
         line = raw.rstrip()
@@ -126,7 +126,7 @@ def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
             yield from flush()
             in_comment = True
             continue
-        if not stripped or stripped.startswith("|") or set(stripped) <= set("-=*_ |:"):
+        if not stripped or stripped.startswith("|") or not stripped.strip("-=*_ |:"):
             if para and _SETEXT.match(line) and stripped[0] in "=-" and len(para) == 1:
                 level = 1 if stripped[0] == "=" else 2
                 text = inline_text(para[0])
