@@ -70,6 +70,7 @@ from kas_tui.features.importing.source_meta import (
 from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.features.importing.toc_wiki import ATTACHMENTS, ORDER
 from kas_tui.text import prose
+from kas_tui.text.alike import AlikeSet
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 from kas_tui.text.wording import visible
 
@@ -476,7 +477,7 @@ class _Builder(LayoutMixin, IncludesMixin, GroupsMixin, ReconcileMixin, Manifest
             )
             if doc.strong_type and doc.strong_type not in FORMAT_TYPES:
                 folder_types[posixpath.dirname(doc.out)][doc.strong_type] += 1
-        siblings: dict[str, list[str]] = defaultdict(list)
+        siblings: dict[str, AlikeSet] = defaultdict(AlikeSet)
         total = len(converted)
         for n, doc in enumerate(sorted(converted, key=lambda d: d.out), start=1):
             assert doc.converted is not None
@@ -514,7 +515,7 @@ class _Builder(LayoutMixin, IncludesMixin, GroupsMixin, ReconcileMixin, Manifest
                 )
                 doc.state, doc.draft = "failed", None
                 continue
-            siblings[folder].append(doc.draft.description)
+            siblings[folder].add(doc.draft.description)
             self.kinds[doc.source] = doc.converted.kind
             doc.blocks = []
             self.progress("draft", n, total)

@@ -70,8 +70,9 @@ class GroupsMixin:
                 if doc.source not in touched:
                     continue
                 if doc.converted is not None and doc.converted.kind == "markdown":
-                    doc.draft.body = self._rewrite_links(doc, doc.raw_body)
-                doc.text = doc.draft.render()
+                    body = self._rewrite_links(doc, doc.raw_body)
+                    doc.text = doc.draft.with_body(body, doc.text)
+                # other kinds keep no links to other pages: their text stands as drafted
 
     def _split(
         self,

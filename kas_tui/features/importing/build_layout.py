@@ -13,14 +13,21 @@ from urllib.parse import unquote
 
 from kas_tui.core.fileio import read_regular
 from kas_tui.core.okf import index_layout
-from kas_tui.core.okf.links import relative_link, resolve, rewrite_links, site_link
+from kas_tui.core.okf.links import (
+    Span,
+    destination_spans,
+    relative_link,
+    resolve,
+    rewrite_links,
+    site_link,
+)
 from kas_tui.features.importing.build_manifest import _one_line
 from kas_tui.features.importing.convert import Converted
 from kas_tui.features.importing.draft import Draft
 from kas_tui.features.importing.source_meta import readable_name, site_title, subjects
 from kas_tui.text import folder_summary as summary
 from kas_tui.text import prose
-from kas_tui.text.slug import slugify, unique_slug
+from kas_tui.text.slug import TakenNames, slugify, unique_slug
 
 #: Folder names that say where pages are kept, not what they are about.
 _GENERIC_FOLDERS = frozenset(
@@ -98,6 +105,7 @@ class _Doc:
     text: str = ""
     raw_body: str = ""  # the converted body before its links were rewritten
     headings: tuple[str, ...] = ()  # its section headings, for grouping
+    raw_spans: list[Span] | None = None  # the links found in raw_body, once
 
 
 class LayoutMixin:
@@ -114,7 +122,7 @@ class LayoutMixin:
             top = self._wrapper_folder(documents, assets)
             if top:
                 self.folders[top] = ""  # a folder holding every page is the package root
-        taken: dict[str, set[str]] = defaultdict(set)
+        taken: dict[str, TakenNames] = defaultdict(TakenNames)
         for out in self.folders.values():
             if out:
                 taken[posixpath.dirname(out)].add(posixpath.basename(out))
@@ -235,7 +243,12 @@ class LayoutMixin:
                 return None
             return link + (sep + fragment if sep else "")
 
-        return rewrite_links(body, target_for)
+        spans = None
+        if body == doc.raw_body:  # rewritten again when the page moves: its links read once
+            if doc.raw_spans is None:
+                doc.raw_spans = destination_spans(body)
+            spans = doc.raw_spans
+        return rewrite_links(body, target_for, spans)
 
     def _served_page(self, path: str) -> str | None:
         """The source a site-absolute URL is served from: a site's root is its pages

@@ -46,6 +46,7 @@ from kas_tui.features.importing.heuristics import (
 )
 from kas_tui.features.importing.source_meta import strip_site_suffix
 from kas_tui.text import prose
+from kas_tui.text.alike import AlikeSet
 from kas_tui.text.openings import without_preamble
 from kas_tui.text.slug import names_in, slugify, unique_slug
 
@@ -107,6 +108,17 @@ class Draft:
     def render(self) -> str:
         """The document's text: frontmatter block, then the body."""
         return render_document(self.converted, self.frontmatter, self.drafted, self.body)
+
+    def with_body(self, body: str, text: str) -> str:
+        """Set the body to ``body`` and give the document's text, ``text`` being what
+        :meth:`render` gave before: only the body changed, so the frontmatter block is
+        kept as it was rendered and checked (a build rewrites the links of every page it
+        moves into a sub-bundle)."""
+        tail = body_text(self)
+        self.body = body
+        if not text.endswith(tail):
+            return self.render()
+        return text[: len(text) - len(tail)] + body_text(self)
 
     def set_field(self, key: str, value: Any) -> bool:
         """Set one frontmatter field (:data:`kas_tui.core.form_fields.REMOVE` drops it); ``False``
@@ -177,7 +189,7 @@ def draft_document(
     root: Path | None = None,
     taken: Iterable[str] | None = None,
     existing_types: Counter[str] | None = None,
-    siblings: Iterable[str] = (),
+    siblings: Iterable[str] | AlikeSet = (),
     now: dt.datetime | None = None,
     slug: str | None = None,
     blocks: list[prose.Block] | None = None,
@@ -187,8 +199,10 @@ def draft_document(
     ``package`` (or ``root``, ``taken`` and ``existing_types`` when there is no loaded
     package yet, as in a build) gives the names already used in the bundle, the types
     its documents have, and the root ``sources[].resource`` is relative to.
-    ``siblings`` are descriptions of the bundle's other documents: a drafted description
-    that reads almost the same as one of them is passed over for the next candidate.
+    ``siblings`` are descriptions of the bundle's other documents (an
+    :class:`~kas_tui.text.alike.AlikeSet` when a whole folder is drafted): a drafted
+    description that reads almost the same as one of them is passed over for the next
+    candidate.
     ``type`` overrides the inferred type; ``slug`` the file name. ``blocks`` are the
     body's :func:`~kas_tui.text.prose.blocks` when the caller has them already.
     """
