@@ -80,7 +80,7 @@ PREVIEW_MIN = 2000
 AHEAD_WORKERS = max(1, (os.cpu_count() or 2) - 1)
 #: What works while they are read: moving about, help and quitting.
 WHILE_READING = frozenset(
-    {"back", "forward", "focus_tree", "outline", "toggle_files", "help", "quit", "reload"}
+    {"back", "forward", "focus_tree", "outline", "toggle_files", "zoom", "help", "quit", "reload"}
 )
 
 
@@ -252,6 +252,8 @@ class KasApp(App[None]):
         (the rest is shown dimmed: it needs every document)."""
         if self._rest is not None and action not in WHILE_READING:
             return None
+        if action == "close_findings":  # escape: only while the findings show
+            return self.validation.shown
         return True
 
     def on_unmount(self) -> None:
@@ -428,6 +430,12 @@ class KasApp(App[None]):
 
     def action_validate(self) -> None:
         self.validation.validate()
+
+    def action_close_findings(self) -> None:
+        self.validation.close()
+
+    def action_zoom(self) -> None:
+        self.screen_stack[0].toggle_zoom()  # type: ignore[attr-defined]
 
     def action_next_finding(self) -> None:
         self.validation.next_finding()

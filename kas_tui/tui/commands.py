@@ -81,7 +81,22 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "toggle_files", "f", "Files", "Show or hide the files on disk beside the tree", "Navigate"
     ),
-    Command("focus_tree", "T", "Tree", "Move to the navigation tree", "Navigate", footer=False),
+    Command(
+        "focus_tree",
+        "T",
+        "Tree",
+        "Move to the navigation tree (shown again if it gave way to the outline or files)",
+        "Navigate",
+        footer=False,
+    ),
+    Command(
+        "zoom",
+        "z",
+        "Zoom",
+        "Give the pane with the focus the whole screen; z or esc gives the others back",
+        "Navigate",
+        footer=False,
+    ),
     Command(
         "links",
         "l",
@@ -283,8 +298,16 @@ COMMANDS: tuple[Command, ...] = (
         "validate",
         "v",
         "Validate",
-        "Check the package (agent-ready) and list the findings",
+        "Check the package (agent-ready) and list the findings; again closes the list",
         "Check",
+    ),
+    Command(
+        "close_findings",
+        "escape",
+        "Close",
+        "Close the findings list; the focus goes back where it was",
+        "Check",
+        display="esc",
     ),
     Command(
         "next_finding",
