@@ -79,13 +79,17 @@ COMMANDS: tuple[Command, ...] = (
         footer=False,
     ),
     Command(
-        "toggle_files", "f", "Files", "Show or hide the files on disk beside the tree", "Navigate"
+        "toggle_files",
+        "f",
+        "Files",
+        "Show or hide the files on disk beside the tree (in its place when narrow)",
+        "Navigate",
     ),
     Command(
         "focus_tree",
         "T",
         "Tree",
-        "Move to the navigation tree (shown again if it gave way to the outline or files)",
+        "Move to the navigation tree (back in its place if it gave way)",
         "Navigate",
         footer=False,
     ),
@@ -93,7 +97,7 @@ COMMANDS: tuple[Command, ...] = (
         "zoom",
         "z",
         "Zoom",
-        "Give the pane with the focus the whole screen; z or esc gives the others back",
+        "Zoom the pane with the focus to the whole screen; z or esc again restores",
         "Navigate",
         footer=False,
     ),
