@@ -44,6 +44,10 @@ async def _at(pilot, app: KasApp, place: str) -> None:
     await pilot.pause()
 
 
+def _footer_keys(app: KasApp) -> list[str]:
+    return [key.key for key in app.screen.query("FooterKey")]
+
+
 def _page_width(app: KasApp) -> int:
     """Cells a line of the page's text has: the Markdown's own width in the body pane."""
     return app.query_one(BodyPane).query_one("#markdown").content_region.width
@@ -136,10 +140,13 @@ async def test_z_zooms_the_focused_pane_and_gives_the_others_back(root: Path) ->
         assert "Anyone can declare an incident." in screen_text(app)
         await pilot.press("z")
         await pilot_wait_until(pilot, lambda: app.screen.maximized is None)
+        tree = app.query_one(NavTree)
         await pilot.press("T", "z")  # the tree, and escape gives the others back too
-        await pilot_wait_until(pilot, lambda: app.screen.maximized is app.query_one(NavTree))
+        await pilot_wait_until(pilot, lambda: app.screen.maximized is tree)
+        await pilot_wait_until(pilot, lambda: tree.region.width == 80)  # not its 36 columns
         await pilot.press("escape")
         await pilot_wait_until(pilot, lambda: app.screen.maximized is None)
+        await pilot_wait_until(pilot, lambda: tree.region.width == 36)
 
 
 async def test_finding_messages_wrap_and_end_at_a_word_at_80x24(root: Path) -> None:
@@ -198,9 +205,11 @@ async def test_escape_closes_the_findings_and_the_focus_goes_back(root: Path) ->
         panel = app.query_one(FindingsPanel)
         table = panel.query_one(DataTable)
         await pilot_wait_until(pilot, lambda: table.has_focus)
+        await pilot_wait_until(pilot, lambda: "escape" in _footer_keys(app))  # "esc Close"
         await pilot.press("escape")
         await pilot_wait_until(pilot, lambda: not panel.display)
         assert tree.has_focus
+        await pilot_wait_until(pilot, lambda: "escape" not in _footer_keys(app))
         # Tab elsewhere, then escape: closed all the same
         await pilot.press("v")
         await pilot_wait_until(pilot, lambda: table.has_focus)
@@ -208,6 +217,7 @@ async def test_escape_closes_the_findings_and_the_focus_goes_back(root: Path) ->
         assert not table.has_focus
         await pilot.press("escape")
         await pilot_wait_until(pilot, lambda: not panel.display)
+        await pilot_wait_until(pilot, lambda: "escape" not in _footer_keys(app))
         # v opens it, v again closes it
         await pilot.press("v")
         await pilot_wait_until(pilot, lambda: table.has_focus)

@@ -48,6 +48,7 @@ class ValidationController:
             self._focus_before = focused
         panel.display = True
         panel.started()
+        self.app.refresh_bindings()  # esc closes it now: the footer says so
         self._run_check()
 
     def close(self) -> None:
@@ -61,6 +62,7 @@ class ValidationController:
         if screen.maximized is panel:
             screen.minimize()
         panel.display = False
+        self.app.refresh_bindings()
         back, self._focus_before = self._focus_before, None
         if back is None or not back.is_attached or not on_screen(back):
             back = self.app.query_one(NavTree)

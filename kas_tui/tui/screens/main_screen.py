@@ -192,10 +192,11 @@ class MainScreen(Screen[None]):
             if body.outline_shown:
                 body.toggle_outline()
         nav.display = bool(widths.tree)
-        if widths.tree:
-            nav.styles.width = widths.tree
-        if widths.files:
-            files.styles.width = widths.files
+        for pane, width in ((nav, widths.tree), (files, widths.files)):
+            if pane is self.maximized:  # zoomed: the whole width (the CSS's -maximized)
+                pane.styles.width = None
+            elif width:
+                pane.styles.width = width
         if not on_screen(self.focused):
             self.call_after_refresh(self._focus_newest)
 
@@ -219,6 +220,9 @@ class MainScreen(Screen[None]):
         self.lay_out()
 
     # -- zoom -------------------------------------------------------------------------
+
+    def watch_maximized(self) -> None:
+        self.lay_out()  # a zoomed side pane loses its width, and gets it back after
 
     def toggle_zoom(self) -> None:
         """``z``: the pane holding the focus takes the whole screen; again gives the
