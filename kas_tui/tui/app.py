@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from textual import events, work
 from textual.app import App, SystemCommand
 from textual.notifications import SeverityLevel
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Markdown, Tree
 
 from kas_tui.core.disk import Walk, walk
@@ -38,6 +38,7 @@ from kas_tui.tui.controllers.live_reload import Reloader
 from kas_tui.tui.controllers.move_actions import MoveController
 from kas_tui.tui.controllers.navigation import Navigation
 from kas_tui.tui.controllers.text_search import FullTextController
+from kas_tui.tui.controllers.toasts import Toasts
 from kas_tui.tui.controllers.validation import ValidationController
 from kas_tui.tui.screens.agent import open_agent_walk
 from kas_tui.tui.screens.choose import ask_unsaved
@@ -74,8 +75,6 @@ CSS_FILES = [
 
 #: Seconds between two looks at the disk for changes made by other programs.
 WATCH_INTERVAL = 1.0
-#: Seconds at most a toast shows over a dialog: it covers the dialog's border and buttons.
-OVER_DIALOG = 5.0
 #: From this many documents the first screen comes before the documents are read.
 PREVIEW_MIN = 2000
 #: Processes reading ahead on a first start: one core left to draw the first screen.
@@ -148,7 +147,6 @@ class KasApp(App[None]):
         #: The last notifications said, toasts and those an editor showed on its own
         #: message line alike (severity, text), newest last.
         self.messages: deque[tuple[str, str]] = deque(maxlen=100)
-        self._depth = 0  # screens on the stack, to tell a screen pushed (_screen_changed)
         self._watch = watch
         # what the app does, each part owning its state (controllers/)
         self.nav = Navigation(self)
@@ -161,6 +159,7 @@ class KasApp(App[None]):
         self.links = LinkController(self, self.nav, self.edits)
         self.moves = MoveController(self, self.nav, self.edits, self.reloader)
         self.external_editor = ExternalEditor(self, self.nav, self.reloader)
+        self.toasts = Toasts(self)
 
     # -- the main screen (its panes and keys: screens/main.py) ----------------------
 
@@ -168,16 +167,7 @@ class KasApp(App[None]):
         return MainScreen(self.package, self.today)
 
     def on_mount(self) -> None:
-        # immediate: as the screen is pushed, so that a toast said just after stays
-        self.screen_change_signal.subscribe(self, self._screen_changed, immediate=True)
-
-    def _screen_changed(self, screen: Screen) -> None:
-        """A dialog or a view opened: the toasts already shown go (they were said, and
-        would cover its border and buttons for seconds at 80×24)."""
-        depth = len(self.screen_stack)
-        if depth > self._depth:
-            self.clear_notifications()
-        self._depth = depth
+        self.toasts.watch()
 
     def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
         message.stop()
@@ -293,13 +283,12 @@ class KasApp(App[None]):
     ) -> None:
         """A toast, unless the screen on top is an editor with a message line of its own:
         then the message shows there, inside its frame, not over its border and buttons.
-        Over another dialog a toast lasts at most OVER_DIALOG seconds."""
+        Over another dialog a toast is brief (controllers/toasts.py)."""
         self.messages.append((severity, f"{title}: {message}" if title else message))
         show = getattr(self.screen, "show_notice", None)
         if show is not None and show(f"{title}: {message}" if title else message, severity):
             return
-        if isinstance(self.screen, ModalScreen):  # over a dialog: briefly
-            timeout = min(timeout or self.NOTIFICATION_TIMEOUT, OVER_DIALOG)
+        timeout = self.toasts.timeout(timeout, self.NOTIFICATION_TIMEOUT)
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     # -- what the panes say happened ------------------------------------------------

@@ -292,14 +292,16 @@ async def test_a_dialog_opening_takes_the_toasts_away(root: Path) -> None:
         await pilot.press("S")  # the freshness dialog
         await pilot_wait_until(pilot, lambda: type(app.screen).__name__ == "ChoiceScreen")
         await pilot.pause()
-        assert not app.screen.query(Toast) and not list(app._notifications)
-        assert "+365 days" in screen_text(app)  # its last button is not covered
+        assert not list(app._notifications)
+        shown = screen_text(app)
+        assert "+365 days" in shown  # its last button is not covered
+        assert "A note said" not in shown  # not over the dialog, nor beside it
 
 
 async def test_a_toast_over_a_dialog_is_brief_and_shown_whole(root: Path) -> None:
     from textual.widgets._toast import Toast
 
-    from kas_tui.tui.app import OVER_DIALOG
+    from kas_tui.tui.controllers.toasts import OVER_DIALOG
 
     app = _app(root)
     async with app.run_test(size=SMALL, notifications=True) as pilot:
