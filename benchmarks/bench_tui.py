@@ -9,7 +9,11 @@ Reports, for generated packages of 1,000 and 10,000 documents (and the real corp
   brackets);
 - *first screen*: from ``Package.open`` (metadata cache warm, as on every start after
   the first) to Textual's ``Ready`` event: the first screen drawn and taking keys;
-- *expand*: opening a bundle of the tree (median over bundles);
+- *expand*: opening a bundle of 250 entries in the tree, from ``expand()`` to its entries
+  on screen (the screen's next refresh; median over 10 bundles): right after the first
+  screen, while the find and full-text indexes are built behind it, and once they are
+  built. Not Pilot's ``pause()``: it waits until the process looks idle, up to a second
+  while any thread of it works (it took that second for the time of an expand);
 - *tree key*: Down pressed on the tree over bundles of 250 entries, each after the body
   caught up: from the key event to the cursor on the next line and the screen redrawn
   (median and worst), once the background indexing after the first screen is done;
@@ -19,7 +23,14 @@ Reports, for generated packages of 1,000 and 10,000 documents (and the real corp
   screen: *results* is the work one keystroke triggers (find, fill the result list),
   *on screen* adds Textual's redraw (median and 95th percentile).
 
-    python benchmarks/bench_tui.py [--sizes 1000 10000]
+With ``--pages`` (sizes in MB), a package holding one huge page (sections of an exported
+manual, or one paragraph), each in its own process at 80×24: from ``go`` to ``?``
+answered (the help screen drawn, the key sent at once), to the page's first piece on
+screen, and the process's peak memory.
+
+The app is styled as ``kas-tui`` styles it: every file of ``CSS_FILES``.
+
+    python benchmarks/bench_tui.py [--sizes 1000 10000] [--pages 2 20 50 200]
 """
 
 from __future__ import annotations
@@ -28,6 +39,7 @@ import argparse
 import asyncio
 import datetime as dt
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -43,6 +55,44 @@ from benchmarks.generate import generate_package  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpora"
 QUERIES = ("incident", "billing refund", "#security", "rel/roll")
+#: Bundles opened in each of two folders of bundles, for *expand*.
+BUNDLES = 5
+
+
+def real_css() -> list[Path]:
+    """The app's style files, as paths: a subclass defined here would look for the
+    names of ``CSS_FILES`` beside this script."""
+    from kas_tui.tui import app
+
+    return [Path(app.__file__).parent / name for name in app.CSS_FILES]
+
+
+async def drawn(app) -> None:
+    """Until the screen's next refresh: what was just changed is on screen."""
+    done = asyncio.Event()
+    app.call_after_refresh(done.set)
+    await done.wait()
+
+
+async def expand_bundles(app, areas, skip: int = 0) -> float:
+    """Open each folder of ``areas``, then ``BUNDLES`` of its bundles (after the first
+    ``skip``), each for the first time: the median of the seconds from a bundle's
+    ``expand()`` to its entries drawn (each closed again after, unmeasured, so every
+    bundle opens in the same tree); 0 when there are none."""
+    took = []
+    for area in areas:
+        area.expand()
+        await drawn(app)
+        for bundle in list(area.children)[skip : skip + BUNDLES]:
+            t0 = time.perf_counter()
+            bundle.expand()
+            await drawn(app)
+            took.append(time.perf_counter() - t0)
+            bundle.collapse()
+            await drawn(app)
+        area.collapse()
+        await drawn(app)
+    return statistics.median(took) if took else 0.0
 
 
 async def measure(root: Path) -> dict[str, float]:
@@ -52,7 +102,7 @@ async def measure(root: Path) -> dict[str, float]:
     from kas_tui.tui.widgets.nav_tree import NavTree
 
     class Timed(KasApp):
-        CSS_PATH = Path(sys.modules[KasApp.__module__].__file__).parent / "app.tcss"
+        CSS_PATH = real_css()
         ready_at = 0.0
 
         def on_ready(self) -> None:  # Textual's Ready: the first screen is drawn
@@ -69,14 +119,10 @@ async def measure(root: Path) -> dict[str, float]:
         out["first screen"] = app.ready_at - started
         await pilot.pause()
         tree = app.query_one(NavTree)
-        expands = []
-        for node in list(tree.root.children)[:10]:
-            t0 = time.perf_counter()
-            node.expand()
-            await pilot.pause()
-            expands.append(time.perf_counter() - t0)
-        out["expand"] = statistics.median(expands) if expands else 0.0
+        areas = [n for n in tree.root.children if n.allow_expand][-2:]
+        out["expand indexing"] = await expand_bundles(app, areas)  # the find index, full text
         out.update(await tree_and_body(app, pilot))
+        out["expand"] = await expand_bundles(app, areas, BUNDLES)  # the next ones, all built
         await pilot.press("slash")
         screen = app.screen
         assert isinstance(screen, FindScreen)
@@ -220,7 +266,7 @@ def child(root: Path) -> None:
     compact_frontmatter()
 
     class Timed(KasApp):
-        CSS_PATH = Path(sys.modules[KasApp.__module__].__file__).parent / "app.tcss"
+        CSS_PATH = real_css()
 
         def on_ready(self) -> None:
             print(time.time(), flush=True)  # the first screen
@@ -256,6 +302,64 @@ async def run_headless(app) -> None:
             await pilot.pause(0.01)
 
 
+def huge_page_child(root: Path) -> None:
+    """In the child process: open ``root`` (its huge page at once), print the seconds to
+    ``?`` answered and to the page's first piece drawn, and the peak memory in MB."""
+    asyncio.run(_huge_page(root))
+
+
+async def _huge_page(root: Path) -> None:
+    from textual import events
+
+    from kas_tui.core.disk import locate
+    from kas_tui.tui.app import open_app
+    from kas_tui.tui.screens.help import HelpScreen
+    from kas_tui.tui.widgets.body_pane import BodyPane
+
+    app = open_app(locate(root), watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        body = app.query_one(BodyPane)
+        while app.location != "SKILL.md" or body.rendering:
+            await pilot.pause(0.01)
+        t0 = time.perf_counter()
+        app.go("huge.md")
+        app.post_message(events.Key("question_mark", "?"))  # at once, as a user would
+        while not isinstance(app.screen, HelpScreen):
+            await asyncio.sleep(0.001)
+        await drawn(app)
+        answered = time.perf_counter() - t0
+        app.pop_screen()
+        while body.rendering:
+            await asyncio.sleep(0.001)
+        await drawn(app)
+        shown = time.perf_counter() - t0
+    print(answered, shown, memory()[1], flush=True)
+
+
+def huge_pages(sizes: list[float], tmp: Path) -> None:
+    from benchmarks.generate import generate_huge_page
+
+    for size in sizes:
+        for one_paragraph in (False, True):
+            kind = "one paragraph" if one_paragraph else "sections"
+            root = generate_huge_page(
+                tmp / f"page-{size:g}-{kind[0]}", int(size * 1e6), one_paragraph=one_paragraph
+            )
+            out = subprocess.run(
+                [sys.executable, __file__, "--page-child", str(root)],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+            answered, shown, peak = out.split()[-3:]
+            print(
+                f"page of {size:g} MB ({kind}): ? answered {float(answered):6.2f} s   "
+                f"page shown {float(shown):6.2f} s   peak {peak} MB",
+                flush=True,
+            )
+            shutil.rmtree(root)
+
+
 def report(label: str, root: Path) -> None:
     colds = sorted(cold_start(root) for _ in range(3))
     cold_memory = sorted(LAST_MEMORY[-3:])[1]
@@ -269,7 +373,7 @@ def report(label: str, root: Path) -> None:
         f"warm start {warm:5.2f} s (all read {warm_whole:5.2f} s)   "
         f"resident cold {cold_memory[0]} MB (peak {cold_memory[1]}) "
         f"warm {warm_memory[0]} MB (peak {warm_memory[1]})   first screen {got['first screen']:5.2f} s   "
-        f"expand {got['expand'] * 1000:5.0f} ms   "
+        f"expand {got['expand'] * 1000:5.0f} ms (indexing {got['expand indexing'] * 1000:4.0f})   "
         f"tree key {got.get('key median', 0) * 1000:3.0f} ms (worst {got.get('key worst', 0) * 1000:3.0f})   "
         f"bundle body {got.get('body median', 0) * 1000:4.0f} ms   "
         f"keystroke: results {got['find median'] * 1000:3.0f} ms (p95 {got['find p95'] * 1000:3.0f})"
@@ -281,13 +385,19 @@ def report(label: str, root: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000])
+    parser.add_argument("--pages", type=float, nargs="*", default=[], help="huge pages, MB")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--page-child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.child)
         return
+    if args.page_child:
+        huge_page_child(args.page_child)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         os.environ.setdefault("KAS_TUI_CACHE_DIR", str(Path(tmp) / "cache"))
+        huge_pages(args.pages, Path(tmp))
         for size in args.sizes:
             # bundles of 250 entries: a big index for the body pane to show
             root = generate_package(Path(tmp) / f"tui-{size}", size, per_bundle=250)

@@ -179,3 +179,42 @@ def generate_package(
         + "\n"
     )
     return root
+
+
+def generate_huge_page(
+    root: Path, size: int, *, one_paragraph: bool = False, seed: int = 7
+) -> Path:
+    """Write a small package under ``root`` whose ``huge.md`` is about ``size`` bytes:
+    sections (a heading, a paragraph, a short list) as an exported manual has, or one
+    paragraph of words (``one_paragraph``), as a page pasted from a log can be."""
+    rng = random.Random(seed)
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "SKILL.md").write_text(
+        f"---\nname: {root.name}\ndescription: A package with a huge page. Use for testing.\n"
+        "---\n\n# Huge\n\nStart at index.md.\n"
+    )
+    (root / "log.md").write_text(
+        "# Update log\n\n## 2026-11-30\n* **Initialization**: Generated.\n"
+    )
+    (root / "index.md").write_text(
+        '---\nokf_version: "0.2"\n---\n# Pages\n\n'
+        "* [Huge](huge.md) - A huge page.\n* [Small](small.md) - A small page.\n"
+    )
+    head = "---\ntype: Reference\ntitle: {}\ndescription: A page of the benchmark.\n---\n\n"
+    parts, total, n = [head.format("Huge"), "# Huge\n\n"], 0, 0
+    while total < size:
+        n += 1
+        if one_paragraph:
+            part = " ".join(rng.choices(WORDS, k=2000)) + " "
+        else:
+            part = (
+                f"## {_sentence(rng, 3)[:-1]} {n}\n\n{' '.join(_sentence(rng, 12) for _ in range(4))}"
+                f"\n\n- {_sentence(rng, 5)}\n- See [the policy](small.md).\n- {_sentence(rng, 4)}\n\n"
+            )
+        parts.append(part)
+        total += len(part)
+    with (root / "huge.md").open("w") as out:
+        out.writelines(parts)
+        out.write("\n")
+    (root / "small.md").write_text(head.format("Small") + "# Small\n\nHello.\n")
+    return root

@@ -104,6 +104,21 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
 
 
 @pytest.fixture(autouse=True)
+def _steady_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A text cursor that stays shown instead of blinking.
+
+    An input's cursor blinks every half second, so a snapshot taken more than half a
+    second after the last key (a loaded machine: the snapshot's idle waits take longer)
+    showed it gone, and the snapshot failed (issue 30, item 14: the bundle picker). No
+    test is about blinking; every snapshot shows the cursor where the last key left it.
+    """
+    from textual.widgets import Input, TextArea
+
+    monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
+    monkeypatch.setattr(TextArea, "_toggle_cursor_blink_visible", lambda self: None)
+
+
+@pytest.fixture(autouse=True)
 def _quick_pilot(monkeypatch: pytest.MonkeyPatch) -> None:
     """Pilot's idle check, sampled every 5 ms instead of 20.
 

@@ -70,6 +70,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from kas_tui.core.editing import failure_line
+    from kas_tui.core.house_rules import HouseRulesError, read_house_rules
     from kas_tui.core.okf.errors import EditError
     from kas_tui.core.store import StoreError
     from kas_tui.features.check.run import CheckOptions, check_folder, unknown_codes
@@ -87,6 +88,10 @@ def _check(args: argparse.Namespace) -> int:
         index_budget=args.index_budget,
     )
     root = open_package(args.path, "kas-tui check").root
+    try:
+        read_house_rules(root)  # rules that cannot be used stop the check: exit 2
+    except HouseRulesError as exc:
+        raise CommandError(f"{root}/{exc}") from None
     try:
         run = check_folder(
             root, options, use_cache=not args.no_cache, fix=args.fix, dry_run=args.dry_run

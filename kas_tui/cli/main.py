@@ -121,9 +121,20 @@ def _refuse_unknown_verb(argv: list[str]) -> None:
 
 
 def run_tui(args: argparse.Namespace) -> int:
-    if args.path is None:
-        return run_demo(argparse.Namespace(reset=False, print_path=False))
-    return open_tui(Path(args.path))
+    if args.path is not None:
+        return open_tui(Path(args.path))
+    from kas_tui.core.recent import recent_packages
+
+    recent = recent_packages()
+    demo = argparse.Namespace(reset=False, print_path=False)
+    if not recent:  # the first run: straight into the demo
+        return run_demo(demo)
+    from kas_tui.tui.start import DEMO, StartApp
+
+    chosen = StartApp(recent).run()
+    if chosen is None:
+        return 0
+    return run_demo(demo) if chosen == DEMO else open_tui(Path(chosen))
 
 
 def run_demo(args: argparse.Namespace) -> int:
@@ -142,6 +153,9 @@ def run_demo(args: argparse.Namespace) -> int:
 
 def open_tui(path: Path) -> int:
     location = open_package(path, "kas-tui", note=False)  # the app shows the note
+    from kas_tui.core.recent import remember
+
+    remember(location.root)  # for the start screen of the next kas-tui without a path
     from kas_tui.core.memory import freeze_after_loads
     from kas_tui.core.records import compact_frontmatter
     from kas_tui.tui.app import open_app  # Textual is imported only for the TUI

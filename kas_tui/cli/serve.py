@@ -37,7 +37,8 @@ def serve_arguments(parser: Parser) -> None:
     parser.description = (
         "Serve a package to agents over the Model Context Protocol: the tools "
         "listdir, readfile and peek, read-only and confined to the package, answering "
-        "exactly what the agent walk (a) shows. Over stdio by default (for desktop "
+        "exactly what the agent walk (a) shows, and the MCP Skills extension (the "
+        "package as a skill, every file a skill:// resource). Over stdio by default (for desktop "
         "agents); --http serves streamable HTTP on localhost. Every session is logged as "
         "a trajectory the replay screen (R) reads."
     )
@@ -58,7 +59,8 @@ def serve_arguments(parser: Parser) -> None:
         "--log-dir",
         type=Path,
         metavar="DIR",
-        help="log sessions here (default: sessions/ in the user data folder)",
+        help="log sessions here (default: sessions/ in the user data folder); remembered, "
+        "so the replay screen (R) lists them",
     )
     parser.add_argument(
         "--print-config",
@@ -88,7 +90,16 @@ def run_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     from kas_tui.features.serve.server import serve
+    from kas_tui.features.serve.session_logs import remember_log_dir
 
+    if args.log_dir is not None:
+        problem = remember_log_dir(args.log_dir)  # so that R lists these sessions too
+        if problem:
+            print(
+                f"kas-tui serve: warning: the replay screen (R) will not list the sessions "
+                f"logged to {args.log_dir}: {problem}",
+                file=sys.stderr,
+            )
     with contextlib.suppress(KeyboardInterrupt):
         serve(ServedPackage(package), http=http, log_dir=args.log_dir)
     return 0

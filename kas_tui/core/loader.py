@@ -28,6 +28,7 @@ from kas_tui.core.okf.errors import FormatError
 from kas_tui.core.okf.links import resolve
 from kas_tui.core.okf.text import decode, line_of
 from kas_tui.core.workers import forking, start_as_worker
+from kas_tui.text.wording import size_text
 
 if TYPE_CHECKING:
     from kas_tui.core.okf.scan import BodyScan
@@ -161,7 +162,7 @@ def read_document(root: Path, rel: str, scan: bool = False) -> DocumentRead:
         problems.append(
             Problem(
                 rel,
-                f"very large document ({fingerprint.size / 1e6:.1f} MB, about "
+                f"very large document ({size_text(fingerprint.size)}, about "
                 f"{fingerprint.size // 4:,} tokens): an agent cannot read it in one call",
                 hint="split it into smaller documents",
                 severity="warning",

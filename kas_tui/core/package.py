@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from kas_tui.core.disk import SKILL_NAMES, Problem, Walk, find_root, special_problem, walk
 from kas_tui.core.disk import PackageError as PackageError
 from kas_tui.core.fileio import Fingerprint, path_kind, read_regular, remove_stale_temps
+from kas_tui.core.house_rules import HouseRules, RulesFile
 from kas_tui.core.link_resolver import LinkResolver
 from kas_tui.core.loader import DocumentRead, read_document, read_documents, read_text
 from kas_tui.core.memory import paused_gc
@@ -76,6 +77,12 @@ class Package:
         self._unread: dict[str, list[str]] = {}  # a preview's documents not read, by folder
         self._unread_indexes: dict[str, str] = {}  # ... and index files, by folder
         self._walked: set[str] = set()  # ... and every document its walk found
+        self._house_rules = RulesFile(root)
+
+    @property
+    def house_rules(self) -> HouseRules | None:
+        """The rules the package declares in ``.kas-tui.yaml`` (see :class:`RulesFile`)."""
+        return self._house_rules.current()
 
     # -- opening ------------------------------------------------------------------------
 

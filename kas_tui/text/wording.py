@@ -14,6 +14,13 @@ def counted(count: int, word: str, plural: str | None = None) -> str:
     return f"{count:,} {word if count == 1 else many}"
 
 
+def size_text(size: int) -> str:
+    """A size in bytes as people say it: "512 bytes", "256 KB", "190.7 MB"."""
+    if size >= 1024 * 1024:
+        return f"{size / (1024 * 1024):.1f} MB"
+    return f"{size / 1024:.0f} KB" if size >= 1024 else f"{size} bytes"
+
+
 def visible(text: str) -> str:
     """``text`` safe to print on one line: control characters (a terminal escape in a
     file name, a line break, a NUL) escaped as Python writes them (``\\x1b``, ``\\n``)."""
@@ -38,6 +45,19 @@ def terminal_text(text: str) -> str:
     return overwriting the line) written out as ``\\x1b``, ``\\r``, ``\\u202e``. JSON stays
     JSON: its text never holds a raw C0 control, and ``\\u0085`` means what U+0085 did."""
     return _ACTIVE.sub(_written_out, text)
+
+
+def json_kind(value: object) -> str:
+    """What a JSON value is, as a message names it: "a string", "a number", "an object",
+    "a list", "a boolean" or "null"."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    names = {dict: "an object", list: "a list", str: "a string"}
+    return names.get(type(value), type(value).__name__)
 
 
 def at_line(source: str, line: int) -> str:

@@ -166,11 +166,9 @@ class KasApp(App[None]):
     def get_default_screen(self) -> MainScreen:
         return MainScreen(self.package, self.today)
 
-    def on_mount(self) -> None:
-        self.toasts.watch()
-
     def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
         message.stop()
+        self.toasts.watch()
         self.sub_title = f"{self.package.name} · {counted(len(self.package.documents), 'document')}"
         self.nav.go("SKILL.md", transient=True)
         for note in self.notes:
@@ -302,6 +300,19 @@ class KasApp(App[None]):
         ):
             self.call_next(self.edits.end_burst)  # after this message, not inside it
         await super().on_event(event)
+
+    def action_elsewhere(self, action: str) -> None:
+        """A tree key pressed away from the tree: say where it works, and go there."""
+        from kas_tui.tui.commands import command
+
+        found = command(action)
+        if self.query(NavTree):
+            self.nav.focus_tree()  # shown again first, if it gave way (pane_widths.py)
+        self.notify(
+            f"{found.key_display} ({found.title}) works on the navigation tree's selected "
+            f"entry: the tree has the focus now, press {found.key_display} again",
+            timeout=5,
+        )
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[NodeRef]) -> None:
         self.nav.highlighted(event)

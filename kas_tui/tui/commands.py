@@ -374,13 +374,29 @@ BY_ACTION = {c.action: c for c in COMMANDS}
 
 
 def bindings(scope: str) -> list[Binding]:
-    """The bindings of one scope, for a widget's (or screen's) ``BINDINGS``."""
+    """The bindings of one scope, for a widget's (or screen's) ``BINDINGS``.
+
+    The main screen also answers the tree's keys when the tree is not focused (its own
+    binding wins when it is): ``app.elsewhere`` says where the key works and moves the
+    focus there, so a key never does nothing in silence."""
     prefix = "" if scope == "app" else "app."
-    return [
+    own = [
         Binding(c.key, prefix + c.action, c.title, show=c.footer, key_display=c.display or None)
         for c in COMMANDS
         if c.scope == scope and c.action != "command_palette"
     ]
+    if scope == "main":
+        own += [
+            Binding(c.key, f"app.elsewhere('{c.action}')", c.title, show=False)
+            for c in COMMANDS
+            if c.scope == "tree"
+        ]
+    return own
+
+
+def command(action: str) -> Command:
+    """The command of ``action``."""
+    return next(c for c in COMMANDS if c.action == action)
 
 
 def by_group() -> dict[str, list[Command]]:

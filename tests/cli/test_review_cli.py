@@ -44,7 +44,7 @@ def test_text_groups_and_counts(tmp_path: Path, capsys: pytest.CaptureFixture[st
         "2 documents · trust: 1 human-reviewed · 0 machine-confirmed · 1 unverified",
         "status: 0 draft · 2 stable · 0 deprecated",
         "groups: stale 1 · changed-source 0 · broken-link 0 · deprecated-listed 0 · "
-        "going-stale 0 · old-draft 0 · never-verified 1 · machine-verified 0",
+        "house-rules 0 · going-stale 0 · old-draft 0 · never-verified 1 · machine-verified 0",
         "",
         "Stale (1)",
         "  old.md  stale since 2026-10-01 (61 days)",
@@ -156,6 +156,7 @@ def test_the_demo(capsys: pytest.CaptureFixture[str]) -> None:
         "changed-source": 0,
         "broken-link": 0,
         "deprecated-listed": 0,
+        "house-rules": 0,
         "going-stale": 0,
         "old-draft": 1,
         "never-verified": 3,

@@ -20,6 +20,7 @@ from kas_tui.tui.screens.meta_editor import MetaEditor, open_meta_editor
 from kas_tui.tui.widgets.fields import FieldRow, RowInfo
 from kas_tui.tui.widgets.provenance import SourceRow
 from tests.helpers.acme import changed, files
+from tests.helpers.waiting import pilot_wait_until
 
 TODAY = dt.date(2026, 11, 30)
 DOC = "incidents/incident-response.md"
@@ -486,3 +487,29 @@ async def test_ctrl_g_goes_to_a_field_by_typing_its_name_at_80x24(root: Path) ->
         await pilot.press("ctrl+r", "ctrl+g")
         await pilot.pause()
         assert app.screen is editor
+
+
+async def test_the_form_asks_for_what_the_packages_house_rules_require(root: Path) -> None:
+    """Issue 35: required fields marked, the allowed types and the tag vocabulary offered."""
+    (root / ".kas-tui.yaml").write_text(
+        "profile:\n"
+        "  fields:\n"
+        "    owner: {required: true}\n"
+        "    tags: {values: [zebra-tag, incidents]}\n"
+        "  types: [Runbook, Procedure]\n"
+    )
+    before = (root / DOC).read_bytes()
+    app = app_on(root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await open_editor(app, pilot)
+        assert note_of(editor, "owner") == "required by this package (.kas-tui.yaml, line 3)"
+        assert "this package allows: Runbook, Procedure" in note_of(editor, "type")
+        assert editor.tags[0] == "zebra-tag"  # the vocabulary first, then tags in use
+        assert not editor.dirty  # an offered field is written only once filled in
+        owner = row(editor, "owner")
+        owner.query_one(Input).value = "ops-team"
+        await pilot.pause()
+        assert editor.dirty
+        await pilot.press("ctrl+s")
+        await pilot_wait_until(pilot, lambda: (root / DOC).read_bytes() != before)
+        assert frontmatter(root / DOC)["owner"] == "ops-team"

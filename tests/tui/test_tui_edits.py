@@ -487,3 +487,34 @@ async def test_extend_freshness_offers_to_drop_a_stale_note_that_is_no_longer_tr
         assert not [f for f in report.findings if f.code == "KAS044"]
         await pilot.press("ctrl+z")  # one action: the date and the note come back together
         await pilot_wait_until(pilot, lambda: all(p.read_bytes() == b for p, b in before.items()))
+
+
+async def test_extend_freshness_offers_the_types_cadence_from_the_house_rules(root: Path) -> None:
+    """Issue 35: S uses the type's freshness_days from .kas-tui.yaml."""
+    (root / ".kas-tui.yaml").write_text("profile:\n  by_type:\n    Policy: {freshness_days: 45}\n")
+    app = app_on(root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.go(DOC, reveal=True)
+        await pilot.pause()
+        await pilot.press("S")
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        key, answer, label = app.screen.choices[0]
+        assert (key, answer) == ("1", "45") and label.endswith(
+            "(every Policy, by this package's rules)"
+        )
+
+
+@pytest.mark.parametrize("key", ["K", "J", "delete", "A"])
+async def test_a_tree_key_away_from_the_tree_says_where_it_works(root: Path, key: str) -> None:
+    """Issue 32, item 6: after focus moved (v, a dialog), K/J/del/A did nothing, silently."""
+    before = files(root)
+    app = app_on(root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.go(DOC, reveal=True)
+        await pilot.pause()
+        app.set_focus(None)  # as after a closed panel or dialog: the focus is not on the tree
+        await pilot.pause()
+        await pilot.press(key)
+        await pilot_wait_until(pilot, lambda: any("navigation tree" in m for _, m in app.messages))
+        assert isinstance(app.focused, NavTree)
+        assert files(root) == before  # nothing was done where the user did not look

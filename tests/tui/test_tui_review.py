@@ -113,6 +113,15 @@ async def test_extend_moves_a_stale_row_to_going_stale(root: Path) -> None:
         await pilot.press("S")
         await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         await pilot.press("1")  # +30 days from today (later than the stale_after)
+        # its entry still says "(Stale: ...)": asked whether to drop the note; keep it here
+        await pilot_wait_until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ChoiceScreen)
+                and "still call it stale" in str(app.screen.message)
+            ),
+        )
+        await pilot.press("n")
         await pilot_wait_until(pilot, lambda: groups_of(screen, STALE) == {"going-stale"})
         after = files(root)
         assert changed(before, after) == {STALE, "log.md"}
@@ -223,3 +232,19 @@ async def test_where_opens_the_link_and_enter_a_broken_link_at_its_line(root: Pa
         await pilot.press("enter")
         await pilot_wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
         assert app.location == "oncall/oncall-overview.md"
+
+
+async def test_b_sends_a_house_rules_group_to_bulk_edit(root: Path) -> None:
+    """Issue 35: set the field the package's rules ask for on every document lacking it."""
+    from kas_tui.tui.screens.bulk import BulkScreen
+
+    (root / ".kas-tui.yaml").write_text("profile:\n  fields:\n    owner: {required: true}\n")
+    app = app_on(root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_queue(pilot)
+        lacking = [r.path for r in screen.rows if r.group == "house-rules"]
+        assert len(lacking) > 20
+        await highlight(pilot, screen, "house-rules", lacking[0])
+        await pilot.press("B")
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, BulkScreen))
+        assert list(app.screen.selected) == list(dict.fromkeys(lacking))

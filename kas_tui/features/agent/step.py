@@ -33,7 +33,8 @@ class Step:
     text it read back, ``cumulative`` the sum over the trail up to this step.
     ``revealed`` says whether the target had been named before the call (a walk only
     makes such calls; a replayed agent may have guessed). ``reveals`` are the paths the
-    result names, ``new`` those it named first.
+    result names, ``new`` those it named first. ``cut_from`` is the length of the whole
+    answer when the agent received only its beginning (a served session's size cut).
     """
 
     turn: int
@@ -48,6 +49,7 @@ class Step:
     revealed: bool = True
     reveals: tuple[Reveal, ...] = ()
     new: tuple[Reveal, ...] = ()
+    cut_from: int | None = None
 
     @property
     def ok(self) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from kas_tui.core.fileio import os_reason
@@ -97,7 +97,8 @@ class Outcome:
     """The result of one call: ``text`` is exactly what the agent receives.
 
     ``path`` is the package-relative target (``None`` for ``submit_answer`` or a call
-    without a path); ``entries`` are a listing's names.
+    without a path); ``entries`` are a listing's names; ``cut_from`` is the length of
+    the whole text when :func:`cut` shortened it.
     """
 
     tool: str
@@ -105,10 +106,25 @@ class Outcome:
     text: str
     path: str | None = None
     entries: tuple[str, ...] = ()
+    cut_from: int | None = None
 
     @property
     def ok(self) -> bool:
         return self.status == OK
+
+
+def cut(outcome: Outcome, limit: int) -> Outcome:
+    """``outcome`` with a text over ``limit`` characters cut there and a note saying so
+    (a listing keeps only the entries shown whole)."""
+    text = outcome.text
+    if len(text) <= limit:
+        return outcome
+    shown = text[:limit]
+    note = f"\n\n[cut: {len(text):,} characters, only the first {limit:,} are returned]"
+    entries = outcome.entries
+    if entries:
+        entries = entries[: shown.count("\n") + (text[limit : limit + 1] == "\n")]
+    return replace(outcome, text=shown + note, entries=entries, cut_from=len(text))
 
 
 def run_tool(sandbox: Sandbox, tool: str, args: Mapping[str, Any]) -> Outcome:

@@ -20,7 +20,15 @@ from typing import Any
 from kas_tui.features.agent.reveal import ENTRY, Reveal, catalog_reveals, reveals_of
 from kas_tui.features.agent.sandbox import FILE, Sandbox
 from kas_tui.features.agent.step import Step
-from kas_tui.features.agent.tools import READFILE, Outcome, call_text, path_arg, run_tool
+from kas_tui.features.agent.tools import (
+    BAD_CALL,
+    READFILE,
+    Outcome,
+    call_text,
+    cut,
+    path_arg,
+    run_tool,
+)
 from kas_tui.features.agent.walk_summary import Summary, summarise
 from kas_tui.text.tokens import estimate_tokens
 
@@ -71,6 +79,11 @@ class Trail:
     ``served``, when given, remembers each call's outcome and what it names, so walks
     that repeat a call (every question of an evaluation reads the root index) read and
     parse the file once. Only for a package that does not change while it is used.
+
+    ``max_chars``, when given, cuts every answer to that many characters (see
+    :func:`~kas_tui.features.agent.tools.cut`) before anything else looks at it: what
+    the step names, its tokens and its text are those of the answer as cut, so a 5 MB
+    page costs what its first ``max_chars`` characters cost.
     """
 
     def __init__(
@@ -80,8 +93,10 @@ class Trail:
         catalog_tokens: int = 0,
         preloaded: Iterable[str] = (),
         served: Served | None = None,
+        max_chars: int | None = None,
     ) -> None:
         self.sandbox = sandbox
+        self.max_chars = max_chars
         self.steps: list[Step] = []
         self._reach: Reach | None = None
         self._served = served
@@ -110,10 +125,30 @@ class Trail:
         """Tokens spent by the steps so far (the catalog entry not included)."""
         return self.steps[-1].cumulative if self.steps else 0
 
-    def record(self, tool: str, args: Mapping[str, Any]) -> Step:
-        """Make the call, append its step and return it."""
+    def record(
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        *,
+        refusal: str = "",
+        outcome: Outcome | None = None,
+    ) -> Step:
+        """Make the call, append its step and return it.
+
+        ``refusal``, when given, is the error message of a call refused before it was
+        made (arguments its schema does not allow): the step records it, unread.
+        ``outcome``, when given, is what the call returned when it was answered elsewhere
+        (a file served as an MCP resource): it is recorded as it is, not made again.
+        """
         args = dict(args)
-        outcome, reveals = self._serve(tool, args)
+        if refusal:
+            outcome, reveals = Outcome(tool, BAD_CALL, refusal), ()
+        elif outcome is None:
+            outcome, reveals = self._serve(tool, args)
+        else:
+            if self.max_chars is not None:
+                outcome = cut(outcome, self.max_chars)  # logged as it was sent
+            reveals = reveals_of(self.sandbox, outcome)
         reach = self.reach
         revealed = outcome.path is None or reach.knows(outcome.path)
         call_tokens = estimate_tokens(call_text(outcome.tool, args))
@@ -131,6 +166,7 @@ class Trail:
             revealed=revealed,
             reveals=reveals,
             new=reach.add(reveals),
+            cut_from=outcome.cut_from,
         )
         self.steps.append(step)
         return step
@@ -140,6 +176,8 @@ class Trail:
         if key is not None and key[1] and key in self._served:
             return self._served[key]
         outcome = run_tool(self.sandbox, tool, args)
+        if self.max_chars is not None:
+            outcome = cut(outcome, self.max_chars)  # before the text is parsed or counted
         served = (outcome, reveals_of(self.sandbox, outcome))
         if key is not None and key[1]:
             self._served[key] = served

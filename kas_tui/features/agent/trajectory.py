@@ -16,6 +16,14 @@ One tool call per line, in call order. Exported lines carry::
   the call as the model wrote it and of the text it received); ``cumulative`` sums
   ``tokens`` up to this call (the catalog entry not included).
 - ``revealed``: whether the target had been named before the call (false: guessed).
+- ``cut_from``, only on an answer the agent received cut (a served session's size
+  limit): the whole answer's length in characters; ``result_tokens`` count what the
+  agent received.
+- ``args_cut``, only when an argument was too long to log whole (a served session
+  logs at most a couple of thousand characters of each): each cut argument's full
+  length in characters (its JSON text's, for a value that is not a string), its value
+  in ``args`` being its first characters; ``args_left_out`` counts arguments past the
+  first 20, not logged.
 
 A trajectory may open with one header line, which is not a call::
 
@@ -38,6 +46,7 @@ that cannot be read is reported with the file name and line number, never raised
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections.abc import Iterable
@@ -50,7 +59,7 @@ from kas_tui.core.okf.errors import FormatError
 from kas_tui.core.okf.text import decode
 from kas_tui.core.store import StoreError, os_reason, write_atomic
 from kas_tui.features.agent.step import Step
-from kas_tui.text.wording import at_line
+from kas_tui.text.wording import at_line, json_kind
 
 NAME_KEYS = ("tool", "name", "tool_name")
 ARGS_KEYS = ("args", "arguments", "input", "parameters")
@@ -59,9 +68,14 @@ ARGS_KEYS = ("args", "arguments", "input", "parameters")
 # --- export ----------------------------------------------------------------------------
 
 
-def step_record(step: Step) -> dict[str, Any]:
-    """The JSON object for one step (see the module docstring)."""
-    return {
+#: At most this many arguments of one call are logged when arguments are cut.
+MAX_LOGGED_ARGS = 20
+
+
+def step_record(step: Step, *, arg_limit: int | None = None) -> dict[str, Any]:
+    """The JSON object for one step (see the module docstring); with ``arg_limit``,
+    each argument is logged up to that many characters (see :func:`cut_args`)."""
+    record: dict[str, Any] = {
         "turn": step.turn,
         "tool": step.tool,
         "args": step.args,
@@ -74,6 +88,37 @@ def step_record(step: Step) -> dict[str, Any]:
         "cumulative": step.cumulative,
         "revealed": step.revealed,
     }
+    if step.cut_from is not None:
+        record["cut_from"] = step.cut_from
+    if arg_limit is not None:
+        args, cut, left_out = cut_args(step.args, arg_limit)
+        if cut or left_out:
+            record["args"] = args
+        if cut:
+            record["args_cut"] = cut
+        if left_out:
+            record["args_left_out"] = left_out
+    return record
+
+
+def cut_args(args: dict[str, Any], limit: int) -> tuple[dict[str, Any], dict[str, int], int]:
+    """``args`` as a log keeps them: each value (a string, or the JSON text of any other
+    value) longer than ``limit`` characters cut to its first ``limit``, with its full
+    length in the second dict; names cut likewise; arguments past the first
+    :data:`MAX_LOGGED_ARGS` left out, counted in the third value."""
+    kept: dict[str, Any] = {}
+    cut: dict[str, int] = {}
+    for key, value in itertools.islice(args.items(), MAX_LOGGED_ARGS):
+        name = key if len(key) <= limit else key[:limit]
+        text = value if isinstance(value, str) else None
+        if text is None and not isinstance(value, (bool, int, float, type(None))):
+            text = json.dumps(value, ensure_ascii=False)
+        if text is not None and len(text) > limit:
+            kept[name] = text[:limit]
+            cut[name] = len(text)
+        else:
+            kept[name] = value
+    return kept, cut, max(0, len(args) - MAX_LOGGED_ARGS)
 
 
 HEADER_KIND = "header"
@@ -209,14 +254,14 @@ def _call(line: str, number: int) -> Call | dict[str, Any] | str:
     if isinstance(record, dict) and isinstance(record.get("function"), dict):
         record = record["function"]  # {"type": "function", "function": {...}}
     if not isinstance(record, dict):
-        return f"expected a JSON object holding one tool call, got {_kind(record)}"
+        return f"expected a JSON object holding one tool call, got {json_kind(record)}"
     name_key = next((k for k in NAME_KEYS if k in record), None)
     if name_key is None:
         keys = ", ".join(repr(k) for k in NAME_KEYS)
         return f"no tool name: expected one of the keys {keys}"
     name = record[name_key]
     if not isinstance(name, str) or not name.strip():
-        return f"the tool name {name_key!r} must be a non-empty string, not {_kind(name)}"
+        return f"the tool name {name_key!r} must be a non-empty string, not {json_kind(name)}"
     args_key = next((k for k in ARGS_KEYS if k in record), None)
     args: Any = record[args_key] if args_key else {}
     if isinstance(args, str):
@@ -227,14 +272,5 @@ def _call(line: str, number: int) -> Call | dict[str, Any] | str:
     if args is None:
         args = {}
     if not isinstance(args, dict):
-        return f"{args_key!r} must be a JSON object, not {_kind(args)}"
+        return f"{args_key!r} must be a JSON object, not {json_kind(args)}"
     return Call(name.strip(), args, number)
-
-
-def _kind(value: Any) -> str:
-    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
-    if value is None:
-        return "null"
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return "a number"
-    return names.get(type(value), type(value).__name__)

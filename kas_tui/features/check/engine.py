@@ -22,7 +22,7 @@ from kas_tui.core.package import Package
 from kas_tui.core.records import Document
 from kas_tui.features.check.findings import Finding, Report
 from kas_tui.features.check.near_duplicates import earliest_alike
-from kas_tui.features.check.rule_catalog import BY_CODE, OKF, split_hint
+from kas_tui.features.check.rule_catalog import BY_CODE, KAS, split_hint
 from kas_tui.text.description_verdicts import drifted as _drifted
 from kas_tui.text.description_verdicts import not_one_line, says_nothing
 from kas_tui.text.folder_summary import description_limit
@@ -74,7 +74,7 @@ class Checker:
 
     def wants(self, code: str) -> bool:
         rule = BY_CODE[code]
-        if rule.profile != OKF and not self.agent_ready:
+        if rule.profile == KAS and not self.agent_ready:
             return False
         if self.select and not matches(code, self.select):
             return False
@@ -119,6 +119,8 @@ class Checker:
         """Run every rule family; ``progress(stage, done)`` hears of each (0.0 to 1.0)."""
         stages: list[tuple[str, Callable[[], None]]] = [
             ("load problems", self._check_load_problems),
+            ("house rules", self._check_house_rules),
+            ("computations", self._check_computations),
             ("documents", self._check_documents),
             ("links", self._check_links),
             ("file names", self._check_names),
@@ -138,6 +140,40 @@ class Checker:
         if progress is not None:
             progress("done", 1.0)
         return self.findings
+
+    def _check_computations(self) -> None:
+        """Attested Computation contracts (OKF §10): runtime, computation, parameters."""
+        from kas_tui.features.check.computations import (
+            contract_findings,
+            is_computation,
+            read_contract,
+        )
+
+        for doc in self.pkg.documents.values():
+            if not doc.has_frontmatter or not is_computation(doc.meta):
+                continue
+            try:
+                text = self.pkg.read_text(doc.path)
+            except (OSError, ValueError):
+                continue  # the load reported it
+            body = "\n".join(text.splitlines()[doc.body_line - 1 :])
+            contract = read_contract(doc.path, doc.meta, body, doc.body_line)
+            for code, key, message in contract_findings(str(self.pkg.root), contract):
+                line = self.key_line(doc.path, key) if key else None
+                self.emit(code, doc.path, line or 1, message)
+
+    def _check_house_rules(self) -> None:
+        from kas_tui.core.house_rules import HOUSE_RULES_FILE, HouseRulesError
+
+        try:
+            rules = self.pkg.house_rules
+        except HouseRulesError as exc:
+            self.emit("PRF000", HOUSE_RULES_FILE, exc.line, exc.message)
+            return
+        if rules is not None:
+            from kas_tui.features.check.house_rules import check_house_rules
+
+            check_house_rules(self, rules)
 
     # -- OKF conformance -------------------------------------------------------------
 

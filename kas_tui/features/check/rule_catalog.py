@@ -2,12 +2,15 @@
 
 Codes are never reused or renumbered. ``OKF`` codes are OKF v0.2 conformance (errors
 only for what OKF §11 rejects); ``KAS`` codes are the Knowledge-as-Skill agent-ready
-checks, run with ``--agent-ready``. ``docs/rules.md`` is generated from this list.
+checks, run with ``--agent-ready``; ``PRF`` codes are the package's own rules
+(``.kas-tui.yaml``), run in either profile when it declares some. ``docs/rules.md`` is generated from this list.
 """
 
 from __future__ import annotations
 
+from kas_tui.features.check.computations import COMPUTATION_RULES
 from kas_tui.features.check.findings import Rule
+from kas_tui.features.check.house_rules import HOUSE_RULES
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES
 
 OKF, KAS = "okf", "agent-ready"
@@ -557,5 +560,8 @@ RULES: tuple[Rule, ...] = (
         "entry into the parent's index.md in place of the folder's), or add its siblings.",
     ),
 )
+
+RULES += COMPUTATION_RULES  # OKF §10, Attested Computation contracts
+RULES += HOUSE_RULES  # the package's own rules (.kas-tui.yaml), when it declares them
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}

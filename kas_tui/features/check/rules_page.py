@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kas_tui.features.check.house_rules import HOUSE, HOUSE_RULES_FILE
 from kas_tui.features.check.rule_catalog import KAS, OKF, RULES
 
 _PROFILES = {
@@ -12,6 +13,11 @@ _PROFILES = {
     KAS: (
         "Agent-ready (`--agent-ready`)",
         "The Knowledge-as-Skill checks: discovery (SKILL.md), knowledge and navigation.",
+    ),
+    HOUSE: (
+        f"House rules (`{HOUSE_RULES_FILE}`)",
+        f"The package's own rules, in either profile when its root holds `{HOUSE_RULES_FILE}`: "
+        'warnings, or errors with `enforce: true` (see checking.md, "House rules").',
     ),
 }
 

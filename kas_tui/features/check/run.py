@@ -70,6 +70,17 @@ def unknown_codes(codes: Iterable[str]) -> list[str]:
     return [c for c in codes if not any(code.startswith(c) for code in BY_CODE)]
 
 
+def house_rules_digest(root: Path) -> str:
+    """What a remembered report must match of ``.kas-tui.yaml``: its size and mtime."""
+    from kas_tui.core.house_rules import HOUSE_RULES_FILE
+
+    try:
+        st = (root / HOUSE_RULES_FILE).stat()
+    except OSError:
+        return ""
+    return f"{st.st_size}:{st.st_mtime_ns}"
+
+
 def check_folder(
     root: Path,
     options: CheckOptions,
@@ -90,6 +101,7 @@ def check_folder(
     from kas_tui.core.disk import walk
 
     key = options.engine_arguments()
+    key["house_rules"] = house_rules_digest(root)  # a changed .kas-tui.yaml checks again
     stamped = None
     found = None
     if use_cache and not fix:

@@ -24,12 +24,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kas_tui.core import editing
+from kas_tui.core import editing, field_schema
 from kas_tui.core import form_fields as F
+from kas_tui.core.house_rules import HouseRulesError
 from kas_tui.core.okf import index as index_fmt
 from kas_tui.core.okf import index_layout
 from kas_tui.core.okf.errors import EditError
-from kas_tui.core.okf.lifecycle import now_timestamp
+from kas_tui.core.okf.lifecycle import extend_stale_after, now_timestamp
 from kas_tui.features.create.style import house_style
 from kas_tui.features.importing.draft import GENERATOR
 from kas_tui.text.slug import (
@@ -103,6 +104,15 @@ def types_for(pkg: Package, bundle: str | None = None) -> list[str]:
         Counter(d.type for d in pkg.documents_in(bundle) if d.type) if bundle is not None else {}
     )
     ours = sorted(counts, key=lambda t: (-local.get(t, 0), -counts[t], t.casefold()))
+    try:
+        rules = pkg.house_rules
+    except HouseRulesError:
+        rules = None
+    if rules is not None and rules.types:  # the package allows these: only these
+        allowed = {t.casefold() for t in rules.types}
+        return [t for t in ours if t.casefold() in allowed] + [
+            t for t in rules.types if t.casefold() not in {o.casefold() for o in ours}
+        ]
     seen = {t.casefold() for t in ours}
     return ours + [t for t in STANDARD_TYPES if t.casefold() not in seen]
 
@@ -242,6 +252,7 @@ def plan_document(
         slug = check_file_name(pkg, folder, file_name)
     values["status"] = "draft"
     values["generated"] = {"by": GENERATOR, "at": now_timestamp(now)}
+    values.update(_house_slots(pkg, values, (now or dt.datetime.now(dt.timezone.utc)).date()))
     style = house_style(pkg, folder)
     frontmatter = style.ordered(values)
     try:
@@ -253,6 +264,29 @@ def plan_document(
     path = posixpath.join(folder, f"{slug}.md") if folder else f"{slug}.md"
     entry = index_layout.NewEntry(path, values["title"], values["description"], values["type"])
     return DocumentPlan(folder, slug, frontmatter, text, place_entry(pkg, folder, entry))
+
+
+def _house_slots(pkg: Package, values: dict[str, Any], today: dt.date) -> dict[str, Any]:
+    """What the package's ``.kas-tui.yaml`` requires of the new document and it lacks:
+    a field of the package's own an empty slot to fill (``owner: ''``), ``stale_after``
+    the type's review cadence from today (else 90 days); other OKF fields (``verified``)
+    are left for the curator, as a new draft has no such facts yet."""
+    try:
+        rules = pkg.house_rules
+    except HouseRulesError:  # check says what is wrong with the file
+        return {}
+    if rules is None:
+        return {}
+    slots: dict[str, Any] = {}
+    for key, _ in rules.required_for(values["type"]):
+        if key in values:
+            continue
+        if key == "stale_after":
+            days = rules.freshness_days(values["type"]) or 90
+            slots[key] = extend_stale_after(None, days, today)
+        elif field_schema.field(key) is None:
+            slots[key] = ""
+    return slots
 
 
 def _document_values(

@@ -26,6 +26,7 @@ from typing import Any
 from kas_tui.core.fileio import open_regular, read_regular, special_kind
 from kas_tui.features.importing import charsets
 from kas_tui.features.importing.properties import document_properties
+from kas_tui.text.wording import size_text
 
 #: Default limits; ``kas-tui import``/``build`` take ``--timeout`` and ``--max-size``.
 DEFAULT_TIMEOUT = 60.0
@@ -200,12 +201,6 @@ def _looks_like_text(path: Path) -> bool:
     return True
 
 
-def _size_text(size: int) -> str:
-    if size >= 1024 * 1024:
-        return f"{size / (1024 * 1024):.1f} MB"
-    return f"{size / 1024:.0f} KB" if size >= 1024 else f"{size} bytes"
-
-
 def check_size(path: Path, limits: Limits) -> ConversionError | None:
     """A :class:`ConversionError` when ``path`` is not a regular file or is too large."""
     try:
@@ -225,7 +220,7 @@ def check_size(path: Path, limits: Limits) -> ConversionError | None:
         return ConversionError(
             path,
             "too-large",
-            f"{path.name}: {_size_text(st.st_size)}, over the {_size_text(limits.max_bytes)} "
+            f"{path.name}: {size_text(st.st_size)}, over the {size_text(limits.max_bytes)} "
             "size limit (raise it with --max-size)",
         )
     return None

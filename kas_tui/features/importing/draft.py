@@ -311,7 +311,7 @@ def source_record(converted: Converted, root: Path | None, folder: str = "") -> 
 
     ``resource`` is, for a file inside the package, its bundle-relative path
     (``/references/report.pdf``); for one that moves with the package (in the same git
-    repository, or without one beside the package, as a build's source folder is), its
+    repository, or without one within two folders up, as a build's source folder is), its
     path relative to the document's folder ``folder`` (OKF §6.2 reads relative paths from
     the document, as links are); for any other (``/imp/test.docx`` imported into a
     package under ``~/kb``), or without a root, where it really is: a ``file:`` URL, not
@@ -337,11 +337,13 @@ def source_record(converted: Converted, root: Path | None, folder: str = "") -> 
 
 def _moves_with(root: Path) -> Path:
     """The folder whose files move with the package at ``root``: its git repository's
-    root, or without one the package's parent folder."""
+    root, or without one the folder two levels up (``project/`` of ``project/kb/PKG``,
+    so ``project/exports`` is beside it); never the file system's root."""
     for folder in (root, *root.parents):
         if (folder / ".git").exists():
             return folder
-    return root.parent
+    up = root.parent.parent
+    return up if up != Path(up.anchor) else root.parent
 
 
 def source_locations(resource: str, root: Path, document: str) -> list[str]:

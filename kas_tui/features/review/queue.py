@@ -61,6 +61,8 @@ DRAFT_DAYS = 30
 
 #: The codes of the check rules whose findings are the queue's broken links.
 BROKEN_LINK_RULES = ("OKF120", "OKF121", "KAS034")
+#: The codes of the package's own rules (.kas-tui.yaml): the queue's "house-rules" rows.
+HOUSE_RULE_CODES = ("PRF",)
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,7 @@ GROUPS: tuple[Group, ...] = (
         "Deprecated, still offered",
         "deprecated but listed in an index or linked without a note",
     ),
+    Group("house-rules", "Against the house rules", "breaks a rule of the package's .kas-tui.yaml"),
     Group("going-stale", "Going stale", "reaching stale_after soon"),
     Group("old-draft", "Old drafts", "drafts older than the draft limit"),
     Group("never-verified", "Never verified", "no verified entry"),
@@ -192,7 +195,8 @@ def review_queue(
     groups["changed-source"] = [
         Row("changed-source", c.document, c.detail, source=c) for c in changed_sources(pkg)
     ]
-    groups["broken-link"] = _broken_links(pkg, today)
+    groups["broken-link"] = _findings_rows(pkg, today, BROKEN_LINK_RULES, "broken-link")
+    groups["house-rules"] = _findings_rows(pkg, today, HOUSE_RULE_CODES, "house-rules")
     groups["deprecated-listed"] = _deprecated_offered(pkg, readable)
     queue.groups = groups
     return queue
@@ -262,17 +266,18 @@ def _draft_row(doc: Document, today: dt.date, limit: int, groups: dict[str, list
         groups["old-draft"].append(Row("old-draft", doc.path, detail))
 
 
-def _broken_links(pkg: Package, today: dt.date) -> list[Row]:
-    """What ``check`` reports as broken links, one row each, by file and line."""
+def _findings_rows(pkg: Package, today: dt.date, codes: tuple[str, ...], group: str) -> list[Row]:
+    """What ``check`` reports under ``codes`` (broken links, the house rules), one row
+    each, by file and line."""
     from kas_tui.features.check import check
 
-    report = check(pkg, agent_ready=True, today=today, select=BROKEN_LINK_RULES)
+    report = check(pkg, agent_ready=True, today=today, select=codes)
     rows = []
     for finding in report.findings:
         line = finding.line if isinstance(finding.line, int) else None
         at = (finding.path, line) if line else None
         detail = f"line {line}: {finding.message}" if line else finding.message
-        rows.append(Row("broken-link", finding.path, detail, at))
+        rows.append(Row(group, finding.path, detail, at))
     return rows
 
 

@@ -5,13 +5,20 @@ Every call goes through the agent walk's own :class:`~kas_tui.features.agent.tra
 byte for byte what the curator sees in the walk (``a``) for the same call, and the
 confinement rules (no ``..``, no absolute path outside, no symlink leaving, no NUL, no
 hidden file) are the sandbox's, written once. A text longer than :data:`MAX_RESPONSE`
-characters is cut, with a note saying so.
+characters is cut, with a note saying so, before anything else is done with it (a 5 MB
+page costs what its first 200,000 characters cost). Arguments the tool's schema does not
+allow are refused with one line (:mod:`.tool_schemas`).
 
 The session is logged as it goes, one JSON line per call in the trajectory format the
 replay screen (``R``) reads, after a header naming the package, the client and the
-server; each line is flushed when written, so a server killed mid-session leaves a log
-that replays up to its last call. Logs go to ``<user data folder>/sessions/`` (or the
-folder given), one file per session: ``<package>-<UTC time>-<pid>-<n>.jsonl``.
+server, written when the client first speaks. Every call is logged, refused ones too,
+as the client received it: a cut answer's tokens are those of the text sent
+(``cut_from`` gives the whole length), an argument over :data:`LOG_ARG_CHARS`
+characters is logged cut (``args_cut`` gives its length). Each line is written and
+closed at once, so a server killed mid-session leaves a log that replays up to its last
+call, and a live session holds no file open. Logs go to ``<user data
+folder>/sessions/`` (or the folder given), one file per session:
+``<package>-<UTC time>-<pid>-<n>.jsonl``.
 """
 
 from __future__ import annotations
@@ -20,24 +27,32 @@ import datetime as dt
 import itertools
 import json
 import os
+import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from kas_tui.core.fileio import os_reason
 from kas_tui.core.package import Package
-from kas_tui.core.user_dirs import data_dir
-from kas_tui.features.agent.sandbox import Sandbox
+from kas_tui.features.agent.sandbox import MAX_PATH_CHARS, Sandbox
 from kas_tui.features.agent.skill_catalog import CatalogEntry, catalog_entry
-from kas_tui.features.agent.tools import LISTDIR, PEEK, READFILE
+from kas_tui.features.agent.tools import OK, READFILE, Outcome
+from kas_tui.features.agent.tools import cut as cut_outcome
 from kas_tui.features.agent.trail import Trail
 from kas_tui.features.agent.trajectory import header_record, step_record
+from kas_tui.features.serve.session_logs import sessions_dir
+from kas_tui.features.serve.tool_schemas import (
+    MAX_RESPONSE,
+    SERVED_TOOLS,
+    argument_problem,
+    unknown_tool,
+    with_defaults,
+)
 
-#: The most characters one answer carries; a longer file is cut, with a note saying so.
-MAX_RESPONSE = 200_000
-
-#: The tools a served package offers (``submit_answer`` is the client's own business).
-SERVED_TOOLS = (LISTDIR, READFILE, PEEK)
+#: A logged argument is cut to this many characters (more than a path may have, so a
+#: cut path replays as refused, as it was served).
+LOG_ARG_CHARS = 2 * MAX_PATH_CHARS
 
 #: The navigator name in a served session's header.
 SERVED_NAVIGATOR = "mcp-client"
@@ -45,9 +60,10 @@ SERVED_NAVIGATOR = "mcp-client"
 _numbers = itertools.count(1)
 
 
-def sessions_dir() -> Path:
-    """Where served sessions are logged unless ``--log-dir`` says otherwise."""
-    return data_dir() / "sessions"
+def cut(text: str) -> str:
+    """``text`` as a client receives it: at most :data:`MAX_RESPONSE` characters, with the
+    tools' note saying how long it was when it is longer."""
+    return cut_outcome(Outcome(READFILE, OK, text), MAX_RESPONSE).text
 
 
 @dataclass(frozen=True)
@@ -83,7 +99,11 @@ class ServedPackage:
 
 
 class Session:
-    """The calls of one client, answered and logged (see the module docstring)."""
+    """The calls of one client, answered and logged (see the module docstring).
+
+    Safe to call from several threads at once: calls are answered one at a time, so
+    turn numbers follow the order they are written in.
+    """
 
     def __init__(
         self,
@@ -94,26 +114,57 @@ class Session:
         transport: str = "stdio",
     ) -> None:
         self.served = served
-        self.trail = Trail(served.sandbox, catalog_tokens=served.catalog.tokens)
+        self.trail = Trail(
+            served.sandbox, catalog_tokens=served.catalog.tokens, max_chars=MAX_RESPONSE
+        )
         self.client = client
         self.transport = transport
         self.started = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
-        self.log_dir = log_dir
+        self.log_dir = Path(log_dir) if log_dir is not None else None
         self.log_path: Path | None = None
         self.log_problem = ""  # why the session could not be logged, said once
-        self._log: IO[str] | None = None
+        self.ended = False
+        self._lock = threading.Lock()
 
-    def call(self, tool: str, args: dict[str, Any]) -> Served:
-        """Answer one call (never raises for a bad one) and log it."""
-        step = self.trail.record(tool, args)
-        text = step.text
-        if len(text) > MAX_RESPONSE:
-            text = (
-                text[:MAX_RESPONSE] + f"\n\n[cut: {len(step.text):,} characters, only the first "
-                f"{MAX_RESPONSE:,} are returned]"
-            )
-        self._write(step_record(step))
-        return Served(text, not step.ok)
+    def start(self) -> None:
+        """Open the log: its header, written when the client first speaks (its
+        ``initialize``), so a session without a call is on record too."""
+        with self._lock:
+            if self.log_path is None and not self.log_problem:
+                self._open_log()
+
+    def call(
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        *,
+        outcome: Outcome | None = None,
+        resource: bool = False,
+    ) -> Served:
+        """Answer one call (never raises for a bad one) and log it; arguments the tool's
+        schema does not allow are refused with one line saying why. ``resource``: a read
+        of the Skills extension logged as the tool it stands for (its ``uri`` beside the
+        path; no tool schema applies); ``outcome``: the call was answered there, and is
+        only logged, cut as an answer is, as :meth:`Trail.record` records it."""
+        args = with_defaults(tool, args)
+        if resource:
+            problem = ""
+        else:
+            problem = argument_problem(tool, args) if tool in SERVED_TOOLS else unknown_tool(tool)
+        return self._record(tool, args, problem, outcome)
+
+    def refuse(self, tool: str, args: Mapping[str, Any], message: str) -> Served:
+        """Log a call refused before it reached a tool (by the MCP layer), with the
+        message the client received."""
+        return self._record(tool, dict(args), message or "Error: call refused")
+
+    def _record(
+        self, tool: str, args: dict[str, Any], refusal: str, outcome: Outcome | None = None
+    ) -> Served:
+        with self._lock:
+            step = self.trail.record(tool, args, refusal=refusal, outcome=outcome)
+            self._write(step_record(step, arg_limit=LOG_ARG_CHARS))
+        return Served(step.text, not step.ok)
 
     def header(self) -> dict[str, Any]:
         return header_record(
@@ -127,16 +178,19 @@ class Session:
         )
 
     def _write(self, record: dict[str, Any]) -> None:
-        if self._log is None and not self.log_problem:
+        """Append one line to the log, opened for that line only: a live session holds
+        no file open, however many there are."""
+        if self.log_path is None and not self.log_problem:
             self._open_log()
-        if self._log is None:
+        if self.log_path is None or self.log_problem:
             return
+        line = json.dumps(record, ensure_ascii=False) + "\n"
         try:
-            self._log.write(json.dumps(record, ensure_ascii=False) + "\n")
-            self._log.flush()
+            fd = os.open(self.log_path, os.O_WRONLY | os.O_APPEND)  # never recreated
+            with os.fdopen(fd, "w", encoding="utf-8") as log:
+                log.write(line)
         except OSError as exc:
             self.log_problem = f"cannot write {self.log_path}: {os_reason(exc, writing=True)}"
-            self._log = None
 
     def _open_log(self) -> None:
         folder = self.log_dir or sessions_dir()
@@ -145,25 +199,14 @@ class Session:
         self.log_path = folder / name
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            self._log = open(self.log_path, "x", encoding="utf-8")  # noqa: SIM115
-            self._log.write(json.dumps(self.header(), ensure_ascii=False) + "\n")
-            self._log.flush()
+            with open(self.log_path, "x", encoding="utf-8") as log:
+                log.write(json.dumps(self.header(), ensure_ascii=False) + "\n")
         except OSError as exc:
             self.log_problem = f"cannot log to {folder}: {os_reason(exc, writing=True)}"
-            self._log = None
 
     def close(self) -> None:
-        if self._log is not None:
-            self._log.close()
-            self._log = None
-
-
-def recent_sessions(name: str, folder: Path | None = None, limit: int = 20) -> list[Path]:
-    """The logged sessions of package ``name``, newest first (at most ``limit``)."""
-    where = folder or sessions_dir()
-    try:
-        found = [p for p in where.glob(f"{name}-*.jsonl") if p.is_file()]
-    except OSError:
-        return []
-    found.sort(key=lambda p: (p.stat().st_mtime, p.name), reverse=True)
-    return found[:limit]
+        """End the session: its log holds every call answered; later calls are not
+        logged."""
+        with self._lock:
+            self.ended = True
+            self.log_problem = self.log_problem or "the session has ended"

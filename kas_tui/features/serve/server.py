@@ -1,117 +1,102 @@
 """The MCP server: the package's three read-only tools on the official ``mcp`` SDK.
 
-``listdir``, ``readfile`` and ``peek``, nothing else; their answers come from
-:class:`.session.Session` (the agent walk's own code). A failed call (a missing file,
-a path leaving the package) is an MCP tool error whose text is the walk's error message:
-the client reads it and the server goes on serving. Each connection (the one stdio
-client; each streamable-HTTP session) is logged as its own trajectory.
+``listdir``, ``readfile`` and ``peek``, described and typed by :mod:`.tool_schemas`,
+and beside them the MCP Skills extension (the package as a skill, its files as
+``skill://`` resources: :mod:`.skills_extension`). The tools' answers come from
+:class:`.client_session.Session` (the agent walk's own code). A failed call (a missing
+file, a path leaving the package, arguments the schema does not allow) is an MCP tool
+error whose text is one line saying why: the client reads it and the server goes on
+serving. Each client session is logged as its own trajectory, from its ``initialize``
+until it ends (:mod:`.live_sessions`).
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import anyio
+import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.tools import Tool
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
 from kas_tui import __version__
 from kas_tui.features.agent.tools import LISTDIR, PEEK, READFILE
-from kas_tui.features.serve.client_session import ServedPackage, Session
+from kas_tui.features.serve.client_session import ServedPackage
 from kas_tui.features.serve.clients import server_url
+from kas_tui.features.serve.live_sessions import IDLE_TIMEOUT, MAX_LIVE_SESSIONS, Sessions
+from kas_tui.features.serve.skills_extension import SkillsExtension, SkillsServer
+from kas_tui.features.serve.stdio import run_stdio
+from kas_tui.features.serve.tool_schemas import DESCRIPTIONS, input_schema
 
 _READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
 
-LISTDIR_HELP = (
-    "List a folder of the knowledge package: one entry per line, sorted, folders ending "
-    "in '/'. The path is relative to the package root ('' for the root)."
-)
-READFILE_HELP = (
-    "Read a file of the knowledge package whole (index.md files list each entry with a "
-    "one-sentence description). The path is relative to the package root."
-)
-PEEK_HELP = (
-    "Read only a document's YAML frontmatter (type, title, description, tags, sources, "
-    "freshness): cheaper than readfile when deciding whether to read it."
-)
-
-
-class Sessions:
-    """The logged session of each connection, made on its first call."""
-
-    def __init__(self, served: ServedPackage, log_dir: Path | None, transport: str) -> None:
-        self.served = served
-        self.log_dir = log_dir
-        self.transport = transport
-        self._by_connection: dict[str, Session] = {}
-
-    def of(self, ctx: Context | None) -> Session:
-        # one connection over stdio; over HTTP, one per MCP session id the client sends
-        headers = (ctx.headers if ctx is not None else None) or {}
-        key = headers.get("mcp-session-id", "")
-        session = self._by_connection.get(key)
-        if session is None:
-            session = Session(
-                self.served,
-                client=_client_name(getattr(ctx, "session", None)),
-                log_dir=self.log_dir,
-                transport=self.transport,
-            )
-            self._by_connection[key] = session
-        return session
-
-    def close(self) -> None:
-        for session in self._by_connection.values():
-            session.close()
-
-
-def _client_name(connection: Any) -> str:
-    params = getattr(connection, "client_params", None)
-    info = getattr(params, "client_info", None) or getattr(params, "clientInfo", None)
-    name = getattr(info, "name", "") or ""
-    version = getattr(info, "version", "") or ""
-    return f"{name} {version}".strip()
-
 
 def build_server(
-    served: ServedPackage, *, log_dir: Path | None = None, transport: str = "stdio"
+    served: ServedPackage,
+    *,
+    log_dir: Path | None = None,
+    transport: str = "stdio",
+    sessions: Sessions | None = None,
 ) -> tuple[MCPServer, Sessions]:
     """The MCP server of ``served`` and the record of its sessions."""
-    sessions = Sessions(served, log_dir, transport)
-    server: MCPServer = MCPServer(
+    sessions = sessions or Sessions(served, log_dir, transport)
+
+    async def answer(ctx: Context, tool: str) -> CallToolResult:
+        # the arguments as the client sent them: the schema's rules are checked (and a
+        # refusal logged) by the session, in one line, not by the SDK's validation
+        params = ctx.request_context.params or {}
+        raw = params.get("arguments")
+        args = dict(raw) if isinstance(raw, Mapping) else {}
+        session = sessions.of(ctx)
+        result = await anyio.to_thread.run_sync(session.call, tool, args)
+        # the walk's text exactly, an error too (a ToolError would prefix it)
+        return CallToolResult(
+            content=[TextContent(type="text", text=result.text)], is_error=result.error
+        )
+
+    async def listdir(ctx: Context) -> CallToolResult:
+        return await answer(ctx, LISTDIR)
+
+    async def readfile(ctx: Context) -> CallToolResult:
+        return await answer(ctx, READFILE)
+
+    async def peek(ctx: Context) -> CallToolResult:
+        return await answer(ctx, PEEK)
+
+    # the MCP Skills extension beside the tools: the package as a skill, its files as
+    # skill:// resources, read through the same sessions (sandbox, cut, log)
+    server: MCPServer = SkillsServer(
+        SkillsExtension(served, sessions.of),
         name=f"kas-tui {served.name}",
         title=served.name,
         description=served.catalog.description,
         instructions=served.instructions(),
         version=__version__,
         log_level="WARNING",
+        tools=[
+            _tool(fn, name) for fn, name in ((listdir, LISTDIR), (readfile, READFILE), (peek, PEEK))
+        ],
+        middleware=[sessions.middleware],
     )
-
-    def answer(ctx: Context | None, tool: str, path: str) -> CallToolResult:
-        # the walk's text exactly, an error too (a ToolError would prefix it)
-        result = sessions.of(ctx).call(tool, {"path": path})
-        return CallToolResult(
-            content=[TextContent(type="text", text=result.text)], is_error=result.error
-        )
-
-    @server.tool(
-        name=LISTDIR, description=LISTDIR_HELP, annotations=_READ_ONLY, structured_output=False
-    )
-    def listdir(path: str = "", ctx: Context | None = None) -> CallToolResult:
-        return answer(ctx, LISTDIR, path)
-
-    @server.tool(
-        name=READFILE, description=READFILE_HELP, annotations=_READ_ONLY, structured_output=False
-    )
-    def readfile(path: str, ctx: Context | None = None) -> CallToolResult:
-        return answer(ctx, READFILE, path)
-
-    @server.tool(name=PEEK, description=PEEK_HELP, annotations=_READ_ONLY, structured_output=False)
-    def peek(path: str, ctx: Context | None = None) -> CallToolResult:
-        return answer(ctx, PEEK, path)
-
     return server, sessions
+
+
+def _tool(fn: Any, name: str) -> Tool:
+    """A tool whose schema is :func:`.tool_schemas.input_schema`'s (the function takes
+    only the context, so the SDK's own argument validation lets every call through)."""
+    tool = Tool.from_function(
+        fn,
+        name=name,
+        description=DESCRIPTIONS[name],
+        annotations=_READ_ONLY,
+        structured_output=False,
+    )
+    tool.parameters = input_schema(name)
+    return tool
 
 
 def serve(
@@ -124,7 +109,7 @@ def serve(
     server, sessions = build_server(served, log_dir=log_dir, transport="http" if http else "stdio")
     try:
         if http is None:
-            server.run("stdio")
+            anyio.run(run_stdio, server)
         else:
             host, port = http
             print(
@@ -132,6 +117,12 @@ def serve(
                 f"(logs: {log_dir or 'the user data folder'}); ctrl+c stops",
                 file=sys.stderr,
             )
-            server.run("streamable-http", host=host, port=port)
+            server.run(
+                "streamable-http",
+                host=host,
+                port=port,
+                session_idle_timeout=IDLE_TIMEOUT,
+                max_sessions=MAX_LIVE_SESSIONS,
+            )
     finally:
         sessions.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kas_tui.core.editing import set_entry, set_field
+from kas_tui.core.house_rules import HouseRulesError
 from kas_tui.core.okf.lifecycle import (
     DEPRECATED_NOTE,
     FRESHNESS_DAYS,
@@ -162,9 +163,22 @@ class LifecycleActions:
                 lambda answer: write(until, answer == "drop") if answer else None,
             )
 
+        offered = list(FRESHNESS_DAYS)
+        doc_type = str(self.app.package.documents[path].meta.get("type") or "")
+        try:
+            rules = self.app.package.house_rules
+        except HouseRulesError:
+            rules = None
+        own = rules.freshness_days(doc_type) if rules is not None else None
+        if own:  # the package's cadence for this type first (.kas-tui.yaml)
+            offered = [own, *(d for d in offered if d != own)]
         choices = [
-            (str(days), f"+{days} days: {extend_stale_after(current, days, self.app.today)}")
-            for days in FRESHNESS_DAYS
+            (
+                str(days),
+                f"+{days} days: {extend_stale_after(current, days, self.app.today)}"
+                + (f" (every {doc_type}, by this package's rules)" if days == own else ""),
+            )
+            for days in offered
         ]
         self.app.push_screen(
             ChoiceScreen(

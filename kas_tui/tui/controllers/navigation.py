@@ -10,14 +10,18 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
 from kas_tui.core.assets import asset_markdown, read_asset
+from kas_tui.core.fileio import os_reason
 from kas_tui.core.okf import frontmatter as fm
+from kas_tui.core.okf.errors import FormatError
 from kas_tui.core.okf.footnotes import footnotes_for_display
+from kas_tui.core.page_start import PageStart, read_start, start_of
 from kas_tui.text.wording import counted
 from kas_tui.tui.history import History
-from kas_tui.tui.widgets.body_pane import BodyPane
+from kas_tui.tui.widgets.body_pane import AT_ONCE, BodyPane, Page
 from kas_tui.tui.widgets.files_view import FilesView
 from kas_tui.tui.widgets.meta_pane import MetaPane
 from kas_tui.tui.widgets.nav_tree import NavTree, NodeRef
@@ -86,7 +90,7 @@ class Navigation:
         pkg = app.package
         if place == "SKILL.md":
             app.query_one(MetaPane).show_skill(pkg, app.catalog_location)
-            self._set_body(pkg.skill.body if pkg.skill else "")
+            self._set_body(start_of(pkg.skill.body if pkg.skill else ""))  # 2 MB: its start
         elif posixpath.basename(place) == "index.md":
             folder = posixpath.dirname(place)
             pkg.read_folder(folder)  # a preview reads it when first shown
@@ -94,11 +98,10 @@ class Navigation:
             app.query_one(MetaPane).show_message(
                 f"Bundle {folder or '.'}/ · {counted(len(pkg.listings(folder)), 'entry', 'entries')} · {place}"
             )
-            self._set_body(
-                _without_frontmatter(index_file.index.render())
-                if index_file
-                else "*This folder has no index.md.*"
-            )
+            if index_file is None:
+                self._set_body("*This folder has no index.md.*")
+            else:
+                self._set_body(start_of(_without_frontmatter(index_file.index.render())))
         elif place in pkg.documents or pkg.is_unread(place):
             pkg.read_folder(posixpath.dirname(place))
             self._show_document(place)
@@ -115,13 +118,24 @@ class Navigation:
             self._set_body(f"# This document cannot be read\n\n{lines}\n")
             return
         try:
-            body = footnotes_for_display(app.package.body(path), _source_names(doc.meta))
-        except (OSError, ValueError) as exc:
-            body = f"*Cannot read the body: {escape_markdown(str(exc))}*"
-        self._set_body(body)
+            file = app.package.root / app.package.resolve_path(path)
+        except OSError as exc:
+            self._set_body(_unreadable(exc))
+            return
+        names = _source_names(doc.meta)
 
-    def _set_body(self, text: str) -> None:
-        self.app.query_one(BodyPane).show(text, settle=self._body_settle)
+        def body() -> PageStart | str:  # in the body pane's thread: a 200 MB page too
+            try:
+                start = read_start(file)
+            except (OSError, FormatError) as exc:
+                return _unreadable(exc)
+            return replace(start, text=footnotes_for_display(start.text, names))
+
+        small = doc.fingerprint is not None and doc.fingerprint.size <= AT_ONCE
+        self._set_body(body() if small else body)  # a small page at once, as before
+
+    def _set_body(self, page: Page) -> None:
+        self.app.query_one(BodyPane).show(page, settle=self._body_settle)
 
     def reveal(self, place: str) -> None:
         """Move the tree cursor (and the files view's) to ``place``."""
@@ -285,6 +299,11 @@ class Navigation:
 
     def _main(self) -> MainScreen:
         return cast("MainScreen", self.app.screen_stack[0])
+
+
+def _unreadable(exc: OSError | FormatError) -> str:
+    reason = exc.message if isinstance(exc, FormatError) else os_reason(exc)
+    return f"*Cannot read the body: {escape_markdown(reason)}*"
 
 
 def _without_frontmatter(text: str) -> str:

@@ -26,6 +26,7 @@ from textual.widgets.text_area import LanguageDoesNotExist, Selection
 from kas_tui.core import field_schema
 from kas_tui.core import form_fields as F
 from kas_tui.core.editing import remove_field, set_field, set_frontmatter_text
+from kas_tui.core.house_rules import HOUSE_RULES_FILE, HouseRulesError
 from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.tui.edit_outcome import EditDecided, EditOutcome, close_after_save
 from kas_tui.tui.screens.ask import AskScreen
@@ -97,6 +98,14 @@ class MetaEditor(FormScreen[bool]):
         docs = package.documents.values()
         self.types = F.by_use([d.type for d in docs])
         self.tags = F.by_use([t for d in docs for t in d.tags])
+        try:
+            self.rules = package.house_rules  # the package's own rules, if it declares any
+        except HouseRulesError:
+            self.rules = None  # the findings panel says what is wrong with the file
+        if self.rules is not None:  # its lists first: what the package allows
+            self.types = [*self.rules.types, *(t for t in self.types if t not in self.rules.types)]
+            vocabulary = self.rules.vocabulary("tags")
+            self.tags = [*vocabulary, *(t for t in self.tags if t not in vocabulary)]
         disk_yaml = F.frontmatter_text(text) or ""  # no block yet: the first save adds one
         self.disk_yaml = disk_yaml
         meta, error, line = F.parse_block(disk_yaml)
@@ -158,9 +167,13 @@ class MetaEditor(FormScreen[bool]):
         else:
             rows.append(YamlRow("sources", sources, note="not a list: write a list of entries"))
         rows.append(Static(Text("Other fields"), classes="me-section"))
+        asked = self._house_required(meta)
         for key, value in meta.items():
             if key not in F.KNOWN_FIELDS:
-                rows.append(YamlRow(key, value))
+                rows.append(YamlRow(key, value, note=asked.get(key, "")))
+        for key, note in asked.items():  # required by the package and not there yet
+            if key not in meta and key not in F.FORM_FIELDS:
+                rows.append(YamlRow(key, None, offered=True, note=note))
         rows.append(Button("+ Add field", compact=True, classes="me-add", id="add-field"))
         rows.append(Static(Text("History"), classes="me-section"))
         history = HistoryView(id="me-history")
@@ -198,11 +211,23 @@ class MetaEditor(FormScreen[bool]):
             key, value, note=f"{key} holds a value the form cannot show; edit it as YAML"
         )
 
+    def _house_required(self, meta: dict[str, Any]) -> dict[str, str]:
+        """Field -> the note saying the package's rules require it (``.kas-tui.yaml``)."""
+        if self.rules is None:
+            return {}
+        doc_type = meta.get("type") if isinstance(meta.get("type"), str) else ""
+        return {
+            key: f"required by this package ({HOUSE_RULES_FILE}, line {line})"
+            for key, line in self.rules.required_for(doc_type)
+        }
+
     def _title_now(self) -> str:
         row = self.row("title") if self.is_mounted else None
         return row.text() if row is not None else str(self.base_meta.get("title") or "")
 
     def _type_hint(self) -> str:
+        if self.rules is not None and self.rules.types:
+            return f"required; this package allows: {', '.join(self.rules.types)}"
         used = ", ".join(self.types[:5])
         return (
             f"required; used here: {used}"

@@ -14,7 +14,7 @@ from textual.app import App
 from kas_tui.features.agent import read_trajectory, replay
 from kas_tui.features.agent.skill_catalog import catalog_entry
 from kas_tui.features.agent.trajectory import Trajectory
-from kas_tui.features.serve.client_session import recent_sessions
+from kas_tui.features.serve.session_logs import recent_sessions
 from kas_tui.text.wording import counted
 from kas_tui.tui.screens.agent_view import AgentView, closed, session
 from kas_tui.tui.screens.ask import AskScreen

@@ -77,6 +77,7 @@ class ReviewScreen(KasScreen[tuple[str, int | None] | None]):
         Binding("D", "act('deprecate')", "Deprecate"),
         Binding("d", "source_diff", "Source diff"),
         Binding("w", "open_where", "Where", show=False),
+        Binding("B", "bulk_group", "Bulk edit group", show=False),
         Binding("ctrl+z", "undo", "Undo", key_display="^z"),
         Binding("ctrl+y", "redo", "Redo", key_display="^y", show=False),
     ]
@@ -209,6 +210,19 @@ class ReviewScreen(KasScreen[tuple[str, int | None] | None]):
         if row is not None:
             line = row.at[1] if row.at is not None and row.at[0] == row.path else None
             self.dismiss((row.path, line))
+
+    def action_bulk_group(self) -> None:
+        """``B``: the bulk editor with every document of the highlighted row's group
+        selected (set the field the house rules ask for on all of them at once)."""
+        row = self.current()
+        if row is None:
+            self.app.notify("Highlight a row: B selects its group's documents for bulk edit")
+            return
+        from kas_tui.tui.screens.bulk import open_bulk_editor
+
+        documents = self.kas.package.documents
+        paths = [r.path for r in self.rows if r.group == row.group and r.path in documents]
+        open_bulk_editor(self.app, list(dict.fromkeys(paths)))
 
     def action_open_where(self) -> None:
         row = self.current()

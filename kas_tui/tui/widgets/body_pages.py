@@ -5,12 +5,15 @@ bundle of 250 entries takes seconds to mount and lay out, and every key waits be
 The body pane therefore mounts a long page in *pieces* of a few dozen blocks, the first at
 once and the others as the reader scrolls towards them. This module decides where the
 pieces start: only between top-level blocks or between the items of a top-level list, so
-no code fence, table or nested list is ever cut.
+no code fence, table or nested list is ever cut; and inside a very long paragraph, between
+two words (Textual lays a paragraph out whole, about 2 ms a KB: a page of one long
+paragraph would hold every key for as long).
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -24,6 +27,9 @@ WHOLE = 80
 FIRST_PIECE = 24
 #: Blocks in each later piece.
 LATER_PIECE = 24
+#: Characters of a top-level paragraph mounted as one widget at most (about 40 ms to lay
+#: out); a longer one is mounted in parts of about this size, each drawn as a paragraph.
+PART_CHARS = 8 * 1024
 
 
 @dataclass(frozen=True)
@@ -45,14 +51,17 @@ def _parser() -> MarkdownIt:
 _ONE_LINE_ITEM = frozenset({"paragraph_open", "paragraph_close", "inline"})
 
 
-def _unit_starts(text: str) -> tuple[list[int], dict, list[tuple[int, int]]]:
-    """The first line of every top-level block and top-level list item, in order; and
-    the ``[start, end)`` lines of every tight top-level bullet list whose items are one
-    line each (see :func:`compact_lists`)."""
+def _unit_starts(
+    text: str,
+) -> tuple[list[int], dict, list[tuple[int, int]], list[tuple[int, int]]]:
+    """The first line of every top-level block and top-level list item, in order; the
+    ``[start, end)`` lines of every tight top-level bullet list whose items are one
+    line each (see :func:`compact_lists`); and those of every top-level paragraph."""
     env: dict = {}
     tokens = _parser().parse(text, env)
     starts: list[int] = []
     flat: list[tuple[int, int]] = []
+    paragraphs: list[tuple[int, int]] = []
     in_list = False
     one_line = True
     list_at: tuple[int, int] | None = None
@@ -66,6 +75,8 @@ def _unit_starts(text: str) -> tuple[list[int], dict, list[tuple[int, int]]]:
             continue
         if token.level == 0 and token.nesting >= 0:
             starts.append(token.map[0])
+            if token.type == "paragraph_open":
+                paragraphs.append((token.map[0], token.map[1]))
             in_list = token.type in ("bullet_list_open", "ordered_list_open")
             list_at = tuple(token.map) if token.type == "bullet_list_open" else None
             one_line = True
@@ -81,7 +92,7 @@ def _unit_starts(text: str) -> tuple[list[int], dict, list[tuple[int, int]]]:
             one_line = one_line and token.map == [item_at, item_at + 1]
         elif in_list and token.level >= 2 and token.type not in _ONE_LINE_ITEM:
             one_line = False  # a nested list, a code block, a quote inside an item
-    return sorted(set(starts)), env, flat
+    return sorted(set(starts)), env, flat, paragraphs
 
 
 #: A tight bullet list of at least this many one-line items (a bundle's index) is drawn
@@ -132,29 +143,62 @@ def pieces(
     later: int = LATER_PIECE,
     whole: int = WHOLE,
     compact: int = COMPACT_LIST,
+    part: int = PART_CHARS,
 ) -> list[Piece]:
     """``text`` cut into pieces of ``first``, then ``later``, blocks each.
 
-    A text of at most ``whole`` blocks stays whole. The pieces joined give the
-    text back, except that each piece after the first repeats the page's reference
-    definitions (they render as nothing), and that long one-line bullet lists are drawn
-    compact (:func:`compact_lists`; ``compact=0``: never).
+    A text of at most ``whole`` blocks stays whole, unless it holds a paragraph of more
+    than ``part`` characters: that one is cut into parts between words (:func:`_parts`).
+    The pieces joined give the text back, except that each piece after the first repeats
+    the page's reference definitions (they render as nothing), and that long one-line
+    bullet lists are drawn compact (:func:`compact_lists`; ``compact=0``: never).
     """
-    starts, env, flat = _unit_starts(text)
+    starts, env, flat, paragraphs = _unit_starts(text)
     lines = text.splitlines(keepends=True)
     if flat and compact:
         lines = compact_lists(lines, flat, compact)
-    if len(starts) <= max(whole, first):
-        return [Piece(0, "".join(lines))]
-    cuts = [0]
+    offsets = [0]  # where each line starts in the text
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    joined = "".join(lines)
+    parts = [
+        cut
+        for start, end in paragraphs
+        if offsets[end] - offsets[start] > part
+        for cut in _parts(joined, offsets[start], offsets[end], part)
+    ]
+    if len(starts) <= max(whole, first) and not parts:
+        return [Piece(0, joined)]
+    cuts = {0, *parts}
     at = first
     while at < len(starts):
-        cuts.append(starts[at])
+        cuts.add(offsets[starts[at]])
         at += later
+    ordered = sorted(cuts)
     definitions = _definitions(env)
     out = []
-    for n, start in enumerate(cuts):
-        end = cuts[n + 1] if n + 1 < len(cuts) else len(lines)
-        body = "".join(lines[start:end])
-        out.append(Piece(start, body if n == 0 else body + definitions))
+    for n, start in enumerate(ordered):
+        end = ordered[n + 1] if n + 1 < len(ordered) else len(joined)
+        body = joined[start:end]
+        line = bisect_right(offsets, start) - 1
+        out.append(Piece(line, body if n == 0 else body + definitions))
     return out
+
+
+def _parts(text: str, start: int, end: int, size: int) -> list[int]:
+    """Where to cut the paragraph ``text[start:end]`` into parts of at most about
+    ``size`` characters: after a line break or a space and before a letter (so a part
+    never starts as a list item, a heading or code), or anywhere in a word longer than
+    half a part. Links or emphasis across a cut are drawn as plain text."""
+    cuts = []
+    at = start
+    while end - at > size:
+        limit = at + size
+        cut = limit
+        for n in range(limit, at + size // 2, -1):
+            if text[n - 1] in " \n" and text[n].isalpha():
+                cut = n
+                break
+        cuts.append(cut)
+        at = cut
+    return cuts

@@ -5,11 +5,16 @@ one as the reader scrolls near the end of what is shown, or when a line, an anch
 outline needs it. Showing another page cancels whatever is still being mounted, so keys
 never wait behind a page nobody is looking at any more, and the pane never shows one
 page's text under another's header.
+
+A page is read and cut into pieces in a thread, so no key waits for a large one either;
+one too large to show whole is shown from its start (:mod:`kas_tui.core.page_start`),
+under a line saying how much and that ``E`` opens the whole in the user's editor.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from functools import cached_property
 
 from textual import work
@@ -23,13 +28,20 @@ from textual.widgets._markdown import MarkdownParagraph
 from textual.widgets.markdown import MarkdownBlock, MarkdownTableOfContents
 from textual.worker import Worker
 
-from kas_tui.text.wording import counted
+from kas_tui.core.page_start import PageStart
+from kas_tui.text.wording import counted, size_text
 from kas_tui.tui.commands import bindings
 from kas_tui.tui.widgets.body_pages import BULLET, Piece, pieces
 from kas_tui.tui.widgets.source_blocks import block_at
 
 #: What the pane still has to do once the pieces it needs are mounted.
 Want = tuple[str, object] | None
+#: A page to show: its Markdown, perhaps only the start of a page too large to show
+#: whole, or what makes it (called in a thread).
+Page = str | PageStart | Callable[[], str | PageStart]
+#: Characters of a page cut into pieces at once, as a key expects (a few milliseconds);
+#: a longer page is cut in a thread.
+AT_ONCE = 16 * 1024
 
 
 class BodyPane(Horizontal):
@@ -47,13 +59,20 @@ class BodyPane(Horizontal):
         width: 32;
         dock: left;
     }
+
+    #body-cut, #body-more {
+        color: $text-warning;
+        padding: 0 1;
+    }
     """
 
     BINDINGS = bindings("body")
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self._page: Page = ""
         self._text = ""
+        self._cut: PageStart | None = None  # the page shown is only this start of it
         self._pieces: list[Piece] = [Piece(0, "")]
         self._loaded = 1  # pieces mounted (the first is the #markdown widget itself)
         self._want: Want = None
@@ -63,11 +82,13 @@ class BodyPane(Horizontal):
     def compose(self) -> ComposeResult:
         yield MarkdownTableOfContents(self.markdown, id="outline")
         with self._scroll:
+            yield self._cut_note
             yield self.markdown
             yield self._more_note
 
     def on_mount(self) -> None:
         self._more_note.display = False
+        self._cut_note.display = False
         self.watch(self._scroll, "scroll_y", self._check_more, init=False)
 
     @cached_property
@@ -78,7 +99,11 @@ class BodyPane(Horizontal):
 
     @cached_property
     def _more_note(self) -> Static:
-        return Static("", id="body-more")
+        return Static("", id="body-more", markup=False)
+
+    @cached_property
+    def _cut_note(self) -> Static:
+        return Static("", id="body-cut", markup=False)
 
     @cached_property
     def markdown(self) -> Markdown:
@@ -89,6 +114,11 @@ class BodyPane(Horizontal):
     def source(self) -> str:
         """The Markdown text shown."""
         return self._text
+
+    @property
+    def cut(self) -> PageStart | None:
+        """The start shown of a page too large to show whole (``None``: shown whole)."""
+        return self._cut
 
     @property
     def rendering(self) -> bool:
@@ -106,14 +136,18 @@ class BodyPane(Horizontal):
 
     # -- showing a page ---------------------------------------------------------------
 
-    def show(self, text: str, *, settle: float = 0.0) -> None:
-        """Show ``text`` from its top (mounting its first piece; the rest as needed).
+    def show(self, page: Page, *, settle: float = 0.0) -> None:
+        """Show ``page`` from its top (mounting its first piece; the rest as needed).
+
+        ``page``: the Markdown, or what reads it (a document's body), called in a thread
+        so that no key waits for a large page; a :class:`PageStart` that is ``cut`` is
+        shown with a line saying so.
 
         ``settle``: wait that many seconds first, and show only the last of several
-        texts given meanwhile (the tree cursor moving key after key mounts nothing until
+        pages given meanwhile (the tree cursor moving key after key reads nothing until
         it stops).
         """
-        self._text = text
+        self._page = page
         self._loaded = 0
         self._want = None
         if self._settling is not None:
@@ -128,15 +162,27 @@ class BodyPane(Horizontal):
 
     def _start(self) -> None:
         self._settling = None
-        self._pieces = pieces(self._text)  # parsing a long page takes a while: not per key
-        self._job = self._show_first()
+        page = self._page
+        ready = None
+        if not callable(page) and len(page if isinstance(page, str) else page.text) <= AT_ONCE:
+            ready = _prepared(page)
+            self._text, self._pieces = ready[0].text, ready[1]
+        self._job = self._show_first(page, ready)
 
     @work(exclusive=True, group="body")
-    async def _show_first(self) -> None:
+    async def _show_first(
+        self, page: Page, ready: tuple[PageStart, list[Piece]] | None = None
+    ) -> None:
+        if ready is None:  # reading and parsing a long page takes a while: not per key
+            ready = await asyncio.to_thread(_prepared, page)
+        start, self._pieces = ready
+        self._text = start.text
+        self._cut = start if start.cut else None
         scroll = self._scroll
         later = [m for m in self._markdowns() if m.id != "markdown"]
         if later:
             await scroll.remove_children(later)
+        self._say_cut()
         await self.markdown.update(self._pieces[0].text)
         self._loaded = 1
         scroll.scroll_home(animate=False, immediate=True)
@@ -186,10 +232,23 @@ class BodyPane(Horizontal):
     def _say_more(self) -> None:
         more = self._more_note
         left = len(self._pieces) - self._loaded
-        more.display = left > 0
+        cut = self._cut
+        more.display = left > 0 or cut is not None
         if left:
             lines = self._text.count("\n") - self._pieces[self._loaded].first_line
             more.update(f"… {counted(lines, 'more line')} below: scroll down to show them")
+        elif cut is not None:
+            rest = size_text(cut.size - cut.shown)
+            more.update(f"… the rest of this page ({rest}) is not shown: E opens it in $EDITOR")
+
+    def _say_cut(self) -> None:
+        note, cut = self._cut_note, self._cut
+        note.display = cut is not None
+        if cut is not None:
+            note.update(
+                f"Showing the first {size_text(cut.shown)} of {size_text(cut.size)}: "
+                "E opens it in $EDITOR"
+            )
 
     async def _fulfil(self) -> None:
         """Do what :meth:`scroll_to_line`, :meth:`goto_anchor` or the outline asked for,
@@ -198,6 +257,15 @@ class BodyPane(Horizontal):
             (kind, value), self._want = self._want, None
             if kind == "line":
                 assert isinstance(value, int)
+                cut = self._cut
+                if cut is not None and value > self._text.count("\n"):
+                    self.app.notify(
+                        f"That line is past the first {size_text(cut.shown)} shown: "
+                        "E opens the whole page in $EDITOR",
+                        severity="warning",
+                        markup=False,
+                    )
+                    continue
                 while (
                     self._loaded < len(self._pieces)
                     and self._pieces[self._loaded].first_line <= value
@@ -312,6 +380,13 @@ class BodyPane(Horizontal):
                 self._scroll.scroll_to_widget(found.first(), top=True)
                 break
         message.stop()
+
+
+def _prepared(page: Page) -> tuple[PageStart, list[Piece]]:
+    """The page made (in a thread, unless short), and cut into pieces."""
+    made = page() if callable(page) else page
+    start = made if isinstance(made, PageStart) else PageStart(made, len(made), len(made))
+    return start, pieces(start.text)
 
 
 def _row_of_line(block: Widget, line: int) -> int:

@@ -478,10 +478,14 @@ class TagsRow(FieldRow):
 class YamlRow(FieldRow):
     """Any other field: its value as one line of YAML; ✕ marks it for removal."""
 
-    def __init__(self, key: str, value: Any, *, new: bool = False, note: str = "") -> None:
+    def __init__(
+        self, key: str, value: Any, *, new: bool = False, note: str = "", offered: bool = False
+    ) -> None:
         super().__init__(key, hint=note or "one line of YAML: text, [a, b], {key: value}")
-        self.initial = "" if new else F.format_yaml_value(value)
+        self.initial = "" if new or offered else F.format_yaml_value(value)
         self.new = new
+        #: a field the package's rules ask for, not in the file: saved only once filled in
+        self.offered = offered
         self.removed = False
 
     def compose_editor(self) -> ComposeResult:
@@ -504,6 +508,8 @@ class YamlRow(FieldRow):
 
     @property
     def changed(self) -> bool:
+        if self.offered:
+            return not self.removed and bool(self.text().strip())
         if self.new:
             return not self.removed
         return self.removed or super().changed

@@ -8,10 +8,16 @@ from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from kas_tui.core.house_rules import HOUSE_RULES_FILE
 from kas_tui.core.package import Package
 from kas_tui.tui.widgets.nav_tree import VI_KEYS, NodeRef
 
-_ROLES = {"index.md": "navigation", "log.md": "log", "SKILL.md": "discovery"}
+_ROLES = {
+    "index.md": "navigation",
+    "log.md": "log",
+    "SKILL.md": "discovery",
+    HOUSE_RULES_FILE: "house rules",
+}
 
 
 class FilesView(Tree[NodeRef]):
@@ -78,6 +84,8 @@ class FilesView(Tree[NodeRef]):
         prefix = f"{folder}/" if folder else ""
         if not folder and pkg.skill is not None:
             files.append(("SKILL.md", "root"))
+        if not folder and (pkg.root / HOUSE_RULES_FILE).is_file():  # hidden, but the package's
+            files.append((HOUSE_RULES_FILE, "asset"))
         if folder in pkg.indexes:
             files.append((f"{prefix}index.md", "index"))
         if f"{prefix}log.md" in pkg.logs:

@@ -130,6 +130,19 @@ def _links(count: int) -> tuple[str, ...]:
     )
 
 
+def computation(
+    extra: str = "runtime: bigquery", body: str = "# Computation\n\n```sql\nSELECT 1\n```\n"
+) -> str:
+    """An Attested Computation concept (OKF §10) listed nowhere but well formed."""
+    return doc(
+        type="Attested Computation",
+        title="Revenue",
+        description="Recognized revenue for a fiscal year, per Finance.",
+        extra=extra,
+        body=body,
+    )
+
+
 # fmt: off
 TRIGGERS: dict[str, Case] = {
     # --- OKF conformance errors -------------------------------------------------------------
@@ -214,6 +227,21 @@ TRIGGERS: dict[str, Case] = {
         {"team/handbook.md": TEAM_DOC, "team/index.md": TEAM_INDEX, "index.md": _index("* [Team](team/) - Who is on the team and what each person owns.")},
         "team/index.md", 3, agent_ready=True,
     ),
+    # --- the package's own rules (.kas-tui.yaml) ---------------------------------------------
+    "PRF000": Case({".kas-tui.yaml": "profile:\n  fieldz: {}\n"}, ".kas-tui.yaml", 2),
+    "PRF001": Case({".kas-tui.yaml": "profile:\n  fields:\n    owner: {required: true}\n"}, "guide.md", 1),
+    "PRF002": Case({".kas-tui.yaml": "profile:\n  fields:\n    tags: {values: [billing]}\n",
+                    "guide.md": doc(extra="tags: [onboarding]")}, "guide.md", 5),
+    "PRF003": Case({".kas-tui.yaml": "profile:\n  types: [Runbook]\n"}, "guide.md", 2),
+    "PRF004": Case({".kas-tui.yaml": "profile:\n  description: {max_chars: 20}\n"}, "guide.md", 4),
+    "PRF005": Case({".kas-tui.yaml": "profile:\n  by_type: {Guide: {freshness_days: 30}}\n"}, "guide.md", 1),
+    # --- Attested Computation contracts (OKF §10) ----------------------------------------------
+    "OKF160": Case({"guide.md": computation(extra="")}, "guide.md", 2),
+    "OKF161": Case({"guide.md": computation(extra="runtime: bigquery\ncomputation: sql/revenue.sql", body="Run it.\n")}, "guide.md", 6),
+    "OKF162": Case({"guide.md": computation(extra="runtime: bigquery\ncomputation: revenue.sql"), "revenue.sql": "SELECT 1\n"}, "guide.md", 6),
+    "OKF163": Case({"guide.md": computation(body="# Computation\n\nAsk Finance.\n")}, "guide.md", 2),
+    "OKF164": Case({"guide.md": computation(extra="runtime: bigquery\nparameters:\n  - { name: year }")}, "guide.md", 6),
+    "OKF165": Case({"guide.md": computation(extra="runtime: bigquery\nattester:\n  resource: attesters/revenue.py")}, "guide.md", 6),
 }
 
 CLEAN: dict[str, Case] = {
@@ -309,6 +337,24 @@ CLEAN: dict[str, Case] = {
          "index.md": _index("* [Team](team/) - Who is on the team and what each person owns.")},
         agent_ready=True,
     ),
+    "PRF000": Case({".kas-tui.yaml": "# no rules yet\n"}),
+    "PRF001": Case({".kas-tui.yaml": "profile:\n  fields:\n    owner: {required: true}\n",
+                    "guide.md": doc(extra="owner: it-team")}),
+    "PRF002": Case({".kas-tui.yaml": "profile:\n  fields:\n    tags: {values: [onboarding, access]}\n",
+                    "guide.md": doc(extra="tags: [onboarding]")}),
+    "PRF003": Case({".kas-tui.yaml": "profile:\n  types: [Guide, Runbook]\n"}),
+    "PRF004": Case({".kas-tui.yaml": "profile:\n  description: {max_chars: 200}\n"}),
+    "PRF005": Case({".kas-tui.yaml": "profile:\n  by_type: {Guide: {freshness_days: 30}}\n",
+                    "guide.md": doc(extra="verified:\n  - {by: 'human:ana', at: 2026-11-20T00:00:00Z}")}),
+    "OKF160": Case({"guide.md": computation()}),
+    "OKF161": Case({"guide.md": computation(extra="runtime: bigquery\ncomputation: sql/revenue.sql", body="Run it.\n"),
+                    "sql/revenue.sql": "SELECT 1\n"}),
+    "OKF162": Case({"guide.md": computation(extra="runtime: bigquery\ncomputation: revenue.sql", body="Run it.\n"), "revenue.sql": "SELECT 1\n"}),
+    # the spec's own example: an indented block under '# Computation'
+    "OKF163": Case({"guide.md": computation(body="# Computation\n\n    SELECT SUM(amount) FROM revenue\n\nBinds only @year.\n")}),
+    "OKF164": Case({"guide.md": computation(extra="runtime: bigquery\nparameters:\n  - { name: year, type: integer, required: true }")}),
+    "OKF165": Case({"guide.md": computation(extra="runtime: bigquery\nexecutor:\n  resource: https://runner.example/bq\n  receipt: [job_id]\nattester:\n  resource: /attesters/revenue.py"),
+                    "attesters/revenue.py": "def attest(receipt):\n    return True\n"}),
 }
 # fmt: on
 
@@ -331,7 +377,8 @@ def test_every_rule_is_covered() -> None:
 def test_catalog_profiles_match_code_prefixes() -> None:
     for rule in RULES:
         assert rule.severity in ("error", "warning", "info")
-        assert rule.profile == ("okf" if rule.code.startswith("OKF") else "agent-ready")
+        profiles = {"OKF": "okf", "KAS": "agent-ready", "PRF": "house rules"}
+        assert rule.profile == profiles[rule.code[:3]]
         assert rule.title and rule.explanation and rule.fix
         # OKF §11: only missing/unparseable frontmatter, a missing type and broken
         # index/log structure are conformance errors.

@@ -394,3 +394,28 @@ def test_progress_says_how_far_a_build_got(root: Path) -> None:
     assert seen[0] == 10 and seen[-1] == 37 and seen == sorted(seen)
     assert idx.progress == (37, 37)
     idx.close()
+
+
+def test_of_a_very_large_document_only_the_start_is_read_and_indexed(
+    root: Path, monkeypatch
+) -> None:
+    """A 200 MB page cost a gigabyte to index (issue 30, item 2): its start is indexed."""
+    from kas_tui.features.find.fulltext import reading
+
+    monkeypatch.setattr(reading, "LARGE_DOCUMENT_BYTES", 4096)
+    page = root / "incidents" / "huge-log.md"
+    lines = [f"Line {n}: the pager rang at night.\n" for n in range(400)]
+    lines[3] = "Line 3: zeppelinstart opens the log.\n"
+    lines[300] = "Line 300: zeppelinfinish closes it.\n"
+    page.write_text("---\ntype: Reference\ntitle: Huge log\n---\n\n" + "".join(lines))
+    age(root)
+    idx = FullTextIndex(root)
+    idx.sync()
+    try:
+        hits = idx.search("zeppelinstart").hits
+        assert [h.path for h in hits] == ["incidents/huge-log.md"]
+        assert "zeppelinstart" in hits[0].text
+        assert idx.search("zeppelinfinish").hits == []  # past the start: not indexed
+        assert idx.search("zeppelinstart").indexed == 38
+    finally:
+        idx.close()

@@ -799,7 +799,7 @@ def test_a_source_that_does_not_move_with_the_package_is_recorded_where_it_is(
     """Issue 32, item 15: '/imp/test.docx' was recorded as '../../../../../../../imp/test.docx'."""
     import shutil
 
-    project = tmp_path / "kb"
+    project = tmp_path / "work" / "kb"
     root = project / "orbit-handbook"
     shutil.copytree(Path(__file__).resolve().parents[3] / "demo_kb" / "orbit-handbook", root)
     beside = project / "exports" / "hi.md"
@@ -821,7 +821,7 @@ def test_a_source_that_does_not_move_with_the_package_is_recorded_where_it_is(
     other.write_text("# Other\n\nA page about other imports.\n")
     assert main(["import", str(other), "--into", str(root / "more")]) == 0
     meta = fm.parse((root / "more" / "other.md").read_text()).data
-    assert meta["sources"][0]["resource"] == "../../../elsewhere/imp/other.md"
+    assert meta["sources"][0]["resource"] == "../../../../elsewhere/imp/other.md"
 
 
 def test_a_format_whose_converter_is_not_installed_is_not_offered(

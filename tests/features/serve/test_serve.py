@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -20,12 +19,12 @@ from kas_tui.cli.main import main
 from kas_tui.core.package import Package
 from kas_tui.features.agent.replay import replay_file
 from kas_tui.features.agent.walk import Walk
-from kas_tui.features.serve.client_session import MAX_RESPONSE, ServedPackage, recent_sessions
+from kas_tui.features.serve.client_session import MAX_RESPONSE, ServedPackage
 from kas_tui.features.serve.clients import CLIENTS, client_config
 from kas_tui.features.serve.server import build_server
+from kas_tui.features.serve.session_logs import log_dirs, recent_sessions
+from tests.helpers.serving import free_port, listening, serve_env, start_http
 
-ROOT = Path(__file__).resolve().parents[3]
-ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 #: The walk a curator makes in the agent walk (a) from the root to a document.
 CALLS = [
     ("listdir", ""),
@@ -55,7 +54,7 @@ def test_over_stdio_the_sdk_client_walks_the_demo_and_reads_what_the_walk_shows(
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "kas_tui", "serve", str(demo.root), "--log-dir", str(logs)],
-        env=ENV,
+        env=serve_env(),
     )
 
     async def main() -> None:
@@ -76,6 +75,8 @@ def test_over_stdio_the_sdk_client_walks_the_demo_and_reads_what_the_walk_shows(
     assert [(r["tool"], r["args"]["path"]) for r in lines[1:]] == CALLS
     (log,) = logs.glob("*.jsonl")
     assert recent_sessions("orbit-handbook", logs) == [log]
+    assert logs.resolve() in log_dirs()  # remembered for R (issue 31, item 12)
+    assert recent_sessions("orbit-handbook") == [log]
     replayed = replay_file(demo, log)  # the replay screen's reading of it
     assert [s.path for s in replayed.steps] == [p for _, p in CALLS]
     assert all(s.ok for s in replayed.steps)
@@ -194,7 +195,7 @@ def test_malformed_json_rpc_is_answered_and_the_server_goes_on(
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=ENV,
+        env=serve_env(),
         text=True,
     )
     init = {
@@ -237,26 +238,36 @@ def test_malformed_json_rpc_is_answered_and_the_server_goes_on(
     ]
     killer = threading.Timer(60, process.kill)  # a server that stops answering fails the test
     killer.start()
-    answers: dict = {}
+    replies: list[dict] = []
     try:
         process.stdin.write("\n".join(lines) + "\n")
         process.stdin.flush()
-        while 2 not in answers:  # stdin stays open until the last call is answered
+        while not any(r.get("id") == 2 for r in replies):  # stdin open until answered
             line = process.stdout.readline()
             assert line, "the server went away: " + process.stderr.read()[-2000:]
-            answer = json.loads(line)
-            answers[answer.get("id")] = answer
+            replies.append(json.loads(line))
         process.stdin.close()
         err = process.stderr.read()
         process.wait(timeout=30)
     finally:
         killer.cancel()
         process.kill()
+    answers = {r["id"]: r for r in replies if r.get("id") is not None}
     assert "result" in answers[1]
     assert "error" in answers[7]
     result = answers[2]["result"]
     assert result["content"][0]["text"] == (demo.root / "index.md").read_text()
     assert "Traceback" not in err
+    # issue 31, item 8: a line that is not JSON gets a parse error, id null, every time
+    errors = [(r["id"], r["error"]["code"]) for r in replies if "error" in r]
+    assert errors.count((None, -32700)) == 4  # "this is not json" and "{", twice
+    assert errors.count((None, -32600)) == 2  # "[]": JSON, but no JSON-RPC message
+    assert errors.count((8, -32600)) == 2  # a request whose params are not an object
+    # item 6: the refused calls are logged with the rest, the long path cut in the log
+    calls = _log_lines(tmp_path)[1:]
+    assert [c["args"]["path"][:9] for c in calls if c["status"] == "bad-call"] == ["../../../"] * 2
+    assert all(c["args_cut"] == {"path": 15_000} for c in calls if c["status"] == "bad-call")
+    assert calls[-1]["args"] == {"path": "index.md"} and calls[-1]["ok"]
 
 
 def _parsed(client: str, text: str) -> dict:
@@ -305,45 +316,27 @@ def test_print_config_refusals(demo: Package, capsys: pytest.CaptureFixture[str]
     assert "takes a command, not a URL" in capsys.readouterr().err
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_streamable_http_on_localhost(demo: Package, tmp_path: Path) -> None:
-    port = _free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "kas_tui",
-            "serve",
-            str(demo.root),
-            "--http",
-            f"127.0.0.1:{port}",
-            "--log-dir",
-            str(tmp_path),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=ENV,
-    )
+    import httpx2
+
+    port = free_port()
+    process = start_http(demo.root, tmp_path, port)
     walk = Walk(demo)
+    url = f"http://127.0.0.1:{port}/mcp"
 
     async def main() -> None:
-        with anyio.fail_after(60):
-            while True:  # until the server listens (a condition, not a fixed wait)
-                try:
-                    with socket.create_connection(("127.0.0.1", port), timeout=1):
-                        break
-                except OSError:
-                    assert process.poll() is None, process.stderr.read().decode()
-                    await anyio.sleep(0.05)  # not a wait: the poll interval
-        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+        await listening(process, port)
+        async with Client(url) as client:
             for tool, path in CALLS[:5]:
                 got = await client.call_tool(tool, {"path": path})
                 assert _text(got) == walk.call(tool, {"path": path}).text
+        for version in ({}, {"mcp-protocol-version": "2026-07-28"}):  # a body not JSON
+            headers = {"accept": "application/json, text/event-stream", **version}
+            headers["content-type"] = "application/json"
+            async with httpx2.AsyncClient() as http:
+                answer = await http.post(url, content=b"this is not json", headers=headers)
+            assert answer.status_code == 400
+            assert answer.json()["error"]["code"] == -32700 and answer.json()["id"] is None
 
     try:
         anyio.run(main)
@@ -357,7 +350,7 @@ def test_streamable_http_on_localhost(demo: Package, tmp_path: Path) -> None:
 def test_a_host_other_than_localhost_is_warned_about(demo: Package) -> None:
     from kas_tui.cli.main import main
 
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         [
             sys.executable,
@@ -371,7 +364,7 @@ def test_a_host_other_than_localhost_is_warned_about(demo: Package) -> None:
             "0.0.0.0",
         ],
         stderr=subprocess.PIPE,
-        env=ENV,
+        env=serve_env(),
         text=True,
     )
     try:

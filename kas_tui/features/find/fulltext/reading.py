@@ -1,6 +1,9 @@
 """What the full-text index stores of one document: its title, description, tags and
 body, and the lines they start on (read from disk; the frontmatter parsed here unless the
-loaded package read the same bytes)."""
+loaded package read the same bytes). Of a very large document (over
+:data:`~kas_tui.core.loader.LARGE_DOCUMENT_BYTES`, which ``check`` warns about) the
+index holds the start, up to that many bytes: a 200 MB page would cost a gigabyte to
+index and hold every search that found it."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kas_tui.core.fileio import open_regular
-from kas_tui.core.loader import decode_lenient
+from kas_tui.core.loader import LARGE_DOCUMENT_BYTES, decode_lenient
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf.errors import FormatError
 
@@ -43,12 +46,14 @@ def read(root: Path, rel: str, package: Package | None) -> Read:
     try:
         with os.fdopen(open_regular(path, listed=True), "rb") as handle:
             st = os.fstat(handle.fileno())
-            data = handle.read()
+            data = handle.read(LARGE_DOCUMENT_BYTES + 1)
     except OSError:
         return Read(rel, -1, -1, read_ns)  # never matches a stat: tried again next sync
     out = Read(rel, st.st_size, st.st_mtime_ns, read_ns)
     if b"\0" in data:
         return out  # binary, not Markdown: nothing to search
+    if len(data) > LARGE_DOCUMENT_BYTES:  # its start, up to the last whole line
+        data = data[: data.rfind(b"\n", 0, LARGE_DOCUMENT_BYTES) + 1] or data[:LARGE_DOCUMENT_BYTES]
     text = decode_lenient(data).replace("\r\n", "\n")
     start = fm.body_start(text)
     meta = _meta(text, rel, package, (st.st_size, st.st_mtime_ns))
