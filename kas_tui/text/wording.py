@@ -98,6 +98,19 @@ def elide_words(text: str, width: int) -> str:
     return head.rstrip(" ,;:—-") + "…"
 
 
+def wrap_words(text: str, width: int, lines: int) -> list[str]:
+    """``text`` wrapped at words into at most ``lines`` lines of ``width`` columns, the
+    last ending with an ellipsis after a whole word when the text does not fit (a word
+    longer than the width is cut where it must be)."""
+    import textwrap
+
+    wrapped = textwrap.wrap(text, max(1, width), break_on_hyphens=False) or [""]
+    if len(wrapped) <= lines:
+        return wrapped
+    rest = " ".join(wrapped[lines - 1 :])  # what the last line would hold
+    return [*wrapped[: lines - 1], elide_words(rest, max(1, width))]
+
+
 def holds_words(text: str, query: str) -> bool:
     """Whether ``text`` holds every word of ``query`` (case folded, anywhere in it): how a
     list is narrowed as the user types (``"refund pol"`` keeps ``refunds/refund-policy.md``)."""

@@ -38,6 +38,7 @@ from kas_tui.tui.controllers.live_reload import Reloader
 from kas_tui.tui.controllers.move_actions import MoveController
 from kas_tui.tui.controllers.navigation import Navigation
 from kas_tui.tui.controllers.text_search import FullTextController
+from kas_tui.tui.controllers.toasts import Toasts
 from kas_tui.tui.controllers.validation import ValidationController
 from kas_tui.tui.screens.agent import open_agent_walk
 from kas_tui.tui.screens.choose import ask_unsaved
@@ -80,7 +81,7 @@ PREVIEW_MIN = 2000
 AHEAD_WORKERS = max(1, (os.cpu_count() or 2) - 1)
 #: What works while they are read: moving about, help and quitting.
 WHILE_READING = frozenset(
-    {"back", "forward", "focus_tree", "outline", "toggle_files", "help", "quit", "reload"}
+    {"back", "forward", "focus_tree", "outline", "toggle_files", "zoom", "help", "quit", "reload"}
 )
 
 
@@ -158,6 +159,7 @@ class KasApp(App[None]):
         self.links = LinkController(self, self.nav, self.edits)
         self.moves = MoveController(self, self.nav, self.edits, self.reloader)
         self.external_editor = ExternalEditor(self, self.nav, self.reloader)
+        self.toasts = Toasts(self)
 
     # -- the main screen (its panes and keys: screens/main.py) ----------------------
 
@@ -166,6 +168,7 @@ class KasApp(App[None]):
 
     def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
         message.stop()
+        self.toasts.watch()
         self.sub_title = f"{self.package.name} · {counted(len(self.package.documents), 'document')}"
         self.nav.go("SKILL.md", transient=True)
         for note in self.notes:
@@ -252,6 +255,8 @@ class KasApp(App[None]):
         (the rest is shown dimmed: it needs every document)."""
         if self._rest is not None and action not in WHILE_READING:
             return None
+        if action == "close_findings":  # escape: only while the findings show
+            return self.validation.shown
         return True
 
     def on_unmount(self) -> None:
@@ -275,11 +280,13 @@ class KasApp(App[None]):
         markup: bool = True,
     ) -> None:
         """A toast, unless the screen on top is an editor with a message line of its own:
-        then the message shows there, inside its frame, not over its border and buttons."""
+        then the message shows there, inside its frame, not over its border and buttons.
+        Over another dialog a toast is brief (controllers/toasts.py)."""
         self.messages.append((severity, f"{title}: {message}" if title else message))
         show = getattr(self.screen, "show_notice", None)
         if show is not None and show(f"{title}: {message}" if title else message, severity):
             return
+        timeout = self.toasts.timeout(timeout, self.NOTIFICATION_TIMEOUT)
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     # -- what the panes say happened ------------------------------------------------
@@ -299,9 +306,8 @@ class KasApp(App[None]):
         from kas_tui.tui.commands import command
 
         found = command(action)
-        tree = self.query(NavTree)
-        if tree:
-            tree.first().focus()
+        if self.query(NavTree):
+            self.nav.focus_tree()  # shown again first, if it gave way (pane_widths.py)
         self.notify(
             f"{found.key_display} ({found.title}) works on the navigation tree's selected "
             f"entry: the tree has the focus now, press {found.key_display} again",
@@ -442,6 +448,12 @@ class KasApp(App[None]):
 
     def action_validate(self) -> None:
         self.validation.validate()
+
+    def action_close_findings(self) -> None:
+        self.validation.close()
+
+    def action_zoom(self) -> None:
+        self.screen_stack[0].toggle_zoom()  # type: ignore[attr-defined]
 
     def action_next_finding(self) -> None:
         self.validation.next_finding()

@@ -79,9 +79,28 @@ COMMANDS: tuple[Command, ...] = (
         footer=False,
     ),
     Command(
-        "toggle_files", "f", "Files", "Show or hide the files on disk beside the tree", "Navigate"
+        "toggle_files",
+        "f",
+        "Files",
+        "Show or hide the files on disk beside the tree (in its place when narrow)",
+        "Navigate",
     ),
-    Command("focus_tree", "T", "Tree", "Move to the navigation tree", "Navigate", footer=False),
+    Command(
+        "focus_tree",
+        "T",
+        "Tree",
+        "Move to the navigation tree (back in its place if it gave way)",
+        "Navigate",
+        footer=False,
+    ),
+    Command(
+        "zoom",
+        "z",
+        "Zoom",
+        "Zoom the pane with the focus to the whole screen; z or esc again restores",
+        "Navigate",
+        footer=False,
+    ),
     Command(
         "links",
         "l",
@@ -283,8 +302,16 @@ COMMANDS: tuple[Command, ...] = (
         "validate",
         "v",
         "Validate",
-        "Check the package (agent-ready) and list the findings",
+        "Check the package (agent-ready) and list the findings; again closes the list",
         "Check",
+    ),
+    Command(
+        "close_findings",
+        "escape",
+        "Close",
+        "Close the findings list; the focus goes back where it was",
+        "Check",
+        display="esc",
     ),
     Command(
         "next_finding",

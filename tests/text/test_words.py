@@ -53,3 +53,16 @@ def test_elide_words_cuts_after_a_whole_word() -> None:
         # every word kept is whole, except a first word longer than the room
         assert all(w in text.split() for w in words) or len(words) == 1
     assert elide_words("supercalifragilistic", 6) == "super…"
+
+
+def test_wrap_words_wraps_at_words_and_ends_the_last_line_at_a_word() -> None:
+    from kas_tui.text.wording import wrap_words
+
+    text = "the entry does not say when to use the document, so an agent cannot decide"
+    assert wrap_words("short", 20, 3) == ["short"]
+    assert wrap_words(text, 80, 3) == [text]
+    lines = wrap_words(text, 28, 2)
+    assert len(lines) == 2 and all(len(line) <= 28 for line in lines)
+    assert lines[0] == "the entry does not say when"
+    assert lines[1].endswith("…") and text.startswith(" ".join(lines)[:-1].rstrip())
+    assert wrap_words(text, 28, 3)[-1] == "agent cannot decide"

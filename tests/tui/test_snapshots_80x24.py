@@ -2,7 +2,9 @@
 
 The main views, the walk and replay, each editor, the import wizard's steps, bulk edit,
 the link list, the pickers and the dialogs; the review queue, the create form, the
-evaluation and full-text results have their own 80×24 snapshots beside their tests.
+evaluation and full-text results have their own 80×24 snapshots beside their tests. The
+panes whose widths follow the terminal's (the outline, the files view, a zoomed pane)
+are taken at 120×40 too; test_tui_80x24.py asserts what of them must be readable.
 
 After an intended change of the look: ``pytest tests/test_snapshots_80x24.py
 --snapshot-update``, then look at the new SVGs under ``tests/__snapshots__/``.
@@ -90,6 +92,39 @@ def test_validation(snap_compare, app: KasApp) -> None:
         report = dataclasses.replace(pilot.app.report, seconds=0.25)
         pilot.app.query_one(FindingsPanel).show_report(report)
         await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+SIZES = pytest.mark.parametrize("size", [SIZE, (120, 40)], ids=["80x24", "120x40"])
+
+
+@SIZES
+def test_outline(snap_compare, app: KasApp, size: tuple[int, int]) -> None:
+    async def run_before(pilot) -> None:
+        await go(pilot, "incidents/incident-response.md")
+        await pilot.press("o")
+        await settle(pilot, lambda p: p.app.query_one("BodyPane").outline_shown)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@SIZES
+def test_files_view(snap_compare, app: KasApp, size: tuple[int, int]) -> None:
+    async def run_before(pilot) -> None:
+        await go(pilot, "oncall/opsgenie-runbook.md")
+        await pilot.press("f")
+        await settle(pilot, lambda p: p.app.query_one("FilesView").has_focus)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+def test_zoomed_body(snap_compare, app: KasApp) -> None:
+    async def run_before(pilot) -> None:
+        await go(pilot, "incidents/incident-response.md")
+        pilot.app.query_one("#body-scroll").focus()
+        await pilot.press("z")
+        await settle(pilot, lambda p: p.app.screen.maximized is not None)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 

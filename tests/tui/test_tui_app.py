@@ -522,45 +522,6 @@ def test_screens_reach_the_app_typed(demo: Package) -> None:
         assert "self.app.package" not in source, screen.__name__
 
 
-async def test_finding_messages_end_at_a_word_at_80x24(tmp_path: Path) -> None:
-    """A message longer than its column ends after a whole word, with an ellipsis
-    (issue 16.19: "does not…" was "does n…"); widening the screen shows more of it."""
-    from textual.widgets import DataTable
-
-    from kas_tui.tui.widgets.findings import FindingsPanel
-
-    shutil.copytree(DEMO, tmp_path / "demo_kb")
-    root = tmp_path / "demo_kb" / "orbit-handbook"
-    (root / "oncall" / "stray.md").write_text(
-        "---\ntype: Note\ntitle: Stray\n---\nSee [x](nope.md).\n"
-    )
-    app = KasApp(Package.open(root), today=TODAY, watch=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("v")
-        await _settle(pilot, app)
-        panel = app.query_one(FindingsPanel)
-        table = panel.query_one(DataTable)
-        cut = 0
-        for number, finding in enumerate(panel.findings):
-            shown = table.get_cell(str(number), "message").plain
-            if shown != finding.message:
-                cut += 1
-                assert shown.endswith("…")
-                kept = shown[:-1].rstrip()
-                assert finding.message.startswith(kept)
-                assert finding.message[len(kept)] in " ,;:"  # the next character ends a word
-        assert cut  # at 80 columns some are long
-        await pilot.resize_terminal(200, 48)
-        await pilot_wait_until(
-            pilot,
-            lambda: all(
-                table.get_cell(str(n), "message").plain == f.message
-                for n, f in enumerate(panel.findings)
-                if len(f.message) < 80
-            ),
-        )
-
-
 async def test_the_frontmatter_pane_takes_the_focus_and_scrolls_at_120x40(demo: Package) -> None:
     """Issue 16.9: a frontmatter longer than its pane is reachable: Tab, then the arrows."""
     doc = max(demo.documents, key=lambda p: len(demo.read_text(p).split("\n---", 1)[0]))

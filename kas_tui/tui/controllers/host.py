@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, overload
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
     from textual.screen import Screen
+    from textual.signal import Signal
     from textual.timer import Timer
     from textual.widget import Widget
     from textual.worker import Worker
@@ -81,5 +82,12 @@ class Host(Protocol):
     ) -> Worker[Any]: ...
 
     def suspend(self) -> AbstractContextManager[None]: ...
+
+    def refresh_bindings(self) -> None: ...
+
+    def clear_notifications(self) -> None: ...
+
+    @property
+    def screen_change_signal(self) -> Signal[Screen[Any]]: ...
 
     def open_url(self, url: str, *, new_tab: bool = True) -> None: ...

@@ -11,7 +11,7 @@ import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from kas_tui.core.assets import asset_markdown, read_asset
 from kas_tui.core.fileio import os_reason
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from kas_tui.tui.controllers.host import Host
     from kas_tui.tui.screens.find import Found
+    from kas_tui.tui.screens.main_screen import MainScreen
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~-])")
 
@@ -271,13 +272,17 @@ class Navigation:
         self.reveal(place)
 
     def outline(self) -> None:
-        self.app.query_one(BodyPane).toggle_outline()
+        """``o``: the outline beside the page, or not; where the terminal is too narrow
+        for it, the tree or the files view beside it gives way (pane_widths.py)."""
+        body = self.app.query_one(BodyPane)
+        body.toggle_outline()
+        self._main().pane_shown("outline", body.outline_shown)
 
     def toggle_files(self) -> None:
         app = self.app
         files = app.query_one(FilesView)
         files.display = not files.display
-        app.query_one("#main").set_class(files.display, "-files")
+        self._main().pane_shown("files", files.display)
         if files.display:
             files.rebuild()
             if self.location:
@@ -287,7 +292,13 @@ class Navigation:
             app.query_one(NavTree).focus()
 
     def focus_tree(self) -> None:
+        """``T``: to the tree, shown again if it had given way to the outline or the
+        files view."""
+        self._main().pane_shown("tree", True)
         self.app.query_one(NavTree).focus()
+
+    def _main(self) -> MainScreen:
+        return cast("MainScreen", self.app.screen_stack[0])
 
 
 def _unreadable(exc: OSError | FormatError) -> str:

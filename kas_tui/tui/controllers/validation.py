@@ -10,10 +10,13 @@ from typing import TYPE_CHECKING
 from textual.widgets import DataTable
 from textual.worker import get_current_worker
 
+from kas_tui.tui.screens.main_screen import on_screen
 from kas_tui.tui.widgets.findings import FindingsPanel
 from kas_tui.tui.widgets.nav_tree import NavTree
 
 if TYPE_CHECKING:
+    from textual.widget import Widget
+
     from kas_tui.features.check.findings import Finding, Report
     from kas_tui.tui.controllers.host import Host
     from kas_tui.tui.controllers.navigation import Navigation
@@ -27,13 +30,43 @@ class ValidationController:
         self.nav = nav
         self.report: Report | None = None
         self._finding_row: int | None = None
+        self._focus_before: Widget | None = None  # where the focus was before ``v``
+
+    @property
+    def shown(self) -> bool:
+        """Whether the findings panel is shown."""
+        return bool(self.app.query_one(FindingsPanel).display)
 
     def validate(self) -> None:
-        """``v``: show the findings panel and check the package."""
+        """``v``: show the findings panel and check the package; when it shows, close it."""
         panel = self.app.query_one(FindingsPanel)
+        if panel.display:
+            self.close()
+            return
+        focused = self.app.screen_stack[0].focused
+        if focused is not None and panel not in focused.ancestors:
+            self._focus_before = focused
         panel.display = True
         panel.started()
+        self.app.refresh_bindings()  # esc closes it now: the footer says so
         self._run_check()
+
+    def close(self) -> None:
+        """``escape`` (or ``v`` again): hide the findings panel, and give the focus back
+        to where it was before ``v`` (the tree, when that is gone). Its marks in the tree
+        stay, and ``n`` still goes from finding to finding."""
+        panel = self.app.query_one(FindingsPanel)
+        if not panel.display:
+            return
+        screen = self.app.screen_stack[0]
+        if screen.maximized is panel:
+            screen.minimize()
+        panel.display = False
+        self.app.refresh_bindings()
+        back, self._focus_before = self._focus_before, None
+        if back is None or not back.is_attached or not on_screen(back):
+            back = self.app.query_one(NavTree)
+        back.focus()
 
     def refresh(self) -> None:
         """Check again, in the background and without taking the focus, when the
@@ -75,8 +108,9 @@ class ValidationController:
         self._finding_row = None
         self.app.query_one(FindingsPanel).show_report(report)
         self.app.query_one(NavTree).set_marks(report.findings)
-        if focus:
-            self.app.query_one(FindingsPanel).query_one(DataTable).focus()
+        panel = self.app.query_one(FindingsPanel)
+        if focus and panel.findings:  # none: the focus stays where it is
+            panel.query_one(DataTable).focus()
 
     def jump_to(self, finding: Finding) -> None:
         """Show the finding's file, reveal it in the tree, and scroll to its line."""

@@ -12,6 +12,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from kas_tui.tui.widgets.inputs import FieldInput
+
 
 class AskScreen(ModalScreen[str | None]):
     """Ask for one value; enter dismisses with it, escape with ``None``.
@@ -47,7 +49,7 @@ class AskScreen(ModalScreen[str | None]):
             box.border_title = Text(self.title_text)
             box.border_subtitle = Text(self.hint)
             yield Static(Text(self.prompt), id="ask-prompt")
-            yield Input(self.value, placeholder=self.placeholder, id="ask-input")
+            yield FieldInput(self.value, placeholder=self.placeholder, id="ask-input")
             yield Static(id="ask-error")
 
     def on_mount(self) -> None:

@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.containers import Vertical
 from textual.suggester import SuggestFromList
-from textual.widgets import Button, Input, Label, Select
+from textual.widgets import Button, Label, Select
 
 from kas_tui.features.bulk_edit import STALENESS, Choices
+from kas_tui.tui.widgets.inputs import FieldInput
 
 if TYPE_CHECKING:
     from kas_tui.core.records import Document
@@ -57,7 +58,7 @@ def filter_fields(found: Choices) -> Iterator[Vertical]:
     )
     yield field(
         "Tag",
-        Input(
+        FieldInput(
             placeholder="any tag",
             suggester=SuggestFromList([t for t, _ in found.tags], case_sensitive=False),
             id="bulk-tag",
@@ -87,7 +88,9 @@ def filter_fields(found: Choices) -> Iterator[Vertical]:
             id="bulk-staleness",
         ),
     )
-    yield field("Title or path", Input(placeholder="words…", id="bulk-text"), "bulk-text-field")
+    yield field(
+        "Title or path", FieldInput(placeholder="words…", id="bulk-text"), "bulk-text-field"
+    )
 
 
 def change_fields(found: Choices) -> Iterator[Vertical]:
@@ -104,7 +107,7 @@ def change_fields(found: Choices) -> Iterator[Vertical]:
     )
     yield field(
         "Field",
-        Input(
+        FieldInput(
             placeholder="key, e.g. owner",
             suggester=SuggestFromList([k for k, _ in found.keys]),
             id="bulk-key",
@@ -113,7 +116,7 @@ def change_fields(found: Choices) -> Iterator[Vertical]:
     )
     yield field(
         "Tag",
-        Input(
+        FieldInput(
             placeholder="tag",
             suggester=SuggestFromList([t for t, _ in found.tags], case_sensitive=False),
             id="bulk-value",

@@ -19,7 +19,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.events import Paste
+from textual.events import Focus, Paste
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from kas_tui.core.editing import set_entry, set_field
@@ -35,6 +35,7 @@ from kas_tui.text.tokens import estimate_tokens
 from kas_tui.tui.edit_outcome import EditDecided, EditOutcome, close_after_save
 from kas_tui.tui.screens.choose import ask_before_leaving
 from kas_tui.tui.screens.kas_screen import KasModalScreen
+from kas_tui.tui.widgets.inputs import FieldInput
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -72,6 +73,10 @@ class OneLineArea(WrappingArea):
 
     def action_next_field(self) -> None:
         self.screen.focus_next()
+
+    def _on_focus(self, event: Focus) -> None:
+        if not event.from_app_focus:  # arriving by Tab: go on at the end (a click moves it)
+            self.move_cursor(self.document.end)
 
     async def _on_paste(self, event: Paste) -> None:  # replaces TextArea's own handler
         event.prevent_default()
@@ -209,7 +214,7 @@ class EntryEditor(KasModalScreen[bool]):
             with Horizontal(classes="entry-row"):
                 yield Label("Title", id="entry-title-label", classes="entry-label")
                 with Vertical(classes="entry-field"):
-                    yield Input(self.listing.entry.title, id="entry-title")
+                    yield FieldInput(self.listing.entry.title, id="entry-title")
                     yield Static(id="entry-title-note", classes="entry-note")
             with Horizontal(classes="entry-row"):
                 yield Label("Description", id="entry-desc-label", classes="entry-label")

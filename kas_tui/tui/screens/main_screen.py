@@ -1,6 +1,10 @@
 """The main screen: the navigation tree, the files view, the frontmatter and body panes,
 the findings panel, and the keys that act on them.
 
+The side panes' widths follow the terminal's (:mod:`kas_tui.tui.pane_widths`): when the
+tree, the files view and the outline do not all fit beside a readable page, the one
+opened longest ago gives way. ``z`` zooms the pane holding the focus to the whole screen.
+
 The keys live here, not on the app, so a full-screen view pushed over this screen (the
 agent walk, bulk edit, the import wizard) never runs them on the panes it hides. The
 actions themselves run on the app (``app.<action>``), where the palette runs them too.
@@ -14,9 +18,11 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Header
 
 from kas_tui.tui.commands import bindings
+from kas_tui.tui.pane_widths import PANES, pane_widths
 from kas_tui.tui.widgets.body_pane import BodyPane
 from kas_tui.tui.widgets.files_view import FilesView
 from kas_tui.tui.widgets.findings import FindingsPanel
@@ -38,6 +44,10 @@ _TITLES = {
 }
 
 
+#: The panes ``z`` zooms, by id.
+_PANE_IDS = frozenset(selector.removeprefix("#") for selector in _TITLES)
+
+
 class MainScreen(Screen[None]):
     """The curator's view of the package: the app's first screen, always at the bottom."""
 
@@ -50,7 +60,6 @@ class MainScreen(Screen[None]):
 
     #nav {
         width: 45%;
-        min-width: 30;
         scrollbar-size-horizontal: 0;
         border: round $primary 50%;
         border-title-color: $text;
@@ -89,13 +98,8 @@ class MainScreen(Screen[None]):
         border: round $accent;
     }
 
-    #main.-files #nav {
-        width: 34%;
-    }
-
     #files {
         width: 26%;
-        min-width: 24;
         scrollbar-size-horizontal: 0;
         border: round $primary 50%;
     }
@@ -105,8 +109,17 @@ class MainScreen(Screen[None]):
     }
 
     #findings {
-        height: 35%;
+        height: auto;
+        max-height: 35%;
         border: round $primary 50%;
+        border-subtitle-color: $text-muted;
+    }
+
+    /* z: the pane holding the focus takes the whole screen (its widths are inline) */
+    MainScreen.-maximized-view .-maximized {
+        width: 1fr !important;
+        height: 1fr !important;
+        max-height: 100% !important;
     }
 
     #findings:focus-within {
@@ -121,6 +134,9 @@ class MainScreen(Screen[None]):
 
     def __init__(self, package: Package, today: dt.date) -> None:
         super().__init__()
+        #: The side panes shown or asked for (of pane_widths.PANES), the one opened
+        #: longest ago first: it gives way first when they do not all fit.
+        self.opened: list[str] = ["tree"]
         # the package the panes first show, handed to them and let go: the app's may
         # change (a large package's preview is replaced by the whole, and must be freed)
         self._package: Package | None = package
@@ -146,5 +162,87 @@ class MainScreen(Screen[None]):
             self.query_one(selector).border_title = title
         for selector in ("#files", "#findings", "#outline"):
             self.query_one(selector).display = False
+        self.lay_out()
         self.query_one(NavTree).focus()
         self.post_message(self.Ready())
+
+    # -- the side panes' widths -------------------------------------------------------
+
+    def pane_shown(self, pane: str, shown: bool) -> None:
+        """``pane`` (tree, files or outline) was just shown (or asked for, as ``T`` asks
+        for the tree) or hidden: lay the panes out again, the newest kept."""
+        assert pane in PANES, pane
+        if pane in self.opened:
+            self.opened.remove(pane)
+        if shown:
+            self.opened.append(pane)
+        self.lay_out()
+
+    def lay_out(self) -> None:
+        """Size the side panes for the screen's width; hide what gives way (the files
+        view or the outline closes, the tree waits until there is room again)."""
+        width = self.size.width or self.app.size.width
+        widths = pane_widths(width, self.opened)
+        nav, files, body = self.query_one(NavTree), self.query_one(FilesView), self.body
+        if "files" in self.opened and not widths.files:
+            self.opened.remove("files")
+            files.display = False
+        if "outline" in self.opened and not widths.outline:
+            self.opened.remove("outline")
+            if body.outline_shown:
+                body.toggle_outline()
+        nav.display = bool(widths.tree)
+        for pane, width in ((nav, widths.tree), (files, widths.files)):
+            if pane is self.maximized:  # zoomed: the whole width (the CSS's -maximized)
+                pane.styles.width = None
+            elif width:
+                pane.styles.width = width
+        if not on_screen(self.focused):
+            self.call_after_refresh(self._focus_newest)
+
+    def _focus_newest(self) -> None:
+        """Focus the side pane opened last (the focus was in a pane that gave way)."""
+        if on_screen(self.focused):
+            return
+        newest = self.opened[-1] if self.opened else "tree"
+        if newest == "files":
+            self.query_one(FilesView).focus()
+        elif newest == "outline":
+            self.body.query_one("#outline Tree").focus()
+        else:
+            self.query_one(NavTree).focus()
+
+    @property
+    def body(self) -> BodyPane:
+        return self.query_one(BodyPane)
+
+    def on_resize(self) -> None:
+        self.lay_out()
+
+    # -- zoom -------------------------------------------------------------------------
+
+    def watch_maximized(self) -> None:
+        self.lay_out()  # a zoomed side pane loses its width, and gets it back after
+
+    def toggle_zoom(self) -> None:
+        """``z``: the pane holding the focus takes the whole screen; again gives the
+        others back (so does escape, as Textual's maximize does)."""
+        if self.maximized is not None:
+            self.minimize()
+            return
+        pane = self._pane_of(self.focused) or self.query_one(NavTree)
+        self.maximized = pane
+
+    def _pane_of(self, widget: Widget | None) -> Widget | None:
+        """The pane (tree, files, frontmatter, body, findings) holding ``widget``."""
+        for node in (widget, *(widget.ancestors if widget is not None else ())):
+            if isinstance(node, Widget) and node.id in _PANE_IDS:
+                return node
+        return None
+
+
+def on_screen(widget: Widget | None) -> bool:
+    """Whether ``widget`` is on screen: neither it nor a pane holding it is hidden."""
+    if widget is None:
+        return False
+    return all(node.display for node in (widget, *widget.ancestors) if isinstance(node, Widget))

@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, SelectionList, Static
 
 from kas_tui.tui.screens.pick import PickScreen
+from kas_tui.tui.widgets.inputs import FieldInput
 
 
 class BundlePicker(PickScreen):
@@ -64,10 +65,10 @@ class SplitScreen(ModalScreen[bool]):
             yield SelectionList[str](
                 *((Text(label), path) for path, label in self.documents), id="split-list"
             )
-            yield Input(
+            yield FieldInput(
                 placeholder="folder name of the new bundle (e.g. paging-tools)", id="split-name"
             )
-            yield Input(
+            yield FieldInput(
                 placeholder="its one-sentence description (the index entry's)",
                 id="split-description",
             )

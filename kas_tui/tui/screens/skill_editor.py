@@ -14,7 +14,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -47,6 +47,8 @@ if TYPE_CHECKING:
 #: Problems of the description itself: these refuse a save even when the file had them.
 _DESCRIPTION_KINDS = ("description-too-long", "missing-field", "field-type")
 _GAUGE = 16
+#: Rows below which the form is drawn short (no explanation, no spacing): 24-row terminals.
+SHORT_BELOW = 32
 
 
 def gauge(count: int, limit: int, width: int = _GAUGE) -> Text:
@@ -106,7 +108,7 @@ class SkillEditor(KasModalScreen[bool]):
         with Vertical(id="skill-box") as box:
             box.border_title = Text(f"SKILL.md · {name}")
             box.border_subtitle = Text(
-                "ctrl+s save · esc close · E on SKILL.md (outside this editor) opens it in $EDITOR"
+                "ctrl+s save · esc close · E outside this editor opens $EDITOR"
             )
             yield Static(
                 Text(
@@ -120,7 +122,7 @@ class SkillEditor(KasModalScreen[bool]):
                 with Vertical(classes="entry-field"):
                     yield Static(
                         Text.assemble(
-                            (name, "bold"), ("  the package folder's name; not edited here", "dim")
+                            (name, "bold"), ("  the folder's name; not edited here", "dim")
                         ),
                         id="skill-name",
                         classes="entry-note",
@@ -157,7 +159,11 @@ class SkillEditor(KasModalScreen[bool]):
                 yield Button("Save ^s", id="skill-save", variant="primary", compact=True)
                 yield Button("Cancel esc", id="skill-cancel", compact=True)
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.height < SHORT_BELOW, "-short")
+
     def on_mount(self) -> None:
+        self.set_class(self.app.size.height < SHORT_BELOW, "-short")
         body = self.query_one("#skill-body", TextArea)
         if "markdown" in body.available_languages:
             body.language = "markdown"

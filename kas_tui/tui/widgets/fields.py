@@ -443,7 +443,6 @@ class TagsRow(FieldRow):
             self.initial,
             placeholder="tag, another tag",
             suggester=TagSuggester(self.package_tags),
-            select_on_focus=False,  # tags are added to, not replaced
             compact=True,
             classes="me-editor",
             id="field-tags",

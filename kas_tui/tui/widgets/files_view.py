@@ -10,7 +10,7 @@ from textual.widgets.tree import TreeNode
 
 from kas_tui.core.house_rules import HOUSE_RULES_FILE
 from kas_tui.core.package import Package
-from kas_tui.tui.widgets.nav_tree import NodeRef
+from kas_tui.tui.widgets.nav_tree import VI_KEYS, NodeRef
 
 _ROLES = {
     "index.md": "navigation",
@@ -26,6 +26,8 @@ class FilesView(Tree[NodeRef]):
     Marks: ``?`` a document or bundle no index lists, ``✗`` a file with problems or an
     index entry whose file is missing, ``·`` an asset.
     """
+
+    BINDINGS = VI_KEYS
 
     def __init__(self, package: Package, **kwargs) -> None:
         super().__init__(

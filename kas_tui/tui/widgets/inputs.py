@@ -1,6 +1,7 @@
-"""Inputs that refuse terminal escapes: pasted text loses escape sequences and control
-characters (the field says what was removed), so they never reach a file or the screen;
-and the tag suggester of tag fields."""
+"""The inputs of the forms: focus never selects a field's value (the next key would replace
+it), and those that refuse terminal escapes: pasted text loses escape sequences and
+control characters (the field says what was removed), so they never reach a file or the
+screen; and the tag suggester of tag fields."""
 
 from __future__ import annotations
 
@@ -15,8 +16,21 @@ from textual.widgets import Input, TextArea
 from kas_tui.core import form_fields as F
 
 
-class CleanInput(Input):
-    """An ``Input`` whose pasted text loses terminal escapes and control characters.
+class FieldInput(Input):
+    """An ``Input`` of a form: arriving in it (Tab, or the dialog opening) puts the cursor
+    at the end of its value and selects nothing, so the next key adds to the value
+    instead of replacing it (Textual's own selects it all: a title became "Z")."""
+
+    def __init__(self, *args, select_on_focus: bool = False, **kwargs) -> None:
+        super().__init__(*args, select_on_focus=select_on_focus, **kwargs)
+
+    def _on_focus(self, event: events.Focus) -> None:  # before Input's own (Textual calls both)
+        if not self.select_on_focus and not event.from_app_focus:  # a click moves it after
+            self.cursor_position = len(self.value)
+
+
+class CleanInput(FieldInput):
+    """A form's ``Input`` whose pasted text loses terminal escapes and control characters.
 
     What was removed is posted as :class:`CleanInput.Cleaned` for the field to show.
     """

@@ -8,8 +8,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from rich.cells import cell_len
+from rich.style import Style
 from rich.text import Text
+from textual.binding import Binding
 from textual.widgets import Tree
+from textual.widgets._tree import TOGGLE_STYLE
 from textual.widgets.tree import TreeNode
 
 from kas_tui.core.package import Package
@@ -34,10 +37,40 @@ class NodeRef:
     loaded: bool = False
 
 
+#: j and k move the cursor down and up as the arrows do (J and K move an entry).
+VI_KEYS = [
+    Binding("j", "cursor_down", "Down", show=False),
+    Binding("k", "cursor_up", "Up", show=False),
+]
+#: The fewest characters of a title kept when it is shortened for the flags after it.
+TITLE_LEAST = 8
+
+
+def node_ancestors(node: TreeNode[NodeRef]):
+    """The nodes above ``node``, its parent first (the root last)."""
+    parent = node.parent
+    while parent is not None:
+        yield parent
+        parent = parent.parent
+
+
+def _title_shortened(text: Text, start: int, end: int, room: int) -> Text:
+    """``text`` (marks, title, flags) in ``room`` columns, the title between ``start``
+    and ``end`` ending with "…" (never shorter than TITLE_LEAST characters)."""
+    over = text.cell_len - room
+    keep = max(TITLE_LEAST, end - start - over - 1)
+    if keep >= end - start:
+        return text
+    title = text[start:end]
+    title.truncate(keep)
+    title.append("…")
+    return Text.assemble(text[:start], title, text[end:])
+
+
 class NavTree(Tree[NodeRef]):
     """Index entries with their one-sentence descriptions; bundles expand lazily."""
 
-    BINDINGS = bindings("tree")
+    BINDINGS = [*bindings("tree"), *VI_KEYS]
 
     #: Files an agent walk or replay read (``read``) or peeked at (``peeked``), by path.
     visited: Mapping[str, str] = MappingProxyType({})
@@ -150,16 +183,22 @@ class NavTree(Tree[NodeRef]):
         if node.data and node.data.kind == "bundle" and not node.children:
             self._populate(node, node.data.path, set())
 
-    def _label(self, listing: Listing) -> Text:
+    def _label(self, listing: Listing, room: int | None = None) -> Text:
+        """The entry's line: its marks, title, flags and description. ``room``: the
+        columns it has; a title too long to leave its flags (``[deprecated]``,
+        ``[stale]``, findings) visible in them ends with "…" instead."""
         entry = listing.entry
         text = Text()
+        title_at = title_end = 0
         if listing.kind == "document":
             doc = self.package.documents[listing.path]
             mark, style = trust_mark(doc.trust_tier)
             if doc.problems and any(p.severity == "error" for p in doc.problems):
                 mark, style = "✗", "red"
             text.append(f"{mark} ", style)
+            title_at = len(text)
             text.append(entry.title, "bold" if doc.status == "stable" else "")
+            title_end = len(text)
             if doc.status != "stable":
                 text.append(f" [{doc.status}]", "yellow" if doc.status == "draft" else "red")
             if doc.staleness(self.today).state == "stale":
@@ -168,9 +207,12 @@ class NavTree(Tree[NodeRef]):
                 text.append(" ≠", "yellow")  # the entry says something else than the document
         elif listing.kind == "bundle":
             text.append(entry.title, "bold cyan")
+            title_end = len(text)
         else:
             text.append("✗ " if listing.kind in ("missing", "outside") else "↗ ", "red")
+            title_at = len(text)
             text.append(entry.title)
+            title_end = len(text)
             text.append(f" [{listing.kind}]", "red" if listing.kind != "external" else "blue")
         text.append_text(self._mark(listing.path))
         if listing.kind == "bundle":
@@ -179,11 +221,31 @@ class NavTree(Tree[NodeRef]):
             text.append_text(self._visit_mark(f"{listing.path}/index.md", "index "))
         else:
             text.append_text(self._visit_mark(listing.path))
+        if room is not None and title_end < len(text) and text.cell_len > room:
+            text = _title_shortened(text, title_at, title_end, room)
         if entry.description:
             text.append(f" — {entry.description}", "bright_black")
         else:
             text.append(" — (no description)", "red italic")
         return text
+
+    def render_label(self, node: TreeNode[NodeRef], base_style: Style, style: Style) -> Text:
+        """Textual's label, its title shortened when the flags after it would be cut
+        (a narrow tree: 80 columns, or beside the files view)."""
+        ref = node.data
+        if ref is None or ref.listing is None:
+            return super().render_label(node, base_style, style)
+        toggle = cell_len(self.ICON_NODE) if node._allow_expand else 0
+        depth = sum(1 for _ in node_ancestors(node))
+        room = self.scrollable_content_region.width - depth * self.guide_depth - toggle
+        if room <= 0 or node._label.cell_len <= room:
+            return super().render_label(node, base_style, style)
+        label = self._label(ref.listing, room)
+        label.stylize(style)
+        if node._allow_expand:
+            icon = self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE
+            return Text.assemble((icon, base_style + TOGGLE_STYLE), label)
+        return Text.assemble(("", base_style), label)
 
     def set_visited(self, read: Iterable[str], peeked: Iterable[str]) -> None:
         """Mark the files an agent read or peeked at, open the bundles holding them, relabel."""
