@@ -16,7 +16,16 @@ Excel, HTML, EPUB, ...), when present:
 Medians of --runs runs; the OS file cache is warm. ``build`` converts Markdown and text
 itself and sends the other formats to worker processes (--workers, default one per CPU).
 
+With --one-folder, drafting on sources of one flat folder instead: --pages generated
+Markdown pages (``benchmarks/generate.py: generate_source``) and the corpus's articles
+copied side by side into one folder. Each row gives a first build's draft stage
+(drafting every page and splitting the folder into topical sub-bundles), in-process,
+in seconds and per page, and its CPU seconds (the same on a busy machine); with
+--before REF the same with that commit's code (a temporary git worktree), interleaved,
+into the same path.
+
     python benchmarks/bench_build.py [--runs 3] [--workers N]
+    python benchmarks/bench_build.py --one-folder [--pages 4000] [--before REF]
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -97,6 +107,103 @@ def time_build(
     return first_seconds, again, stages, "\n  ".join(summary)
 
 
+def one_folder_sources(work: Path, pages: int) -> list[tuple[str, Path]]:
+    """The flat sources: generated pages, and the corpus's articles in one folder."""
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.generate import generate_source
+
+    out = [(f"generated, {pages:,} pages", generate_source(work / "generated", pages))]
+    corpus = SHARED / "corpora" / "officedocs-support"
+    if corpus.is_dir():
+        flat = work / "officedocs-flat"
+        flat.mkdir()
+        for path in sorted(corpus.rglob("*.md")):
+            name = "-".join(path.relative_to(corpus).parts)
+            (flat / name).write_bytes(path.read_bytes())
+        out.append(("officedocs-support in one folder", flat))
+    return out
+
+
+#: A first build in-process (the code of the working directory), the draft stage's
+#: wall and CPU seconds: drafting every page and splitting the folder into sub-bundles.
+DRAFT_STAGE = """
+import json, sys, time
+from pathlib import Path
+from kas_tui.features.importing import build as b
+cpu = [0.0]
+def timed(name):
+    inner = getattr(b._Builder, name)
+    def run(self, *args, **kwargs):
+        started = time.process_time()
+        try:
+            return inner(self, *args, **kwargs)
+        finally:
+            cpu[0] += time.process_time() - started
+    setattr(b._Builder, name, run)
+for name in ("_draft", "_refuse_if_nothing_converted", "_split_large_folders"):
+    if hasattr(b._Builder, name):
+        timed(name)
+result = b.build(Path(sys.argv[1]), Path(sys.argv[2]), validate=False)
+print(json.dumps({"draft": result.seconds["draft"], "cpu": cpu[0]}))
+"""
+
+
+def timed_draft(code: Path, source: Path, out: Path) -> tuple[float, float]:
+    """(draft stage seconds, its CPU seconds) of one first build with ``code``."""
+    result = subprocess.run(
+        [sys.executable, "-c", DRAFT_STAGE, str(source), str(out)],
+        cwd=code,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    shutil.rmtree(out)
+    got = json.loads(result.stdout.strip().splitlines()[-1])
+    return got["draft"], got["cpu"]
+
+
+def one_folder(runs: int, pages: int, before: str | None) -> None:
+    work = Path(tempfile.mkdtemp(prefix="kas-build-flat-"))
+    codes = {"now": ROOT}
+    try:
+        if before:
+            codes["before"] = work / "before"
+            subprocess.run(
+                ["git", "worktree", "add", "--detach", str(codes["before"]), before],
+                cwd=ROOT,
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
+        print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores, runs {runs}")
+        heads = " | ".join(f"{c}: draft s | ms/page | its CPU s | CPU ms/page" for c in codes)
+        print(f"| one-folder source | pages | {heads} | load |")
+        print("|---|---:|" + "---:|---:|---:|---:|" * len(codes) + "---|")
+        for name, source in one_folder_sources(work, pages):
+            count = sum(1 for _ in source.iterdir())
+            got: dict[str, list[tuple[float, float]]] = {c: [] for c in codes}
+            loads = []
+            for _ in range(runs):
+                loads.append(os.getloadavg()[0])
+                for code_name, code in codes.items():
+                    got[code_name].append(timed_draft(code, source, work / "out" / "package"))
+            cells = []
+            for code_name in codes:
+                draft = statistics.median(d for d, _ in got[code_name])
+                cpu = statistics.median(c for _, c in got[code_name])
+                per_page = f"{draft / count * 1000:.2f} | {cpu:.2f} | {cpu / count * 1000:.2f}"
+                cells.append(f"{draft:.2f} | {per_page}")
+            load = f"load {min(loads):.1f}-{max(loads):.1f}"
+            print(f"| {name} | {count:,} | " + " | ".join(cells) + f" | {load} |", flush=True)
+    finally:
+        if "before" in codes:
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(codes["before"])],
+                cwd=ROOT,
+                check=False,
+            )
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def time_markitdown(files: list[str]) -> dict[str, float]:
     result = subprocess.run(
         [sys.executable, "-c", MARKITDOWN_ALONE, *files],
@@ -111,7 +218,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--one-folder", action="store_true", help="drafting on flat sources")
+    parser.add_argument("--pages", type=int, default=4000)
+    parser.add_argument("--before", help="with --one-folder: also this commit's code")
     args = parser.parse_args()
+    if args.one_folder:
+        one_folder(args.runs, args.pages, args.before)
+        return 0
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"CPUs available: {cpus}")
     found = False

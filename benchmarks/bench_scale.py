@@ -2,7 +2,10 @@
 
 1. One folder of 5,000 / 10,000 / 20,000 / 50,000 documents (descriptions drawn from a
    Zipf vocabulary of 5,000 words, 1 % templated): `kas-tui check --agent-ready
-   --no-cache`, whole process; time per document should stay flat.
+   --no-cache` beside `okf validate` (section 2 says how okf is found), interleaved;
+   time, peak memory and CPU time of the whole process tree (the memory is the sum of
+   every process's resident memory, sampled every 10 ms, at least the largest process's
+   peak), medians; time per document should stay flat.
 2. 10,000 documents in 40 bundles: the same command beside `okf validate` (okf 0.2.1,
    the Rust validator), interleaved, medians of --runs. okf is built from source with
    `cargo build --release` when cargo is present (--okf-source: a git URL or folder,
@@ -29,6 +32,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -85,6 +89,77 @@ def timed_peak(command: list[str], env: dict[str, str], cwd: Path) -> tuple[floa
     _, _, usage = os.wait4(child.pid, 0)
     child.returncode = 0  # reaped here; keep Popen from waiting again
     return time.perf_counter() - started, usage.ru_maxrss // 1024
+
+
+def _tree_resident_kb(pid: int) -> int:
+    """Resident KB of ``pid`` and every process below it (Linux /proc; 0 elsewhere)."""
+    total, stack = 0, [pid]
+    while stack:
+        here = stack.pop()
+        try:
+            with open(f"/proc/{here}/statm", "rb") as handle:
+                total += int(handle.read().split()[1]) * (os.sysconf("SC_PAGESIZE") // 1024)
+            for task in os.listdir(f"/proc/{here}/task"):
+                with open(f"/proc/{here}/task/{task}/children", "rb") as handle:
+                    stack.extend(int(child) for child in handle.read().split())
+        except OSError:  # gone in between, or not Linux
+            continue
+    return total
+
+
+def timed_tree_peak(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, int, float]:
+    """Seconds, peak resident MB and CPU seconds of ``command``'s whole process tree: the
+    memory summed over every live process, sampled every 10 ms, never below the largest
+    one's peak; the CPU of the process and every process it waited for."""
+    started = time.perf_counter()
+    child = subprocess.Popen(
+        command, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    peak, done = [0], threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.01):
+            peak[0] = max(peak[0], _tree_resident_kb(child.pid))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, _, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - started
+    child.returncode = 0  # reaped here; keep Popen from waiting again
+    done.set()
+    sampler.join()
+    return seconds, max(peak[0], usage.ru_maxrss) // 1024, usage.ru_utime + usage.ru_stime
+
+
+def one_folder_rows(
+    codes: dict[str, Path], okf: Path | None, sizes: list[int], runs: int, work: Path, env: dict
+) -> None:
+    """Section 1: one folder of each size, every command once per round, rounds
+    interleaved; medians of time and of peak memory."""
+    names = [*codes, *(["okf validate"] if okf else [])]
+    heads = " | ".join(f"{c}: s | ms/doc | peak MB | CPU s" for c in names)
+    print(f"| documents | {heads} | load |")
+    print("|---:|" + "---:|---:|---:|---:|" * len(names) + "---|")
+    for size in sizes:
+        package = generate_package(work / f"one-{size}", size, per_bundle=size, vocabulary=5000)
+        rows = {c: (kas_check(package), code) for c, code in codes.items()}
+        if okf is not None:
+            rows["okf validate"] = ([str(okf), "validate", str(package)], work)
+        got: dict[str, list[tuple[float, int, float]]] = {name: [] for name in rows}
+        loads = []
+        for _ in range(runs):
+            loads.append(os.getloadavg()[0])
+            for name, (command, cwd) in rows.items():
+                got[name].append(timed_tree_peak(command, env, cwd))
+        cells = []
+        for name in rows:
+            seconds = statistics.median(t for t, _, _ in got[name])
+            peak = statistics.median(m for _, m, _ in got[name])
+            cpu = statistics.median(c for _, _, c in got[name])
+            cells.append(f"{seconds:.2f} | {seconds / size * 1000:.3f} | {peak:,.0f} | {cpu:.2f}")
+        load = f"load {min(loads):.1f}-{max(loads):.1f}"
+        print(f"| {size:,} | " + " | ".join(cells) + f" | {load} |", flush=True)
+        shutil.rmtree(package)
 
 
 def cache_rows(codes: dict[str, Path], size: int, runs: int, work: Path) -> None:
@@ -176,19 +251,15 @@ def main() -> int:
                 stdout=subprocess.DEVNULL,
             )
         print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores, runs {args.runs}")
-        print("\n1. one folder: check --agent-ready --no-cache, whole process")
-        print("| documents | " + " | ".join(f"{c} s | {c} ms/doc" for c in codes) + " |")
-        for size in args.sizes if 1 in args.sections else ():
-            package = generate_package(work / f"one-{size}", size, per_bundle=size, vocabulary=5000)
-            rows = {c: (kas_check(package), code) for c, code in codes.items()}
-            got = run_rows(rows, args.runs, env)
-            cells = " | ".join(f"{got[c]:.2f} | {got[c] / size * 1000:.3f}" for c in codes)
-            print(f"| {size:,} | {cells} |", flush=True)
-            shutil.rmtree(package)
+        okf = None
+        if {1, 2} & set(args.sections):
+            okf = args.okf or build_okf(args.okf_source, work)
+        if 1 in args.sections:
+            print("\n1. one folder: check --agent-ready --no-cache, whole process tree")
+            one_folder_rows(codes, okf, args.sizes, args.runs, work, env)
 
         if 2 in args.sections:
             print("\n2. 10,000 documents in 40 bundles, beside okf validate")
-            okf = args.okf or build_okf(args.okf_source, work)
             package = generate_package(work / "bundles-10000", 10000, per_bundle=250)
             rows = {c: (kas_check(package), code) for c, code in codes.items()}
             if okf is not None:

@@ -103,6 +103,14 @@ def _description(rng: random.Random, vocabulary: tuple[list[str], list[float]] |
     )
 
 
+def descriptions(count: int, *, vocabulary: int = 5000, seed: int = 7) -> list[str]:
+    """``count`` descriptions as :func:`generate_package` writes them with
+    ``vocabulary``: 10 to 22 Zipf-spread words, 1 % templated."""
+    rng = random.Random(seed)
+    words = _vocabulary(vocabulary)
+    return [_description(rng, words) for _ in range(count)]
+
+
 def _document(
     rng: random.Random, i: int, folder: str, vocabulary: tuple[list[str], list[float]] | None = None
 ) -> str:
@@ -217,4 +225,39 @@ def generate_huge_page(
         out.writelines(parts)
         out.write("\n")
     (root / "small.md").write_text(head.format("Small") + "# Small\n\nHello.\n")
+    return root
+
+
+def generate_source(root: Path, pages: int, *, seed: int = 7, vocabulary: int = 5000) -> Path:
+    """Write ``pages`` Markdown pages into the one folder ``root``, as a flat docs export
+    is before a build: no frontmatter, a title heading, an opening paragraph of Zipf-spread
+    words (2 % opening with one of a few templated sentences, as exported articles do),
+    then sections with headings, prose and a link to the next page."""
+    rng = random.Random(seed)
+    words = _vocabulary(vocabulary)
+    templated = [
+        "This article describes how to fix the error that appears when you sign in to the portal.",
+        "This article explains what to do when the service cannot be reached from your network.",
+        "Use this page to find which setting controls the behaviour of the selected feature.",
+    ]
+    root.mkdir(parents=True, exist_ok=True)
+
+    def sentence(low: int, high: int) -> str:
+        chosen = rng.choices(words[0], cum_weights=words[1], k=rng.randint(low, high))
+        return " ".join(chosen).capitalize() + "."
+
+    for i in range(pages):
+        title = " ".join(rng.choices(words[0], cum_weights=words[1], k=rng.randint(3, 7)))
+        opening = [sentence(10, 22) for _ in range(rng.randint(2, 4))]
+        if rng.random() < 0.02:
+            opening.insert(0, rng.choice(templated))
+        sections = "".join(
+            f"## {sentence(2, 5)[:-1]}\n\n{' '.join(sentence(8, 20) for _ in range(4))}\n\n"
+            for _ in range(rng.randint(2, 5))
+        )
+        (root / f"page-{i:05d}.md").write_text(
+            f"# {title.capitalize()}\n\n{' '.join(opening)}\n\n{sections}"
+            f"See [the next page](page-{(i + 1) % pages:05d}.md).\n",
+            encoding="utf-8",
+        )
     return root

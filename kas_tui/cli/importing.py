@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from kas_tui.cli.args import Parser, positive_number, whole_number
+from kas_tui.text.prose import clip
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
+from kas_tui.text.wording import visible
 
 
 def _limit_options(parser: argparse.ArgumentParser) -> None:
@@ -115,6 +118,12 @@ def build_arguments(parser: Parser) -> None:
     )
     parser.add_argument(
         "--no-check", action="store_true", help="skip the agent-ready check at the end"
+    )
+    parser.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="list every build note (by default they are counted by kind)",
     )
     _limit_options(parser)
 
@@ -318,10 +327,34 @@ def run_build(args: argparse.Namespace) -> int:
     except BuildError as exc:
         print(f"kas-tui build: {exc}", file=sys.stderr)
         return 2
-    return _build_summary(result)
+    return _build_summary(result, verbose=getattr(args, "verbose", False))
 
 
-def _build_summary(result: Any) -> int:
+#: Most notes a build lists one by one without --verbose; more are counted by kind.
+_NOTES_LISTED = 5
+#: A note's place ("docs/a.md:12: ", "SKILL.md: ") and the file it names first.
+_NOTE_PLACE = re.compile(r"^[^\s:]+(?::\d+)?:\s+")
+_NOTE_PATH = re.compile(r"[^\s:;,()']*\w[/.]\w[^\s:;,()']*")
+_NOTE_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\([^)]*\)|\d+")
+
+
+def note_kind(note: str) -> str:
+    """What a build note says, without where: ``docs/a.md:12: docs/x.svg is an
+    image: ...`` -> "is an image"; the kind notes are counted by."""
+    text = _NOTE_PATH.sub("…", _NOTE_PLACE.sub("", note, count=1))
+    text = re.sub(r"…(?:\s*…)+", "…", _NOTE_QUOTED.sub("…", text))
+    return re.split(r"[:;]", text, maxsplit=1)[0].strip(" ,.…") or "other"
+
+
+def _notes_summary(notes: list[str], err: Any) -> None:
+    kinds = Counter(note_kind(n) for n in notes)
+    print(f"  notes: {len(notes):,} (--verbose lists each)", file=err)
+    for kind, n in kinds.most_common():
+        example = next(note for note in notes if note_kind(note) == kind)
+        print(f"    {n:,} x {kind} (e.g. {clip(visible(example), 110)})", file=err)
+
+
+def _build_summary(result: Any, *, verbose: bool = False) -> int:
     err = sys.stderr
     verb = "Built" if result.first else "Updated"
     total = sum(result.seconds.values())
@@ -341,8 +374,11 @@ def _build_summary(result: Any) -> int:
             print(f"  {error.message}", file=err)
     for note in result.kept:
         print(f"  kept: {note}", file=err)
-    for note in result.notes:
-        print(f"  note: {note}", file=err)
+    if verbose or len(result.notes) <= _NOTES_LISTED:
+        for note in result.notes:
+            print(f"  note: {note}", file=err)
+    else:
+        _notes_summary(result.notes, err)
     if result.report is not None:
         report = result.report
         counts = Counter(f.code for f in report.findings if f.severity != "info")

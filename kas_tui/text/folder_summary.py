@@ -10,6 +10,7 @@ when to stop), all drafted from the package's own bundles, types and sources.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections import Counter
@@ -143,10 +144,12 @@ def phrase_key(text: str) -> str:
     return " ".join(fold(w) for w in prose.words(text))
 
 
-def title_phrases(title: str) -> set[str]:
+@functools.lru_cache(maxsize=1 << 14)
+def title_phrases(title: str) -> frozenset[str]:
     """The words of a title worth naming a topic by, and the pairs of them written next
-    to each other ("Sign in to Microsoft 365" makes no "sign Microsoft"), folded."""
-    return set(phrases(title, split=prose.words, keep=_topical))
+    to each other ("Sign in to Microsoft 365" makes no "sign Microsoft"), folded.
+    Remembered: a build weighs each title again at every level above its folder."""
+    return frozenset(phrases(title, split=prose.words, keep=_topical))
 
 
 def weights_for(folders: Iterable[Sequence[str]]) -> Weights:
@@ -383,7 +386,7 @@ def skill_description(facts: PackageFacts) -> str:
         f" Use when a question concerns {subjects} and needs {what}, "
         "or when asked which document covers a topic."
     )
-    return (covers + when)[:1000]
+    return prose.clip(covers + when, 1000)  # never a name cut mid-word
 
 
 def skill_body(facts: PackageFacts) -> str:

@@ -31,6 +31,7 @@ still need this labelling step to name what it made.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter, defaultdict
@@ -137,9 +138,11 @@ class Group:
     members: list[str] = field(default_factory=list)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def fold(word: str) -> str:
     """A word in the form phrases are compared in: lower case, a plain plural made
-    singular ("mailboxes" -> "mailbox", "policies" -> "policy"; not "access", "status")."""
+    singular ("mailboxes" -> "mailbox", "policies" -> "policy"; not "access", "status").
+    Remembered: a folder's titles and descriptions repeat their words thousands of times."""
     w = word.lower().strip(".'’-")
     if len(w) > 4 and w.endswith("ies"):
         return w[:-3] + "y"
@@ -150,6 +153,7 @@ def fold(word: str) -> str:
     return w
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _content(word: str) -> bool:
     """A word a group may be named by: no function word, page-kind word or number."""
     low = word.lower()
@@ -177,6 +181,13 @@ def phrases(
     return out
 
 
+@functools.lru_cache(maxsize=1 << 15)
+def _phrase_items(text: str) -> tuple[tuple[str, str], ...]:
+    """:func:`phrases` of ``text`` as the grouping cuts it, remembered: a document is
+    weighed again in every group it lands in."""
+    return tuple(phrases(text).items())
+
+
 def group(
     members: Sequence[Member],
     *,
@@ -193,59 +204,81 @@ def group(
     members = sorted(members, key=lambda m: m.key)
     shared = {fold(w) for w in _WORD.findall(context)}
     weight: dict[str, dict[str, float]] = {}
-    surface: dict[str, Counter[str]] = defaultdict(Counter)
+    written: dict[str, list[tuple[tuple[str, str], ...]]] = {}  # each text's (phrase, form)
     in_titles: Counter[str] = Counter()
     for m in members:
-        w: dict[str, float] = defaultdict(float)
+        w: dict[str, float] = {}
+        written[m.key] = parts = []
         for text, value in (
             (m.title, TITLE),
             (" ".join(m.tags), TAGS),
             (m.description, DESCRIPTION),
             (" ".join(m.headings), HEADINGS),
         ):
-            for phrase, form in phrases(text).items():
-                w[phrase] = max(w[phrase], value)
-                surface[phrase][form] += 1
-        weight[m.key] = dict(w)
+            items = _phrase_items(text)
+            parts.append(items)
+            for phrase, _form in items:
+                if w.get(phrase, 0.0) < value:  # the most a phrase weighs in the member
+                    w[phrase] = value
+        weight[m.key] = w
         in_titles.update(p for p, v in w.items() if v >= TITLE)
     limit = max(min_size, len(members) // 2)
     candidates = sorted(
         p for p, n in in_titles.items() if min_size <= n <= limit and not set(p.split()) & shared
     )
     holders: dict[str, list[str]] = defaultdict(list)
-    for m in members:
-        for p in candidates:
-            if weight[m.key].get(p, 0.0) >= DESCRIPTION:
+    candidate_set = set(candidates)
+    for m in members:  # each member's own phrases, not every candidate: a large folder
+        for p, w in weight[m.key].items():  # has thousands
+            if w >= DESCRIPTION and p in candidate_set:
                 holders[p].append(m.key)
+    # each candidate's members not grouped yet, and their weight (sums of 3, 2, 1 and
+    # 0.5 are exact, so kept up to date they equal a sum made afresh)
+    fresh_count = {p: len(holders[p]) for p in candidates}
+    fresh_weight = {p: sum(weight[k][p] for k in holders[p]) for p in candidates}
     taken: list[str] = []
     grouped: set[str] = set()
     while len(taken) < parent_room - 1:
-        best, best_score = None, (0, 0.0, "")
-        for p in candidates:
-            if p in taken:
+        best, best_score = None, (0, 0.0)
+        for p in candidates:  # the most fresh members (up to capacity), then weight,
+            count = fresh_count[p]  # then the alphabetically first
+            if count < min_size or p in taken:
                 continue
-            fresh = [k for k in holders[p] if k not in grouped]
-            if len(fresh) < min_size:
-                continue
-            title_weight = sum(weight[k][p] for k in fresh)
-            score = (min(len(fresh), capacity), title_weight, prefer_first(p))
-            if score > best_score:
+            score = (min(count, capacity), fresh_weight[p])
+            if (
+                best is None
+                or score > best_score
+                or (score == best_score and prefer_first(p) > prefer_first(best))
+            ):
                 best, best_score = p, score
         if best is None:
             break
-        fresh = sum(1 for k in holders[best] if k not in grouped)
+        fresh = fresh_count[best]
         for p in candidates:  # "free busy" over "busy" when it says the same
             wider = " " in p and best in p.split() and p not in taken
-            if wider and sum(1 for k in holders[p] if k not in grouped) * 4 >= fresh * 3:
+            if wider and fresh_count[p] * 4 >= fresh * 3:
                 best = p
                 break
         taken.append(best)
-        grouped.update(holders[best])
+        for k in holders[best]:
+            if k not in grouped:
+                grouped.add(k)
+                for p, w in weight[k].items():
+                    if w >= DESCRIPTION and p in candidate_set:
+                        fresh_count[p] -= 1
+                        fresh_weight[p] -= w
         left = len(members) - len(grouped)
         if left + len(taken) <= parent_room and left < min_size:
             break
     if len(taken) < 2:
         return [], [m.key for m in members]
+    # how each label is written, counted over every text that holds it
+    surface: dict[str, Counter[str]] = {p: Counter() for p in taken}
+    for m in members:
+        for items in written[m.key]:
+            for phrase, form in items:
+                if phrase in surface:
+                    surface[phrase][form] += 1
     groups = {p: Group(_label(p, surface[p])) for p in taken}
     loose: list[Member] = []
     for m in members:
@@ -257,17 +290,22 @@ def group(
         else:
             loose.append(m)
     kept: list[str] = []
+    # how many of a group's first 200 members hold each phrase: a loose member's overlap
+    # with the group is the sum over its own phrases (kept up to date as members join)
+    sample = {p: Counter(q for k in groups[p].members[:200] for q in weight[k]) for p in taken}
     for m in loose:
-        words = set(weight[m.key])
+        words = weight[m.key]
         scores = []
         for i, p in enumerate(taken):
-            overlap = sum(
-                1 for k in groups[p].members[:200] for q in weight[k] if q in words and q != p
-            )
+            held = sample[p]
+            overlap = sum(held[q] for q in words if q != p and q in held)
             scores.append((overlap / math.sqrt(len(groups[p].members) + 1), -i, p))
         top = max(scores)
         if top[0] > 0:
-            groups[top[2]].members.append(m.key)
+            joined = groups[top[2]].members
+            joined.append(m.key)
+            if len(joined) <= 200:
+                sample[top[2]].update(weight[m.key].keys())  # one each, not the weights
         else:
             kept.append(m.key)
     result = [g for g in (groups[p] for p in taken) if g.members]

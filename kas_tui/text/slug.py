@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 #: Stems a document may not take (they are the package's own files).
@@ -40,21 +40,48 @@ def slugify(text: str, *, fallback: str = "document", max_len: int = MAX_SLUG) -
     return slug or fallback
 
 
+class TakenNames:
+    """The names taken in one folder, case ignored, as :func:`unique_slug` asks them: a
+    build naming thousands of pages in one folder keeps one and adds to it, instead of
+    handing over a set whose every name is lower-cased again for each page."""
+
+    __slots__ = ("_lower",)
+
+    def __init__(self, names: Iterable[str] = ()) -> None:
+        self._lower = {name.lower() for name in names}
+
+    def add(self, name: str) -> None:
+        self._lower.add(name.lower())
+
+    def update(self, names: Iterable[str]) -> None:
+        self._lower.update(name.lower() for name in names)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name.lower() in self._lower
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._lower)
+
+    def __len__(self) -> int:
+        return len(self._lower)
+
+
 def unique_slug(base: str, taken: Iterable[str], *, at_root: bool = False) -> str:
     """``base``, or ``base-2``, ``base-3``... : the first not in ``taken`` (case ignored).
 
     ``taken`` holds the stems (file names without ``.md``) and folder names already used
-    in the folder. Reserved stems are never returned.
+    in the folder (a :class:`TakenNames` when many names are given one by one).
+    Reserved stems are never returned.
     """
-    used = {name.lower() for name in taken}
+    used = taken if isinstance(taken, TakenNames) else TakenNames(taken)
     reserved = RESERVED_AT_ROOT if at_root else RESERVED
-    if base not in reserved and base.lower() not in used:
+    if base not in reserved and base not in used:
         return base
     stem = f"{base}-page" if base in reserved else base
-    if stem.lower() not in used:
+    if stem not in used:
         return stem
     n = 2
-    while f"{stem}-{n}".lower() in used:
+    while f"{stem}-{n}" in used:
         n += 1
     return f"{stem}-{n}"
 

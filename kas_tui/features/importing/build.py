@@ -65,10 +65,12 @@ from kas_tui.features.importing.source_meta import (
     is_furniture,
     is_site_config,
     is_source_code,
+    is_toc_file,
 )
 from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.features.importing.toc_wiki import ATTACHMENTS, ORDER
 from kas_tui.text import prose
+from kas_tui.text.alike import AlikeSet
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 from kas_tui.text.wording import visible
 
@@ -351,6 +353,10 @@ class _Builder(LayoutMixin, IncludesMixin, GroupsMixin, ReconcileMixin, Manifest
         self.toc = find_toc(self.source_files, self._read_source)
         if self.toc is not None:
             self.result.notes += self.toc.problems
+        # the TOC files are read for the tree, not copied: the indexes are the package's TOC
+        read = {self.toc.file} if self.toc is not None else set()
+        read |= {n.file for n, _above in self.toc.walk() if n.file} if self.toc else set()
+        assets = [a for a in assets if a not in read and not is_toc_file(a)]
         self.result.sources = len(documents)
         self._map_paths(documents, assets)
         self.progress("enumerate", len(documents), len(documents))
@@ -471,7 +477,7 @@ class _Builder(LayoutMixin, IncludesMixin, GroupsMixin, ReconcileMixin, Manifest
             )
             if doc.strong_type and doc.strong_type not in FORMAT_TYPES:
                 folder_types[posixpath.dirname(doc.out)][doc.strong_type] += 1
-        siblings: dict[str, list[str]] = defaultdict(list)
+        siblings: dict[str, AlikeSet] = defaultdict(AlikeSet)
         total = len(converted)
         for n, doc in enumerate(sorted(converted, key=lambda d: d.out), start=1):
             assert doc.converted is not None
@@ -509,7 +515,7 @@ class _Builder(LayoutMixin, IncludesMixin, GroupsMixin, ReconcileMixin, Manifest
                 )
                 doc.state, doc.draft = "failed", None
                 continue
-            siblings[folder].append(doc.draft.description)
+            siblings[folder].add(doc.draft.description)
             self.kinds[doc.source] = doc.converted.kind
             doc.blocks = []
             self.progress("draft", n, total)

@@ -70,8 +70,9 @@ class GroupsMixin:
                 if doc.source not in touched:
                     continue
                 if doc.converted is not None and doc.converted.kind == "markdown":
-                    doc.draft.body = self._rewrite_links(doc, doc.raw_body)
-                doc.text = doc.draft.render()
+                    body = self._rewrite_links(doc, doc.raw_body)
+                    doc.text = doc.draft.with_body(body, doc.text)
+                # other kinds keep no links to other pages: their text stands as drafted
 
     def _split(
         self,
@@ -109,19 +110,32 @@ class GroupsMixin:
         )
         if not groups:
             return []
-        taken = set(children) | {posixpath.basename(d.out)[:-3] for d in members}
+        taken = set(children)  # a page and a folder may share a name: setup.md, setup/
         by_key = {d.out: d for d in members}
-        made = []
-        for g in groups:
-            slug = unique_slug(slugify(g.label, fallback="group"), taken)
-            taken.add(slug)
-            sub = posixpath.join(folder, slug) if folder else slug
-            self.group_titles[sub] = g.label
-            for key in g.members:
+        made: list[str] = []
+
+        def move(keys: list[str], sub: str) -> None:
+            for key in keys:
                 doc = by_key.pop(key)
                 doc.out = posixpath.join(sub, posixpath.basename(doc.out))
                 doc.draft.bundle = sub
                 members_of[sub].append(doc)
+
+        for g in groups:
+            slug = slugify(g.label, fallback="group")
+            sub = posixpath.join(folder, slug) if folder else slug
+            names = {posixpath.basename(d.out) for d in members_of.get(sub, [])}
+            if slug in taken and names.isdisjoint(posixpath.basename(k) for k in g.members):
+                # the bundle of that name is there already: the group joins it, no "setup-2"
+                move(g.members, sub)
+                if sub not in made:
+                    made.append(sub)
+                continue
+            slug = unique_slug(slug, taken)
+            taken.add(slug)
+            sub = posixpath.join(folder, slug) if folder else slug
+            self.group_titles[sub] = g.label
+            move(g.members, sub)
             children.add(slug)
             made.append(sub)
         members_of[folder] = list(by_key.values())

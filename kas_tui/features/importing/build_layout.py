@@ -13,19 +13,28 @@ from urllib.parse import unquote
 
 from kas_tui.core.fileio import read_regular
 from kas_tui.core.okf import index_layout
-from kas_tui.core.okf.links import relative_link, resolve, rewrite_links, site_link
+from kas_tui.core.okf.links import (
+    Span,
+    destination_spans,
+    relative_link,
+    resolve,
+    rewrite_links,
+    site_link,
+)
 from kas_tui.features.importing.build_manifest import _one_line
 from kas_tui.features.importing.convert import Converted
 from kas_tui.features.importing.draft import Draft
 from kas_tui.features.importing.source_meta import readable_name, site_title, subjects
 from kas_tui.text import folder_summary as summary
 from kas_tui.text import prose
-from kas_tui.text.slug import slugify, unique_slug
+from kas_tui.text.slug import TakenNames, slugify, unique_slug
 
 #: Folder names that say where pages are kept, not what they are about.
 _GENERIC_FOLDERS = frozenset(
     {"docs", "doc", "documentation", "content", "pages", "src", "source", "wiki", "site"}
 )
+#: Where the assets of the package's root go (images, furniture, site configs).
+ASSETS_FOLDER = "assets"
 #: Words that mark a page as history: never an entry point.
 _OBSOLETE = re.compile(r"\b(obsolete|deprecated|retired|legacy|no longer supported)\b", re.I)
 
@@ -53,6 +62,34 @@ def _titles_below(view: dict[str, tuple[str, str, str]]) -> dict[str, list[str]]
     return below
 
 
+def _distinct_titles(
+    entries: list[tuple[str, str, str, bool]],
+) -> list[tuple[str, str, str, bool]]:
+    """``entries`` of one index with no title twice: of entries titled alike, the one
+    the title names (a bundle, else the one whose file is named by the title) keeps it;
+    the others say what tells them apart, their file's name ("Widgets (Widget gallery)"
+    beside the "Widgets" bundle)."""
+    alike: dict[str, list[int]] = defaultdict(list)
+    for n, (_target, title, _desc, _bundle) in enumerate(entries):
+        alike[title.casefold()].append(n)
+    out = list(entries)
+    for group in (g for g in alike.values() if len(g) > 1):
+
+        def name(n: int) -> str:
+            return posixpath.basename(entries[n][0]).removesuffix(".md")
+
+        keep = min(group, key=lambda n: (name(n) != slugify(entries[n][1]), not entries[n][3], n))
+        for n in group:
+            if n == keep:
+                continue
+            target, title, desc, is_bundle = entries[n]
+            told = index_layout.folder_title(name(n))
+            if told.casefold() == title.casefold() or told.casefold() in title.casefold():
+                told = "section" if is_bundle else "page"
+            out[n] = (target, f"{title} ({told})", desc, is_bundle)
+    return out
+
+
 @dataclass
 class _Doc:
     """One source document through the stages."""
@@ -68,6 +105,7 @@ class _Doc:
     text: str = ""
     raw_body: str = ""  # the converted body before its links were rewritten
     headings: tuple[str, ...] = ()  # its section headings, for grouping
+    raw_spans: list[Span] | None = None  # the links found in raw_body, once
 
 
 class LayoutMixin:
@@ -84,7 +122,7 @@ class LayoutMixin:
             top = self._wrapper_folder(documents, assets)
             if top:
                 self.folders[top] = ""  # a folder holding every page is the package root
-        taken: dict[str, set[str]] = defaultdict(set)
+        taken: dict[str, TakenNames] = defaultdict(TakenNames)
         for out in self.folders.values():
             if out:
                 taken[posixpath.dirname(out)].add(posixpath.basename(out))
@@ -108,14 +146,19 @@ class LayoutMixin:
             while folder:
                 needed.add(folder)
                 folder = posixpath.dirname(folder)
+        made: set[str] = set()
         for folder in sorted(needed, key=lambda f: (f.count("/"), f)):
             if folder in self.folders:
                 continue
             parent = self.folders[posixpath.dirname(folder)]
-            slug = unique_slug(
-                slugify(posixpath.basename(folder), fallback="folder"), taken[parent]
-            )
+            base = slugify(posixpath.basename(folder), fallback="folder")
+            out = posixpath.join(parent, base) if parent else base
+            if out in made:  # "Mail Flow/" beside "mail-flow/": one name, one bundle
+                self.folders[folder] = out
+                continue
+            slug = unique_slug(base, taken[parent])
             out = posixpath.join(parent, slug) if parent else slug
+            made.add(out)
             taken[parent].add(slug)
             self.folders[folder] = out
         for rel in documents:
@@ -135,7 +178,8 @@ class LayoutMixin:
             if rel in old_assets:
                 self.assets[rel] = old_assets[rel]["path"]
                 continue
-            folder = self.folders[posixpath.dirname(rel)]
+            # images and furniture never sit beside SKILL.md: the root holds bundles
+            folder = self.folders[posixpath.dirname(rel)] or ASSETS_FOLDER
             suffix = Path(rel).suffix.lower()
             if suffix in (".md", ".markdown", ".mdx"):
                 suffix = (
@@ -143,7 +187,7 @@ class LayoutMixin:
                 )
             stem = unique_slug(slugify(Path(rel).stem, fallback="asset"), taken[folder])
             taken[folder].add(stem + suffix)
-            self.assets[rel] = posixpath.join(folder, stem + suffix) if folder else stem + suffix
+            self.assets[rel] = posixpath.join(folder, stem + suffix)
 
     def _wrapper_folder(self, documents: list[str], assets: list[str]) -> str:
         """The one folder every page sits in, when there is one: an MkDocs site's
@@ -172,6 +216,8 @@ class LayoutMixin:
             resolved, rooted = found.path, target.startswith("/")
             if resolved not in self.docs and resolved not in self.assets:
                 resolved = self._loose_match(resolved) or resolved
+            if rooted and resolved not in self.docs and resolved not in self.assets:
+                resolved = self._served_page(resolved) or resolved
             path = unquote(target.partition("#")[0].partition("?")[0])
             sep, fragment = ("#", found.fragment) if "#" in target else ("", "")
             if resolved in self.docs and self.docs[resolved].state != "failed":
@@ -197,7 +243,42 @@ class LayoutMixin:
                 return None
             return link + (sep + fragment if sep else "")
 
-        return rewrite_links(body, target_for)
+        spans = None
+        if body == doc.raw_body:  # rewritten again when the page moves: its links read once
+            if doc.raw_spans is None:
+                doc.raw_spans = destination_spans(body)
+            spans = doc.raw_spans
+        return rewrite_links(body, target_for, spans)
+
+    def _served_page(self, path: str) -> str | None:
+        """The source a site-absolute URL is served from: a site's root is its pages
+        folder (MkDocs' ``docs_dir``, else the folder around every page), and a page
+        is served at its path without ``.md``, as a directory (``/guide/app/`` for
+        ``docs/guide/app.md``, ``/guide/`` for ``docs/guide/index.md``)."""
+        site = getattr(self, "_site", None)
+        if site is None:
+            root = self.toc.docs_dir if self.toc is not None and self.toc.docs_dir else ""
+            root = root or next((s for s, o in self.folders.items() if s and not o), "")
+            # the names a site-absolute path may start with: others (/powershell/...) are
+            # another site's sections, never looked for
+            tops = {
+                slugify(posixpath.splitext(part)[0])
+                for s in self.source_files
+                for part in s.split("/")[:2]
+            }
+            site = self._site = (root, tops)
+        site_root, tops = site
+        path = path.strip("/")
+        inside = posixpath.join(site_root, path).strip("/") if site_root else path
+        if path and slugify(posixpath.splitext(path.split("/", 1)[0])[0]) not in tops:
+            return None
+        for stem in dict.fromkeys((inside, path)):
+            for candidate in (f"{stem}.md", f"{stem}/index.md".lstrip("/"), stem):
+                found = candidate if candidate in self.docs or candidate in self.assets else None
+                found = found or self._loose_match(candidate)
+                if found:
+                    return found
+        return None
 
     def _loose_match(self, path: str) -> str | None:
         """The one source file a link's path names but for case or spelling:
@@ -269,7 +350,7 @@ class LayoutMixin:
         which is a skill name."""
         cached = getattr(self, "_title_cache", None)
         if cached is None:
-            files = sorted({*self.docs, *self.assets})
+            files = sorted(self.source_files)  # the site config too, copied or not
             wrapper = next((src for src, out in self.folders.items() if src and not out), "")
             name = posixpath.basename(wrapper)
             if not name or name.lower() in _GENERIC_FOLDERS:
@@ -386,7 +467,7 @@ class LayoutMixin:
                 (path, _one_line(view[path][0]), _one_line(view[path][1]), False)
                 for path in sorted(docs_in.get(folder, []), key=lambda p: view[p][0].lower())
             ]
-            wanted[folder] = entries
+            wanted[folder] = _distinct_titles(entries)
         return wanted, info
 
     @staticmethod
@@ -486,7 +567,7 @@ class LayoutMixin:
         facts = summary.PackageFacts(
             name=self.name,
             title=self._package_title(),
-            products=subjects(self.source_meta),
+            products=subjects(self.source_meta, texts=[f"{v[0]}\n{v[1]}" for v in view.values()]),
             most_linked=self._most_linked(view),
             documents=len(view),
             bundles=[(f, info[f][0], info[f][1], info[f][2]) for f in top],

@@ -38,6 +38,7 @@ from kas_tui.core.okf.links import rewrite_links, site_link
 from kas_tui.core.okf.timestamp import Timestamp
 from kas_tui.features.importing.convert import Converted
 from kas_tui.features.importing.heuristics import (
+    clean_file_title,
     draft_description,
     draft_tags,
     draft_title,
@@ -45,10 +46,15 @@ from kas_tui.features.importing.heuristics import (
 )
 from kas_tui.features.importing.source_meta import strip_site_suffix
 from kas_tui.text import prose
+from kas_tui.text.alike import AlikeSet
+from kas_tui.text.openings import without_preamble
 from kas_tui.text.slug import names_in, slugify, unique_slug
 
 if TYPE_CHECKING:
     from kas_tui.core.package import Package
+
+#: A title that is a URL slug (``version-060``), not words.
+_SLUG_TITLE = re.compile(r"[a-z0-9]+(?:[-_][a-z0-9]+)+")
 
 #: The actor written in ``generated.by``.
 GENERATOR = f"kas-tui/{__version__}"
@@ -102,6 +108,17 @@ class Draft:
     def render(self) -> str:
         """The document's text: frontmatter block, then the body."""
         return render_document(self.converted, self.frontmatter, self.drafted, self.body)
+
+    def with_body(self, body: str, text: str) -> str:
+        """Set the body to ``body`` and give the document's text, ``text`` being what
+        :meth:`render` gave before: only the body changed, so the frontmatter block is
+        kept as it was rendered and checked (a build rewrites the links of every page it
+        moves into a sub-bundle)."""
+        tail = body_text(self)
+        self.body = body
+        if not text.endswith(tail):
+            return self.render()
+        return text[: len(text) - len(tail)] + body_text(self)
 
     def set_field(self, key: str, value: Any) -> bool:
         """Set one frontmatter field (:data:`kas_tui.core.form_fields.REMOVE` drops it); ``False``
@@ -172,7 +189,7 @@ def draft_document(
     root: Path | None = None,
     taken: Iterable[str] | None = None,
     existing_types: Counter[str] | None = None,
-    siblings: Iterable[str] = (),
+    siblings: Iterable[str] | AlikeSet = (),
     now: dt.datetime | None = None,
     slug: str | None = None,
     blocks: list[prose.Block] | None = None,
@@ -182,8 +199,10 @@ def draft_document(
     ``package`` (or ``root``, ``taken`` and ``existing_types`` when there is no loaded
     package yet, as in a build) gives the names already used in the bundle, the types
     its documents have, and the root ``sources[].resource`` is relative to.
-    ``siblings`` are descriptions of the bundle's other documents: a drafted description
-    that reads almost the same as one of them is passed over for the next candidate.
+    ``siblings`` are descriptions of the bundle's other documents (an
+    :class:`~kas_tui.text.alike.AlikeSet` when a whole folder is drafted): a drafted
+    description that reads almost the same as one of them is passed over for the next
+    candidate.
     ``type`` overrides the inferred type; ``slug`` the file name. ``blocks`` are the
     body's :func:`~kas_tui.text.prose.blocks` when the caller has them already.
     """
@@ -203,7 +222,12 @@ def draft_document(
 
     given_title = _text(foreign.get("title"))
     title = strip_site_suffix(given_title) if given_title else draft_title(converted, parsed)
-    description = _text(foreign.get("description"))
+    if _SLUG_TITLE.fullmatch(title):  # a URL slug in the title's place: the page's heading
+        drafted_title = draft_title(converted, parsed)
+        if drafted_title != clean_file_title(converted.source.stem):
+            title = drafted_title
+    given_description = _text(foreign.get("description"))
+    description = without_preamble(given_description)
     if not description:
         description = draft_description(converted, title, parsed, siblings=siblings)
     doc_type = (type or "").strip() or _text(foreign.get("type"))
@@ -238,7 +262,10 @@ def draft_document(
     frontmatter = dict(foreign)
     drafted: list[str] = []
     for key, value in ours.items():
-        cleaned = key == "title" and value != given_title  # the site's suffix dropped
+        # the site's suffix or a slug dropped; the lead-in of the description
+        cleaned = (key == "title" and value != given_title) or (
+            key == "description" and given_description and value != given_description
+        )
         if key in foreign and _usable(key, foreign[key]) and key != "sources" and not cleaned:
             continue
         frontmatter[key] = value

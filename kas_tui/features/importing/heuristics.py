@@ -20,7 +20,9 @@ from typing import Any
 from kas_tui.core.fileio import read_regular
 from kas_tui.features.importing.convert import Converted
 from kas_tui.text import prose
+from kas_tui.text.alike import AlikeSet
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION, norm, says_nothing
+from kas_tui.text.openings import without_preamble
 
 #: Longest drafted description (the checker's KAS045 threshold).
 MAX_DESCRIPTION = LONG_DESCRIPTION
@@ -157,8 +159,9 @@ def draft_title(converted: Converted, parsed: list[prose.Block]) -> str:
                 and prose.words(block.text)
             ):
                 return _clean_title(block.text)
-            if block.kind != "heading":
+            if block.kind == "heading" or converted.kind not in ("markdown", "text"):
                 break
+            # a Markdown page's H1 may follow a banner, an admonition or a badge line
         first = next((b for b in parsed[:3] if b.kind == "paragraph"), None)
         if first is not None and converted.kind in ("docx", "pdf", "text") and _title_like(first):
             return _clean_title(first.text)
@@ -172,7 +175,7 @@ def _title_like(block: prose.Block) -> bool:
         3 <= n <= 14
         and len(text) <= 110
         and not text.rstrip().endswith((".", ",", ";"))
-        and sum(c.isalpha() for c in text) > len(text) * 0.6
+        and prose.letter_count(text) > len(text) * 0.6
         and not text.isupper()
     )
 
@@ -185,24 +188,25 @@ def draft_description(
     title: str,
     parsed: list[prose.Block],
     *,
-    siblings: Iterable[str] = (),
+    siblings: Iterable[str] | AlikeSet = (),
 ) -> str:
     """One informative sentence about the document, at most about 200 characters.
 
     The first sentence that reads as prose; when it reads almost the same as a sibling's
     description, the next sentence of the same paragraph is tried, then the next
     paragraph's (only as far as the opening paragraphs: further in, a shared description
-    is more honest than an off-topic one).
+    is more honest than an off-topic one). A caller drafting a whole folder passes its
+    siblings as one :class:`~kas_tui.text.alike.AlikeSet` it adds to.
     """
-    others = [_sorted_words(s) for s in siblings if s]
+    others = siblings if isinstance(siblings, AlikeSet) else AlikeSet(siblings)
     first = ""
     for n, group in enumerate(_candidates(converted, title, parsed)):
         for candidate in group:
-            sentence = _finish(candidate)
+            sentence = _finish(without_preamble(candidate))
             if not sentence or says_nothing(sentence, title) or norm(sentence) == norm(title):
                 continue
             first = first or sentence
-            if not _near_duplicate(sentence, others):
+            if not others.reads_like(sentence):
                 return sentence
         if first and n >= 2:
             break
@@ -217,19 +221,6 @@ def _finish(text: str) -> str:
     if text[-1] not in ".!?…":
         text += "."
     return text[0].upper() + text[1:]
-
-
-def _sorted_words(text: str) -> str:
-    return " ".join(sorted(norm(text).split()))
-
-
-def _near_duplicate(sentence: str, others: list[str]) -> bool:
-    if not others:
-        return False
-    from rapidfuzz import fuzz
-
-    mine = _sorted_words(sentence)
-    return any(fuzz.ratio(mine, other) >= 90 for other in others)
 
 
 def _candidates(converted: Converted, title: str, parsed: list[prose.Block]) -> Iterator[list[str]]:
@@ -272,7 +263,7 @@ def _prose_like(sentence: str) -> bool:
         return False
     if sentence.count(",") > len(tokens) / 3:
         return False  # a list of names or values
-    letters = sum(c.isalpha() for c in sentence)
+    letters = prose.letter_count(sentence)
     if letters < len(sentence) * 0.6:
         return False
     if sentence.rstrip()[-1:] in ".!?:":

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import yaml
@@ -95,6 +95,12 @@ def is_site_config(rel: str) -> bool:
     anywhere)."""
     name = rel.rsplit("/", 1)[-1].lower()
     return bool(_TOC.match(name)) or ("/" not in rel and bool(_SITE_CONFIG.match(name)))
+
+
+def is_toc_file(rel: str) -> bool:
+    """Whether a source file is a table of contents by its name (``toc.yml``, ``TOC.md``,
+    ``toc.json`` anywhere): read for the package's tree, never copied into it."""
+    return bool(_TOC.match(rel.rsplit("/", 1)[-1].lower()))
 
 
 #: Program sources: examples a page shows or links to, kept as assets, never documents.
@@ -240,13 +246,23 @@ def site_title(read: Callable[[str], str | None], files: Iterable[str]) -> str |
 SUBJECT_KEYS = ("appliesto", "applies_to", "products", "product", "ms.service", "ms.product")
 
 
-def subjects(frontmatters: Iterable[Mapping[str, Any]], limit: int = 8) -> list[str]:
+def subjects(
+    frontmatters: Iterable[Mapping[str, Any]],
+    limit: int = 8,
+    *,
+    texts: Sequence[str] | None = None,
+) -> list[str]:
     """The products or services the pages say they are about, most common first: the
     values of ``appliesto`` / ``applies_to`` / ``products`` lists and of ``ms.service``
     / ``ms.product`` (``exchange-online`` read as "Exchange online"), release years
-    dropped ("Outlook 2016" and "Outlook 2019" are "Outlook")."""
+    dropped ("Outlook 2016" and "Outlook 2019" are "Outlook").
+
+    With ``texts`` (the pages' titles and descriptions), a name read from a slug is
+    spelled as they spell it ("Dynamics 365 Business Central"), and one they never
+    write (an abbreviated slug, ``dynamics-365-op``) is left out."""
     counts: Counter[str] = Counter()
     spelled: dict[str, str] = {}
+    from_slug: set[str] = set()
     for data in frontmatters:
         seen: set[str] = set()
         for key in ("appliesto", "applies_to", "products", "product"):
@@ -261,11 +277,29 @@ def subjects(frontmatters: Iterable[Mapping[str, Any]], limit: int = 8) -> list[
                 if isinstance(value, str) and value.strip():
                     words = value.strip().replace("-", " ")
                     seen.add(words[0].upper() + words[1:])
+                    from_slug.add(_unversioned(words[0].upper() + words[1:]))
         for item in sorted({_unversioned(i) for i in seen}):
             key = item.lower()
             counts[key] += 1
             spelled.setdefault(key, item)
+    if texts is not None:
+        for key in [k for k, item in spelled.items() if item in from_slug]:
+            written = spelled_in(key, texts)
+            if written:
+                spelled[key] = written
+            else:
+                del counts[key]
     return [spelled[k] for k, _n in counts.most_common(limit)]
+
+
+def spelled_in(phrase: str, texts: Sequence[str]) -> str | None:
+    """How ``texts`` most often write ``phrase`` (compared without case), the spelling
+    with more capitals first among equals; ``None`` when they never write it."""
+    pattern = re.compile(r"(?<!\w)" + r"\s+".join(map(re.escape, phrase.split())) + r"(?!\w)", re.I)
+    found = Counter(" ".join(m.split()) for m in pattern.findall("\n".join(texts)))
+    if not found:
+        return None
+    return max(found, key=lambda w: (found[w], sum(c.isupper() for c in w)))
 
 
 _YEAR = re.compile(r"\s+(?:19|20)\d\d\b.*$")

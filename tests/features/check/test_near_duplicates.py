@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+import tracemalloc
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
+from benchmarks.generate import descriptions
 from kas_tui.features.check import near_duplicates
 from kas_tui.features.check.near_duplicates import SIMILAR, earliest_alike, sorted_words
 
@@ -167,3 +169,21 @@ def test_common_words_only_are_still_compared():
         assert fuzz.ratio(texts[i], texts[j]) >= SIMILAR and exact[i] <= j
     for i, j in every_pair(descriptions, same, overlap=0.8).items():
         assert i in got and got[i] <= j
+
+
+def test_a_large_folder_is_searched_in_little_memory():
+    """20,000 generated descriptions: the hashed search holds less than 2 KB an entry
+    at its peak (it held 3 KB: every signature and every candidate pair at once)."""
+    texts = [sorted_words(d) for d in descriptions(20000)]
+    same = list(range(len(texts)))
+    near_duplicates._hashed(texts[:1200], same[:1200])  # numpy and RapidFuzz imported
+    tracemalloc.start()
+    try:
+        found = near_duplicates._hashed(texts, same)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 * 1024 * len(texts)
+    assert found  # the templated ones
+    for i, j in found.items():
+        assert j < i and fuzz.ratio(texts[i], texts[j]) >= SIMILAR

@@ -134,10 +134,13 @@ def test_a_docfx_export_builds_without_its_furniture_and_with_its_own_names(
         "mailflow/queue.md",
         "mailflow/relay.md",
     ]
-    # furniture, snippets and the site's config stay in the package as assets, not .md
-    for asset in ("readme.txt", "license", "security.txt", "includes/note.txt", "docfx.json"):
-        assert (out / asset).is_file(), asset
-    assert (out / "mailflow/toc.yml").is_file()
+    # furniture, snippets and the site's config stay in the package as assets, not .md;
+    # those of the root in assets/, never beside SKILL.md
+    for asset in ("readme.txt", "license", "security.txt", "docfx.json"):
+        assert (out / "assets" / asset).is_file(), asset
+        assert not (out / asset).exists(), asset
+    assert (out / "includes/note.txt").is_file()
+    assert not (out / "mailflow/toc.yml").exists()  # read for the tree, not copied
     root = parse_index((out / "index.md").read_text("utf-8"))
     assert [e.title for e in root.entries] == ["Mail flow"]  # spelled as the titles spell it
     queue = fm.parse((out / "mailflow/queue.md").read_text("utf-8")).data
@@ -196,7 +199,7 @@ def test_a_source_that_is_one_folder_in_a_wrapper_is_built_from_that_folder(
     out = tmp_path / "handbook"
     build(source, out, now=NOW, workers=1)
     assert (out / "guide.md").is_file() and (out / "teams/escalation.md").is_file()
-    assert (out / "license.txt").is_file()  # furniture at the wrapper's root: an asset
+    assert (out / "assets/license.txt").is_file()  # furniture at the wrapper's root: an asset
     root = parse_index((out / "index.md").read_text("utf-8"))
     assert root.sections[0].title == "Contoso Handbook"  # the wrapper's name, not the download's
 

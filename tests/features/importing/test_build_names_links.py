@@ -1,0 +1,208 @@
+"""The build reads names, descriptions and links as the source writes them (issue 33,
+items 2-4): product names spelled as the pages spell them, no numbered folders, no two
+sibling entries titled alike, assets under ``assets/``, no TOC file copied; boilerplate
+lead-ins dropped from descriptions; MkDocs site-absolute links resolved, titles from a
+page's heading, never a slug; build notes counted by kind."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from kas_tui.cli.main import main
+from kas_tui.core.okf import frontmatter as fm
+from kas_tui.core.okf.index import parse_index
+from kas_tui.core.okf.skill import parse_skill
+from kas_tui.core.package import Package
+from kas_tui.features.check import check
+from kas_tui.features.importing.build import build
+from kas_tui.features.importing.source_meta import subjects
+from tests.helpers.build_sources import article, write_sources
+
+NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
+
+NAV = """site_name: Widgetry
+nav:
+  - "index.md"
+  - Guide:
+      - "guide/app.md"
+      - "guide/events.md"
+  - "widget_gallery.md"
+  - Reference:
+      - Widgets:
+          - "widgets/button.md"
+          - "widgets/input.md"
+  - Blog:
+      - "blog/release.md"
+"""
+
+
+def _page(title: str, text: str = "") -> str:
+    body = text or f"What {title.lower()} is for, and how an app puts it to use."
+    return f"# {title}\n\n{body}\n"
+
+
+def _mkdocs_site(tmp_path: Path) -> Path:
+    return write_sources(
+        tmp_path / "src",
+        {
+            "mkdocs.yml": NAV,
+            "LICENSE": "MIT License\n",
+            "docs/index.md": "---\nhide:\n  - toc\n---\n\n!!! tip\n\n    See the side-bar.\n\n"
+            + _page("Welcome", "Widgetry builds terminal apps from widgets and styles."),
+            "docs/guide/app.md": _page(
+                "App Basics",
+                "In this chapter we will cover how to use the App class to create an application.",
+            ),
+            "docs/guide/events.md": _page(
+                "Events",
+                "This chapter discusses how widgets tell the app that something happened. "
+                "Press a [button](/widget_gallery/#button), or read [the basics](/guide/app/) "
+                "and [the input](/widgets/input/).",
+            ),
+            "docs/widget_gallery.md": _page("Widgets", "Every widget Widgetry ships with."),
+            "docs/widgets/button.md": _page("Button"),
+            "docs/widgets/input.md": _page("Input"),
+            "docs/blog/release.md": '---\ntitle: "version-060"\n---\n\n'
+            + _page("Widgetry 0.6.0 adds a tree widget", "A new release lands with a tree."),
+            "docs/images/logo.png": b"\x89PNG\r\n\x1a\nfake",
+        },
+    )
+
+
+def test_an_mkdocs_site_reads_as_its_pages_write_it(tmp_path: Path) -> None:
+    out = tmp_path / "widgetry-kb"
+    result = build(_mkdocs_site(tmp_path), out, now=NOW, workers=1)
+    assert result.errors == 0
+    # no two entries of one index titled alike: the bundle keeps "Widgets", the page says
+    # what tells it apart
+    for index in out.rglob("index.md"):
+        titles = [e.title.casefold() for e in parse_index(index.read_text("utf-8")).entries]
+        assert len(titles) == len(set(titles)), index
+    root = parse_index((out / "index.md").read_text("utf-8"))
+    assert {e.title for e in root.entries} >= {"Widgets", "Widgets (Widget gallery)"}
+    # a page's title is its heading (after a banner), never its slug
+    assert "Welcome" in {e.title for e in root.entries}
+
+    def data(rel: str) -> dict:
+        return fm.parse((out / rel).read_text("utf-8")).data
+
+    assert data("blog/release.md")["title"] == "Widgetry 0.6.0 adds a tree widget"
+    # descriptions without the page's lead-in
+    assert data("guide/app.md")["description"] == (
+        "How to use the App class to create an application."
+    )
+    assert data("guide/events.md")["description"] == (
+        "How widgets tell the app that something happened."
+    )
+    # site-absolute links lead to the pages the site serves there
+    events = (out / "guide/events.md").read_text("utf-8")
+    assert "(/widget-gallery.md#button)" in events
+    assert "(/guide/app.md)" in events and "(/widgets/input.md)" in events
+    report = check(Package(out), agent_ready=True)
+    assert not [f for f in report.findings if f.code == "OKF120"]
+    # nothing but bundles, pages and the package's own files at the root; the nav not copied
+    assert (out / "assets/license").is_file() and not (out / "license").exists()
+    assert not list(out.rglob("mkdocs*"))
+
+
+def test_a_flat_docfx_folder_keeps_its_names_and_leaves_its_toc_out(tmp_path: Path) -> None:
+    def page(title: str, description: str, service: str) -> str:
+        return article(title, description, f"# {title}\n\nSteps.\n", **{"ms.service": service})
+
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "TOC.md": "# Finance\n## [Post invoices](invoices.md)\n## [Close the year](close.md)\n"
+            "# Sales\n## [Quotes](quotes.md)\n",
+            "invoices.md": page(
+                "Post invoices in Dynamics 365 Business Central",
+                "This article describes how to post sales invoices at the end of the day.",
+                "dynamics-365-business-central",
+            ),
+            "close.md": page(
+                "Close the fiscal year in Dynamics 365 Business Central",
+                "In this topic, the steps to close a fiscal year and open the next are listed.",
+                "dynamics-365-business-central",
+            ),
+            "quotes.md": page(
+                "Send quotes to customers",
+                "Explains how to make a sales quote and send it to a customer by email.",
+                "dynamics-365-op",
+            ),
+            "logo.png": b"\x89PNG\r\n\x1a\nfake",
+        },
+    )
+    out = tmp_path / "erp-kb"
+    result = build(source, out, now=NOW, workers=1)
+    assert result.errors == 0
+    skill = parse_skill((out / "SKILL.md").read_text("utf-8"))
+    assert "Dynamics 365 Business Central" in skill.description
+    assert "business central" not in skill.description
+    assert "365 op" not in skill.description  # a slug no page writes is no product name
+    invoices = fm.parse((out / "invoices.md").read_text("utf-8")).data
+    assert invoices["description"] == "How to post sales invoices at the end of the day."
+    close = fm.parse((out / "close.md").read_text("utf-8")).data
+    assert close["description"] == "The steps to close a fiscal year and open the next are listed."
+    assert (out / "assets/logo.png").is_file() and not (out / "logo.png").exists()
+    assert not list(out.rglob("toc.*"))  # the TOC is read for the tree, not copied
+
+
+def test_products_read_from_a_slug_are_spelled_as_the_pages_spell_them() -> None:
+    pages = [{"ms.service": "dynamics-365-business-central"}] * 2 + [
+        {"ms.service": "dynamics-365-op"},
+        {"appliesto": ["Exchange Online"]},
+    ]
+    texts = ["Post invoices in Dynamics 365 Business Central", "Mail in Exchange Online"]
+    assert subjects(pages, texts=texts) == ["Dynamics 365 Business Central", "Exchange Online"]
+
+
+def test_folders_spelled_alike_are_one_bundle_never_a_numbered_one(tmp_path: Path) -> None:
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "Mail Flow/queue.md": article("Mail waits in the queue", "Why mail waits.", "# Q\n"),
+            "mail-flow/relay.md": article("Relay through a host", "How to relay mail.", "# R\n"),
+            "Other/note.md": article("Support hours", "When support answers.", "# S\n"),
+        },
+    )
+    out = tmp_path / "mail-kb"
+    assert build(source, out, now=NOW, workers=1).errors == 0
+    assert (out / "mail-flow/queue.md").is_file() and (out / "mail-flow/relay.md").is_file()
+    assert not [p for p in out.rglob("*") if p.is_dir() and p.name.endswith("-2")]
+
+
+def test_build_notes_are_counted_by_kind_and_listed_with_verbose(tmp_path: Path, capsys) -> None:
+    files = {
+        f"docs/page{n}.md": f"# Page {n}\n\nA page that includes a file nobody wrote.\n\n"
+        f'--8<-- "missing{n}.py"\n'
+        for n in range(7)
+    }
+    source = write_sources(tmp_path / "src", files)
+    main(["build", str(source), str(tmp_path / "one-kb"), "--workers", "1", "--no-check"])
+    err = capsys.readouterr().err
+    assert "notes: 7 (--verbose lists each)" in err
+    assert "7 x is not in the source" in err
+    assert "  note: " not in err
+    main(["build", str(source), str(tmp_path / "two-kb"), "--workers", "1", "--verbose"])
+    err = capsys.readouterr().err
+    assert err.count("  note: ") == 7
+
+
+def test_a_group_of_a_split_folder_joins_the_bundle_of_its_name(tmp_path: Path) -> None:
+    files = {
+        f"kb/{topic}-{n}.md": article(
+            f"Fix {topic} error {n} on the desk",
+            f"Why {topic} stop working with error {n} and how to fix it quickly.",
+            "# Fix\n",
+        )
+        for topic in ("printers", "scanners", "monitors", "keyboards")
+        for n in range(8)
+    }
+    files["kb/Printers/setup.md"] = article(
+        "Set up printers for the office", "How to add printers to the network.", "# Set up\n"
+    )
+    out = tmp_path / "desk-kb"
+    build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1, index_budget=600)
+    assert (out / "printers/setup.md").is_file() and (out / "printers/printers-0.md").is_file()
+    assert not [p for p in out.rglob("*") if p.is_dir() and p.name[-2:-1] == "-"]

@@ -1,0 +1,57 @@
+"""A page's boilerplate lead-in, dropped from the sentence a description is made of."""
+
+from __future__ import annotations
+
+import pytest
+
+from kas_tui.text.openings import without_preamble
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        (
+            "In this chapter we will cover how to use the App class to create an app.",
+            "How to use the App class to create an app.",
+        ),
+        (
+            "In this chapter we will explore widgets in more detail.",
+            "Explores widgets in more detail.",
+        ),
+        (
+            "This chapter covers the screen API of the framework.",
+            "Covers the screen API of the framework.",
+        ),
+        (
+            "This article describes an issue that occurs when you sign in.",
+            "Describes an issue that occurs when you sign in.",
+        ),
+        (
+            "This article will clarify the routing of mail in a tenant.",
+            "Clarifies the routing of mail in a tenant.",
+        ),
+        (
+            "In this post we'll look at new functions of the shell.",
+            "Looks at new functions of the shell.",
+        ),
+        ("In this tutorial, you'll learn about the layout engine.", "The layout engine."),
+        (
+            "In this topic, the settings for mail flow are listed.",
+            "The settings for mail flow are listed.",
+        ),
+        (
+            "This guide walks you through setting up single sign-on.",
+            "Walks through setting up single sign-on.",
+        ),
+        # no lead-in, or too little left after it: as it was
+        ("Describes an issue in Outlook.", "Describes an issue in Outlook."),
+        ("This page uses cookies to count visits.", "This page uses cookies to count visits."),
+        ("This article covers SSO.", "This article covers SSO."),
+        (
+            "In this case the queue grows until it is cleared.",
+            "In this case the queue grows until it is cleared.",
+        ),
+    ],
+)
+def test_a_lead_in_is_dropped_and_what_follows_kept(sentence: str, expected: str) -> None:
+    assert without_preamble(sentence) == expected

@@ -1,0 +1,181 @@
+"""Reading Markdown lines as plain text: the fast paths answer as the straightforward
+ones."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kas_tui.text import prose
+
+
+def every_pattern(text: str) -> str:
+    """:func:`prose.inline_text` as it was written first: every pattern run on every
+    line, whether or not the line holds its character."""
+    text = prose._COMMENT.sub(" ", text)
+    text = prose._CALLOUT.sub(" ", text)
+    text = prose._IMAGE.sub(" ", text)
+    text = prose._LINK.sub(r"\1", text)
+    text = prose._REF_LINK.sub(r"\1", text)
+    text = prose._AUTOLINK.sub(" ", text)
+    text = prose._FOOTNOTE.sub("", text)
+    text = prose._HTML.sub(" ", text)
+    text = prose._CODE.sub(r"\1", text)
+    for _ in range(2):
+        text = prose._EMPHASIS.sub(r"\2", text)
+    text = prose._ESCAPE.sub(r"\1", text)
+    text = text.replace("&nbsp;", " ").replace("&amp;", "&").replace("&lt;", "<")
+    text = text.replace("&gt;", ">").replace("&quot;", '"').replace("&#39;", "'")
+    return prose._SPACES.sub(" ", text).strip()
+
+
+MARKUP = st.one_of(
+    st.sampled_from(list("ab <>[]()!`*_~\\&;#^-:/.\n\t")),
+    st.sampled_from(
+        [
+            "<!--",
+            "-->",
+            "[!NOTE]",
+            "](x.md)",
+            "![i](p.png)",
+            "<https://a.b>",
+            "[^1]",
+            "&amp;",
+            "&lt;",
+            "&nbsp;",
+            "**",
+            "~~",
+            "é",
+            "中",
+        ]
+    ),
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(MARKUP, max_size=30).map("".join))
+def test_inline_text_is_every_pattern_run(line):
+    assert prose.inline_text(line) == every_pattern(line)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=60))
+def test_letters_are_counted_as_isalpha_counts_them(text):
+    assert prose.letter_count(text) == sum(c.isalpha() for c in text)
+
+
+def test_ascii_letters():
+    assert prose.letter_count("Reset 2 passwords, then sign in!") == 24
+    assert prose.letter_count("") == 0
+
+
+def every_line(markdown: str, *, max_lines: int = 600) -> Iterator[prose.Block]:
+    """:func:`prose.blocks` as it was written first: every line split off, a set made of
+    each line's characters."""
+    fence: str | None = None
+    para: list[str] = []
+    para_kind = "paragraph"
+    in_comment = False
+
+    def flush() -> Iterator[prose.Block]:
+        nonlocal para
+        if para:
+            text = prose.inline_text(" ".join(para))
+            if text:
+                yield prose.Block(para_kind, text)
+        para = []
+
+    for n, raw in enumerate(markdown.split("\n")):
+        if n >= max_lines:
+            break
+        line = raw.rstrip()
+        if in_comment:
+            if "-->" in line:
+                in_comment = False
+            continue
+        if fence is not None:
+            if line.strip().startswith(fence):
+                fence = None
+            continue
+        fenced = prose._FENCE.match(line)
+        if fenced:
+            yield from flush()
+            fence = fenced.group(1)[:3]
+            continue
+        stripped = line.strip()
+        if stripped.startswith("<!--") and "-->" not in stripped:
+            yield from flush()
+            in_comment = True
+            continue
+        if not stripped or stripped.startswith("|") or set(stripped) <= set("-=*_ |:"):
+            if para and prose._SETEXT.match(line) and stripped[0] in "=-" and len(para) == 1:
+                level = 1 if stripped[0] == "=" else 2
+                text = prose.inline_text(para[0])
+                para = []
+                if text:
+                    yield prose.Block("heading", text, level)
+                continue
+            yield from flush()
+            continue
+        heading = prose._HEADING.match(line)
+        if heading:
+            yield from flush()
+            text = prose.inline_text(heading.group(2))
+            if text:
+                yield prose.Block("heading", text, len(heading.group(1)))
+            continue
+        if line.startswith(("    ", "\t")) and not para:
+            continue  # an indented code block
+        body = stripped.lstrip(">").strip() if stripped.startswith(">") else stripped
+        item = prose._LIST.match(body)
+        if item:
+            yield from flush()
+            para, para_kind = [body[item.end() :]], "item"
+            continue
+        if not para:
+            para_kind = "paragraph"
+        elif len(para) == 1 and prose._heading_line(para[0]) and body[:1].isupper():
+            yield from flush()  # a title line glued to its text (PDF, plain text)
+            para_kind = "paragraph"
+        para.append(body)
+    yield from flush()
+
+
+LINES = st.sampled_from(
+    [
+        "",
+        "   ",
+        "# Title",
+        "## Section ##",
+        "Title line",
+        "===",
+        "---",
+        "* * *",
+        "| a | b |",
+        "|---|---|",
+        "- an item",
+        "1. first",
+        "> quoted text",
+        "    indented code",
+        "```python",
+        "```",
+        "~~~",
+        "<!-- a comment",
+        "-->",
+        "<!-- short -->",
+        "Plain prose with a [link](x.md) and `code`.",
+        "Another sentence follows here.",
+        "_ - = : |",
+    ]
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(LINES, max_size=40), st.integers(1, 45))
+def test_blocks_are_read_as_every_line_was(lines, max_lines):
+    markdown = "\n".join(lines)
+    assert list(prose.blocks(markdown, max_lines=max_lines)) == list(
+        every_line(markdown, max_lines=max_lines)
+    )
