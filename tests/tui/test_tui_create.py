@@ -126,8 +126,8 @@ async def test_a_taken_file_name_is_refused_at_its_field(root: Path) -> None:
         await pilot.pause()
         form = await open_form(pilot, "d")
         await pilot.press("tab", *"Severity levels", "tab", *"Definitions of the levels.")
-        # tabbing in keeps the drafted name, the cursor at its end (issue 32, item 9):
-        # ctrl+u clears it before typing
+        # tabbed into, the drafted name is kept, the cursor at its end (issue 32, item 9):
+        # ctrl+u clears it before typing another
         await pilot.press("tab", "ctrl+u", *"severity-levels")
         row = form.row("file-name")
         await pilot_wait_until(pilot, lambda: row.error == "severity-levels is taken in incidents/")
