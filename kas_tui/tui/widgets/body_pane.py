@@ -14,7 +14,7 @@ under a line saying how much and that ``E`` opens the whole in the user's editor
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import cached_property
 
 from textual import work
@@ -181,9 +181,9 @@ class BodyPane(Horizontal):
         scroll = self._scroll
         later = [m for m in self._markdowns() if m.id != "markdown"]
         if later:
-            await scroll.remove_children(later)
+            await _whole(scroll.remove_children(later))
         self._say_cut()
-        await self.markdown.update(self._pieces[0].text)
+        await _whole(self.markdown.update(self._pieces[0].text))
         self._loaded = 1
         scroll.scroll_home(animate=False, immediate=True)
         await self._fulfil()
@@ -197,8 +197,8 @@ class BodyPane(Horizontal):
         piece = self._pieces[self._loaded]
         page = Markdown(open_links=False, classes="body-piece")
         try:
-            await self._scroll.mount(page, before=self._more_note)
-            await page.update(piece.text)
+            await _whole(self._scroll.mount(page, before=self._more_note))
+            await _whole(page.update(piece.text))
         except MountError:
             if page.is_attached:
                 raise
@@ -400,3 +400,19 @@ def _row_of_line(block: Widget, line: int) -> int:
             if seen == line:
                 return row
     return line
+
+
+async def _whole(operation: Awaitable[object]) -> None:
+    """Await a Textual DOM operation (a mount, a removal, a Markdown update) to its end.
+
+    Showing another page cancels the worker mounting this one; cancelled in the middle
+    of such an operation, the cancellation reached the tasks of the widgets it was
+    removing, the app's own removal then raised ``CancelledError`` and the app stopped
+    processing messages (a test waited 30 s for it). Shielded, the operation finishes
+    on its own and only this worker stops.
+    """
+
+    async def run() -> None:
+        await operation
+
+    await asyncio.shield(asyncio.ensure_future(run()))
