@@ -49,6 +49,7 @@ from kas_tui.core.okf.lifecycle import (
     entry_says_lifecycle,
     instant,
 )
+from kas_tui.features.check.computations import is_computation
 from kas_tui.features.review.source_changes import SourceChange, changed_sources
 from kas_tui.text.wording import counted
 
@@ -210,11 +211,23 @@ def _lifecycle_rows(doc: Document, today: dt.date, soon: int, groups: dict[str, 
     if state.state == "stale":
         late = -state.days
         since = "today" if late == 0 else counted(late, "day")
-        groups["stale"].append(Row("stale", doc.path, f"stale since {on} ({since})"))
+        detail = f"stale since {on} ({since})"
+        if is_computation(doc.meta):  # OKF §10.5: consumers refuse to run it: first
+            detail += ": an Attested Computation, which consumers refuse to run"
+            groups["stale"].insert(
+                _computations_first(groups["stale"]), Row("stale", doc.path, detail)
+            )
+        else:
+            groups["stale"].append(Row("stale", doc.path, detail))
     elif state.days <= soon:
         groups["going-stale"].append(
             Row("going-stale", doc.path, f"stale on {on} (in {counted(state.days, 'day')})")
         )
+
+
+def _computations_first(rows: list[Row]) -> int:
+    """Where a stale computation's row goes: after the stale computations already there."""
+    return sum(1 for row in rows if "an Attested Computation" in row.detail)
 
 
 def _trust_row(doc: Document, groups: dict[str, list[Row]]) -> None:

@@ -46,3 +46,24 @@ def test_kas_tui_computations_lists_every_contract(tmp_path: Path, capsys) -> No
     assert [p["name"] for p in rows["computations/profit.md"]["parameters"]] == ["year", "segment"]
     assert rows["computations/revenue.md"]["computation"].startswith("computations/revenue.md:")
     assert rows["computations/profit.md"]["staleness"] == "stale"
+
+
+def test_the_review_queue_puts_stale_computations_first(tmp_path: Path) -> None:
+    """OKF §10.5: a consumer refuses a computation past its stale_after."""
+    import datetime as dt
+
+    from kas_tui.core.package import Package
+    from kas_tui.features.review.queue import review_queue
+
+    root = tmp_path / "finance"
+    (root / "a-metrics").mkdir(parents=True)
+    (root / "a-metrics" / "old-page.md").write_text(
+        "---\ntype: Metric\ntitle: Old\ndescription: An old page.\n"
+        "stale_after: 2026-01-01T00:00:00Z\n---\nBody.\n"
+    )
+    (root / "computations").mkdir()
+    (root / "computations" / "profit.md").write_text(SPEC_A_PROFIT)
+    queue = review_queue(Package.open(root), dt.date(2026, 12, 5))
+    stale = queue.groups["stale"]
+    assert [r.path for r in stale] == ["computations/profit.md", "a-metrics/old-page.md"]
+    assert stale[0].detail.endswith("an Attested Computation, which consumers refuse to run")
