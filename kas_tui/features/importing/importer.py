@@ -39,7 +39,8 @@ from kas_tui.features.importing.draft import (
 )
 from kas_tui.features.importing.pool import convert_files
 from kas_tui.text import folder_summary as summary
-from kas_tui.text.slug import name_problem, names_in
+from kas_tui.text.alike import AlikeSet
+from kas_tui.text.slug import TakenNames, name_problem, names_in
 
 #: What a plan does: write a new document, update one, or nothing (and why).
 ACTIONS = ("create", "update", "unchanged", "duplicate", "failed")
@@ -201,9 +202,9 @@ def plan_import(
         if on_result is not None:
             on_result(i, result)
     by_hash, by_location = imported_sources(pkg)
-    taken = names_in(pkg.root / bundle)
+    taken = TakenNames(names_in(pkg.root / bundle))  # many files, one bundle: not the square
     types = Counter(d.type for d in pkg.documents_in(bundle) if d.type)
-    siblings: list[str] = []
+    siblings = AlikeSet()
     seen: dict[str, Path] = {}
     plans: list[PlannedImport] = []
     for path, result in zip(paths, results, strict=True):
@@ -242,7 +243,7 @@ def plan_import(
             plans.append(_failed(path, f"its frontmatter cannot be drafted ({exc})"))
             continue
         taken.add(draft.slug)
-        siblings.append(draft.description)
+        siblings.add(draft.description)
         plans.append(
             PlannedImport(
                 path,
