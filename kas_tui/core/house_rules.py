@@ -97,6 +97,21 @@ class HouseRules:
         wanted = doc_type.strip().casefold()
         return next((r for t, r in self.by_type.items() if t.casefold() == wanted), None)
 
+    def required_notes(self, doc_type: str) -> dict[str, str]:
+        """Field -> what a form says of it: required by the package, and where."""
+        return {
+            key: f"required by this package ({HOUSE_RULES_FILE}, line {line})"
+            for key, line in self.required_for(doc_type)
+        }
+
+    def allowed_first(self, types: list[str], tags: list[str]) -> tuple[list[str], list[str]]:
+        """``types`` and ``tags`` to offer, what the package allows first."""
+        vocabulary = self.vocabulary("tags")
+        return (
+            [*self.types, *(t for t in types if t not in self.types)],
+            [*vocabulary, *(t for t in tags if t not in vocabulary)],
+        )
+
     def vocabulary(self, key: str) -> tuple[str, ...]:
         rule = self.fields.get(key)
         return rule.values if rule is not None else ()

@@ -18,14 +18,15 @@ from typing import TYPE_CHECKING, Any
 from kas_tui.core.disk import SKILL_NAMES, Problem, Walk, find_root, special_problem, walk
 from kas_tui.core.disk import PackageError as PackageError
 from kas_tui.core.fileio import Fingerprint, path_kind, read_regular, remove_stale_temps
-from kas_tui.core.house_rules import HouseRules, RulesFile
+from kas_tui.core.house_rules import HouseRules, HouseRulesError, RulesFile
 from kas_tui.core.link_resolver import LinkResolver
+from kas_tui.core.listings import listing_of
 from kas_tui.core.loader import DocumentRead, read_document, read_documents, read_text
 from kas_tui.core.memory import paused_gc
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf.errors import FormatError
-from kas_tui.core.okf.index import Entry, parse_index
-from kas_tui.core.okf.links import Link, Target, extract_links, resolve
+from kas_tui.core.okf.index import parse_index
+from kas_tui.core.okf.links import Link, Target, extract_links
 from kas_tui.core.okf.log import Log, parse_log
 from kas_tui.core.okf.skill import Skill, parse_skill
 from kas_tui.core.okf.text import decode
@@ -81,8 +82,17 @@ class Package:
 
     @property
     def house_rules(self) -> HouseRules | None:
-        """The rules the package declares in ``.kas-tui.yaml`` (see :class:`RulesFile`)."""
+        """The rules the package declares in ``.kas-tui.yaml`` (see :class:`RulesFile`);
+        raises :class:`HouseRulesError` for a file that cannot be used."""
         return self._house_rules.current()
+
+    def usable_house_rules(self) -> HouseRules | None:
+        """:attr:`house_rules`, or ``None`` when the file cannot be used (``check`` says
+        why): what a form or a key that only offers choices asks."""
+        try:
+            return self._house_rules.current()
+        except HouseRulesError:
+            return None
 
     # -- opening ------------------------------------------------------------------------
 
@@ -374,32 +384,9 @@ class Package:
         documents = self.documents if documents is None else documents
         for index_file in [only] if only else self.indexes.values():
             index_file.listings = [
-                self._listing(index_file, entry, folders, documents)
+                listing_of(index_file.path, entry, self.root, folders, documents, self.assets)
                 for entry in index_file.index.entries
             ]
-
-    def _listing(
-        self, index_file: IndexFile, entry: Entry, folders: set[str], documents: Collection[str]
-    ) -> Listing:
-        target = resolve(index_file.path, entry.target)
-        if target.kind != "internal":
-            return Listing(index_file.path, entry, target.kind, target.path)
-        path = target.path
-        if path.endswith("/index.md") or path == "index.md":
-            folder = posixpath.dirname(path)
-            return Listing(
-                index_file.path, entry, "bundle" if folder in folders else "missing", folder
-            )
-        if path in folders or entry.target.endswith("/"):
-            kind = "bundle" if path in folders else "missing"
-            return Listing(index_file.path, entry, kind, path)
-        if path in documents:
-            return Listing(index_file.path, entry, "document", path)
-        if posixpath.basename(path) in ("log.md", "SKILL.md") and (self.root / path).is_file():
-            return Listing(index_file.path, entry, "reserved", path)
-        if path in self.assets:
-            return Listing(index_file.path, entry, "asset", path)
-        return Listing(index_file.path, entry, "missing", path)
 
     # -- queries ------------------------------------------------------------------------
 

@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 
 from kas_tui.core import editing, field_schema
 from kas_tui.core import form_fields as F
-from kas_tui.core.house_rules import HouseRulesError
 from kas_tui.core.okf import index as index_fmt
 from kas_tui.core.okf import index_layout
 from kas_tui.core.okf.errors import EditError
@@ -104,10 +103,7 @@ def types_for(pkg: Package, bundle: str | None = None) -> list[str]:
         Counter(d.type for d in pkg.documents_in(bundle) if d.type) if bundle is not None else {}
     )
     ours = sorted(counts, key=lambda t: (-local.get(t, 0), -counts[t], t.casefold()))
-    try:
-        rules = pkg.house_rules
-    except HouseRulesError:
-        rules = None
+    rules = pkg.usable_house_rules()
     if rules is not None and rules.types:  # the package allows these: only these
         allowed = {t.casefold() for t in rules.types}
         return [t for t in ours if t.casefold() in allowed] + [
@@ -271,10 +267,7 @@ def _house_slots(pkg: Package, values: dict[str, Any], today: dt.date) -> dict[s
     a field of the package's own an empty slot to fill (``owner: ''``), ``stale_after``
     the type's review cadence from today (else 90 days); other OKF fields (``verified``)
     are left for the curator, as a new draft has no such facts yet."""
-    try:
-        rules = pkg.house_rules
-    except HouseRulesError:  # check says what is wrong with the file
-        return {}
+    rules = pkg.usable_house_rules()  # a file that cannot be used: check says why
     if rules is None:
         return {}
     slots: dict[str, Any] = {}

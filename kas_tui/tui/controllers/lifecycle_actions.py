@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kas_tui.core.editing import set_entry, set_field
-from kas_tui.core.house_rules import HouseRulesError
 from kas_tui.core.okf.lifecycle import (
     DEPRECATED_NOTE,
     FRESHNESS_DAYS,
@@ -165,10 +164,7 @@ class LifecycleActions:
 
         offered = list(FRESHNESS_DAYS)
         doc_type = str(self.app.package.documents[path].meta.get("type") or "")
-        try:
-            rules = self.app.package.house_rules
-        except HouseRulesError:
-            rules = None
+        rules = self.app.package.usable_house_rules()
         own = rules.freshness_days(doc_type) if rules is not None else None
         if own:  # the package's cadence for this type first (.kas-tui.yaml)
             offered = [own, *(d for d in offered if d != own)]

@@ -11,7 +11,6 @@ values, order; it is checked before it is written (``set_frontmatter_text``).
 from __future__ import annotations
 
 import contextlib
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -23,19 +22,17 @@ from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, Static, TextArea
 from textual.widgets.text_area import LanguageDoesNotExist, Selection
 
-from kas_tui.core import field_schema
 from kas_tui.core import form_fields as F
 from kas_tui.core.editing import remove_field, set_field, set_frontmatter_text
-from kas_tui.core.house_rules import HOUSE_RULES_FILE, HouseRulesError
 from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.tui.edit_outcome import EditDecided, EditOutcome, close_after_save
 from kas_tui.tui.screens.ask import AskScreen
 from kas_tui.tui.screens.choose import ask_before_leaving
 from kas_tui.tui.screens.form import FormScreen
-from kas_tui.tui.widgets.fields import DescriptionRow, FieldRow, TagsRow, TextRow, YamlRow
+from kas_tui.tui.screens.meta_rows import FormRows
+from kas_tui.tui.widgets.fields import FieldRow, YamlRow
 from kas_tui.tui.widgets.footer import KasFooter
-from kas_tui.tui.widgets.lifecycle_fields import DateRow, StatusRow
-from kas_tui.tui.widgets.provenance import HistoryView, SourcesRow
+from kas_tui.tui.widgets.provenance import SourcesRow
 from kas_tui.tui.widgets.yaml_area import YamlArea
 
 if TYPE_CHECKING:
@@ -43,11 +40,6 @@ if TYPE_CHECKING:
 
     from kas_tui.core.fileio import Fingerprint
     from kas_tui.core.package import Package
-
-HINTS = {
-    "title": "the display name; index entries and the tree show it",
-    "resource": "URI of the underlying asset, when the document describes one (optional)",
-}
 
 
 def open_meta_editor(app: Any, path: str) -> None:
@@ -98,14 +90,9 @@ class MetaEditor(FormScreen[bool]):
         docs = package.documents.values()
         self.types = F.by_use([d.type for d in docs])
         self.tags = F.by_use([t for d in docs for t in d.tags])
-        try:
-            self.rules = package.house_rules  # the package's own rules, if it declares any
-        except HouseRulesError:
-            self.rules = None  # the findings panel says what is wrong with the file
+        self.rules = package.usable_house_rules()  # the package's own rules, if any
         if self.rules is not None:  # its lists first: what the package allows
-            self.types = [*self.rules.types, *(t for t in self.types if t not in self.rules.types)]
-            vocabulary = self.rules.vocabulary("tags")
-            self.tags = [*vocabulary, *(t for t in self.tags if t not in vocabulary)]
+            self.types, self.tags = self.rules.allowed_first(self.types, self.tags)
         disk_yaml = F.frontmatter_text(text) or ""  # no block yet: the first save adds one
         self.disk_yaml = disk_yaml
         meta, error, line = F.parse_block(disk_yaml)
@@ -157,83 +144,19 @@ class MetaEditor(FormScreen[bool]):
         return area
 
     def build_rows(self, meta: dict[str, Any]) -> list[Widget]:
-        """The form for ``meta``: known fields first, then sources, other fields, history."""
-        rows: list[Widget] = [Static(Text("Properties"), classes="me-section")]
-        for key in F.FORM_FIELDS:
-            rows.append(self._row_for(key, meta.get(key)))
-        sources = meta.get("sources")
-        if sources is None or isinstance(sources, list):
-            rows.append(SourcesRow(sources))
-        else:
-            rows.append(YamlRow("sources", sources, note="not a list: write a list of entries"))
-        rows.append(Static(Text("Other fields"), classes="me-section"))
-        asked = self._house_required(meta)
-        for key, value in meta.items():
-            if key not in F.KNOWN_FIELDS:
-                rows.append(YamlRow(key, value, note=asked.get(key, "")))
-        for key, note in asked.items():  # required by the package and not there yet
-            if key not in meta and key not in F.FORM_FIELDS:
-                rows.append(YamlRow(key, None, offered=True, note=note))
-        rows.append(Button("+ Add field", compact=True, classes="me-add", id="add-field"))
-        rows.append(Static(Text("History"), classes="me-section"))
-        history = HistoryView(id="me-history")
-        history.show(F.history(meta))
-        rows.append(history)
-        return rows
-
-    def _row_for(self, key: str, value: Any) -> FieldRow:
-        """The typed row for a known field, or the YAML line when the value does not fit."""
-        if key == "description" and F.plain_text(value):
-            return DescriptionRow(value, self._title_now)
-        if key == "tags" and (
-            value is None
-            or F.plain_text(value)
-            or (
-                isinstance(value, list)
-                and all(isinstance(t, (str, int)) and F.plain_text(str(t)) for t in value)
-            )
-        ):
-            return TagsRow(value, self.tags)
-        if key == "status" and F.plain_text(value):
-            return StatusRow(value)
-        if key == "stale_after" and F.plain_text(value):
-            return DateRow(value, self.today)
-        if key in ("type", "title", "resource") and F.plain_text(value):
-            return TextRow(
-                key,
-                value,
-                parse=partial(F.parse_field, key),
-                hint=self._type_hint() if key == "type" else HINTS[key],
-                suggestions=self.types if key == "type" else (),
-                placeholder="Runbook" if key == "type" else "",
-            )
-        return YamlRow(
-            key, value, note=f"{key} holds a value the form cannot show; edit it as YAML"
+        """The form for ``meta`` (see :mod:`.meta_rows`)."""
+        rows = FormRows(
+            types=self.types,
+            tags=self.tags,
+            today=self.today,
+            rules=self.rules,
+            title_now=self._title_now,
         )
-
-    def _house_required(self, meta: dict[str, Any]) -> dict[str, str]:
-        """Field -> the note saying the package's rules require it (``.kas-tui.yaml``)."""
-        if self.rules is None:
-            return {}
-        doc_type = meta.get("type") if isinstance(meta.get("type"), str) else ""
-        return {
-            key: f"required by this package ({HOUSE_RULES_FILE}, line {line})"
-            for key, line in self.rules.required_for(doc_type)
-        }
+        return rows.rows(meta)
 
     def _title_now(self) -> str:
         row = self.row("title") if self.is_mounted else None
         return row.text() if row is not None else str(self.base_meta.get("title") or "")
-
-    def _type_hint(self) -> str:
-        if self.rules is not None and self.rules.types:
-            return f"required; this package allows: {', '.join(self.rules.types)}"
-        used = ", ".join(self.types[:5])
-        return (
-            f"required; used here: {used}"
-            if used
-            else f"required: {field_schema.FIELDS['type'].examples}…"
-        )
 
     def on_mount(self) -> None:
         self.query_one("#me-box").border_subtitle = "ctrl+s save · ctrl+r YAML · esc close"
