@@ -83,14 +83,21 @@ def allowed_values(key: str) -> tuple[str, ...]:
     return spec.values if spec is not None else ()
 
 
+def no_value(value: Any) -> bool:
+    """Whether a field holds nothing: absent (``None``), blank text, an empty list or
+    mapping (``owner:``, ``owner: ''``, ``tags: []``)."""
+    if isinstance(value, str):
+        return not value.strip()
+    return value is None or (isinstance(value, (list, dict)) and not value)
+
+
 def missing(meta: Mapping[str, Any]) -> list[str]:
     """The required keys ``meta`` lacks, or holds as no value (``type:``, ``type: ''``);
     a required text field also when its value is no text (``type: 5``, ``type: [a]``)."""
     found = []
     for key in required_keys():
         value = meta.get(key)
-        empty = value is None or (isinstance(value, str) and not value.strip())
-        if empty or (FIELDS[key].kind == "text" and not isinstance(value, str)):
+        if no_value(value) or (FIELDS[key].kind == "text" and not isinstance(value, str)):
             found.append(key)
     return found
 

@@ -14,6 +14,7 @@ import math
 from collections import Counter
 from typing import Any
 
+from kas_tui.core.field_schema import no_value
 from kas_tui.core.house_rules import (
     HOUSE_RULES_FILE,
     FieldRule,
@@ -40,7 +41,7 @@ def draft_house_rules(package: Package) -> HouseRules:
     every = _held_by_all(docs)
     for key in sorted(every - _OKF_REQUIRED):
         rules.fields[key] = FieldRule(key, 0, required=True)
-    tags = sorted({t for d in docs for t in _tags(d.meta.get("tags"))})
+    tags = sorted({t for d in docs for t in d.tags})
     if tags and len(tags) <= MAX_VOCABULARY:
         held = rules.fields.get("tags")
         rules.fields["tags"] = FieldRule("tags", 0, held is not None and held.required, tuple(tags))
@@ -56,12 +57,8 @@ def draft_house_rules(package: Package) -> HouseRules:
 
 
 def _held_by_all(docs: list[Any]) -> set[str]:
-    held = [{k for k, v in d.meta.items() if v not in (None, "", [], {})} for d in docs]
+    held = [{k for k, v in d.meta.items() if not no_value(v)} for d in docs]
     return set.intersection(*held) if held else set()
-
-
-def _tags(value: Any) -> list[str]:
-    return [t for t in value if isinstance(t, str)] if isinstance(value, list) else []
 
 
 def house_rules_text(rules: HouseRules, package: Package) -> str:
@@ -82,7 +79,7 @@ def house_rules_text(rules: HouseRules, package: Package) -> str:
         width=88,
         default_flow_style=None,
     )
-    tags = {t for d in package.documents.values() for t in _tags(d.meta.get("tags"))}
+    tags = {t for d in package.documents.values() for t in d.tags}
     if len(tags) > MAX_VOCABULARY:
         header += (
             f"# Tags: {len(tags)} in use, too many to draft as a vocabulary; to keep to a\n"

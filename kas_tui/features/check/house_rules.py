@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
+from kas_tui.core.field_schema import no_value
 from kas_tui.core.house_rules import HOUSE_RULES_FILE, HouseRules
 from kas_tui.core.okf.lifecycle import parse_timestamp
 from kas_tui.features.check.findings import Finding, Rule
@@ -108,11 +109,11 @@ def _broken(
     found: list[tuple[str, str | None, str, int]] = []
     doc_type = meta.get("type") if isinstance(meta.get("type"), str) else ""
     for key, line in rules.required_for(doc_type):
-        if _empty(meta.get(key)):
+        if no_value(meta.get(key)):
             whose = "every document" if _for_all(rules, key) else f"every {doc_type}"
             found.append(("PRF001", None, f"no {key!r}: the package requires it of {whose}", line))
     for key, rule in rules.fields.items():
-        if not rule.values or _empty(meta.get(key)):
+        if not rule.values or no_value(meta.get(key)):
             continue
         given = meta.get(key)
         values = given if isinstance(given, list) else [given]
@@ -170,10 +171,6 @@ def _broken(
 def _for_all(rules: HouseRules, key: str) -> bool:
     rule = rules.fields.get(key)
     return rule is not None and rule.required
-
-
-def _empty(value: Any) -> bool:
-    return value is None or (isinstance(value, (str, list, dict)) and not value)
 
 
 def _day(at: Any) -> dt.date | None:
