@@ -74,13 +74,17 @@ def test_check_writes_out_a_hostile_name_and_keeps_its_own_colours(
     assert "\x07" not in shown and "\r" not in shown and "\x1b]" not in shown
 
 
-def test_an_error_message_naming_a_hostile_path_is_written_out(
+def test_a_verb_that_does_not_escape_its_own_output_is_still_written_out(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, shown = run(capsys, "graph", tmp_path / HOSTILE)
-    assert code == 2
+    """``info`` prints the package's folder as it is: the one filter every verb writes
+    through (cli/terminal.py) is what keeps it from acting on the terminal."""
+    root = tmp_path / HOSTILE / "orbit-handbook"
+    shutil.copytree(DEMO, root)
+    code, shown = run(capsys, "info", root)
+    assert code == 0
     assert_inert(shown)
-    assert "\\x1b]0;pwned" in shown
+    assert "\\x1b]0;pwned\\x07" in shown
 
 
 def test_a_hostile_file_name_can_be_renamed_and_the_log_names_it_written_out(
