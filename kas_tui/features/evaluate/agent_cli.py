@@ -10,7 +10,7 @@ docs/agents-eval.md):
 - Claude Code: ``claude -p PROMPT --output-format stream-json --verbose --tools
   Read,Glob,Grep,Skill --allowedTools Read,Glob,Grep,Skill --strict-mcp-config``
   (``--tools`` is the set the model gets; ``--allowedTools`` alone only pre-approves);
-- Codex: ``codex exec --json --sandbox read-only --skip-git-repo-check -C WORKSPACE
+- Codex: ``codex exec --json --sandbox read-only --skip-git-repo-check -C WORKSPACE --
   PROMPT``;
 - Gemini CLI: ``gemini -p PROMPT --output-format stream-json --approval-mode plan``
   (plan mode is its read-only mode).
@@ -78,6 +78,7 @@ class AgentCli:
                 "--skip-git-repo-check",
                 "-C",
                 str(workspace),
+                "--",
                 prompt,
             ]
         return [program, "-p", prompt, "--output-format", "stream-json", "--approval-mode", "plan"]
