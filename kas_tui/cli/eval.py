@@ -160,7 +160,12 @@ def agents_navigator(args: argparse.Namespace, package, questions: int, out_dir)
         if not sys.stdin.isatty():
             return said(f"{line}; pass --yes to go on") or 2
         print(f"kas-tui eval: {line}. Go on? [y/N] ", end="", file=sys.stderr, flush=True)
-        if input().strip().lower() not in ("y", "yes"):
+        try:
+            answer = input()
+        except (EOFError, KeyboardInterrupt):
+            answer = ""
+            print(file=sys.stderr)
+        if answer.strip().lower() not in ("y", "yes"):
             return said("nothing run") or 2
     else:
         said(line)

@@ -189,3 +189,24 @@ def test_a_run_past_its_timeout_is_stopped_and_scored_as_failed(
     assert all(r["note"].startswith("timed out after 0.5 s") for r in runs)
     assert record["variants"][0]["blame"][0]["kind"] == "navigator-failed"
     capsys.readouterr()
+
+
+def test_at_a_terminal_eval_asks_before_the_agent_runs(
+    root: Path, tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+    import sys
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    questions = write_questions(tmp_path / "q.jsonl")
+    args = ["eval", str(root), "--questions", str(questions), "--no-save", "--agent", "gemini"]
+    monkeypatch.setattr(sys, "stdin", Terminal("n\n"))
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "2 runs of gemini" in err and "Go on? [y/N]" in err and "nothing run" in err
+    monkeypatch.setattr(sys, "stdin", Terminal("y\n"))
+    assert main([*args, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["navigator"] == "gemini-cli"
