@@ -277,3 +277,39 @@ def test_shell_commands_name_the_files_they_read_and_list() -> None:
     ]
     assert shell_calls("cat 'unbalanced") == []
     assert shell_calls("ls") == [("listdir", ".", "ls")]
+
+
+def test_records_of_unexpected_shapes_are_read_without_raising() -> None:
+    hostile = [
+        {"type": {"not": "a string"}},
+        {"type": ["assistant"]},
+        {
+            "type": "assistant",
+            "message": {
+                "id": [],
+                "content": [{"type": "tool_use", "name": "Read", "input": {"file_path": 5}}],
+                "usage": "lots",
+            },
+        },
+        {
+            "type": "user",
+            "message": {
+                "content": [{"type": "tool_result", "tool_use_id": None, "is_error": True}]
+            },
+        },
+        {
+            "type": "item.completed",
+            "item": {"id": "i", "type": "command_execution", "command": "cat 'x", "exit_code": [1]},
+        },
+        {
+            "type": "tool_use",
+            "timestamp": "t",
+            "tool_name": "read_many_files",
+            "parameters": {"include": "a.md"},
+        },
+        {"type": "result", "stats": [], "status": "error", "error": "boom"},
+    ]
+    text = lines(*hostile)
+    for fmt in (None, CLAUDE, CODEX, GEMINI):
+        t = parse_transcript(text, "h.jsonl", fmt)
+        assert all(c.path == "" or isinstance(c.path, str) for c in t.calls)

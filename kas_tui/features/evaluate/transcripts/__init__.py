@@ -69,7 +69,8 @@ def detect_format(text: str) -> str | None:
 
 def _format_of(record: dict) -> str | None:
     kind = record.get("type")
-    if kind in _CODEX_TYPES or (isinstance(kind, str) and kind.startswith("item.")):
+    kind = kind if isinstance(kind, str) else None
+    if kind in _CODEX_TYPES or (kind or "").startswith("item."):
         return CODEX
     if kind in _GEMINI_TYPES and "timestamp" in record:
         return GEMINI
