@@ -49,7 +49,7 @@ from typing import Any
 
 from kas_tui.features.evaluate.ablation import WHAT
 from kas_tui.features.evaluate.blame import Blame
-from kas_tui.features.evaluate.metrics import Overall
+from kas_tui.features.evaluate.metrics import Overall, reached_within
 from kas_tui.features.evaluate.runner import FULL, Evaluation, Variant, safe_name
 from kas_tui.features.evaluate.runs import USAGE, Run
 
@@ -151,8 +151,6 @@ CSV_COLUMNS = (
 
 def format_csv(ev: Evaluation) -> str:
     """One row a question and variant (see :data:`CSV_COLUMNS`); unknown figures empty."""
-    from kas_tui.features.evaluate.metrics import reached_within
-
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
