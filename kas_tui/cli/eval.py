@@ -70,7 +70,7 @@ def eval_arguments(parser: Parser) -> None:
         help="also run without a layer: descriptions, frontmatter, indexes, or all "
         "(repeat or separate with commas)",
     )
-    parser.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    parser.add_argument("--format", choices=("text", "json", "markdown", "csv"), default="text")
     parser.add_argument(
         "--min-reach", type=_share, metavar="SHARE", help="exit 1 when reach is below (0.9)"
     )
@@ -101,6 +101,81 @@ def eval_arguments(parser: Parser) -> None:
     )
     llm.add_argument(
         "--llm-timeout", type=float, default=120.0, metavar="SECONDS", help="per request (120)"
+    )
+    agents_arguments(parser)
+
+
+# --- real agents (--agent, --transcripts): kept together ------------------------------
+
+
+def agents_arguments(parser: Parser) -> None:
+    group = parser.add_argument_group("real agents (docs/agents-eval.md)")
+    group.add_argument(
+        "--agent",
+        choices=("claude", "codex", "gemini"),
+        help="run each question through this agent CLI, found on PATH, headless with "
+        "read-only tools, the package installed as a project skill in a scratch folder",
+    )
+    group.add_argument(
+        "--transcripts",
+        metavar="DIR",
+        help="score transcripts recorded elsewhere: DIR/<question id>.jsonl, Claude Code "
+        "stream-json, codex exec --json or Gemini CLI stream-json (nothing is run)",
+    )
+    group.add_argument(
+        "--timeout", type=float, default=600.0, metavar="SECONDS", help="per agent run (600)"
+    )
+    group.add_argument("--yes", action="store_true", help="start the agent runs without asking")
+
+
+def agents_navigator(args: argparse.Namespace, package, questions: int, out_dir):  # type: ignore[no-untyped-def]
+    """The navigator of ``--agent`` / ``--transcripts``, or the exit code when refused."""
+    from kas_tui.features.agent.skill_catalog import catalog_entry
+
+    said = lambda text: print(f"kas-tui eval: {text}", file=sys.stderr)  # noqa: E731
+    if args.agent and args.transcripts:
+        return said("--agent runs agents, --transcripts reads their runs: choose one") or 2
+    if args.llm_base_url or args.ablate:
+        flag = "--llm-base-url" if args.llm_base_url else "--ablate"
+        return said(f"{flag} does not go with --agent or --transcripts") or 2
+    skill = catalog_entry(package).name
+    if args.transcripts:
+        from kas_tui.features.evaluate.agent_runs import TranscriptNavigator
+
+        if not os.path.isdir(args.transcripts):
+            return said(f"{args.transcripts}: no such folder of transcripts") or 2
+        return TranscriptNavigator(package, args.transcripts, skill=skill, budget=args.budget)
+    from kas_tui.features.evaluate.agent_cli import AGENTS, AgentNavigator, find_program
+
+    program = find_program(args.agent)
+    if program is None:
+        name = AGENTS[args.agent].label
+        return said(f"no {args.agent!r} on PATH: install {name} or put its folder on PATH") or 2
+    workers = args.workers or 1
+    line = (
+        f"{counted(questions, 'run')} of {args.agent} ({program}) will be made, one per "
+        f"question, {workers} at a time, each up to {args.timeout:g} s, at the model's price"
+    )
+    if not args.yes:
+        if not sys.stdin.isatty():
+            return said(f"{line}; pass --yes to go on") or 2
+        print(f"kas-tui eval: {line}. Go on? [y/N] ", end="", file=sys.stderr, flush=True)
+        try:
+            answer = input()
+        except (EOFError, KeyboardInterrupt):
+            answer = ""
+            print(file=sys.stderr)
+        if answer.strip().lower() not in ("y", "yes"):
+            return said("nothing run") or 2
+    else:
+        said(line)
+    return AgentNavigator(
+        package,
+        args.agent,
+        program=program,
+        timeout=args.timeout,
+        budget=args.budget,
+        transcripts=Path(out_dir) / "transcripts" if out_dir is not None else None,
     )
 
 
@@ -153,6 +228,12 @@ def run_eval(args: argparse.Namespace) -> int:
     else:
         factory = lexical_factory(budget=args.budget, peek=not args.no_peek)
     out_dir = None if args.no_save else Path(args.out) if args.out else new_eval_dir(location.root)
+    agents = bool(args.agent or args.transcripts)
+    if agents:
+        navigator = agents_navigator(args, package, len(qset.questions), out_dir)
+        if isinstance(navigator, int):
+            return navigator
+        factory = lambda *_: navigator  # noqa: E731
     try:
         ev = evaluate(
             package,
@@ -164,7 +245,9 @@ def run_eval(args: argparse.Namespace) -> int:
             out_dir=out_dir,
             questions_source=os.fspath(args.questions),
             progress=_progress() if sys.stderr.isatty() else None,
-            workers=1 if args.llm_base_url else (args.workers or min(8, os.cpu_count() or 1)),
+            workers=1
+            if args.llm_base_url
+            else (args.workers or (1 if agents else min(8, os.cpu_count() or 1))),
         )
         if out_dir is not None:
             from kas_tui.core.fileio import atomic_write
@@ -178,8 +261,14 @@ def run_eval(args: argparse.Namespace) -> int:
             f"kas-tui eval: cannot write {out_dir}: {os_reason(exc, writing=True)}", file=sys.stderr
         )
         return 2
+    for problem in getattr(navigator, "problems", []) if agents else []:
+        print(f"kas-tui eval: {problem}", file=sys.stderr)
     if args.format == "json":
         print(format_json(ev))
+    elif args.format == "csv":
+        from kas_tui.features.evaluate.report import format_csv
+
+        print(format_csv(ev), end="")
     elif args.format == "markdown":
         print(format_markdown(ev, top=args.top), end="")
     else:

@@ -214,8 +214,13 @@ def _runs(
     workers: int,
     should_stop: Callable[[], bool] | None,
 ) -> Iterator[Run]:
-    """Each question's run, in order, until ``should_stop`` says so."""
+    """Each question's run, in order, until ``should_stop`` says so. A navigator that
+    runs questions itself (``runs``: a real agent's CLI, in threads) is left to."""
     stop = should_stop or (lambda: False)
+    many = getattr(navigator, "runs", None)
+    if callable(many):
+        yield from many(questions, workers, stop)
+        return
     if workers <= 1 or len(questions) < 2 * _CHUNK or "fork" not in mp.get_all_start_methods():
         for question in questions:
             if stop():
