@@ -134,10 +134,12 @@ def run_eval(args: argparse.Namespace) -> int:
         print(f"kas-tui eval: {args.questions} holds no questions", file=sys.stderr)
         return 2
     ablations = list(dict.fromkeys(layer for group in args.ablate for layer in group))
+    progress = _progress() if sys.stderr.isatty() else None
     if args.llm_base_url:
         from kas_tui.features.evaluate.llm import LLMNavigator, key_from_env
 
         key = key_from_env(args.llm_key_env)
+        progress, turns = _llm_progress(len(qset.questions) * (1 + len(ablations)))
 
         def factory(_package, sandbox, catalog):  # type: ignore[no-untyped-def]
             return LLMNavigator(
@@ -149,6 +151,7 @@ def run_eval(args: argparse.Namespace) -> int:
                 budget=args.budget,
                 peek=not args.no_peek,
                 timeout=args.llm_timeout,
+                report=turns,
             )
     else:
         factory = lexical_factory(budget=args.budget, peek=not args.no_peek)
@@ -163,7 +166,7 @@ def run_eval(args: argparse.Namespace) -> int:
             within=args.within,
             out_dir=out_dir,
             questions_source=os.fspath(args.questions),
-            progress=_progress() if sys.stderr.isatty() else None,
+            progress=progress,
             workers=1 if args.llm_base_url else (args.workers or min(8, os.cpu_count() or 1)),
         )
         if out_dir is not None:
@@ -187,6 +190,21 @@ def run_eval(args: argparse.Namespace) -> int:
     if args.min_reach is not None and ev.main.overall.reach < args.min_reach:
         return 1
     return 0
+
+
+def _llm_progress(total: int):  # type: ignore[no-untyped-def]
+    """Questions done and each turn's line on stderr: a model may take a minute a turn,
+    so a log (not a terminal) gets a line per turn too, not one every few seconds."""
+    from kas_tui.features.importing.progress import Progress
+
+    bar = Progress("questions", total, every=0.0)
+
+    def question_done(done: int, total: int) -> None:
+        bar.update(done)
+        if done >= total:
+            bar.finish()
+
+    return question_done, lambda note: bar.update(bar.done, note)
 
 
 def _progress():  # pragma: no cover - a terminal only

@@ -7,6 +7,7 @@
 - **within**: reached on or before turn ``within`` (4 by default: activate the skill,
   read the root index, read a bundle's index, read the document).
 - **off-path**: documents read in full that are not gold.
+- **repeated**: runs stopped for making the same call three times (an LLM's loop).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kas_tui.features.evaluate.runs import BUDGET, FAILED, GAVE_UP, Run
+from kas_tui.features.evaluate.runs import BUDGET, FAILED, GAVE_UP, REPEATED, Run
 
 #: Reach is also reported within this many turns.
 WITHIN = 4
@@ -36,6 +37,7 @@ class Overall:
     out_of_budget: int
     failed: int
     off_path: int  # documents read that were not gold, summed
+    repeated: int = 0  # runs stopped for repeating a call
 
     @property
     def reach(self) -> float:
@@ -59,6 +61,7 @@ class Overall:
             "out_of_budget": self.out_of_budget,
             "failed": self.failed,
             "off_path_reads": self.off_path,
+            "stopped_repeating": self.repeated,
         }
 
 
@@ -86,6 +89,7 @@ def overall(runs: Sequence[Run], within: int = WITHIN) -> Overall:
         out_of_budget=sum(r.ended == BUDGET for r in runs),
         failed=sum(r.ended == FAILED for r in runs),
         off_path=sum(len(r.off_path) for r in runs),
+        repeated=sum(r.ended == REPEATED for r in runs),
     )
 
 

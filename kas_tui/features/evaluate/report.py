@@ -10,7 +10,7 @@ The JSON document (``--format json``, and ``report.json`` beside the trajectorie
        {"name": "full" | "descriptions" | "frontmatter" | "indexes",
         "overall": {questions, reached, reach, reached_within, reach_within, within_turns,
                     median_turns, median_tokens, gave_up, out_of_budget, failed,
-                    off_path_reads},
+                    off_path_reads, stopped_repeating},
         "bundles": {"<top-level bundle>": {same keys as overall}},
         "questions": [{"id", "question", "gold": [...], "reached", "turns", "tokens",
                        "turn_to_gold" | null, "ended", "answer", "note", "off_path": [...],
@@ -36,6 +36,7 @@ from kas_tui.features.evaluate.ablation import WHAT
 from kas_tui.features.evaluate.blame import Blame
 from kas_tui.features.evaluate.metrics import Overall
 from kas_tui.features.evaluate.runner import FULL, Evaluation, Variant, safe_name
+from kas_tui.features.evaluate.runs import REPEATED
 
 SCHEMA_VERSION = 1
 
@@ -167,6 +168,10 @@ def format_text(ev: Evaluation, *, top: int = 10) -> str:
         rows = [[name or "(root)", *_figures(o, failed)] for name, o in main.bundles.items()]
         out += ["  " + line for line in _table(rows, ["bundle", *header[1:]])]
     out += _blame_text(main, top, ev.within)
+    repeated = [r for r in main.runs if r.ended == REPEATED]
+    if repeated:
+        out += ["", f"Stopped: repeated call ({len(repeated)}):"]
+        out += [f"  {r.question.id}: {r.note.split('; ')[0]}" for r in repeated[:top]]
     out.append("")
     tail = f"{n} question(s) in {ev.seconds:.2f} s; flat baseline {ev.flat_seconds:.2f} s"
     if ev.stopped:

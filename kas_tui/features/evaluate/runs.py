@@ -22,7 +22,8 @@ ANSWERED = "answered"  # submitted an answer it found in a document it read
 GAVE_UP = "gave-up"  # submitted without an answer: nothing left worth opening
 BUDGET = "budget"  # the turn budget ran out before it found an answer
 FAILED = "failed"  # the navigator itself failed (an LLM endpoint error...): see ``note``
-ENDINGS = (ANSWERED, GAVE_UP, BUDGET, FAILED)
+REPEATED = "repeated"  # stopped: it made the same call (tool and arguments) three times
+ENDINGS = (ANSWERED, GAVE_UP, BUDGET, FAILED, REPEATED)
 
 
 @dataclass(frozen=True)
