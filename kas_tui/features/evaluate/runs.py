@@ -23,7 +23,8 @@ GAVE_UP = "gave-up"  # submitted without an answer: nothing left worth opening
 BUDGET = "budget"  # the turn budget ran out before it found an answer
 FAILED = "failed"  # the navigator itself failed (an LLM endpoint error...): see ``note``
 REPEATED = "repeated"  # stopped: it made the same call (tool and arguments) three times
-ENDINGS = (ANSWERED, GAVE_UP, BUDGET, FAILED, REPEATED)
+SERVED = "served"  # a served session the client ended (``kas-tui serve`` sees no answer)
+ENDINGS = (ANSWERED, GAVE_UP, BUDGET, FAILED, REPEATED, SERVED)
 
 
 @dataclass(frozen=True)
