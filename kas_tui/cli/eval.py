@@ -47,8 +47,12 @@ def eval_arguments(parser: Parser) -> None:
         "turns, tokens and blame. Exit 0: measured; 1: reach below --min-reach; 2: usage."
     )
     parser.add_argument("path", metavar="PKG", help="package folder")
+    parser.add_argument("--questions", metavar="FILE", help="question set (JSON Lines or CSV)")
     parser.add_argument(
-        "--questions", required=True, metavar="FILE", help="question set (JSON Lines or CSV)"
+        "--sessions",
+        metavar="DIR",
+        help="score the sessions `kas-tui serve` logged in DIR whose client named a question "
+        "of the set, instead of running a navigator",
     )
     parser.add_argument(
         "--budget", type=whole_number(3, "turn"), default=15, help="turns per question (15)"
@@ -182,16 +186,24 @@ def agents_navigator(args: argparse.Namespace, package, questions: int, out_dir)
 def run_eval(args: argparse.Namespace) -> int:
     from kas_tui.core.package import Package
     from kas_tui.features.evaluate.questions import read_questions
-    from kas_tui.features.evaluate.report import (
-        evaluation_record,
-        format_json,
-        format_markdown,
-        format_text,
-    )
+    from kas_tui.features.evaluate.report import format_markdown, format_text
     from kas_tui.features.evaluate.runner import evaluate, lexical_factory, new_eval_dir
 
     if bool(args.llm_base_url) != bool(args.llm_model):
         print("kas-tui eval: --llm-base-url and --llm-model go together", file=sys.stderr)
+        return 2
+    if not args.questions:
+        print("kas-tui eval: --questions FILE is needed (the question set)", file=sys.stderr)
+        return 2
+    if args.sessions and (args.llm_base_url or args.ablate):
+        print(
+            "kas-tui eval: --sessions scores logged sessions; it runs no navigator "
+            "(leave out --llm-base-url and --ablate)",
+            file=sys.stderr,
+        )
+        return 2
+    if args.sessions and not Path(args.sessions).is_dir():
+        print(f"kas-tui eval: {args.sessions}: no such folder (--sessions)", file=sys.stderr)
         return 2
     location = open_package(args.path, "kas-tui eval")
     package = Package.open(location.root)
@@ -209,10 +221,12 @@ def run_eval(args: argparse.Namespace) -> int:
         print(f"kas-tui eval: {args.questions} holds no questions", file=sys.stderr)
         return 2
     ablations = list(dict.fromkeys(layer for group in args.ablate for layer in group))
+    progress = _progress() if sys.stderr.isatty() else None
     if args.llm_base_url:
         from kas_tui.features.evaluate.llm import LLMNavigator, key_from_env
 
         key = key_from_env(args.llm_key_env)
+        progress, turns = _llm_progress(len(qset.questions) * (1 + len(ablations)))
 
         def factory(_package, sandbox, catalog):  # type: ignore[no-untyped-def]
             return LLMNavigator(
@@ -224,6 +238,7 @@ def run_eval(args: argparse.Namespace) -> int:
                 budget=args.budget,
                 peek=not args.no_peek,
                 timeout=args.llm_timeout,
+                report=turns,
             )
     else:
         factory = lexical_factory(budget=args.budget, peek=not args.no_peek)
@@ -234,26 +249,48 @@ def run_eval(args: argparse.Namespace) -> int:
         if isinstance(navigator, int):
             return navigator
         factory = lambda *_: navigator  # noqa: E731
+    found = None
     try:
-        ev = evaluate(
-            package,
-            qset.questions,
-            factory=factory,
-            ablations=ablations,
-            budget=args.budget,
-            within=args.within,
-            out_dir=out_dir,
-            questions_source=os.fspath(args.questions),
-            progress=_progress() if sys.stderr.isatty() else None,
-            workers=1
-            if args.llm_base_url
-            else (args.workers or (1 if agents else min(8, os.cpu_count() or 1))),
-        )
+        if args.sessions:
+            from kas_tui.features.evaluate.sessions import evaluate_sessions
+
+            ev, found = evaluate_sessions(
+                package,
+                qset.questions,
+                args.sessions,
+                budget=args.budget,
+                within=args.within,
+                questions_source=os.fspath(args.questions),
+                out_dir=out_dir,
+            )
+            if not found.runs:
+                print(
+                    f"kas-tui eval: no session in {args.sessions} names a question of "
+                    f"{args.questions} (a client names it in clientInfo's questionId or in "
+                    '_meta "kas-tui/question": see docs/navigability.md)',
+                    file=sys.stderr,
+                )
+                return 2
+        else:
+            ev = evaluate(
+                package,
+                qset.questions,
+                factory=factory,
+                ablations=ablations,
+                budget=args.budget,
+                within=args.within,
+                out_dir=out_dir,
+                questions_source=os.fspath(args.questions),
+                progress=progress,
+                workers=1
+                if args.llm_base_url
+                else (args.workers or (1 if agents else min(8, os.cpu_count() or 1))),
+            )
         if out_dir is not None:
             from kas_tui.core.fileio import atomic_write
 
-            record = json.dumps(evaluation_record(ev), indent=2, ensure_ascii=False) + "\n"
-            atomic_write(Path(out_dir) / "report.json", record.encode("utf-8"))
+            text = json.dumps(_record(ev, found), indent=2, ensure_ascii=False) + "\n"
+            atomic_write(Path(out_dir) / "report.json", text.encode("utf-8"))
     except OSError as exc:
         from kas_tui.core.fileio import os_reason
 
@@ -264,7 +301,7 @@ def run_eval(args: argparse.Namespace) -> int:
     for problem in getattr(navigator, "problems", []) if agents else []:
         print(f"kas-tui eval: {problem}", file=sys.stderr)
     if args.format == "json":
-        print(format_json(ev))
+        print(json.dumps(_record(ev, found), indent=2, ensure_ascii=False))
     elif args.format == "csv":
         from kas_tui.features.evaluate.report import format_csv
 
@@ -273,9 +310,40 @@ def run_eval(args: argparse.Namespace) -> int:
         print(format_markdown(ev, top=args.top), end="")
     else:
         print(format_text(ev, top=args.top))
+        if found is not None:
+            from kas_tui.features.evaluate.sessions import sessions_text
+
+            print("\n".join(["", *sessions_text(found, args.top)]))
     if args.min_reach is not None and ev.main.overall.reach < args.min_reach:
         return 1
     return 0
+
+
+def _record(ev, found):  # type: ignore[no-untyped-def]
+    """The JSON report, with what was read of the session logs (``--sessions``)."""
+    from kas_tui.features.evaluate.report import evaluation_record
+
+    record = evaluation_record(ev)
+    if found is not None:
+        from kas_tui.features.evaluate.sessions import sessions_record
+
+        record["sessions"] = sessions_record(found)
+    return record
+
+
+def _llm_progress(total: int):  # type: ignore[no-untyped-def]
+    """Questions done and each turn's line on stderr: a model may take a minute a turn,
+    so a log (not a terminal) gets a line per turn too, not one every few seconds."""
+    from kas_tui.features.importing.progress import Progress
+
+    bar = Progress("questions", total, every=0.0)
+
+    def question_done(done: int, total: int) -> None:
+        bar.update(done)
+        if done >= total:
+            bar.finish()
+
+    return question_done, lambda note: bar.update(bar.done, note)
 
 
 def _progress():  # pragma: no cover - a terminal only

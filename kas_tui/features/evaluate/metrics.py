@@ -13,6 +13,7 @@
 - **within**: reached on or before turn ``within`` (4 by default: activate the skill,
   read the root index, read a bundle's index, read the document).
 - **off-path**: documents read in full that are not gold.
+- **repeated**: runs stopped for making the same call three times (an LLM's loop).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kas_tui.features.evaluate.runs import BUDGET, ESTIMATE, FAILED, GAVE_UP, Run
+from kas_tui.features.evaluate.runs import BUDGET, ESTIMATE, FAILED, GAVE_UP, REPEATED, Run
 
 #: Reach is also reported within this many turns.
 WITHIN = 4
@@ -45,6 +46,7 @@ class Overall:
     median_turns_to_gold: float | None = None
     median_tokens_to_gold: float | None = None
     tokens_source: str = ESTIMATE
+    repeated: int = 0  # runs stopped for repeating a call
 
     @property
     def reach(self) -> float:
@@ -71,6 +73,7 @@ class Overall:
             "median_turns_to_gold": self.median_turns_to_gold,
             "median_tokens_to_gold": self.median_tokens_to_gold,
             "tokens_source": self.tokens_source,
+            "stopped_repeating": self.repeated,
         }
 
 
@@ -101,6 +104,7 @@ def overall(runs: Sequence[Run], within: int = WITHIN) -> Overall:
         median_turns_to_gold=_median_known(r.turns_to_gold for r in runs),
         median_tokens_to_gold=_median_known(r.tokens_to_gold for r in runs),
         tokens_source=tokens_source(runs),
+        repeated=sum(r.ended == REPEATED for r in runs),
     )
 
 

@@ -12,7 +12,7 @@ The JSON document (``--format json``, and ``report.json`` beside the trajectorie
         "overall": {questions, reached, reach, reached_within, reach_within, within_turns,
                     median_turns, median_tokens, gave_up, out_of_budget, failed,
                     off_path_reads, median_turns_to_gold, median_tokens_to_gold,
-                    tokens_source: "estimate" | "usage" | "mixed"},
+                    tokens_source: "estimate" | "usage" | "mixed", stopped_repeating},
         "bundles": {"<top-level bundle>": {same keys as overall}},
         "questions": [{"id", "question", "gold": [...], "reached", "turns", "tokens",
                        "turn_to_gold" | null, "tokens_to_gold" | null, "read_tokens",
@@ -51,7 +51,7 @@ from kas_tui.features.evaluate.ablation import WHAT
 from kas_tui.features.evaluate.blame import Blame
 from kas_tui.features.evaluate.metrics import Overall, reached_within
 from kas_tui.features.evaluate.runner import FULL, Evaluation, Variant, safe_name
-from kas_tui.features.evaluate.runs import USAGE, Run
+from kas_tui.features.evaluate.runs import REPEATED, USAGE, Run
 
 SCHEMA_VERSION = 1
 
@@ -267,6 +267,10 @@ def format_text(ev: Evaluation, *, top: int = 10) -> str:
         rows = [[name or "(root)", *_figures(o, failed)] for name, o in main.bundles.items()]
         out += ["  " + line for line in _table(rows, ["bundle", *header[1:]])]
     out += _blame_text(main, top, ev.within)
+    repeated = [r for r in main.runs if r.ended == REPEATED]
+    if repeated:
+        out += ["", f"Stopped: repeated call ({len(repeated)}):"]
+        out += [f"  {r.question.id}: {r.note.split('; ')[0]}" for r in repeated[:top]]
     out.append("")
     tail = f"{n} question(s) in {ev.seconds:.2f} s; flat baseline {ev.flat_seconds:.2f} s"
     if ev.stopped:

@@ -22,7 +22,9 @@ ANSWERED = "answered"  # submitted an answer it found in a document it read
 GAVE_UP = "gave-up"  # submitted without an answer: nothing left worth opening
 BUDGET = "budget"  # the turn budget ran out before it found an answer
 FAILED = "failed"  # the navigator itself failed (an LLM endpoint error...): see ``note``
-ENDINGS = (ANSWERED, GAVE_UP, BUDGET, FAILED)
+REPEATED = "repeated"  # stopped: it made the same call (tool and arguments) three times
+SERVED = "served"  # a served session the client ended (``kas-tui serve`` sees no answer)
+ENDINGS = (ANSWERED, GAVE_UP, BUDGET, FAILED, REPEATED, SERVED)
 
 # Where a run's token figures come from.
 ESTIMATE = "estimate"  # 4 characters a token of the calls and what they returned
