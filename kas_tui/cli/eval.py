@@ -48,7 +48,10 @@ def eval_arguments(parser: Parser) -> None:
     )
     parser.add_argument("path", metavar="PKG", help="package folder")
     parser.add_argument(
-        "--questions", required=True, metavar="FILE", help="question set (JSON Lines or CSV)"
+        "--questions",
+        metavar="FILE",
+        help="question set: JSON Lines, CSV or an Agent Skills evals.json (default: the "
+        "package's evals/evals.json); with --discovery, trigger queries",
     )
     parser.add_argument(
         "--budget", type=whole_number(3, "turn"), default=15, help="turns per question (15)"
@@ -120,6 +123,17 @@ def run_eval(args: argparse.Namespace) -> int:
         return 2
     location = open_package(args.path, "kas-tui eval")
     package = Package.open(location.root)
+    if not args.questions:
+        from kas_tui.features.evaluate.skill_evals import EVALS_PATH, package_evals
+
+        args.questions = package_evals(location.root)
+        if not args.questions.is_file():
+            print(
+                f"kas-tui eval: {location.root} has no {EVALS_PATH}; give --questions FILE, or "
+                f"draft one into the package with: kas-tui questions {args.path}",
+                file=sys.stderr,
+            )
+            return 2
     qset = read_questions(args.questions, package)
     if qset.problems:
         for problem in qset.problems:
@@ -168,9 +182,11 @@ def run_eval(args: argparse.Namespace) -> int:
         )
         if out_dir is not None:
             from kas_tui.core.fileio import atomic_write
+            from kas_tui.features.evaluate.skill_evals import write_benchmark
 
             record = json.dumps(evaluation_record(ev), indent=2, ensure_ascii=False) + "\n"
             atomic_write(Path(out_dir) / "report.json", record.encode("utf-8"))
+            write_benchmark(ev, out_dir)
     except OSError as exc:
         from kas_tui.core.fileio import os_reason
 

@@ -22,6 +22,10 @@ The Knowledge-as-Skill paper's sets use other names for the same columns, also r
 CSV (a ``.csv`` file): a header row with the same column names; ``gold`` and ``tags``
 cells hold several values separated by ``;`` or ``|``.
 
+The Agent Skills ``evals/evals.json`` (a ``.json`` file holding one object with an
+``evals`` list) is read and written by :mod:`.skill_evals`; :func:`read_questions` and
+:func:`write_questions` hand such files to it.
+
 Blank lines and lines starting with ``#`` or ``//`` are skipped in JSON Lines. Reading
 never raises: every line that cannot be taken is a :class:`QuestionProblem` naming the
 file, the line, what is wrong and how to fix it.
@@ -95,6 +99,10 @@ def read_questions(path: str | os.PathLike[str], package: Package | None = None)
     except OSError as exc:
         qset.problems.append(QuestionProblem(source, 0, f"cannot read: {os_reason(exc)}"))
         return qset
+    from kas_tui.features.evaluate.skill_evals import is_evals_json, parse_evals
+
+    if is_evals_json(source, text):
+        return parse_evals(text, source, package)
     return parse_questions(text, source, package, csv_format=_is_csv(source, text))
 
 
@@ -229,8 +237,17 @@ def _pick(record: Mapping[str, Any], name: str) -> tuple[str | None, Any]:
 
 
 def _question(
-    record: dict, number: int, source: str, qset: QuestionSet, csv_format: bool
+    record: Mapping[str, Any],
+    number: int,
+    source: str,
+    qset: QuestionSet,
+    csv_format: bool,
+    *,
+    need_gold: bool = True,
 ) -> Question | None:
+    """The question of one record, or ``None`` with a problem added. Without
+    ``need_gold`` a record that names no gold is a question with none (``gold == ()``)."""
+
     def problem(message: str) -> None:
         qset.problems.append(QuestionProblem(source, number, message))
 
@@ -250,7 +267,9 @@ def _question(
     gold_key, gold = _pick(record, "gold")
     if isinstance(gold, str):
         gold = _split(gold) if csv_format else [gold]
-    if gold is None or gold == []:
+    if (gold is None or gold == []) and not need_gold:
+        gold = []
+    elif gold is None or gold == []:
         problem("no 'gold': list the 1 to 3 package paths of the documents that answer it")
         return None
     if not isinstance(gold, list) or not all(isinstance(g, str) and g.strip() for g in gold):
@@ -340,6 +359,15 @@ def questions_jsonl(questions: Iterable[Question]) -> str:
     return "".join(json.dumps(q.record(), ensure_ascii=False) + "\n" for q in questions)
 
 
-def write_questions(path: str | os.PathLike[str], questions: Iterable[Question]) -> None:
-    """Write the set to ``path`` atomically (raises OSError when it cannot)."""
-    atomic_write(Path(path), questions_jsonl(questions).encode("utf-8"))
+def write_questions(
+    path: str | os.PathLike[str], questions: Iterable[Question], *, skill_name: str = ""
+) -> None:
+    """Write the set to ``path`` atomically (raises OSError when it cannot): a ``.json``
+    path as the Agent Skills ``evals.json`` of ``skill_name``, any other as JSON Lines."""
+    from kas_tui.features.evaluate.skill_evals import evals_json
+
+    if os.fspath(path).lower().endswith(".json"):
+        text = evals_json(questions, skill_name)
+    else:
+        text = questions_jsonl(questions)
+    atomic_write(Path(path), text.encode("utf-8"))
