@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from kas_tui.cli.args import Parser, open_package, whole_number
+from kas_tui.cli.discovery import discovery_arguments, run_discovery
 from kas_tui.features.evaluate.ablation import LAYERS
 from kas_tui.text.wording import counted
 
@@ -93,6 +94,7 @@ def eval_arguments(parser: Parser) -> None:
         help="processes running questions in parallel (default: one per CPU, at most 8; "
         "the LLM navigator always asks one question at a time)",
     )
+    discovery_arguments(parser)
     llm = parser.add_argument_group("LLM navigator (any OpenAI-compatible endpoint)")
     llm.add_argument("--llm-base-url", metavar="URL", help="e.g. http://localhost:11434/v1")
     llm.add_argument("--llm-model", metavar="NAME", help="the model to ask")
@@ -118,6 +120,8 @@ def run_eval(args: argparse.Namespace) -> int:
     )
     from kas_tui.features.evaluate.runner import evaluate, lexical_factory, new_eval_dir
 
+    if args.discovery:
+        return run_discovery(args)
     if bool(args.llm_base_url) != bool(args.llm_model):
         print("kas-tui eval: --llm-base-url and --llm-model go together", file=sys.stderr)
         return 2
