@@ -48,6 +48,9 @@ def run_discovery(args: argparse.Namespace) -> int:
     )
 
     prog = "kas-tui eval --discovery"
+    if getattr(args, "llm_base_url", None):
+        print(f"{prog}: routes with the lexical router only; leave out --llm-*", file=sys.stderr)
+        return 2
     location = open_package(args.path, prog)
     package = Package.open(location.root)
     entry = catalog_entry(package)

@@ -238,3 +238,12 @@ def test_eval_discovery_with_the_users_queries_and_bad_input(
     monkeypatch.chdir(tmp_path)
     assert main(["eval", str(demo), "--discovery", "--against", "installed"]) == 2
     assert "no other skill is installed for you" in capsys.readouterr().err
+    _skill(tmp_path / "nobody" / ".claude" / "skills", "vault-ops", "Rotate Vault credentials.")
+    json_args = ["eval", str(demo), "--discovery", "--format", "json", "--against"]
+    assert main([*json_args, "installed"]) == 0
+    assert json.loads(capsys.readouterr().out)["catalog"] == ["orbit-handbook", "vault-ops"]
+    assert main([*json_args, "both"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["catalog"]) == 26
+    llm = ["--llm-base-url", "http://localhost:1/v1", "--llm-model", "m"]
+    assert main(["eval", str(demo), "--discovery", *llm]) == 2
+    assert "lexical router only" in capsys.readouterr().err

@@ -261,6 +261,9 @@ def test_questions_writes_the_packages_own_evals_json_and_eval_finds_it(
     reached = sum(q["reached"] for q in record["variants"][0]["questions"])
     assert benchmark["with_skill"]["pass_rate"]["mean"] == round(reached / 5, 4)
     assert read_timing(out / "eval-1" / "with_skill" / "timing.json").total_tokens > 0
+    # the navigator never opens the set it is asked from: no index names it
+    walks = [p.read_text(encoding="utf-8") for p in (out / "full").glob("*.jsonl")]
+    assert len(walks) == 5 and not any("evals.json" in walk for walk in walks)
 
 
 def test_eval_without_a_question_set_says_where_it_looked(
