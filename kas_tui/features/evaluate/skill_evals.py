@@ -38,7 +38,7 @@ import os
 import re
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -166,10 +166,9 @@ def parse_evals(text: str, source: str, package: Package | None = None) -> Quest
                 qset.problems[before] = QuestionProblem(source, 0, f"{where}: {last.message}")
             continue
         if question.id in first_line:
-            problem(
-                number,
-                f"the id {question.id!r} is already used by another eval; give each its own id",
-            )
+            earlier = first_line[question.id]
+            by = f"the eval on line {earlier}" if earlier else "another eval"
+            problem(number, f"the id {question.id!r} is already used by {by}; give each its own id")
             continue
         first_line[question.id] = number
         if package is not None and not _gold_known(question, package, source, qset):
@@ -228,8 +227,6 @@ def evals_json(questions: Iterable[Question], skill_name: str) -> str:
 
 def numbered(questions: Sequence[Question]) -> list[Question]:
     """The questions with the format's integer ids (1, 2, ...), in order."""
-    from dataclasses import replace
-
     return [replace(q, id=str(i)) for i, q in enumerate(questions, start=1)]
 
 

@@ -146,7 +146,7 @@ def test_without_gold_an_eval_cannot_be_scored_and_says_what_to_add(demo: Path) 
         ('{"evals": [\n {"prompt": "p"}\n]}', "evals.json, line 2: no 'id'"),
         (
             '{"evals": [\n {"id": 1, "prompt": "p"},\n {"id": 1, "prompt": "q"}\n]}',
-            "evals.json, line 3: the id '1' is already used",
+            "evals.json, line 3: the id '1' is already used by the eval on line 2",
         ),
         (
             '{"evals": [\n {"id": 1, "prompt": "p", "gold": [1]}\n]}',
