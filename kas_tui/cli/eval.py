@@ -111,7 +111,7 @@ def eval_arguments(parser: Parser) -> None:
 
 def run_eval(args: argparse.Namespace) -> int:
     from kas_tui.core.package import Package
-    from kas_tui.features.evaluate.questions import read_questions
+    from kas_tui.features.evaluate.question_files import read_question_set
     from kas_tui.features.evaluate.report import (
         evaluation_record,
         format_json,
@@ -138,7 +138,7 @@ def run_eval(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
-    qset = read_questions(args.questions, package)
+    qset = read_question_set(args.questions, package)
     if qset.problems:
         for problem in qset.problems:
             print(f"kas-tui eval: {problem}", file=sys.stderr)

@@ -39,8 +39,8 @@ def run_questions(args: argparse.Namespace) -> int:
     from kas_tui.core.package import Package
     from kas_tui.core.store import StoreError
     from kas_tui.features.evaluate.drafting import NOTHING_TO_ASK, draft_questions
-    from kas_tui.features.evaluate.questions import write_questions
-    from kas_tui.features.evaluate.skill_evals import evals_json, numbered, package_evals
+    from kas_tui.features.evaluate.question_files import question_set_text
+    from kas_tui.features.evaluate.skill_evals import numbered, package_evals
 
     location = open_package(args.path, "kas-tui questions")
     out = Path(args.out) if args.out else package_evals(location.root)
@@ -59,18 +59,15 @@ def run_questions(args: argparse.Namespace) -> int:
     skill_name = skill_name or package.name
     if out.suffix.lower() == ".json":
         questions = numbered(questions)  # the format's ids are integers
-    try:
-        if args.out:
-            write_questions(out, questions, skill_name=skill_name)
-        else:  # inside the package: through its store, atomic and conflict-checked
-            text = evals_json(questions, skill_name)
+    text = question_set_text(out, questions, skill_name)
 
-            def replace(old: str | None) -> str:
-                if old is not None and not args.force:  # made since it was looked for
-                    raise StoreError(out, "exists; add --force to replace it")
-                return text
+    def replace(old: str | None) -> str:
+        if old is not None and not args.force:  # made since it was looked for
+            raise StoreError(out, "exists; add --force to replace it")
+        return text
 
-            package.store.apply(out, replace, create=True, parents=True)
+    try:  # through the store: atomic, and the package's evals/ folder made when missing
+        package.store.apply(out, replace, create=True, parents=not args.out)
     except StoreError as exc:
         print(f"kas-tui questions: {exc}", file=sys.stderr)
         return 2

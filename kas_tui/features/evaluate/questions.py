@@ -22,9 +22,8 @@ The Knowledge-as-Skill paper's sets use other names for the same columns, also r
 CSV (a ``.csv`` file): a header row with the same column names; ``gold`` and ``tags``
 cells hold several values separated by ``;`` or ``|``.
 
-The Agent Skills ``evals/evals.json`` (a ``.json`` file holding one object with an
-``evals`` list) is read and written by :mod:`.skill_evals`; :func:`read_questions` and
-:func:`write_questions` hand such files to it.
+The Agent Skills ``evals/evals.json`` is read and written by :mod:`.skill_evals`;
+:mod:`.question_files` takes a file in whichever of the formats it is.
 
 Blank lines and lines starting with ``#`` or ``//`` are skipped in JSON Lines. Reading
 never raises: every line that cannot be taken is a :class:`QuestionProblem` naming the
@@ -88,22 +87,25 @@ class QuestionSet:
 
 def read_questions(path: str | os.PathLike[str], package: Package | None = None) -> QuestionSet:
     """Read a question set; with ``package``, gold paths must be its documents."""
+    text, qset = question_text(path)
+    if text is None:
+        return qset
+    return parse_questions(text, qset.source, package, csv_format=_is_csv(qset.source, text))
+
+
+def question_text(path: str | os.PathLike[str]) -> tuple[str | None, QuestionSet]:
+    """The text of a question-set file, or ``None`` and an empty set whose problem says
+    why it cannot be read."""
     source = os.fspath(path)
     qset = QuestionSet(source)
     try:
-        text = decode(read_regular(path)).text
+        return decode(read_regular(path)).text, qset
     except FormatError as exc:
         where = f" (line {exc.line})" if exc.line else ""
         qset.problems.append(QuestionProblem(source, 0, exc.message + where))
-        return qset
     except OSError as exc:
         qset.problems.append(QuestionProblem(source, 0, f"cannot read: {os_reason(exc)}"))
-        return qset
-    from kas_tui.features.evaluate.skill_evals import is_evals_json, parse_evals
-
-    if is_evals_json(source, text):
-        return parse_evals(text, source, package)
-    return parse_questions(text, source, package, csv_format=_is_csv(source, text))
+    return None, qset
 
 
 def _is_csv(source: str, text: str) -> bool:
@@ -359,15 +361,6 @@ def questions_jsonl(questions: Iterable[Question]) -> str:
     return "".join(json.dumps(q.record(), ensure_ascii=False) + "\n" for q in questions)
 
 
-def write_questions(
-    path: str | os.PathLike[str], questions: Iterable[Question], *, skill_name: str = ""
-) -> None:
-    """Write the set to ``path`` atomically (raises OSError when it cannot): a ``.json``
-    path as the Agent Skills ``evals.json`` of ``skill_name``, any other as JSON Lines."""
-    from kas_tui.features.evaluate.skill_evals import evals_json
-
-    if os.fspath(path).lower().endswith(".json"):
-        text = evals_json(questions, skill_name)
-    else:
-        text = questions_jsonl(questions)
-    atomic_write(Path(path), text.encode("utf-8"))
+def write_questions(path: str | os.PathLike[str], questions: Iterable[Question]) -> None:
+    """Write the set to ``path`` atomically (raises OSError when it cannot)."""
+    atomic_write(Path(path), questions_jsonl(questions).encode("utf-8"))

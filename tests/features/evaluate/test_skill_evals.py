@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kas_tui.cli.main import main
 from kas_tui.core.package import Package
-from kas_tui.features.evaluate.questions import read_questions, write_questions
+from kas_tui.features.evaluate.question_files import read_question_set, write_question_set
 from kas_tui.features.evaluate.runs import Question
 from kas_tui.features.evaluate.skill_evals import (
     EvalFileError,
@@ -87,8 +87,8 @@ QUESTIONS = [
 
 def test_evals_json_round_trips(tmp_path: Path) -> None:
     path = tmp_path / "evals.json"
-    write_questions(path, QUESTIONS, skill_name="orbit-handbook")
-    back = read_questions(path)
+    write_question_set(path, QUESTIONS, skill_name="orbit-handbook")
+    back = read_question_set(path)
     assert not back.problems
     assert _fields(back.questions) == _fields(QUESTIONS)
     document = json.loads(path.read_text(encoding="utf-8"))
@@ -106,14 +106,14 @@ def test_evals_json_round_trips(tmp_path: Path) -> None:
     assert third["id"] == "007"
     # written again from what was read: the same bytes
     again = tmp_path / "again.json"
-    write_questions(again, back.questions, skill_name="orbit-handbook")
+    write_question_set(again, back.questions, skill_name="orbit-handbook")
     assert again.read_bytes() == path.read_bytes()
 
 
 def test_the_formats_own_example_reads(tmp_path: Path) -> None:
     path = tmp_path / "evals.json"
     path.write_text(SPEC_EVALS, encoding="utf-8")
-    qset = read_questions(path)
+    qset = read_question_set(path)
     assert not qset.problems
     assert [(q.id, q.gold, q.line) for q in qset.questions] == [("1", (), 4), ("2", (), 14)]
     assert qset.questions[0].answer.startswith("A bar chart image")
@@ -163,7 +163,7 @@ def test_a_bad_evals_json_is_one_line_naming_file_and_fault(
 ) -> None:
     path = tmp_path / "evals.json"
     path.write_text(text, encoding="utf-8")
-    problems = [str(p) for p in read_questions(path).problems]
+    problems = [str(p) for p in read_question_set(path).problems]
     assert len(problems) == 1
     assert problems[0].startswith(str(tmp_path)) and message in problems[0], problems
     assert "\n" not in problems[0]
@@ -186,7 +186,7 @@ def test_reading_any_json_never_raises(value: object) -> None:
 def test_a_one_line_json_lines_record_in_a_json_file_is_still_a_question(tmp_path: Path) -> None:
     path = tmp_path / "one.json"
     path.write_text('{"id": "q1", "question": "x?", "gold": ["a.md"]}\n', encoding="utf-8")
-    qset = read_questions(path)
+    qset = read_question_set(path)
     assert not qset.problems and qset.questions[0].gold == ("a.md",)
 
 
