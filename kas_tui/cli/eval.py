@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from kas_tui.cli.args import Parser, open_package, whole_number
+from kas_tui.cli.discovery import discovery_arguments, run_discovery
 from kas_tui.features.evaluate.ablation import LAYERS
 from kas_tui.text.wording import counted
 
@@ -47,7 +48,12 @@ def eval_arguments(parser: Parser) -> None:
         "turns, tokens and blame. Exit 0: measured; 1: reach below --min-reach; 2: usage."
     )
     parser.add_argument("path", metavar="PKG", help="package folder")
-    parser.add_argument("--questions", metavar="FILE", help="question set (JSON Lines or CSV)")
+    parser.add_argument(
+        "--questions",
+        metavar="FILE",
+        help="question set: JSON Lines, CSV or an Agent Skills evals.json (default: the "
+        "package's evals/evals.json); with --discovery, trigger queries",
+    )
     parser.add_argument(
         "--sessions",
         metavar="DIR",
@@ -94,6 +100,7 @@ def eval_arguments(parser: Parser) -> None:
         help="processes running questions in parallel (default: one per CPU, at most 8; "
         "the LLM navigator always asks one question at a time)",
     )
+    discovery_arguments(parser)
     llm = parser.add_argument_group("LLM navigator (any OpenAI-compatible endpoint)")
     llm.add_argument("--llm-base-url", metavar="URL", help="e.g. http://localhost:11434/v1")
     llm.add_argument("--llm-model", metavar="NAME", help="the model to ask")
@@ -185,15 +192,14 @@ def agents_navigator(args: argparse.Namespace, package, questions: int, out_dir)
 
 def run_eval(args: argparse.Namespace) -> int:
     from kas_tui.core.package import Package
-    from kas_tui.features.evaluate.questions import read_questions
+    from kas_tui.features.evaluate.question_files import read_question_set
     from kas_tui.features.evaluate.report import format_markdown, format_text
     from kas_tui.features.evaluate.runner import evaluate, lexical_factory, new_eval_dir
 
+    if args.discovery:
+        return run_discovery(args)
     if bool(args.llm_base_url) != bool(args.llm_model):
         print("kas-tui eval: --llm-base-url and --llm-model go together", file=sys.stderr)
-        return 2
-    if not args.questions:
-        print("kas-tui eval: --questions FILE is needed (the question set)", file=sys.stderr)
         return 2
     if args.sessions and (args.llm_base_url or args.ablate):
         print(
@@ -207,7 +213,18 @@ def run_eval(args: argparse.Namespace) -> int:
         return 2
     location = open_package(args.path, "kas-tui eval")
     package = Package.open(location.root)
-    qset = read_questions(args.questions, package)
+    if not args.questions:
+        from kas_tui.features.evaluate.skill_evals import EVALS_PATH, package_evals
+
+        args.questions = package_evals(location.root)
+        if not args.questions.is_file():
+            print(
+                f"kas-tui eval: {location.root} has no {EVALS_PATH}; give --questions FILE, or "
+                f"draft one into the package with: kas-tui questions {args.path}",
+                file=sys.stderr,
+            )
+            return 2
+    qset = read_question_set(args.questions, package)
     if qset.problems:
         for problem in qset.problems:
             print(f"kas-tui eval: {problem}", file=sys.stderr)
@@ -288,9 +305,11 @@ def run_eval(args: argparse.Namespace) -> int:
             )
         if out_dir is not None:
             from kas_tui.core.fileio import atomic_write
+            from kas_tui.features.evaluate.skill_evals import write_benchmark
 
             text = json.dumps(_record(ev, found), indent=2, ensure_ascii=False) + "\n"
             atomic_write(Path(out_dir) / "report.json", text.encode("utf-8"))
+            write_benchmark(ev, out_dir)
     except OSError as exc:
         from kas_tui.core.fileio import os_reason
 

@@ -171,6 +171,11 @@ def test_the_wheel_carries_the_demo(tmp_path: Path) -> None:
     assert modules(built / "kas_tui") == modules(source / "kas_tui")
     assert styles(built / "kas_tui") == styles(source / "kas_tui")
 
+    def data(root: Path) -> set[str]:  # the evaluation's data (the decoy skills)
+        return {p.relative_to(root).as_posix() for p in (root / "features").rglob("*.json")}
+
+    assert data(built / "kas_tui") == data(source / "kas_tui") != set()
+
     env.update(PYTHONPATH=str(built), KAS_TUI_DATA_DIR=str(tmp_path / "data"))
     probe = (
         "from kas_tui.features.demo import bundled, demo_copy; print(bundled()); print(demo_copy())"
