@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 from kas_tui.core.fileio import atomic_write, os_reason, read_regular
 from kas_tui.core.okf.errors import FormatError
 from kas_tui.core.okf.text import decode
+from kas_tui.features.agent.sandbox import EVALS_FOLDER
 from kas_tui.features.evaluate.questions import (
     QuestionProblem,
     QuestionSet,
@@ -60,7 +61,7 @@ if TYPE_CHECKING:
     from kas_tui.features.evaluate.runner import Evaluation
 
 #: Where a skill keeps its question set, relative to its root.
-EVALS_PATH = "evals/evals.json"
+EVALS_PATH = f"{EVALS_FOLDER}/evals.json"
 #: The extra keys kas-tui adds to an eval.
 GOLD_KEY = "gold"
 TAGS_KEY = "tags"
