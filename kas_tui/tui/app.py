@@ -23,6 +23,7 @@ from textual.screen import Screen
 from textual.widgets import Markdown, Tree
 
 from kas_tui.core.disk import Walk, walk
+from kas_tui.core.foreground import Foreground
 from kas_tui.core.load_cache import MetadataCache
 from kas_tui.core.loader import ReadAhead
 from kas_tui.core.package import Package
@@ -148,6 +149,8 @@ class KasApp(App[None]):
         #: message line alike (severity, text), newest last.
         self.messages: deque[tuple[str, str]] = deque(maxlen=100)
         self._watch = watch
+        #: Background indexing waits while the user waits on the screen (a key, a click).
+        self.foreground = Foreground()
         # what the app does, each part owning its state (controllers/)
         self.nav = Navigation(self)
         self.find_index = FindIndex(self)
@@ -292,6 +295,8 @@ class KasApp(App[None]):
     # -- what the panes say happened ------------------------------------------------
 
     async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.MouseDown)):
+            self.foreground.busy()  # what it causes is drawn before indexing goes on
         # A run of K/J presses on one entry is one action: any other key or a click ends
         # it (a pause to look does not), so up then down leaves no trace.
         if self.edits.burst is not None and (

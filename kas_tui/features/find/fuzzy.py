@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING
@@ -320,13 +321,17 @@ class _Word:
 class Finder:
     """A search index over the documents of ``package`` (see the module docstring)."""
 
-    def __init__(self, package: Package) -> None:
+    def __init__(self, package: Package, give_way: Callable[[], object] | None = None) -> None:
+        """``give_way`` is called between the build's steps (a background build lets
+        the app's screen go first)."""
         from kas_tui.core.memory import paused_gc
 
+        self._give_way = give_way or (lambda: None)
         with paused_gc():  # hundreds of thousands of strings and lists, no cycles
             self._build(package)
 
     def _build(self, package: Package) -> None:
+        give_way = self._give_way
         docs = sorted(package.documents.values(), key=lambda d: d.path)
         self._docs = docs
         self.paths = [d.path for d in docs]
@@ -340,8 +345,10 @@ class Finder:
                 if i is not None:
                     entries[i].add(" ".join(fold(listing.entry.title).split()))
                     described[i].add(fold(listing.entry.description))
+        give_way()
         titles = [" ".join(fold(d.title).split()) for d in docs]
         descriptions = [fold(d.description) for d in docs]
+        give_way()
         self.text = {  # folded, per field; multiple values one a line
             "title": titles,
             "tag": ["\n".join(sorted({fold(t).strip() for t in d.tags})) for d in docs],
@@ -353,10 +360,17 @@ class Finder:
             ],
         }
         del entries, described, number
-        self._keys = {field: _Keys(texts) for field, texts in self.text.items() if field != "path"}
+        self._keys = {}
+        for field, texts in self.text.items():
+            if field != "path":
+                give_way()
+                self._keys[field] = _Keys(texts)
+        give_way()
         self._keys["path"] = _Keys(self.text["path"], keys_of=_path_keys())
+        give_way()
         self._whole_titles = _Keys(titles, keys_of=lambda t: {t})
         self._whole_tags = _Keys(self.text["tag"], keys_of=lambda t: set(t.split("\n")))
+        give_way()
         # the words a typo may stand for: numbers are not misspelt (a typo of 'doc-14063'
         # is not 'doc-14064')
         vocabulary = {m.group() for k in self._keys.values() for m in map(_WORD.match, k.keys) if m}

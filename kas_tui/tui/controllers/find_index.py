@@ -43,7 +43,7 @@ class FindIndex:
         from kas_tui.features.find.fuzzy import Finder
 
         try:
-            finder = Finder(self.app.package)
+            finder = Finder(self.app.package, give_way=self.app.foreground.give_way)
         except RuntimeError:  # the package changed under the build: build on first use
             return
         give_back_free_memory()  # what building the index took: 6 MB at 50,000 documents

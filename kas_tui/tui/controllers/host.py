@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from textual.widget import Widget
     from textual.worker import Worker
 
+    from kas_tui.core.foreground import Foreground
     from kas_tui.core.package import Package
 
 W = TypeVar("W")
@@ -36,6 +37,7 @@ class Host(Protocol):
     #: Where a harness finds SKILL.md, as the catalog entry names it (see KasApp).
     catalog_location: str | None
     sub_title: str
+    foreground: Foreground
 
     @property
     def screen(self) -> Screen[object]: ...

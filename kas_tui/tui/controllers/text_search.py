@@ -85,7 +85,11 @@ class FullTextController:
         worker = get_current_worker()
         try:
             if paths is None:
-                index.sync(app.package, cancelled=lambda: worker.is_cancelled)
+                index.sync(
+                    app.package,
+                    cancelled=lambda: worker.is_cancelled,
+                    give_way=app.foreground.give_way,
+                )
                 # a walk and every stored row compared, perhaps every body read: tens
                 # of MB freed at 50,000 documents, kept by the C heap
                 give_back_free_memory()

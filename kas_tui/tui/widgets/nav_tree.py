@@ -181,6 +181,7 @@ class NavTree(Tree[NodeRef]):
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[NodeRef]) -> None:
         node = event.node
         if node.data and node.data.kind == "bundle" and not node.children:
+            self.app.foreground.busy()  # type: ignore[attr-defined]  # indexing waits
             self._populate(node, node.data.path, set())
 
     def _label(self, listing: Listing, room: int | None = None) -> Text:

@@ -261,11 +261,13 @@ class FullTextIndex:
         package: Package | None = None,
         found: Walk | None = None,
         cancelled: Callable[[], bool] | None = None,
+        give_way: Callable[[], object] | None = None,
     ) -> int:
         """Bring the index up to date with the package folder; the number of documents
         read again or dropped. ``package`` lends its already parsed frontmatter for the
         files it read as they are now; ``found`` is a walk of the root with stats;
-        ``cancelled`` is asked between batches (a stop leaves the rest for next time)."""
+        ``cancelled`` is asked between batches (a stop leaves the rest for next time);
+        ``give_way`` is called before each file is read (the app's screen goes first)."""
         with self._writing:
             if self._closed:
                 return 0
@@ -273,16 +275,20 @@ class FullTextIndex:
                 self._recover(IndexDamaged("a search found it damaged"))
                 self.damaged = False
             try:
-                return self._sync(package, found, cancelled)
+                return self._sync(package, found, cancelled, give_way)
             except (sqlite3.DatabaseError, IndexDamaged) as exc:
                 if not _damaged(exc) and not _busy(exc):
                     raise
                 self._recover(exc)
                 self.damaged = False
-                return self._sync(package, found, cancelled)
+                return self._sync(package, found, cancelled, give_way)
 
     def _sync(
-        self, package: Package | None, found: Walk | None, cancelled: Callable[[], bool] | None
+        self,
+        package: Package | None,
+        found: Walk | None,
+        cancelled: Callable[[], bool] | None,
+        give_way: Callable[[], object] | None = None,
     ) -> int:
         found = found or walk(self.root, stat=True)
         stored = self.stored()
@@ -309,7 +315,10 @@ class FullTextIndex:
                 if cancelled is not None and cancelled():
                     return start + len(gone)
                 chunk = todo[start : start + BATCH]
-                self._write([read(self.root, rel, package) for rel in chunk], [])
+                if give_way is None:
+                    self._write([read(self.root, rel, package) for rel in chunk], [])
+                else:
+                    self._write([give_way() or read(self.root, rel, package) for rel in chunk], [])
                 ready += len(chunk)
                 self.progress = (ready, len(present))
         finally:
