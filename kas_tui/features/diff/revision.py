@@ -128,17 +128,20 @@ def _write_blobs(root: Path, files: list[tuple[str, str]], into: Path) -> None:
     if done.returncode != 0:
         raise RevisionError(f"git could not read the files of the revision: {_said(done)}")
     out, at = done.stdout, 0
+    made: set[str] = set()
     for oid, path in files:
         end = out.index(b"\n", at)
         header = out[at:end].split(b" ")
         if len(header) != 3 or header[0].decode() != oid:
             raise RevisionError(f"git gave no content for {path} ({oid[:12]})")
         size = int(header[2])
-        data = out[end + 1 : end + 1 + size]
-        at = end + 1 + size + 1  # the content is followed by a line feed
-        target = into.joinpath(*path.split("/"))
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        start, at = end + 1, end + 1 + size + 1  # the content is followed by a line feed
+        folder, _, _ = path.rpartition("/")
+        if folder and folder not in made:
+            os.makedirs(os.path.join(into, folder), exist_ok=True)
+            made.add(folder)
+        with open(os.path.join(into, path), "wb") as file:
+            file.write(memoryview(out)[start : start + size])
 
 
 @contextmanager
