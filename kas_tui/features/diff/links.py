@@ -9,7 +9,8 @@ path inside the package, or the URL. On the old side both are carried to their n
 for documents that moved, so a move the links followed is no change. A link is broken
 when it points inside the package at a path the package does not hold; the change
 **breaks** a link broken after it and not before (its text changed, or what it named
-went away). Targets are resolved by :func:`kas_tui.core.okf.links.resolve` once per
+went away). Index entries count only as links broken or mended: their additions and
+removals are :mod:`.indexes`'s. Targets are resolved by :func:`kas_tui.core.okf.links.resolve` once per
 folder and text, for both sides (as ``check`` does: symlinks are not followed here).
 """
 
@@ -35,6 +36,8 @@ class LinkChange:
     href: str
     text: str
     line: int
+    #: an index entry (its additions and removals are the index entries' business)
+    entry: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -43,6 +46,7 @@ class LinkChange:
             "href": self.href,
             "text": self.text,
             "line": self.line,
+            "index_entry": self.entry,
         }
 
 
@@ -68,7 +72,7 @@ def _links(
     found: dict[_Key, LinkChange] = {}
     broken: set[_Key] = set()
 
-    def add(source: str, href: str, text: str, line: int, target: Target) -> None:
+    def add(source: str, href: str, text: str, line: int, target: Target, entry: bool) -> None:
         holder = renames.get(source, source)
         if target.kind == "anchor":
             return
@@ -81,15 +85,15 @@ def _links(
         key = (holder, where)
         if key not in found:  # shown as it is on this side: where it points here
             shown = target.path if target.kind == "internal" else where
-            found[key] = LinkChange(holder, shown, href, text, line)
+            found[key] = LinkChange(holder, shown, href, text, line, entry)
 
     if package.skill is not None:
         for link, target in package.links(package.skill_file):
-            add(package.skill_file, link.target, link.text, link.line, target)
+            add(package.skill_file, link.target, link.text, link.line, target, False)
     for index_file in package.indexes.values():
         for listing in index_file.listings:
             entry = listing.entry
-            add(index_file.path, entry.target, entry.title, entry.line, _listed(listing))
+            add(index_file.path, entry.target, entry.title, entry.line, _listed(listing), True)
     for path, doc in package.documents.items():
         if not doc.has_frontmatter:
             continue
@@ -101,7 +105,7 @@ def _links(
             target = resolved.get(key)
             if target is None:
                 target = resolved[key] = resolve(path, href)
-            add(path, href, text, line, target)
+            add(path, href, text, line, target, False)
     return found, broken
 
 
@@ -124,8 +128,8 @@ def link_changes(old: Package, new: Package, renames: dict[str, str]) -> LinkCha
     # a link written the same in the same file now points elsewhere (the file moved, or
     # what it named did): not added nor removed; broken, if it is
     same = {(x.source, x.href) for x in added} & {(x.source, x.href) for x in removed}
-    out.added = [x for x in added if (x.source, x.href) not in same]
-    out.removed = [x for x in removed if (x.source, x.href) not in same]
+    out.added = [x for x in added if (x.source, x.href) not in same and not x.entry]
+    out.removed = [x for x in removed if (x.source, x.href) not in same and not x.entry]
     out.broken = [after[k] for k in sorted(broken_after - broken_before)]
     out.mended = [after[k] for k in sorted((broken_before - broken_after) & after.keys())]
     return out

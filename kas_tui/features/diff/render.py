@@ -286,11 +286,31 @@ def code(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
+def md_words(before: str, after: str) -> str:
+    """``after`` in Markdown with the words ``before`` had and it lacks struck through
+    (``~~old~~``) and the words it adds in bold: a description's change at a glance."""
+    import difflib
+
+    a, b = before.split(), after.split()
+    out = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            out.append(md(" ".join(a[i1:i2])))
+            continue
+        if i2 > i1:
+            out.append(f"~~{md(' '.join(a[i1:i2]))}~~")
+        if j2 > j1:
+            out.append(f"**{md(' '.join(b[j1:j2]))}**")
+    return " ".join(out)
+
+
 def _md_value(change: FieldChange) -> str:
     if change.before is None:
         return f"{md(change.name)} added: {md(change.after or '')}"
     if change.after is None:
         return f"{md(change.name)} removed (was {md(change.before)})"
+    if min(len(change.before), len(change.after)) > 60:  # a sentence: the words changed
+        return f"{md(change.name)}: {md_words(change.before, change.after)}"
     return f"{md(change.name)}: ~~{md(change.before)}~~ → {md(change.after)}"
 
 
@@ -351,13 +371,9 @@ def _md_catalog(diff: Diff) -> list[str]:
     ):
         if before != after:
             lines += [
-                f"**{name}** before:",
+                f"**{name}** (~~removed~~, **added**):",
                 "",
-                f"> {md(before)}",
-                "",
-                f"**{name}** after:",
-                "",
-                f"> {md(after)}",
+                f"> {md_words(before, after)}",
                 "",
             ]
     if a.discoverable != b.discoverable:
