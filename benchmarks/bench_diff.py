@@ -7,6 +7,8 @@ renamed, 1,000 edited). Each is timed as the whole `python -m kas_tui diff --for
 process (interpreter start-up included), the way a CI job runs it: `diff A B` on two
 folders, and `diff PKG --since HEAD` in a git repository whose commit holds the package
 before the change. "cold" empties the metadata cache before each run; "warm" keeps it.
+Each is given as wall time and CPU time (user and system, the reading processes
+included): on a machine shared with other work the CPU time is the fairer figure.
 With --okf BIN, `okf diff A B` (the Rust okf CLI) is timed on the same folders.
 Medians of --runs runs; the OS file cache is warm throughout.
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -84,18 +87,22 @@ def git(repo: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(repo), *args], env=env, check=True, capture_output=True)
 
 
-def timed(argv: list[str], cache: Path, *, cold: bool, runs: int) -> float:
-    times = []
+def timed(argv: list[str], cache: Path, *, cold: bool, runs: int) -> tuple[float, float]:
+    """Median wall time and median CPU time (user + system, worker processes included)."""
+    times, cpus = [], []
     for _ in range(runs):
         if cold:
             shutil.rmtree(cache, ignore_errors=True)
         env = dict(os.environ, KAS_TUI_CACHE_DIR=str(cache))
+        used = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         done = subprocess.run(argv, env=env, cwd=ROOT, capture_output=True, check=False)
         times.append(time.perf_counter() - started)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime)
         if done.returncode not in (0, 1):
             raise SystemExit(f"{' '.join(argv)}: exit {done.returncode}\n{done.stderr.decode()}")
-    return statistics.median(times)
+    return statistics.median(times), statistics.median(cpus)
 
 
 def main() -> None:
@@ -104,8 +111,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--okf", type=Path, help="the okf binary, to time okf diff too")
     args = parser.parse_args()
+    print(f"load average at the start: {os.getloadavg()[0]:.1f}")
     kas = [sys.executable, "-m", "kas_tui", "diff", "--format", "json", "--today", "2026-12-01"]
-    print(f"{'change':<8} {'how':<24} {'cold':>8} {'warm':>8}")
+    print(f"{'change':<8} {'how':<24} {'cold':>8} {'CPU':>8} {'warm':>8} {'CPU':>8}")
     with tempfile.TemporaryDirectory() as tmp:
         base = generate_package(Path(tmp) / "base" / "pkg", args.size)
         for size in ("small", "large"):
@@ -125,9 +133,14 @@ def main() -> None:
                 ("diff A B", [*kas, str(before), str(after)]),
                 ("diff PKG --since HEAD", [*kas, str(repo / "pkg"), "--since", "HEAD"]),
             ):
-                cold = timed(argv, cache, cold=True, runs=args.runs)
-                warm = timed(argv, cache, cold=False, runs=args.runs)
-                print(f"{size:<8} {how:<24} {cold:>7.2f}s {warm:>7.2f}s", flush=True)
+                cold, cold_cpu = timed(argv, cache, cold=True, runs=args.runs)
+                warm, warm_cpu = timed(argv, cache, cold=False, runs=args.runs)
+                print(
+                    f"{size:<8} {how:<24} {cold:>7.2f}s {cold_cpu:>7.2f}s "
+                    f"{warm:>7.2f}s {warm_cpu:>7.2f}s",
+                    flush=True,
+                )
+            print(f"load average: {os.getloadavg()[0]:.1f}", flush=True)
             if args.okf:
                 okf = timed(
                     [str(args.okf), "diff", str(before), str(after)],

@@ -161,3 +161,21 @@ def test_text_fits_80_columns_and_markdown_holds_the_table(tmp_path: Path) -> No
     assert "| `billing/index.md` |" in markdown and "| catalog entry |" in markdown
     assert "moved `billing/invoice-disputes.md` → `billing/invoices.md` (same body)" in markdown
     assert "**broken** `billing/sla-credits.md:9` → `billing/calculator.md`" in markdown
+
+
+def test_rows_for_a_screen_name_the_file_to_open(tmp_path: Path) -> None:
+    from kas_tui.features.diff.rows import GROUPS, diff_rows
+
+    rows = diff_rows(diff_folders(*pair(tmp_path), OPTIONS))
+    order = [g for g, _ in GROUPS]
+    assert [r.group for r in rows] == sorted((r.group for r in rows), key=order.index)
+    by = {(r.group, r.mark, r.path): r for r in rows}
+    assert ("documents", "-", "billing/chargebacks.md") in by
+    moved = by[("documents", "→", "billing/invoices.md")]
+    assert moved.summary == "moved from billing/invoice-disputes.md (same body)"
+    [reworded] = [r for r in rows if r.group == "entries" and r.summary.startswith("reworded")]
+    assert reworded.path == "incidents/index.md" and reworded.line == 3
+    assert reworded.detail[0].startswith("description: Definitions of SEV1 to SEV4 with")
+    assert by[("catalog", "~", "SKILL.md")].detail[0].startswith("description: ")
+    assert ("links", "!", "billing/sla-credits.md") in by
+    assert ("tokens", "~", "billing/index.md") in by and ("tokens", "~", "SKILL.md") in by
