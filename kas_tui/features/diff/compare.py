@@ -30,6 +30,7 @@ from kas_tui.features.diff.findings import FindingChanges, finding_changes, find
 from kas_tui.features.diff.indexes import IndexChanges, index_changes
 from kas_tui.features.diff.links import LinkChanges, link_changes
 from kas_tui.features.diff.revision import package_at
+from kas_tui.features.diff.sides import load, load_old_side
 
 SCHEMA_VERSION = 1
 #: what ``--fail-on`` accepts, and the severities each fails on
@@ -178,14 +179,6 @@ def compare_packages(
     return diff
 
 
-def load(root: Path, *, cache: bool) -> Package:
-    """The package whose root is ``root`` (found already: never looked for above it, as a
-    revision's temporary folder has no SKILL.md above it to find), its bodies scanned."""
-    package = Package(root)
-    package.load(scan=True, cache=cache)
-    return package
-
-
 def diff_folders(old: Path, new: Path, options: CheckOptions) -> Diff:
     """The diff from the package at ``old`` to the one at ``new`` (both package roots)."""
     a, b = load(old, cache=True), load(new, cache=True)
@@ -198,7 +191,8 @@ def diff_since(root: Path, rev: str, options: CheckOptions) -> Diff:
     started = time.perf_counter()
     with package_at(root, rev) as revision:
         read = time.perf_counter() - started
-        a, b = load(revision.folder, cache=False), load(root, cache=True)
+        b = load(root, cache=True)
+        a = load_old_side(revision.folder, revision.digests, b)
         diff = compare_packages(a, b, options, before=revision.label, after="working tree")
     diff.seconds += read
     return diff

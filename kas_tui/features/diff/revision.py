@@ -11,6 +11,7 @@ no ``git``, not a repository, no such revision, no such folder in it.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -37,6 +38,8 @@ class Revision:
     name: str
     #: the commit it named, abbreviated
     commit: str
+    #: the sha256 of each file written, by path below the folder
+    digests: dict[str, str]
 
     @property
     def label(self) -> str:
@@ -120,10 +123,11 @@ def _tree_files(root: Path, commit: str, prefix: str, rev: str) -> list[tuple[st
     return files
 
 
-def _write_blobs(root: Path, files: list[tuple[str, str]], into: Path) -> None:
-    """The bytes of every file of ``files``, written below ``into``."""
+def _write_blobs(root: Path, files: list[tuple[str, str]], into: Path) -> dict[str, str]:
+    """The bytes of every file of ``files``, written below ``into``; their sha256 by path."""
+    digests: dict[str, str] = {}
     if not files:
-        return
+        return digests
     done = _git(root, "cat-file", "--batch", data="".join(f"{o}\n" for o, _ in files).encode())
     if done.returncode != 0:
         raise RevisionError(f"git could not read the files of the revision: {_said(done)}")
@@ -140,8 +144,11 @@ def _write_blobs(root: Path, files: list[tuple[str, str]], into: Path) -> None:
         if folder and folder not in made:
             os.makedirs(os.path.join(into, folder), exist_ok=True)
             made.add(folder)
+        data = memoryview(out)[start : start + size]
         with open(os.path.join(into, path), "wb") as file:
-            file.write(memoryview(out)[start : start + size])
+            file.write(data)
+        digests[path] = hashlib.sha256(data).hexdigest()
+    return digests
 
 
 @contextmanager
@@ -155,5 +162,5 @@ def package_at(root: Path, rev: str) -> Iterator[Revision]:
     with tempfile.TemporaryDirectory(prefix="kas-tui-diff-") as temp:
         folder = Path(temp) / (root.name or "package")
         folder.mkdir()
-        _write_blobs(root, files, folder)
-        yield Revision(folder, rev, commit[:10])
+        digests = _write_blobs(root, files, folder)
+        yield Revision(folder, rev, commit[:10], digests)

@@ -99,3 +99,42 @@ def test_no_git_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     with pytest.raises(RevisionError, match="^git is not installed; --since needs it"):
         diff_since(root, "HEAD", OPTIONS)
+
+
+def test_the_old_side_reuses_the_reads_of_unchanged_documents(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kas_tui.features.check.run import check_loaded
+    from kas_tui.features.diff import sides
+
+    root = repository(tmp_path)
+    new = sides.load(root, cache=False)
+    read: list[str] = []
+    real = sides.read_documents
+    monkeypatch.setattr(
+        sides, "read_documents", lambda r, paths, **k: read.extend(paths) or real(r, paths, **k)
+    )
+    with package_at(root, "HEAD") as revision:
+        old = sides.load_old_side(revision.folder, revision.digests, new)
+        fresh = sides.load(revision.folder, cache=False)
+        # read again: what the change touched (moved, removed, changed), nothing else
+        assert sorted(read) == [
+            "billing/chargebacks.md",
+            "billing/invoice-disputes.md",
+            "incidents/severity-levels.md",
+        ]
+        assert old.documents.keys() == fresh.documents.keys()
+        for rel, doc in fresh.documents.items():
+            mine = old.documents[rel]
+            assert (mine.meta, mine.body_line, mine.problems) == (
+                doc.meta,
+                doc.body_line,
+                doc.problems,
+            )
+            assert old.scans.get(rel) == fresh.scans.get(rel)
+            assert old.document_findings.get(rel) == fresh.document_findings.get(rel)
+        options = CheckOptions(today=dt.date(2026, 12, 5), agent_ready=True)
+        assert (
+            check_loaded(old, options).report.findings
+            == check_loaded(fresh, options).report.findings
+        )
