@@ -58,7 +58,7 @@ def counts_line(diff: Diff) -> str:
             f"{counted(s['new_errors'], 'new error')}, {counted(s['new_warnings'], 'new warning')}"
         )
     if diff.findings.fixed:
-        out.append(f"{len(diff.findings.fixed):,} fixed")
+        out.append(f"{counted(len(diff.findings.fixed), 'finding')} fixed")
     return "; ".join(out) if out else "no change an agent would see"
 
 
@@ -77,7 +77,8 @@ def _place(change: EntryChange) -> str:
     return f'from "{b.section_name}" to "{a.section_name}"'
 
 
-def _entry_verb(change: EntryChange) -> str:
+def entry_verb(change: EntryChange) -> str:
+    """What happened to an index entry: added, removed, reworded, moved (or both)."""
     if change.kind != "changed":
         return change.kind
     return " and ".join(w for w in ("reworded", "moved") if getattr(change, w))
@@ -181,7 +182,7 @@ def _entries_text(out: _Text, diff: Diff) -> None:
             head += f', in "{e.after.section_name}"'
         out.line(head, 4)
         if e.kind == "changed":
-            out.line(_entry_verb(e) + (f" {_place(e)}" if e.moved else ""), 8)
+            out.line(entry_verb(e) + (f" {_place(e)}" if e.moved else ""), 8)
         if e.reworded and e.title_before != e.title_after:
             out.value_change(FieldChange("title", e.title_before, e.title_after), 8)
         if e.reworded and e.description_before != e.description_after:
@@ -346,7 +347,7 @@ def _md_changes(change: DocumentChange) -> list[str]:
 def _md_entries(diff: Diff) -> list[str]:
     lines = []
     for e in diff.indexes.entries:
-        head = f"- {code(e.index)}: {_entry_verb(e)} [{md(e.title)}] → {code(e.target)}"
+        head = f"- {code(e.index)}: {entry_verb(e)} [{md(e.title)}] → {code(e.target)}"
         if e.kind == "added" and e.after is not None:
             head += f" in {md(e.after.section_name)}"
         if e.moved:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from kas_tui.features.diff.compare import Diff
 from kas_tui.features.diff.documents import DocumentChange, FieldChange
-from kas_tui.features.diff.render import changed_costs, signed
+from kas_tui.features.diff.render import changed_costs, entry_verb, signed
 
 #: the groups, in the order the view shows them: (id, heading)
 GROUPS = (
@@ -79,11 +79,7 @@ def diff_rows(diff: Diff) -> list[Row]:
     for e in diff.indexes.entries:
         place = e.after or e.before
         assert place is not None
-        verb = (
-            e.kind
-            if e.kind != "changed"
-            else " and ".join(w for w in ("reworded", "moved") if getattr(e, w))
-        )
+        verb = entry_verb(e)
         detail = []
         if e.moved and e.before and e.after:
             detail.append(f"from {e.before.index} · {e.before.section_name}")
