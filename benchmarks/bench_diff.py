@@ -142,13 +142,9 @@ def main() -> None:
                 )
             print(f"load average: {os.getloadavg()[0]:.1f}", flush=True)
             if args.okf:
-                okf = timed(
-                    [str(args.okf), "diff", str(before), str(after)],
-                    cache,
-                    cold=False,
-                    runs=args.runs,
-                )
-                print(f"{size:<8} {'okf diff A B':<24} {okf:>7.2f}s", flush=True)
+                okf_argv = [str(args.okf), "diff", str(before), str(after)]
+                okf, okf_cpu = timed(okf_argv, cache, cold=False, runs=args.runs)
+                print(f"{size:<8} {'okf diff A B':<24} {'':>17} {okf:>7.2f}s {okf_cpu:>7.2f}s")
 
 
 if __name__ == "__main__":
