@@ -51,6 +51,8 @@ VERBS: tuple[Verb, ...] = (
          "profile:profile_arguments", "profile:run_profile"),
     Verb("review", "check and fix", "list what needs a human: stale, unverified, broken, changed",
          "review:review_arguments", "review:run_review"),
+    Verb("diff", "check and fix", "what a change does to a package, for a reviewer (A B, --since)",
+         "diff:diff_arguments", "diff:run_diff"),
     Verb("new", "check and fix", "create a draft document, a bundle or a SKILL.md",
          "new:new_arguments", "new:run_new"),
     Verb("mv", "check and fix", "rename or move a document, asset or bundle, references kept",

@@ -578,6 +578,11 @@ class KasApp(App[None]):
 
         open_review(self)
 
+    def action_diff_view(self) -> None:
+        from kas_tui.tui.screens.diff_view import open_diff_view
+
+        open_diff_view(self)
+
     def action_agent_walk(self) -> None:
         open_agent_walk(self, self.package)
 

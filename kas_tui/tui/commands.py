@@ -248,6 +248,14 @@ COMMANDS: tuple[Command, ...] = (
         "Review",
         footer=False,
     ),
+    Command(
+        "diff_view",
+        "d",
+        "Diff",
+        "What changed since a git revision: documents, index entries, links, tokens, findings",
+        "Review",
+        footer=False,
+    ),
     # Move
     Command(
         "rename",

@@ -46,6 +46,7 @@ TAKES_A_PACKAGE = [
     ["review", "PATH"],
     ["search", "PATH", "word"],
     ["graph", "PATH"],
+    ["diff", "PATH", "PATH"],
     ["questions", "PATH", "--out", "OUT"],
     ["eval", "PATH", "--questions", "OUT"],
     ["serve", "PATH"],
