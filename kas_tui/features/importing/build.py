@@ -55,6 +55,7 @@ from kas_tui.features.importing.build_manifest import (
     load_manifest,
 )
 from kas_tui.features.importing.build_reconcile import ReconcileMixin
+from kas_tui.features.importing.build_toc_tree import TocTreeMixin
 from kas_tui.features.importing.convert import ConversionError, Limits, sha256_file
 from kas_tui.features.importing.draft import GENERATOR, draft_document, dump_yaml
 from kas_tui.features.importing.heuristics import FORMAT_TYPES, content_type, draft_title
@@ -162,7 +163,9 @@ def build(
 # --- the builder ---------------------------------------------------------------------------------
 
 
-class _Builder(LayoutMixin, IncludesMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
+class _Builder(
+    LayoutMixin, IncludesMixin, GroupsMixin, TocTreeMixin, ReconcileMixin, ManifestMixin
+):
     """The five stages; the paths, links and indexes (:mod:`.build_layout`), a later
     build's reconciling (:mod:`.build_reconcile`) and the manifest
     (:mod:`.build_manifest`) come from its mixins."""

@@ -118,6 +118,7 @@ class LayoutMixin:
         old_assets = (self.manifest or {}).get("assets", {})
         self.folders = dict((self.manifest or {}).get("folders", {}))
         self.folders[""] = ""
+        top = ""
         if self.manifest is None:
             top = self._wrapper_folder(documents, assets)
             if top:
@@ -146,11 +147,14 @@ class LayoutMixin:
             while folder:
                 needed.add(folder)
                 folder = posixpath.dirname(folder)
+        plan = self._plan_toc_tree(documents, top) if self.manifest is None else None
         made: set[str] = set()
         for folder in sorted(needed, key=lambda f: (f.count("/"), f)):
             if folder in self.folders:
                 continue
             parent = self.folders[posixpath.dirname(folder)]
+            if plan is not None and not parent:
+                parent = ASSETS_FOLDER  # the TOC's bundles are the tree: folders keep assets
             base = slugify(posixpath.basename(folder), fallback="folder")
             out = posixpath.join(parent, base) if parent else base
             if out in made:  # "Mail Flow/" beside "mail-flow/": one name, one bundle
@@ -168,7 +172,10 @@ class LayoutMixin:
                 # a page beside a folder of its name (an Azure DevOps or Confluence parent
                 # page: Runbooks.md and Runbooks/) opens that folder's bundle
                 inner = posixpath.splitext(rel)[0]
-                folder = self.folders[inner if inner in needed else posixpath.dirname(rel)]
+                if plan is not None:  # where the TOC puts it; unlisted: the root, for now
+                    folder = plan.folder_of.get(rel, "")
+                else:
+                    folder = self.folders[inner if inner in needed else posixpath.dirname(rel)]
                 base = slugify(Path(rel).stem)
                 stem = unique_slug(base, taken[folder], at_root=not folder)
                 taken[folder].add(stem)
@@ -228,6 +235,9 @@ class LayoutMixin:
             elif resolved in self.assets:
                 new = self.assets[resolved]
                 folder = False
+            elif self.tree_plan is not None and self._folder_page(resolved):
+                new = self.docs[self._folder_page(resolved)].out  # the folder's own page
+                folder = False
             elif resolved.rstrip("/") in self.folders:
                 new = self.folders[resolved.rstrip("/")]
                 folder = True
@@ -249,6 +259,15 @@ class LayoutMixin:
                 doc.raw_spans = destination_spans(body)
             spans = doc.raw_spans
         return rewrite_links(body, target_for, spans)
+
+    def _folder_page(self, path: str) -> str | None:
+        """The page a link to the source folder ``path`` opens (its ``index.md`` or
+        ``README.md``), when the folders are not the package's tree."""
+        for name in ("index.md", "README.md", "readme.md"):
+            page = posixpath.join(path.rstrip("/"), name) if path.strip("/") else name
+            if page in self.docs and self.docs[page].state != "failed":
+                return page
+        return None
 
     def _served_page(self, path: str) -> str | None:
         """The source a site-absolute URL is served from: a site's root is its pages
@@ -465,7 +484,11 @@ class LayoutMixin:
             ]
             entries += [
                 (path, _one_line(view[path][0]), _one_line(view[path][1]), False)
-                for path in sorted(docs_in.get(folder, []), key=lambda p: view[p][0].lower())
+                for path in sorted(
+                    [*docs_in.get(folder, []), *self._cross_entries(folder)],
+                    key=lambda p: view[p][0].lower(),
+                )
+                if path in view
             ]
             wanted[folder] = _distinct_titles(entries)
         return wanted, info
@@ -499,8 +522,11 @@ class LayoutMixin:
         if self.toc is None:
             return None
         order, sections = self._toc_maps()
+        across = set(self._cross_entries(folder))  # listed here, living in another bundle
         first: dict[str, str] = {}  # entry -> the page its position and sections come from
         for entry in entries:
+            if entry.path in across:
+                continue
             if entry.is_bundle:
                 inside = [p for p in order if p.startswith(entry.path + "/")]
                 if inside:
@@ -525,9 +551,15 @@ class LayoutMixin:
             else:
                 group[1].append(entry)
         groups.sort(key=lambda g: g[0] is not None)  # unsectioned entries first
-        rest = sorted((e for e in entries if e.path not in first), key=lambda e: e.title.lower())
+        rest = sorted(
+            (e for e in entries if e.path not in first and e.path not in across),
+            key=lambda e: e.title.lower(),
+        )
         if rest:
             groups.append(("Other pages" if groups else None, rest))
+        elsewhere = [e for e in entries if e.path in across]
+        if elsewhere:
+            groups.append(("See also", elsewhere))
         return groups
 
     def _toc_maps(self) -> tuple[dict[str, int], dict[str, tuple[str, ...]]]:

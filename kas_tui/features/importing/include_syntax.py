@@ -3,6 +3,7 @@ syntax :mod:`includes` expands (docfx ``[!INCLUDE]``, pymdownx.snippets ``--8<--
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Iterator
@@ -37,7 +38,10 @@ CONTAINER = re.compile(r"(?P<quote>[ \t]*(?:>[ \t]?)*)(?P<item>[ \t]*(?:[-*+]|\d
 IMAGE = re.compile(r"\.(?:svg|png|jpe?g|gif|webp|bmp|ico|tiff?|avif)$", re.IGNORECASE)
 BINARY = re.compile(r"\.(?:pdf|zip|gz|mp4|mov|webm|mp3|wav|woff2?|ttf|exe|dll)$", re.IGNORECASE)
 MARKDOWN = (".md", ".markdown", ".mdx", ".mdown")
-_BLOCK_PARSER = MarkdownIt("commonmark")
+#: Blocks only: code blocks are told apart without parsing a single inline.
+_BLOCK_PARSER = MarkdownIt("commonmark").disable("inline")
+#: A line an indented code block could hold that names an include.
+_INDENTED_INCLUDE = re.compile(r"^(?: {4}|\t).*\[!include", re.MULTILINE | re.IGNORECASE)
 
 
 def directive_paths(text: str) -> Iterator[tuple[str, bool]]:
@@ -130,13 +134,22 @@ def file_lines(text: str) -> list[str]:
     return lines[:-1] if len(lines) > 1 and lines[-1] == "" else lines
 
 
-def code_lines(text: str) -> set[int]:
-    """The 0-based lines of ``text`` inside fenced or indented code blocks."""
+def code_lines(text: str) -> frozenset[int]:
+    """The 0-based lines of ``text`` inside fenced or indented code blocks, as far as
+    a docfx include may sit in them: none without a fence and without an indented
+    ``[!INCLUDE`` line (no page is parsed for nothing); else from the block structure."""
+    if "```" not in text and "~~~" not in text and not _INDENTED_INCLUDE.search(text):
+        return frozenset()
+    return _code_lines(text)
+
+
+@functools.lru_cache(maxsize=256)
+def _code_lines(text: str) -> frozenset[int]:
     found: set[int] = set()
     for token in _BLOCK_PARSER.parse(text):
         if token.type in ("fence", "code_block") and token.map:
             found.update(range(*token.map))
-    return found
+    return frozenset(found)
 
 
 def code_spans(line: str) -> list[tuple[int, int]]:
