@@ -107,8 +107,7 @@ def docusaurus_roots(
         if found is None:
             problems.append(
                 f"{path}:1: its sidebars are built by code (no plain object after "
-                "module.exports = or export default): not read; ship a sidebars.json to "
-                "order the pages"
+                "module.exports =): not read; ship a sidebars.json to order the pages"
             )
             return []
         text = found
