@@ -40,8 +40,6 @@ BINARY = re.compile(r"\.(?:pdf|zip|gz|mp4|mov|webm|mp3|wav|woff2?|ttf|exe|dll)$"
 MARKDOWN = (".md", ".markdown", ".mdx", ".mdown")
 #: Blocks only: code blocks are told apart without parsing a single inline.
 _BLOCK_PARSER = MarkdownIt("commonmark").disable("inline")
-#: A line an indented code block could hold that names an include.
-_INDENTED_INCLUDE = re.compile(r"^(?: {4}|\t).*\[!include", re.MULTILINE | re.IGNORECASE)
 
 
 def directive_paths(text: str) -> Iterator[tuple[str, bool]]:
@@ -138,9 +136,27 @@ def code_lines(text: str) -> frozenset[int]:
     """The 0-based lines of ``text`` inside fenced or indented code blocks, as far as
     a docfx include may sit in them: none without a fence and without an indented
     ``[!INCLUDE`` line (no page is parsed for nothing); else from the block structure."""
-    if "```" not in text and "~~~" not in text and not _INDENTED_INCLUDE.search(text):
+    low = text.lower()
+    last = low.rfind("[!include")
+    if last < 0:
         return frozenset()
-    return _code_lines(text)
+    if "```" not in text and "~~~" not in text and not _indented_include(text, low):
+        return frozenset()
+    # what a line is depends on the lines above it: the text after the last include
+    # cannot make it code, nor stop it being code (an unclosed fence runs to the end)
+    end = text.find("\n", last)
+    return _code_lines(text if end < 0 else text[: end + 1])
+
+
+def _indented_include(text: str, low: str) -> bool:
+    """Whether a line naming an include starts with four spaces or a tab."""
+    at = low.find("[!include")
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        if text.startswith("    ", start) or text.startswith("\t", start):
+            return True
+        at = low.find("[!include", at + 1)
+    return False
 
 
 @functools.lru_cache(maxsize=256)
