@@ -147,7 +147,8 @@ class LayoutMixin:
             while folder:
                 needed.add(folder)
                 folder = posixpath.dirname(folder)
-        plan = self._plan_toc_tree(documents, top) if self.manifest is None else None
+        root = top or next((s for s, o in self.folders.items() if s and not o), "")
+        plan = self._plan_toc_tree(documents, root)  # a later build places new pages by it
         made: set[str] = set()
         for folder in sorted(needed, key=lambda f: (f.count("/"), f)):
             if folder in self.folders:

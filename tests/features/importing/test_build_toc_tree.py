@@ -362,3 +362,34 @@ def test_plan_owns_a_page_where_first_listed_and_joins_unlisted_pages_by_folder(
     assert result.folder_of["blog/posts/p1.md"] == "blog"  # its folder's pages are Blog's
     assert result.unlisted == ["loose.md"]
     assert result.titles == {"blog": "Blog", "guide": "Guide"}
+
+
+def test_a_later_build_puts_a_new_page_where_the_toc_lists_it(tmp_path: Path) -> None:
+    source = _flat_source(tmp_path, "TOC.md", TOC_MD)
+    out = tmp_path / "erp"
+    assert build(source, out, now=NOW, workers=1, index_budget=500).errors == 0
+    (source / "refunds.md").write_text(page("Refund a customer", "How to pay money back."))
+    (source / "TOC.md").write_text(TOC_MD + "### [Refund a customer](refunds.md)\n")
+    again = build(source, out, now=NOW, workers=1, index_budget=500)
+    assert again.errors == 0, again.report
+    assert (out / "business-functionality" / "sales" / "refunds.md").is_file()
+    _title, sales = _index(out / "business-functionality" / "sales")
+    assert ("Refund a customer", "refunds.md") in sales
+
+
+def test_a_link_to_a_folder_leads_to_its_index_page(tmp_path: Path) -> None:
+    toc = TOC_MD + "# Reports\n## [Reports](reports/index.md)\n## [Aged debt](reports/aged.md)\n"
+    toc += "## [Stock value](reports/stock.md)\n"
+    source = _flat_source(tmp_path, "TOC.md", toc)
+    (source / "reports").mkdir()
+    (source / "reports" / "index.md").write_text(page("Reports", "Every report there is."))
+    (source / "reports" / "aged.md").write_text(page("Aged debt", "Who owes what, by age."))
+    (source / "reports" / "stock.md").write_text(page("Stock value", "What the stock is worth."))
+    (source / "tour.md").write_text(
+        page("Take the product tour", "A walk.", "See [reports](reports/).\n")
+    )
+    out = tmp_path / "erp"
+    result = build(source, out, now=NOW, workers=1, index_budget=500)
+    assert result.errors == 0, result.report
+    text = (out / "get-started" / "tour.md").read_text("utf-8")
+    assert "[reports](../reports/index-page.md)" in text  # the folder's page, not assets/
