@@ -1,8 +1,9 @@
 """The source's table of contents as the package's tree (pure: no files read).
 
-When a source's TOC nests its pages more deeply than its folders do (a flat folder of
-2,000 pages with a nested ``TOC.md``; an MkDocs ``nav`` that groups ``css_types/``,
-``events/`` and ``styles/`` under "Reference"), the TOC's headings become the bundles:
+When a source's TOC nests its pages more deeply than its folders do, in a way the
+folders cannot show (a flat folder of 2,000 pages with a nested ``TOC.md``; not an
+MkDocs ``nav`` that only wraps ``events/`` and ``styles/`` in "Reference":
+:func:`nests_deeper`), the TOC's headings become the bundles:
 
 - **Sections.** A TOC entry with entries below it is a section; its own page (a
   heading that links a page) is the section's first page. A page the TOC lists twice
@@ -79,17 +80,25 @@ class Plan:
 
 
 def nests_deeper(toc: Toc, root: str = "") -> bool:
-    """Whether ``toc`` puts most of its pages under more headings than folders (below
-    ``root``, the folder the site's pages live in)."""
+    """Whether ``toc`` nests its pages more deeply than their folders (below ``root``,
+    the folder the site's pages live in) in a way the folders cannot show: most of its
+    pages sit under more headings than folders, and the folders do not tell its
+    sections apart (of each folder's pages, those of its largest section are fewer
+    than half of all). A TOC that only wraps folders in headings ("Reference" around
+    ``events/`` and ``styles/``) leaves the folders the tree; a flat folder whose pages
+    the TOC spreads over fifty headings does not."""
     sections = toc.sections()
     if not sections:
         return False
     deeper = 0
+    by_folder: dict[str, Counter[tuple[str, ...]]] = {}
     for page, above in sections.items():
         rel = page[len(root) + 1 :] if root and page.startswith(root + "/") else page
         if len(above) > rel.count("/"):
             deeper += 1
-    return deeper * 2 > len(sections)
+        by_folder.setdefault(posixpath.dirname(page), Counter())[tuple(above)] += 1
+    told = sum(counts.most_common(1)[0][1] for counts in by_folder.values())
+    return deeper * 2 > len(sections) and told * 2 < len(sections)
 
 
 def sections_of(toc: Toc) -> Section:

@@ -324,23 +324,38 @@ def test_a_toc_bundle_too_big_once_drafted_splits_by_its_own_sub_headings(
     assert (finance / "consolidation" / "reversals.md").is_file()
 
 
-def test_a_toc_that_nests_no_deeper_than_the_folders_keeps_the_folders(tmp_path: Path) -> None:
-    toc = Toc(
+def test_a_toc_that_nests_no_deeper_than_the_folders_keeps_the_folders() -> None:
+    def section(title: str, *pages: str) -> TocNode:
+        return TocNode(title, None, [TocNode(None, p) for p in pages])
+
+    same = Toc("mkdocs.yml", "mkdocs", [section("Guide", "docs/guide/a.md", "docs/guide/b.md")])
+    assert not nests_deeper(same, "docs")
+    # headings wrapped around folders ("Reference" around events/ and styles/): the
+    # folders still tell the sections apart, so they stay the tree
+    wrapped = Toc(
         "mkdocs.yml",
         "mkdocs",
         [
             TocNode(
-                "Guide", None, [TocNode(None, "docs/guide/a.md"), TocNode(None, "docs/guide/b.md")]
-            ),
-            TocNode(None, "docs/index.md"),
+                "Reference",
+                None,
+                [
+                    section("Events", "docs/events/a.md", "docs/events/b.md"),
+                    section("Styles", "docs/styles/c.md"),
+                ],
+            )
         ],
-        docs_dir="docs",
     )
-    assert not nests_deeper(toc, "docs")
+    assert not nests_deeper(wrapped, "docs")
+    # one flat folder the TOC spreads over several headings: the TOC is the tree
     flat = Toc(
         "TOC.md",
         "docfx-md",
-        [TocNode("Guide", None, [TocNode(None, "a.md"), TocNode(None, "b.md")])],
+        [
+            section("Guide", "a.md", "b.md"),
+            section("Setup", "c.md", "d.md"),
+            section("FAQ", "e.md", "f.md"),
+        ],
     )
     assert nests_deeper(flat)
 
