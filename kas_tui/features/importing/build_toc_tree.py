@@ -1,6 +1,7 @@
-"""The build's side of the TOC as the tree (:mod:`.toc_tree`): the plan made when the
-paths are mapped, the pages the TOC does not list placed once drafted, and a TOC
-bundle too big for its index split by its own sub-headings.
+"""The build's side of a source's table of contents: its order and section names in
+every index (whatever the tree), and, when it is the tree (:mod:`.toc_tree`), the plan
+made when the paths are mapped, the pages it does not list placed once drafted, and a
+TOC bundle too big for its index split by its own sub-headings.
 
 Pages the TOC does not list (and that did not join a section by their folder) are
 drafted at the root, then moved where their links place them: the bundle whose pages
@@ -16,6 +17,7 @@ import posixpath
 from collections import Counter, defaultdict
 from typing import Any
 
+from kas_tui.core.okf import index_layout
 from kas_tui.features.importing import toc_tree
 from kas_tui.features.importing.draft import source_record
 from kas_tui.text.grouping import fold
@@ -60,6 +62,68 @@ class TocTreeMixin:
             if doc is not None and doc.draft is not None and posixpath.dirname(doc.out) != here:
                 out.append(doc.out)
         return list(dict.fromkeys(out))
+
+    # -- the indexes in the TOC's order ----------------------------------------------------
+
+    def _toc_groups(
+        self, folder: str, entries: list[index_layout.NewEntry], info: dict
+    ) -> list[tuple[str | None, list[index_layout.NewEntry]]] | None:
+        """``entries`` in the order of the source's table of contents, grouped under its
+        section names (the folder's own section and the sub-bundle's own dropped);
+        entries it does not list follow, by title. ``None`` when it lists none of them."""
+        if self.toc is None:
+            return None
+        order, sections = self._toc_maps()
+        across = set(self._cross_entries(folder))  # listed here, living in another bundle
+        first: dict[str, str] = {}  # entry -> the page its position and sections come from
+        for entry in entries:
+            if entry.path in across:
+                continue
+            if entry.is_bundle:
+                inside = [p for p in order if p.startswith(entry.path + "/")]
+                if inside:
+                    first[entry.path] = min(inside, key=order.__getitem__)
+            elif entry.path in order:
+                first[entry.path] = entry.path
+        if not first:
+            return None
+        own = info[folder][0] if folder else None
+        listed = sorted((e for e in entries if e.path in first), key=lambda e: order[first[e.path]])
+        groups: list[tuple[str | None, list[index_layout.NewEntry]]] = []
+        for entry in listed:
+            above = list(sections.get(first[entry.path], ()))
+            if own in above:
+                above = above[above.index(own) + 1 :]
+            if entry.is_bundle and info[entry.path][0] in above:
+                above = above[: above.index(info[entry.path][0])]
+            heading = above[-1] if above else None
+            group = next((g for g in groups if g[0] == heading), None)
+            if group is None:
+                groups.append((heading, [entry]))
+            else:
+                group[1].append(entry)
+        groups.sort(key=lambda g: g[0] is not None)  # unsectioned entries first
+        rest = sorted(
+            (e for e in entries if e.path not in first and e.path not in across),
+            key=lambda e: e.title.lower(),
+        )
+        if rest:
+            groups.append(("Other pages" if groups else None, rest))
+        elsewhere = [e for e in entries if e.path in across]
+        if elsewhere:
+            groups.append(("See also", elsewhere))
+        return groups
+
+    def _toc_maps(self) -> tuple[dict[str, int], dict[str, tuple[str, ...]]]:
+        """Package path -> position in the TOC, and -> the TOC sections above it."""
+        cached = getattr(self, "_toc_cache", None)
+        if cached is None:
+            assert self.toc is not None
+            out_of = {src: d.out for src, d in self.docs.items()}
+            order = {out_of[p]: n for p, n in self.toc.order().items() if p in out_of}
+            sections = {out_of[p]: s for p, s in self.toc.sections().items() if p in out_of}
+            cached = self._toc_cache = (order, sections)
+        return cached
 
     # -- after drafting -------------------------------------------------------------------
 
