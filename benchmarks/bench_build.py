@@ -223,11 +223,14 @@ def sources(folder: Path, runs: int, workers: int | None) -> None:
     """The whole command on ``folder``: first build and rebuild, medians of ``runs``,
     its stages, and the draft stage per document built."""
     builds, rebuilds, stage_runs, loads, cpus = [], [], [], [], []
+    drafts: list[tuple[float, float]] = []
     summary = ""
     for _ in range(runs):
         loads.append(os.getloadavg()[0])
         first, again, stages, summary = time_build(folder, None, workers)
         cpus.append(LAST_CPU[0])
+        with tempfile.TemporaryDirectory() as tmp:
+            drafts.append(timed_draft(ROOT, folder, Path(tmp) / "package"))
         builds.append(first)
         rebuilds.append(again)
         stage_runs.append(stages)
@@ -246,6 +249,11 @@ def sources(folder: Path, runs: int, workers: int | None) -> None:
         + ")"
     )
     print(f"  its CPU (all processes):             {statistics.median(cpus):6.2f} s")
+    if documents:
+        cpu = statistics.median(c for _d, c in drafts)
+        print(
+            f"  draft stage in-process, its CPU:     {cpu:6.2f} s  ({cpu / documents * 1000:.2f} ms a page)"
+        )
     print(f"  rebuild (sources unchanged):         {statistics.median(rebuilds):6.2f} s")
 
 

@@ -84,6 +84,7 @@ def _flat_source(tmp_path: Path, toc_name: str, toc_text: str) -> Path:
         files[name] = page(title, description, body)
     files.update(UNLISTED)
     files["media/screen.png"] = b"\x89PNG\r\n\x1a\nfake"
+    files["ToC.xml"] = '<?xml version="1.0"?>\n<Node Name="" DisplayName="Help"/>\n'
     return write_sources(tmp_path / "src", files)
 
 
@@ -131,6 +132,7 @@ def _assert_the_toc_is_the_tree(out: Path) -> None:
         "media",
     }
     assert (out / "assets" / "media" / "screen.png").is_file()
+    assert not list(out.rglob("toc.*"))  # an older docfx ToC.xml is a TOC too, no page
 
 
 def test_a_flat_folder_with_a_nested_toc_md_becomes_the_toc_s_tree(tmp_path: Path) -> None:
