@@ -11,8 +11,9 @@ MkDocs ``nav`` that only wraps ``events/`` and ``styles/`` in "Reference":
   index entry pointing across (:attr:`Plan.cross`).
 - **Folders.** The root's sections with three pages or more are bundles, always. Below
   that, a section's pages all go into its bundle when they fit in one index (about
-  ``capacity`` entries); when they do not, each of its sub-sections with three pages or
-  more becomes a sub-bundle, and so on down. Sub-sections folded into their parent are
+  ``capacity`` entries); when they do not, its sub-sections with three pages or more
+  become sub-bundles, and so on down, but for the smallest of them, kept in its own
+  index under their headings while it has room. Sub-sections folded into their parent are
   kept (:attr:`Plan.folded`): if the drafted entries turn out too big after all, the
   build splits that bundle by them before it would ever group by words.
 - **Names.** A bundle is the section's title made a slug, titled as the TOC titles it;
@@ -210,14 +211,11 @@ def _place(section: Section, folder: str, result: Plan, capacity: int, *, is_roo
         result.folder_of[page] = folder
     if section.cross:
         result.cross.setdefault(folder, []).extend(section.cross)
-    taken: dict[str, str] = {}  # slug -> sub-bundle: sibling sections of one name are one
-    merged: dict[str, Section] = {}
+    merged: dict[str, Section] = {}  # slug -> section: sibling sections of one name are one
+    inline: list[Section] = []
     for child in section.children:
         if len(child.all_pages()) < MIN_BUNDLE:
-            for page in child.all_pages():
-                result.folder_of[page] = folder
-            if child.all_cross():
-                result.cross.setdefault(folder, []).extend(child.all_cross())
+            inline.append(child)
             continue
         slug = slugify(child.title, fallback="section")
         if slug in merged:
@@ -225,10 +223,28 @@ def _place(section: Section, folder: str, result: Plan, capacity: int, *, is_roo
             same.pages += child.pages
             same.children += child.children
             same.cross += child.cross
-            continue
-        merged[slug] = child
-        taken[slug] = posixpath.join(folder, slug) if folder else slug
+        else:
+            merged[slug] = child
+    # the smallest sub-sections stay in this index too, under their heading, while it
+    # has room: a sub-bundle costs every walk into it a turn
+    entries = len(section.pages) + len(section.cross) + len(merged)
+    entries += sum(len(c.all_pages()) + len(c.all_cross()) for c in inline)
+    if not is_root:
+        for slug, child in sorted(merged.items(), key=lambda kv: len(kv[1].all_pages())):
+            size = len(child.all_pages()) + len(child.all_cross())
+            if entries - 1 + size > capacity:
+                break
+            entries += size - 1
+            inline.append(child)
+            del merged[slug]
+    for child in inline:
+        for page in child.all_pages():
+            result.folder_of[page] = folder
+        if child.all_cross():
+            result.cross.setdefault(folder, []).extend(child.all_cross())
+    if inline and not is_root:
+        result.folded[folder] = Section(section.title, [], inline)
     for slug, child in merged.items():
-        sub = taken[slug]
+        sub = posixpath.join(folder, slug) if folder else slug
         result.titles[sub] = child.title
         _place(child, sub, result, capacity, is_root=False)

@@ -38,6 +38,7 @@ PAGES = [
     ("orders.md", "Sales orders", "How to turn a quote into an order and ship it."),
     ("invoice.md", "Invoice a sale", "How to post a sales invoice for shipped goods."),
     ("returns.md", "Sales returns", "How to take goods back and credit the customer."),
+    ("prices.md", "Sales prices", "How to set a price list for a customer group."),
 ]
 
 TOC_MD = """# [Welcome to Contoso ERP](welcome.md)
@@ -59,6 +60,7 @@ TOC_MD = """# [Welcome to Contoso ERP](welcome.md)
 ### [Sales orders](orders.md)
 ### [Invoice a sale](invoice.md)
 ### [Sales returns](returns.md)
+### [Sales prices](prices.md)
 ### [Report value added tax](vat.md)
 """
 
@@ -170,6 +172,7 @@ TOC_YML = """items:
     - {name: Sales orders, href: orders.md}
     - {name: Invoice a sale, href: invoice.md}
     - {name: Sales returns, href: returns.md}
+    - {name: Sales prices, href: prices.md}
     - {name: Report value added tax, href: vat.md}
 """
 
@@ -191,7 +194,8 @@ def test_an_mkdocs_nav_nesting_a_flat_docs_folder(tmp_path: Path) -> None:
         "          - Payables:\n              - pay-vendors.md\n"
         "              - payables-aging.md\n              - vendor-bank.md\n"
         "      - Sales:\n          - quotes.md\n          - orders.md\n"
-        "          - invoice.md\n          - returns.md\n          - vat.md\n"
+        "          - invoice.md\n          - returns.md\n          - prices.md\n"
+        "          - vat.md\n"
     )
     flat = _flat_source(tmp_path / "flat", "unused.txt", "")
     files: dict[str, str | bytes] = {"mkdocs.yml": nav}
@@ -224,7 +228,7 @@ const sidebars: SidebarsConfig = {
             {type: 'category', label: 'Payables', items: ['pay-vendors', 'payables-aging', 'vendor-bank']},
           ],
         },
-        {type: 'category', label: 'Sales', items: ['quotes', 'orders', 'invoice', 'returns', 'vat']},
+        {type: 'category', label: 'Sales', items: ['quotes', 'orders', 'invoice', 'returns', 'prices', 'vat']},
       ],
     },
   ],
@@ -239,7 +243,7 @@ SIDEBARS_JS = """module.exports = {
     'Business functionality': [
       {type: 'category', label: 'Finance', items: ['ledger', 'vat', 'budgets',
         {type: 'category', label: 'Payables', items: ['pay-vendors', 'payables-aging', 'vendor-bank']}]},
-      {type: 'category', label: 'Sales', items: ['quotes', 'orders', 'invoice', 'returns', 'vat']},
+      {type: 'category', label: 'Sales', items: ['quotes', 'orders', 'invoice', 'returns', 'prices', 'vat']},
     ],
   },
 };
