@@ -414,3 +414,22 @@ def test_a_link_to_a_folder_leads_to_its_index_page(tmp_path: Path) -> None:
     assert result.errors == 0, result.report
     text = (out / "get-started" / "tour.md").read_text("utf-8")
     assert "[reports](../reports/index-page.md)" in text  # the folder's page, not assets/
+
+
+def test_a_section_too_big_keeps_its_smallest_sub_sections_while_it_has_room() -> None:
+    def section(title: str, *pages: str) -> TocNode:
+        return TocNode(title, None, [TocNode(None, p) for p in pages])
+
+    big = section("Big", *(f"b{n}.md" for n in range(8)))
+    small = section("Small", "s1.md", "s2.md", "s3.md")
+    toc = Toc(
+        "TOC.md",
+        "docfx-md",
+        [TocNode("Area", None, [big, small]), section("Other", "o1.md", "o2.md", "o3.md")],
+    )
+    pages = [n.path for n, _a in toc.walk() if n.path]
+    result = plan(toc, pages, capacity=6)
+    assert result.folder_of["b0.md"] == "area/big"  # too big to stay: a sub-bundle
+    assert result.folder_of["s1.md"] == "area"  # fits beside it, under its heading
+    assert result.folded["area"].children[0].title == "Small"
+    assert result.folder_of["o1.md"] == "other"  # the root's sections are always bundles
