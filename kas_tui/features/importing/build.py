@@ -534,15 +534,17 @@ class _Builder(
             tmp.mkdir()
             docs = [d for d in self.docs.values() if d.draft is not None]
             total = len(docs) + len(self.assets)
+            folders = {posixpath.dirname(d.out) for d in docs}
+            folders |= {posixpath.dirname(out) for out in self.assets.values()}
+            for folder in sorted(folders):  # each folder made once, not once a file
+                (tmp / folder).mkdir(parents=True, exist_ok=True)
             for n, doc in enumerate(docs, start=1):
-                self._write_file(tmp / doc.out, doc.text)
+                self._write_text(tmp / doc.out, doc.text)
                 self.result.created.append(doc.out)
                 self.progress("write", n, total)
             for n, (src, out) in enumerate(sorted(self.assets.items()), start=len(docs) + 1):
-                target = tmp / out
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(self.source / src, target)
-                self.asset_sha[src] = sha256_file(target)
+                shutil.copy2(self.source / src, tmp / out)
+                self.asset_sha[src] = sha256_file(tmp / out)
                 self.result.assets += 1
                 self.progress("write", n, total)
             view = self._view_from_drafts()

@@ -318,6 +318,11 @@ class LayoutMixin:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8", newline="\n")
 
+    @staticmethod
+    def _write_text(path: Path, text: str) -> int:
+        """``text`` into ``path``, whose folder exists."""
+        return path.write_text(text, encoding="utf-8", newline="\n")
+
     # -- the package as the indexes see it --------------------------------------------------
 
     def _view_from_drafts(self) -> dict[str, tuple[str, str, str]]:
