@@ -26,6 +26,11 @@ into the same path.
 
     python benchmarks/bench_build.py [--runs 3] [--workers N]
     python benchmarks/bench_build.py --one-folder [--pages 4000] [--before REF]
+    python benchmarks/bench_build.py --source DIR [--source DIR] [--runs 3]
+
+With --source, the whole command on each folder given (a docfx repository's flat
+folder, ../shared/corpora/textual-docs): first build and rebuild, the stages, and the
+draft stage per document.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -78,6 +84,14 @@ def source_files(folder: Path) -> list[str]:
     return out
 
 
+LAST_CPU = [0.0]  # CPU seconds of the last first build timed (its workers included)
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def time_build(
     source: Path, link_base: str | None, workers: int | None
 ) -> tuple[float, float, dict[str, float], str]:
@@ -89,9 +103,10 @@ def time_build(
             command += ["--link-base", link_base]
         if workers:
             command += ["--workers", str(workers)]
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), _children_cpu()
         first = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
         first_seconds = time.perf_counter() - started
+        LAST_CPU[0] = _children_cpu() - cpu
         started = time.perf_counter()
         subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
         again = time.perf_counter() - started
@@ -204,6 +219,44 @@ def one_folder(runs: int, pages: int, before: str | None) -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
+def sources(folder: Path, runs: int, workers: int | None) -> None:
+    """The whole command on ``folder``: first build and rebuild, medians of ``runs``,
+    its stages, and the draft stage per document built."""
+    builds, rebuilds, stage_runs, loads, cpus = [], [], [], [], []
+    drafts: list[tuple[float, float]] = []
+    summary = ""
+    for _ in range(runs):
+        loads.append(os.getloadavg()[0])
+        first, again, stages, summary = time_build(folder, None, workers)
+        cpus.append(LAST_CPU[0])
+        with tempfile.TemporaryDirectory() as tmp:
+            drafts.append(timed_draft(ROOT, folder, Path(tmp) / "package"))
+        builds.append(first)
+        rebuilds.append(again)
+        stage_runs.append(stages)
+    stages = {k: statistics.median(s.get(k, 0.0) for s in stage_runs) for k in stage_runs[0]}
+    built = [w for w in summary.replace(",", "").split() if w.isdigit()]
+    documents = int(built[1]) if len(built) > 1 else 0  # "from N source files ...: M created"
+    per_page = (
+        f", draft {stages.get('draft', 0) / documents * 1000:.2f} ms a page" if documents else ""
+    )
+    print(f"\n{folder.name}: load {min(loads):.1f}-{max(loads):.1f}, {os.cpu_count()} cores")
+    print(f"  {summary}")
+    print(
+        f"  build (first, into an empty folder): {statistics.median(builds):6.2f} s  ("
+        + ", ".join(f"{k} {v:.2f}" for k, v in stages.items())
+        + per_page
+        + ")"
+    )
+    print(f"  its CPU (all processes):             {statistics.median(cpus):6.2f} s")
+    if documents:
+        cpu = statistics.median(c for _d, c in drafts)
+        print(
+            f"  draft stage in-process, its CPU:     {cpu:6.2f} s  ({cpu / documents * 1000:.2f} ms a page)"
+        )
+    print(f"  rebuild (sources unchanged):         {statistics.median(rebuilds):6.2f} s")
+
+
 def time_markitdown(files: list[str]) -> dict[str, float]:
     result = subprocess.run(
         [sys.executable, "-c", MARKITDOWN_ALONE, *files],
@@ -221,9 +274,19 @@ def main() -> int:
     parser.add_argument("--one-folder", action="store_true", help="drafting on flat sources")
     parser.add_argument("--pages", type=int, default=4000)
     parser.add_argument("--before", help="with --one-folder: also this commit's code")
+    parser.add_argument(
+        "--source",
+        type=Path,
+        action="append",
+        help="time the whole command on this source folder instead (repeatable)",
+    )
     args = parser.parse_args()
     if args.one_folder:
         one_folder(args.runs, args.pages, args.before)
+        return 0
+    if args.source:
+        for folder in args.source:
+            sources(folder, args.runs, args.workers)
         return 0
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"CPUs available: {cpus}")

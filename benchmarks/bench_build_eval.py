@@ -11,7 +11,11 @@ in tokens, reach, reach within 4 turns, median turns and tokens, recall of the f
 baseline at 1/3/5, and the build times.
 
     python benchmarks/bench_build_eval.py [--before 13608fb] [--questions 1000]
-        [--corpus DIR] [--workers 2]
+        [--corpus DIR] [--workers 2] [--question-file FILE]
+
+``--question-file`` takes questions written by people instead of drafted ones
+(``benchmarks/questions/*.human.jsonl``: JSON lines whose gold paths are relative to the
+corpus), mapped into each package through its build manifest.
 """
 
 from __future__ import annotations
@@ -73,12 +77,37 @@ def _carry(questions: list, before: Path, after: Path) -> list:
     return carried
 
 
+def _from_sources(path: Path, package: Path) -> list:
+    """The questions of ``path`` (JSON lines whose ``gold`` are source-relative paths,
+    as ``benchmarks/questions/*.human.jsonl`` write them), their gold mapped to
+    ``package``'s documents through its build manifest; gold the build did not make a
+    document of is dropped, a question left with none is left out."""
+    from kas_tui.features.evaluate.runs import Question
+
+    built = json.loads((package / ".kas-build.json").read_text("utf-8"))["documents"]
+    out = []
+    for n, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        record = json.loads(line)
+        gold = tuple(built[g]["path"] for g in record.get("gold", ()) if g in built)
+        if gold:
+            tags = tuple(str(t) for t in record.get("tags", ()))
+            out.append(Question(str(record["id"]), record["question"], gold, tags=tags, line=n))
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", default="13608fb", help="git ref of the earlier build")
     parser.add_argument("--questions", type=int, default=1000)
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--question-file",
+        type=Path,
+        help="questions written by people, gold relative to the corpus (instead of drafted)",
+    )
     args = parser.parse_args()
     if not args.corpus.is_dir():
         print(f"{args.corpus} is not here: nothing to measure", file=sys.stderr)
@@ -109,10 +138,16 @@ def main() -> int:
             subprocess.run(
                 ["git", "worktree", "remove", "--force", str(old_code)], cwd=ROOT, check=False
             )
-        first = Package(before)
-        first.load(scan=True)
-        questions = draft_questions(first, n=args.questions, seed=0)
-        sets = {"before": questions, "after": _carry(questions, before, after)}
+        if args.question_file:
+            sets = {
+                "before": _from_sources(args.question_file, before),
+                "after": _from_sources(args.question_file, after),
+            }
+        else:
+            first = Package(before)
+            first.load(scan=True)
+            questions = draft_questions(first, n=args.questions, seed=0)
+            sets = {"before": questions, "after": _carry(questions, before, after)}
         rows = {}
         for label, package in (("before", before), ("after", after)):
             pkg = Package(package)

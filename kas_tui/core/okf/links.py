@@ -416,8 +416,15 @@ def resolve(source: str, target: str) -> Target:
 
 def relative_link(source: str, path: str, *, folder: bool = False) -> str:
     """The relative link text from file ``source`` to root-relative ``path``."""
-    rel = posixpath.relpath(path or ".", posixpath.dirname(source) or ".")
+    rel = _relpath(path or ".", posixpath.dirname(source) or ".")
     if folder:
         rel = "" if rel == "." else rel.rstrip("/") + "/"
         return rel or "./"
     return rel
+
+
+@lru_cache(maxsize=1 << 16)
+def _relpath(path: str, start: str) -> str:
+    """``posixpath.relpath``, remembered: a build asks the same pairs thousands of times
+    (every page of a folder linking to the same pages)."""
+    return posixpath.relpath(path, start)

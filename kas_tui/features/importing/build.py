@@ -55,6 +55,7 @@ from kas_tui.features.importing.build_manifest import (
     load_manifest,
 )
 from kas_tui.features.importing.build_reconcile import ReconcileMixin
+from kas_tui.features.importing.build_toc_tree import TocTreeMixin
 from kas_tui.features.importing.convert import ConversionError, Limits, sha256_file
 from kas_tui.features.importing.draft import GENERATOR, draft_document, dump_yaml
 from kas_tui.features.importing.heuristics import FORMAT_TYPES, content_type, draft_title
@@ -162,7 +163,9 @@ def build(
 # --- the builder ---------------------------------------------------------------------------------
 
 
-class _Builder(LayoutMixin, IncludesMixin, GroupsMixin, ReconcileMixin, ManifestMixin):
+class _Builder(
+    LayoutMixin, IncludesMixin, GroupsMixin, TocTreeMixin, ReconcileMixin, ManifestMixin
+):
     """The five stages; the paths, links and indexes (:mod:`.build_layout`), a later
     build's reconciling (:mod:`.build_reconcile`) and the manifest
     (:mod:`.build_manifest`) come from its mixins."""
@@ -531,15 +534,17 @@ class _Builder(LayoutMixin, IncludesMixin, GroupsMixin, ReconcileMixin, Manifest
             tmp.mkdir()
             docs = [d for d in self.docs.values() if d.draft is not None]
             total = len(docs) + len(self.assets)
+            folders = {posixpath.dirname(d.out) for d in docs}
+            folders |= {posixpath.dirname(out) for out in self.assets.values()}
+            for folder in sorted(folders):  # each folder made once, not once a file
+                (tmp / folder).mkdir(parents=True, exist_ok=True)
             for n, doc in enumerate(docs, start=1):
-                self._write_file(tmp / doc.out, doc.text)
+                self._write_text(tmp / doc.out, doc.text)
                 self.result.created.append(doc.out)
                 self.progress("write", n, total)
             for n, (src, out) in enumerate(sorted(self.assets.items()), start=len(docs) + 1):
-                target = tmp / out
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(self.source / src, target)
-                self.asset_sha[src] = sha256_file(target)
+                shutil.copy2(self.source / src, tmp / out)
+                self.asset_sha[src] = sha256_file(tmp / out)
                 self.result.assets += 1
                 self.progress("write", n, total)
             view = self._view_from_drafts()

@@ -18,7 +18,7 @@ from collections import defaultdict
 
 from kas_tui.core.okf import index_layout
 from kas_tui.text.grouping import Member, group
-from kas_tui.text.slug import slugify, unique_slug
+from kas_tui.text.slug import TakenNames, slugify, unique_slug
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES, estimate_tokens
 
 #: Tokens an index's heading and a sub-bundle's entry are reckoned at before they exist.
@@ -53,7 +53,11 @@ class GroupsMixin:
                 parent = posixpath.dirname(folder)
                 children[parent].add(posixpath.basename(folder))
                 folder = parent
-        moved: set[str] = set()
+        moved: set[str] = self._place_unlisted()
+        if moved:
+            members.clear()
+            for doc in docs:
+                members[posixpath.dirname(doc.out)].append(doc)
         pending = sorted(members)
         depth: dict[str, int] = defaultdict(int)
         while pending:
@@ -87,9 +91,15 @@ class GroupsMixin:
         if depth >= _MAX_DEPTH or len(members) < 6:
             return []
         sizes = [entry_tokens(d.draft.title, d.draft.description, d.out) for d in members]
+        crossed = self._cross_entries(folder)
         total = _HEADER_TOKENS + sum(sizes) + _BUNDLE_ENTRY_TOKENS * len(children)
-        if total <= self.index_budget and len(members) + len(children) <= MAX_BUNDLE_ENTRIES:
+        total += _BUNDLE_ENTRY_TOKENS * len(crossed)
+        entries = len(members) + len(children) + len(crossed)
+        if total <= self.index_budget and entries <= MAX_BUNDLE_ENTRIES:
             return []
+        by_headings = self._split_by_headings(folder, members)
+        if by_headings:
+            return self._split_into(folder, by_headings, members_of, children_of)
         average = max(1, sum(sizes) // max(1, len(sizes)))
         capacity = max(4, min(MAX_BUNDLE_ENTRIES, int(self.index_budget * _FILL) // average))
         room = max(2, min(MAX_BUNDLE_ENTRIES, capacity) - len(children))
@@ -139,6 +149,32 @@ class GroupsMixin:
             children.add(slug)
             made.append(sub)
         members_of[folder] = list(by_key.values())
+        children_of[folder] = children
+        return made
+
+    def _split_into(
+        self,
+        folder: str,
+        parts: list[tuple[str, str, list]],
+        members_of: dict[str, list],
+        children_of: dict[str, set[str]],
+    ) -> list[str]:
+        """Move each part's documents into its sub-bundle (slug, title, documents) of
+        ``folder``: a TOC bundle split by its own sub-headings."""
+        children = children_of.get(folder, set())
+        names: dict[str, TakenNames] = defaultdict(TakenNames)
+        made = []
+        moving = {id(d) for _slug, _title, docs in parts for d in docs}
+        for slug, title, docs in parts:
+            sub = posixpath.join(folder, slug) if folder else slug
+            self.group_titles[sub] = title
+            names[sub].update(posixpath.basename(d.out)[:-3] for d in members_of.get(sub, []))
+            for doc in docs:
+                self._move_doc(doc, sub, names)
+                members_of[sub].append(doc)
+            children.add(slug)
+            made.append(sub)
+        members_of[folder] = [d for d in members_of.get(folder, []) if id(d) not in moving]
         children_of[folder] = children
         return made
 

@@ -58,21 +58,35 @@ class IncludesMixin:
             doc.converted.markdown = shown
         if doc.source not in self.includes_of:
             return
-        expanded = expand_includes(doc.converted.markdown, doc.source, self._read_source)
+        shared = self.__dict__.setdefault("_shown_includes", {})
+        expanded = expand_includes(
+            doc.converted.markdown, doc.source, self._read_included, shared=shared
+        )
         doc.converted.markdown = expanded.text
         for problem in expanded.problems:
             self.result.notes.append(f"{doc.source}:{problem.line}: {problem.message}")
+
+    def _read_included(self, rel: str) -> str | None:
+        """An included file's text, read once however many pages show it (a docfx
+        product-name snippet is in every page)."""
+        texts = self.__dict__.setdefault("_included_texts", {})
+        if rel not in texts:
+            texts[rel] = self._read_source(rel)
+        return texts[rel]
 
     def _include_sha(self, rel: str, own: str) -> str:
         """A page's hash, what it shows of other files folded in: a changed snippet
         changes the pages that include it, and a listed page's new title (or a page a
         ``:glob:`` now matches) the Sphinx pages whose toctrees list it."""
         parts = [own]
+        hashes = self.__dict__.setdefault("_included_sha", {})  # one read per snippet
         for target in self.includes_of.get(rel, ()):
-            try:
-                parts.append(sha256_file(self.source / target))
-            except OSError:
-                parts.append("missing:" + target)
+            if target not in hashes:
+                try:
+                    hashes[target] = sha256_file(self.source / target)
+                except OSError:
+                    hashes[target] = "missing:" + target
+            parts.append(hashes[target])
         shown = self._toctrees_shown(self._read_source(rel) or "", rel)
         if shown is not None:
             parts.append("toctree:" + _sha(shown))

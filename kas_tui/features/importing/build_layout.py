@@ -118,6 +118,7 @@ class LayoutMixin:
         old_assets = (self.manifest or {}).get("assets", {})
         self.folders = dict((self.manifest or {}).get("folders", {}))
         self.folders[""] = ""
+        top = ""
         if self.manifest is None:
             top = self._wrapper_folder(documents, assets)
             if top:
@@ -146,11 +147,15 @@ class LayoutMixin:
             while folder:
                 needed.add(folder)
                 folder = posixpath.dirname(folder)
+        root = top or next((s for s, o in self.folders.items() if s and not o), "")
+        plan = self._plan_toc_tree(documents, root)  # a later build places new pages by it
         made: set[str] = set()
         for folder in sorted(needed, key=lambda f: (f.count("/"), f)):
             if folder in self.folders:
                 continue
             parent = self.folders[posixpath.dirname(folder)]
+            if plan is not None and not parent:
+                parent = ASSETS_FOLDER  # the TOC's bundles are the tree: folders keep assets
             base = slugify(posixpath.basename(folder), fallback="folder")
             out = posixpath.join(parent, base) if parent else base
             if out in made:  # "Mail Flow/" beside "mail-flow/": one name, one bundle
@@ -168,7 +173,10 @@ class LayoutMixin:
                 # a page beside a folder of its name (an Azure DevOps or Confluence parent
                 # page: Runbooks.md and Runbooks/) opens that folder's bundle
                 inner = posixpath.splitext(rel)[0]
-                folder = self.folders[inner if inner in needed else posixpath.dirname(rel)]
+                if plan is not None:  # where the TOC puts it; unlisted: the root, for now
+                    folder = plan.folder_of.get(rel, "")
+                else:
+                    folder = self.folders[inner if inner in needed else posixpath.dirname(rel)]
                 base = slugify(Path(rel).stem)
                 stem = unique_slug(base, taken[folder], at_root=not folder)
                 taken[folder].add(stem)
@@ -228,6 +236,9 @@ class LayoutMixin:
             elif resolved in self.assets:
                 new = self.assets[resolved]
                 folder = False
+            elif self.tree_plan is not None and self._folder_page(resolved):
+                new = self.docs[self._folder_page(resolved)].out  # the folder's own page
+                folder = False
             elif resolved.rstrip("/") in self.folders:
                 new = self.folders[resolved.rstrip("/")]
                 folder = True
@@ -249,6 +260,15 @@ class LayoutMixin:
                 doc.raw_spans = destination_spans(body)
             spans = doc.raw_spans
         return rewrite_links(body, target_for, spans)
+
+    def _folder_page(self, path: str) -> str | None:
+        """The page a link to the source folder ``path`` opens (its ``index.md`` or
+        ``README.md``), when the folders are not the package's tree."""
+        for name in ("index.md", "README.md", "readme.md"):
+            page = posixpath.join(path.rstrip("/"), name) if path.strip("/") else name
+            if page in self.docs and self.docs[page].state != "failed":
+                return page
+        return None
 
     def _served_page(self, path: str) -> str | None:
         """The source a site-absolute URL is served from: a site's root is its pages
@@ -297,6 +317,11 @@ class LayoutMixin:
     def _write_file(path: Path, text: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8", newline="\n")
+
+    @staticmethod
+    def _write_text(path: Path, text: str) -> int:
+        """``text`` into ``path``, whose folder exists."""
+        return path.write_text(text, encoding="utf-8", newline="\n")
 
     # -- the package as the indexes see it --------------------------------------------------
 
@@ -465,7 +490,11 @@ class LayoutMixin:
             ]
             entries += [
                 (path, _one_line(view[path][0]), _one_line(view[path][1]), False)
-                for path in sorted(docs_in.get(folder, []), key=lambda p: view[p][0].lower())
+                for path in sorted(
+                    [*docs_in.get(folder, []), *self._cross_entries(folder)],
+                    key=lambda p: view[p][0].lower(),
+                )
+                if path in view
             ]
             wanted[folder] = _distinct_titles(entries)
         return wanted, info
@@ -489,57 +518,6 @@ class LayoutMixin:
         if groups is not None:
             return index_layout.new_index_in_sections(folder, info[folder][0], groups)
         return index_layout.new_index(folder, info[folder][0], new)
-
-    def _toc_groups(
-        self, folder: str, entries: list[index_layout.NewEntry], info: dict
-    ) -> list[tuple[str | None, list[index_layout.NewEntry]]] | None:
-        """``entries`` in the order of the source's table of contents, grouped under its
-        section names (the folder's own section and the sub-bundle's own dropped);
-        entries it does not list follow, by title. ``None`` when it lists none of them."""
-        if self.toc is None:
-            return None
-        order, sections = self._toc_maps()
-        first: dict[str, str] = {}  # entry -> the page its position and sections come from
-        for entry in entries:
-            if entry.is_bundle:
-                inside = [p for p in order if p.startswith(entry.path + "/")]
-                if inside:
-                    first[entry.path] = min(inside, key=order.__getitem__)
-            elif entry.path in order:
-                first[entry.path] = entry.path
-        if not first:
-            return None
-        own = info[folder][0] if folder else None
-        listed = sorted((e for e in entries if e.path in first), key=lambda e: order[first[e.path]])
-        groups: list[tuple[str | None, list[index_layout.NewEntry]]] = []
-        for entry in listed:
-            above = list(sections.get(first[entry.path], ()))
-            if own in above:
-                above = above[above.index(own) + 1 :]
-            if entry.is_bundle and info[entry.path][0] in above:
-                above = above[: above.index(info[entry.path][0])]
-            heading = above[-1] if above else None
-            group = next((g for g in groups if g[0] == heading), None)
-            if group is None:
-                groups.append((heading, [entry]))
-            else:
-                group[1].append(entry)
-        groups.sort(key=lambda g: g[0] is not None)  # unsectioned entries first
-        rest = sorted((e for e in entries if e.path not in first), key=lambda e: e.title.lower())
-        if rest:
-            groups.append(("Other pages" if groups else None, rest))
-        return groups
-
-    def _toc_maps(self) -> tuple[dict[str, int], dict[str, tuple[str, ...]]]:
-        """Package path -> position in the TOC, and -> the TOC sections above it."""
-        cached = getattr(self, "_toc_cache", None)
-        if cached is None:
-            assert self.toc is not None
-            out_of = {src: d.out for src, d in self.docs.items()}
-            order = {out_of[p]: n for p, n in self.toc.order().items() if p in out_of}
-            sections = {out_of[p]: s for p, s in self.toc.sections().items() if p in out_of}
-            cached = self._toc_cache = (order, sections)
-        return cached
 
     def _write_indexes(self, root: Path, view: dict) -> dict[str, dict[str, list[str]]]:
         wanted, info = self._wanted_entries(view)

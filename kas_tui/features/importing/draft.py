@@ -449,6 +449,16 @@ def render_document(
     head = dump_yaml(first) if first else ""
     tail = dump_yaml(last) if last else ""
     sep = "" if not yaml_text or yaml_text.endswith("\n") else "\n"
+    own = f"{yaml_text}{sep}"
+    patched = [k for k in replaced if (own := _one_line_value(own, k, frontmatter[k])) is not None]
+    own = own if len(patched) == len(replaced) else None
+    if own is not None:  # each replaced value on its own line: the lines changed alone
+        text = f"---\n{head}{own}{tail}---\n{body}"
+        try:
+            _check(text, frontmatter)
+            return text
+        except ValueError:
+            pass
     text = f"---\n{head}{yaml_text}{sep}{tail}---\n{body}"
     if replaced:
         for key in replaced:
@@ -460,6 +470,27 @@ def render_document(
         text = f"---\n{dump_yaml(frontmatter)}---\n{body}"
         _check(text, frontmatter)
     return text
+
+
+def _one_line_value(yaml_text: str | None, key: str, value: Any) -> str | None:
+    """``yaml_text`` with the top-level ``key: ...`` line holding ``value`` instead,
+    when the key is there once, on one line of its own (no block or continuation
+    below it) and the value is a string; ``None`` otherwise (the YAML patcher then
+    does it). The result is checked by reading it back, as every rendering is."""
+    if yaml_text is None or not isinstance(value, str):
+        return None
+    found = list(re.finditer(rf"(?m)^{re.escape(key)}[ \t]*:(?:[ \t].*)?$\n?", yaml_text))
+    if len(found) != 1:
+        return None
+    end = found[0].end()
+    following = yaml_text[end : end + 1]
+    written = found[0].group().rstrip()
+    if following in (" ", "\t", "-") or written.endswith((":", "|", ">")) or " #" in written:
+        return None  # a block below, a multi-line scalar, or a comment to keep
+    line = dump_yaml({key: value})
+    if line.count("\n") != 1:
+        return None
+    return yaml_text[: found[0].start()] + line + yaml_text[end:]
 
 
 def _body(body: str) -> str:

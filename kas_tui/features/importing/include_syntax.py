@@ -3,6 +3,7 @@ syntax :mod:`includes` expands (docfx ``[!INCLUDE]``, pymdownx.snippets ``--8<--
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Iterator
@@ -37,7 +38,8 @@ CONTAINER = re.compile(r"(?P<quote>[ \t]*(?:>[ \t]?)*)(?P<item>[ \t]*(?:[-*+]|\d
 IMAGE = re.compile(r"\.(?:svg|png|jpe?g|gif|webp|bmp|ico|tiff?|avif)$", re.IGNORECASE)
 BINARY = re.compile(r"\.(?:pdf|zip|gz|mp4|mov|webm|mp3|wav|woff2?|ttf|exe|dll)$", re.IGNORECASE)
 MARKDOWN = (".md", ".markdown", ".mdx", ".mdown")
-_BLOCK_PARSER = MarkdownIt("commonmark")
+#: Blocks only: code blocks are told apart without parsing a single inline.
+_BLOCK_PARSER = MarkdownIt("commonmark").disable("inline")
 
 
 def directive_paths(text: str) -> Iterator[tuple[str, bool]]:
@@ -130,13 +132,40 @@ def file_lines(text: str) -> list[str]:
     return lines[:-1] if len(lines) > 1 and lines[-1] == "" else lines
 
 
-def code_lines(text: str) -> set[int]:
-    """The 0-based lines of ``text`` inside fenced or indented code blocks."""
+def code_lines(text: str) -> frozenset[int]:
+    """The 0-based lines of ``text`` inside fenced or indented code blocks, as far as
+    a docfx include may sit in them: none without a fence and without an indented
+    ``[!INCLUDE`` line (no page is parsed for nothing); else from the block structure."""
+    low = text.lower()
+    last = low.rfind("[!include")
+    if last < 0:
+        return frozenset()
+    if "```" not in text and "~~~" not in text and not _indented_include(text, low):
+        return frozenset()
+    # what a line is depends on the lines above it: the text after the last include
+    # cannot make it code, nor stop it being code (an unclosed fence runs to the end)
+    end = text.find("\n", last)
+    return _code_lines(text if end < 0 else text[: end + 1])
+
+
+def _indented_include(text: str, low: str) -> bool:
+    """Whether a line naming an include starts with four spaces or a tab."""
+    at = low.find("[!include")
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        if text.startswith("    ", start) or text.startswith("\t", start):
+            return True
+        at = low.find("[!include", at + 1)
+    return False
+
+
+@functools.lru_cache(maxsize=256)
+def _code_lines(text: str) -> frozenset[int]:
     found: set[int] = set()
     for token in _BLOCK_PARSER.parse(text):
         if token.type in ("fence", "code_block") and token.map:
             found.update(range(*token.map))
-    return found
+    return frozenset(found)
 
 
 def code_spans(line: str) -> list[tuple[int, int]]:

@@ -94,13 +94,18 @@ def expand_includes(
     *,
     max_depth: int = 5,
     snippet_bases: Sequence[str] = ("", "docs"),
+    shared: dict | None = None,
 ) -> Expanded:
     """``text`` (the file at source-relative ``path``) with its include directives
-    replaced by what they include; ``read(rel)`` gives a source file's text or ``None``."""
+    replaced by what they include; ``read(rel)`` gives a source file's text or ``None``.
+    ``shared`` (a dict kept across the pages of one build) remembers each docfx include
+    as shown in a folder when it showed without a problem: the product-name snippet
+    in every page of a flat folder is expanded and rebased once."""
     result = Expanded(text)
     if "8<" not in text and "[!include" not in text.lower():
         return result
-    expander = _Expander(read, result, max_depth, [b.strip("/") for b in snippet_bases])
+    bases = [b.strip("/") for b in snippet_bases]
+    expander = _Expander(read, result, max_depth, bases, shared)
     result.text = expander.expand(text, path, (path,), None)
     return result
 
@@ -139,8 +144,16 @@ def rebase_links(text: str, written_in: str, shown_in: str) -> str:
 
 
 class _Expander:
-    def __init__(self, read: Read, result: Expanded, max_depth: int, bases: list[str]) -> None:
+    def __init__(
+        self,
+        read: Read,
+        result: Expanded,
+        max_depth: int,
+        bases: list[str],
+        shared: dict | None = None,
+    ) -> None:
         self._read = read
+        self.shared = shared if shared is not None else {}
         self._texts: dict[str, str | None] = {}
         self.result = result
         self.max_depth = max_depth
@@ -361,13 +374,23 @@ class _Expander:
                 "the file",
             )
             return None
+        key = (rel, posixpath.dirname(path), len(chain))
+        known = self.shared.get(key)
+        if known is not None and not set(chain) & known[1]:
+            for inner in (rel, *known[2]):
+                self.included(inner)
+            return known[0]
         self.included(rel)
+        problems, before = len(self.result.problems), len(self.result.included)
         skipped = frontmatter_end(text)
         first = text[:skipped].count("\n") + 1
         text = text[skipped:]
         numbers = range(first, first + text.count("\n") + 1)
-        body = self.expand(text, rel, (*chain, rel), where, numbers)
-        return rebase_links(body, rel, path)
+        body = rebase_links(self.expand(text, rel, (*chain, rel), where, numbers), rel, path)
+        if len(self.result.problems) == problems:  # shown the same wherever it is included
+            nested = tuple(self.result.included[before:])
+            self.shared[key] = (body, {rel, *nested}, nested)
+        return body
 
     # -- both ----------------------------------------------------------------------------
 
