@@ -322,8 +322,7 @@ class Finder:
     """A search index over the documents of ``package`` (see the module docstring)."""
 
     def __init__(self, package: Package, give_way: Callable[[], object] | None = None) -> None:
-        """``give_way`` is called between the build's steps (a background build lets
-        the app's screen go first)."""
+        """``give_way``: called between the build's steps (the app's screen goes first)."""
         from kas_tui.core.memory import paused_gc
 
         self._give_way = give_way or (lambda: None)
@@ -361,13 +360,10 @@ class Finder:
         }
         del entries, described, number
         self._keys = {}
-        for field, texts in self.text.items():
-            if field != "path":
-                give_way()
-                self._keys[field] = _Keys(texts)
-        give_way()
-        self._keys["path"] = _Keys(self.text["path"], keys_of=_path_keys())
-        give_way()
+        for field in [f for f in self.text if f != "path"] + ["path"]:  # path last, as ever
+            give_way()
+            keys_of = _path_keys() if field == "path" else _word_keys
+            self._keys[field] = _Keys(self.text[field], keys_of=keys_of)
         self._whole_titles = _Keys(titles, keys_of=lambda t: {t})
         self._whole_tags = _Keys(self.text["tag"], keys_of=lambda t: set(t.split("\n")))
         give_way()
