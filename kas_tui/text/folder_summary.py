@@ -260,12 +260,16 @@ def folder_description(
     titles = [t for t, _type in documents]
     if subfolders:
         names = [t for t, _n in sorted(subfolders, key=lambda s: (-s[1], s[0].lower()))]
-        shown = names[:3]
         counted = (
             mixture_phrase(total, types) if types is not None else count_phrase(total, doc_type)
         )
         lead = f"{title}: {counted} on "
-        lead += join_words(shown, more=len(names) - len(shown))
+        # the sub-bundles' names are the words an agent routes by: as many as fit in
+        # half the room, the largest first, the rest counted
+        shown = min(3, len(names))
+        while shown < len(names) and len(lead + join_words(names[: shown + 1], more=1)) < room // 2:
+            shown += 1
+        lead += join_words(names[:shown], more=len(names) - shown)
         exclude = " ".join([title, *names])
         named = [t for t, _n in sorted(deeper, key=lambda d: (-d[1], d[0].lower()))]
         said = topics(list(all_titles) or titles, exclude=exclude, limit=many, weights=weights)

@@ -140,3 +140,16 @@ def test_a_built_root_names_more_of_each_bundles_topics_within_the_budget(
     assert len(indexes) == 1 + len(_PRODUCTS)
     for index in indexes:  # the longer sentences leave every index within the budget
         assert estimate_tokens(index.read_text()) <= INDEX_TOKEN_BUDGET, index
+
+
+def test_a_bundle_names_as_many_sub_bundles_as_fit_half_its_room() -> None:
+    """Sub-bundle names are the words an agent routes by (a TOC's "Finance, Sales,
+    Purchasing..."): more than three when the entry has room, the rest counted."""
+    areas = ["Finance", "Sales", "Purchasing", "Inventory", "Project management", "Warehouse"]
+    subfolders = [(name, 100 - n) for n, name in enumerate(areas)]
+    wide = folder_description("Business functionality", [], subfolders, room=600)
+    assert all(name in wide for name in areas) and "more" not in wide
+    narrow = folder_description("Business functionality", [], subfolders * 10, room=200)
+    assert narrow.startswith("Business functionality: ") and " more" in narrow
+    two = folder_description("Office", [], [("Client", 400), ("OfficeExperts", 127)])
+    assert two == "Office: 527 documents on Client and OfficeExperts."
