@@ -2,34 +2,44 @@
 
 A question is made from what a document *says*, never from what its title, description
 or index entry say about it (a question copied from a description would only measure
-whether the navigator can read its own cue). Four kinds, tried in this order:
+whether the navigator can read its own cue). Three kinds, the ones a heading states
+plainly enough to be asked without guessing, tried in this order:
 
-- ``faq``: a heading that is itself a question ("Can a customer pay by invoice?").
+- ``faq``: a heading that is itself a question ("Can a customer pay by invoice?"),
+  asked as written; the answer is the sentence under it.
 - ``symptom``: a troubleshooting article's symptom, the opening sentence under a
-  "Symptoms" / "Problem" / "Issue" heading, asked as "What should I do when ...?"; the
-  reference answer is the opening sentence under "Resolution" / "Solution" /
-  "Workaround" when there is one.
-- ``goal``: a procedure's goal, a heading such as "Rotate the key", "To rotate the key"
-  or "How to rotate the key", asked as "How do I rotate the key?".
-- ``section``: any other section's heading and its opening sentence: "Refund channels:
-  is it true that refunds go back to the original payment method only?" (for a sentence
-  that gives an instruction: "...: should I post the override in #oncall?"; after its
-  condition: "...: if you don't need them, should I copy the formulas?"; a prohibition
-  as the instruction it forbids: "Do not mark an invoice paid by hand" -> "should I
-  mark an invoice paid by hand?", whose answer the document gives as no).
+  symptom heading ("Symptoms", "Problem"...), asked as "What should I do when ...?"; the
+  reference answer is the opening sentence under its fix heading ("Resolution",
+  "Workaround"...) when there is one.
+- ``goal``: a section goal, a heading that states a task: "How to rotate the key" or
+  "To rotate the key" (any words after the prefix), or a heading that starts with a
+  procedure verb and names two things it acts on ("Rotate the signing key"), asked as
+  "How do I rotate the signing key?"; the answer is the sentence under it.
 
-The document's first heading (its title), generic headings ("Overview", "Next
-steps"...) and template headings (a heading two documents share, "What went well",
-"Rules": a question under one would not say which document it means) are never used,
-nor are sections a document leaves open ("Open questions"); sentences under 5 or over
-40 words are skipped, and so is a section's question of fewer than four
-content words ("Tips: should I keep it short?") or whose content words all appear in
-the document's title and description.
+Left out: every other section (a heading over a statement, "Refund channels" over
+"Refunds go back to the original payment method only."). Turning a statement into a
+question needs English rules for each way a sentence is built (instructions,
+conditions, prohibitions, asides) and the drafter grew one special case per sentence of
+the package it was tried on; the questions came out as "Heading: is it true that
+<the page's sentence>?", which reuse the page's words and are easier for a word-matching
+reader than anything a person asks (see docs/navigability.md, "Drafted and
+human-written questions"). A package whose headings state no goal, symptom or question
+gets few drafted questions or none: write a question set by hand.
+
+The words the kinds are recognised by (symptom and fix headings, procedure verbs, a
+heading's labels, the words that start a clause...) are data, not code:
+``data/question_words.json``, read by :mod:`.question_words`.
+
+The document's first heading (its title) is never used, nor is a heading two documents
+share (a template's, "Symptoms" aside: a question under one would not say which
+document it means); a symptom's sentence under 5 or over 40 words is skipped, and so is
+a question whose content words all appear in the document's title and description.
 
 Documents are visited in an order shuffled by ``seed`` (``random.Random``, over the
 sorted paths), one question per document until every document with a usable section
 has one, then a second round, up to ``n``. The same package, ``n`` and ``seed`` give the
-same questions, byte for byte.
+same questions, byte for byte. Each question's ``tags`` are ``("drafted", KIND,
+DOCUMENT_TYPE)``.
 """
 
 from __future__ import annotations
@@ -47,24 +57,9 @@ from markdown_it import MarkdownIt
 
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.features.evaluate.passages import answers, passages
-from kas_tui.features.evaluate.question_words import (
-    ANSWER_HEADINGS,
-    CLAUSE_WORDS,
-    DANGLING,
-    GENERIC,
-    PROHIBITION_HEADINGS,
-    SYMPTOM_HEADINGS,
-    VERBS,
-)
+from kas_tui.features.evaluate.question_words import alternation, words_of
 from kas_tui.features.evaluate.runs import Question
-from kas_tui.text.lexical import (
-    STOPWORDS,
-    Stems,
-    query_concepts,
-    query_terms,
-    with_compounds,
-    words,
-)
+from kas_tui.text.lexical import Stems, query_concepts, query_terms, with_compounds, words
 
 if TYPE_CHECKING:
     from kas_tui.core.package import Package
@@ -72,14 +67,16 @@ if TYPE_CHECKING:
 DEFAULT_N = 50
 #: Why a package gave no question (the CLI and the evaluation screen say it).
 NOTHING_TO_ASK = (
-    "no section of its documents gives a question: a question is drafted from a heading "
-    "other than the title that no other document shares, with a sentence of 5 to 40 words "
-    "under it, must say something "
-    "the title and description do not, and is left out when more than three documents "
-    "answer it alike; write a question set by hand and run kas-tui eval PKG --questions FILE"
+    "no section of its documents gives a question: a question is drafted only from a "
+    "heading that asks a question, states a task ('How to ...', 'Rotate the key') or "
+    "heads a troubleshooting article's symptom, other than the title, that no other "
+    "document shares, must say something the title and description do not, and is left "
+    "out when more than three documents answer it alike; write a question set by hand "
+    "and run kas-tui eval PKG --questions FILE"
 )
-FAQ, SYMPTOM, GOAL, SECTION = "faq", "symptom", "goal", "section"
-KINDS = (FAQ, SYMPTOM, GOAL, SECTION)
+FAQ, SYMPTOM, GOAL = "faq", "symptom", "goal"
+#: The kinds drafted, in the order of preference (see the module docstring).
+KINDS = (FAQ, SYMPTOM, GOAL)
 MIN_WORDS, MAX_WORDS = 5, 40
 
 _INLINE_NOISE = re.compile(
@@ -92,39 +89,18 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(A-Z0-9])")
 _DIRECTIVE = re.compile(r"^\s*(?:>\s*)?\[!|^:::")
 _CHECKBOX = re.compile(r"^\[[ xX]\]\s*")
 #: A heading's number or label ("2.", "Step 3:", "Method 1:", "Option B -",
-#: "Workaround:", "Resolution - Step 2:"), left out of the words asked: "Method 1: Use the
-#: /resetfolders switch" is a procedure's goal.
-_LABELS = "step|method|option|solution|resolution|workaround|scenario|part|cause|issue|case|tip"
+#: "Workaround:", "Resolution - Step 2:"; the labels are the data's ``heading_labels``),
+#: left out of the words asked: "Method 1: Use the /resetfolders switch" is a goal.
+_LABELS = alternation("heading_labels")
 _NUMBERED = re.compile(
     # "Resolution - Step 2: ...", "Resolution Method 2 -Refresh ..."
     rf"^(?:(?:{_LABELS})\s*(?:[-–—:]\s+(?=\S)|\s(?=(?:{_LABELS})\b)))?"
     rf"(?:(?:{_LABELS})\s+(?:\d+|(?-i:[A-Z]))\b\s*[.:)\-–—]?|\d+(?:[.:)]|(?=\s)))?\s*",
     re.I,
 )
-#: Headings over sections that hold no question worth asking: logs, metadata, and the
-#: questions a document leaves open (it holds no answer to them).
-_SKIP_HEADINGS = re.compile(
-    r"\b(timeline|revision|changelog|change log|history|metadata|open (?:questions|issues))\b",
-    re.I,
-)
-#: A heading's trailing note of when it changed ("Single-region rule (added 2026-11-28)"):
-#: the document's history, not what a person asks about. A version ("(Lync 2013)") stays.
-_HEADING_NOTE = re.compile(
-    r"\s*\((?:(?:added|updated|changed|revised|new|since|as of)\b[^()]*"
-    r"|[^()]*\b\d{4}-\d{2}-\d{2}\b[^()]*)\)\s*$",
-    re.I,
-)
-#: A prohibition ("Do not mark an invoice paid by hand"), asked as the instruction it
-#: forbids ("should I mark an invoice paid by hand?": the document says no).
-#: After "do not" a verb always follows; after "never", only a known one is taken for it.
-_PROHIBITION = re.compile(
-    r"^(?P<no>do not|don['’]t|never)\s+(?P<rest>(?P<verb>[A-Za-z-]+)\b.*)$", re.I
-)
-#: Content words a section's question must hold, its heading's and its sentence's (a
-#: hyphenated word once, as the answer test counts them): "Tips: should I keep it
-#: short?" (three) asks nothing a document could be found by.
-MIN_ASKED = 4
-_PRONOUNS = frozenset({"it", "them", "this", "that", "these", "those", "one", "all"})
+#: Content words a goal names besides its verb when nothing else says it is a goal
+#: ("Find the charge", "Open questions" may be noun phrases after all).
+MIN_OBJECTS = 2
 
 
 @dataclass(frozen=True)
@@ -218,7 +194,7 @@ def first_clause(sentence: str) -> str:
             starts = [
                 i
                 for i in range(ASK_WORDS // 2, ASK_WORDS + ASK_SLACK)
-                if parts[i].lower().strip("(\"'") in CLAUSE_WORDS
+                if parts[i].lower().strip("(\"'") in words_of("clause_words")
             ]
             if starts:
                 cut_at = starts[-1]
@@ -228,11 +204,9 @@ def first_clause(sentence: str) -> str:
     return text.strip().rstrip(".!,:")
 
 
-#: How a symptom's first sentence may set its scene, left out of "What should I do when
+#: How a symptom's first sentence may set its scene (the data's ``scene_words``), left out of "What should I do when
 #: ...?" ("When you open ...", "Assume that you use ...", "If a user ...").
-_SCENE = re.compile(
-    r"^(?:when(?:ever)?|if|assume that|assuming that|suppose that|consider that)\s+", re.I
-)
+_SCENE = re.compile(rf"^(?:{alternation('scene_words')})\s+", re.I)
 
 
 def symptom_clause(clause: str) -> str:
@@ -242,15 +216,10 @@ def symptom_clause(clause: str) -> str:
     return rest if len(rest.split()) >= 3 else clause
 
 
-def _generic(heading: str) -> bool:
-    ws = words(_NUMBERED.sub("", heading))
-    return not ws or all(w in GENERIC for w in ws)
-
-
 def _lower_first(text: str, body: str) -> str:
     """``text`` with its first letter lowered, unless that word is a name: an acronym,
     or a word the body writes capitalised mid-sentence and never in lower case as a
-    word of its own ("Stripe", "Opsgenie"; not "Refunds")."""
+    word of its own ("Outlook", "SharePoint"; not "Workflows")."""
     first = text.split(" ", 1)[0]
     if not first or not first[0].isupper() or any(c.isupper() for c in first[1:]):
         return text
@@ -263,12 +232,13 @@ def _lower_first(text: str, body: str) -> str:
 
 
 #: A sentence pointing at its own page ("follow these steps", "the method shown
-#: above", "run the command above"): asked out of its page, it says nothing.
+#: above", "run the command above"; the data's ``pointing_phrases`` and
+#: ``pointing_words``): asked out of its page, it says nothing.
+_POINTING = alternation("pointing_words")
 _DEICTIC = re.compile(
-    r"\b(?:these steps|the following|as follows|(?:shown|listed|described|mentioned) "
-    r"(?:above|below|earlier|later)|this (?:article|section|page|topic))\b"
-    r"|\bthe (?:[\w-]+ ){1,2}(?:above|below)\b(?!\s*[\d$€£])"  # "the command above"
-    r"|\b(?:above|below)\W*$",
+    rf"\b(?:{alternation('pointing_phrases')})\b"
+    rf"|\bthe (?:[\w-]+ ){{1,2}}(?:{_POINTING})\b(?!\s*[\d$€£])"  # "the command above"
+    rf"|\b(?:{_POINTING})\W*$",
     re.I,
 )
 
@@ -310,15 +280,18 @@ def candidates(
     """``(kind, question, answer)`` drafts from a body, in the order of preference.
 
     Sections under a heading in ``template`` (see :func:`template_headings`) are not
-    asked about, except a troubleshooting article's symptom."""
+    asked about, except a troubleshooting article's symptom (and its fix is its answer)."""
     secs = sections(body) if secs is None else secs
     body_secs = secs[1:] if secs and secs[0].level == 1 else secs
-    symptoms = [s for s in body_secs if s.heading.lower().strip(" :") in SYMPTOM_HEADINGS]
-    body_secs = [s for s in body_secs if not heading_keys(s.heading) & template]
+    symptom_headings = words_of("symptom_headings")
+    answer_headings = words_of("answer_headings")
+    symptoms = [s for s in body_secs if s.heading.lower().strip(" :") in symptom_headings]
+    # every troubleshooting article has its "Resolution": a template heading, still the fix
     answer = next(
-        (s.sentence for s in body_secs if s.heading.lower().strip(" :") in ANSWER_HEADINGS),
+        (s.sentence for s in body_secs if s.heading.lower().strip(" :") in answer_headings),
         "",
     )
+    body_secs = [s for s in body_secs if not heading_keys(s.heading) & template]
     for sec in body_secs:
         heading = sec.heading.strip()
         if heading.endswith("?") and len(heading.split()) >= 4:
@@ -331,110 +304,42 @@ def candidates(
         goal = _goal(sec.heading)
         if goal:
             yield GOAL, f"How do I {_lower_first(goal, body)}?", sec.sentence
-    for sec in body_secs:
-        if _generic(sec.heading) or sec.heading.endswith("?") or not _sized(sec.sentence):
-            continue
-        if _goal(sec.heading) or _SKIP_HEADINGS.search(sec.heading):
-            continue
-        clause = first_clause(sec.sentence)
-        said = _lower_first(_ASIDE.sub("", clause), body)
-        if _SUBORDINATE.match(said) and not _CONDITION.match(said) and _cut(clause, sec.sentence):
-            continue  # a condition cut from what follows from it ("if X equals 2") asks nothing
-        if said.split()[-1].lower() in DANGLING:
-            continue  # cut before what it leads to ("a downside of this is that")
-        heading = _HEADING_NOTE.sub("", _NUMBERED.sub("", sec.heading)).strip(" :.")
-        if len(query_concepts(f"{heading} {said}")) < MIN_ASKED:
-            continue
-        prohibition = _PROHIBITION.match(said)
-        if prohibition and (
-            prohibition.group("no").lower() != "never" or prohibition.group("verb").lower() in VERBS
-        ):
-            asked = f"should I {prohibition.group('rest')}?"
-            if heading_key(heading) in PROHIBITION_HEADINGS:
-                yield SECTION, asked[0].upper() + asked[1:], sec.sentence
-            else:
-                yield SECTION, f"{heading}: {asked}", sec.sentence
-            continue
-        condition = _CONDITION.match(said)
-        if condition and _instructs(condition):
-            # "If you don't need them, copy the formulas" -> "..., should I copy ...?"
-            said = f"{condition.group('when')}, should I {condition.group('rest')}"
-            yield SECTION, f"{heading}: {said}?", sec.sentence
-            continue
-        ask = "should I" if said.split(" ", 1)[0].lower() in VERBS else "is it true that"
-        yield SECTION, f"{heading}: {ask} {said}?", sec.sentence
 
 
-#: An instruction after its condition: "If you don't need them, copy the formulas".
-_CONDITION = re.compile(
-    r"^(?P<when>(?:if|when|before|after|once|to)\b[^,]{3,}),\s+"
-    r"(?P<rest>(?P<verb>[A-Za-z-]+)\b.*)$",
-    re.I,
-)
-#: A clause that only sets a condition: asked alone, it is half a sentence.
-_SUBORDINATE = re.compile(r"^(?:if|when|whether|because|although|unless)\b", re.I)
-#: Words that only ask the reader to mind what follows ("Note that ..."), left out.
-_ASIDE = re.compile(r"^(?:(?:please )?note(?: that|:)|keep in mind that|remember that)\s+", re.I)
-
-
-def _cut(clause: str, sentence: str) -> bool:
-    """Whether :func:`first_clause` left out the end of ``sentence``."""
-    return len(clause.split()) < len(sentence.split())
-
-
-def _instructs(condition: re.Match[str]) -> bool:
-    """Whether what follows a condition is an instruction: a known verb, or after a
-    purpose ("To confirm the issue, examine the results") any word but a function word
-    ("To date, the issue remains" is a statement)."""
-    verb = condition.group("verb").lower()
-    if verb in VERBS:
-        return True
-    return condition.group("when").lower().startswith("to ") and verb not in STOPWORDS
-
-
-#: Words that make a heading a symptom, whatever verb it starts with.
-_FAILURE = re.compile(
-    r"\b(?:doesn['’]t|does not|don['’]t|isn['’]t|is not|aren['’]t|can['’]t|cannot|"
-    r"won['’]t|not|fails?|unable)\b",
-    re.I,
-)
-
-
+#: Words that make a heading a symptom, whatever verb it starts with (``failure_words``).
+_FAILURE = re.compile(rf"\b(?:{alternation('failure_words')})\b", re.I)
 #: A heading that states what a thing does ("Import job shows skipped items", "Import job
-#: is stuck"): its first word is a noun, not the verb of a procedure.
-_STATEMENT = re.compile(
-    r"^\S+ \S+ (?:is|are|was|were|has|shows|appears|returns|stops|hangs|crashes|freezes|"
-    r"takes|keeps|runs|gets)\b",
-    re.I,
-)
+#: is stuck"): its first word is a noun, not the verb of a procedure (``statement_verbs``).
+_STATEMENT = re.compile(rf"^\S+ \S+ (?:{alternation('statement_verbs')})\b", re.I)
+#: A goal stated by its prefix ("How to rotate the key", "To rotate the key").
+_GOAL_PREFIX = re.compile(rf"^(?:{alternation('goal_prefixes')})\s+", re.I)
 
 
 def _goal(heading: str) -> str:
-    """The goal a procedure heading names ("To rotate the key" -> "rotate the key")."""
+    """The goal a heading states ("To rotate the key" -> "rotate the key"), or ''.
+
+    A prefix ("How to", "To") says it is a goal: one thing named after it is enough.
+    Without one, the heading's first word must be a procedure verb and name
+    :data:`MIN_OBJECTS` things besides ("Open questions" is a noun phrase)."""
     text = _NUMBERED.sub("", heading.strip()).rstrip(" .:")
     text = re.sub(r"\s*\([^)]*\)$", "", text)  # "Schedule (UTC)" -> "Schedule"
-    lowered = text.lower()
-    for prefix in ("how to ", "to "):
-        if lowered.startswith(prefix):
-            text = text[len(prefix) :]
-            break
-    else:
-        if lowered.split(" ", 1)[0] not in VERBS:
-            return ""
+    prefixed = _GOAL_PREFIX.match(text)
+    if prefixed:
+        text = text[prefixed.end() :]
+    elif text.lower().split(" ", 1)[0] not in words_of("procedure_verbs"):
+        return ""
     if _FAILURE.search(text) or _STATEMENT.match(text):
         return ""  # "Archive mailbox doesn't appear", "Import job shows ...": a symptom
-    # a goal names what it acts on: two content words besides the verb ("find the
-    # charge", "open questions" are too vague, or a noun phrase after all)
-    objects = [w for w in query_terms(text)[1:] if w not in _PRONOUNS]
-    return text if len(objects) >= 2 else ""
+    pronouns = words_of("pronouns")
+    objects = [w for w in query_terms(text)[1:] if w not in pronouns]
+    return text if len(objects) >= (1 if prefixed else MIN_OBJECTS) else ""
 
 
 def template_headings(section_lists: Iterable[list[_Section]]) -> frozenset[str]:
-    """Headings that two or more documents share ("What went well", "Rules",
-    "Escalation"), or a document and a template shown in a fenced block
-    (:func:`fenced_templates`): a template's, not a topic's. A question under one would not say
-    which document it is about ("What went well: is it true that support noticed
-    quickly?" fits every postmortem), so no question is drafted from them."""
+    """Headings that two or more documents share ("How to verify the fix" in every
+    runbook), or a document and a template shown in a fenced block
+    (:func:`fenced_templates`): a template's, not a topic's. A question under one would
+    not say which document it is about, so no question is drafted from them."""
     counts: Counter[str] = Counter()
     for secs in section_lists:
         counts.update({key for s in secs for key in heading_keys(s.heading)})

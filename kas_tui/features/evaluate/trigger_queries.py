@@ -11,9 +11,9 @@ or as JSON Lines, one such object per line. Reading never raises: what cannot be
 is a :class:`~.questions.QuestionProblem` naming the file, the line and the fault.
 
 Drafted from the package when the user gives none (:func:`draft_trigger_queries`):
-should-trigger queries are the package's own drafted questions (section goals, FAQ
-headings and symptoms first, from the bodies, never from the descriptions the router
-reads); should-not-trigger ones are near-misses, the queries of the decoy skills
+should-trigger queries are the package's own drafted questions (section goals first,
+then FAQ headings and symptoms, the only kinds the drafter drafts; from the bodies, never
+from the descriptions the router reads); should-not-trigger ones are near-misses, the queries of the decoy skills
 (:mod:`.discovery`) that share the most words with the package's catalog entry.
 """
 

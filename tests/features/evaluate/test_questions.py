@@ -15,7 +15,7 @@ from kas_tui.core.package import Package
 from kas_tui.features.evaluate.drafting import (
     ASK_WORDS,
     GOAL,
-    SECTION,
+    KINDS,
     candidates,
     draft_questions,
     first_clause,
@@ -154,28 +154,87 @@ def test_reading_never_raises(text: str) -> None:
 # --- drafting --------------------------------------------------------------------------------
 
 
-def test_drafting_is_deterministic_and_seeded(demo: Path, tmp_path: Path) -> None:
-    pkg = Package.open(demo)
+def _runbooks(root: Path) -> Path:
+    """Eight troubleshooting and how-to documents: each heading states a goal, a
+    symptom or a question."""
+    from tests.helpers.evaluate import doc, make_package
+
+    topics = [
+        ("Cache", "the cache pool", "cache nodes"),
+        ("Queue", "the message queue", "queue workers"),
+        ("Search", "the search index", "index shards"),
+        ("Mail", "the mail relay", "relay hosts"),
+        ("Backup", "the nightly backup", "backup volumes"),
+        ("Proxy", "the edge proxy", "proxy listeners"),
+        ("Ledger", "the ledger export", "export files"),
+        ("Scheduler", "the job scheduler", "scheduled jobs"),
+    ]
+    files = {"index.md": "# Runbooks\n\n"}
+    for name, thing, parts in topics:
+        slug = name.lower()
+        files["index.md"] += f"* [{name}]({slug}.md) - Operating {name.lower()}.\n"
+        files[f"{slug}.md"] = doc(
+            name,
+            f"Operating {name.lower()}.",
+            f"## How to restart {thing}\n\nDrain the {parts} first, then restart them one "
+            f"at a time.\n\n## Symptoms\n\nThe {parts} stop answering after a "
+            f"{slug} deploy with a timeout error.\n\n## Resolution\n\nRoll back the {slug} "
+            f"deploy.\n\n## Can {thing} run on two hosts?\n\nYes, with a shared "
+            f"{slug} volume.\n\n## {name} retention\n\nThe {parts} keep {slug} data for "
+            "ninety days in the archive.\n",
+        )
+    return make_package(root, files)
+
+
+def test_drafting_is_deterministic_and_seeded(tmp_path: Path) -> None:
+    root = _runbooks(tmp_path / "kb")
+    pkg = Package.open(root)
     one, two = tmp_path / "1.jsonl", tmp_path / "2.jsonl"
-    write_questions(one, draft_questions(pkg, n=30, seed=3))
-    write_questions(two, draft_questions(Package.open(demo), n=30, seed=3))
+    write_questions(one, draft_questions(pkg, n=20, seed=3))
+    write_questions(two, draft_questions(Package.open(root), n=20, seed=3))
     assert one.read_bytes() == two.read_bytes()
-    other = draft_questions(pkg, n=30, seed=4)
-    assert [q.question for q in other] != [q.question for q in draft_questions(pkg, n=30, seed=3)]
+    other = draft_questions(pkg, n=20, seed=4)
+    assert [q.question for q in other] != [q.question for q in draft_questions(pkg, n=20, seed=3)]
 
 
-def test_drafted_questions_come_from_bodies_not_descriptions(demo: Path) -> None:
-    pkg = Package.open(demo)
-    questions = draft_questions(pkg, n=60)
-    assert len(questions) == 60
-    assert len({q.gold[0] for q in questions[:30]}) == 30  # one per document first
-    for q in questions:
-        doc = pkg.documents[q.gold[0]]
-        said = {w[:6] for w in query_terms(f"{doc.title} {doc.description}")}
-        assert not all(t[:6] in said for t in query_terms(q.question)), q
-        assert q.question not in (doc.title, doc.description)
-        assert q.tags[0] == "drafted" and q.tags[1] in ("faq", "symptom", "goal", "section")
-        assert q.answer or q.tags[1] != "section"  # a section is its opening sentence
+def test_drafted_questions_come_from_bodies_not_descriptions(demo: Path, tmp_path: Path) -> None:
+    for root in (demo, _runbooks(tmp_path / "kb")):
+        pkg = Package.open(root)
+        questions = draft_questions(pkg, n=60)
+        first = len({q.gold[0] for q in questions})
+        assert len({q.gold[0] for q in questions[:first]}) == first  # one per document first
+        for q in questions:
+            doc = pkg.documents[q.gold[0]]
+            said = {w[:6] for w in query_terms(f"{doc.title} {doc.description}")}
+            assert not all(t[:6] in said for t in query_terms(q.question)), q
+            # never the title (the first heading) nor the description
+            assert q.question.rstrip("?") not in (doc.title, doc.description.rstrip(".")), q
+            assert q.tags[0] == "drafted" and q.tags[1] in KINDS
+
+
+def test_only_goals_symptoms_and_faq_items_are_drafted(tmp_path: Path) -> None:
+    """The kinds the drafter drafts well; a section that states something ("Cache
+    retention: is it true that ...?") is no longer turned into a question."""
+    assert KINDS == ("faq", "symptom", "goal")
+    questions = draft_questions(Package.open(_runbooks(tmp_path / "kb")), n=100)
+    assert {q.tags[1] for q in questions} == set(KINDS)
+    assert len(questions) == 8 * 3  # a goal, a symptom and a question from each document
+    assert not any("retention" in q.question.lower() for q in questions)
+    cache = [q for q in questions if q.gold == ("cache.md",)]
+    assert sorted((q.tags[1], q.question, q.answer) for q in cache) == [
+        ("faq", "Can the cache pool run on two hosts?", "Yes, with a shared cache volume."),
+        (
+            "goal",
+            "How do I restart the cache pool?",
+            "Drain the cache nodes first, then restart them one at a time.",
+        ),
+        (
+            "symptom",
+            "What should I do when the cache nodes stop answering after a cache deploy with a "
+            "timeout error?",
+            "Roll back the cache deploy.",
+        ),
+    ]
 
 
 def _answered_by(texts: dict[str, str], question: str) -> set[str]:
@@ -197,13 +256,13 @@ def test_every_document_the_navigator_would_answer_from_is_gold(demo: Path) -> N
     pkg = Package.open(demo)
     texts = {path: pkg.read_text(path) for path in pkg.documents}
     questions = draft_questions(pkg, n=60)
-    assert len(questions) == 60
+    assert questions
     several = 0
     for q in questions:
         judged = _answered_by(texts, q.question)
         assert judged <= set(q.gold), q
         several += len(q.gold) > 1
-    assert several >= 5  # the demo states some rules in two documents
+    assert several >= 2  # the demo states some tasks in two documents
 
 
 def test_a_rule_stated_in_two_documents_has_both_as_gold(tmp_path: Path) -> None:
@@ -216,13 +275,13 @@ def test_a_rule_stated_in_two_documents_has_both_as_gold(tmp_path: Path) -> None
     )
     (root / "freeze.md").write_text(
         "---\ntype: Policy\ntitle: Freeze\ndescription: The year-end freeze.\n---\n"
-        "# Freeze\n\n## Staffing the change freeze\n\n"
+        "# Freeze\n\n## How to staff the change freeze\n\n"
         "During the change freeze, secondary shifts are staffed by volunteers who "
         "receive double stipend.\n"
     )
     (root / "escalation.md").write_text(
         "---\ntype: Policy\ntitle: Escalation\ndescription: Who is paged next.\n---\n"
-        "# Escalation\n\n## Exceptions\n\n"
+        "# Escalation\n\n## To staff the freeze shifts\n\n"
         "During the change freeze the secondary shift is staffed by volunteers who "
         "receive double stipend.\n"
     )
@@ -244,15 +303,11 @@ def test_candidate_kinds() -> None:
         "Refunds go back to the original payment method only.\n"
     )
     found = {kind: text for kind, text, _ in candidates(body)}
-    assert found["faq"] == "Can a customer pay by invoice?"
-    assert found["symptom"] == (
-        "What should I do when Outlook stops responding when you open a shared calendar?"
-    )
-    assert found["goal"] == "How do I rebuild the search index?"
-    assert found["section"] == (
-        "Refund channels: is it true that refunds go back to the original payment method only?"
-    )
-    assert all("Overview" not in text and "generic" not in text for text in found.values())
+    assert found == {
+        "faq": "Can a customer pay by invoice?",
+        "symptom": "What should I do when Outlook stops responding when you open a shared calendar?",
+        "goal": "How do I rebuild the search index?",
+    }  # "Overview" and "Refund channels" state things: no question from them
 
 
 @pytest.mark.parametrize(
@@ -299,8 +354,8 @@ def test_drafted_questions_end_on_a_word_that_ends_a_phrase() -> None:
 
 def test_questions_command(demo: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "q.jsonl"
-    assert main(["questions", str(demo), "--out", str(out), "--n", "12"]) == 0
-    assert "Wrote 12 question(s) from 12 document(s)" in capsys.readouterr().out
+    assert main(["questions", str(demo), "--out", str(out), "--n", "2"]) == 0
+    assert "Wrote 2 question(s) from 2 document(s)" in capsys.readouterr().out
     before = out.read_bytes()
     assert main(["questions", str(demo), "--out", str(out)]) == 2
     assert "exists" in capsys.readouterr().err and out.read_bytes() == before
@@ -310,7 +365,7 @@ def test_questions_command(demo: Path, tmp_path: Path, capsys: pytest.CaptureFix
 
 def test_eval_command(demo: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     qfile = tmp_path / "q.jsonl"
-    assert main(["questions", str(demo), "--out", str(qfile), "--n", "8"]) == 0
+    assert main(["questions", str(demo), "--out", str(qfile), "--n", "3"]) == 0
     capsys.readouterr()
     out = tmp_path / "run"
     args = ["eval", str(demo), "--questions", str(qfile), "--out", str(out)]
@@ -318,7 +373,7 @@ def test_eval_command(demo: Path, tmp_path: Path, capsys: pytest.CaptureFixture)
     record = json.loads(capsys.readouterr().out)
     assert [v["name"] for v in record["variants"]] == ["full", "descriptions", "frontmatter"]
     assert json.loads((out / "report.json").read_text())["variants"][0]["questions"]
-    assert len(list((out / "full").glob("*.jsonl"))) == 8
+    assert len(list((out / "full").glob("*.jsonl"))) == 3
     assert main([*args, "--min-reach", "1.01"]) == 2  # not a share
     assert main([*args, "--min-reach", "1", "--format", "markdown", "--no-save"]) in (0, 1)
     assert capsys.readouterr().out.startswith("## kas-tui eval")
@@ -336,24 +391,22 @@ def test_eval_refuses_a_bad_question_set(
 
 
 def test_a_template_heading_stays_one_when_qualified_or_merged() -> None:
-    """Postmortems share "What went well" and "Contributing factors", written as the
-    template's "What went well / what went poorly" or qualified "(preliminary)": none of
-    them says which postmortem a question means, so none is asked about."""
+    """Runbooks share "How to verify the fix", written as the template's "How to verify
+    the fix / how to report it" or qualified "(preliminary)": none of them says which
+    runbook a question means, so none is asked about."""
     bodies = [
-        "# One\n\n## What went well\n\nSupport noticed quickly and escalated in the channel.\n\n"
-        "## Contributing factors (preliminary)\n\nNo keepalive on the pooled Redis connections "
-        "to the cache.\n\n## Customer remediation\n\nAn apology email went to the 212 "
+        "# One\n\n## How to verify the fix\n\nRun the smoke test against every cache node."
+        "\n\n## How to drain the cache nodes (preliminary)\n\nMove the traffic away first.\n\n"
+        "## How to email the affected customers\n\nAn apology email went to the 212 "
         "customers affected.\n",
-        "# Two\n\n## What went well / what went poorly\n\nWrite both, with the evidence for "
-        "each of them.\n\n## Contributing factors\n\nEvery factor that made it worse, not only "
-        "the trigger.\n",
+        "# Two\n\n## How to verify the fix / how to report it\n\nWrite both, with the evidence "
+        "for each of them.\n\n## How to drain the cache nodes\n\nEvery node, not only the "
+        "primary.\n",
     ]
     template = template_headings(sections(b) for b in bodies)
-    assert {"what went well", "contributing factors"} <= template
-    asked = [text for kind, text, _ in candidates(bodies[0], template) if kind == "section"]
-    assert asked == [
-        "Customer remediation: is it true that an apology email went to the 212 customers affected?"
-    ]
+    assert {"how to verify the fix", "how to drain the cache nodes"} <= template
+    asked = [text for _, text, _ in candidates(bodies[0], template)]
+    assert asked == ["How do I email the affected customers?"]
     assert heading_keys("What went well / what went poorly") == {
         "what went well what went poorly",
         "what went well",
@@ -417,17 +470,13 @@ def test_a_headings_method_or_option_label_is_not_asked_about() -> None:
         ("goal", "How do I check the person's account?"),
         ("goal", "How do I turn off cached mode?"),
         ("goal", "How do I refresh the registry value?"),
-        (  # "above" comparing, not pointing
-            "section",
-            "Error thresholds: should I page the on-call engineer when errors stay above 5% "
-            "for ten minutes?",
-        ),
-    ]  # the last two sentences point at their own page: nothing to ask
+    ]  # "Method C" alone says nothing; the other headings state no goal
 
 
 def test_a_heading_a_fenced_template_prescribes_is_a_template_heading(tmp_path: Path) -> None:
     """The postmortem process shows its template in a ```markdown block; the one
-    postmortem written so far has its "What went well": no question is drafted from it."""
+    postmortem written so far has its "How to verify the search fix": no question is
+    drafted from it."""
     root = tmp_path / "kb"
     (root / "pm").mkdir(parents=True)
     (root / "SKILL.md").write_text(
@@ -443,17 +492,17 @@ def test_a_heading_a_fenced_template_prescribes_is_a_template_heading(tmp_path: 
     (root / "pm/process.md").write_text(
         meta.format("Process", "How to write a postmortem.")
         + "# Process\n\n## Template\n\nCopy the template below into a new file.\n\n"
-        "```markdown\n## What went well\n\nList what helped.\n```\n"
+        "```markdown\n## How to verify the search fix\n\nList what you checked.\n```\n"
     )
     (root / "pm/search-outage.md").write_text(
         meta.format("Search outage", "Search was down for two hours in April.")
-        + "# Search outage\n\n## What went well\n\nSupport noticed quickly and escalated in "
-        "the on-call channel.\n\n## Customer remediation\n\nAn apology email went to the 212 "
-        "customers affected.\n"
+        + "# Search outage\n\n## How to verify the search fix\n\nRun the smoke test against "
+        "every shard.\n\n## How to email the affected customers\n\nAn apology email went to "
+        "the 212 customers affected.\n"
     )
     asked = [q.question for q in draft_questions(Package.open(root), n=10)]
-    assert not any(q.startswith("What went well") for q in asked), asked
-    assert any(q.startswith("Customer remediation") for q in asked), asked
+    assert "How do I verify the search fix?" not in asked, asked
+    assert "How do I email the affected customers?" in asked, asked
 
 
 def asked(body: str) -> list[str]:
@@ -461,95 +510,28 @@ def asked(body: str) -> list[str]:
     return [text for _kind, text, _ in candidates(body)]
 
 
-def test_an_instruction_after_its_condition_is_asked_as_should_i() -> None:
-    body = (
-        "# Title\n\n## Permanently remove the link formula\n\nIf you don't need the formulas "
-        "that refer to external links, copy these formulas and paste them as values.\n\n"
+@pytest.mark.parametrize(
+    "section",
+    [  # statements the drafter used to turn into "Heading: should I / is it true that ...?"
+        "## Permanently remove the link formula\n\nIf you don't need the formulas that refer "
+        "to external links, copy these formulas and paste them as values.",
         "## Time values\n\nWhen you compare time values, you may receive inconsistent results "
-        "in the sheet.\n"
-    )
-    assert asked(body) == [
-        "Permanently remove the link formula: if you don't need the formulas that refer to "
-        "external links, should I copy these formulas and paste them as values?",
-        # not an instruction after the comma: a statement, asked as one
-        "Time values: is it true that when you compare time values, you may receive "
-        "inconsistent results in the sheet?",
-    ]
-
-
-def test_a_prohibition_is_asked_as_the_instruction_it_forbids() -> None:
-    body = (
-        "# Failed payments\n\n## Do not\n\n- Do not mark an invoice paid in Stripe by hand; "
-        "the payments team does that.\n\n## Confirm the primary is unhealthy\n\nDo not fail "
-        "over for slow queries alone. Check replication first.\n\n## Retention\n\nNever again "
-        "will the old exports be kept past 30 days.\n"
-    )
-    assert asked(body) == [
-        # a heading that only says "do not" is left out: the question says it all
-        "Should I mark an invoice paid in Stripe by hand?",
-        "Confirm the primary is unhealthy: should I fail over for slow queries alone?",
-        # "never" before a word that is no known verb is a statement
-        "Retention: is it true that never again will the old exports be kept past 30 days?",
-    ]
-
-
-def test_open_questions_and_questions_of_too_few_words_are_not_asked() -> None:
-    body = (
-        "# Canary analysis\n\n## Open questions\n\nIs 30 minutes enough traffic for "
-        "low-volume endpoints such as exports?\n\n## Tips\n\nKeep it short: the incoming "
-        "engineer reads it at 08:00.\n\n## Traffic split\n\nFive percent of traffic goes to "
-        "the canary for thirty minutes.\n"
-    )
-    assert asked(body) == [
-        "Traffic split: is it true that five percent of traffic goes to the canary for thirty "
-        "minutes?",
-    ]
-
-
-def test_a_headings_note_of_when_it_changed_is_not_asked_about() -> None:
-    body = (
-        "# Severity levels\n\n### Single-region rule (added 2026-11-28)\n\nA degradation "
-        "confined to one region used to be a SEV3 by default.\n\n## Clients (Lync 2013)\n\n"
-        "The desktop client keeps its own cache of the address book.\n"
-    )
-    assert asked(body) == [
-        "Single-region rule: is it true that a degradation confined to one region used to "
-        "be a SEV3 by default?",
-        # a version is what the section is about, not its history
-        "Clients (Lync 2013): is it true that the desktop client keeps its own cache of the "
-        "address book?",
-    ]
-
-
-def test_cross_references_asides_and_purposes_read_as_a_person_writes_them() -> None:
-    body = (
-        "# Guide\n\n## Removing data\n\nTo remove all data in the table, use the "
-        "[clear][textual.widgets.DataTable.clear] method.\n\n## Usage report\n\nNote that "
-        "activations can take up to 48 hours to appear in the usage reports.\n\n"
-        "## 64-bit only\n\nThe Mac operating system has been 64-bit for several years.\n"
-    )
-    assert asked(body) == [
-        # an undefined reference link is its text; after a purpose, an instruction
-        "Removing data: to remove all data in the table, should I use the clear method?",
-        "Usage report: is it true that activations can take up to 48 hours to appear in the "
-        "usage reports?",
-        # a number that is part of the heading's first word is no numbering
-        "64-bit only: is it true that the Mac operating system has been 64-bit for several years?",
-    ]
-
-
-def test_a_condition_cut_from_its_consequence_is_not_asked() -> None:
-    body = (
-        "# Policy\n\n## Registry value\n\nIf ExtractDataDisableUI equals 2 (or a value that "
-        "is not valid): the dialog box is not shown and nothing is extracted.\n\n"
-        "## Default CSS\n\nWhen building an app it is best to keep your CSS in an external "
-        "file.\n"
-    )
-    assert asked(body) == [
-        # a whole sentence that starts with its condition is still asked
-        "Default CSS: is it true that when building an app it is best to keep your CSS in an "
-        "external file?",
-    ]
+        "in the sheet.",
+        "## Do not\n\n- Do not mark an invoice paid in the billing system by hand.",
+        "## Traffic split\n\nFive percent of traffic goes to the canary for thirty minutes.",
+        "### Single-region rule (added 2026-11-28)\n\nA degradation confined to one region "
+        "used to be a minor incident.",
+        "## Usage report\n\nNote that activations can take up to 48 hours to appear in the "
+        "usage reports.",
+        "## Writing rules\n\nSay what customers experience, not what broke inside.",
+        "## Archive mailbox doesn't appear in Outlook\n\nThe archive mailbox is missing from "
+        "the folder pane after the migration.",
+    ],
+)
+def test_a_section_that_states_something_is_not_asked(section: str) -> None:
+    """Only goals, symptoms and FAQ items are drafted: the special cases that turned a
+    statement, an instruction, a condition or a prohibition into a question are gone."""
+    assert asked(f"# Title\n\n{section}\n") == []
 
 
 def test_a_heading_that_names_a_failure_is_no_procedure_goal() -> None:
@@ -557,43 +539,68 @@ def test_a_heading_that_names_a_failure_is_no_procedure_goal() -> None:
         "# Archive\n\n## Archive mailbox doesn't appear in Outlook\n\nThe archive mailbox "
         "is missing from the folder pane after the migration.\n"
     )
-    kinds = [(kind, text) for kind, text, _ in candidates(body)]
-    assert (GOAL, "How do I archive mailbox doesn't appear in Outlook?") not in kinds
+    assert all(kind != GOAL for kind, _, _ in candidates(body))
     # nor is one that states what a thing does, its first word a noun
     stated = "# Import\n\n## Import job shows skipped items\n\nThe job report lists items.\n"
     assert all(kind != GOAL for kind, _, _ in candidates(stated))
     assert [k for k, _, _ in candidates("# Jobs\n\n## Import the mailbox items\n")] == [GOAL]
-    assert kinds == [
-        (
-            SECTION,
-            "Archive mailbox doesn't appear in Outlook: is it true that the archive mailbox "
-            "is missing from the folder pane after the migration?",
-        )
-    ]
 
 
-def test_a_clause_cut_before_what_it_leads_to_is_not_asked() -> None:
+def test_a_heading_that_says_it_is_a_goal_needs_one_thing_named() -> None:
+    """ "How to add a responder" says it is a task; "Add a responder" could be a noun
+    phrase's heading as well ("Open questions"), so it must name two things."""
     body = (
-        "# Units\n\n## Viewport height\n\nThis is the same as the height unit, except: it "
-        "is relative to the terminal.\n\n## Tip 5. Use containers.\n\nBefore adding content, "
-        "wrap the columns in one container and turn it off.\n"
+        "# Paging\n\n## How to add a responder\n\nUse the Add responders action.\n\n"
+        "## To cover a shift\n\nCreate an override.\n\n## Add a responder\n\nAs above.\n\n"
+        "## Open questions\n\nNone yet.\n\n## Add a second responder\n\nAs above.\n"
     )
     assert asked(body) == [
-        # a label "Tip 5." and a heading's full stop are not asked; "off" may end it
-        "Use containers: is it true that before adding content, wrap the columns in one "
-        "container and turn it off?",
+        "How do I add a responder?",
+        "How do I cover a shift?",  # after a prefix the verb need not be a listed one
+        "How do I add a second responder?",
     ]
 
 
-def test_saying_and_measuring_are_instructions() -> None:
+def test_cross_references_read_as_their_text() -> None:
     body = (
-        "# Status page\n\n## Writing rules\n\nSay what customers experience, not what broke "
-        "inside.\n\n## Principles\n\nMeasure what customers feel at the edge.\n"
+        "# Guide\n\n## How to remove data\n\nTo remove all data in the table, use the "
+        "[clear][textual.widgets.DataTable.clear] method.\n"
     )
-    assert asked(body) == [
-        "Writing rules: should I say what customers experience, not what broke inside?",
-        "Principles: should I measure what customers feel at the edge?",
-    ]
+    assert sections(body)[1].sentence == "To remove all data in the table, use the clear method."
+    assert [answer for _, _, answer in candidates(body)] == [sections(body)[1].sentence]
+
+
+def test_the_word_lists_are_data_and_each_is_used() -> None:
+    """Every list of data/question_words.json loads, says what it is for, and is read by
+    the drafter (by name: words_of or alternation)."""
+    from kas_tui.features.evaluate import drafting
+    from kas_tui.features.evaluate.question_words import LISTS, WORDS_DATA, question_words
+
+    loaded = question_words()
+    assert set(loaded) == set(LISTS)
+    raw = json.loads((Path(drafting.__file__).parent / WORDS_DATA).read_text(encoding="utf-8"))
+    source = Path(drafting.__file__).read_text(encoding="utf-8")
+    for name in LISTS:
+        assert raw[name]["about"] and loaded[name], name
+        assert f'"{name}"' in source or f"'{name}'" in source, f"{name} is not used"
+    assert "rotate" in loaded["procedure_verbs"] and "symptoms" in loaded["symptom_headings"]
+
+
+def test_the_drafter_holds_no_word_list() -> None:
+    """The mechanism is code, the words data: no list of three or more words in the
+    drafter's source (its kinds aside)."""
+    import ast
+
+    from kas_tui.features.evaluate import drafting
+
+    tree = ast.parse(Path(drafting.__file__).read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.List | ast.Tuple | ast.Set):
+            strings = [
+                e for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+            ]
+            kinds = [e.value for e in strings] == list(KINDS)  # FAQ, SYMPTOM, GOAL = ...
+            assert kinds or len(strings) < 3, ast.unparse(node)
 
 
 def test_a_package_that_gives_no_question_says_why(
@@ -604,7 +611,7 @@ def test_a_package_that_gives_no_question_says_why(
     (it used to say no document had a section)."""
     from tests.helpers.evaluate import doc, make_package
 
-    section = "## Retention\n\nAudit logs are kept for ninety days in the archive bucket."
+    section = "## How to rotate the audit logs\n\nAudit logs are kept for ninety days in the archive bucket."
     root = make_package(
         tmp_path / "same",
         {
