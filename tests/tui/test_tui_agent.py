@@ -17,7 +17,8 @@ from kas_tui.features.agent import PEEK, READFILE, SUBMIT
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.agent import AgentWalkScreen
 from kas_tui.tui.screens.agent_view import session
-from kas_tui.tui.screens.ask import AskScreen, ConfirmScreen
+from kas_tui.tui.screens.ask import AskScreen
+from kas_tui.tui.screens.choose import ConfirmScreen
 from kas_tui.tui.screens.replay import ReplayScreen
 from kas_tui.tui.widgets.nav_tree import NavTree
 from kas_tui.tui.widgets.trail import TrailTable
