@@ -491,7 +491,22 @@ def keys_markdown() -> str:
         "do not edit by hand. The same table drives the key bindings, the command palette",
         "(ctrl+p) and the help screen (?). The agent walk, replay and editor screens show",
         "their own keys in their footer.\n",
+        "## Where you are\n",
+        "The footer shows the keys of the pane holding the focus first (move with tab), in",
+        "this order, then the keys that work everywhere (`"
+        + " ".join(BY_ACTION[a].key_display for a in PANE_KEYS["main"] if a != "close_findings")
+        + "`), then `?` and",
+        "`q`; what does not fit the line is left out from the end. `?` lists the keys of the",
+        "pane you are in first, then every other key.\n",
+        "| pane | its keys, in the footer's order |",
+        "|---|---|",
     ]
+    for pane, title in PANE_TITLES.items():
+        keys = " ".join(
+            f"`{BY_ACTION[a].key_display} {BY_ACTION[a].word}`" for a in PANE_KEYS[pane]
+        )
+        out.append(f"| {title} | {keys} |")
+    out.append("")
     for group, commands in by_group().items():
         out += [f"## {group}\n", "| key | action | what it does |", "|---|---|---|"]
         for c in commands:
@@ -499,6 +514,17 @@ def keys_markdown() -> str:
             key = c.key_display.replace("|", "\\|")
             out.append(f"| `{key}` | {c.title} | {c.help}{where} |")
         out.append("")
+    out += [
+        "## Dialogs\n",
+        "Every question with buttons answers the same way: each button shows its key, a",
+        "letter of its label in brackets (`[S]ave`, `[D]iscard`, `[K]eep editing`), its first",
+        "letter unless another button of the dialog has it; no two buttons of a dialog share",
+        "a key, and upper or lower case both work. Enter presses the highlighted button (the",
+        "default one when the dialog opens; tab moves it), escape cancels and",
+        "changes nothing. Forms (the entry, frontmatter and SKILL.md editors, create, split)",
+        "take letters as text: they save and close with the keys in their footer.",
+        "",
+    ]
     return "\n".join(out)
 
 

@@ -270,20 +270,20 @@ async def test_back_peek_unrevealed_and_markup(tmp_path) -> None:
         await pilot.press("v", "t")
         await pilot.pause()
         assert app.screen is screen and not app.query_one("#findings").display
-        # N asks before discarding a walk that was not exported: n keeps it, y discards
+        # N asks before discarding a walk that was not exported: k keeps it, d discards
         await choose(pilot, "SKILL.md")
         await pilot.press("N")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
         assert "Discard the walk in progress (1 turn, not exported)?" in str(
-            app.screen.query_one("#ask-prompt", Static).render()
+            app.screen.query_one("#choice-message", Static).render()
         )
-        await pilot.press("n")
+        await pilot.press("k")
         await pilot.pause()
         assert app.screen is screen and screen.walk.turns == 1
         await pilot.press("N")
         await pilot.pause()
-        await pilot.press("y")
+        await pilot.press("d")
         await pilot.pause()
         assert app.screen is screen and screen.walk.turns == 0
         await pilot.press("N")  # nothing to lose: no question

@@ -93,7 +93,7 @@ class ButtonDialog(ModalScreen[ResultType]):
             (id_, value, label, key)
             for (id_, value, label, _), key in zip(answers, keys, strict=True)
         ]
-        self.keys = {key: value for _, value, _, key in self.answers}
+        self.keys = {id_: key for id_, _, _, key in self.answers}  # each button's key
         self.default = default
         self.cancel = cancel
 
@@ -114,10 +114,12 @@ class ButtonDialog(ModalScreen[ResultType]):
         self.dismiss(next(v for id_, v, _, _ in self.answers if id_ == event.button.id))
 
     def on_key(self, event: events.Key) -> None:
+        """A button's key presses it (a disabled button stays as it is)."""
         key = (event.character or "").lower()
-        if key in self.keys:
+        found = next((id_ for id_, _, _, k in self.answers if k == key), None)
+        if found is not None:
             event.stop()
-            self.dismiss(self.keys[key])
+            self.query_one(f"#{found}", Button).press()
 
     def action_cancel(self) -> None:
         self.dismiss(self.cancel)
@@ -199,6 +201,10 @@ class DiffScreen(ButtonDialog[bool]):
             with VerticalScroll(id="diff-scroll"):
                 yield Static(diff_text(self.diff or "(no change)\n"))
             yield from self.buttons()
+
+    def on_mount(self) -> None:
+        """The diff has the focus, to scroll it; enter still presses the default."""
+        self.query_one("#diff-scroll").focus()
 
 
 #: The answers to every question about unsaved changes, in this order, each with its
