@@ -337,7 +337,7 @@ async def test_run_edit_says_how_it_ended_once(root: Path) -> None:
             EditOutcome.NOTHING
         )
         assert app.run_edit("refused", refuse) is EditOutcome.REFUSED
-        for answer, outcome in (("3", EditOutcome.KEPT), ("2", EditOutcome.DROPPED)):
+        for answer, outcome in (("k", EditOutcome.KEPT), ("r", EditOutcome.DROPPED)):
             base = {DOC: app.package.fingerprint(DOC)}
             (root / DOC).write_text((root / DOC).read_text() + f"\nTheirs {answer}.\n")
             assert app.run_edit("deprecate", deprecate, based_on=base) is (
@@ -498,8 +498,8 @@ async def test_extend_freshness_offers_the_types_cadence_from_the_house_rules(ro
         await pilot.pause()
         await pilot.press("S")
         await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-        key, answer, label = app.screen.choices[0]
-        assert (key, answer) == ("1", "45") and label.endswith(
+        _, answer, label, key = app.screen.answers[0]
+        assert (key, answer) == ("4", "45") and label.endswith(
             "(every Policy, by this package's rules)"
         )
 

@@ -414,7 +414,7 @@ async def test_a_refused_write_keeps_the_wizard_and_the_edits(root: Path, inbox:
         await pilot.press("d")  # the diff of importing on top of the new index
         await pilot.pause()
         assert isinstance(app.screen, DiffScreen)
-        await pilot.press("i")
+        await pilot.press("s")
         await pilot.pause()
         assert not isinstance(app.screen, ImportWizard)
         assert "<!-- edited elsewhere -->" in index.read_text()

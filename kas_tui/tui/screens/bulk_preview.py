@@ -117,9 +117,11 @@ class BulkPreviewScreen(DiffScreen):
             ("= ", "bright_black"), (path, "bold"), "\nunchanged: it already is as asked."
         )
 
+    def focus_first(self) -> None:
+        self.query_one("#bulk-preview-files", OptionList).focus()
+
     def on_mount(self) -> None:
         files = self.query_one("#bulk-preview-files", OptionList)
-        files.focus()
         if self.order:
             files.highlighted = 0
         if not self.all_at_once and self.order:

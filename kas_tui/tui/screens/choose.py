@@ -107,6 +107,10 @@ class ButtonDialog(ModalScreen[ResultType]):
                 )
 
     def on_mount(self) -> None:
+        self.focus_first()
+
+    def focus_first(self) -> None:
+        """Give the focus to what takes it first: the default button."""
         self.query_one(f"#{self.default}", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -202,7 +206,7 @@ class DiffScreen(ButtonDialog[bool]):
                 yield Static(diff_text(self.diff or "(no change)\n"))
             yield from self.buttons()
 
-    def on_mount(self) -> None:
+    def focus_first(self) -> None:
         """The diff has the focus, to scroll it; enter still presses the default."""
         self.query_one("#diff-scroll").focus()
 
