@@ -24,7 +24,7 @@ def computations_arguments(parser: Parser) -> None:
 
 def run_computations(args: argparse.Namespace) -> int:
     from kas_tui.core.package import Package
-    from kas_tui.features.check.computations import is_computation, read_contract
+    from kas_tui.features.check.computations import contract_of
 
     location = open_package(args.path, "kas-tui computations")
     package = Package.open(location.root)
@@ -32,11 +32,9 @@ def run_computations(args: argparse.Namespace) -> int:
     rows = []
     for path in sorted(package.documents):
         doc = package.documents[path]
-        if not doc.has_frontmatter or not is_computation(doc.meta):
+        contract = contract_of(package, path)
+        if contract is None:
             continue
-        text = package.read_text(path)
-        body = "\n".join(text.splitlines()[doc.body_line - 1 :])
-        contract = read_contract(path, doc.meta, body, doc.body_line)
         params = contract.parameters if isinstance(contract.parameters, list) else []
         rows.append(
             {

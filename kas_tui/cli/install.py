@@ -93,7 +93,7 @@ def run_install(args: argparse.Namespace) -> int:
     for item in placed.skipped:
         print(
             f"kas-tui install: skipped {visible(item.path)}: {item.what}: never {item.never}, "
-            "not copied; remove it from the package",
+            f"not copied; {item.fix}",
             file=sys.stderr,
         )
     how = "linked" if args.link else "copied"

@@ -44,6 +44,13 @@ def new_arguments(parser: Parser) -> None:
     )
     doc.add_argument("--tags", default="", metavar="A,B", help="comma-separated tags")
     doc.add_argument(
+        "--runtime",
+        default="",
+        metavar="NAME",
+        help="for --type 'Attested Computation' (required there): how it runs "
+        "(bigquery, postgres, dbt, python...)",
+    )
+    doc.add_argument(
         "--file", metavar="NAME", help="its file name (default: drafted from the title)"
     )
     bundle = kinds.add_parser(
@@ -121,6 +128,7 @@ def _create(pkg: Package, args: argparse.Namespace, rel: str) -> int:
                 type=args.type if args.type is not None else default_type(pkg, rel),
                 tags=args.tags.split(","),
                 file_name=args.file,
+                runtime=args.runtime,
             )
             write: Any = write_document
             done = [f"created {plan.path} ({plan.frontmatter['type']}, status: draft)"]

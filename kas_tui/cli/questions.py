@@ -19,7 +19,12 @@ def questions_arguments(parser: Parser) -> None:
         "and offline. Exit 0: written; 2: usage or I/O error."
     )
     parser.add_argument("path", metavar="PKG", help="package folder")
-    parser.add_argument("--out", required=True, metavar="FILE", help="JSON Lines file to write")
+    parser.add_argument(
+        "--out",
+        metavar="FILE",
+        help="file to write: JSON Lines, or a .json file as an Agent Skills evals.json "
+        "(default: the package's own evals/evals.json, which travels with the skill)",
+    )
     parser.add_argument(
         "--n", type=whole_number(1), default=DEFAULT_N, help=f"how many questions ({DEFAULT_N})"
     )
@@ -32,24 +37,40 @@ def questions_arguments(parser: Parser) -> None:
 def run_questions(args: argparse.Namespace) -> int:
     from kas_tui.core.fileio import os_reason
     from kas_tui.core.package import Package
+    from kas_tui.core.store import StoreError
     from kas_tui.features.evaluate.drafting import NOTHING_TO_ASK, draft_questions
-    from kas_tui.features.evaluate.questions import write_questions
+    from kas_tui.features.evaluate.question_files import question_set_text
+    from kas_tui.features.evaluate.skill_evals import numbered, package_evals
 
-    out = Path(args.out)
+    location = open_package(args.path, "kas-tui questions")
+    out = Path(args.out) if args.out else package_evals(location.root)
     if out.exists() and not args.force:
         print(
             f"kas-tui questions: {out} exists; choose another --out or add --force to replace it",
             file=sys.stderr,
         )
         return 2
-    location = open_package(args.path, "kas-tui questions")
     package = Package.open(location.root)
     questions = draft_questions(package, n=args.n, seed=args.seed)
     if not questions:
         print(f"kas-tui questions: {package.name}: {NOTHING_TO_ASK}", file=sys.stderr)
         return 2
-    try:
-        write_questions(out, questions)
+    skill_name = package.skill.name if package.skill is not None else ""
+    skill_name = skill_name or package.name
+    if out.suffix.lower() == ".json":
+        questions = numbered(questions)  # the format's ids are integers
+    text = question_set_text(out, questions, skill_name)
+
+    def replace(old: str | None) -> str:
+        if old is not None and not args.force:  # made since it was looked for
+            raise StoreError(out, "exists; add --force to replace it")
+        return text
+
+    try:  # through the store: atomic, and the package's evals/ folder made when missing
+        package.store.apply(out, replace, create=True, parents=not args.out)
+    except StoreError as exc:
+        print(f"kas-tui questions: {exc}", file=sys.stderr)
+        return 2
     except OSError as exc:
         print(
             f"kas-tui questions: cannot write {out}: {os_reason(exc, writing=True)}",

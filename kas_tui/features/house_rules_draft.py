@@ -14,7 +14,7 @@ import math
 from collections import Counter
 from typing import Any
 
-from kas_tui.core.field_schema import no_value
+from kas_tui.core.field_schema import field, no_value
 from kas_tui.core.house_rules import (
     HOUSE_RULES_FILE,
     FieldRule,
@@ -50,6 +50,9 @@ def draft_house_rules(package: Package) -> HouseRules:
         extra = sorted(_held_by_all(of_type) - every - _OKF_REQUIRED)
         if len(of_type) >= 2 and extra:
             rules.by_type[doc_type] = TypeRule(doc_type, 0, tuple(extra))
+            for key in extra:  # a rule names only fields OKF or the package declares
+                if field(key) is None and key not in rules.fields:
+                    rules.fields[key] = FieldRule(key, 0, required=False)
     longest = max((len(d.description.strip()) for d in docs), default=0)
     if longest:
         rules.max_chars = int(math.ceil(longest / 10) * 10)

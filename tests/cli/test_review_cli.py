@@ -162,4 +162,4 @@ def test_the_demo(capsys: pytest.CaptureFixture[str]) -> None:
         "never-verified": 3,
         "machine-verified": 4,
     }
-    assert data["documents"] == 37
+    assert data["documents"] == 39

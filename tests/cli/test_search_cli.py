@@ -48,7 +48,7 @@ def test_json_output(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, root, '"dual credential"', "--format", "json", "--limit", "3")
     assert code == 0
     data = json.loads(out)
-    assert data["query"] == '"dual credential"' and data["indexed"] == 37
+    assert data["query"] == '"dual credential"' and data["indexed"] == 39
     (hit,) = data["results"]
     assert hit["path"] == RUNBOOK and hit["field"] == "body"
     assert [hit["text"][a:b] for a, b in hit["spans"]] == ["dual", "credential"]

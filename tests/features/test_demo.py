@@ -71,7 +71,7 @@ def test_the_installed_demo_stays_pristine(data: Path) -> None:
 def test_the_copy_is_an_agent_ready_package(data: Path) -> None:
     package = Package.open(demo_copy(), scan=True)
     assert package.name == NAME == package.skill.name
-    assert len(package.documents) == 37 and not package.all_problems()
+    assert len(package.documents) == 39 and not package.all_problems()
     report = check(package, agent_ready=True, today=TODAY)
     errors = [f"{f.path}: {f.code} {f.message}" for f in report.findings if f.severity == "error"]
     assert errors == []
@@ -161,14 +161,20 @@ def test_the_wheel_carries_the_demo(tmp_path: Path) -> None:
     assert snapshot_bytes(built / "kas_tui" / "_demo" / NAME) == snapshot_bytes(DEMO)
     assert (built / "kas_tui" / "tui" / "app.tcss").is_file()
 
-    def modules(root: Path) -> set[str]:
-        return {p.relative_to(root).as_posix() for p in root.rglob("*.py")}
+    def modules(root: Path) -> set[str]:  # the demo's own scripts are data, not modules
+        found = {p.relative_to(root).as_posix() for p in root.rglob("*.py")}
+        return {name for name in found if not name.startswith("_demo/")}
 
     def styles(root: Path) -> set[str]:  # each screen's CSS beside it, all of it shipped
         return {p.relative_to(root).as_posix() for p in root.rglob("*.tcss")}
 
     assert modules(built / "kas_tui") == modules(source / "kas_tui")
     assert styles(built / "kas_tui") == styles(source / "kas_tui")
+
+    def data(root: Path) -> set[str]:  # the evaluation's data (the decoy skills)
+        return {p.relative_to(root).as_posix() for p in (root / "features").rglob("*.json")}
+
+    assert data(built / "kas_tui") == data(source / "kas_tui") != set()
 
     env.update(PYTHONPATH=str(built), KAS_TUI_DATA_DIR=str(tmp_path / "data"))
     probe = (

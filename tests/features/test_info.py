@@ -28,7 +28,7 @@ def test_info_text_is_one_screen(capsys) -> None:
     assert main(["info", str(DEMO), "--today", "2026-12-05"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) <= 24 and all(len(line) <= 80 for line in lines[1:])  # an 80×24 pane
-    assert lines[1] == "37 documents in 9 bundles"
+    assert lines[1] == "39 documents in 9 bundles"
     assert lines[2].startswith("types: 9 Procedure · 8 Policy") and lines[3].startswith("  ")
     assert any("none over the 4,000-token budget" in line for line in lines)
     at = lines.index("largest indexes:")

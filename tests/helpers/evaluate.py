@@ -134,3 +134,22 @@ def misleading_root(root: Path) -> Path:
         encoding="utf-8",
     )
     return root
+
+
+#: Stand-ins for the claude, codex and gemini CLIs (not the real programs): see
+#: standin_agents/standin.py. They read SKILL.md, the root index and
+#: ``STANDIN_PAGE`` (escalation-policy.md, QUESTIONS[0]'s gold) and answer.
+STANDIN_AGENTS = Path(__file__).parent / "standin_agents"
+
+
+def standins_first_on_path(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Put the stand-in agent CLIs first on PATH."""
+    import os
+
+    monkeypatch.setenv("PATH", f"{STANDIN_AGENTS}{os.pathsep}{os.environ.get('PATH', '')}")
+
+
+def write_questions(path: Path, questions: tuple[Question, ...] = QUESTIONS[:2]) -> Path:
+    """A question set file of ``questions`` (JSON Lines)."""
+    path.write_text("".join(json.dumps(q.record()) + "\n" for q in questions), encoding="utf-8")
+    return path

@@ -277,7 +277,7 @@ async def test_validation_summary_counts_in_the_singular_for_one(tmp_path: Path)
         await _settle(pilot, app)
         status = str(app.query_one("#findings-status", Static).render())
         assert "0 errors · 0 warnings · 1 info " in status  # the demo's one stale price list
-        assert "1 infos" not in status and "37 documents in" in status
+        assert "1 infos" not in status and "39 documents in" in status
 
 
 async def test_shown_findings_follow_the_package_after_a_change(tmp_path: Path) -> None:
@@ -299,7 +299,7 @@ async def test_shown_findings_follow_the_package_after_a_change(tmp_path: Path) 
         await _settle(pilot, app)
         codes = {(f.code, f.path) for f in panel.findings}
         assert ("OKF120", "oncall/stray.md") in codes
-        assert app.report is not None and app.report.documents == 38
+        assert app.report is not None and app.report.documents == 40
         assert app.query_one(NavTree).has_focus  # checked again in the background
         stray.unlink()
         app.action_reload()

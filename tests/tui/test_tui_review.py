@@ -59,8 +59,8 @@ async def test_the_queue_at_80x24_with_its_counts_and_escape_closes(root: Path) 
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_queue(pilot)
         counts = str(screen.query_one("#review-counts", Static).content)
-        assert "37 documents · 28 human-reviewed · 4 machine-confirmed · 5 unverified" in counts
-        assert "2 draft · 34 stable · 1 deprecated · 9 rows to review" in counts
+        assert "39 documents · 30 human-reviewed · 4 machine-confirmed · 5 unverified" in counts
+        assert "2 draft · 36 stable · 1 deprecated · 9 rows to review" in counts
         options = screen.query_one("#review-list", OptionList)
         headings = [
             str(options.get_option_at_index(i).prompt)

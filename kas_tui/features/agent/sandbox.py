@@ -43,6 +43,21 @@ class LeftOut:
     what: str
     #: what was never done to it: a symlink is never ``followed``, a pipe never ``opened``
     never: str = "opened"
+    #: what the curator can do about it
+    fix: str = "remove it from the package"
+
+
+#: The package's own question set and its answers (the Agent Skills ``evals/`` folder at
+#: the root): ``kas-tui eval`` reads it; an agent never sees it (a walk being measured
+#: must not read the answers), so it is neither served, listed, read nor installed.
+EVALS_FOLDER = "evals"
+
+
+def unseen(path: str) -> bool:
+    """Whether package-relative ``path`` is kept from agents: a hidden entry (``.x``) or
+    under the root's :data:`EVALS_FOLDER`."""
+    parts = path.split("/") if path else []
+    return bool(parts) and (parts[0] == EVALS_FOLDER or any(p.startswith(".") for p in parts))
 
 
 @dataclass(frozen=True)
@@ -115,7 +130,7 @@ class Sandbox:
 
     def kind_of(self, path: str) -> str:
         """``file``, ``folder``, ``missing`` or ``outside`` for a package-relative path."""
-        if path and any(part.startswith(".") for part in path.split("/")):
+        if unseen(path):
             return MISSING
         full = self.full(path)
         if not self._inside(os.path.realpath(full)):
@@ -151,7 +166,8 @@ class Sandbox:
         names: list[tuple[str, str]] = []
         with os.scandir(self.full(path)) as entries:
             for entry in entries:
-                if entry.name.startswith(".") or not self._inside(os.path.realpath(entry.path)):
+                rel = f"{path}/{entry.name}" if path else entry.name
+                if unseen(rel) or not self._inside(os.path.realpath(entry.path)):
                     continue
                 if entry_kind(entry) is not None:
                     continue
@@ -186,6 +202,12 @@ class Sandbox:
             if entry.name.startswith("."):
                 continue
             rel = f"{folder}/{entry.name}" if folder else entry.name
+            if unseen(rel):
+                what = "the package's question set, with its answers"
+                fix = "kas-tui eval reads it from the package"
+                shown = rel + "/" if entry.is_dir() else rel
+                left.append(LeftOut(shown, what, "given to an agent", fix))
+                continue
             real = os.path.realpath(entry.path)
             if entry.is_symlink():
                 if not self._inside(real):

@@ -12,12 +12,15 @@ The minimal tool set of the Knowledge-as-Skill evaluation, plus an optional ``pe
 
 A call that cannot be served (no such path, a path leaving the package, a folder given
 to ``readfile``...) is not an exception: it is an :class:`Outcome` whose ``text`` is the
-error message the agent would read. Paths follow :meth:`Sandbox.locate`.
+error message the agent would read. Paths follow :meth:`Sandbox.locate`. A path that
+names nothing and holds an HTML character reference (``index.md&#34;``: a model's
+escaped quote) is a ``bad-call``, its message saying so, not a plain missing file.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -40,7 +43,7 @@ ALL_TOOLS = (LISTDIR, READFILE, PEEK, SUBMIT)
 OK = "ok"
 WRONG_KIND = "wrong-kind"  # readfile or peek of a folder, listdir of a file
 UNREADABLE = "unreadable"  # binary, not UTF-8, permission denied...
-BAD_CALL = "bad-call"  # unknown tool or missing argument
+BAD_CALL = "bad-call"  # unknown tool, missing argument, a path with HTML escapes
 # MISSING and OUTSIDE come from the sandbox.
 
 #: Argument names harnesses use for the path and for the answer, preferred first.
@@ -139,6 +142,13 @@ def run_tool(sandbox: Sandbox, tool: str, args: Mapping[str, Any]) -> Outcome:
     if raw is None:
         return Outcome(name, BAD_CALL, f"Error: {name} needs a 'path' argument")
     where = sandbox.locate(raw)
+    escape = _HTML_ESCAPE.search(raw) if where.kind == MISSING else None
+    if escape is not None:
+        text = (
+            f"Error: no such file or folder: {shown_arg(raw)} (it holds {escape.group()}, "
+            "an HTML character reference: send the path as plain text, without escapes)"
+        )
+        return Outcome(name, BAD_CALL, text, where.path)
     if where.kind in (MISSING, OUTSIDE):
         return Outcome(name, where.kind, _not_there(where, sandbox), where.path)
     if name == LISTDIR:
@@ -155,6 +165,10 @@ def run_tool(sandbox: Sandbox, tool: str, args: Mapping[str, Any]) -> Outcome:
     if name == PEEK:
         text = _frontmatter(raw, text)
     return Outcome(name, OK, text, where.path)
+
+
+#: An HTML character reference: ``&#34;``, ``&#x22;``, ``&quot;``...
+_HTML_ESCAPE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|quot|amp|apos|lt|gt);")
 
 
 def _not_there(where: Location, sandbox: Sandbox) -> str:

@@ -15,12 +15,35 @@ from __future__ import annotations
 import os
 import posixpath
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kas_tui.core.okf.links import resolve
 from kas_tui.features.check.findings import Rule
 
+if TYPE_CHECKING:
+    from kas_tui.core.package import Package
+
 COMPUTATION_TYPE = "attested computation"
+
+#: The contract's fields (OKF §10.2), in the order they are shown, with what each holds.
+CONTRACT_FIELDS: dict[str, str] = {
+    "runtime": "REQUIRED: how it runs (bigquery, postgres, dbt, python...): what parameters mean",
+    "parameters": "the holes an agent may fill: [{name: year, type: integer, required: true}]",
+    "computation": "a file holding it; leave out to use the code block under # Computation",
+    "executor": "{resource: run instructions or code, receipt: [fields a run returns]}",
+    "attester": "{resource: deterministic code that checks a receipt}",
+}
+
+#: Runtimes a new computation is offered (OKF §10.2's examples, and more; any word does),
+#: with the language of the code block its body holds.
+RUNTIMES: dict[str, str] = {
+    "bigquery": "sql",
+    "postgres": "sql",
+    "snowflake": "sql",
+    "dbt": "sql",
+    "python": "python",
+    "Looker": "lookml",
+}
 OKF = "okf"
 
 COMPUTATION_RULES: tuple[Rule, ...] = (
@@ -120,8 +143,18 @@ class Contract:
 
 
 def is_computation(meta: dict[str, Any]) -> bool:
-    value = meta.get("type")
+    return is_computation_type(meta.get("type"))
+
+
+def is_computation_type(value: Any) -> bool:
+    """Whether a ``type`` value names an Attested Computation (in any case)."""
     return isinstance(value, str) and value.strip().casefold() == COMPUTATION_TYPE
+
+
+def block_language(runtime: str) -> str:
+    """The language of the code block a computation of ``runtime`` holds ("" if unknown)."""
+    folded = {name.casefold(): language for name, language in RUNTIMES.items()}
+    return folded.get(runtime.strip().casefold(), "")
 
 
 def read_contract(path: str, meta: dict[str, Any], body: str, body_line: int) -> Contract:
@@ -147,6 +180,20 @@ def read_contract(path: str, meta: dict[str, Any], body: str, body_line: int) ->
     )
 
 
+def contract_of(package: Package, path: str) -> Contract | None:
+    """The contract of ``package``'s document ``path``; ``None`` when it is not an
+    Attested Computation, or its text cannot be read (the load reported why)."""
+    doc = package.documents.get(path)
+    if doc is None or not doc.has_frontmatter or not is_computation(doc.meta):
+        return None
+    try:
+        text = package.read_text(path)
+    except (OSError, ValueError):
+        return None
+    body = "\n".join(text.splitlines()[doc.body_line - 1 :])
+    return read_contract(path, doc.meta, body, doc.body_line)
+
+
 def _computation_blocks(body: str, body_line: int) -> list[tuple[int, str]]:
     """``(file line, language)`` of the code blocks under a heading "Computation"."""
     from markdown_it import MarkdownIt
@@ -168,16 +215,25 @@ def _computation_blocks(body: str, body_line: int) -> list[tuple[int, str]]:
 
 
 def resource_exists(root: str, document: str, target: str) -> bool | None:
-    """Whether the path ``target`` written in ``document`` names a file of the package:
-    read as a link is (relative to the document, ``/``-rooted), else from the root;
-    ``None`` for a URL (not checked)."""
-    found = resolve(document, target)
-    if found.kind == "external":
+    """Whether the path ``target`` written in ``document`` names a file of the package
+    (see :func:`resource_path`); ``None`` for a URL (not checked)."""
+    if resolve(document, target).kind == "external":
         return None
+    return resource_path(root, document, target) is not None
+
+
+def resource_path(root: str, document: str, target: str) -> str | None:
+    """The package path of the file ``target`` written in ``document`` names: read as a
+    link is (relative to the document, ``/``-rooted), else from the root; ``None`` when
+    it names no file of the package (or is a URL)."""
+    found = resolve(document, target)
     if found.kind != "internal":
-        return False
-    candidates = {found.path, posixpath.normpath(target.lstrip("/"))}
-    return any(os.path.isfile(os.path.join(root, *c.split("/"))) for c in candidates if c)
+        return None
+    candidates = (found.path, posixpath.normpath(target.lstrip("/")))
+    for candidate in candidates:
+        if candidate and os.path.isfile(os.path.join(root, *candidate.split("/"))):
+            return candidate
+    return None
 
 
 def contract_findings(root: str, contract: Contract) -> list[tuple[str, str, str]]:

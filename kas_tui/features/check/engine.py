@@ -143,21 +143,12 @@ class Checker:
 
     def _check_computations(self) -> None:
         """Attested Computation contracts (OKF §10): runtime, computation, parameters."""
-        from kas_tui.features.check.computations import (
-            contract_findings,
-            is_computation,
-            read_contract,
-        )
+        from kas_tui.features.check.computations import contract_findings, contract_of
 
         for doc in self.pkg.documents.values():
-            if not doc.has_frontmatter or not is_computation(doc.meta):
+            contract = contract_of(self.pkg, doc.path)
+            if contract is None:
                 continue
-            try:
-                text = self.pkg.read_text(doc.path)
-            except (OSError, ValueError):
-                continue  # the load reported it
-            body = "\n".join(text.splitlines()[doc.body_line - 1 :])
-            contract = read_contract(doc.path, doc.meta, body, doc.body_line)
             for code, key, message in contract_findings(str(self.pkg.root), contract):
                 line = self.key_line(doc.path, key) if key else None
                 self.emit(code, doc.path, line or 1, message)

@@ -30,6 +30,7 @@ from kas_tui.core.okf import index as index_fmt
 from kas_tui.core.okf import index_layout
 from kas_tui.core.okf.errors import EditError
 from kas_tui.core.okf.lifecycle import extend_stale_after, now_timestamp
+from kas_tui.features.check.computations import block_language, is_computation_type
 from kas_tui.features.create.style import house_style
 from kas_tui.features.importing.draft import GENERATOR
 from kas_tui.text.slug import (
@@ -125,11 +126,20 @@ def draft_file_name(pkg: Package, folder: str, title: str, *, fallback: str = "d
     return unique_slug(base, names_in(pkg.root / folder), at_root=not folder)
 
 
-def skeleton(type_: str, title: str, description: str) -> str:
+def skeleton(type_: str, title: str, description: str, runtime: str = "") -> str:
     """The body of a new document: its title as the heading, the description as the first
-    paragraph, and the sections a document of ``type_`` usually has."""
+    paragraph, and the sections a document of ``type_`` usually has; an Attested
+    Computation's section holds the one code block its contract runs (OKF §10.3), in the
+    language of its ``runtime``, for the curator to fill."""
     parts = [f"# {' '.join(title.split())}\n", f"\n{description.strip()}\n"]
     parts += [f"\n## {section}\n" for section in SKELETONS.get(type_.strip().casefold(), ())]
+    if is_computation_type(type_):
+        language = block_language(runtime)
+        comment = "--" if language == "sql" else "#"
+        parts.append(
+            f"\n```{language}\n{comment} The sanctioned computation: bind only the declared "
+            f"parameters.\n```\n"
+        )
     return "".join(parts)
 
 
@@ -234,14 +244,24 @@ def plan_document(
     tags: Iterable[str] = (),
     file_name: str | None = None,
     now: dt.datetime | None = None,
+    runtime: str = "",
 ) -> DocumentPlan:
     """Plan a new draft in ``bundle``; :class:`CreateError` says which input is wrong.
 
     ``file_name`` (``.md`` optional) must be free in the bundle; without it one is
-    drafted from the title.
+    drafted from the title. An Attested Computation needs its ``runtime`` (OKF §10.2);
+    it gets an empty ``parameters`` list to fill and a code block in its body.
     """
     folder = check_bundle(pkg, bundle)
     values = _document_values(type, title, description, tags)
+    if is_computation_type(values["type"]):
+        if not runtime.strip():
+            raise CreateError(
+                "an Attested Computation needs a runtime (bigquery, postgres, dbt, python...)",
+                field="runtime",
+            )
+        values["runtime"] = " ".join(runtime.split())
+        values["parameters"] = []
     if file_name is None or not file_name.strip():
         slug = draft_file_name(pkg, folder, values["title"])
     else:
@@ -255,7 +275,7 @@ def plan_document(
         yaml_text = style.render(frontmatter)
     except EditError as exc:
         raise CreateError(exc.message) from None
-    body = skeleton(values["type"], values["title"], values["description"])
+    body = skeleton(values["type"], values["title"], values["description"], runtime)
     text = f"---\n{yaml_text}---\n{body}"
     path = posixpath.join(folder, f"{slug}.md") if folder else f"{slug}.md"
     entry = index_layout.NewEntry(path, values["title"], values["description"], values["type"])

@@ -11,8 +11,17 @@ holding exactly the text the tool returned (cut at ``max_result_chars``, saying 
 The budget counts tool calls, ``submit_answer`` included. When one call remains the
 model is told to submit now; when none remains the run ends with ``budget``. A reply
 without a tool call is the answer (recorded as a ``submit_answer`` step). A call whose
-arguments are not a JSON object, or to ``peek`` when it is not offered, is answered with
-an error message and spends a turn, but is not a step: it never reached the package.
+arguments are not a JSON object is a ``bad-call`` step (its arguments logged as
+``{"arguments": <the text sent>}``), answered with the error; a call to ``peek`` when it
+is not offered is answered with an error and spends a turn, but is not a step. A walk
+that makes the same call (the same tool with the same arguments) :data:`MAX_REPEATS`
+times is stopped there: it ends ``repeated``, its note naming the call.
+
+The assistant message sent back with the model's tool calls always carries a string
+``content`` (``""`` when the model wrote none): OpenAI accepts ``null`` there, but strict
+compatible servers (llama-cpp-python's) answer it with HTTP 500. ``report``, when given,
+is told each question's start and each turn in one line (``q0001 turn 3/15: readfile
+incidents/index.md (ok)``), for a progress display: a model may take a minute a turn.
 
 Only the standard library speaks HTTP (``POST {base_url}/chat/completions``). Nothing
 raises out of :meth:`LLMNavigator.run`: an endpoint error, a timeout, a refused
@@ -35,16 +44,36 @@ from typing import Any
 from kas_tui.features.agent.sandbox import Sandbox
 from kas_tui.features.agent.skill_catalog import CatalogEntry
 from kas_tui.features.agent.step import Step
-from kas_tui.features.agent.tools import LISTDIR, PEEK, READFILE, SUBMIT, answer_arg, canonical_tool
+from kas_tui.features.agent.tools import (
+    LISTDIR,
+    PEEK,
+    READFILE,
+    SUBMIT,
+    answer_arg,
+    call_text,
+    canonical_tool,
+    shown_arg,
+)
 from kas_tui.features.agent.trail import Trail
 from kas_tui.features.agent.walk_summary import DEFAULT_BUDGET
-from kas_tui.features.evaluate.runs import ANSWERED, BUDGET, FAILED, GAVE_UP, Choice, Question, Run
+from kas_tui.features.evaluate.runs import (
+    ANSWERED,
+    BUDGET,
+    FAILED,
+    GAVE_UP,
+    REPEATED,
+    Choice,
+    Question,
+    Run,
+)
 
 SKILL_FILE = "SKILL.md"
 #: Tool results longer than this many characters are cut before the model reads them.
 DEFAULT_MAX_RESULT_CHARS = 60_000
 #: How much of an endpoint's error body a note quotes.
 _ERROR_CHARS = 300
+#: A walk that makes the same call this many times is stopped (it ends ``repeated``).
+MAX_REPEATS = 3
 _LOOPBACK = {"localhost", "127.0.0.1", "::1"}
 
 _PATH_PARAMETERS = {
@@ -152,6 +181,7 @@ class LLMNavigator:
         timeout: float = 60.0,
         temperature: float = 0.0,
         max_result_chars: int = DEFAULT_MAX_RESULT_CHARS,
+        report: Callable[[str], None] | None = None,
     ) -> None:
         self.sandbox = sandbox
         self.catalog = catalog
@@ -164,6 +194,7 @@ class LLMNavigator:
         self.timeout = timeout
         self.temperature = temperature
         self.max_result_chars = max_result_chars
+        self.report = report
         self.name = f"llm:{model}"
         self.tools = tool_definitions(peek=peek)
 
@@ -283,6 +314,8 @@ class _Session:
         self.warned = False
         self.ended = ""
         self.note = ""
+        self.made: dict[tuple[str, str], int] = {}  # each call (tool, arguments): times made
+        self._say("asking the model")
 
     # -- the loop -------------------------------------------------------------------------
 
@@ -336,19 +369,51 @@ class _Session:
         self.spent += 1
         function = call["function"]
         name = function.get("name") if isinstance(function.get("name"), str) else ""
-        args, problem = _arguments(function.get("arguments"))
+        raw = function.get("arguments")
+        args, problem = _arguments(raw)
         tool = canonical_tool(name)
         if problem is None and tool == PEEK and not self.nav.peek:
-            problem = "peek is not available; use readfile"
-        if problem is not None:
+            self.remarks.append(f"call {self.spent} (peek): peek is not available")
+            self._answer(call, "Error: peek is not available; use readfile.")
+            self._say("peek refused (not offered)")
+        elif problem is not None:
+            sent = {"arguments": raw if isinstance(raw, str) else _arguments_text(raw)}
             self.remarks.append(f"call {self.spent} ({name or 'no name'}): {problem}")
-            self._answer(call, f"Error: {problem}. Call {name or 'a tool'} again.")
-            return
-        if tool == SUBMIT:
+            text = f"Error: {problem}. Call {name or 'a tool'} again with a JSON object."
+            step = self.trail.record(name or "?", sent, refusal=text)
+            self._answer(call, step.text)
+            self._say_step(step)
+        elif tool == SUBMIT:
             self._submit(answer_arg(args), args=args)
+            self._say(f"submit_answer ({self.ended})")
             return
-        step = self._record(name, args)
-        self._answer(call, self._cut(step.text))
+        else:
+            step = self._record(name, args)
+            self._answer(call, self._cut(step.text))
+            self._say_step(step)
+        self._count(name, args if problem is None else raw)
+
+    def _count(self, name: str, args: object) -> None:
+        """Count the call; stop the walk when it has made it :data:`MAX_REPEATS` times."""
+        text = args if isinstance(args, str) else json.dumps(args, sort_keys=True)
+        key = (canonical_tool(name) or name, text)
+        times = self.made[key] = self.made.get(key, 0) + 1
+        if times >= MAX_REPEATS:
+            shown = call_text(key[0], args) if isinstance(args, dict) else f"{key[0]}({text})"
+            self.end(
+                REPEATED,
+                note=f"stopped: repeated call: {shown_arg(shown, 120)} made {times} times",
+            )
+            self._say(f"stopped: the same call made {times} times")
+
+    def _say(self, text: str) -> None:
+        if self.nav.report is not None:
+            where = f"turn {self.spent}/{self.nav.budget}: " if self.spent else ""
+            self.nav.report(f"{shown_arg(self.question.id, 40)} {where}{text}")
+
+    def _say_step(self, step: Step) -> None:
+        target = "" if step.path is None else f" {shown_arg(step.path or '.', 80)}"
+        self._say(f"{step.tool}{target} ({step.status})")
 
     def _submit(self, answer: str, *, args: Mapping[str, Any] | None = None) -> None:
         self._record(SUBMIT, dict(args) if args is not None else {"answer": answer})
@@ -429,7 +494,7 @@ def _assistant(message: Mapping[str, Any], calls: list[dict[str, Any]]) -> dict[
     content = message.get("content")
     reply: dict[str, Any] = {
         "role": "assistant",
-        "content": content if isinstance(content, str) else None,
+        "content": content if isinstance(content, str) else "",
     }
     if calls:
         reply["tool_calls"] = [
@@ -446,7 +511,15 @@ def _assistant(message: Mapping[str, Any], calls: list[dict[str, Any]]) -> dict[
 
 
 def _arguments_text(arguments: object) -> str:
+    """A call's arguments as sent back: a string holding JSON, as strict servers require
+    (arguments that are not JSON go back as ``{"arguments": <the text>}``, as logged)."""
     if isinstance(arguments, str):
+        if not arguments.strip():
+            return "{}"
+        try:
+            json.loads(arguments)
+        except ValueError:
+            return json.dumps({"arguments": arguments}, ensure_ascii=False)
         return arguments
     return json.dumps(arguments if arguments is not None else {}, ensure_ascii=False)
 

@@ -1,12 +1,19 @@
 """What runs amount to: reach, turns, tokens, per question, overall and by bundle.
 
 - **reached**: a gold document was read in full (``readfile``; a peek does not count).
-- **turns**: tool calls made, ``submit_answer`` included (the walk's count).
+- **turns**: tool calls made, ``submit_answer`` included (the walk's count; for a real
+  agent, its reads and listings inside the skill, and its answer).
 - **tokens**: what the calls and their results cost, as the walk estimates them (the
-  catalog entry left out: it is the same for every question).
+  catalog entry left out: it is the same for every question); for a real agent whose
+  transcript reports usage, its usage: input + output tokens (``tokens_source``).
+- **turns / tokens to gold**: the same, up to and including the first gold read, over
+  the runs that reached one: what finding the answer cost, without what a navigator
+  did after it (a lexical walk wanders on to its budget). ``None`` when no run has the
+  figure (an agent whose usage comes only as a total has no tokens to gold).
 - **within**: reached on or before turn ``within`` (4 by default: activate the skill,
   read the root index, read a bundle's index, read the document).
 - **off-path**: documents read in full that are not gold.
+- **repeated**: runs stopped for making the same call three times (an LLM's loop).
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kas_tui.features.evaluate.runs import BUDGET, FAILED, GAVE_UP, Run
+from kas_tui.features.evaluate.runs import BUDGET, ESTIMATE, FAILED, GAVE_UP, REPEATED, Run
 
 #: Reach is also reported within this many turns.
 WITHIN = 4
@@ -36,6 +43,10 @@ class Overall:
     out_of_budget: int
     failed: int
     off_path: int  # documents read that were not gold, summed
+    median_turns_to_gold: float | None = None
+    median_tokens_to_gold: float | None = None
+    tokens_source: str = ESTIMATE
+    repeated: int = 0  # runs stopped for repeating a call
 
     @property
     def reach(self) -> float:
@@ -59,6 +70,10 @@ class Overall:
             "out_of_budget": self.out_of_budget,
             "failed": self.failed,
             "off_path_reads": self.off_path,
+            "median_turns_to_gold": self.median_turns_to_gold,
+            "median_tokens_to_gold": self.median_tokens_to_gold,
+            "tokens_source": self.tokens_source,
+            "stopped_repeating": self.repeated,
         }
 
 
@@ -81,12 +96,28 @@ def overall(runs: Sequence[Run], within: int = WITHIN) -> Overall:
         reached_within=sum(reached_within(r, within) for r in runs),
         within=within,
         median_turns=_median(r.summary.turns for r in runs),
-        median_tokens=_median(r.summary.total_tokens for r in runs),
+        median_tokens=_median(r.tokens for r in runs),
         gave_up=sum(r.ended == GAVE_UP for r in runs),
         out_of_budget=sum(r.ended == BUDGET for r in runs),
         failed=sum(r.ended == FAILED for r in runs),
         off_path=sum(len(r.off_path) for r in runs),
+        median_turns_to_gold=_median_known(r.turns_to_gold for r in runs),
+        median_tokens_to_gold=_median_known(r.tokens_to_gold for r in runs),
+        tokens_source=tokens_source(runs),
+        repeated=sum(r.ended == REPEATED for r in runs),
     )
+
+
+def tokens_source(runs: Sequence[Run]) -> str:
+    """``usage`` when every run's tokens are an agent's usage, ``estimate`` when none
+    are, ``mixed`` otherwise."""
+    sources = {r.token_source for r in runs}
+    return sources.pop() if len(sources) == 1 else ESTIMATE if not sources else "mixed"
+
+
+def _median_known(values: Iterable[int | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return float(statistics.median(known)) if known else None
 
 
 def bundle_of(path: str) -> str:

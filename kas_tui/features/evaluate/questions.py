@@ -22,6 +22,9 @@ The Knowledge-as-Skill paper's sets use other names for the same columns, also r
 CSV (a ``.csv`` file): a header row with the same column names; ``gold`` and ``tags``
 cells hold several values separated by ``;`` or ``|``.
 
+The Agent Skills ``evals/evals.json`` is read and written by :mod:`.skill_evals`;
+:mod:`.question_files` takes a file in whichever of the formats it is.
+
 Blank lines and lines starting with ``#`` or ``//`` are skipped in JSON Lines. Reading
 never raises: every line that cannot be taken is a :class:`QuestionProblem` naming the
 file, the line, what is wrong and how to fix it.
@@ -84,18 +87,25 @@ class QuestionSet:
 
 def read_questions(path: str | os.PathLike[str], package: Package | None = None) -> QuestionSet:
     """Read a question set; with ``package``, gold paths must be its documents."""
+    text, qset = question_text(path)
+    if text is None:
+        return qset
+    return parse_questions(text, qset.source, package, csv_format=_is_csv(qset.source, text))
+
+
+def question_text(path: str | os.PathLike[str]) -> tuple[str | None, QuestionSet]:
+    """The text of a question-set file, or ``None`` and an empty set whose problem says
+    why it cannot be read."""
     source = os.fspath(path)
     qset = QuestionSet(source)
     try:
-        text = decode(read_regular(path)).text
+        return decode(read_regular(path)).text, qset
     except FormatError as exc:
         where = f" (line {exc.line})" if exc.line else ""
         qset.problems.append(QuestionProblem(source, 0, exc.message + where))
-        return qset
     except OSError as exc:
         qset.problems.append(QuestionProblem(source, 0, f"cannot read: {os_reason(exc)}"))
-        return qset
-    return parse_questions(text, source, package, csv_format=_is_csv(source, text))
+    return None, qset
 
 
 def _is_csv(source: str, text: str) -> bool:
@@ -229,8 +239,17 @@ def _pick(record: Mapping[str, Any], name: str) -> tuple[str | None, Any]:
 
 
 def _question(
-    record: dict, number: int, source: str, qset: QuestionSet, csv_format: bool
+    record: Mapping[str, Any],
+    number: int,
+    source: str,
+    qset: QuestionSet,
+    csv_format: bool,
+    *,
+    need_gold: bool = True,
 ) -> Question | None:
+    """The question of one record, or ``None`` with a problem added. Without
+    ``need_gold`` a record that names no gold is a question with none (``gold == ()``)."""
+
     def problem(message: str) -> None:
         qset.problems.append(QuestionProblem(source, number, message))
 
@@ -250,7 +269,9 @@ def _question(
     gold_key, gold = _pick(record, "gold")
     if isinstance(gold, str):
         gold = _split(gold) if csv_format else [gold]
-    if gold is None or gold == []:
+    if (gold is None or gold == []) and not need_gold:
+        gold = []
+    elif gold is None or gold == []:
         problem("no 'gold': list the 1 to 3 package paths of the documents that answer it")
         return None
     if not isinstance(gold, list) or not all(isinstance(g, str) and g.strip() for g in gold):

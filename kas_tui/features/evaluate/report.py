@@ -8,12 +8,17 @@ The JSON document (``--format json``, and ``report.json`` beside the trajectorie
      "flat_seconds": 0.1, "stopped": false, "trajectories": "/abs/dir" | null,
      "variants": [
        {"name": "full" | "descriptions" | "frontmatter" | "indexes",
+        "navigator": "lexical-bm25" | "claude-code" | ...,   # who made these figures
         "overall": {questions, reached, reach, reached_within, reach_within, within_turns,
                     median_turns, median_tokens, gave_up, out_of_budget, failed,
-                    off_path_reads},
+                    off_path_reads, median_turns_to_gold, median_tokens_to_gold,
+                    tokens_source: "estimate" | "usage" | "mixed", stopped_repeating},
         "bundles": {"<top-level bundle>": {same keys as overall}},
         "questions": [{"id", "question", "gold": [...], "reached", "turns", "tokens",
-                       "turn_to_gold" | null, "ended", "answer", "note", "off_path": [...],
+                       "turn_to_gold" | null, "tokens_to_gold" | null, "read_tokens",
+                       "read_tokens_to_gold" | null, "tokens_source", "navigator",
+                       "usage": {...} (an agent's, when reported),
+                       "ended", "answer", "note", "off_path": [...],
                        "read": [...], "trajectory": "<variant>/<id>.jsonl" | null}],
         "blame": [{"question", "kind", "expected": entry | null, "chosen": entry | null,
                    "chosen_path", "hint"}],      # misses, then "detour"s (reached late)
@@ -25,17 +30,28 @@ The JSON document (``--format json``, and ``report.json`` beside the trajectorie
 
 An entry is ``{"index", "line", "title", "description", "target"}``. The first variant
 is the package as it is; the others are the ablations asked for.
+
+``tokens`` are what ``tokens_source`` says: ``estimate`` (4 characters a token of the
+calls and what they returned: the navigators') or ``usage`` (a real agent's usage
+records, input + output); ``read_tokens`` are always the estimate, so a lexical walk and
+an agent's compare. ``*_to_gold`` count up to and including the first gold read.
+
+CSV (``--format csv``): one row a question and variant, with the columns of
+:data:`CSV_COLUMNS`.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from typing import Any
 
 from kas_tui.features.evaluate.ablation import WHAT
 from kas_tui.features.evaluate.blame import Blame
-from kas_tui.features.evaluate.metrics import Overall
+from kas_tui.features.evaluate.metrics import Overall, reached_within
 from kas_tui.features.evaluate.runner import FULL, Evaluation, Variant, safe_name
+from kas_tui.features.evaluate.runs import REPEATED, USAGE, Run
 
 SCHEMA_VERSION = 1
 
@@ -55,7 +71,7 @@ def evaluation_record(ev: Evaluation) -> dict[str, Any]:
         "flat_seconds": round(ev.flat_seconds, 3),
         "stopped": ev.stopped,
         "trajectories": ev.out_dir,
-        "variants": [_variant_record(v, ev.out_dir is not None) for v in ev.variants],
+        "variants": [_variant_record(v, ev) for v in ev.variants],
         "flat": {
             "recall": {str(k): round(v, 4) for k, v in ev.recall.items()},
             "questions": [
@@ -66,9 +82,11 @@ def evaluation_record(ev: Evaluation) -> dict[str, Any]:
     }
 
 
-def _variant_record(variant: Variant, saved: bool) -> dict[str, Any]:
+def _variant_record(variant: Variant, ev: Evaluation) -> dict[str, Any]:
+    saved = ev.out_dir is not None
     return {
         "name": variant.name,
+        "navigator": ev.navigator,
         "overall": variant.overall.record(),
         "bundles": {name: o.record() for name, o in variant.bundles.items()},
         "questions": [
@@ -77,9 +95,9 @@ def _variant_record(variant: Variant, saved: bool) -> dict[str, Any]:
                 "question": run.question.question,
                 "gold": list(run.question.gold),
                 "reached": run.reached,
-                "turns": run.summary.turns,
-                "tokens": run.summary.total_tokens,
-                "turn_to_gold": run.turns_to_gold,
+                **_run_figures(run),
+                "navigator": run.navigator,
+                **({"usage": dict(run.usage)} if run.usage else {}),
                 "ended": run.ended,
                 "answer": run.answer,
                 "note": run.note,
@@ -96,8 +114,67 @@ def _variant_record(variant: Variant, saved: bool) -> dict[str, Any]:
     }
 
 
+def _run_figures(run: Run) -> dict[str, Any]:
+    """The turns and tokens of one run, totals and to the first gold read."""
+    return {
+        "turns": run.summary.turns,
+        "tokens": run.tokens,
+        "turn_to_gold": run.turns_to_gold,
+        "tokens_to_gold": run.tokens_to_gold,
+        "read_tokens": run.summary.total_tokens,
+        "read_tokens_to_gold": run.read_tokens_to_gold,
+        "tokens_source": run.token_source,
+    }
+
+
 def format_json(ev: Evaluation) -> str:
     return json.dumps(evaluation_record(ev), indent=2, ensure_ascii=False)
+
+
+CSV_COLUMNS = (
+    "variant",
+    "navigator",
+    "id",
+    "reached",
+    "reached_within",
+    "turns",
+    "tokens",
+    "turn_to_gold",
+    "tokens_to_gold",
+    "read_tokens",
+    "read_tokens_to_gold",
+    "tokens_source",
+    "ended",
+    "note",
+)
+
+
+def format_csv(ev: Evaluation) -> str:
+    """One row a question and variant (see :data:`CSV_COLUMNS`); unknown figures empty."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for variant in ev.variants:
+        for run in variant.runs:
+            figures = _run_figures(run)
+            row = {
+                "variant": variant.name,
+                "navigator": run.navigator,
+                "id": run.question.id,
+                "reached": run.reached,
+                "reached_within": reached_within(run, ev.within),
+                **figures,
+                "ended": run.ended,
+                "note": run.note,
+            }
+            writer.writerow([_cell(row[c]) for c in CSV_COLUMNS])
+    return out.getvalue()
+
+
+def _cell(value: object) -> object:
+    if value is None:
+        return ""
+    return str(value).lower() if isinstance(value, bool) else value
 
 
 # --- text ------------------------------------------------------------------------------
@@ -107,12 +184,18 @@ def _pct(value: float) -> str:
     return f"{value * 100:.1f}%"
 
 
+def _known(value: float | None, form: str) -> str:
+    return "-" if value is None else format(value, form)
+
+
 def _figures(o: Overall, failed: bool = False) -> list[str]:
     figures = [
         _pct(o.reach),
         _pct(o.reach_within),
         f"{o.median_turns:g}",
         f"{o.median_tokens:,.0f}",
+        _known(o.median_turns_to_gold, "g"),
+        _known(o.median_tokens_to_gold, ",.0f"),
         str(o.gave_up),
         str(o.out_of_budget),
     ]
@@ -132,8 +215,24 @@ def _table(rows: list[list[str]], header: list[str]) -> list[str]:
     return [line(header), *(line(r) for r in rows)]
 
 
-def _label(variant: Variant) -> str:
-    return "navigator" if variant.name == FULL else f"--ablate {variant.name}"
+def _label(variant: Variant, navigator: str) -> str:
+    return navigator if variant.name == FULL else f"{navigator} --ablate {variant.name}"
+
+
+#: What each figure's tokens are, by ``tokens_source``.
+TOKENS_SAY = {
+    "estimate": "estimated, 4 characters a token, of the calls and what they returned",
+    USAGE: "the agent's usage records, input + output (cached input included)",
+    "mixed": "the agent's usage where its transcript reported it, else estimated",
+}
+
+
+def _tokens_line(ev: Evaluation) -> str:
+    source = ev.main.overall.tokens_source
+    line = f"tokens: {TOKENS_SAY.get(source, source)}; to gold: up to the first gold read"
+    if ev.main.overall.median_tokens_to_gold is None and source != "estimate":
+        line += " (not known: usage came only as a total)"
+    return line
 
 
 def format_text(ev: Evaluation, *, top: int = 10) -> str:
@@ -146,11 +245,12 @@ def format_text(ev: Evaluation, *, top: int = 10) -> str:
         "",
     ]
     header = ["", "reach", f"<={ev.within} turns", "median turns", "median tokens"]
-    header += ["gave up", "out of budget"]
+    header += ["turns to gold", "tokens to gold", "gave up", "out of budget"]
     failed = _any_failed(ev)
     header += ["failed"] if failed else []
-    rows = [[_label(v), *_figures(v.overall, failed)] for v in ev.variants]
+    rows = [[_label(v, ev.navigator), *_figures(v.overall, failed)] for v in ev.variants]
     out += _table(rows, header)
+    out.append(_tokens_line(ev))
     rec = ev.recall
     out.append(
         "flat baseline (BM25 over every body): "
@@ -167,6 +267,10 @@ def format_text(ev: Evaluation, *, top: int = 10) -> str:
         rows = [[name or "(root)", *_figures(o, failed)] for name, o in main.bundles.items()]
         out += ["  " + line for line in _table(rows, ["bundle", *header[1:]])]
     out += _blame_text(main, top, ev.within)
+    repeated = [r for r in main.runs if r.ended == REPEATED]
+    if repeated:
+        out += ["", f"Stopped: repeated call ({len(repeated)}):"]
+        out += [f"  {r.question.id}: {r.note.split('; ')[0]}" for r in repeated[:top]]
     out.append("")
     tail = f"{n} question(s) in {ev.seconds:.2f} s; flat baseline {ev.flat_seconds:.2f} s"
     if ev.stopped:
@@ -237,13 +341,15 @@ def format_markdown(ev: Evaluation, *, top: int = 10) -> str:
         f"{main.overall.questions} questions from `{ev.questions_source or 'memory'}`, "
         f"navigator `{ev.navigator}`, budget {ev.budget} turns.",
         "",
-        f"| | reach | within {ev.within} turns | median turns | median tokens | gave up "
+        f"| | reach | within {ev.within} turns | median turns | median tokens "
+        "| turns to gold | tokens to gold | gave up "
         "| out of budget |" + (" failed |" if _any_failed(ev) else ""),
-        "|---|---:|---:|---:|---:|---:|---:|" + ("---:|" if _any_failed(ev) else ""),
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" if _any_failed(ev) else ""),
     ]
     for v in ev.variants:
         figures = _figures(v.overall, _any_failed(ev))
-        out.append("| " + " | ".join([_label(v), *figures]) + " |")
+        out.append("| " + " | ".join([_label(v, ev.navigator), *figures]) + " |")
+    out += ["", _tokens_line(ev) + "."]
     rec = ev.recall
     out += [
         "",

@@ -134,7 +134,6 @@ def evaluate(
     names = [FULL, *ablations]
     total = len(questions) * len(names)
     done = 0
-    variants: list[Variant] = []
     measured: list[tuple[str, list[Run], float]] = []  # each variant's runs and their time
     navigator_name = ""
     stopped = False
@@ -151,14 +150,9 @@ def evaluate(
         runs: list[Run] = []
         for run in _runs(navigator, questions, workers, should_stop):
             runs.append(run)
-            question = run.question
             if out_dir is not None:
-                target = Path(out_dir) / name / f"{safe_name(question.id)}.jsonl"
-                target.parent.mkdir(parents=True, exist_ok=True)
-                header = run_header(package.name, run, date=date)
-                if name != FULL:
-                    header["ablated"] = name
-                write_trajectory(target, run.steps, header)
+                extra = {"ablated": name} if name != FULL else {}
+                save_run(out_dir, name, package.name, run, date, **extra)
             done += 1
             if progress is not None:
                 progress(done, total)
@@ -166,20 +160,7 @@ def evaluate(
         measured.append((name, runs, time.perf_counter() - variant_started))
         if stopped:
             break
-    flat_started = time.perf_counter()
-    baseline = FlatBaseline(package)
-    try:
-        flat = [baseline.retrieve(q) for q in questions]
-        flat_seconds = time.perf_counter() - flat_started
-        # blame names a question's rarest missing words first: rarity in the bodies
-        for name, runs, seconds in measured:
-            found = (blame_run(r, paths, within, baseline.frequencies) for r in runs)
-            blames = [b for b in found if b is not None]
-            summary = summarise_blame(runs, blames)
-            figures = overall(runs, within), by_bundle(runs, within)
-            variants.append(Variant(name, runs, *figures, blames, summary, seconds))
-    finally:
-        baseline.close()
+    variants, flat, flat_seconds = score(package, questions, measured, within, paths)
     return Evaluation(
         package=package.name,
         root=str(package.root),
@@ -195,6 +176,49 @@ def evaluate(
         out_dir=os.fspath(out_dir) if out_dir is not None else None,
         stopped=stopped,
     )
+
+
+def score(
+    package: Package,
+    questions: Sequence[Question],
+    measured: Sequence[tuple[str, list[Run], float]],
+    within: int = WITHIN,
+    paths: PathFinder | None = None,
+) -> tuple[list[Variant], list[Retrieval], float]:
+    """Each variant's figures and blame from its runs (``(name, runs, seconds)``), the
+    flat baseline's retrievals of ``questions`` and the seconds they took."""
+    paths = paths or PathFinder(package)
+    variants: list[Variant] = []
+    flat_started = time.perf_counter()
+    baseline = FlatBaseline(package)
+    try:
+        flat = [baseline.retrieve(q) for q in questions]
+        flat_seconds = time.perf_counter() - flat_started
+        # blame names a question's rarest missing words first: rarity in the bodies
+        for name, runs, seconds in measured:
+            found = (blame_run(r, paths, within, baseline.frequencies) for r in runs)
+            blames = [b for b in found if b is not None]
+            summary = summarise_blame(runs, blames)
+            figures = overall(runs, within), by_bundle(runs, within)
+            variants.append(Variant(name, runs, *figures, blames, summary, seconds))
+    finally:
+        baseline.close()
+    return variants, flat, flat_seconds
+
+
+def save_run(
+    out_dir: str | os.PathLike[str],
+    variant: str,
+    package_name: str,
+    run: Run,
+    date: dt.datetime,
+    **header: object,
+) -> None:
+    """Write ``run``'s trajectory as ``<out_dir>/<variant>/<question id>.jsonl``, its
+    header holding ``header`` beside the run's own fields."""
+    target = Path(out_dir) / variant / f"{safe_name(run.question.id)}.jsonl"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_trajectory(target, run.steps, {**run_header(package_name, run, date=date), **header})
 
 
 #: The navigator a forked worker runs (set in the parent just before it forks).
@@ -214,8 +238,13 @@ def _runs(
     workers: int,
     should_stop: Callable[[], bool] | None,
 ) -> Iterator[Run]:
-    """Each question's run, in order, until ``should_stop`` says so."""
+    """Each question's run, in order, until ``should_stop`` says so. A navigator that
+    runs questions itself (``runs``: a real agent's CLI, in threads) is left to."""
     stop = should_stop or (lambda: False)
+    many = getattr(navigator, "runs", None)
+    if callable(many):
+        yield from many(questions, workers, stop)
+        return
     if workers <= 1 or len(questions) < 2 * _CHUNK or "fork" not in mp.get_all_start_methods():
         for question in questions:
             if stop():

@@ -22,7 +22,13 @@ ANSWERED = "answered"  # submitted an answer it found in a document it read
 GAVE_UP = "gave-up"  # submitted without an answer: nothing left worth opening
 BUDGET = "budget"  # the turn budget ran out before it found an answer
 FAILED = "failed"  # the navigator itself failed (an LLM endpoint error...): see ``note``
-ENDINGS = (ANSWERED, GAVE_UP, BUDGET, FAILED)
+REPEATED = "repeated"  # stopped: it made the same call (tool and arguments) three times
+SERVED = "served"  # a served session the client ended (``kas-tui serve`` sees no answer)
+ENDINGS = (ANSWERED, GAVE_UP, BUDGET, FAILED, REPEATED, SERVED)
+
+# Where a run's token figures come from.
+ESTIMATE = "estimate"  # 4 characters a token of the calls and what they returned
+USAGE = "usage"  # the agent's own usage records: input + output tokens
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,12 @@ class Run:
     (``prompt_tokens``, ``completion_tokens``, ``total_tokens``, ``requests``);
     ``preloaded`` the files put in the prompt before the first call (``SKILL.md`` for
     an activated skill), which count as read without a step.
+
+    ``token_source`` says what :attr:`tokens` counts: :data:`ESTIMATE` (the walk's
+    estimate of its calls and results) or :data:`USAGE` (a real agent's usage records,
+    input + output, in ``usage["total_tokens"]``); ``step_usage`` holds, per step, the
+    usage tokens spent up to the model response that made it, when the agent's
+    transcript reports usage per response (empty otherwise).
     """
 
     question: Question
@@ -73,6 +85,33 @@ class Run:
     choices: tuple[Choice, ...] = field(default=(), hash=False)
     usage: dict[str, int] = field(default_factory=dict, hash=False)
     preloaded: tuple[str, ...] = ()
+    token_source: str = ESTIMATE
+    step_usage: tuple[int | None, ...] = field(default=(), hash=False)
+
+    @property
+    def tokens(self) -> int:
+        """The run's tokens, as :attr:`token_source` says."""
+        if self.token_source == USAGE:
+            return self.usage.get("total_tokens", 0)
+        return self.summary.total_tokens
+
+    @property
+    def tokens_to_gold(self) -> int | None:
+        """Tokens spent up to the first gold read, as :attr:`token_source` says
+        (``None``: no gold read, or usage not reported per response)."""
+        at = self._gold_index
+        if at is None:
+            return None
+        if self.token_source == USAGE:
+            return self.step_usage[at] if at < len(self.step_usage) else None
+        return self.steps[at].cumulative
+
+    @property
+    def read_tokens_to_gold(self) -> int | None:
+        """The estimate of the calls and results up to the first gold read, whatever
+        :attr:`token_source` is (comparable across navigators and agents)."""
+        at = self._gold_index
+        return None if at is None else self.steps[at].cumulative
 
     @property
     def read(self) -> tuple[str, ...]:
@@ -87,10 +126,16 @@ class Run:
     @property
     def turns_to_gold(self) -> int | None:
         """The turn on which a gold document was first read in full, or ``None``."""
+        at = self._gold_index
+        return None if at is None else self.steps[at].turn
+
+    @property
+    def _gold_index(self) -> int | None:
+        """The index of the step that first read a gold document in full."""
         gold = set(self.question.gold)
-        for step in self.steps:
+        for at, step in enumerate(self.steps):
             if step.ok and step.tool == "readfile" and step.path in gold:
-                return step.turn
+                return at
         return None
 
     @property

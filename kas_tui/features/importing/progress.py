@@ -64,7 +64,7 @@ class Progress:
             self._width = len(text)
             self.stream.flush()
         elif now - self._last >= self.every and done < self.total:
-            print(self.line(done), file=self.stream, flush=True)
+            print(self.line(done) + (f"  {note}" if note else ""), file=self.stream, flush=True)
         else:
             return
         self._last = now

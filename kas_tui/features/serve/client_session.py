@@ -19,6 +19,12 @@ closed at once, so a server killed mid-session leaves a log that replays up to i
 call, and a live session holds no file open. Logs go to ``<user data
 folder>/sessions/`` (or the folder given), one file per session:
 ``<package>-<UTC time>-<pid>-<n>.jsonl``.
+
+A session may name the evaluation question its client is answering (see
+:mod:`.live_sessions` for how a client says so): its header then holds ``question_id``,
+and ``kas-tui eval --sessions`` scores the log against a question set. A question named
+after the header was written is put in it by rewriting that first line (atomically,
+under the session's lock; the calls after it are kept as they are).
 """
 
 from __future__ import annotations
@@ -33,8 +39,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kas_tui.core.fileio import os_reason
+from kas_tui.core.fileio import os_reason, read_regular
 from kas_tui.core.package import Package
+from kas_tui.core.store import StoreError, write_atomic
 from kas_tui.features.agent.sandbox import MAX_PATH_CHARS, Sandbox
 from kas_tui.features.agent.skill_catalog import CatalogEntry, catalog_entry
 from kas_tui.features.agent.tools import OK, READFILE, Outcome
@@ -112,8 +119,10 @@ class Session:
         client: str = "",
         log_dir: Path | None = None,
         transport: str = "stdio",
+        question_id: str = "",
     ) -> None:
         self.served = served
+        self.question_id = question_id
         self.trail = Trail(
             served.sandbox, catalog_tokens=served.catalog.tokens, max_chars=MAX_RESPONSE
         )
@@ -170,6 +179,7 @@ class Session:
         return header_record(
             package=self.served.name,
             client=self.client or None,
+            question_id=self.question_id or None,
             navigator=SERVED_NAVIGATOR,
             transport=self.transport,
             tools=list(SERVED_TOOLS),
@@ -203,6 +213,23 @@ class Session:
                 log.write(json.dumps(self.header(), ensure_ascii=False) + "\n")
         except OSError as exc:
             self.log_problem = f"cannot log to {folder}: {os_reason(exc, writing=True)}"
+
+    def name_question(self, question_id: str) -> None:
+        """Record the question the client is answering in the log's header."""
+        with self._lock:
+            if question_id == self.question_id:
+                return
+            self.question_id = question_id
+            if self.log_path is None or self.log_problem:
+                return  # the header, when written, holds it
+            try:
+                current = read_regular(self.log_path)
+                rest = current.split(b"\n", 1)[1] if b"\n" in current else b""
+                header = json.dumps(self.header(), ensure_ascii=False) + "\n"
+                write_atomic(self.log_path, header.encode("utf-8") + rest, expect=current)
+            except (OSError, StoreError) as exc:
+                reason = os_reason(exc, writing=True) if isinstance(exc, OSError) else str(exc)
+                self.log_problem = f"cannot write {self.log_path}: {reason}"
 
     def close(self) -> None:
         """End the session: its log holds every call answered; later calls are not

@@ -23,11 +23,20 @@ the same time get a log each, whatever their names. Such a session ends after
 :data:`IDLE_TIMEOUT` without a request (checked at each request) or, when
 :data:`MAX_LIVE_SESSIONS` sessions are live, when a new one needs room: the least
 recently active sessionless one is closed (its client's next call starts a new log).
+
+**A question named by the client** makes the session an evaluation run
+(``kas-tui eval --sessions``): a ``questionId`` field of ``initialize``'s
+``clientInfo`` (or of the client info in ``_meta``), a ``question=ID`` word in the
+client's name, or ``"kas-tui/question": "ID"`` in any request's ``_meta``. The log's
+header records it (:meth:`Session.name_question`). A request naming another question
+than the session's, once the session has made a call, ends that session and starts a
+new log, so a client may answer several questions on one connection.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from collections import OrderedDict
@@ -61,6 +70,10 @@ _current: ContextVar[Session | None] = ContextVar("kas_tui_served_session", defa
 _STATE_KEY = "kas-tui.session"
 
 Peer = tuple[str, int]
+
+#: The ``_meta`` key a request names its question with.
+QUESTION_META_KEY = "kas-tui/question"
+_QUESTION_IN_NAME = re.compile(r"(?:^|\s)question=(\S+)")
 
 
 @dataclass(eq=False)
@@ -124,6 +137,11 @@ class Sessions:
                 connection.exit_stack.callback(self.end, live.session)
         else:
             live = self._sessionless(ctx, now)
+        question = _question_of(ctx)
+        if question and question != live.session.question_id:
+            if live.session.question_id and live.session.trail.steps:
+                live = self._next_question(ctx, live, connection, now)
+            live.session.name_question(question)
         live.last = now
         self._live.move_to_end(live.session)
         return live.session
@@ -148,6 +166,25 @@ class Sessions:
             self._by_peer[peer] = live
         return live
 
+    def _next_question(
+        self,
+        ctx: ServerRequestContext[Any, Any],
+        old: _Live,
+        connection: Connection | None,
+        now: float,
+    ) -> _Live:
+        """End ``old`` (its client went on to another question) and start its successor
+        on the same connection or peers."""
+        live = self._start(ctx, old.group, now)
+        if old.group is None and connection is not None:
+            connection.state[_STATE_KEY] = live
+            connection.exit_stack.callback(self.end, live.session)
+        for peer in old.peers:
+            live.peers.add(peer)
+            self._by_peer[peer] = live
+        self.end(old.session)
+        return live
+
     def _start(
         self, ctx: ServerRequestContext[Any, Any], group: tuple[str | None, str] | None, now: float
     ) -> _Live:
@@ -156,6 +193,7 @@ class Sessions:
             client=_client_name(ctx),
             log_dir=self.log_dir,
             transport=self.transport,
+            question_id=_question_of(ctx),
         )
         session.start()
         if session.log_problem and session.log_problem != self._said:
@@ -256,8 +294,9 @@ def _peer(ctx: ServerRequestContext[Any, Any]) -> Peer | None:
     return (host, port) if isinstance(host, str) and isinstance(port, int) else None
 
 
-def _client_name(ctx: ServerRequestContext[Any, Any]) -> str:
-    """The client's ``name version``: from ``initialize``, else the request's ``_meta``."""
+def _client_info(ctx: ServerRequestContext[Any, Any]) -> Any:
+    """The client info as sent: ``initialize``'s, else the request's ``_meta``'s, else
+    the one the connection was initialized with."""
     params = ctx.params if isinstance(ctx.params, Mapping) else {}
     info: Any = params.get("clientInfo") if ctx.method == "initialize" else None
     if info is None:
@@ -266,6 +305,29 @@ def _client_name(ctx: ServerRequestContext[Any, Any]) -> str:
     if info is None:
         known = ctx.session.client_params
         info = known.client_info.model_dump() if known is not None else {}
+    return info
+
+
+def _question_of(ctx: ServerRequestContext[Any, Any]) -> str:
+    """The question id the request names (see the module docstring), or ``''``."""
+    params = ctx.params if isinstance(ctx.params, Mapping) else {}
+    meta = params.get("_meta")
+    found: Any = meta.get(QUESTION_META_KEY) if isinstance(meta, Mapping) else None
+    info = _client_info(ctx) if found is None else None
+    if isinstance(info, Mapping):
+        found = info.get("questionId")
+        name = info.get("name")
+        if found is None and isinstance(name, str):
+            match = _QUESTION_IN_NAME.search(name)
+            found = match.group(1) if match else None
+    if isinstance(found, int) and not isinstance(found, bool):
+        found = str(found)
+    return shown_arg(found.strip(), 100) if isinstance(found, str) else ""
+
+
+def _client_name(ctx: ServerRequestContext[Any, Any]) -> str:
+    """The client's ``name version``: from ``initialize``, else the request's ``_meta``."""
+    info = _client_info(ctx)
     if not isinstance(info, Mapping):
         return ""
     name, version = info.get("name"), info.get("version")

@@ -24,6 +24,7 @@ from textual.widgets import Button, Input, Static
 from kas_tui.core import form_fields as F
 from kas_tui.core.okf import index_layout
 from kas_tui.features import create as creating
+from kas_tui.features.check.computations import RUNTIMES, is_computation_type
 from kas_tui.features.check.skill_rules import MAX_DESCRIPTION_CHARS
 from kas_tui.tui.edit_outcome import EditDecided, EditOutcome
 from kas_tui.tui.screens.choose import ChoiceScreen, ask_before_leaving
@@ -208,6 +209,14 @@ class CreateScreen(FormScreen[str | None]):
                 types,
                 hint="↑/↓ or a click picks one; any word will do",
             ),
+            TextRow(  # shown for an Attested Computation only (OKF §10.2)
+                "runtime",
+                "",
+                parse=self._runtime,
+                hint="how the computation runs; its parameters mean what this runtime says",
+                suggestions=RUNTIMES,
+                placeholder="postgres",
+            ),
             title,
             description,
             TextRow(
@@ -223,6 +232,7 @@ class CreateScreen(FormScreen[str | None]):
     def on_mount(self) -> None:
         self.query_one("#me-box").border_title = Text("Create")
         self.query_one("#me-box").border_subtitle = "ctrl+s save · esc close"
+        self._show_runtime()
         self.refresh_state()
         first = self.rows()[1 if self.kind == SKILL else 0]
         self.call_after_refresh(first.editor.focus)
@@ -308,9 +318,22 @@ class CreateScreen(FormScreen[str | None]):
             rows.append(("log", "one Creation entry in log.md"))
         return rows
 
+    def _runtime(self, text: str) -> tuple[Any, str | None]:
+        if text.strip() or not is_computation_type(self.value("type")):
+            return " ".join(text.split()), None
+        return "", "an Attested Computation needs one (bigquery, postgres, dbt, python...)"
+
+    def _show_runtime(self) -> None:
+        """The runtime row is there while the type is an Attested Computation."""
+        row = self.row("runtime")
+        if row is not None:
+            row.display = is_computation_type(self.value("type"))
+
     @on(FieldRow.Edited)
     def _edited(self, event: FieldRow.Edited) -> None:
         event.stop()
+        if event.row.key == "type":
+            self._show_runtime()
         if event.row.key == _DRAFTED[self.kind]:  # a name's rule is enforced as it is typed
             event.row.check(show=True)
         if event.row.key == "title":
@@ -390,6 +413,7 @@ class CreateScreen(FormScreen[str | None]):
             type=self.value("type"),
             tags=F.split_tags(self.value("tags")),
             file_name=self.value("file-name"),
+            runtime=self.value("runtime"),
         )
         return (
             f"create {document.path}",

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
@@ -27,7 +27,7 @@ from kas_tui.tui.widgets.body_pane import BodyPane
 from kas_tui.tui.widgets.files_view import FilesView
 from kas_tui.tui.widgets.findings import FindingsPanel
 from kas_tui.tui.widgets.footer import KasFooter
-from kas_tui.tui.widgets.meta_pane import MetaPane
+from kas_tui.tui.widgets.meta_pane import MetaFrame, MetaPane
 from kas_tui.tui.widgets.nav_tree import NavTree
 
 if TYPE_CHECKING:
@@ -166,7 +166,7 @@ class MainScreen(Screen[None]):
             yield NavTree(package, self.today, id="nav")
             yield FilesView(package, id="files")
             with DocumentPanes(id="detail"):
-                with VerticalScroll(id="meta"):
+                with MetaFrame(id="meta"):
                     yield MetaPane(id="meta-text")
                 yield BodyPane(id="body")
         yield FindingsPanel(id="findings")

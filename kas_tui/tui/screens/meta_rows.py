@@ -16,6 +16,7 @@ from textual.widgets import Button, Static
 from kas_tui.core import field_schema
 from kas_tui.core import form_fields as F
 from kas_tui.core.house_rules import HouseRules
+from kas_tui.features.check.computations import CONTRACT_FIELDS, is_computation
 from kas_tui.tui.widgets.fields import DescriptionRow, FieldRow, TagsRow, TextRow, YamlRow
 from kas_tui.tui.widgets.lifecycle_fields import DateRow, StatusRow
 from kas_tui.tui.widgets.provenance import HistoryView, SourcesRow
@@ -51,13 +52,18 @@ class FormRows:
             rows.append(SourcesRow(sources))
         else:
             rows.append(YamlRow("sources", sources, note="not a list: write a list of entries"))
-        rows.append(Static(Text("Other fields"), classes="me-section"))
         asked = self._house_required(meta)
+        contract = CONTRACT_FIELDS if is_computation(meta) else {}
+        if contract:  # what a consumer runs (OKF §10.2), each field offered when absent
+            rows.append(Static(Text("Attested Computation contract"), classes="me-section"))
+            for key, note in contract.items():
+                rows.append(YamlRow(key, meta.get(key), offered=key not in meta, note=note))
+        rows.append(Static(Text("Other fields"), classes="me-section"))
         for key, value in meta.items():
-            if key not in F.KNOWN_FIELDS:
+            if key not in F.KNOWN_FIELDS and key not in contract:
                 rows.append(YamlRow(key, value, note=asked.get(key, "")))
         for key, note in asked.items():  # required by the package and not there yet
-            if key not in meta and key not in F.FORM_FIELDS:
+            if key not in meta and key not in F.FORM_FIELDS and key not in contract:
                 rows.append(YamlRow(key, None, offered=True, note=note))
         rows.append(Button("+ Add field", compact=True, classes="me-add", id="add-field"))
         rows.append(Static(Text("History"), classes="me-section"))

@@ -8,11 +8,14 @@ from typing import Any
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from kas_tui.core.package import Package
 from kas_tui.core.records import Document
 from kas_tui.features.agent.skill_catalog import catalog_entry, skill_body_tokens
+from kas_tui.features.check.computations import CONTRACT_FIELDS, Contract, contract_of
 from kas_tui.tui.palette import trust_text
 
 KNOWN_ORDER = (
@@ -68,9 +71,51 @@ def _inline(value: Any) -> str:
     return str(value)
 
 
+def _contract(contract: Contract) -> list[Any]:
+    """An Attested Computation's contract (OKF §10): runtime, parameters as a table, where
+    the computation is (Enter opens it), executor and attester."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold magenta", no_wrap=True)
+    grid.add_column()
+    grid.add_row("runtime", Text(contract.runtime or "(missing: OKF §10.2 requires it)"))
+    params = contract.parameters if isinstance(contract.parameters, list) else []
+    rows = [p for p in params if isinstance(p, dict)]
+    if rows:
+        table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bright_black")
+        for column in ("name", "type", "required"):
+            table.add_column(column)
+        for p in rows:
+            required = "yes" if p.get("required") is True else "no"
+            table.add_row(Text(str(p.get("name", "?"))), Text(str(p.get("type", "?"))), required)
+        grid.add_row("parameters", table)
+    else:
+        grid.add_row("parameters", Text("none declared"))
+    if contract.computation:
+        where = Text.assemble(contract.computation, (" · Enter opens it", "bright_black"))
+    elif contract.blocks:
+        line, language = contract.blocks[0]
+        lang = f"{language} " if language else ""
+        where = Text.assemble(
+            f"{lang}block under # Computation, line {line}",
+            (" · Enter jumps to it", "bright_black"),
+        )
+    else:
+        where = Text("none: no computation file and no block under # Computation", "red")
+    grid.add_row("computation", where)
+    if contract.executor or contract.receipt:
+        receipt = f" · receipt: {', '.join(contract.receipt)}" if contract.receipt else ""
+        grid.add_row("executor", Text(f"{contract.executor or '(no resource)'}{receipt}"))
+    if contract.attester:
+        grid.add_row("attester", Text(contract.attester))
+    return [Text("Attested Computation contract", "bold magenta"), grid]
+
+
 class MetaPane(Static):
     """Shows a document's frontmatter or the SKILL.md catalog entry (in a scrolling,
     focusable frame: a long frontmatter is never out of reach in a short pane)."""
+
+    #: The contract of the Attested Computation shown, if one is (Enter opens its computation)
+    contract: Contract | None = None
 
     def show_document(self, package: Package, doc: Document, today: dt.date) -> None:
         tier = doc.trust_tier
@@ -84,6 +129,8 @@ class MetaPane(Static):
             " · ",
             (stale.describe(), "red" if stale.state in ("stale", "invalid") else ""),
         )
+        self.contract = contract_of(package, doc.path)
+        shown_in_contract = CONTRACT_FIELDS if self.contract is not None else ()
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold cyan", no_wrap=True)
         table.add_column()
@@ -91,12 +138,16 @@ class MetaPane(Static):
             k for k in doc.meta if k not in KNOWN_ORDER
         ]
         for key in keys:
-            table.add_row(Text(str(key)), _field(str(key), doc.meta[key]))
+            if key not in shown_in_contract:
+                table.add_row(Text(str(key)), _field(str(key), doc.meta[key]))
         listed = package.listed_by(doc.path)
         where = Text(
             f"{doc.path} · listed by {', '.join(listed) if listed else 'no index'}", "bright_black"
         )
-        parts: list[Any] = [summary, where, table]
+        parts: list[Any] = [summary, where]
+        if self.contract is not None:  # what a consumer runs, before the other fields
+            parts.extend(_contract(self.contract))
+        parts.append(table)
         for problem in doc.problems:
             line = f"line {problem.line}: " if problem.line else ""
             parts.append(Text(f"{problem.severity}: {line}{problem.message}", "red"))
@@ -105,6 +156,7 @@ class MetaPane(Static):
         self.update(Group(*parts))
 
     def show_skill(self, package: Package, location: str | None = None) -> None:
+        self.contract = None
         skill = package.skill
         if skill is None:
             self.update(
@@ -142,4 +194,30 @@ class MetaPane(Static):
         self.update(Group(*parts))
 
     def show_message(self, message: str) -> None:
+        self.contract = None
         self.update(Text(message))
+
+
+class MetaFrame(VerticalScroll):
+    """The frontmatter pane's scrolling frame; Enter opens an Attested Computation's
+    computation (its file, or its block in the body)."""
+
+    BINDINGS = [Binding("enter", "open_computation", "Open computation")]
+
+    def action_open_computation(self) -> None:
+        contract = self.query_one(MetaPane).contract
+        if contract is None:
+            self.app.notify(
+                "Enter here opens an Attested Computation's computation; this is not one",
+                severity="warning",
+            )
+        elif contract.computation:
+            self.app.follow(contract.computation)  # type: ignore[attr-defined]
+        elif contract.blocks:
+            self.app.go_to_line(contract.path, contract.blocks[0][0])  # type: ignore[attr-defined]
+        else:
+            self.app.notify(
+                f"{contract.path} has no computation to open: add a 'computation' file "
+                "or one code block under '# Computation'",
+                severity="warning",
+            )

@@ -160,7 +160,9 @@ def test_full_demo_walk_exports_and_replays_identically(demo, tmp_path):
     for step in steps:
         if step.tool == READFILE:
             assert step.text == decode((DEMO / step.path).read_bytes()).text
-    assert steps[3].text == "index.md\nissuing-a-refund.md\nrefund-policy.md\nsla-credits.md"
+    assert steps[3].text == (
+        "index.md\nissuing-a-refund.md\nrefund-policy.md\nrefund-rate-computation.md\nsla-credits.md"
+    )
     assert steps[5].text.startswith("---\ntype: Policy\n") and steps[5].text.endswith("---\n")
     assert "# SLA service credits" not in steps[5].text
     # the peek named the CSV the frontmatter cites; the read named the documents the body links

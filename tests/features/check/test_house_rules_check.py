@@ -106,7 +106,8 @@ def test_a_malformed_profile_exits_2_naming_the_file_and_line(pkg: Path, capsys)
 def test_a_changed_profile_is_checked_again_not_remembered(pkg: Path, capsys) -> None:
     rules = pkg / ".kas-tui.yaml"
     rules.write_text(
-        "profile:\n  types: [Runbook, Policy, FAQ, Procedure, Reference, Postmortem, Checklist, Glossary]\n"
+        "profile:\n  types: [Runbook, Policy, FAQ, Procedure, Reference, Postmortem, Checklist,"
+        " Glossary, Attested Computation]\n"
     )
     assert findings(capsys, pkg)[1] == []
     rules.write_text("profile:\n  types: [Runbook]\n")
@@ -119,6 +120,10 @@ def test_profile_init_drafts_rules_the_demo_passes(pkg: Path, capsys) -> None:
     assert text.startswith("# .kas-tui.yaml: the house rules of orbit-handbook")
     assert "types: [Procedure, Policy, Runbook" in text
     assert "description: {max_chars: 200}" in text
+    # fields a type's documents all hold that OKF's base schema does not define (the
+    # computations' contract) are declared, so the drafted file is one check can use
+    assert "required: [attester, executor, parameters, runtime," in text
+    assert "    attester: {}\n" in text and "    runtime: {}\n" in text
     capsys.readouterr()
     code, found = findings(capsys, pkg, "--agent-ready")
     assert found == [] and code == 0

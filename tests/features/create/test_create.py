@@ -184,7 +184,8 @@ def test_required_inputs_are_refused_at_their_field(acme: Package) -> None:
 def test_types_offered_are_the_packages_by_use_then_the_standard_ones(demo: Package) -> None:
     offered = types_for(demo)
     assert offered[:3] == ["Procedure", "Policy", "Runbook"]  # 9, 8 and 7 documents
-    assert offered[-1] == "Attested Computation" and offered.count("Reference") == 1
+    assert offered[-1] == "BigQuery Dataset" and offered.count("Reference") == 1
+    assert offered.index("Attested Computation") < offered.index("Checklist")  # 2 in use
     assert set(STANDARD_TYPES) <= set(offered)
     assert types_for(demo, "incidents/postmortems")[0] == "Postmortem"
     assert default_type(demo, "billing-support/refunds") == "Policy"

@@ -70,6 +70,12 @@ def walk_script() -> list:
     ]
 
 
+def wandering(body) -> dict:
+    """A new listdir each request (the same call thrice would stop the walk)."""
+    turn = sum(m["role"] == "assistant" for m in body["messages"])
+    return assistant(call("listdir", {"path": f"nowhere-{turn}"}, f"x{turn}"))
+
+
 def tool_messages(request) -> list[dict]:
     return [m for m in request.body["messages"] if m["role"] == "tool"]
 
@@ -187,7 +193,7 @@ def test_a_reply_without_a_tool_call_is_the_answer(package, servers):
 
 
 def test_budget_runs_out_after_fifteen_calls_with_a_last_call_warning(package, servers):
-    stub = servers([assistant(call("listdir", {"path": ""}, "x"))])
+    stub = servers([wandering])
     run = navigator(package, stub).run(QUESTION)
     assert run.ended == BUDGET
     assert len(run.steps) == 15 and run.summary.turns == 15
@@ -204,7 +210,7 @@ def test_submitting_on_the_last_call_answers(package, servers):
         told = any(m.get("content") == LAST_CALL for m in body["messages"])
         if told:
             return assistant(call("submit_answer", {"answer": "partial"}, "s"))
-        return assistant(call("listdir", {"path": ""}, "x"))
+        return wandering(body)
 
     stub = servers([reply])
     run = navigator(package, stub, budget=4).run(QUESTION)
@@ -298,7 +304,8 @@ def test_invalid_arguments_are_answered_with_an_error_and_the_run_goes_on(packag
     )
     run = navigator(package, stub).run(QUESTION)
     assert run.ended == ANSWERED
-    assert [s.tool for s in run.steps] == ["readfile", "submit_answer"]
+    assert [s.tool for s in run.steps] == ["readfile", "readfile", "submit_answer"]
+    assert [s.status for s in run.steps] == ["bad-call", "ok", "ok"]  # a step (issue 34)
     first = tool_messages(stub.requests[1])
     assert first[0]["tool_call_id"] == "bad"
     assert first[0]["content"].startswith("Error: the arguments are not valid JSON")

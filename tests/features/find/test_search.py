@@ -202,6 +202,7 @@ def test_path_anchors(demo: Finder) -> None:
     assert sorted(folder) == [
         "billing-support/refunds/issuing-a-refund.md",
         "billing-support/refunds/refund-policy.md",
+        "billing-support/refunds/refund-rate-computation.md",
         "billing-support/refunds/sla-credits.md",
     ]
 
