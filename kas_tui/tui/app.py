@@ -448,8 +448,14 @@ class KasApp(App[None]):
         self.links.neighbourhood()
 
     def action_help(self) -> None:
-        over = self.screen if self.screen is not self.screen_stack[0] else None
-        self.push_screen(HelpScreen(over))
+        """``?``: the keys of the screen on top; on the main screen, those of the pane
+        holding the focus first."""
+        main = self.screen_stack[0]
+        if self.screen is not main:
+            self.push_screen(HelpScreen(self.screen))
+            return
+        here = main.pane_here() if isinstance(main, MainScreen) else None
+        self.push_screen(HelpScreen(here=here))
 
     def action_validate(self) -> None:
         self.validation.validate()

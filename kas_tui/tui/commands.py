@@ -7,6 +7,12 @@ screen, so a full-screen view pushed over it (walk, bulk edit, import) never act
 panes it hides; ``body``, ``tree`` and ``findings`` bindings belong to that pane and show
 in the footer only while it has focus (they still run from the palette). Every action
 runs on the app.
+
+The footer shows the keys of the pane holding the focus first (:data:`PANE_KEYS`, in the
+order given: the footer leaves out keys from the end when the line is full), then the
+main screen's, then the app's (help, quit). Textual's footer lists the focused widget's
+bindings before its ancestors', so each pane binds its keys itself with ``show=True``;
+the main screen binds the same keys (``show=False``) so that they work from any pane.
 """
 
 from __future__ import annotations
@@ -34,7 +40,12 @@ class Command:
     group: str
     scope: str = "main"
     display: str = ""  # how the key is shown, when not the key itself
-    footer: bool = True
+    label: str = ""  # the footer's word for it, when shorter than the title
+
+    @property
+    def word(self) -> str:
+        """What the footer says beside the key."""
+        return self.label or self.title
 
     @property
     def key_display(self) -> str:
@@ -58,7 +69,6 @@ COMMANDS: tuple[Command, ...] = (
         "Search the words of every document, bodies too; opens at the matching line",
         "Navigate",
         display="^f",
-        footer=False,
     ),
     Command(
         "back",
@@ -67,7 +77,6 @@ COMMANDS: tuple[Command, ...] = (
         "Go back to the previous place",
         "Navigate",
         display="[",
-        footer=False,
     ),
     Command(
         "forward",
@@ -76,7 +85,6 @@ COMMANDS: tuple[Command, ...] = (
         "Go forward again",
         "Navigate",
         display="]",
-        footer=False,
     ),
     Command(
         "toggle_files",
@@ -91,7 +99,6 @@ COMMANDS: tuple[Command, ...] = (
         "Tree",
         "Move to the navigation tree (back in its place if it gave way)",
         "Navigate",
-        footer=False,
     ),
     Command(
         "zoom",
@@ -99,7 +106,6 @@ COMMANDS: tuple[Command, ...] = (
         "Zoom",
         "Zoom the pane with the focus to the whole screen; z or esc again restores",
         "Navigate",
-        footer=False,
     ),
     Command(
         "links",
@@ -114,7 +120,6 @@ COMMANDS: tuple[Command, ...] = (
         "Broken",
         "List every broken link of the package and open one at its line",
         "Read",
-        footer=False,
     ),
     Command(
         "neighbourhood",
@@ -122,7 +127,7 @@ COMMANDS: tuple[Command, ...] = (
         "Around",
         "Draw the page's links and backlinks two steps out; open one",
         "Read",
-        footer=False,
+        label="Around",
     ),
     Command(
         "outline",
@@ -145,7 +150,7 @@ COMMANDS: tuple[Command, ...] = (
         "Metadata",
         "Edit the frontmatter of the document shown (a form, or raw YAML)",
         "Edit",
-        footer=False,
+        label="Meta",
     ),
     Command(
         "edit_external",
@@ -153,7 +158,6 @@ COMMANDS: tuple[Command, ...] = (
         "$EDITOR",
         "Open the file shown in $EDITOR; it is read again afterwards",
         "Edit",
-        footer=False,
     ),
     Command(
         "move_entry_up",
@@ -162,7 +166,7 @@ COMMANDS: tuple[Command, ...] = (
         "Move the selected index entry up",
         "Edit",
         scope="tree",
-        footer=False,
+        label="Up",
     ),
     Command(
         "move_entry_down",
@@ -171,7 +175,7 @@ COMMANDS: tuple[Command, ...] = (
         "Move the selected index entry down",
         "Edit",
         scope="tree",
-        footer=False,
+        label="Down",
     ),
     Command(
         "remove_entry",
@@ -181,7 +185,6 @@ COMMANDS: tuple[Command, ...] = (
         "Edit",
         scope="tree",
         display="del",
-        footer=False,
     ),
     Command(
         "add_missing_entries",
@@ -190,7 +193,7 @@ COMMANDS: tuple[Command, ...] = (
         "List the bundle's unlisted documents and sub-bundles in its index.md",
         "Edit",
         scope="tree",
-        footer=False,
+        label="Add",
     ),
     Command(
         "mark_verified",
@@ -198,18 +201,16 @@ COMMANDS: tuple[Command, ...] = (
         "Verified",
         "Mark the document verified by you (appends to verified)",
         "Edit",
-        footer=False,
+        label="Verify",
     ),
-    Command(
-        "mark_deprecated", "D", "Deprecate", "Mark the document deprecated", "Edit", footer=False
-    ),
+    Command("mark_deprecated", "D", "Deprecate", "Mark the document deprecated", "Edit"),
     Command(
         "extend_freshness",
         "S",
         "Freshness",
         "Set stale_after: +30, +90 or +365 days",
         "Edit",
-        footer=False,
+        label="Fresh",
     ),
     Command(
         "bulk_edit",
@@ -217,7 +218,7 @@ COMMANDS: tuple[Command, ...] = (
         "Bulk edit",
         "Filter documents, select several, set or remove a field or tag with a diff preview",
         "Edit",
-        footer=False,
+        label="Bulk",
     ),
     Command(
         "undo",
@@ -226,18 +227,14 @@ COMMANDS: tuple[Command, ...] = (
         "Undo the last edit (saved ones too)",
         "Edit",
         display="^z",
-        footer=False,
     ),
-    Command(
-        "redo", "ctrl+y", "Redo", "Redo the last undone edit", "Edit", display="^y", footer=False
-    ),
+    Command("redo", "ctrl+y", "Redo", "Redo the last undone edit", "Edit", display="^y"),
     Command(
         "toggle_log",
         "L",
         "Log edits",
         "Turn the log.md entry added by each save on or off",
         "Edit",
-        footer=False,
     ),
     # Review
     Command(
@@ -246,7 +243,6 @@ COMMANDS: tuple[Command, ...] = (
         "Review",
         "The review queue: stale, unverified, old drafts, changed sources, broken links; act in place",
         "Review",
-        footer=False,
     ),
     Command(
         "diff_view",
@@ -263,7 +259,6 @@ COMMANDS: tuple[Command, ...] = (
         "Rename",
         "Rename the selected document, asset or bundle; every link, entry and source follows",
         "Move",
-        footer=False,
     ),
     Command(
         "move_to_bundle",
@@ -271,7 +266,6 @@ COMMANDS: tuple[Command, ...] = (
         "Move",
         "Move the selected document, asset or bundle into a bundle picked from a list",
         "Move",
-        footer=False,
     ),
     Command(
         "split_bundle",
@@ -279,7 +273,6 @@ COMMANDS: tuple[Command, ...] = (
         "Split",
         "Move chosen documents of the bundle into a new sub-bundle with its own index.md",
         "Move",
-        footer=False,
     ),
     Command(
         "merge_bundle",
@@ -287,7 +280,6 @@ COMMANDS: tuple[Command, ...] = (
         "Merge",
         "Move everything of the bundle into another one; its index.md and entry go",
         "Move",
-        footer=False,
     ),
     # Onboard
     Command(
@@ -296,7 +288,7 @@ COMMANDS: tuple[Command, ...] = (
         "Create",
         "Create a draft document or a sub-bundle here (or the missing SKILL.md)",
         "Onboard",
-        footer=False,
+        label="New",
     ),
     Command(
         "import_files",
@@ -312,6 +304,7 @@ COMMANDS: tuple[Command, ...] = (
         "Validate",
         "Check the package (agent-ready) and list the findings; again closes the list",
         "Check",
+        label="Check",
     ),
     Command(
         "close_findings",
@@ -327,7 +320,7 @@ COMMANDS: tuple[Command, ...] = (
         "Next finding",
         "Jump to the next finding's file and line",
         "Check",
-        footer=False,
+        label="Next",
     ),
     # Agent
     Command(
@@ -336,6 +329,7 @@ COMMANDS: tuple[Command, ...] = (
         "Agent walk",
         "Walk the package as an agent would, one tool call at a time",
         "Agent",
+        label="Agent",
     ),
     Command(
         "replay",
@@ -344,7 +338,6 @@ COMMANDS: tuple[Command, ...] = (
         "Step through a trajectory file (JSON Lines) an agent produced",
         "Agent",
         display="R",
-        footer=False,
     ),
     Command(
         "evaluation",
@@ -352,7 +345,7 @@ COMMANDS: tuple[Command, ...] = (
         "Evaluation",
         "The last kas-tui eval of the package: reach, each question, blame; replay, fix, re-run",
         "Agent",
-        footer=False,
+        label="Eval",
     ),
     # App
     Command(
@@ -362,7 +355,6 @@ COMMANDS: tuple[Command, ...] = (
         "Read the whole package from disk again",
         "App",
         display="^r",
-        footer=False,
     ),
     Command("help", "question_mark", "Help", "Show every key", "App", scope="app", display="?"),
     Command(
@@ -373,33 +365,114 @@ COMMANDS: tuple[Command, ...] = (
         "App",
         scope="app",
         display="^p",
-        footer=False,
     ),
     Command("quit", "q", "Quit", "Leave kas-tui", "App", scope="app"),
 )
 
 BY_ACTION = {c.action: c for c in COMMANDS}
 
+#: The keys each pane shows in the footer while it holds the focus, most used first (the
+#: footer leaves out keys from the end when the line is full; ``?`` lists them all).
+#: ``main``: the main screen's keys, shown after the pane's; the app's (``?``, ``q``) last.
+PANE_KEYS: dict[str, tuple[str, ...]] = {
+    "tree": (
+        "edit",
+        "create",
+        "rename",
+        "move_to_bundle",
+        "move_entry_up",
+        "move_entry_down",
+        "remove_entry",
+        "add_missing_entries",
+        "split_bundle",
+        "merge_bundle",
+        "mark_verified",
+        "mark_deprecated",
+        "extend_freshness",
+    ),
+    "files": ("rename", "move_to_bundle", "edit_external", "toggle_files"),
+    "document": (
+        "edit",
+        "links",
+        "outline",
+        "mark_verified",
+        "mark_deprecated",
+        "extend_freshness",
+        "neighbourhood",
+        "edit_external",
+    ),
+    "findings": ("next_finding", "close_findings", "validate"),
+    "main": (
+        "close_findings",
+        "find",
+        "review",
+        "validate",
+        "undo",
+        "bulk_edit",
+        "evaluation",
+        "import_files",
+        "agent_walk",
+        "toggle_files",
+    ),
+    "app": ("help", "quit"),
+}
+
+#: What ``?`` calls each pane, by the name :data:`PANE_KEYS` gives it.
+PANE_TITLES = {
+    "tree": "Navigation tree",
+    "files": "Files on disk",
+    "document": "Document (frontmatter and body)",
+    "findings": "Findings",
+}
+
+
+def _binding(c: Command, prefix: str, show: bool) -> Binding:
+    return Binding(
+        c.key,
+        prefix + c.action,
+        c.word,
+        show=show,
+        key_display=c.display or None,
+        tooltip=c.help,
+    )
+
 
 def bindings(scope: str) -> list[Binding]:
-    """The bindings of one scope, for a widget's (or screen's) ``BINDINGS``.
+    """The bindings of one scope, for a widget's (or screen's) ``BINDINGS``: first those
+    shown in the footer (:data:`PANE_KEYS`, in order), then the rest of the scope.
 
     The main screen also answers the tree's keys when the tree is not focused (its own
     binding wins when it is): ``app.elsewhere`` says where the key works and moves the
     focus there, so a key never does nothing in silence."""
     prefix = "" if scope == "app" else "app."
-    own = [
-        Binding(c.key, prefix + c.action, c.title, show=c.footer, key_display=c.display or None)
+    shown = PANE_KEYS.get(scope, ())
+    own = [_binding(BY_ACTION[a], prefix, True) for a in shown if BY_ACTION[a].scope == scope]
+    own += [
+        _binding(c, prefix, False)
         for c in COMMANDS
-        if c.scope == scope and c.action != "command_palette"
+        if c.scope == scope and c.action not in shown and c.action != "command_palette"
     ]
     if scope == "main":
         own += [
-            Binding(c.key, f"app.elsewhere('{c.action}')", c.title, show=False)
+            Binding(c.key, f"app.elsewhere('{c.action}')", c.word, show=False, tooltip=c.help)
             for c in COMMANDS
             if c.scope == "tree"
         ]
     return own
+
+
+def pane_commands(pane: str) -> list[Command]:
+    """The commands of ``pane``: those its footer shows (:data:`PANE_KEYS`), in order,
+    then those that work only there (scope ``pane``)."""
+    shown = [BY_ACTION[a] for a in PANE_KEYS[pane]]
+    return shown + [c for c in COMMANDS if c.scope == pane and c not in shown]
+
+
+def pane_bindings(pane: str) -> list[Binding]:
+    """The bindings of ``pane`` (:func:`pane_commands`), shown in the footer while it
+    holds the focus, but for those that work only there and are not in PANE_KEYS."""
+    shown = PANE_KEYS[pane]
+    return [_binding(c, "app.", c.action in shown) for c in pane_commands(pane)]
 
 
 def command(action: str) -> Command:
@@ -426,7 +499,22 @@ def keys_markdown() -> str:
         "do not edit by hand. The same table drives the key bindings, the command palette",
         "(ctrl+p) and the help screen (?). The agent walk, replay and editor screens show",
         "their own keys in their footer.\n",
+        "## Where you are\n",
+        "The footer shows the keys of the pane holding the focus first (move with tab), in",
+        "this order, then the keys that work everywhere (`"
+        + " ".join(BY_ACTION[a].key_display for a in PANE_KEYS["main"] if a != "close_findings")
+        + "`), then `?` and",
+        "`q`; what does not fit the line is left out from the end. `?` lists the keys of the",
+        "pane you are in first, then every other key.\n",
+        "| pane | its keys, in the footer's order |",
+        "|---|---|",
     ]
+    for pane, title in PANE_TITLES.items():
+        keys = " ".join(
+            f"`{BY_ACTION[a].key_display} {BY_ACTION[a].word}`" for a in PANE_KEYS[pane]
+        )
+        out.append(f"| {title} | {keys} |")
+    out.append("")
     for group, commands in by_group().items():
         out += [f"## {group}\n", "| key | action | what it does |", "|---|---|---|"]
         for c in commands:
@@ -434,6 +522,17 @@ def keys_markdown() -> str:
             key = c.key_display.replace("|", "\\|")
             out.append(f"| `{key}` | {c.title} | {c.help}{where} |")
         out.append("")
+    out += [
+        "## Dialogs\n",
+        "Every question with buttons answers the same way: each button shows its key, a",
+        "letter of its label in brackets (`[S]ave`, `[D]iscard`, `[K]eep editing`), its first",
+        "letter unless another button of the dialog has it; no two buttons of a dialog share",
+        "a key, and upper or lower case both work. Enter presses the highlighted button (the",
+        "default one when the dialog opens; tab moves it), escape cancels and",
+        "changes nothing. Forms (the entry, frontmatter and SKILL.md editors, create, split)",
+        "take letters as text: they save and close with the keys in their footer.",
+        "",
+    ]
     return "\n".join(out)
 
 

@@ -424,10 +424,10 @@ async def test_an_entry_saved_over_another_programs_change_closes_once_decided(
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
-        await pilot.press("1")  # see the diff of saving on top
+        await pilot.press("d")  # see the diff of saving on top
         await pilot.pause()
         assert isinstance(app.screen, DiffScreen)
-        await pilot.press("y")
+        await pilot.press("s")
         await pilot_wait_until(pilot, lambda: not isinstance(app.screen, (EntryEditor, DiffScreen)))
         saved = index.read_text()
         assert " - Severity levels, decided on top.\n" in saved

@@ -414,17 +414,17 @@ async def test_refused_writes_keep_the_editor_and_the_text(
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
-        await pilot.press("3")  # Keep editing
+        await pilot.press("k")  # Keep editing
         await pilot.pause()
         assert app.screen is editor and editor.dirty
         assert editor.query_one("#field-title", Input).value == "Mine"
         # ... or saves on top after reading the diff; then the editor closes
         await pilot.press("ctrl+s")
         await pilot.pause()
-        await pilot.press("1")  # See the diff of saving on top
+        await pilot.press("d")  # See the diff of saving on top
         await pilot.pause()
         assert isinstance(app.screen, DiffScreen)
-        await pilot.press("y")
+        await pilot.press("s")
         await pilot.pause()
         assert not isinstance(app.screen, (MetaEditor, DiffScreen, ChoiceScreen))
         text = (root / DOC).read_text()

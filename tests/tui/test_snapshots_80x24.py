@@ -22,6 +22,7 @@ import pytest
 
 from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
+from tests.helpers.screen import screen_rows
 from tests.helpers.waiting import pilot_wait_until
 
 DEMO = Path(__file__).resolve().parents[2] / "demo_kb"
@@ -278,5 +279,28 @@ def test_quit_with_unsaved_edits(snap_compare, app: KasApp) -> None:
         await settle(pilot, on("MetaEditor"))
         await pilot.press("tab", *" (draft)", "escape")
         await settle(pilot, lambda p: type(p.app.screen).__name__ in ("ChoiceScreen", "AskScreen"))
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+@SIZES
+def test_footer_at_the_body(snap_compare, app: KasApp, size: tuple[int, int]) -> None:
+    """The footer with the document's keys first (issue 32, item 5)."""
+
+    async def run_before(pilot) -> None:
+        await go(pilot, "billing-support/refunds/refund-policy.md")
+        pilot.app.query_one("#body-scroll").focus()
+        await settle(pilot, lambda p: "o Outline" in screen_rows(p.app)[-1])
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+def test_freshness_dialog(snap_compare, app: KasApp) -> None:
+    """Each button shows its key in brackets (issue 32, item 7)."""
+
+    async def run_before(pilot) -> None:
+        await go(pilot, "billing-support/plans-and-pricing.md")
+        await pilot.press("S")
+        await settle(pilot, on("ChoiceScreen"))
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

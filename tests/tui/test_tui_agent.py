@@ -17,7 +17,8 @@ from kas_tui.features.agent import PEEK, READFILE, SUBMIT
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.screens.agent import AgentWalkScreen
 from kas_tui.tui.screens.agent_view import session
-from kas_tui.tui.screens.ask import AskScreen, ConfirmScreen
+from kas_tui.tui.screens.ask import AskScreen
+from kas_tui.tui.screens.choose import ConfirmScreen
 from kas_tui.tui.screens.replay import ReplayScreen
 from kas_tui.tui.widgets.nav_tree import NavTree
 from kas_tui.tui.widgets.trail import TrailTable
@@ -269,20 +270,20 @@ async def test_back_peek_unrevealed_and_markup(tmp_path) -> None:
         await pilot.press("v", "t")
         await pilot.pause()
         assert app.screen is screen and not app.query_one("#findings").display
-        # N asks before discarding a walk that was not exported: n keeps it, y discards
+        # N asks before discarding a walk that was not exported: k keeps it, d discards
         await choose(pilot, "SKILL.md")
         await pilot.press("N")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
         assert "Discard the walk in progress (1 turn, not exported)?" in str(
-            app.screen.query_one("#ask-prompt", Static).render()
+            app.screen.query_one("#choice-message", Static).render()
         )
-        await pilot.press("n")
+        await pilot.press("k")
         await pilot.pause()
         assert app.screen is screen and screen.walk.turns == 1
         await pilot.press("N")
         await pilot.pause()
-        await pilot.press("y")
+        await pilot.press("d")
         await pilot.pause()
         assert app.screen is screen and screen.walk.turns == 0
         await pilot.press("N")  # nothing to lose: no question

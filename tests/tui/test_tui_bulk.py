@@ -90,7 +90,7 @@ async def test_filter_select_tag_preview_write_and_undo_as_one(demo):
         assert "3 files will change" in rendered(
             preview.query_one("#bulk-preview-summary", Static).content
         )
-        await pilot.press("y")
+        await pilot.press("w")
         await pilot.pause()
         await pilot.pause()  # the write runs once "Writing 3 files…" is drawn
         assert app.screen is screen
@@ -185,7 +185,7 @@ async def test_literal_titles_a_cancelled_preview_and_a_file_changed_before_the_
         assert isinstance(app.screen, BulkPreviewScreen)
         assert app.screen.result.changed == picked
         assert "+review_cycle: 90" in app.screen.diff
-        await pilot.press("n")
+        await pilot.press("c")
         await pilot.pause()
         assert app.screen is screen
         assert files(root) == before
@@ -198,7 +198,7 @@ async def test_literal_titles_a_cancelled_preview_and_a_file_changed_before_the_
         assert isinstance(app.screen, BulkPreviewScreen)
         (root / path).write_text((root / path).read_text() + "\nEdited elsewhere.\n")
         changed = (root / path).read_bytes()
-        await pilot.press("y")
+        await pilot.press("w")
         await pilot.pause()
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)  # the app's conflict decision

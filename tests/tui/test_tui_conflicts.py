@@ -70,13 +70,13 @@ async def save_twice_then_on_top(pilot, app: KasApp, rel: str, editor_type: type
     for _ in range(2):
         await pilot.press("ctrl+s")
         await until(pilot, lambda: asked_about(app, rel), "the changed-on-disk question")
-        await pilot.press("3")  # keep editing
+        await pilot.press("k")  # keep editing
         await until(pilot, lambda: isinstance(app.screen, editor_type), "the editor again")
     await pilot.press("ctrl+s")
     await until(pilot, lambda: asked_about(app, rel), "the question, a third time")
-    await pilot.press("1")  # the diff of saving on top
+    await pilot.press("d")  # the diff of saving on top
     await until(pilot, lambda: isinstance(app.screen, DiffScreen), "the diff")
-    await pilot.press("y")
+    await pilot.press("s")
     await until(pilot, lambda: not isinstance(app.screen, (DiffScreen, ChoiceScreen)), "saved")
 
 
@@ -96,7 +96,7 @@ async def test_frontmatter_form(root: Path) -> None:
         await pilot.press("ctrl+s")
         await until(pilot, lambda: asked_about(app, DOC), "the question")
         assert (root / DOC).read_text() == outside, "the outside change was not overwritten"
-        await pilot.press("3")
+        await pilot.press("k")
         await until(pilot, lambda: isinstance(app.screen, MetaEditor), "the form again")
         await save_twice_then_on_top(pilot, app, DOC, MetaEditor)
         text = (root / DOC).read_text()
@@ -153,6 +153,6 @@ async def test_lifecycle_key_asked_before_the_change(root: Path) -> None:
         await until(pilot, lambda: isinstance(app.screen, ChoiceScreen), "the freshness choice")
         outside = sed(root / DOC, "title: ", "title: Outside ")
         await until(pilot, lambda: noticed(app, DOC), "the changed-on-disk notice")
-        await pilot.press("1")
+        await pilot.press("m")
         await until(pilot, lambda: asked_about(app, DOC), "the question")
         assert (root / DOC).read_text() == outside

@@ -28,7 +28,7 @@ async def deprecate(pilot, note: bool = False) -> None:
     await pilot.press("D")
     await pilot.pause()
     assert isinstance(pilot.app.screen, ChoiceScreen)
-    await pilot.press("y" if note else "n")
+    await pilot.press("a" if note else "o")
 
 
 def app_on(root: Path) -> KasApp:
@@ -91,7 +91,7 @@ async def test_extend_freshness_offers_the_shortcuts(root: Path) -> None:
         await pilot.press("S")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
-        await pilot.press("2")  # +90 days, from stale_after 2027-05-31T00:00:00Z (later than today)
+        await pilot.press("q")  # +90 days, from stale_after 2027-05-31T00:00:00Z (later than today)
         await pilot.pause()
         assert str(app.package.documents[DOC].meta["stale_after"]) == "2027-08-29T00:00:00Z"
         assert "stale_after: 2027-08-29T00:00:00Z" in (root / DOC).read_text()
@@ -129,7 +129,7 @@ async def test_entry_moves_and_removal_touch_only_the_index(root: Path) -> None:
         await pilot.press("delete")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
-        await pilot.press("1")
+        await pilot.press("r")
         await pilot.pause()
         assert DOC not in [item.path for item in app.package.listings("oncall")]
         assert (root / DOC).exists(), "the document stays"
@@ -192,11 +192,11 @@ async def test_a_file_changed_on_disk_is_never_overwritten_silently(root: Path) 
         assert isinstance(app.screen, ChoiceScreen)
         assert (root / DOC).read_text().endswith("Added by another editor.\n")
         assert "status: deprecated" not in (root / DOC).read_text()
-        await pilot.press("1")  # see the diff of saving on top
+        await pilot.press("d")  # see the diff of saving on top
         await pilot.pause()
         assert isinstance(app.screen, DiffScreen)
         assert "+status: deprecated" in app.screen.diff
-        await pilot.press("y")
+        await pilot.press("s")
         await pilot.pause()
         saved = (root / DOC).read_text()
         assert "status: deprecated" in saved and saved.endswith("Added by another editor.\n")
@@ -211,7 +211,7 @@ async def test_conflict_reload_keeps_their_version(root: Path) -> None:
         (root / DOC).write_text(theirs)
         await deprecate(pilot)
         await pilot.pause()
-        await pilot.press("2")  # reload, drop my change
+        await pilot.press("r")  # reload, drop my change
         await pilot.pause()
         assert (root / DOC).read_text() == theirs
         assert app.package.documents[DOC].title.startswith("Theirs")
@@ -337,7 +337,7 @@ async def test_run_edit_says_how_it_ended_once(root: Path) -> None:
             EditOutcome.NOTHING
         )
         assert app.run_edit("refused", refuse) is EditOutcome.REFUSED
-        for answer, outcome in (("3", EditOutcome.KEPT), ("2", EditOutcome.DROPPED)):
+        for answer, outcome in (("k", EditOutcome.KEPT), ("r", EditOutcome.DROPPED)):
             base = {DOC: app.package.fingerprint(DOC)}
             (root / DOC).write_text((root / DOC).read_text() + f"\nTheirs {answer}.\n")
             assert app.run_edit("deprecate", deprecate, based_on=base) is (
@@ -350,9 +350,9 @@ async def test_run_edit_says_how_it_ended_once(root: Path) -> None:
         (root / DOC).write_text((root / DOC).read_text() + "\nTheirs again.\n")
         assert app.run_edit("deprecate", deprecate, based_on=base) is (EditOutcome.CONFLICT_PENDING)
         await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-        await pilot.press("1")  # the diff of saving on top
+        await pilot.press("d")  # the diff of saving on top
         await pilot_wait_until(pilot, lambda: isinstance(app.screen, DiffScreen))
-        await pilot.press("y")
+        await pilot.press("s")
         await pilot_wait_until(pilot, lambda: len(editor.heard) == 3)
         await pilot.pause()
         assert editor.heard == [EditOutcome.KEPT, EditOutcome.DROPPED, EditOutcome.SAVED]
@@ -470,7 +470,7 @@ async def test_extend_freshness_offers_to_drop_a_stale_note_that_is_no_longer_tr
         await pilot.pause()
         await pilot.press("S")
         await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-        await pilot.press("2")  # +90 days
+        await pilot.press("q")  # +90 days
         await pilot_wait_until(
             pilot,
             lambda: (
@@ -478,7 +478,7 @@ async def test_extend_freshness_offers_to_drop_a_stale_note_that_is_no_longer_tr
                 and "still call it stale" in str(app.screen.message)
             ),
         )
-        await pilot.press("y")
+        await pilot.press("a")
         await pilot_wait_until(
             pilot,
             lambda: "Orbit's Free" in index.read_text().split("(plans-and-pricing.md) - ")[1][:20],
@@ -498,8 +498,8 @@ async def test_extend_freshness_offers_the_types_cadence_from_the_house_rules(ro
         await pilot.pause()
         await pilot.press("S")
         await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-        key, answer, label = app.screen.choices[0]
-        assert (key, answer) == ("1", "45") and label.endswith(
+        _, answer, label, key = app.screen.answers[0]
+        assert (key, answer) == ("4", "45") and label.endswith(
             "(every Policy, by this package's rules)"
         )
 

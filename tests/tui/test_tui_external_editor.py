@@ -46,11 +46,11 @@ async def _press_e_then_check_alive(app: KasApp, pilot) -> None:
     await pilot.pause()
     await pilot.press("E")
     await pilot.pause()
-    # the app still answers keys: D marks the document deprecated (n: the status only,
+    # the app still answers keys: D marks the document deprecated (o: only the status,
     # not the note in the index entries that list it)
     await pilot.press("D")
     await pilot.pause()
-    await pilot.press("n")
+    await pilot.press("o")
     await pilot.pause()
     assert app.package.documents[DOC].status == "deprecated"
 

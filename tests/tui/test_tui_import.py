@@ -404,17 +404,17 @@ async def test_a_refused_write_keeps_the_wizard_and_the_edits(root: Path, inbox:
                 app.screen.query_one("#choice-message", Static).render()
             )
             assert files(root) == before  # the document written first was taken back
-            await pilot.press("3")  # keep editing
+            await pilot.press("k")  # keep editing
             await pilot.pause()
             assert app.screen is wizard and wizard.step == "preview"
             assert wizard._form(notes).row("title").text() == "Refund approval notes"
 
         await pilot.press("ctrl+s")
         await pilot.pause()
-        await pilot.press("1")  # the diff of importing on top of the new index
+        await pilot.press("d")  # the diff of importing on top of the new index
         await pilot.pause()
         assert isinstance(app.screen, DiffScreen)
-        await pilot.press("y")
+        await pilot.press("s")
         await pilot.pause()
         assert not isinstance(app.screen, ImportWizard)
         assert "<!-- edited elsewhere -->" in index.read_text()

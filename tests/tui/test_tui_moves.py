@@ -75,7 +75,7 @@ async def test_rename_shows_the_count_then_follows_the_document(root: Path) -> N
         message = str(app.screen.query_one("#choice-message").render())
         assert "1 file renamed, 14 other files rewritten (15 files in all)" in message
         assert files(root) == before, "nothing is written before the answer"
-        await pilot.press("y")
+        await pilot.press("r")
         new = "incidents/sev-levels.md"
         await pilot_wait_until(pilot, lambda: (root / new).is_file())
         after = files(root)
@@ -113,7 +113,7 @@ async def test_move_to_a_bundle_picked_from_the_list_with_its_diff(root: Path) -
         await pilot.press("d")
         await on_screen(pilot, DiffScreen)
         assert "rename incidents/severity-levels.md => oncall/severity-levels.md" in app.screen.diff
-        await pilot.press("y")
+        await pilot.press("m")
         new = "oncall/severity-levels.md"
         await pilot_wait_until(pilot, lambda: (root / new).is_file())
         after = files(root)
@@ -128,7 +128,7 @@ async def test_rename_a_bundle_from_the_tree(root: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await rename(pilot, "slos", "service-levels")
         await on_screen(pilot, ChoiceScreen)
-        await pilot.press("y")
+        await pilot.press("r")
         await pilot_wait_until(pilot, lambda: (root / "service-levels/index.md").is_file())
         assert not (root / "slos").exists()
         await pilot_wait_until(pilot, lambda: app.location == "service-levels/index.md")
@@ -153,7 +153,7 @@ async def test_split_from_the_palette_key(root: Path) -> None:
         app.screen.query_one("#split-description").focus()
         await pilot.press("enter")
         await on_screen(pilot, ChoiceScreen)
-        await pilot.press("y")
+        await pilot.press("s")
         await pilot_wait_until(pilot, lambda: (root / "oncall/paging-tools/index.md").is_file())
         index = (root / "oncall/index.md").read_text()
         assert "* [Paging tools](paging-tools/) - The PagerDuty and Opsgenie runbooks." in index
@@ -174,7 +174,7 @@ async def test_merge_into_a_picked_bundle(root: Path) -> None:
         assert app.screen.shown[0] == "incidents"
         await pilot.press("enter")
         await on_screen(pilot, ChoiceScreen)
-        await pilot.press("y")
+        await pilot.press("m")
         await pilot_wait_until(pilot, lambda: not (root / "incidents/postmortems").exists())
         assert (root / "incidents/postmortem-process.md").is_file()
         await pilot.press("ctrl+z")

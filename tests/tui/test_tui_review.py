@@ -112,7 +112,7 @@ async def test_extend_moves_a_stale_row_to_going_stale(root: Path) -> None:
         await highlight(pilot, screen, "stale", STALE)
         await pilot.press("S")
         await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-        await pilot.press("1")  # +30 days from today (later than the stale_after)
+        await pilot.press("m")  # +30 days from today (later than the stale_after)
         # its entry still says "(Stale: ...)": asked whether to drop the note; keep it here
         await pilot_wait_until(
             pilot,
@@ -121,7 +121,7 @@ async def test_extend_moves_a_stale_row_to_going_stale(root: Path) -> None:
                 and "still call it stale" in str(app.screen.message)
             ),
         )
-        await pilot.press("n")
+        await pilot.press("o")
         await pilot_wait_until(pilot, lambda: groups_of(screen, STALE) == {"going-stale"})
         after = files(root)
         assert changed(before, after) == {STALE, "log.md"}
@@ -143,7 +143,7 @@ async def test_deprecate_in_place_with_the_index_note(root: Path) -> None:
         await highlight(pilot, screen, "never-verified", FAQ)
         await pilot.press("D")
         await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-        await pilot.press("y")  # also start its index entry with "Deprecated: "
+        await pilot.press("a")  # also start its index entry with "Deprecated: "
         # deprecated: in no lifecycle group; its entry now says so, but a link does not
         await pilot_wait_until(pilot, lambda: groups_of(screen, FAQ) == {"deprecated-listed"})
         after = files(root)
@@ -214,7 +214,7 @@ async def test_where_opens_the_link_and_enter_a_broken_link_at_its_line(root: Pa
         await highlight(pilot, screen, "never-verified", FAQ)
         await pilot.press("D")
         await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-        await pilot.press("n")  # only the status: its index entry still lists it silently
+        await pilot.press("o")  # only the status: its index entry still lists it silently
         await pilot_wait_until(pilot, lambda: len(groups_of(screen, FAQ)) == 1)
         offered = [r for r in screen.rows if r.path == FAQ]
         assert [r.detail.split(":")[0] for r in offered] == [

@@ -10,6 +10,7 @@ leaves.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -37,9 +38,15 @@ Change = Callable[[KasApp, object], Awaitable[Screen]]
 
 
 def _offered(question: ChoiceScreen) -> list[tuple[str, str]]:
-    """The answers on the question's buttons, in order: (key, label)."""
+    """The answers on the question's buttons, in order: (key, label), the key read from
+    the label ("[S]ave")."""
     labels = [str(button.label) for button in question.query(Button)]
-    return [tuple(label.split(" ", 1)) for label in labels]  # type: ignore[misc]
+    keys = [re.search(r"\[(\w)\]", label) for label in labels]
+    return [
+        (key.group(1).lower(), label.replace("[", "").replace("]", ""))
+        for key, label in zip(keys, labels, strict=True)
+        if key is not None
+    ]
 
 
 async def _ask(app: KasApp, pilot, key: str = "escape") -> ChoiceScreen:

@@ -175,7 +175,7 @@ class EditController:
                 f"{rel} changed on disk since kas-tui read it (another editor, a git pull).\n"
                 "Nothing was written.",
                 [
-                    ("diff", "See the diff of saving on top"),
+                    ("diff", "Diff of saving on top: read it, then save or not"),
                     ("reload", "Reload it, drop my change"),
                     ("keep", "Keep editing"),
                 ],

@@ -29,6 +29,10 @@ if TYPE_CHECKING:
     from kas_tui.tui.controllers.host import Host
     from kas_tui.tui.controllers.navigation import Navigation
 
+#: The word that starts the button of a freshness offer: its key is the word's first
+#: letter (m, q, y); another number of days is keyed by its first digit.
+_SPANS = {30: "Month: ", 90: "Quarter: ", 365: "Year: "}
+
 
 class LifecycleActions:
     """Deprecate, extend freshness, mark verified: a document's lifecycle, by key."""
@@ -102,8 +106,8 @@ class LifecycleActions:
                 "Deprecate",
                 f"{path} gets status: deprecated. Its index entries do not say so:\n{entries}",
                 [
-                    ("note", f"Also start them with '{DEPRECATED_NOTE.strip()}'", "y"),
-                    ("status", "Only the status", "n"),
+                    ("note", f"Also start them with '{DEPRECATED_NOTE.strip()}'"),
+                    ("status", "Only the status"),
                 ],
             ),
             chosen,
@@ -155,8 +159,8 @@ class LifecycleActions:
                     f"{path} is fresh until {until}. Its index entries still call it stale:\n"
                     f"{entries}",
                     [
-                        ("drop", "Also drop the stale note from them", "y"),
-                        ("keep", "Only the date", "n"),
+                        ("drop", "Also drop the stale note from them"),
+                        ("keep", "Only the date"),
                     ],
                 ),
                 lambda answer: write(until, answer == "drop") if answer else None,
@@ -171,7 +175,8 @@ class LifecycleActions:
         choices = [
             (
                 str(days),
-                f"+{days} days: {extend_stale_after(current, days, self.app.today)}"
+                f"{_SPANS.get(days, '')}+{days} days, until "
+                f"{extend_stale_after(current, days, self.app.today)}"
                 + (f" (every {doc_type}, by this package's rules)" if days == own else ""),
             )
             for days in offered

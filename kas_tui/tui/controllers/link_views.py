@@ -187,9 +187,9 @@ class LinkController:
                 "Broken link",
                 f"{where}: [{edge.text}]({edge.href}): the package holds no such file.",
                 [
-                    ("open", "Open the page at the link", "o"),
-                    ("point", "Point it at another file", "p"),
-                    ("remove", "Remove the link, keep its text", "r"),
+                    ("open", "Open the page at the link"),
+                    ("point", "Point it at another file"),
+                    ("remove", "Remove the link, keep its text"),
                 ],
             ),
             decided,

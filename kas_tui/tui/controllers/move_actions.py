@@ -255,9 +255,9 @@ class MoveController:
                 verb,
                 f"{plan.label}\n{plan.summary()}; ctrl+z undoes it all.{notes}",
                 [
-                    ("apply", verb, "y"),
-                    ("diff", "Show the diff first", "d"),
-                    ("cancel", "Cancel", "n"),
+                    ("apply", verb),
+                    ("diff", "Diff first"),
+                    ("cancel", "Cancel"),
                 ],
             ),
             decided,

@@ -37,7 +37,8 @@ from kas_tui.features.agent import (
     WalkError,
 )
 from kas_tui.text.wording import counted, elide_path, holds_words
-from kas_tui.tui.screens.ask import AskScreen, ConfirmScreen
+from kas_tui.tui.screens.ask import AskScreen
+from kas_tui.tui.screens.choose import ConfirmScreen
 from kas_tui.tui.widgets.trail import (
     TrailTable,
     summary_table,
@@ -408,7 +409,10 @@ class AgentWalkScreen(AgentView):
             if yes:
                 self._start_new_walk()
 
-        self.app.push_screen(ConfirmScreen("New walk", question), answered)
+        self.app.push_screen(
+            ConfirmScreen("New walk", question, yes="Discard it, start anew", no="Keep it"),
+            answered,
+        )
 
     def _start_new_walk(self) -> None:
         old = self.walk

@@ -1,4 +1,5 @@
-"""A one-line question: an Input in a small modal, with an optional check before closing."""
+"""A one-line question: an Input in a small modal, with an optional check before closing.
+(A yes-or-no question is choose.ConfirmScreen.)"""
 
 from __future__ import annotations
 
@@ -69,24 +70,3 @@ class AskScreen(ModalScreen[str | None]):
     @on(Input.Changed, "#ask-input")
     def edited(self) -> None:
         self.query_one("#ask-error").display = False
-
-
-class ConfirmScreen(ModalScreen[bool]):
-    """A yes-or-no question: ``y`` or enter answers yes, ``n`` or escape no."""
-
-    CSS_PATH = "ask.tcss"
-    BINDINGS = [
-        Binding("y,enter", "dismiss(True)", "Yes"),
-        Binding("n,escape", "dismiss(False)", "No"),
-    ]
-
-    def __init__(self, title: str, question: str) -> None:
-        super().__init__()
-        self.title_text = title
-        self.question = question
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="ask-box") as box:
-            box.border_title = Text(self.title_text)
-            box.border_subtitle = Text("y or enter: yes · n or escape: no")
-            yield Static(Text(self.question), id="ask-prompt")

@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 
 from kas_tui.features.bulk_edit import Preview
 from kas_tui.text.wording import counted
-from kas_tui.tui.screens.choose import DiffScreen, diff_text
+from kas_tui.tui.screens.choose import DIALOG_HINT, DiffScreen, diff_text, keyed_label
 
 #: Changed files whose diffs the preview shows one after the other (above: one at a time).
 PREVIEW_ALL_LIMIT = 200
@@ -23,7 +23,8 @@ PREVIEW_ALL_LIMIT = 200
 class BulkPreviewScreen(DiffScreen):
     """Every file's diff before writing: files on the left, diffs on the right.
 
-    ``y`` writes them all (dismisses ``True``), ``n`` or escape does not. Up to
+    Its Write button (``w``, or enter) writes them all (dismisses ``True``), Cancel
+    (``c``) or escape does not. Up to
     :data:`PREVIEW_ALL_LIMIT` changed files, the diffs follow one another and the list
     jumps between them; above that, the right side shows the highlighted file's diff.
     """
@@ -31,7 +32,8 @@ class BulkPreviewScreen(DiffScreen):
     CSS_PATH = ["choose.tcss", "bulk_preview.tcss"]
 
     def __init__(self, title: str, result: Preview, *, confirm: str = "Write") -> None:
-        super().__init__(title, result.diff, confirm=confirm)
+        label = f"{confirm} {counted(len(result.diffs), 'file')}"
+        super().__init__(title, result.diff, confirm=label)
         self.result = result
         self.all_at_once = len(result.diffs) <= PREVIEW_ALL_LIMIT
         self.order: list[str] = [*result.diffs, *result.refused, *result.unchanged]
@@ -47,14 +49,15 @@ class BulkPreviewScreen(DiffScreen):
             text.append(" · ")
             text.append(f"{len(result.refused):,} refused", "bold red")
             text.append(" (left alone, see why on the left)")
-        text.append("\nNothing is written until you press y; ctrl+z undoes it all at once.")
+        key = self.keys["diff-yes"]
+        text.append(f"\nNothing is written until you press {key}; ctrl+z undoes it all at once.")
         return text
 
     def compose(self) -> ComposeResult:
         changed = len(self.result.diffs)
         with Vertical(id="bulk-preview-box") as box:
             box.border_title = Text(self.title_text)
-            box.border_subtitle = "↑↓ files · y write all · n/escape cancel"
+            box.border_subtitle = f"↑↓ files · {DIALOG_HINT}"
             yield Static(self.summary(), id="bulk-preview-summary")
             with Horizontal(id="bulk-preview-main"):
                 yield OptionList(*self._options(), id="bulk-preview-files")
@@ -71,13 +74,13 @@ class BulkPreviewScreen(DiffScreen):
                     else:
                         yield Static(id="bulk-diff-one", classes="bulk-diff")
             with Horizontal(id="bulk-preview-buttons"):
-                yield Button(
-                    f"y {self.confirm} {counted(changed, 'file')}",
-                    id="diff-yes",
-                    variant="primary",
-                    disabled=not changed,
-                )
-                yield Button("n Cancel", id="diff-no")
+                for id_, _, label, key in self.answers:
+                    yield Button(
+                        keyed_label(label, key),
+                        id=id_,
+                        variant="primary" if id_ == self.default else "default",
+                        disabled=id_ == "diff-yes" and not changed,
+                    )
 
     def _options(self) -> Iterable[Option]:
         for number, path in enumerate(self.order):
@@ -114,9 +117,11 @@ class BulkPreviewScreen(DiffScreen):
             ("= ", "bright_black"), (path, "bold"), "\nunchanged: it already is as asked."
         )
 
+    def focus_first(self) -> None:
+        self.query_one("#bulk-preview-files", OptionList).focus()
+
     def on_mount(self) -> None:
         files = self.query_one("#bulk-preview-files", OptionList)
-        files.focus()
         if self.order:
             files.highlighted = 0
         if not self.all_at_once and self.order:

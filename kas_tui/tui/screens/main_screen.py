@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Header
 
-from kas_tui.tui.commands import bindings
+from kas_tui.tui.commands import PANE_TITLES, bindings, pane_bindings
 from kas_tui.tui.pane_widths import PANES, pane_widths
 from kas_tui.tui.widgets.body_pane import BodyPane
 from kas_tui.tui.widgets.files_view import FilesView
@@ -46,6 +46,21 @@ _TITLES = {
 
 #: The panes ``z`` zooms, by id.
 _PANE_IDS = frozenset(selector.removeprefix("#") for selector in _TITLES)
+#: The pane (commands.PANE_KEYS) whose keys the footer and ``?`` show first, by pane id.
+_KEYS_OF = {
+    "nav": "tree",
+    "files": "files",
+    "meta": "document",
+    "body": "document",
+    "findings": "findings",
+}
+
+
+class DocumentPanes(Vertical):
+    """The frontmatter and body panes: their keys, shown in the footer while either has
+    the focus (commands.PANE_KEYS)."""
+
+    BINDINGS = pane_bindings("document")
 
 
 class MainScreen(Screen[None]):
@@ -150,7 +165,7 @@ class MainScreen(Screen[None]):
         with Horizontal(id="main"):
             yield NavTree(package, self.today, id="nav")
             yield FilesView(package, id="files")
-            with Vertical(id="detail"):
+            with DocumentPanes(id="detail"):
                 with MetaFrame(id="meta"):
                     yield MetaPane(id="meta-text")
                 yield BodyPane(id="body")
@@ -232,6 +247,15 @@ class MainScreen(Screen[None]):
             return
         pane = self._pane_of(self.focused) or self.query_one(NavTree)
         self.maximized = pane
+
+    def pane_here(self) -> str | None:
+        """The name (of commands.PANE_KEYS) of the pane holding the focus, if any."""
+        pane = self._pane_of(self.focused)
+        return _KEYS_OF.get(pane.id or "") if pane is not None else None
+
+    def pane_title(self) -> str:
+        """What ``?`` calls the pane holding the focus."""
+        return PANE_TITLES.get(self.pane_here() or "", "")
 
     def _pane_of(self, widget: Widget | None) -> Widget | None:
         """The pane (tree, files, frontmatter, body, findings) holding ``widget``."""

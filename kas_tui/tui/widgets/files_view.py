@@ -10,6 +10,7 @@ from textual.widgets.tree import TreeNode
 
 from kas_tui.core.house_rules import HOUSE_RULES_FILE
 from kas_tui.core.package import Package
+from kas_tui.tui.commands import pane_bindings
 from kas_tui.tui.widgets.nav_tree import VI_KEYS, NodeRef
 
 _ROLES = {
@@ -27,7 +28,7 @@ class FilesView(Tree[NodeRef]):
     index entry whose file is missing, ``·`` an asset.
     """
 
-    BINDINGS = VI_KEYS
+    BINDINGS = [*pane_bindings("files"), *VI_KEYS]
 
     def __init__(self, package: Package, **kwargs) -> None:
         super().__init__(

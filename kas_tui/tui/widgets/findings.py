@@ -15,6 +15,7 @@ from textual.widgets import DataTable, ProgressBar, Static
 
 from kas_tui.features.check.findings import Finding, Report
 from kas_tui.text.wording import counted, elide_path, wrap_words
+from kas_tui.tui.commands import pane_bindings
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
@@ -42,6 +43,8 @@ class FindingsPanel(Vertical):
         height: 1fr;
     }
     """
+
+    BINDINGS = pane_bindings("findings")
 
     class Jump(Message):
         """The user picked a finding."""

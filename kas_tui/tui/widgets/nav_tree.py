@@ -19,7 +19,7 @@ from kas_tui.core.package import Package
 from kas_tui.core.records import Listing
 from kas_tui.features.check.findings import Finding
 from kas_tui.text.description_verdicts import drifted
-from kas_tui.tui.commands import bindings
+from kas_tui.tui.commands import pane_bindings
 from kas_tui.tui.palette import trust_mark
 
 _RANK = {"error": 0, "warning": 1, "info": 2}
@@ -70,7 +70,7 @@ def _title_shortened(text: Text, start: int, end: int, room: int) -> Text:
 class NavTree(Tree[NodeRef]):
     """Index entries with their one-sentence descriptions; bundles expand lazily."""
 
-    BINDINGS = [*bindings("tree"), *VI_KEYS]
+    BINDINGS = [*pane_bindings("tree"), *VI_KEYS]
 
     #: Files an agent walk or replay read (``read``) or peeked at (``peeked``), by path.
     visited: Mapping[str, str] = MappingProxyType({})
