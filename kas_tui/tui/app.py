@@ -30,6 +30,7 @@ from kas_tui.core.package import Package
 from kas_tui.text.wording import counted
 from kas_tui.tui.commands import COMMANDS, KasCommands, bindings
 from kas_tui.tui.control_codes import show_control_codes
+from kas_tui.tui.controllers.edit_keys import edit_meta, edit_selected, edit_skill
 from kas_tui.tui.controllers.edits import BURST_KEYS, EditController
 from kas_tui.tui.controllers.external_editor import ExternalEditor
 from kas_tui.tui.controllers.find_index import FindIndex
@@ -483,40 +484,13 @@ class KasApp(App[None]):
     # editing: the editors live in screens/, running edits in controllers/edits.py
 
     def action_edit(self) -> None:
-        """``e``: in the tree, edit the entry under the cursor (or SKILL.md at the root);
-        elsewhere, the frontmatter of the document shown."""
-        tree = self.query_one(NavTree)
-        if tree.has_focus and tree.cursor_node is not None:
-            ref = tree.cursor_node.data
-            if ref is None or ref.kind == "root":
-                self.action_edit_skill()
-                return
-            if ref.listing is not None:
-                from kas_tui.tui.screens.entry_editor import open_entry_editor
-
-                open_entry_editor(self, ref.listing)
-                return
-        if self.location == "SKILL.md":
-            self.action_edit_skill()
-        else:
-            self.action_edit_meta()
+        edit_selected(self)
 
     def action_edit_meta(self) -> None:
-        path = self.nav.document_shown()
-        if path is not None:
-            from kas_tui.tui.screens.meta_editor import open_meta_editor
-
-            open_meta_editor(self, path)
+        edit_meta(self)
 
     def action_edit_skill(self) -> None:
-        if self.package.skill is None:  # nothing to edit: offer to create it
-            from kas_tui.tui.screens.create import SKILL, open_create
-
-            open_create(self, SKILL)
-            return
-        from kas_tui.tui.screens.skill_editor import open_skill_editor
-
-        open_skill_editor(self)
+        edit_skill(self)
 
     def action_edit_external(self) -> None:
         self.external_editor.edit()

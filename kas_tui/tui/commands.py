@@ -250,7 +250,6 @@ COMMANDS: tuple[Command, ...] = (
         "Diff",
         "What changed since a git revision: documents, index entries, links, tokens, findings",
         "Review",
-        footer=False,
     ),
     # Move
     Command(

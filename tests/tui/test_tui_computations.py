@@ -47,21 +47,21 @@ async def test_the_pane_shows_the_contract_and_enter_jumps_to_the_block(root: Pa
         await pilot_wait_until(pilot, lambda: 0 < block_row() <= 3)
 
 
-async def test_enter_opens_a_computation_file_and_says_why_elsewhere(root: Path) -> None:
+async def test_enter_opens_a_computation_file_and_is_offered_only_there(root: Path) -> None:
     app = KasApp(Package.open(root), today=TODAY, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         app.go(REFUND, reveal=True)
         await pilot.pause()
         app.query_one("#meta").focus()
+        await pilot_wait_until(pilot, lambda: "Computation" in screen_text(app).splitlines()[-1])
         await pilot.press("enter")
         await pilot_wait_until(pilot, lambda: "SELECT" in screen_text(app))
         assert "an asset" in screen_text(app)  # shown read only, as a followed link is
         app.go("slos/slo-overview.md", reveal=True)
         await pilot.pause()
         app.query_one("#meta").focus()
-        await pilot.press("enter")
         await pilot_wait_until(
-            pilot, lambda: any("not one" in str(n.message) for n in app._notifications)
+            pilot, lambda: "Computation" not in screen_text(app).splitlines()[-1]
         )
 
 

@@ -115,7 +115,17 @@ class MetaPane(Static):
     focusable frame: a long frontmatter is never out of reach in a short pane)."""
 
     #: The contract of the Attested Computation shown, if one is (Enter opens its computation)
-    contract: Contract | None = None
+    _contract: Contract | None = None
+
+    @property
+    def contract(self) -> Contract | None:
+        return self._contract
+
+    @contract.setter
+    def contract(self, value: Contract | None) -> None:
+        if (value is None) != (self._contract is None) and self.parent is not None:
+            self.parent.refresh_bindings()  # the frame's Enter is offered, or no longer
+        self._contract = value
 
     def show_document(self, package: Package, doc: Document, today: dt.date) -> None:
         tier = doc.trust_tier
@@ -202,16 +212,19 @@ class MetaFrame(VerticalScroll):
     """The frontmatter pane's scrolling frame; Enter opens an Attested Computation's
     computation (its file, or its block in the body)."""
 
-    BINDINGS = [Binding("enter", "open_computation", "Open computation")]
+    BINDINGS = [Binding("enter", "open_computation", "Computation")]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter is offered (and shown) only while an Attested Computation is shown."""
+        if action == "open_computation":
+            return self.query_one(MetaPane).contract is not None
+        return True
 
     def action_open_computation(self) -> None:
         contract = self.query_one(MetaPane).contract
         if contract is None:
-            self.app.notify(
-                "Enter here opens an Attested Computation's computation; this is not one",
-                severity="warning",
-            )
-        elif contract.computation:
+            return
+        if contract.computation:
             self.app.follow(contract.computation)  # type: ignore[attr-defined]
         elif contract.blocks:
             self.app.go_to_line(contract.path, contract.blocks[0][0])  # type: ignore[attr-defined]
