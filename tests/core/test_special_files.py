@@ -245,7 +245,9 @@ def test_install_leaves_the_pipe_out_of_the_copy_and_says_so(root: Path, tmp_pat
     project.mkdir()
     result = _cli("install", root, "--for", "claude", "--project", project)
     assert result.returncode == 0, result.stderr
-    assert result.stderr == (
+    assert result.stderr == (  # the demo's own questions are kept from agents too
+        "kas-tui install: skipped evals/: the package's question set, with its answers: "
+        "never given to an agent, not copied; kas-tui eval reads it from the package\n"
         f"kas-tui install: skipped {PIPE}: {SAID}, not copied; remove it from the package\n"
     )
     target = project / ".claude" / "skills" / "orbit-handbook"

@@ -14,7 +14,7 @@ from kas_tui.features.agent.walk import Walk
 
 
 def with_evals(root: Path) -> Path:
-    (root / "evals").mkdir()
+    (root / "evals").mkdir(exist_ok=True)
     record = {
         "skill_name": "orbit-handbook",
         "evals": [{"id": 1, "prompt": "q?", "gold": ["a.md"]}],

@@ -71,7 +71,11 @@ SPEC_TIMING = '{\n  "total_tokens": 84852,\n  "duration_ms": 23332\n}\n'
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Path:
-    return Path(shutil.copytree(DEMO, tmp_path / "orbit-handbook"))
+    """The demo without its own question set (``evals/``): the commands' cases start from
+    a package that has none (see test_the_demo_carries_its_own_questions for the set)."""
+    root = Path(shutil.copytree(DEMO, tmp_path / "orbit-handbook"))
+    shutil.rmtree(root / "evals")
+    return root
 
 
 def _fields(questions: list[Question]) -> list[tuple]:
@@ -296,3 +300,14 @@ def test_a_benchmark_holds_each_ablation_and_the_delta(demo: Path) -> None:
     assert summary["delta"]["pass_rate"] == round(
         full["pass_rate"]["mean"] - ablated["pass_rate"]["mean"], 4
     )
+
+
+def test_the_demo_carries_its_own_questions(capsys: pytest.CaptureFixture) -> None:
+    """The demo's evals/evals.json, written by people: 30 questions with gold pages and
+    expected answers, read as a question set of the demo."""
+    from kas_tui.core.package import Package
+    from kas_tui.features.evaluate.question_files import read_question_set
+
+    qset = read_question_set(DEMO / "evals" / "evals.json", Package.open(DEMO))
+    assert qset.problems == [] and len(qset.questions) == 30
+    assert all(q.gold and q.answer for q in qset.questions)

@@ -48,10 +48,13 @@ def _plant(root: Path) -> None:
 
 
 def _disk_files(root: Path) -> dict[str, bytes]:
-    """Every file of the package as ``install`` copies it: hidden names left out."""
+    """Every file of the package as ``install`` copies it: hidden names and the root's
+    ``evals/`` (the package's own questions and answers) left out."""
     found = {}
     for folder, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if not d.startswith(".")]
+        if Path(folder) == root:
+            dirs[:] = [d for d in dirs if d != "evals"]
         for name in files:
             if not name.startswith("."):
                 path = Path(folder, name)
@@ -123,7 +126,7 @@ def test_over_stdio_the_sdk_client_crawls_the_skill_byte_for_byte(
     _check_crawl(root, skill, read)
     children = {c["name"]: c for c in top["resources"]}
     on_disk = sorted(p.name for p in root.iterdir() if not p.name.startswith("."))
-    assert sorted(children) == on_disk
+    assert sorted(children) == [name for name in on_disk if name != "evals"]  # kept back
     assert children["incidents"] == {
         "uri": f"skill://{NAME}/incidents",
         "name": "incidents",
