@@ -43,7 +43,14 @@ def test_curator_view_document(snap_compare, app: KasApp) -> None:
 
 
 def test_files_view(snap_compare, app: KasApp) -> None:
-    assert snap_compare(app, terminal_size=SIZE, press=["f", "down", "enter"])
+    from tests.helpers.waiting import pilot_wait_until
+
+    async def run_before(pilot) -> None:  # the keys go to the files view once it has focus
+        await pilot.press("f")
+        await pilot_wait_until(pilot, lambda: pilot.app.query_one("FilesView").has_focus)
+        await pilot.press("down", "enter")
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
 def test_find(snap_compare, app: KasApp) -> None:
