@@ -352,12 +352,16 @@ async def evaluation(pilot) -> None:
 
 
 def _evaluated(root: Path) -> None:
-    """The demo's drafted questions, evaluated into a data folder of the shot's own."""
-    from kas_tui.features.evaluate.rerun import drafted_questions, rerun_all
+    """The demo's own questions (evals/evals.json, written by people), evaluated into a
+    data folder of the shot's own."""
+    from kas_tui.core.package import Package
+    from kas_tui.features.evaluate.question_files import read_question_set
+    from kas_tui.features.evaluate.rerun import rerun_all
 
     os.environ["KAS_TUI_DATA_DIR"] = str(root.parent.parent / "data")
-    questions = drafted_questions(root, n=50)
-    rerun_all(root, questions, ablations=("descriptions",), questions_source="questions.jsonl")
+    evals = root / "evals" / "evals.json"
+    questions = read_question_set(evals, Package.open(root)).questions
+    rerun_all(root, questions, ablations=("descriptions",), questions_source="evals/evals.json")
 
 
 evaluation.prepare = _evaluated  # type: ignore[attr-defined]
