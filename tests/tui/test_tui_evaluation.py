@@ -311,3 +311,17 @@ async def test_a_corrupt_report_is_one_line_naming_the_file(root: Path) -> None:
         screen.load()
         await pilot.pause()
         assert "report schema 9; this kas-tui reads 1" in text_of(screen, "#eval-empty")
+
+
+def test_the_header_gives_the_medians_to_the_first_gold_read_when_known(tmp_path: Path) -> None:
+    """Issue 34 item 6: the totals of a lexical walk measure its wandering after the
+    answer; the header says what the walks took to reach it, when the report knows."""
+    from kas_tui.features.evaluate.stored import Figures, StoredEvaluation
+    from kas_tui.tui.widgets.eval_view import figures_text
+
+    known = Figures(4, 3, 0.75, 0.75, 4, 15, 7308, median_turns_to_gold=3.5,
+                    median_tokens_to_gold=1695)  # fmt: skip
+    text = figures_text(StoredEvaluation(tmp_path, overall=known)).plain
+    assert "median 15 turns, 7,308 tokens" in text and "to gold 3.5 turns, 1,695 tokens" in text
+    old = figures_text(StoredEvaluation(tmp_path, overall=Figures(4, 3, 0.75, 0.75, 4, 15, 7308)))
+    assert "to gold" not in old.plain  # a report from before says nothing it does not know

@@ -86,6 +86,9 @@ class Figures:
     within_turns: int = 0
     median_turns: float = 0.0
     median_tokens: float = 0.0
+    #: medians up to the first gold read (``None``: not known, as for an old report)
+    median_turns_to_gold: float | None = None
+    median_tokens_to_gold: float | None = None
 
 
 @dataclass
@@ -212,7 +215,14 @@ def _figures(record: object) -> Figures:
         within_turns=_int(record.get("within_turns")),
         median_turns=_num(record.get("median_turns")),
         median_tokens=_num(record.get("median_tokens")),
+        median_turns_to_gold=_known(record.get("median_turns_to_gold")),
+        median_tokens_to_gold=_known(record.get("median_tokens_to_gold")),
     )
+
+
+def _known(value: object) -> float | None:
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return float(value) if ok else None  # type: ignore[arg-type]
 
 
 def _entry(record: object) -> EntryRef | None:
@@ -336,6 +346,8 @@ def stored_from(ev: Evaluation, folder: Path) -> StoredEvaluation:
             o.within,
             o.median_turns,
             o.median_tokens,
+            o.median_turns_to_gold,
+            o.median_tokens_to_gold,
         ),
         recall=dict(ev.recall),
         ablations=[(v.name, v.overall.reach) for v in ev.variants[1:]],

@@ -42,6 +42,11 @@ def figures_text(stored: StoredEvaluation, reruns: int = 0) -> Text:
         ("  ·  ", "bright_black"),
         f"median {o.median_turns:g} turns, {o.median_tokens:,.0f} tokens",
     )
+    if o.median_turns_to_gold is not None:  # what a walk took to find the answer
+        tokens = o.median_tokens_to_gold
+        said = f", {tokens:,.0f} tokens" if tokens is not None else ""
+        text.append("  ·  ", "bright_black")
+        text.append(f"to gold {o.median_turns_to_gold:g} turns{said}")
     second = Text()
     if stored.recall:
         second.append("flat BM25 ", "bright_black")
