@@ -256,9 +256,10 @@ def add_entry(
 
 def list_entries(pkg: Package, folder: str, entries: list[index_layout.NewEntry]) -> Change | None:
     """List ``entries`` in ``folder``'s index.md, placed by the one layout policy
-    (:func:`kas_tui.core.okf.index_layout.list_entries`); a missing index.md is created whole."""
+    (:func:`kas_tui.core.okf.index_layout.list_entries`); a missing index.md is created whole.
+    The living documents say where an entry goes (``deprecated=False``)."""
     index_rel = posixpath.join(folder, "index.md") if folder else "index.md"
-    kinds = entry_kinds(pkg)
+    kinds = entry_kinds(pkg, deprecated=False)
     title = index_title(pkg, folder)
 
     def transform(text: str | None) -> str:
@@ -273,10 +274,17 @@ def list_entries(pkg: Package, folder: str, entries: list[index_layout.NewEntry]
     )
 
 
-def entry_kinds(pkg: Package) -> dict[str, str]:
-    """Root-relative path -> kind (a document's type, or ``BUNDLE``) of what can be listed."""
+def entry_kinds(pkg: Package, *, deprecated: bool = True) -> dict[str, str]:
+    """Root-relative path -> kind (a document's type, or ``BUNDLE``) of what can be listed.
+
+    ``deprecated=False`` leaves deprecated documents out: where a new draft goes is not
+    where the retired ones of its type are kept (a "Retired" section of runbooks)."""
     kinds = {folder: index_layout.BUNDLE for folder in pkg.folders}
-    kinds.update((path, doc.type) for path, doc in pkg.documents.items())
+    kinds.update(
+        (path, doc.type)
+        for path, doc in pkg.documents.items()
+        if deprecated or doc.status != "deprecated"
+    )
     return kinds
 
 

@@ -179,7 +179,7 @@ def place_entry(pkg: Package, folder: str, entry: index_layout.NewEntry) -> Plac
     for e in old.entries if old is not None else ():
         if index_layout.resolve_entry_path(folder, e) == entry.path:
             return Placement(index_rel, e.section, e.render().rstrip("\r\n"), listed=True)
-    kinds = editing.entry_kinds(pkg)
+    kinds = editing.entry_kinds(pkg, deprecated=False)  # a new draft is never retired
     title = editing.index_title(pkg, folder)
     after = index_layout.list_entries(before, folder, [entry], kinds, title=title)
     new = index_fmt.parse_index(after)

@@ -528,7 +528,7 @@ def _list(pkg: Package, folder: str, entries: list[index_layout.NewEntry]) -> li
     from kas_tui.core.editing import entry_kinds, index_title
 
     index_rel = posixpath.join(folder, "index.md") if folder else "index.md"
-    kinds = entry_kinds(pkg)
+    kinds = entry_kinds(pkg, deprecated=False)  # imported drafts go where the living ones are
     title = index_title(pkg, folder)
     create = pkg.indexes.get(folder) is None and not (pkg.root / index_rel).exists()
     return _apply(

@@ -396,3 +396,22 @@ def test_the_new_skill_md_has_the_skeleton_and_passes_its_checks(skill_less: Pac
         plan_skill(skill_less, description=description)
     session.undo()
     assert files(skill_less.root) == before and skill_less.skill is None
+
+
+def test_a_new_draft_never_goes_where_the_retired_documents_of_its_type_are(
+    demo: Package,
+) -> None:
+    """oncall/index.md keeps its one deprecated runbook under "Retired": a new Runbook
+    went there, as the only section whose documents were mostly runbooks."""
+    plan = plan_document(
+        demo,
+        "oncall",
+        title="Paging a second responder",
+        description="How to page a second responder during an incident.",
+        type="Runbook",
+    )
+    assert plan.placement.section == "Paging and escalation"
+    run(demo, lambda p: write_document(p, plan, today=TODAY))
+    index = parse_index((demo.root / "oncall/index.md").read_text("utf-8"))
+    (entry,) = [e for e in index.entries if e.target == "paging-a-second-responder.md"]
+    assert entry.section == "Paging and escalation"  # written where the plan said
