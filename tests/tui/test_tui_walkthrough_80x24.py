@@ -12,11 +12,13 @@ from textual.widgets import Label, Static
 
 from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
+from kas_tui.tui.widgets.nav_tree import NavTree
 from tests.helpers.screen import rows_of, screen_text
 from tests.helpers.waiting import pilot_wait_until
 
 TODAY = dt.date(2026, 11, 30)
 SMALL = (80, 24)
+FIRST = "oncall/oncall-overview.md"  # the first page of oncall/; the FAQ follows it
 
 
 def _app(root: Path) -> KasApp:
@@ -62,3 +64,29 @@ async def test_the_evaluation_promises_no_more_questions_than_it_drafts(root: Pa
         # the demo drafts 3 of the 10 asked for: "press d to draft 10 questions" was wrong
         assert "press d to draft up to 10 questions" in str(empty.render())
         assert "draft up to 10" in screen_text(app).replace("\n", " ")
+
+
+async def test_v_right_after_an_arrow_key_verifies_the_page_under_the_trees_cursor(
+    root: Path,
+) -> None:
+    """In tmux, ``Down Down V`` sent at once verified the page shown before the last
+    move: the key came before the tree's highlight message. It now acts on the page
+    under the focused tree's cursor, the one the screen goes on to show."""
+    app = _app(root)
+    app.settings.reviewer = "sam.lee"
+    async with app.run_test(size=SMALL) as pilot:
+        tree = app.query_one(NavTree)
+        app.go(FIRST, reveal=True)
+        await pilot_wait_until(pilot, lambda: app.location == FIRST)
+        tree.focus()
+        await pilot.pause()
+        before = {p: len(d.meta.get("verified") or []) for p, d in app.package.documents.items()}
+        tree.action_cursor_down()  # the highlight message is queued, not yet handled
+        under = tree.cursor_node.data.path
+        assert under != FIRST and app.location == FIRST
+        app.action_mark_verified()
+        await pilot.pause()
+        after = {p: len(d.meta.get("verified") or []) for p, d in app.package.documents.items()}
+        assert after[under] == before[under] + 1
+        assert after[FIRST] == before[FIRST]
+        assert app.location == under
