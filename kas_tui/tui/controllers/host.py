@@ -45,6 +45,9 @@ class Host(Protocol):
     @property
     def screen_stack(self) -> list[Screen[Any]]: ...
 
+    @property
+    def focused(self) -> Widget | None: ...
+
     def notify(
         self,
         message: str,

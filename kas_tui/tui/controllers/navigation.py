@@ -187,7 +187,17 @@ class Navigation:
             self.app.query_one(BodyPane).scroll_to_line(found.line, doc.body_line)
 
     def document_shown(self) -> str | None:
-        """The document shown, or ``None`` with a message when none is."""
+        """The document shown, or ``None`` with a message when none is.
+
+        A key typed right after an arrow key in the tree comes before the tree's
+        highlight message: the page under the focused tree's cursor is shown first, so
+        that ``V``, ``D`` or ``S`` never act on the page the cursor just left."""
+        tree = self.app.focused
+        if isinstance(tree, (NavTree, FilesView)) and tree.cursor_node is not None:
+            ref = tree.cursor_node.data
+            place = place_of(ref)
+            if ref is not None and ref.kind == "document" and place != self.location:
+                self.go(place, transient=True, moving=True)
         if self.location in self.app.package.documents:
             return self.location
         self.app.notify("Select a document first", severity="warning")

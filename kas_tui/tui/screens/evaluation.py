@@ -72,7 +72,7 @@ NO_EVALUATION = (
     "No evaluation of this package yet. Make one from a shell:\n\n"
     "  kas-tui questions PKG --out q.jsonl    drafts a question set (check it)\n"
     "  kas-tui eval PKG --questions q.jsonl   runs it; the last run shows here\n\n"
-    "Or press d to draft {n} questions from the documents and run them here."
+    "Or press d to draft up to {n} questions from the documents and run them here."
 )
 
 
@@ -369,7 +369,7 @@ class EvalScreen(KasScreen[None]):
             return
         if self.rows or self.busy():
             return
-        self.started("draft", f"Drafting {DRAFT_SIZE} questions and running them", DRAFT_SIZE)
+        self.started("draft", f"Drafting up to {DRAFT_SIZE} questions and running them", DRAFT_SIZE)
         self._run_draft()
 
     def busy(self) -> bool:

@@ -123,7 +123,7 @@ class ImportWizard(FilesStep, ConvertingStep, PreviewStep):
                                 id="iw-new-bundle",
                             )
                         with Vertical(classes="iw-field"):
-                            yield Label("Type (optional)")
+                            yield Label("Type, if any")
                             yield CleanInput(
                                 placeholder="inferred for each file",
                                 suggester=SuggestFromList(self.types, case_sensitive=False),

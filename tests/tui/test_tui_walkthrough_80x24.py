@@ -1,0 +1,92 @@
+"""What driving every key at 80×24 in tmux found cut or wrong (docs/tui-walkthrough.md):
+the SKILL.md editor's body note, the import wizard's labels and the evaluation's
+"draft 10 questions" promise. Each asserts the text a user reads, whole, at 80×24."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from rich.cells import cell_len
+from textual.widgets import Label, Static
+
+from kas_tui.core.package import Package
+from kas_tui.tui.app import KasApp
+from kas_tui.tui.widgets.nav_tree import NavTree
+from tests.helpers.screen import rows_of, screen_text
+from tests.helpers.waiting import pilot_wait_until
+
+TODAY = dt.date(2026, 11, 30)
+SMALL = (80, 24)
+FIRST = "oncall/oncall-overview.md"  # the first page of oncall/; the FAQ follows it
+
+
+def _app(root: Path) -> KasApp:
+    return KasApp(Package.open(root), today=TODAY, watch=False)
+
+
+async def test_the_skill_editors_body_note_is_shown_whole_at_80x24(root: Path) -> None:
+    app = _app(root)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("T", "home", "e")
+        await pilot_wait_until(pilot, lambda: type(app.screen).__name__ == "SkillEditor")
+        await pilot.pause()
+        note = app.screen.query_one("#skill-body-note")
+        shown = " ".join(row.strip() for row in rows_of(app, note))
+        # it was cut after "(recommended: under 500 lines," at 80 columns
+        assert "lines · ~" in shown and "500 lines" in shown and "5,000 tokens)" in shown
+
+
+async def test_the_import_wizards_labels_are_shown_whole_at_80x24(root: Path) -> None:
+    app = _app(root)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("i")
+        await pilot_wait_until(pilot, lambda: type(app.screen).__name__ == "ImportWizard")
+        await pilot.pause()
+        labels = list(app.screen.query_one("#iw-files").query(Label))
+        assert len(labels) >= 3
+        for label in labels:
+            text = str(label.render()).strip()
+            field = label.parent.content_region
+            # "Paths (comma or line separated; enter" and "Type (optional" were cut: the
+            # label ran past its field's right edge, on one row
+            assert label.region.right <= field.right, f"{text!r} runs past its field"
+            assert label.region.width * label.region.height >= cell_len(text), text
+
+
+async def test_the_evaluation_promises_no_more_questions_than_it_drafts(root: Path) -> None:
+    app = _app(root)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("g")
+        await pilot_wait_until(pilot, lambda: type(app.screen).__name__ == "EvalScreen")
+        empty = app.screen.query_one("#eval-empty", Static)
+        await pilot_wait_until(pilot, lambda: "No evaluation" in str(empty.render()))
+        # the demo drafts 3 of the 10 asked for: "press d to draft 10 questions" was wrong
+        assert "press d to draft up to 10 questions" in str(empty.render())
+        assert "draft up to 10" in screen_text(app).replace("\n", " ")
+
+
+async def test_v_right_after_an_arrow_key_verifies_the_page_under_the_trees_cursor(
+    root: Path,
+) -> None:
+    """In tmux, ``Down Down V`` sent at once verified the page shown before the last
+    move: the key came before the tree's highlight message. It now acts on the page
+    under the focused tree's cursor, the one the screen goes on to show."""
+    app = _app(root)
+    app.settings.reviewer = "sam.lee"
+    async with app.run_test(size=SMALL) as pilot:
+        tree = app.query_one(NavTree)
+        app.go(FIRST, reveal=True)
+        await pilot_wait_until(pilot, lambda: app.location == FIRST)
+        tree.focus()
+        await pilot.pause()
+        before = {p: len(d.meta.get("verified") or []) for p, d in app.package.documents.items()}
+        tree.action_cursor_down()  # the highlight message is queued, not yet handled
+        under = tree.cursor_node.data.path
+        assert under != FIRST and app.location == FIRST
+        app.action_mark_verified()
+        await pilot.pause()
+        after = {p: len(d.meta.get("verified") or []) for p, d in app.package.documents.items()}
+        assert after[under] == before[under] + 1
+        assert after[FIRST] == before[FIRST]
+        assert app.location == under
