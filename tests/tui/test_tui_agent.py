@@ -506,3 +506,27 @@ async def test_typing_filters_the_next_calls_and_esc_clears_first(demo: Package)
         assert screen.filter == "" and app.screen is screen
         assert options.option_count >= everything - 5
         assert not screen.query_one("#agent-filter").display
+
+
+async def test_a_replay_with_skill_md_in_the_prompt_counts_it_once_everywhere(
+    root: Path, tmp_path: Path
+) -> None:
+    """The bar said "+ 119 catalog" while the summary counted the catalog entry and the
+    SKILL.md the harness put in the prompt (1,508): both now say the same, and what."""
+    from kas_tui.features.agent.replay import replay_file
+
+    walk = tmp_path / "walk.jsonl"
+    walk.write_text(
+        '{"kind": "header", "preloaded": ["SKILL.md"]}\n'
+        '{"tool": "readfile", "args": {"path": "index.md"}}\n'
+    )
+    package = Package.open(root)
+    replayed = replay_file(package, walk)
+    fixed = replayed.summary.catalog_tokens
+    assert fixed > replayed.catalog.tokens  # SKILL.md's text counted with the entry
+    app = KasApp(package, today=dt.date(2026, 12, 5), watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ReplayScreen(package, replayed))
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        bar = str(app.screen.query_one("#agent-budget", Static).render())
+        assert f"+ {fixed:,} catalog + SKILL.md" in bar

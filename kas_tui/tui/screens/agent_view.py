@@ -129,6 +129,10 @@ class AgentView(Screen[AgentResult]):
             "tokens: the call plus the text it returned · cumulative: all calls so far"
         )
 
+    def fixed_prompt(self) -> tuple[int, str]:
+        """The tokens sent before the first call, and what they are: the catalog entry."""
+        return self.catalog.tokens, "catalog"
+
     # -- drawing ------------------------------------------------------------------------
 
     def redraw(self, show: int | None = None) -> None:
@@ -138,7 +142,8 @@ class AgentView(Screen[AgentResult]):
         over = len(steps) > self.budget
         total = steps[-1].cumulative if steps else 0
         meter = budget_text(len(steps), self.budget)
-        meter.append(f"   {total:,} tokens + {self.catalog.tokens:,} catalog ", "bright_black")
+        fixed, what = self.fixed_prompt()
+        meter.append(f"   {total:,} tokens + {fixed:,} {what} ", "bright_black")
         bar = self.query_one("#agent-budget", Static)
         bar.update(meter)
         bar.set_class(over, "over-budget")

@@ -18,6 +18,7 @@ from kas_tui.features.agent import (
     Replay,
     Step,
 )
+from kas_tui.features.agent.replay import preloaded_paths
 from kas_tui.tui.widgets.trail import (
     TrailTable,
     argument_of,
@@ -62,6 +63,13 @@ class ReplayScreen(AgentView):
     @property
     def steps(self) -> tuple[Step, ...]:
         return self.replayed.steps
+
+    def fixed_prompt(self) -> tuple[int, str]:
+        """The catalog entry and the files the harness put in the prompt (SKILL.md), as
+        the summary counts them."""
+        preloaded = preloaded_paths(self.replayed.header)
+        what = " + ".join(["catalog", *preloaded])
+        return self.replayed.summary.catalog_tokens, what
 
     def compose_side(self) -> ComposeResult:
         with VerticalScroll(id="agent-summary-box"):
