@@ -209,3 +209,25 @@ async def test_literal_titles_a_cancelled_preview_and_a_file_changed_before_the_
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, BulkScreen)
+
+
+async def test_at_80_columns_every_column_shown_fits_and_wider_tags_and_path_come_back(demo):
+    """The walkthrough found the Staleness column cut at 80 columns: the table scrolled
+    sideways. Narrow, tags and path give way to the title; wide, all eight are there."""
+    from tests.helpers.screen import rows_of
+
+    app = new_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await opened(pilot)
+        table = screen.query_one("#bulk-table", DataTable)
+        header = rows_of(app, table)[1]
+        assert "Staleness" in header and "Tags" not in header
+        assert [c.label.plain for c in table.columns.values()][-1] == "Staleness"
+        assert table.virtual_size.width <= table.size.width  # nothing beyond the edge
+    app = new_app(Package.open(demo.root))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot)
+        table = screen.query_one("#bulk-table", DataTable)
+        labels = [c.label.plain for c in table.columns.values()]
+        assert labels[-2:] == ["Tags", "Path"]
+        assert table.virtual_size.width <= table.size.width

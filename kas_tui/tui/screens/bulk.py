@@ -77,6 +77,9 @@ if TYPE_CHECKING:
 
 #: Rows put in the table at most; the rest are counted, selectable with ``a`` and edited.
 ROW_LIMIT = 1_000
+#: From this many columns wide the table also shows tags and path (narrower, the title
+#: takes their room: the staleness column was cut at 80 columns).
+ALL_COLUMNS_FROM = 140
 #: Seconds the text filter waits for the typing to pause.
 TYPING_PAUSE = 0.15
 
@@ -112,6 +115,7 @@ class BulkScreen(KasScreen[None]):
         self._choices: Choices | None = None
         self._width = 0
         self._path_width = 40
+        self._all_columns = True
 
     # -- the app's package ----------------------------------------------------------
 
@@ -144,20 +148,27 @@ class BulkScreen(KasScreen[None]):
         self.query_one("#bulk-table").focus()
 
     def _columns(self, width: int) -> None:
-        """(Re)make the columns so that the table fits ``width`` without scrolling sideways."""
+        """(Re)make the columns so that the table fits ``width`` without scrolling sideways:
+        below :data:`ALL_COLUMNS_FROM` columns, tags and path give way to the title (the
+        path shows in the preview, tags in the filter)."""
         self._width = width
-        flexible = max(60, width - 2 - 2 - 8 * 2 - (1 + 12 + 10 + 10 + 11))
+        fixed = 1 + 12 + 10 + 10 + 11  # mark, type, status, trust, staleness
+        self._all_columns = width >= ALL_COLUMNS_FROM
+        columns = 8 if self._all_columns else 6
+        flexible = max(12, width - 4 - 2 * columns - fixed)  # frame, scrollbar, padding
         self._path_width = flexible * 36 // 100
+        title = flexible * 40 // 100 if self._all_columns else flexible
         table = self.query_one("#bulk-table", DataTable)
         table.clear(columns=True)
         table.add_column(Text("✓"), key="mark", width=1)
-        table.add_column("Title", key="title", width=flexible * 40 // 100)
+        table.add_column("Title", key="title", width=title)
         table.add_column("Type", key="type", width=12)
         table.add_column("Status", key="status", width=10)
         table.add_column("Trust", key="trust", width=10)
         table.add_column("Staleness", key="staleness", width=11)
-        table.add_column("Tags", key="tags", width=flexible - flexible * 76 // 100)
-        table.add_column("Path", key="path", width=self._path_width)
+        if self._all_columns:
+            table.add_column("Tags", key="tags", width=flexible - title - self._path_width)
+            table.add_column("Path", key="path", width=self._path_width)
 
     def on_resize(self) -> None:
         # below 110 columns the six filters sit in two rows of three, each wide enough
@@ -195,17 +206,20 @@ class BulkScreen(KasScreen[None]):
         rows = self.matches[:ROW_LIMIT]
         self.shown = [doc.path for doc in rows]
         for doc in rows:
-            table.add_row(
+            cells = [
                 MARK if doc.path in self.selected else NO_MARK,
                 Text(doc.title, no_wrap=True, overflow="ellipsis"),
                 Text(doc.type or "(none)", "bold" if doc.type else "red"),
                 Text(doc.status, STATUS_STYLE.get(doc.status, "")),
                 trust_text(doc.trust_tier, short=True),
                 staleness_cell(doc, today),
-                Text(", ".join(doc.tags), "magenta", no_wrap=True, overflow="ellipsis"),
-                self._path_cell(doc.path),
-                key=doc.path,
-            )
+            ]
+            if self._all_columns:
+                cells.append(
+                    Text(", ".join(doc.tags), "magenta", no_wrap=True, overflow="ellipsis")
+                )
+                cells.append(self._path_cell(doc.path))
+            table.add_row(*cells, key=doc.path)
         if cursor in self.shown:
             table.move_cursor(row=self.shown.index(cursor), animate=False)
         self._counts()
