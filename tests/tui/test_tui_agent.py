@@ -365,6 +365,8 @@ async def test_replay_flags_missing_outside_guessed_and_bad_lines(demo, tmp_path
         await pilot.pause()
         ask = app.screen
         field = ask.query_one("#ask-input")
+        await pilot.press(*"/tmp/x")  # typed at once: the path, no "./" before it
+        assert field.value == "/tmp/x"
         field.value = str(tmp_path / "nope.jsonl")
         await pilot.press("enter")
         await pilot.pause()

@@ -143,7 +143,7 @@ def _ask_for_file(app: App, package: Package) -> None:
             "Replay a trajectory",
             "A JSON Lines file, one tool call per line (as exported by x in a walk, logged"
             " by kas-tui serve or by a harness):",
-            kept.last_export or "./",
+            kept.last_export or "",  # empty: what is typed is the path, "./" is no prefix
             check=check,
             placeholder="path/to/trajectory.jsonl",
         ),
