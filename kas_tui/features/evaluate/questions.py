@@ -324,7 +324,7 @@ def _gold_known(question: Question, package: Package, source: str, qset: Questio
     missing = [g for g in question.gold if g not in package.documents]
     if not missing:
         return True
-    from kas_tui.features.find.fuzzy import nearest_paths
+    from kas_tui.features.find.nearest import nearest_paths
 
     for path in missing:
         near = nearest_paths(path, list(package.documents), limit=2, cutoff=60)

@@ -591,15 +591,3 @@ def _spans(text: str, field: str, words: list[_Word], tier: int) -> tuple[Span, 
     if where is None:
         return tuple(merged)
     return tuple((where[s], where[e - 1] + 1) for s, e in merged)
-
-
-def nearest_paths(target: str, paths: list[str], *, limit: int | None = None, cutoff: float = 0):
-    """``paths`` ordered by how close each is to the path ``target`` that does not exist
-    (a broken link's destination, a mistyped gold path), closest first, ties by name:
-    what "did you mean" offers and what a picker for the file meant starts with."""
-    from rapidfuzz import fuzz
-
-    wanted = target.strip().lstrip("./").lstrip("/")
-    scored = process.extract(wanted, paths, scorer=fuzz.WRatio, limit=None, score_cutoff=cutoff)
-    ranked = sorted(scored, key=lambda hit: (-hit[1], hit[0]))
-    return [path for path, _, _ in ranked[:limit]]

@@ -197,7 +197,7 @@ class LinkController:
 
     def _point_elsewhere(self, edge: Edge, base: dict[str, Fingerprint]) -> None:
         """Pick the file the broken link should name; rewrite only its destination."""
-        from kas_tui.features.find.fuzzy import nearest_paths
+        from kas_tui.features.find.nearest import nearest_paths
 
         package = self.app.package
         every = [*package.documents, *(i.path for i in package.indexes.values())]
