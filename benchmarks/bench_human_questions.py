@@ -20,51 +20,27 @@ counted as not carried and left out of the figures; the count is printed.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from benchmarks.bench_build_eval import _build, _from_sources  # noqa: E402  (one of each)
+
 CORPORA = ROOT.parent / "shared" / "corpora"
 QUESTIONS = ROOT / "benchmarks" / "questions"
 NAMES = ("officedocs-support", "textual-docs")
 
 
-def _build(code: Path, corpus: Path, out: Path) -> float:
-    env = dict(os.environ, PYTHONPATH=str(code))
-    clock = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "kas_tui", "build", str(corpus), str(out), "--no-check"],
-        cwd=code,
-        env=env,
-        check=False,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    return time.perf_counter() - clock
-
-
 def _human(name: str, package: Path) -> tuple[list, int]:
     """The human-written set with gold mapped into ``package``; and how many were not."""
-    from kas_tui.features.evaluate.runs import Question
-
-    documents = json.loads((package / ".kas-build.json").read_text("utf-8"))["documents"]
-    carried, lost = [], 0
-    for line in (QUESTIONS / f"{name}.human.jsonl").read_text("utf-8").splitlines():
-        if not line.strip():
-            continue
-        record = json.loads(line)
-        gold = tuple(documents[g]["path"] for g in record["gold"] if g in documents)
-        if not gold:
-            lost += 1
-            continue
-        carried.append(Question(record["id"], record["question"], gold))
-    return carried, lost
+    path = QUESTIONS / f"{name}.human.jsonl"
+    carried = _from_sources(path, package)
+    asked = sum(1 for line in path.read_text("utf-8").splitlines() if line.strip())
+    return carried, asked - len(carried)
 
 
 def _figures(package: Path, questions: list, workers: int) -> dict[str, float]:
