@@ -72,6 +72,7 @@ from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.features.importing.toc_wiki import ATTACHMENTS, ORDER
 from kas_tui.text import prose
 from kas_tui.text.alike import AlikeSet
+from kas_tui.text.section_topics import common_headings
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 from kas_tui.text.wording import visible
 
@@ -481,6 +482,7 @@ class _Builder(
             if doc.strong_type and doc.strong_type not in FORMAT_TYPES:
                 folder_types[posixpath.dirname(doc.out)][doc.strong_type] += 1
         siblings: dict[str, AlikeSet] = defaultdict(AlikeSet)
+        common = common_headings(doc.blocks for doc in converted)
         total = len(converted)
         for n, doc in enumerate(sorted(converted, key=lambda d: d.out), start=1):
             assert doc.converted is not None
@@ -494,6 +496,7 @@ class _Builder(
                     root=self.out,
                     existing_types=folder_types[folder],
                     siblings=siblings[folder],
+                    common_headings=common,
                     now=self.now,
                     slug=stem,
                     blocks=doc.blocks,

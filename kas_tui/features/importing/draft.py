@@ -190,6 +190,7 @@ def draft_document(
     taken: Iterable[str] | None = None,
     existing_types: Counter[str] | None = None,
     siblings: Iterable[str] | AlikeSet = (),
+    common_headings: frozenset[str] = frozenset(),
     now: dt.datetime | None = None,
     slug: str | None = None,
     blocks: list[prose.Block] | None = None,
@@ -204,7 +205,8 @@ def draft_document(
     description that reads almost the same as one of them is passed over for the next
     candidate.
     ``type`` overrides the inferred type; ``slug`` the file name. ``blocks`` are the
-    body's :func:`~kas_tui.text.prose.blocks` when the caller has them already.
+    body's :func:`~kas_tui.text.prose.blocks` when the caller has them already;
+    ``common_headings`` the section names a whole site shares (not worth naming).
     """
     bundle = bundle.strip("/")
     if package is not None:
@@ -229,7 +231,9 @@ def draft_document(
     given_description = _text(foreign.get("description"))
     description = without_preamble(given_description)
     if not description:
-        description = draft_description(converted, title, parsed, siblings=siblings)
+        description = draft_description(
+            converted, title, parsed, siblings=siblings, common_headings=common_headings
+        )
     doc_type = (type or "").strip() or _text(foreign.get("type"))
     if not doc_type:
         doc_type = infer_type(converted, title, parsed, existing_types)

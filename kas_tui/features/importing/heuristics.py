@@ -23,6 +23,7 @@ from kas_tui.text import prose
 from kas_tui.text.alike import AlikeSet
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION, norm, says_nothing
 from kas_tui.text.openings import without_preamble
+from kas_tui.text.section_topics import section_topics, with_topics
 
 #: Longest drafted description (the checker's KAS045 threshold).
 MAX_DESCRIPTION = LONG_DESCRIPTION
@@ -189,6 +190,7 @@ def draft_description(
     parsed: list[prose.Block],
     *,
     siblings: Iterable[str] | AlikeSet = (),
+    common_headings: frozenset[str] = frozenset(),
 ) -> str:
     """One informative sentence about the document, at most about 200 characters.
 
@@ -207,10 +209,20 @@ def draft_description(
                 continue
             first = first or sentence
             if not others.reads_like(sentence):
-                return sentence
+                return _with_sections(sentence, title, parsed, common_headings)
         if first and n >= 2:
             break
-    return first or _finish(_structure_sentence(converted, title, parsed))
+    if first:
+        return _with_sections(first, title, parsed, common_headings)
+    return _finish(_structure_sentence(converted, title, parsed))
+
+
+def _with_sections(
+    sentence: str, title: str, parsed: list[prose.Block], common: frozenset[str]
+) -> str:
+    """The sentence naming the page's sections as far as room allows (see
+    :mod:`kas_tui.text.section_topics`)."""
+    return with_topics(sentence, section_topics(parsed, title, common), MAX_DESCRIPTION)
 
 
 def _finish(text: str) -> str:

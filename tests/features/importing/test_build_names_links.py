@@ -206,3 +206,27 @@ def test_a_group_of_a_split_folder_joins_the_bundle_of_its_name(tmp_path: Path) 
     build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1, index_budget=600)
     assert (out / "printers/setup.md").is_file() and (out / "printers/printers-0.md").is_file()
     assert not [p for p in out.rglob("*") if p.is_dir() and p.name[-2:-1] == "-"]
+
+
+def test_a_drafted_description_names_the_pages_own_sections(tmp_path: Path) -> None:
+    """What a page answers is in its headings: a drafted description with room names
+    them, leaving out the headings most of the site's pages carry (furniture)."""
+
+    def page(title: str, sections: list[str]) -> str:
+        body = "".join(f"## {s}\n\nText about {s.lower()}.\n\n" for s in sections)
+        return f"# {title}\n\nHow an app puts {title.lower()} to use, in a few steps.\n\n{body}"
+
+    files = {f"docs/p{n}.md": page(f"Topic {n}", ["Examples", "Python"]) for n in range(6)}
+    files["docs/workers.md"] = page(
+        "Workers", ["Thread workers", "Cancelling workers", "Examples", "Python"]
+    )
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    assert result.errors == 0
+    description = fm.parse((out / "workers.md").read_text("utf-8")).data["description"]
+    assert description == (
+        "How an app puts workers to use, in a few steps; covers Thread workers and "
+        "Cancelling workers."
+    )
+    entry = {e.target: e for e in parse_index((out / "index.md").read_text("utf-8")).entries}
+    assert entry["workers.md"].description == description

@@ -1,0 +1,112 @@
+"""What a page's sections are about, as a description can name them.
+
+A page's headings are its own table of contents: what it answers, in its writer's words
+("Cancelling workers", "Thread workers", "How can I select and copy text?"). A drafted
+description that opens with one sentence about the page leaves most of them unsaid, and
+an agent scanning an index then cannot tell that the page about "Workers" is where a
+frozen UI waiting on a request is explained. So a drafted sentence with room to spare
+names the page's first sections: "Explores concurrency and the Worker API; covers the
+work decorator, cancelling workers and thread workers."
+
+Headings every page of a docs site may carry ("Overview", "See also", "Next steps",
+"Symptoms", "Resolution") name no topic and are left out; so are headings of figures or
+code, and the title itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+from kas_tui.text import prose
+from kas_tui.text.description_verdicts import norm
+
+#: Section names that tell nothing of what one page holds that another does not: the
+#: furniture of documentation pages (English, lower-case, compared after :func:`norm`).
+_GENERIC_NAMES = (
+    "overview, introduction, summary, conclusion, background, prerequisites, "
+    "requirements, before you begin, next steps, see also, related articles, "
+    "related topics, related content, related links, references, more information, "
+    "additional information, additional resources, learn more, further reading, "
+    "resources, feedback, example, examples, sample, samples, usage, notes, note, "
+    "important, tip, tips, warning, caution, applies to, in this article, contents, "
+    "table of contents, symptoms, symptom, cause, causes, resolution, resolutions, "
+    "workaround, workarounds, status, more details, details, description, reference, "
+    "api reference, parameters, returns, remarks, syntax, getting help, help, support, "
+    "contact us, questions, faq, frequently asked questions, whats next, try it, "
+    "code example, code examples, screenshot, screenshots, demo, video, videos"
+)
+_GENERIC = frozenset(name.strip() for name in _GENERIC_NAMES.split(","))
+#: A numbered lead-in that says nothing: "Step 2:", "Method 1 -", "3.".
+_NUMBERED = re.compile(
+    r"^(?:(?:step|method|option|part|solution|task|scenario|stage|phase)\s+)?\d+[.:)\-–]?\s+",
+    re.I,
+)
+#: Longest heading worth naming in a description (longer ones are sentences).
+_LONGEST = 70
+#: The words that join the sections to the sentence before them.
+JOIN = "; covers "
+
+
+#: A heading on at least this share of a site's pages (and on at least ``_LEAST`` of
+#: them) is that site's furniture ("CSS" and "Python" over every example's tabs).
+_COMMON_SHARE = 0.05
+_LEAST = 5
+
+
+def common_headings(pages: Iterable[Iterable[prose.Block]]) -> frozenset[str]:
+    """The section headings (as :func:`norm` writes them) that many of a site's pages
+    carry: furniture of that site, learned from the site rather than listed."""
+    counts: Counter[str] = Counter()
+    total = 0
+    for blocks in pages:
+        total += 1
+        counts.update({norm(b.text) for b in blocks if b.kind == "heading" and b.level >= 2})
+    least = max(_LEAST, _COMMON_SHARE * total)
+    return frozenset(key for key, n in counts.items() if n >= least)
+
+
+def section_topics(
+    blocks: Iterable[prose.Block], title: str, common: frozenset[str] = frozenset()
+) -> list[str]:
+    """The page's section headings (below its title's level) worth naming, in page
+    order, cleaned ("Method 1: Reset the cache." -> "Reset the cache"), without
+    repeats, the title, furniture (:data:`_GENERIC`, and ``common``: the site's own, from
+    :func:`common_headings`) or headings of figures and code."""
+    out: list[str] = []
+    seen = {norm(title)}
+    for block in blocks:
+        if block.kind != "heading" or block.level < 2:
+            continue
+        text = _NUMBERED.sub("", block.text.strip()).strip(" .:;,!?-–—")
+        key = norm(text)
+        if not key or key in seen or key in _GENERIC or len(text) > _LONGEST:
+            continue
+        if key in common or norm(block.text) in common:
+            continue
+        if prose.letter_count(text) < len(text) * 0.6:
+            continue  # a figure, a version number, a code path
+        seen.add(key)
+        out.append(text)
+    return out
+
+
+def with_topics(sentence: str, topics: list[str], limit: int) -> str:
+    """``sentence`` followed by as many of ``topics`` as fit in ``limit`` characters
+    ("...; covers A, B and C."), or ``sentence`` itself when none fits. One sentence
+    still: the topics are a clause of it."""
+    body = sentence.rstrip().rstrip(".!?…")
+    if not topics or not body:
+        return sentence
+    named: list[str] = []
+    for topic in topics:
+        if len(_joined(body, [*named, topic])) > limit:
+            break
+        named.append(topic)
+    return _joined(body, named) if named else sentence
+
+
+def _joined(body: str, named: list[str]) -> str:
+    listed = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+    return f"{body}{JOIN}{listed}."

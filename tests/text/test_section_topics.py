@@ -1,0 +1,92 @@
+"""A drafted description names the page's sections when it has room."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kas_tui.text import prose
+from kas_tui.text.description_verdicts import more_than_one_sentence, not_one_line
+from kas_tui.text.section_topics import common_headings, section_topics, with_topics
+
+PAGE = """# Workers
+
+In this chapter we explore concurrency and Textual's Worker API.
+
+## Concurrency
+
+Text.
+
+## Overview
+
+## Method 1: Cancel the worker.
+
+### Thread workers
+
+## 1.2.3
+
+## Workers
+
+## Examples
+
+```python
+## not a heading
+```
+"""
+
+
+def test_sections_are_named_in_page_order_without_furniture() -> None:
+    topics = section_topics(prose.blocks(PAGE), "Workers")
+    assert topics == ["Concurrency", "Cancel the worker", "Thread workers"]
+
+
+def test_a_site_wide_heading_is_furniture() -> None:
+    pages = [
+        list(prose.blocks(f"# P{n}\n\n## CSS\n\n## Python\n\n## Topic {n}\n")) for n in range(8)
+    ]
+    common = common_headings(pages)
+    assert common == {"css", "python"}
+    assert section_topics(pages[0], "P0", common) == ["Topic 0"]
+
+
+def test_rare_headings_are_not_common() -> None:
+    pages = [list(prose.blocks(f"# P{n}\n\n## Shared\n")) for n in range(4)]
+    assert common_headings(pages) == frozenset()  # fewer than five pages share it
+
+
+def test_topics_join_the_sentence_within_the_limit() -> None:
+    text = with_topics("Explores concurrency.", ["Thread workers", "Cancelling", "Errors"], 200)
+    assert text == "Explores concurrency; covers Thread workers, Cancelling and Errors."
+    short = with_topics("Explores concurrency.", ["Thread workers", "Cancelling"], 45)
+    assert short == "Explores concurrency; covers Thread workers."
+    assert with_topics("Explores concurrency.", ["Thread workers"], 30) == "Explores concurrency."
+
+
+def test_question_headings_stay_one_sentence() -> None:
+    blocks = prose.blocks("# FAQ\n\n## Does it support images?\n\n## How can I copy text?\n")
+    text = with_topics("Answers common questions.", section_topics(blocks, "FAQ"), 200)
+    assert not more_than_one_sentence(text), text
+    assert "Does it support images" in text
+
+
+@given(
+    st.text(min_size=1, max_size=150).filter(lambda s: s.strip()),
+    st.lists(st.text(min_size=1, max_size=40), max_size=8),
+    st.integers(min_value=20, max_value=260),
+)
+def test_never_over_the_limit_unless_the_sentence_is(
+    sentence: str, topics: list, limit: int
+) -> None:
+    text = with_topics(sentence, topics, limit)
+    assert text == sentence or len(text) <= limit
+    assert text.startswith(sentence.rstrip().rstrip(".!?…")) or text == sentence
+
+
+def test_a_drafted_description_is_one_line_of_an_index() -> None:
+    text = with_topics(
+        "Explores the topic of concurrency and how to use Textual's Worker API to make it easier.",
+        section_topics(prose.blocks(PAGE), "Workers"),
+        200,
+    )
+    assert not_one_line(text) is None
+    assert "covers Concurrency" in text
