@@ -255,6 +255,8 @@ def convert_here(path: Path, limits: Limits) -> Result:
             result = _from_markdown(path, data)
         elif ext == ".xml" and _is_feed(data):
             result = _from_markitdown(path, data, CONVERTERS[".rss"])
+        elif ext in (".yml", ".yaml") and data.lstrip(b"\xef\xbb\xbf").startswith(b"###"):
+            result = _from_docfx_yaml(path, data) or _from_text(path, data)
         elif ext in TEXT_EXTS or ext in CODE_EXTS or (ext not in CONVERTERS and _is_text(data)):
             result = _from_text(path, data)
         else:
@@ -347,6 +349,19 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
         frontmatter_text=yaml_text,
         encoding=encoding,
     )
+
+
+def _from_docfx_yaml(path: Path, data: bytes) -> Converted | None:
+    """A docfx structured YAML page (``### YamlMime:FAQ``...) as the Markdown page the
+    site renders (:mod:`.docfx_yaml`); ``None`` when it is plain YAML."""
+    from kas_tui.features.importing.docfx_yaml import docfx_page
+
+    text, encoding = _decode_text(path, data)
+    page = docfx_page(text.replace("\r\n", "\n"))
+    if page is None:
+        return None
+    front, body = page
+    return Converted(path, body, "markdown", "", 0, 0.0, frontmatter=front, encoding=encoding)
 
 
 def _from_text(path: Path, data: bytes) -> Converted:
