@@ -24,6 +24,7 @@ from kas_tui.core.okf.links import (
 from kas_tui.features.importing.build_manifest import _one_line
 from kas_tui.features.importing.convert import Converted
 from kas_tui.features.importing.draft import Draft
+from kas_tui.features.importing.site_base import learned_base, under_base
 from kas_tui.features.importing.source_meta import readable_name, site_title, subjects
 from kas_tui.text import folder_summary as summary
 from kas_tui.text import prose
@@ -46,6 +47,11 @@ def _loose_key(path: str) -> str:
     stem, dot, ext = parts[-1].rpartition(".")
     parts[-1] = f"{slugify(stem)}.{ext.lower()}" if dot else slugify(parts[-1])
     return "/".join([*(slugify(p) for p in parts[:-1]), parts[-1]])
+
+
+#: What a page served at a path is made from: ``/guide/app/`` is ``guide/app.md``, or
+#: ``guide/app/index.md``, or a docfx YAML page ``guide/app.yml``.
+_SERVED_AS = (".md", "/index.md", ".yml")
 
 
 def _titles_below(view: dict[str, tuple[str, str, str]]) -> dict[str, list[str]]:
@@ -286,19 +292,29 @@ class LayoutMixin:
                 for s in self.source_files
                 for part in s.split("/")[:2]
             }
-            site = self._site = (root, tops)
-        site_root, tops = site
+            base = learned_base(
+                (d.converted.markdown for d in self.docs.values() if d.converted is not None),
+                self._names_page,
+                tops,
+            )
+            site = self._site = (root, tops, base)
+        site_root, tops, base = site
         path = path.strip("/")
+        path = under_base(path, base) or path  # the docset's own path on its site
         inside = posixpath.join(site_root, path).strip("/") if site_root else path
         if path and slugify(posixpath.splitext(path.split("/", 1)[0])[0]) not in tops:
             return None
         for stem in dict.fromkeys((inside, path)):
-            for candidate in (f"{stem}.md", f"{stem}/index.md".lstrip("/"), stem):
+            for candidate in (*(f"{stem}{t}".lstrip("/") for t in _SERVED_AS), stem):
                 found = candidate if candidate in self.docs or candidate in self.assets else None
                 found = found or self._loose_match(candidate)
                 if found:
                     return found
         return None
+
+    def _names_page(self, path: str) -> bool:
+        """Whether ``path`` (as a site serves it, without ``.md``) is a source page."""
+        return any(f"{path}{tail}" in self.docs for tail in _SERVED_AS)
 
     def _loose_match(self, path: str) -> str | None:
         """The one source file a link's path names but for case or spelling:
