@@ -790,3 +790,34 @@ def test_links_are_markdown_its_and_a_folder_symlink_leaving_is_outside(tmp_path
     assert demo.resolve("oncall/index.md", "away/x.md").kind == "outside"
     assert demo.resolve("oncall/index.md", "away/x.md").kind == "outside", "remembered"
     assert demo.resolve("oncall/index.md", "oncall-faq.md").kind == "internal"
+
+
+def test_an_index_counts_its_own_entries_apart_from_the_pages_it_lists_from_deeper(
+    tmp_path: Path,
+) -> None:
+    """A root that also lists a chapter's pages has as many entries of its own as
+    before: a bundle's description has the same room (KAS045, the entry editor)."""
+    (tmp_path / "guide").mkdir()
+    for name in ("a", "b"):
+        (tmp_path / "guide" / f"{name}.md").write_text(
+            f"---\ntype: Guide\ntitle: {name}\ndescription: Page {name} of the guide.\n---\n",
+            encoding="utf-8",
+        )
+    (tmp_path / "top.md").write_text(
+        "---\ntype: Guide\ntitle: Top\ndescription: The top page.\n---\n", encoding="utf-8"
+    )
+    (tmp_path / "index.md").write_text(
+        "# Root\n\n* [Top](top.md) - The top page.\n* [Guide](guide/) - The guide.\n\n"
+        "## Guide\n\n* [a](guide/a.md) - Page a of the guide.\n"
+        "* [b](guide/b.md) - Page b of the guide.\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "guide" / "index.md").write_text(
+        "# Guide\n\n* [a](a.md) - Page a of the guide.\n* [b](b.md) - Page b of the guide.\n",
+        encoding="utf-8",
+    )
+    pkg = Package(tmp_path)
+    pkg.load()
+    assert len(pkg.indexes[""].listings) == 4
+    assert pkg.indexes[""].own_listings() == 2
+    assert pkg.indexes["guide"].own_listings() == 2

@@ -108,6 +108,12 @@ def entry_link(folder: str, entry: NewEntry, index: Index | None = None) -> str:
 
 def new_index(folder: str, title: str, entries: Iterable[NewEntry]) -> str:
     """The text of a new ``index.md`` for ``folder`` listing ``entries``."""
+    return _render_index(folder, title, default_groups(entries))
+
+
+def default_groups(entries: Iterable[NewEntry]) -> list[tuple[str | None, list[NewEntry]]]:
+    """How a new index groups ``entries``: bundles first, then documents, in a section
+    per type when they have more than one; each by title."""
     entries = _order(entries)
     bundles = [e for e in entries if e.is_bundle]
     documents = [e for e in entries if not e.is_bundle]
@@ -119,7 +125,7 @@ def new_index(folder: str, title: str, entries: Iterable[NewEntry]) -> str:
         groups += [(section_heading(t), [e for e in documents if e.kind == t]) for t in types]
     elif documents:
         groups.append((section_heading(types[0]) if bundles else None, documents))
-    return _render_index(folder, title, groups)
+    return groups
 
 
 def new_index_in_sections(

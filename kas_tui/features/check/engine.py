@@ -387,7 +387,7 @@ class Checker:
                     continue
                 entries.append(item)
                 doc = pkg.documents.get(item.path) if item.kind == "document" else None
-                limit = description_limit(item.kind == "bundle", len(index.listings))
+                limit = description_limit(item.kind == "bundle", index.own_listings())
                 if doc is None:
                     self._check_meaning(index.path, entry.line, desc, entry.title, limit)
                     continue

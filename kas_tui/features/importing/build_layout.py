@@ -24,6 +24,7 @@ from kas_tui.core.okf.links import (
 from kas_tui.features.importing.build_manifest import _one_line
 from kas_tui.features.importing.convert import Converted
 from kas_tui.features.importing.draft import Draft
+from kas_tui.features.importing.root_pages import with_first_pages
 from kas_tui.features.importing.site_base import learned_base, under_base
 from kas_tui.features.importing.source_meta import readable_name, site_title, subjects
 from kas_tui.text import folder_summary as summary
@@ -513,6 +514,7 @@ class LayoutMixin:
                 if path in view
             ]
             wanted[folder] = _distinct_titles(entries)
+        self._wanted = wanted  # the root index lists the first bundles' entries too
         return wanted, info
 
     @staticmethod
@@ -531,9 +533,26 @@ class LayoutMixin:
     ) -> str:
         new = self._new_entries(entries, view)
         groups = self._toc_groups(folder, new, info)
+        wanted = getattr(self, "_wanted", None)
+        if folder == "" and wanted is not None and groups is not None:  # the TOC's order
+            groups = with_first_pages(
+                groups,
+                lambda bundle: self._listed(bundle, wanted.get(bundle, []), info, view),
+                lambda bundle: info[bundle][0],
+                lambda gs: index_layout.new_index_in_sections("", info[""][0], gs),
+                self.index_budget,
+            )
         if groups is not None:
             return index_layout.new_index_in_sections(folder, info[folder][0], groups)
         return index_layout.new_index(folder, info[folder][0], new)
+
+    def _listed(
+        self, folder: str, entries: list[tuple[str, str, str, bool]], info: dict, view: dict
+    ) -> list[index_layout.NewEntry]:
+        """``folder``'s entries in the order its own index lists them."""
+        new = self._new_entries(entries, view)
+        groups = self._toc_groups(folder, new, info) or index_layout.default_groups(new)
+        return [entry for _heading, items in groups for entry in items]
 
     def _write_indexes(self, root: Path, view: dict) -> dict[str, dict[str, list[str]]]:
         wanted, info = self._wanted_entries(view)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import posixpath
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -206,6 +207,9 @@ class NavTree(Tree[NodeRef]):
                 text.append(" [stale]", "red")
             if drifted(entry.description, doc.description):
                 text.append(" ≠", "yellow")  # the entry says something else than the document
+            home = posixpath.dirname(listing.path)
+            if home != posixpath.dirname(listing.index):  # listed here, living in a bundle
+                text.append(f" ↪ {home}/", "cyan")
         elif listing.kind == "bundle":
             text.append(entry.title, "bold cyan")
             title_end = len(text)

@@ -99,7 +99,9 @@ def test_an_mkdocs_site_reads_as_its_pages_write_it(tmp_path: Path) -> None:
     events = (out / "guide/events.md").read_text("utf-8")
     assert "(/widget-gallery.md#button)" in events
     assert "(/guide/app.md)" in events and "(/widgets/input.md)" in events
-    report = check(Package(out), agent_ready=True)
+    pkg = Package(out)
+    pkg.load()
+    report = check(pkg, agent_ready=True)
     assert not [f for f in report.findings if f.code == "OKF120"]
     # nothing but bundles, pages and the package's own files at the root; the nav not copied
     assert (out / "assets/license").is_file() and not (out / "license").exists()

@@ -1,0 +1,74 @@
+"""The root index lists the pages of the bundles the source puts first, when it has room.
+
+Every walk starts at the root ``index.md``, and there an agent must guess which bundle
+holds its answer from one sentence per bundle. On a docs site whose main chapters sit in
+one bundle beside reference bundles named by class and type names ("Events: Click, Key,
+Focus, Mount..."), it guessed the reference bundle for most questions a chapter answers.
+So when the source's own table of contents orders the root, the root also lists, under
+a heading per bundle, the entries of the bundles the TOC names first, each bundle whole,
+up to the first that would take the root index over half of an index's token budget:
+the site's main chapters are then read at the first call. Without a TOC the root's order
+is alphabetical, which says nothing of what matters most, and it lists nothing more (on
+officedocs-support, listing the first bundles alphabetically pulled walks into them:
+reach fell from 44.6% to 39.1%). A document may be listed by several indexes
+(RULES, section 4); each copy is its own index's entry, the same title and description.
+
+Measured with the lexical navigator on the 94 questions people wrote for Textual's docs:
+the first bundle opened held the answer for 28 of 94 questions, and reach was 82% when
+it did, 45% when it did not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from kas_tui.core.okf.index_layout import NewEntry
+from kas_tui.text.tokens import estimate_tokens
+
+#: Share of an index's token budget the root index may fill with the pages it adds.
+ROOT_SHARE = 0.5
+
+Group = tuple[str | None, list[NewEntry]]
+
+
+def with_first_pages(
+    groups: Sequence[Group],
+    entries_of: Callable[[str], Sequence[NewEntry]],
+    titles: Callable[[str], str],
+    render: Callable[[Sequence[Group]], str],
+    budget: int,
+) -> list[Group]:
+    """``groups`` (the root index's own sections) followed by a section per bundle the
+    root lists, in its order, holding that bundle's own entries, for each bundle whose
+    section keeps the rendered root (``render``) within ``ROOT_SHARE`` of ``budget``
+    tokens, up to the first that does not fit. ``entries_of(folder)``
+    gives a bundle's entries as its own index lists them; ``titles(folder)`` its title."""
+    out = [(heading, list(items)) for heading, items in groups]
+    limit = int(budget * ROOT_SHARE)
+    if estimate_tokens(render(out)) >= limit:
+        return out
+    headings = {h.casefold() for h, _items in out if h}
+    used = {e.title.casefold() for _h, items in out for e in items}
+    for bundle in [e.path for _h, items in groups for e in items if e.is_bundle]:
+        pages = list(entries_of(bundle))
+        if not pages:
+            continue
+        title = titles(bundle)
+        heading = title if title.casefold() not in headings else f"{title} pages"
+        section = (heading, [_told_apart(e, used, title) for e in pages])
+        if estimate_tokens(render([*out, section])) > limit:
+            break  # the first bundles only: skipping one would put a later one before it
+        out.append(section)
+        headings.add(heading.casefold())
+        used |= {e.title.casefold() for e in section[1]}
+    return out
+
+
+def _told_apart(entry: NewEntry, used: set[str], bundle_title: str) -> NewEntry:
+    """``entry`` titled so that no two entries of the root read alike: a page titled as
+    an entry already listed says which bundle it is in ("Widgets (Guide)"), or that it is
+    the page of the bundle named alike ("Runbooks (page)")."""
+    if entry.title.casefold() not in used:
+        return entry
+    told = bundle_title if bundle_title.casefold() != entry.title.casefold() else "page"
+    return NewEntry(entry.path, f"{entry.title} ({told})", entry.description, entry.kind)

@@ -1,0 +1,103 @@
+"""When the source's TOC orders the root, the root index also lists the pages of the
+bundles the TOC names first, while it stays within half an index's budget."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from kas_tui.core.okf.index import parse_index
+from kas_tui.core.okf.index_layout import BUNDLE, NewEntry, new_index_in_sections
+from kas_tui.core.package import Package
+from kas_tui.features.check import check
+from kas_tui.features.importing.build import build
+from kas_tui.features.importing.root_pages import with_first_pages
+from tests.helpers.build_sources import write_sources
+
+NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
+
+
+def _doc(path: str, title: str) -> NewEntry:
+    return NewEntry(path, title, f"What {title.lower()} covers, in a few words.", "Reference")
+
+
+ROOT = [
+    (
+        None,
+        [
+            NewEntry("guide", "Guide", "The guide.", BUNDLE),
+            _doc("faq.md", "FAQ"),
+            NewEntry("api", "API", "Every class.", BUNDLE),
+            NewEntry("blog", "Blog", "Posts.", BUNDLE),
+        ],
+    )
+]
+PAGES = {
+    "guide": [_doc("guide/app.md", "App basics"), _doc("guide/faq.md", "FAQ")],
+    "api": [_doc(f"api/c{n}.md", f"Class {n}") for n in range(60)],
+    "blog": [_doc("blog/post.md", "A post")],
+}
+
+
+def _render(groups) -> str:
+    return new_index_in_sections("", "Site", groups)
+
+
+def test_the_first_bundles_are_listed_up_to_the_first_that_does_not_fit() -> None:
+    groups = with_first_pages(ROOT, PAGES.__getitem__, str.title, _render, budget=1000)
+    assert [h for h, _items in groups] == [None, "Guide"]  # api is too big; blog not after it
+    titles = [e.title for e in groups[1][1]]
+    assert titles == ["App basics", "FAQ (Guide)"]  # no two root entries read alike
+    assert len(_render(groups)) / 4 <= 500
+
+
+def test_a_root_already_over_half_its_budget_lists_nothing_more() -> None:
+    assert with_first_pages(ROOT, PAGES.__getitem__, str.title, _render, budget=100) == [
+        (h, list(items)) for h, items in ROOT
+    ]
+
+
+def test_a_built_site_lists_its_first_chapters_at_the_root(tmp_path: Path) -> None:
+    nav = (
+        "site_name: Widgetry\nnav:\n  - index.md\n  - Guide:\n      - guide/app.md\n"
+        "      - guide/events.md\n  - Blog:\n      - blog/post.md\n"
+    )
+
+    def page(title: str) -> str:
+        return f"# {title}\n\nHow {title.lower()} work in a Widgetry app, step by step.\n"
+
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "mkdocs.yml": nav,
+            "docs/index.md": page("Welcome"),
+            "docs/guide/app.md": page("Apps"),
+            "docs/guide/events.md": page("Events"),
+            "docs/blog/post.md": page("Releases"),
+        },
+    )
+    out = tmp_path / "kb"
+    assert build(source, out, now=NOW, workers=1).errors == 0
+    root = parse_index((out / "index.md").read_text("utf-8"))
+    targets = [e.target for e in root.entries]
+    assert "guide/app.md" in targets and "guide/events.md" in targets
+    assert targets.index("guide/") < targets.index("guide/app.md")
+    pkg = Package(out)
+    pkg.load()
+    report = check(pkg, agent_ready=True)
+    assert not [f for f in report.findings if f.severity == "error"]
+    assert not [f for f in report.findings if f.code in ("KAS045", "KAS041")]
+
+
+def test_without_a_toc_the_root_lists_only_its_own(tmp_path: Path) -> None:
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "guide/app.md": "# Apps\n\nHow apps work in a Widgetry shop, step by step.\n",
+            "blog/post.md": "# Releases\n\nWhat each release of Widgetry brought to shops.\n",
+        },
+    )
+    out = tmp_path / "kb"
+    assert build(source, out, now=NOW, workers=1).errors == 0
+    targets = [e.target for e in parse_index((out / "index.md").read_text("utf-8")).entries]
+    assert not [t for t in targets if t.endswith(".md") and "/" in t]
