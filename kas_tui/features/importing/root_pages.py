@@ -1,17 +1,21 @@
-"""The root index lists the pages of the bundles the source puts first, when it has room.
+"""The root index is a table of contents two levels deep, when it has room.
 
 Every walk starts at the root ``index.md``, and there an agent must guess which bundle
 holds its answer from one sentence per bundle. On a docs site whose main chapters sit in
 one bundle beside reference bundles named by class and type names ("Events: Click, Key,
-Focus, Mount..."), it guessed the reference bundle for most questions a chapter answers.
+Focus, Mount..."), it guessed the reference bundle for most questions a chapter answers;
+on a help centre whose every product area sits in one "Business functionality" bundle,
+the root named the areas only as a list of words in that bundle's sentence.
+
 So when the source's own table of contents orders the root, the root also lists, under
-a heading per bundle, the entries of the bundles the TOC names first, each bundle whole,
-up to the first that would take the root index over half of an index's token budget:
-the site's main chapters are then read at the first call. Without a TOC the root's order
-is alphabetical, which says nothing of what matters most, and it lists nothing more (on
-officedocs-support, listing the first bundles alphabetically pulled walks into them:
-reach fell from 44.6% to 39.1%). A document may be listed by several indexes
-(RULES, section 4); each copy is its own index's entry, the same title and description.
+a heading per bundle in the TOC's order, what that bundle holds: its sub-bundles (their
+sentences cut to a document's length), or, for a bundle of pages only, its pages; each
+bundle whole or not at all, while the root index stays within ``ROOT_SHARE`` of an
+index's token budget. A sidebar two levels deep is what the site itself shows. Without
+a TOC the root's order is alphabetical, which says nothing of what matters most, and it
+lists nothing more (on officedocs-support, listing the first bundles alphabetically
+pulled walks into them: reach fell from 44.6% to 39.1%). A document may be listed by
+several indexes (RULES, section 4); each copy is its own index's entry.
 
 Measured with the lexical navigator on the 94 questions people wrote for Textual's docs:
 the first bundle opened held the answer for 28 of 94 questions, and reach was 82% when
@@ -23,10 +27,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from kas_tui.core.okf.index_layout import NewEntry
+from kas_tui.text.description_verdicts import LONG_DESCRIPTION as MAX_DESCRIPTION
+from kas_tui.text.prose import clip
 from kas_tui.text.tokens import estimate_tokens
 
-#: Share of an index's token budget the root index may fill with the pages it adds.
-ROOT_SHARE = 0.5
+#: Share of an index's token budget the root index may take with what it adds (0.5 and
+#: 1.0 were measured too: see docs/importing-and-building.md, "The TOC is the tree").
+ROOT_SHARE = 0.75
 
 Group = tuple[str | None, list[NewEntry]]
 
@@ -39,9 +46,9 @@ def with_first_pages(
     budget: int,
 ) -> list[Group]:
     """``groups`` (the root index's own sections) followed by a section per bundle the
-    root lists, in its order, holding that bundle's own entries, for each bundle whose
-    section keeps the rendered root (``render``) within ``ROOT_SHARE`` of ``budget``
-    tokens, up to the first that does not fit. ``entries_of(folder)``
+    root lists, in its order, holding that bundle's sub-bundles (else its pages), for
+    each bundle whose section keeps the rendered root (``render``) within ``ROOT_SHARE``
+    of ``budget`` tokens; one that does not fit is passed over. ``entries_of(folder)``
     gives a bundle's entries as its own index lists them; ``titles(folder)`` its title."""
     out = [(heading, list(items)) for heading, items in groups]
     limit = int(budget * ROOT_SHARE)
@@ -51,17 +58,25 @@ def with_first_pages(
     used = {e.title.casefold() for _h, items in out for e in items}
     for bundle in [e.path for _h, items in groups for e in items if e.is_bundle]:
         pages = list(entries_of(bundle))
-        if not pages:
-            continue
         title = titles(bundle)
         heading = title if title.casefold() not in headings else f"{title} pages"
-        section = (heading, [_told_apart(e, used, title) for e in pages])
-        if estimate_tokens(render([*out, section])) > limit:
-            break  # the first bundles only: skipping one would put a later one before it
-        out.append(section)
-        headings.add(heading.casefold())
-        used |= {e.title.casefold() for e in section[1]}
+        whole = [_told_apart(e, used, title) for e in pages]
+        subs = [_short(_told_apart(e, used, title)) for e in pages if e.is_bundle]
+        for listed in (subs,) if subs else (whole,):  # its sub-bundles, else its pages
+            section = (heading, listed)
+            if listed and estimate_tokens(render([*out, section])) <= limit:
+                out.append(section)
+                headings.add(heading.casefold())
+                used |= {e.title.casefold() for e in listed}
+                break
     return out
+
+
+def _short(entry: NewEntry) -> NewEntry:
+    """A bundle's entry as the root lists it: its sentence cut to a document's length
+    (its own index keeps the whole)."""
+    short = clip(entry.description, MAX_DESCRIPTION)
+    return NewEntry(entry.path, entry.title, short, entry.kind)
 
 
 def _told_apart(entry: NewEntry, used: set[str], bundle_title: str) -> NewEntry:

@@ -28,13 +28,20 @@ ROOT = [
             NewEntry("guide", "Guide", "The guide.", BUNDLE),
             _doc("faq.md", "FAQ"),
             NewEntry("api", "API", "Every class.", BUNDLE),
+            NewEntry("shop", "Shop", "Selling widgets.", BUNDLE),
             NewEntry("blog", "Blog", "Posts.", BUNDLE),
         ],
     )
 ]
+LONG = "Orders, invoices and returns of the shop, " * 12
 PAGES = {
     "guide": [_doc("guide/app.md", "App basics"), _doc("guide/faq.md", "FAQ")],
     "api": [_doc(f"api/c{n}.md", f"Class {n}") for n in range(60)],
+    "shop": [
+        NewEntry("shop/sales", "Sales", LONG, BUNDLE),
+        NewEntry("shop/returns", "Returns", "Taking widgets back.", BUNDLE),
+        *[_doc(f"shop/p{n}.md", f"Page {n}") for n in range(40)],
+    ],
     "blog": [_doc("blog/post.md", "A post")],
 }
 
@@ -43,16 +50,19 @@ def _render(groups) -> str:
     return new_index_in_sections("", "Site", groups)
 
 
-def test_the_first_bundles_are_listed_up_to_the_first_that_does_not_fit() -> None:
-    groups = with_first_pages(ROOT, PAGES.__getitem__, str.title, _render, budget=1000)
-    assert [h for h, _items in groups] == [None, "Guide"]  # api is too big; blog not after it
-    titles = [e.title for e in groups[1][1]]
-    assert titles == ["App basics", "FAQ (Guide)"]  # no two root entries read alike
-    assert len(_render(groups)) / 4 <= 500
+def test_each_bundle_adds_its_sub_bundles_else_its_pages_while_the_root_has_room() -> None:
+    groups = with_first_pages(ROOT, PAGES.__getitem__, str.title, _render, budget=1300)
+    assert [h for h, _items in groups] == [None, "Guide", "Shop", "Blog"]  # api: too big
+    sections = dict(groups[1:])
+    assert [e.title for e in sections["Guide"]] == ["App basics", "FAQ (Guide)"]
+    assert [e.path for e in sections["Shop"]] == ["shop/sales", "shop/returns"]  # no pages
+    assert len(sections["Shop"][0].description) <= 200  # a bundle's sentence, cut
+    assert sections["Shop"][0].description.endswith("…")
+    assert len(_render(groups)) / 4 <= 1300 * 0.75
 
 
-def test_a_root_already_over_half_its_budget_lists_nothing_more() -> None:
-    assert with_first_pages(ROOT, PAGES.__getitem__, str.title, _render, budget=100) == [
+def test_a_root_already_over_its_share_lists_nothing_more() -> None:
+    assert with_first_pages(ROOT, PAGES.__getitem__, str.title, _render, budget=60) == [
         (h, list(items)) for h, items in ROOT
     ]
 
