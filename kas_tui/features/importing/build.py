@@ -357,6 +357,8 @@ class _Builder(
         self.toc = find_toc(self.source_files, self._read_source)
         if self.toc is not None:
             self.result.notes += self.toc.problems
+        themed = self.toc.theme_files(documents) if self.toc is not None else set()
+        documents, assets = [d for d in documents if d not in themed], [*assets, *sorted(themed)]
         # the TOC files are read for the tree, not copied: the indexes are the package's TOC
         read = {self.toc.file} if self.toc is not None else set()
         read |= {n.file for n, _above in self.toc.walk() if n.file} if self.toc else set()
@@ -483,6 +485,7 @@ class _Builder(
                 folder_types[posixpath.dirname(doc.out)][doc.strong_type] += 1
         siblings: dict[str, AlikeSet] = defaultdict(AlikeSet)
         common = common_headings(doc.blocks for doc in converted)
+        labels = self.toc.labels() if self.toc is not None else {}
         total = len(converted)
         for n, doc in enumerate(sorted(converted, key=lambda d: d.out), start=1):
             assert doc.converted is not None
@@ -497,6 +500,7 @@ class _Builder(
                     existing_types=folder_types[folder],
                     siblings=siblings[folder],
                     common_headings=common,
+                    title_hint=labels.get(doc.source, ""),
                     now=self.now,
                     slug=stem,
                     blocks=doc.blocks,

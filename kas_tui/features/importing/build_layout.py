@@ -7,6 +7,7 @@ import os
 import posixpath
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
@@ -22,10 +23,10 @@ from kas_tui.core.okf.links import (
     site_link,
 )
 from kas_tui.features.importing.build_manifest import _one_line
+from kas_tui.features.importing.build_site_links import SiteLinksMixin
 from kas_tui.features.importing.convert import Converted
 from kas_tui.features.importing.draft import Draft
 from kas_tui.features.importing.root_pages import with_first_pages
-from kas_tui.features.importing.site_base import learned_base, under_base
 from kas_tui.features.importing.source_meta import readable_name, site_title, subjects
 from kas_tui.text import folder_summary as summary
 from kas_tui.text import prose
@@ -41,18 +42,11 @@ ASSETS_FOLDER = "assets"
 _OBSOLETE = re.compile(r"\b(obsolete|deprecated|retired|legacy|no longer supported)\b", re.I)
 
 
-def _loose_key(path: str) -> str:
-    """A path compared without case, extension case or the spelling of its names
-    (spaces, underscores, hyphens and ``%20`` alike)."""
-    parts = unquote(path).split("/")
-    stem, dot, ext = parts[-1].rpartition(".")
-    parts[-1] = f"{slugify(stem)}.{ext.lower()}" if dot else slugify(parts[-1])
-    return "/".join([*(slugify(p) for p in parts[:-1]), parts[-1]])
-
-
-#: What a page served at a path is made from: ``/guide/app/`` is ``guide/app.md``, or
-#: ``guide/app/index.md``, or a docfx YAML page ``guide/app.yml``.
-_SERVED_AS = (".md", "/index.md", ".yml")
+def _ancestors(folder: str) -> Iterator[str]:
+    """``folder`` and every folder above it (not the root)."""
+    while folder:
+        yield folder
+        folder = posixpath.dirname(folder)
 
 
 def _titles_below(view: dict[str, tuple[str, str, str]]) -> dict[str, list[str]]:
@@ -115,7 +109,7 @@ class _Doc:
     raw_spans: list[Span] | None = None  # the links found in raw_body, once
 
 
-class LayoutMixin:
+class LayoutMixin(SiteLinksMixin):
     """Paths, links, indexes and SKILL.md of the builder (its state is the builder's)."""
 
     # 1'. paths ---------------------------------------------------------------------------
@@ -154,6 +148,7 @@ class LayoutMixin:
             while folder:
                 needed.add(folder)
                 folder = posixpath.dirname(folder)
+        with_pages = {f for p in documents for f in _ancestors(posixpath.dirname(p))}
         root = top or next((s for s, o in self.folders.items() if s and not o), "")
         plan = self._plan_toc_tree(documents, root)  # a later build places new pages by it
         made: set[str] = set()
@@ -161,8 +156,10 @@ class LayoutMixin:
             if folder in self.folders:
                 continue
             parent = self.folders[posixpath.dirname(folder)]
-            if plan is not None and not parent:
-                parent = ASSETS_FOLDER  # the TOC's bundles are the tree: folders keep assets
+            if not parent and (plan is not None or folder not in with_pages):
+                # the TOC's bundles are the tree, or the folder holds no page: the root
+                # holds bundles, and folders of images, styles or templates go to assets/
+                parent = ASSETS_FOLDER
             base = slugify(posixpath.basename(folder), fallback="folder")
             out = posixpath.join(parent, base) if parent else base
             if out in made:  # "Mail Flow/" beside "mail-flow/": one name, one bundle
@@ -231,8 +228,9 @@ class LayoutMixin:
             resolved, rooted = found.path, target.startswith("/")
             if resolved not in self.docs and resolved not in self.assets:
                 resolved = self._loose_match(resolved) or resolved
-            if rooted and resolved not in self.docs and resolved not in self.assets:
-                resolved = self._served_page(resolved) or resolved
+            if resolved not in self.docs and resolved not in self.assets:
+                served = self._served_page(resolved) if rooted else self._served_at(doc, target)
+                resolved = served or resolved
             path = unquote(target.partition("#")[0].partition("?")[0])
             sep, fragment = ("#", found.fragment) if "#" in target else ("", "")
             if resolved in self.docs and self.docs[resolved].state != "failed":
@@ -267,68 +265,6 @@ class LayoutMixin:
                 doc.raw_spans = destination_spans(body)
             spans = doc.raw_spans
         return rewrite_links(body, target_for, spans)
-
-    def _folder_page(self, path: str) -> str | None:
-        """The page a link to the source folder ``path`` opens (its ``index.md`` or
-        ``README.md``), when the folders are not the package's tree."""
-        for name in ("index.md", "README.md", "readme.md"):
-            page = posixpath.join(path.rstrip("/"), name) if path.strip("/") else name
-            if page in self.docs and self.docs[page].state != "failed":
-                return page
-        return None
-
-    def _served_page(self, path: str) -> str | None:
-        """The source a site-absolute URL is served from: a site's root is its pages
-        folder (MkDocs' ``docs_dir``, else the folder around every page), and a page
-        is served at its path without ``.md``, as a directory (``/guide/app/`` for
-        ``docs/guide/app.md``, ``/guide/`` for ``docs/guide/index.md``)."""
-        site = getattr(self, "_site", None)
-        if site is None:
-            root = self.toc.docs_dir if self.toc is not None and self.toc.docs_dir else ""
-            root = root or next((s for s, o in self.folders.items() if s and not o), "")
-            # the names a site-absolute path may start with: others (/powershell/...) are
-            # another site's sections, never looked for
-            tops = {
-                slugify(posixpath.splitext(part)[0])
-                for s in self.source_files
-                for part in s.split("/")[:2]
-            }
-            base = learned_base(
-                (d.converted.markdown for d in self.docs.values() if d.converted is not None),
-                self._names_page,
-                tops,
-            )
-            site = self._site = (root, tops, base)
-        site_root, tops, base = site
-        path = path.strip("/")
-        path = under_base(path, base) or path  # the docset's own path on its site
-        inside = posixpath.join(site_root, path).strip("/") if site_root else path
-        if path and slugify(posixpath.splitext(path.split("/", 1)[0])[0]) not in tops:
-            return None
-        for stem in dict.fromkeys((inside, path)):
-            for candidate in (*(f"{stem}{t}".lstrip("/") for t in _SERVED_AS), stem):
-                found = candidate if candidate in self.docs or candidate in self.assets else None
-                found = found or self._loose_match(candidate)
-                if found:
-                    return found
-        return None
-
-    def _names_page(self, path: str) -> bool:
-        """Whether ``path`` (as a site serves it, without ``.md``) is a source page."""
-        return any(f"{path}{tail}" in self.docs for tail in _SERVED_AS)
-
-    def _loose_match(self, path: str) -> str | None:
-        """The one source file a link's path names but for case or spelling:
-        ``Mail/Delayed-Mail.md`` for ``mail/delayed mail.md`` (Windows-made exports,
-        and sites that lower-case every URL). ``None`` when none is, or when two are."""
-        table = getattr(self, "_loose_table", None)
-        if table is None:
-            table = {}
-            for source in [*self.docs, *self.assets]:
-                key = _loose_key(source)
-                table[key] = None if key in table else source  # two alike: no guess
-            self._loose_table = table
-        return table.get(_loose_key(path))
 
     @staticmethod
     def _write_file(path: Path, text: str) -> None:

@@ -191,6 +191,7 @@ def draft_document(
     existing_types: Counter[str] | None = None,
     siblings: Iterable[str] | AlikeSet = (),
     common_headings: frozenset[str] = frozenset(),
+    title_hint: str = "",
     now: dt.datetime | None = None,
     slug: str | None = None,
     blocks: list[prose.Block] | None = None,
@@ -206,7 +207,8 @@ def draft_document(
     candidate.
     ``type`` overrides the inferred type; ``slug`` the file name. ``blocks`` are the
     body's :func:`~kas_tui.text.prose.blocks` when the caller has them already;
-    ``common_headings`` the section names a whole site shares (not worth naming).
+    ``common_headings`` the section names a whole site shares (not worth naming);
+    ``title_hint`` what the source's TOC calls the page, its title when it has none.
     """
     bundle = bundle.strip("/")
     if package is not None:
@@ -224,6 +226,8 @@ def draft_document(
 
     given_title = _text(foreign.get("title"))
     title = strip_site_suffix(given_title) if given_title else draft_title(converted, parsed)
+    if title_hint and not given_title and title == clean_file_title(converted.source.stem):
+        title = title_hint  # the page has no title of its own: the site's TOC names it
     if _SLUG_TITLE.fullmatch(title):  # a URL slug in the title's place: the page's heading
         drafted_title = draft_title(converted, parsed)
         if drafted_title != clean_file_title(converted.source.stem):

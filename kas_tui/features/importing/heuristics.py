@@ -53,6 +53,7 @@ _JUNK_TITLE = re.compile(
     r"|microsoft (?:word|powerpoint|excel) - .*|.*\.(?:docx?|pptx?|xlsx?|pdf|html?|txt))$",
     re.I,
 )
+_HTML_H1 = re.compile(r"<h1\b[^>]*>(.*?)</h1\s*>", re.I | re.S)
 _BOILERPLATE = re.compile(
     r"^(?:skip to|jump to|copyright|©|\(c\)|all rights reserved|table of contents|contents\b"
     r"|click here|sign in|log in|subscribe|share this|posted (?:on|by)|published|last updated"
@@ -166,6 +167,11 @@ def draft_title(converted: Converted, parsed: list[prose.Block]) -> str:
         first = next((b for b in parsed[:3] if b.kind == "paragraph"), None)
         if first is not None and converted.kind in ("docx", "pdf", "text") and _title_like(first):
             return _clean_title(first.text)
+    if converted.kind == "markdown":  # a README-style page opens with a centred <h1>
+        html = _HTML_H1.search(converted.markdown[:4000])
+        text = prose.inline_text(re.sub(r"<[^>]*>", " ", html.group(1))) if html else ""
+        if prose.words(text) and not _JUNK_TITLE.match(text):
+            return _clean_title(text)
     return clean_file_title(converted.source.stem)
 
 

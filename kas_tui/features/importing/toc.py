@@ -90,6 +90,8 @@ class Toc:
     roots: list[TocNode]
     problems: list[str] = field(default_factory=list)  # "file:line: what; how to fix it"
     docs_dir: str = ""  # the folder the pages live in (MkDocs, Docusaurus), "" for none
+    #: folders of the site's theme (MkDocs' ``theme.custom_dir``): templates, no pages
+    theme_dirs: tuple[str, ...] = ()
 
     def walk(self) -> Iterator[tuple[TocNode, tuple[str, ...]]]:
         """Every node, depth first, with the section titles above it."""
@@ -99,6 +101,23 @@ class Toc:
             yield node, above
             inner = (*above, node.title) if node.children and node.title else above
             stack += [(child, inner) for child in reversed(node.children)]
+
+    def theme_files(self, paths: Iterable[str]) -> set[str]:
+        """Those of ``paths`` in the site's theme folders: templates, not pages."""
+        inside = tuple(d + "/" for d in self.theme_dirs)
+        return {p for p in paths if p.startswith(inside)} if inside else set()
+
+    def labels(self) -> dict[str, str]:
+        """Page path -> the title the site gives it in its nav (first mention): MkDocs
+        titles a page by its nav entry. Other TOCs' labels are link texts (a wiki's
+        sidebar says "Alert Rules" for its page "Alerting"): none."""
+        found: dict[str, str] = {}
+        if self.kind != "mkdocs":
+            return found
+        for node, _above in self.walk():
+            if node.path and node.title:
+                found.setdefault(node.path, node.title)
+        return found
 
     def order(self) -> dict[str, int]:
         """Page path -> its position in reading order (depth first; first mention)."""
@@ -295,7 +314,13 @@ class _Reader:
                 "not read; write it as a list of pages and sections"
             )
             return Toc(path, "mkdocs", [], self.problems, base)
-        return Toc(path, "mkdocs", self._nav(nav, base, path), self.problems, base)
+        theme = data.get("theme")
+        custom = theme.get("custom_dir") if isinstance(theme, dict) else None
+        themes = ()
+        if isinstance(custom, str) and custom.strip():
+            inside = posixpath.normpath(posixpath.join(folder, custom.strip()))
+            themes = (inside,) if inside != "." and not inside.startswith("..") else ()
+        return Toc(path, "mkdocs", self._nav(nav, base, path), self.problems, base, themes)
 
     def _docs_dir(self, path: str, data: dict[str, Any]) -> str:
         seen, current = {path}, path

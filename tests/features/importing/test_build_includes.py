@@ -118,7 +118,7 @@ def test_the_build_shows_included_text_and_keeps_snippets_as_assets(tmp_path: Pa
     restore = (out / "mail/restore.md").read_text("utf-8")
     assert "Third-party tools are not supported." in restore and "[!INCLUDE" not in restore
     assert "print('hello')" in (out / "docs/hello.md").read_text("utf-8")
-    assert (out / "includes/disclaimer.txt").is_file()
+    assert (out / "assets/includes/disclaimer.txt").is_file()  # the root holds bundles
     assert (out / "docs/examples/hello.py").is_file()
 
 

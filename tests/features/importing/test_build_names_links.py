@@ -232,3 +232,50 @@ def test_a_drafted_description_names_the_pages_own_sections(tmp_path: Path) -> N
     )
     entry = {e.target: e for e in parse_index((out / "index.md").read_text("utf-8")).entries}
     assert entry["workers.md"].description == description
+
+
+def test_an_mkdocs_site_shaped_like_httpx_reads_as_it_serves(tmp_path: Path) -> None:
+    """What a real MkDocs site (encode/httpx's docs) showed the build: a home page whose
+    title is a centred HTML <h1>, a page with no heading that the nav names, links
+    written against the page's served URL (docs/async.md is served at /async/), and a
+    theme folder (theme.custom_dir) and a css folder that hold no pages."""
+    nav = (
+        "site_name: Fetchy\ntheme:\n  name: material\n  custom_dir: docs/overrides\n"
+        "nav:\n  - Introduction: index.md\n  - Async: async.md\n  - Advanced:\n"
+        "      - SSL: advanced/ssl.md\n      - Proxies: advanced/proxies.md\n"
+    )
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "mkdocs.yml": nav,
+            "docs/index.md": '<p align="center"><img src="img/logo.png"></p>\n\n'
+            '<h1 align="center">\nFetchy\n</h1>\n\nA small HTTP client for Python.\n',
+            "docs/async.md": "# Async Support\n\nFetchy has an async client too. See "
+            "[the proxy docs](../advanced/proxies#env) and [SSL](../advanced/ssl/).\n",
+            "docs/advanced/ssl.md": "When making a request over HTTPS, Fetchy verifies the "
+            "host against a bundle of certificates.\n",
+            "docs/advanced/proxies.md": "# Proxies\n\nFetchy supports HTTP proxies set "
+            "on the client or in the environment.\n",
+            "docs/overrides/partials/nav.html": "<nav>{{ nav }}</nav>\n",
+            "docs/css/custom.css": "body { color: black }\n",
+            "docs/img/logo.png": b"\x89PNG\r\n\x1a\nfake",
+        },
+    )
+    out = tmp_path / "fetchy-kb"
+    assert build(source, out, now=NOW, workers=1).errors == 0
+    pkg = Package(out)
+    pkg.load()
+    assert {pkg.documents[p].title for p in pkg.documents} == {
+        "Fetchy",  # the <h1>, not "Index"
+        "Async Support",
+        "SSL",  # the nav's name for a page without a heading, not "Ssl"
+        "Proxies",
+    }
+    page = (out / "async.md").read_text("utf-8")
+    assert "(advanced/proxies.md#env)" in page and "(advanced/ssl.md)" in page
+    assert not [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF121"]
+    # no page of the theme, and the root holds bundles: folders of assets go to assets/
+    assert not [p for p in pkg.documents if "nav" in p]
+    assert (out / "assets/overrides/partials/nav.html").is_file()
+    assert (out / "assets/css/custom.css").is_file()
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == ["advanced", "assets"]

@@ -139,7 +139,7 @@ def test_a_docfx_export_builds_without_its_furniture_and_with_its_own_names(
     for asset in ("readme.txt", "license", "security.txt", "docfx.json"):
         assert (out / "assets" / asset).is_file(), asset
         assert not (out / asset).exists(), asset
-    assert (out / "includes/note.txt").is_file()
+    assert (out / "assets/includes/note.txt").is_file()
     assert not (out / "mailflow/toc.yml").exists()  # read for the tree, not copied
     root = parse_index((out / "index.md").read_text("utf-8"))
     assert [e.title for e in root.entries] == ["Mail flow"]  # spelled as the titles spell it

@@ -249,8 +249,8 @@ def test_the_build_follows_an_azure_devops_wiki(tmp_path: Path) -> None:
     ]
     assert not (out / ".order").exists() and not (out / "runbooks-2.md").exists()
     # the wiki's hidden attachments folder is copied, and links to it follow
-    assert (out / "attachments/map-1.png").read_text() == "not really a PNG"
-    assert "![The map](/attachments/map-1.png)" in (out / "start-here.md").read_text("utf-8")
+    assert (out / "assets/attachments/map-1.png").read_text() == "not really a PNG"
+    assert "![The map](/assets/attachments/map-1.png)" in (out / "start-here.md").read_text("utf-8")
 
 
 def test_the_build_follows_sphinx_toctrees(tmp_path: Path) -> None:

@@ -1,0 +1,117 @@
+"""Where a link of a built page leads: the source page or asset it names, as the
+site it came from would serve it (a mixin of the builder; its state is the builder's).
+
+A link names a source file by its path (``../mail/restore.md``), by the path the site
+serves the page at (``/guide/app/``, ``../advanced/transports`` written against the
+page's own URL), under the docset's path on its site
+(``/dynamics365/business-central/welcome``, :mod:`.site_base`), or by a spelling that
+differs only in case or separators (``Mail/Delayed-Mail.md``).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import Any
+from urllib.parse import unquote
+
+from kas_tui.features.importing.site_base import learned_base, under_base
+from kas_tui.text.slug import slugify
+
+
+def _loose_key(path: str) -> str:
+    """A path compared without case, extension case or the spelling of its names
+    (spaces, underscores, hyphens and ``%20`` alike)."""
+    parts = unquote(path).split("/")
+    stem, dot, ext = parts[-1].rpartition(".")
+    parts[-1] = f"{slugify(stem)}.{ext.lower()}" if dot else slugify(parts[-1])
+    return "/".join([*(slugify(p) for p in parts[:-1]), parts[-1]])
+
+
+#: What a page served at a path is made from: ``/guide/app/`` is ``guide/app.md``, or
+#: ``guide/app/index.md``, or a docfx YAML page ``guide/app.yml``.
+_SERVED_AS = (".md", "/index.md", ".yml")
+
+
+class SiteLinksMixin:
+    """The builder's link lookups (``docs``, ``assets``, ``toc``, ``folders``,
+    ``source_files`` and ``tree_plan`` are the builder's)."""
+
+    docs: dict[str, Any]
+    assets: dict[str, str]
+    toc: Any
+    folders: dict[str, str]
+    source_files: set[str]
+
+    def _folder_page(self, path: str) -> str | None:
+        """The page a link to the source folder ``path`` opens (its ``index.md`` or
+        ``README.md``), when the folders are not the package's tree."""
+        for name in ("index.md", "README.md", "readme.md"):
+            page = posixpath.join(path.rstrip("/"), name) if path.strip("/") else name
+            if page in self.docs and self.docs[page].state != "failed":
+                return page
+        return None
+
+    def _served_page(self, path: str) -> str | None:
+        """The source a site-absolute URL is served from: a site's root is its pages
+        folder (MkDocs' ``docs_dir``, else the folder around every page), and a page
+        is served at its path without ``.md``, as a directory (``/guide/app/`` for
+        ``docs/guide/app.md``, ``/guide/`` for ``docs/guide/index.md``)."""
+        site = getattr(self, "_site", None)
+        if site is None:
+            root = self.toc.docs_dir if self.toc is not None and self.toc.docs_dir else ""
+            root = root or next((s for s, o in self.folders.items() if s and not o), "")
+            # the names a site-absolute path may start with: others (/powershell/...) are
+            # another site's sections, never looked for
+            tops = {
+                slugify(posixpath.splitext(part)[0])
+                for s in self.source_files
+                for part in s.split("/")[:2]
+            }
+            base = learned_base(
+                (d.converted.markdown for d in self.docs.values() if d.converted is not None),
+                self._names_page,
+                tops,
+            )
+            site = self._site = (root, tops, base)
+        site_root, tops, base = site
+        path = path.strip("/")
+        path = under_base(path, base) or path  # the docset's own path on its site
+        inside = posixpath.join(site_root, path).strip("/") if site_root else path
+        if path and slugify(posixpath.splitext(path.split("/", 1)[0])[0]) not in tops:
+            return None
+        for stem in dict.fromkeys((inside, path)):
+            for candidate in (*(f"{stem}{t}".lstrip("/") for t in _SERVED_AS), stem):
+                found = candidate if candidate in self.docs or candidate in self.assets else None
+                found = found or self._loose_match(candidate)
+                if found:
+                    return found
+        return None
+
+    def _served_at(self, doc: Any, target: str) -> str | None:
+        """The source a relative link names when it was written against the page's
+        URL: MkDocs and Docusaurus serve ``docs/async.md`` at ``/async/``, so its
+        ``../advanced/transports`` is ``docs/advanced/transports.md``."""
+        if self.toc is None or self.toc.kind not in ("mkdocs", "docusaurus"):
+            return None
+        stem = posixpath.splitext(doc.source)[0]
+        page = posixpath.dirname(stem) if posixpath.basename(stem) == "index" else stem
+        path = unquote(target.partition("#")[0].partition("?")[0])
+        joined = posixpath.normpath(posixpath.join(page, path))
+        return None if joined.startswith("..") else self._served_page(joined)
+
+    def _names_page(self, path: str) -> bool:
+        """Whether ``path`` (as a site serves it, without ``.md``) is a source page."""
+        return any(f"{path}{tail}" in self.docs for tail in _SERVED_AS)
+
+    def _loose_match(self, path: str) -> str | None:
+        """The one source file a link's path names but for case or spelling:
+        ``Mail/Delayed-Mail.md`` for ``mail/delayed mail.md`` (Windows-made exports,
+        and sites that lower-case every URL). ``None`` when none is, or when two are."""
+        table = getattr(self, "_loose_table", None)
+        if table is None:
+            table = {}
+            for source in [*self.docs, *self.assets]:
+                key = _loose_key(source)
+                table[key] = None if key in table else source  # two alike: no guess
+            self._loose_table = table
+        return table.get(_loose_key(path))
