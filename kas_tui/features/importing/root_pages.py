@@ -10,10 +10,11 @@ the root named the areas only as a list of words in that bundle's sentence.
 So when the source's own table of contents orders the root, the root also lists, under
 a heading per bundle in the TOC's order, what that bundle holds: its sub-bundles (their
 sentences cut to a document's length), or, for a bundle of pages only, its pages; each
-bundle whole or not at all, while the root index stays within ``ROOT_SHARE`` of an
-index's token budget. A sidebar two levels deep is what the site itself shows. Without
-a TOC the root's order is alphabetical, which says nothing of what matters most, and it
-lists nothing more (on officedocs-support, listing the first bundles alphabetically
+bundle whole, up to the first that would take the root index over ``ROOT_SHARE`` of an
+index's token budget and lists at most ``MAX_BUNDLE_ENTRIES`` entries (KAS047; a
+bundle holding one sub-bundle adds nothing). A sidebar two levels deep is what the site
+itself shows. Without a TOC the root's order is alphabetical, which says nothing of
+what matters most, and it lists nothing more (on officedocs-support, listing the first bundles alphabetically
 pulled walks into them: reach fell from 44.6% to 39.1%). A document may be listed by
 several indexes (RULES, section 4); each copy is its own index's entry.
 
@@ -29,7 +30,7 @@ from collections.abc import Callable, Sequence
 from kas_tui.core.okf.index_layout import NewEntry
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION as MAX_DESCRIPTION
 from kas_tui.text.prose import clip
-from kas_tui.text.tokens import estimate_tokens
+from kas_tui.text.tokens import MAX_BUNDLE_ENTRIES, estimate_tokens
 
 #: Share of an index's token budget the root index may take with what it adds (0.5 and
 #: 1.0 were measured too: see docs/importing-and-building.md, "The TOC is the tree").
@@ -47,8 +48,9 @@ def with_first_pages(
 ) -> list[Group]:
     """``groups`` (the root index's own sections) followed by a section per bundle the
     root lists, in its order, holding that bundle's sub-bundles (else its pages), for
-    each bundle whose section keeps the rendered root (``render``) within ``ROOT_SHARE``
-    of ``budget`` tokens; one that does not fit is passed over. ``entries_of(folder)``
+    bundle whose section keeps the rendered root (``render``) within ``ROOT_SHARE`` of
+    ``budget`` tokens and ``MAX_BUNDLE_ENTRIES`` entries, up to the first that does not
+    fit. ``entries_of(folder)``
     gives a bundle's entries as its own index lists them; ``titles(folder)`` its title."""
     out = [(heading, list(items)) for heading, items in groups]
     limit = int(budget * ROOT_SHARE)
@@ -62,13 +64,16 @@ def with_first_pages(
         heading = title if title.casefold() not in headings else f"{title} pages"
         whole = [_told_apart(e, used, title) for e in pages]
         subs = [_short(_told_apart(e, used, title)) for e in pages if e.is_bundle]
-        for listed in (subs,) if subs else (whole,):  # its sub-bundles, else its pages
-            section = (heading, listed)
-            if listed and estimate_tokens(render([*out, section])) <= limit:
-                out.append(section)
-                headings.add(heading.casefold())
-                used |= {e.title.casefold() for e in listed}
-                break
+        if len(subs) == 1 or not pages:
+            continue  # one sub-bundle is the bundle again, in other words
+        listed = subs or whole  # its sub-bundles, else its pages
+        section = (heading, listed)
+        count = sum(len(items) for _h, items in out) + len(listed)
+        if count > MAX_BUNDLE_ENTRIES or estimate_tokens(render([*out, section])) > limit:
+            break  # the TOC's first bundles only: a later one never comes before it
+        out.append(section)
+        headings.add(heading.casefold())
+        used |= {e.title.casefold() for e in listed}
     return out
 
 

@@ -27,8 +27,8 @@ ROOT = [
         [
             NewEntry("guide", "Guide", "The guide.", BUNDLE),
             _doc("faq.md", "FAQ"),
-            NewEntry("api", "API", "Every class.", BUNDLE),
             NewEntry("shop", "Shop", "Selling widgets.", BUNDLE),
+            NewEntry("api", "API", "Every class.", BUNDLE),
             NewEntry("blog", "Blog", "Posts.", BUNDLE),
         ],
     )
@@ -50,15 +50,29 @@ def _render(groups) -> str:
     return new_index_in_sections("", "Site", groups)
 
 
-def test_each_bundle_adds_its_sub_bundles_else_its_pages_while_the_root_has_room() -> None:
+def test_the_first_bundles_add_their_sub_bundles_else_their_pages_while_they_fit() -> None:
     groups = with_first_pages(ROOT, PAGES.__getitem__, str.title, _render, budget=1300)
-    assert [h for h, _items in groups] == [None, "Guide", "Shop", "Blog"]  # api: too big
+    # api is too big, and blog, after it, is not listed before it
+    assert [h for h, _items in groups] == [None, "Guide", "Shop"]
     sections = dict(groups[1:])
     assert [e.title for e in sections["Guide"]] == ["App basics", "FAQ (Guide)"]
     assert [e.path for e in sections["Shop"]] == ["shop/sales", "shop/returns"]  # no pages
     assert len(sections["Shop"][0].description) <= 200  # a bundle's sentence, cut
     assert sections["Shop"][0].description.endswith("…")
     assert len(_render(groups)) / 4 <= 1300 * 0.75
+
+
+def test_the_root_never_lists_more_entries_than_an_agent_can_choose_from() -> None:
+    many = {**PAGES, "guide": [_doc(f"guide/p{n}.md", f"Chapter {n}") for n in range(58)]}
+    groups = with_first_pages(ROOT, many.__getitem__, str.title, _render, budget=100_000)
+    assert sum(len(items) for _h, items in groups) <= 60  # KAS047
+    assert "Guide" not in [h for h, _items in groups]  # 5 + 58 would be too many
+
+
+def test_a_bundle_holding_one_sub_bundle_adds_nothing() -> None:
+    one = {**PAGES, "shop": [NewEntry("shop/posts", "Posts", "Posts.", BUNDLE)]}
+    groups = with_first_pages(ROOT, one.__getitem__, str.title, _render, budget=1300)
+    assert [h for h, _items in groups] == [None, "Guide"]  # passed over, not a stop
 
 
 def test_a_root_already_over_its_share_lists_nothing_more() -> None:
