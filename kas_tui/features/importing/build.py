@@ -363,6 +363,7 @@ class _Builder(
         read = {self.toc.file} if self.toc is not None else set()
         read |= {n.file for n, _above in self.toc.walk() if n.file} if self.toc else set()
         assets = [a for a in assets if a not in read and not is_toc_file(a)]
+        documents = [d for d in documents if self.toc is None or d != self.toc.file]
         self.result.sources = len(documents)
         self._map_paths(documents, assets)
         self.progress("enumerate", len(documents), len(documents))
@@ -481,8 +482,8 @@ class _Builder(
                     doc.converted, title or draft_title(doc.converted, doc.blocks), doc.blocks
                 )
             )
-            if doc.strong_type and doc.strong_type not in FORMAT_TYPES:
-                folder_types[posixpath.dirname(doc.out)][doc.strong_type] += 1
+            known = doc.strong_type if doc.strong_type not in FORMAT_TYPES else None
+            folder_types[posixpath.dirname(doc.out)][known or ""] += 1  # "": no signal
         siblings: dict[str, AlikeSet] = defaultdict(AlikeSet)
         common = common_headings(doc.blocks for doc in converted)
         labels = self.toc.labels() if self.toc is not None else {}

@@ -76,6 +76,10 @@ class SiteLinksMixin:
         site_root, tops, base = site
         path = path.strip("/")
         path = under_base(path, base) or path  # the docset's own path on its site
+        aliases = self.toc.served_as if self.toc is not None else {}
+        for stem in (path, posixpath.join(site_root, path)):  # a page served by its id
+            if stem.rstrip("/") in aliases:
+                return aliases[stem.rstrip("/")]
         inside = posixpath.join(site_root, path).strip("/") if site_root else path
         if path and slugify(posixpath.splitext(path.split("/", 1)[0])[0]) not in tops:
             return None
@@ -89,12 +93,17 @@ class SiteLinksMixin:
 
     def _served_at(self, doc: Any, target: str) -> str | None:
         """The source a relative link names when it was written against the page's
-        URL: MkDocs and Docusaurus serve ``docs/async.md`` at ``/async/``, so its
-        ``../advanced/transports`` is ``docs/advanced/transports.md``."""
+        URL: MkDocs serves ``docs/async.md`` at ``/async/``, so its
+        ``../advanced/transports`` is ``docs/advanced/transports.md``; Docusaurus
+        serves ``docs/cli.md`` at ``/docs/cli``, so its ``configuration`` is the page
+        beside it (or the page whose ``id:`` it is)."""
         if self.toc is None or self.toc.kind not in ("mkdocs", "docusaurus"):
             return None
         stem = posixpath.splitext(doc.source)[0]
-        page = posixpath.dirname(stem) if posixpath.basename(stem) == "index" else stem
+        if self.toc.kind == "docusaurus" or posixpath.basename(stem) == "index":
+            page = posixpath.dirname(stem)  # Docusaurus serves docs/cli.md at /docs/cli
+        else:
+            page = stem  # MkDocs serves docs/async.md at /async/
         path = unquote(target.partition("#")[0].partition("?")[0])
         joined = posixpath.normpath(posixpath.join(page, path))
         return None if joined.startswith("..") else self._served_page(joined)

@@ -389,11 +389,14 @@ def infer_type(
     A strong signal (a troubleshooting article's Symptoms/Cause/Resolution headings, a
     spreadsheet, an FAQ) decides; otherwise the bundle's most common type, else
     ``Reference``. A type the bundle already spells another way is spelled its way.
+    ``existing`` may count documents with no signal under ``""``: when they are the
+    most, two FAQ pages among thirty do not make the other 28 FAQs.
     """
     existing = existing or Counter()
     guess = content_type(converted, title, parsed)
     if guess is None:
-        guess = existing.most_common(1)[0][0] if existing else "Reference"
+        top = existing.most_common(1)[0][0] if existing else ""
+        guess = top or "Reference"
     return _bundle_spelling(guess, existing)
 
 

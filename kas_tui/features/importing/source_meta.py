@@ -82,7 +82,7 @@ def is_furniture(rel: str) -> bool:
 #: Files that configure the site or list its pages: read for structure and names,
 #: never documents (compared in lower case; ``toc.*`` at any level).
 _SITE_CONFIG = re.compile(
-    r"^(?:mkdocs[\w.-]*\.ya?ml|docfx\.json|_config\.ya?ml|docusaurus\.config\.[jt]s|"
+    r"^(?:mkdocs[\w.-]*\.ya?ml|docfx\.json|_config\.ya?ml|docusaurus\.config\.[mc]?[jt]s|"
     r"sidebars\.(?:js|ts|json)|book\.toml|conf\.py|_sidebar\.md|_footer\.md|_header\.md)$"
 )
 _TOC = re.compile(r"^toc\.(?:ya?ml|md|json|xml)$")
@@ -209,9 +209,11 @@ def site_title(read: Callable[[str], str | None], files: Iterable[str]) -> str |
     MkDocs yml, ``_appTitle`` of docfx.json's global metadata, ``title`` of a Jekyll
     ``_config.yml`` or a Docusaurus config, ``project`` of a Sphinx ``conf.py``; ``None``
     when there is none."""
+    files = list(files)
     names = sorted(f for f in files if "/" not in f)
+    names += sorted(f for f in files if f.count("/") == 1)  # a site kept in website/
     for rel in names:
-        low = rel.lower()
+        low = rel.rsplit("/", 1)[-1].lower()
         text = None
         if low.startswith("mkdocs") and low.endswith((".yml", ".yaml")):
             text = read(rel)

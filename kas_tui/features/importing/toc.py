@@ -36,7 +36,13 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
-from kas_tui.features.importing.toc_formats import MD_HEADING, URL, docusaurus_roots, load_lined
+from kas_tui.features.importing.toc_formats import (
+    MD_HEADING,
+    URL,
+    docusaurus_ids,
+    docusaurus_roots,
+    load_lined,
+)
 from kas_tui.features.importing.toc_sphinx import sphinx_roots
 from kas_tui.features.importing.toc_wiki import (
     ORDER,
@@ -92,6 +98,9 @@ class Toc:
     docs_dir: str = ""  # the folder the pages live in (MkDocs, Docusaurus), "" for none
     #: folders of the site's theme (MkDocs' ``theme.custom_dir``): templates, no pages
     theme_dirs: tuple[str, ...] = ()
+    #: a page's path as the site serves it (``docs/getting-started``) -> its source,
+    #: where they differ (a Docusaurus page's own ``id:``)
+    served_as: dict[str, str] = field(default_factory=dict)
 
     def walk(self) -> Iterator[tuple[TocNode, tuple[str, ...]]]:
         """Every node, depth first, with the section titles above it."""
@@ -232,11 +241,46 @@ def find_tocs(files: Iterable[str]) -> list[str]:
 def find_toc(files: Collection[str], read: Read) -> Toc | None:
     """The source's table of contents: the first of the root's TOC files
     (:func:`find_tocs`) that reads as one; ``None`` when the source ships none."""
-    for path in find_tocs(f for f in files if "/" not in f):
-        toc = read_toc(path, read, files)
-        if toc is not None:
-            return toc
+    for depth in (0, 1):  # a site kept in a folder of its own (website/sidebars.json)
+        for path in find_tocs(f for f in files if f.count("/") == depth):
+            toc = read_toc(path, read, files)
+            if toc is not None and (depth == 0 or toc.roots):
+                return toc
     return None
+
+
+#: Where a Docusaurus config's docs options open (``docs: {``) and, inside them, the
+#: ``path`` option on a line of its own (``path: '../docs',``).
+_DOCS_OPEN = re.compile(r"\bdocs\s*:\s*\(?\{")
+_DOCS_PATH = re.compile(r"""^\s*path\s*:\s*['"]([^'"]+)['"]\s*,?\s*$""", re.M)
+_CONFIGS = ("docusaurus.config.js", "docusaurus.config.mjs", "docusaurus.config.ts")
+
+
+def docusaurus_docs_dir(sidebars: str, read: Read, files: Collection[str]) -> str:
+    """The folder a Docusaurus site's docs live in: its config's docs ``path`` (read as
+    text, never run), else ``docs`` beside the sidebars file."""
+    folder = posixpath.dirname(sidebars)
+    for name in (n for n in _CONFIGS if posixpath.join(folder, n) in files):
+        match = _DOCS_PATH.search(_docs_options(read(posixpath.join(folder, name)) or ""))
+        if match:
+            inside = posixpath.normpath(posixpath.join(folder, match.group(1)))
+            if inside != ".." and not inside.startswith("../"):
+                return "" if inside == "." else inside
+    return posixpath.join(folder, "docs")
+
+
+def _docs_options(config: str) -> str:
+    """The text of a Docusaurus config's first ``docs: {...}`` options, its braces
+    counted (those in its functions too), or ``""``."""
+    opened = _DOCS_OPEN.search(config)
+    if opened is None:
+        return ""
+    depth = 0
+    for at in range(opened.end() - 1, len(config)):
+        depth += {"{": 1, "}": -1}.get(config[at], 0)
+        if depth == 0:
+            return config[opened.end() : at]
+    return ""
 
 
 def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
@@ -251,9 +295,11 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
     if kind == "mkdocs":
         return reader.mkdocs(path, text)
     if kind == "docusaurus":
-        base = posixpath.join(posixpath.dirname(path), "docs")
+        base = docusaurus_docs_dir(path, read, files)
         roots = docusaurus_roots(path, text, base, reader.files, reader.problems, TocNode, read)
-        return Toc(path, kind, roots, reader.problems, base)
+        ids = docusaurus_ids(base, reader.files, read)
+        served = {posixpath.join(base, i): f for i, f in ids.items() if not f.startswith(i + ".")}
+        return Toc(path, kind, roots, reader.problems, base, served_as=served)
     if kind == "wiki-sidebar":
         roots = wiki_sidebar_roots(path, text, reader.files, reader.problems, TocNode)
         return Toc(path, kind, _pruned(roots), reader.problems)

@@ -140,6 +140,37 @@ def _line(container: Any, key: Any) -> int | None:
     return None
 
 
+_ID_LINE = re.compile(r"^id:\s*['\"]?([^'\"\s#]+)['\"]?\s*$", re.M)
+
+
+def _front_matter_id(text: str) -> str:
+    """A Docusaurus page's own ``id:`` (its front matter's), or ``""``."""
+    if not text.startswith("---"):
+        return ""
+    end = text.find("\n---", 3)
+    match = _ID_LINE.search(text[: end if end > 0 else 2000])
+    return match.group(1) if match else ""
+
+
+def docusaurus_ids(
+    base: str, files: Collection[str], read: Callable[[str], str | None]
+) -> dict[str, str]:
+    """Doc id -> page, for the pages in ``base``: a page's path without its extension
+    and the number prefixes Docusaurus strips (``01-intro``), and its front matter's own
+    ``id:`` in its folder (``GettingStarted.md`` with ``id: getting-started``)."""
+    ids: dict[str, str] = {}
+    for f in sorted(files):
+        if f.startswith(base + "/") and f.lower().endswith(_PAGE):
+            rel = posixpath.splitext(f[len(base) + 1 :])[0]
+            stripped = "/".join(_NUMBER_PREFIX.sub("", p) for p in rel.split("/"))
+            ids.setdefault(stripped, f)
+            own = _front_matter_id(read(f) or "")
+            if own:
+                folder = posixpath.dirname(stripped)
+                ids.setdefault(posixpath.join(folder, own) if folder else own, f)
+    return ids
+
+
 class _Sidebars:
     def __init__(
         self,
@@ -166,13 +197,8 @@ class _Sidebars:
             candidate = posixpath.join(self.base, doc_id + ext)
             if candidate in self.files:
                 return candidate
-        if self._ids is None:  # ids without the number prefixes Docusaurus strips
-            self._ids = {}
-            for f in sorted(self.files):
-                if f.startswith(self.base + "/") and f.lower().endswith(_PAGE):
-                    rel = posixpath.splitext(f[len(self.base) + 1 :])[0]
-                    stripped = "/".join(_NUMBER_PREFIX.sub("", p) for p in rel.split("/"))
-                    self._ids.setdefault(stripped, f)
+        if self._ids is None:
+            self._ids = docusaurus_ids(self.base, self.files, self.read)
         found = self._ids.get(doc_id)
         if found is None:
             self.problems.append(

@@ -142,7 +142,8 @@ def test_a_docfx_export_builds_without_its_furniture_and_with_its_own_names(
     assert (out / "assets/includes/note.txt").is_file()
     assert not (out / "mailflow/toc.yml").exists()  # read for the tree, not copied
     root = parse_index((out / "index.md").read_text("utf-8"))
-    assert [e.title for e in root.entries] == ["Mail flow"]  # spelled as the titles spell it
+    own = [e.title for e in root.entries if e.section is None or e.target.endswith("/")]
+    assert own == ["Mail flow"]  # spelled as the titles spell it
     queue = fm.parse((out / "mailflow/queue.md").read_text("utf-8")).data
     assert queue["title"] == "Mail waits in the queue"
     connectors = fm.parse((out / "mailflow/connectors.md").read_text("utf-8")).data

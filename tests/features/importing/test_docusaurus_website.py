@@ -1,0 +1,103 @@
+"""A Docusaurus site kept in ``website/`` beside a ``docs/`` folder, as jestjs/jest's
+is: its sidebars, its config's docs ``path``, its pages' own ``id:`` and links by id."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from kas_tui.core.okf import frontmatter as fm
+from kas_tui.core.package import Package
+from kas_tui.features.check import check
+from kas_tui.features.importing.build import build
+from tests.helpers.build_sources import write_sources
+
+NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
+
+CONFIG = """const path = require('path');
+module.exports = {
+  title: 'Testy',
+  presets: [
+    ['classic', {
+      docs: {
+        editUrl: ({locale}) => { if (locale) { return `x/${locale}`; } return 'y'; },
+        path: '../docs',
+        sidebarPath: path.resolve(__dirname, './sidebars.json'),
+      },
+    }],
+  ],
+};
+"""
+SIDEBARS = """{
+  "docs": {
+    "Introduction": ["getting-started", "using-matchers"],
+    "Guides": ["snapshot-testing", "mock-functions"]
+  }
+}
+"""
+
+
+def _page(doc_id: str, title: str, text: str) -> str:
+    return f"---\nid: {doc_id}\ntitle: {title}\n---\n\n{text}\n"
+
+
+def _site(tmp_path: Path) -> Path:
+    faq = "\n".join(f"## Why does case {n} fail?\n\nBecause.\n" for n in range(3))
+    return write_sources(
+        tmp_path / "src",
+        {
+            "website/docusaurus.config.js": CONFIG,
+            "website/sidebars.json": SIDEBARS,
+            "docs/GettingStarted.md": _page(
+                "getting-started",
+                "Getting Started",
+                "Install Testy with your package manager, then see "
+                "[matchers](using-matchers#equality) and [mocks](/docs/mock-functions).",
+            ),
+            "docs/UsingMatchers.md": _page(
+                "using-matchers",
+                "Using Matchers",
+                "Testy uses matchers to test values.\n\n## Equality\n\nCompare values.",
+            ),
+            "docs/SnapshotTesting.md": _page(
+                "snapshot-testing", "Snapshot Testing", "Snapshots catch changes.\n\n" + faq
+            ),
+            "docs/MockFunctions.md": _page(
+                "mock-functions", "Mock Functions", "Mock functions stand in for real ones."
+            ),
+        },
+    )
+
+
+def test_a_site_in_website_reads_its_sidebars_config_and_ids(tmp_path: Path) -> None:
+    out = tmp_path / "testy-kb"
+    assert build(_site(tmp_path), out, now=NOW, workers=1).errors == 0
+    pkg = Package(out)
+    pkg.load()
+    # the sidebars file is read for the tree, not made a document; the site's title
+    assert not [p for p in pkg.documents if "sidebars" in p]
+    assert "\n# Testy\n" in (out / "index.md").read_text("utf-8")
+    # every page the sidebars name by id is placed by them
+    assert {pkg.documents[p].title for p in pkg.documents} == {
+        "Getting Started",
+        "Using Matchers",
+        "Snapshot Testing",
+        "Mock Functions",
+    }
+    # links by id, relative to the page's URL (/docs/getting-started) and site-absolute
+    start = next(p for p in pkg.documents if pkg.documents[p].title == "Getting Started")
+    body = (out / start).read_text("utf-8")
+    assert "usingmatchers.md#equality" in body and "mockfunctions.md" in body
+    assert not [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+
+
+def test_two_faq_pages_do_not_make_their_siblings_faqs(tmp_path: Path) -> None:
+    out = tmp_path / "testy-kb"
+    assert build(_site(tmp_path), out, now=NOW, workers=1).errors == 0
+    types = {}
+    for path in out.rglob("*.md"):
+        parsed = fm.parse(path.read_text("utf-8"))
+        if parsed is not None and isinstance(parsed.data, dict) and "title" in parsed.data:
+            types[parsed.data["title"]] = parsed.data.get("type")
+    assert types["Snapshot Testing"] == "FAQ"  # three question headings
+    assert types["Mock Functions"] == "Reference"  # no signal: not its sibling's type
