@@ -170,6 +170,8 @@ class LayoutMixin(SiteLinksMixin):
             made.add(out)
             taken[parent].add(slug)
             self.folders[folder] = out
+        served = self.toc.served_as if self.toc is not None else {}
+        named = {f: posixpath.basename(k) for k, f in served.items()}  # its own id
         for rel in documents:
             if rel in old:
                 out = old[rel]["path"]
@@ -181,7 +183,7 @@ class LayoutMixin(SiteLinksMixin):
                     folder = plan.folder_of.get(rel, "")
                 else:
                     folder = self.folders[inner if inner in needed else posixpath.dirname(rel)]
-                base = slugify(Path(rel).stem)
+                base = slugify(named.get(rel) or Path(rel).stem)  # the site's own name
                 stem = unique_slug(base, taken[folder], at_root=not folder)
                 taken[folder].add(stem)
                 out = posixpath.join(folder, stem + ".md") if folder else stem + ".md"

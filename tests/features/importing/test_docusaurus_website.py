@@ -4,6 +4,7 @@ is: its sidebars, its config's docs ``path``, its pages' own ``id:`` and links b
 from __future__ import annotations
 
 import datetime as dt
+import posixpath
 from pathlib import Path
 
 from kas_tui.core.okf import frontmatter as fm
@@ -87,7 +88,8 @@ def test_a_site_in_website_reads_its_sidebars_config_and_ids(tmp_path: Path) -> 
     # links by id, relative to the page's URL (/docs/getting-started) and site-absolute
     start = next(p for p in pkg.documents if pkg.documents[p].title == "Getting Started")
     body = (out / start).read_text("utf-8")
-    assert "usingmatchers.md#equality" in body and "mockfunctions.md" in body
+    assert "using-matchers.md#equality" in body and "mock-functions.md" in body
+    assert posixpath.basename(start) == "getting-started.md"  # its id, as the site serves it
     assert not [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
 
 
