@@ -15,15 +15,21 @@ also covers a parent killed outright.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any, TypeVar
 
 from kas_tui.core.libc import libc_function
 
 #: prctl option: the signal a process gets when the thread that forked it ends.
 _PR_SET_PDEATHSIG = 1
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def start_as_worker() -> None:
@@ -54,3 +60,84 @@ def forking() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def fork_possible() -> bool:
+    """Whether worker processes may be forked from this process: the platform forks, and
+    this process runs one thread (a fork copies only the calling thread; locks another
+    held would stay held in the child)."""
+    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+
+
+def map_chunks_in_two(
+    work: Callable[[list[T]], list[R]], items: Sequence[T], *, chunk: int
+) -> list[R]:
+    """``work`` over ``items`` a chunk of ``chunk`` at a time, in this process and one
+    forked helper, the results in the order of ``items``: the same list as
+    ``work(items)`` when ``work`` maps each item on its own, whatever state it reads
+    (the helper reads a copy of this process as it was when forked) and whatever it
+    caches on the way.
+
+    Both processes claim the next chunk from a shared counter, so a core that is busier
+    simply claims fewer; only the helper's results cross a pipe (pickled, so ``R`` must
+    pickle), read between this process's own chunks. A chunk the helper claimed and
+    never sent (it died) is done here. With one chunk, or where forking is not possible
+    (:func:`fork_possible`), everything is done here.
+    """
+    chunks = [list(items[i : i + chunk]) for i in range(0, len(items), chunk)]
+    if len(chunks) < 2 or not fork_possible():
+        return work(list(items))
+    context = multiprocessing.get_context("fork")
+    counter = context.Value("i", 0)
+
+    def claim() -> int | None:
+        with counter.get_lock():
+            number = counter.value
+            if number >= len(chunks):
+                return None
+            counter.value = number + 1
+        return number
+
+    def helper(send: Any) -> None:
+        start_as_worker()
+        try:
+            while (number := claim()) is not None:
+                send.send((number, work(chunks[number])))
+            send.send(None)
+        except Exception:  # noqa: S110 - what it did not send is done by the parent
+            pass
+
+    receive, send = context.Pipe(duplex=False)
+    with forking():
+        process = context.Process(target=helper, args=(send,), daemon=True)
+        process.start()
+    send.close()  # the helper holds the only writing end: its exit is the pipe's end
+    done: dict[int, list[R]] = {}
+    finished = False
+
+    def take() -> bool:
+        """One message of the helper's; False once it has sent its last."""
+        try:
+            message = receive.recv()
+        except (EOFError, OSError):
+            return False
+        if message is None:
+            return False
+        number, results = message
+        done[number] = results
+        return True
+
+    try:
+        while (number := claim()) is not None:
+            done[number] = work(chunks[number])
+            while not finished and receive.poll():
+                finished = not take()
+        while not finished:
+            finished = not take()
+    finally:
+        receive.close()
+        process.join()
+    out: list[R] = []
+    for number, part in enumerate(chunks):
+        out += done[number] if number in done else work(part)
+    return out

@@ -1,0 +1,31 @@
+"""Making sure a forked helper does some of the work (:func:`kas_tui.core.workers.map_chunks_in_two`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+
+class HelperFirst:
+    """``work`` for ``map_chunks_in_two`` whose first chunk in this process starts only
+    once the forked helper has done one of its own, so both processes do chunks (a
+    condition, not a time: this process reads the byte the helper writes)."""
+
+    def __init__(self, work: Callable[[list[Any]], list[Any]]) -> None:
+        self.work = work
+        self.me = os.getpid()
+        self.read_end, self.write_end = os.pipe()
+        self.waited = False
+
+    def __call__(self, chunk: list[Any]) -> list[Any]:
+        if os.getpid() != self.me:
+            os.write(self.write_end, b"x")
+        elif not self.waited:
+            self.waited = True
+            os.read(self.read_end, 1)
+        return self.work(chunk)
+
+    def close(self) -> None:
+        os.close(self.read_end)
+        os.close(self.write_end)
