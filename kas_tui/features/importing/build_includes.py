@@ -96,7 +96,9 @@ class IncludesMixin(PrepareMixin):
                 except OSError:
                     hashes[target] = "missing:" + target
             parts.append(hashes[target])
-        shown = self._toctrees_shown(self._read_source(rel) or "", rel)
+        shown = None
+        if self._toctrees_possible():  # else the source is not read again for nothing
+            shown = self._toctrees_shown(self._read_source(rel) or "", rel)
         if shown is not None:
             parts.append("toctree:" + _sha(shown))
         return own if len(parts) == 1 else _sha("\n".join(parts))
@@ -104,6 +106,10 @@ class IncludesMixin(PrepareMixin):
     def _toctrees_shown(self, text: str, rel: str) -> str | None:
         """``text`` (the page ``rel``) with its toctrees as the lists of pages they
         show, or ``None`` when this is no Sphinx source or the page has none."""
-        if self.toc is None or self.toc.kind != "sphinx" or "{toctree}" not in text:
+        if not self._toctrees_possible() or "{toctree}" not in text:
             return None
         return toctree_lists(text, rel, self._read_source, self.source_files, self.toc.docs_dir)
+
+    def _toctrees_possible(self) -> bool:
+        """Whether the source is a Sphinx site, whose pages may hold toctrees."""
+        return self.toc is not None and self.toc.kind == "sphinx"
