@@ -119,7 +119,7 @@ def map_chunks_in_two(
         """One message of the helper's; False once it has sent its last."""
         try:
             message = receive.recv()
-        except (EOFError, OSError):
+        except Exception:  # ended (EOF), or sent what does not unpickle: done here
             return False
         if message is None:
             return False
