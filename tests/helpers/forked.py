@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import os
+import select
 from collections.abc import Callable
 from typing import Any
+
+import pytest
+
+from tests.helpers.waiting import WAIT_TIMEOUT
 
 
 class HelperFirst:
     """``work`` for ``map_chunks_in_two`` whose first chunk in this process starts only
     once the forked helper has done one of its own, so both processes do chunks (a
-    condition, not a time: this process reads the byte the helper writes)."""
+    condition, not a time: this process reads the byte the helper writes). Give it
+    more than one chunk of items: with one, nothing is forked."""
 
     def __init__(self, work: Callable[[list[Any]], list[Any]]) -> None:
         self.work = work
@@ -23,6 +29,9 @@ class HelperFirst:
             os.write(self.write_end, b"x")
         elif not self.waited:
             self.waited = True
+            ready, _, _ = select.select([self.read_end], [], [], WAIT_TIMEOUT)
+            if not ready:  # no helper was forked (one chunk), or it did nothing
+                pytest.fail(f"the forked helper did no chunk within {WAIT_TIMEOUT:g} s")
             os.read(self.read_end, 1)
         return self.work(chunk)
 

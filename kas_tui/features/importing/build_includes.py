@@ -14,7 +14,6 @@ from kas_tui.features.importing.build_manifest import _sha
 from kas_tui.features.importing.build_prepare import PrepareMixin
 from kas_tui.features.importing.convert import sha256_file
 from kas_tui.features.importing.includes import IncludeProblem, expand_includes
-from kas_tui.features.importing.includes import targets as include_targets
 from kas_tui.features.importing.toc_sphinx import toctree_lists
 
 if TYPE_CHECKING:
@@ -36,15 +35,11 @@ class IncludesMixin(PrepareMixin):
         ``[!INCLUDE]``, MkDocs ``--8<--``): snippets, kept as assets, never pages;
         ``self.includes_of`` maps each page to the files it names."""
         named: set[str] = set()
-        for rel in documents:
-            if Path(rel).suffix.lower() not in _MARKDOWN:
-                continue
-            text = self._read_source(rel)
-            if text and ("INCLUDE" in text.upper() or "--8<--" in text):
-                found = [t for t in include_targets(text, rel) if t != rel]
-                if found:
-                    self.includes_of[rel] = found
-                    named.update(found)
+        markdown = [rel for rel in documents if Path(rel).suffix.lower() in _MARKDOWN]
+        for rel, found in zip(markdown, self._named_by_each(markdown), strict=True):
+            if found:
+                self.includes_of[rel] = found
+                named.update(found)
         if not named:
             return documents, assets
         pages = [d for d in documents if d not in named]

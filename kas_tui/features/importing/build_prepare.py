@@ -1,13 +1,14 @@
-"""The pages' own work before drafting, done for every page at once in two processes.
+"""The pages' own work, done for every page at once in two processes.
 
-What a Markdown page shows (its includes expanded, a Sphinx page's toctrees listed) and
-where its link destinations are depend on the page and the source files alone, not on
-the other pages' drafts: a flat docfx export of 2,000 pages spends half its drafting
-there (every page shows the product-name snippets, and every page's links are found
-by the body scanner). So the builder works them out first, in this process and one
-forked helper (:func:`kas_tui.core.workers.map_chunks_in_two`), and drafting takes
-them as it goes instead of working them out one page at a time. Same results either
-way (tests/features/build/test_build_prepare.py builds both ways).
+Which files a Markdown page includes (read when the source is listed), what it shows
+(its includes expanded, a Sphinx page's toctrees listed) and where its link
+destinations are depend on the page and the source files alone, not on the other
+pages' drafts: a flat docfx export of 2,000 pages spends half its drafting there
+(every page shows the product-name snippets, and every page's links are found by the
+body scanner). So the builder works them out for all pages at once, in this process
+and one forked helper (:func:`kas_tui.core.workers.map_chunks_in_two`), and drafting
+takes them as it goes instead of working them out one page at a time. Same results
+either way (tests/features/importing/test_build_prepare.py builds both ways).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from kas_tui.core.okf.links import Span, destination_spans
 from kas_tui.core.workers import map_chunks_in_two
+from kas_tui.features.importing.includes import targets as include_targets
 
 if TYPE_CHECKING:
     from kas_tui.features.importing.build_layout import _Doc
@@ -34,7 +36,25 @@ Prepared = tuple["str | None", "list[IncludeProblem]", "list[Span] | None"]
 
 
 class PrepareMixin:
-    """Mixed into the builder (its state is the builder's: ``_shown``, ``includes_of``)."""
+    """Mixed into the builder (its state is the builder's: ``_read_source``, ``_shown``)."""
+
+    def _named_by_each(self, pages: list[str]) -> list[list[str]]:
+        """The files each Markdown page of ``pages`` names in its include directives,
+        in two processes from :data:`PARALLEL_MIN` pages on (each page is read)."""
+        if len(pages) >= PARALLEL_MIN:
+            return map_chunks_in_two(self._named_by, pages, chunk=64)
+        return self._named_by(pages)
+
+    def _named_by(self, pages: list[str]) -> list[list[str]]:
+        """The files each of ``pages`` names in its include directives."""
+        out = []
+        for rel in pages:
+            text = self._read_source(rel)
+            found: list[str] = []
+            if text and ("INCLUDE" in text.upper() or "--8<--" in text):
+                found = [t for t in include_targets(text, rel) if t != rel]
+            out.append(found)
+        return out
 
     def _prepare_pages(self, docs: list[_Doc]) -> None:
         """Work out what each converted page of ``docs`` shows and the links in it, in

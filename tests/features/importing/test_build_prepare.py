@@ -59,7 +59,6 @@ def test_a_build_with_the_pages_prepared_in_two_processes_is_the_plain_build(
     assert plain.errors == 0
 
     monkeypatch.setattr(build_prepare, "PARALLEL_MIN", 1)
-    monkeypatch.setattr(build_prepare, "CHUNK", 4)
     calls: list[int] = []
     real = build_prepare.map_chunks_in_two
 
@@ -67,7 +66,7 @@ def test_a_build_with_the_pages_prepared_in_two_processes_is_the_plain_build(
         calls.append(len(items))
         helper_first = HelperFirst(work) if workers.fork_possible() else work
         try:
-            return real(helper_first, items, chunk=chunk)
+            return real(helper_first, items, chunk=4)
         finally:
             if isinstance(helper_first, HelperFirst):
                 helper_first.close()
@@ -75,7 +74,7 @@ def test_a_build_with_the_pages_prepared_in_two_processes_is_the_plain_build(
     monkeypatch.setattr(build_prepare, "map_chunks_in_two", both_processes)
     prepared = _build(source, tmp_path / "two" / "pkg")
 
-    assert calls == [61]  # every page, at once
+    assert calls == [61, 61]  # every page, at once: the files it names, then what it shows
     assert tree(tmp_path / "two" / "pkg") == tree(tmp_path / "one" / "pkg")
     manifests = [(tmp_path / run / "pkg" / MANIFEST).read_bytes() for run in ("one", "two")]
     assert manifests[0] == manifests[1]
