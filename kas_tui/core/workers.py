@@ -80,9 +80,12 @@ def map_chunks_in_two(
 
     Both processes claim the next chunk from a shared counter, so a core that is busier
     simply claims fewer; only the helper's results cross a pipe (pickled, so ``R`` must
-    pickle), read between this process's own chunks. A chunk the helper claimed and
-    never sent (it died) is done here. With one chunk, or where forking is not possible
-    (:func:`fork_possible`), everything is done here.
+    pickle), read between this process's own chunks. Once every chunk is claimed, this
+    process does the ones the helper has not sent yet itself, rather than wait (on a
+    busy machine the helper may wait long for a core), and stops the helper: a chunk
+    is done twice at worst, and one the helper never sends (it died) is done here.
+    With one chunk, or where forking is not possible (:func:`fork_possible`),
+    everything is done here.
     """
     chunks = [list(items[i : i + chunk]) for i in range(0, len(items), chunk)]
     if len(chunks) < 2 or not fork_possible():
@@ -127,17 +130,25 @@ def map_chunks_in_two(
         done[number] = results
         return True
 
+    def drain() -> None:
+        nonlocal finished
+        while not finished and receive.poll():
+            finished = not take()
+
     try:
         while (number := claim()) is not None:
             done[number] = work(chunks[number])
-            while not finished and receive.poll():
-                finished = not take()
-        while not finished:
-            finished = not take()
+            drain()
+        # the chunks the helper has not sent yet are done here rather than waited for:
+        # on a busy machine a helper may wait long for a core (what it sends meanwhile
+        # is taken)
+        for number, part in enumerate(chunks):
+            drain()
+            if number not in done:
+                done[number] = work(part)
     finally:
         receive.close()
+        if process.is_alive():
+            process.kill()  # it writes nothing but the pipe: its work is not needed
         process.join()
-    out: list[R] = []
-    for number, part in enumerate(chunks):
-        out += done[number] if number in done else work(part)
-    return out
+    return [result for number in range(len(chunks)) for result in done[number]]

@@ -32,7 +32,7 @@ def test_the_helper_does_chunks_of_its_own() -> None:
     """This process takes its first chunk only once the helper has sent one: both did."""
     if not workers.fork_possible():  # (then this process would wait for no helper)
         pytest.skip("this platform or process cannot fork")
-    work = HelperFirst(_square_with_pid)
+    work = HelperFirst(_square_with_pid, chunks=2)
     try:
         got = map_chunks_in_two(work, list(range(200)), chunk=4)
     finally:
@@ -77,3 +77,22 @@ def test_with_another_thread_running_nothing_is_forked(monkeypatch) -> None:
         stop.set()
         other.join()
     assert got == [(n * n, os.getpid()) for n in range(100)]
+
+
+def test_a_helper_that_gets_no_core_is_not_waited_for() -> None:
+    """A helper stuck in its first chunk (as on a machine too busy to give it a core):
+    this process does every chunk itself and stops the helper."""
+    me = os.getpid()
+    never = os.pipe()  # nothing is ever written: the helper's read never returns
+
+    def work(chunk: list[int]) -> list[tuple[int, int]]:
+        if os.getpid() != me:
+            os.read(never[0], 1)
+        return _square_with_pid(chunk)
+
+    try:
+        got = map_chunks_in_two(work, list(range(300)), chunk=8)
+    finally:
+        os.close(never[0])
+        os.close(never[1])
+    assert got == [(n * n, me) for n in range(300)]
