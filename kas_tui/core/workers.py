@@ -15,13 +15,15 @@ also covers a parent killed outright.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import pickle
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from kas_tui.core.libc import libc_function
 
@@ -80,7 +82,10 @@ def map_chunks_in_two(
 
     Both processes claim the next chunk from a shared counter, so a core that is busier
     simply claims fewer; only the helper's results cross a pipe (pickled, so ``R`` must
-    pickle), read between this process's own chunks. Once every chunk is claimed, this
+    pickle), taken between this process's own chunks as far as they have arrived in
+    full (never waiting for the rest of one: on a busy machine the helper may be
+    descheduled mid-write, and a wait for it every chunk made the whole slower than one
+    process). Once every chunk is claimed, this
     process does the ones the helper has not sent yet itself, rather than wait (on a
     busy machine the helper may wait long for a core), and stops the helper: a chunk
     is done twice at worst, and one the helper never sends (it died) is done here.
@@ -101,54 +106,79 @@ def map_chunks_in_two(
             counter.value = number + 1
         return number
 
-    def helper(send: Any) -> None:
+    read_end, write_end = os.pipe()
+    with contextlib.suppress(ImportError, OSError):  # room for many chunks (Linux)
+        import fcntl
+
+        fcntl.fcntl(write_end, _F_SETPIPE_SZ, _PIPE_SIZE)
+
+    def helper() -> None:
         start_as_worker()
+        os.close(read_end)
         try:
             while (number := claim()) is not None:
-                send.send((number, work(chunks[number])))
-            send.send(None)
+                data = pickle.dumps((number, work(chunks[number])), pickle.HIGHEST_PROTOCOL)
+                _write_all(write_end, len(data).to_bytes(8, "little") + data)
         except Exception:  # noqa: S110 - what it did not send is done by the parent
             pass
 
-    receive, send = context.Pipe(duplex=False)
-    with forking():
-        process = context.Process(target=helper, args=(send,), daemon=True)
-        process.start()
-    send.close()  # the helper holds the only writing end: its exit is the pipe's end
+    try:
+        with forking():
+            process = context.Process(target=helper, daemon=True)
+            process.start()
+    finally:
+        os.close(write_end)  # the helper holds the only writing end
     done: dict[int, list[R]] = {}
-    finished = False
+    received = bytearray()
+    os.set_blocking(read_end, False)
 
-    def take() -> bool:
-        """One message of the helper's; False once it has sent its last."""
-        try:
-            message = receive.recv()
-        except Exception:  # ended (EOF), or sent what does not unpickle: done here
-            return False
-        if message is None:
-            return False
-        number, results = message
-        done[number] = results
-        return True
-
-    def drain() -> None:
-        nonlocal finished
-        while not finished and receive.poll():
-            finished = not take()
+    def take_sent() -> None:
+        """The chunks the helper has sent in full so far (never waiting for more)."""
+        while True:
+            try:
+                data = os.read(read_end, _PIPE_SIZE)
+            except OSError:  # nothing more yet (EAGAIN)
+                break
+            if not data:  # the helper has ended
+                break
+            received.extend(data)
+        while len(received) >= 8:
+            size = int.from_bytes(received[:8], "little")
+            if len(received) < 8 + size:
+                break
+            try:
+                number, results = pickle.loads(received[8 : 8 + size])
+            except Exception:  # noqa: S110 - what does not unpickle is done here
+                pass
+            else:
+                done[number] = results
+            del received[: 8 + size]
 
     try:
         while (number := claim()) is not None:
             done[number] = work(chunks[number])
-            drain()
+            take_sent()
         # the chunks the helper has not sent yet are done here rather than waited for:
         # on a busy machine a helper may wait long for a core (what it sends meanwhile
         # is taken)
         for number, part in enumerate(chunks):
-            drain()
+            take_sent()
             if number not in done:
                 done[number] = work(part)
     finally:
-        receive.close()
+        os.close(read_end)
         if process.is_alive():
             process.kill()  # it writes nothing but the pipe: its work is not needed
         process.join()
     return [result for number in range(len(chunks)) for result in done[number]]
+
+
+#: Linux's fcntl to set a pipe's size, and the size asked for (the default maximum).
+_F_SETPIPE_SZ = 1031
+_PIPE_SIZE = 1 << 20
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
