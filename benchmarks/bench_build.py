@@ -30,7 +30,12 @@ into the same path.
 
 With --source, the whole command on each folder given (a docfx repository's flat
 folder, ../shared/corpora/textual-docs): first build and rebuild, the stages, and the
-draft stage per document.
+draft stage per document. With --source and --before REF, first builds with this code
+and REF's, interleaved: wall time, the CPU seconds of all the command's processes and
+of its own process (its workers run beside it: on cores left idle, the wall time
+follows its own CPU), and the load average meanwhile.
+
+    python benchmarks/bench_build.py --source DIR [--source DIR] --before REF [--runs 5]
 """
 
 from __future__ import annotations
@@ -257,6 +262,77 @@ def sources(folder: Path, runs: int, workers: int | None) -> None:
     print(f"  rebuild (sources unchanged):         {statistics.median(rebuilds):6.2f} s")
 
 
+#: The whole command, run so that its own process's CPU seconds are told apart from
+#: its workers' (printed last on stderr).
+WHOLE_COMMAND = """
+import resource, runpy, sys
+sys.argv = ["kas_tui", *sys.argv[1:]]
+try:
+    runpy.run_module("kas_tui", run_name="__main__")
+finally:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"own-cpu {own.ru_utime + own.ru_stime:.3f}", file=sys.stderr)
+"""
+
+
+def whole_command(code: Path, source: Path) -> tuple[float, float, float, str]:
+    """(wall, CPU of all its processes, CPU of its own process, its stage line) of one
+    first build of ``source`` with ``code`` into an empty folder."""
+    with tempfile.TemporaryDirectory() as tmp:
+        before = _children_cpu()
+        started = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-c", WHOLE_COMMAND, "build", str(source), f"{tmp}/{source.name}"],
+            cwd=code,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(code)},
+        )
+        wall = time.perf_counter() - started
+    if done.returncode not in (0, 1):  # 1: built, with failed files or check errors
+        raise SystemExit(f"build of {source} with {code} failed:\n{done.stderr[-2000:]}")
+    lines = done.stderr.splitlines()
+    own = float(next(line for line in lines if line.startswith("own-cpu")).split()[1])
+    stages = next((line.strip() for line in lines if line.strip().startswith("time:")), "")
+    return wall, _children_cpu() - before, own, stages
+
+
+def sources_against(folders: list[Path], runs: int, before: str) -> None:
+    """The whole command on each of ``folders`` with this code and ``before``'s,
+    interleaved (same machine, same load): medians of ``runs`` first builds."""
+    work = Path(tempfile.mkdtemp(prefix="kas-build-before-"))
+    codes = {before: work / "before", "now": ROOT}
+    subprocess.run(
+        ["git", "worktree", "add", "--detach", str(codes[before]), before],
+        cwd=ROOT,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        print(f"{os.cpu_count()} cores, medians of {runs} first builds, interleaved")
+        print("| source | code | build (wall) | CPU, all processes | CPU, its own process | load |")
+        print("|---|---|---:|---:|---:|---|")
+        for folder in folders:
+            got: dict[str, list[tuple[float, float, float, str]]] = {c: [] for c in codes}
+            loads = []
+            for _ in range(runs):
+                for name, code in codes.items():
+                    loads.append(os.getloadavg()[0])
+                    got[name].append(whole_command(code, folder))
+            for name in codes:
+                wall, cpu, own = (statistics.median(r[i] for r in got[name]) for i in range(3))
+                print(
+                    f"| {folder.name} | {name} | {wall:.2f} s | {cpu:.2f} s | {own:.2f} s "
+                    f"| {min(loads):.1f}-{max(loads):.1f} |",
+                    flush=True,
+                )
+    finally:
+        subprocess.run(
+            ["git", "worktree", "remove", "--force", str(codes[before])], cwd=ROOT, check=False
+        )
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def time_markitdown(files: list[str]) -> dict[str, float]:
     result = subprocess.run(
         [sys.executable, "-c", MARKITDOWN_ALONE, *files],
@@ -273,7 +349,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--one-folder", action="store_true", help="drafting on flat sources")
     parser.add_argument("--pages", type=int, default=4000)
-    parser.add_argument("--before", help="with --one-folder: also this commit's code")
+    parser.add_argument(
+        "--before", help="with --one-folder or --source: also this commit's code, interleaved"
+    )
     parser.add_argument(
         "--source",
         type=Path,
@@ -283,6 +361,9 @@ def main() -> int:
     args = parser.parse_args()
     if args.one_folder:
         one_folder(args.runs, args.pages, args.before)
+        return 0
+    if args.source and args.before:
+        sources_against([f.resolve() for f in args.source], args.runs, args.before)
         return 0
     if args.source:
         for folder in args.source:

@@ -460,6 +460,7 @@ class _Builder(
             kind_type = (entry.get("fields") or {}).get("type")
             if rel in self.docs and self.docs[rel].converted is None and isinstance(kind_type, str):
                 folder_types[posixpath.dirname(entry["path"])][kind_type] += 1
+        self._prepare_pages(converted)  # what the pages show, and their links, in 2 processes
         for doc in converted:
             assert doc.converted is not None
             self._expand_includes(doc)

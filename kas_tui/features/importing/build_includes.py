@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kas_tui.features.importing.build_manifest import _sha
+from kas_tui.features.importing.build_prepare import PrepareMixin
 from kas_tui.features.importing.convert import sha256_file
-from kas_tui.features.importing.includes import expand_includes
-from kas_tui.features.importing.includes import targets as include_targets
+from kas_tui.features.importing.includes import IncludeProblem, expand_includes
 from kas_tui.features.importing.toc_sphinx import toctree_lists
 
 if TYPE_CHECKING:
@@ -23,9 +23,10 @@ if TYPE_CHECKING:
 _MARKDOWN = frozenset({".md", ".markdown", ".mdx"})
 
 
-class IncludesMixin:
+class IncludesMixin(PrepareMixin):
     """Mixed into the builder (its state is the builder's: ``source``, ``toc``,
-    ``source_files``, ``includes_of``, ``result``, ``_read_source``)."""
+    ``source_files``, ``includes_of``, ``result``, ``_read_source``); what every page
+    shows is worked out for all at once by :class:`PrepareMixin`."""
 
     def _find_includes(
         self, documents: list[str], assets: list[str]
@@ -34,15 +35,11 @@ class IncludesMixin:
         ``[!INCLUDE]``, MkDocs ``--8<--``): snippets, kept as assets, never pages;
         ``self.includes_of`` maps each page to the files it names."""
         named: set[str] = set()
-        for rel in documents:
-            if Path(rel).suffix.lower() not in _MARKDOWN:
-                continue
-            text = self._read_source(rel)
-            if text and ("INCLUDE" in text.upper() or "--8<--" in text):
-                found = [t for t in include_targets(text, rel) if t != rel]
-                if found:
-                    self.includes_of[rel] = found
-                    named.update(found)
+        markdown = [rel for rel in documents if Path(rel).suffix.lower() in _MARKDOWN]
+        for rel, found in zip(markdown, self._named_by_each(markdown), strict=True):
+            if found:
+                self.includes_of[rel] = found
+                named.update(found)
         if not named:
             return documents, assets
         pages = [d for d in documents if d not in named]
@@ -51,20 +48,27 @@ class IncludesMixin:
     def _expand_includes(self, doc: _Doc) -> None:
         """Replace ``doc``'s include directives by the text they stand for (its
         problems go to the build's notes, by file and line), and a Sphinx page's
-        toctrees by the lists of pages they show."""
+        toctrees by the lists of pages they show (as worked out beforehand for all
+        pages, :mod:`.build_prepare`, or now)."""
         assert doc.converted is not None
-        shown = self._toctrees_shown(doc.converted.markdown, doc.source)
-        if shown is not None:  # a reader sees the pages its toctrees list
-            doc.converted.markdown = shown
-        if doc.source not in self.includes_of:
-            return
-        shared = self.__dict__.setdefault("_shown_includes", {})
-        expanded = expand_includes(
-            doc.converted.markdown, doc.source, self._read_included, shared=shared
-        )
-        doc.converted.markdown = expanded.text
-        for problem in expanded.problems:
+        text, problems = self._prepared_text(doc) or self._shown(doc)
+        doc.converted.markdown = text
+        for problem in problems:
             self.result.notes.append(f"{doc.source}:{problem.line}: {problem.message}")
+
+    def _shown(self, doc: _Doc) -> tuple[str, list[IncludeProblem]]:
+        """``doc``'s text as a reader of the site sees it, and its includes' problems:
+        read from the source files alone, whatever else the build did."""
+        assert doc.converted is not None
+        text = doc.converted.markdown
+        shown = self._toctrees_shown(text, doc.source)
+        if shown is not None:  # a reader sees the pages its toctrees list
+            text = shown
+        if doc.source not in self.includes_of:
+            return text, []
+        shared = self.__dict__.setdefault("_shown_includes", {})
+        expanded = expand_includes(text, doc.source, self._read_included, shared=shared)
+        return expanded.text, expanded.problems
 
     def _read_included(self, rel: str) -> str | None:
         """An included file's text, read once however many pages show it (a docfx
@@ -87,7 +91,9 @@ class IncludesMixin:
                 except OSError:
                     hashes[target] = "missing:" + target
             parts.append(hashes[target])
-        shown = self._toctrees_shown(self._read_source(rel) or "", rel)
+        shown = None
+        if self._toctrees_possible():  # else the source is not read again for nothing
+            shown = self._toctrees_shown(self._read_source(rel) or "", rel)
         if shown is not None:
             parts.append("toctree:" + _sha(shown))
         return own if len(parts) == 1 else _sha("\n".join(parts))
@@ -95,6 +101,10 @@ class IncludesMixin:
     def _toctrees_shown(self, text: str, rel: str) -> str | None:
         """``text`` (the page ``rel``) with its toctrees as the lists of pages they
         show, or ``None`` when this is no Sphinx source or the page has none."""
-        if self.toc is None or self.toc.kind != "sphinx" or "{toctree}" not in text:
+        if not self._toctrees_possible() or "{toctree}" not in text:
             return None
         return toctree_lists(text, rel, self._read_source, self.source_files, self.toc.docs_dir)
+
+    def _toctrees_possible(self) -> bool:
+        """Whether the source is a Sphinx site, whose pages may hold toctrees."""
+        return self.toc is not None and self.toc.kind == "sphinx"

@@ -16,7 +16,6 @@ from kas_tui.core.fileio import read_regular
 from kas_tui.core.okf import index_layout
 from kas_tui.core.okf.links import (
     Span,
-    destination_spans,
     relative_link,
     resolve,
     rewrite_links,
@@ -264,7 +263,7 @@ class LayoutMixin(SiteLinksMixin):
         spans = None
         if body == doc.raw_body:  # rewritten again when the page moves: its links read once
             if doc.raw_spans is None:
-                doc.raw_spans = destination_spans(body)
+                doc.raw_spans = self._spans_in(doc, body)
             spans = doc.raw_spans
         return rewrite_links(body, target_for, spans)
 

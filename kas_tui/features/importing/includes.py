@@ -187,6 +187,8 @@ class _Expander:
         numbers = numbers or range(1, len(lines) + 1)
         docfx = path.lower().endswith(MARKDOWN) or at is None
         code = code_lines(text) if docfx and "[!include" in text.lower() else None
+        if "8<" not in text:  # no snippet line: only docfx lines to look at
+            return self._docfx_lines(lines, path, chain, at, numbers, code)
         pairs = self._block_markers(lines, path, at, numbers)
         out: list[str] = []
         inside = False
@@ -214,6 +216,32 @@ class _Expander:
                 elif not spec.startswith(";"):  # ``;path`` is commented out
                     out += self.snippet(spec, line, indent, chain, where)
             elif code is not None and index not in code and "[!" in line:
+                out += self.docfx_line(line, path, chain, where)
+            else:
+                out.append(line)
+        return "\n".join(out)
+
+    def _docfx_lines(
+        self,
+        lines: list[str],
+        path: str,
+        chain: tuple[str, ...],
+        at: tuple[int, str] | None,
+        numbers: Sequence[int],
+        code: frozenset[int] | None,
+    ) -> str:
+        """:meth:`expand` of a text without a ``--8<--`` line (every docfx page): only the
+        lines that may hold a docfx directive are looked at."""
+        if code is None:
+            return "\n".join(lines)
+        out: list[str] = []
+        for index, line in enumerate(lines):
+            if "[!" in line and index not in code:
+                where = (
+                    (index + 1, "")
+                    if at is None
+                    else (at[0], f" (in {path}, line {numbers[index]})")
+                )
                 out += self.docfx_line(line, path, chain, where)
             else:
                 out.append(line)

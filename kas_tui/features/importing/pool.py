@@ -22,7 +22,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
-from kas_tui.core.workers import start_as_worker
+from kas_tui.core.workers import map_chunks_in_two, start_as_worker
 from kas_tui.features.importing.convert import (
     ConversionError,
     Limits,
@@ -275,21 +275,53 @@ def convert_files(
     """
     limits = limits or Limits()
     heavy: list[int] = []
-    for i, raw in enumerate(paths):
-        if should_stop is not None and should_stop():
-            return
-        path = Path(raw)
-        problem = check_size(path, limits)
-        if problem is not None:
-            yield i, problem
-        elif needs_markitdown(path):
-            heavy.append(i)
-        else:
-            yield i, convert_here(path, limits)
+    if should_stop is None and len(paths) >= HERE_IN_TWO_MIN:
+        yield from _here_in_two(paths, limits, heavy)
+    else:
+        for i, raw in enumerate(paths):
+            if should_stop is not None and should_stop():
+                return
+            path = Path(raw)
+            problem = check_size(path, limits)
+            if problem is not None:
+                yield i, problem
+            elif needs_markitdown(path):
+                heavy.append(i)
+            else:
+                yield i, convert_here(path, limits)
     if heavy:
         with ConverterPool(limits, workers) as pool:
             for j, result in pool.imap([Path(paths[i]) for i in heavy], should_stop=should_stop):
                 yield heavy[j], result
+
+
+#: From this many files on (and when nothing may stop the run), :func:`convert_files`
+#: reads Markdown and text in this process and a forked helper.
+HERE_IN_TWO_MIN = 300
+
+
+def _here_in_two(
+    paths: Sequence[Path], limits: Limits, heavy: list[int]
+) -> Iterator[tuple[int, Result]]:
+    """:func:`convert_files`' loop over the files it converts itself, done in two
+    processes (:func:`map_chunks_in_two`): the same results, in the same order; the
+    files MarkItDown converts are put in ``heavy``."""
+    results: dict[int, Result] = {}
+    here: list[int] = []
+    for i, raw in enumerate(paths):
+        path = Path(raw)
+        problem = check_size(path, limits)
+        if problem is not None:
+            results[i] = problem
+        elif needs_markitdown(path):
+            heavy.append(i)
+        else:
+            here.append(i)
+    done = map_chunks_in_two(
+        lambda chunk: [convert_here(Path(paths[i]), limits) for i in chunk], here, chunk=32
+    )
+    results.update(zip(here, done, strict=True))
+    yield from sorted(results.items())
 
 
 def convert_file(path: Path | str, limits: Limits | None = None) -> Result:

@@ -129,3 +129,38 @@ def test_a_changed_snippet_rebuilds_the_pages_that_show_it(tmp_path: Path) -> No
     again = build(tmp_path / "src", out, now=NOW + dt.timedelta(days=1), workers=1)
     assert again.updated == ["mail/restore.md"]
     assert "supported on weekdays" in (out / "mail/restore.md").read_text("utf-8")
+
+
+def test_a_page_without_snippets_expands_as_one_with_a_snippet_marker_would() -> None:
+    """A page with no ``--8<--`` line has only its docfx lines looked at; the result is
+    the one the line-by-line reading of every directive kind gives (forced here by a
+    line holding ``8<`` that is no directive)."""
+    import random
+
+    files = {
+        "includes/name.md": "Contoso [Mail](../guide/mail.md)\n",
+        "includes/note.md": "> [!NOTE]\n> Back up [!INCLUDE[n](name.md)] first.\n",
+        "includes/loop.md": "[!INCLUDE[l](loop.md)]\n",
+        "guide/mail.md": "# Mail\n",
+    }
+    pieces = [
+        "[!INCLUDE[n](../includes/name.md)]",
+        "Open [!INCLUDE[n](../includes/name.md)] now, `[!INCLUDE[x](x.md)]` stays.",
+        "> [!INCLUDE[note](../includes/note.md)]",
+        "- [!INCLUDE[note](../includes/note.md)]",
+        "    [!INCLUDE[n](../includes/name.md)]",
+        "```\n[!INCLUDE[n](../includes/name.md)]\n```",
+        "[!INCLUDE[gone](../includes/gone.md)]",
+        "[!INCLUDE[up](../../../up.md)]",
+        "[!INCLUDE[loop](../includes/loop.md)]",
+        "> [!TIP]\n> A tip.",
+        "Plain text with [a link](mail.md).",
+        "",
+    ]
+    rng = random.Random(7)
+    for _ in range(200):
+        page = "\n".join(rng.choice(pieces) for _ in range(rng.randrange(1, 12))) + "\n"
+        fast = expand_includes(page, "guide/page.md", _reader(files))
+        full = expand_includes(page + "x 8< y\n", "guide/page.md", _reader(files))
+        assert full.text == fast.text + "x 8< y\n"
+        assert (full.included, full.problems) == (fast.included, fast.problems)
