@@ -40,7 +40,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kas_tui.core.fileio import path_kind
 from kas_tui.core.okf import log as log_fmt
 from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.core.store import os_reason
@@ -68,13 +67,12 @@ from kas_tui.features.importing.source_meta import (
     is_source_code,
     is_toc_file,
 )
+from kas_tui.features.importing.source_walk import walk_source
 from kas_tui.features.importing.toc import Toc, find_toc
-from kas_tui.features.importing.toc_wiki import ATTACHMENTS, ORDER
 from kas_tui.text import prose
 from kas_tui.text.alike import AlikeSet
 from kas_tui.text.section_topics import common_headings
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
-from kas_tui.text.wording import visible
 
 #: Failures a second try on the same bytes cannot change (a timeout or a missing
 #: dependency may go away with other options or packages: those are tried again).
@@ -296,47 +294,7 @@ class _Builder(
     def _enumerate(self) -> None:
         documents: list[str] = []
         assets: list[str] = []
-        found: list[str] = []
-        orders: list[str] = []
-        real_source = os.path.realpath(self.source)
-
-        def unlistable(exc: OSError) -> None:  # said, never skipped in silence
-            rel = Path(exc.filename or self.source).relative_to(self.source).as_posix()
-            self.result.notes.append(
-                f"{rel}: cannot list the folder ({os_reason(exc)}); its files were not built"
-            )
-
-        for folder, dirs, files in os.walk(self.source, onerror=unlistable):
-            here = Path(folder)
-            dirs[:] = sorted(
-                d
-                for d in dirs
-                if (not d.startswith(".") or d == ATTACHMENTS)
-                and os.path.abspath(here / d) != str(self.out)
-                and not (here / d).is_symlink()
-            )
-            for name in sorted(files):
-                if name == ORDER:  # an Azure DevOps wiki's page order: read, not built
-                    orders.append((here / name).relative_to(self.source).as_posix())
-                if name.startswith("."):
-                    continue
-                path = here / name
-                kind = path_kind(path)
-                if kind is not None:
-                    self.result.notes.append(
-                        f"{visible(str(path.relative_to(self.source)))}: a {kind}, not a regular file: "
-                        "never opened; skipped"
-                    )
-                    continue
-                if path.is_symlink():
-                    real = os.path.realpath(path)
-                    if not real.startswith(real_source + os.sep) or not os.path.isfile(real):
-                        self.result.notes.append(
-                            f"{path.relative_to(self.source)}: a symlink leaving the source "
-                            "folder (or dangling); skipped"
-                        )
-                        continue
-                found.append(path.relative_to(self.source).as_posix())
+        found, orders = walk_source(self.source, self.out, self.result.notes)
         tops = {rel.split("/", 1)[0] if "/" in rel else "" for rel in found}
         wrapper = tops.pop() + "/" if len(tops) == 1 and "" not in tops else ""
         for rel in found:

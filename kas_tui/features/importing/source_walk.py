@@ -1,0 +1,62 @@
+"""What a build reads from its source folder: every regular file, in a stable order.
+
+Hidden files and folders are left out (but a wiki's ``.attachments``), and so are the
+output folder and symlinked folders; a named pipe, socket or device is never opened,
+and a symlink leaving the source is never followed: each is a note naming the file,
+never a silent skip. So is a folder that cannot be listed.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from kas_tui.core.fileio import path_kind
+from kas_tui.core.store import os_reason
+from kas_tui.features.importing.toc_wiki import ATTACHMENTS, ORDER
+from kas_tui.text.wording import visible
+
+
+def walk_source(source: Path, out: Path, notes: list[str]) -> tuple[list[str], list[str]]:
+    """The source-relative paths of ``source``'s files (``out`` left out), and of its
+    Azure DevOps ``.order`` files (read, not built); what was skipped goes to ``notes``."""
+    found: list[str] = []
+    orders: list[str] = []
+    real_source = os.path.realpath(source)
+
+    def unlistable(exc: OSError) -> None:  # said, never skipped in silence
+        rel = Path(exc.filename or source).relative_to(source).as_posix()
+        notes.append(f"{rel}: cannot list the folder ({os_reason(exc)}); its files were not built")
+
+    for folder, dirs, files in os.walk(source, onerror=unlistable):
+        here = Path(folder)
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if (not d.startswith(".") or d == ATTACHMENTS)
+            and os.path.abspath(here / d) != str(out)
+            and not (here / d).is_symlink()
+        )
+        for name in sorted(files):
+            if name == ORDER:  # an Azure DevOps wiki's page order: read, not built
+                orders.append((here / name).relative_to(source).as_posix())
+            if name.startswith("."):
+                continue
+            path = here / name
+            kind = path_kind(path)
+            if kind is not None:
+                notes.append(
+                    f"{visible(str(path.relative_to(source)))}: a {kind}, not a regular file: "
+                    "never opened; skipped"
+                )
+                continue
+            if path.is_symlink():
+                real = os.path.realpath(path)
+                if not real.startswith(real_source + os.sep) or not os.path.isfile(real):
+                    notes.append(
+                        f"{path.relative_to(source)}: a symlink leaving the source "
+                        "folder (or dangling); skipped"
+                    )
+                    continue
+            found.append(path.relative_to(source).as_posix())
+    return found, orders
