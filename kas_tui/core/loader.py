@@ -234,15 +234,27 @@ def _duplicate_key_problem(rel: str, duplicate: fm.DuplicateKey) -> Problem:
 
 
 def _scan(body: str, first_line: int) -> BodyScan:
+    return _scan_body()(body, first_line=first_line)
+
+
+@lru_cache(maxsize=1)
+def _scan_body() -> Callable[..., BodyScan]:
+    """The body scanner, imported on the first scan (a load without scans never needs it)."""
     from kas_tui.core.okf.scan import scan_body
 
-    return scan_body(body, first_line=first_line)
+    return scan_body
 
 
 def _document_findings(meta: dict[str, Any], scan: BodyScan, text: str) -> tuple[tuple, ...]:
+    document_findings, key_lines = _document_rules()
+    return tuple(document_findings(meta, scan, lambda: key_lines(text)))
+
+
+@lru_cache(maxsize=1)
+def _document_rules() -> tuple[Callable[..., list], Callable[[str], dict[str, int]]]:
     from kas_tui.core.document_rules import document_findings, key_lines
 
-    return tuple(document_findings(meta, scan, lambda: key_lines(text)))
+    return document_findings, key_lines
 
 
 def _whole_body(path: Path) -> str:
@@ -324,7 +336,8 @@ def read_documents(
             _sink_all(sink, reads)
         return reads
     if scan and not threads:  # imported once here, before forking, not in every process
-        from kas_tui.core.document_rules import document_findings  # noqa: F401
+        _scan_body()
+        _document_rules()
     context = multiprocessing.get_context(method)
     chunks = [paths[i : i + CHUNK] for i in range(0, len(paths), CHUNK)]
     how = (scan, digests)

@@ -269,6 +269,16 @@ URL_CHARS = "abcXYZ019-._~:/?#[]@!$&'()*+,;=% \\éü<>\"{}|^`"
 )
 def test_normalize_link_shortcut_is_exact(url):
     assert scan_common._normalize_link(url) == _parser().normalizeLink(url)
+    assert scan_common._normalize_link(url) == _parser().normalizeLink(url)  # remembered
+
+
+def test_normalized_links_are_remembered_within_a_bound(monkeypatch):
+    monkeypatch.setattr(scan_common, "_NORMALIZED", {})
+    monkeypatch.setattr(scan_common, "_NORMALIZED_MAX", 8)
+    urls = [f"../a b/{n}.md" for n in range(20)]
+    assert [scan_common._normalize_link(u) for u in urls] == [f"../a%20b/{n}.md" for n in range(20)]
+    assert 0 < len(scan_common._NORMALIZED) <= 8
+    assert scan_common._NORMALIZED["../a b/19.md"] == "../a%20b/19.md"
 
 
 # --------------------------------------------------------------------------------------
