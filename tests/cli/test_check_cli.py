@@ -404,6 +404,9 @@ def test_a_check_run_as_the_command_ends_with_its_report_without_tearing_down(
     report = json.loads(result.stdout)
     assert [f["code"] for f in report["findings"]] == ["OKF120"]
     assert main(["check", str(root), "--format", "json"]) == 0  # called, it returns
+    from kas_tui.cli import check as check_command
+
+    assert check_command.KEEP_UNTIL_EXIT is None  # and keeps no package
 
 
 # --- the metadata cache ---------------------------------------------------------------------------

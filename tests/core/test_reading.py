@@ -89,6 +89,7 @@ def test_a_check_that_writes_nothing_hashes_no_document(tmp_path, hashed):
     options = CheckOptions(agent_ready=True, today=TODAY)
     plain = check_folder(root, options, use_cache=False)
     assert hashed == []
+    assert plain.package is not None and len(plain.package.documents) == 21  # guide.md too
     with_cache = check_folder(root, options, use_cache=True)  # cache entries match by content
     assert len(hashed) >= 20
     assert plain.report.findings == with_cache.report.findings

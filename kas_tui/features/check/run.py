@@ -58,6 +58,8 @@ class CheckRun:
     diff: str | None = None
     #: Whether the report is a remembered one (the package had not changed).
     recalled: bool = False
+    #: The package checked (last loaded), ``None`` when the report was remembered.
+    package: Package | None = None
 
 
 def unknown_codes(codes: Iterable[str]) -> list[str]:
@@ -144,13 +146,13 @@ def check_loaded(
         store, digest, newest_ns = memo
         store.remember(digest, newest_ns, report.documents, report.findings)
     if not fix:
-        return CheckRun(report)
+        return CheckRun(report, package=pkg)
     from kas_tui.features.check.fixes import apply_fixes
 
     outcome = apply_fixes(pkg, report, today=options.today, dry_run=dry_run)
     if dry_run:
-        return CheckRun(report, fixed=len(outcome.fixed), diff=outcome.diff)
+        return CheckRun(report, fixed=len(outcome.fixed), diff=outcome.diff, package=pkg)
     pkg.load(scan=True, cache=use_cache)
     report = check(pkg, **options.engine_arguments())
     report.seconds += pkg.load_seconds
-    return CheckRun(report, fixed=len(outcome.fixed))
+    return CheckRun(report, fixed=len(outcome.fixed), package=pkg)
