@@ -249,3 +249,17 @@ def test_every_corpus_frontmatter_gets_pyyamls_answer_or_none(corpus: Path) -> N
     blocks = [text for _, text in frontmatter_blocks(corpus)]
     assert blocks
     assert _disagreements(blocks) == []
+
+
+def test_a_timestamp_pickles_as_a_call_with_its_text():
+    """Frontmatter crosses process pipes pickled: a timestamp goes as ``Timestamp(text)``
+    (not the generic path of a str subclass), and comes back the same type and text."""
+    import copy
+    import pickle
+
+    stamp = Timestamp("2026-06-30T14:00:00Z")
+    assert stamp.__reduce_ex__(pickle.HIGHEST_PROTOCOL) == (Timestamp, ("2026-06-30T14:00:00Z",))
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        back = pickle.loads(pickle.dumps({"at": stamp}, protocol=protocol))["at"]
+        assert type(back) is Timestamp and back == stamp
+    assert type(copy.deepcopy([stamp])[0]) is Timestamp
