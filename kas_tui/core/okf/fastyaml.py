@@ -147,6 +147,16 @@ _UNREAD = object()
 
 def _inline(text: str) -> Any:
     """An inline value after ``key:`` or ``- ``: flow list, flow mapping or scalar."""
+    first = text[:1]
+    # A longer plain text (a title, a description) is rarely written twice: typed here
+    # (a string, as _plain and _typed would say), not looked up in or added to the
+    # memo, which stays small, and so quick, for the values that repeat.
+    if (
+        ("a" <= first <= "z" or "A" <= first <= "Z")
+        and len(text) > 16
+        and _SIMPLE_BLOCK.fullmatch(text)
+    ):
+        return text.rstrip(" ")
     value = _MEMO.get(text, _UNREAD)
     if value is _UNREAD:
         value = _inline_uncached(text)
