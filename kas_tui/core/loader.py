@@ -142,8 +142,7 @@ def read_document(root: Path, rel: str, scan: bool = False, digest: bool = True)
     """Read a document's frontmatter; with ``scan`` (a read for a check), also scan its
     body (links, footnotes) and run the one-document rules on it.
 
-    Without ``scan`` the body is read later, on demand. Without ``digest`` the
-    fingerprint has no content digest (see :func:`read_head`).
+    Without ``scan`` the body is read later, on demand; without ``digest``, see :func:`read_head`.
     """
     problems: list[Problem] = []
     result = DocumentRead(rel, {}, False, 1, None, problems)
@@ -234,27 +233,21 @@ def _duplicate_key_problem(rel: str, duplicate: fm.DuplicateKey) -> Problem:
 
 
 def _scan(body: str, first_line: int) -> BodyScan:
-    return _scan_body()(body, first_line=first_line)
-
-
-@lru_cache(maxsize=1)
-def _scan_body() -> Callable[..., BodyScan]:
-    """The body scanner, imported on the first scan (a load without scans never needs it)."""
-    from kas_tui.core.okf.scan import scan_body
-
-    return scan_body
+    return _checking()[0](body, first_line=first_line)
 
 
 def _document_findings(meta: dict[str, Any], scan: BodyScan, text: str) -> tuple[tuple, ...]:
-    document_findings, key_lines = _document_rules()
-    return tuple(document_findings(meta, scan, lambda: key_lines(text)))
+    _, findings, key_lines = _checking()
+    return tuple(findings(meta, scan, lambda: key_lines(text)))
 
 
 @lru_cache(maxsize=1)
-def _document_rules() -> tuple[Callable[..., list], Callable[[str], dict[str, int]]]:
+def _checking() -> tuple[Callable[..., Any], ...]:
+    """The body scanner and the one-document rules, imported at a check's first read."""
     from kas_tui.core.document_rules import document_findings, key_lines
+    from kas_tui.core.okf.scan import scan_body
 
-    return document_findings, key_lines
+    return scan_body, document_findings, key_lines
 
 
 def _whole_body(path: Path) -> str:
@@ -336,8 +329,7 @@ def read_documents(
             _sink_all(sink, reads)
         return reads
     if scan and not threads:  # imported once here, before forking, not in every process
-        _scan_body()
-        _document_rules()
+        _checking()
     context = multiprocessing.get_context(method)
     chunks = [paths[i : i + CHUNK] for i in range(0, len(paths), CHUNK)]
     how = (scan, digests)
