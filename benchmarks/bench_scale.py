@@ -18,7 +18,10 @@
    of the whole process tree (a forked cache writer counts), medians.
 
 With --before REF, the check rows are also measured with the code of an earlier commit
-(checked out into a temporary git worktree), interleaved with this checkout's.
+(checked out into a temporary git worktree), interleaved with this checkout's; both
+have their bytecode compiled first, as an installed package has. With
+--one-process, section 1 also times this checkout's check with every document read in
+the one process (the reading workers off), to tell the second core's part from the rest.
 
     python benchmarks/bench_scale.py [--runs 3] [--sizes 5000 10000 20000 50000]
 """
@@ -26,6 +29,7 @@ With --before REF, the check rows are also measured with the code of an earlier 
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import shutil
 import statistics
@@ -80,6 +84,17 @@ def kas_check(package: Path) -> list[str]:
     ]
 
 
+#: ``check`` as the command runs it, with the documents read in this one process.
+ONE_PROCESS = (
+    "import sys\n"
+    "import kas_tui.core.loader as loader\n"
+    "loader.PARALLEL_MIN = 10**9\n"
+    "sys.argv = ['kas-tui', *sys.argv[1:]]\n"
+    "from kas_tui.cli.main import main\n"
+    "raise SystemExit(main())\n"
+)
+
+
 def timed_peak(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, int]:
     """Seconds and peak resident MB of ``command`` and every process it waited for."""
     started = time.perf_counter()
@@ -132,17 +147,27 @@ def timed_tree_peak(command: list[str], env: dict[str, str], cwd: Path) -> tuple
 
 
 def one_folder_rows(
-    codes: dict[str, Path], okf: Path | None, sizes: list[int], runs: int, work: Path, env: dict
+    codes: dict[str, Path],
+    okf: Path | None,
+    sizes: list[int],
+    runs: int,
+    work: Path,
+    env: dict,
+    one_process: bool = False,
 ) -> None:
     """Section 1: one folder of each size, every command once per round, rounds
     interleaved; medians of time and of peak memory."""
-    names = [*codes, *(["okf validate"] if okf else [])]
+    extra = ["now, one process"] if one_process else []
+    names = [*codes, *extra, *(["okf validate"] if okf else [])]
     heads = " | ".join(f"{c}: s | ms/doc | peak MB | CPU s" for c in names)
     print(f"| documents | {heads} | load |")
     print("|---:|" + "---:|---:|---:|---:|" * len(names) + "---|")
     for size in sizes:
         package = generate_package(work / f"one-{size}", size, per_bundle=size, vocabulary=5000)
         rows = {c: (kas_check(package), code) for c, code in codes.items()}
+        if one_process:
+            command = [sys.executable, "-c", ONE_PROCESS, *kas_check(package)[3:]]
+            rows["now, one process"] = (command, ROOT)
         if okf is not None:
             rows["okf validate"] = ([str(okf), "validate", str(package)], work)
         got: dict[str, list[tuple[float, int, float]]] = {name: [] for name in rows}
@@ -235,6 +260,11 @@ def main() -> int:
     parser.add_argument("--before", help="also time the check with this commit's code")
     parser.add_argument("--cache-size", type=int, default=100000)
     parser.add_argument(
+        "--one-process",
+        action="store_true",
+        help="section 1: also time the check reading every document in one process",
+    )
+    parser.add_argument(
         "--sections", type=int, nargs="+", default=[1, 2, 3, 4], help="which to run"
     )
     args = parser.parse_args()
@@ -250,13 +280,17 @@ def main() -> int:
                 check=True,
                 stdout=subprocess.DEVNULL,
             )
+        # An installed kas-tui has its bytecode compiled (pip does it); a checkout run with
+        # PYTHONDONTWRITEBYTECODE would otherwise compile every module on every command.
+        for code in codes.values():
+            compileall.compile_dir(code / "kas_tui", quiet=1)
         print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores, runs {args.runs}")
         okf = None
         if {1, 2} & set(args.sections):
             okf = args.okf or build_okf(args.okf_source, work)
         if 1 in args.sections:
             print("\n1. one folder: check --agent-ready --no-cache, whole process tree")
-            one_folder_rows(codes, okf, args.sizes, args.runs, work, env)
+            one_folder_rows(codes, okf, args.sizes, args.runs, work, env, args.one_process)
 
         if 2 in args.sections:
             print("\n2. 10,000 documents in 40 bundles, beside okf validate")

@@ -164,21 +164,34 @@ def open_regular(path: Path | str, flags: int = os.O_RDONLY, *, listed: bool = F
     ``fstat`` checks what was opened, so a file swapped for a pipe in between is refused
     at once, never read.
     """
+    return open_regular_stat(path, flags, listed=listed)[0]
+
+
+#: What :func:`open_regular` adds to the caller's flags: never block, never take a tty.
+_OPEN_FLAGS = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+
+
+def open_regular_stat(
+    path: Path | str, flags: int = os.O_RDONLY, *, listed: bool = False
+) -> tuple[int, os.stat_result]:
+    """:func:`open_regular`, and the ``fstat`` of what was opened (one call, not two)."""
     if not listed:
         refuse_special(path)
-    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    fd = os.open(path, flags | _OPEN_FLAGS)
     try:
-        mode = os.fstat(fd).st_mode
+        st = os.fstat(fd)
     except BaseException:
         os.close(fd)
         raise
-    kind = special_kind(mode) or ("folder" if stat.S_ISDIR(mode) else None)
-    if kind is not None:
-        os.close(fd)
-        if kind == "folder":
-            raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
-        raise NotRegularFile(path, kind)
-    return fd
+    mode = st.st_mode
+    if not stat.S_ISREG(mode):
+        kind = special_kind(mode) or ("folder" if stat.S_ISDIR(mode) else None)
+        if kind is not None:
+            os.close(fd)
+            if kind == "folder":
+                raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
+            raise NotRegularFile(path, kind)
+    return fd, st
 
 
 def read_regular(path: Path | str, *, listed: bool = False, limit: int = -1) -> bytes:

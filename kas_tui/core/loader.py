@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from kas_tui.core import field_schema
 from kas_tui.core.disk import Problem, special_problem
-from kas_tui.core.fileio import Fingerprint, NotRegularFile, open_regular, read_regular
+from kas_tui.core.fileio import Fingerprint, NotRegularFile, open_regular_stat, read_regular
 from kas_tui.core.fileio import os_reason as _os_reason
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf.errors import FormatError
@@ -138,16 +138,16 @@ def _body_scan_type() -> type[BodyScan]:
     return BodyScan
 
 
-def read_document(root: Path, rel: str, scan: bool = False) -> DocumentRead:
+def read_document(root: Path, rel: str, scan: bool = False, digest: bool = True) -> DocumentRead:
     """Read a document's frontmatter; with ``scan`` (a read for a check), also scan its
     body (links, footnotes) and run the one-document rules on it.
 
-    Without ``scan`` the body is read later, on demand.
+    Without ``scan`` the body is read later, on demand; without ``digest``, see :func:`read_head`.
     """
     problems: list[Problem] = []
     result = DocumentRead(rel, {}, False, 1, None, problems)
     try:
-        text, fingerprint, complete = read_head(root / rel)
+        text, fingerprint, complete = read_head(f"{root}/{rel}", digest)  # a str: no Path built
     except FormatError as exc:
         problems.append(problem_from(rel, exc, "encoding"))
         return result
@@ -233,15 +233,21 @@ def _duplicate_key_problem(rel: str, duplicate: fm.DuplicateKey) -> Problem:
 
 
 def _scan(body: str, first_line: int) -> BodyScan:
-    from kas_tui.core.okf.scan import scan_body
-
-    return scan_body(body, first_line=first_line)
+    return _checking()[0](body, first_line=first_line)
 
 
 def _document_findings(meta: dict[str, Any], scan: BodyScan, text: str) -> tuple[tuple, ...]:
-    from kas_tui.core.document_rules import document_findings, key_lines
+    _, findings, key_lines = _checking()
+    return tuple(findings(meta, scan, lambda: key_lines(text)))
 
-    return tuple(document_findings(meta, scan, lambda: key_lines(text)))
+
+@lru_cache(maxsize=1)
+def _checking() -> tuple[Callable[..., Any], ...]:
+    """The body scanner and the one-document rules, imported at a check's first read."""
+    from kas_tui.core.document_rules import document_findings, key_lines
+    from kas_tui.core.okf.scan import scan_body
+
+    return scan_body, document_findings, key_lines
 
 
 def _whole_body(path: Path) -> str:
@@ -278,8 +284,8 @@ SPAWN_MIN = 2000
 #: Documents per claim: small enough to balance the cores, large enough to cost nothing.
 CHUNK = 64
 
-#: The job forked workers inherit: (root, chunks, scan, next-chunk counter).
-_JOB: tuple[Path, list[list[str]], bool, Any] | None = None
+#: The job forked workers inherit: (root, chunks, (scan, digest), next-chunk counter).
+_JOB: tuple[Path, list[list[str]], tuple[bool, bool], Any] | None = None
 
 
 def read_documents(
@@ -287,11 +293,13 @@ def read_documents(
     paths: list[str],
     *,
     scan: bool = False,
+    digests: bool = True,
     workers: int | None = None,
     meanwhile: Callable[[], None] | None = None,
     sink: Callable[[bytes], None] | None = None,
 ) -> list[DocumentRead]:
-    """Read many documents, in worker processes when it pays.
+    """Read many documents, in worker processes when it pays (``scan`` and ``digests``:
+    as :func:`read_document`'s ``scan`` and ``digest``).
 
     The documents are cut into chunks that the calling process and ``workers - 1``
     forked ones claim one at a time from a shared counter, so a core that is slower
@@ -316,15 +324,16 @@ def read_documents(
     ):
         if meanwhile is not None:
             meanwhile()
-        reads = [read_document(root, rel, scan) for rel in paths]
+        reads = [read_document(root, rel, scan, digests) for rel in paths]
         if sink is not None:
             _sink_all(sink, reads)
         return reads
     if scan and not threads:  # imported once here, before forking, not in every process
-        from kas_tui.core.document_rules import document_findings  # noqa: F401
+        _checking()
     context = multiprocessing.get_context(method)
     chunks = [paths[i : i + CHUNK] for i in range(0, len(paths), CHUNK)]
-    job = (root, chunks, scan, context.Value("i", 0))
+    how = (scan, digests)
+    job = (root, chunks, how, context.Value("i", 0))
     helpers = workers if threads else workers - 1
     try:
         if not threads:
@@ -339,10 +348,10 @@ def read_documents(
                 meanwhile()
             mine: dict[int, list[Any]] = {}
             while not threads and (claimed := _claim()) is not None:
-                mine[claimed] = [read_document(root, rel, scan) for rel in chunks[claimed]]
+                mine[claimed] = [read_document(root, rel, *how) for rel in chunks[claimed]]
                 if sink is not None:
                     sink(_pickled(mine[claimed]))
-            return _gathered(root, chunks, scan, mine, pending, sink)
+            return _gathered(root, chunks, how, mine, pending, sink)
     finally:
         _JOB = None
 
@@ -350,7 +359,7 @@ def read_documents(
 def _gathered(
     root: Path,
     chunks: list[list[str]],
-    scan: bool,
+    how: tuple[bool, bool],
     mine: dict[int, list[Any]],
     pending: list,
     sink: Callable[[bytes], None] | None,
@@ -374,7 +383,7 @@ def _gathered(
         elif number in theirs:
             out += theirs[number]
         else:
-            lost = [read_document(root, rel, scan) for rel in chunk]
+            lost = [read_document(root, rel, *how) for rel in chunk]
             if sink is not None:
                 sink(_pickled(lost))
             out += lost
@@ -408,7 +417,7 @@ class ReadAhead:
         self.root = root
         context = multiprocessing.get_context("fork")
         chunks = [paths[i : i + CHUNK] for i in range(0, len(paths), CHUNK)]
-        _JOB = (root, chunks, False, context.Value("i", 0))
+        _JOB = (root, chunks, (False, True), context.Value("i", 0))
         try:  # the workers are forked here and keep their copy of the job
             with forking():
                 self._pool = context.Pool(workers or os.cpu_count() or 1, initializer=_take_job)
@@ -436,7 +445,7 @@ class ReadAhead:
         sent = False  # whether the reads made ahead went to ``sink``
         if self._reads is None:
             reads = _gathered(
-                self.root, self._chunks, False, {}, self._pending, sink if usable else None
+                self.root, self._chunks, (False, True), {}, self._pending, sink if usable else None
             )
             self._pending = []  # each held its chunk's pickle: unpacked, they are garbage
             self._pool.join()
@@ -481,28 +490,28 @@ def _read_claimed() -> tuple[int, bytes] | None:
     number = _claim()
     if number is None:
         return None
-    root, chunks, scan, _ = _JOB  # type: ignore[misc]
-    return number, _pickled([read_document(root, rel, scan) for rel in chunks[number]])
+    root, chunks, how, _ = _JOB  # type: ignore[misc]
+    return number, _pickled([read_document(root, rel, *how) for rel in chunks[number]])
 
 
-def read_head(path: Path | str) -> tuple[str, Fingerprint, bool]:
+def read_head(path: Path | str, digest: bool = True) -> tuple[str, Fingerprint, bool]:
     """Read enough of ``path`` to hold its frontmatter.
 
     Returns the decoded text, a fingerprint, and whether the text is the whole file.
-    Small files are read whole (and their fingerprint carries a digest). Plain
+    Small files are read whole (and their fingerprint carries a digest, unless not
+    ``digest``: a check that neither writes nor keeps a cache never compares contents). Plain
     ``os.read`` calls: three times faster than ``open()`` on thousands of small files.
     ``path`` is one the walk listed as a regular file; anything else (a named pipe...)
     raises :class:`~kas_tui.core.fileio.NotRegularFile`, never read.
     """
-    fd = open_regular(path, listed=True)  # a pipe swapped in after the walk: refused
+    fd, st = open_regular_stat(path, listed=True)  # a pipe swapped in after the walk: refused
     try:
-        st = os.fstat(fd)
         data = os.read(fd, HEAD_BYTES)
         if len(data) < HEAD_BYTES and len(data) != st.st_size:
             data += _read_upto(fd, HEAD_BYTES - len(data))  # a short read before the end
         if len(data) < HEAD_BYTES:
-            digest = hashlib.sha256(data).hexdigest()
-            return decode(data).text, Fingerprint(st.st_size, st.st_mtime_ns, digest), True
+            hexdigest = hashlib.sha256(data).hexdigest() if digest else None
+            return decode(data).text, Fingerprint(st.st_size, st.st_mtime_ns, hexdigest), True
         limit = fm.MAX_FRONTMATTER_CHARS * 4
         while not _closed(data) and len(data) < limit:
             chunk = _read_upto(fd, len(data))
@@ -510,8 +519,8 @@ def read_head(path: Path | str) -> tuple[str, Fingerprint, bool]:
                 break
             data += chunk
         if len(data) < HEAD_BYTES * 2 and not _read_upto(fd, 1):  # it was all there
-            digest = hashlib.sha256(data).hexdigest()
-            return decode(data).text, Fingerprint(st.st_size, st.st_mtime_ns, digest), True
+            hexdigest = hashlib.sha256(data).hexdigest() if digest else None
+            return decode(data).text, Fingerprint(st.st_size, st.st_mtime_ns, hexdigest), True
     finally:
         os.close(fd)
     return decode(data, final=False).text, Fingerprint(st.st_size, st.st_mtime_ns), False

@@ -105,18 +105,21 @@ class Package:
         scan: bool = False,
         cache: bool = False,
         found: Walk | None = None,
+        digests: bool = True,
     ) -> Package:
         """Find the package root at or around ``path`` and load it.
 
         ``scan`` also scans every body (links, footnotes, headings) during the same read;
-        ``cache`` reuses the metadata cache for unchanged files. ``reader`` maps
+        ``cache`` reuses the metadata cache for unchanged files. Without ``digests``
+        (a check that writes nothing), the documents' fingerprints hold no content
+        digest unless ``cache``, whose entries are matched by content. ``reader`` maps
         ``read_document`` over (root, paths, scan) and hands each chunk of reads to the
         fourth argument, the metadata cache's sink, when that is not ``None``, as
         :func:`read_documents` does (tests use it to force one process).
         ``found`` is a walk of the root already made (with stats when ``cache``).
         """
         pkg = cls(find_root(Path(path)))
-        pkg.load(reader=reader, scan=scan, cache=cache, found=found)
+        pkg.load(reader=reader, scan=scan, cache=cache, found=found, digests=digests)
         return pkg
 
     @classmethod
@@ -167,10 +170,14 @@ class Package:
         scan: bool = False,
         cache: bool = False,
         found: Walk | None = None,
+        digests: bool = True,
     ) -> None:
-        """(Re)load everything from disk (``found``: a fresh walk of the root, if made)."""
+        """(Re)load everything from disk (``found``: a fresh walk of the root, if made;
+        ``digests``: as for :meth:`open`)."""
         with paused_gc():
-            self._load(reader=reader, scan=scan, cache=cache, found=found, only=None)
+            self._load(
+                reader=reader, scan=scan, cache=cache, found=found, only=None, digests=digests
+            )
 
     def _load(
         self,
@@ -180,6 +187,7 @@ class Package:
         cache: bool,
         found: Walk | None,
         only: Collection[str] | None,
+        digests: bool = True,
     ) -> None:
         """``only``: read just these folders' documents and indexes (a preview); the
         listings still know every document."""
@@ -214,7 +222,9 @@ class Package:
             if only is None
             else [d for d in found.documents if posixpath.dirname(d) in only]
         )
-        reads = self._read_documents(found, paths, reader, scan, cache, load_other_files)
+        reads = self._read_documents(
+            found, paths, reader, scan, cache or digests, load_other_files, cache
+        )
         self.documents = {r.path: Document.from_read(r) for r in reads}
         self._links.clear()
         self.resolver.forget()
@@ -232,8 +242,9 @@ class Package:
         paths: list[str],
         reader: Any,
         scan: bool,
-        cache: bool,
+        digests: bool,
         meanwhile: Callable[[], None],
+        cache: bool,
     ) -> list[DocumentRead]:
         """The reads of ``paths`` (of ``found``); ``meanwhile`` runs once, during the reading.
 
@@ -243,7 +254,9 @@ class Package:
 
         def read_many(paths: list[str], sink: Any) -> list[DocumentRead]:
             if reader is None:
-                return read_documents(self.root, paths, scan=scan, meanwhile=meanwhile, sink=sink)
+                return read_documents(
+                    self.root, paths, scan=scan, digests=digests, meanwhile=meanwhile, sink=sink
+                )
             meanwhile()
             return reader(self.root, paths, scan, sink)
 

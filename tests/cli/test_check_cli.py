@@ -376,6 +376,39 @@ def test_check_does_not_import_textual_or_markitdown(tmp_path: Path, cache_dir: 
     assert "OKF120" in result.stdout
 
 
+def test_a_check_run_as_the_command_ends_with_its_report_without_tearing_down(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """The command's process ends once the report is written, with the check's exit
+    code: nothing registered to run at exit runs (freeing a large package object by
+    object is left to the system), and the output is whole."""
+    root = write_package(tmp_path, {"guide.md": doc(body="See [the FAQ](/faq.md).\n")})
+    script = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: print('torn down', file=sys.stderr))\n"
+        "sys.argv = ['kas-tui', 'check', sys.argv[1], '--format', 'json']\n"
+        "from kas_tui.cli.main import main\n"
+        "raise SystemExit(main())\n"
+    )
+    env = {**os.environ, "KAS_TUI_CACHE_DIR": str(cache_dir)}
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(root)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "torn down" not in result.stderr
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert [f["code"] for f in report["findings"]] == ["OKF120"]
+    assert main(["check", str(root), "--format", "json"]) == 0  # called, it returns
+    from kas_tui.cli import check as check_command
+
+    assert check_command.KEEP_UNTIL_EXIT is None  # and keeps no package
+
+
 # --- the metadata cache ---------------------------------------------------------------------------
 
 

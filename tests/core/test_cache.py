@@ -58,9 +58,9 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = loader.read_document
 
-    def counting(root, rel, scan=False):
+    def counting(root, rel, *how):
         seen.append(rel)
-        return real(root, rel, scan)
+        return real(root, rel, *how)
 
     monkeypatch.setattr(loader, "read_document", counting)
     monkeypatch.setattr(loader, "PARALLEL_MIN", 10**9)  # in this process, to be counted

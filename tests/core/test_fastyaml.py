@@ -249,3 +249,51 @@ def test_every_corpus_frontmatter_gets_pyyamls_answer_or_none(corpus: Path) -> N
     blocks = [text for _, text in frontmatter_blocks(corpus)]
     assert blocks
     assert _disagreements(blocks) == []
+
+
+def test_a_timestamp_pickles_as_a_call_with_its_text():
+    """Frontmatter crosses process pipes pickled: a timestamp goes as ``Timestamp(text)``
+    (not the generic path of a str subclass), and comes back the same type and text."""
+    import copy
+    import pickle
+
+    stamp = Timestamp("2026-06-30T14:00:00Z")
+    assert stamp.__reduce_ex__(pickle.HIGHEST_PROTOCOL) == (Timestamp, ("2026-06-30T14:00:00Z",))
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        back = pickle.loads(pickle.dumps({"at": stamp}, protocol=protocol))["at"]
+        assert type(back) is Timestamp and back == stamp
+    assert type(copy.deepcopy([stamp])[0]) is Timestamp
+
+
+LONG_TEXT_PARTS = [
+    "Reset",
+    " your",
+    " password",
+    ":",
+    " #x",
+    "#",
+    "  ",
+    "-",
+    "'",
+    '"',
+    "[a]",
+    "é",
+    "1",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(LONG_TEXT_PARTS), min_size=3, max_size=12))
+def test_long_plain_values_get_pyyamls_answer_without_the_memo(parts: list[str]) -> None:
+    """A value of more than 16 characters starting with a letter (a title, a
+    description) is typed where it is read, not remembered: PyYAML's answer still."""
+    from kas_tui.core.okf import fastyaml
+
+    value = "Title " + "".join(parts)
+    assert disagreement(f"title: {value}\n") is None
+    fastyaml._MEMO.clear()
+    if fast_load(f"title: {value}\nstatus: stable\n") is None:
+        return  # left to PyYAML
+    if len(value) > 16 and fastyaml._SIMPLE_BLOCK.fullmatch(value):  # no comment, no ': '...
+        assert value not in fastyaml._MEMO
+    assert "stable" in fastyaml._MEMO  # a short value that repeats is remembered

@@ -204,3 +204,31 @@ def test_tiers_and_statuses_are_str_enums() -> None:
     assert status({}) is Status.STABLE and status({"status": ""}) is Status.STABLE
     assert status({"status": "draft"}) is Status.DRAFT
     assert status({"status": "archived"}) == "archived", "kept as written, for OKF105"
+
+
+# --- an entry that already says its document is deprecated or stale ------------------------
+
+LIFECYCLE_WORDS = ["Deprecated", "SUPERSEDED", "replaces", "retired", "legacy", "STALE", "archive"]
+
+
+@given(
+    st.lists(
+        st.sampled_from([*LIFECYCLE_WORDS, "review", "revie", "x", " ", ":", "Z"]), max_size=5
+    ),
+    st.text(st.characters(max_codepoint=127), max_size=20),
+)
+def test_an_entry_says_lifecycle_in_any_case_as_the_case_blind_search_finds(words, noise):
+    from kas_tui.core.okf.lifecycle import _ENTRY_NOTE, entry_says_lifecycle
+
+    title, description = "".join(words), noise + " ".join(words)
+    expected = _ENTRY_NOTE.search(f"{title} {description}") is not None
+    assert entry_says_lifecycle(title, description) is expected
+
+
+def test_an_entry_says_lifecycle_beyond_ascii_as_unicode_case_folding_reads_it():
+    from kas_tui.core.okf.lifecycle import _ENTRY_NOTE_LOWER, entry_says_lifecycle
+
+    assert entry_says_lifecycle("Old page", "ſtale since May")  # long s folds to s
+    assert entry_says_lifecycle("Ancienne page", "Déjà ARCHIVÉE")
+    assert not entry_says_lifecycle("Ça va", "tout est à jour")
+    assert _ENTRY_NOTE_LOWER.search("stale") and not _ENTRY_NOTE_LOWER.search("STALE")

@@ -269,6 +269,16 @@ URL_CHARS = "abcXYZ019-._~:/?#[]@!$&'()*+,;=% \\éü<>\"{}|^`"
 )
 def test_normalize_link_shortcut_is_exact(url):
     assert scan_common._normalize_link(url) == _parser().normalizeLink(url)
+    assert scan_common._normalize_link(url) == _parser().normalizeLink(url)  # remembered
+
+
+def test_normalized_links_are_remembered_within_a_bound(monkeypatch):
+    monkeypatch.setattr(scan_common, "_NORMALIZED", {})
+    monkeypatch.setattr(scan_common, "_NORMALIZED_MAX", 8)
+    urls = [f"../a b/{n}.md" for n in range(20)]
+    assert [scan_common._normalize_link(u) for u in urls] == [f"../a%20b/{n}.md" for n in range(20)]
+    assert 0 < len(scan_common._NORMALIZED) <= 8
+    assert scan_common._NORMALIZED["../a b/19.md"] == "../a%20b/19.md"
 
 
 # --------------------------------------------------------------------------------------
@@ -327,3 +337,40 @@ def test_demo_package_fast_equals_reference():
             assert found == reference, path
         assert scan_body(body, first_line=first) == reference, path
     assert on_fast_path >= 0.9 * len(docs)
+
+
+# --------------------------------------------------------------------------------------
+# Paragraphs of plain links, found without the inline machinery.
+
+
+@pytest.mark.parametrize(
+    ("paragraph", "plain"),
+    [
+        ("See [related](/a/b.md) and [the policy](../index.md).", True),
+        ("two lines: [one](a.md)\nand [two](b%20c.md?x=1#y)\n[three](&amp;.md)", True),
+        ("[x](https://example.com/a b) [y](c.md)", False),  # a space: not a plain link
+        ("[a [nested] one](a.md)", False),
+        ("an image ![a](b.png) and [c](d.md)", False),
+        ("`[code](a.md)` then [real](b.md)", False),
+        ("an escape \\[x](a.md)", False),
+        ("an autolink <https://x.org> and [a](b.md)", False),
+        ("[a](b(c).md)", False),  # balanced parentheses: the full parser
+        ("[a] alone, then [b](c.md)", False),  # a bracket that opens no plain link
+        ("[^1](a.md) with footnotes on", False),
+    ],
+)
+def test_plain_link_paragraphs_skip_the_inline_machinery_with_its_answer(paragraph, plain):
+    """``_simple_links`` takes a paragraph whose only inline tokens are plain
+    ``[text](destination)`` links and gives the links the full inline scan gives; any
+    other paragraph it leaves to that scan, untouched."""
+    from kas_tui.core.okf.scan import flat
+    from kas_tui.core.okf.scan.inline import _Inline
+
+    fn = "[^" in paragraph
+    mine: list[Link] = []
+    assert flat._simple_links(paragraph, 7, fn, mine) is plain
+    theirs: list[Link] = []
+    _Inline(paragraph, {}, fn, (), ()).scan(7, theirs, set())
+    assert mine == (theirs if plain else [])
+    if plain:
+        assert mine and fast(paragraph + "\n", 7).links == tuple(theirs)

@@ -130,8 +130,8 @@ def claim_and_drop():
     number = loader._claim()
     if number is None or number % 3 == 0:
         return None
-    root, chunks, scan, _ = loader._JOB
-    return number, loader._pickled([read_document(root, rel, scan) for rel in chunks[number]])
+    root, chunks, how, _ = loader._JOB
+    return number, loader._pickled([read_document(root, rel, *how) for rel in chunks[number]])
 
 
 def test_a_chunk_no_worker_hands_back_is_read_here(large: Path, monkeypatch) -> None:

@@ -142,13 +142,23 @@ def _quoted(text: str) -> str:
 #: Flow collections hold only scalars, so a shallow copy keeps the cached one intact.
 _MEMO: dict[str, Any] = {}
 _MEMO_MAX = 65_536
+_UNREAD = object()
 
 
 def _inline(text: str) -> Any:
     """An inline value after ``key:`` or ``- ``: flow list, flow mapping or scalar."""
-    try:
-        value = _MEMO[text]
-    except KeyError:
+    first = text[:1]
+    # A longer plain text (a title, a description) is rarely written twice: typed here
+    # (a string, as _plain and _typed would say), not looked up in or added to the
+    # memo, which stays small, and so quick, for the values that repeat.
+    if (
+        ("a" <= first <= "z" or "A" <= first <= "Z")
+        and len(text) > 16
+        and _SIMPLE_BLOCK.fullmatch(text)
+    ):
+        return text.rstrip(" ")
+    value = _MEMO.get(text, _UNREAD)
+    if value is _UNREAD:
         value = _inline_uncached(text)
         if len(_MEMO) >= _MEMO_MAX:
             _MEMO.clear()
@@ -196,11 +206,22 @@ def _strip_comment(text: str) -> str:
     return text.rstrip(" ")
 
 
+#: Key names already read as names (each its interned string): a package repeats a
+#: handful of them in every document.
+_NAMES: dict[str, str] = {}
+
+
 def _key(text: str, *, flow: bool = False) -> str:
+    name = _NAMES.get(text)
+    if name is not None:
+        return name
     if _NAME.fullmatch(text) and text not in _LETTER_WORDS:
         # one string per key name, not one per document: 0.8 KB less per document
         # held, and the pickles the reading workers send share it too
-        return sys.intern(text)
+        if len(_NAMES) >= _MEMO_MAX:
+            _NAMES.clear()
+        name = _NAMES[text] = sys.intern(text)
+        return name
     value = _plain(text, flow=flow) if text else None
     if not isinstance(value, str) or value != text:
         raise _Unsupported

@@ -25,6 +25,8 @@ UTC = dt.timezone.utc
 _ENTRY_NOTE = re.compile(
     r"deprecat|supersed|replace[sd]|retired|obsolete|legacy|stale|outdated|archiv|review", re.I
 )
+#: The same words for lower-cased ASCII text: a case-sensitive search is ten times faster.
+_ENTRY_NOTE_LOWER = re.compile(_ENTRY_NOTE.pattern)
 #: What a curator's key puts before an entry's description when it deprecates the document.
 DEPRECATED_NOTE = "Deprecated: "
 #: A note opening an entry's description: "(Stale: price review overdue.) ..." or
@@ -50,7 +52,10 @@ def opening_note(description: str) -> tuple[str, str] | None:
 def entry_says_lifecycle(title: str, description: str) -> bool:
     """Whether an index entry already tells the reader its document is deprecated or
     stale (KAS044 asks for that; the TUI's ``D`` offers to add it)."""
-    return bool(_ENTRY_NOTE.search(f"{title} {description}"))
+    text = f"{title} {description}"
+    if text.isascii():  # case folds as lower() does only in ASCII (re.I matches "ſ" for "s")
+        return _ENTRY_NOTE_LOWER.search(text.lower()) is not None
+    return _ENTRY_NOTE.search(text) is not None
 
 
 # --- trust tier (§5.3) and status (§5.4) -------------------------------------------------

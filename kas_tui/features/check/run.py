@@ -58,6 +58,8 @@ class CheckRun:
     diff: str | None = None
     #: Whether the report is a remembered one (the package had not changed).
     recalled: bool = False
+    #: The package checked (last loaded), ``None`` when the report was remembered.
+    package: Package | None = None
 
 
 def unknown_codes(codes: Iterable[str]) -> list[str]:
@@ -120,7 +122,8 @@ def check_folder(
             return CheckRun(report, recalled=True)
     from kas_tui.core.package import Package
 
-    pkg = Package.open(root, scan=True, cache=use_cache, found=found)
+    # a check that writes nothing compares no contents: its reads hash nothing
+    pkg = Package.open(root, scan=True, cache=use_cache, found=found, digests=fix)
     return check_loaded(pkg, options, use_cache=use_cache, fix=fix, dry_run=dry_run, memo=stamped)
 
 
@@ -143,13 +146,13 @@ def check_loaded(
         store, digest, newest_ns = memo
         store.remember(digest, newest_ns, report.documents, report.findings)
     if not fix:
-        return CheckRun(report)
+        return CheckRun(report, package=pkg)
     from kas_tui.features.check.fixes import apply_fixes
 
     outcome = apply_fixes(pkg, report, today=options.today, dry_run=dry_run)
     if dry_run:
-        return CheckRun(report, fixed=len(outcome.fixed), diff=outcome.diff)
+        return CheckRun(report, fixed=len(outcome.fixed), diff=outcome.diff, package=pkg)
     pkg.load(scan=True, cache=use_cache)
     report = check(pkg, **options.engine_arguments())
     report.seconds += pkg.load_seconds
-    return CheckRun(report, fixed=len(outcome.fixed))
+    return CheckRun(report, fixed=len(outcome.fixed), package=pkg)

@@ -61,10 +61,10 @@ def _unreadable(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """guide.md cannot be opened (running as root, chmod would not stop the read)."""
     real = loader.read_head
 
-    def read_head(path):
+    def read_head(path, *how):
         if Path(path).name == "guide.md":
             raise PermissionError(errno.EACCES, "Permission denied", str(path))
-        return real(path)
+        return real(path, *how)
 
     monkeypatch.setattr(loader, "read_head", read_head)
 

@@ -140,12 +140,25 @@ _URL_AS_IS_RE = re.compile(
 )
 
 
+#: Links already normalized (most targets repeat across a package: ``../index.md``).
+_NORMALIZED: dict[str, str] = {}
+_NORMALIZED_MAX = 16_384
+
+
 def _normalize_link(url: str) -> str:
     """``MarkdownIt.normalizeLink`` (percent-encoding, punycode), skipping it when it is a no-op."""
+    done = _NORMALIZED.get(url)
+    if done is not None:
+        return done
     m = _URL_AS_IS_RE.fullmatch(url)
     if m is not None and (m.group(1) is None or len(m.group(1)) <= 255):
-        return url
-    return _normalize_link_slow(url)
+        done = url
+    else:
+        done = _normalize_link_slow(url)
+    if len(_NORMALIZED) >= _NORMALIZED_MAX:
+        _NORMALIZED.clear()
+    _NORMALIZED[url] = done
+    return done
 
 
 @lru_cache(maxsize=4096)

@@ -6,14 +6,17 @@ from __future__ import annotations
 import re
 
 from markdown_it.common.utils import MD_TRIM_CHARS as _TRIM  # what markdown-it's mdTrim strips
+from markdown_it.common.utils import unescapeAll
 
 from kas_tui.core.okf.link_parser import Link
 from kas_tui.core.okf.scan.common import (
     _ATX_RE,
     BodyScan,
     Destination,
+    _normalize_link,
 )
 from kas_tui.core.okf.scan.inline import (
+    _SIMPLE_LINK_RE,
     _Inline,
     _inline_destinations,
 )
@@ -93,4 +96,33 @@ def _flat_inline(
         if "](" in content:
             _inline_destinations(content.strip(_TRIM), line, {}, spans)
     elif "<" in content or ("[" in content and ("](" in content or (fn and "[^" in content))):
-        _Inline(content.strip(_TRIM), {}, fn, (), ()).scan(line, links, footnotes)
+        src = content.strip(_TRIM)
+        if not _simple_links(src, line, fn, links):
+            _Inline(src, {}, fn, (), ()).scan(line, links, footnotes)
+
+
+def _simple_links(src: str, line: int, fn: bool, links: list[Link]) -> bool:
+    """Add the links of ``src`` when every one is a plain ``[text](destination)`` and
+    nothing else can start an inline token (no escape, code span, image, autolink or
+    HTML, no footnote reference): what :meth:`_Inline.scan` finds then, without its
+    machinery. ``False`` (nothing added) for any other paragraph."""
+    if "<" in src or "\\" in src or "`" in src or "!" in src or (fn and "[^" in src):
+        return False
+    found = []
+    pos = 0
+    find = src.find
+    match = _SIMPLE_LINK_RE.match
+    while (start := find("[", pos)) >= 0:
+        simple = match(src, start)
+        if simple is None:
+            return False
+        found.append((start, simple))
+        pos = simple.end()
+    count = src.count
+    last = 0
+    for start, simple in found:
+        line += count("\n", last, start)
+        last = start
+        text, dest = simple.groups()
+        links.append(Link(_normalize_link(unescapeAll(dest) if "&" in dest else dest), text, line))
+    return True
