@@ -26,7 +26,7 @@ import os
 import pickle
 import time
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from kas_tui.core.code_stamp import code_stamp
 from kas_tui.core.fileio import Staged, append, commit, discard, read_regular, stage
@@ -243,3 +243,31 @@ class CacheWriter:
         if self._staged is not None:
             discard(self._staged)
             self._staged = None
+
+
+def cached_reads(root: Path, found: Any, paths: list[str], scan: bool) -> tuple[dict, Any]:
+    """The reads of ``paths`` (of the walk ``found``, with stats) the metadata cache of
+    ``root`` still holds, and the writer of the next cache (``None`` when it needs
+    none: nothing to read, or a part of the package, never saved alone: the full load
+    that follows saves it)."""
+    store = MetadataCache(root)
+    try:
+        hits: dict[str, Any] = {}
+        retimed = False  # a hit found by content, under a new mtime the cache must learn
+        for rel in paths:
+            size_mtime = found.stats.get(rel)
+            if size_mtime is None:
+                continue
+            hit = store.get(rel, *size_mtime, scan=scan)
+            if hit is None:
+                hit = store.get_same_bytes(rel, *size_mtime, scan=scan)
+                retimed = retimed or hit is not None
+            if hit is not None:
+                hits[rel] = hit
+        misses = len(paths) - len(hits)
+        writer = None
+        if paths is found.documents and (misses or retimed or len(store.entries) != len(paths)):
+            writer = store.rewrite(set(hits))
+    finally:
+        store.close()
+    return hits, writer

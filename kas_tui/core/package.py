@@ -262,30 +262,10 @@ class Package:
 
         if not cache:
             return read_many(paths, None)
-        from kas_tui.core.load_cache import MetadataCache
+        from kas_tui.core.load_cache import cached_reads
 
-        store = MetadataCache(self.root)
-        try:
-            hits: dict[str, DocumentRead] = {}
-            retimed = False  # a hit found by content, under a new mtime the cache must learn
-            for rel in paths:
-                size_mtime = found.stats.get(rel)
-                if size_mtime is None:
-                    continue
-                hit = store.get(rel, *size_mtime, scan=scan)
-                if hit is None:
-                    hit = store.get_same_bytes(rel, *size_mtime, scan=scan)
-                    retimed = retimed or hit is not None
-                if hit is not None:
-                    hits[rel] = hit
-            misses = [rel for rel in paths if rel not in hits]
-            writer = None
-            if paths is found.documents and (
-                misses or retimed or len(store.entries) != len(paths)
-            ):  # a part is never saved: the full load that follows saves the cache
-                writer = store.rewrite(set(hits))
-        finally:
-            store.close()
+        hits, writer = cached_reads(self.root, found, paths, scan)
+        misses = [rel for rel in paths if rel not in hits]
         if not misses:
             meanwhile()
         try:
