@@ -90,3 +90,47 @@ async def test_v_right_after_an_arrow_key_verifies_the_page_under_the_trees_curs
         assert after[under] == before[under] + 1
         assert after[FIRST] == before[FIRST]
         assert app.location == under
+
+
+async def test_the_footer_keeps_find_and_help_beside_each_panes_keys_at_80x24(
+    root: Path,
+) -> None:
+    """In tmux the tree's footer read ``e c r M K J del ? q``: no ``/``. Each pane's
+    footer starts with its own keys and, at 80 columns, still shows find and help."""
+    from kas_tui.tui.widgets.body_pane import BodyPane
+    from kas_tui.tui.widgets.files_view import FilesView
+    from kas_tui.tui.widgets.findings import FindingsPanel
+    from tests.helpers.screen import screen_rows
+
+    def footer() -> str:
+        return screen_rows(app)[-1].strip()
+
+    app = _app(root)
+    async with app.run_test(size=SMALL) as pilot:
+        tree = app.query_one(NavTree)
+        app.go(FIRST, reveal=True)
+        await pilot_wait_until(pilot, lambda: app.location == FIRST)
+        tree.focus()
+        seen = {}
+        await pilot_wait_until(pilot, lambda: footer().startswith("e Edit c New r Rename"))
+        seen["tree"] = footer()
+        await pilot.press("f")
+        files = app.query_one(FilesView)
+        await pilot_wait_until(pilot, lambda: files.has_focus)
+        await pilot_wait_until(pilot, lambda: footer().startswith("r Rename M Move E"))
+        seen["files"] = footer()
+        await pilot.press("f")
+        await pilot_wait_until(pilot, lambda: tree.has_focus)
+        app.query_one(BodyPane).query_one("#body-scroll").focus()
+        await pilot_wait_until(pilot, lambda: footer().startswith("e Edit l Links o Outline"))
+        seen["document"] = footer()
+        await pilot.press("v")
+        panel = app.query_one(FindingsPanel)
+        await pilot_wait_until(
+            pilot, lambda: panel.display and panel.query_one("DataTable").has_focus
+        )
+        await pilot_wait_until(pilot, lambda: footer().startswith("n Next esc Close"))
+        seen["findings"] = footer()
+        for pane, line in seen.items():
+            assert "/ Find" in line and "? Help" in line and "q Quit" in line, (pane, line)
+            assert line.index("/ Find") < line.index("? Help"), (pane, line)
