@@ -7,12 +7,14 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
 from rich.cells import cell_len
 from textual.widgets import Label, Static
 
 from kas_tui.core.package import Package
 from kas_tui.tui.app import KasApp
 from kas_tui.tui.widgets.nav_tree import NavTree
+from tests.helpers.bursts import send_burst
 from tests.helpers.screen import rows_of, screen_text
 from tests.helpers.waiting import pilot_wait_until
 
@@ -134,3 +136,69 @@ async def test_the_footer_keeps_find_and_help_beside_each_panes_keys_at_80x24(
         for pane, line in seen.items():
             assert "/ Find" in line and "? Help" in line and "q Quit" in line, (pane, line)
             assert line.index("/ Find") < line.index("? Help"), (pane, line)
+
+
+async def _create_form(pilot, app: KasApp):
+    from kas_tui.tui.screens.create import CreateScreen
+
+    await pilot.press("T", "home", "down", "c")  # On-call: create in oncall/
+    await pilot_wait_until(pilot, lambda: type(app.screen).__name__ == "ChoiceScreen")
+    await pilot.press("d")
+    await pilot_wait_until(pilot, lambda: isinstance(app.screen, CreateScreen))
+    form = app.screen
+    await pilot_wait_until(pilot, lambda: form.focused is form.query_one("#field-type"))
+    await pilot.press("tab")
+    await pilot_wait_until(pilot, lambda: form.focused is form.query_one("#field-title"))
+    return form
+
+
+@pytest.mark.parametrize("between", ["\t", "\r"], ids=["tab", "enter"])
+async def test_keys_sent_in_one_burst_land_in_the_fields_they_were_typed_for(
+    root: Path, between: str
+) -> None:
+    """In tmux, ``send-keys "Pager tips" Tab "Short tips."`` into the create form put
+    "Pager tipsShort tips." in the title: the keys after the Tab reached the title before
+    the Tab had moved on (Enter the same)."""
+    app = _app(root)
+    async with app.run_test(size=SMALL) as pilot:
+        form = await _create_form(pilot, app)
+        send_burst(app, f"Pager tips{between}Short tips.")
+        await pilot_wait_until(pilot, lambda: form.value("description") == "Short tips.")
+        assert form.value("title") == "Pager tips"
+        assert form.focused is form.query_one("#field-description")
+        await pilot_wait_until(pilot, lambda: form.value("file-name") == "pager-tips")
+        shown = screen_text(app)
+        assert "title           Pager tips  " in shown and "Short tips." in shown
+
+
+async def test_a_burst_of_tabs_and_shift_tabs_moves_one_field_each(root: Path) -> None:
+    app = _app(root)
+    async with app.run_test(size=SMALL) as pilot:
+        form = await _create_form(pilot, app)
+        send_burst(app, "A\tB\t")  # title, description, then on to the file name
+        name = form.query_one("#field-file-name")
+        await pilot_wait_until(pilot, lambda: form.focused is name)
+        assert (form.value("title"), form.value("description")) == ("A", "B")
+        await pilot.press("shift+tab")
+        await pilot_wait_until(pilot, lambda: form.focused is form.query_one("#field-description"))
+
+
+async def test_tab_still_indents_in_the_raw_yaml(root: Path) -> None:
+    """Tab moves between fields as the app reads it, but for the field that takes it."""
+    from textual.widgets import TextArea
+
+    app = _app(root)
+    async with app.run_test(size=SMALL) as pilot:
+        app.go(FIRST, reveal=True)
+        await pilot_wait_until(pilot, lambda: app.location == FIRST)
+        await pilot.press("m")
+        await pilot_wait_until(pilot, lambda: type(app.screen).__name__ == "MetaEditor")
+        editor = app.screen
+        await pilot_wait_until(pilot, lambda: editor.focused is not None)
+        await pilot.press("ctrl+r")
+        area = editor.query_one("#me-yaml", TextArea)
+        await pilot_wait_until(pilot, lambda: editor.focused is area)
+        area.move_cursor((0, 0))
+        await pilot.press("tab")
+        await pilot_wait_until(pilot, lambda: area.text.startswith("  "))
+        assert editor.focused is area
