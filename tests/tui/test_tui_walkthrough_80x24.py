@@ -202,3 +202,69 @@ async def test_tab_still_indents_in_the_raw_yaml(root: Path) -> None:
         await pilot.press("tab")
         await pilot_wait_until(pilot, lambda: area.text.startswith("  "))
         assert editor.focused is area
+
+
+async def test_keys_sent_with_ctrl_f_go_to_the_finder_it_opens(root: Path) -> None:
+    """In tmux, ``send-keys C-f "collections agency" Enter`` opened the finder empty:
+    the words had been handed to the tree before ctrl+f opened it, and were lost."""
+    from kas_tui.tui.widgets.body_pane import BodyPane
+
+    page = "billing-support/invoice-disputes.md"
+    app = _app(root)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot_wait_until(pilot, lambda: bool(app.screen.query("MetaPane")))
+        app.query_one(NavTree).focus()
+        await pilot.pause()
+        send_burst(app, "\x06collections agency\r")
+        body = app.query_one(BodyPane)
+        await pilot_wait_until(pilot, lambda: app.location == page and not body.rendering)
+        scroll = body.query_one("#body-scroll")
+        await pilot_wait_until(pilot, lambda: scroll.scroll_y > 0)  # at the line, not the top
+        assert "collections agency." in screen_text(app)
+
+
+async def test_a_dialogs_answer_sent_with_the_key_that_opens_it_answers_it(root: Path) -> None:
+    """``S`` then ``q`` in one burst: +90 days, as typed a moment apart (the ``q`` was
+    handed to the tree before ``S`` opened the dialog, and lost)."""
+    page = root / "billing-support" / "plans-and-pricing.md"
+    app = _app(root)
+    async with app.run_test(size=SMALL) as pilot:
+        app.go("billing-support/plans-and-pricing.md", reveal=True)
+        await pilot_wait_until(
+            pilot, lambda: app.location == "billing-support/plans-and-pricing.md"
+        )
+        app.query_one(NavTree).focus()
+        await pilot.pause()
+        send_burst(app, "Sq")  # a quarter, answered as the dialog opens
+        await pilot_wait_until(
+            pilot,
+            lambda: (
+                type(app.screen).__name__ == "ChoiceScreen"
+                and "still call it stale" in str(app.screen.message)
+            ),
+        )
+        await pilot.press("o")  # only the date (its entry's stale note stays)
+        await pilot_wait_until(pilot, lambda: "stale_after: 2027-02-28" in page.read_text())
+
+
+async def test_s_right_after_an_arrow_key_onto_a_bundle_acts_on_no_page(root: Path) -> None:
+    """In tmux, ``Down Down S q`` from a page went on to a bundle and extended the page
+    it had left: the key came before the tree's highlight message, and only a page under
+    the cursor was caught up with. Now the bundle is, and S has no page to act on."""
+    page = "billing-support/failed-payments-dunning.md"  # the bundle "Refunds" follows it
+    app = _app(root)
+    async with app.run_test(size=SMALL) as pilot:
+        tree = app.query_one(NavTree)
+        app.go(page, reveal=True)
+        await pilot_wait_until(pilot, lambda: app.location == page)
+        tree.focus()
+        await pilot_wait_until(pilot, lambda: tree.cursor_node.data.path == page)
+        before = (root / page).read_bytes()
+        tree.action_cursor_down()  # the highlight message is queued, not yet handled
+        assert tree.cursor_node.data.kind == "bundle" and app.location == page
+        app.action_extend_freshness()
+        await pilot.pause()
+        assert type(app.screen).__name__ == "MainScreen"  # no dialog: no page is meant
+        assert app.location == "billing-support/refunds/index.md"
+        assert any("Select a document first" in m for _, m in app.messages)
+        assert (root / page).read_bytes() == before
