@@ -42,6 +42,7 @@ from kas_tui.tui.controllers.navigation import Navigation
 from kas_tui.tui.controllers.text_search import FullTextController
 from kas_tui.tui.controllers.toasts import Toasts
 from kas_tui.tui.controllers.validation import ValidationController
+from kas_tui.tui.late_keys import LateKeys
 from kas_tui.tui.screens.agent import open_agent_walk
 from kas_tui.tui.screens.choose import ask_unsaved
 from kas_tui.tui.screens.find import FindScreen
@@ -164,6 +165,7 @@ class KasApp(App[None]):
         self.moves = MoveController(self, self.nav, self.edits, self.reloader)
         self.external_editor = ExternalEditor(self, self.nav, self.reloader)
         self.toasts = Toasts(self)
+        self.late_keys = LateKeys(self)
 
     # -- the main screen (its panes and keys: screens/main.py) ----------------------
 
@@ -305,7 +307,12 @@ class KasApp(App[None]):
             or isinstance(event, events.MouseDown)
         ):
             self.call_next(self.edits.end_burst)  # after this message, not inside it
+        self.late_keys.read(event)
         await super().on_event(event)
+
+    async def _on_key(self, event: events.Key) -> None:  # before App's own
+        if self.late_keys.came_back(event):
+            event.prevent_default()  # typed for the screen now on top: sent to it
 
     def action_elsewhere(self, action: str) -> None:
         """A tree key pressed away from the tree: say where it works, and go there."""

@@ -503,8 +503,9 @@ def keys_markdown() -> str:
         "this order, then the keys that work everywhere (`"
         + " ".join(BY_ACTION[a].key_display for a in PANE_KEYS["main"] if a != "close_findings")
         + "`), then `?` and",
-        "`q`; what does not fit the line is left out from the end. `?` lists the keys of the",
-        "pane you are in first, then every other key.\n",
+        "`q`; what does not fit the line is left out from the end, but for `/` (find), `?`",
+        "and `q`, shown at any width. `?` lists the keys of the pane you are in first, then",
+        "every other key.\n",
         "| pane | its keys, in the footer's order |",
         "|---|---|",
     ]

@@ -39,7 +39,19 @@ def test_curator_view_discovery(snap_compare, app: KasApp) -> None:
 
 
 def test_curator_view_document(snap_compare, app: KasApp) -> None:
-    assert snap_compare(app, terminal_size=SIZE, press=["down", "down", "enter", "down", "down"])
+    from kas_tui.tui.controllers.navigation import place_of
+    from tests.helpers.waiting import pilot_wait_until
+
+    async def run_before(pilot) -> None:  # the page under the cursor shown whole (on a
+        # loaded machine the snapshot caught the body still settling on it)
+        await pilot.press("down", "down", "enter", "down", "down")
+        tree, body = pilot.app.query_one("#nav"), pilot.app.query_one("BodyPane")
+        await pilot_wait_until(
+            pilot,
+            lambda: pilot.app.location == place_of(tree.cursor_node.data) and body.complete,
+        )
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
 def test_files_view(snap_compare, app: KasApp) -> None:

@@ -489,6 +489,36 @@ async def test_extend_freshness_offers_to_drop_a_stale_note_that_is_no_longer_tr
         await pilot_wait_until(pilot, lambda: all(p.read_bytes() == b for p, b in before.items()))
 
 
+async def test_extend_freshness_keeps_the_stale_note_of_a_deprecated_page(
+    tmp_path: Path,
+) -> None:
+    """Issue 32, item 12, one rule with check: on a deprecated page the note is still
+    true; S offered to drop it, leaving an entry KAS044 reports as not saying so."""
+    import shutil
+
+    from kas_tui.features.check import check
+
+    root = tmp_path / "orbit-handbook"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "demo_kb" / "orbit-handbook", root)
+    page, index = "billing-support/plans-and-pricing.md", root / "billing-support" / "index.md"
+    (root / page).write_text(
+        (root / page).read_text().replace("status: stable", "status: deprecated")
+    )
+    entries = index.read_bytes()
+    app = KasApp(Package.open(root), today=dt.date(2026, 12, 5), watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.go(page, reveal=True)
+        await pilot.pause()
+        await pilot.press("S")
+        await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("q")  # +90 days: written at once, nothing asked about the entry
+        await pilot_wait_until(pilot, lambda: "2027-03-05" in (root / page).read_text())
+        assert not isinstance(app.screen, ChoiceScreen)
+        assert index.read_bytes() == entries
+        report = check(Package.open(root), agent_ready=True, today=dt.date(2026, 12, 5))
+        assert not [f for f in report.findings if f.code == "KAS044" and "plans" in f.message]
+
+
 async def test_extend_freshness_offers_the_types_cadence_from_the_house_rules(root: Path) -> None:
     """Issue 35: S uses the type's freshness_days from .kas-tui.yaml."""
     (root / ".kas-tui.yaml").write_text("profile:\n  by_type:\n    Policy: {freshness_days: 45}\n")

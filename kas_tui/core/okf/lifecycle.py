@@ -58,6 +58,46 @@ def entry_says_lifecycle(title: str, description: str) -> bool:
     return _ENTRY_NOTE.search(text) is not None
 
 
+#: What :func:`entry_note_problem` finds: the entry does not say what its document is,
+#: or it opens with a note its document no longer deserves.
+UNSAID, FALSE_NOTE = "unsaid", "false"
+
+
+def lifecycle_state(doc_status: Any, stale_state: str) -> str | None:
+    """What an index entry listing a document should tell the reader: ``deprecated``
+    (status wins), ``stale`` (its :func:`staleness` state is ``stale``) or ``None``."""
+    if doc_status == Status.DEPRECATED:
+        return "deprecated"
+    return "stale" if stale_state == "stale" else None
+
+
+def entry_note_problem(title: str, description: str, state: str | None) -> str | None:
+    """The one rule for an index entry and its document's lifecycle (KAS044, and what
+    ``D`` and ``S`` offer to fix): :data:`UNSAID` when the document is ``state``
+    (:func:`lifecycle_state`) and the entry does not say so, :data:`FALSE_NOTE` when
+    the entry opens with a note (:func:`opening_note`) the document no longer deserves
+    (any note will do on a deprecated one), ``None`` when they agree."""
+    if state and not entry_says_lifecycle(title, description):
+        return UNSAID
+    said = opening_note(description)
+    if said is not None and state != "deprecated" and said[0] != state:
+        return FALSE_NOTE
+    return None
+
+
+def agreeing_description(title: str, description: str, state: str | None) -> str:
+    """``description`` as it agrees with ``state``: a false opening note dropped, a
+    deprecated document's note (:data:`DEPRECATED_NOTE`) added; a stale one's missing
+    note is left to the curator (only they know why it is stale)."""
+    problem = entry_note_problem(title, description, state)
+    if problem == FALSE_NOTE:
+        rest = opening_note(description)[1]  # type: ignore[index]
+        return agreeing_description(title, rest, state)  # "Stale: Deprecated: ..." too
+    if problem == UNSAID and state == "deprecated":
+        return DEPRECATED_NOTE + description
+    return description
+
+
 # --- trust tier (§5.3) and status (§5.4) -------------------------------------------------
 
 

@@ -16,7 +16,13 @@ from typing import Any
 from kas_tui.core.document_rules import clip, document_findings, key_lines
 from kas_tui.core.memory import paused_gc
 from kas_tui.core.okf.errors import FormatError
-from kas_tui.core.okf.lifecycle import Status, entry_says_lifecycle, opening_note
+from kas_tui.core.okf.lifecycle import (
+    FALSE_NOTE,
+    UNSAID,
+    entry_note_problem,
+    lifecycle_state,
+    opening_note,
+)
 from kas_tui.core.okf.links import resolve
 from kas_tui.core.package import Package
 from kas_tui.core.records import Document
@@ -400,23 +406,22 @@ class Checker:
                             entry.line,
                             f"entry for {posixpath.basename(doc.path)} says {clip(desc)!r}; the document says {clip(doc.description)!r}",
                         )
-                state = "deprecated" if doc.status is Status.DEPRECATED else None
-                if state is None and self.staleness(doc).state == "stale":
-                    state = "stale"
-                if state and not entry_says_lifecycle(entry.title, desc):
+                state = lifecycle_state(doc.status, self.staleness(doc).state)
+                problem = entry_note_problem(entry.title, desc, state)
+                if problem == UNSAID:
                     self.emit(
                         "KAS044",
                         index.path,
                         entry.line,
                         f"{posixpath.basename(doc.path)} is {state} but its entry does not say so",
                     )
-                said = opening_note(desc)
-                if said is not None and said[0] != state and state != "deprecated":
+                elif problem == FALSE_NOTE:
+                    said = opening_note(desc)[0]  # type: ignore[index]
                     self.emit(
                         "KAS044",
                         index.path,
                         entry.line,
-                        f"the entry says {posixpath.basename(doc.path)} is {said[0]}, but it is "
+                        f"the entry says {posixpath.basename(doc.path)} is {said}, but it is "
                         "not: drop the note",
                     )
             self._check_duplicates(index.path, entries)

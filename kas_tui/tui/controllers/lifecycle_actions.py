@@ -13,12 +13,11 @@ from kas_tui.core.editing import set_entry, set_field
 from kas_tui.core.okf.lifecycle import (
     DEPRECATED_NOTE,
     FRESHNESS_DAYS,
-    entry_says_lifecycle,
     extend_stale_after,
     now_timestamp,
-    opening_note,
 )
 from kas_tui.core.settings import valid_reviewer
+from kas_tui.features.review.entry_notes import NoteFix, note_fixes
 from kas_tui.tui.screens.ask import AskScreen
 from kas_tui.tui.screens.choose import ChoiceScreen
 
@@ -61,30 +60,28 @@ class LifecycleActions:
 
     # -- on any document ------------------------------------------------------------
 
+    def _note_fixes(self, path: str, **change: str) -> list[NoteFix]:
+        """The entries listing ``path`` that disagree with it once its frontmatter has
+        ``change``: one rule with ``check --agent-ready`` (KAS044)."""
+        meta = {**self.app.package.documents[path].meta, **change}
+        return note_fixes(self.app.package, path, meta, self.app.today)
+
     def deprecate(self, path: str) -> None:
         """``status: deprecated`` for the document ``path`` (``D``); when index entries
         list it without saying so (what KAS044 then asks for), offer to put the note in
         them too, as one undoable action."""
         base = self.edits.shown_base(path)
-        unnoted = [
-            listing
-            for folder, index in self.app.package.indexes.items()
-            for listing in index.listings
-            if listing.path == path
-            and listing.kind == "document"
-            and not entry_says_lifecycle(listing.entry.title, listing.entry.description)
-        ]
-        for listing in unnoted:
-            base.update(self.edits.shown_base(listing.index))
+        unnoted = self._note_fixes(path, status="deprecated")
+        for fix in unnoted:
+            base.update(self.edits.shown_base(fix.index))
 
         def write(note: bool) -> None:
             def edit(pkg: Package) -> None:
                 set_field(pkg, path, "status", "deprecated")
-                for listing in unnoted if note else ():
-                    description = DEPRECATED_NOTE + listing.entry.description
-                    set_entry(pkg, listing.index, listing.entry.line, description=description)
+                for fix in unnoted if note else ():
+                    set_entry(pkg, fix.index, fix.line, description=fix.description)
 
-            where = ", ".join(listing.index for listing in unnoted)
+            where = ", ".join(fix.index for fix in unnoted)
             self.edits.run_edit(
                 f"deprecate {path}",
                 edit,
@@ -100,7 +97,7 @@ class LifecycleActions:
             if answer is not None:
                 write(answer == "note")
 
-        entries = "\n".join(f"  {e.index}:{e.entry.line}  {e.entry.title}" for e in unnoted)
+        entries = "\n".join(f"  {fix.index}:{fix.line}  {fix.title}" for fix in unnoted)
         self.app.push_screen(
             ChoiceScreen(
                 "Deprecate",
@@ -114,29 +111,31 @@ class LifecycleActions:
         )
 
     def extend_freshness(self, path: str) -> None:
-        """Offer +30, +90 or +365 days of freshness for the document ``path`` (``S``)."""
+        """Offer +30, +90 or +365 days of freshness for the document ``path`` (``S``);
+        when index entries then open with a note that is no longer true ("(Stale: ...)"),
+        offer to drop it too, as one undoable action."""
         base = self.edits.shown_base(path)  # the value the choice below is made against
         current = self.app.package.documents[path].meta.get("stale_after")
+        offered = list(FRESHNESS_DAYS)
+        doc_type = str(self.app.package.documents[path].meta.get("type") or "")
+        rules = self.app.package.usable_house_rules()
+        own = rules.freshness_days(doc_type) if rules is not None else None
+        if own:  # the package's cadence for this type first (.kas-tui.yaml)
+            offered = [own, *(d for d in offered if d != own)]
 
-        noted = [  # entries that call it stale: false once it is fresh again (KAS044)
-            (listing, said[1])
-            for index in self.app.package.indexes.values()
-            for listing in index.listings
-            if listing.path == path
-            and listing.kind == "document"
-            and (said := opening_note(listing.entry.description)) is not None
-            and said[0] == "stale"
-        ]
-        for listing, _ in noted:
-            base.update(self.edits.shown_base(listing.index))
+        # any choice makes it fresh, so the same entries disagree whichever is taken
+        fresh = extend_stale_after(current, min(offered), self.app.today)
+        noted = self._note_fixes(path, stale_after=fresh)
+        for fix in noted:
+            base.update(self.edits.shown_base(fix.index))
 
         def write(until: str, drop: bool) -> None:
             def edit(pkg: Package) -> None:
                 set_field(pkg, path, "stale_after", until)
-                for listing, rest in noted if drop else ():
-                    set_entry(pkg, listing.index, listing.entry.line, description=rest)
+                for fix in noted if drop else ():
+                    set_entry(pkg, fix.index, fix.line, description=fix.description)
 
-            where = ", ".join(listing.index for listing, _ in noted)
+            where = ", ".join(fix.index for fix in noted)
             self.edits.run_edit(
                 f"stale_after {until} for {path}",
                 edit,
@@ -152,26 +151,21 @@ class LifecycleActions:
             if not noted:
                 write(until, False)
                 return
-            entries = "\n".join(f"  {e.index}:{e.entry.line}  {e.entry.title}" for e, _ in noted)
+            entries = "\n".join(f"  {fix.index}:{fix.line}  {fix.title}" for fix in noted)
+            said = " or ".join(sorted({fix.said for fix in noted}))
             self.app.push_screen(
                 ChoiceScreen(
                     "Extend freshness",
-                    f"{path} is fresh until {until}. Its index entries still call it stale:\n"
+                    f"{path} is fresh until {until}. Its index entries still call it {said}:\n"
                     f"{entries}",
                     [
-                        ("drop", "Also drop the stale note from them"),
+                        ("drop", f"Also drop the {said} note from them"),
                         ("keep", "Only the date"),
                     ],
                 ),
                 lambda answer: write(until, answer == "drop") if answer else None,
             )
 
-        offered = list(FRESHNESS_DAYS)
-        doc_type = str(self.app.package.documents[path].meta.get("type") or "")
-        rules = self.app.package.usable_house_rules()
-        own = rules.freshness_days(doc_type) if rules is not None else None
-        if own:  # the package's cadence for this type first (.kas-tui.yaml)
-            offered = [own, *(d for d in offered if d != own)]
         choices = [
             (
                 str(days),

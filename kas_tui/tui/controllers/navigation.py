@@ -194,10 +194,7 @@ class Navigation:
         that ``V``, ``D`` or ``S`` never act on the page the cursor just left."""
         tree = self.app.focused
         if isinstance(tree, (NavTree, FilesView)) and tree.cursor_node is not None:
-            ref = tree.cursor_node.data
-            place = place_of(ref)
-            if ref is not None and ref.kind == "document" and place != self.location:
-                self.go(place, transient=True, moving=True)
+            self._show_node(tree.cursor_node.data)  # a bundle too: no page is meant then
         if self.location in self.app.package.documents:
             return self.location
         self.app.notify("Select a document first", severity="warning")
@@ -216,7 +213,10 @@ class Navigation:
         """The cursor of the tree or the files view moved: show what it is on."""
         if not isinstance(event.control, (NavTree, FilesView)) or not event.control.display:
             return
-        ref = event.node.data
+        self._show_node(event.node.data)
+
+    def _show_node(self, ref: NodeRef | None) -> None:
+        """Show what a tree node stands for, unless it is shown already."""
         place = place_of(ref)
         if ref is not None and ref.kind in ("missing", "outside", "external", "asset"):
             self.show_entry(ref)

@@ -71,6 +71,9 @@ class FindScreen(ModalScreen[Found | None]):
         self.text_mode = text and fulltext is not None
         self.paths: list[str] = []
         self.found: list[Found] = []
+        #: enter was pressed before the index, still being built, found anything: the
+        #: first document found opens once it is built (typed at once, enter was lost)
+        self._enter_waits = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="find-box"):
@@ -103,6 +106,7 @@ class FindScreen(ModalScreen[Found | None]):
 
     @on(Input.Changed, "#find-input")
     def search(self, event: Input.Changed) -> None:
+        self._enter_waits = False  # enter was for what was typed before
         self._run(event.value)
 
     def _run(self, value: str) -> None:
@@ -127,6 +131,9 @@ class FindScreen(ModalScreen[Found | None]):
         done, total = self.fulltext.progress
         if done < total:  # still building: look again
             self.set_timer(INDEXING_POLL, self._again(self.query_one("#find-input", Input).value))
+        elif self._enter_waits:
+            self._enter_waits = False
+            self.submit()
 
     def _again(self, value: str):
         def again() -> None:
@@ -167,6 +174,9 @@ class FindScreen(ModalScreen[Found | None]):
         results = self.query_one("#find-results", OptionList)
         if results.highlighted is not None and self.found:
             self.dismiss(self.found[results.highlighted])
+        elif self.text_mode and self.fulltext is not None:
+            done, total = self.fulltext.progress
+            self._enter_waits = done < total or total == 0
 
     @on(OptionList.OptionSelected, "#find-results")
     def picked(self, event: OptionList.OptionSelected) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import on
+from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.widgets import Input, Static
 
@@ -16,13 +17,19 @@ from kas_tui.text.wording import elide_words
 from kas_tui.tui.screens.kas_screen import KasModalScreen, ResultType
 from kas_tui.tui.screens.pick import PickScreen
 from kas_tui.tui.widgets.fields import FieldRow
+from kas_tui.tui.widgets.inputs import CleanTextArea
 
 
 class FormScreen(KasModalScreen[ResultType]):
     """A modal form of field rows with a status line."""
 
     CSS_PATH = "form.tcss"
-    BINDINGS = [Binding("ctrl+g", "jump_to_field", "Go to field", key_display="^g")]
+    BINDINGS = [
+        Binding("ctrl+g", "jump_to_field", "Go to field", key_display="^g"),
+        # enter moves on as the app reads it, like tab (see KasModalScreen): in a burst,
+        # the keys after it went to the field it left
+        Binding("enter", "enter_field", "Next field", show=False, priority=True),
+    ]
 
     _refresh_pending = False
     _message = ""  # a status that stays until the next edit (why a save was refused)
@@ -89,6 +96,15 @@ class FormScreen(KasModalScreen[ResultType]):
         self.app.push_screen(
             PickScreen("Go to field", "Type a field's name:", items, placeholder="field…"), go
         )
+
+    def action_enter_field(self) -> None:
+        """Enter in a field moves on to the next one, as in a form; elsewhere (a button,
+        the raw YAML) it does what it does there."""
+        focused = self.focused
+        fields = self.query_one("#me-fields")
+        if not isinstance(focused, (Input, CleanTextArea)) or fields not in focused.ancestors:
+            raise SkipAction()
+        self.focus_next()
 
     @on(Input.Submitted)
     def _next_field(self, event: Input.Submitted) -> None:

@@ -13,7 +13,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol, TypeVar, cast, runtime_checkable
 
 from rich.text import Text
+from textual.actions import SkipAction
+from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
+from textual.widgets import TextArea
 
 if TYPE_CHECKING:
     from kas_tui.core.edit_session import Edit, EditSession
@@ -70,7 +73,18 @@ class KasModalScreen(ModalScreen[ResultType]):
 
     An editor with a line for messages (``#modal-notice``) shows the app's notifications
     there, inside its frame, instead of a toast drawn over its border and buttons.
+
+    Tab and shift+tab move between its fields the moment the app reads them, before the
+    keys after them are handed on: keys sent in one burst (``Pager tips`` Tab ``Short
+    tips.`` in tmux) went to the field the Tab left, since Textual moves the focus only
+    once an unclaimed key has climbed back up to the app. A field that takes Tab itself
+    (the raw YAML, indenting) still gets it.
     """
+
+    BINDINGS = [
+        Binding("tab", "next_field", "Next field", show=False, priority=True),
+        Binding("shift+tab", "previous_field", "Previous field", show=False, priority=True),
+    ]
 
     DEFAULT_CSS = """
     #modal-notice {
@@ -105,3 +119,17 @@ class KasModalScreen(ModalScreen[ResultType]):
         notice.set_class(severity == "error", "-error")
         notice.set_class(severity == "warning", "-warning")
         return True
+
+    def _tab_is_the_fields(self) -> None:
+        focused = self.focused
+        indents = isinstance(focused, TextArea) and focused.tab_behavior == "indent"
+        if indents and not focused.read_only:
+            raise SkipAction()  # it indents: the key goes on to it
+
+    def action_next_field(self) -> None:
+        self._tab_is_the_fields()
+        self.focus_next()
+
+    def action_previous_field(self) -> None:
+        self._tab_is_the_fields()
+        self.focus_previous()

@@ -3,7 +3,8 @@
 When a screen's keys do not fit on one line, the footer leaves out keys from the end of
 the list (a screen lists its most used first) rather than letting the line run off the
 edge, where Textual cuts the last key mid-word and lets the palette key cover it. Help
-(``?``), closing and quitting are never left out: ``?`` lists every key of the screen.
+(``?``), find (``/``), closing and quitting are never left out: ``?`` lists every key of
+the screen, ``/`` finds any page from anywhere.
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from textual.widgets._footer import FooterKey
 #: Narrower than this, the keys lose their padding so that all of them, Quit included, fit
 #: (the main screen's keys need 108 columns with padding, 96 without).
 COMPACT_BELOW = 110
-#: Keys always shown: help, the command palette, closing and quitting.
+#: Keys always shown: help, find, the command palette, closing and quitting.
 KEPT_KEYS = frozenset({"question_mark", "ctrl+p", "escape", "q", "ctrl+q"})
-KEPT_ACTIONS = ("help", "quit", "close", "dismiss", "command_palette")
+KEPT_ACTIONS = ("help", "find", "quit", "close", "dismiss", "command_palette")
 
 
 def kept(key: FooterKey) -> bool:
@@ -42,7 +43,7 @@ def key_width(key: FooterKey, compact: bool) -> int:
 
 def fitting(keys: list[FooterKey], room: int, compact: bool) -> set[FooterKey]:
     """The keys to leave out so the rest fit in ``room`` cells: from the end of the list,
-    never help, the palette, closing or quitting."""
+    never help, find, the palette, closing or quitting."""
     total = sum(key_width(key, compact) for key in keys)
     left_out: set[FooterKey] = set()
     for key in reversed(keys):
