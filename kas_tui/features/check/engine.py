@@ -387,13 +387,14 @@ class Checker:
         pkg = self.pkg
         for index in pkg.indexes.values():
             entries = []
+            own = index.own_listings()  # once: an index of 20,000 entries asked it per entry
             for item in index.listings:
                 entry, desc = item.entry, item.entry.description.strip()
                 if not desc or item.kind not in ("document", "bundle"):
                     continue
                 entries.append(item)
                 doc = pkg.documents.get(item.path) if item.kind == "document" else None
-                limit = description_limit(item.kind == "bundle", index.own_listings())
+                limit = description_limit(item.kind == "bundle", own)
                 if doc is None:
                     self._check_meaning(index.path, entry.line, desc, entry.title, limit)
                     continue

@@ -253,3 +253,32 @@ def test_cache_answers_only_the_same_budget(
     assert [f["code"] for f in small["findings"]] == ["KAS046"]
     assert cli_json(capsys, root, "--index-budget", "100000")["findings"] == []
     assert checks == [100000, 100, 100000]
+
+
+def test_an_index_counts_its_own_entries_once_not_once_an_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bundle's description room is measured by its index's own entries; asked per
+    entry, a one-folder package of 20,000 documents took 58 s to check instead of 3."""
+    from kas_tui.core import records
+
+    (tmp_path / "SKILL.md").write_text(
+        "---\nname: kb\ndescription: Widgets, what they are and how to use them.\n---\n\nBody.\n"
+    )
+    (tmp_path / "log.md").write_text("# Update log\n\n## 2026-11-30\n* **Creation**: x.\n")
+    lines = ["# KB\n"]
+    for n in range(40):
+        (tmp_path / f"d{n}.md").write_text(
+            f"---\ntype: Guide\ntitle: Page {n}\ndescription: What page {n} covers here.\n---\n"
+        )
+        lines.append(f"* [Page {n}](d{n}.md) - What page {n} covers here.")
+    (tmp_path / "index.md").write_text("\n".join(lines) + "\n")
+    calls = []
+    real = records.IndexFile.own_listings
+    monkeypatch.setattr(
+        records.IndexFile, "own_listings", lambda self: calls.append(1) or real(self)
+    )
+    pkg = Package(tmp_path)
+    pkg.load()
+    check(pkg, agent_ready=True)
+    assert 0 < len(calls) <= len(pkg.indexes)
