@@ -14,6 +14,18 @@ from dataclasses import dataclass
 
 _FENCE = re.compile(r"^\s{0,3}(```+|~~~+)")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+#: A heading's attribute list (Python-Markdown's attr_list, kramdown's ``{: }``), as
+#: MkDocs sites write them: ``## Sponsors { #sponsors }``, ``## Setup {: .note }``.
+_ATTR = r"(?:[#.][\w:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+))"
+_ATTR_LIST = re.compile(rf"\s*\{{:?\s*{_ATTR}(?:\s+{_ATTR})*\s*\}}\s*$")
+
+
+def heading_text(raw: str) -> str:
+    """A heading's text as a reader sees it: inline markup and a trailing attribute
+    list (``{ #id .class key=value }``) left out."""
+    return inline_text(_ATTR_LIST.sub("", raw))
+
+
 _SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
 _LIST = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
@@ -139,7 +151,7 @@ def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
         heading = _HEADING.match(line)
         if heading:
             yield from flush()
-            text = inline_text(heading.group(2))
+            text = heading_text(heading.group(2))
             if text:
                 yield Block("heading", text, len(heading.group(1)))
             continue
@@ -175,7 +187,7 @@ def headings(markdown: str, *, max_lines: int = 2000) -> list[Block]:
         if fence is None and stripped.startswith("#"):
             match = _HEADING.match(line)
             if match:
-                text = inline_text(match.group(2))
+                text = heading_text(match.group(2))
                 if text:
                     out.append(Block("heading", text, len(match.group(1))))
     return out

@@ -179,3 +179,14 @@ def test_blocks_are_read_as_every_line_was(lines, max_lines):
     assert list(prose.blocks(markdown, max_lines=max_lines)) == list(
         every_line(markdown, max_lines=max_lines)
     )
+
+
+def test_a_headings_attribute_list_is_not_its_text() -> None:
+    """MkDocs sites (FastAPI's docs) write ``## Sponsors { #sponsors }``: the title and
+    the sections a description names are "Sponsors", never "{ #sponsors }"."""
+    page = "# FastAPI { #fastapi }\n\nIntro.\n\n## Sponsors { #sponsors }\n\n## Setup {: .note }\n"
+    blocks = list(prose.blocks(page))
+    assert [b.text for b in blocks if b.kind == "heading"] == ["FastAPI", "Sponsors", "Setup"]
+    assert [b.text for b in prose.headings(page)] == ["FastAPI", "Sponsors", "Setup"]
+    # braces that are words, not attributes, stay
+    assert [b.text for b in prose.blocks("## Dict {key: value}\n")] == ["Dict {key: value}"]
