@@ -49,7 +49,7 @@ async def _shoot(name: str, setup: Setup) -> None:
         package = Package.open(Path(tmp) / "demo_kb")
         app = KasApp(package, today=dt.date(2026, 11, 30), watch=False)
         app.catalog_location = LOCATION  # every view counts the same installed entry
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=getattr(setup, "size", SIZE)) as pilot:
             await setup(pilot)
             await pilot.pause(0.5)
             svg = app.save_screenshot(filename=f"{name}.svg", path=str(HERE))
@@ -367,6 +367,26 @@ def _evaluated(root: Path) -> None:
 evaluation.prepare = _evaluated  # type: ignore[attr-defined]
 
 
+async def small_document(pilot) -> None:
+    """A document at 80x24: the tree gives the page its 34 columns of text."""
+    await document(pilot)
+
+
+async def small_outline(pilot) -> None:
+    """The outline (o) at 80x24: it takes the tree's place, the page stays readable."""
+    await document(pilot)
+    await pilot.press("o")
+
+
+async def small_validation(pilot) -> None:
+    """The findings panel (v) at 80x24, closable with Esc."""
+    await validation(pilot)
+
+
+small_document.size = small_outline.size = small_validation.size = (80, 24)  # type: ignore[attr-defined]
+small_validation.prepare = _untidy  # type: ignore[attr-defined]
+
+
 SHOTS = {
     "main": curator,
     "document": document,
@@ -380,6 +400,9 @@ SHOTS = {
     "rename": rename,
     "links": links,
     "evaluation": evaluation,
+    "small-document": small_document,
+    "small-outline": small_outline,
+    "small-validation": small_validation,
 }
 
 if __name__ == "__main__":
