@@ -160,12 +160,46 @@ def evaluate(
         measured.append((name, runs, time.perf_counter() - variant_started))
         if stopped:
             break
+    return scored_evaluation(
+        package,
+        questions,
+        measured,
+        navigator=navigator_name,
+        questions_source=questions_source,
+        budget=budget,
+        within=within,
+        date=date,
+        started=started,
+        out_dir=out_dir,
+        paths=paths,
+        stopped=stopped,
+    )
+
+
+def scored_evaluation(
+    package: Package,
+    questions: Sequence[Question],
+    measured: Sequence[tuple[str, list[Run], float]],
+    *,
+    navigator: str,
+    questions_source: str | None,
+    budget: int,
+    within: int,
+    date: dt.datetime,
+    started: float,
+    out_dir: str | os.PathLike[str] | None,
+    paths: PathFinder | None = None,
+    stopped: bool = False,
+) -> Evaluation:
+    """The :class:`Evaluation` of runs already made (``measured``: variant name, runs,
+    seconds), scored beside the flat baseline: one home for what a report says, whether
+    a navigator walked the questions or served sessions are replayed."""
     variants, flat, flat_seconds = score(package, questions, measured, within, paths)
     return Evaluation(
         package=package.name,
         root=str(package.root),
         questions_source=questions_source,
-        navigator=navigator_name,
+        navigator=navigator,
         budget=budget,
         within=within,
         variants=variants,

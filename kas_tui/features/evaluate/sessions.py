@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from kas_tui.core.fileio import read_regular
 from kas_tui.features.agent.replay import preloaded_paths, replay
 from kas_tui.features.agent.trajectory import Trajectory, read_trajectory
-from kas_tui.features.evaluate.runner import FULL, Evaluation, save_run, score
+from kas_tui.features.evaluate.runner import FULL, Evaluation, save_run, scored_evaluation
 from kas_tui.features.evaluate.runs import SERVED, Question, Run
 
 if TYPE_CHECKING:
@@ -184,22 +184,19 @@ def evaluate_sessions(
         for run, log in zip(found.runs, found.logs, strict=True):
             save_run(out_dir, FULL, package.name, run, date, session_log=os.fspath(log.path))
     measured = [(FULL, found.runs, time.perf_counter() - started)]
-    variants, flat, flat_seconds = score(package, asked, measured, within)
     clients = sorted({log.client for log in found.logs if log.client})
     navigator = SESSIONS_NAVIGATOR + (f" ({', '.join(clients)})" if clients else "")
-    evaluation = Evaluation(
-        package=package.name,
-        root=str(package.root),
-        questions_source=questions_source,
+    evaluation = scored_evaluation(
+        package,
+        asked,
+        measured,
         navigator=navigator,
+        questions_source=questions_source,
         budget=budget,
         within=within,
-        variants=variants,
-        flat=flat,
-        date=date.isoformat().replace("+00:00", "Z"),
-        seconds=time.perf_counter() - started - flat_seconds,
-        flat_seconds=flat_seconds,
-        out_dir=os.fspath(out_dir) if out_dir is not None else None,
+        date=date,
+        started=started,
+        out_dir=out_dir,
     )
     return evaluation, found
 
