@@ -27,7 +27,7 @@ from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf.errors import FormatError
 from kas_tui.core.okf.links import resolve
 from kas_tui.core.okf.text import decode, line_of
-from kas_tui.core.workers import forking, start_as_worker
+from kas_tui.core.workers import claim_next, forking, start_as_worker
 from kas_tui.text.wording import size_text
 
 if TYPE_CHECKING:
@@ -476,13 +476,7 @@ def _take_job(job: Any = None) -> None:
 def _claim() -> int | None:
     """The number of the next unread chunk of the current job, or ``None`` when done."""
     assert _JOB is not None
-    chunks, counter = _JOB[1], _JOB[3]
-    with counter.get_lock():
-        number = counter.value
-        if number >= len(chunks):
-            return None
-        counter.value = number + 1
-    return number
+    return claim_next(_JOB[3], len(_JOB[1]))
 
 
 def _read_claimed() -> tuple[int, bytes] | None:

@@ -23,7 +23,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from kas_tui.core.libc import libc_function
 
@@ -99,12 +99,7 @@ def map_chunks_in_two(
     counter = context.Value("i", 0)
 
     def claim() -> int | None:
-        with counter.get_lock():
-            number = counter.value
-            if number >= len(chunks):
-                return None
-            counter.value = number + 1
-        return number
+        return claim_next(counter, len(chunks))
 
     read_end, write_end = os.pipe()
     with contextlib.suppress(ImportError, OSError):  # room for many chunks (Linux)
@@ -182,3 +177,15 @@ def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
+
+
+def claim_next(counter: Any, total: int) -> int | None:
+    """The number of the next of ``total`` chunks nobody has claimed, taken from the
+    shared ``counter`` (a ``multiprocessing.Value``) under its lock; ``None`` when every
+    chunk is taken. How processes share a job a chunk at a time."""
+    with counter.get_lock():
+        number = counter.value
+        if number >= total:
+            return None
+        counter.value = number + 1
+    return number
