@@ -49,7 +49,7 @@ def docfx_page(text: str) -> tuple[dict[str, Any], str] | None:
         return None
     try:
         data = yaml.safe_load(text)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):
         return None
     if not isinstance(data, dict):
         return None
@@ -67,15 +67,33 @@ def docfx_page(text: str) -> tuple[dict[str, Any], str] | None:
     if kind.lower() == "faq":
         front.setdefault("ms.topic", "faq")
     lines: list[str] = [f"# {title}", ""] if title else []
-    _render(data, 1, lines, top=True)
+    try:
+        _render(data, 1, lines, top=True, budget=[_MOST_LINES], depth=0)
+    except _TooMuch:
+        return None  # an alias bomb or a nesting no page has: imported as text
     body = "\n".join(lines).strip("\n") + "\n"
     return front, re.sub(r"\n{3,}", "\n\n", body)
 
 
-def _render(node: Any, level: int, out: list[str], *, top: bool = False) -> None:
+#: Most lines a page renders to, and deepest nesting walked: YAML aliases can make a
+#: small file a structure of billions of nodes (`&a [*b, *b, ...]`), which no page is.
+_MOST_LINES = 200_000
+_DEEPEST_NESTING = 40
+
+
+class _TooMuch(Exception):
+    pass
+
+
+def _render(
+    node: Any, level: int, out: list[str], *, budget: list[int], depth: int, top: bool = False
+) -> None:
+    budget[0] -= 1
+    if budget[0] < 0 or depth > _DEEPEST_NESTING:
+        raise _TooMuch
     if isinstance(node, list):
         for item in node:
-            _render(item, level, out)
+            _render(item, level, out, budget=budget, depth=depth + 1)
         return
     if not isinstance(node, dict):
         text = _plain(node)
@@ -99,7 +117,7 @@ def _render(node: Any, level: int, out: list[str], *, top: bool = False) -> None
     for key, value in node.items():
         if key in _HIDDEN or key in _PROSE or key in _NAMES or not isinstance(value, list | dict):
             continue
-        _render(value, inner, out)
+        _render(value, inner, out, budget=budget, depth=depth + 1)
     if len(out) > links_before and out[-1] != "":
         out.append("")
 

@@ -116,3 +116,15 @@ def test_a_docfx_build_titles_yaml_pages_by_their_metadata(tmp_path: Path) -> No
     assert page.data["type"].lower() == "faq"
     assert "Data file" not in page.data["description"]
     assert "### What can I copy and paste?" in (out / "faq-copy-paste.md").read_text("utf-8")
+
+
+def test_an_alias_bomb_or_a_deep_nesting_is_imported_as_text_without_a_hang() -> None:
+    """Nine aliases of nine make 387 million nodes from a few hundred bytes; rendering
+    them would never end. Such a file is no page: it is left to be imported as text."""
+    rows = ["### YamlMime:FAQ", "title: Bomb", 'a0: &a0 ["lol"]']
+    for n in range(1, 10):
+        rows.append(f"a{n}: &a{n} [{', '.join([f'*a{n - 1}'] * 9)}]")
+    rows.append("sections: *a9")
+    assert docfx_page("\n".join(rows) + "\n") is None
+    deep = "### YamlMime:FAQ\ntitle: Deep\nsections: " + "[" * 5000 + "]" * 5000 + "\n"
+    assert docfx_page(deep) is None
