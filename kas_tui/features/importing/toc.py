@@ -242,7 +242,10 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
     """The source's table of contents: the first of the root's TOC files
     (:func:`find_tocs`) that reads as one; ``None`` when the source ships none."""
     for depth in (0, 1):  # a site kept in a folder of its own (website/sidebars.json)
-        for path in find_tocs(f for f in files if f.count("/") == depth):
+        found = find_tocs(f for f in files if f.count("/") == depth)
+        if depth and len({posixpath.dirname(f) for f in found}) != 1:
+            break  # several folders with TOCs of their own (docsets): none is the whole's
+        for path in found:
             toc = read_toc(path, read, files)
             if toc is not None and (depth == 0 or toc.roots):
                 return toc

@@ -103,3 +103,22 @@ def test_two_faq_pages_do_not_make_their_siblings_faqs(tmp_path: Path) -> None:
             types[parsed.data["title"]] = parsed.data.get("type")
     assert types["Snapshot Testing"] == "FAQ"  # three question headings
     assert types["Mock Functions"] == "Reference"  # no signal: not its sibling's type
+
+
+def test_tocs_of_several_folders_do_not_order_the_whole(tmp_path: Path) -> None:
+    """Two docsets side by side, each with its own toc.yml and none at the root: neither
+    is the whole source's table of contents; the folders are the tree."""
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "exchange/toc.yml": "- name: Mail flow\n  href: mail.md\n",
+            "exchange/mail.md": "# Mail flow\n\nHow mail moves between servers and out.\n",
+            "teams/toc.yml": "- name: Meetings\n  href: meet.md\n",
+            "teams/meet.md": "# Meetings\n\nHow a meeting is scheduled and joined by guests.\n",
+        },
+    )
+    out = tmp_path / "kb"
+    assert build(source, out, now=NOW, workers=1).errors == 0
+    assert (out / "exchange/mail.md").is_file() and (out / "teams/meet.md").is_file()
+    root = (out / "index.md").read_text("utf-8")
+    assert "\n## " not in root  # no TOC ordered it: not Teams under "Other pages"
