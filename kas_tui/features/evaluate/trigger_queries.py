@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from kas_tui.core.fileio import os_reason, read_regular
 from kas_tui.core.okf.errors import FormatError
 from kas_tui.core.okf.text import decode
-from kas_tui.features.evaluate.questions import QuestionProblem, _kind
+from kas_tui.features.evaluate.questions import QuestionProblem, _is_json, _kind
 
 if TYPE_CHECKING:
     from kas_tui.core.package import Package
@@ -126,14 +126,6 @@ def parse_trigger_queries(text: str, source: str = "<queries>") -> TriggerSet:
     if not tset.queries and not tset.problems:
         tset.problems.append(QuestionProblem(source, 0, "holds no trigger queries"))
     return tset
-
-
-def _is_json(line: str) -> bool:
-    try:
-        json.loads(line)
-    except json.JSONDecodeError:
-        return False
-    return True
 
 
 def _trigger(
