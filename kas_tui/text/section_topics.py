@@ -107,6 +107,16 @@ def with_topics(sentence: str, topics: list[str], limit: int) -> str:
     return _joined(body, named) if named else sentence
 
 
+def entry_sentence(description: str, topics: Iterable[str], limit: int) -> str:
+    """What a page's index entry says: its ``description``, naming the page's sections
+    (``topics``, from :func:`section_topics`) as far as ``limit`` allows, unless the
+    description names sections already (a drafted one does). A description its writer
+    gave stays as written in the page; the index, where an agent chooses, says more."""
+    if JOIN in description:
+        return description
+    return with_topics(description, list(topics), limit)
+
+
 def _joined(body: str, named: list[str]) -> str:
     listed = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
     return f"{body}{JOIN}{listed}."

@@ -90,3 +90,14 @@ def test_a_drafted_description_is_one_line_of_an_index() -> None:
     )
     assert not_one_line(text) is None
     assert "covers Concurrency" in text
+
+
+def test_an_entry_names_sections_unless_its_description_does_already() -> None:
+    from kas_tui.text.section_topics import entry_sentence
+
+    assert entry_sentence("Set up groups.", ["Copy setups"], 200) == (
+        "Set up groups; covers Copy setups."
+    )
+    drafted = "Explores workers; covers Thread workers."
+    assert entry_sentence(drafted, ["Thread workers", "Errors"], 200) == drafted
+    assert entry_sentence("Set up groups.", [], 200) == "Set up groups."

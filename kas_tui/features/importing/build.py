@@ -71,7 +71,7 @@ from kas_tui.features.importing.source_walk import walk_source
 from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.text import prose
 from kas_tui.text.alike import AlikeSet
-from kas_tui.text.section_topics import common_headings
+from kas_tui.text.section_topics import JOIN, common_headings, section_topics
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 
 #: Failures a second try on the same bytes cannot change (a timeout or a missing
@@ -80,6 +80,8 @@ _FINAL_FAILURES = frozenset({"unsupported", "corrupt", "encrypted", "no-text"})
 ASSET_EXTS = frozenset({".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".ico"})
 _SITE = re.compile(r"https?://[^/?#\s]+(?:[/?#]\S*)?$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+#: Sections of a page kept for its index entry (no more fit in one description).
+_ENTRY_TOPICS = 8
 
 
 Reporter = Callable[[str, int, int], None]
@@ -471,6 +473,9 @@ class _Builder(
                 doc.headings = tuple(
                     b.text for b in doc.blocks if b.kind == "heading" and b.level >= 2
                 )[:30]
+                if JOIN not in doc.draft.description:  # its own: the index names sections
+                    topics = section_topics(doc.blocks, doc.draft.title, common)
+                    doc.topics = tuple(topics[:_ENTRY_TOPICS])
                 if doc.converted.kind == "markdown":
                     body = self._rewrite_links(doc, body)
                     doc.draft.body = body

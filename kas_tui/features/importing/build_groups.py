@@ -17,7 +17,9 @@ import posixpath
 from collections import defaultdict
 
 from kas_tui.core.okf import index_layout
+from kas_tui.text.description_verdicts import LONG_DESCRIPTION as MAX_DESCRIPTION
 from kas_tui.text.grouping import Member, group
+from kas_tui.text.section_topics import entry_sentence
 from kas_tui.text.slug import TakenNames, slugify, unique_slug
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES, estimate_tokens
 
@@ -90,7 +92,12 @@ class GroupsMixin:
         children = children_of.get(folder, set())
         if depth >= _MAX_DEPTH or len(members) < 6:
             return []
-        sizes = [entry_tokens(d.draft.title, d.draft.description, d.out) for d in members]
+        sizes = [
+            entry_tokens(
+                d.draft.title, entry_sentence(d.draft.description, d.topics, MAX_DESCRIPTION), d.out
+            )
+            for d in members
+        ]
         crossed = self._cross_entries(folder)
         total = _HEADER_TOKENS + sum(sizes) + _BUNDLE_ENTRY_TOKENS * len(children)
         total += _BUNDLE_ENTRY_TOKENS * len(crossed)

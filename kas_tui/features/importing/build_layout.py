@@ -29,6 +29,8 @@ from kas_tui.features.importing.root_pages import with_first_pages
 from kas_tui.features.importing.source_meta import readable_name, site_title, subjects
 from kas_tui.text import folder_summary as summary
 from kas_tui.text import prose
+from kas_tui.text.description_verdicts import LONG_DESCRIPTION as MAX_DESCRIPTION
+from kas_tui.text.section_topics import entry_sentence
 from kas_tui.text.slug import TakenNames, slugify, unique_slug
 
 #: Folder names that say where pages are kept, not what they are about.
@@ -105,6 +107,7 @@ class _Doc:
     text: str = ""
     raw_body: str = ""  # the converted body before its links were rewritten
     headings: tuple[str, ...] = ()  # its section headings, for grouping
+    topics: tuple[str, ...] = ()  # the sections its index entry names (see entry_sentence)
     raw_spans: list[Span] | None = None  # the links found in raw_body, once
 
 
@@ -286,6 +289,17 @@ class LayoutMixin(SiteLinksMixin):
             if d.draft is not None
         }
 
+    def _entry_sentence(self, path: str, view: dict[str, tuple[str, str, str]]) -> str:
+        """What the index entry of the page at ``path`` says (``entry_sentence``): its
+        description, naming the sections drafted this build or recorded by the last."""
+        sections = getattr(self, "_sections", None)
+        if sections is None:
+            recorded = (self.manifest or {}).get("documents", {})
+            sections = {e["path"]: e.get("sections") or () for e in recorded.values()}
+            sections.update((d.out, d.topics) for d in self.docs.values() if d.draft is not None)
+            self._sections = sections
+        return entry_sentence(view[path][1], sections.get(path, ()), MAX_DESCRIPTION)
+
     def _tree(self, view: dict[str, tuple[str, str, str]]) -> tuple[list[str], dict, dict]:
         """(bundles, folder -> documents, folder -> sub-bundles) of the package."""
         bundles = {""}
@@ -443,7 +457,7 @@ class LayoutMixin(SiteLinksMixin):
                 for sub in sorted(subs_in.get(folder, []), key=lambda s: info[s][0].lower())
             ]
             entries += [
-                (path, _one_line(view[path][0]), _one_line(view[path][1]), False)
+                (path, _one_line(view[path][0]), _one_line(self._entry_sentence(path, view)), False)
                 for path in sorted(
                     [*docs_in.get(folder, []), *self._cross_entries(folder)],
                     key=lambda p: view[p][0].lower(),

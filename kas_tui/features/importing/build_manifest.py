@@ -104,6 +104,8 @@ class ManifestMixin:
                     # what a later build needs of the source without converting it again
                     "links": links.get(doc.source, []),
                     "about": _json_value(self.about.get(doc.source, {})),
+                    # the sections its index entry names (a page with its own description)
+                    **({"sections": list(doc.topics)} if doc.topics else {}),
                 }
             elif doc.source in old:
                 documents[doc.source] = old[doc.source]

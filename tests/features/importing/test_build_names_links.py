@@ -279,3 +279,42 @@ def test_an_mkdocs_site_shaped_like_httpx_reads_as_it_serves(tmp_path: Path) -> 
     assert (out / "assets/overrides/partials/nav.html").is_file()
     assert (out / "assets/css/custom.css").is_file()
     assert sorted(p.name for p in out.iterdir() if p.is_dir()) == ["advanced", "assets"]
+
+
+def _entries(index: Path) -> dict:
+    return {e.target: e.description for e in parse_index(index.read_text("utf-8")).entries}
+
+
+def test_a_pages_own_description_stays_and_its_entry_names_its_sections(tmp_path: Path) -> None:
+    """The writer's sentence is kept in the page as written; the index entry, where an
+    agent chooses, names the page's sections too, and a later build keeps it so (an
+    unchanged page's sections come from the build record, not a second reading)."""
+    own = "Set up posting groups for customers and vendors."
+    files = {
+        "docs/posting.md": article(
+            "Posting groups",
+            own,
+            "# Posting groups\n\n## Set up general posting groups\n\nText.\n\n"
+            "## Copy posting setups between companies\n\nText.\n",
+        ),
+        "docs/other.md": article("Other page", "Explains another thing in some detail.", "# O\n"),
+    }
+    src = write_sources(tmp_path / "src", files)
+    out = tmp_path / "kb"
+    assert build(src, out, now=NOW, workers=1).errors == 0
+    assert fm.parse((out / "posting.md").read_text("utf-8")).data["description"] == own
+    said = (
+        "Set up posting groups for customers and vendors; covers Set up general posting "
+        "groups and Copy posting setups between companies."
+    )
+    assert _entries(out / "index.md")["posting.md"] == said
+    pkg = Package(out)
+    pkg.load()
+    assert not [f for f in check(pkg, agent_ready=True).findings if f.code == "KAS040"]
+
+    before = (out / "index.md").read_bytes()
+    build(src, out, now=NOW, workers=1)  # nothing changed: nothing rewritten
+    assert (out / "index.md").read_bytes() == before
+    (src / "docs/other.md").write_text(article("Other page", "Explains it anew.", "# O\n"))
+    build(src, out, now=NOW, workers=1)  # another page changed: the entry stays whole
+    assert _entries(out / "index.md")["posting.md"] == said
