@@ -117,7 +117,9 @@ class Sandbox:
         if kind == MISSING and rooted and "/" in norm:
             top = norm.split("/", 1)[0]
             if not top.startswith(".") and self.kind_of(top) == MISSING:
-                kind = OUTSIDE  # /etc/passwd: a file-system path, not a package path
+                # /etc/passwd: a file-system path, not a package path (and kept rooted,
+                # so that the path it is known by never reads as one inside the package)
+                return Location(arg, "/" + norm, OUTSIDE)
         return Location(arg, norm, kind)
 
     def _strip_prefix(self, text: str) -> str | None:

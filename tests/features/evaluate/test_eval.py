@@ -209,6 +209,27 @@ def test_navigator_never_opens_what_nothing_named(tmp_path: Path) -> None:
     assert all(step.revealed for step in run.steps)
 
 
+def test_a_source_file_outside_the_package_is_never_tried(tmp_path: Path) -> None:
+    """A built document's ``sources`` name the file it came from (``file:///...``), in
+    the question's words; that path is outside the package, so the navigator never
+    spends a turn on it (it once lost its root and was tried as a package path: 252
+    wasted calls over 94 questions on Textual's docs)."""
+    root = payments(tmp_path)
+    guide = root / "money" / "guide-a.md"
+    text = guide.read_text("utf-8").replace(
+        "---\n",
+        "---\nsources:\n- resource: file:///srv/docs/refund/card/payment.md\n"
+        "  title: refund card payment.md\n",
+        1,
+    )
+    guide.write_text(text, "utf-8")
+    sandbox = Sandbox(root)
+    assert sandbox.locate("/srv/docs/refund/card/payment.md").path.startswith("/")
+    run = nav(root).run(Question("q", "Which ledger records a card payment refund?", ("x.md",)))
+    assert not [s for s in run.steps if s.path and "srv" in s.path]
+    assert not [s for s in run.steps if s.status not in ("ok", None)]
+
+
 def test_joined_pairs_are_the_one_word_spellings_of_two() -> None:
     assert joined_pairs("Should I hand over, or fail over the primary?") == [
         "ihand",
