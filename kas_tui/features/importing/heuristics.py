@@ -54,6 +54,8 @@ _JUNK_TITLE = re.compile(
     re.I,
 )
 _HTML_H1 = re.compile(r"<h1\b[^>]*>(.*?)</h1\s*>", re.I | re.S)
+#: An mkdocstrings directive: ``::: textual.events.Hide`` (its options indented below).
+_GENERATED_REFERENCE = re.compile(r"^:::[ \t]+([A-Za-z_][\w.]*)[ \t]*$", re.M)
 _BOILERPLATE = re.compile(
     r"^(?:skip to|jump to|copyright|©|\(c\)|all rights reserved|table of contents|contents\b"
     r"|click here|sign in|log in|subscribe|share this|posted (?:on|by)|published|last updated"
@@ -316,6 +318,10 @@ def _structure_sentence(converted: Converted, title: str, parsed: list[prose.Blo
         keys = _json_keys(converted.source)
         if keys:
             return f"JSON data with the keys {_join(keys, 6)}"
+    generated = _GENERATED_REFERENCE.findall(body)
+    if generated:  # mkdocstrings: the site renders the page from the code's docstrings
+        names = _join([f"`{name}`" for name in dict.fromkeys(generated)], 3)
+        return f"Reference of {names}, rendered from its docstrings by the docs site"
     if len(headings) >= 2:
         return f"{label} covering {_join(headings, 4)}"
     opening = _opening(body)

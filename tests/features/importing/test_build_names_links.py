@@ -318,3 +318,26 @@ def test_a_pages_own_description_stays_and_its_entry_names_its_sections(tmp_path
     (src / "docs/other.md").write_text(article("Other page", "Explains it anew.", "# O\n"))
     build(src, out, now=NOW, workers=1)  # another page changed: the entry stays whole
     assert _entries(out / "index.md")["posting.md"] == said
+
+
+def test_an_mkdocstrings_page_says_what_it_references() -> None:
+    """A page that is only an mkdocstrings directive (``::: textual.events.Hide``) is
+    described as the reference it renders to, not by its opening characters."""
+    from kas_tui.features.importing.convert import Converted
+    from kas_tui.features.importing.draft import draft_document
+
+    body = "::: textual.events.Hide\n    options:\n      heading_level: 1\n"
+    converted = Converted(
+        source=Path("/site/docs/events/hide.md"),
+        markdown=body,
+        kind="markdown",
+        sha256="0" * 64,
+        size=len(body),
+        mtime=1.0,
+        frontmatter=None,
+        frontmatter_text=None,
+    )
+    draft = draft_document(converted, None, "events", root=Path("/site/docs"), now=NOW)
+    assert draft.description == (
+        "Reference of `textual.events.Hide`, rendered from its docstrings by the docs site."
+    )
