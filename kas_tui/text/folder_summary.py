@@ -32,7 +32,8 @@ _STOP_WORDS = """cant can't wont won't doesnt doesn't dont don't onto vs use use
     appear working work works incorrect wrong unexpected troubleshoot troubleshooting
     resolve resolved resolution support article articles document documents page pages
     guide how-to faq overview information info describes description something went
-    sorry shown correctly properly trouble additional related adding check run running"""
+    sorry shown correctly properly trouble additional related adding check run running
+    per across versus"""
 _STOP = frozenset(_STOP_WORDS.split()) | STOPWORDS
 _TYPE_PHRASES = {
     "troubleshooting": ("troubleshooting article", "troubleshooting articles"),
@@ -126,7 +127,7 @@ class Weights:
 def _topical(word: str) -> bool:
     """A word worth naming a topic by: no stop word, number or contraction."""
     return (
-        len(word) > 2
+        (len(word) > 2 or (len(word) == 2 and word.isupper()))  # "BI", "AI": acronyms
         and word.lower() not in _STOP
         and not word.isdigit()
         and "'" not in word
@@ -184,8 +185,8 @@ def topics(
     scored = []
     for phrase, n in counts.items():
         parts = phrase.split()
-        if all(p in skip or fold(p) in skip for p in parts):
-            continue
+        if any(p in skip or fold(p) in skip for p in parts):
+            continue  # the folder's own name again, or a pair cut from it ("details Item")
         if n < 2 and (len(titles) > 3 or len(parts) == 2):
             continue
         if any(weights.common(p) for p in {phrase, *parts}):

@@ -73,6 +73,23 @@ def test_a_function_word_names_no_topic() -> None:
     )
 
 
+def test_an_acronym_keeps_its_product_name_whole_and_the_folders_name_is_not_cut() -> None:
+    """'Power BI' was named 'Power' (two letters were no word), and a pair cut from the
+    folder's own name ('details Item' under 'Design details') was named as a topic."""
+    assert "power bi" in title_phrases("Power BI Sales app")
+    found = topics(
+        [
+            "Design Details: Item Tracking",
+            "Design Details: Item Tracking and Reservations",
+            "Design Details: Costing Methods",
+            "Design Details: Costing Methods Compared",
+        ],
+        exclude="Design details",
+    )
+    assert found and not [t for t in found if "details" in t.lower().split()]
+    assert "per" not in title_phrases("Project per Employee")
+
+
 def test_a_bundles_topics_are_weighed_against_its_siblings() -> None:
     siblings = weights_for([_titles(p) for p in _PRODUCTS])
     said = folder_description(
