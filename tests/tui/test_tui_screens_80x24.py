@@ -243,7 +243,13 @@ CASES: dict[str, Case] = {
     "bulk preview": Case(
         "BulkPreviewScreen",
         _bulk_preview,
-        ("2 files will change", "+tags: [billing, faq, support,", "[W]rite 2 files"),
+        (
+            "2 files will change",
+            "+tags: [billing, faq, support,",
+            "[W]rite 2 files",
+            "✎ billing-faq.md ",  # a file's name on one row, its folder dim below
+            "+1 −1  billing-support/",
+        ),
     ),
     "review": Case(
         "ReviewScreen",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rich.console import Group
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -83,24 +84,34 @@ class BulkPreviewScreen(DiffScreen):
                     )
 
     def _options(self) -> Iterable[Option]:
+        """One file an option: its name on the first line, its folder (and the lines it
+        adds and removes) dim on the second, each cut with … rather than wrapped, so a
+        long path never takes a third line in a narrow list."""
         for number, path in enumerate(self.order):
+            folder, _slash, name = path.rpartition("/")
+            where = f"{folder}/" if folder else "./"
             if path in self.result.diffs:
                 added, removed = self.result.counts.get(path, (0, 0))
-                label = Text.assemble(
-                    ("✎ ", "green"), path, (f"  +{added} −{removed}", "bright_black")
-                )
+                mark, style, note = ("✎ ", "green"), "", f"+{added} −{removed}  "
             elif path in self.result.refused:
-                label = Text.assemble(("✗ ", "red"), (path, "red"))
+                mark, style, note = ("✗ ", "red"), "red", "refused  "
             else:
-                label = Text.assemble(("= ", "bright_black"), (path, "bright_black"))
-            yield Option(label, id=str(number))
+                mark, style, note = ("= ", "bright_black"), "bright_black", "unchanged  "
+            lines = [
+                Text.assemble(mark, (name, style)),
+                Text.assemble("  ", (note + where, "bright_black")),
+            ]
+            for line in lines:
+                line.no_wrap, line.overflow = True, "ellipsis"
+            yield Option(Group(*lines), id=str(number))
 
     def _section(self, path: str, diff: str) -> Text:
         added, removed = self.result.counts.get(path, (0, 0))
-        text = Text.assemble(
+        text = Text.assemble(  # the counts first: a long path folds, they stay whole
             ("▌ ", "bold magenta"),
+            (f"+{added} −{removed}  ", "bright_black"),
             (path, "bold"),
-            (f"   +{added} −{removed}\n", "bright_black"),
+            "\n",
         )
         body = "".join(diff.splitlines(keepends=True)[2:])  # the --- / +++ lines name it
         text.append_text(diff_text(body, context="bright_black"))
