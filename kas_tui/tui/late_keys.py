@@ -1,5 +1,6 @@
 """Keys typed in one burst with a key that opens or closes a screen go to the screen on
-top, as they would have, typed a moment later.
+top, as they would have, typed a moment later (and keys typed after a dialog's answer,
+to what is on top once it has closed: :meth:`LateKeys.after`).
 
 Textual hands each key to the widget focused when the app reads it; a key no widget
 claims climbs back to the app, where the screen's bindings act on it. A key that opens a
@@ -30,6 +31,7 @@ class LateKeys:
         self.app = app
         self._waiting: list[events.Key] = []
         self._tries = 0
+        self._closing: object | None = None
 
     def read(self, event: events.Event) -> None:
         """A key read from the terminal: note the screen it is handed to (``App.on_event``)."""
@@ -49,9 +51,27 @@ class LateKeys:
             self.app.call_after_refresh(self._send)
         return True
 
+    def after(self, event: events.Key, screen: object) -> None:
+        """A key typed after an answer to ``screen`` (a dialog closing): sent, in the
+        order typed, to what is on top once ``screen`` is gone (the next question its
+        answer asks, or the screen under it)."""
+        event.stop()
+        event.prevent_default()
+        self._closing = screen
+        self._waiting.append(events.Key(event.key, event.character))
+        if len(self._waiting) == 1:
+            self._tries = 0
+            self.app.call_after_refresh(self._send)
+
     def _send(self) -> None:
         app = self.app
         screen = app.screen
+        closing = self._closing
+        if closing is not None and closing in app.screen_stack and self._tries < _PATIENCE:
+            self._tries += 1  # the dialog answered is still closing
+            app.call_after_refresh(self._send)
+            return
+        self._closing = None
         if screen.focused is None and self._tries < _PATIENCE and screen.focus_chain:
             self._tries += 1  # just opened: its field is focused after a refresh or two
             app.call_after_refresh(self._send)

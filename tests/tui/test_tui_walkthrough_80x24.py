@@ -247,6 +247,27 @@ async def test_a_dialogs_answer_sent_with_the_key_that_opens_it_answers_it(root:
         await pilot_wait_until(pilot, lambda: "stale_after: 2027-02-28" in page.read_text())
 
 
+async def test_a_key_sent_with_the_answer_that_opens_the_next_question_answers_it(
+    root: Path,
+) -> None:
+    """``S q o`` in one burst: a quarter, then "only the date" in the question the
+    quarter opens (the ``o`` reached the first dialog while it closed, and was lost)."""
+    page = root / "billing-support" / "plans-and-pricing.md"
+    index = (root / "billing-support" / "index.md").read_bytes()
+    app = _app(root)
+    async with app.run_test(size=SMALL) as pilot:
+        app.go("billing-support/plans-and-pricing.md", reveal=True)
+        await pilot_wait_until(
+            pilot, lambda: app.location == "billing-support/plans-and-pricing.md"
+        )
+        app.query_one(NavTree).focus()
+        await pilot.pause()
+        send_burst(app, "Sqo")
+        await pilot_wait_until(pilot, lambda: "stale_after: 2027-02-28" in page.read_text())
+        await pilot_wait_until(pilot, lambda: type(app.screen).__name__ == "MainScreen")
+        assert (root / "billing-support" / "index.md").read_bytes() == index  # note kept
+
+
 async def test_s_right_after_an_arrow_key_onto_a_bundle_acts_on_no_page(root: Path) -> None:
     """In tmux, ``Down Down S q`` from a page went on to a bundle and extended the page
     it had left: the key came before the tree's highlight message, and only a page under

@@ -94,6 +94,7 @@ class ButtonDialog(ModalScreen[ResultType]):
             for (id_, value, label, _), key in zip(answers, keys, strict=True)
         ]
         self.keys = {id_: key for id_, _, _, key in self.answers}  # each button's key
+        self.answered = False  # an answer given: it is closing
         self.default = default
         self.cancel = cancel
 
@@ -115,20 +116,31 @@ class ButtonDialog(ModalScreen[ResultType]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
+        self.answered = True
         self.dismiss(next(v for id_, v, _, _ in self.answers if id_ == event.button.id))
 
     def on_key(self, event: events.Key) -> None:
-        """A button's key presses it (a disabled button stays as it is)."""
+        """A button's key presses it (a disabled button stays as it is). A key typed
+        once it is answered is for what comes after it (``S q o``: the ``o`` answers the
+        question the ``q`` opens), and goes there."""
+        if self.answered:
+            late = getattr(self.app, "late_keys", None)
+            if late is not None:
+                late.after(event, self)
+            return
         key = (event.character or "").lower()
         found = next((id_ for id_, _, _, k in self.answers if k == key), None)
         if found is not None:
             event.stop()
+            self.answered = True
             self.query_one(f"#{found}", Button).press()
 
     def action_cancel(self) -> None:
+        self.answered = True
         self.dismiss(self.cancel)
 
     def action_pick_default(self) -> None:
+        self.answered = True
         self.query_one(f"#{self.default}", Button).press()
 
 
