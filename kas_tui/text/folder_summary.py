@@ -220,12 +220,15 @@ def _surface(word: str, surface: dict[str, Counter[str]]) -> str:
 
 
 def join_words(items: Sequence[str], *, more: int = 0) -> str:
+    """``A, B and C`` (``A, B and 2 more``); items holding a comma of their own
+    ("Security, privacy, and compliance") are parted by semicolons, so each reads whole."""
     items = [i for i in items if i]
+    sep = "; " if any("," in i for i in items) else ", "
     if more:
-        return f"{', '.join(items)} and {more:,} more"
+        return f"{sep.join(items)} and {more:,} more"
     if len(items) <= 1:
         return "".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
+    return f"{sep.join(items[:-1])}{';' if sep == '; ' else ''} and {items[-1]}"
 
 
 def folder_description(

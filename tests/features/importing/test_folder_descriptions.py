@@ -170,3 +170,15 @@ def test_a_bundle_names_as_many_sub_bundles_as_fit_half_its_room() -> None:
     assert narrow.startswith("Business functionality: ") and " more" in narrow
     two = folder_description("Office", [], [("Client", 400), ("OfficeExperts", 127)])
     assert two == "Office: 527 documents on Client and OfficeExperts."
+
+
+def test_names_holding_commas_are_parted_by_semicolons() -> None:
+    """Business Central's SKILL.md listed "Analytics, business intelligence, and
+    reporting, Security, privacy, and compliance and Responsible AI": four names or
+    eight?"""
+    from kas_tui.text.folder_summary import join_words
+
+    assert join_words(["Get started", "Security, privacy, and compliance", "Responsible AI"]) == (
+        "Get started; Security, privacy, and compliance; and Responsible AI"
+    )
+    assert join_words(["Get started", "Finance", "Sales"]) == "Get started, Finance and Sales"
