@@ -223,18 +223,21 @@ async def test_keys_sent_with_ctrl_f_go_to_the_finder_it_opens(root: Path) -> No
         assert "collections agency." in screen_text(app)
 
 
+async def _on_stale_page(pilot, app: KasApp) -> None:
+    """The stale page shown, the tree focused on it (S then extends its freshness)."""
+    app.go("billing-support/plans-and-pricing.md", reveal=True)
+    await pilot_wait_until(pilot, lambda: app.location == "billing-support/plans-and-pricing.md")
+    app.query_one(NavTree).focus()
+    await pilot.pause()
+
+
 async def test_a_dialogs_answer_sent_with_the_key_that_opens_it_answers_it(root: Path) -> None:
     """``S`` then ``q`` in one burst: +90 days, as typed a moment apart (the ``q`` was
     handed to the tree before ``S`` opened the dialog, and lost)."""
     page = root / "billing-support" / "plans-and-pricing.md"
     app = _app(root)
     async with app.run_test(size=SMALL) as pilot:
-        app.go("billing-support/plans-and-pricing.md", reveal=True)
-        await pilot_wait_until(
-            pilot, lambda: app.location == "billing-support/plans-and-pricing.md"
-        )
-        app.query_one(NavTree).focus()
-        await pilot.pause()
+        await _on_stale_page(pilot, app)
         send_burst(app, "Sq")  # a quarter, answered as the dialog opens
         await pilot_wait_until(
             pilot,
@@ -256,12 +259,7 @@ async def test_a_key_sent_with_the_answer_that_opens_the_next_question_answers_i
     index = (root / "billing-support" / "index.md").read_bytes()
     app = _app(root)
     async with app.run_test(size=SMALL) as pilot:
-        app.go("billing-support/plans-and-pricing.md", reveal=True)
-        await pilot_wait_until(
-            pilot, lambda: app.location == "billing-support/plans-and-pricing.md"
-        )
-        app.query_one(NavTree).focus()
-        await pilot.pause()
+        await _on_stale_page(pilot, app)
         send_burst(app, "Sqo")
         await pilot_wait_until(pilot, lambda: "stale_after: 2027-02-28" in page.read_text())
         await pilot_wait_until(pilot, lambda: type(app.screen).__name__ == "MainScreen")
