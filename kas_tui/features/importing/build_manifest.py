@@ -52,7 +52,62 @@ def load_manifest(out: Path) -> dict[str, Any] | None:
         raise BuildError(f"{out / MANIFEST} cannot be read ({exc}); remove it to rebuild") from None
     if not isinstance(data, dict) or data.get("version") != 1:
         raise BuildError(f"{out / MANIFEST} is not a kas-tui build manifest of a known version")
+    problem = manifest_problem(data)
+    if problem:
+        raise BuildError(
+            f"{out / MANIFEST}: {problem}, which no build writes (edited by hand?); "
+            "remove the file to build the package again from scratch"
+        )
     return data
+
+
+def _inside(path: object) -> bool:
+    """A package-relative POSIX path that stays inside the package."""
+    if not isinstance(path, str) or not path or "\x00" in path or "\\" in path:
+        return False
+    return not path.startswith("/") and ".." not in path.split("/")
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def manifest_problem(data: dict[str, Any]) -> str | None:
+    """What in a build manifest is not shaped as a build writes it (``None``: nothing):
+    a later build reads every part, and a path from it is where it writes."""
+    mappings = ("folders", "groups", "documents", "assets", "indexes", "skill", "failed")
+    for key in mappings:
+        if not isinstance(data.get(key, {}), dict):
+            return f"'{key}' is not a mapping"
+    for key in ("folders", "groups"):
+        for name, value in data.get(key, {}).items():
+            if not isinstance(value, str) or (key == "folders" and value and not _inside(value)):
+                return f"'{key}' gives {name!r} {value!r}"
+    for source, entry in data.get("documents", {}).items():
+        where = f"the record of {source!r}"
+        if not isinstance(entry, dict):
+            return f"{where} is not a mapping"
+        path = entry.get("path")
+        if not (_inside(path) and str(path).endswith(".md")):
+            return f"{where} names the path {path!r}, not a page inside the package"
+        for key in ("sha256", "kind", "body"):
+            if not isinstance(entry.get(key, ""), str):
+                return f"{where} has a '{key}' that is not text"
+        for key in ("fields", "about"):
+            if not isinstance(entry.get(key) or {}, dict):
+                return f"{where} has '{key}' that is not a mapping"
+        for key in ("links", "sections"):
+            if not _strings(entry.get(key) or []):
+                return f"{where} has '{key}' that is not a list of text"
+    for source, entry in data.get("assets", {}).items():
+        if not isinstance(entry, dict) or not _inside(entry.get("path")):
+            return f"the asset record of {source!r} names no path inside the package"
+    for folder, entries in data.get("indexes", {}).items():
+        if not isinstance(entries, dict) or not all(
+            _strings(pair) and len(pair) == 2 for pair in entries.values()
+        ):
+            return f"the index record of {folder!r} is not (title, description) per entry"
+    return None
 
 
 class ManifestMixin:

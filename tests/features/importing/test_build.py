@@ -382,3 +382,59 @@ def test_build_refuses_a_link_base_that_is_no_site(tmp_path: Path) -> None:
     source = write_sources(tmp_path / "src", {"a.md": "# A\n\nA page of the help centre.\n"})
     with pytest.raises(BuildError, match=r"--link-base 'learn\.microsoft\.com' is not a site"):
         build(source, tmp_path / "a-kb", now=NOW, link_base="learn.microsoft.com")
+
+
+def _spoil(manifest: dict, how: str) -> None:
+    documents = manifest["documents"]
+    first = next(iter(documents.values()))
+    if how == "documents a list":
+        manifest["documents"] = []
+    elif how == "a record without a path":
+        first.pop("path")
+    elif how == "sections a number":
+        first["sections"] = 5
+    elif how == "indexes text":
+        manifest["indexes"] = "x"
+    elif how == "a path leaving the package":
+        for record in documents.values():
+            record["path"] = "../outside/" + record["path"].rsplit("/", 1)[-1]
+    elif how == "an asset path leaving the package":
+        for record in manifest["assets"].values():
+            record["path"] = "/etc/" + record["path"].rsplit("/", 1)[-1]
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        "documents a list",
+        "a record without a path",
+        "sections a number",
+        "indexes text",
+        "a path leaving the package",
+        "an asset path leaving the package",
+    ],
+)
+def test_a_build_record_spoilt_by_hand_is_refused_naming_what(
+    built, tmp_path: Path, capsys, how: str
+) -> None:
+    """A later build reads every part of the record, and writes where its paths say:
+    a record no build wrote (a hand edit, a merge) is refused with what is wrong and
+    what to do, never a traceback, and nothing is written, inside or outside."""
+    source, out, _result = built
+    copy = tmp_path / "help-kb"
+    shutil.copytree(out, copy)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    manifest = json.loads((copy / MANIFEST).read_text("utf-8"))
+    for record in manifest["documents"].values():  # pages a spoilt record could overwrite
+        (outside / record["path"].rsplit("/", 1)[-1]).write_text("mine\n")
+    _spoil(manifest, how)
+    (copy / MANIFEST).write_text(json.dumps(manifest), "utf-8")
+    before, theirs = tree(copy), tree(outside)
+    for page in source.rglob("*.md"):
+        page.write_text(page.read_text("utf-8") + "\nChanged.\n", "utf-8")
+    assert main(["build", str(source), str(copy)]) == 2
+    err = capsys.readouterr().err
+    assert MANIFEST in err and "remove the file to build the package again" in err
+    assert "Traceback" not in err
+    assert tree(copy) == before and tree(outside) == theirs
