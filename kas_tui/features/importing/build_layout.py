@@ -23,7 +23,7 @@ from kas_tui.core.okf.links import (
 )
 from kas_tui.features.importing.build_manifest import _one_line
 from kas_tui.features.importing.build_site_links import SiteLinksMixin
-from kas_tui.features.importing.convert import Converted
+from kas_tui.features.importing.convert import MARKDOWN_EXTS, Converted
 from kas_tui.features.importing.draft import Draft
 from kas_tui.features.importing.root_pages import with_first_pages
 from kas_tui.features.importing.source_meta import readable_name, site_title, subjects
@@ -197,7 +197,7 @@ class LayoutMixin(SiteLinksMixin):
             # images and furniture never sit beside SKILL.md: the root holds bundles
             folder = self.folders[posixpath.dirname(rel)] or ASSETS_FOLDER
             suffix = Path(rel).suffix.lower()
-            if suffix in (".md", ".markdown", ".mdx"):
+            if suffix in MARKDOWN_EXTS:
                 suffix = (
                     ".txt"  # every .md in a package is a document: furniture and snippets are not
                 )

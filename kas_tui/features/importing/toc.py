@@ -78,6 +78,12 @@ _MD_LINK = re.compile(
     r"""^\[(?P<title>[^\]]*)\]\(\s*(?P<href><[^>]*>|[^)\s]*)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)$"""
 )
 _DOCFX_NESTED = ("toc.yml", "toc.yaml", "toc.md")
+#: What a site generator makes pages of (MkDocs' Markdown extensions, Docusaurus' MD
+#: and MDX); every other file in its docs folder is served as it is.
+_SITE_PAGES = {
+    "mkdocs": (".md", ".markdown", ".mdown", ".mkdn", ".mkd"),
+    "docusaurus": (".md", ".mdx"),
+}
 
 
 @dataclass
@@ -115,6 +121,21 @@ class Toc:
         """Those of ``paths`` in the site's theme folders: templates, not pages."""
         inside = tuple(d + "/" for d in self.theme_dirs)
         return {p for p in paths if p.startswith(inside)} if inside else set()
+
+    def static_files(self, paths: Iterable[str]) -> set[str]:
+        """Those of ``paths`` in the docs folder of a site that makes pages from Markdown
+        only (MkDocs, Docusaurus) and that its TOC does not list: the site copies them
+        as they are (a JSON schema, a badge, a hook's data, ``package.json``); no pages."""
+        pages = _SITE_PAGES.get(self.kind)
+        if pages is None:
+            return set()
+        inside = self.docs_dir + "/" if self.docs_dir else ""
+        listed = self.order()
+        return {
+            p
+            for p in paths
+            if p.startswith(inside) and not p.lower().endswith(pages) and p not in listed
+        }
 
     def labels(self) -> dict[str, str]:
         """Page path -> the title the site gives it in its nav (first mention): MkDocs
