@@ -176,10 +176,12 @@ class Toc:
     def folder_titles(self) -> dict[str, str]:
         """Source folder -> the name the TOC gives it: a section whose pages mostly
         sit in one folder, which holds mostly that section's pages ("Guide" for
-        ``docs/guide``, "CSS Types" for ``docs/css_types``); the largest such section
-        names a folder (of equal ones, the innermost)."""
+        ``docs/guide``, "CSS Types" for ``docs/css_types``); the section whose pages
+        are most nearly the folder's names it ("Contributing" for ``contributing/``,
+        not the "Community" around it that holds ``guides/`` too), of equal ones the
+        largest, then the innermost."""
         below = _folder_counts(self.order())
-        found: dict[str, tuple[int, str]] = {}
+        found: dict[str, tuple[float, int, str]] = {}
         for node, _above in self.walk():
             if node.path is not None or not node.title:
                 continue
@@ -195,9 +197,11 @@ class Toc:
             if not fits:
                 continue
             folder = max(fits, key=lambda f: (f.count("/"), f))
-            if len(pages) >= found.get(folder, (0, ""))[0]:  # equal: the inner one
-                found[folder] = (len(pages), node.title)
-        return {folder: title for folder, (_n, title) in found.items()}
+            n = counts[folder]
+            alike = n / (len(pages) + below.get(folder, n) - n)  # shared / either's pages
+            if (alike, len(pages)) >= found.get(folder, (0.0, 0, ""))[:2]:  # equal: inner
+                found[folder] = (alike, len(pages), node.title)
+        return {folder: title for folder, (_a, _n, title) in found.items()}
 
 
 def _folder_counts(pages: Iterable[str]) -> dict[str, int]:

@@ -131,3 +131,32 @@ def test_a_docs_folders_data_files_are_assets_not_pages(tmp_path: Path) -> None:
     assert sorted(d.title for d in shelf.documents.values()) == ["Notebook", "Setup", "Shelf"]
     assets = {p.relative_to(shelf.root).as_posix() for p in shelf.root.rglob("*.json")}
     assert any(a.endswith("theme.json") for a in assets)  # copied, kept for its links
+
+
+def test_a_folder_is_named_by_the_nav_section_that_is_most_nearly_its_pages(
+    tmp_path: Path,
+) -> None:
+    """squidfunk/mkdocs-material: nav 'Community' holds 'Contributing' (the pages of
+    ``contributing/``) and 'Guides' (``guides/``); the folder was titled 'Community',
+    the larger section, and the root listed 'Community pages' under it."""
+    files: dict[str, str | bytes] = {
+        "mkdocs.yml": (
+            "site_name: Shelf\nnav:\n  - Home: index.md\n  - Community:\n"
+            "    - Contributing:\n      - contributing/index.md\n"
+            "      - Reporting a bug: contributing/reporting-a-bug.md\n"
+            "      - Requesting a change: contributing/requesting-a-change.md\n"
+            "    - Guides:\n      - Creating a reproduction: guides/creating-a-reproduction.md\n"
+        ),
+        "docs/index.md": "# Shelf\n\nShelf keeps your books in order on every device you own.\n",
+    }
+    for page, text in {
+        "contributing/index.md": "# Contributing\n\nShelf is maintained by people who use it.",
+        "contributing/reporting-a-bug.md": "# Bug reports\n\nA bug report says what you did.",
+        "contributing/requesting-a-change.md": "# Change requests\n\nAsk for what you need.",
+        "guides/creating-a-reproduction.md": "# Creating a reproduction\n\nA small project.",
+    }.items():
+        files[f"docs/{page}"] = text + "\n"
+    pkg = _built(tmp_path, files)
+    root = (pkg.root / "index.md").read_text("utf-8")
+    assert "[Contributing](contributing/)" in root
+    assert "[Community](contributing/)" not in root
