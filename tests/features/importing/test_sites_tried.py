@@ -160,3 +160,32 @@ def test_a_folder_is_named_by_the_nav_section_that_is_most_nearly_its_pages(
     root = (pkg.root / "index.md").read_text("utf-8")
     assert "[Contributing](contributing/)" in root
     assert "[Community](contributing/)" not in root
+
+
+def test_a_docfx_toc_entry_into_another_docset_is_no_problem(tmp_path: Path) -> None:
+    """MicrosoftDocs/azure-docs-cli: 22 toc.yml entries name other docsets' pages on the
+    site (``/azure/cloud-shell/quickstart?toc=...``); each was a note telling the writer
+    to 'fix the href or add the page'. A relative href not in the source still is."""
+    toc = (
+        "- name: Azure CLI\n  items:\n"
+        "  - name: Install\n    href: install.md\n"
+        "  - name: Run in Cloud Shell\n"
+        "    href: /azure/cloud-shell/quickstart?toc=%2fcli%2fazure%2ftoc.json\n"
+        "  - name: Lost\n    href: lost.md\n"
+    )
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "toc.yml": toc,
+            "install.md": "# Install\n\nInstall the command-line tool on Windows, Linux or macOS.\n",
+        },
+    )
+    result = build(source, tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0
+    said = " ".join(result.notes)
+    assert "lost.md, which is not in the source" in said and "/azure/" not in said
+    md = {"TOC.md": "# [Install](install.md)\n# [Sign in](/entra/sign-in)\n# [Gone](gone.md)\n"}
+    md["install.md"] = "# Install\n\nInstall the command-line tool on Windows or Linux.\n"
+    result = build(write_sources(tmp_path / "md", md), tmp_path / "md-kb", now=NOW, workers=1)
+    said = " ".join(result.notes)
+    assert "gone.md, which is not in the source" in said and "/entra/" not in said
