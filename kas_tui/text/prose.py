@@ -26,10 +26,12 @@ def heading_text(raw: str) -> str:
     return inline_text(_ATTR_LIST.sub("", raw))
 
 
-#: An admonition's first line (Python-Markdown ``!!! note "Title"``, a collapsible
-#: ``??? api "API Documentation"``): its kind and title, no sentence; its indented body
-#: is read as an indented block is.
-_ADMONITION = re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+[\w-]")
+#: A block directive's line: an admonition's first line (Python-Markdown ``!!! note
+#: "Title"``, a collapsible ``??? api "API Documentation"``, Docusaurus' ``:::tip Title``
+#: and closing ``:::``) or an mkdocstrings ``::: pydantic.fields``: its kind, title or
+#: name, no sentence; an indented body or options below it are read as an indented
+#: block is (an mkdocstrings page's ``options:`` are no description).
+_ADMONITION = re.compile(r"^(?:(?:!!!|\?\?\?\+?)[ \t]+[\w-]|:::)")
 _SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
 _LIST = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")

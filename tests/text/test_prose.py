@@ -173,6 +173,10 @@ LINES = st.sampled_from(
         "_ - = : |",
         '??? api "API Documentation"',
         "!!! note",
+        "::: pydantic.fields",
+        "    options:",
+        ":::tip What You'll Learn",
+        ":::",
         "    [`pydantic.main.BaseModel`][pydantic.main.BaseModel]",
     ]
 )
@@ -209,3 +213,12 @@ def test_an_admonitions_first_line_is_no_paragraph() -> None:
     )
     texts = [b.text for b in prose.blocks(page) if b.kind == "paragraph"]
     assert texts == ["Pydantic provides builtin JSON parsing."]
+
+
+def test_an_mkdocstrings_directives_options_are_no_paragraph() -> None:
+    """pydantic's API pages are ``::: pydantic.fields`` with ``options:`` indented below:
+    described as 'Pydantic.fields options: group_by_category: false members.'"""
+    page = "::: pydantic.fields\n    options:\n      group_by_category: false\n"
+    assert list(prose.blocks(page)) == []
+    tip = ":::tip What You'll Learn\n\n- How to set up a store\n\n:::\n\nThe store holds it.\n"
+    assert [b.text for b in prose.blocks(tip)] == ["How to set up a store", "The store holds it."]
