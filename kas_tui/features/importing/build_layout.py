@@ -50,6 +50,15 @@ def _ancestors(folder: str) -> Iterator[str]:
         folder = posixpath.dirname(folder)
 
 
+def _unique_file(stem: str, suffix: str, taken: TakenNames) -> str:
+    """``stem + suffix``, or ``stem-2 + suffix``...: the first file name not taken in its
+    folder (``schema.json`` beside the folder ``schema/`` keeps its name)."""
+    name, n = stem + suffix, 2
+    while name in taken:
+        name, n = f"{stem}-{n}{suffix}", n + 1
+    return name
+
+
 def _titles_below(view: dict[str, tuple[str, str, str]]) -> dict[str, list[str]]:
     """Folder -> the titles of the documents at any depth below it ('' for the root):
     each document counted once per folder above it, not once per folder of the package."""
@@ -164,7 +173,11 @@ class LayoutMixin(SiteLinksMixin):
                 parent = ASSETS_FOLDER
             base = slugify(posixpath.basename(folder), fallback="folder")
             out = posixpath.join(parent, base) if parent else base
-            if out in made:  # "Mail Flow/" beside "mail-flow/": one name, one bundle
+            if out == posixpath.join(ASSETS_FOLDER, ASSETS_FOLDER):
+                out = ASSETS_FOLDER  # the site's own assets/ is the package's, not assets/assets/
+            if (
+                out in made or out == ASSETS_FOLDER
+            ):  # "Mail Flow/" beside "mail-flow/": one name, one bundle
                 self.folders[folder] = out
                 continue
             slug = unique_slug(base, taken[parent])
@@ -201,9 +214,9 @@ class LayoutMixin(SiteLinksMixin):
                 suffix = (
                     ".txt"  # every .md in a package is a document: furniture and snippets are not
                 )
-            stem = unique_slug(slugify(Path(rel).stem, fallback="asset"), taken[folder])
-            taken[folder].add(stem + suffix)
-            self.assets[rel] = posixpath.join(folder, stem + suffix)
+            name = _unique_file(slugify(Path(rel).stem, fallback="asset"), suffix, taken[folder])
+            taken[folder].add(name)
+            self.assets[rel] = posixpath.join(folder, name)
 
     def _wrapper_folder(self, documents: list[str], assets: list[str]) -> str:
         """The one folder every page sits in, when there is one: an MkDocs site's

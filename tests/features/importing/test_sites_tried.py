@@ -189,3 +189,22 @@ def test_a_docfx_toc_entry_into_another_docset_is_no_problem(tmp_path: Path) -> 
     result = build(write_sources(tmp_path / "md", md), tmp_path / "md-kb", now=NOW, workers=1)
     said = " ".join(result.notes)
     assert "gone.md, which is not in the source" in said and "/entra/" not in said
+
+
+def test_the_sites_assets_folder_is_the_packages_and_a_file_keeps_its_name(
+    tmp_path: Path,
+) -> None:
+    """squidfunk/mkdocs-material: ``docs/assets/`` became ``assets/assets/``, and
+    ``docs/schema.json`` beside ``docs/schema/`` became ``schema-2.json``."""
+    files: dict[str, str | bytes] = {
+        "mkdocs.yml": "site_name: Shelf\nnav:\n  - Home: index.md\n",
+        "docs/index.md": "# Shelf\n\nShelf keeps your books.\n\n![logo](assets/images/logo.png)\n",
+        "docs/assets/images/logo.png": b"\x89PNG\r\n\x1a\nlogo",
+        "docs/schema.json": '{"$ref": "schema/theme.json"}\n',
+        "docs/schema/theme.json": '{"title": "Theme"}\n',
+    }
+    pkg = _built(tmp_path, files)
+    copied = {p.relative_to(pkg.root).as_posix() for p in pkg.root.rglob("*") if p.is_file()}
+    assert {"assets/images/logo.png", "assets/schema.json", "assets/schema/theme.json"} <= copied
+    assert "](assets/images/logo.png)" in (pkg.root / "index-page.md").read_text("utf-8")
+    assert _broken(pkg) == []
