@@ -187,6 +187,9 @@ class LayoutMixin(SiteLinksMixin):
             self.folders[folder] = out
         served = self.toc.served_as if self.toc is not None else {}
         named = {f: posixpath.basename(k) for k, f in served.items()}  # its own id
+        needed_lower: dict[str, str] = {}  # FAQ.md beside faq/ opens it too
+        for folder in sorted(needed):
+            needed_lower.setdefault(folder.lower(), folder)
         for rel in documents:
             if rel in old:
                 out = old[rel]["path"]
@@ -197,7 +200,8 @@ class LayoutMixin(SiteLinksMixin):
                 if plan is not None:  # where the TOC puts it; unlisted: the root, for now
                     folder = plan.folder_of.get(rel, "")
                 else:
-                    folder = self.folders[inner if inner in needed else posixpath.dirname(rel)]
+                    named_alike = needed_lower.get(inner.lower(), posixpath.dirname(rel))
+                    folder = self.folders[inner if inner in needed else named_alike]
                 base = slugify(named.get(rel) or Path(rel).stem)  # the site's own name
                 stem = unique_slug(base, taken[folder], at_root=not folder)
                 taken[folder].add(stem)

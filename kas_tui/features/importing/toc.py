@@ -125,17 +125,22 @@ class Toc:
     def static_files(self, paths: Iterable[str]) -> set[str]:
         """Those of ``paths`` in the docs folder of a site that makes pages from Markdown
         only (MkDocs, Docusaurus) and that its TOC does not list: the site copies them
-        as they are (a JSON schema, a badge, a hook's data, ``package.json``); no pages."""
+        as they are (a JSON schema, a badge, a hook's data, ``package.json``); no pages.
+        So are Docusaurus' partials (``_warning.mdx``, anything in ``_folder/``): pages
+        import them, the site never serves them."""
         pages = _SITE_PAGES.get(self.kind)
         if pages is None:
             return set()
         inside = self.docs_dir + "/" if self.docs_dir else ""
         listed = self.order()
-        return {
-            p
-            for p in paths
-            if p.startswith(inside) and not p.lower().endswith(pages) and p not in listed
-        }
+
+        def served(path: str) -> bool:
+            if not path.lower().endswith(pages):
+                return False
+            inner = path[len(inside) :].split("/")
+            return self.kind != "docusaurus" or not any(p.startswith("_") for p in inner)
+
+        return {p for p in paths if p.startswith(inside) and not served(p) and p not in listed}
 
     def labels(self) -> dict[str, str]:
         """Page path -> the title the site gives it in its nav (first mention): MkDocs
@@ -186,9 +191,11 @@ class Toc:
             if node.path is not None or not node.title:
                 continue
             pages = [n.path for n, _a in Toc("", "", [node]).walk() if n.path]
-            if len(pages) < 2:
+            if not pages:
                 continue
             counts = _folder_counts(pages)
+            if len(pages) == 1 and below.get(posixpath.dirname(pages[0])) != 1:
+                continue  # one page names only a folder of its own ('Style Guide')
             fits = [
                 f
                 for f, n in counts.items()

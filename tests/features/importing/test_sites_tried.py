@@ -208,3 +208,32 @@ def test_the_sites_assets_folder_is_the_packages_and_a_file_keeps_its_name(
     assert {"assets/images/logo.png", "assets/schema.json", "assets/schema/theme.json"} <= copied
     assert "](assets/images/logo.png)" in (pkg.root / "index-page.md").read_text("utf-8")
     assert _broken(pkg) == []
+
+
+def test_a_docusaurus_sites_faq_page_partials_and_one_page_sections(tmp_path: Path) -> None:
+    """reduxjs/redux: ``docs/FAQ.md`` (id ``faq``, served at ``/docs/faq``) beside
+    ``docs/faq/`` sat at the root as ``faq-2.md``; the partial
+    ``components/_FundamentalsWarning.mdx`` that pages import was a document in a
+    bundle of its own; the one-page section 'Style Guide' named no folder ('Style
+    guide', from the folder's name)."""
+    sidebars = (
+        "module.exports = {\n  docs: {\n    FAQ: ['faq', 'faq/general', 'faq/reducers'],\n"
+        "    'Style Guide': ['style-guide/style-guide'],\n  },\n};\n"
+    )
+    files: dict[str, str | bytes] = {
+        "website/docusaurus.config.js": DOCUSAURUS_CONFIG,
+        "website/sidebars.js": sidebars,
+        "docs/FAQ.md": "---\nid: faq\ntitle: FAQ Index\n---\n\n# FAQ\n\nQuestions people ask.\n",
+        "docs/faq/general.md": "---\nid: general\ntitle: General\n---\n\n"
+        "## When should I use a store?\n\nWhen state is shared by many views.\n",
+        "docs/faq/reducers.md": "---\nid: reducers\ntitle: Reducers\n---\n\n"
+        "## How do I share state between reducers?\n\nPass it along as an argument.\n",
+        "docs/style-guide/style-guide.md": "---\nid: style-guide\ntitle: Style Guide\n---\n\n"
+        "Recommended patterns and practices for writing apps with a store.\n",
+        "docs/components/_Warning.mdx": ":::caution\n\nThis shows older patterns.\n\n:::\n",
+    }
+    pkg = _built(tmp_path, files)
+    assert "faq/faq.md" in pkg.documents
+    assert not [p for p in pkg.documents if "warning" in p]
+    root = (pkg.root / "index.md").read_text("utf-8")
+    assert "[Style Guide](style-guide/)" in root
