@@ -56,6 +56,10 @@ _JUNK_TITLE = re.compile(
 _HTML_H1 = re.compile(r"<h1\b[^>]*>(.*?)</h1\s*>", re.I | re.S)
 #: An mkdocstrings directive: ``::: textual.events.Hide`` (its options indented below).
 _GENERATED_REFERENCE = re.compile(r"^:::[ \t]+([A-Za-z_][\w.]*)[ \t]*$", re.M)
+#: A reference definition's label (``  [MkDocs]: https://www.mkdocs.org``), and a
+#: bracketed phrase that may be a shortcut reference to one.
+_REF_DEFINITION = re.compile(r"^[ \t]{0,3}\[([^\]^][^\]]*)\]:", re.M)
+_SHORTCUT = re.compile(r"\[([^\]\[]+)\](?![(\[:])")
 _BOILERPLATE = re.compile(
     r"^(?:skip to|jump to|copyright|©|\(c\)|all rights reserved|table of contents|contents\b"
     r"|click here|sign in|log in|subscribe|share this|posted (?:on|by)|published|last updated"
@@ -210,9 +214,10 @@ def draft_description(
     """
     others = siblings if isinstance(siblings, AlikeSet) else AlikeSet(siblings)
     first = ""
+    labels = _reference_labels(converted.markdown)
     for n, group in enumerate(_candidates(converted, title, parsed)):
         for candidate in group:
-            sentence = _finish(without_preamble(candidate))
+            sentence = _finish(without_preamble(_unbracketed(candidate, labels)))
             if not sentence or says_nothing(sentence, title) or norm(sentence) == norm(title):
                 continue
             first = first or sentence
@@ -223,6 +228,22 @@ def draft_description(
     if first:
         return _with_sections(first, title, parsed, common_headings)
     return _finish(_structure_sentence(converted, title, parsed))
+
+
+def _reference_labels(markdown: str) -> frozenset[str]:
+    """The labels of the page's reference definitions (``[MkDocs]: https://...``), lower
+    case: a ``[MkDocs]`` in its text is a link (a shortcut reference), shown as its words."""
+    if "]:" not in markdown:
+        return frozenset()
+    return frozenset(m.group(1).lower() for m in _REF_DEFINITION.finditer(markdown))
+
+
+def _unbracketed(text: str, labels: frozenset[str]) -> str:
+    """``text`` with its shortcut reference links as their words ("on top of MkDocs",
+    not "on top of [MkDocs]"); brackets no definition names stay ("[Preview]")."""
+    if not labels or "[" not in text:
+        return text
+    return _SHORTCUT.sub(lambda m: m.group(1) if m.group(1).lower() in labels else m.group(0), text)
 
 
 def _with_sections(

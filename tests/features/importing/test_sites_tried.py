@@ -237,3 +237,32 @@ def test_a_docusaurus_sites_faq_page_partials_and_one_page_sections(tmp_path: Pa
     assert not [p for p in pkg.documents if "warning" in p]
     root = (pkg.root / "index.md").read_text("utf-8")
     assert "[Style Guide](style-guide/)" in root
+
+
+def test_a_shortcut_reference_link_is_described_as_its_words() -> None:
+    """squidfunk/mkdocs-material writes ``on top of [MkDocs], a static site generator``
+    with ``[MkDocs]: https://www.mkdocs.org`` below: its description kept the brackets.
+    Brackets no definition names are the writer's and stay."""
+    from kas_tui.features.importing.convert import Converted
+    from kas_tui.features.importing.draft import draft_document
+
+    body = (
+        "# Getting started\n\nMaterial is a documentation framework on top of [MkDocs], a "
+        "static site generator, shipped as a [Preview] build.[^1]\n\n"
+        "  [^1]: Since 2016.\n\n  [MkDocs]: https://www.mkdocs.org\n"
+    )
+    converted = Converted(
+        source=Path("/site/docs/getting-started.md"),
+        markdown=body,
+        kind="markdown",
+        sha256="0" * 64,
+        size=len(body),
+        mtime=1.0,
+        frontmatter=None,
+        frontmatter_text=None,
+    )
+    draft = draft_document(converted, None, "", root=Path("/site/docs"), now=NOW)
+    assert draft.description.startswith(
+        "Material is a documentation framework on top of MkDocs, a static site generator, "
+        "shipped as a [Preview] build."
+    )
