@@ -26,7 +26,12 @@ from kas_tui.features.importing.build_site_links import SiteLinksMixin
 from kas_tui.features.importing.convert import MARKDOWN_EXTS, Converted
 from kas_tui.features.importing.draft import Draft
 from kas_tui.features.importing.root_pages import with_first_pages
-from kas_tui.features.importing.source_meta import readable_name, site_title, subjects
+from kas_tui.features.importing.source_meta import (
+    acronyms_as_written,
+    readable_name,
+    site_title,
+    subjects,
+)
 from kas_tui.text import folder_summary as summary
 from kas_tui.text import prose
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION as MAX_DESCRIPTION
@@ -347,7 +352,9 @@ class LayoutMixin(SiteLinksMixin):
                 name = posixpath.basename(src)
                 below = titles_below.get(out, [])
                 titles[out] = (
-                    named.get(src) or readable_name(name, below) or index_layout.folder_title(name)
+                    named.get(src)
+                    or readable_name(name, below)
+                    or acronyms_as_written(index_layout.folder_title(name), below)
                 )
         titles.update(self.group_titles)  # sub-bundles the build made: named by their label
         return titles
@@ -365,13 +372,17 @@ class LayoutMixin(SiteLinksMixin):
             name = posixpath.basename(wrapper)
             if not name or name.lower() in _GENERIC_FOLDERS:
                 name = self.source.name
-            cached = (
-                site_title(self._read_source, files)
-                or readable_name(name)
-                or index_layout.folder_title(name)
+            site = site_title(self._read_source, files)
+            cached = self._title_cache = (
+                site,
+                readable_name(name) or index_layout.folder_title(name),
             )
-            self._title_cache = cached
-        return cached
+        site, folder_name = cached
+        if site:
+            return site
+        return acronyms_as_written(  # "Azure CLI", as its pages write it, not "Azure cli"
+            folder_name, (d.draft.title for d in self.docs.values() if d.draft is not None)
+        )
 
     def _most_linked(self, view: dict[str, tuple[str, str, str]]) -> list[tuple[str, str, str]]:
         """(path, title, description) of the documents other documents link to most

@@ -266,3 +266,17 @@ def test_a_shortcut_reference_link_is_described_as_its_words() -> None:
         "Material is a documentation framework on top of MkDocs, a static site generator, "
         "shipped as a [Preview] build."
     )
+
+
+def test_a_package_named_by_its_folder_writes_acronyms_as_its_pages_do(tmp_path: Path) -> None:
+    """MicrosoftDocs/azure-docs-cli: a docset folder built without its docfx.json was
+    titled 'Azure cli' from the folder's name; its pages say 'Azure CLI'."""
+    files: dict[str, str | bytes] = {
+        "install.md": "# Install the Azure CLI\n\nInstall the tool on Windows, Linux or macOS.\n",
+        "sign-in.md": "# Sign in with the Azure CLI\n\nSign in interactively or as a service.\n",
+        "tips.md": "# Tips for the Azure CLI\n\nQuote values and pick an output format.\n",
+    }
+    out = tmp_path / "kb"
+    source = write_sources(tmp_path / "azure-cli", files)
+    assert build(source, out, now=NOW, workers=1).errors == 0
+    assert "\n# Azure CLI\n" in (out / "index.md").read_text("utf-8")
