@@ -38,6 +38,7 @@ from urllib.parse import unquote
 
 from kas_tui.features.importing.toc_formats import (
     MD_HEADING,
+    SITE_PAGES,
     URL,
     docusaurus_ids,
     docusaurus_roots,
@@ -78,12 +79,6 @@ _MD_LINK = re.compile(
     r"""^\[(?P<title>[^\]]*)\]\(\s*(?P<href><[^>]*>|[^)\s]*)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)$"""
 )
 _DOCFX_NESTED = ("toc.yml", "toc.yaml", "toc.md")
-#: What a site generator makes pages of (MkDocs' Markdown extensions, Docusaurus' MD
-#: and MDX); every other file in its docs folder is served as it is.
-_SITE_PAGES = {
-    "mkdocs": (".md", ".markdown", ".mdown", ".mkdn", ".mkd"),
-    "docusaurus": (".md", ".mdx"),
-}
 
 
 @dataclass
@@ -128,7 +123,7 @@ class Toc:
         as they are (a JSON schema, a badge, a hook's data, ``package.json``); no pages.
         So are Docusaurus' partials (``_warning.mdx``, anything in ``_folder/``): pages
         import them, the site never serves them."""
-        pages = _SITE_PAGES.get(self.kind)
+        pages = SITE_PAGES.get(self.kind)
         if pages is None:
             return set()
         inside = self.docs_dir + "/" if self.docs_dir else ""
