@@ -351,8 +351,10 @@ class LayoutMixin(SiteLinksMixin):
             if out:
                 name = posixpath.basename(src)
                 below = titles_below.get(out, [])
+                only = below[0] if len(below) == 1 else ""  # a folder named for its one page
                 titles[out] = (
                     named.get(src)
+                    or (only if slugify(only) == slugify(name) else None)
                     or readable_name(name, below)
                     or acronyms_as_written(index_layout.folder_title(name), below)
                 )

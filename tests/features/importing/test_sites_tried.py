@@ -280,3 +280,21 @@ def test_a_package_named_by_its_folder_writes_acronyms_as_its_pages_do(tmp_path:
     source = write_sources(tmp_path / "azure-cli", files)
     assert build(source, out, now=NOW, workers=1).errors == 0
     assert "\n# Azure CLI\n" in (out / "index.md").read_text("utf-8")
+
+
+def test_a_folder_named_for_its_one_page_is_titled_as_that_page(tmp_path: Path) -> None:
+    """squidfunk/mkdocs-material keeps a blog post with its images in a folder named for
+    it (``posts/search-better-faster-smaller/``): the bundle was titled 'Search better
+    faster smaller', its page 'Search: better, faster, smaller'."""
+    files: dict[str, str | bytes] = {
+        "posts/search-better-faster-smaller/search-better-faster-smaller.md": (
+            "# Search: better, faster, smaller\n\nThe new search is faster and smaller.\n\n"
+            "![chart](chart.png)\n"
+        ),
+        "posts/search-better-faster-smaller/chart.png": b"\x89PNG\r\n\x1a\nchart",
+        "posts/chinese-search.md": "# Chinese search support\n\nSearch now reads Chinese text.\n",
+        "posts/gitter.md": "# Sunsetting Gitter\n\nWe are moving our chat to a new home.\n",
+    }
+    pkg = _built(tmp_path, files)
+    posts = (pkg.root / "index.md").read_text("utf-8")  # posts/ is the root
+    assert "[Search: better, faster, smaller](search-better-faster-smaller/)" in posts
