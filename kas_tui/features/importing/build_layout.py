@@ -7,7 +7,7 @@ import os
 import posixpath
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
@@ -344,7 +344,7 @@ class LayoutMixin(SiteLinksMixin):
         """Out folder -> title, from the source folder's own name, written as the
         folder's documents write it when it is squashed (``SharePointServer`` ->
         "SharePoint Server", with ``view``'s titles; see :func:`.source_meta.readable_name`)."""
-        titles = {"": self._package_title()}
+        titles = {"": self._package_title(view)}
         named = self.toc.folder_titles() if self.toc is not None else {}
         titles_below = _titles_below(view or {})
         for src, out in self.folders.items():
@@ -361,12 +361,13 @@ class LayoutMixin(SiteLinksMixin):
         titles.update(self.group_titles)  # sub-bundles the build made: named by their label
         return titles
 
-    def _package_title(self) -> str:
+    def _package_title(self, view: dict[str, tuple[str, str, str]] | None = None) -> str:
         """The package's title: the site's own name (``site_name`` of mkdocs.yml,
         docfx.json's ``_appTitle``...), else the name of the folder the pages came from
         (the wrapper folder that became the root, unless it is called ``docs`` or the
         like, else the source folder), made readable; never the output folder's name,
-        which is a skill name."""
+        which is a skill name; its acronyms as the titles of ``view`` (the package's
+        documents: the same on every build) write them, else the drafts'."""
         cached = getattr(self, "_title_cache", None)
         if cached is None:
             files = sorted(self.source_files)  # the site config too, copied or not
@@ -382,9 +383,11 @@ class LayoutMixin(SiteLinksMixin):
         site, folder_name = cached
         if site:
             return site
-        return acronyms_as_written(  # "Azure CLI", as its pages write it, not "Azure cli"
-            folder_name, (d.draft.title for d in self.docs.values() if d.draft is not None)
-        )
+        if view is not None:
+            written: Iterable[str] = (title for title, _d, _t in view.values())
+        else:
+            written = (d.draft.title for d in self.docs.values() if d.draft is not None)
+        return acronyms_as_written(folder_name, written)  # "Azure CLI", not "Azure cli"
 
     def _most_linked(self, view: dict[str, tuple[str, str, str]]) -> list[tuple[str, str, str]]:
         """(path, title, description) of the documents other documents link to most
@@ -560,7 +563,7 @@ class LayoutMixin(SiteLinksMixin):
         )
         facts = summary.PackageFacts(
             name=self.name,
-            title=self._package_title(),
+            title=self._package_title(view),
             products=subjects(self.source_meta, texts=[f"{v[0]}\n{v[1]}" for v in view.values()]),
             most_linked=self._most_linked(view),
             documents=len(view),

@@ -280,6 +280,10 @@ def test_a_package_named_by_its_folder_writes_acronyms_as_its_pages_do(tmp_path:
     source = write_sources(tmp_path / "azure-cli", files)
     assert build(source, out, now=NOW, workers=1).errors == 0
     assert "\n# Azure CLI\n" in (out / "index.md").read_text("utf-8")
+    skill = (out / "SKILL.md").read_text("utf-8")
+    assert "\n# Azure CLI\n" in skill
+    build(source, out, now=NOW, workers=1)  # a rebuild reads the titles from the package
+    assert (out / "SKILL.md").read_text("utf-8") == skill
 
 
 def test_a_folder_named_for_its_one_page_is_titled_as_that_page(tmp_path: Path) -> None:
