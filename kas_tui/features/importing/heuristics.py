@@ -159,10 +159,13 @@ def draft_title(converted: Converted, parsed: list[prose.Block]) -> str:
             title = title.split(" | ")[0]
         return _clean_title(title)
     if converted.kind not in ("xlsx", "xls", "csv", "code"):
+        # a page opening with an mkdocstrings directive opens with the reference's own
+        # heading: its first "## See also" is a section, no title
+        first_is_h1 = not _GENERATED_REFERENCE.match(converted.markdown.lstrip())
         for n, block in enumerate(parsed[:30]):
             if (
                 block.kind == "heading"
-                and (block.level == 1 or n == 0)
+                and (block.level == 1 or (n == 0 and first_is_h1))
                 and not _JUNK_TITLE.match(block.text)
                 and prose.words(block.text)
             ):
@@ -275,15 +278,36 @@ def _candidates(converted: Converted, title: str, parsed: list[prose.Block]) -> 
             yield [match.group(1)]
     seen = 0
     for kinds in (("paragraph",), ("item",)):
-        for block in parsed:
+        for at, block in enumerate(parsed):
             if block.kind not in kinds:
                 continue
             seen += 1
             if seen > 80:
                 break
             found = _sentences(block.text, title)
+            if found and block.kind == "paragraph" and found[-1].endswith(":"):
+                found[-1] = _with_list(found[-1], parsed[at + 1 : at + 40])
             if found:
                 yield found
+
+
+def _with_list(text: str, after: list[prose.Block]) -> str:
+    """A sentence that introduces a list ("... with support for:") ending with the
+    list's items ("... with support for: JavaScript, JSX and Vue."): without them it
+    stops mid-way. ``text`` as it was when no list follows."""
+    items = []
+    for block in after:
+        if block.kind != "item":
+            break
+        item = block.text.strip().rstrip(".;,")
+        words = item.split(" ", 2)
+        if len(words) > 1 and words[0][1:].islower() and words[1].islower():
+            item = item[0].lower() + item[1:]  # "support for custom errors"; "Angular" stays
+        items.append(item)
+    if not items:
+        return text
+    listed = ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else items[0]
+    return f"{text} {listed}."
 
 
 def _sentences(text: str, title: str) -> list[str]:

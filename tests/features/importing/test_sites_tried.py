@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import Any
 
 from kas_tui.core.package import Package
 from kas_tui.features.check import check
@@ -237,6 +238,53 @@ def test_a_docusaurus_sites_faq_page_partials_and_one_page_sections(tmp_path: Pa
     assert not [p for p in pkg.documents if "warning" in p]
     root = (pkg.root / "index.md").read_text("utf-8")
     assert "[Style Guide](style-guide/)" in root
+
+
+def _draft(body: str, name: str = "page.md") -> str:
+    return _drafted(body, name).description
+
+
+def _drafted(body: str, name: str = "page.md") -> Any:
+    from kas_tui.features.importing.convert import Converted
+    from kas_tui.features.importing.draft import draft_document
+
+    converted = Converted(
+        source=Path(f"/site/docs/{name}"),
+        markdown=body,
+        kind="markdown",
+        sha256="0" * 64,
+        size=len(body),
+        mtime=1.0,
+        frontmatter=None,
+        frontmatter_text=None,
+    )
+    return draft_document(converted, None, "", root=Path("/site/docs"), now=NOW)
+
+
+def test_an_mkdocstrings_pages_first_section_is_not_its_title() -> None:
+    """Textual's event pages open with ``::: textual.events.Blur`` and its options, then
+    '## See also': once the directive's lines were no paragraph, 'See also' became the
+    first block and the title of 8 pages. The reference renders its own heading."""
+    body = "::: textual.events.Blur\n    options:\n      heading_level: 1\n\n## See also\n\n- [Focus](focus.md)\n"
+    assert _drafted(body, "blur.md").title == "Blur"
+
+
+def test_a_sentence_that_introduces_a_list_ends_with_its_items() -> None:
+    """prettier/prettier: 'Prettier is an opinionated code formatter with support for:'
+    and a list was described as '... with support for.'; pydantic's 'which helps
+    achieve:' the same. Proper names keep their capitals, sentence-case items do not."""
+    body = (
+        "# What is Prettier?\n\nPrettier is an opinionated code formatter with support for:\n\n"
+        "- JavaScript (including experimental features)\n- [Angular](https://angular.dev/)\n"
+        "- Visual Studio Code\n- Support for custom errors.\n\n## Footnotes\n\nMore.\n"
+    )
+    assert _draft(body).startswith(
+        "Prettier is an opinionated code formatter with support for: JavaScript (including "
+        "experimental features), Angular, Visual Studio Code and support for custom errors"
+    )
+    # no list after it: the sentence as it was
+    code = "# CI\n\nTo apply autofix on every push to your repository, do the following:\n\n```\nx\n```\n"
+    assert _draft(code, "ci.md").startswith("To apply autofix on every push to your repository")
 
 
 def test_a_shortcut_reference_link_is_described_as_its_words() -> None:
