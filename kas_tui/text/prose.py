@@ -26,6 +26,12 @@ def heading_text(raw: str) -> str:
     return inline_text(_ATTR_LIST.sub("", raw))
 
 
+#: A block directive's line: an admonition's first line (Python-Markdown ``!!! note
+#: "Title"``, a collapsible ``??? api "API Documentation"``, Docusaurus' ``:::tip Title``
+#: and closing ``:::``) or an mkdocstrings ``::: pydantic.fields``: its kind, title or
+#: name, no sentence; an indented body or options below it are read as an indented
+#: block is (an mkdocstrings page's ``options:`` are no description).
+_ADMONITION = re.compile(r"^(?:(?:!!!|\?\?\?\+?)[ \t]+[\w-]|:::)")
 _SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
 _LIST = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
@@ -154,6 +160,9 @@ def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
             text = heading_text(heading.group(2))
             if text:
                 yield Block("heading", text, len(heading.group(1)))
+            continue
+        if _ADMONITION.match(stripped):
+            yield from flush()
             continue
         if line.startswith(("    ", "\t")) and not para:
             continue  # an indented code block

@@ -126,6 +126,9 @@ def every_line(markdown: str, *, max_lines: int = 600) -> Iterator[prose.Block]:
             if text:
                 yield prose.Block("heading", text, len(heading.group(1)))
             continue
+        if prose._ADMONITION.match(stripped):
+            yield from flush()
+            continue
         if line.startswith(("    ", "\t")) and not para:
             continue  # an indented code block
         body = stripped.lstrip(">").strip() if stripped.startswith(">") else stripped
@@ -168,6 +171,13 @@ LINES = st.sampled_from(
         "Plain prose with a [link](x.md) and `code`.",
         "Another sentence follows here.",
         "_ - = : |",
+        '??? api "API Documentation"',
+        "!!! note",
+        "::: pydantic.fields",
+        "    options:",
+        ":::tip What You'll Learn",
+        ":::",
+        "    [`pydantic.main.BaseModel`][pydantic.main.BaseModel]",
     ]
 )
 
@@ -190,3 +200,25 @@ def test_a_headings_attribute_list_is_not_its_text() -> None:
     assert [b.text for b in prose.headings(page)] == ["FastAPI", "Sponsors", "Setup"]
     # braces that are words, not attributes, stay
     assert [b.text for b in prose.blocks("## Dict {key: value}\n")] == ["Dict {key: value}"]
+
+
+def test_an_admonitions_first_line_is_no_paragraph() -> None:
+    """pydantic's docs open a section with ``??? api "API Documentation"`` and the API
+    links indented below it: the page's description was '??? api "API Documentation"
+    pydantic.main...'. An admonition's body is read as an indented block."""
+    page = (
+        '# JSON\n\n## Json Parsing\n\n??? api "API Documentation"\n'
+        "    [`pydantic.main.BaseModel.model_validate_json`][pydantic.main.BaseModel]\n\n"
+        "Pydantic provides builtin JSON parsing.\n\n!!! note\n\n    Indented.\n"
+    )
+    texts = [b.text for b in prose.blocks(page) if b.kind == "paragraph"]
+    assert texts == ["Pydantic provides builtin JSON parsing."]
+
+
+def test_an_mkdocstrings_directives_options_are_no_paragraph() -> None:
+    """pydantic's API pages are ``::: pydantic.fields`` with ``options:`` indented below:
+    described as 'Pydantic.fields options: group_by_category: false members.'"""
+    page = "::: pydantic.fields\n    options:\n      group_by_category: false\n"
+    assert list(prose.blocks(page)) == []
+    tip = ":::tip What You'll Learn\n\n- How to set up a store\n\n:::\n\nThe store holds it.\n"
+    assert [b.text for b in prose.blocks(tip)] == ["How to set up a store", "The store holds it."]

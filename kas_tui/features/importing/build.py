@@ -317,7 +317,9 @@ class _Builder(
         self.toc = find_toc(self.source_files, self._read_source)
         if self.toc is not None:
             self.result.notes += self.toc.problems
-        themed = self.toc.theme_files(documents) if self.toc is not None else set()
+        themed = set()
+        if self.toc is not None:  # a theme's templates, files the site serves as they are
+            themed = self.toc.theme_files(documents) | self.toc.static_files(documents)
         documents, assets = [d for d in documents if d not in themed], [*assets, *sorted(themed)]
         # the TOC files are read for the tree, not copied: the indexes are the package's TOC
         read = {self.toc.file} if self.toc is not None else set()

@@ -12,15 +12,12 @@ from typing import TYPE_CHECKING
 
 from kas_tui.features.importing.build_manifest import _sha
 from kas_tui.features.importing.build_prepare import PrepareMixin
-from kas_tui.features.importing.convert import sha256_file
+from kas_tui.features.importing.convert import MARKDOWN_EXTS, sha256_file
 from kas_tui.features.importing.includes import IncludeProblem, expand_includes
 from kas_tui.features.importing.toc_sphinx import toctree_lists
 
 if TYPE_CHECKING:
     from kas_tui.features.importing.build_layout import _Doc
-
-#: Sources whose include directives are looked for (Markdown, and MDX pages).
-_MARKDOWN = frozenset({".md", ".markdown", ".mdx"})
 
 
 class IncludesMixin(PrepareMixin):
@@ -35,7 +32,7 @@ class IncludesMixin(PrepareMixin):
         ``[!INCLUDE]``, MkDocs ``--8<--``): snippets, kept as assets, never pages;
         ``self.includes_of`` maps each page to the files it names."""
         named: set[str] = set()
-        markdown = [rel for rel in documents if Path(rel).suffix.lower() in _MARKDOWN]
+        markdown = [rel for rel in documents if Path(rel).suffix.lower() in MARKDOWN_EXTS]
         for rel, found in zip(markdown, self._named_by_each(markdown), strict=True):
             if found:
                 self.includes_of[rel] = found

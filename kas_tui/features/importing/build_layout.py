@@ -7,7 +7,7 @@ import os
 import posixpath
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
@@ -23,10 +23,15 @@ from kas_tui.core.okf.links import (
 )
 from kas_tui.features.importing.build_manifest import _one_line
 from kas_tui.features.importing.build_site_links import SiteLinksMixin
-from kas_tui.features.importing.convert import Converted
+from kas_tui.features.importing.convert import MARKDOWN_EXTS, Converted
 from kas_tui.features.importing.draft import Draft
 from kas_tui.features.importing.root_pages import with_first_pages
-from kas_tui.features.importing.source_meta import readable_name, site_title, subjects
+from kas_tui.features.importing.source_meta import (
+    acronyms_as_written,
+    readable_name,
+    site_title,
+    subjects,
+)
 from kas_tui.text import folder_summary as summary
 from kas_tui.text import prose
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION as MAX_DESCRIPTION
@@ -48,6 +53,15 @@ def _ancestors(folder: str) -> Iterator[str]:
     while folder:
         yield folder
         folder = posixpath.dirname(folder)
+
+
+def _unique_file(stem: str, suffix: str, taken: TakenNames) -> str:
+    """``stem + suffix``, or ``stem-2 + suffix``...: the first file name not taken in its
+    folder (``schema.json`` beside the folder ``schema/`` keeps its name)."""
+    name, n = stem + suffix, 2
+    while name in taken:
+        name, n = f"{stem}-{n}{suffix}", n + 1
+    return name
 
 
 def _titles_below(view: dict[str, tuple[str, str, str]]) -> dict[str, list[str]]:
@@ -164,7 +178,11 @@ class LayoutMixin(SiteLinksMixin):
                 parent = ASSETS_FOLDER
             base = slugify(posixpath.basename(folder), fallback="folder")
             out = posixpath.join(parent, base) if parent else base
-            if out in made:  # "Mail Flow/" beside "mail-flow/": one name, one bundle
+            if out == posixpath.join(ASSETS_FOLDER, ASSETS_FOLDER):
+                out = ASSETS_FOLDER  # the site's own assets/ is the package's, not assets/assets/
+            if (
+                out in made or out == ASSETS_FOLDER
+            ):  # "Mail Flow/" beside "mail-flow/": one name, one bundle
                 self.folders[folder] = out
                 continue
             slug = unique_slug(base, taken[parent])
@@ -174,6 +192,9 @@ class LayoutMixin(SiteLinksMixin):
             self.folders[folder] = out
         served = self.toc.served_as if self.toc is not None else {}
         named = {f: posixpath.basename(k) for k, f in served.items()}  # its own id
+        needed_lower: dict[str, str] = {}  # FAQ.md beside faq/ opens it too
+        for folder in sorted(needed):
+            needed_lower.setdefault(folder.lower(), folder)
         for rel in documents:
             if rel in old:
                 out = old[rel]["path"]
@@ -184,7 +205,8 @@ class LayoutMixin(SiteLinksMixin):
                 if plan is not None:  # where the TOC puts it; unlisted: the root, for now
                     folder = plan.folder_of.get(rel, "")
                 else:
-                    folder = self.folders[inner if inner in needed else posixpath.dirname(rel)]
+                    named_alike = needed_lower.get(inner.lower(), posixpath.dirname(rel))
+                    folder = self.folders[inner if inner in needed else named_alike]
                 base = slugify(named.get(rel) or Path(rel).stem)  # the site's own name
                 stem = unique_slug(base, taken[folder], at_root=not folder)
                 taken[folder].add(stem)
@@ -197,13 +219,13 @@ class LayoutMixin(SiteLinksMixin):
             # images and furniture never sit beside SKILL.md: the root holds bundles
             folder = self.folders[posixpath.dirname(rel)] or ASSETS_FOLDER
             suffix = Path(rel).suffix.lower()
-            if suffix in (".md", ".markdown", ".mdx"):
+            if suffix in MARKDOWN_EXTS:
                 suffix = (
                     ".txt"  # every .md in a package is a document: furniture and snippets are not
                 )
-            stem = unique_slug(slugify(Path(rel).stem, fallback="asset"), taken[folder])
-            taken[folder].add(stem + suffix)
-            self.assets[rel] = posixpath.join(folder, stem + suffix)
+            name = _unique_file(slugify(Path(rel).stem, fallback="asset"), suffix, taken[folder])
+            taken[folder].add(name)
+            self.assets[rel] = posixpath.join(folder, name)
 
     def _wrapper_folder(self, documents: list[str], assets: list[str]) -> str:
         """The one folder every page sits in, when there is one: an MkDocs site's
@@ -322,25 +344,30 @@ class LayoutMixin(SiteLinksMixin):
         """Out folder -> title, from the source folder's own name, written as the
         folder's documents write it when it is squashed (``SharePointServer`` ->
         "SharePoint Server", with ``view``'s titles; see :func:`.source_meta.readable_name`)."""
-        titles = {"": self._package_title()}
+        titles = {"": self._package_title(view)}
         named = self.toc.folder_titles() if self.toc is not None else {}
         titles_below = _titles_below(view or {})
         for src, out in self.folders.items():
             if out:
                 name = posixpath.basename(src)
                 below = titles_below.get(out, [])
+                only = below[0] if len(below) == 1 else ""  # a folder named for its one page
                 titles[out] = (
-                    named.get(src) or readable_name(name, below) or index_layout.folder_title(name)
+                    named.get(src)
+                    or (only if slugify(only) == slugify(name) else None)
+                    or readable_name(name, below)
+                    or acronyms_as_written(index_layout.folder_title(name), below)
                 )
         titles.update(self.group_titles)  # sub-bundles the build made: named by their label
         return titles
 
-    def _package_title(self) -> str:
+    def _package_title(self, view: dict[str, tuple[str, str, str]] | None = None) -> str:
         """The package's title: the site's own name (``site_name`` of mkdocs.yml,
         docfx.json's ``_appTitle``...), else the name of the folder the pages came from
         (the wrapper folder that became the root, unless it is called ``docs`` or the
         like, else the source folder), made readable; never the output folder's name,
-        which is a skill name."""
+        which is a skill name; its acronyms as the titles of ``view`` (the package's
+        documents: the same on every build) write them, else the drafts'."""
         cached = getattr(self, "_title_cache", None)
         if cached is None:
             files = sorted(self.source_files)  # the site config too, copied or not
@@ -348,13 +375,19 @@ class LayoutMixin(SiteLinksMixin):
             name = posixpath.basename(wrapper)
             if not name or name.lower() in _GENERIC_FOLDERS:
                 name = self.source.name
-            cached = (
-                site_title(self._read_source, files)
-                or readable_name(name)
-                or index_layout.folder_title(name)
+            site = site_title(self._read_source, files)
+            cached = self._title_cache = (
+                site,
+                readable_name(name) or index_layout.folder_title(name),
             )
-            self._title_cache = cached
-        return cached
+        site, folder_name = cached
+        if site:
+            return site
+        if view is not None:
+            written: Iterable[str] = (title for title, _d, _t in view.values())
+        else:
+            written = (d.draft.title for d in self.docs.values() if d.draft is not None)
+        return acronyms_as_written(folder_name, written)  # "Azure CLI", not "Azure cli"
 
     def _most_linked(self, view: dict[str, tuple[str, str, str]]) -> list[tuple[str, str, str]]:
         """(path, title, description) of the documents other documents link to most
@@ -530,7 +563,7 @@ class LayoutMixin(SiteLinksMixin):
         )
         facts = summary.PackageFacts(
             name=self.name,
-            title=self._package_title(),
+            title=self._package_title(view),
             products=subjects(self.source_meta, texts=[f"{v[0]}\n{v[1]}" for v in view.values()]),
             most_linked=self._most_linked(view),
             documents=len(view),

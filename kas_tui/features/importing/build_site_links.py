@@ -1,7 +1,8 @@
 """Where a link of a built page leads: the source page or asset it names, as the
 site it came from would serve it (a mixin of the builder; its state is the builder's).
 
-A link names a source file by its path (``../mail/restore.md``), by the path the site
+A link names a source file by its path (``../mail/restore.md``; in Docusaurus, also from
+the docs folder: ``api/store.md`` in ``usage/x.md``), by the path the site
 serves the page at (``/guide/app/``, ``../advanced/transports`` written against the
 page's own URL), under the docset's path on its site
 (``/dynamics365/business-central/welcome``, :mod:`.site_base`), or by a spelling that
@@ -30,6 +31,9 @@ def _loose_key(path: str) -> str:
 #: What a page served at a path is made from: ``/guide/app/`` is ``guide/app.md``, or
 #: ``guide/app/index.md``, or a docfx YAML page ``guide/app.yml``.
 _SERVED_AS = (".md", "/index.md", ".yml")
+#: A Docusaurus link naming a page's file: looked for beside the page, then from the
+#: docs folder (as Docusaurus resolves it).
+_DOCUSAURUS_FILES = (".md", ".mdx")
 
 
 class SiteLinksMixin:
@@ -106,7 +110,13 @@ class SiteLinksMixin:
             page = stem  # MkDocs serves docs/async.md at /async/
         path = unquote(target.partition("#")[0].partition("?")[0])
         joined = posixpath.normpath(posixpath.join(page, path))
-        return None if joined.startswith("..") else self._served_page(joined)
+        found = None if joined.startswith("..") else self._served_page(joined)
+        if found is None and self.toc.kind == "docusaurus" and path.endswith(_DOCUSAURUS_FILES):
+            # a file path not beside the page: Docusaurus looks for it in the docs folder
+            inside = posixpath.normpath(posixpath.join(self.toc.docs_dir, path)).lstrip("/")
+            if not inside.startswith(".."):
+                found = inside if inside in self.docs else self._loose_match(inside)
+        return found
 
     def _names_page(self, path: str) -> bool:
         """Whether ``path`` (as a site serves it, without ``.md``) is a source page."""

@@ -34,7 +34,9 @@ DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 DEFAULT_MAX_OUTPUT = 8 * 1024 * 1024
 DEFAULT_MAX_MEMORY = 4 * 1024**3
 
-MARKDOWN_EXTS = frozenset({".md", ".markdown", ".mdown", ".mkd"})
+#: Markdown sources (MDX is Markdown with JSX and ``import`` lines: its frontmatter and
+#: text are read as Markdown's; what is JSX stays as written).
+MARKDOWN_EXTS = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdx"})
 TEXT_EXTS = frozenset({".txt", ".text"})
 #: Plain-text formats wrapped in a fenced code block (the language is the fence's tag).
 CODE_EXTS = {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".xml": "xml", ".toml": "toml"}

@@ -56,6 +56,10 @@ _JUNK_TITLE = re.compile(
 _HTML_H1 = re.compile(r"<h1\b[^>]*>(.*?)</h1\s*>", re.I | re.S)
 #: An mkdocstrings directive: ``::: textual.events.Hide`` (its options indented below).
 _GENERATED_REFERENCE = re.compile(r"^:::[ \t]+([A-Za-z_][\w.]*)[ \t]*$", re.M)
+#: A reference definition's label (``  [MkDocs]: https://www.mkdocs.org``), and a
+#: bracketed phrase that may be a shortcut reference to one.
+_REF_DEFINITION = re.compile(r"^[ \t]{0,3}\[([^\]^][^\]]*)\]:", re.M)
+_SHORTCUT = re.compile(r"\[([^\]\[]+)\](?![(\[:])")
 _BOILERPLATE = re.compile(
     r"^(?:skip to|jump to|copyright|©|\(c\)|all rights reserved|table of contents|contents\b"
     r"|click here|sign in|log in|subscribe|share this|posted (?:on|by)|published|last updated"
@@ -155,10 +159,13 @@ def draft_title(converted: Converted, parsed: list[prose.Block]) -> str:
             title = title.split(" | ")[0]
         return _clean_title(title)
     if converted.kind not in ("xlsx", "xls", "csv", "code"):
+        # a page opening with an mkdocstrings directive opens with the reference's own
+        # heading: its first "## See also" is a section, no title
+        first_is_h1 = not _GENERATED_REFERENCE.match(converted.markdown.lstrip())
         for n, block in enumerate(parsed[:30]):
             if (
                 block.kind == "heading"
-                and (block.level == 1 or n == 0)
+                and (block.level == 1 or (n == 0 and first_is_h1))
                 and not _JUNK_TITLE.match(block.text)
                 and prose.words(block.text)
             ):
@@ -210,9 +217,10 @@ def draft_description(
     """
     others = siblings if isinstance(siblings, AlikeSet) else AlikeSet(siblings)
     first = ""
+    labels = _reference_labels(converted.markdown)
     for n, group in enumerate(_candidates(converted, title, parsed)):
         for candidate in group:
-            sentence = _finish(without_preamble(candidate))
+            sentence = _finish(without_preamble(_unbracketed(candidate, labels)))
             if not sentence or says_nothing(sentence, title) or norm(sentence) == norm(title):
                 continue
             first = first or sentence
@@ -223,6 +231,22 @@ def draft_description(
     if first:
         return _with_sections(first, title, parsed, common_headings)
     return _finish(_structure_sentence(converted, title, parsed))
+
+
+def _reference_labels(markdown: str) -> frozenset[str]:
+    """The labels of the page's reference definitions (``[MkDocs]: https://...``), lower
+    case: a ``[MkDocs]`` in its text is a link (a shortcut reference), shown as its words."""
+    if "]:" not in markdown:
+        return frozenset()
+    return frozenset(m.group(1).lower() for m in _REF_DEFINITION.finditer(markdown))
+
+
+def _unbracketed(text: str, labels: frozenset[str]) -> str:
+    """``text`` with its shortcut reference links as their words ("on top of MkDocs",
+    not "on top of [MkDocs]"); brackets no definition names stay ("[Preview]")."""
+    if not labels or "[" not in text:
+        return text
+    return _SHORTCUT.sub(lambda m: m.group(1) if m.group(1).lower() in labels else m.group(0), text)
 
 
 def _with_sections(
@@ -254,15 +278,36 @@ def _candidates(converted: Converted, title: str, parsed: list[prose.Block]) -> 
             yield [match.group(1)]
     seen = 0
     for kinds in (("paragraph",), ("item",)):
-        for block in parsed:
+        for at, block in enumerate(parsed):
             if block.kind not in kinds:
                 continue
             seen += 1
             if seen > 80:
                 break
             found = _sentences(block.text, title)
+            if found and block.kind == "paragraph" and found[-1].endswith(":"):
+                found[-1] = _with_list(found[-1], parsed[at + 1 : at + 40])
             if found:
                 yield found
+
+
+def _with_list(text: str, after: list[prose.Block]) -> str:
+    """A sentence that introduces a list ("... with support for:") ending with the
+    list's items ("... with support for: JavaScript, JSX and Vue."): without them it
+    stops mid-way. ``text`` as it was when no list follows."""
+    items = []
+    for block in after:
+        if block.kind != "item":
+            break
+        item = block.text.strip().rstrip(".;,")
+        words = item.split(" ", 2)
+        if len(words) > 1 and words[0][1:].islower() and words[1].islower():
+            item = item[0].lower() + item[1:]  # "support for custom errors"; "Angular" stays
+        items.append(item)
+    if not items:
+        return text
+    listed = ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else items[0]
+    return f"{text} {listed}."
 
 
 def _sentences(text: str, title: str) -> list[str]:

@@ -196,6 +196,24 @@ def readable_name(name: str, titles: Iterable[str] = ()) -> str | None:
     return text[0].upper() + text[1:]
 
 
+def acronyms_as_written(title: str, titles: Iterable[str]) -> str:
+    """``title`` (a folder's name made readable) with each word that ``titles`` write
+    in capitals mostly written so: "Azure cli" -> "Azure CLI" (its pages say "Azure
+    CLI"); every other word as it was."""
+    forms: dict[str, Counter[str]] = {}
+    for text in titles:
+        for word in _WORDS.findall(text):
+            forms.setdefault(word.lower(), Counter())[word] += 1
+
+    def spell(match: re.Match[str]) -> str:
+        word = match.group(0)
+        seen = forms.get(word.lower())
+        best = seen.most_common(1)[0][0] if seen else word
+        return best if len(best) > 1 and best.isupper() and not best.isdigit() else word
+
+    return _WORDS.sub(spell, title) if forms else title
+
+
 def _spelling(word: str, forms: Counter[str]) -> str:
     """How the titles write a word: lower case when they ever do mid-title ("for"),
     else their most common spelling ("SharePoint")."""

@@ -38,6 +38,7 @@ from urllib.parse import unquote
 
 from kas_tui.features.importing.toc_formats import (
     MD_HEADING,
+    SITE_PAGES,
     URL,
     docusaurus_ids,
     docusaurus_roots,
@@ -116,6 +117,26 @@ class Toc:
         inside = tuple(d + "/" for d in self.theme_dirs)
         return {p for p in paths if p.startswith(inside)} if inside else set()
 
+    def static_files(self, paths: Iterable[str]) -> set[str]:
+        """Those of ``paths`` in the docs folder of a site that makes pages from Markdown
+        only (MkDocs, Docusaurus) and that its TOC does not list: the site copies them
+        as they are (a JSON schema, a badge, a hook's data, ``package.json``); no pages.
+        So are Docusaurus' partials (``_warning.mdx``, anything in ``_folder/``): pages
+        import them, the site never serves them."""
+        pages = SITE_PAGES.get(self.kind)
+        if pages is None:
+            return set()
+        inside = self.docs_dir + "/" if self.docs_dir else ""
+        listed = self.order()
+
+        def served(path: str) -> bool:
+            if not path.lower().endswith(pages):
+                return False
+            inner = path[len(inside) :].split("/")
+            return self.kind != "docusaurus" or not any(p.startswith("_") for p in inner)
+
+        return {p for p in paths if p.startswith(inside) and not served(p) and p not in listed}
+
     def labels(self) -> dict[str, str]:
         """Page path -> the title the site gives it in its nav (first mention): MkDocs
         titles a page by its nav entry. Other TOCs' labels are link texts (a wiki's
@@ -155,17 +176,21 @@ class Toc:
     def folder_titles(self) -> dict[str, str]:
         """Source folder -> the name the TOC gives it: a section whose pages mostly
         sit in one folder, which holds mostly that section's pages ("Guide" for
-        ``docs/guide``, "CSS Types" for ``docs/css_types``); the largest such section
-        names a folder (of equal ones, the innermost)."""
+        ``docs/guide``, "CSS Types" for ``docs/css_types``); the section whose pages
+        are most nearly the folder's names it ("Contributing" for ``contributing/``,
+        not the "Community" around it that holds ``guides/`` too), of equal ones the
+        largest, then the innermost."""
         below = _folder_counts(self.order())
-        found: dict[str, tuple[int, str]] = {}
+        found: dict[str, tuple[float, int, str]] = {}
         for node, _above in self.walk():
             if node.path is not None or not node.title:
                 continue
             pages = [n.path for n, _a in Toc("", "", [node]).walk() if n.path]
-            if len(pages) < 2:
+            if not pages:
                 continue
             counts = _folder_counts(pages)
+            if len(pages) == 1 and below.get(posixpath.dirname(pages[0])) != 1:
+                continue  # one page names only a folder of its own ('Style Guide')
             fits = [
                 f
                 for f, n in counts.items()
@@ -174,9 +199,11 @@ class Toc:
             if not fits:
                 continue
             folder = max(fits, key=lambda f: (f.count("/"), f))
-            if len(pages) >= found.get(folder, (0, ""))[0]:  # equal: the inner one
-                found[folder] = (len(pages), node.title)
-        return {folder: title for folder, (_n, title) in found.items()}
+            n = counts[folder]
+            alike = n / (len(pages) + below.get(folder, n) - n)  # shared / either's pages
+            if (alike, len(pages)) >= found.get(folder, (0.0, 0, ""))[:2]:  # equal: inner
+                found[folder] = (alike, len(pages), node.title)
+        return {folder: title for folder, (_a, _n, title) in found.items()}
 
 
 def _folder_counts(pages: Iterable[str]) -> dict[str, int]:
@@ -476,7 +503,7 @@ class _Reader:
                         f"{where} names the folder {href}, which holds no toc.yml or TOC.md; "
                         "add one there or name a page"
                     )
-                elif not self.find(target):
+                elif not self.find(target) and not _off_source(href):
                     self.problems.append(
                         f"{where} names {href}, which is not in the source ({target}); fix "
                         "the href or add the page"
@@ -522,7 +549,7 @@ class _Reader:
                     node.children += self.docfx(nested, self.read(nested) or "", chain)
                 elif self.find(target):
                     node.path = self.find(target)
-                else:
+                elif not _off_source(href):
                     self.problems.append(
                         f"{path}:{number}: names {href}, which is not in the source "
                         f"({target}); fix the link or add the page"
@@ -542,6 +569,13 @@ def _pruned(nodes: list[TocNode]) -> list[TocNode]:
         if node.path or node.children:
             kept.append(node)
     return kept
+
+
+def _off_source(href: str) -> bool:
+    """Whether a TOC's ``href`` not in the source is a page of the site the docset is
+    published on, as a URL is (``/azure/cloud-shell/quickstart?toc=...``: another
+    docset's page): no mistake to fix."""
+    return href.strip().startswith("/")
 
 
 def _join(folder: str, href: str) -> str:

@@ -87,6 +87,12 @@ URL = re.compile(f"{SCHEME.pattern}|^//")
 MD_HEADING = re.compile(r"^(#{1,6})(?:[ \t]+|(?=\[))(.*?)(?:[ \t]+#+)?[ \t]*$")
 #: The pages of a wiki or a Sphinx project.
 MARKDOWN_PAGES = (".md", ".markdown")
+#: What a site generator makes pages of (MkDocs' Markdown extensions, Docusaurus' MD
+#: and MDX); every other file in its docs folder is served as it is.
+SITE_PAGES = {
+    "mkdocs": (".md", ".markdown", ".mdown", ".mkdn", ".mkd"),
+    "docusaurus": (".md", ".mdx"),
+}
 _NUMBER_PREFIX = re.compile(r"^\d+[-_.]\s*")
 
 
