@@ -47,6 +47,15 @@ _CODE = re.compile(r"`+([^`]*)`+")
 _FOOTNOTE = re.compile(r"\[\^[^\]]*\]")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
 _SPACES = re.compile(r"\s+")
+#: Keys as MkDocs' pymdownx.keys writes them: ``++ctrl+alt+delete++``.
+_KEYS = re.compile(r"\+\+([A-Za-z0-9][\w-]*(?:\+[A-Za-z0-9][\w-]*)*)\+\+")
+
+
+def _key_names(match: re.Match[str]) -> str:
+    """``++ctrl+return++`` as the site shows it: Ctrl+Return."""
+    return "+".join(part[:1].upper() + part[1:] for part in match.group(1).split("+"))
+
+
 _ABBREVIATIONS = re.compile(
     r"(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|no|fig|dr|mr|mrs|ms|st|jr|sr|inc|ltd|co|corp"
     r"|dept|est|min|max|vol|ver|v|al)|\b[A-Z])\.$",
@@ -79,8 +88,8 @@ def inline_text(text: str) -> str:
     """One line of Markdown as plain text: links keep their words, markup goes.
 
     Each pattern needs a character of its own (``<``, ``[``, a backtick, ``*``, ``_``
-    or ``~``, a backslash, ``&``); one whose character the line lacks is not run (most
-    lines of prose have none of them)."""
+    or ``~``, ``++``, a backslash, ``&``); one whose character the line lacks is not run
+    (most lines of prose have none of them). Keys written ``++ctrl+c++`` read "Ctrl+C"."""
     if "<" in text:
         text = _COMMENT.sub(" ", text)
     if "[" in text:
@@ -99,6 +108,8 @@ def inline_text(text: str) -> str:
     if "*" in text or "_" in text or "~" in text:
         for _ in range(2):
             text = _EMPHASIS.sub(r"\2", text)
+    if "++" in text:
+        text = _KEYS.sub(_key_names, text)
     if "\\" in text:
         text = _ESCAPE.sub(r"\1", text)
     if "&" in text:

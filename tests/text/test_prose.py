@@ -25,6 +25,7 @@ def every_pattern(text: str) -> str:
     text = prose._CODE.sub(r"\1", text)
     for _ in range(2):
         text = prose._EMPHASIS.sub(r"\2", text)
+    text = prose._KEYS.sub(prose._key_names, text)
     text = prose._ESCAPE.sub(r"\1", text)
     text = text.replace("&nbsp;", " ").replace("&amp;", "&").replace("&lt;", "<")
     text = text.replace("&gt;", ">").replace("&quot;", '"').replace("&#39;", "'")
@@ -49,6 +50,9 @@ MARKUP = st.one_of(
             "~~",
             "é",
             "中",
+            "++",
+            "+",
+            "++ctrl+c++",
         ]
     ),
 )
@@ -222,3 +226,9 @@ def test_an_mkdocstrings_directives_options_are_no_paragraph() -> None:
     assert list(prose.blocks(page)) == []
     tip = ":::tip What You'll Learn\n\n- How to set up a store\n\n:::\n\nThe store holds it.\n"
     assert [b.text for b in prose.blocks(tip)] == ["How to set up a store", "The store holds it."]
+
+
+def test_keys_written_for_pymdownx_read_as_the_site_shows_them() -> None:
+    """Textual's Button page: "by pressing ++return++ when it has focus"."""
+    line = "Press ++ctrl+return++ or ++return++ when it has focus; 1 + 1 ++ 2."
+    assert prose.inline_text(line) == ("Press Ctrl+Return or Return when it has focus; 1 + 1 ++ 2.")
