@@ -474,6 +474,8 @@ class LayoutMixin(SiteLinksMixin):
                     else summary.MAX_DESCRIPTION
                 ),
             )
+            if folder and total == 1 and len(documents) == 1:  # a page and its images:
+                description = view[docs_in[folder][0]][1]  # the bundle says what it says
             out[folder] = (title, description, total)
         return out
 

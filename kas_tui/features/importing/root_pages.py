@@ -64,8 +64,8 @@ def with_first_pages(
         heading = title if title.casefold() not in headings else f"{title} pages"
         whole = [_told_apart(e, used, title) for e in pages]
         subs = [_short(_told_apart(e, used, title)) for e in pages if e.is_bundle]
-        if len(subs) == 1 or not pages:
-            continue  # one sub-bundle is the bundle again, in other words
+        if len(subs) == 1 or len(pages) <= 1:
+            continue  # one sub-bundle or one page is the bundle again, in other words
         listed = subs or whole  # its sub-bundles, else its pages
         section = (heading, listed)
         count = sum(len(items) for _h, items in out) + len(listed)

@@ -182,3 +182,28 @@ def test_names_holding_commas_are_parted_by_semicolons() -> None:
         "Get started; Security, privacy, and compliance; and Responsible AI"
     )
     assert join_words(["Get started", "Finance", "Sales"]) == "Get started, Finance and Sales"
+
+
+def test_a_bundle_of_one_page_says_what_its_page_says(tmp_path: Path) -> None:
+    """mkdocs-material keeps each blog post in a folder with its images; the bundle's
+    entry read "1 reference document on Blog support just landed: Blog support just
+    landed." It now says what the page says."""
+    from tests.helpers.build_sources import write_sources
+
+    files = {
+        "docs/posts/blog-support/index.md": "# Blog support just landed\n\n"
+        "Our new blog is built with the brand new built-in blog plugin.\n",
+        "docs/posts/blog-support/screen.png": "png",
+        "docs/posts/search/index.md": "# Search: better, faster, smaller\n\n"
+        "How we rebuilt client-side search, making it faster and smaller.\n",
+        "docs/posts/search/shot.png": "png",
+        "docs/posts/search/extra.md": "# Search internals\n\nHow the index is built.\n",
+    }
+    out = tmp_path / "kb"
+    assert build(write_sources(tmp_path / "src", files), out, workers=1).errors == 0
+    index = parse_index((out / "posts" / "index.md").read_text())
+    entries = {e.target: e.description for e in index.entries}
+    assert entries["blog-support/"] == (
+        "Our new blog is built with the brand new built-in blog plugin."
+    )
+    assert entries["search/"].startswith("2 ")  # two pages: a bundle's own sentence

@@ -75,6 +75,14 @@ def test_a_bundle_holding_one_sub_bundle_adds_nothing() -> None:
     assert [h for h, _items in groups] == [None, "Guide"]  # passed over, not a stop
 
 
+def test_a_bundle_holding_one_page_adds_nothing() -> None:
+    """A one-page bundle's entry says what its page says: listing the page too made two
+    root entries alike (mkdocs-material's Changelog, KAS041)."""
+    one = {**PAGES, "shop": [_doc("shop/terms.md", "Terms")]}
+    groups = with_first_pages(ROOT, one.__getitem__, str.title, _render, budget=1300)
+    assert [h for h, _items in groups] == [None, "Guide"]  # passed over, not a stop
+
+
 def test_a_root_already_over_its_share_lists_nothing_more() -> None:
     assert with_first_pages(ROOT, PAGES.__getitem__, str.title, _render, budget=60) == [
         (h, list(items)) for h, items in ROOT
