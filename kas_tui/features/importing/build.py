@@ -54,6 +54,7 @@ from kas_tui.features.importing.build_manifest import (
     load_manifest,
 )
 from kas_tui.features.importing.build_reconcile import ReconcileMixin
+from kas_tui.features.importing.build_skill import SkillMixin
 from kas_tui.features.importing.build_toc_tree import TocTreeMixin
 from kas_tui.features.importing.convert import ConversionError, Limits, sha256_file
 from kas_tui.features.importing.draft import GENERATOR, draft_document, dump_yaml
@@ -165,11 +166,17 @@ def build(
 
 
 class _Builder(
-    LayoutMixin, IncludesMixin, GroupsMixin, TocTreeMixin, ReconcileMixin, ManifestMixin
+    LayoutMixin,
+    SkillMixin,
+    IncludesMixin,
+    GroupsMixin,
+    TocTreeMixin,
+    ReconcileMixin,
+    ManifestMixin,
 ):
-    """The five stages; the paths, links and indexes (:mod:`.build_layout`), a later
-    build's reconciling (:mod:`.build_reconcile`) and the manifest
-    (:mod:`.build_manifest`) come from its mixins."""
+    """The five stages; the paths, links and indexes (:mod:`.build_layout`), SKILL.md
+    (:mod:`.build_skill`), a later build's reconciling (:mod:`.build_reconcile`) and the
+    manifest (:mod:`.build_manifest`) come from its mixins."""
 
     def __init__(
         self,

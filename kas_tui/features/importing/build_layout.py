@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -30,7 +29,6 @@ from kas_tui.features.importing.source_meta import (
     acronyms_as_written,
     readable_name,
     site_title,
-    subjects,
 )
 from kas_tui.text import folder_summary as summary
 from kas_tui.text import prose
@@ -44,8 +42,6 @@ _GENERIC_FOLDERS = frozenset(
 )
 #: Where the assets of the package's root go (images, furniture, site configs).
 ASSETS_FOLDER = "assets"
-#: Words that mark a page as history: never an entry point.
-_OBSOLETE = re.compile(r"\b(obsolete|deprecated|retired|legacy|no longer supported)\b", re.I)
 
 
 def _ancestors(folder: str) -> Iterator[str]:
@@ -389,29 +385,6 @@ class LayoutMixin(SiteLinksMixin):
             written = (d.draft.title for d in self.docs.values() if d.draft is not None)
         return acronyms_as_written(folder_name, written)  # "Azure CLI", not "Azure cli"
 
-    def _most_linked(self, view: dict[str, tuple[str, str, str]]) -> list[tuple[str, str, str]]:
-        """(path, title, description) of the documents other documents link to most
-        (three links at least), obsolete and deprecated ones left out: where readers of
-        the site are sent most often, so where an agent may start."""
-        inbound = Counter(target for _source, target in self.links_between)
-        chosen = []
-        for source, count in sorted(inbound.items(), key=lambda kv: (-kv[1], kv[0])):
-            doc = self.docs.get(source)
-            if count < 3 or doc is None or doc.out not in view:
-                continue
-            title, description, _type = view[doc.out]
-            if doc.draft is not None:
-                fields = doc.draft.frontmatter
-            else:  # unchanged since the last build: as it recorded them
-                fields = (self.manifest or {}).get("documents", {}).get(source, {}).get("fields")
-            status = str((fields or {}).get("status") or "").lower()
-            if status == "deprecated" or _OBSOLETE.search(f"{title} {description}"):
-                continue
-            chosen.append((doc.out, title, description))
-            if len(chosen) == 8:
-                break
-        return chosen
-
     def _read_source(self, rel: str) -> str | None:
         try:
             return read_regular(self.source / rel).decode("utf-8", errors="replace")
@@ -501,7 +474,34 @@ class LayoutMixin(SiteLinksMixin):
             ]
             wanted[folder] = _distinct_titles(entries)
         self._wanted = wanted  # the root index lists the first bundles' entries too
+        self._root_groups = None
+        if "" in wanted:
+            self._root_groups = self._first_pages(wanted[""], info, view)
+        if self._root_groups is not None:  # a bundle listed below says so (root_pages)
+            said = {e.path: e.description for _h, items in self._root_groups for e in items}
+            wanted[""] = [
+                (target, title, said.get(target, description), is_bundle)
+                for target, title, description, is_bundle in wanted[""]
+            ]
         return wanted, info
+
+    def _first_pages(
+        self, entries: list[tuple[str, str, str, bool]], info: dict, view: dict
+    ) -> list | None:
+        """The root index's sections when the source's TOC orders it: its own, then its
+        first bundles' entries (``root_pages.with_first_pages``); ``None`` without a TOC."""
+        groups = self._toc_groups("", self._new_entries(entries, view), info)
+        if groups is None:
+            return None
+        wanted = self._wanted
+        return with_first_pages(
+            groups,
+            lambda bundle: self._listed(bundle, wanted.get(bundle, []), info, view),
+            lambda bundle: info[bundle][0],
+            lambda gs: index_layout.new_index_in_sections("", info[""][0], gs),
+            self.index_budget,
+            lambda bundle: summary.count_phrase(info[bundle][2], None),
+        )
 
     @staticmethod
     def _new_entries(
@@ -519,15 +519,9 @@ class LayoutMixin(SiteLinksMixin):
     ) -> str:
         new = self._new_entries(entries, view)
         groups = self._toc_groups(folder, new, info)
-        wanted = getattr(self, "_wanted", None)
-        if folder == "" and wanted is not None and groups is not None:  # the TOC's order
-            groups = with_first_pages(
-                groups,
-                lambda bundle: self._listed(bundle, wanted.get(bundle, []), info, view),
-                lambda bundle: info[bundle][0],
-                lambda gs: index_layout.new_index_in_sections("", info[""][0], gs),
-                self.index_budget,
-            )
+        root = getattr(self, "_root_groups", None)
+        if folder == "" and root is not None:  # the TOC's order, its first bundles' entries
+            groups = root
         if groups is not None:
             return index_layout.new_index_in_sections(folder, info[folder][0], groups)
         return index_layout.new_index(folder, info[folder][0], new)
@@ -550,31 +544,3 @@ class LayoutMixin(SiteLinksMixin):
             self.result.indexes += 1
         self._info = info
         return written
-
-    # -- SKILL.md ---------------------------------------------------------------------------
-
-    def _skill(self, view: dict[str, tuple[str, str, str]]) -> tuple[str, str]:
-        info = self._info or self._descriptions(view)
-        top = [f for f in info if f and "/" not in f]
-        types = Counter(t for _title, _desc, t in view.values() if t)
-        kinds = Counter(
-            self.kinds.get(d.source, "markdown") for d in self.docs.values() if d.out in view
-        )
-        root_docs = sorted(
-            ((p, v[0], v[1]) for p, v in view.items() if "/" not in p), key=lambda x: x[1].lower()
-        )
-        facts = summary.PackageFacts(
-            name=self.name,
-            title=self._package_title(view),
-            products=subjects(self.source_meta, texts=[f"{v[0]}\n{v[1]}" for v in view.values()]),
-            most_linked=self._most_linked(view),
-            documents=len(view),
-            bundles=[(f, info[f][0], info[f][1], info[f][2]) for f in top],
-            root_documents=root_docs,
-            types=types,
-            kinds=kinds,
-            source=self.source.name,
-            failed=[f"{self._rel(e.source)}: {e.reason}" for e in self.result.failed],
-            topics=summary.topics([v[0] for v in view.values()], limit=6),
-        )
-        return summary.skill_description(facts), summary.skill_body(facts)

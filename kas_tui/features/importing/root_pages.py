@@ -45,17 +45,54 @@ def with_first_pages(
     titles: Callable[[str], str],
     render: Callable[[Sequence[Group]], str],
     budget: int,
+    counted: Callable[[str], str] = lambda _bundle: "",
 ) -> list[Group]:
     """``groups`` (the root index's own sections) followed by a section per bundle the
     root lists, in its order, holding that bundle's sub-bundles (else its pages), for
     bundle whose section keeps the rendered root (``render``) within ``ROOT_SHARE`` of
     ``budget`` tokens and ``MAX_BUNDLE_ENTRIES`` entries, up to the first that does not
     fit. ``entries_of(folder)``
-    gives a bundle's entries as its own index lists them; ``titles(folder)`` its title."""
+    gives a bundle's entries as its own index lists them; ``titles(folder)`` its title;
+    ``counted(folder)`` what it holds in a few words ("1,821 documents").
+
+    A bundle whose section is added says so in its own entry ("1,821 documents; its
+    sections are listed below"), rather than naming them a second time: the words its
+    sentence shared with the section's entries drew walks to its index, which lists
+    those same entries again, a turn spent for nothing."""
+    added = _added(groups, entries_of, titles, render, budget)
+    below = {bundle: (kind, len(section[1])) for bundle, kind, section in added}
+
+    def said(entry: NewEntry) -> str:
+        kind, n = below[entry.path]
+        lead = f"{titles(entry.path)}: {counted(entry.path)}".rstrip(": ")
+        if kind == "pages":
+            return f"{lead}, listed below."
+        return f"{lead}; its {n} sections are listed below."
+
+    out = [
+        (
+            heading,
+            [NewEntry(e.path, e.title, said(e), e.kind) if e.path in below else e for e in items],
+        )
+        for heading, items in groups
+    ]
+    return out + [section for _bundle, _kind, section in added]
+
+
+def _added(
+    groups: Sequence[Group],
+    entries_of: Callable[[str], Sequence[NewEntry]],
+    titles: Callable[[str], str],
+    render: Callable[[Sequence[Group]], str],
+    budget: int,
+) -> list[tuple[str, str, Group]]:
+    """(bundle, what is listed: "sections" or "pages", its section) for each bundle
+    :func:`with_first_pages` adds a section for."""
+    added: list[tuple[str, str, Group]] = []
     out = [(heading, list(items)) for heading, items in groups]
     limit = int(budget * ROOT_SHARE)
     if estimate_tokens(render(out)) >= limit:
-        return out
+        return added
     headings = {h.casefold() for h, _items in out if h}
     used = {e.title.casefold() for _h, items in out for e in items}
     for bundle in [e.path for _h, items in groups for e in items if e.is_bundle]:
@@ -72,9 +109,10 @@ def with_first_pages(
         if count > MAX_BUNDLE_ENTRIES or estimate_tokens(render([*out, section])) > limit:
             break  # the TOC's first bundles only: a later one never comes before it
         out.append(section)
+        added.append((bundle, "sections" if subs else "pages", section))
         headings.add(heading.casefold())
         used |= {e.title.casefold() for e in listed}
-    return out
+    return added
 
 
 def _short(entry: NewEntry) -> NewEntry:

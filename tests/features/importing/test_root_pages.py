@@ -83,6 +83,16 @@ def test_a_bundle_holding_one_page_adds_nothing() -> None:
     assert [h for h, _items in groups] == [None, "Guide"]  # passed over, not a stop
 
 
+def test_a_bundle_listed_below_says_so_in_its_own_entry() -> None:
+    groups = with_first_pages(
+        ROOT, PAGES.__getitem__, str.title, _render, budget=1300, counted=lambda b: "3 pages"
+    )
+    said = {e.path: e.description for e in groups[0][1]}
+    assert said["guide"] == "Guide: 3 pages, listed below."
+    assert said["shop"] == "Shop: 3 pages; its 2 sections are listed below."
+    assert said["api"] == "Every class."  # not listed below: its own sentence
+
+
 def test_a_root_already_over_its_share_lists_nothing_more() -> None:
     assert with_first_pages(ROOT, PAGES.__getitem__, str.title, _render, budget=60) == [
         (h, list(items)) for h, items in ROOT
@@ -119,6 +129,13 @@ def test_a_built_site_lists_its_first_chapters_at_the_root(tmp_path: Path) -> No
     report = check(pkg, agent_ready=True)
     assert not [f for f in report.findings if f.severity == "error"]
     assert not [f for f in report.findings if f.code in ("KAS045", "KAS041")]
+    # the bundle listed below says so, rather than naming its pages a second time
+    said = {e.target: e.description for e in root.entries}
+    assert said["guide/"] == "Guide: 2 documents, listed below."
+    before = {p: p.read_bytes() for p in out.rglob("*.md")}
+    (source / "docs" / "blog" / "post.md").write_text(page("Releases") + "\nMore.\n")
+    again = build(source, out, now=NOW, workers=1)  # a later build keeps it, says nothing
+    assert again.kept == [] and (out / "index.md").read_bytes() == before[out / "index.md"]
 
 
 def test_without_a_toc_the_root_lists_only_its_own(tmp_path: Path) -> None:
