@@ -277,3 +277,12 @@ def test_parse_reports_every_repeated_key_with_both_lines() -> None:
     assert parsed is not None and parsed.data["type"] == "Policy"
     assert parsed.duplicates == (fm.DuplicateKey("a", 6, 7), fm.DuplicateKey("type", 2, 8))
     assert fm.parse("---\ntype: Reference\ntitle: T\n---\n").duplicates == ()
+
+
+def test_a_control_character_in_yaml_is_reported_on_one_line():
+    """PyYAML puts 'in "<unicode string>", position 27' on a line of its own; a build's
+    summary then showed it as a second, unindented line."""
+    with pytest.raises(FormatError) as caught:
+        fm.parse("---\ntitle: a\ndescription: Says \x07 x\n---\nbody\n")
+    assert "\n" not in str(caught.value)
+    assert "control characters are not allowed" in str(caught.value)

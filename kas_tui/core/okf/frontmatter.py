@@ -151,7 +151,7 @@ def compose(yaml_text: str, *, first_line: int = 1, loader: type = FastLoader) -
     except yaml.MarkedYAMLError as exc:
         raise _yaml_error(exc, first_line) from None
     except yaml.YAMLError as exc:
-        raise FormatError(f"invalid YAML: {exc}", line=first_line) from None
+        raise FormatError(f"invalid YAML: {_one_line(exc)}", line=first_line) from None
     except RecursionError:
         raise FormatError("YAML nested too deeply to read", line=first_line) from None
     finally:
@@ -184,7 +184,7 @@ def construct(node: yaml.Node | None, *, first_line: int = 1, loader: type = Fas
         raise _yaml_error(exc, first_line) from None
     except (yaml.YAMLError, TypeError, ValueError) as exc:
         # e.g. an unhashable mapping key: ``? [a, b] : c``
-        raise FormatError(f"invalid YAML value: {exc}", line=first_line) from None
+        raise FormatError(f"invalid YAML value: {_one_line(exc)}", line=first_line) from None
     except RecursionError:
         raise FormatError("YAML nested too deeply to read", line=first_line) from None
     finally:
@@ -259,6 +259,11 @@ _UNCLOSED = {
     "while parsing a flow mapping": ("a { mapping", "}"),
     "while scanning a quoted scalar": ("a quoted value", "its closing quote"),
 }
+
+
+def _one_line(exc: Exception) -> str:
+    """PyYAML's message on one line (it puts "in <unicode string>, position 29" on its own)."""
+    return " ".join(str(exc).split())
 
 
 def _yaml_error(exc: yaml.MarkedYAMLError, first_line: int) -> FormatError:

@@ -97,3 +97,13 @@ def line_end(text: str, offset: int) -> int:
 def control_chars(value: str) -> list[str]:
     """Characters in ``value`` that have no place in metadata: C0/C1 controls but tab and LF."""
     return [c for c in value if (ord(c) < 32 and c not in "\t\n") or 0x7F <= ord(c) < 0xA0]
+
+
+#: Each character :func:`control_chars` finds, as a space.
+_AS_SPACES = {c: " " for c in [*range(32), *range(0x7F, 0xA0)] if chr(c) not in "\t\n"}
+
+
+def without_controls(value: str) -> str:
+    """``value`` with each character :func:`control_chars` finds made a space (text
+    drafted from a file's name or body, before it becomes metadata)."""
+    return value.translate(_AS_SPACES) if control_chars(value) else value

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from kas_tui.core.fileio import read_regular
+from kas_tui.core.okf.text import without_controls
 from kas_tui.core.store import write_atomic
 from kas_tui.features.importing.draft import GENERATOR
 
@@ -34,8 +35,8 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _one_line(text: str) -> str:
-    """Text as an index entry holds it: one line, single spaces."""
-    return " ".join(text.split())
+    """Text as an index entry holds it: one line, single spaces, no control characters."""
+    return " ".join(without_controls(text).split())
 
 
 def _sha(text: str) -> str:

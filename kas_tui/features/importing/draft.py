@@ -35,6 +35,7 @@ from kas_tui.core.okf import yaml_patch
 from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.core.okf.lifecycle import now_timestamp
 from kas_tui.core.okf.links import rewrite_links, site_link
+from kas_tui.core.okf.text import without_controls
 from kas_tui.core.okf.timestamp import Timestamp
 from kas_tui.features.importing.convert import Converted
 from kas_tui.features.importing.heuristics import (
@@ -241,6 +242,8 @@ def draft_document(
     doc_type = (type or "").strip() or _text(foreign.get("type"))
     if not doc_type:
         doc_type = infer_type(converted, title, parsed, existing_types)
+    # a control character has no place in metadata (a file named with one, a body's ESC)
+    title, description = without_controls(title), without_controls(description)
     ours: dict[str, Any] = {"type": doc_type, "title": title, "description": description}
     tags = draft_tags(converted, foreign)
     if tags and "tags" not in foreign:

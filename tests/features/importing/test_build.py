@@ -438,3 +438,29 @@ def test_a_build_record_spoilt_by_hand_is_refused_naming_what(
     assert MANIFEST in err and "remove the file to build the package again" in err
     assert "Traceback" not in err
     assert tree(copy) == before and tree(outside) == theirs
+
+
+def test_control_characters_in_a_pages_name_body_or_metadata_never_reach_its_entry(
+    tmp_path: Path, capsys
+) -> None:
+    """A page named with an ESC, a body that opens with a colour code, a description with
+    one: the build wrote them into an index entry, which refused them: a traceback, and
+    nothing built. Now they are spaces, in the entries and in the metadata drafted."""
+    from kas_tui.core.okf.text import control_chars
+
+    files = {
+        "guide/ctl\x1bname.md": "# Ctl\n\nname\x1b[31m red and more words here.\n",
+        "guide/own.md": article("Own", '"Says \\e what it says."', "# Own\n\nBody.\n"),
+        "guide/plain.md": "# Plain\n\nA plain page about plain things.\n",
+    }
+    out = tmp_path / "kb"
+    assert main(["build", str(write_sources(tmp_path / "src", files)), str(out)]) == 0
+    assert "Traceback" not in capsys.readouterr().err
+    for index in out.rglob("index.md"):
+        for entry in parse_index(index.read_text("utf-8")).entries:
+            assert not control_chars(entry.title + entry.description), entry
+    for page in (out / "guide").glob("*.md"):
+        parsed = fm.parse(page.read_text("utf-8"))
+        if parsed is not None and page.name != "index.md":
+            said = f"{parsed.data.get('title')} {parsed.data.get('description')}"
+            assert not control_chars(said), page
