@@ -359,7 +359,7 @@ def _build_summary(result: Any, *, verbose: bool = False) -> int:
     verb = "Built" if result.first else "Updated"
     total = sum(result.seconds.values())
     print(
-        f"{verb} {result.out} from {result.sources:,} source files in {total:.1f} s: "
+        f"{verb} {visible(str(result.out))} from {result.sources:,} source files in {total:.1f} s: "
         f"{len(result.created):,} created, {len(result.updated):,} updated, "
         f"{result.unchanged:,} unchanged, {len(result.failed):,} failed"
         + (f", {result.assets:,} assets copied" if result.assets else "")
@@ -371,12 +371,12 @@ def _build_summary(result: Any, *, verbose: bool = False) -> int:
     if result.failed:
         print(f"{len(result.failed)} file(s) could not be converted:", file=err)
         for error in result.failed:
-            print(f"  {error.message}", file=err)
+            print(f"  {visible(error.message)}", file=err)
     for note in result.kept:
-        print(f"  kept: {note}", file=err)
+        print(f"  kept: {visible(note)}", file=err)
     if verbose or len(result.notes) <= _NOTES_LISTED:
         for note in result.notes:
-            print(f"  note: {note}", file=err)
+            print(f"  note: {visible(note)}", file=err)
     else:
         _notes_summary(result.notes, err)
     if result.report is not None:
@@ -390,5 +390,5 @@ def _build_summary(result: Any, *, verbose: bool = False) -> int:
         )
         for finding in [f for f in report.findings if f.severity == "error"][:20]:
             where = f"{finding.path}:{finding.line}" if finding.line else finding.path
-            print(f"  {where}: {finding.code} {finding.message}", file=err)
+            print(f"  {visible(where)}: {finding.code} {visible(finding.message)}", file=err)
     return 1 if result.failed or result.errors else 0

@@ -464,3 +464,17 @@ def test_control_characters_in_a_pages_name_body_or_metadata_never_reach_its_ent
         if parsed is not None and page.name != "index.md":
             said = f"{parsed.data.get('title')} {parsed.data.get('description')}"
             assert not control_chars(said), page
+
+
+def test_build_notes_naming_hostile_names_print_no_control_character(
+    tmp_path: Path, capsys
+) -> None:
+    """A nav naming a page 'ghost<ESC>[2J.md' (clear the screen) printed its note raw."""
+    files = {
+        "mkdocs.yml": 'site_name: Site\nnav:\n  - index.md\n  - "ghost\\e[2J.md"\n',
+        "docs/index.md": "# Home\n\nThe home page of the site, in a few words.\n",
+    }
+    out = tmp_path / "kb"
+    main(["build", str(write_sources(tmp_path / "src", files)), str(out), "--verbose"])
+    err = capsys.readouterr().err
+    assert "ghost\\x1b[2J.md" in err and "\x1b" not in err
