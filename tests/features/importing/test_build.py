@@ -469,12 +469,15 @@ def test_control_characters_in_a_pages_name_body_or_metadata_never_reach_its_ent
 def test_build_notes_naming_hostile_names_print_no_control_character(
     tmp_path: Path, capsys
 ) -> None:
-    """A nav naming a page 'ghost<ESC>[2J.md' (clear the screen) printed its note raw."""
+    """A nav naming 'ghost<ESC>[2J.md' (clear the screen) or 'new<LF>line.md': each note
+    stays one line, its names written out."""
     files = {
-        "mkdocs.yml": 'site_name: Site\nnav:\n  - index.md\n  - "ghost\\e[2J.md"\n',
+        "mkdocs.yml": 'site_name: Site\nnav:\n  - index.md\n  - "ghost\\e[2J.md"\n'
+        '  - "new\\nline.md"\n',
         "docs/index.md": "# Home\n\nThe home page of the site, in a few words.\n",
     }
     out = tmp_path / "kb"
     main(["build", str(write_sources(tmp_path / "src", files)), str(out), "--verbose"])
     err = capsys.readouterr().err
     assert "ghost\\x1b[2J.md" in err and "\x1b" not in err
+    assert "nav names new\\nline.md, which" in err  # one line, not two
