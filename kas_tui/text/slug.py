@@ -19,6 +19,9 @@ from pathlib import Path
 RESERVED = frozenset({"index", "log"})
 #: Stems a document may not take at the package root.
 RESERVED_AT_ROOT = RESERVED | {"skill"}
+#: Names no file may have on Windows, whatever its extension (``con.md``, ``aux.png``):
+#: a slug that is one gets a suffix, and ``check`` reports a file named so (OKF130).
+WINDOWS_RESERVED = re.compile(r"(CON|PRN|AUX|NUL|COM[1-9]|LPT[1-9])(\..*)?", re.I)
 #: Longest slug written (file systems allow more; links and listings read better short).
 MAX_SLUG = 80
 
@@ -71,13 +74,15 @@ def unique_slug(base: str, taken: Iterable[str], *, at_root: bool = False) -> st
 
     ``taken`` holds the stems (file names without ``.md``) and folder names already used
     in the folder (a :class:`TakenNames` when many names are given one by one).
-    Reserved stems are never returned.
+    Reserved stems (the package's own files, and names Windows refuses) are never
+    returned.
     """
     used = taken if isinstance(taken, TakenNames) else TakenNames(taken)
     reserved = RESERVED_AT_ROOT if at_root else RESERVED
-    if base not in reserved and base not in used:
+    unusable = base in reserved or WINDOWS_RESERVED.fullmatch(base) is not None
+    if not unusable and base not in used:
         return base
-    stem = f"{base}-page" if base in reserved else base
+    stem = f"{base}-page" if unusable else base
     if stem not in used:
         return stem
     n = 2

@@ -32,10 +32,10 @@ from kas_tui.features.check.rule_catalog import BY_CODE, KAS, split_hint
 from kas_tui.text.description_verdicts import drifted as _drifted
 from kas_tui.text.description_verdicts import not_one_line, says_nothing
 from kas_tui.text.folder_summary import description_limit
+from kas_tui.text.slug import WINDOWS_RESERVED
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES, estimate_tokens
 
 _WINDOWS_FORBIDDEN = re.compile(r'[<>:"|?*\\\x00-\x1f]')
-_WINDOWS_RESERVED = re.compile(r"(CON|PRN|AUX|NUL|COM[1-9]|LPT[1-9])(\..*)?", re.I)
 _AWKWARD = re.compile(r"[^a-z0-9._-]")
 
 
@@ -271,7 +271,7 @@ class Checker:
             stem = base.rsplit(".", 1)[0] if "." in base else base
             if (
                 _WINDOWS_FORBIDDEN.search(base)
-                or _WINDOWS_RESERVED.fullmatch(stem)
+                or WINDOWS_RESERVED.fullmatch(stem)
                 or base[-1] in ". "
             ):
                 self.emit(

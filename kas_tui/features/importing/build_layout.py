@@ -34,7 +34,7 @@ from kas_tui.text import folder_summary as summary
 from kas_tui.text import prose
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION as MAX_DESCRIPTION
 from kas_tui.text.section_topics import entry_sentence
-from kas_tui.text.slug import TakenNames, slugify, unique_slug
+from kas_tui.text.slug import WINDOWS_RESERVED, TakenNames, slugify, unique_slug
 
 #: Folder names that say where pages are kept, not what they are about.
 _GENERIC_FOLDERS = frozenset(
@@ -54,6 +54,8 @@ def _ancestors(folder: str) -> Iterator[str]:
 def _unique_file(stem: str, suffix: str, taken: TakenNames) -> str:
     """``stem + suffix``, or ``stem-2 + suffix``...: the first file name not taken in its
     folder (``schema.json`` beside the folder ``schema/`` keeps its name)."""
+    if WINDOWS_RESERVED.fullmatch(stem):  # aux.png: a name Windows refuses
+        stem += "-file"
     name, n = stem + suffix, 2
     while name in taken:
         name, n = f"{stem}-{n}{suffix}", n + 1

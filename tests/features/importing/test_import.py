@@ -420,6 +420,29 @@ def test_slugs_are_unique_and_never_reserved() -> None:
     assert unique_slug("index", set()) == "index-page"
     assert unique_slug("skill", set(), at_root=True) == "skill-page"
     assert unique_slug("skill", set()) == "skill"
+    # names Windows refuses (check's OKF130 reports them): a page called "Con" or "Aux"
+    assert unique_slug("con", set()) == "con-page"
+    assert unique_slug("lpt1", set()) == "lpt1-page"
+    assert unique_slug("console", set()) == "console"
+
+
+def test_a_built_page_or_asset_never_takes_a_name_windows_refuses(tmp_path: Path) -> None:
+    from kas_tui.features.importing.build import build
+    from tests.helpers.build_sources import write_sources
+
+    files = {
+        "con.md": "# Con\n\nA page about the con of it all, in some words.\n",
+        "nul.md": "# Nul\n\nA page about nothing, in some more words.\n",
+        "aux.png": "png",
+    }
+    out = tmp_path / "kb"
+    assert build(write_sources(tmp_path / "src", files), out, workers=1).errors == 0
+    names = {p.name.lower() for p in out.rglob("*")}
+    assert {"con-page.md", "nul-page.md", "aux-file.png"} <= names
+    assert not names & {"con.md", "nul.md", "aux.png"}
+    pkg = Package(out)
+    pkg.load()
+    assert not [f for f in check(pkg).findings if f.code == "OKF130"]
 
 
 def _draft(converted: dict, key: str, **kwargs):
