@@ -250,9 +250,9 @@ def run_import(args: argparse.Namespace) -> int:
 def _ask_update(plan: Any, confirm: Any) -> Any:
     if plan.action != "duplicate" or plan.existing is None:
         return plan
-    print(plan.message, file=sys.stderr)
+    print(visible(plan.message), file=sys.stderr)
     try:
-        answer = input(f"Update {plan.existing} from {plan.source.name}? [y/N] ")
+        answer = input(f"Update {plan.existing} from {visible(plan.source.name)}? [y/N] ")
     except EOFError:
         answer = ""
     return confirm(plan) if answer.strip().lower() in ("y", "yes") else plan
@@ -267,17 +267,18 @@ def _import_summary(plans: list[Any], *, dry_run: bool) -> int:
         if plan.action in verbs:
             draft = plan.draft
             print(
-                f"{verbs[plan.action]}: {plan.source} -> {plan.path} ({draft.type}: {draft.title})"
+                visible(
+                    f"{verbs[plan.action]}: {plan.source} -> {plan.path} "
+                    f"({draft.type}: {draft.title})"
+                )
             )
             for note in draft.notes:
-                print(f"  {plan.source.name}: {note}", file=sys.stderr)
+                print(visible(f"  {plan.source.name}: {note}"), file=sys.stderr)
         elif plan.action == "unchanged":
-            print(f"unchanged: {plan.message}")
+            print(visible(f"unchanged: {plan.message}"))
         else:
-            print(
-                f"{'failed' if plan.action == 'failed' else 'skipped'}: {plan.message}",
-                file=sys.stderr,
-            )
+            failed = "failed" if plan.action == "failed" else "skipped"
+            print(visible(f"{failed}: {plan.message}"), file=sys.stderr)
     parts = [
         f"{counts[k]} {label}"
         for k, label in (

@@ -58,6 +58,21 @@ def test_import_of_a_hostile_file_name(
         assert code == 0, shown
 
 
+def test_an_imported_file_named_with_a_line_break_is_one_line_of_the_summary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "pkg"
+    shutil.copytree(DEMO, root)
+    inbox = tmp_path / "in"
+    inbox.mkdir()
+    (inbox / "new\nline.md").write_text("# NL\n\nText about the new line procedure.\n")
+    code, shown = run(capsys, "import", "--into", root / "newb", *inbox.iterdir())
+    assert code == 0, shown
+    assert any(
+        line.startswith("imported: ") and "new\\nline.md -> " in line for line in shown.splitlines()
+    ), shown
+
+
 def test_check_writes_out_a_hostile_name_and_keeps_its_own_colours(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
