@@ -37,7 +37,7 @@ from typing import Any
 
 from kas_tui.cli.args import Parser, iso_date, open_package, whole_number
 from kas_tui.features.review.queue import DRAFT_DAYS, GROUPS, SOON_DAYS, Queue, group_ids
-from kas_tui.text.wording import counted
+from kas_tui.text.wording import counted, visible
 
 FORMATS = ("text", "json", "markdown")
 
@@ -156,9 +156,13 @@ def queue_text(queue: Queue) -> str:
         rows = queue.groups.get(g.id, [])
         if not rows:
             continue
-        width = min(48, max(len(row.path) for row in rows))
+        paths = [visible(row.path) for row in rows]  # a name with a line break: one row
+        width = min(48, max(len(path) for path in paths))
         out += ["", f"{queue.title(g.id)} ({len(rows):,})"]
-        out += [f"  {row.path:<{width}}  {row.detail}" for row in rows]
+        out += [
+            f"  {path:<{width}}  {visible(row.detail)}"
+            for path, row in zip(paths, rows, strict=True)
+        ]
     if not queue.total:
         out += ["", "Nothing to review."]
     return "\n".join(out) + "\n"
@@ -190,5 +194,5 @@ def queue_markdown(queue: Queue) -> str:
         if not rows:
             continue
         out += ["", f"### {_md(queue.title(g.id))} ({len(rows):,})", ""]
-        out += [f"- [ ] {_code(row.path)}: {_md(row.detail)}" for row in rows]
+        out += [f"- [ ] {_code(visible(row.path))}: {_md(visible(row.detail))}" for row in rows]
     return "\n".join(out) + "\n"

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from kas_tui.cli.args import Parser, open_package, whole_number
 from kas_tui.cli.terminal import print_coloured
-from kas_tui.text.wording import terminal_text
+from kas_tui.text.wording import terminal_text, visible
 
 if TYPE_CHECKING:
     from kas_tui.features.find.fulltext.fts_index import Hit, Results
@@ -78,7 +78,7 @@ def format_hit(hit: Hit, *, color: bool = False) -> str:
         cuts += [terminal_text(text[last:start]), _BOLD, terminal_text(text[start:end]), _PLAIN]
         last = end
     shown = "".join(cuts) + terminal_text(text[last:])
-    return f"{terminal_text(hit.path)}:{hit.line}  {terminal_text(hit.title)}\n    {shown}"
+    return f"{visible(hit.path)}:{hit.line}  {visible(hit.title)}\n    {shown}"
 
 
 def as_json(query: str, root: str, results: Results) -> dict:

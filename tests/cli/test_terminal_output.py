@@ -73,6 +73,21 @@ def test_an_imported_file_named_with_a_line_break_is_one_line_of_the_summary(
     ), shown
 
 
+@pytest.mark.parametrize("verb", [["review"], ["search", "pages about the thing"]])
+def test_review_and_search_show_a_name_with_a_line_break_on_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], verb: list[str]
+) -> None:
+    root = tmp_path / "pkg"
+    shutil.copytree(DEMO, root)
+    (root / "billing-support" / "bad\nname.md").write_text(
+        "---\ntype: FAQ\ntitle: Thing\ndescription: Pages about the thing, in words.\n---\n"
+        "# Thing\n\nPages about the thing.\n"
+    )
+    code, shown = run(capsys, verb[0], root, *verb[1:])
+    assert "billing-support/bad\\nname.md" in shown, shown
+    assert not [line for line in shown.splitlines() if line.startswith("name.md")]
+
+
 def test_check_writes_out_a_hostile_name_and_keeps_its_own_colours(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
