@@ -7,6 +7,7 @@ image asset and two bad files (``SOURCES``), written by :func:`write_sources`.""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from kas_tui.features.importing.build import MANIFEST
 from tests.helpers.office import docx_bytes
@@ -77,3 +78,25 @@ def tree(root: Path) -> dict[str, bytes]:
         for p in sorted(root.rglob("*"))
         if p.is_file() and p.name != MANIFEST
     }
+
+
+def drafted(body: str, name: str = "page.md", bundle: str = "") -> Any:
+    """The draft (title, description...) of a Markdown page ``name`` of a docs site whose
+    text is ``body``: what a build or an import makes of it, without a package."""
+    import datetime as dt
+
+    from kas_tui.features.importing.convert import Converted
+    from kas_tui.features.importing.draft import draft_document
+
+    converted = Converted(
+        source=Path(f"/site/docs/{bundle}/{name}" if bundle else f"/site/docs/{name}"),
+        markdown=body,
+        kind="markdown",
+        sha256="0" * 64,
+        size=len(body),
+        mtime=1.0,
+        frontmatter=None,
+        frontmatter_text=None,
+    )
+    now = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
+    return draft_document(converted, None, bundle, root=Path("/site/docs"), now=now)

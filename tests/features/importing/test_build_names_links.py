@@ -17,7 +17,7 @@ from kas_tui.core.package import Package
 from kas_tui.features.check import check
 from kas_tui.features.importing.build import build
 from kas_tui.features.importing.source_meta import subjects
-from tests.helpers.build_sources import article, write_sources
+from tests.helpers.build_sources import article, drafted, write_sources
 
 NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
 
@@ -323,21 +323,7 @@ def test_a_pages_own_description_stays_and_its_entry_names_its_sections(tmp_path
 def test_an_mkdocstrings_page_says_what_it_references() -> None:
     """A page that is only an mkdocstrings directive (``::: textual.events.Hide``) is
     described as the reference it renders to, not by its opening characters."""
-    from kas_tui.features.importing.convert import Converted
-    from kas_tui.features.importing.draft import draft_document
-
     body = "::: textual.events.Hide\n    options:\n      heading_level: 1\n"
-    converted = Converted(
-        source=Path("/site/docs/events/hide.md"),
-        markdown=body,
-        kind="markdown",
-        sha256="0" * 64,
-        size=len(body),
-        mtime=1.0,
-        frontmatter=None,
-        frontmatter_text=None,
-    )
-    draft = draft_document(converted, None, "events", root=Path("/site/docs"), now=NOW)
-    assert draft.description == (
+    assert drafted(body, "hide.md", "events").description == (
         "Reference of `textual.events.Hide`, rendered from its docstrings by the docs site."
     )

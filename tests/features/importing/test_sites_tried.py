@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Any
 
 from kas_tui.core.package import Package
 from kas_tui.features.check import check
 from kas_tui.features.importing.build import build
-from tests.helpers.build_sources import write_sources
+from tests.helpers.build_sources import drafted, write_sources
 
 NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
 
@@ -241,24 +240,7 @@ def test_a_docusaurus_sites_faq_page_partials_and_one_page_sections(tmp_path: Pa
 
 
 def _draft(body: str, name: str = "page.md") -> str:
-    return _drafted(body, name).description
-
-
-def _drafted(body: str, name: str = "page.md") -> Any:
-    from kas_tui.features.importing.convert import Converted
-    from kas_tui.features.importing.draft import draft_document
-
-    converted = Converted(
-        source=Path(f"/site/docs/{name}"),
-        markdown=body,
-        kind="markdown",
-        sha256="0" * 64,
-        size=len(body),
-        mtime=1.0,
-        frontmatter=None,
-        frontmatter_text=None,
-    )
-    return draft_document(converted, None, "", root=Path("/site/docs"), now=NOW)
+    return drafted(body, name).description
 
 
 def test_an_mkdocstrings_pages_first_section_is_not_its_title() -> None:
@@ -266,7 +248,7 @@ def test_an_mkdocstrings_pages_first_section_is_not_its_title() -> None:
     '## See also': once the directive's lines were no paragraph, 'See also' became the
     first block and the title of 8 pages. The reference renders its own heading."""
     body = "::: textual.events.Blur\n    options:\n      heading_level: 1\n\n## See also\n\n- [Focus](focus.md)\n"
-    assert _drafted(body, "blur.md").title == "Blur"
+    assert drafted(body, "blur.md").title == "Blur"
 
 
 def test_a_sentence_that_introduces_a_list_ends_with_its_items() -> None:
@@ -291,25 +273,12 @@ def test_a_shortcut_reference_link_is_described_as_its_words() -> None:
     """squidfunk/mkdocs-material writes ``on top of [MkDocs], a static site generator``
     with ``[MkDocs]: https://www.mkdocs.org`` below: its description kept the brackets.
     Brackets no definition names are the writer's and stay."""
-    from kas_tui.features.importing.convert import Converted
-    from kas_tui.features.importing.draft import draft_document
-
     body = (
         "# Getting started\n\nMaterial is a documentation framework on top of [MkDocs], a "
         "static site generator, shipped as a [Preview] build.[^1]\n\n"
         "  [^1]: Since 2016.\n\n  [MkDocs]: https://www.mkdocs.org\n"
     )
-    converted = Converted(
-        source=Path("/site/docs/getting-started.md"),
-        markdown=body,
-        kind="markdown",
-        sha256="0" * 64,
-        size=len(body),
-        mtime=1.0,
-        frontmatter=None,
-        frontmatter_text=None,
-    )
-    draft = draft_document(converted, None, "", root=Path("/site/docs"), now=NOW)
+    draft = drafted(body, "getting-started.md")
     assert draft.description.startswith(
         "Material is a documentation framework on top of MkDocs, a static site generator, "
         "shipped as a [Preview] build."
