@@ -108,6 +108,35 @@ def with_topics(sentence: str, topics: list[str], limit: int) -> str:
     return _joined(body, named) if named else sentence
 
 
+#: An asking lead-in a question's topic does without ("How can I", "How do I").
+_ASKING = re.compile(r"^(?:how (?:can|do|should|would) (?:i|we|you)|how to)\s+", re.I)
+#: Questions among a page's sections from which on its sections are its questions (a FAQ).
+_LEAST_QUESTIONS = 3
+_QUESTION_SHARE = 0.6
+#: The words that open a description made of a page's questions.
+ANSWERS = "Answers: "
+
+
+def questions_sentence(blocks: Iterable[prose.Block], limit: int) -> str | None:
+    """A FAQ's description: the questions its sections ask, as many as fit in ``limit``
+    characters ("Answers: Does Textual support images; fix ImportError cannot import
+    name ComposeResult; select and copy text in a Textual app."), when at least
+    ``_LEAST_QUESTIONS`` of its sections, and most of them, are questions; else ``None``.
+    Its opening line ("Here we try and answer any question that comes up frequently")
+    says less than its questions do."""
+    sections = [b.text.strip() for b in blocks if b.kind == "heading" and b.level >= 2]
+    questions = [text for text in sections if text.endswith("?")]
+    if len(questions) < _LEAST_QUESTIONS or len(questions) < _QUESTION_SHARE * len(sections):
+        return None
+    named: list[str] = []
+    for question in questions:
+        topic = _ASKING.sub("", question.rstrip("?").strip()).strip(" .;,")
+        if not topic or len(ANSWERS + "; ".join([*named, topic]) + ".") > limit:
+            break
+        named.append(topic)
+    return ANSWERS + "; ".join(named) + "." if len(named) >= 2 else None
+
+
 def entry_sentence(description: str, topics: Iterable[str], limit: int) -> str:
     """What a page's index entry says: its ``description``, naming the page's sections
     (``topics``, from :func:`section_topics`) as far as ``limit`` allows, unless the

@@ -101,3 +101,26 @@ def test_an_entry_names_sections_unless_its_description_does_already() -> None:
     drafted = "Explores workers; covers Thread workers."
     assert entry_sentence(drafted, ["Thread workers", "Errors"], 200) == drafted
     assert entry_sentence("Set up groups.", [], 200) == "Set up groups."
+
+
+def test_a_faq_is_described_by_its_questions() -> None:
+    """Textual's FAQ opened with "Here we try and answer any question that comes up
+    frequently", and named three of its eleven questions after it."""
+    from kas_tui.text.section_topics import questions_sentence
+
+    page = (
+        "# Frequently Asked Questions\n\nHere we try and answer any question that comes up.\n\n"
+        "## Does Textual support images?\n\nNo.\n\n"
+        "## How can I select and copy text in a Textual app?\n\nShift.\n\n"
+        "## How do I fix WorkerDeclarationError?\n\nDecorate.\n\n"
+        "## Why doesn't Textual look good on macOS?\n\nColours.\n"
+    )
+    said = questions_sentence(prose.blocks(page), 200)
+    assert said == (
+        "Answers: Does Textual support images; select and copy text in a Textual app; "
+        "fix WorkerDeclarationError; Why doesn't Textual look good on macOS."
+    )
+    assert not more_than_one_sentence(said)
+    assert questions_sentence(prose.blocks(page), 60) is None  # one question fits: no list
+    guide = "# Guide\n\n## Install\n\n## Does it run on Windows?\n\n## Configure\n\n## Deploy\n"
+    assert questions_sentence(prose.blocks(guide), 200) is None  # one question: no FAQ

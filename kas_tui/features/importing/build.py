@@ -72,7 +72,7 @@ from kas_tui.features.importing.source_walk import walk_source
 from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.text import prose
 from kas_tui.text.alike import AlikeSet
-from kas_tui.text.section_topics import JOIN, common_headings, section_topics
+from kas_tui.text.section_topics import common_headings, section_topics
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 
 #: Failures a second try on the same bytes cannot change (a timeout or a missing
@@ -482,7 +482,8 @@ class _Builder(
                 doc.headings = tuple(
                     b.text for b in doc.blocks if b.kind == "heading" and b.level >= 2
                 )[:30]
-                if JOIN not in doc.draft.description:  # its own: the index names sections
+                own = (doc.converted.frontmatter or {}).get("description")
+                if isinstance(own, str) and own.strip():  # the index names its sections
                     topics = section_topics(doc.blocks, doc.draft.title, common)
                     doc.topics = tuple(topics[:_ENTRY_TOPICS])
                 if doc.converted.kind == "markdown":

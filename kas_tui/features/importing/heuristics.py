@@ -23,7 +23,7 @@ from kas_tui.text import prose
 from kas_tui.text.alike import AlikeSet
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION, norm, says_nothing
 from kas_tui.text.openings import without_preamble
-from kas_tui.text.section_topics import section_topics, with_topics
+from kas_tui.text.section_topics import questions_sentence, section_topics, with_topics
 
 #: Longest drafted description (the checker's KAS045 threshold).
 MAX_DESCRIPTION = LONG_DESCRIPTION
@@ -215,6 +215,9 @@ def draft_description(
     is more honest than an off-topic one). A caller drafting a whole folder passes its
     siblings as one :class:`~kas_tui.text.alike.AlikeSet` it adds to.
     """
+    asked = questions_sentence(parsed, MAX_DESCRIPTION)
+    if asked:  # a FAQ: its questions say what it answers
+        return asked
     others = siblings if isinstance(siblings, AlikeSet) else AlikeSet(siblings)
     first = ""
     labels = _reference_labels(converted.markdown)

@@ -327,3 +327,19 @@ def test_an_mkdocstrings_page_says_what_it_references() -> None:
     assert drafted(body, "hide.md", "events").description == (
         "Reference of `textual.events.Hide`, rendered from its docstrings by the docs site."
     )
+
+
+def test_a_faq_page_is_listed_by_its_questions_once(tmp_path: Path) -> None:
+    files = {
+        "docs/faq.md": "# FAQ\n\nHere we try and answer any question that comes up.\n\n"
+        "## Does it support images?\n\nNo.\n\n## How do I pass arguments to an app?\n\nA.\n\n"
+        "## Why do some keys never reach my app?\n\nTerminals.\n",
+        "docs/guide.md": "# Guide\n\nHow the app is put together, in some words.\n",
+    }
+    out = tmp_path / "kb"
+    assert build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1).errors == 0
+    said = _entries(out / "index.md")["faq.md"]
+    assert said == (
+        "Answers: Does it support images; pass arguments to an app; "
+        "Why do some keys never reach my app."
+    )
