@@ -353,6 +353,19 @@ def test_demo_package_is_agent_ready(tmp_path: Path, capsys: pytest.CaptureFixtu
 # --- what check imports ---------------------------------------------------------------------------
 
 
+def _run_script(script: str, root: Path, cache_dir: Path) -> subprocess.CompletedProcess:
+    """``python -c script PKG`` from the repository, with the test's cache folder."""
+    env = {**os.environ, "KAS_TUI_CACHE_DIR": str(cache_dir)}
+    return subprocess.run(
+        [sys.executable, "-c", script, str(root)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
 def test_check_does_not_import_textual_or_markitdown(tmp_path: Path, cache_dir: Path) -> None:
     root = write_package(tmp_path, {"guide.md": doc(body="See [the FAQ](/faq.md).[^x]\n")})
     script = (
@@ -363,15 +376,7 @@ def test_check_does_not_import_textual_or_markitdown(tmp_path: Path, cache_dir: 
         "assert 'textual' not in sys.modules, 'textual imported'\n"
         "assert 'markitdown' not in sys.modules, 'markitdown imported'\n"
     )
-    env = {**os.environ, "KAS_TUI_CACHE_DIR": str(cache_dir)}
-    result = subprocess.run(
-        [sys.executable, "-c", script, str(root)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = _run_script(script, root, cache_dir)
     assert result.returncode == 0, result.stderr
     assert "OKF120" in result.stdout
 
@@ -390,15 +395,7 @@ def test_a_check_run_as_the_command_ends_with_its_report_without_tearing_down(
         "from kas_tui.cli.main import main\n"
         "raise SystemExit(main())\n"
     )
-    env = {**os.environ, "KAS_TUI_CACHE_DIR": str(cache_dir)}
-    result = subprocess.run(
-        [sys.executable, "-c", script, str(root)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = _run_script(script, root, cache_dir)
     assert "torn down" not in result.stderr
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)

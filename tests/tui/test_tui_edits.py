@@ -452,25 +452,26 @@ async def test_k_at_the_top_of_a_section_says_why_nothing_moved(root: Path) -> N
         assert files(root) == before and app.edits.burst is None
 
 
+async def _ninety_more_days(pilot, app: KasApp, page: str) -> None:
+    """``page`` shown, S pressed and +90 days chosen (q) in the dialog it opens."""
+    app.go(page, reveal=True)
+    await pilot_wait_until(pilot, lambda: app.location == page)
+    await pilot.press("S")
+    await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+    await pilot.press("q")
+
+
 async def test_extend_freshness_offers_to_drop_a_stale_note_that_is_no_longer_true(
-    tmp_path: Path,
+    root: Path,
 ) -> None:
     """Issue 32, item 12: after S the entry still opened with "(Stale: ...)"."""
-    import shutil
-
     from kas_tui.features.check import check
 
-    root = tmp_path / "orbit-handbook"
-    shutil.copytree(Path(__file__).resolve().parents[2] / "demo_kb" / "orbit-handbook", root)
     page, index = "billing-support/plans-and-pricing.md", root / "billing-support" / "index.md"
     before = {p: p.read_bytes() for p in (root / page, index, root / "log.md")}
     app = KasApp(Package.open(root), today=dt.date(2026, 12, 5), watch=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.go(page, reveal=True)
-        await pilot.pause()
-        await pilot.press("S")
-        await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-        await pilot.press("q")  # +90 days
+        await _ninety_more_days(pilot, app, page)
         await pilot_wait_until(
             pilot,
             lambda: (
@@ -489,17 +490,11 @@ async def test_extend_freshness_offers_to_drop_a_stale_note_that_is_no_longer_tr
         await pilot_wait_until(pilot, lambda: all(p.read_bytes() == b for p, b in before.items()))
 
 
-async def test_extend_freshness_keeps_the_stale_note_of_a_deprecated_page(
-    tmp_path: Path,
-) -> None:
+async def test_extend_freshness_keeps_the_stale_note_of_a_deprecated_page(root: Path) -> None:
     """Issue 32, item 12, one rule with check: on a deprecated page the note is still
     true; S offered to drop it, leaving an entry KAS044 reports as not saying so."""
-    import shutil
-
     from kas_tui.features.check import check
 
-    root = tmp_path / "orbit-handbook"
-    shutil.copytree(Path(__file__).resolve().parents[2] / "demo_kb" / "orbit-handbook", root)
     page, index = "billing-support/plans-and-pricing.md", root / "billing-support" / "index.md"
     (root / page).write_text(
         (root / page).read_text().replace("status: stable", "status: deprecated")
@@ -507,11 +502,7 @@ async def test_extend_freshness_keeps_the_stale_note_of_a_deprecated_page(
     entries = index.read_bytes()
     app = KasApp(Package.open(root), today=dt.date(2026, 12, 5), watch=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.go(page, reveal=True)
-        await pilot.pause()
-        await pilot.press("S")
-        await pilot_wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-        await pilot.press("q")  # +90 days: written at once, nothing asked about the entry
+        await _ninety_more_days(pilot, app, page)  # written at once: nothing asked
         await pilot_wait_until(pilot, lambda: "2027-03-05" in (root / page).read_text())
         assert not isinstance(app.screen, ChoiceScreen)
         assert index.read_bytes() == entries

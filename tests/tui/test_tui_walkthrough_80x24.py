@@ -27,6 +27,20 @@ def _app(root: Path) -> KasApp:
     return KasApp(Package.open(root), today=TODAY, watch=False)
 
 
+#: The demo's stale page (S extends its freshness, then asks about its entry's note).
+STALE = "billing-support/plans-and-pricing.md"
+
+
+async def _tree_on(pilot, app: KasApp, page: str) -> NavTree:
+    """``page`` shown, the tree focused with its cursor on it."""
+    tree = app.query_one(NavTree)
+    app.go(page, reveal=True)
+    await pilot_wait_until(pilot, lambda: app.location == page)
+    tree.focus()
+    await pilot_wait_until(pilot, lambda: tree.cursor_node.data.path == page)
+    return tree
+
+
 async def test_the_skill_editors_body_note_is_shown_whole_at_80x24(root: Path) -> None:
     app = _app(root)
     async with app.run_test(size=SMALL) as pilot:
@@ -77,11 +91,7 @@ async def test_v_right_after_an_arrow_key_verifies_the_page_under_the_trees_curs
     app = _app(root)
     app.settings.reviewer = "sam.lee"
     async with app.run_test(size=SMALL) as pilot:
-        tree = app.query_one(NavTree)
-        app.go(FIRST, reveal=True)
-        await pilot_wait_until(pilot, lambda: app.location == FIRST)
-        tree.focus()
-        await pilot.pause()
+        tree = await _tree_on(pilot, app, FIRST)
         before = {p: len(d.meta.get("verified") or []) for p, d in app.package.documents.items()}
         tree.action_cursor_down()  # the highlight message is queued, not yet handled
         under = tree.cursor_node.data.path
@@ -109,10 +119,7 @@ async def test_the_footer_keeps_find_and_help_beside_each_panes_keys_at_80x24(
 
     app = _app(root)
     async with app.run_test(size=SMALL) as pilot:
-        tree = app.query_one(NavTree)
-        app.go(FIRST, reveal=True)
-        await pilot_wait_until(pilot, lambda: app.location == FIRST)
-        tree.focus()
+        tree = await _tree_on(pilot, app, FIRST)
         seen = {}
         await pilot_wait_until(pilot, lambda: footer().startswith("e Edit c New r Rename"))
         seen["tree"] = footer()
@@ -223,21 +230,13 @@ async def test_keys_sent_with_ctrl_f_go_to_the_finder_it_opens(root: Path) -> No
         assert "collections agency." in screen_text(app)
 
 
-async def _on_stale_page(pilot, app: KasApp) -> None:
-    """The stale page shown, the tree focused on it (S then extends its freshness)."""
-    app.go("billing-support/plans-and-pricing.md", reveal=True)
-    await pilot_wait_until(pilot, lambda: app.location == "billing-support/plans-and-pricing.md")
-    app.query_one(NavTree).focus()
-    await pilot.pause()
-
-
 async def test_a_dialogs_answer_sent_with_the_key_that_opens_it_answers_it(root: Path) -> None:
     """``S`` then ``q`` in one burst: +90 days, as typed a moment apart (the ``q`` was
     handed to the tree before ``S`` opened the dialog, and lost)."""
-    page = root / "billing-support" / "plans-and-pricing.md"
+    page = root / STALE
     app = _app(root)
     async with app.run_test(size=SMALL) as pilot:
-        await _on_stale_page(pilot, app)
+        await _tree_on(pilot, app, STALE)
         send_burst(app, "Sq")  # a quarter, answered as the dialog opens
         await pilot_wait_until(
             pilot,
@@ -255,11 +254,11 @@ async def test_a_key_sent_with_the_answer_that_opens_the_next_question_answers_i
 ) -> None:
     """``S q o`` in one burst: a quarter, then "only the date" in the question the
     quarter opens (the ``o`` reached the first dialog while it closed, and was lost)."""
-    page = root / "billing-support" / "plans-and-pricing.md"
+    page = root / STALE
     index = (root / "billing-support" / "index.md").read_bytes()
     app = _app(root)
     async with app.run_test(size=SMALL) as pilot:
-        await _on_stale_page(pilot, app)
+        await _tree_on(pilot, app, STALE)
         send_burst(app, "Sqo")
         await pilot_wait_until(pilot, lambda: "stale_after: 2027-02-28" in page.read_text())
         await pilot_wait_until(pilot, lambda: type(app.screen).__name__ == "MainScreen")
@@ -273,11 +272,7 @@ async def test_s_right_after_an_arrow_key_onto_a_bundle_acts_on_no_page(root: Pa
     page = "billing-support/failed-payments-dunning.md"  # the bundle "Refunds" follows it
     app = _app(root)
     async with app.run_test(size=SMALL) as pilot:
-        tree = app.query_one(NavTree)
-        app.go(page, reveal=True)
-        await pilot_wait_until(pilot, lambda: app.location == page)
-        tree.focus()
-        await pilot_wait_until(pilot, lambda: tree.cursor_node.data.path == page)
+        tree = await _tree_on(pilot, app, page)
         before = (root / page).read_bytes()
         tree.action_cursor_down()  # the highlight message is queued, not yet handled
         assert tree.cursor_node.data.kind == "bundle" and app.location == page

@@ -178,10 +178,8 @@ class LayoutMixin(SiteLinksMixin):
             out = posixpath.join(parent, base) if parent else base
             if out == posixpath.join(ASSETS_FOLDER, ASSETS_FOLDER):
                 out = ASSETS_FOLDER  # the site's own assets/ is the package's, not assets/assets/
-            if (
-                out in made or out == ASSETS_FOLDER
-            ):  # "Mail Flow/" beside "mail-flow/": one name, one bundle
-                self.folders[folder] = out
+            if out in made or out == ASSETS_FOLDER:  # "Mail Flow/" beside "mail-flow/": one
+                self.folders[folder] = out  # name, one bundle (and one assets/)
                 continue
             slug = unique_slug(base, taken[parent])
             out = posixpath.join(parent, slug) if parent else slug
@@ -433,24 +431,25 @@ class LayoutMixin(SiteLinksMixin):
             )
             below = sorted(titles_below.get(folder, [])) if subfolders else []
             siblings = len(docs_in.get(parent, [])) + len(subs_in.get(parent, []))
-            description = summary.folder_description(
-                title,
-                documents,
-                subfolders,
-                total=total,
-                weights=among.get(parent, weights) if subfolders else weights,
-                doc_type=summary.main_type(types[folder].elements()),
-                types=types[folder],
-                all_titles=below,
-                deeper=deeper,
-                room=(
-                    summary.folder_room(siblings, self.index_budget)
-                    if folder
-                    else summary.MAX_DESCRIPTION
-                ),
-            )
             if folder and total == 1 and len(documents) == 1:  # a page and its images:
                 description = view[docs_in[folder][0]][1]  # the bundle says what it says
+            else:
+                description = summary.folder_description(
+                    title,
+                    documents,
+                    subfolders,
+                    total=total,
+                    weights=among.get(parent, weights) if subfolders else weights,
+                    doc_type=summary.main_type(types[folder].elements()),
+                    types=types[folder],
+                    all_titles=below,
+                    deeper=deeper,
+                    room=(
+                        summary.folder_room(siblings, self.index_budget)
+                        if folder
+                        else summary.MAX_DESCRIPTION
+                    ),
+                )
             out[folder] = (title, description, total)
         return out
 
