@@ -200,14 +200,16 @@ class IndexFile:
     problems: list[Problem] = field(default_factory=list)
     listings: list[Listing] = field(default_factory=list)
 
-    def own_listings(self) -> int:
+    def own_listings(self, kind: str | None = None) -> int:
         """How many of its entries are its folder's own (a document in the folder, a
-        sub-bundle of it): what the room of a bundle's description is measured by.
-        Entries it lists from deeper bundles (a root listing a chapter's pages) are
-        copies and take no room from them."""
+        sub-bundle of it), of ``kind`` when given ("bundle": what the room of a
+        bundle's description is measured by). Entries it lists from deeper bundles (a
+        root listing a chapter's pages) are copies and take no room from them."""
         inside = self.folder + "/" if self.folder else ""
         own = 0
         for listing in self.listings:
+            if kind is not None and listing.kind != kind:
+                continue
             rest = listing.path.removeprefix(inside) if listing.path.startswith(inside) else None
             own += rest is not None and "/" not in rest.strip("/")
         return max(own, 1)

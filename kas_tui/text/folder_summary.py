@@ -60,22 +60,24 @@ MAX_FOLDER_DESCRIPTION = 600
 _FOLDER_SHARE = 0.4
 
 
-def folder_room(entries: int, budget: int = INDEX_TOKEN_BUDGET) -> int:
+def folder_room(folders: int, budget: int = INDEX_TOKEN_BUDGET) -> int:
     """How many characters a folder's description may take in its parent's index, which
-    lists ``entries`` entries: the usual ``MAX_DESCRIPTION`` (KAS045's threshold), and
-    more, up to ``MAX_FOLDER_DESCRIPTION``, when the index lists few. A bundle standing
-    for hundreds of documents then names more of the topics a question may ask about
-    (measured with ``kas-tui eval``: see the README, "Index budgets"), and its parent's
-    index still spends at most ``_FOLDER_SHARE`` of its budget on them."""
-    share = int(budget * CHARS_PER_TOKEN * _FOLDER_SHARE) // max(1, entries)
+    lists ``folders`` sub-bundles of its own: the usual ``MAX_DESCRIPTION`` (KAS045's
+    threshold), and more, up to ``MAX_FOLDER_DESCRIPTION``, when the index lists few
+    bundles. A bundle standing for hundreds of documents then names more of the topics a
+    question may ask about (measured with ``kas-tui eval``: see docs/importing-and-building.md,
+    "Index budgets"), and its parent's bundle entries still spend at most
+    ``_FOLDER_SHARE`` of its budget. Its pages' entries take no room from them: each has
+    its own sentence of ``MAX_DESCRIPTION``, and an index of too many pages is split."""
+    share = int(budget * CHARS_PER_TOKEN * _FOLDER_SHARE) // max(1, folders)
     return max(MAX_DESCRIPTION, min(MAX_FOLDER_DESCRIPTION, share))
 
 
-def description_limit(bundle: bool, entries: int) -> int:
+def description_limit(bundle: bool, folders: int) -> int:
     """How many characters an index entry's description may take before it is long
     (KAS045): a document's, ``MAX_DESCRIPTION``; a bundle's, :func:`folder_room` of the
-    ``entries`` its index lists. The checker and the entry editor ask this one."""
-    return folder_room(entries) if bundle else MAX_DESCRIPTION
+    ``folders`` (sub-bundles) its index lists. The checker and the entry editor ask this one."""
+    return folder_room(folders) if bundle else MAX_DESCRIPTION
 
 
 def count_phrase(n: int, doc_type: str | None) -> str:

@@ -821,3 +821,6 @@ def test_an_index_counts_its_own_entries_apart_from_the_pages_it_lists_from_deep
     assert len(pkg.indexes[""].listings) == 4
     assert pkg.indexes[""].own_listings() == 2
     assert pkg.indexes["guide"].own_listings() == 2
+    # a bundle's room is measured by the bundles its parent lists (KAS045)
+    assert pkg.indexes[""].own_listings("bundle") == 1
+    assert pkg.indexes["guide"].own_listings("bundle") == 1  # none: at least one

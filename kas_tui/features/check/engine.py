@@ -387,7 +387,7 @@ class Checker:
         pkg = self.pkg
         for index in pkg.indexes.values():
             entries = []
-            own = index.own_listings()  # once: an index of 20,000 entries asked it per entry
+            own = index.own_listings("bundle")  # once, not per entry: 20,000 entries
             for item in index.listings:
                 entry, desc = item.entry, item.entry.description.strip()
                 if not desc or item.kind not in ("document", "bundle"):

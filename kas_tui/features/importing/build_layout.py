@@ -430,7 +430,7 @@ class LayoutMixin(SiteLinksMixin):
                 else []
             )
             below = sorted(titles_below.get(folder, [])) if subfolders else []
-            siblings = len(docs_in.get(parent, [])) + len(subs_in.get(parent, []))
+            siblings = len(subs_in.get(parent, []))  # the bundles its parent lists
             if folder and total == 1 and len(documents) == 1:  # a page and its images:
                 description = view[docs_in[folder][0]][1]  # the bundle says what it says
             else:

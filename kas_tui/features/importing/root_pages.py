@@ -9,7 +9,8 @@ the root named the areas only as a list of words in that bundle's sentence.
 
 So when the source's own table of contents orders the root, the root also lists, under
 a heading per bundle in the TOC's order, what that bundle holds: its sub-bundles (their
-sentences cut to a document's length), or, for a bundle of pages only, its pages; each
+sentences as the bundle's own index words them, cut to a document's length only when
+the whole would not fit), or, for a bundle of pages only, its pages; each
 bundle whole, up to the first that would take the root index over ``ROOT_SHARE`` of an
 index's token budget and lists at most ``MAX_BUNDLE_ENTRIES`` entries (KAS047; a
 bundle holding one sub-bundle adds nothing). A sidebar two levels deep is what the site
@@ -100,14 +101,20 @@ def _added(
         title = titles(bundle)
         heading = title if title.casefold() not in headings else f"{title} pages"
         whole = [_told_apart(e, used, title) for e in pages]
-        subs = [_short(_told_apart(e, used, title)) for e in pages if e.is_bundle]
+        subs = [e for e in whole if e.is_bundle]
         if len(subs) == 1 or len(pages) <= 1:
             continue  # one sub-bundle or one page is the bundle again, in other words
-        listed = subs or whole  # its sub-bundles, else its pages
-        section = (heading, listed)
-        count = sum(len(items) for _h, items in out) + len(listed)
-        if count > MAX_BUNDLE_ENTRIES or estimate_tokens(render([*out, section])) > limit:
+        count = sum(len(items) for _h, items in out) + len(subs or whole)
+        if count > MAX_BUNDLE_ENTRIES:
+            break
+        # its sub-bundles as their parent's index words them, else cut to a page's
+        # length; a bundle of pages only lists its pages
+        tries = [(heading, subs), (heading, [_short(e) for e in subs])] if subs else []
+        fits = [s for s in tries or [(heading, whole)] if _fits(render, [*out, s], limit)]
+        section = fits[0] if fits else None
+        if section is None:
             break  # the TOC's first bundles only: a later one never comes before it
+        listed = section[1]
         out.append(section)
         added.append((bundle, "sections" if subs else "pages", section))
         headings.add(heading.casefold())
@@ -115,9 +122,13 @@ def _added(
     return added
 
 
+def _fits(render: Callable[[Sequence[Group]], str], groups: list[Group], limit: int) -> bool:
+    return estimate_tokens(render(groups)) <= limit
+
+
 def _short(entry: NewEntry) -> NewEntry:
-    """A bundle's entry as the root lists it: its sentence cut to a document's length
-    (its own index keeps the whole)."""
+    """A bundle's entry as the root lists it when the whole sentences would take the
+    root over its share: cut to a document's length (its own index keeps the whole)."""
     short = clip(entry.description, MAX_DESCRIPTION)
     return NewEntry(entry.path, entry.title, short, entry.kind)
 

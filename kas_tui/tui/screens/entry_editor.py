@@ -317,7 +317,7 @@ class EntryEditor(KasModalScreen[bool]):
             title_note.update(Text(f"{len(title.strip()):,} characters", "dim"))
         index = self.package.indexes.get(posixpath.dirname(self.listing.index))
         limit = description_limit(
-            self.listing.kind == "bundle", index.own_listings() if index is not None else 1
+            self.listing.kind == "bundle", index.own_listings("bundle") if index is not None else 1
         )
         self.query_one("#entry-desc-note", Static).update(
             description_note(desc, title.strip(), limit)

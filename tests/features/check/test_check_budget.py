@@ -276,9 +276,48 @@ def test_an_index_counts_its_own_entries_once_not_once_an_entry(
     calls = []
     real = records.IndexFile.own_listings
     monkeypatch.setattr(
-        records.IndexFile, "own_listings", lambda self: calls.append(1) or real(self)
+        records.IndexFile, "own_listings", lambda self, *a: calls.append(1) or real(self, *a)
     )
     pkg = Package(tmp_path)
     pkg.load()
     check(pkg, agent_ready=True)
     assert 0 < len(calls) <= len(pkg.indexes)
+
+
+def test_a_bundles_room_is_measured_by_the_bundles_beside_it_not_the_pages(
+    tmp_path: Path,
+) -> None:
+    """Two bundles beside forty pages: each bundle's sentence may take the room of an
+    index listing two bundles (the pages' entries have their own), so a 400-character
+    sentence naming what a bundle of hundreds of pages covers is not "long" (KAS045)."""
+    (tmp_path / "SKILL.md").write_text(
+        "---\nname: kb\ndescription: Widgets, what they are and how to use them.\n---\n\nBody.\n"
+    )
+    (tmp_path / "log.md").write_text("# Update log\n\n## 2026-11-30\n* **Creation**: x.\n")
+    sentence = "Orders and invoices: " + ", ".join(f"topic {n}" for n in range(40)) + "."
+    assert 380 < len(sentence) < 600
+    lines = ["# KB\n"]
+    for name in ("sales", "stock"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "a.md").write_text(
+            "---\ntype: Guide\ntitle: A\ndescription: What page a covers here.\n---\n"
+        )
+        (tmp_path / name / "index.md").write_text(
+            f"# {name}\n\n* [A](a.md) - What page a covers here.\n"
+        )
+        lines.append(f"* [{name.title()}]({name}/) - {sentence}")
+    for n in range(40):
+        (tmp_path / f"d{n}.md").write_text(
+            f"---\ntype: Guide\ntitle: Page {n}\ndescription: What page {n} covers here.\n---\n"
+        )
+        lines.append(f"* [Page {n}](d{n}.md) - What page {n} covers here.")
+    (tmp_path / "index.md").write_text("\n".join(lines) + "\n")
+    pkg = Package(tmp_path)
+    pkg.load()
+    long = [f for f in check(pkg, agent_ready=True).findings if f.code == "KAS045"]
+    assert not long, [f.message for f in long]
+    (tmp_path / "index.md").write_text("\n".join(lines).replace(sentence, sentence * 2) + "\n")
+    pkg = Package(tmp_path)
+    pkg.load()
+    long = [f for f in check(pkg, agent_ready=True).findings if f.code == "KAS045"]
+    assert len(long) == 2  # past the room of two bundles: long

@@ -57,9 +57,21 @@ def test_the_first_bundles_add_their_sub_bundles_else_their_pages_while_they_fit
     sections = dict(groups[1:])
     assert [e.title for e in sections["Guide"]] == ["App basics", "FAQ (Guide)"]
     assert [e.path for e in sections["Shop"]] == ["shop/sales", "shop/returns"]  # no pages
-    assert len(sections["Shop"][0].description) <= 200  # a bundle's sentence, cut
-    assert sections["Shop"][0].description.endswith("…")
+    # a sub-bundle's sentence as its parent's index words it, when it fits: its words
+    # are what a walk routes by (Business Central's blind questions: 43.3% -> 45.0%
+    # reached, 18.3% -> 23.3% within 4 turns, when the root stopped cutting them)
+    assert sections["Shop"][0].description == LONG
     assert len(_render(groups)) / 4 <= 1300 * 0.75
+
+
+def test_a_sub_bundle_sentence_is_cut_only_when_the_whole_would_not_fit() -> None:
+    groups = with_first_pages(ROOT, PAGES.__getitem__, str.title, _render, budget=300)
+    sections = dict(groups[1:])
+    assert [e.path for e in sections["Shop"]] == ["shop/sales", "shop/returns"]
+    assert len(sections["Shop"][0].description) <= 200  # cut to a page's length
+    assert sections["Shop"][0].description.endswith("…")
+    assert sections["Shop"][1].description == "Taking widgets back."  # short: whole
+    assert len(_render(groups)) / 4 <= 300 * 0.75
 
 
 def test_the_root_never_lists_more_entries_than_an_agent_can_choose_from() -> None:
