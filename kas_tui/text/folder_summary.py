@@ -10,7 +10,6 @@ when to stop), all drafted from the package's own bundles, types and sources.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 from collections import Counter
@@ -19,22 +18,10 @@ from dataclasses import dataclass, field
 
 from kas_tui.text import prose
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION, norm
-from kas_tui.text.grouping import fold, phrases, prefer_first
-from kas_tui.text.lexical import STOPWORDS
+from kas_tui.text.grouping import fold, prefer_first
+from kas_tui.text.title_words import cut_pairs, phrase_key, title_phrases, topic_words
 from kas_tui.text.tokens import CHARS_PER_TOKEN, INDEX_TOKEN_BUDGET
 
-#: Words that name no topic in a title, besides English function words
-#: (:data:`..evaluate.lexical.STOPWORDS`, the one list of those): contractions, page
-#: kinds, and what every troubleshooting title says.
-_STOP_WORDS = """cant can't wont won't doesnt doesn't dont don't onto vs use used user users
-    getting set sets new old one two three error errors issue issues problem problems fix
-    fixes fixed fail fails failed failure unable occurs occur message messages appears
-    appear working work works incorrect wrong unexpected troubleshoot troubleshooting
-    resolve resolved resolution support article articles document documents page pages
-    guide how-to faq overview information info describes description something went
-    sorry shown correctly properly trouble additional related adding check run running
-    per across versus"""
-_STOP = frozenset(_STOP_WORDS.split()) | STOPWORDS
 _TYPE_PHRASES = {
     "troubleshooting": ("troubleshooting article", "troubleshooting articles"),
     "procedure": ("procedure", "procedures"),
@@ -126,35 +113,6 @@ class Weights:
         return self.folders >= SIBLINGS_TO_WEIGH and 2 * self.df.get(phrase, 0) > self.folders
 
 
-def _topical(word: str) -> bool:
-    """A word worth naming a topic by: no stop word, number or contraction."""
-    return (
-        (len(word) > 2 or (len(word) == 2 and word.isupper()))  # "BI", "AI": acronyms
-        and word.lower() not in _STOP
-        and not word.isdigit()
-        and "'" not in word
-        and "’" not in word
-    )
-
-
-def _topic_words(title: str) -> list[str]:
-    return [t for t in prose.words(title) if _topical(t)]
-
-
-def phrase_key(text: str) -> str:
-    """A topic as compared with others: its words folded ("Mailboxes" and "mailbox",
-    "Public folders" and "public folder" are one topic)."""
-    return " ".join(fold(w) for w in prose.words(text))
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def title_phrases(title: str) -> frozenset[str]:
-    """The words of a title worth naming a topic by, and the pairs of them written next
-    to each other ("Sign in to Microsoft 365" makes no "sign Microsoft"), folded.
-    Remembered: a build weighs each title again at every level above its folder."""
-    return frozenset(phrases(title, split=prose.words, keep=_topical))
-
-
 def weights_for(folders: Iterable[Sequence[str]]) -> Weights:
     """:class:`Weights` from the titles of each folder's documents."""
     weights = Weights(0)
@@ -181,11 +139,14 @@ def topics(
     titles = list(dict.fromkeys(titles))  # the same title twice is one vote
     for title in titles:
         counts.update(title_phrases(title))
-        for w in _topic_words(title):
+        for w in topic_words(title):
             surface.setdefault(fold(w), Counter())[w] += 1
     weights = weights or Weights()
+    cut = cut_pairs(titles, counts)
     scored = []
     for phrase, n in counts.items():
+        if phrase in cut:
+            continue
         parts = phrase.split()
         if any(p in skip or fold(p) in skip for p in parts):
             continue  # the folder's own name again, or a pair cut from it ("details Item")

@@ -12,11 +12,11 @@ from kas_tui.text.folder_summary import (
     MAX_FOLDER_DESCRIPTION,
     folder_description,
     folder_room,
-    title_phrases,
     topics,
     weights_for,
 )
 from kas_tui.text.grouping import fold
+from kas_tui.text.title_words import title_phrases
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, estimate_tokens
 
 _PRODUCTS = {
@@ -88,6 +88,37 @@ def test_an_acronym_keeps_its_product_name_whole_and_the_folders_name_is_not_cut
     )
     assert found and not [t for t in found if "details" in t.lower().split()]
     assert "per" not in title_phrases("Project per Employee")
+
+
+def test_an_abbreviation_names_no_topic_and_joins_no_pair() -> None:
+    """Reports' titles abbreviate ("Serv. Contract", "Cost Acctg. Statement"): Business
+    Central's Service management was described by "Serv", "Contr" and "Resp"."""
+    found = title_phrases("Contr. Gain/Loss - Resp. Ctr. (report)")
+    assert "gain loss" in found and not {"contr", "resp", "ctr"} & found
+    assert "qty" not in title_phrases("Inventory Age Composition - Qty.")
+    assert "excel" in title_phrases("Cannot open the file in Excel.")
+    assert title_phrases("Cost Acctg. Statement") == {"cost", "statement"}  # no "cost acctg"
+    assert "update" in title_phrases("Cannot update. Database is read-only")  # a sentence
+    titles = [f"Serv. {what} (report)" for what in ("Contract", "Orders", "Quote", "Shipment")]
+    assert not [t for t in topics(titles * 2, limit=8) if "serv" in t.lower()]
+
+
+def test_a_pair_cut_from_a_longer_name_names_no_topic() -> None:
+    """ "Analysis Power" of "Sales Analysis Power BI report", "BI report" of "Power BI
+    report": pieces of a longer run written beside a more common pair of it."""
+    titles = [
+        "Sales Analysis Power BI report",
+        "Purchase Analysis Power BI report",
+        "Customer Power BI report",
+        "Item Power BI app",
+        "Vendor Power BI app",
+    ]
+    found = {fold(w) for t in topics(titles, limit=10) for w in [t.lower()]}
+    assert "power bi" in found
+    assert not {"analysis power", "bi report", "bi app"} & found
+    # a pair always written inside the same longer run, but no less common, stays
+    kept = topics(["Inventory Age Composition - Qty.", "Inventory Age Composition - Value"] * 2)
+    assert any(len(t.split()) == 2 for t in kept)
 
 
 def test_a_bundles_topics_are_weighed_against_its_siblings() -> None:
