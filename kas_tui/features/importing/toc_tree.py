@@ -13,8 +13,9 @@ MkDocs ``nav`` that only wraps ``events/`` and ``styles/`` in "Reference":
   that, a section's pages all go into its bundle when they fit in one index (about
   ``capacity`` entries); when they do not, its sub-sections with three pages or more
   become sub-bundles, and so on down, but for the smallest of them, kept in its own
-  index under their headings while it has room. Sub-sections folded into their parent are
-  kept (:attr:`Plan.folded`): if the drafted entries turn out too big after all, the
+  index under their headings while it has room, from the third level on (a root
+  section too big for one index has all its sub-sections of three pages or more as
+  bundles: the TOC's top two levels). Sub-sections folded into their parent are kept (:attr:`Plan.folded`): if the drafted entries turn out too big after all, the
   build splits that bundle by them before it would ever group by words.
 - **Names.** A bundle is the section's title made a slug, titled as the TOC titles it;
   sibling sections of one name are one bundle.
@@ -149,7 +150,7 @@ def plan(toc: Toc, pages: Iterable[str], capacity: int) -> Plan:
     listed = set(root.all_pages())
     _join_by_folder(root, [p for p in pages if p not in listed])
     result = Plan()
-    _place(root, "", result, capacity, is_root=True)
+    _place(root, "", result, capacity, depth=0)
     result.unlisted = [p for p in pages if p not in result.folder_of]
     for folder, crossed in list(result.cross.items()):
         kept = [p for p in dict.fromkeys(crossed) if result.folder_of.get(p, folder) != folder]
@@ -197,7 +198,10 @@ def _join_by_folder(root: Section, unlisted: list[str]) -> None:
             folder = posixpath.dirname(folder)
 
 
-def _place(section: Section, folder: str, result: Plan, capacity: int, *, is_root: bool) -> None:
+def _place(section: Section, folder: str, result: Plan, capacity: int, *, depth: int) -> None:
+    """Place ``section``'s pages in ``folder`` (``depth`` 0: the root; 1: a bundle of
+    the root) and its sub-sections in sub-bundles, or in ``folder``'s own index."""
+    is_root = depth == 0
     every = section.all_pages()
     if not is_root and len(every) + len(section.all_cross()) <= capacity:
         for page in every:
@@ -226,10 +230,13 @@ def _place(section: Section, folder: str, result: Plan, capacity: int, *, is_roo
         else:
             merged[slug] = child
     # the smallest sub-sections stay in this index too, under their heading, while it
-    # has room: a sub-bundle costs every walk into it a turn
+    # has room: a sub-bundle costs every walk into it a turn. Not the sections of the
+    # root's bundles: the top two levels are the TOC's, and the root lists them with
+    # their topics (Business Central's Planning, Quality management and Human resources
+    # were headings in Business functionality's index, which no root entry named)
     entries = len(section.pages) + len(section.cross) + len(merged)
     entries += sum(len(c.all_pages()) + len(c.all_cross()) for c in inline)
-    if not is_root:
+    if depth >= 2:
         for slug, child in sorted(merged.items(), key=lambda kv: len(kv[1].all_pages())):
             size = len(child.all_pages()) + len(child.all_cross())
             if entries - 1 + size > capacity:
@@ -247,4 +254,4 @@ def _place(section: Section, folder: str, result: Plan, capacity: int, *, is_roo
     for slug, child in merged.items():
         sub = posixpath.join(folder, slug) if folder else slug
         result.titles[sub] = child.title
-        _place(child, sub, result, capacity, is_root=False)
+        _place(child, sub, result, capacity, depth=depth + 1)

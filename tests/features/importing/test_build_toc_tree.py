@@ -425,11 +425,36 @@ def test_a_section_too_big_keeps_its_smallest_sub_sections_while_it_has_room() -
     toc = Toc(
         "TOC.md",
         "docfx-md",
-        [TocNode("Area", None, [big, small]), section("Other", "o1.md", "o2.md", "o3.md")],
+        [
+            TocNode("Area", None, [TocNode("Part", None, [big, small])]),
+            section("Other", "o1.md", "o2.md", "o3.md"),
+        ],
     )
     pages = [n.path for n, _a in toc.walk() if n.path]
     result = plan(toc, pages, capacity=6)
-    assert result.folder_of["b0.md"] == "area/big"  # too big to stay: a sub-bundle
-    assert result.folder_of["s1.md"] == "area"  # fits beside it, under its heading
-    assert result.folded["area"].children[0].title == "Small"
+    assert result.folder_of["b0.md"] == "area/part/big"  # too big to stay: a sub-bundle
+    assert result.folder_of["s1.md"] == "area/part"  # fits beside it, under its heading
+    assert result.folded["area/part"].children[0].title == "Small"
     assert result.folder_of["o1.md"] == "other"  # the root's sections are always bundles
+
+
+def test_the_top_two_levels_are_the_tocs_headings_however_small() -> None:
+    """A root section's sub-sections are bundles even when its index has room for them:
+    the root lists them, each with its topics. Kept in Business functionality's index
+    under their headings, Business Central's Planning, Quality management and Human
+    resources were named by no root entry (their questions reached 0 of 9 at turn 2)."""
+
+    def section(title: str, *pages: str) -> TocNode:
+        return TocNode(title, None, [TocNode(None, p) for p in pages])
+
+    big = section("Big", *(f"b{n}.md" for n in range(8)))
+    small = section("Small", "s1.md", "s2.md", "s3.md")
+    tiny = section("Tiny", "t1.md", "t2.md")
+    other = section("Other", "o1.md", "o2.md", "o3.md")
+    toc = Toc("TOC.md", "docfx-md", [TocNode("Area", None, [big, small, tiny]), other])
+    pages = [n.path for n, _a in toc.walk() if n.path]
+    result = plan(toc, pages, capacity=6)
+    assert result.folder_of["b0.md"] == "area/big"
+    assert result.folder_of["s1.md"] == "area/small"  # room beside Big, a bundle still
+    assert result.titles["area/small"] == "Small"
+    assert result.folder_of["t1.md"] == "area"  # two pages: no bundle (MIN_BUNDLE)
