@@ -30,9 +30,14 @@ from collections.abc import Callable, Sequence
 
 from kas_tui.core.okf.index_layout import NewEntry
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION as MAX_DESCRIPTION
+from kas_tui.text.folder_summary import join_words
 from kas_tui.text.prose import clip
 from kas_tui.text.tokens import MAX_BUNDLE_ENTRIES, estimate_tokens
 
+#: A bundle whose section the root adds names what it lists below when it lists this
+#: many or fewer ("Using Redux: 29 documents, listed below: Migrations and Structuring
+#: Reducers."); with more, a count, as naming them again drew walks to its index.
+FEW_NAMED = 3
 #: Share of an index's token budget the root index may take with what it adds (0.5 and
 #: 1.0 were measured too: see docs/importing-and-building.md, "The TOC is the tree").
 ROOT_SHARE = 0.75
@@ -61,14 +66,16 @@ def with_first_pages(
     sentence shared with the section's entries drew walks to its index, which lists
     those same entries again, a turn spent for nothing."""
     added = _added(groups, entries_of, titles, render, budget)
-    below = {bundle: (kind, len(section[1])) for bundle, kind, section in added}
+    below = {bundle: (kind, section[1]) for bundle, kind, section in added}
 
     def said(entry: NewEntry) -> str:
-        kind, n = below[entry.path]
+        kind, listed = below[entry.path]
         lead = f"{titles(entry.path)}: {counted(entry.path)}".rstrip(": ")
+        if len(listed) <= FEW_NAMED:  # named: two such sentences must not read alike (KAS041)
+            return f"{lead}, listed below: {join_words([e.title for e in listed])}."
         if kind == "pages":
             return f"{lead}, listed below."
-        return f"{lead}; its {n} sections are listed below."
+        return f"{lead}; its {len(listed)} sections are listed below."
 
     out = [
         (

@@ -100,9 +100,23 @@ def test_a_bundle_listed_below_says_so_in_its_own_entry() -> None:
         ROOT, PAGES.__getitem__, str.title, _render, budget=1300, counted=lambda b: "3 pages"
     )
     said = {e.path: e.description for e in groups[0][1]}
-    assert said["guide"] == "Guide: 3 pages, listed below."
-    assert said["shop"] == "Shop: 3 pages; its 2 sections are listed below."
+    # a few are named: two bundles listed below must not read alike (redux's "Using
+    # Redux" and "Understanding Redux" were KAS041 as "N documents; its 2 sections...")
+    assert said["guide"] == "Guide: 3 pages, listed below: App basics and FAQ (Guide)."
+    assert said["shop"] == "Shop: 3 pages, listed below: Sales and Returns."
     assert said["api"] == "Every class."  # not listed below: its own sentence
+    # more are counted: naming a long list again drew walks to the bundle's index
+    many = {
+        **PAGES,
+        "guide": [_doc(f"guide/p{n}.md", f"Chapter {n}") for n in range(4)],
+        "shop": [NewEntry(f"shop/s{n}", f"Part {n}", "A part.", BUNDLE) for n in range(4)],
+    }
+    groups = with_first_pages(
+        ROOT, many.__getitem__, str.title, _render, budget=1300, counted=lambda b: "9 pages"
+    )
+    said = {e.path: e.description for e in groups[0][1]}
+    assert said["guide"] == "Guide: 9 pages, listed below."
+    assert said["shop"] == "Shop: 9 pages; its 4 sections are listed below."
 
 
 def test_a_root_already_over_its_share_lists_nothing_more() -> None:
@@ -143,7 +157,7 @@ def test_a_built_site_lists_its_first_chapters_at_the_root(tmp_path: Path) -> No
     assert not [f for f in report.findings if f.code in ("KAS045", "KAS041")]
     # the bundle listed below says so, rather than naming its pages a second time
     said = {e.target: e.description for e in root.entries}
-    assert said["guide/"] == "Guide: 2 documents, listed below."
+    assert said["guide/"] == "Guide: 2 documents, listed below: Apps and Events."
     before = {p: p.read_bytes() for p in out.rglob("*.md")}
     (source / "docs" / "blog" / "post.md").write_text(page("Releases") + "\nMore.\n")
     again = build(source, out, now=NOW, workers=1)  # a later build keeps it, says nothing
