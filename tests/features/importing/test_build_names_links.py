@@ -325,8 +325,14 @@ def test_an_mkdocstrings_page_says_what_it_references() -> None:
     described as the reference it renders to, not by its opening characters."""
     body = "::: textual.events.Hide\n    options:\n      heading_level: 1\n"
     assert drafted(body, "hide.md", "events").description == (
-        "Reference of `textual.events.Hide`, rendered from its docstrings by the docs site."
+        "API reference for `textual.events.Hide` (Hide)."
     )
+    # its words tell it from its siblings: one sentence for all read alike (KAS041)
+    assert drafted("::: textual.scroll_view\n", "sv.md", "api").description == (
+        "API reference for `textual.scroll_view` (scroll view)."
+    )
+    two = drafted("::: textual.app\n\n::: textual.binding\n", "ab.md", "api")
+    assert two.description == "API reference for `textual.app` and `textual.binding`."
 
 
 def test_a_faq_page_is_listed_by_its_questions_once(tmp_path: Path) -> None:
