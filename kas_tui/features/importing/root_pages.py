@@ -116,12 +116,11 @@ def _added(
             break
         # its sub-bundles as their parent's index words them, else cut to a page's
         # length; a bundle of pages only lists its pages
-        tries = [(heading, subs), (heading, [_short(e) for e in subs])] if subs else []
-        fits = [s for s in tries or [(heading, whole)] if _fits(render, [*out, s], limit)]
-        section = fits[0] if fits else None
-        if section is None:
+        options = [subs, [_short(e) for e in subs]] if subs else [whole]
+        listed = next((o for o in options if _fits(render, [*out, (heading, o)], limit)), None)
+        if listed is None:
             break  # the TOC's first bundles only: a later one never comes before it
-        listed = section[1]
+        section = (heading, listed)
         out.append(section)
         added.append((bundle, "sections" if subs else "pages", section))
         headings.add(heading.casefold())

@@ -15,8 +15,9 @@ MkDocs ``nav`` that only wraps ``events/`` and ``styles/`` in "Reference":
   become sub-bundles, and so on down, but for the smallest of them, kept in its own
   index under their headings while it has room, from the third level on (a root
   section too big for one index has all its sub-sections of three pages or more as
-  bundles: the TOC's top two levels). Sub-sections folded into their parent are kept (:attr:`Plan.folded`): if the drafted entries turn out too big after all, the
-  build splits that bundle by them before it would ever group by words.
+  bundles: the TOC's top two levels). Sub-sections folded into their parent are kept
+  (:attr:`Plan.folded`): if the drafted entries turn out too big after all, the build
+  splits that bundle by them before it would ever group by words.
 - **Names.** A bundle is the section's title made a slug, titled as the TOC titles it;
   sibling sections of one name are one bundle.
 - **Pages the TOC does not list** whose folder's listed pages mostly sit in one section
