@@ -81,6 +81,22 @@ def test_group_names_groups_by_shared_title_phrases_and_is_deterministic() -> No
     assert [(g.label, g.members) for g in again] == [(g.label, g.members) for g in groups]
 
 
+def test_a_task_verb_names_no_group() -> None:
+    """Task titles start with what they do ("Add a web server instance", "Create a
+    codeunit"): NAV's flat folder was grouped into bundles named Add, Change and
+    Create, which say nothing of what their pages are about."""
+    members = [
+        Member(f"{verb}-{thing}-{i}.md", f"{verb.title()} a {thing} {i}")
+        for verb in ("add", "create", "change")
+        for thing in ("codeunit", "report", "server")
+        for i in range(2)
+    ]
+    groups, _kept = group(members, capacity=8, parent_room=10)
+    labels = sorted(g.label for g in groups)
+    assert labels and not {"Add", "Create", "Change"} & set(labels)
+    assert set(labels) <= {"Codeunit", "Report", "Server"}
+
+
 def test_nothing_to_tell_apart_gives_no_groups() -> None:
     members = [Member(f"{i}.md", f"Same words {i}") for i in range(12)]
     assert group(members, capacity=5, parent_room=5) == ([], sorted(m.key for m in members))
