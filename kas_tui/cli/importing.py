@@ -333,9 +333,10 @@ def run_build(args: argparse.Namespace) -> int:
 
 #: Most notes a build lists one by one without --verbose; more are counted by kind.
 _NOTES_LISTED = 5
-#: A note's place ("docs/a.md:12: ", "SKILL.md: ") and the file it names first.
-_NOTE_PLACE = re.compile(r"^[^\s:]+(?::\d+)?:\s+")
-_NOTE_PATH = re.compile(r"[^\s:;,()']*\w[/.]\w[^\s:;,()']*")
+#: A note's place ("docs/a.md:12: ", "SKILL.md: ", "Office and NAV.md:1: ").
+_NOTE_PLACE = re.compile(r"^[^:]+?(?::\d+)?:\s+")
+#: A path: a word holding a "/" or ending in an extension ("a/b", "CALCDATE-Function--Date-.md").
+_NOTE_PATH = re.compile(r"[^\s:;,()']*(?:\w/\w|\.[A-Za-z][A-Za-z0-9]{0,4}\b)[^\s:;,()']*")
 _NOTE_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\([^)]*\)|\d+")
 
 
