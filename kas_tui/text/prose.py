@@ -41,6 +41,11 @@ _AUTOLINK = re.compile(r"<(?:https?|mailto):[^>]+>")
 _URL = re.compile(r"https?://\S+")
 _HTML = re.compile(r"<[^>]+>")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
+#: A docfx include directive, ``[!INCLUDE[label](path)]``: expanded by the build
+#: (``importing.includes``); one left unexpanded (its file missing) is no prose.
+DOCFX_INCLUDE = re.compile(
+    r"\[!INCLUDE\s*\[[^\]\n]*\]\(\s*(?P<target><[^>\n]*>|[^)\n]*?)\s*\)\s*\]", re.IGNORECASE
+)
 _CALLOUT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION|INCLUDE)[^\]]*\]", re.I)
 _EMPHASIS = re.compile(r"(\*\*|__|\*|~~)(?=\S)(.+?)(?<=\S)\1")
 _CODE = re.compile(r"`+([^`]*)`+")
@@ -93,6 +98,7 @@ def inline_text(text: str) -> str:
     if "<" in text:
         text = _COMMENT.sub(" ", text)
     if "[" in text:
+        text = DOCFX_INCLUDE.sub(" ", text)
         text = _CALLOUT.sub(" ", text)
         text = _IMAGE.sub(" ", text)
         text = _LINK.sub(r"\1", text)

@@ -12,10 +12,9 @@ from urllib.parse import unquote
 from markdown_it import MarkdownIt
 
 from kas_tui.core.okf import frontmatter as fm
+from kas_tui.text.prose import DOCFX_INCLUDE
 
-DOCFX = re.compile(
-    r"\[!INCLUDE\s*\[[^\]\n]*\]\(\s*(?P<target><[^>\n]*>|[^)\n]*?)\s*\)\s*\]", re.IGNORECASE
-)
+DOCFX = DOCFX_INCLUDE
 SNIPPET = re.compile(
     r"""^(?P<space>[ \t]*)(?P<escape>;*)(?:
         (?P<inline>-+8<-+[ \t]+)(?P<quoted>"(?:\\"|[^"\r\n])+?"|'(?:\\'|[^'\r\n])+?')

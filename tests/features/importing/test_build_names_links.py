@@ -335,6 +335,19 @@ def test_an_mkdocstrings_page_says_what_it_references() -> None:
     assert two.description == "API reference for `textual.app` and `textual.binding`."
 
 
+def test_an_include_left_unexpanded_leaves_no_debris_in_the_description() -> None:
+    """NAV's pages name the product by an include (``[!INCLUDE[navnow_md](includes/
+    navnow_md.md)]``) whose file the source lacked: 318 descriptions read "a specified
+    (includes/navnow_md.md)] database"."""
+    body = (
+        "# Import text\n\nImports UI text strings from a text file to a specified "
+        "[!INCLUDE[navnow](includes/navnow_md.md)] database.\n"
+    )
+    assert drafted(body, "imp.md").description == (
+        "Imports UI text strings from a text file to a specified database."
+    )
+
+
 def test_a_faq_page_is_listed_by_its_questions_once(tmp_path: Path) -> None:
     files = {
         "docs/faq.md": "# FAQ\n\nHere we try and answer any question that comes up.\n\n"
