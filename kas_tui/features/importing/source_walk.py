@@ -1,7 +1,8 @@
 """What a build reads from its source folder: every regular file, in a stable order.
 
 Hidden files and folders are left out (but a wiki's ``.attachments``), and so are the
-output folder and symlinked folders; a named pipe, socket or device is never opened,
+output folder, symlinked folders and an editor's or merge's leftover copies
+(``page.md~``, ``page.md~master``, ``page.md.orig``: :func:`leftover_copy`); a named pipe, socket or device is never opened,
 and a symlink leaving the source is never followed: each is a note naming the file,
 never a silent skip. So is a folder that cannot be listed.
 """
@@ -15,6 +16,13 @@ from kas_tui.core.fileio import path_kind
 from kas_tui.core.store import os_reason
 from kas_tui.features.importing.toc_wiki import ATTACHMENTS, ORDER
 from kas_tui.text.wording import visible
+
+
+def leftover_copy(name: str) -> bool:
+    """Whether a file name is a leftover copy of another: an editor's backup
+    (``page.md~``), a merge tool's (``page.md~master``, ``page.md.orig``, ``.rej``)."""
+    stem, dot, ext = name.rpartition(".")
+    return "~" in ext or (bool(dot) and ext.lower() in ("orig", "rej") and "." in stem)
 
 
 def walk_source(source: Path, out: Path, notes: list[str]) -> tuple[list[str], list[str]]:
@@ -43,6 +51,10 @@ def walk_source(source: Path, out: Path, notes: list[str]) -> tuple[list[str], l
             if name.startswith("."):
                 continue
             path = here / name
+            if leftover_copy(name):
+                rel = visible(str(path.relative_to(source)))
+                notes.append(f"{rel}: an editor's or merge's leftover copy of a file; skipped")
+                continue
             kind = path_kind(path)
             if kind is not None:
                 notes.append(

@@ -319,3 +319,22 @@ def test_a_folder_named_for_its_one_page_is_titled_as_that_page(tmp_path: Path) 
     pkg = _built(tmp_path, files)
     posts = (pkg.root / "index.md").read_text("utf-8")  # posts/ is the root
     assert "[Search: better, faster, smaller](search-better-faster-smaller/)" in posts
+
+
+def test_an_editors_or_merges_leftover_copy_is_no_page(tmp_path: Path) -> None:
+    """dynamics365smb-devitpro-pb holds ``devenv-link-to-universal-app.md~master``, a
+    merge's leftover: it was built as a second copy of the page."""
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "link-app.md": "# Link an app\n\nHow to link the universal app to a server.\n",
+            "link-app.md~master": "# Link an app\n\nAn older text of the page.\n",
+            "link-app.md~": "# Link an app\n\nAn editor's backup.\n",
+            "link-app.md.orig": "# Link an app\n\nWhat the merge started from.\n",
+        },
+    )
+    result = build(source, tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    assert len(result.created) == 1
+    for name in ("link-app.md~master", "link-app.md~", "link-app.md.orig"):
+        assert f"{name}: an editor's or merge's leftover copy of a file; skipped" in result.notes
