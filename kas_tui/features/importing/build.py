@@ -58,6 +58,7 @@ from kas_tui.features.importing.build_skill import SkillMixin
 from kas_tui.features.importing.build_toc_tree import TocTreeMixin
 from kas_tui.features.importing.convert import ConversionError, Limits, sha256_file
 from kas_tui.features.importing.draft import GENERATOR, draft_document, dump_yaml
+from kas_tui.features.importing.files import SUPPORTED
 from kas_tui.features.importing.heuristics import FORMAT_TYPES, content_type, draft_title
 from kas_tui.features.importing.pool import convert_files
 from kas_tui.features.importing.source_meta import (
@@ -78,6 +79,8 @@ from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 #: Failures a second try on the same bytes cannot change (a timeout or a missing
 #: dependency may go away with other options or packages: those are tried again).
 _FINAL_FAILURES = frozenset({"unsupported", "corrupt", "encrypted", "no-text"})
+#: What a docs site's file no converter reads is to the build.
+_SERVED = "no converter reads it; a file the site serves as it is, copied as an asset"
 ASSET_EXTS = frozenset({".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".ico"})
 _SITE = re.compile(r"https?://[^/?#\s]+(?:[/?#]\S*)?$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -327,6 +330,9 @@ class _Builder(
         themed = set()
         if self.toc is not None:  # a theme's templates, files the site serves as they are
             themed = self.toc.theme_files(documents) | self.toc.static_files(documents)
+            served = sorted(d for d in documents if Path(d).suffix.lower() not in SUPPORTED)
+            self.result.notes += [f"{d}: {_SERVED}" for d in served]  # a download: a .chm
+            themed.update(served)
         documents, assets = [d for d in documents if d not in themed], [*assets, *sorted(themed)]
         # the TOC files are read for the tree, not copied: the indexes are the package's TOC
         read = {self.toc.file} if self.toc is not None else set()

@@ -40,6 +40,7 @@ from kas_tui.features.importing.toc_formats import (
     MD_HEADING,
     SITE_PAGES,
     URL,
+    docusaurus_docs_dir,
     docusaurus_ids,
     docusaurus_roots,
     load_lined,
@@ -267,9 +268,15 @@ def find_tocs(files: Iterable[str]) -> list[str]:
 
 def find_toc(files: Collection[str], read: Read) -> Toc | None:
     """The source's table of contents: the first of the root's TOC files
-    (:func:`find_tocs`) that reads as one; ``None`` when the source ships none."""
+    (:func:`find_tocs`) that reads as one; ``None`` when the source ships none. The
+    root is below the folders that wrap everything (``SharePoint/SharePointServer/``,
+    as a repository's subtree is often copied)."""
+    wrapper = _wrapper(files)
+    base = wrapper.count("/")
     for depth in (0, 1):  # a site kept in a folder of its own (website/sidebars.json)
-        found = find_tocs(f for f in files if f.count("/") == depth)
+        found = find_tocs(
+            f for f in files if f.startswith(wrapper) and f.count("/") == base + depth
+        )
         if depth and len({posixpath.dirname(f) for f in found}) != 1:
             break  # several folders with TOCs of their own (docsets): none is the whole's
         for path in found:
@@ -279,38 +286,15 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
     return None
 
 
-#: Where a Docusaurus config's docs options open (``docs: {``) and, inside them, the
-#: ``path`` option on a line of its own (``path: '../docs',``).
-_DOCS_OPEN = re.compile(r"\bdocs\s*:\s*\(?\{")
-_DOCS_PATH = re.compile(r"""^\s*path\s*:\s*['"]([^'"]+)['"]\s*,?\s*$""", re.M)
-_CONFIGS = ("docusaurus.config.js", "docusaurus.config.mjs", "docusaurus.config.ts")
-
-
-def docusaurus_docs_dir(sidebars: str, read: Read, files: Collection[str]) -> str:
-    """The folder a Docusaurus site's docs live in: its config's docs ``path`` (read as
-    text, never run), else ``docs`` beside the sidebars file."""
-    folder = posixpath.dirname(sidebars)
-    for name in (n for n in _CONFIGS if posixpath.join(folder, n) in files):
-        match = _DOCS_PATH.search(_docs_options(read(posixpath.join(folder, name)) or ""))
-        if match:
-            inside = posixpath.normpath(posixpath.join(folder, match.group(1)))
-            if inside != ".." and not inside.startswith("../"):
-                return "" if inside == "." else inside
-    return posixpath.join(folder, "docs")
-
-
-def _docs_options(config: str) -> str:
-    """The text of a Docusaurus config's first ``docs: {...}`` options, its braces
-    counted (those in its functions too), or ``""``."""
-    opened = _DOCS_OPEN.search(config)
-    if opened is None:
-        return ""
-    depth = 0
-    for at in range(opened.end() - 1, len(config)):
-        depth += {"{": 1, "}": -1}.get(config[at], 0)
-        if depth == 0:
-            return config[opened.end() : at]
-    return ""
+def _wrapper(files: Collection[str]) -> str:
+    """The folders holding every file and nothing else beside them ("a/b/"), or ""."""
+    prefix = ""
+    while True:
+        tops = {f[len(prefix) :].split("/", 1)[0] for f in files if f.startswith(prefix)}
+        inner = next(iter(tops)) if len(tops) == 1 else None
+        if inner is None or not any(f.startswith(f"{prefix}{inner}/") for f in files):
+            return prefix
+        prefix = f"{prefix}{inner}/"
 
 
 def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
@@ -462,8 +446,13 @@ class _Reader:
                 f"{path}:{error[0]}: not valid YAML ({error[1]}): not read; fix the YAML"
             )
             return []
-        if isinstance(data, dict):  # the form with a root ``items:``
-            data = data.get("items")
+        if isinstance(data, dict):  # the form with a root ``items:`` (``Items:`` too)
+            data = next((v for k, v in data.items() if str(k).lower() == "items"), None)
+            if data is None:
+                self.problems.append(
+                    f"{path}: holds no items: list, so no entries: not read; write its "
+                    "entries under items:"
+                )
         return self._docfx_items(data, path, chain)
 
     def _docfx_items(self, items: Any, path: str, chain: tuple[str, ...]) -> list[TocNode]:

@@ -400,3 +400,39 @@ def _closing(code: str, start: int) -> int | None:
                 return index
         index += 1
     return None
+
+
+#: Where a Docusaurus config's docs options open (``docs: {``) and, inside them, the
+#: ``path`` option on a line of its own (``path: '../docs',``).
+_DOCS_OPEN = re.compile(r"\bdocs\s*:\s*\(?\{")
+_DOCS_PATH = re.compile(r"""^\s*path\s*:\s*['"]([^'"]+)['"]\s*,?\s*$""", re.M)
+_CONFIGS = ("docusaurus.config.js", "docusaurus.config.mjs", "docusaurus.config.ts")
+
+
+def docusaurus_docs_dir(
+    sidebars: str, read: Callable[[str], str | None], files: Collection[str]
+) -> str:
+    """The folder a Docusaurus site's docs live in: its config's docs ``path`` (read as
+    text, never run), else ``docs`` beside the sidebars file."""
+    folder = posixpath.dirname(sidebars)
+    for name in (n for n in _CONFIGS if posixpath.join(folder, n) in files):
+        match = _DOCS_PATH.search(_docs_options(read(posixpath.join(folder, name)) or ""))
+        if match:
+            inside = posixpath.normpath(posixpath.join(folder, match.group(1)))
+            if inside != ".." and not inside.startswith("../"):
+                return "" if inside == "." else inside
+    return posixpath.join(folder, "docs")
+
+
+def _docs_options(config: str) -> str:
+    """The text of a Docusaurus config's first ``docs: {...}`` options, its braces
+    counted (those in its functions too), or ``""``."""
+    opened = _DOCS_OPEN.search(config)
+    if opened is None:
+        return ""
+    depth = 0
+    for at in range(opened.end() - 1, len(config)):
+        depth += {"{": 1, "}": -1}.get(config[at], 0)
+        if depth == 0:
+            return config[opened.end() : at]
+    return ""

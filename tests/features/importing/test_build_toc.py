@@ -136,6 +136,35 @@ def test_docfx_tocs_nest_and_toc_md_nests_by_heading_level(tmp_path: Path) -> No
     ]
 
 
+def test_a_docfx_toc_below_wrapping_folders_with_items_capitalised(tmp_path: Path) -> None:
+    """OfficeDocs-SharePoint, copied as its subtree: ``SharePoint/SharePointServer/``
+    wraps everything, its ``spstoc/toc.yml`` opens with ``Items:`` and names pages one
+    folder up. Neither was read: the folders were split by title words instead."""
+    root = write_sources(
+        tmp_path / "src",
+        {
+            "SharePoint/SharePointServer/spstoc/toc.yml": "Items:\n- name: Server\n"
+            "  href: ../server.md\n  items:\n  - name: What's new\n"
+            "    href: ../whats-new/new.md\n",
+            "SharePoint/SharePointServer/server.md": "x",
+            "SharePoint/SharePointServer/whats-new/new.md": "x",
+        },
+    )
+    toc = find_toc(_files(root), _reader(root))
+    assert toc is not None and toc.file == "SharePoint/SharePointServer/spstoc/toc.yml"
+    assert list(toc.order()) == [
+        "SharePoint/SharePointServer/server.md",
+        "SharePoint/SharePointServer/whats-new/new.md",
+    ]
+    empty = write_sources(tmp_path / "empty", {"toc.yml": "metadata:\n  a: 1\n", "a.md": "x"})
+    toc = find_toc(_files(empty), _reader(empty))
+    assert toc is None or not toc.roots
+    if toc is not None:
+        assert toc.problems == [
+            "toc.yml: holds no items: list, so no entries: not read; write its entries under items:"
+        ]
+
+
 def test_docusaurus_sidebars_json(tmp_path: Path) -> None:
     root = write_sources(
         tmp_path / "src",

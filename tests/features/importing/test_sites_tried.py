@@ -338,3 +338,33 @@ def test_an_editors_or_merges_leftover_copy_is_no_page(tmp_path: Path) -> None:
     assert len(result.created) == 1
     for name in ("link-app.md~master", "link-app.md~", "link-app.md.orig"):
         assert f"{name}: an editor's or merge's leftover copy of a file; skipped" in result.notes
+
+
+#: The first bytes of a compiled HTML help file: binary, no converter reads it.
+_CHM = b"ITSF\x03\x00\x00\x00`\x00\x00\x00\x01\x00\x00\x00" + bytes(range(256)) * 4
+
+
+def test_a_download_no_converter_reads_is_an_asset_of_a_docs_site(tmp_path: Path) -> None:
+    """OfficeDocs-SharePoint serves ``downloads/stsadm-reference.chm``: it failed to
+    convert and the whole build exited 1. A docs site serves such a file as it is."""
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "toc.yml": "- name: Start\n  href: start.md\n",
+            "start.md": "# Start\n\nGet the [reference](downloads/ref.chm) first.\n",
+        },
+    )
+    (source / "downloads").mkdir()
+    (source / "downloads" / "ref.chm").write_bytes(_CHM)
+    result = build(source, tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0 and not result.failed, result.report
+    assert result.assets == 1
+    assert (
+        "downloads/ref.chm: no converter reads it; a file the site serves as it is, "
+        "copied as an asset"
+    ) in result.notes
+    # without a site around it, a file no converter reads is a failure to report
+    plain = write_sources(tmp_path / "plain", {"a.md": "# A\n\nText.\n"})
+    (plain / "b.chm").write_bytes(_CHM)
+    result = build(plain, tmp_path / "kb2", now=NOW, workers=1)
+    assert [Path(f.source).name for f in result.failed] == ["b.chm"]
