@@ -71,6 +71,7 @@ from kas_tui.features.importing.source_meta import (
 )
 from kas_tui.features.importing.source_walk import walk_source
 from kas_tui.features.importing.toc import Toc, find_toc
+from kas_tui.features.importing.toc_docsets import with_other_tocs
 from kas_tui.text import prose
 from kas_tui.text.alike import AlikeSet
 from kas_tui.text.section_topics import common_headings, section_topics
@@ -324,7 +325,9 @@ class _Builder(
             )
         documents, assets = self._find_includes(documents, assets)
         self.source_files = {*documents, *assets, *orders}
-        self.toc = find_toc(self.source_files, self._read_source)
+        self.toc = with_other_tocs(
+            find_toc(self.source_files, self._read_source), self.source_files, self._read_source
+        )
         if self.toc is not None:
             self.result.notes += self.toc.problems
         themed = set()

@@ -368,3 +368,53 @@ def test_a_download_no_converter_reads_is_an_asset_of_a_docs_site(tmp_path: Path
     (plain / "b.chm").write_bytes(_CHM)
     result = build(plain, tmp_path / "kb2", now=NOW, workers=1)
     assert [Path(f.source).name for f in result.failed] == ["b.chm"]
+
+
+def test_a_docfx_toc_the_main_one_does_not_link_is_a_section_of_it(tmp_path: Path) -> None:
+    """OfficeDocs-Exchange 2013 keeps its Management Pack guide and 70 health-set pages
+    under ``management/toc.yml`` and ``management/health/toc.yml``, which its main
+    ``toc.yml`` never names: they went by their words into unrelated bundles (health
+    sets under voice mail). A table of contents mostly of the main one's own pages
+    (``exchange2013toc/toc.yml``) is another view of them and is left out."""
+    page = "# {0}\n\nHow the {0} works, for administrators of the server.\n"
+    sections = {
+        "Mail flow": ("connectors", "queues", "transport rules"),
+        "Clients": ("outlook", "mobile devices", "web access"),
+        "Voice": ("voice mail", "dial plans", "auto attendants"),
+        "Recipients": ("mailboxes", "groups", "contacts"),
+    }
+    toc = ""
+    files: dict[str, str] = {}
+    for name, pages in sections.items():
+        toc += f"- name: {name}\n  items:\n"
+        for title in pages:
+            slug = title.replace(" ", "-")
+            toc += f"  - name: {title.title()}\n    href: {slug}.md\n"
+            files[f"{slug}.md"] = page.format(title)
+    files["toc.yml"] = toc
+    files["alt/toc.yml"] = (
+        "- name: Everything\n  items:\n  - name: Queues\n    href: ../queues.md\n"
+        "  - name: Groups\n    href: ../groups.md\n"
+    )
+    files["management/toc.yml"] = (
+        "- name: Management Pack Guide\n  href: guide.md\n  items:\n"
+        "  - name: Import the pack\n    href: import.md\n"
+        "  - name: Health sets\n    href: health.md\n"
+    )
+    files |= {
+        f"management/{n}.md": page.format(f"management pack {n}")
+        for n in ("guide", "import", "health")
+    }
+    source = write_sources(tmp_path / "src", files)
+    result = build(source, tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    out = tmp_path / "kb"
+    pack = out / "management-pack-guide"
+    assert sorted(p.name for p in pack.glob("*.md")) == [
+        "guide.md",
+        "health.md",
+        "import.md",
+        "index.md",
+    ]
+    assert "[Management Pack Guide](management-pack-guide/)" in (out / "index.md").read_text()
+    assert not (out / "everything").exists()  # the other view of the main one's pages
