@@ -39,7 +39,10 @@ def with_other_tocs(toc: Toc | None, files: Collection[str], read: Read) -> Toc 
         if path in read_already:
             continue
         other = read_toc(path, read, files)
-        if other is None or other.kind not in _DOCFX or not other.roots:
+        if other is None or other.kind not in _DOCFX:
+            continue
+        if not other.roots:
+            toc.problems += other.problems  # one that cannot be read says so
             continue
         read_already |= {path} | {n.file for n, _above in other.walk() if n.file}
         order = other.order()

@@ -405,9 +405,12 @@ def test_a_docfx_toc_the_main_one_does_not_link_is_a_section_of_it(tmp_path: Pat
         f"management/{n}.md": page.format(f"management pack {n}")
         for n in ("guide", "import", "health")
     }
+    files["broken/toc.yml"] = "- name: [unclosed\n"
     source = write_sources(tmp_path / "src", files)
     result = build(source, tmp_path / "kb", now=NOW, workers=1)
     assert result.errors == 0, result.report
+    # a table of contents that cannot be read says so, the build goes on
+    assert [n for n in result.notes if n.startswith("broken/toc.yml:2: not valid YAML")]
     out = tmp_path / "kb"
     pack = out / "management-pack-guide"
     assert sorted(p.name for p in pack.glob("*.md")) == [
