@@ -487,7 +487,7 @@ class _Reader:
                     node.children += self.docfx(nested, self.read(nested) or "", chain)
                 elif key != "tocHref" and self.find(target) and node.path is None:
                     node.path = self.find(target)
-                elif not self.find(target) and href.strip().endswith("/"):
+                elif not self.find(target) and href.strip().endswith("/") and not _off_source(href):
                     self.problems.append(
                         f"{where} names the folder {href}, which holds no toc.yml or TOC.md; "
                         "add one there or name a page"

@@ -543,6 +543,10 @@ def test_a_folder_href_without_a_toc_is_a_problem(tmp_path: Path) -> None:
         "toc.yml:1: 'Empty' names the folder empty/, which holds no toc.yml or TOC.md; "
         "add one there or name a page"
     ]
+    # a folder of the site the docset is published on is no mistake to fix (Business
+    # Central's breadcrumb/toc.yml: "tocHref: /dynamics365/business-central/")
+    files["toc.yml"] += "- name: Dynamics 365\n  tocHref: /dynamics365/\n"
+    assert toc_of(tmp_path / "site", files, "toc.yml").problems == toc.problems
 
 
 # --- a wiki's sidebar ------------------------------------------------------------------------
