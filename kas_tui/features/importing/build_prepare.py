@@ -51,7 +51,7 @@ class PrepareMixin:
         for rel in pages:
             text = self._read_source(rel)
             found: list[str] = []
-            if text and ("INCLUDE" in text.upper() or "--8<--" in text):
+            if text and ("INCLUDE" in text.upper() or "8<" in text):  # -8<- too
                 found = [t for t in include_targets(text, rel) if t != rel]
             out.append(found)
         return out

@@ -421,3 +421,25 @@ def test_a_docfx_toc_the_main_one_does_not_link_is_a_section_of_it(tmp_path: Pat
     ]
     assert "[Management Pack Guide](management-pack-guide/)" in (out / "index.md").read_text()
     assert not (out / "everything").exists()  # the other view of the main one's pages
+
+
+def test_a_snippet_written_with_single_dashes_is_expanded(tmp_path: Path) -> None:
+    """abetlen/llama-cpp-python's home page is ``-8<- "README.md"`` (pymdownx.snippets
+    takes any number of dashes): pages were looked for includes by ``--8<--`` only, so
+    it was left as written, without a note, and the page said nothing."""
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "mkdocs.yml": "site_name: Llama\nnav:\n  - Home: index.md\n  - Changes: changes.md\n"
+            "markdown_extensions:\n  - pymdownx.snippets\n",
+            "README.md": "# Python bindings\n\nSimple Python bindings for the llama library.\n",
+            "CHANGELOG.md": "# Changelog\n\nAll notable changes to this project.\n",
+            "docs/index.md": '---\ntitle: Getting Started\n---\n\n-8<- "README.md"\n',
+            "docs/changes.md": '-8<- "CHANGELOG.md"\n',
+        },
+    )
+    result = build(source, tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    home = (tmp_path / "kb" / "index-page.md").read_text()
+    assert "Simple Python bindings for the llama library." in home
+    assert "8<-" not in home
