@@ -82,6 +82,7 @@ from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 _FINAL_FAILURES = frozenset({"unsupported", "corrupt", "encrypted", "no-text"})
 #: What a docs site's file no converter reads is to the build.
 _SERVED = "no converter reads it; a file the site serves as it is, copied as an asset"
+_OUTSIDE = "files the site does not publish (its code, configs, README) are outside its docs folder"
 ASSET_EXTS = frozenset({".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".ico"})
 _SITE = re.compile(r"https?://[^/?#\s]+(?:[/?#]\S*)?$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -330,6 +331,14 @@ class _Builder(
         )
         if self.toc is not None:
             self.result.notes += self.toc.problems
+        if self.toc is not None and self.toc.outside_docs(documents):  # not the site's pages
+            included = {t for found in self.includes_of.values() for t in found}
+            left = set(self.toc.outside_docs([*documents, *assets])) - included
+            self.result.notes.append(f"{len(left):,} {_OUTSIDE} {self.toc.docs_dir}/; left out")
+            documents, assets = (
+                [d for d in documents if d not in left],
+                [a for a in assets if a not in left],
+            )
         themed = set()
         if self.toc is not None:  # a theme's templates, files the site serves as they are
             themed = self.toc.theme_files(documents) | self.toc.static_files(documents)

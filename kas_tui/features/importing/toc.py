@@ -113,6 +113,13 @@ class Toc:
             inner = (*above, node.title) if node.children and node.title else above
             stack += [(child, inner) for child in reversed(node.children)]
 
+    def outside_docs(self, paths: Iterable[str]) -> list[str]:
+        """Those of ``paths`` outside the folder the site makes its pages from (MkDocs'
+        ``docs_dir``, Docusaurus' docs ``path``): a repository's code, configs and
+        README, which the site does not publish; none when the site names no folder."""
+        inside = self.docs_dir + "/" if self.docs_dir else ""
+        return [p for p in paths if not p.startswith(inside)] if inside else []
+
     def theme_files(self, paths: Iterable[str]) -> set[str]:
         """Those of ``paths`` in the site's theme folders: templates, not pages."""
         inside = tuple(d + "/" for d in self.theme_dirs)

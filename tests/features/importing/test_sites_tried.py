@@ -443,3 +443,34 @@ def test_a_snippet_written_with_single_dashes_is_expanded(tmp_path: Path) -> Non
     home = (tmp_path / "kb" / "index-page.md").read_text()
     assert "Simple Python bindings for the llama library." in home
     assert "8<-" not in home
+
+
+def test_a_whole_repository_gives_only_the_pages_its_site_publishes(tmp_path: Path) -> None:
+    """Built from llama-cpp-python's whole repository, its CMakeLists, pyproject,
+    Dockerfiles and package code became pages beside the docs ("cmake_minimum_required
+    (VERSION 3.21)"): MkDocs publishes its docs folder only. A file outside it that a
+    page includes is still read."""
+    source = write_sources(
+        tmp_path / "repo",
+        {
+            "mkdocs.yml": "site_name: Llama\nnav:\n  - Home: index.md\n"
+            "markdown_extensions:\n  - pymdownx.snippets\n",
+            "README.md": "# Bindings\n\nSimple Python bindings for the llama library.\n",
+            "CMakeLists.txt": "cmake_minimum_required(VERSION 3.21)\n",
+            "pyproject.toml": "[build-system]\nrequires = ['scikit-build-core']\n",
+            "llama_cpp/__init__.py": "from .llama import Llama\n",
+            "notes/design.md": "# Design\n\nWhy the bindings look as they do.\n",
+            "docs/index.md": '-8<- "README.md"\n',
+        },
+    )
+    result = build(source, tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    assert result.created == ["index-page.md"]
+    assert "Simple Python bindings" in (tmp_path / "kb" / "index-page.md").read_text()
+    assert (
+        "5 files the site does not publish (its code, configs, README) are outside its "
+        "docs folder docs/; left out"
+    ) in result.notes
+    assert not list((tmp_path / "kb").rglob("*cmake*")) and not list(
+        (tmp_path / "kb").rglob("*init*")
+    )
