@@ -10,7 +10,7 @@ from pathlib import Path
 
 from kas_tui.core.package import Package
 from kas_tui.features.check import check
-from kas_tui.features.importing.build import build
+from kas_tui.features.importing.build import BuildResult, build
 from tests.helpers.build_sources import drafted, write_sources
 
 NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
@@ -37,11 +37,18 @@ SIDEBARS_JS = """module.exports = {
 """
 
 
+def _result(tmp_path: Path, files: dict[str, str | bytes], **options: object) -> BuildResult:
+    """What building ``files`` into ``tmp_path / "kb"`` did (no errors)."""
+    result = build(
+        write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1, **options
+    )
+    assert result.errors == 0, result.report
+    return result
+
+
 def _built(tmp_path: Path, files: dict[str, str | bytes], **options: object) -> Package:
-    out = tmp_path / "kb"
-    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1, **options)
-    assert result.errors == 0
-    pkg = Package(out)
+    _result(tmp_path, files, **options)
+    pkg = Package(tmp_path / "kb")
     pkg.load()
     return pkg
 
@@ -324,8 +331,8 @@ def test_a_folder_named_for_its_one_page_is_titled_as_that_page(tmp_path: Path) 
 def test_an_editors_or_merges_leftover_copy_is_no_page(tmp_path: Path) -> None:
     """dynamics365smb-devitpro-pb holds ``devenv-link-to-universal-app.md~master``, a
     merge's leftover: it was built as a second copy of the page."""
-    source = write_sources(
-        tmp_path / "src",
+    result = _result(
+        tmp_path,
         {
             "link-app.md": "# Link an app\n\nHow to link the universal app to a server.\n",
             "link-app.md~master": "# Link an app\n\nAn older text of the page.\n",
@@ -333,8 +340,6 @@ def test_an_editors_or_merges_leftover_copy_is_no_page(tmp_path: Path) -> None:
             "link-app.md.orig": "# Link an app\n\nWhat the merge started from.\n",
         },
     )
-    result = build(source, tmp_path / "kb", now=NOW, workers=1)
-    assert result.errors == 0, result.report
     assert len(result.created) == 1
     for name in ("link-app.md~master", "link-app.md~", "link-app.md.orig"):
         assert f"{name}: an editor's or merge's leftover copy of a file; skipped" in result.notes
@@ -427,8 +432,8 @@ def test_a_snippet_written_with_single_dashes_is_expanded(tmp_path: Path) -> Non
     """abetlen/llama-cpp-python's home page is ``-8<- "README.md"`` (pymdownx.snippets
     takes any number of dashes): pages were looked for includes by ``--8<--`` only, so
     it was left as written, without a note, and the page said nothing."""
-    source = write_sources(
-        tmp_path / "src",
+    _result(
+        tmp_path,
         {
             "mkdocs.yml": "site_name: Llama\nnav:\n  - Home: index.md\n  - Changes: changes.md\n"
             "markdown_extensions:\n  - pymdownx.snippets\n",
@@ -438,8 +443,6 @@ def test_a_snippet_written_with_single_dashes_is_expanded(tmp_path: Path) -> Non
             "docs/changes.md": '-8<- "CHANGELOG.md"\n',
         },
     )
-    result = build(source, tmp_path / "kb", now=NOW, workers=1)
-    assert result.errors == 0, result.report
     home = (tmp_path / "kb" / "index-page.md").read_text()
     assert "Simple Python bindings for the llama library." in home
     assert "8<-" not in home
