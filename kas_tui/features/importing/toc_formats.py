@@ -134,7 +134,46 @@ def docusaurus_roots(
     ]
     if len(sidebars) == 1:
         return sidebars[0][1]
-    return [node(name, None, items, line) for name, items, line in sidebars if items]
+    labels = _navbar_labels(path, files, read)
+    return [
+        node(labels.get(name) or _sidebar_title(name), None, items, line)
+        for name, items, line in sidebars
+        if items
+    ]
+
+
+#: A flat object of a Docusaurus config naming a sidebar and its label, either order:
+#: ``{type: "docSidebar", sidebarId: "builderSidebar", label: "Build", ...}``.
+_NAVBAR_ITEM = re.compile(r"\{[^{}]*\bsidebarId\s*:[^{}]*\}")
+_SIDEBAR_ID = re.compile(r"""\bsidebarId\s*:\s*['"`]([^'"`]+)['"`]""")
+_LABEL = re.compile(r"""\blabel\s*:\s*['"]([^'"]+)['"]""")
+
+
+def _navbar_labels(
+    sidebars: str, files: Collection[str], read: Callable[[str], str | None] | None
+) -> dict[str, str]:
+    """Sidebar id -> the label the site's navbar shows for it (its config beside the
+    sidebars file, read as text, never run): Miden's "builderSidebar" is "Build"."""
+    folder = posixpath.dirname(sidebars)
+    found: dict[str, str] = {}
+    for name in ("docusaurus.config.js", "docusaurus.config.mjs", "docusaurus.config.ts"):
+        config = posixpath.join(folder, name)
+        text = read(config) if read is not None and config in files else None
+        for item in _NAVBAR_ITEM.findall(text or ""):
+            sidebar, label = _SIDEBAR_ID.search(item), _LABEL.search(item)
+            if sidebar and label:
+                found.setdefault(sidebar.group(1), label.group(1))
+    return found
+
+
+def _sidebar_title(name: str) -> str:
+    """A sidebar id as words, when no navbar label names it: "coreConceptsSidebar" is
+    "Core concepts", "tutorial_sidebar" "Tutorial"."""
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ").split()
+    if len(words) > 1 and words[-1].lower() == "sidebar":
+        words = words[:-1]
+    text = " ".join(words).lower()
+    return text[:1].upper() + text[1:] if text else name
 
 
 def _line(container: Any, key: Any) -> int | None:

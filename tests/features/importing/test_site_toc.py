@@ -382,7 +382,7 @@ def test_several_docusaurus_sidebars_are_sections(tmp_path: Path) -> None:
         "docs/b.md": PAGE,
     }
     toc = toc_of(tmp_path, files, "sidebars.json")
-    assert toc.sections() == {"docs/a.md": ["guides"], "docs/b.md": ["api"]}
+    assert toc.sections() == {"docs/a.md": ["Guides"], "docs/b.md": ["Api"]}  # ids in words
 
 
 def test_a_plain_sidebars_js_is_read(tmp_path: Path) -> None:
@@ -716,3 +716,24 @@ def test_a_conf_py_without_toctrees_is_no_table_of_contents(tmp_path: Path) -> N
     files = {"conf.py": "project = 'x'\n", "index.md": PAGE, "other.md": PAGE}
     read, names = source(tmp_path, files)
     assert find_toc(names, read) is None
+
+
+def test_several_sidebars_are_named_as_the_navbar_names_them(tmp_path: Path) -> None:
+    """0xMiden/miden-docs has two sidebars, ``builderSidebar`` and
+    ``coreConceptsSidebar``: the package's top bundles were named by those ids; the
+    navbar its config shows says "Build" and "Core Concepts"."""
+    files = {
+        "docusaurus.config.ts": "export default {\n  themeConfig: {\n    navbar: {\n"
+        "      items: [\n        {\n          type: 'docSidebar',\n"
+        "          sidebarId: 'builderSidebar',\n          label: 'Build',\n        },\n"
+        "      ],\n    },\n  },\n};\n",
+        "sidebars.ts": "const sidebars = {\n  builderSidebar: ['build/start'],\n"
+        "  coreConceptsSidebar: ['core/vm'],\n  api_reference_sidebar: ['api/calls'],\n};\n"
+        "export default sidebars;\n",
+        "docs/build/start.md": PAGE,
+        "docs/core/vm.md": PAGE,
+        "docs/api/calls.md": PAGE,
+    }
+    toc = toc_of(tmp_path, files, "sidebars.ts")
+    # the navbar's label, else the id in words
+    assert [n.title for n in toc.roots] == ["Build", "Core concepts", "Api reference"]
