@@ -85,7 +85,7 @@ _SITE_CONFIG = re.compile(
     r"^(?:mkdocs[\w.-]*\.ya?ml|docfx\.json|_config\.ya?ml|docusaurus\.config\.[mc]?[jt]s|"
     r"sidebars\.(?:js|ts|json)|book\.toml|conf\.py|_sidebar\.md|_footer\.md|_header\.md)$"
 )
-_TOC = re.compile(r"^toc\.(?:ya?ml|md|json|xml)$")
+_TOC = re.compile(r"^(?:toc\.(?:ya?ml|md|json|xml)|_category_\.(?:json|ya?ml))$")
 
 
 def is_site_config(rel: str) -> bool:
@@ -99,8 +99,8 @@ def is_site_config(rel: str) -> bool:
 
 def is_toc_file(rel: str) -> bool:
     """Whether a source file is a table of contents by its name (``toc.yml``, ``TOC.md``,
-    ``toc.json``, an older docfx site's ``ToC.xml`` anywhere): read for the package's
-    tree, never copied into it."""
+    ``toc.json``, an older docfx site's ``ToC.xml``, a Docusaurus folder's
+    ``_category_.json`` anywhere): read for the package's tree, never copied into it."""
     return bool(_TOC.match(rel.rsplit("/", 1)[-1].lower()))
 
 
