@@ -46,6 +46,7 @@ from kas_tui.features.importing.toc_formats import (
     load_lined,
 )
 from kas_tui.features.importing.toc_sphinx import sphinx_roots
+from kas_tui.features.importing.toc_starlight import starlight_roots
 from kas_tui.features.importing.toc_wiki import (
     ORDER,
     SIDEBAR,
@@ -232,6 +233,8 @@ def _kind(path: str) -> str | None:
         return "docfx-md"
     if name in ("sidebars.js", "sidebars.ts", "sidebars.json"):
         return "docusaurus"
+    if name == "sidebar.json":
+        return "starlight"
     if name == SIDEBAR:
         return "wiki-sidebar"
     if name == ORDER:
@@ -251,6 +254,7 @@ _RANK = {
     "wiki-sidebar": 4,
     "azure-order": 5,
     "sphinx": 6,
+    "starlight": 7,
 }
 
 
@@ -258,7 +262,8 @@ def find_tocs(files: Iterable[str]) -> list[str]:
     """Which of the source's files are tables of contents, by name: shallowest first,
     then MkDocs configs (``mkdocs.yml`` first; one without a ``nav`` reads as ``None``),
     docfx ``toc.yml``, ``TOC.md``, Docusaurus ``sidebars.json``, ``sidebars.js``, a
-    wiki's ``_Sidebar.md``, an Azure DevOps wiki's ``.order``, Sphinx's ``conf.py``."""
+    wiki's ``_Sidebar.md``, an Azure DevOps wiki's ``.order``, Sphinx's ``conf.py``,
+    a Starlight ``sidebar.json``."""
 
     def rank(path: str) -> tuple[int, int, bool, bool, str]:
         name = posixpath.basename(path).lower()
@@ -321,6 +326,9 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
         ids = docusaurus_ids(base, reader.files, read)
         served = {posixpath.join(base, i): f for i, f in ids.items() if not f.startswith(i + ".")}
         return Toc(path, kind, roots, reader.problems, base, served_as=served)
+    if kind == "starlight":
+        found = starlight_roots(path, text, reader.files, reader.problems, TocNode)
+        return None if found is None else Toc(path, kind, _pruned(found), reader.problems)
     if kind == "wiki-sidebar":
         roots = wiki_sidebar_roots(path, text, reader.files, reader.problems, TocNode)
         return Toc(path, kind, _pruned(roots), reader.problems)

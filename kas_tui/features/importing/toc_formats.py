@@ -136,7 +136,7 @@ def docusaurus_roots(
         return sidebars[0][1]
     labels = _navbar_labels(path, files, read)
     return [
-        node(labels.get(name) or _sidebar_title(name), None, items, line)
+        node(labels.get(name) or sidebar_title(name), None, items, line)
         for name, items, line in sidebars
         if items
     ]
@@ -166,11 +166,11 @@ def _navbar_labels(
     return found
 
 
-def _sidebar_title(name: str) -> str:
-    """A sidebar id as words, when no navbar label names it: "coreConceptsSidebar" is
-    "Core concepts", "tutorial_sidebar" "Tutorial"."""
+def sidebar_title(name: str) -> str:
+    """A sidebar or tab id as words, when no label names it: "coreConceptsSidebar" is
+    "Core concepts", "tutorial_sidebar" "Tutorial", "docs_tab" "Docs"."""
     words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ").split()
-    if len(words) > 1 and words[-1].lower() == "sidebar":
+    if len(words) > 1 and words[-1].lower() in ("sidebar", "tab"):
         words = words[:-1]
     text = " ".join(words).lower()
     return text[:1].upper() + text[1:] if text else name

@@ -737,3 +737,45 @@ def test_several_sidebars_are_named_as_the_navbar_names_them(tmp_path: Path) -> 
     toc = toc_of(tmp_path, files, "sidebars.ts")
     # the navbar's label, else the id in words
     assert [n.title for n in toc.roots] == ["Build", "Core concepts", "Api reference"]
+
+
+def test_a_starlight_sidebar_json_is_the_sites_navigation(tmp_path: Path) -> None:
+    """google-gemini/gemini-cli's ``docs/sidebar.json`` (Starlight's sidebar: groups of
+    ``label``/``items``, pages by ``slug``) was built as a JSON page, and the root
+    listed its folders alphabetically."""
+    sidebar = """[
+  {"label": "docs_tab", "items": [
+    {"label": "Get started", "items": [
+      {"label": "Overview", "slug": "docs"},
+      {"label": "Installation", "slug": "docs/get-started/installation"}
+    ]},
+    {"label": "Guide", "link": "https://example.com/guide"},
+    {"label": "Gone", "slug": "docs/gone"}
+  ]},
+  {"label": "reference_tab", "items": [
+    {"label": "Commands", "slug": "docs/reference/commands"}
+  ]}
+]
+"""
+    files = {
+        "docs/sidebar.json": sidebar,
+        "docs/index.md": PAGE,
+        "docs/get-started/installation.md": PAGE,
+        "docs/reference/commands.md": PAGE,
+    }
+    toc = toc_of(tmp_path, files, "docs/sidebar.json")
+    assert toc.kind == "starlight"
+    assert list(toc.order()) == [
+        "docs/index.md",
+        "docs/get-started/installation.md",
+        "docs/reference/commands.md",
+    ]
+    assert toc.sections()["docs/get-started/installation.md"] == ["Docs", "Get started"]
+    assert toc.sections()["docs/reference/commands.md"] == ["Reference"]
+    assert toc.problems == [
+        "docs/sidebar.json:8: 'Gone' names the page docs/gone, which is not in the source; "
+        "fix the slug or add the page"
+    ]
+    # a file of that name in another shape is no sidebar: read as what it is
+    read, names = source(tmp_path / "other", {"sidebar.json": '{"theme": "dark"}', "a.md": PAGE})
+    assert read_toc("sidebar.json", read, names) is None
