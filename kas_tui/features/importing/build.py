@@ -331,9 +331,9 @@ class _Builder(
         )
         if self.toc is not None:
             self.result.notes += self.toc.problems
-        if self.toc is not None and self.toc.outside_docs(documents):  # not the site's pages
-            included = {t for found in self.includes_of.values() for t in found}
-            left = set(self.toc.outside_docs([*documents, *assets])) - included
+        outside = set(self.toc.outside_docs([*documents, *assets])) if self.toc else set()
+        if outside & set(documents):  # pages the site does not publish
+            left = outside - {t for found in self.includes_of.values() for t in found}
             self.result.notes.append(f"{len(left):,} {_OUTSIDE} {self.toc.docs_dir}/; left out")
             documents, assets = (
                 [d for d in documents if d not in left],

@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from kas_tui.core.okf.index_layout import folder_title
 from kas_tui.core.okf.links import SCHEME
 
 
@@ -156,7 +157,7 @@ def _navbar_labels(
     sidebars file, read as text, never run): Miden's "builderSidebar" is "Build"."""
     folder = posixpath.dirname(sidebars)
     found: dict[str, str] = {}
-    for name in ("docusaurus.config.js", "docusaurus.config.mjs", "docusaurus.config.ts"):
+    for name in _CONFIGS:
         config = posixpath.join(folder, name)
         text = read(config) if read is not None and config in files else None
         for item in _NAVBAR_ITEM.findall(text or ""):
@@ -166,14 +167,17 @@ def _navbar_labels(
     return found
 
 
+#: Where a camel-cased id starts a word ("core|Concepts|Sidebar").
+_CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
 def sidebar_title(name: str) -> str:
     """A sidebar or tab id as words, when no label names it: "coreConceptsSidebar" is
     "Core concepts", "tutorial_sidebar" "Tutorial", "docs_tab" "Docs"."""
-    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ").split()
-    if len(words) > 1 and words[-1].lower() in ("sidebar", "tab"):
+    words = folder_title(_CAMEL_HUMP.sub(" ", name)).lower().split()
+    if len(words) > 1 and words[-1] in ("sidebar", "tab"):
         words = words[:-1]
-    text = " ".join(words).lower()
-    return text[:1].upper() + text[1:] if text else name
+    return folder_title(" ".join(words)) if words else name
 
 
 def _line(container: Any, key: Any) -> int | None:

@@ -750,7 +750,8 @@ def test_a_starlight_sidebar_json_is_the_sites_navigation(tmp_path: Path) -> Non
       {"label": "Installation", "slug": "docs/get-started/installation"}
     ]},
     {"label": "Guide", "link": "https://example.com/guide"},
-    {"label": "Gone", "slug": "docs/gone"}
+    {"label": "Gone", "slug": "docs/gone"},
+    {"label": "Guides", "autogenerate": {"directory": "guides"}}
   ]},
   {"label": "reference_tab", "items": [
     {"label": "Commands", "slug": "docs/reference/commands"}
@@ -774,7 +775,9 @@ def test_a_starlight_sidebar_json_is_the_sites_navigation(tmp_path: Path) -> Non
     assert toc.sections()["docs/reference/commands.md"] == ["Reference"]
     assert toc.problems == [
         "docs/sidebar.json:8: 'Gone' names the page docs/gone, which is not in the source; "
-        "fix the slug or add the page"
+        "fix the slug or add the page",
+        "docs/sidebar.json:9: is not a sidebar entry kas-tui reads (a group with items:, a "
+        "page with slug: or a link:): skipped",
     ]
     # a file of that name in another shape is no sidebar: read as what it is
     read, names = source(tmp_path / "other", {"sidebar.json": '{"theme": "dark"}', "a.md": PAGE})
