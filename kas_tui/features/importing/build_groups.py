@@ -21,6 +21,7 @@ from kas_tui.text.description_verdicts import LONG_DESCRIPTION as MAX_DESCRIPTIO
 from kas_tui.text.grouping import Member, group
 from kas_tui.text.section_topics import entry_sentence
 from kas_tui.text.slug import TakenNames, slugify, unique_slug
+from kas_tui.text.title_ranges import title_ranges
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES, estimate_tokens
 
 #: Tokens an index's heading and a sub-bundle's entry are reckoned at before they exist.
@@ -28,8 +29,9 @@ _HEADER_TOKENS, _BUNDLE_ENTRY_TOKENS = 40, 60
 #: Share of the budget the entries are planned to fill (descriptions of new sub-bundles
 #: are written later and vary).
 _FILL = 0.85
-#: Deepest nesting of groups inside one source folder.
-_MAX_DEPTH = 3
+#: Deepest nesting of topical groups inside one source folder; a folder still too large
+#: there is split by title range (:mod:`kas_tui.text.title_ranges`).
+_MAX_DEPTH = 4
 
 
 def entry_tokens(title: str, description: str, target: str) -> int:
@@ -90,7 +92,7 @@ class GroupsMixin:
         """Split one folder when its index would not fit; the new sub-folders."""
         members = members_of.get(folder, [])
         children = children_of.get(folder, set())
-        if depth >= _MAX_DEPTH or len(members) < 6:
+        if len(members) < 6:
             return []
         sizes = [
             entry_tokens(
@@ -104,29 +106,42 @@ class GroupsMixin:
         entries = len(members) + len(children) + len(crossed)
         if total <= self.index_budget and entries <= MAX_BUNDLE_ENTRIES:
             return []
-        by_headings = self._split_by_headings(folder, members)
+        by_headings = self._split_by_headings(folder, members) if depth < _MAX_DEPTH else None
         if by_headings:
             return self._split_into(folder, by_headings, members_of, children_of)
         average = max(1, sum(sizes) // max(1, len(sizes)))
         capacity = max(4, min(MAX_BUNDLE_ENTRIES, int(self.index_budget * _FILL) // average))
         room = max(2, min(MAX_BUNDLE_ENTRIES, capacity) - len(children))
-        groups, _kept = group(
-            [
-                Member(
-                    d.out,
-                    d.draft.title,
-                    d.draft.description,
-                    tuple(str(t) for t in d.draft.frontmatter.get("tags") or () if t),
-                    d.headings,
-                )
-                for d in members
-            ],
-            capacity=capacity,
-            parent_room=room,
-            context=" ".join(self._folder_context(folder)),
-        )
-        if not groups:
-            return []
+        groups = []
+        if depth < _MAX_DEPTH:
+            groups, _kept = group(
+                [
+                    Member(
+                        d.out,
+                        d.draft.title,
+                        d.draft.description,
+                        tuple(str(t) for t in d.draft.frontmatter.get("tags") or () if t),
+                        d.headings,
+                    )
+                    for d in members
+                ],
+                capacity=capacity,
+                parent_room=room,
+                context=" ".join(self._folder_context(folder)),
+            )
+        if not groups:  # nested deep enough, or nothing tells them apart: title ranges
+            own = self._folder_context(folder)[0].casefold()  # the bundle's own page stays
+            ranged = [(d.out, d.draft.title) for d in members if d.draft.title.casefold() != own]
+            groups = title_ranges(ranged, capacity)
+            why = (
+                f"in groups {depth} deep already"
+                if depth >= _MAX_DEPTH
+                else "sharing no words to group them by"
+            )
+            self.result.notes.append(
+                f"{folder or 'the package root'}: {len(members):,} documents, {why}, are "
+                f"split by title into {len(groups)} ranges"
+            )
         taken = set(children)  # a page and a folder may share a name: setup.md, setup/
         by_key = {d.out: d for d in members}
         made: list[str] = []

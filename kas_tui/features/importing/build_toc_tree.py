@@ -103,6 +103,8 @@ class TocTreeMixin:
             else:
                 group[1].append(entry)
         groups.sort(key=lambda g: g[0] is not None)  # unsectioned entries first
+        if len(groups) == 1:  # one section over every entry names no part of it
+            groups = [(None, groups[0][1])]
         rest = sorted(
             (e for e in entries if e.path not in first and e.path not in across),
             key=lambda e: e.title.lower(),

@@ -11,6 +11,7 @@ import pytest
 from kas_tui.core.okf.index import parse_index
 from kas_tui.core.okf.links import extract_links, resolve
 from kas_tui.core.package import Package
+from kas_tui.features.check import check
 from kas_tui.features.importing.build import MANIFEST, BuildError, build
 from kas_tui.text.grouping import Member, fold, group, phrases
 from kas_tui.text.tokens import estimate_tokens
@@ -173,3 +174,31 @@ def test_a_budget_too_small_is_refused(tmp_path: Path) -> None:
     source = write_sources(tmp_path / "src", {"a.md": "# A\n\nText of a.\n"})
     with pytest.raises(BuildError, match="too small"):
         build(source, tmp_path / "kb", index_budget=100)
+
+
+def test_a_folder_with_no_words_to_group_by_is_split_by_title_range(tmp_path: Path) -> None:
+    names = [f"Probe{n:02d}{chr(97 + n % 26)}" for n in range(70)]  # nothing shared twice
+    files = {"Health sets/overview.md": article("Health sets", "What a health set is.", "# X\n")}
+    for name in names:
+        title = f"Troubleshooting {name} Health Set"
+        files[f"Health sets/{name.lower()}.md"] = article(
+            title, f"The {name} health set monitors one service of the server.", f"# {title}\n"
+        )
+    source = write_sources(tmp_path / "src", files)
+    out = tmp_path / "kb"
+    result = build(source, out, now=NOW, workers=1)
+    assert result.errors == 0
+    top = parse_index((out / "index.md").read_text("utf-8"))  # the one folder is the root
+    bundles = [e for e in top.entries if e.target.endswith("/")]
+    # two runs of at most 60 entries, named by where they start and end; the bundle's
+    # own page stays beside them
+    assert [e.title for e in bundles] == ["Probe00a to Probe34i", "Probe35j to Probe69r"]
+    assert [e.title for e in top.entries if not e.target.endswith("/")] == ["Health sets"]
+    for entry in bundles:
+        sub = parse_index((out / entry.target / "index.md").read_text("utf-8"))
+        assert len(sub.entries) == 35
+    assert any("split by title into 2 ranges" in note for note in result.notes)
+    pkg = Package(out)
+    pkg.load(scan=True)
+    codes = {f.code for f in check(pkg, agent_ready=True, today=NOW.date()).findings}
+    assert not codes & {"KAS046", "KAS047"}

@@ -462,3 +462,37 @@ def test_the_top_two_levels_are_the_tocs_headings_however_small() -> None:
     assert result.folder_of["s1.md"] == "area/small"  # room beside Big, a bundle still
     assert result.titles["area/small"] == "Small"
     assert result.folder_of["t1.md"] == "area"  # two pages: no bundle (MIN_BUNDLE)
+
+
+def test_a_toc_section_of_alike_pages_too_many_for_one_index_is_split_by_title(
+    tmp_path: Path,
+) -> None:
+    """Exchange's 70 health sets: one TOC section, no sub-headings, titles with no words
+    to group by. Its index listed 70 entries (KAS047); it lists two runs by title now,
+    and their indexes do not repeat the section's name as their only heading."""
+    names = [f"Probe{n:02d}{chr(97 + n % 26)}" for n in range(70)]
+    toc = "# Guide\n## [Welcome](welcome.md)\n## Health sets\n"
+    toc += "".join(f"### [{n}]({n.lower()}.md)\n" for n in names)
+    files: dict[str, str | bytes] = {}
+    for n in names:
+        files[f"{n.lower()}.md"] = page(
+            f"Troubleshooting {n} Health Set", f"{n} monitors a service."
+        )
+    files["welcome.md"] = page("Welcome", "The welcome page.")
+    # the rest of the flat folder, spread over the TOC's other sections
+    for topic in ("Mailbox", "Transport", "Client", "Database", "Security", "Setup", "Hybrid"):
+        toc += f"# {topic}\n"
+        for i in range(11):
+            toc += f"## [{topic} task {i}]({topic.lower()}-{i}.md)\n"
+            files[f"{topic.lower()}-{i}.md"] = page(f"{topic} task {i}", f"How to do {topic} {i}.")
+    files["TOC.md"] = toc
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    health = out / "guide" / "health-sets"
+    runs = parse_index((health / "index.md").read_text("utf-8"))
+    assert [e.title for e in runs.entries] == ["Probe00a to Probe34i", "Probe35j to Probe69r"]
+    for entry in runs.entries:
+        text = (health / entry.target / "index.md").read_text("utf-8")
+        assert "## " not in text, text[:300]
+        assert len(parse_index(text).entries) == 35
