@@ -117,14 +117,21 @@ _QUESTION_SHARE = 0.6
 ANSWERS = "Answers: "
 
 
-def questions_sentence(blocks: Iterable[prose.Block], limit: int) -> str | None:
+def questions_sentence(
+    blocks: Iterable[prose.Block], limit: int, common: frozenset[str] = frozenset()
+) -> str | None:
     """A FAQ's description: the questions its sections ask, as many as fit in ``limit``
     characters ("Answers: Does Textual support images; fix ImportError cannot import
     name ComposeResult; select and copy text in a Textual app."), when at least
     ``_LEAST_QUESTIONS`` of its sections, and most of them, are questions; else ``None``.
     Its opening line ("Here we try and answer any question that comes up frequently")
-    says less than its questions do."""
-    sections = [b.text.strip() for b in blocks if b.kind == "heading" and b.level >= 2]
+    says less than its questions do. Questions many of the site's pages ask
+    (``common``: "How do you know this worked?") are not this page's."""
+    sections = [
+        b.text.strip()
+        for b in blocks
+        if b.kind == "heading" and b.level >= 2 and norm(b.text) not in common
+    ]
     questions = [text for text in sections if text.endswith("?")]
     if len(questions) < _LEAST_QUESTIONS or len(questions) < _QUESTION_SHARE * len(sections):
         return None

@@ -124,3 +124,16 @@ def title_phrases(title: str) -> frozenset[str]:
         for part in _title_parts(title)
         for phrase in phrases(part, split=prose.words, keep=topical)
     )
+
+
+#: Where an identifier's next word starts: a hump ("mouse|Down"), an acronym's end
+#: ("HTTP|Server"), or a separator.
+_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z][A-Z])(?=[A-Z][a-z])")
+
+
+def identifier_words(name: str) -> str:
+    """An identifier as the words a person writes it with: "MouseDown" -> "mouse down",
+    "scroll_view" -> "scroll view", "coreConceptsSidebar" -> "core concepts sidebar",
+    "HTTPServer" -> "HTTP server" (an acronym keeps its case)."""
+    words = re.split(r"[\s_\-]+", _HUMP.sub(" ", name))
+    return " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in words if w)

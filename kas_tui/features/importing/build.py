@@ -21,9 +21,9 @@ write compares what is on disk with what it wrote last time: a value a curator h
 edited since is kept, and said so in the summary. Documents a curator deleted are not
 brought back; sources that disappeared leave their documents in place.
 
-This module holds the stages; :mod:`.build_layout` the paths, links, indexes and
-SKILL.md, :mod:`.build_reconcile` a later build's writes, :mod:`.build_manifest` the
-record.
+This module holds the stages; :mod:`.build_draft` the drafting, :mod:`.build_layout`
+the paths, links, indexes and SKILL.md, :mod:`.build_reconcile` a later build's writes,
+:mod:`.build_manifest` the record.
 """
 
 from __future__ import annotations
@@ -34,15 +34,14 @@ import posixpath
 import re
 import shutil
 import time
-from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kas_tui.core.okf import log as log_fmt
-from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.core.store import os_reason
+from kas_tui.features.importing.build_draft import DraftMixin
 from kas_tui.features.importing.build_groups import GroupsMixin
 from kas_tui.features.importing.build_includes import IncludesMixin
 from kas_tui.features.importing.build_layout import LayoutMixin, _Doc
@@ -57,12 +56,10 @@ from kas_tui.features.importing.build_reconcile import ReconcileMixin
 from kas_tui.features.importing.build_skill import SkillMixin
 from kas_tui.features.importing.build_toc_tree import TocTreeMixin
 from kas_tui.features.importing.convert import ConversionError, Limits, sha256_file
-from kas_tui.features.importing.draft import GENERATOR, draft_document, dump_yaml
+from kas_tui.features.importing.draft import GENERATOR, dump_yaml
 from kas_tui.features.importing.files import SUPPORTED
-from kas_tui.features.importing.heuristics import FORMAT_TYPES, content_type, draft_title
 from kas_tui.features.importing.pool import convert_files
 from kas_tui.features.importing.source_meta import (
-    SUBJECT_KEYS,
     in_include_folder,
     is_furniture,
     is_site_config,
@@ -72,9 +69,6 @@ from kas_tui.features.importing.source_meta import (
 from kas_tui.features.importing.source_walk import walk_source
 from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.features.importing.toc_docsets import with_other_tocs
-from kas_tui.text import prose
-from kas_tui.text.alike import AlikeSet
-from kas_tui.text.section_topics import common_headings, section_topics
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 
 #: Failures a second try on the same bytes cannot change (a timeout or a missing
@@ -86,8 +80,6 @@ _OUTSIDE = "files the site does not publish (its code, configs, README) are outs
 ASSET_EXTS = frozenset({".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".ico"})
 _SITE = re.compile(r"https?://[^/?#\s]+(?:[/?#]\S*)?$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-#: Sections of a page kept for its index entry (no more fit in one description).
-_ENTRY_TOPICS = 8
 
 
 Reporter = Callable[[str, int, int], None]
@@ -171,6 +163,7 @@ def build(
 
 
 class _Builder(
+    DraftMixin,
     LayoutMixin,
     SkillMixin,
     IncludesMixin,
@@ -430,98 +423,6 @@ class _Builder(
             self.result.notes.append(
                 f"{old[rel]['path']}: its source {rel} is gone; the document was kept"
             )
-
-    # 3. draft ----------------------------------------------------------------------------
-
-    def _draft(self) -> None:
-        converted = [d for d in self.docs.values() if d.converted is not None]
-        folder_types: dict[str, Counter[str]] = defaultdict(Counter)
-        old = (self.manifest or {}).get("documents", {})
-        for rel, entry in old.items():
-            if rel in self.docs and self.docs[rel].converted is None:
-                # unchanged: what the last build learned from its source still holds
-                self.links_between.update((rel, t) for t in entry.get("links") or ())
-                about = entry.get("about") or {}
-                self.about[rel] = about
-                self.source_meta.append(about)
-            kind_type = (entry.get("fields") or {}).get("type")
-            if rel in self.docs and self.docs[rel].converted is None and isinstance(kind_type, str):
-                folder_types[posixpath.dirname(entry["path"])][kind_type] += 1
-        self._prepare_pages(converted)  # what the pages show, and their links, in 2 processes
-        for doc in converted:
-            assert doc.converted is not None
-            self._expand_includes(doc)
-            foreign = doc.converted.frontmatter or {}
-            self.about[doc.source] = {k: foreign[k] for k in SUBJECT_KEYS if k in foreign}
-            self.source_meta.append(self.about[doc.source])
-            if all(
-                isinstance(foreign.get(k), str) and foreign[k].strip()
-                for k in ("title", "description")
-            ):
-                doc.blocks = prose.headings(doc.converted.markdown)  # all the draft needs
-            else:
-                doc.blocks = list(prose.blocks(doc.converted.markdown))
-            given = foreign.get("type") if isinstance(foreign.get("type"), str) else None
-            title = foreign.get("title") if isinstance(foreign.get("title"), str) else None
-            doc.strong_type = (
-                self.type
-                or (given.strip() if given and given.strip() else None)
-                or content_type(
-                    doc.converted, title or draft_title(doc.converted, doc.blocks), doc.blocks
-                )
-            )
-            known = doc.strong_type if doc.strong_type not in FORMAT_TYPES else None
-            folder_types[posixpath.dirname(doc.out)][known or ""] += 1  # "": no signal
-        siblings: dict[str, AlikeSet] = defaultdict(AlikeSet)
-        common = common_headings(doc.blocks for doc in converted)
-        labels = self.toc.labels() if self.toc is not None else {}
-        total = len(converted)
-        for n, doc in enumerate(sorted(converted, key=lambda d: d.out), start=1):
-            assert doc.converted is not None
-            folder, stem = posixpath.split(doc.out[:-3])
-            try:
-                doc.draft = draft_document(
-                    doc.converted,
-                    None,
-                    folder,
-                    type=self.type,
-                    root=self.out,
-                    existing_types=folder_types[folder],
-                    siblings=siblings[folder],
-                    common_headings=common,
-                    title_hint=labels.get(doc.source, ""),
-                    now=self.now,
-                    slug=stem,
-                    blocks=doc.blocks,
-                )
-                self.result.notes += [f"{doc.source}: {note}" for note in doc.draft.notes]
-                body = doc.draft.body
-                doc.raw_body = body
-                doc.headings = tuple(
-                    b.text for b in doc.blocks if b.kind == "heading" and b.level >= 2
-                )[:30]
-                own = (doc.converted.frontmatter or {}).get("description")
-                if isinstance(own, str) and own.strip():  # the index names its sections
-                    topics = section_topics(doc.blocks, doc.draft.title, common)
-                    doc.topics = tuple(topics[:_ENTRY_TOPICS])
-                if doc.converted.kind == "markdown":
-                    body = self._rewrite_links(doc, body)
-                    doc.draft.body = body
-                doc.text = doc.draft.render()
-            except (EditError, FormatError, ValueError) as exc:
-                self.result.failed.append(
-                    ConversionError(
-                        self.source / doc.source,
-                        "corrupt",
-                        f"{doc.source}: its frontmatter cannot be completed ({exc})",
-                    )
-                )
-                doc.state, doc.draft = "failed", None
-                continue
-            siblings[folder].add(doc.draft.description)
-            self.kinds[doc.source] = doc.converted.kind
-            doc.blocks = []
-            self.progress("draft", n, total)
 
     # 4. write: the first build -----------------------------------------------------------
 

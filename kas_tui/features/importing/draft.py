@@ -20,7 +20,7 @@ import os
 import posixpath
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -192,6 +192,7 @@ def draft_document(
     existing_types: Counter[str] | None = None,
     siblings: Iterable[str] | AlikeSet = (),
     common_headings: frozenset[str] = frozenset(),
+    shared: Mapping[str, int] | None = None,
     title_hint: str = "",
     now: dt.datetime | None = None,
     slug: str | None = None,
@@ -209,6 +210,7 @@ def draft_document(
     ``type`` overrides the inferred type; ``slug`` the file name. ``blocks`` are the
     body's :func:`~kas_tui.text.prose.blocks` when the caller has them already;
     ``common_headings`` the section names a whole site shares (not worth naming);
+    ``shared`` the sentences that open many of its pages (``heuristics.shared_sentences``);
     ``title_hint`` what the source's TOC calls the page, its title when it has none.
     """
     bundle = bundle.strip("/")
@@ -234,10 +236,15 @@ def draft_document(
         if drafted_title != clean_file_title(converted.source.stem):
             title = drafted_title
     given_description = _text(foreign.get("description"))
-    description = without_preamble(given_description)
+    description = own_description(converted)
     if not description:
         description = draft_description(
-            converted, title, parsed, siblings=siblings, common_headings=common_headings
+            converted,
+            title,
+            parsed,
+            siblings=siblings,
+            common_headings=common_headings,
+            shared=shared,
         )
     doc_type = (type or "").strip() or _text(foreign.get("type"))
     if not doc_type:
@@ -315,6 +322,12 @@ def unlink_local(body: str) -> str:
         return text
 
     return _LOCAL.sub(fix, body)
+
+
+def own_description(converted: Converted) -> str:
+    """The description a page's own frontmatter gives, without a lead-in ("This article
+    describes ..."); empty when it has none and one is drafted."""
+    return without_preamble(_text((converted.frontmatter or {}).get("description")))
 
 
 def _text(value: Any) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ from kas_tui.text.alike import AlikeSet
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION, norm, says_nothing
 from kas_tui.text.openings import without_preamble
 from kas_tui.text.section_topics import questions_sentence, section_topics, with_topics
+from kas_tui.text.title_words import identifier_words
 
 #: Longest drafted description (the checker's KAS045 threshold).
 MAX_DESCRIPTION = LONG_DESCRIPTION
@@ -206,6 +207,7 @@ def draft_description(
     *,
     siblings: Iterable[str] | AlikeSet = (),
     common_headings: frozenset[str] = frozenset(),
+    shared: Mapping[str, int] | None = None,
 ) -> str:
     """One informative sentence about the document, at most about 200 characters.
 
@@ -213,27 +215,69 @@ def draft_description(
     description, the next sentence of the same paragraph is tried, then the next
     paragraph's (only as far as the opening paragraphs: further in, a shared description
     is more honest than an off-topic one). A caller drafting a whole folder passes its
-    siblings as one :class:`~kas_tui.text.alike.AlikeSet` it adds to.
+    siblings as one :class:`~kas_tui.text.alike.AlikeSet` it adds to, and the source's
+    ``shared`` sentences (:func:`shared_sentences`: normalised, with the number of pages
+    opening with each): those are passed over too, and when the page has no other, its
+    shape says what it is (an mkdocstrings page: "API reference for ..."), else the one
+    fewest pages share does (a page copied twice: its own words before the site's
+    notice that the topic is not updated).
     """
-    asked = questions_sentence(parsed, MAX_DESCRIPTION)
+    asked = questions_sentence(parsed, MAX_DESCRIPTION, common_headings)
     if asked:  # a FAQ: its questions say what it answers
         return asked
     others = siblings if isinstance(siblings, AlikeSet) else AlikeSet(siblings)
     first = ""
+    shared = shared or {}
+    boilerplate: tuple[int, str] | None = None  # (pages sharing it, the sentence)
     labels = _reference_labels(converted.markdown)
     for n, group in enumerate(_candidates(converted, title, parsed)):
         for candidate in group:
             sentence = _finish(without_preamble(_unbracketed(candidate, labels)))
             if not sentence or says_nothing(sentence, title) or norm(sentence) == norm(title):
                 continue
+            if norm(sentence) in shared:
+                here = (shared[norm(sentence)], sentence)
+                if boilerplate is None or here[0] < boilerplate[0]:  # the first of equals
+                    boilerplate = here
+                continue
             first = first or sentence
             if not others.reads_like(sentence):
                 return _with_sections(sentence, title, parsed, common_headings)
-        if first and n >= 2:
+        if first and n >= 2 or boilerplate and n + 1 >= _OPENING_GROUPS:
             break
     if first:
         return _with_sections(first, title, parsed, common_headings)
-    return _finish(_structure_sentence(converted, title, parsed))
+    shape = _shape_sentence(converted, title, parsed)
+    if shape is None and boilerplate:  # no shape to tell: the source's sentence, then
+        return _with_sections(boilerplate[1], title, parsed, common_headings)
+    return _finish(shape or _opening_sentence(converted))
+
+
+#: A sentence opening this many pages of one source or more is that source's
+#: boilerplate: "See MouseEvent for the full list of properties and methods." on seven of
+#: Textual's event pages, "Thanks for clicking the link that brought you to this page."
+#: on 31 of Exchange 2013's health sets. It tells none of them apart.
+SHARED_BY = 3
+#: Candidate groups (paragraphs, first) of each page read for shared sentences: as far
+#: as :func:`draft_description` looks past them for a sentence of the page's own (a
+#: note that the topic is not updated, a forum's address, then the page's own words).
+_OPENING_GROUPS = 6
+
+
+def shared_sentences(pages: Iterable[tuple[Converted, list[prose.Block]]]) -> dict[str, int]:
+    """The sentences (normalised) opening ``SHARED_BY`` or more of ``pages`` (each a
+    page and its :func:`~kas_tui.text.prose.blocks`), with how many (each page counted
+    once): what :func:`draft_description` passes over."""
+    counts: Counter[str] = Counter()
+    for converted, parsed in pages:
+        labels = _reference_labels(converted.markdown)
+        seen: set[str] = set()
+        for n, group in enumerate(_candidates(converted, "", parsed)):
+            if n >= _OPENING_GROUPS:
+                break
+            seen.update(norm(_finish(without_preamble(_unbracketed(c, labels)))) for c in group)
+        counts.update(seen)
+    return {s: n for s, n in counts.items() if s and n >= SHARED_BY}
 
 
 def _reference_labels(markdown: str) -> frozenset[str]:
@@ -339,8 +383,10 @@ def _prose_like(sentence: str) -> bool:
     return len(tokens) >= 12 and lower >= len(tokens) * 0.6  # a heading-less line of prose
 
 
-def _structure_sentence(converted: Converted, title: str, parsed: list[prose.Block]) -> str:
-    """A description from the document's shape when it has no sentence to offer."""
+def _shape_sentence(converted: Converted, title: str, parsed: list[prose.Block]) -> str | None:
+    """A description from the document's shape when it has no sentence to offer (a
+    table's rows and columns, slides, an API reference, its headings); ``None`` when
+    its shape says nothing."""
     label = KIND_LABELS.get(converted.kind, "Document")
     body = converted.markdown
     headings = [
@@ -371,7 +417,13 @@ def _structure_sentence(converted: Converted, title: str, parsed: list[prose.Blo
         return _api_reference(list(dict.fromkeys(generated)))
     if len(headings) >= 2:
         return f"{label} covering {_join(headings, 4)}"
-    opening = _opening(body)
+    return None
+
+
+def _opening_sentence(converted: Converted) -> str:
+    """What a document with neither a sentence nor a shape to tell holds: its opening."""
+    label = KIND_LABELS.get(converted.kind, "Document")
+    opening = _opening(converted.markdown)
     if opening:
         return f"{label} whose text opens with “{opening}”"
     return f"{label} imported from {converted.source.name}"
@@ -418,11 +470,11 @@ def _opening(markdown: str) -> str:
 def _api_reference(names: list[str]) -> str:
     """What an mkdocstrings page renders, as the only words its source has: the names,
     the last part of one name spelled out ("API reference for `textual.scroll_view`
-    (scroll view)"). Its source holds nothing else, so its words must tell it from its
+    (scroll view)", "`textual.events.MouseDown` (mouse down)"). Its source holds nothing else, so its words must tell it from its
     siblings: "Reference of `textual.app`, rendered from its docstrings by the docs site"
     read alike on 66 of Textual's pages (KAS041), this on 3."""
     if len(names) == 1:
-        plain = names[0].rsplit(".", 1)[-1].replace("_", " ")
+        plain = identifier_words(names[0].rsplit(".", 1)[-1])
         return f"API reference for `{names[0]}` ({plain})"
     return f"API reference for {_join([f'`{name}`' for name in names], 3)}"
 

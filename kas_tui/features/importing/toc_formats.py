@@ -20,6 +20,7 @@ import yaml
 
 from kas_tui.core.okf.index_layout import folder_title
 from kas_tui.core.okf.links import SCHEME
+from kas_tui.text.title_words import identifier_words
 
 
 class LinedDict(dict):  # type: ignore[type-arg]
@@ -167,14 +168,10 @@ def _navbar_labels(
     return found
 
 
-#: Where a camel-cased id starts a word ("core|Concepts|Sidebar").
-_CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-
-
 def sidebar_title(name: str) -> str:
     """A sidebar or tab id as words, when no label names it: "coreConceptsSidebar" is
     "Core concepts", "tutorial_sidebar" "Tutorial", "docs_tab" "Docs"."""
-    words = folder_title(_CAMEL_HUMP.sub(" ", name)).lower().split()
+    words = identifier_words(name).split()
     if len(words) > 1 and words[-1] in ("sidebar", "tab"):
         words = words[:-1]
     return folder_title(" ".join(words)) if words else name

@@ -325,7 +325,12 @@ def test_an_mkdocstrings_page_says_what_it_references() -> None:
     described as the reference it renders to, not by its opening characters."""
     body = "::: textual.events.Hide\n    options:\n      heading_level: 1\n"
     assert drafted(body, "hide.md", "events").description == (
-        "API reference for `textual.events.Hide` (Hide)."
+        "API reference for `textual.events.Hide` (hide)."
+    )
+    # a name in humps is spelled out as the words a question asks with
+    humps = "::: textual.events.MouseDown\n"
+    assert drafted(humps, "mouse_down.md", "events").description == (
+        "API reference for `textual.events.MouseDown` (mouse down)."
     )
     # its words tell it from its siblings: one sentence for all read alike (KAS041)
     assert drafted("::: textual.scroll_view\n", "sv.md", "api").description == (
