@@ -15,6 +15,7 @@ titles stay together), so that a run's name says what it holds.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -34,7 +35,7 @@ def title_ranges(members: Sequence[tuple[str, str]], capacity: int) -> list[Grou
         return []
     shared = _shared_lead([title for _key, title in members])
     named = [(key, _after(title, shared)) for key, title in members]
-    ordered = sorted(named, key=lambda m: (_words(m[1]), m[0]))
+    ordered = sorted(named, key=lambda m: (_natural(m[1]), m[0]))
     size = len(ordered)
     # planned smaller than capacity, so runs whose both cuts moved to a word's change
     # still fit
@@ -83,6 +84,15 @@ def _after(title: str, lead: tuple[str, ...]) -> str:
     if len(parts) > len(lead) and _words(" ".join(parts[: len(lead)])) == lead:
         return " ".join(parts[len(lead) :])
     return title
+
+
+def _natural(title: str) -> tuple[tuple[int, int, str], ...]:
+    """A title's sort key as a person orders titles: "Other 2" before "Other 10"."""
+    return tuple(
+        (0, int(part), "") if part.isdigit() else (1, 0, part)
+        for part in re.split(r"(\d+)", title.casefold())
+        if part
+    )
 
 
 def _words(title: str) -> tuple[str, ...]:

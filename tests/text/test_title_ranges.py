@@ -69,6 +69,13 @@ def test_a_cut_falls_where_the_first_word_changes_when_one_is_near() -> None:
     assert [g.label for g in title_ranges(alike, capacity=3)] == ["Bugan to gis", "Kobor to tro"]
 
 
+def test_numbers_in_titles_are_ordered_as_numbers() -> None:
+    titles = [f"Case {n}" for n in range(1, 13)]
+    runs = title_ranges([(t, t) for t in reversed(titles)], capacity=9)
+    assert [g.members for g in runs] == [titles[:6], titles[6:]]
+    assert [g.label for g in runs] == ["1 to 6", "7 to 12"]
+
+
 def test_too_few_members_give_no_runs() -> None:
     assert title_ranges([], capacity=5) == []
     assert title_ranges([("a.md", "A")], capacity=5) == []
