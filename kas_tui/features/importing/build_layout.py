@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import posixpath
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
@@ -368,22 +368,33 @@ class LayoutMixin(SiteLinksMixin):
         if cached is None:
             files = sorted(self.source_files)  # the site config too, copied or not
             wrapper = next((src for src, out in self.folders.items() if src and not out), "")
-            name = posixpath.basename(wrapper)
-            if not name or name.lower() in _GENERIC_FOLDERS:
-                name = self.source.name
+            # the innermost folder around every page names the docset best
+            # ("Exchange/ExchangeServer2013"), unless it is called "docs" or the like
+            inner = self._innermost_folder(wrapper)
+            names = [n for n in reversed(inner.split("/")) if n] if inner else []
+            name = next((n for n in names if n.lower() not in _GENERIC_FOLDERS), "")
             site = site_title(self._read_source, files)
-            cached = self._title_cache = (
-                site,
-                readable_name(name) or index_layout.folder_title(name),
-            )
-        site, folder_name = cached
+            cached = self._title_cache = (site, name or self.source.name)
+        site, name = cached
         if site:
             return site
         if view is not None:
-            written: Iterable[str] = (title for title, _d, _t in view.values())
+            written: list[str] = [title for title, _d, _t in view.values()]
         else:
-            written = (d.draft.title for d in self.docs.values() if d.draft is not None)
-        return acronyms_as_written(folder_name, written)  # "Azure CLI", not "Azure cli"
+            written = [d.draft.title for d in self.docs.values() if d.draft is not None]
+        # a squashed name as the titles write it ("ExchangeServer2013" -> "Exchange Server
+        # 2013"), its acronyms too ("Azure CLI", not "Azure cli")
+        folder_name = readable_name(name, written) or index_layout.folder_title(name)
+        return acronyms_as_written(folder_name, written)
+
+    def _innermost_folder(self, wrapper: str) -> str:
+        """The deepest source folder holding every page (at or below ``wrapper``, the
+        folder that became the root); ``wrapper`` when the pages part below it."""
+        pages = [posixpath.dirname(rel) for rel in self.docs]
+        if not wrapper or not pages:
+            return wrapper
+        common = posixpath.commonpath(pages)
+        return common if common == wrapper or common.startswith(wrapper + "/") else wrapper
 
     def _read_source(self, rel: str) -> str | None:
         try:

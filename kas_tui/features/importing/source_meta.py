@@ -173,6 +173,7 @@ def readable_name(name: str, titles: Iterable[str] = ()) -> str | None:
         r"[a-z][A-Z]|[A-Za-z][0-9]|[a-z]{12,}", name
     ):
         return None
+    titles = list(titles)
     forms: dict[str, Counter[str]] = {}
     for title in titles:
         for word in _WORDS.findall(title):
@@ -191,6 +192,21 @@ def readable_name(name: str, titles: Iterable[str] = ()) -> str | None:
     words = best[-1]
     if not words or len(words) < 2:
         return None
+    # the name as the titles write it whole, in the name's own capitals ("Exchange Server
+    # 2013", though "server" is mostly lower-case elsewhere), else word by word
+    capitals, at = [], 0
+    for word in words:
+        capitals.append(name[at].isupper())
+        at += len(word)
+    phrase = re.compile(r"\b" + r"\s+".join(map(re.escape, words)) + r"\b", re.IGNORECASE)
+    whole = Counter(
+        " ".join(found.split())
+        for title in titles
+        for found in (m.group(0) for m in phrase.finditer(title))
+        if [w[0].isupper() for w in found.split()] == capitals
+    )
+    if whole:
+        return max(whole.items(), key=lambda kv: (kv[1], kv[0]))[0]
     spelled = [_spelling(w, forms[w]) for w in words]
     text = " ".join(spelled)
     return text[0].upper() + text[1:]

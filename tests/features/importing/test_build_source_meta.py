@@ -60,6 +60,18 @@ def test_titles_lose_the_site_suffix_only() -> None:
         ("SkypeforBusiness", ["Skype for Business sign-in fails"], "Skype for Business"),
         ("SharePointOnline", ["SharePoint Online sync", "Online editing"], "SharePoint Online"),
         ("Microsoft365", ["Microsoft 365 admin center"], "Microsoft 365"),
+        # the name as the titles write it whole, in its own capitals, though "server"
+        # is mostly lower-case elsewhere ("Exchange server 2013" before)
+        (
+            "ExchangeServer2013",
+            ["Install Exchange Server 2013", "Mailbox server", "Edge server", "File server"],
+            "Exchange Server 2013",
+        ),
+        (
+            "ExchangeHybrid",
+            ["an Exchange hybrid setup", "Hybrid wizard", "Hybrid agent"],
+            "Exchange Hybrid",
+        ),
         ("teams-rooms", ["Teams rooms"], None),  # not squashed: the usual folder title
         ("Widgets", ["Widgets"], None),
         ("OfficeExperts", ["Nothing alike"], None),  # no words to spell it with
@@ -224,3 +236,24 @@ def test_links_that_differ_from_a_file_name_only_in_case_or_spelling_are_resolve
     guide = (out / "mail/guide.md").read_text("utf-8")
     assert "[delays](delayed-mail.md#cause)" in guide  # the case and spelling of a Windows export
     assert "[both](Twin.md)" in guide  # two files alike: no guess, the link stays as written
+
+
+def test_a_package_is_named_by_the_innermost_folder_around_its_pages(tmp_path: Path) -> None:
+    """OfficeDocs-Exchange's 2013 docset sits in ``Exchange/ExchangeServer2013/``: the
+    package was titled "Exchange", the outer folder's name; it is the docset's now."""
+    source = write_sources(
+        tmp_path / "clone",
+        {
+            f"Exchange/ExchangeServer2013/{slug}.md": article(title, f"{title}, step by step.", "")
+            for slug, title in [
+                ("install", "Install Exchange Server 2013"),
+                ("roles", "Mailbox server role"),
+                ("edge", "Edge Transport server"),
+            ]
+        },
+    )
+    out = tmp_path / "kb"
+    build(source, out, now=NOW, workers=1)
+    assert parse_index((out / "index.md").read_text("utf-8")).sections[0].title == (
+        "Exchange Server 2013"
+    )
