@@ -86,15 +86,20 @@ _SITE_CONFIG = re.compile(
     r"sidebars\.(?:js|ts|json)|book\.toml|conf\.py|_sidebar\.md|_footer\.md|_header\.md)$"
 )
 _TOC = re.compile(r"^(?:toc\.(?:ya?ml|md|json|xml)|_category_\.(?:json|ya?ml))$")
+#: A site's map of moved pages, at any depth: gemini-cli's ``docs/redirects.json``,
+#: Netlify's ``_redirects``, docfx's ``.openpublishing.redirection.json``.
+_REDIRECTS = re.compile(r"^[._]?(?:[\w-]+[._-])?redirect(?:s|ion)?(?:\.(?:json|ya?ml))?$")
 
 
 def is_site_config(rel: str) -> bool:
     """Whether a source file configures the docs site (``mkdocs.yml``, ``docfx.json``,
     a Docusaurus or Jekyll config, a wiki's ``_Sidebar.md``, ``_Footer.md`` or
-    ``_Header.md`` at the root) or is a table of contents (``toc.yml``, ``TOC.md``
-    anywhere)."""
+    ``_Header.md`` at the root), is a table of contents (``toc.yml``, ``TOC.md``
+    anywhere) or a map of moved pages (``redirects.json`` anywhere)."""
     name = rel.rsplit("/", 1)[-1].lower()
-    return bool(_TOC.match(name)) or ("/" not in rel and bool(_SITE_CONFIG.match(name)))
+    if _TOC.match(name) or _REDIRECTS.match(name):
+        return True
+    return "/" not in rel and bool(_SITE_CONFIG.match(name))
 
 
 def is_toc_file(rel: str) -> bool:

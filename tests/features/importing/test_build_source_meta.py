@@ -41,6 +41,11 @@ def test_furniture_snippets_and_site_config_are_told_apart_from_pages() -> None:
     assert is_site_config("mkdocs.yml") and is_site_config("mkdocs-nav.yml")
     assert is_site_config("docfx.json") and is_site_config("Teams/TOC.yml")
     assert is_site_config("guide/toc.md") and not is_site_config("guide/mkdocs.yml")
+    # a map of moved pages, wherever it is (gemini-cli's docs/redirects.json was a page)
+    assert is_site_config("docs/redirects.json") and is_site_config("_redirects")
+    assert is_site_config(".openpublishing.redirection.json")
+    assert not is_site_config("docs/redirects.md")  # a page about redirects is a page
+    assert not is_site_config("how-to-redirect-urls.md")
     assert is_source_code("docs/examples/app.py") and is_source_code("styles/app.tcss")
     assert not is_source_code("data/figures.csv") and not is_source_code("notes.txt")
 
