@@ -202,3 +202,31 @@ def test_a_folder_with_no_words_to_group_by_is_split_by_title_range(tmp_path: Pa
     pkg.load(scan=True)
     codes = {f.code for f in check(pkg, agent_ready=True, today=NOW.date()).findings}
     assert not codes & {"KAS046", "KAS047"}
+
+
+def test_too_many_sub_folders_go_into_runs_by_name(tmp_path: Path) -> None:
+    """A docs repository's 70 service folders side by side made an index of 70 entries
+    (KAS047); they go into runs by name, with their images, and a rebuild keeps them."""
+    files: dict[str, str | bytes] = {"intro.md": article("Intro", "What the site covers.", "")}
+    for i in range(70):
+        body = f"# Service {i}\n\n![Diagram](diagram.png)\n"
+        files[f"services/svc{i:02d}/start.md"] = article(
+            f"Start service {i}", f"How to start service {i}.", body
+        )
+        files[f"services/svc{i:02d}/diagram.png"] = b"\x89PNG\r\n\x1a\n"
+    source = write_sources(tmp_path / "src", files)
+    out = tmp_path / "kb"
+    result = build(source, out, now=NOW, workers=1)
+    assert result.errors == 0
+    runs = parse_index((out / "services/index.md").read_text("utf-8")).entries
+    assert [e.title for e in runs] == ["Svc00 to Svc34", "Svc35 to Svc69"]
+    assert (out / "services/svc00-to-svc34/svc00/start.md").is_file()
+    assert (out / "services/svc35-to-svc69/svc69/diagram.png").is_file()
+    assert any("70 sub-folders are more than one index lists" in n for n in result.notes)
+    pkg = Package(out)
+    pkg.load(scan=True)
+    codes = {f.code for f in check(pkg, agent_ready=True, today=NOW.date()).findings}
+    assert not codes & {"KAS046", "KAS047", "OKF120"}  # no broken link to a moved image
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    build(source, out, now=LATER, workers=1)
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
