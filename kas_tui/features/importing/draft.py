@@ -43,6 +43,7 @@ from kas_tui.features.importing.heuristics import (
     draft_description,
     draft_tags,
     draft_title,
+    has_own_title,
     infer_type,
 )
 from kas_tui.features.importing.source_meta import strip_site_suffix
@@ -229,8 +230,10 @@ def draft_document(
 
     given_title = _text(foreign.get("title"))
     title = strip_site_suffix(given_title) if given_title else draft_title(converted, parsed)
-    if title_hint and not given_title and title == clean_file_title(converted.source.stem):
-        title = title_hint  # the page has no title of its own: the site's TOC names it
+    if title_hint and not given_title:
+        named = title != clean_file_title(converted.source.stem)
+        if not named or not has_own_title(converted, parsed):
+            title = title_hint  # the page has no title of its own: the site's TOC names it
     if _SLUG_TITLE.fullmatch(title):  # a URL slug in the title's place: the page's heading
         drafted_title = draft_title(converted, parsed)
         if drafted_title != clean_file_title(converted.source.stem):

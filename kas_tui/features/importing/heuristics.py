@@ -55,6 +55,9 @@ _JUNK_TITLE = re.compile(
     re.I,
 )
 _HTML_H1 = re.compile(r"<h1\b[^>]*>(.*?)</h1\s*>", re.I | re.S)
+#: A fenced code block, to its closing fence or the end of the text read: an example's
+#: ``<h1>Hello, world!</h1>`` is no title of the page showing it.
+_CODE_FENCED = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,}).*?(?:^[ \t]{0,3}\1|\Z)", re.M | re.S)
 #: An mkdocstrings directive: ``::: textual.events.Hide`` (its options indented below).
 _GENERATED_REFERENCE = re.compile(r"^:::[ \t]+([A-Za-z_][\w.]*)[ \t]*$", re.M)
 #: A reference definition's label (``  [MkDocs]: https://www.mkdocs.org``), and a
@@ -177,12 +180,31 @@ def draft_title(converted: Converted, parsed: list[prose.Block]) -> str:
         first = next((b for b in parsed[:3] if b.kind == "paragraph"), None)
         if first is not None and converted.kind in ("docx", "pdf", "text") and _title_like(first):
             return _clean_title(first.text)
-    if converted.kind == "markdown":  # a README-style page opens with a centred <h1>
-        html = _HTML_H1.search(converted.markdown[:4000])
-        text = prose.inline_text(re.sub(r"<[^>]*>", " ", html.group(1))) if html else ""
-        if prose.words(text) and not _JUNK_TITLE.match(text):
-            return _clean_title(text)
+    text = _html_h1(converted)
+    if text:
+        return _clean_title(text)
     return clean_file_title(converted.source.stem)
+
+
+def _html_h1(converted: Converted) -> str:
+    """The text of a Markdown page's HTML ``<h1>`` (a README-style page opens with a
+    centred one), outside its code examples; '' when it has none."""
+    if converted.kind != "markdown":
+        return ""
+    html = _HTML_H1.search(_CODE_FENCED.sub("", converted.markdown[:4000]))
+    text = prose.inline_text(re.sub(r"<[^>]*>", " ", html.group(1))) if html else ""
+    return text if prose.words(text) and not _JUNK_TITLE.match(text) else ""
+
+
+def has_own_title(converted: Converted, parsed: list[prose.Block]) -> bool:
+    """Whether the page names itself: a title in its metadata, a first-level heading or
+    an HTML ``<h1>`` (a page opening with a "## 0.47.3" section has none: its site's TOC
+    names it)."""
+    if converted.properties.get("title") or converted.title:
+        return True
+    return any(b.kind == "heading" and b.level == 1 for b in parsed[:30]) or bool(
+        _html_h1(converted)
+    )
 
 
 def _title_like(block: prose.Block) -> bool:

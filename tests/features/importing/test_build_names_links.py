@@ -367,3 +367,25 @@ def test_a_faq_page_is_listed_by_its_questions_once(tmp_path: Path) -> None:
         "Answers: Does it support images; pass arguments to an app; "
         "Why do some keys never reach my app."
     )
+
+
+def test_a_page_without_a_title_of_its_own_is_named_by_the_nav(tmp_path: Path) -> None:
+    """encode/starlette: ``responses.md`` has no H1 and shows
+    ``HTMLResponse('<html><body><h1>Hello, world!</h1>...')`` in an example: it was
+    titled "Hello, world!"; ``release-notes.md`` opens with "## 0.47.3 (August 24, 2025)"
+    and was titled so. The nav names them "Responses" and "Release Notes"."""
+    nav = "site_name: Web\nnav:\n  - Responses: responses.md\n  - Release Notes: release-notes.md\n"
+    example = "```python\nHTMLResponse('<html><body><h1>Hello, world!</h1></body></html>')\n```\n"
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "mkdocs.yml": nav,
+            "docs/responses.md": f"Web includes a few response classes for ASGI.\n\n{example}",
+            "docs/release-notes.md": "## 0.47.3 (August 24, 2025)\n\n* Fixed a bug in routing.\n",
+        },
+    )
+    out = tmp_path / "kb"
+    assert build(source, out, now=NOW, workers=1).errors == 0
+    pkg = Package(out)
+    pkg.load()
+    assert {pkg.documents[p].title for p in pkg.documents} == {"Responses", "Release Notes"}
