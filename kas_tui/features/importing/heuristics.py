@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -288,9 +288,11 @@ _OPENING_GROUPS = 6
 
 def shared_sentences(pages: Iterable[tuple[Converted, list[prose.Block]]]) -> dict[str, int]:
     """The sentences (normalised) opening ``SHARED_BY`` or more of ``pages`` (each a
-    page and its :func:`~kas_tui.text.prose.blocks`), with how many (each page counted
-    once): what :func:`draft_description` passes over."""
-    counts: Counter[str] = Counter()
+    page and its :func:`~kas_tui.text.prose.blocks`), with how many: what
+    :func:`draft_description` passes over. Pages of one file name count once: the
+    versions of a page (``powershellget-2.x/save-module.md`` and ``-3.x/``) share their
+    sentences, in bundles of their own, and each copy's best sentence is still its own."""
+    names: dict[str, set[str]] = defaultdict(set)
     for converted, parsed in pages:
         labels = _reference_labels(converted.markdown)
         seen: set[str] = set()
@@ -298,8 +300,10 @@ def shared_sentences(pages: Iterable[tuple[Converted, list[prose.Block]]]) -> di
             if n >= _OPENING_GROUPS:
                 break
             seen.update(norm(_finish(without_preamble(_unbracketed(c, labels)))) for c in group)
-        counts.update(seen)
-    return {s: n for s, n in counts.items() if s and n >= SHARED_BY}
+        name = converted.source.name.casefold()
+        for sentence in seen:
+            names[sentence].add(name)
+    return {s: len(n) for s, n in names.items() if s and len(n) >= SHARED_BY}
 
 
 def _reference_labels(markdown: str) -> frozenset[str]:

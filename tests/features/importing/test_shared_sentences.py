@@ -84,3 +84,24 @@ def test_questions_every_page_asks_make_no_faq() -> None:
     assert questions_sentence(blocks, 200) is not None  # as a page alone, it would be
     common = frozenset({"what do you need to know before you begin", "how do you know this worked"})
     assert questions_sentence(blocks, 200, common) is None
+
+
+def test_the_versions_of_a_page_keep_their_own_best_sentence(tmp_path: Path) -> None:
+    """PowerShellGet's cmdlet reference for 1.x, 2.x and 3.x: each version of
+    ``Save-Module`` opens with the same synopsis, in a bundle of its own. Counted as a
+    sentence three pages share, it was passed over for one about another cmdlet."""
+    files: dict[str, str | bytes] = {}
+    for version in ("1.x", "2.x", "3.x"):
+        for cmdlet, what in (
+            ("Save-Module", "Saves a module and its dependencies on the local computer."),
+            ("Find-Module", "Finds modules in a repository that match specified criteria."),
+        ):
+            files[f"v{version}/{cmdlet.lower()}.md"] = (
+                f"# {cmdlet}\n\n## SYNOPSIS\n\n{what}\n\n## EXAMPLES\n\nGet-PSRepository "
+                "displays the local computer's registered repositories.\n"
+            )
+    out = tmp_path / "kb"
+    assert build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1).errors == 0
+    for page in out.rglob("save-module.md"):
+        said = fm.parse(page.read_text("utf-8")).data["description"]
+        assert said.startswith("Saves a module and its dependencies"), page
