@@ -29,8 +29,8 @@ def _loose_key(path: str) -> str:
 
 
 #: What a page served at a path is made from: ``/guide/app/`` is ``guide/app.md``, or
-#: ``guide/app/index.md``, or a docfx YAML page ``guide/app.yml``.
-_SERVED_AS = (".md", "/index.md", ".yml")
+#: ``guide/app/index.md`` (or ``.mdx``), or a docfx YAML page ``guide/app.yml``.
+_SERVED_AS = (".md", "/index.md", ".mdx", "/index.mdx", ".yml")
 #: A Docusaurus link naming a page's file: looked for beside the page, then from the
 #: docs folder (as Docusaurus resolves it).
 _DOCUSAURUS_FILES = (".md", ".mdx")

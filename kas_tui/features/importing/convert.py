@@ -26,6 +26,7 @@ from typing import Any
 from kas_tui.core.fileio import open_regular, read_regular, special_kind
 from kas_tui.features.importing import charsets
 from kas_tui.features.importing.properties import document_properties
+from kas_tui.text.mdx import without_module_code
 from kas_tui.text.wording import size_text
 
 #: Default limits; ``kas-tui import``/``build`` take ``--timeout`` and ``--max-size``.
@@ -336,10 +337,13 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
         raise _Refused(
             "corrupt", f"its frontmatter cannot be read{where}: {exc.message}; fix it and retry"
         ) from None
+    mdx = path.suffix.lower() == ".mdx"  # its import lines and {/* */} are not shown
     if parsed is None:
-        return Converted(path, text, "markdown", "", 0, 0.0, encoding=encoding)
+        body = without_module_code(text) if mdx else text
+        return Converted(path, body, "markdown", "", 0, 0.0, encoding=encoding)
     yaml_text = text[parsed.block.yaml_start : parsed.block.yaml_end]
     body = text[parsed.block.end :]
+    body = without_module_code(body) if mdx else body
     return Converted(
         path,
         body,

@@ -477,3 +477,33 @@ def test_a_whole_repository_gives_only_the_pages_its_site_publishes(tmp_path: Pa
     assert not list((tmp_path / "kb").rglob("*cmake*")) and not list(
         (tmp_path / "kb").rglob("*init*")
     )
+
+
+def test_an_mdx_site_without_a_sidebar_file(tmp_path: Path) -> None:
+    """tauri-apps/tauri-docs ``src/content/docs`` (Astro Starlight, its sidebar in
+    ``astro.config.mjs``): 21 descriptions opened with "Import { Steps, TabItem, Tabs }
+    from '@astrojs/starlight/components'", and 126 site-absolute links to ``.mdx`` pages
+    (``/develop/calling-rust/``) were broken, as only ``.md`` pages were looked for."""
+    imports = (
+        "import { Steps, TabItem, Tabs } from '@astrojs/starlight/components';\n"
+        "import CommandTabs from '@components/CommandTabs.astro';\n\n"
+    )
+    pages = {
+        "start/qwik.mdx": "---\ntitle: Qwik\n---\n\n"
+        + imports
+        + "This guide walks you through creating your app with the Qwik framework.\n\n"
+        "See [calling Rust](/develop/calling-rust/) and [Rust](/develop/calling-rust).\n",
+        "develop/calling-rust.mdx": "---\ntitle: Calling Rust\n---\n\n"
+        + imports
+        + "{/* TODO: link to the windowing system */}\n\n"
+        "Commands let the frontend call functions written in Rust, with arguments.\n",
+    }
+    pkg = _built(tmp_path, pages)
+    said = {d.title: d.description for d in pkg.documents.values()}
+    assert said == {
+        "Qwik": "Walks through creating your app with the Qwik framework.",  # its lead-in dropped
+        "Calling Rust": "Commands let the frontend call functions written in Rust, with arguments.",
+    }
+    body = (pkg.root / "start/qwik.md").read_text("utf-8")
+    assert "(/develop/calling-rust.md)" in body and "@astrojs" not in body
+    assert _broken(pkg) == []

@@ -1,0 +1,56 @@
+"""MDX read as the page its site renders: without its code-only lines.
+
+An ``.mdx`` page (Docusaurus, Astro Starlight) is Markdown with JavaScript: module
+statements at its top level (``import { Steps, Tabs } from '@astrojs/starlight/
+components';``, ``export const toc = ...;``) and comments in braces (``{/* TODO */}``)
+that the site never shows. Left in, they were the first "sentence" of 21 of Tauri's
+pages' descriptions. Components (``<Tabs>``) stay: they hold the page's words. Code
+examples stay as written: only lines outside fenced blocks are read.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: A fenced block's opening line; the block ends at the same fence.
+_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
+#: A top-level module statement: ``import x from 'y'``, ``import { a,\n b } from "y"``,
+#: ``import 'y'``, or a one-line ``export ...``.
+_MODULE = re.compile(
+    r"^(?:import\s+(?:[\w*${},\s]+?\s+from\s+)?['\"][^'\"\n]+['\"][ \t]*;?"
+    r"|export\s+(?:const|let|var|default|function|\{)[^\n]*)[ \t]*$",
+    re.M,
+)
+#: A JSX comment, over one line or several.
+_COMMENT = re.compile(r"\{/\*.*?\*/\}", re.S)
+
+
+def without_module_code(markdown: str) -> str:
+    """``markdown`` (an MDX page's body) without its top-level ``import``/``export``
+    statements and ``{/* */}`` comments, outside fenced code; a line left empty by them
+    goes too, so the page's first paragraph is its first words."""
+    out: list[str] = []
+    fence: str | None = None
+    prose: list[str] = []
+
+    def flush() -> None:
+        if prose:
+            text = _COMMENT.sub("", _MODULE.sub("", "".join(prose)))
+            out.append(re.sub(r"\n{3,}", "\n\n", text))
+            prose.clear()
+
+    for line in markdown.splitlines(keepends=True):
+        if fence is not None:
+            out.append(line)
+            if line.strip().startswith(fence):
+                fence = None
+            continue
+        opening = _FENCE.match(line)
+        if opening:
+            flush()
+            fence = opening.group(1)[:3]
+            out.append(line)
+            continue
+        prose.append(line)
+    flush()
+    return "".join(out).lstrip("\n")
