@@ -77,7 +77,11 @@ _FINAL_FAILURES = frozenset({"unsupported", "corrupt", "encrypted", "no-text"})
 #: What a docs site's file no converter reads is to the build.
 _SERVED = "no converter reads it; a file the site serves as it is, copied as an asset"
 _OUTSIDE = "files the site does not publish (its code, configs, README) are outside its docs folder"
-ASSET_EXTS = frozenset({".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".ico"})
+ASSET_EXTS = frozenset(
+    {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".ico", ".avif"}
+    | {".mp4", ".webm", ".mov", ".m4v", ".ogv", ".avi", ".mkv"}  # videos a page shows
+    | {".woff", ".woff2", ".ttf", ".otf", ".eot"}  # a site theme's fonts
+)
 _SITE = re.compile(r"https?://[^/?#\s]+(?:[/?#]\S*)?$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 

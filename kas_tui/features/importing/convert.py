@@ -554,7 +554,9 @@ def _no_text_reason(ext: str, data: bytes) -> str:
         return "no text could be extracted: a scanned PDF (images only)? Run OCR on it first"
     if ext in (".png", ".jpg", ".jpeg", ".gif", ".webp", ".tif", ".tiff", ".bmp"):
         return "an image holds no text to import"
-    return "the conversion produced no text (the file is empty)"
+    if not data.strip():
+        return "the file is empty or only blank"
+    return "no text could be read from it: a format kas-tui does not convert?"
 
 
 def default_workers() -> int:

@@ -25,6 +25,17 @@ def leftover_copy(name: str) -> bool:
     return "~" in ext or (bool(dot) and ext.lower() in ("orig", "rej") and "." in stem)
 
 
+#: What the build says of an empty file it leaves out.
+EMPTY = "an empty file, nothing to convert; skipped"
+
+
+def _empty(path: Path) -> bool:
+    try:
+        return path.stat().st_size == 0
+    except OSError:
+        return False  # the conversion says what is wrong with it
+
+
 def walk_source(source: Path, out: Path, notes: list[str]) -> tuple[list[str], list[str]]:
     """The source-relative paths of ``source``'s files (``out`` left out), and of its
     Azure DevOps ``.order`` files (read, not built); what was skipped goes to ``notes``."""
@@ -70,5 +81,8 @@ def walk_source(source: Path, out: Path, notes: list[str]) -> tuple[list[str], l
                         "folder (or dangling); skipped"
                     )
                     continue
+            if _empty(path):  # a package's py.typed, a placeholder: nothing to convert
+                notes.append(f"{visible(str(path.relative_to(source)))}: {EMPTY}")
+                continue
             found.append(path.relative_to(source).as_posix())
     return found, orders

@@ -278,7 +278,7 @@ def test_metadata_of_office_files_and_web_pages(converted: dict) -> None:
         ("scanned_pdf", "no-text", "scanned-form.pdf: no text could be extracted: a scanned PDF"),
         ("encrypted_docx", "encrypted", "locked.docx: password-protected"),
         ("unknown", "unsupported", "blob.bin: no converter understands this file"),
-        ("empty", "no-text", "empty.txt: the conversion produced no text"),
+        ("empty", "no-text", "empty.txt: the file is empty or only blank"),
     ],
 )
 def test_bad_files_get_a_clear_message_and_nothing_else(

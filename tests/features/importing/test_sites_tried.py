@@ -507,3 +507,23 @@ def test_an_mdx_site_without_a_sidebar_file(tmp_path: Path) -> None:
     body = (pkg.root / "start/qwik.md").read_text("utf-8")
     assert "(/develop/calling-rust.md)" in body and "@astrojs" not in body
     assert _broken(pkg) == []
+
+
+def test_a_video_is_an_asset_and_an_empty_file_is_skipped(tmp_path: Path) -> None:
+    """tauri-docs' ``hmr-preview.mp4`` (825 KB) failed as "the conversion produced no text
+    (the file is empty)", the build exited 1 and the page's link to it broke; an empty
+    ``py.typed`` made a whole-repository build of fastapi exit 1 too."""
+    result = _result(
+        tmp_path,
+        {
+            "guide/preview.md": "# Preview\n\nWatch [the preview](../media/demo.mp4) of reloading.\n",
+            "media/demo.mp4": b"\x00\x00\x00\x18ftypmp42" + bytes(2048),
+            "pkg/py.typed": b"",
+        },
+    )
+    assert result.failed == [] and result.errors == 0
+    assert (tmp_path / "kb/assets/media/demo.mp4").is_file()
+    assert "pkg/py.typed: an empty file, nothing to convert; skipped" in result.notes
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    assert _broken(pkg) == []
