@@ -228,7 +228,8 @@ def _folder_counts(pages: Iterable[str]) -> dict[str, int]:
 def _kind(path: str) -> str | None:
     name = posixpath.basename(path).lower()
     if name in ("toc.yml", "toc.yaml"):
-        return "docfx-yml"
+        # docfx's breadcrumb/toc.yml (breadcrumb_path) links above the site: no contents
+        return None if f"/{path.lower()}".endswith(f"/breadcrumb/{name}") else "docfx-yml"
     if name == "toc.md":
         return "docfx-md"
     if name in ("sidebars.js", "sidebars.ts", "sidebars.json"):

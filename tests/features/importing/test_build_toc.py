@@ -340,3 +340,23 @@ def test_a_toctree_page_is_rebuilt_when_a_page_it_lists_changes_title(tmp_path: 
     text = landing.read_text("utf-8")
     assert "[Installing widgets](guides/setup.md)" in text and "[Setting up]" not in text
     assert "[Using widgets](guides/usage.md)" in text
+
+
+def test_a_docfx_breadcrumb_toc_is_not_the_sites_toc(tmp_path: Path) -> None:
+    """MicrosoftDocs/powershell-docs-psget: ``breadcrumb/toc.yml`` (docfx.json's
+    ``breadcrumb_path``, the links above the site) beside ``docs-conceptual/toc.yml``
+    made two folders with TOCs, so neither was read and the root followed the folders."""
+    root = write_sources(
+        tmp_path / "src",
+        {
+            "gallery/breadcrumb/toc.yml": "items:\n- name: PowerShell\n  tocHref: /powershell/\n"
+            "  topicHref: /powershell/index\n",
+            "gallery/docs-conceptual/toc.yml": "items:\n- name: Overview\n  href: overview.md\n"
+            "- name: How-To\n  items:\n  - name: Publish\n    href: how-to/publish.md\n",
+            "gallery/docs-conceptual/overview.md": "x",
+            "gallery/docs-conceptual/how-to/publish.md": "x",
+            "gallery/docfx.json": "{}",
+        },
+    )
+    toc = find_toc(_files(root), _reader(root))
+    assert toc is not None and toc.file == "gallery/docs-conceptual/toc.yml"
