@@ -18,6 +18,13 @@ _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 #: MkDocs sites write them: ``## Sponsors { #sponsors }``, ``## Setup {: .note }``.
 _ATTR = r"(?:[#.][\w:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+))"
 _ATTR_LIST = re.compile(rf"\s*\{{:?\s*{_ATTR}(?:\s+{_ATTR})*\s*\}}\s*$")
+_ICON = re.compile(r":(?:octicons|material|fontawesome|simple|twemoji)-[\w-]+:")
+_INLINE_ATTRS = re.compile(rf"\{{:?\s*{_ATTR}(?:\s+{_ATTR})*\s*\}}")
+#: A pymdownx.blocks line, ``/// note | Title`` or ``//// tab | Python 3.10+``, and its
+#: closing ``///``: a callout's body is no description, as ``!!! note``'s is not; a
+#: tab's or a ``details``' body is the page's own text.
+_BLOCK = re.compile(r"^(/{3,})[ \t]*([\w-]*)")
+_TEXT_BLOCKS = frozenset({"tab", "html", "details", "define", ""})
 
 
 def heading_text(raw: str) -> str:
@@ -107,6 +114,10 @@ def inline_text(text: str) -> str:
         text = _AUTOLINK.sub(" ", text)
     if "[" in text:
         text = _FOOTNOTE.sub("", text)
+    if "{" in text:  # an attribute list: "[get help](help.md){.internal-link target=_blank}"
+        text = _INLINE_ATTRS.sub("", text)
+    if ":" in text:  # an icon's shortcode (pymdownx.emoji): ":octicons-book-16:"
+        text = _ICON.sub(" ", text)
     if "<" in text:
         text = _HTML.sub(" ", text)
     if "`" in text:
@@ -130,6 +141,7 @@ def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
     para: list[str] = []
     para_kind = "paragraph"
     in_comment = False
+    blocks_open: list[tuple[str, bool]] = []  # pymdownx.blocks: (its slashes, read it)
 
     def flush() -> Iterator[Block]:
         nonlocal para
@@ -157,6 +169,17 @@ def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
             fence = fenced.group(1)[:3]
             continue
         stripped = line.strip()
+        block = _BLOCK.match(stripped) if stripped.startswith("///") else None
+        if block:
+            yield from flush()
+            slashes, kind = block.group(1), block.group(2).lower()
+            if blocks_open and blocks_open[-1][0] == slashes and not kind:
+                blocks_open.pop()  # its closing line
+            else:
+                blocks_open.append((slashes, kind in _TEXT_BLOCKS))
+            continue
+        if blocks_open and not blocks_open[-1][1]:
+            continue  # a callout's body
         if stripped.startswith("<!--") and "-->" not in stripped:
             yield from flush()
             in_comment = True

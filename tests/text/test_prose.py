@@ -232,3 +232,34 @@ def test_keys_written_for_pymdownx_read_as_the_site_shows_them() -> None:
     """Textual's Button page: "by pressing ++return++ when it has focus"."""
     line = "Press ++ctrl+return++ or ++return++ when it has focus; 1 + 1 ++ 2."
     assert prose.inline_text(line) == ("Press Ctrl+Return or Return when it has focus; 1 + 1 ++ 2.")
+
+
+def test_attribute_lists_are_no_words() -> None:
+    """FastAPI's and SQLModel's links carry ``{.internal-link target=_blank}``: eight
+    descriptions ended "...get help{.internal-link target=_blank}"."""
+    line = "[help FastAPI and get help](help-fastapi.md){.internal-link target=_blank}."
+    assert prose.inline_text(line) == "help FastAPI and get help."
+    assert prose.inline_text("A paragraph. {: .note #top }") == "A paragraph."
+    assert prose.inline_text("Format it as {name} or {0}.") == "Format it as {name} or {0}."
+
+
+def test_a_pymdownx_callout_is_no_paragraph_but_a_tab_is() -> None:
+    """``/// note`` ... ``///`` (pymdownx.blocks) is what ``!!! note`` was: SQLModel's
+    databases page was described by its note, "Then you can skip to the next sections
+    right away"."""
+    md = (
+        "# Databases\n\n/// tip\n\nThen you can skip to the next sections right away.\n\n///\n\n"
+        "//// tab | Python 3.10+\n\nA tab holds the page's own words.\n\n////\n\n"
+        "A database is a system to store and manage data in a structured way.\n"
+    )
+    assert [(b.kind, b.text) for b in prose.blocks(md)] == [
+        ("heading", "Databases"),
+        ("paragraph", "A tab holds the page's own words."),
+        ("paragraph", "A database is a system to store and manage data in a structured way."),
+    ]
+
+
+def test_an_icon_shortcode_is_no_word() -> None:
+    """Material's grid cards: ``-   :octicons-book-16:{ .lg .middle } __CSS Types__``."""
+    assert prose.inline_text(":octicons-book-16:{ .lg .middle } __CSS Types__") == "CSS Types"
+    assert prose.inline_text("Meet at 10:30: sharp") == "Meet at 10:30: sharp"

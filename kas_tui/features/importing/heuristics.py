@@ -485,7 +485,7 @@ def _table_columns(markdown: str) -> list[str]:
 def _opening(markdown: str) -> str:
     lines = []
     for raw in markdown.split("\n")[:40]:
-        text = prose.inline_text(raw.strip().strip("|#>=-"))
+        text = prose.inline_text(raw.strip().lstrip("|#>=-").rstrip("|#=-"))
         if text and any(c.isalpha() for c in text) and not text.startswith("<!--"):
             lines.append(text.strip(" |"))
         if sum(len(x) for x in lines) > 110:

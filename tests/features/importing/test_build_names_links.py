@@ -389,3 +389,14 @@ def test_a_page_without_a_title_of_its_own_is_named_by_the_nav(tmp_path: Path) -
     pkg = Package(out)
     pkg.load()
     assert {pkg.documents[p].title for p in pkg.documents} == {"Responses", "Release Notes"}
+
+
+def test_a_pages_opening_shows_no_html() -> None:
+    """Textual's reference/index.md opens "Welcome to the Textual Reference." and a
+    ``<div class="grid cards" markdown>``: its description quoted the tag, cut open."""
+    body = (
+        '# Reference\n\nWelcome.\n\n<div class="grid cards" markdown>\n\n'
+        "-   :octicons-book-16:{ .lg .middle } __CSS Types__\n\n</div>\n"
+    )
+    said = drafted(body, "index.md", "reference").description
+    assert "<div" not in said and "octicons" not in said and "CSS Types" in said, said
