@@ -62,6 +62,7 @@ from kas_tui.features.importing.pool import convert_files
 from kas_tui.features.importing.source_meta import (
     in_include_folder,
     is_furniture,
+    is_partial,
     is_site_config,
     is_source_code,
     is_toc_file,
@@ -314,7 +315,8 @@ class _Builder(
             inner = rel[len(wrapper) :] if wrapper else rel
             asset = Path(rel).suffix.lower() in ASSET_EXTS or is_furniture(inner)
             asset = asset or is_site_config(inner) or is_source_code(rel)
-            (assets if asset or in_include_folder(rel) else documents).append(rel)
+            asset = asset or in_include_folder(rel) or is_partial(rel)
+            (assets if asset else documents).append(rel)
         if not documents:
             raise BuildError(
                 f"{self.source}: no files to convert in it"

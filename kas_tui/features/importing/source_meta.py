@@ -162,6 +162,13 @@ def in_include_folder(rel: str) -> bool:
     return any(part.lower() in INCLUDE_FOLDERS for part in rel.split("/")[:-1])
 
 
+def is_partial(rel: str) -> bool:
+    """Whether a source file is an MDX partial: ``_fragments/cta.mdx``,
+    ``develop/_sections/listen.mdx``, ``_warning.mdx``. Docusaurus and Astro publish no
+    file or folder whose name starts with ``_``; pages import them."""
+    return rel.lower().endswith(".mdx") and any(p.startswith("_") for p in rel.split("/"))
+
+
 def strip_site_suffix(title: str) -> str:
     """A page title without the site's suffix ("X | Microsoft Docs" -> "X")."""
     stripped = _SUFFIX.sub("", title)

@@ -498,6 +498,9 @@ def test_an_mdx_site_without_a_sidebar_file(tmp_path: Path) -> None:
         + "{/* TODO: link to the windowing system */}\n\n"
         "Commands let the frontend call functions written in Rust, with arguments.\n",
     }
+    # partials: Astro publishes no file or folder named with a leading "_"
+    pages["_fragments/cta.mdx"] = imports + "Join the community of builders today and share.\n"
+    pages["develop/_sections/listen.mdx"] = "## Calling Rust\n\nListen to events from Rust.\n"
     pkg = _built(tmp_path, pages)
     said = {d.title: d.description for d in pkg.documents.values()}
     assert said == {
