@@ -51,6 +51,9 @@ _QUESTION = re.compile(r"^(?:how|what|why|when|which|where|whether|who)\b", re.I
 #: Verbs that tell nothing once the page is gone: "we will see X" -> "X".
 _EMPTY = re.compile(r"^(?:learn|see|find out)\b", re.I)
 _IRREGULAR = {"go": "goes", "do": "does", "have": "has", "be": "is"}
+#: What a lead-in's "we'll" may be followed by that no verb of the page's can stand
+#: for: "In this guide, we'll be setting up X" was "Be setting up X".
+_ASPECT = re.compile(r"^(?:be|been|being|have)\s", re.I)
 #: Fewest words left for the rest to stand as a description.
 _MIN_WORDS = 3
 
@@ -85,7 +88,7 @@ def without_preamble(sentence: str) -> str:
             verb = (match.groupdict().get("verb") or "").strip()
             verb = re.sub(r"\s+(?:you|readers|users)\b", "", verb, flags=re.I)
             break
-    if not rest or len(rest.split()) < _MIN_WORDS:
+    if not rest or len(rest.split()) < _MIN_WORDS or _ASPECT.match(rest):
         return sentence
     if _QUESTION.match(rest) or not verb or _EMPTY.match(verb):
         return _capital(rest)

@@ -51,6 +51,11 @@ from kas_tui.text.openings import without_preamble
             "In this case the queue grows until it is cleared.",
             "In this case the queue grows until it is cleared.",
         ),
+        # no verb of the page's to stand for "we'll be ..." (tauri-docs: "Be setting up")
+        (
+            "In this guide, we'll be setting up JetBrains RustRover for debugging.",
+            "In this guide, we'll be setting up JetBrains RustRover for debugging.",
+        ),
     ],
 )
 def test_a_lead_in_is_dropped_and_what_follows_kept(sentence: str, expected: str) -> None:

@@ -193,9 +193,14 @@ class LayoutMixin(SiteLinksMixin):
             self.folders[folder] = out
         served = self.toc.served_as if self.toc is not None else {}
         named = {f: posixpath.basename(k) for k, f in served.items()}  # its own id
-        needed_lower: dict[str, str] = {}  # FAQ.md beside faq/ opens it too
-        for folder in sorted(needed):
+        # FAQ.md beside faq/ opens it too, when faq/ holds pages: a blog post beside the
+        # folder of its images is a page of the blog (tauri-docs' posts were moved in)
+        needed_lower: dict[str, str] = {}
+        for folder in sorted(with_pages):
             needed_lower.setdefault(folder.lower(), folder)
+        dirs_in: dict[str, set[str]] = defaultdict(set)  # a page may share a folder's name
+        for out in made:
+            dirs_in[posixpath.dirname(out)].add(posixpath.basename(out).lower())
         for rel in documents:
             if rel in old:
                 out = old[rel]["path"]
@@ -207,9 +212,12 @@ class LayoutMixin(SiteLinksMixin):
                     folder = plan.folder_of.get(rel, "")
                 else:
                     named_alike = needed_lower.get(inner.lower(), posixpath.dirname(rel))
-                    folder = self.folders[inner if inner in needed else named_alike]
+                    folder = self.folders[inner if inner in with_pages else named_alike]
                 base = slugify(named.get(rel) or Path(rel).stem)  # the site's own name
-                stem = unique_slug(base, taken[folder], at_root=not folder)
+                names = taken[folder]
+                if base.lower() in dirs_in[folder]:  # post.md beside post/: both may be
+                    names = TakenNames(n for n in names if n not in dirs_in[folder])
+                stem = unique_slug(base, names, at_root=not folder)
                 taken[folder].add(stem)
                 out = posixpath.join(folder, stem + ".md") if folder else stem + ".md"
             self.docs[rel] = _Doc(rel, out)

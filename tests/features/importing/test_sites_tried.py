@@ -530,3 +530,29 @@ def test_a_video_is_an_asset_and_an_empty_file_is_skipped(tmp_path: Path) -> Non
     pkg = Package(tmp_path / "kb")
     pkg.load()
     assert _broken(pkg) == []
+
+
+def test_a_blog_post_beside_the_folder_of_its_images_stays_a_post(tmp_path: Path) -> None:
+    """tauri-docs' ``blog/partnership-crabnebula.md`` beside ``partnership-crabnebula/``
+    (its header image) was moved into that folder, a bundle of one post named by its
+    slug; a post whose image folder took its name was renamed ``...-2.md``."""
+    post = (
+        "---\ntitle: Strengthening Tauri\n---\n\nWe partner with CrabNebula to fund the work.\n\n"
+    )
+    pkg = _built(
+        tmp_path,
+        {
+            "blog/partnership-crabnebula.md": post
+            + "![Header](partnership-crabnebula/header.png)\n",
+            "blog/partnership-crabnebula/header.png": b"\x89PNG\r\n\x1a\n",
+            "blog/tauri-1-0.md": "---\ntitle: Tauri 1.0\n---\n\nTauri 1.0 is out today at last.\n",
+            "start.md": "---\ntitle: Start\n---\n\nStart building your first app here.\n",
+        },
+    )
+    assert sorted(pkg.documents) == [
+        "blog/partnership-crabnebula.md",
+        "blog/tauri-1-0.md",
+        "start.md",
+    ]
+    assert (pkg.root / "blog/partnership-crabnebula/header.png").is_file()
+    assert _broken(pkg) == []
