@@ -39,6 +39,8 @@ DEFAULT_MAX_MEMORY = 4 * 1024**3
 #: text are read as Markdown's; what is JSX stays as written).
 MARKDOWN_EXTS = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdx"})
 TEXT_EXTS = frozenset({".txt", ".text"})
+#: reStructuredText, a Sphinx site's pages (:mod:`.rst`).
+RST_EXTS = frozenset({".rst"})
 #: Plain-text formats wrapped in a fenced code block (the language is the fence's tag).
 CODE_EXTS = {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".xml": "xml", ".toml": "toml"}
 #: Extensions MarkItDown converts with one converter each: (label, converter class).
@@ -256,6 +258,8 @@ def convert_here(path: Path, limits: Limits) -> Result:
     try:
         if ext in MARKDOWN_EXTS:
             result = _from_markdown(path, data)
+        elif ext in RST_EXTS:
+            result = _from_rst(path, data)
         elif ext == ".xml" and _is_feed(data):
             result = _from_markitdown(path, data, CONVERTERS[".rss"])
         elif ext in (".yml", ".yaml") and data.lstrip(b"\xef\xbb\xbf").startswith(b"###"):
@@ -355,6 +359,28 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
         frontmatter_text=yaml_text,
         encoding=encoding,
     )
+
+
+def _from_rst(path: Path, data: bytes) -> Converted:
+    """A reStructuredText page (a Sphinx site's) as Markdown: docutils' HTML of it,
+    converted as a web page is (:mod:`.rst`); its links stay links, for the build."""
+    import io
+
+    from markitdown import StreamInfo
+
+    from kas_tui.features.importing.rst import to_html
+
+    text, encoding = _decode_text(path, data)
+    try:
+        title, html = to_html(text.replace("\r\n", "\n"), str(path))
+    except Exception as exc:  # docutils' own failure on a broken page: said, never raised
+        raise _Refused("corrupt", f"its reStructuredText cannot be read ({exc})") from None
+    info = StreamInfo(mimetype="text/html", extension=".html", charset="utf-8")
+    body = _converter("HtmlConverter").convert(io.BytesIO(html.encode("utf-8")), info)
+    markdown = _normalise(body.markdown or "")
+    if title:
+        markdown = f"# {title}\n\n{markdown}"
+    return Converted(path, markdown, "markdown", "", 0, 0.0, title=title or None, encoding=encoding)
 
 
 def _from_docfx_yaml(path: Path, data: bytes) -> Converted | None:

@@ -25,6 +25,10 @@ from kas_tui.features.importing.toc_formats import MARKDOWN_PAGES, MD_HEADING, U
 
 _ROOT_DOC = re.compile(r"^(?:root_doc|master_doc)\s*=\s*['\"]([^'\"]+)['\"]", re.MULTILINE)
 _FENCE = re.compile(r"^(`{3,}|:{3,})\s*\{toctree\}\s*$")
+#: A reStructuredText toctree: ``.. toctree::``, its options and entries indented below.
+_RST_TOCTREE = re.compile(r"^(\s*)\.\.\s+toctree::\s*$")
+#: A Sphinx project's pages: Markdown (MyST) or reStructuredText.
+PAGES = (*MARKDOWN_PAGES, ".rst")
 _TITLED = re.compile(r"^(.*?)\s*<([^<>]+)>$")
 
 
@@ -49,11 +53,11 @@ def sphinx_roots(
     if root is None:
         return None
     reader = _Toctrees(read, files, problems, node, base)
-    return [node(None, root, [], None, None), *reader.below(root, {root})]
+    return [node(None, root, [], None, None), *reader.below(root, {root}, sections=True)]
 
 
 def _page(docname: str, files: Collection[str]) -> str | None:
-    for ext in MARKDOWN_PAGES:
+    for ext in PAGES:
         if docname + ext in files:
             return docname + ext
     return None
@@ -78,17 +82,17 @@ class _Toctrees:
             node,
             base,
         )
-        self.docnames = sorted(
-            posixpath.splitext(f)[0] for f in files if f.lower().endswith(MARKDOWN_PAGES)
-        )
+        self.docnames = sorted(posixpath.splitext(f)[0] for f in files if f.lower().endswith(PAGES))
 
-    def below(self, page: str, seen: set[str]) -> list[Any]:
-        """The entries of ``page``'s toctrees, each with what its own page lists."""
+    def below(self, page: str, seen: set[str], *, sections: bool = False) -> list[Any]:
+        """The entries of ``page``'s toctrees, each with what its own page lists; with
+        ``sections`` (the root document), an uncaptioned toctree's are the section's
+        it sits in."""
         text = self.read(page)
         if not text:
             return []
         nodes: list[Any] = []
-        for caption, line, entries in _toctrees(text):
+        for caption, line, entries in _toctrees(text, sections):
             found = []
             for number, title, target, glob in entries:
                 for path in self.targets(page, number, target, glob):
@@ -106,14 +110,15 @@ class _Toctrees:
     def targets(self, page: str, number: int, target: str, glob: bool) -> list[str]:
         """The pages a toctree entry of ``page`` (on line ``number``) names."""
         folder = posixpath.dirname(page)
-        name = target.removesuffix(".md")
+        name = target.removesuffix(".md").removesuffix(".rst")
         docname = posixpath.normpath(
             posixpath.join(self.base, name.lstrip("/"))
             if name.startswith("/")
             else posixpath.join(folder, name)
         )
         if glob and any(c in target for c in "*?["):
-            return [d + ".md" for d in self.docnames if fnmatch.fnmatchcase(d, docname)]
+            found = (_page(d, self.files) for d in self.docnames if fnmatch.fnmatchcase(d, docname))
+            return [p for p in found if p]
         path = _page(docname, self.files)
         if path is None:
             self.problems.append(
@@ -127,26 +132,36 @@ class _Toctrees:
 Entry = tuple[int, "str | None", str, bool]  # line, title, target, a glob pattern
 
 
-def _toctrees(text: str) -> list[tuple[str | None, int, list[Entry]]]:
-    """Each toctree of a page: its caption, its line, its entries (line, title, target,
-    whether it is a glob pattern)."""
-    return [(caption, line, entries) for caption, line, _end, entries in _blocks(text)]
+def _toctrees(text: str, sections: bool = False) -> list[tuple[str | None, int, list[Entry]]]:
+    """Each toctree of a page: its caption (with ``sections``, else the heading of the
+    section it sits in), its line, its entries (line, title, target, glob pattern?)."""
+    found = _blocks(text, sections)
+    return [(caption, line, entries) for caption, line, _end, entries in found]
 
 
-def _blocks(text: str) -> list[tuple[str | None, int, int, list[Entry]]]:
-    """:func:`_toctrees` with the line each block ends on (its closing fence)."""
+def _blocks(text: str, sections: bool = False) -> list[tuple[str | None, int, int, list[Entry]]]:
+    """:func:`_toctrees` with the line each block ends on (its closing fence, or a
+    reStructuredText toctree's last indented line)."""
     found = []
     lines = text.splitlines()
     i = 0
     while i < len(lines):
         fence = _FENCE.match(lines[i].strip())
+        rst = None if fence else _RST_TOCTREE.match(lines[i])
         i += 1
-        if not fence:
+        if not fence and not rst:
             continue
-        start, close = i, fence.group(1)
+        start, close = i, fence.group(1) if fence else None
+        indent = len(rst.group(1)) if rst else 0
         caption, glob, entries = None, False, []
-        while i < len(lines) and not lines[i].strip().startswith(close):
-            raw = lines[i].strip()
+        while i < len(lines):
+            line = lines[i]
+            if close is not None and line.strip().startswith(close):
+                break
+            if rst and line.strip() and len(line) - len(line.lstrip()) <= indent:
+                i -= 1  # the directive ends where its indentation does
+                break
+            raw = line.strip()
             i += 1
             if not raw:
                 continue
@@ -164,8 +179,44 @@ def _blocks(text: str) -> list[tuple[str | None, int, int, list[Entry]]]:
                 continue
             entries.append((i, title, target.strip(), glob))
         i += 1
+        if caption or sections:
+            caption = _caption(caption) if caption else _section_above(lines, start - 1)
         found.append((caption, start, min(i, len(lines)), entries))
     return found
+
+
+#: A toctree caption that names nothing of its own: sphinx-quickstart's "Contents:".
+_NO_CAPTION = frozenset({"contents", "table of contents", "toc"})
+#: A reStructuredText heading's underline (or overline): one punctuation character.
+_UNDERLINE = re.compile(r"^([=\-~^\"'#*+_.])\1{2,}\s*$")
+
+
+def _caption(text: str) -> str | None:
+    text = text.strip().rstrip(":").strip()
+    return None if text.casefold() in _NO_CAPTION else text or None
+
+
+def _underlined(text: str, line: str) -> bool:
+    """Whether ``line`` underlines ``text`` as a reStructuredText heading: as long as
+    the text at least, under words."""
+    words = text.strip()
+    return bool(words) and not _UNDERLINE.match(text) and len(line.strip()) >= len(words)
+
+
+def _section_above(lines: list[str], at: int) -> str | None:
+    """The heading of the section a toctree without a caption sits in ("User's Guide"
+    above Flask's first toctree on its root document), unless that is the page's title:
+    its entries are that section's."""
+    headings = []  # (line, text) of the page's headings, in order
+    for n, line in enumerate(lines[:at]):
+        markdown = MD_HEADING.match(line)
+        if markdown:
+            headings.append((n, markdown.group(2).strip()))
+        elif n and _UNDERLINE.match(line) and _underlined(lines[n - 1], line):
+            headings.append((n - 1, lines[n - 1].strip()))
+    if len(headings) < 2:
+        return None  # only the page's title above it
+    return _caption(headings[-1][1])
 
 
 def toctree_lists(

@@ -1,0 +1,143 @@
+"""A Sphinx site written in reStructuredText (pallets/flask's docs): its pages are read
+as the site shows them, and its toctrees are its tree. Before, every ``.rst`` page was
+copied as raw text (``.. code-block:: python``, ``:class:`~flask.Flask```), the root
+was alphabetical, and nothing said so."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from kas_tui.core.okf.index import parse_index
+from kas_tui.core.package import Package
+from kas_tui.features.check import check
+from kas_tui.features.importing.build import build
+from kas_tui.features.importing.convert import Limits, convert_here
+from kas_tui.features.importing.toc import find_toc
+from tests.helpers.build_sources import write_sources
+
+NOW = dt.datetime(2026, 12, 6, 9, 0, tzinfo=dt.UTC)
+
+QUICKSTART = """\
+Quickstart
+==========
+
+Eager to get started? Follow :doc:`installation` to set up a project, then
+create an instance of the :class:`~flask.Flask` class.
+
+.. code-block:: python
+
+    app = Flask(__name__)
+
+.. versionadded:: 2.0
+    The ``--app`` option.
+
+.. autofunction:: flask.url_for
+
+.. include:: ../CHANGES.rst
+
+See :ref:`the tutorial <tutorial>` and :issue:`5001` for more.
+"""
+
+INDEX = """\
+Welcome to Flask
+================
+
+Flask is a lightweight WSGI web application framework.
+
+User's Guide
+------------
+
+.. toctree::
+   :maxdepth: 2
+
+   installation
+   quickstart
+   tutorial/index
+   templating
+   testing
+
+API Reference
+-------------
+
+.. toctree::
+
+   api
+"""
+
+TUTORIAL = """\
+Tutorial
+========
+
+This tutorial walks you through creating a blog application called Flaskr.
+
+.. toctree::
+    :caption: Contents:
+    :maxdepth: 1
+
+    layout
+    factory
+"""
+
+
+def _page(title: str, text: str) -> str:
+    return f"{title}\n{'=' * len(title)}\n\n{text}\n"
+
+
+def _site() -> dict[str, str | bytes]:
+    return {
+        "docs/conf.py": "project = 'Flask'\nmaster_doc = 'index'\n",
+        "docs/index.rst": INDEX,
+        "docs/quickstart.rst": QUICKSTART,
+        "docs/installation.rst": _page("Installation", "We recommend the latest Python."),
+        "docs/api.rst": _page("API", "This part covers all the interfaces of Flask."),
+        "docs/templating.rst": _page("Templates", "Flask leverages Jinja as its engine."),
+        "docs/testing.rst": _page("Testing", "Flask provides utilities for testing."),
+        "docs/tutorial/index.rst": TUTORIAL,
+        "docs/tutorial/layout.rst": _page("Project Layout", "Create a project directory."),
+        "docs/tutorial/factory.rst": _page("Application Setup", "A Flask app is an object."),
+    }
+
+
+def test_a_page_reads_as_its_site_shows_it(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "quickstart.rst"
+    path.write_text(QUICKSTART, "utf-8")
+    converted = convert_here(path, Limits())
+    text = converted.markdown
+    assert converted.kind == "markdown" and text.startswith("# Quickstart\n")
+    assert "Follow [installation](installation.rst) to set up" in text  # rewritten later
+    assert "instance of the `Flask` class" in text
+    assert "```\napp = Flask(__name__)\n```" in text
+    assert "New in version 2.0: The `--app` option." in text
+    assert "`flask.url_for`" in text and "Includes ../CHANGES.rst." in text
+    assert "See the tutorial and `5001` for more." in text
+    for raw in (".. code-block", ":class:", ".. versionadded", "System Message", ":issue:"):
+        assert raw not in text, raw
+    assert capsys.readouterr().err == ""  # docutils says nothing on the terminal
+
+
+def test_the_toctrees_are_the_tree(tmp_path: Path) -> None:
+    source = write_sources(tmp_path / "src", _site())
+    toc = find_toc(
+        [p.relative_to(source).as_posix() for p in source.rglob("*") if p.is_file()],
+        lambda rel: (source / rel).read_text("utf-8"),
+    )
+    assert toc is not None and toc.kind == "sphinx"
+    # the root document's sections name its toctrees; "Contents:" names nothing
+    assert toc.sections()["docs/quickstart.rst"] == ["User's Guide"]
+    assert toc.sections()["docs/api.rst"] == ["API Reference"]
+    assert toc.sections()["docs/tutorial/layout.rst"] == ["User's Guide"]
+    out = tmp_path / "kb"
+    result = build(source, out, now=NOW, workers=1)
+    assert result.errors == 0 and result.failed == []
+    root = parse_index((out / "index.md").read_text("utf-8"))
+    headings = [s.title for s in root.sections]
+    assert headings.index("User's Guide") < headings.index("API Reference")
+    tutorial = parse_index((out / "tutorial/index.md").read_text("utf-8"))
+    assert tutorial.sections[0].title == "Tutorial"  # not "Contents:"
+    pkg = Package(out)
+    pkg.load()
+    titles = {pkg.documents[p].title for p in pkg.documents}
+    assert {"Quickstart", "Installation", "Project Layout", "Application Setup"} <= titles
+    broken = [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+    assert broken == []  # :doc:`installation` leads to the installation page
