@@ -304,6 +304,8 @@ class PackageFacts:
     most_linked: list[tuple[str, str, str]] = field(default_factory=list)
     #: the package has a root ``index.md`` (an entry point of its own)
     root_index: bool = False
+    #: what the source says it is about, in its own words (a docs site's description)
+    summary: str = ""
 
 
 _WHEN = {
@@ -337,13 +339,17 @@ _KIND_WORDS = {
 
 def skill_description(facts: PackageFacts) -> str:
     """What the package covers and when to use it, in at most about 600 characters:
-    the products its pages say they apply to when they say so, else its bundles or
-    topics; every count true of every document it counts."""
+    the source's own words for what it is about when it has them ("Pydantic: Data
+    validation using Python type hints. 89 reference documents on ..."), the products
+    its pages say they apply to when they say so, else its bundles or topics; every
+    count true of every document it counts."""
     doc_type = main_type(facts.types.elements())
     names = [b[1] for b in sorted(facts.bundles, key=lambda b: (-b[3], b[1].lower()))]
     about = facts.products[:8] or names[:8]
     more = len(names) - len(about) if not facts.products and names else 0
-    covers = f"{facts.title}: {mixture_phrase(facts.documents, facts.types)}"
+    said = prose.clip(facts.summary, 160).rstrip(". ") if facts.summary else ""
+    lead = f"{facts.title}: {said}. " if said else f"{facts.title}: "
+    covers = lead + mixture_phrase(facts.documents, facts.types)
     if about:
         covers += f" on {join_words(about, more=more)}"
     elif facts.topics:

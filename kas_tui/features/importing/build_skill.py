@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from kas_tui.features.importing.source_meta import subjects
+from kas_tui.features.importing.source_meta import site_description, subjects
 from kas_tui.text import folder_summary as summary
 
 #: Words that mark a page as history: never an entry point.
@@ -63,5 +63,6 @@ class SkillMixin:
             source=self.source.name,
             failed=[f"{self._rel(e.source)}: {e.reason}" for e in self.result.failed],
             topics=summary.topics([v[0] for v in view.values()], limit=6),
+            summary=site_description(self._read_source, sorted(self.source_files)) or "",
         )
         return summary.skill_description(facts), summary.skill_body(facts)

@@ -255,39 +255,74 @@ def site_title(read: Callable[[str], str | None], files: Iterable[str]) -> str |
     MkDocs yml, ``_appTitle`` of docfx.json's global metadata, ``title`` of a Jekyll
     ``_config.yml`` or a Docusaurus config, ``project`` of a Sphinx ``conf.py``; ``None``
     when there is none."""
+    return site_about(read, files)[0]
+
+
+def site_description(read: Callable[[str], str | None], files: Iterable[str]) -> str | None:
+    """What the documentation says it is about, in one line of its configuration:
+    ``site_description`` of an MkDocs yml ("Data validation using Python type hints"),
+    a Docusaurus config's ``tagline``, ``description`` of a Jekyll ``_config.yml`` or of
+    docfx.json's global metadata; ``None`` when it says nothing."""
+    return site_about(read, files)[1]
+
+
+def site_about(
+    read: Callable[[str], str | None], files: Iterable[str]
+) -> tuple[str | None, str | None]:
+    """(name, description) from the first site configuration that gives either (see
+    :func:`site_title`, :func:`site_description`); configs are read, never run."""
     files = list(files)
     names = sorted(f for f in files if "/" not in f)
     names += sorted(f for f in files if f.count("/") == 1)  # a site kept in website/
     for rel in names:
-        low = rel.rsplit("/", 1)[-1].lower()
-        text = None
-        if low.startswith("mkdocs") and low.endswith((".yml", ".yaml")):
-            text = read(rel)
-            data = _yaml(text)
-            if isinstance(data, Mapping) and isinstance(data.get("site_name"), str):
-                return data["site_name"].strip() or None
-        elif low == "docfx.json":
-            text = read(rel)
-            try:
-                data = json.loads(text or "")
-            except ValueError:
-                continue
-            meta = (data.get("build") or {}).get("globalMetadata") or {}
-            for key in ("_appTitle", "titleSuffix", "_appName"):
-                if isinstance(meta.get(key), str) and meta[key].strip():
-                    return strip_site_suffix(meta[key].strip(" |-"))
-        elif low == "_config.yml":
-            data = _yaml(read(rel))
-            if isinstance(data, Mapping) and isinstance(data.get("title"), str):
-                return data["title"].strip() or None
-        elif low.startswith("docusaurus.config."):
-            match = re.search(r"\btitle\s*:\s*['\"]([^'\"]+)['\"]", read(rel) or "")
-            if match:
-                return match.group(1).strip()
-        elif low == "conf.py":  # Sphinx: read literally, never run
-            match = re.search(r"^project\s*=\s*['\"]([^'\"]+)['\"]", read(rel) or "", re.M)
-            if match:
-                return match.group(1).strip()
+        found = _config_about(rel.rsplit("/", 1)[-1].lower(), rel, read)
+        if found is not None and any(found):
+            return found
+    return None, None
+
+
+def _config_about(
+    low: str, rel: str, read: Callable[[str], str | None]
+) -> tuple[str | None, str | None] | None:
+    def text(value: Any) -> str | None:
+        return " ".join(value.split()) or None if isinstance(value, str) else None
+
+    if low.startswith("mkdocs") and low.endswith((".yml", ".yaml")):
+        data = _yaml(read(rel))
+        if isinstance(data, Mapping):
+            return text(data.get("site_name")), text(data.get("site_description"))
+    elif low == "docfx.json":
+        try:
+            data = json.loads(read(rel) or "")
+        except ValueError:
+            return None
+        meta = (
+            (data.get("build") or {}).get("globalMetadata") or {} if isinstance(data, dict) else {}
+        )
+        name = next(
+            (
+                strip_site_suffix(meta[key].strip(" |-"))
+                for key in ("_appTitle", "titleSuffix", "_appName")
+                if isinstance(meta.get(key), str) and meta[key].strip()
+            ),
+            None,
+        )
+        return name, text(meta.get("description"))
+    elif low == "_config.yml":
+        data = _yaml(read(rel))
+        if isinstance(data, Mapping):
+            return text(data.get("title")), text(data.get("description"))
+    elif low.startswith("docusaurus.config."):
+        config = read(rel) or ""
+        name = re.search(r"\btitle\s*:\s*['\"]([^'\"]+)['\"]", config)
+        tagline = re.search(r"\btagline\s*:\s*['\"]([^'\"]+)['\"]", config)
+        return (
+            name.group(1).strip() if name else None,
+            tagline.group(1).strip() if tagline else None,
+        )
+    elif low == "conf.py":  # Sphinx: read literally, never run
+        match = re.search(r"^project\s*=\s*['\"]([^'\"]+)['\"]", read(rel) or "", re.M)
+        return (match.group(1).strip() if match else None), None
     return None
 
 

@@ -19,6 +19,7 @@ from kas_tui.features.importing.source_meta import (
     is_site_config,
     is_source_code,
     readable_name,
+    site_description,
     site_title,
     strip_site_suffix,
     subjects,
@@ -98,6 +99,34 @@ def test_the_site_names_itself_in_its_configuration() -> None:
     assert site_title(docfx.get, docfx) == "Contoso Docs"
     assert site_title({"docfx.json": "{not json"}.get, ["docfx.json"]) is None
     assert site_title({}.get, []) is None
+
+
+def test_the_site_says_what_it_is_about_in_its_configuration(tmp_path: Path) -> None:
+    """encode/starlette's SKILL.md said "25 reference documents on WebSockets" of a whole
+    ASGI framework; its mkdocs.yml says "The little ASGI library that shines."."""
+    mkdocs = {"mkdocs.yml": "site_name: Starlette\nsite_description: The little ASGI library.\n"}
+    assert site_description(mkdocs.get, mkdocs) == "The little ASGI library."
+    docusaurus = {
+        "docusaurus.config.js": "module.exports = {\n  title: 'Redux',\n"
+        "  tagline: 'A JS library for predictable and maintainable global state',\n};\n"
+    }
+    assert site_description(docusaurus.get, docusaurus) == (
+        "A JS library for predictable and maintainable global state"
+    )
+    docfx = {"docfx.json": '{"build": {"globalMetadata": {"description": "Gallery docs"}}}'}
+    assert site_description(docfx.get, docfx) == "Gallery docs"
+    assert site_description({"conf.py": "project = 'x'\n"}.get, ["conf.py"]) is None
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "mkdocs.yml": "site_name: Starlette\nsite_description: The little ASGI library.\n",
+            "docs/index.md": "# Starlette\n\nStarlette is a lightweight ASGI framework.\n",
+            "docs/websockets.md": "# WebSockets\n\nStarlette includes a WebSocket class.\n",
+        },
+    )
+    build(source, tmp_path / "kb", now=NOW, workers=1)
+    skill = (tmp_path / "kb/SKILL.md").read_text("utf-8")
+    assert "description: 'Starlette: The little ASGI library. 2 " in skill
 
 
 def test_products_come_from_appliesto_without_release_years() -> None:
