@@ -1,5 +1,5 @@
 """What a built page shows of other source files: the snippets its include directives
-pull in (docfx ``[!INCLUDE]``, MkDocs ``--8<--``), and, for a Sphinx page, the pages its
+pull in (docfx ``[!INCLUDE]``, MkDocs ``--8<--`` and ``{!path!}``), and, for a Sphinx page, the pages its
 toctrees list. Both are expanded into the page as a reader of the site sees it, and both
 are folded into the page's hash, so a changed snippet or a listed page's new title builds
 the page again.
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from kas_tui.features.importing.build_manifest import _sha
 from kas_tui.features.importing.build_prepare import PrepareMixin
 from kas_tui.features.importing.convert import MARKDOWN_EXTS, sha256_file
-from kas_tui.features.importing.includes import IncludeProblem, expand_includes
+from kas_tui.features.importing.includes import IncludeProblem, expand_includes, mdx_bases
 from kas_tui.features.importing.toc_sphinx import toctree_lists
 
 if TYPE_CHECKING:
@@ -32,6 +32,7 @@ class IncludesMixin(PrepareMixin):
         ``[!INCLUDE]``, MkDocs ``--8<--``): snippets, kept as assets, never pages;
         ``self.includes_of`` maps each page to the files it names."""
         named: set[str] = set()
+        self._mdx_bases = mdx_bases([*documents, *assets])
         markdown = [rel for rel in documents if Path(rel).suffix.lower() in MARKDOWN_EXTS]
         for rel, found in zip(markdown, self._named_by_each(markdown), strict=True):
             if found:
@@ -64,7 +65,13 @@ class IncludesMixin(PrepareMixin):
         if doc.source not in self.includes_of:
             return text, []
         shared = self.__dict__.setdefault("_shown_includes", {})
-        expanded = expand_includes(text, doc.source, self._read_included, shared=shared)
+        expanded = expand_includes(
+            text,
+            doc.source,
+            self._read_included,
+            shared=shared,
+            mdx_bases=getattr(self, "_mdx_bases", ()),
+        )
         return expanded.text, expanded.problems
 
     def _read_included(self, rel: str) -> str | None:

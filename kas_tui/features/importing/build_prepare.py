@@ -51,8 +51,9 @@ class PrepareMixin:
         for rel in pages:
             text = self._read_source(rel)
             found: list[str] = []
-            if text and ("INCLUDE" in text.upper() or "8<" in text):  # -8<- too
-                found = [t for t in include_targets(text, rel) if t != rel]
+            if text and ("INCLUDE" in text.upper() or "8<" in text or "{!" in text):
+                bases = getattr(self, "_mdx_bases", ())
+                found = [t for t in include_targets(text, rel, mdx_bases=bases) if t != rel]
             out.append(found)
         return out
 

@@ -31,6 +31,10 @@ SPEC = re.compile(
     r"(?P<path>.*?)(?:(?P<lines>(?::-?\d*){1,2}(?:,-?\d*(?::-?\d*)?)*)|:(?P<section>[a-z][-_0-9a-z]*))?",
     re.IGNORECASE | re.DOTALL,
 )
+#: An mdx_include directive (FastAPI, SQLModel, Typer): ``{!path!}``, ``{!path[ln:1-18]!}``,
+#: ``{!> path | utf-8 !}``; a preprocessor's, so inside code fences too; ``\\{!`` escapes it.
+MDX_INCLUDE = re.compile(r"(?<!\\)\{!(?P<mode>[<>]?)[ \t]*(?P<spec>[^!\n{}]+?)[ \t]*!\}")
+_MDX_LINES = re.compile(r"\[ln:(?P<ranges>[-\d, ]+)\]$")
 # What may stand before a docfx directive on a line of its own: blockquote markers and
 # one list marker, which the included block's later lines repeat (a marker as spaces).
 CONTAINER = re.compile(r"(?P<quote>[ \t]*(?:>[ \t]?)*)(?P<item>[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)?")
@@ -61,6 +65,25 @@ def directive_paths(text: str) -> Iterator[tuple[str, bool]]:
             spec = match.group("quoted")[1:-1].strip()
             if not spec.startswith(";"):
                 yield spec, True
+
+
+def parse_mdx_spec(spec: str) -> tuple[str, list[tuple[int | None, int | None]]]:
+    """``docs_src/app.py[ln:1-18,20-] | utf-8`` -> (docs_src/app.py, [(1, 18), (20, None)])."""
+    path = spec.split("|", 1)[0].strip()
+    ranges: list[tuple[int | None, int | None]] = []
+    written = _MDX_LINES.search(path)
+    if written:
+        path = path[: written.start()].strip()
+        for part in written.group("ranges").split(","):
+            start, _, end = part.strip().partition("-")
+            if start.strip().isdigit() or end.strip().isdigit():
+                ranges.append(
+                    (
+                        int(start) if start.strip().isdigit() else None,
+                        int(end) if end.strip().isdigit() else None,
+                    )
+                )
+    return path, ranges
 
 
 def parse_spec(spec: str) -> tuple[str, list[tuple[int | None, int | None]], str | None]:

@@ -24,6 +24,13 @@ MkDocs (pymdownx.snippets, a preprocessor: expanded inside fenced code too)
     starting with ``;`` is commented out (the line is dropped); ``;--8<--`` is an
     escaped directive, shown without its first ``;``.
 
+mdx_include (FastAPI, SQLModel, Typer; a preprocessor too)
+    ``{!path!}`` anywhere in a line, ``{!path[ln:1-18,20-]!}`` keeping those lines,
+    ``| encoding`` ignored, a backslash before ``{!`` escapes it. The path is looked for beside the page, then
+    from each MkDocs config's folder and its ``docs`` folder (:func:`mdx_bases`), then
+    the snippet bases; never outside the source. A directive alone on its line gives the
+    lines its indentation. Included files are not expanded further.
+
 Where pymdownx drops a directive it cannot resolve, the page here keeps it as written
 and a problem says why: a missing file, a path leaving the source, an image, a URL, a
 loop (``a`` includes ``b`` includes ``a``), nesting deeper than ``max_depth``. Problems
@@ -45,6 +52,7 @@ from kas_tui.features.importing.include_syntax import (
     DOCFX,
     IMAGE,
     MARKDOWN,
+    MDX_INCLUDE,
     SNIPPET,
     code_lines,
     code_spans,
@@ -52,6 +60,7 @@ from kas_tui.features.importing.include_syntax import (
     docfx_target,
     file_lines,
     frontmatter_end,
+    parse_mdx_spec,
     parse_spec,
     relative,
     section_lines,
@@ -95,25 +104,39 @@ def expand_includes(
     max_depth: int = 5,
     snippet_bases: Sequence[str] = ("", "docs"),
     shared: dict | None = None,
+    mdx_bases: Sequence[str] = (),
 ) -> Expanded:
     """``text`` (the file at source-relative ``path``) with its include directives
     replaced by what they include; ``read(rel)`` gives a source file's text or ``None``.
     ``shared`` (a dict kept across the pages of one build) remembers each docfx include
     as shown in a folder when it showed without a problem: the product-name snippet
-    in every page of a flat folder is expanded and rebased once."""
+    in every page of a flat folder is expanded and rebased once. An mdx_include
+    ``{!path!}`` is looked for beside the page, then in ``mdx_bases`` (the site's docs
+    folder and config folder), then in the snippet bases."""
     result = Expanded(text)
-    if "8<" not in text and "[!include" not in text.lower():
+    if "8<" not in text and "[!include" not in text.lower() and "{!" not in text:
         return result
     bases = [b.strip("/") for b in snippet_bases]
-    expander = _Expander(read, result, max_depth, bases, shared)
+    expander = _Expander(read, result, max_depth, bases, shared, mdx_bases)
+    if "{!" in text:
+        text = expander.mdx(text, path)
     result.text = expander.expand(text, path, (path,), None)
     return result
 
 
-def targets(text: str, path: str, *, snippet_bases: Sequence[str] = ("", "docs")) -> list[str]:
+def targets(
+    text: str,
+    path: str,
+    *,
+    snippet_bases: Sequence[str] = ("", "docs"),
+    mdx_bases: Sequence[str] = (),
+) -> list[str]:
     """The source-relative paths ``text``'s directives name, without reading them (a
     snippet's path in every base it may be in): for telling include files from pages."""
     found: list[str] = []
+    for match in MDX_INCLUDE.finditer(text) if "{!" in text else ():
+        name = parse_mdx_spec(match.group("spec"))[0]
+        found += mdx_candidates(path, name, [*mdx_bases, *snippet_bases])
     for written, snippet in directive_paths(text):
         if snippet:
             name = parse_spec(written)[0]
@@ -123,6 +146,28 @@ def targets(text: str, path: str, *, snippet_bases: Sequence[str] = ("", "docs")
             if rel:
                 found.append(rel)
     return list(dict.fromkeys(found))
+
+
+_MKDOCS = re.compile(r"(?:^|/)mkdocs[\w.-]*\.ya?ml$", re.IGNORECASE)
+
+
+def mdx_bases(files: Sequence[str]) -> list[str]:
+    """Where an MkDocs site's mdx_include paths may start from: the folder of each of
+    its configs (mkdocs runs there) and its ``docs`` folder (FastAPI's
+    ``docs/en/docs/tutorial/first-steps.md`` names ``../../../docs_src/...``)."""
+    found: list[str] = []
+    for rel in sorted(f for f in files if _MKDOCS.search(f)):
+        folder = posixpath.dirname(rel)
+        found += [folder, posixpath.join(folder, "docs")]
+    return list(dict.fromkeys(found))
+
+
+def mdx_candidates(path: str, name: str, bases: Sequence[str]) -> list[str]:
+    """Where the mdx_include path ``name`` of the page ``path`` may be, in order: beside
+    the page, then in each base; none leaves the source."""
+    found = [under("", posixpath.join(posixpath.dirname(path), name))]
+    found += [under("", posixpath.join(base.strip("/"), name)) for base in bases]
+    return list(dict.fromkeys(f for f in found if f))
 
 
 def rebase_links(text: str, written_in: str, shown_in: str) -> str:
@@ -151,8 +196,10 @@ class _Expander:
         max_depth: int,
         bases: list[str],
         shared: dict | None = None,
+        mdx_bases: Sequence[str] = (),
     ) -> None:
         self._read = read
+        self.mdx_bases = [*mdx_bases, *bases]
         self.shared = shared if shared is not None else {}
         self._texts: dict[str, str | None] = {}
         self.result = result
@@ -169,6 +216,50 @@ class _Expander:
 
     def problem(self, where: tuple[int, str], target: str, message: str) -> None:
         self.result.problems.append(IncludeProblem(where[0], target, message + where[1]))
+
+    # -- mdx_include ----------------------------------------------------------------------
+
+    def mdx(self, text: str, path: str) -> str:
+        """``text`` (the page ``path``) with each ``{!path!}`` replaced by the lines it
+        names (``[ln:1-18]``), each taking the directive's indentation when it stands
+        alone on its line; one that cannot be read stays, with a problem."""
+        out: list[str] = []
+        for number, line in enumerate(text.split("\n"), start=1):
+            if "{!" not in line:
+                out.append(line)
+                continue
+            alone = MDX_INCLUDE.fullmatch(line.strip())
+            indent = line[: len(line) - len(line.lstrip())] if alone else ""
+
+            def body(match: re.Match[str], number: int = number, indent: str = indent) -> str:
+                name, ranges = parse_mdx_spec(match.group("spec"))
+                shown = self.mdx_text(name, ranges, path, number)
+                if shown is None:
+                    return match.group(0)
+                return "\n".join(indent + x if x else x for x in shown).removeprefix(indent)
+
+            out.append(MDX_INCLUDE.sub(body, line))
+        return "\n".join(out).replace("\\{!", "{!")
+
+    def mdx_text(
+        self, name: str, ranges: list[tuple[int | None, int | None]], path: str, number: int
+    ) -> list[str] | None:
+        """The lines an mdx_include names, or ``None`` (with a problem) when none can be
+        read."""
+        candidates = mdx_candidates(path, name, self.mdx_bases)
+        found = next((c for c in candidates if self.read(c) is not None), None)
+        if found is None:
+            looked = ", ".join(candidates) or "nowhere inside the source"
+            self.problem(
+                (number, ""),
+                name,
+                f"{name} is not in the source (looked for {looked}): the directive was left "
+                "as it was; build from the folder holding the file it names, or add it",
+            )
+            return None
+        self.included(found)
+        lines = list(enumerate(file_lines(self.read(found) or ""), start=1))
+        return [line for _n, line in (select_lines(lines, ranges) if ranges else lines)]
 
     # -- one file ------------------------------------------------------------------------
 
