@@ -39,9 +39,11 @@ _GENERIC_NAMES = (
     "code example, code examples, screenshot, screenshots, demo, video, videos"
 )
 _GENERIC = frozenset(name.strip() for name in _GENERIC_NAMES.split(","))
-#: A numbered lead-in that says nothing: "Step 2:", "Method 1 -", "3.".
+#: A numbered lead-in that says nothing: "Step 2:", "Method 1 -", "3.", "Example 4" (a
+#: PlatyPS cmdlet page's sections were "covers Example 4, Example 5 and Example 6").
 _NUMBERED = re.compile(
-    r"^(?:(?:step|method|option|part|solution|task|scenario|stage|phase)\s+)?\d+[.:)\-–]?\s+",
+    r"^(?:(?:step|method|option|part|solution|task|scenario|stage|phase|example|sample)\s+)?"
+    r"\d+(?:[.:)\-–]?\s+|[.:)]?$)",
     re.I,
 )
 #: Longest heading worth naming in a description (longer ones are sentences).

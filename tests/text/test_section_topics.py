@@ -124,3 +124,9 @@ def test_a_faq_is_described_by_its_questions() -> None:
     assert questions_sentence(prose.blocks(page), 60) is None  # one question fits: no list
     guide = "# Guide\n\n## Install\n\n## Does it run on Windows?\n\n## Configure\n\n## Deploy\n"
     assert questions_sentence(prose.blocks(guide), 200) is None  # one question: no FAQ
+
+
+def test_a_numbered_example_is_no_section_name() -> None:
+    """PowerShell's cmdlet pages (PlatyPS): "covers Example 4, Example 5 and Example 6"."""
+    page = "# Find-Module\n\n## Example 4\n\n## Example 5: Find a module by tag\n\n## Step 2\n"
+    assert section_topics(prose.blocks(page), "Find-Module") == ["Find a module by tag"]

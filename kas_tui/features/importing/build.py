@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kas_tui.core.fileio import open_regular
 from kas_tui.core.okf import log as log_fmt
 from kas_tui.core.store import os_reason
 from kas_tui.features.importing.build_draft import DraftMixin
@@ -78,11 +79,20 @@ _FINAL_FAILURES = frozenset({"unsupported", "corrupt", "encrypted", "no-text"})
 #: What a docs site's file no converter reads is to the build.
 _SERVED = "no converter reads it; a file the site serves as it is, copied as an asset"
 _OUTSIDE = "files the site does not publish (its code, configs, README) are outside its docs folder"
+#: Docusaurus keeps its docs' earlier versions beside the current ones: published, but
+#: a package is one version of the docs (the current), so they are left out.
+_VERSIONED = frozenset({"versioned_docs", "versioned_sidebars"})
+_OLDER = "files of the docs' earlier versions (versioned_docs/) are not the current docs"
 ASSET_EXTS = frozenset(
     {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".ico", ".avif"}
     | {".mp4", ".webm", ".mov", ".m4v", ".ogv", ".avi", ".mkv"}  # videos a page shows
     | {".woff", ".woff2", ".ttf", ".otf", ".eot"}  # a site theme's fonts
+    | {".drawio", ".dio", ".excalidraw"}  # a figure's source, not prose
+    | {".jinja", ".jinja2", ".j2", ".njk", ".liquid"}  # a theme's templates
 )
+#: A template's tags (Jinja, Liquid, Nunjucks): an HTML file holding them is a theme's
+#: template (MkDocs' ``overrides/``), never a page.
+_TEMPLATE_TAG = re.compile(rb"\{%-?\s*(?:extends|block|include|if|for|macro|set|import)\b")
 _SITE = re.compile(r"https?://[^/?#\s]+(?:[/?#]\S*)?$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -289,6 +299,18 @@ class _Builder(
             self.result.seconds["check"] = time.perf_counter() - clock
         return self.result
 
+    def _template(self, rel: str) -> bool:
+        """Whether ``rel`` is an HTML file written as a template (``{% extends %}``)."""
+        if not rel.lower().endswith((".html", ".htm")):
+            return False
+        try:
+            fd = open_regular(self.source / rel, listed=True)  # never a pipe's wait
+            with os.fdopen(fd, "rb") as handle:
+                head = handle.read(8192)
+        except OSError:
+            return False  # the conversion says what is wrong with it
+        return _TEMPLATE_TAG.search(head) is not None
+
     def _refuse_if_nothing_converted(self) -> None:
         """A first build in which no file could be converted writes nothing: an empty
         package would only hide the failures behind a SKILL.md and an empty index."""
@@ -315,7 +337,7 @@ class _Builder(
             inner = rel[len(wrapper) :] if wrapper else rel
             asset = Path(rel).suffix.lower() in ASSET_EXTS or is_furniture(inner)
             asset = asset or is_site_config(inner) or is_source_code(rel)
-            asset = asset or in_include_folder(rel) or is_partial(rel)
+            asset = asset or in_include_folder(rel) or is_partial(rel) or self._template(rel)
             (assets if asset else documents).append(rel)
         if not documents:
             raise BuildError(
@@ -333,7 +355,12 @@ class _Builder(
         outside = set(self.toc.outside_docs([*documents, *assets])) if self.toc else set()
         if outside & set(documents):  # pages the site does not publish
             left = outside - {t for found in self.includes_of.values() for t in found}
-            self.result.notes.append(f"{len(left):,} {_OUTSIDE} {self.toc.docs_dir}/; left out")
+            older = {p for p in left if not _VERSIONED.isdisjoint(p.split("/")[:-1])}
+            if older:
+                self.result.notes.append(f"{len(older):,} {_OLDER}; left out")
+            if left - older:
+                n = len(left - older)
+                self.result.notes.append(f"{n:,} {_OUTSIDE} {self.toc.docs_dir}/; left out")
             documents, assets = (
                 [d for d in documents if d not in left],
                 [a for a in assets if a not in left],

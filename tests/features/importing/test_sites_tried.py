@@ -556,3 +556,37 @@ def test_a_blog_post_beside_the_folder_of_its_images_stays_a_post(tmp_path: Path
     ]
     assert (pkg.root / "blog/partnership-crabnebula/header.png").is_file()
     assert _broken(pkg) == []
+
+
+def test_a_docusaurus_sites_earlier_versions_are_named_as_such(tmp_path: Path) -> None:
+    """algolia/docsearch: "225 files the site does not publish (its code, configs,
+    README) are outside its docs folder" counted its 63 ``versioned_docs/`` pages, which
+    the site publishes; they are left out as what they are, earlier versions."""
+    files = _docusaurus_site()
+    files["website/versioned_docs/version-3/intro.md"] = "# Intro\n\nThe old intro page.\n"
+    files["website/versioned_docs/version-3/api.md"] = "# API\n\nThe old API page.\n"
+    files["website/src/pages/index.js"] = "export default function Home() {}\n"
+    notes = _result(tmp_path, files).notes
+    assert any(
+        n.startswith("2 files of the docs' earlier versions (versioned_docs/)") for n in notes
+    )
+    assert not any("versioned_docs/" in n and "outside its docs folder" in n for n in notes)
+
+
+def test_a_docs_folders_templates_and_diagram_sources_are_assets(tmp_path: Path) -> None:
+    """Built from their ``docs/`` folders alone (no mkdocs.yml to name the theme folder),
+    starlette's ``overrides/partials/toc-item.html`` became a page described "{% for
+    toc_item in toc_item.children %}", and SQLModel's 22 ``.drawio`` files pages of XML."""
+    pkg = _built(
+        tmp_path,
+        {
+            "index.md": "# Starlette\n\nStarlette is a lightweight ASGI framework.\n",
+            "overrides/partials/toc-item.html": "<li>{% for toc_item in toc_item.children %}"
+            "{{ toc_item.title }}{% endfor %}</li>\n",
+            "overrides/main.html": '{% extends "base.html" %}\n{% block content %}{% endblock %}\n',
+            "img/db.drawio": '<mxfile host="drawio"><diagram id="x">abc</diagram></mxfile>\n',
+            "about.html": "<html><body><h1>About</h1><p>A page in HTML, 100 {percent}.</p></body></html>\n",
+        },
+    )
+    assert sorted(pkg.documents) == ["about.md", "index-page.md"]
+    assert (pkg.root / "assets/overrides/main.html").is_file()
