@@ -14,7 +14,7 @@ folder grows past the budget again.
 from __future__ import annotations
 
 import posixpath
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from kas_tui.core.okf import index_layout
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION as MAX_DESCRIPTION
@@ -81,6 +81,43 @@ class GroupsMixin:
                     body = self._rewrite_links(doc, doc.raw_body)
                     doc.text = doc.draft.with_body(body, doc.text)
                 # other kinds keep no links to other pages: their text stands as drafted
+
+    def _folder_ranges(self, documents: list[str], with_pages: set[str], top: str) -> dict:
+        """Source folder -> the name of its run, for the sub-folders of a folder that
+        holds more than an index may list (``MAX_BUNDLE_ENTRIES``) and mostly folders:
+        they go into runs by name (:func:`~kas_tui.text.title_ranges.title_ranges`), as
+        a docs repository's 200 service folders would. A later build keeps the folders
+        where the first put them."""
+        pages: Counter[str] = Counter(posixpath.dirname(rel) for rel in documents)
+        subs: dict[str, list[str]] = defaultdict(list)
+        for folder in with_pages:
+            if folder and folder != top and folder not in self.folders:
+                subs[posixpath.dirname(folder)].append(folder)
+        out: dict[str, str] = {}
+        for parent, folders in subs.items():
+            many = len(folders) + pages[parent]
+            if many <= MAX_BUNDLE_ENTRIES or len(folders) * 2 <= MAX_BUNDLE_ENTRIES:
+                continue  # few folders: the pages are what a split groups (build_groups)
+            named = [(f, index_layout.folder_title(posixpath.basename(f))) for f in folders]
+            runs = title_ranges(named, MAX_BUNDLE_ENTRIES - 4)
+            for run in runs:
+                out.update(dict.fromkeys(run.members, run.label))
+            self.result.notes.append(
+                f"{parent or 'the source'}: its {len(folders):,} sub-folders are more than "
+                f"one index lists; put in {len(runs)} runs by name"
+            )
+        return out
+
+    def _range_folder(self, parent: str, label: str, taken: dict, made: set[str]) -> str:
+        """The package folder of the run named ``label`` in ``parent``, made once."""
+        runs = self.__dict__.setdefault("_runs", {})
+        if (parent, label) not in runs:
+            slug = unique_slug(slugify(label, fallback="folders"), taken[parent])
+            taken[parent].add(slug)
+            runs[parent, label] = out = posixpath.join(parent, slug) if parent else slug
+            made.add(out)
+            self.group_titles[out] = label
+        return runs[parent, label]
 
     def _split(
         self,

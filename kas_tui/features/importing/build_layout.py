@@ -35,8 +35,6 @@ from kas_tui.text import prose
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION as MAX_DESCRIPTION
 from kas_tui.text.section_topics import entry_sentence
 from kas_tui.text.slug import WINDOWS_RESERVED, TakenNames, slugify, unique_slug
-from kas_tui.text.title_ranges import title_ranges
-from kas_tui.text.tokens import MAX_BUNDLE_ENTRIES
 
 #: Folder names that say where pages are kept, not what they are about.
 _GENERIC_FOLDERS = frozenset(
@@ -235,43 +233,6 @@ class LayoutMixin(SiteLinksMixin):
             name = _unique_file(slugify(Path(rel).stem, fallback="asset"), suffix, taken[folder])
             taken[folder].add(name)
             self.assets[rel] = posixpath.join(folder, name)
-
-    def _folder_ranges(self, documents: list[str], with_pages: set[str], top: str) -> dict:
-        """Source folder -> the name of its run, for the sub-folders of a folder that
-        holds more than an index may list (``MAX_BUNDLE_ENTRIES``) and mostly folders:
-        they go into runs by name (:func:`~kas_tui.text.title_ranges.title_ranges`), as
-        a docs repository's 200 service folders would. A later build keeps the folders
-        where the first put them."""
-        pages: Counter[str] = Counter(posixpath.dirname(rel) for rel in documents)
-        subs: dict[str, list[str]] = defaultdict(list)
-        for folder in with_pages:
-            if folder and folder != top and folder not in self.folders:
-                subs[posixpath.dirname(folder)].append(folder)
-        out: dict[str, str] = {}
-        for parent, folders in subs.items():
-            many = len(folders) + pages[parent]
-            if many <= MAX_BUNDLE_ENTRIES or len(folders) * 2 <= MAX_BUNDLE_ENTRIES:
-                continue  # few folders: the pages are what a split groups (build_groups)
-            named = [(f, index_layout.folder_title(posixpath.basename(f))) for f in folders]
-            runs = title_ranges(named, MAX_BUNDLE_ENTRIES - 4)
-            for run in runs:
-                out.update(dict.fromkeys(run.members, run.label))
-            self.result.notes.append(
-                f"{parent or 'the source'}: its {len(folders):,} sub-folders are more than "
-                f"one index lists; put in {len(runs)} runs by name"
-            )
-        return out
-
-    def _range_folder(self, parent: str, label: str, taken: dict, made: set[str]) -> str:
-        """The package folder of the run named ``label`` in ``parent``, made once."""
-        runs = self.__dict__.setdefault("_runs", {})
-        if (parent, label) not in runs:
-            slug = unique_slug(slugify(label, fallback="folders"), taken[parent])
-            taken[parent].add(slug)
-            runs[parent, label] = out = posixpath.join(parent, slug) if parent else slug
-            made.add(out)
-            self.group_titles[out] = label
-        return runs[parent, label]
 
     def _wrapper_folder(self, documents: list[str], assets: list[str]) -> str:
         """The one folder every page sits in, when there is one: an MkDocs site's

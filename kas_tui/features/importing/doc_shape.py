@@ -1,0 +1,144 @@
+"""What a document is when it has no sentence of its own to describe it: its shape (a
+table's rows and columns, a deck's slides, an mkdocstrings page's API, its headings),
+else its opening words. :func:`.heuristics.draft_description` falls back on these."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from kas_tui.core.fileio import read_regular
+from kas_tui.features.importing.convert import Converted
+from kas_tui.text import prose
+from kas_tui.text.description_verdicts import norm
+from kas_tui.text.title_words import identifier_words
+
+#: Labels of source kinds, as they read in a sentence.
+KIND_LABELS = {
+    "pdf": "PDF document",
+    "docx": "Word document",
+    "pptx": "Slide deck",
+    "xlsx": "Spreadsheet",
+    "xls": "Spreadsheet",
+    "csv": "Table",
+    "html": "Web page",
+    "epub": "E-book",
+    "ipynb": "Notebook",
+    "msg": "Email message",
+    "text": "Text file",
+    "code": "Data file",
+    "markdown": "Document",
+    "file": "Document",
+}
+#: An mkdocstrings directive: ``::: textual.events.Hide`` (its options indented below).
+GENERATED_REFERENCE = re.compile(r"^:::[ \t]+([A-Za-z_][\w.]*)[ \t]*$", re.M)
+
+
+def shape_sentence(converted: Converted, title: str, parsed: list[prose.Block]) -> str | None:
+    """A description from the document's shape when it has no sentence to offer (a
+    table's rows and columns, slides, an API reference, its headings); ``None`` when
+    its shape says nothing."""
+    label = KIND_LABELS.get(converted.kind, "Document")
+    body = converted.markdown
+    headings = [
+        b.text
+        for b in parsed
+        if b.kind == "heading" and norm(b.text) != norm(title) and _wordy(b.text)
+    ]
+    if converted.kind in ("xlsx", "xls", "csv"):
+        columns = _table_columns(body)
+        sheets = [b.text for b in parsed if b.kind == "heading" and b.level == 2]
+        rows = sum(1 for line in body.split("\n") if line.startswith("|")) - 2 * max(1, len(sheets))
+        parts = [f"{label} of {max(rows, 0):,} rows"]
+        if len(sheets) > 1:
+            parts.append(f"in {len(sheets)} sheets ({_join(sheets, 4)})")
+        if columns:
+            parts.append(f"with columns {_join(columns, 6)}")
+        return " ".join(parts)
+    if converted.kind == "pptx":
+        slides = len(re.findall(r"<!-- Slide number: \d+ -->", body)) or 1
+        topics = _join(headings, 4)
+        return f"{label} of {slides} slides" + (f" on {topics}" if topics else "")
+    if converted.kind == "code" and converted.source.suffix.lower() == ".json":
+        keys = _json_keys(converted.source)
+        if keys:
+            return f"JSON data with the keys {_join(keys, 6)}"
+    generated = GENERATED_REFERENCE.findall(body)
+    if generated:  # mkdocstrings: the site renders the page from the code's docstrings
+        return _api_reference(list(dict.fromkeys(generated)))
+    if len(headings) >= 2:
+        return f"{label} covering {_join(headings, 4)}"
+    return None
+
+
+def opening_sentence(converted: Converted) -> str:
+    """What a document with neither a sentence nor a shape to tell holds: its opening."""
+    label = KIND_LABELS.get(converted.kind, "Document")
+    opening = _opening(converted.markdown)
+    if opening:
+        return f"{label} whose text opens with “{opening}”"
+    return f"{label} imported from {converted.source.name}"
+
+
+def _wordy(text: str) -> bool:
+    """Whether a heading is words (``Refund rules``), not figures (``TOTAL $821.14``)."""
+    letters = sum(c.isalpha() or c.isspace() for c in text)
+    return len(text) <= 80 and letters >= 0.8 * len(text)
+
+
+def _json_keys(path: Path) -> list[str]:
+
+    try:
+        data = json.loads(read_regular(path).decode("utf-8"))
+    except (OSError, ValueError):
+        return []
+    if isinstance(data, dict):
+        return [str(k) for k in data][:50]
+    if isinstance(data, list) and data and isinstance(data[0], dict):
+        return [str(k) for k in data[0]][:50]
+    return []
+
+
+def _table_columns(markdown: str) -> list[str]:
+    for line in markdown.split("\n"):
+        if line.startswith("|"):
+            cells = [prose.inline_text(c) for c in line.strip().strip("|").split("|")]
+            return [c for c in cells if c and not c.startswith("Unnamed")]
+    return []
+
+
+def _opening(markdown: str) -> str:
+    lines = []
+    for raw in markdown.split("\n")[:40]:
+        text = prose.inline_text(raw.strip().lstrip("|#>=-").rstrip("|#=-"))
+        if text and any(c.isalpha() for c in text) and not text.startswith("<!--"):
+            lines.append(text.strip(" |"))
+        if sum(len(x) for x in lines) > 110:
+            break
+    return prose.clip(", ".join(lines), 120).rstrip(".")
+
+
+def _api_reference(names: list[str]) -> str:
+    """What an mkdocstrings page renders, as the only words its source has: the names,
+    the last part of one name spelled out ("API reference for `textual.scroll_view`
+    (scroll view)", "`textual.events.MouseDown` (mouse down)"). Its source holds nothing else, so its words must tell it from its
+    siblings: "Reference of `textual.app`, rendered from its docstrings by the docs site"
+    read alike on 66 of Textual's pages (KAS041), this on 3."""
+    if len(names) == 1:
+        plain = identifier_words(names[0].rsplit(".", 1)[-1])
+        return f"API reference for `{names[0]}` ({plain})"
+    return f"API reference for {_join([f'`{name}`' for name in names], 3)}"
+
+
+def _join(items: list[str], limit: int) -> str:
+    items = [i for i in dict.fromkeys(items) if i]
+    if not items:
+        return ""
+    shown = items[:limit]
+    more = len(items) - len(shown)
+    if more:
+        return f"{', '.join(shown)} and {more} more"
+    if len(shown) == 1:
+        return shown[0]
+    return f"{', '.join(shown[:-1])} and {shown[-1]}"
