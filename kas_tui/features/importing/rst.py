@@ -21,6 +21,8 @@ from docutils import nodes
 from docutils.parsers.rst import Directive, directives, roles
 from docutils.parsers.rst.directives.body import CodeBlock
 
+from kas_tui.features.importing.toc_sphinx import TITLED
+
 #: Settings for every page: no messages in the output or on stderr, no file read.
 _SETTINGS = {
     "report_level": 5,
@@ -33,7 +35,6 @@ _SETTINGS = {
     "embed_stylesheet": False,
     "_disable_config": True,
 }
-_TITLED = re.compile(r"^(.*?)\s*<([^<>]+)>$", re.S)
 
 
 def _shown(text: str) -> str:
@@ -53,7 +54,7 @@ def _generic_role(
     options: Any = None,
     content: Any = None,
 ) -> tuple[list[nodes.Node], list[Any]]:
-    titled = _TITLED.match(text)
+    titled = TITLED.match(text)
     label, target = (titled.group(1), titled.group(2)) if titled else (text, text)
     role = name.rsplit(":", 1)[-1].lower()
     if role == "doc":  # a link to the page, which the build rewrites to its document

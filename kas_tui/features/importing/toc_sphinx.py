@@ -29,7 +29,8 @@ _FENCE = re.compile(r"^(`{3,}|:{3,})\s*\{toctree\}\s*$")
 _RST_TOCTREE = re.compile(r"^(\s*)\.\.\s+toctree::\s*$")
 #: A Sphinx project's pages: Markdown (MyST) or reStructuredText.
 PAGES = (*MARKDOWN_PAGES, ".rst")
-_TITLED = re.compile(r"^(.*?)\s*<([^<>]+)>$")
+#: Sphinx's "Title <target>" (a toctree entry, a ``:doc:`` role's text).
+TITLED = re.compile(r"^(.*?)\s*<([^<>]+)>$", re.S)
 
 
 def root_doc(conf: str) -> str:
@@ -171,7 +172,7 @@ def _blocks(text: str, sections: bool = False) -> list[tuple[str | None, int, in
                     caption = value.strip() or None
                 glob = glob or key.strip() == "glob"
                 continue
-            titled = _TITLED.match(raw)
+            titled = TITLED.match(raw)
             title, target = (
                 (titled.group(1).strip() or None, titled.group(2)) if titled else (None, raw)
             )
