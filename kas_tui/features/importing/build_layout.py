@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -33,10 +34,13 @@ from kas_tui.features.importing.source_meta import (
 from kas_tui.text import folder_summary as summary
 from kas_tui.text import prose
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION as MAX_DESCRIPTION
+from kas_tui.text.grouping import fold
 from kas_tui.text.section_topics import entry_sentence
 from kas_tui.text.slug import WINDOWS_RESERVED, TakenNames, slugify, unique_slug
 
 #: Folder names that say where pages are kept, not what they are about.
+#: A folder's landing page, by its file name.
+_LANDING = frozenset({"index", "readme", "_index"})
 _GENERIC_FOLDERS = frozenset(
     {"docs", "doc", "documentation", "content", "pages", "src", "source", "wiki", "site"}
 )
@@ -354,6 +358,7 @@ class LayoutMixin(SiteLinksMixin):
         titles = {"": self._package_title(view)}
         named = self.toc.folder_titles() if self.toc is not None else {}
         titles_below = _titles_below(view or {})
+        landing = self._landing_titles(view or {})
         for src, out in self.folders.items():
             if out:
                 name = posixpath.basename(src)
@@ -362,11 +367,27 @@ class LayoutMixin(SiteLinksMixin):
                 titles[out] = (
                     named.get(src)
                     or (only if slugify(only) == slugify(name) else None)
+                    or landing.get(src)
                     or readable_name(name, below)
                     or acronyms_as_written(index_layout.folder_title(name), below)
                 )
         titles.update(self.group_titles)  # sub-bundles the build made: named by their label
         return titles
+
+    def _landing_titles(self, view: dict[str, tuple[str, str, str]]) -> dict[str, str]:
+        """Source folder -> the title of its landing page (``index``, ``README``,
+        ``_index``), when that title holds the folder's name: tauri-docs' ``concept/``
+        is "Core Concepts", as its ``index.mdx`` says; an "Overview" names no folder."""
+        found: dict[str, str] = {}
+        for rel, doc in self.docs.items():
+            folder, stem = posixpath.split(posixpath.splitext(rel)[0])
+            if not folder or stem.lower() not in _LANDING or doc.out not in view:
+                continue
+            title = view[doc.out][0]
+            words = {fold(w) for w in re.findall(r"\w+", title.lower())}
+            if {fold(w) for w in re.findall(r"\w+", posixpath.basename(folder).lower())} <= words:
+                found.setdefault(folder, title)
+        return found
 
     def _package_title(self, view: dict[str, tuple[str, str, str]] | None = None) -> str:
         """The package's title: the site's own name (``site_name`` of mkdocs.yml,
