@@ -27,6 +27,7 @@ from kas_tui.features.importing.convert import MARKDOWN_EXTS, Converted
 from kas_tui.features.importing.draft import Draft
 from kas_tui.features.importing.root_pages import with_first_pages
 from kas_tui.features.importing.source_meta import (
+    LANDING_PAGES,
     acronyms_as_written,
     readable_name,
     site_title,
@@ -39,8 +40,6 @@ from kas_tui.text.section_topics import entry_sentence
 from kas_tui.text.slug import WINDOWS_RESERVED, TakenNames, slugify, unique_slug
 
 #: Folder names that say where pages are kept, not what they are about.
-#: A folder's landing page, by its file name.
-_LANDING = frozenset({"index", "readme", "_index"})
 _GENERIC_FOLDERS = frozenset(
     {"docs", "doc", "documentation", "content", "pages", "src", "source", "wiki", "site"}
 )
@@ -381,7 +380,7 @@ class LayoutMixin(SiteLinksMixin):
         found: dict[str, str] = {}
         for rel, doc in self.docs.items():
             folder, stem = posixpath.split(posixpath.splitext(rel)[0])
-            if not folder or stem.lower() not in _LANDING or doc.out not in view:
+            if not folder or stem.lower() not in LANDING_PAGES or doc.out not in view:
                 continue
             title = view[doc.out][0]
             words = {fold(w) for w in re.findall(r"\w+", title.lower())}

@@ -162,6 +162,10 @@ def in_include_folder(rel: str) -> bool:
     return any(part.lower() in INCLUDE_FOLDERS for part in rel.split("/")[:-1])
 
 
+#: A folder's landing page, by its file name (without extension, lower case).
+LANDING_PAGES = frozenset({"index", "readme", "_index"})
+
+
 def is_partial(rel: str) -> bool:
     """Whether a source file is an MDX partial: ``_fragments/cta.mdx``,
     ``develop/_sections/listen.mdx``, ``_warning.mdx``. Docusaurus and Astro publish no

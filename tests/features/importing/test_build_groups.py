@@ -230,3 +230,23 @@ def test_too_many_sub_folders_go_into_runs_by_name(tmp_path: Path) -> None:
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     build(source, out, now=LATER, workers=1)
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_a_landing_page_stays_beside_the_runs(tmp_path: Path) -> None:
+    """PSScriptAnalyzer's ``rules/README.md`` ("List of PSScriptAnalyzer rules") was
+    sorted into the second run, which it named "List to UseUTF8EncodingForHelpFile"."""
+    names = [f"Probe{n:02d}{chr(97 + n % 26)}" for n in range(70)]
+    files = {
+        "intro.md": article("Introduction", "What the analyzer does and how.", "# I\n"),
+        "rules/README.md": article("List of rules", "Every rule, one line each.", "# L\n"),
+    }
+    for name in names:
+        files[f"rules/{name.lower()}.md"] = article(name, f"The {name} rule checks one thing.", "")
+    out = tmp_path / "kb"
+    build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    top = parse_index((out / "rules/index.md").read_text("utf-8"))
+    assert [e.title for e in top.entries if not e.target.endswith("/")] == ["List of rules"]
+    assert [e.title for e in top.entries if e.target.endswith("/")] == [
+        "Probe00a to Probe34i",
+        "Probe35j to Probe69r",
+    ]
