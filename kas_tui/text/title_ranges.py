@@ -35,6 +35,8 @@ def title_ranges(members: Sequence[tuple[str, str]], capacity: int) -> list[Grou
         return []
     shared = _shared_lead([title for _key, title in members])
     named = [(key, _after(title, shared)) for key, title in members]
+    if sum(t[:1].isdigit() for _k, t in named) * 2 > len(named):  # "Table 00 to Table 34"
+        named = list(members)  # a numbered series keeps the word it numbers
     ordered = sorted(named, key=lambda m: (_natural(m[1]), m[0]))
     size = len(ordered)
     # planned smaller than capacity, so runs whose both cuts moved to a word's change

@@ -73,7 +73,7 @@ def test_numbers_in_titles_are_ordered_as_numbers() -> None:
     titles = [f"Case {n}" for n in range(1, 13)]
     runs = title_ranges([(t, t) for t in reversed(titles)], capacity=9)
     assert [g.members for g in runs] == [titles[:6], titles[6:]]
-    assert [g.label for g in runs] == ["1 to 6", "7 to 12"]
+    assert [g.label for g in runs] == ["Case 1 to Case 6", "Case 7 to Case 12"]  # the word kept
 
 
 def test_too_few_members_give_no_runs() -> None:

@@ -78,6 +78,7 @@ class GroupsMixin:
                 depth[sub] = depth[folder] + 1
                 pending.append(sub)
                 moved.update(d.source for d in members[sub])
+        moved |= self._bundles_in_runs(docs)
         if moved:
             # the moved documents, and those linking to one, get their links again
             touched = moved | {src for src, target in self.links_between if target in moved}
@@ -114,6 +115,58 @@ class GroupsMixin:
                 f"one index lists; put in {len(runs)} runs by name"
             )
         return out
+
+    def _bundles_in_runs(self, docs: list) -> set[str]:
+        """A bundle listing more sub-bundles than one index lists (a TOC section of 70
+        sub-sections) puts them into runs by title, as :meth:`_folder_ranges` does with
+        a source's folders; the sources moved. Only bundles the build made move: a
+        source folder keeps its images beside its pages."""
+        subs: dict[str, set[str]] = defaultdict(set)
+        pages: Counter[str] = Counter()
+        for doc in docs:
+            folder = posixpath.dirname(doc.out)
+            pages[folder] += 1
+            while folder:
+                subs[posixpath.dirname(folder)].add(folder)
+                folder = posixpath.dirname(folder)
+        kept = set(self.folders.values())
+        moved: set[str] = set()
+        for parent in sorted(subs, key=lambda f: (f.count("/"), f)):
+            folders = sorted(subs[parent])
+            if len(folders) + pages[parent] <= MAX_BUNDLE_ENTRIES or len(folders) * 2 <= (
+                MAX_BUNDLE_ENTRIES
+            ):
+                continue
+            if kept & set(folders):
+                continue
+            named = [
+                (f, self.group_titles.get(f) or index_layout.folder_title(posixpath.basename(f)))
+                for f in folders
+            ]
+            taken = TakenNames(posixpath.basename(f) for f in folders)
+            taken.update(posixpath.basename(d.out)[:-3] for d in docs if d.out.startswith(parent))
+            for run in title_ranges(named, MAX_BUNDLE_ENTRIES - 4):
+                slug = unique_slug(slugify(run.label, fallback="bundles"), taken)
+                taken.add(slug)
+                home = posixpath.join(parent, slug) if parent else slug
+                self.group_titles[home] = run.label
+                for old in run.members:
+                    new = posixpath.join(home, posixpath.basename(old))
+                    for key in [
+                        k for k in self.group_titles if k == old or k.startswith(old + "/")
+                    ]:
+                        self.group_titles[new + key[len(old) :]] = self.group_titles.pop(key)
+                    for doc in docs:
+                        if doc.out.startswith(old + "/"):
+                            self._move_doc(doc, new + posixpath.dirname(doc.out)[len(old) :])
+                            moved.add(doc.source)
+            self.result.notes.append(
+                f"{parent or 'the package root'}: its {len(folders):,} bundles are more than "
+                "one index lists; put in runs by title"
+            )
+        if moved:
+            self.__dict__.pop("_toc_cache", None)  # the TOC's places of the moved pages
+        return moved
 
     def _range_folder(self, parent: str, label: str, taken: dict, made: set[str]) -> str:
         """The package folder of the run named ``label`` in ``parent``, made once."""

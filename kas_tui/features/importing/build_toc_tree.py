@@ -76,6 +76,7 @@ class TocTreeMixin:
         order, sections = self._toc_maps()
         across = set(self._cross_entries(folder))  # listed here, living in another bundle
         first: dict[str, str] = {}  # entry -> the page its position and sections come from
+        around: dict[str, tuple[str, ...]] = {}  # a bundle -> the sections all its pages share
         for entry in entries:
             if entry.path in across:
                 continue
@@ -83,6 +84,7 @@ class TocTreeMixin:
                 inside = [p for p in order if p.startswith(entry.path + "/")]
                 if inside:
                     first[entry.path] = min(inside, key=order.__getitem__)
+                    around[entry.path] = _shared_prefix([sections.get(p, ()) for p in inside])
             elif entry.path in order:
                 first[entry.path] = entry.path
         if not first:
@@ -91,7 +93,7 @@ class TocTreeMixin:
         listed = sorted((e for e in entries if e.path in first), key=lambda e: order[first[e.path]])
         groups: list[tuple[str | None, list[index_layout.NewEntry]]] = []
         for entry in listed:
-            above = list(sections.get(first[entry.path], ()))
+            above = list(around.get(entry.path) or sections.get(first[entry.path], ()))
             if own in above:
                 above = above[above.index(own) + 1 :]
             if entry.is_bundle and info[entry.path][0] in above:
@@ -274,3 +276,15 @@ class _FolderWords:
 
 def _terms(text: str) -> set[str]:
     return {fold(w) for w in query_terms(text) if len(w) > 2 and not w.isdigit()}
+
+
+def _shared_prefix(lists: list[tuple[str, ...]]) -> tuple[str, ...]:
+    """The sections every one of a bundle's pages sits in: a bundle the build made of
+    several TOC sections (a run "Table 00 to Table 34") sits under none of theirs."""
+    if not lists:
+        return ()
+    shortest = min(lists, key=len)
+    n = 0
+    while n < len(shortest) and all(len(x) > n and x[n] == shortest[n] for x in lists):
+        n += 1
+    return tuple(shortest[:n])

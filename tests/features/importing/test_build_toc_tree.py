@@ -10,6 +10,8 @@ import json
 from pathlib import Path
 
 from kas_tui.core.okf.index import parse_index
+from kas_tui.core.package import Package
+from kas_tui.features.check import check
 from kas_tui.features.importing.build import build
 from kas_tui.features.importing.toc import Toc, TocNode
 from kas_tui.features.importing.toc_tree import nests_deeper, plan
@@ -496,3 +498,37 @@ def test_a_toc_section_of_alike_pages_too_many_for_one_index_is_split_by_title(
         text = (health / entry.target / "index.md").read_text("utf-8")
         assert "## " not in text, text[:300]
         assert len(parse_index(text).entries) == 35
+
+
+def test_a_toc_section_of_too_many_sub_sections_lists_them_in_runs(tmp_path: Path) -> None:
+    """A reference section of 70 tables, each a sub-section of its fields: its index
+    listed 70 bundles (KAS047). They go into runs by title, which sit under no table's
+    heading, and every page keeps its links."""
+    toc = "# Intro\n## [Welcome](welcome.md)\n# Reference\n"
+    files: dict[str, str | bytes] = {"welcome.md": page("Welcome", "The welcome page.")}
+    for i in range(70):
+        toc += f"## Table {i:02d}\n"
+        for j in range(3):
+            toc += f"### [Field {i}-{j}](t{i}-{j}.md)\n"
+            body = f"Field {j} of table {i}. See [the next](t{i}-{(j + 1) % 3}.md).\n"
+            files[f"t{i}-{j}.md"] = page(
+                f"Table {i:02d} field {j}", f"Field {j} of table {i}.", body
+            )
+    for k in range(150):  # the rest of the flat folder, in sections of its own
+        toc += f"# Part {k}\n## [Page {k}](p{k}.md)\n"
+        files[f"p{k}.md"] = page(f"Page {k}", f"Page {k} about other things.")
+    files["TOC.md"] = toc
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    text = (out / "reference/index.md").read_text("utf-8")
+    assert [e.title for e in parse_index(text).entries] == [
+        "Table 00 to Table 34",
+        "Table 35 to Table 69",
+    ]
+    assert "## " not in text
+    assert (out / "reference/table-35-to-table-69/table-69/t69-2.md").is_file()
+    pkg = Package(out)
+    pkg.load()
+    codes = {f.code for f in check(pkg, agent_ready=True).findings}
+    assert not codes & {"KAS046", "KAS047", "OKF120"}
