@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-#: A fenced block's opening line; the block ends at the same fence.
-_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
+from kas_tui.text.prose import FENCE
+
 #: A top-level module statement: ``import x from 'y'``, ``import { a,\n b } from "y"``,
 #: ``import 'y'``, or a one-line ``export ...``.
 _MODULE = re.compile(
@@ -45,7 +45,7 @@ def without_module_code(markdown: str) -> str:
             if line.strip().startswith(fence):
                 fence = None
             continue
-        opening = _FENCE.match(line)
+        opening = FENCE.match(line)
         if opening:
             flush()
             fence = opening.group(1)[:3]

@@ -12,7 +12,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-_FENCE = re.compile(r"^\s{0,3}(```+|~~~+)")
+#: A fenced code block's opening (or closing) line; the block ends at the same fence.
+FENCE = re.compile(r"^\s{0,3}(```+|~~~+)")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 #: A heading's attribute list (Python-Markdown's attr_list, kramdown's ``{: }``), as
 #: MkDocs sites write them: ``## Sponsors { #sponsors }``, ``## Setup {: .note }``.
@@ -163,7 +164,7 @@ def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
             if line.strip().startswith(fence):
                 fence = None
             continue
-        fenced = _FENCE.match(line)
+        fenced = FENCE.match(line)
         if fenced:
             yield from flush()
             fence = fenced.group(1)[:3]

@@ -103,7 +103,7 @@ def every_line(markdown: str, *, max_lines: int = 600) -> Iterator[prose.Block]:
             if line.strip().startswith(fence):
                 fence = None
             continue
-        fenced = prose._FENCE.match(line)
+        fenced = prose.FENCE.match(line)
         if fenced:
             yield from flush()
             fence = fenced.group(1)[:3]
