@@ -71,6 +71,7 @@ from kas_tui.features.importing.source_meta import (
 from kas_tui.features.importing.source_walk import walk_source
 from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.features.importing.toc_docsets import with_other_tocs
+from kas_tui.features.importing.translations import translations
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 
 #: Failures a second try on the same bytes cannot change (a timeout or a missing
@@ -346,6 +347,7 @@ class _Builder(
                 + "; nothing was built"
             )
         documents, assets = self._find_includes(documents, assets)
+        documents, assets = self._without_translations(documents, assets)
         self.source_files = {*documents, *assets, *orders}
         self.toc = with_other_tocs(
             find_toc(self.source_files, self._read_source), self.source_files, self._read_source
@@ -380,6 +382,30 @@ class _Builder(
         self.result.sources = len(documents)
         self._map_paths(documents, assets)
         self.progress("enumerate", len(documents), len(documents))
+
+    def _without_translations(
+        self, documents: list[str], assets: list[str]
+    ) -> tuple[list[str], list[str]]:
+        """The source's files without its translations' (:mod:`.translations`): the
+        same pages in other languages are no more knowledge, and a package of one
+        language is built from that language's folder alone."""
+        found = translations(documents)
+        if not found:
+            return documents, assets
+        inside = tuple(f + "/" for f in found)
+        left = [d for d in documents if d.startswith(inside)]
+        for default in sorted(set(found.values())):
+            names = sorted(f for f, d in found.items() if d == default)
+            n = sum(1 for d in left if d.startswith(tuple(f + "/" for f in names)))
+            self.result.notes.append(
+                f"{default or '.'}/: {n:,} pages in {', '.join(f + '/' for f in names)} are "
+                "its pages in other languages (translations); left out: build one of those "
+                "folders alone for a package in its language"
+            )
+        return (
+            [d for d in documents if not d.startswith(inside)],
+            [a for a in assets if not a.startswith(inside)],
+        )
 
     # 2. convert --------------------------------------------------------------------------
 

@@ -66,10 +66,11 @@ class SiteLinksMixin:
             root = root or next((s for s, o in self.folders.items() if s and not o), "")
             # the names a site-absolute path may start with: others (/powershell/...) are
             # another site's sections, never looked for
-            tops = {
+            inside = root + "/" if root else ""
+            tops = {  # from the source's root (Docusaurus' /docs/cli) or the site's
                 slugify(posixpath.splitext(part)[0])
                 for s in self.source_files
-                for part in s.split("/")[:2]
+                for part in (*s.split("/")[:2], *s.removeprefix(inside).split("/")[:2])
             }
             base = learned_base(
                 (d.converted.markdown for d in self.docs.values() if d.converted is not None),
@@ -100,8 +101,8 @@ class SiteLinksMixin:
         URL: MkDocs serves ``docs/async.md`` at ``/async/``, so its
         ``../advanced/transports`` is ``docs/advanced/transports.md``; Docusaurus
         serves ``docs/cli.md`` at ``/docs/cli``, so its ``configuration`` is the page
-        beside it (or the page whose ``id:`` it is)."""
-        if self.toc is None or self.toc.kind not in ("mkdocs", "docusaurus"):
+        beside it (or the page whose ``id:`` it is); Starlight serves as MkDocs does."""
+        if self.toc is None or self.toc.kind not in ("mkdocs", "docusaurus", "starlight"):
             return None
         stem = posixpath.splitext(doc.source)[0]
         if self.toc.kind == "docusaurus" or posixpath.basename(stem) == "index":

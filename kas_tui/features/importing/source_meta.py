@@ -18,6 +18,8 @@ from typing import Any
 
 import yaml
 
+from kas_tui.features.importing.toc_starlight import is_astro_config, starlight_about
+
 #: Repository files that describe the repository, not the subject: kept as assets at
 #: the package root, never listed as documents (compared without extension, any case).
 FURNITURE = frozenset(
@@ -82,7 +84,7 @@ def is_furniture(rel: str) -> bool:
 #: Files that configure the site or list its pages: read for structure and names,
 #: never documents (compared in lower case; ``toc.*`` at any level).
 _SITE_CONFIG = re.compile(
-    r"^(?:mkdocs[\w.-]*\.ya?ml|docfx\.json|_config\.ya?ml|docusaurus\.config\.[mc]?[jt]s|"
+    r"^(?:mkdocs[\w.-]*\.ya?ml|docfx\.json|_config\.ya?ml|(?:docusaurus|astro)\.config\.[mc]?[jt]s|"
     r"sidebars\.(?:js|ts|json)|book\.toml|conf\.py|_sidebar\.md|_footer\.md|_header\.md)$"
 )
 _TOC = re.compile(r"^(?:toc\.(?:ya?ml|md|json|xml)|_category_\.(?:json|ya?ml))$")
@@ -324,6 +326,8 @@ def _config_about(
             name.group(1).strip() if name else None,
             tagline.group(1).strip() if tagline else None,
         )
+    elif is_astro_config(low):
+        return starlight_about(read(rel) or "")
     elif low == "conf.py":  # Sphinx: read literally, never run
         match = re.search(r"^project\s*=\s*['\"]([^'\"]+)['\"]", read(rel) or "", re.M)
         return (match.group(1).strip() if match else None), None

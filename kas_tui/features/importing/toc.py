@@ -28,7 +28,6 @@ below it as a section of those entries.
 
 from __future__ import annotations
 
-import json
 import posixpath
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator
@@ -36,17 +35,23 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
+from kas_tui.features.importing.toc_docfx import DocfxReader
 from kas_tui.features.importing.toc_formats import (
-    MD_HEADING,
     SITE_PAGES,
     URL,
     docusaurus_docs_dir,
     docusaurus_ids,
     docusaurus_roots,
     load_lined,
+    pruned,
+    short,
 )
 from kas_tui.features.importing.toc_sphinx import sphinx_roots
-from kas_tui.features.importing.toc_starlight import starlight_roots
+from kas_tui.features.importing.toc_starlight import (
+    is_astro_config,
+    starlight_config,
+    starlight_roots,
+)
 from kas_tui.features.importing.toc_wiki import (
     ORDER,
     SIDEBAR,
@@ -77,10 +82,6 @@ TOC_NAMES = frozenset(
     }
 )
 _MKDOCS = re.compile(r"mkdocs[\w.-]*\.ya?ml", re.IGNORECASE)
-_MD_LINK = re.compile(
-    r"""^\[(?P<title>[^\]]*)\]\(\s*(?P<href><[^>]*>|[^)\s]*)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)$"""
-)
-_DOCFX_NESTED = ("toc.yml", "toc.yaml", "toc.md")
 
 
 @dataclass
@@ -236,6 +237,8 @@ def _kind(path: str) -> str | None:
         return "docusaurus"
     if name == "sidebar.json":
         return "starlight"
+    if is_astro_config(name):
+        return "astro"
     if name == SIDEBAR:
         return "wiki-sidebar"
     if name == ORDER:
@@ -256,6 +259,7 @@ _RANK = {
     "azure-order": 5,
     "sphinx": 6,
     "starlight": 7,
+    "astro": 8,
 }
 
 
@@ -329,10 +333,13 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
         return Toc(path, kind, roots, reader.problems, base, served_as=served)
     if kind == "starlight":
         found = starlight_roots(path, text, reader.files, reader.problems, TocNode)
-        return None if found is None else Toc(path, kind, _pruned(found), reader.problems)
+        return None if found is None else Toc(path, kind, pruned(found), reader.problems)
+    if kind == "astro":  # a Starlight site's config: its sidebar and content folder
+        site = starlight_config(path, text, reader.files, reader.problems, TocNode)
+        return None if site is None else Toc(path, "starlight", *site[:1], reader.problems, site[1])
     if kind == "wiki-sidebar":
         roots = wiki_sidebar_roots(path, text, reader.files, reader.problems, TocNode)
-        return Toc(path, kind, _pruned(roots), reader.problems)
+        return Toc(path, kind, pruned(roots), reader.problems)
     if kind == "azure-order":
         roots = azure_order_roots(path, read, reader.files, reader.problems, TocNode)
         return Toc(path, kind, roots, reader.problems)
@@ -344,20 +351,14 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
     return Toc(path, kind, reader.docfx(path, text, ()), reader.problems)
 
 
-class _Reader:
+class _Reader(DocfxReader):
+    node = TocNode
+
     def __init__(self, read: Read, files: Collection[str]) -> None:
         self.read = read
         self.files = files if isinstance(files, (set, frozenset, dict)) else set(files)
         self._lower: dict[str, str] | None = None
         self.problems: list[str] = []
-
-    def find(self, rel: str) -> str | None:
-        """``rel`` as the source spells it (docfx is case-insensitive, as Windows)."""
-        if rel in self.files:
-            return rel
-        if self._lower is None:
-            self._lower = {f.lower(): f for f in sorted(self.files, reverse=True)}
-        return self._lower.get(rel.lower())
 
     # -- MkDocs ----------------------------------------------------------------------------
 
@@ -431,7 +432,7 @@ class _Reader:
                 title = str(title)
             elif not isinstance(item, str):
                 self.problems.append(
-                    f"{path}:{line}: is not a nav entry ({_short(item)}): skipped; write "
+                    f"{path}:{line}: is not a nav entry ({short(item)}): skipped; write "
                     '"page.md", Title: page.md or Section: [entries]'
                 )
                 continue
@@ -450,151 +451,6 @@ class _Reader:
                     )
         return nodes
 
-    # -- docfx -----------------------------------------------------------------------------
-
-    def docfx(self, path: str, text: str, chain: tuple[str, ...]) -> list[TocNode]:
-        chain = (*chain, path)
-        if path.lower().endswith(".md"):
-            return self._docfx_md(path, text, chain)
-        data, error = load_lined(text)
-        if error is not None:
-            self.problems.append(
-                f"{path}:{error[0]}: not valid YAML ({error[1]}): not read; fix the YAML"
-            )
-            return []
-        if isinstance(data, dict):  # the form with a root ``items:`` (``Items:`` too)
-            data = next((v for k, v in data.items() if str(k).lower() == "items"), None)
-            if data is None:
-                self.problems.append(
-                    f"{path}: holds no items: list, so no entries: not read; write its "
-                    "entries under items:"
-                )
-        return self._docfx_items(data, path, chain)
-
-    def _docfx_items(self, items: Any, path: str, chain: tuple[str, ...]) -> list[TocNode]:
-        nodes: list[TocNode] = []
-        folder = posixpath.dirname(path)
-        lines = getattr(items, "lines", [])
-        for index, item in enumerate(items if isinstance(items, list) else []):
-            line = getattr(item, "line", lines[index] if index < len(lines) else None)
-            if not isinstance(item, dict):
-                self.problems.append(
-                    f"{path}:{line}: is not a toc item ({_short(item)}): skipped; write "
-                    "name: and href:"
-                )
-                continue
-            title = str(item["name"]) if item.get("name") is not None else None
-            node = TocNode(title, None, [], line, None if len(chain) == 1 else path)
-            node.children = self._docfx_items(item.get("items"), path, chain)
-            for key in ("href", "tocHref", "topicHref"):
-                href = item.get(key)
-                if not isinstance(href, str) or not href.strip() or URL.match(href.strip()):
-                    continue
-                target = _join(folder, href)
-                nested = None if key == "topicHref" else self._nested(target)
-                where = f"{path}:{line}:" + (f" {title!r}" if title else "")
-                where += f" ({key})" if key != "href" else ""
-                if nested is not None and nested in chain:
-                    self.problems.append(
-                        f"{where} names {href}, a table of contents that includes this one "
-                        f"({' -> '.join((*chain, nested))}): not followed; remove the loop"
-                    )
-                elif nested is not None:
-                    node.children += self.docfx(nested, self.read(nested) or "", chain)
-                elif key != "tocHref" and self.find(target) and node.path is None:
-                    node.path = self.find(target)
-                elif not self.find(target) and href.strip().endswith("/") and not _off_source(href):
-                    self.problems.append(
-                        f"{where} names the folder {href}, which holds no toc.yml or TOC.md; "
-                        "add one there or name a page"
-                    )
-                elif not self.find(target) and not _off_source(href):
-                    self.problems.append(
-                        f"{where} names {href}, which is not in the source ({target}); fix "
-                        "the href or add the page"
-                    )
-            if node.path or node.children:
-                nodes.append(node)
-        return nodes
-
-    def _nested(self, target: str) -> str | None:
-        """The table of contents ``target`` names: a toc file, or a folder's toc."""
-        if posixpath.basename(target).lower() in _DOCFX_NESTED:
-            return self.find(target)
-        if target and self.find(target):
-            return None  # a page
-        for name in ("toc.yml", "TOC.yml", "toc.yaml", "toc.md", "TOC.md"):
-            found = self.find(posixpath.join(target, name) if target else name)
-            if found:
-                return found
-        return None
-
-    def _docfx_md(self, path: str, text: str, chain: tuple[str, ...]) -> list[TocNode]:
-        roots: list[TocNode] = []
-        stack: list[tuple[int, TocNode]] = []
-        folder = posixpath.dirname(path)
-        for number, line in enumerate(text.splitlines(), start=1):
-            heading = MD_HEADING.match(line)
-            if not heading:
-                continue
-            level, label = len(heading.group(1)), heading.group(2).strip()
-            link = _MD_LINK.match(label)
-            node = TocNode(link.group("title").strip() if link else label, None, [], number)
-            node.file = None if len(chain) == 1 else path
-            href = link.group("href").strip("<>").strip() if link else ""
-            if href and not URL.match(href):
-                target = _join(folder, href)
-                nested = self._nested(target)
-                if nested is not None and nested in chain:
-                    self.problems.append(
-                        f"{path}:{number}: names {href}, a table of contents that includes "
-                        f"this one ({' -> '.join((*chain, nested))}): not followed; remove the loop"
-                    )
-                elif nested is not None:
-                    node.children += self.docfx(nested, self.read(nested) or "", chain)
-                elif self.find(target):
-                    node.path = self.find(target)
-                elif not _off_source(href):
-                    self.problems.append(
-                        f"{path}:{number}: names {href}, which is not in the source "
-                        f"({target}); fix the link or add the page"
-                    )
-            while stack and stack[-1][0] >= level:
-                stack.pop()
-            (stack[-1][1].children if stack else roots).append(node)
-            stack.append((level, node))
-        return _pruned(roots)
-
-
-def _pruned(nodes: list[TocNode]) -> list[TocNode]:
-    """Without the entries that lead nowhere: no page and none below."""
-    kept = []
-    for node in nodes:
-        node.children = _pruned(node.children)
-        if node.path or node.children:
-            kept.append(node)
-    return kept
-
-
-def _off_source(href: str) -> bool:
-    """Whether a TOC's ``href`` not in the source is a page of the site the docset is
-    published on, as a URL is (``/azure/cloud-shell/quickstart?toc=...``: another
-    docset's page): no mistake to fix."""
-    return href.strip().startswith("/")
-
-
-def _join(folder: str, href: str) -> str:
-    target = unquote(href.split("#", 1)[0].split("?", 1)[0]).strip()
-    target = target[2:] if target.startswith("~/") else target
-    joined = target.lstrip("/") if target.startswith("/") else posixpath.join(folder, target)
-    norm = posixpath.normpath(joined) if joined else "."
-    return "" if norm == "." else norm
-
 
 def _safe(text: str | None) -> Any:
     return load_lined(text)[0] if text else None
-
-
-def _short(value: Any) -> str:
-    text = json.dumps(value, default=str) if not isinstance(value, str) else value
-    return text if len(text) <= 60 else text[:57] + "..."

@@ -94,6 +94,7 @@ MARKDOWN_PAGES = (".md", ".markdown")
 SITE_PAGES = {
     "mkdocs": (".md", ".markdown", ".mdown", ".mkdn", ".mkd"),
     "docusaurus": (".md", ".mdx"),
+    "starlight": (".md", ".mdx", ".mdoc"),
 }
 _NUMBER_PREFIX = re.compile(r"^\d+[-_.]\s*")
 
@@ -370,6 +371,13 @@ def js_object(text: str) -> str | None:
         if declared is None or code[declared.end() : declared.end() + 1] != "{":
             return None
         start = declared.end()
+    return js_literal(code, start)
+
+
+def js_literal(code: str, start: int) -> str | None:
+    """The object or array literal opening at ``start`` of ``code`` (comments already
+    blanked, :func:`blank_js`) as YAML-readable text at its own lines (all else
+    blanked); ``None`` when it does not close or is built by code."""
     end = _closing(code, start)
     if end is None:
         return None
@@ -381,6 +389,12 @@ def js_object(text: str) -> str | None:
             return None  # a variable
     head = "".join("\n" if c == "\n" else " " for c in code[:start])
     return head + code[start : end + 1]
+
+
+def blank_js(text: str, *, strings: bool = False) -> str:
+    """JavaScript ``text`` with its comments (and, with ``strings``, string contents)
+    blanked by spaces, line breaks kept: every offset stays where it was."""
+    return _blank(text, strings=strings)
 
 
 def _blank(text: str, *, strings: bool) -> str:
@@ -476,3 +490,18 @@ def _docs_options(config: str) -> str:
         if depth == 0:
             return config[opened.end() : at]
     return ""
+
+
+def pruned(nodes: list[Any]) -> list[Any]:
+    """Without the entries that lead nowhere: no page and none below."""
+    kept = []
+    for node in nodes:
+        node.children = pruned(node.children)
+        if node.path or node.children:
+            kept.append(node)
+    return kept
+
+
+def short(value: Any) -> str:
+    text = json.dumps(value, default=str) if not isinstance(value, str) else value
+    return text if len(text) <= 60 else text[:57] + "..."

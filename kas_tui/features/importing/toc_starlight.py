@@ -1,26 +1,49 @@
-"""A ``sidebar.json`` in Astro Starlight's sidebar shape: the site's own navigation.
+"""Astro Starlight's sidebar: a ``sidebar.json``, or the ``sidebar`` option of the
+``starlight({...})`` integration in ``astro.config.mjs`` (read as text, never run).
 
-Starlight sites (google-gemini/gemini-cli's docs among them) keep their sidebar as a
-list of entries: a group ``{"label": ..., "items": [...]}`` and a page ``{"label": ...,
-"slug": "docs/get-started/installation"}``, where the slug is the page's path without
-its extension, from the content root (tried from the sidebar's folder and each folder
-above it: ``docs/get-started/installation.md``, or ``.../index.md`` for a folder's
-page). ``link`` entries lead off the site and are no pages; any other entry (an
-``autogenerate`` group) is not read, and said. A top-level group labelled
-as an identifier (``docs_tab``) is a tab of the site's header: titled in words
-("Docs"). A file of that name in another shape is no sidebar (``None``).
+A sidebar is a list of entries: a group ``{label, items: [...]}``; a page ``{label,
+slug: "start/prerequisites"}`` or ``"start/prerequisites"`` alone, where the slug is the
+page's path without its extension from the content root; a link ``{label, link:
+"/start/"}``, a page when it is a path the site serves (external links lead off the
+site and are no pages); an ``autogenerate: {directory: "concept"}`` group, every page
+below that folder as Starlight lists them (a folder's own page first, then by path;
+sub-folders as groups without a label, named as any folder is). ``translations``, ``badge``,
+``collapsed`` and ``attrs`` say nothing about the tree.
+
+The content root of a ``sidebar.json`` is tried from its folder and each folder above
+it; a config's is ``src/content/docs`` beside it, Starlight's docs folder, whose pages
+alone the site serves (``_``-prefixed files and folders are partials it never
+serves). A top-level group labelled as an identifier (``docs_tab``) is a tab of the
+site's header: titled in words ("Docs"). A ``sidebar.json`` in another shape is no
+sidebar (``None``); a config whose sidebar is built by code says so, and its folders
+are then the tree, as Starlight's own default sidebar is.
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Collection
 from typing import Any
 
-from kas_tui.features.importing.toc_formats import load_lined, sidebar_title
+from kas_tui.features.importing.toc_formats import (
+    SITE_PAGES,
+    URL,
+    blank_js,
+    js_literal,
+    load_lined,
+    sidebar_title,
+)
 
 #: What a slug may name: the page itself, or a folder's index page.
-_PAGE_FORMS = ("{}.md", "{}.mdx", "{}/index.md", "{}/index.mdx")
+_PAGE_FORMS = ("{}.md", "{}.mdx", "{}.mdoc", "{}/index.md", "{}/index.mdx", "{}/index.mdoc")
+#: Where Starlight reads its pages, from the config's folder.
+CONTENT_ROOT = "src/content/docs"
+#: Astro's config files.
+CONFIG_NAMES = frozenset(f"astro.config.{ext}" for ext in ("mjs", "js", "ts", "mts", "cjs", "cts"))
+_STARLIGHT_CALL = re.compile(r"\bstarlight\s*\(\s*\{")
+_VARIABLE = re.compile(r"[A-Za-z_$][\w$]*")
+_STRING = re.compile(r"""(['"])([^'"\\\n]*)\1""")
 
 
 def starlight_roots(
@@ -30,51 +53,220 @@ def starlight_roots(
     problems: list[str],
     node: Callable[..., Any],
 ) -> list[Any] | None:
-    """The sidebar in ``text`` (the file ``path``) as nodes made by ``node(title, path,
-    children, line)``; ``None`` when it is no Starlight sidebar."""
+    """The sidebar in ``text`` (the file ``path``, a ``sidebar.json``) as nodes made by
+    ``node(title, path, children, line)``; ``None`` when it is no Starlight sidebar."""
     data, error = load_lined(text)
     if error is not None or not isinstance(data, list) or not data:
         return None
     if not all(isinstance(e, dict) and "label" in e for e in data):
         return None
-    folders = _folders(path)
+    return _Sidebar(path, _folders(path), files, problems, node).entries(data, True)
 
-    def page(slug: str, line: int | None, label: str) -> str | None:
-        for folder in folders:
-            for form in _PAGE_FORMS:
-                candidate = posixpath.normpath(posixpath.join(folder, form.format(slug.strip("/"))))
-                if candidate in files:
-                    return candidate
+
+def is_astro_config(path: str) -> bool:
+    return posixpath.basename(path).lower() in CONFIG_NAMES
+
+
+def starlight_config(
+    path: str,
+    text: str,
+    files: Collection[str],
+    problems: list[str],
+    node: Callable[..., Any],
+) -> tuple[list[Any], str] | None:
+    """The sidebar of the Starlight integration an Astro config (``path``) sets up, as
+    nodes, and the site's content root; ``None`` when the config sets up no Starlight.
+    A sidebar built by code, or none, reads as no nodes (the folders are the tree)."""
+    code = blank_js(text)
+    call = _STARLIGHT_CALL.search(code)
+    if call is None:
+        return None
+    root = posixpath.normpath(posixpath.join(posixpath.dirname(path), CONTENT_ROOT))
+    at = _option(blank_js(code, strings=True), call.end() - 1, "sidebar")
+    if at is None:
+        return [], root  # Starlight's own sidebar: every page, by folder
+    line = code.count("\n", 0, at) + 1
+    literal = _array_at(code, at)
+    data = None
+    if literal is not None:
+        data, error = load_lined(literal)
+        data = data if error is None else None
+    if not isinstance(data, list):
         problems.append(
-            f"{path}:{line}: {label!r} names the page {slug}, which is not in the source; "
-            "fix the slug or add the page"
+            f"{path}:{line}: its Starlight sidebar is built by code (no plain list after "
+            "sidebar:): not read; the folders are the tree"
         )
+        return [], root
+    return _Sidebar(path, [root], files, problems, node).entries(data, True), root
+
+
+def starlight_about(text: str) -> tuple[str | None, str | None]:
+    """The ``title`` and ``description`` an Astro config gives its Starlight site (each
+    ``None`` unless a plain string: a title per language is an object)."""
+    code = blank_js(text)
+    call = _STARLIGHT_CALL.search(code)
+    if call is None:
+        return None, None
+    bare = blank_js(code, strings=True)
+    found: list[str | None] = []
+    for key in ("title", "description"):
+        at = _option(bare, call.end() - 1, key)
+        value = _STRING.match(code, at) if at is not None else None
+        found.append(" ".join(value.group(2).split()) or None if value else None)
+    return found[0], found[1]
+
+
+def _option(bare: str, opened: int, key: str) -> int | None:
+    """Where the value of the option ``key`` of the object opening at ``opened`` starts
+    (its own option, not one of an object inside it); ``None`` when it has none.
+    ``bare``: the code with comments and strings blanked."""
+    depth = 0
+    pattern = re.compile(rf"{re.escape(key)}\s*:\s*")
+    for at in range(opened, len(bare)):
+        char = bare[at]
+        if char in "{[(":
+            depth += 1
+        elif char in "}])":
+            depth -= 1
+            if depth == 0:
+                return None
+        elif depth == 1 and char == key[0] and bare[at - 1] in " \t\n{,":
+            found = pattern.match(bare, at)
+            if found:
+                return found.end()
+    return None
+
+
+def _array_at(code: str, start: int) -> str | None:
+    """The array literal at ``start`` of ``code``, directly or through a ``const`` of
+    the file (``sidebar: sidebar``), as :func:`js_literal` gives it."""
+    if code[start : start + 1] != "[":
+        name = _VARIABLE.match(code, start)
+        if name is None:
+            return None
+        declared = re.search(
+            rf"\b(?:const|let|var)\s+{re.escape(name.group())}\s*(?::[^=]*)?=\s*", code
+        )
+        if declared is None or code[declared.end() : declared.end() + 1] != "[":
+            return None
+        start = declared.end()
+    return js_literal(code, start)
+
+
+class _Sidebar:
+    """Reads sidebar entries: pages are looked for under each of ``folders``."""
+
+    def __init__(
+        self,
+        path: str,
+        folders: list[str],
+        files: Collection[str],
+        problems: list[str],
+        node: Callable[..., Any],
+    ) -> None:
+        self.path = path
+        self.folders = folders
+        self.files = files
+        self.problems = problems
+        self.node = node
+
+    def page(self, slug: str, line: int | None, label: str, *, said: bool = True) -> str | None:
+        slug = slug.split("#", 1)[0].split("?", 1)[0].strip("/")
+        for folder in self.folders:
+            for form in _PAGE_FORMS if slug else _PAGE_FORMS[3:]:
+                name = form.format(slug) if slug else form.format("")[1:]
+                candidate = posixpath.normpath(posixpath.join(folder, name))
+                if candidate in self.files:
+                    return candidate
+        if said:
+            self.problems.append(
+                f"{self.path}:{line}: {label!r} names the page {slug or '/'}, which is not "
+                "in the source; fix the slug or add the page"
+            )
         return None
 
-    def entries(items: Any, top: bool) -> list[Any]:
+    def entries(self, items: Any, top: bool) -> list[Any]:
         out = []
         lines = getattr(items, "lines", [])
         for index, item in enumerate(items if isinstance(items, list) else []):
             line = getattr(item, "line", lines[index] if index < len(lines) else None)
-            if not isinstance(item, dict) or not {"items", "slug", "link"} & set(item):
-                problems.append(  # an autogenerated group, or no entry at all: said
-                    f"{path}:{line}: is not a sidebar entry kas-tui reads (a group with "
-                    "items:, a page with slug: or a link:): skipped"
+            if isinstance(item, str):  # a slug alone
+                found = self.page(item, line, item)
+                if found:
+                    out.append(self.node(None, found, [], line))
+                continue
+            keys = {"items", "slug", "link", "autogenerate"} & set(item or ())
+            if not isinstance(item, dict) or not keys:
+                self.problems.append(  # no entry at all: said
+                    f"{self.path}:{line}: is not a sidebar entry kas-tui reads (a group "
+                    "with items: or autogenerate:, a page with slug: or a link:): skipped"
                 )
                 continue
             label = str(item.get("label") or "")
             title = sidebar_title(label) if top and label and " " not in label else label
             if isinstance(item.get("items"), list):
-                children = entries(item["items"], False)
+                children = self.entries(item["items"], False)
                 if children:
-                    out.append(node(title or None, None, children, line))
+                    out.append(self.node(title or None, None, children, line))
+            elif isinstance(item.get("autogenerate"), dict):
+                children = self.generated(item["autogenerate"].get("directory"), line)
+                if children:
+                    out.append(self.node(title or None, None, children, line))
             elif isinstance(item.get("slug"), str):
-                found = page(item["slug"], line, label)
+                found = self.page(item["slug"], line, label)
                 if found:
-                    out.append(node(title or None, found, [], line))
+                    out.append(self.node(title or None, found, [], line))
+            elif _served(item.get("link")):  # a path the site serves: a page of it
+                found = self.page(item["link"], line, label, said=False)
+                if found:
+                    out.append(self.node(title or None, found, [], line))
+                else:
+                    self.problems.append(
+                        f"{self.path}:{line}: {label!r} links to {item['link']}, which no "
+                        "page of the source is served at (a page a plugin makes?): no entry"
+                    )
         return out
 
-    return entries(data, True)
+    def generated(self, directory: Any, line: int | None) -> list[Any]:
+        """The pages an ``autogenerate`` group lists: every page below ``directory``."""
+        inner = str(directory or "").strip("/")
+        for folder in self.folders:
+            base = posixpath.normpath(posixpath.join(folder, inner)) if inner else folder
+            prefix = base + "/" if base not in ("", ".") else ""
+            pages = sorted(
+                f
+                for f in self.files
+                if f.startswith(prefix)
+                and f.lower().endswith(SITE_PAGES["starlight"])
+                and not any(p.startswith("_") for p in f[len(prefix) :].split("/"))
+            )
+            if pages:
+                return self._tree(prefix, pages, line)
+        self.problems.append(
+            f"{self.path}:{line}: autogenerates from {inner or '/'}, which holds no pages in "
+            "the source: no entries; fix the directory"
+        )
+        return []
+
+    def _tree(self, prefix: str, pages: list[str], line: int | None) -> list[Any]:
+        own = [p for p in pages if "/" not in p[len(prefix) :]]
+        own.sort(key=lambda p: (posixpath.splitext(posixpath.basename(p))[0] != "index", p))
+        out = [self.node(None, p, [], line) for p in own]
+        subs: dict[str, list[str]] = {}
+        for p in pages:
+            rest = p[len(prefix) :]
+            if "/" in rest:
+                subs.setdefault(rest.split("/", 1)[0], []).append(p)
+        for name, inner in sorted(subs.items()):
+            children = self._tree(f"{prefix}{name}/", inner, line)
+            out.append(self.node(None, None, children, line))
+        return out
+
+
+def _served(link: Any) -> bool:
+    """Whether a ``link`` entry's target is a path of the site (``/start/``), not a
+    link off it."""
+    return isinstance(link, str) and link.startswith("/") and not URL.match(link)
 
 
 def _folders(path: str) -> list[str]:

@@ -1,0 +1,64 @@
+"""A docs site's translations: the folders that hold the same pages in other languages.
+
+Sites keep each language's pages in a folder named by its language tag: Starlight and
+Hugo beside the default language's pages (``docs/fr/start/prerequisites.mdx`` for
+``docs/start/prerequisites.mdx``), MkDocs sites such as FastAPI's one folder per
+language (``docs/en/``, ``docs/es/``, ...). A folder is a translation when its name
+is a language tag (:func:`kas_tui.text.languages.is_language_tag`) and at least half
+of its pages, and one at least, are pages of the default language's at the same paths
+(their extensions aside). The default language's pages are those its parent holds
+outside such folders, or an English folder's when that holds more (folders named by
+country codes, "de", "fr", "it", with no "en" and nothing else beside them, translate
+nothing). A folder named ``it`` or
+``id`` whose pages are its own is no translation: the pages decide, not the name.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Collection
+
+from kas_tui.text.languages import is_english, is_language_tag
+
+
+def translations(pages: Collection[str]) -> dict[str, str]:
+    """Folder of a translation -> the folder of the pages it translates (``""`` the
+    root), for the source-relative ``pages``."""
+    languages: dict[str, list[str]] = {}  # parent -> its language-tag folders
+    for page in pages:
+        parts = page.split("/")[:-1]
+        for depth, name in enumerate(parts):
+            if is_language_tag(name):
+                parent = "/".join(parts[:depth])
+                folders = languages.setdefault(parent, [])
+                if name not in folders:
+                    folders.append(name)
+                break  # a language folder's own sub-folders are its pages'
+    found: dict[str, str] = {}
+    for parent, names in languages.items():
+        prefix = parent + "/" if parent else ""
+        tagged = {posixpath.join(parent, n) for n in names}
+        # the default language: the parent's own pages, or an English folder's, the
+        # more of them (FastAPI's docs/ holds one page beside en/, es/, ...)
+        choices = {parent: _stems(pages, prefix, exclude=tagged)}
+        choices.update({f: _stems(pages, f + "/") for f in sorted(tagged) if is_english(f)})
+        default = max(choices, key=lambda f: (len(choices[f]), f == parent))
+        stems = choices[default]
+        if not stems:
+            continue
+        for folder in sorted(tagged - {default}):
+            own = _stems(pages, folder + "/")
+            shared = len(own & stems)
+            if shared and 2 * shared >= len(own):
+                found[folder] = default
+    return found
+
+
+def _stems(pages: Collection[str], prefix: str, exclude: Collection[str] = ()) -> set[str]:
+    """The paths below ``prefix`` of the ``pages`` there (not in ``exclude``'s
+    folders), without their extensions."""
+    out = set()
+    for page in pages:
+        if page.startswith(prefix) and not any(page.startswith(f + "/") for f in exclude):
+            out.add(posixpath.splitext(page[len(prefix) :])[0])
+    return out

@@ -1,0 +1,32 @@
+"""Language tags as docs sites name their translations' folders (``fr``, ``zh-cn``,
+``pt-BR``, ``zh-hant``, ``es_419``): BCP 47's shape, its language an ISO 639-1 code."""
+
+from __future__ import annotations
+
+import re
+
+#: ISO 639-1: every two-letter language code.
+ISO_639_1 = frozenset(
+    """
+    aa ab ae af ak am an ar as av ay az ba be bg bi bm bn bo br bs ca ce ch co cr cs cu cv
+    cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho
+    hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku
+    kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn
+    no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm
+    sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi
+    vo wa wo xh yi yo za zh zu
+    """.split()  # noqa: SIM905 (a table of codes reads as one)
+)
+#: A language, then a script (``hant``), a region (``BR``, ``cn``) or an area (``419``).
+_TAG = re.compile(r"([a-z]{2})(?:[-_](?:[a-z]{4}|[a-z]{2}|\d{3}))?", re.IGNORECASE)
+
+
+def is_language_tag(name: str) -> bool:
+    """Whether a folder's ``name`` is a language tag: ``fr``, ``zh-cn``, ``pt-BR``."""
+    match = _TAG.fullmatch(name)
+    return match is not None and match.group(1).lower() in ISO_639_1
+
+
+def is_english(name: str) -> bool:
+    """Whether a language tag names English (``en``, ``en-us``, ``en_GB``)."""
+    return is_language_tag(name) and name[:2].lower() == "en"

@@ -1,0 +1,259 @@
+"""An Astro Starlight site as tauri-apps/tauri-docs keeps it (its sidebar in the
+``starlight({...})`` options of ``astro.config.mjs``, its pages in
+``src/content/docs``, its translations in ``fr/``, ``es/``, ``zh-cn/`` beside them), and
+translations by folder as FastAPI keeps them (``docs/en/``, ``docs/es/``, ...).
+
+Built whole, tauri-docs had made a package of ``pnpm-lock.md``, ``tsconfig.md`` and a
+``patches/`` bundle described by a diff, with the French, Spanish and Chinese pages as
+root bundles "Fr", "Es" and "Zh cn"; the sidebar's Guides / References / Blog were not
+read."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from kas_tui.core.okf.index import parse_index
+from kas_tui.core.package import Package
+from kas_tui.features.check import check
+from kas_tui.features.importing.build import build
+from kas_tui.features.importing.toc import find_toc, read_toc
+from kas_tui.features.importing.toc_starlight import starlight_about
+from kas_tui.features.importing.translations import translations
+from kas_tui.text.languages import is_language_tag
+from tests.helpers.build_sources import write_sources
+
+NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
+
+ASTRO_CONFIG = """\
+import starlight from '@astrojs/starlight';
+import locales from './locales.json';
+
+export default defineConfig({
+  integrations: [
+    starlight({
+      plugins: [
+        // a plugin's own options may say sidebar: too; they are not the site's
+        starlightUtils({ sidebar: { switcherStyle: 'horizontalList' } }),
+      ],
+      title: 'Tauri',
+      description: 'The cross-platform app building toolkit',
+      sidebar: [
+        {
+          label: 'Guides',
+          translations: { 'zh-CN': '指引' },
+          collapsed: true,
+          items: [
+            {
+              label: 'Quick Start',
+              items: [
+                { label: 'What is Tauri?', link: '/start/' },
+                { label: 'Prerequisites', link: '/start/prerequisites/' },
+                'start/create-project',
+                {
+                  label: 'Frontend Configuration',
+                  autogenerate: { directory: 'start/frontend' },
+                },
+              ],
+            },
+            { label: 'Core Concepts', autogenerate: { directory: 'concept' } },
+          ],
+        },
+        {
+          label: 'References',
+          items: [
+            { label: 'Configuration', link: '/reference/config/' },
+            { label: 'Rust (docs.rs)', link: 'https://docs.rs/tauri/' },
+            { label: 'Environment Variables', link: '/reference/environment-variables/' },
+          ],
+        },
+      ],
+      locales,
+    }),
+  ],
+});
+"""
+LOCALES = '{"root": {"label": "English", "lang": "en"}, "fr": {"label": "Français"}}'
+
+
+def page(title: str, body: str = "") -> str:
+    return f"---\ntitle: {title}\ndescription: What {title} tells.\n---\n{body}\nText.\n"
+
+
+def tauri_like() -> dict[str, str | bytes]:
+    docs = "src/content/docs/"
+    return {
+        "astro.config.mjs": ASTRO_CONFIG,
+        "locales.json": LOCALES,
+        "package.json": '{"name": "tauri-docs"}',
+        "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+        "README.md": "# Tauri docs\n\nHow to work on this site.\n",
+        docs + "index.mdx": page("Tauri 2.0"),
+        docs + "start/index.mdx": page("What is Tauri?"),
+        docs + "start/prerequisites.mdx": page(
+            "Prerequisites", "See [create](/start/create-project/)."
+        ),
+        docs + "start/create-project.mdx": page("Create a Project"),
+        docs + "start/frontend/vite.mdx": page("Vite"),
+        docs + "start/frontend/index.mdx": page("Frontend Configuration"),
+        docs + "concept/process-model.md": page("Process Model"),
+        docs + "concept/ipc/index.mdx": page("Inter-Process Communication"),
+        docs + "concept/_fragment.mdx": "A partial the site never serves.\n",
+        docs + "reference/environment-variables.mdx": page("Environment Variables"),
+        docs + "fr/start/prerequisites.mdx": page("Prérequis"),
+        docs + "fr/start/create-project.mdx": page("Créer un projet"),
+        docs + "zh-cn/start/index.mdx": page("什么是 Tauri？"),
+    }
+
+
+def test_the_sidebar_in_an_astro_config_is_the_sites_table_of_contents(tmp_path: Path) -> None:
+    root = write_sources(tmp_path / "src", tauri_like())
+    files = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+
+    def read(rel: str) -> str | None:
+        return (root / rel).read_text("utf-8")
+
+    toc = find_toc(files, read)
+    assert toc is not None and toc.kind == "starlight"
+    assert toc.docs_dir == "src/content/docs"
+    docs = "src/content/docs/"
+    assert [p.removeprefix(docs) for p in toc.order()] == [
+        "start/index.mdx",  # a link the site serves is a page: /start/
+        "start/prerequisites.mdx",
+        "start/create-project.mdx",  # a slug alone
+        # autogenerated: the folder's own page first, then by path, then sub-folders;
+        # a partial (_fragment.mdx) is no page
+        "start/frontend/index.mdx",
+        "start/frontend/vite.mdx",
+        "concept/process-model.md",
+        "concept/ipc/index.mdx",
+        "reference/environment-variables.mdx",
+    ]
+    sections = toc.sections()
+    assert sections[docs + "start/frontend/vite.mdx"] == [
+        "Guides",
+        "Quick Start",
+        "Frontend Configuration",
+    ]
+    # a sub-folder's group has no label of its own: the folder is named as any folder is
+    assert sections[docs + "concept/ipc/index.mdx"] == ["Guides", "Core Concepts"]
+    # the page /reference/config/ is made by a plugin: said, and no entry; the link
+    # off the site is no entry and no problem
+    assert toc.problems == [
+        "astro.config.mjs:37: 'Configuration' links to /reference/config/, which no page of "
+        "the source is served at (a page a plugin makes?): no entry"
+    ]
+
+
+def test_a_sidebar_kept_in_a_const_is_read_and_one_built_by_code_is_said(tmp_path: Path) -> None:
+    files = {
+        "src/content/docs/a.md": page("A"),
+        "src/content/docs/b/c.md": page("C"),
+    }
+    kept = (
+        "const sidebar = [{ label: 'Start', items: ['a'] }];\n"
+        "export default { integrations: [starlight({ title: 'X', sidebar: sidebar })] };\n"
+    )
+    root = write_sources(tmp_path / "one", {**files, "astro.config.ts": kept})
+    names = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    toc = read_toc("astro.config.ts", lambda r: (root / r).read_text("utf-8"), names)
+    assert toc is not None and list(toc.order()) == ["src/content/docs/a.md"]
+    assert toc.sections()["src/content/docs/a.md"] == ["Start"]
+
+    built = "export default { integrations: [starlight({ sidebar: makeSidebar() })] };\n"
+    root = write_sources(tmp_path / "two", {**files, "astro.config.mjs": built})
+    toc = read_toc("astro.config.mjs", lambda r: (root / r).read_text("utf-8"), names)
+    assert toc is not None and toc.roots == [] and toc.docs_dir == "src/content/docs"
+    assert toc.problems == [
+        "astro.config.mjs:1: its Starlight sidebar is built by code (no plain list after "
+        "sidebar:): not read; the folders are the tree"
+    ]
+    # no sidebar: Starlight lists every page by folder; the content folder still counts
+    plain = "export default { integrations: [starlight({ title: 'X' })] };\n"
+    root = write_sources(tmp_path / "three", {**files, "astro.config.mjs": plain})
+    toc = read_toc("astro.config.mjs", lambda r: (root / r).read_text("utf-8"), names)
+    assert toc is not None and toc.roots == [] and toc.problems == []
+    # an Astro site without Starlight has no sidebar to read
+    other = "export default defineConfig({ integrations: [mdx()] });\n"
+    root = write_sources(tmp_path / "four", {**files, "astro.config.mjs": other})
+    assert read_toc("astro.config.mjs", lambda r: (root / r).read_text("utf-8"), names) is None
+
+
+def test_the_site_title_and_description_come_from_the_starlight_options() -> None:
+    assert starlight_about(ASTRO_CONFIG) == ("Tauri", "The cross-platform app building toolkit")
+    per_language = "starlight({ title: { en: 'Docs', fr: 'Docs FR' }, description: `x` })"
+    assert starlight_about(per_language) == (None, None)
+    assert starlight_about("export default {}") == (None, None)
+
+
+def test_language_tags_are_told_from_other_folder_names() -> None:
+    for name in ("fr", "zh-cn", "pt-BR", "zh-hant", "es_419", "en"):
+        assert is_language_tag(name), name
+    for name in ("api", "docs", "em", "_it", "xx", "guide", "fr-", "v2"):
+        assert not is_language_tag(name), name
+
+
+def test_translations_are_folders_of_the_same_pages_in_another_language() -> None:
+    starlight = [
+        "docs/index.mdx",
+        "docs/start/a.mdx",
+        "docs/start/b.mdx",
+        "docs/fr/start/a.mdx",
+        "docs/fr/start/b.md",  # another extension: the same page
+        "docs/zh-cn/index.mdx",
+        # "it" holding pages of its own is the IT department's, not Italian
+        "docs/it/helpdesk.md",
+        "docs/it/laptops.md",
+    ]
+    assert translations(starlight) == {"docs/fr": "docs", "docs/zh-cn": "docs"}
+    # FastAPI: every language in a folder of its own, one page beside them
+    fastapi = [
+        "missing-translation.md",
+        "en/docs/index.md",
+        "en/docs/tutorial/first-steps.md",
+        "en/docs/tutorial/path.md",
+        "es/docs/index.md",
+        "es/docs/tutorial/first-steps.md",
+        "pt-BR/docs/index.md",
+    ]
+    assert translations(fastapi) == {"es": "en", "pt-BR": "en"}
+    # folders by country code with no English folder are no translations
+    countries = ["local/de/vat.md", "local/fr/vat.md", "local/it/vat.md"]
+    assert translations(countries) == {}
+    # a folder sharing under half its pages with the default's is its own
+    mostly_own = ["a.md", "b.md", "de/a.md", "de/x.md", "de/y.md"]
+    assert translations(mostly_own) == {}
+
+
+def test_a_starlight_repository_builds_into_its_sidebars_tree_in_one_language(
+    tmp_path: Path,
+) -> None:
+    result = build(
+        write_sources(tmp_path / "src", tauri_like()), tmp_path / "kb", now=NOW, workers=1
+    )
+    assert result.errors == 0, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    paths = set(pkg.documents)
+    # no translation, no repository tooling, no partial
+    assert not any(p.startswith(("fr/", "zh-cn/")) for p in paths), paths
+    assert not any("pnpm" in p or "package" in p or "readme" in p.lower() for p in paths)
+    assert any(
+        n.startswith(
+            "src/content/docs/: 3 pages in src/content/docs/fr/, "
+            "src/content/docs/zh-cn/ are its pages in other languages"
+        )
+        for n in result.notes
+    ), result.notes
+    root = parse_index((tmp_path / "kb" / "index.md").read_text("utf-8"))
+    headings = [s.title for s in root.sections]
+    assert "Guides" in headings, headings
+    titles = [e.title for e in root.entries]
+    assert "Quick Start" in titles and "Core Concepts" in titles, titles
+    assert "Fr" not in titles and "Zh cn" not in titles
+    # the site's name and tagline open SKILL.md
+    skill = (tmp_path / "kb" / "SKILL.md").read_text("utf-8")
+    assert "description: 'Tauri: The cross-platform app building toolkit." in skill
+    # a site-absolute link (/start/create-project/) leads to the page
+    broken = [f.message for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+    assert broken == [], broken
