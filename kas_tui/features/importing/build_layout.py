@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -22,27 +21,17 @@ from kas_tui.core.okf.links import (
     site_link,
 )
 from kas_tui.features.importing.build_manifest import _one_line
+from kas_tui.features.importing.build_names import NamesMixin, titles_below
 from kas_tui.features.importing.build_site_links import SiteLinksMixin
 from kas_tui.features.importing.convert import MARKDOWN_EXTS, Converted
 from kas_tui.features.importing.draft import Draft
 from kas_tui.features.importing.root_pages import with_first_pages
-from kas_tui.features.importing.source_meta import (
-    LANDING_PAGES,
-    acronyms_as_written,
-    readable_name,
-    site_title,
-)
 from kas_tui.text import folder_summary as summary
 from kas_tui.text import prose
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION as MAX_DESCRIPTION
-from kas_tui.text.grouping import fold
 from kas_tui.text.section_topics import entry_sentence
 from kas_tui.text.slug import WINDOWS_RESERVED, TakenNames, slugify, unique_slug
 
-#: Folder names that say where pages are kept, not what they are about.
-_GENERIC_FOLDERS = frozenset(
-    {"docs", "doc", "documentation", "content", "pages", "src", "source", "wiki", "site"}
-)
 #: Where the assets of the package's root go (images, furniture, site configs).
 ASSETS_FOLDER = "assets"
 
@@ -63,20 +52,6 @@ def _unique_file(stem: str, suffix: str, taken: TakenNames) -> str:
     while name in taken:
         name, n = f"{stem}-{n}{suffix}", n + 1
     return name
-
-
-def _titles_below(view: dict[str, tuple[str, str, str]]) -> dict[str, list[str]]:
-    """Folder -> the titles of the documents at any depth below it ('' for the root):
-    each document counted once per folder above it, not once per folder of the package."""
-    below: dict[str, list[str]] = defaultdict(list)
-    for path, (title, _description, _type) in view.items():
-        folder = posixpath.dirname(path)
-        while True:
-            below[folder].append(title)
-            if not folder:
-                break
-            folder = posixpath.dirname(folder)
-    return below
 
 
 def _distinct_titles(
@@ -126,7 +101,7 @@ class _Doc:
     raw_spans: list[Span] | None = None  # the links found in raw_body, once
 
 
-class LayoutMixin(SiteLinksMixin):
+class LayoutMixin(NamesMixin, SiteLinksMixin):
     """Paths, links, indexes and SKILL.md of the builder (its state is the builder's)."""
 
     # 1'. paths ---------------------------------------------------------------------------
@@ -350,83 +325,6 @@ class LayoutMixin(SiteLinksMixin):
         depth = lambda f: f.count("/") + 1 if f else 0  # noqa: E731
         return sorted(bundles, key=lambda f: (-depth(f), f)), docs_in, subs_in
 
-    def _folder_titles(self, view: dict[str, tuple[str, str, str]] | None = None) -> dict[str, str]:
-        """Out folder -> title, from the source folder's own name, written as the
-        folder's documents write it when it is squashed (``SharePointServer`` ->
-        "SharePoint Server", with ``view``'s titles; see :func:`.source_meta.readable_name`)."""
-        titles = {"": self._package_title(view)}
-        named = self.toc.folder_titles() if self.toc is not None else {}
-        titles_below = _titles_below(view or {})
-        landing = self._landing_titles(view or {})
-        for src, out in self.folders.items():
-            if out:
-                name = posixpath.basename(src)
-                below = titles_below.get(out, [])
-                only = below[0] if len(below) == 1 else ""  # a folder named for its one page
-                titles[out] = (
-                    named.get(src)
-                    or (only if slugify(only) == slugify(name) else None)
-                    or landing.get(src)
-                    or readable_name(name, below)
-                    or acronyms_as_written(index_layout.folder_title(name), below)
-                )
-        titles.update(self.group_titles)  # sub-bundles the build made: named by their label
-        return titles
-
-    def _landing_titles(self, view: dict[str, tuple[str, str, str]]) -> dict[str, str]:
-        """Source folder -> the title of its landing page (``index``, ``README``,
-        ``_index``), when that title holds the folder's name: tauri-docs' ``concept/``
-        is "Core Concepts", as its ``index.mdx`` says; an "Overview" names no folder."""
-        found: dict[str, str] = {}
-        for rel, doc in self.docs.items():
-            folder, stem = posixpath.split(posixpath.splitext(rel)[0])
-            if not folder or stem.lower() not in LANDING_PAGES or doc.out not in view:
-                continue
-            title = view[doc.out][0]
-            words = {fold(w) for w in re.findall(r"\w+", title.lower())}
-            if {fold(w) for w in re.findall(r"\w+", posixpath.basename(folder).lower())} <= words:
-                found.setdefault(folder, title)
-        return found
-
-    def _package_title(self, view: dict[str, tuple[str, str, str]] | None = None) -> str:
-        """The package's title: the site's own name (``site_name`` of mkdocs.yml,
-        docfx.json's ``_appTitle``...), else the name of the folder the pages came from
-        (the wrapper folder that became the root, unless it is called ``docs`` or the
-        like, else the source folder), made readable; never the output folder's name,
-        which is a skill name; its acronyms as the titles of ``view`` (the package's
-        documents: the same on every build) write them, else the drafts'."""
-        cached = getattr(self, "_title_cache", None)
-        if cached is None:
-            files = sorted(self.source_files)  # the site config too, copied or not
-            wrapper = next((src for src, out in self.folders.items() if src and not out), "")
-            # the innermost folder around every page names the docset best
-            # ("Exchange/ExchangeServer2013"), unless it is called "docs" or the like
-            inner = self._innermost_folder(wrapper)
-            names = [n for n in reversed(inner.split("/")) if n] if inner else []
-            name = next((n for n in names if n.lower() not in _GENERIC_FOLDERS), "")
-            site = site_title(self._read_source, files)
-            cached = self._title_cache = (site, name or self.source.name)
-        site, name = cached
-        if site:
-            return site
-        if view is not None:
-            written: list[str] = [title for title, _d, _t in view.values()]
-        else:
-            written = [d.draft.title for d in self.docs.values() if d.draft is not None]
-        # a squashed name as the titles write it ("ExchangeServer2013" -> "Exchange Server
-        # 2013"), its acronyms too ("Azure CLI", not "Azure cli")
-        folder_name = readable_name(name, written) or index_layout.folder_title(name)
-        return acronyms_as_written(folder_name, written)
-
-    def _innermost_folder(self, wrapper: str) -> str:
-        """The deepest source folder holding every page (at or below ``wrapper``, the
-        folder that became the root); ``wrapper`` when the pages part below it."""
-        pages = [posixpath.dirname(rel) for rel in self.docs]
-        if not wrapper or not pages:
-            return wrapper
-        common = posixpath.commonpath(pages)
-        return common if common == wrapper or common.startswith(wrapper + "/") else wrapper
-
     def _read_source(self, rel: str) -> str | None:
         try:
             return read_regular(self.source / rel).decode("utf-8", errors="replace")
@@ -439,13 +337,13 @@ class LayoutMixin(SiteLinksMixin):
         """Folder -> (title, description, documents at any depth), deepest folders first."""
         bundles, docs_in, subs_in = self._tree(view)
         titles = self._folder_titles(view)
-        titles_below = _titles_below(view)
+        below_each = titles_below(view)
         weights = summary.weights_for(
             [[view[p][0] for p in docs_in.get(f, [])] for f in bundles if docs_in.get(f)]
         )
         # a bundle's topics are weighed against its siblings' (what tells it apart)
         among = {
-            parent: summary.weights_for([titles_below.get(s, []) for s in subs])
+            parent: summary.weights_for([below_each.get(s, []) for s in subs])
             for parent, subs in subs_in.items()
             if len(subs) >= summary.SIBLINGS_TO_WEIGH
         }
@@ -471,7 +369,7 @@ class LayoutMixin(SiteLinksMixin):
                 if subfolders
                 else []
             )
-            below = sorted(titles_below.get(folder, [])) if subfolders else []
+            below = sorted(below_each.get(folder, [])) if subfolders else []
             siblings = len(subs_in.get(parent, []))  # the bundles its parent lists
             if folder and total == 1 and len(documents) == 1:  # a page and its images:
                 description = view[docs_in[folder][0]][1]  # the bundle says what it says
@@ -567,15 +465,30 @@ class LayoutMixin(SiteLinksMixin):
             groups = root
         if groups is not None:
             return index_layout.new_index_in_sections(folder, info[folder][0], groups)
-        return index_layout.new_index(folder, info[folder][0], new)
+        return index_layout.new_index_in_sections(folder, info[folder][0], self._groups(new))
 
     def _listed(
         self, folder: str, entries: list[tuple[str, str, str, bool]], info: dict, view: dict
     ) -> list[index_layout.NewEntry]:
         """``folder``'s entries in the order its own index lists them."""
         new = self._new_entries(entries, view)
-        groups = self._toc_groups(folder, new, info) or index_layout.default_groups(new)
+        groups = self._toc_groups(folder, new, info) or self._groups(new)
         return [entry for _heading, items in groups for entry in items]
+
+    def _groups(
+        self, entries: list[index_layout.NewEntry]
+    ) -> list[tuple[str | None, list[index_layout.NewEntry]]]:
+        """How an index the source's TOC does not order lists ``entries``: a folder's
+        landing page (its ``index``, ``README``) first, as a site shows it, then as any
+        new index (:func:`index_layout.default_groups`)."""
+        landing = self._landing_pages()
+        first = [e for e in entries if e.path in landing]
+        rest = [e for e in entries if e.path not in landing]
+        return (
+            [(None, first), *index_layout.default_groups(rest)]
+            if first
+            else (index_layout.default_groups(entries))
+        )
 
     def _write_indexes(self, root: Path, view: dict) -> dict[str, dict[str, list[str]]]:
         wanted, info = self._wanted_entries(view)

@@ -591,21 +591,3 @@ def test_a_docs_folders_templates_and_diagram_sources_are_assets(tmp_path: Path)
     )
     assert sorted(pkg.documents) == ["about.md", "index-page.md"]
     assert (pkg.root / "assets/overrides/main.html").is_file()
-
-
-def test_a_folder_is_named_by_its_landing_page_when_that_names_it(tmp_path: Path) -> None:
-    """tauri-docs' ``concept/index.mdx`` is "Core Concepts": the bundle was "Concept",
-    its folder's name; ``start/index.mdx`` ("What is Tauri?") does not name its folder,
-    which keeps its own name."""
-    page = "---\ntitle: {}\n---\n\n{} explains a part of building apps with the toolkit.\n"
-    pkg = _built(
-        tmp_path,
-        {
-            "concept/index.mdx": page.format("Core Concepts", "This page"),
-            "concept/process-model.md": page.format("Process Model", "The process model"),
-            "start/index.mdx": page.format("What is Tauri?", "This page"),
-            "start/prerequisites.md": page.format("Prerequisites", "The first step"),
-        },
-    )
-    root = parse_index((pkg.root / "index.md").read_text("utf-8"))
-    assert [e.title for e in root.entries] == ["Core Concepts", "Start"]

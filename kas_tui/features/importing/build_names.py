@@ -1,0 +1,140 @@
+"""What the build names things: the package, its folders (by the source's TOC, a
+folder's one page, its landing page, or its own name written as its pages write it),
+and which pages are landing pages."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import defaultdict
+from typing import Any
+
+from kas_tui.core.okf import index_layout
+from kas_tui.features.importing.source_meta import (
+    LANDING_PAGES,
+    acronyms_as_written,
+    readable_name,
+    site_title,
+)
+from kas_tui.text.grouping import fold
+from kas_tui.text.slug import slugify
+
+#: Folder names that say where pages are kept, not what they are about.
+_GENERIC_FOLDERS = frozenset(
+    {"docs", "doc", "documentation", "content", "pages", "src", "source", "wiki", "site"}
+)
+
+
+def titles_below(view: dict[str, tuple[str, str, str]]) -> dict[str, list[str]]:
+    """Folder -> the titles of the documents at any depth below it ('' for the root):
+    each document counted once per folder above it, not once per folder of the package."""
+    below: dict[str, list[str]] = defaultdict(list)
+    for path, (title, _description, _type) in view.items():
+        folder = posixpath.dirname(path)
+        while True:
+            below[folder].append(title)
+            if not folder:
+                break
+            folder = posixpath.dirname(folder)
+    return below
+
+
+class NamesMixin:
+    """The builder's names (``docs``, ``folders``, ``toc``, ``source``, ``source_files``
+    and ``group_titles`` are the builder's)."""
+
+    docs: dict[str, Any]
+    folders: dict[str, str]
+    toc: Any
+    source: Any
+    source_files: set[str]
+    group_titles: dict[str, str]
+
+    def _folder_titles(self, view: dict[str, tuple[str, str, str]] | None = None) -> dict[str, str]:
+        """Out folder -> title, from the source folder's own name, written as the
+        folder's documents write it when it is squashed (``SharePointServer`` ->
+        "SharePoint Server", with ``view``'s titles; see :func:`.source_meta.readable_name`)."""
+        titles = {"": self._package_title(view)}
+        named = self.toc.folder_titles() if self.toc is not None else {}
+        below_each = titles_below(view or {})
+        landing = self._landing_titles(view or {})
+        for src, out in self.folders.items():
+            if out:
+                name = posixpath.basename(src)
+                below = below_each.get(out, [])
+                only = below[0] if len(below) == 1 else ""  # a folder named for its one page
+                titles[out] = (
+                    named.get(src)
+                    or (only if slugify(only) == slugify(name) else None)
+                    or landing.get(src)
+                    or readable_name(name, below)
+                    or acronyms_as_written(index_layout.folder_title(name), below)
+                )
+        titles.update(self.group_titles)  # sub-bundles the build made: named by their label
+        return titles
+
+    def _landing_titles(self, view: dict[str, tuple[str, str, str]]) -> dict[str, str]:
+        """Source folder -> the title of its landing page (``index``, ``README``,
+        ``_index``), when that title holds the folder's name: tauri-docs' ``concept/``
+        is "Core Concepts", as its ``index.mdx`` says; an "Overview" names no folder."""
+        found: dict[str, str] = {}
+        for rel, doc in self.docs.items():
+            folder, stem = posixpath.split(posixpath.splitext(rel)[0])
+            if not folder or stem.lower() not in LANDING_PAGES or doc.out not in view:
+                continue
+            title = view[doc.out][0]
+            words = {fold(w) for w in re.findall(r"\w+", title.lower())}
+            if {fold(w) for w in re.findall(r"\w+", posixpath.basename(folder).lower())} <= words:
+                found.setdefault(folder, title)
+        return found
+
+    def _package_title(self, view: dict[str, tuple[str, str, str]] | None = None) -> str:
+        """The package's title: the site's own name (``site_name`` of mkdocs.yml,
+        docfx.json's ``_appTitle``...), else the name of the folder the pages came from
+        (the wrapper folder that became the root, unless it is called ``docs`` or the
+        like, else the source folder), made readable; never the output folder's name,
+        which is a skill name; its acronyms as the titles of ``view`` (the package's
+        documents: the same on every build) write them, else the drafts'."""
+        cached = getattr(self, "_title_cache", None)
+        if cached is None:
+            files = sorted(self.source_files)  # the site config too, copied or not
+            wrapper = next((src for src, out in self.folders.items() if src and not out), "")
+            # the innermost folder around every page names the docset best
+            # ("Exchange/ExchangeServer2013"), unless it is called "docs" or the like
+            inner = self._innermost_folder(wrapper)
+            names = [n for n in reversed(inner.split("/")) if n] if inner else []
+            name = next((n for n in names if n.lower() not in _GENERIC_FOLDERS), "")
+            site = site_title(self._read_source, files)
+            cached = self._title_cache = (site, name or self.source.name)
+        site, name = cached
+        if site:
+            return site
+        if view is not None:
+            written: list[str] = [title for title, _d, _t in view.values()]
+        else:
+            written = [d.draft.title for d in self.docs.values() if d.draft is not None]
+        # a squashed name as the titles write it ("ExchangeServer2013" -> "Exchange Server
+        # 2013"), its acronyms too ("Azure CLI", not "Azure cli")
+        folder_name = readable_name(name, written) or index_layout.folder_title(name)
+        return acronyms_as_written(folder_name, written)
+
+    def _innermost_folder(self, wrapper: str) -> str:
+        """The deepest source folder holding every page (at or below ``wrapper``, the
+        folder that became the root); ``wrapper`` when the pages part below it."""
+        pages = [posixpath.dirname(rel) for rel in self.docs]
+        if not wrapper or not pages:
+            return wrapper
+        common = posixpath.commonpath(pages)
+        return common if common == wrapper or common.startswith(wrapper + "/") else wrapper
+
+    def _landing_pages(self) -> set[str]:
+        """The package paths of the source's landing pages (``index``, ``README``,
+        ``_index`` of a folder, or of the source)."""
+        found = getattr(self, "_landing_cache", None)
+        if found is None:
+            found = self._landing_cache = {
+                doc.out
+                for rel, doc in self.docs.items()
+                if posixpath.basename(posixpath.splitext(rel)[0]).lower() in LANDING_PAGES
+            }
+        return found
