@@ -59,6 +59,7 @@ from kas_tui.features.importing.build_toc_tree import TocTreeMixin
 from kas_tui.features.importing.convert import ConversionError, Limits, sha256_file
 from kas_tui.features.importing.draft import GENERATOR, dump_yaml
 from kas_tui.features.importing.files import SUPPORTED
+from kas_tui.features.importing.git_dates import date_by_commits
 from kas_tui.features.importing.pool import convert_files
 from kas_tui.features.importing.source_meta import (
     in_include_folder,
@@ -478,10 +479,17 @@ class _Builder(
                 self.result.conversion_seconds += result.seconds
             self.progress("convert", done, total)
         self.result.failed.sort(key=lambda e: str(e.source))
+        self._date_by_commits([d for d in todo if d.converted is not None])
         for rel in sorted(set(old) - set(self.docs)):
             self.result.notes.append(
                 f"{old[rel]['path']}: its source {rel} is gone; the document was kept"
             )
+
+    def _date_by_commits(self, docs: list[_Doc]) -> None:
+        """A source in a git work tree changed when its last commit did, not when it was
+        checked out (:mod:`.git_dates`)."""
+        converted = [d.converted for d in docs if d.converted is not None]
+        self.result.notes += date_by_commits(converted, self.source)
 
     # 4. write: the first build -----------------------------------------------------------
 

@@ -37,6 +37,7 @@ from kas_tui.features.importing.draft import (
     source_locations,
     updated_text,
 )
+from kas_tui.features.importing.git_dates import date_by_commits
 from kas_tui.features.importing.pool import convert_files
 from kas_tui.text import folder_summary as summary
 from kas_tui.text.alike import AlikeSet
@@ -201,6 +202,9 @@ def plan_import(
             converted[keys[i]] = result
         if on_result is not None:
             on_result(i, result)
+    # a file checked out of git changed when its last commit did (the notes on what
+    # could not be so dated are the build's: here each keeps its file time)
+    date_by_commits([r for i in todo if isinstance(r := results[i], Converted)])
     by_hash, by_location = imported_sources(pkg)
     taken = TakenNames(names_in(pkg.root / bundle))  # many files, one bundle: not the square
     types = Counter(d.type for d in pkg.documents_in(bundle) if d.type)
