@@ -318,6 +318,9 @@ class _Builder(
         package would only hide the failures behind a SKILL.md and an empty index."""
         if any(doc.state != "failed" for doc in self.docs.values()):
             return
+        if not self.docs:  # every page was left out: the notes say why
+            said = "; ".join(self.result.notes[:3]) or "no page is left to build"
+            raise BuildError(f"{self.source}: no pages left to build ({said}); nothing was built")
         failed = self.result.failed
         first = f" (first: {failed[0].message})" if failed else ""
         raise BuildError(

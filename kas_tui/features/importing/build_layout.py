@@ -213,17 +213,30 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
             self.assets[rel] = posixpath.join(folder, name)
 
     def _wrapper_folder(self, documents: list[str], assets: list[str]) -> str:
-        """The one folder every page sits in, when there is one: an MkDocs site's
-        ``docs_dir`` (the pages its nav lists), or the only thing in the source folder
-        (an export unzipped with its folder around it); '' otherwise. It becomes the
-        package root instead of a bundle of one that costs every walk a turn."""
+        """The folder every page sits in, when there is one: a site's pages folder (an
+        MkDocs ``docs_dir`` whose pages its nav lists; a content folder holding every
+        page), and, when no TOC lists them, below it the only folder in it, and so on
+        (an export unzipped with its folder around it; the one language folder left,
+        ``src/content/docs/en``); '' otherwise. It becomes the package root instead of a chain of bundles of one that
+        costs every walk a turn."""
         toc = self.toc
+        prefix = ""
         if toc is not None and toc.docs_dir:
-            pages = toc.order()
-            if pages and all(p.startswith(toc.docs_dir + "/") for p in pages):
-                return toc.docs_dir
-        tops = {f.split("/", 1)[0] if "/" in f else "" for f in [*documents, *assets]}
-        return tops.pop() if len(tops) == 1 and "" not in tops else ""
+            inside = toc.docs_dir + "/"
+            listed = list(toc.order())
+            if listed and all(p.startswith(inside) for p in listed):
+                return toc.docs_dir  # below it, the TOC's sections are the tree
+            if documents and all(p.startswith(inside) for p in documents):
+                prefix = inside
+        files = [f for f in [*documents, *assets] if f.startswith(prefix)]
+        while files:
+            tops = {
+                f[len(prefix) :].split("/", 1)[0] if "/" in f[len(prefix) :] else "" for f in files
+            }
+            if len(tops) != 1 or "" in tops:
+                break
+            prefix += tops.pop() + "/"
+        return prefix.rstrip("/")
 
     # 3'. links ---------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ the format, too large, too slow, encrypted, corrupt, or no text (a scanned PDF).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -334,6 +335,10 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
 
     text, encoding = _decode_text(path, data)
     text = text.replace("\r\n", "\n")
+    opened = text.lstrip("\n")
+    if opened is not text and opened.startswith("---\n"):  # blank lines above (Biome's)
+        with contextlib.suppress(FormatError):  # frontmatter after them: the site reads it
+            text = opened if isinstance(getattr(fm.parse(opened), "data", None), dict) else text
     try:
         parsed = fm.parse(text)
     except FormatError as exc:

@@ -327,6 +327,12 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
         return reader.mkdocs(path, text)
     if kind == "docusaurus":
         base = docusaurus_docs_dir(path, read, files)
+        if base == ".." or base.startswith("../"):
+            reader.problems.append(
+                f"{path}:1: its config keeps the docs in {base}, outside the source: the "
+                "sidebars were not read; build from the folder holding the docs"
+            )
+            return Toc(path, kind, [], reader.problems)
         roots = docusaurus_roots(path, text, base, reader.files, reader.problems, TocNode, read)
         ids = docusaurus_ids(base, reader.files, read)
         served = {posixpath.join(base, i): f for i, f in ids.items() if not f.startswith(i + ".")}

@@ -388,7 +388,59 @@ def js_literal(code: str, start: int) -> str | None:
         if word not in ("true", "false", "null"):
             return None  # a variable
     head = "".join("\n" if c == "\n" else " " for c in code[:start])
-    return head + code[start : end + 1]
+    # YAML reads the literal: a tab (most JavaScript is indented so) is a space to it
+    return (head + code[start : end + 1]).replace("\t", " ")
+
+
+def js_option(bare: str, opened: int, key: str) -> int | None:
+    """Where the value of the option ``key`` of the object opening at ``opened`` starts
+    (its own option, not one of an object inside it: a docs plugin's ``path``, not its
+    ``versions: {current: {path}}``); ``None`` when it has none. A shorthand property
+    (``sidebar,``) starts at its name, a variable. ``bare``: the code with comments and
+    strings blanked (:func:`blank_js`)."""
+    depth = 0
+    pattern = re.compile(rf"{re.escape(key)}(?:\s*:\s*|(?=\s*[,}}]))")
+    for at in range(opened, len(bare)):
+        char = bare[at]
+        if char in "{[(":
+            depth += 1
+        elif char in "}])":
+            depth -= 1
+            if depth == 0:
+                return None
+        elif depth == 1 and char == key[0] and bare[at - 1] in " \t\n{,":
+            found = pattern.match(bare, at)
+            if found:
+                return found.end()
+    return None
+
+
+def without_spreads(code: str) -> tuple[str, list[int]]:
+    """``code`` (comments blanked) with each spread element (``...makeLinks([...]),``)
+    blanked by spaces, line breaks kept, and where each was: entries code makes,
+    which a reader of the literal around them cannot know."""
+    bare = _blank(code, strings=True)
+    out = list(code)
+    found: list[int] = []
+    at = bare.find("...")
+    while at >= 0:
+        depth, end = 0, at + 3
+        while end < len(bare):
+            char = bare[end]
+            if char in "([{":
+                depth += 1
+            elif char in ")]}":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif char == "," and depth == 0:
+                end += 1
+                break
+            end += 1
+        out[at:end] = ["\n" if c == "\n" else " " for c in code[at:end]]
+        found.append(at)
+        at = bare.find("...", end)
+    return "".join(out), found
 
 
 def blank_js(text: str, *, strings: bool = False) -> str:
@@ -456,10 +508,9 @@ def _closing(code: str, start: int) -> int | None:
     return None
 
 
-#: Where a Docusaurus config's docs options open (``docs: {``) and, inside them, the
-#: ``path`` option on a line of its own (``path: '../docs',``).
+#: Where a Docusaurus config's docs options open (``docs: {``).
 _DOCS_OPEN = re.compile(r"\bdocs\s*:\s*\(?\{")
-_DOCS_PATH = re.compile(r"""^\s*path\s*:\s*['"]([^'"]+)['"]\s*,?\s*$""", re.M)
+_JS_STRING = re.compile(r"""(['"])([^'"\\\n]*)\1""")
 _CONFIGS = ("docusaurus.config.js", "docusaurus.config.mjs", "docusaurus.config.ts")
 
 
@@ -467,29 +518,28 @@ def docusaurus_docs_dir(
     sidebars: str, read: Callable[[str], str | None], files: Collection[str]
 ) -> str:
     """The folder a Docusaurus site's docs live in: its config's docs ``path`` (read as
-    text, never run), else ``docs`` beside the sidebars file."""
+    text, never run; the docs options' own ``path``, not a version's), else ``docs``
+    beside the sidebars file. A path leading outside the source is returned as it is
+    (``../docs``): the caller says so."""
     folder = posixpath.dirname(sidebars)
     for name in (n for n in _CONFIGS if posixpath.join(folder, n) in files):
-        match = _DOCS_PATH.search(_docs_options(read(posixpath.join(folder, name)) or ""))
-        if match:
-            inside = posixpath.normpath(posixpath.join(folder, match.group(1)))
-            if inside != ".." and not inside.startswith("../"):
-                return "" if inside == "." else inside
+        path = _docs_path(read(posixpath.join(folder, name)) or "")
+        if path is not None:
+            inside = posixpath.normpath(posixpath.join(folder, path))
+            return "" if inside == "." else inside
     return posixpath.join(folder, "docs")
 
 
-def _docs_options(config: str) -> str:
-    """The text of a Docusaurus config's first ``docs: {...}`` options, its braces
-    counted (those in its functions too), or ``""``."""
-    opened = _DOCS_OPEN.search(config)
+def _docs_path(config: str) -> str | None:
+    """The ``path`` of a Docusaurus config's first ``docs: {...}`` options, when a
+    plain string."""
+    code = blank_js(config)
+    opened = _DOCS_OPEN.search(code)
     if opened is None:
-        return ""
-    depth = 0
-    for at in range(opened.end() - 1, len(config)):
-        depth += {"{": 1, "}": -1}.get(config[at], 0)
-        if depth == 0:
-            return config[opened.end() : at]
-    return ""
+        return None
+    at = js_option(blank_js(code, strings=True), opened.end() - 1, "path")
+    value = _JS_STRING.match(code, at) if at is not None else None
+    return value.group(2).strip() if value and value.group(2).strip() else None
 
 
 def pruned(nodes: list[Any]) -> list[Any]:

@@ -31,8 +31,10 @@ from kas_tui.features.importing.toc_formats import (
     URL,
     blank_js,
     js_literal,
+    js_option,
     load_lined,
     sidebar_title,
+    without_spreads,
 )
 
 #: What a slug may name: the page itself, or a folder's index page.
@@ -82,22 +84,37 @@ def starlight_config(
     if call is None:
         return None
     root = posixpath.normpath(posixpath.join(posixpath.dirname(path), CONTENT_ROOT))
-    at = _option(blank_js(code, strings=True), call.end() - 1, "sidebar")
+    at = js_option(blank_js(code, strings=True), call.end() - 1, "sidebar")
     if at is None:
         return [], root  # Starlight's own sidebar: every page, by folder
     line = code.count("\n", 0, at) + 1
-    literal = _array_at(code, at)
+    plain, spreads = without_spreads(code)
+    literal = _array_at(plain, at)
     data = None
     if literal is not None:
         data, error = load_lined(literal)
         data = data if error is None else None
     if not isinstance(data, list):
         problems.append(
-            f"{path}:{line}: its Starlight sidebar is built by code (no plain list after "
-            "sidebar:): not read; the folders are the tree"
+            f"{path}:{line}: its Starlight sidebar is no plain list in this file (built by "
+            "code, or imported from another): not read; the folders are the tree"
         )
         return [], root
+    # entries code makes inside the literal (a plugin's links): said, the rest read
+    opened = len(literal) - len(literal.lstrip())  # the literal keeps its offsets
+    inside = [s for s in spreads if opened < s < len(literal)]
+    problems += [
+        f"{path}:{code.count(chr(10), 0, s) + 1}: entries made by code (...{_name(text, s)}) "
+        "are not read; the pages they list go by their folders"
+        for s in inside
+    ]
     return _Sidebar(path, [root], files, problems, node).entries(data, True), root
+
+
+def _name(text: str, at: int) -> str:
+    """The function or variable a spread at ``at`` of ``text`` expands."""
+    found = _VARIABLE.match(text, at + 3)
+    return found.group() if found else ""
 
 
 def starlight_about(text: str) -> tuple[str | None, str | None]:
@@ -110,31 +127,10 @@ def starlight_about(text: str) -> tuple[str | None, str | None]:
     bare = blank_js(code, strings=True)
     found: list[str | None] = []
     for key in ("title", "description"):
-        at = _option(bare, call.end() - 1, key)
+        at = js_option(bare, call.end() - 1, key)
         value = _STRING.match(code, at) if at is not None else None
         found.append(" ".join(value.group(2).split()) or None if value else None)
     return found[0], found[1]
-
-
-def _option(bare: str, opened: int, key: str) -> int | None:
-    """Where the value of the option ``key`` of the object opening at ``opened`` starts
-    (its own option, not one of an object inside it); ``None`` when it has none.
-    ``bare``: the code with comments and strings blanked."""
-    depth = 0
-    pattern = re.compile(rf"{re.escape(key)}\s*:\s*")
-    for at in range(opened, len(bare)):
-        char = bare[at]
-        if char in "{[(":
-            depth += 1
-        elif char in "}])":
-            depth -= 1
-            if depth == 0:
-                return None
-        elif depth == 1 and char == key[0] and bare[at - 1] in " \t\n{,":
-            found = pattern.match(bare, at)
-            if found:
-                return found.end()
-    return None
 
 
 def _array_at(code: str, start: int) -> str | None:

@@ -41,7 +41,8 @@ def translations(pages: Collection[str]) -> dict[str, str]:
         # the default language: the parent's own pages, or an English folder's, the
         # more of them (FastAPI's docs/ holds one page beside en/, es/, ...)
         choices = {parent: _stems(pages, prefix, exclude=tagged)}
-        choices.update({f: _stems(pages, f + "/") for f in sorted(tagged) if is_english(f)})
+        english = [f for f in sorted(tagged) if is_english(posixpath.basename(f))]
+        choices.update({f: _stems(pages, f + "/") for f in english})
         default = max(choices, key=lambda f: (len(choices[f]), f == parent))
         stems = choices[default]
         if not stems:

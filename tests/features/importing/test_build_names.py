@@ -61,3 +61,21 @@ def test_a_folders_landing_page_is_listed_first_in_its_index(tmp_path: Path) -> 
     # the first entry stands before any section heading
     first = ops.entries[0]
     assert all(s.line > first.line for s in ops.sections if s.level == 2)
+
+
+def test_frontmatter_after_blank_lines_is_the_pages_own(tmp_path: Path) -> None:
+    """Biome's pages open with a blank line above their frontmatter, which the site
+    reads: the description was "Title: Getting Started description: Learn how..."."""
+    pkg = _built(
+        tmp_path,
+        {
+            "guide.mdx": "\n---\ntitle: Getting Started\ndescription: Learn how to set up a "
+            "new project.\n---\n\nBiome is best installed as a development dependency.\n",
+            # a thematic break after a blank line, then prose: no frontmatter, read as it is
+            "notes.md": "\n---\n\nA paragraph between two rules.\n\n---\n",
+        },
+    )
+    root = parse_index((pkg.root / "index.md").read_text("utf-8"))
+    said = {e.title: e.description for e in root.entries}
+    assert said["Getting Started"] == "Learn how to set up a new project."
+    assert "Notes" in said

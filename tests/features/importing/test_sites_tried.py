@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from kas_tui.core.okf.index import parse_index
 from kas_tui.core.package import Package
 from kas_tui.features.check import check
 from kas_tui.features.importing.build import BuildResult, build

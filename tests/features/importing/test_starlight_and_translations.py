@@ -165,8 +165,8 @@ def test_a_sidebar_kept_in_a_const_is_read_and_one_built_by_code_is_said(tmp_pat
     toc = read_toc("astro.config.mjs", lambda r: (root / r).read_text("utf-8"), names)
     assert toc is not None and toc.roots == [] and toc.docs_dir == "src/content/docs"
     assert toc.problems == [
-        "astro.config.mjs:1: its Starlight sidebar is built by code (no plain list after "
-        "sidebar:): not read; the folders are the tree"
+        "astro.config.mjs:1: its Starlight sidebar is no plain list in this file (built by "
+        "code, or imported from another): not read; the folders are the tree"
     ]
     # no sidebar: Starlight lists every page by folder; the content folder still counts
     plain = "export default { integrations: [starlight({ title: 'X' })] };\n"
@@ -257,3 +257,110 @@ def test_a_starlight_repository_builds_into_its_sidebars_tree_in_one_language(
     # a site-absolute link (/start/create-project/) leads to the page
     broken = [f.message for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
     assert broken == [], broken
+
+
+def test_a_tab_indented_sidebar_with_entries_code_makes_is_read_around_them(
+    tmp_path: Path,
+) -> None:
+    """withastro/starlight's config is indented with tabs (YAML refuses them: the
+    sidebar was said to be "built by code"); Biome's holds one ``...makeLinks([...])``
+    among its literal entries (the whole sidebar was thrown away)."""
+    config = (
+        "export default defineConfig({\n"
+        "\tintegrations: [\n"
+        "\t\tstarlight({\n"
+        "\t\t\tsidebar: [\n"
+        "\t\t\t\t{\n"
+        "\t\t\t\t\tlabel: 'Start Here',\n"
+        "\t\t\t\t\titems: ['getting-started', 'manual-setup'],\n"
+        "\t\t\t\t},\n"
+        "\t\t\t\t...makeChangelogsSidebarLinks([\n"
+        "\t\t\t\t\t{ type: 'all', base: 'changelog', label: 'Changelog' },\n"
+        "\t\t\t\t]),\n"
+        "\t\t\t\t{ label: 'Guides', autogenerate: { directory: 'guides' } },\n"
+        "\t\t\t],\n"
+        "\t\t}),\n"
+        "\t],\n"
+        "});\n"
+    )
+    files = {
+        "astro.config.mjs": config,
+        "src/content/docs/getting-started.mdx": page("Getting Started"),
+        "src/content/docs/manual-setup.mdx": page("Manual Setup"),
+        "src/content/docs/guides/pages.mdx": page("Pages"),
+        "src/content/docs/changelog/v1.mdx": page("Changelog v1"),
+    }
+    root = write_sources(tmp_path / "src", files)
+    names = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    toc = read_toc("astro.config.mjs", lambda r: (root / r).read_text("utf-8"), names)
+    assert toc is not None
+    docs = "src/content/docs/"
+    assert [p.removeprefix(docs) for p in toc.order()] == [
+        "getting-started.mdx",
+        "manual-setup.mdx",
+        "guides/pages.mdx",
+    ]
+    assert toc.problems == [
+        "astro.config.mjs:9: entries made by code (...makeChangelogsSidebarLinks) are not "
+        "read; the pages they list go by their folders"
+    ]
+
+
+def test_a_sidebar_imported_from_another_file_is_said(tmp_path: Path) -> None:
+    """withastro/docs writes ``sidebar,`` (a shorthand property, imported from
+    ``astro.sidebar.ts``): it was taken for no sidebar, and nothing was said."""
+    config = (
+        "import { sidebar } from './astro.sidebar';\n"
+        "export default { integrations: [starlight({ title: 'Docs', sidebar, })] };\n"
+    )
+    root = write_sources(
+        tmp_path / "src", {"astro.config.ts": config, "src/content/docs/a.md": page("A")}
+    )
+    names = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    toc = read_toc("astro.config.ts", lambda r: (root / r).read_text("utf-8"), names)
+    assert toc is not None and toc.roots == []
+    assert toc.problems == [
+        "astro.config.ts:2: its Starlight sidebar is no plain list in this file (built by "
+        "code, or imported from another): not read; the folders are the tree"
+    ]
+
+
+def test_an_english_folder_below_the_root_is_the_default_language() -> None:
+    """withastro/docs keeps every language in ``src/content/docs/<lang>/``: the English
+    folder was recognised only at the root, so no translation was left out."""
+    pages = [
+        "src/content/docs/en/a.mdx",
+        "src/content/docs/en/b.mdx",
+        "src/content/docs/fr/a.mdx",
+        "src/content/docs/zh-cn/b.mdx",
+    ]
+    assert translations(pages) == {
+        "src/content/docs/fr": "src/content/docs/en",
+        "src/content/docs/zh-cn": "src/content/docs/en",
+    }
+
+
+def test_an_astro_site_in_one_language_folder_has_that_folder_as_its_root(
+    tmp_path: Path,
+) -> None:
+    """After its translations are left out, withastro/docs's pages all sit in
+    ``src/content/docs/en``: the root listed "Content", then "Docs", then "En"."""
+    config = "export default { integrations: [starlight({ title: 'Docs' })] };\n"
+    files = {
+        "astro.config.mjs": config,
+        "package.json": "{}",
+        "src/content/docs/en/getting-started.mdx": page("Getting started"),
+        "src/content/docs/en/guides/routing.mdx": page("Routing"),
+        "src/content/docs/en/guides/images.mdx": page("Images"),
+        "src/content/docs/fr/getting-started.mdx": page("Pour commencer"),
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    assert sorted(pkg.documents) == [
+        "getting-started.md",
+        "guides/images.md",
+        "guides/routing.md",
+    ]
+    assert (tmp_path / "kb" / "index.md").read_text("utf-8").splitlines()[3] == "# Docs"

@@ -1,0 +1,71 @@
+"""What a Docusaurus config says about where its docs are, read as text and never run:
+apache/rocketmq-site's docs options name a version's ``path`` too, and jestjs/jest's
+``website/`` keeps its docs in ``../docs``."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from kas_tui.features.importing.build import build
+from kas_tui.features.importing.build_manifest import BuildError
+from kas_tui.features.importing.toc_formats import docusaurus_docs_dir
+from tests.helpers.build_sources import write_sources
+
+NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
+SIDEBARS = '{"docs": ["intro"]}\n'
+
+
+def docs_dir(config: str) -> str:
+    files = {"docusaurus.config.js": config, "sidebars.json": SIDEBARS}
+    return docusaurus_docs_dir("sidebars.json", files.get, files)
+
+
+def test_the_docs_options_own_path_not_a_versions() -> None:
+    """The docs folder was read as ``/4.x``, a version's path."""
+    config = """module.exports = {
+  presets: [['classic', {
+    docs: {
+      sidebarPath: require.resolve('./sidebars.json'),
+      versions: { current: { label: '5.0', path: '/4.x' } },
+      path: 'manual',
+    },
+  }]],
+};
+"""
+    assert docs_dir(config) == "manual"
+    without = config.replace("      path: 'manual',\n", "")
+    assert docs_dir(without) == "docs"  # none of its own: docs beside the sidebars
+    assert docs_dir("module.exports = {docs: {path: '../docs'}};") == "../docs"
+
+
+def test_docs_outside_the_source_are_said_and_the_rest_is_built(tmp_path: Path) -> None:
+    config = "module.exports = {presets: [['classic', {docs: {path: '../docs'}}]]};\n"
+    files = {
+        "docusaurus.config.js": config,
+        "sidebars.json": SIDEBARS,
+        "blog/2024-01-01-release.md": "# Jest 30\n\nJest 30 is out with faster runs.\n",
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    assert (
+        "sidebars.json:1: its config keeps the docs in ../docs, outside the source: the "
+        "sidebars were not read; build from the folder holding the docs"
+    ) in result.notes
+
+
+def test_a_build_left_with_no_pages_says_why(tmp_path: Path) -> None:
+    """Every page outside the site's docs folder: the error said "none of its 0 files
+    could be converted", and the notes saying why were never shown."""
+    files = {
+        "docusaurus.config.js": "module.exports = {docs: {path: 'docs'}};\n",
+        "sidebars.json": SIDEBARS,
+        "website/page.md": "# A page\n\nOutside the docs folder.\n",
+    }
+    with pytest.raises(BuildError) as caught:
+        build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    message = str(caught.value)
+    assert "no pages left to build" in message
+    assert "outside its docs folder docs/; left out" in message
