@@ -20,6 +20,11 @@ _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _ATTR = r"(?:[#.][\w:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+))"
 _ATTR_LIST = re.compile(rf"\s*\{{:?\s*{_ATTR}(?:\s+{_ATTR})*\s*\}}\s*$")
 _ICON = re.compile(r":(?:octicons|material|fontawesome|simple|twemoji)-[\w-]+:")
+#: A link reference definition (``[LF-Japan]: <https://...>``): where a link leads.
+_REF_DEFINITION = re.compile(r"\[[^\]]+\]:\s*\S")
+#: A Hugo shortcode: a template call the site renders (``{{% param title %}}``,
+#: ``{{< figure src="x.png" >}}``), no words of the page.
+_SHORTCODE = re.compile(r"\{\{[<%].*?[%>]\}\}")
 _INLINE_ATTRS = re.compile(rf"\{{:?\s*{_ATTR}(?:\s+{_ATTR})*\s*\}}")
 #: A pymdownx.blocks line, ``/// note | Title`` or ``//// tab | Python 3.10+``, and its
 #: closing ``///``: a callout's body is no description, as ``!!! note``'s is not; a
@@ -116,7 +121,7 @@ def inline_text(text: str) -> str:
     if "[" in text:
         text = _FOOTNOTE.sub("", text)
     if "{" in text:  # an attribute list: "[get help](help.md){.internal-link target=_blank}"
-        text = _INLINE_ATTRS.sub("", text)
+        text = _SHORTCODE.sub(" ", _INLINE_ATTRS.sub("", text))
     if ":" in text:  # an icon's shortcode (pymdownx.emoji): ":octicons-book-16:"
         text = _ICON.sub(" ", text)
     if "<" in text:
@@ -204,6 +209,9 @@ def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
             continue
         if _ADMONITION.match(stripped):
             yield from flush()
+            continue
+        if not para and stripped.startswith("[") and _REF_DEFINITION.match(stripped):
+            yield from flush()  # a link reference definition ("[blog]: /blog/"): no text
             continue
         if line.startswith(("    ", "\t")) and not para:
             continue  # an indented code block

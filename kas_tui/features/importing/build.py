@@ -72,7 +72,7 @@ from kas_tui.features.importing.source_meta import (
 from kas_tui.features.importing.source_walk import walk_source
 from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.features.importing.toc_docsets import with_other_tocs
-from kas_tui.features.importing.translations import translations
+from kas_tui.features.importing.translations import translated_pages, translations
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 
 #: Failures a second try on the same bytes cannot change (a timeout or a missing
@@ -394,6 +394,13 @@ class _Builder(
         same pages in other languages are no more knowledge, and a package of one
         language is built from that language's folder alone."""
         found = translations(documents)
+        named = translated_pages(documents)
+        if named:
+            self.result.notes.append(
+                f"{len(named):,} pages named by their language ({next(iter(named))}, ...) "
+                "translate the pages beside them; left out"
+            )
+            documents = [d for d in documents if d not in named]
         if not found:
             return documents, assets
         inside = tuple(f + "/" for f in found)

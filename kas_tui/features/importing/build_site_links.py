@@ -30,7 +30,7 @@ def _loose_key(path: str) -> str:
 
 #: What a page served at a path is made from: ``/guide/app/`` is ``guide/app.md``, or
 #: ``guide/app/index.md`` (or ``.mdx``), or a docfx YAML page ``guide/app.yml``.
-_SERVED_AS = (".md", "/index.md", ".mdx", "/index.mdx", ".yml")
+_SERVED_AS = (".md", "/index.md", "/_index.md", ".mdx", "/index.mdx", ".yml")
 #: A Docusaurus link naming a page's file: looked for beside the page, then from the
 #: docs folder (as Docusaurus resolves it).
 _DOCUSAURUS_FILES = (".md", ".mdx")
@@ -101,11 +101,12 @@ class SiteLinksMixin:
         URL: MkDocs serves ``docs/async.md`` at ``/async/``, so its
         ``../advanced/transports`` is ``docs/advanced/transports.md``; Docusaurus
         serves ``docs/cli.md`` at ``/docs/cli``, so its ``configuration`` is the page
-        beside it (or the page whose ``id:`` it is); Starlight serves as MkDocs does."""
-        if self.toc is None or self.toc.kind not in ("mkdocs", "docusaurus", "starlight"):
+        beside it (or the page whose ``id:`` it is); Starlight and Hugo serve as MkDocs
+        does (Hugo's section page, ``_index.md``, at its folder)."""
+        if self.toc is None or self.toc.kind not in ("mkdocs", "docusaurus", "starlight", "hugo"):
             return None
         stem = posixpath.splitext(doc.source)[0]
-        if self.toc.kind == "docusaurus" or posixpath.basename(stem) == "index":
+        if self.toc.kind == "docusaurus" or posixpath.basename(stem) in ("index", "_index"):
             page = posixpath.dirname(stem)  # Docusaurus serves docs/cli.md at /docs/cli
         else:
             page = stem  # MkDocs serves docs/async.md at /async/

@@ -27,6 +27,7 @@ from typing import Any
 from kas_tui.core.fileio import open_regular, read_regular, special_kind
 from kas_tui.features.importing import charsets
 from kas_tui.features.importing.properties import document_properties
+from kas_tui.features.importing.toc_hugo import toml_front_matter
 from kas_tui.text.mdx import without_module_code
 from kas_tui.text.wording import size_text
 
@@ -347,23 +348,14 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
             "corrupt", f"its frontmatter cannot be read{where}: {exc.message}; fix it and retry"
         ) from None
     mdx = path.suffix.lower() == ".mdx"  # its import lines and {/* */} are not shown
-    if parsed is None:
-        body = without_module_code(text) if mdx else text
-        return Converted(path, body, "markdown", "", 0, 0.0, encoding=encoding)
+    if parsed is None:  # no YAML frontmatter: Hugo's TOML (+++), else none
+        front, start = toml_front_matter(text) or (None, 0)
+        body = without_module_code(text[start:]) if mdx else text[start:]
+        return Converted(path, body, "markdown", "", 0, 0.0, frontmatter=front, encoding=encoding)
     yaml_text = text[parsed.block.yaml_start : parsed.block.yaml_end]
-    body = text[parsed.block.end :]
-    body = without_module_code(body) if mdx else body
-    return Converted(
-        path,
-        body,
-        "markdown",
-        "",
-        0,
-        0.0,
-        frontmatter=parsed.data,
-        frontmatter_text=yaml_text,
-        encoding=encoding,
-    )
+    body = without_module_code(text[parsed.block.end :]) if mdx else text[parsed.block.end :]
+    front = {"frontmatter": parsed.data, "frontmatter_text": yaml_text}
+    return Converted(path, body, "markdown", "", 0, 0.0, **front, encoding=encoding)
 
 
 def _from_rst(path: Path, data: bytes) -> Converted:

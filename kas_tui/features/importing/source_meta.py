@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from kas_tui.features.importing.toc_hugo import hugo_about, is_hugo_config
 from kas_tui.features.importing.toc_starlight import is_astro_config, starlight_about
 
 #: Repository files that describe the repository, not the subject: kept as assets at
@@ -280,6 +281,7 @@ def site_about(
     files = list(files)
     names = sorted(f for f in files if "/" not in f)
     names += sorted(f for f in files if f.count("/") == 1)  # a site kept in website/
+    names += sorted(f for f in files if f.startswith("config/_default/"))  # Hugo's
     for rel in names:
         found = _config_about(rel.rsplit("/", 1)[-1].lower(), rel, read)
         if found is not None and any(found):
@@ -328,6 +330,8 @@ def _config_about(
         )
     elif is_astro_config(low):
         return starlight_about(read(rel) or "")
+    elif is_hugo_config(rel):  # a config with none of Hugo's keys is another tool's
+        return hugo_about(rel, read(rel) or "")
     elif low == "conf.py":  # Sphinx: read literally, never run
         match = re.search(r"^project\s*=\s*['\"]([^'\"]+)['\"]", read(rel) or "", re.M)
         return (match.group(1).strip() if match else None), None

@@ -46,6 +46,7 @@ from kas_tui.features.importing.toc_formats import (
     pruned,
     short,
 )
+from kas_tui.features.importing.toc_hugo import hugo_site, is_hugo_config
 from kas_tui.features.importing.toc_sphinx import sphinx_roots
 from kas_tui.features.importing.toc_starlight import (
     is_astro_config,
@@ -239,6 +240,8 @@ def _kind(path: str) -> str | None:
         return "starlight"
     if is_astro_config(name):
         return "astro"
+    if is_hugo_config(path):
+        return "hugo"
     if name == SIDEBAR:
         return "wiki-sidebar"
     if name == ORDER:
@@ -260,6 +263,7 @@ _RANK = {
     "sphinx": 6,
     "starlight": 7,
     "astro": 8,
+    "hugo": 9,
 }
 
 
@@ -292,7 +296,13 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
     base = wrapper.count("/")
     for depth in (0, 1):  # a site kept in a folder of its own (website/sidebars.json)
         found = find_tocs(
-            f for f in files if f.startswith(wrapper) and f.count("/") == base + depth
+            f
+            for f in files
+            if f.startswith(wrapper)
+            and (
+                f.count("/") == base + depth
+                or (not depth and f.startswith(f"{wrapper}config/_default/"))  # Hugo's
+            )
         )
         if depth and len({posixpath.dirname(f) for f in found}) != 1:
             break  # several folders with TOCs of their own (docsets): none is the whole's
@@ -340,6 +350,9 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
     if kind == "starlight":
         found = starlight_roots(path, text, reader.files, reader.problems, TocNode)
         return None if found is None else Toc(path, kind, pruned(found), reader.problems)
+    if kind == "hugo":  # a Hugo site's config: its content folder's sections
+        site = hugo_site(path, read, reader.files, TocNode)
+        return None if site is None else Toc(path, kind, site[0], reader.problems, site[1])
     if kind == "astro":  # a Starlight site's config: its sidebar and content folder
         site = starlight_config(path, text, reader.files, reader.problems, TocNode)
         return None if site is None else Toc(path, "starlight", *site[:1], reader.problems, site[1])

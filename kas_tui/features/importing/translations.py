@@ -9,7 +9,8 @@ of its pages, and one at least, are pages of the default language's at the same 
 (their extensions aside). The default language's pages are those its parent holds
 outside such folders, or an English folder's when that holds more (folders named by
 country codes, "de", "fr", "it", with no "en" and nothing else beside them, translate
-nothing). A folder named ``it`` or
+nothing). A page named by its language beside the page it translates (``install.fr.md``
+beside ``install.md``) is one too (:func:`translated_pages`). A folder named ``it`` or
 ``id`` whose pages are its own is no translation: the pages decide, not the name.
 """
 
@@ -63,3 +64,23 @@ def _stems(pages: Collection[str], prefix: str, exclude: Collection[str] = ()) -
         if page.startswith(prefix) and not any(page.startswith(f + "/") for f in exclude):
             out.add(posixpath.splitext(page[len(prefix) :])[0])
     return out
+
+
+def translated_pages(pages: Collection[str]) -> dict[str, str]:
+    """Page translated by its name (``install.fr.md`` beside ``install.md`` or
+    ``install.en.md``, as Hugo and mkdocs-static-i18n name them) -> the page it
+    translates."""
+    have = set(pages)
+    found: dict[str, str] = {}
+    for page in pages:
+        folder, name = posixpath.split(page)
+        stem, ext = posixpath.splitext(name)
+        base, dot, tag = stem.rpartition(".")
+        if not dot or not base or not is_language_tag(tag) or is_english(tag):
+            continue
+        for other in (f"{base}{ext}", f"{base}.en{ext}"):
+            original = posixpath.join(folder, other)
+            if original in have:
+                found[page] = original
+                break
+    return found

@@ -364,3 +364,21 @@ def test_an_astro_site_in_one_language_folder_has_that_folder_as_its_root(
         "guides/routing.md",
     ]
     assert (tmp_path / "kb" / "index.md").read_text("utf-8").splitlines()[3] == "# Docs"
+
+
+def test_pages_named_by_their_language_are_translations() -> None:
+    """Hugo and mkdocs-static-i18n can name a translation by a suffix instead."""
+    from kas_tui.features.importing.translations import translated_pages
+
+    pages = [
+        "docs/install.md",
+        "docs/install.fr.md",
+        "docs/setup.en.md",
+        "docs/setup.pt-br.md",
+        "docs/release.v2.md",  # no language
+        "docs/lonely.de.md",  # nothing it translates
+    ]
+    assert translated_pages(pages) == {
+        "docs/install.fr.md": "docs/install.md",
+        "docs/setup.pt-br.md": "docs/setup.en.md",
+    }

@@ -1,0 +1,232 @@
+"""A Hugo site: its content folder is the pages, its sections the tree.
+
+Hugo publishes what is in its content folder (``contentDir``, ``content`` unless the
+config says otherwise; a multilingual site's default language may have a folder of its
+own, ``languages.en.contentDir: content/en``, or a folder named by it that the site's
+module mounts as its content, ``content/en``), read from ``hugo.toml`` (or ``.yaml``,
+``.json``), an older ``config.toml``, or ``config/_default/`` (read, never run). Its
+menus are built from that folder: a section is a folder with an ``_index.md`` (its
+``linkTitle``, else its ``title``, names it); a folder with an ``index.md`` is a page
+(a leaf bundle: the page and its images); pages and sections are ordered by their
+front matter's ``weight`` (none last), then by title, as Hugo orders them. Front matter
+is YAML (``---``), TOML (``+++``) or JSON. A ``config.*`` with none of Hugo's keys
+(``baseURL``, ``languageCode``, ``theme``, ``module``, ``contentDir``, ...) is another
+tool's, and no site.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import posixpath
+import re
+from collections.abc import Callable, Collection
+from typing import Any
+
+import tomllib
+import yaml
+
+from kas_tui.features.importing.translations import translated_pages
+
+#: Hugo's config files, at the site's root or in ``config/_default/``.
+CONFIG_NAMES = frozenset(
+    f"{stem}.{ext}" for stem in ("hugo", "config") for ext in ("toml", "yaml", "yml", "json")
+)
+#: Keys only a Hugo config has: a ``config.yaml`` without one is another tool's.
+_HUGO_KEYS = frozenset(
+    {
+        "baseurl",
+        "languagecode",
+        "defaultcontentlanguage",
+        "contentdir",
+        "theme",
+        "module",
+        "params",
+        "taxonomies",
+        "permalinks",
+        "markup",
+        "enablerobotstxt",
+        "languages",
+    }
+)
+_PAGES = (".md", ".markdown")
+_SECTION = "_index"
+_BUNDLE = "index"
+_FRONT = re.compile(r"\A(---|\+\+\+)[ \t]*\n(.*?)\n\1[ \t]*(?:\n|\Z)", re.S)
+
+
+def is_hugo_config(path: str) -> bool:
+    """Whether ``path`` may be a Hugo config: by name, at a folder's top or in its
+    ``config/_default/``."""
+    name = posixpath.basename(path).lower()
+    if name not in CONFIG_NAMES:
+        return False
+    folder = posixpath.dirname(path)
+    return not folder or "/" not in folder or folder.endswith("config/_default")
+
+
+def hugo_site(
+    path: str,
+    read: Callable[[str], str | None],
+    files: Collection[str],
+    node: Callable[..., Any],
+) -> tuple[list[Any], str] | None:
+    """The tree of the Hugo site ``path`` configures, as nodes made by ``node(title,
+    path, children, line)``, and its pages' folder; ``None`` when ``path`` is no Hugo
+    config or the folder holds no page."""
+    config = _config(path, read(path) or "")
+    if config is None:
+        return None
+    site = posixpath.dirname(path)
+    if site.endswith("config/_default"):
+        site = posixpath.dirname(posixpath.dirname(site))
+    content = str(config.get("contentDir") or "content").strip("/")
+    default = str(config.get("defaultContentLanguage") or "en")
+    languages = config.get("languages")
+    own = languages.get(default) if isinstance(languages, dict) else None
+    if isinstance(own, dict) and isinstance(own.get("contentDir"), str):
+        content = own["contentDir"].strip("/")
+    root = posixpath.normpath(posixpath.join(site, content))
+    root = "" if root == "." else root
+    if root == ".." or root.startswith("../"):
+        return None
+    prefix = root + "/" if root else ""
+    if any(f.startswith(f"{prefix}{default}/") for f in files):
+        # the default language's own folder (content/en), mounted as the content by the
+        # site's module config: its pages are the site's
+        root, prefix = f"{prefix}{default}", f"{prefix}{default}/"
+    pages = sorted(f for f in files if f.startswith(prefix) and f.lower().endswith(_PAGES))
+    pages = [p for p in pages if p not in translated_pages(pages)]  # another language's
+    if not pages:
+        return None
+    return _Sections(read, node).tree(prefix, pages), root
+
+
+def hugo_about(path: str, text: str) -> tuple[str | None, str | None] | None:
+    """The ``title`` and description (``params.description``, the default language's
+    too) a Hugo config gives its site; ``None`` when it is no Hugo config."""
+    config = _config(path, text)
+    if config is None:
+        return None
+
+    def said(value: Any) -> str | None:
+        return " ".join(value.split()) or None if isinstance(value, str) else None
+
+    params = config.get("params") if isinstance(config.get("params"), dict) else {}
+    languages = config.get("languages") if isinstance(config.get("languages"), dict) else {}
+    own = languages.get(str(config.get("defaultContentLanguage") or "en"))
+    own_params = own.get("params") if isinstance(own, dict) else None
+    described = said(params.get("description")) or (
+        said(own_params.get("description")) if isinstance(own_params, dict) else None
+    )
+    return said(config.get("title")), described
+
+
+def _config(path: str, text: str) -> dict[str, Any] | None:
+    """The config's mapping when it is Hugo's (by its name, or by a key only Hugo's
+    config has); ``None`` otherwise."""
+    data = _parse(path.lower().rsplit(".", 1)[-1], text)
+    if not isinstance(data, dict):
+        return None
+    hugo = posixpath.basename(path).lower().startswith("hugo.")
+    if not hugo and not {str(k).lower() for k in data} & _HUGO_KEYS:
+        return None
+    return data
+
+
+def _parse(kind: str, text: str) -> Any:
+    try:
+        if kind == "toml":
+            return tomllib.loads(text)
+        if kind == "json":
+            return json.loads(text)
+        return yaml.safe_load(text)
+    except (ValueError, yaml.YAMLError):  # tomllib's and json's errors are ValueErrors
+        return None
+
+
+def front_matter(text: str) -> dict[str, Any]:
+    """A Hugo page's front matter (YAML, TOML or JSON), ``{}`` when it has none or it
+    cannot be read (the page is then read as the build reads any page)."""
+    if text.startswith("{"):
+        try:
+            data, _end = json.JSONDecoder().raw_decode(text)
+        except ValueError:
+            return {}
+        return data if isinstance(data, dict) else {}
+    found = _FRONT.match(text)
+    if found is None:
+        return {}
+    data = _parse("toml" if found.group(1) == "+++" else "yaml", found.group(2))
+    return data if isinstance(data, dict) else {}
+
+
+def toml_front_matter(text: str) -> tuple[dict[str, Any], int] | None:
+    """A page's TOML front matter (``+++`` ... ``+++``, as Hugo writes it), its dates
+    as the text TOML wrote them, and where the body starts; ``None`` when it has none
+    or it is not TOML (the page is then read as any page is)."""
+    found = _FRONT.match(text)
+    if found is None or found.group(1) != "+++":
+        return None
+    data = _parse("toml", found.group(2))
+    return (_as_text(data), found.end()) if isinstance(data, dict) else None
+
+
+def _as_text(value: Any) -> Any:
+    """TOML's dates and times as ISO 8601 text, as frontmatter keeps them."""
+    if isinstance(value, dict):
+        return {str(k): _as_text(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_as_text(v) for v in value]
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    return value
+
+
+class _Sections:
+    def __init__(self, read: Callable[[str], str | None], node: Callable[..., Any]) -> None:
+        self.read = read
+        self.node = node
+
+    def meta(self, path: str) -> tuple[float, str]:
+        """A page's place among its siblings (its ``weight``; none last) and title."""
+        data = front_matter(self.read(path) or "")
+        weight = data.get("weight")
+        place = float(weight) if isinstance(weight, (int, float)) and weight else float("inf")
+        title = data.get("linkTitle") or data.get("title") or ""
+        return place, str(title)
+
+    def tree(self, prefix: str, pages: list[str]) -> list[Any]:
+        own: list[tuple[float, str, str, Any]] = []
+        below: dict[str, list[str]] = {}
+        for page in pages:
+            rest = page[len(prefix) :]
+            if "/" in rest:
+                below.setdefault(rest.split("/", 1)[0], []).append(page)
+            elif posixpath.splitext(rest)[0].lower() != _SECTION:
+                place, title = self.meta(page)
+                own.append((place, title.lower(), page, self.node(None, page, [], None)))
+        for name, inner in below.items():
+            folder = prefix + name + "/"
+            bundle = _named(inner, folder, _BUNDLE)
+            if bundle is not None:  # a leaf bundle: one page and its files
+                place, title = self.meta(bundle)
+                own.append((place, title.lower(), bundle, self.node(None, bundle, [], None)))
+                continue
+            section = _named(inner, folder, _SECTION)
+            place, title = self.meta(section) if section else (float("inf"), "")
+            children = self.tree(folder, inner)
+            if section is not None or children:
+                entry = self.node(title or None, section, children, None)
+                own.append((place, (title or name).lower(), folder, entry))
+        own.sort(key=lambda item: item[:3])
+        return [entry for *_key, entry in own]
+
+
+def _named(pages: list[str], folder: str, stem: str) -> str | None:
+    """The page ``folder`` holds directly whose name is ``stem`` (``_index.md``)."""
+    for page in pages:
+        rest = page[len(folder) :]
+        if "/" not in rest and posixpath.splitext(rest)[0].lower() == stem:
+            return page
+    return None

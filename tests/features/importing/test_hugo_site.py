@@ -1,0 +1,142 @@
+"""A Hugo site as open-telemetry/opentelemetry.io keeps it: ``config/_default/hugo.yaml``,
+each language's pages in ``content/<lang>/``, sections as folders with an ``_index.md``
+ordered by ``weight``, leaf bundles, YAML or TOML front matter, shortcodes.
+
+Built whole, it had made documents of ``package-lock.json``, a ``Makefile`` and 1,183
+``data/`` files, failed on ``archetypes/`` templates, built the 985 translated pages,
+titled the root "En", and resolved a page's relative links against its file instead of
+the URL Hugo serves it at."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from kas_tui.core.okf import frontmatter as fm
+from kas_tui.core.okf.index import parse_index
+from kas_tui.core.package import Package
+from kas_tui.features.check import check
+from kas_tui.features.importing.build import build
+from kas_tui.features.importing.toc import find_toc
+from kas_tui.features.importing.toc_hugo import hugo_about
+from kas_tui.text import prose
+from tests.helpers.build_sources import write_sources
+
+NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
+CONFIG = """\
+baseURL: https://opentelemetry.io
+title: OpenTelemetry
+theme: [docsy/theme]
+defaultContentLanguage: en
+languages:
+  en:
+    label: English
+    params:
+      description: The OpenTelemetry Project Site
+  fr:
+    label: Français
+"""
+
+
+def page(title: str, weight: int | None = None, body: str = "", link: str = "") -> str:
+    lines = [f"title: {title}"] + ([f"weight: {weight}"] if weight is not None else [])
+    lines += [f"linkTitle: {link}"] if link else []
+    return "---\n" + "\n".join(lines) + f"\n---\n\n{body or title + ' explains one part of it.'}\n"
+
+
+def otel_like() -> dict[str, str | bytes]:
+    en = "content/en/"
+    return {
+        "config/_default/hugo.yaml": CONFIG,
+        "package-lock.json": "{}",
+        "Makefile": "serve:\n\thugo serve\n",
+        "archetypes/default.md": '---\ntitle: {{ replace .Name "-" " " | title }}\n---\n',
+        "data/registry/x.yml": "name: x\n",
+        en + "_index.md": page("OpenTelemetry"),
+        en + "docs/_index.md": page("Documentation", 10, link="Docs"),
+        en + "docs/concepts/_index.md": page(
+            "OpenTelemetry Concepts",
+            170,
+            "Key concepts, and how to [get started](../getting-started/) or read the "
+            "[signals](/docs/concepts/signals/).",
+            link="Concepts",
+        ),
+        en + "docs/concepts/signals.md": page("Signals", 2),
+        en + "docs/concepts/context.md": page("Context propagation", 1),
+        en + "docs/concepts/context.fr.md": page("Propagation du contexte", 1),
+        en + "docs/getting-started/_index.md": page("Getting Started", 160),
+        en + "docs/getting-started/dev.md": '+++\ntitle = "Getting started for developers"\n'
+        "weight = 3\ndate = 2024-01-02\n+++\n\nWrite your first traces.\n",
+        en + "docs/demo/index.md": page("Demo", 180, "The demo {{% param title %}} shows it."),
+        en + "docs/demo/screen.png": b"\x89PNG\r\n\x1a\n",
+        en + "announcements/kubecon.md": page(
+            "KubeCon 2026",
+            body="{{% param title %}}\n\n[blog]: <{{% param blogPostURL %}}>\n"
+            "[kubecon]: https://www.cncf.io/kubecon\n",
+        ),
+        "content/fr/docs/_index.md": page("Documentation (fr)", 10),
+        "content/fr/docs/concepts/_index.md": page("Concepts (fr)", 170),
+    }
+
+
+def test_the_sections_by_weight_are_the_sites_tree(tmp_path: Path) -> None:
+    root = write_sources(tmp_path / "src", otel_like())
+    files = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    toc = find_toc(files, lambda r: (root / r).read_text("utf-8"))
+    assert toc is not None and toc.kind == "hugo" and toc.docs_dir == "content/en"
+    order = [p.removeprefix("content/en/") for p in toc.order()]
+    # weight first (none last), then title; a section's _index.md names and opens it; a
+    # leaf bundle (demo/index.md) is a page
+    assert order == [
+        "docs/_index.md",
+        "docs/getting-started/_index.md",
+        "docs/getting-started/dev.md",
+        "docs/concepts/_index.md",
+        "docs/concepts/context.md",
+        "docs/concepts/signals.md",
+        "docs/demo/index.md",
+        "announcements/kubecon.md",
+    ]
+    assert toc.sections()["content/en/docs/concepts/signals.md"] == ["Docs", "Concepts"]
+    assert hugo_about("config/_default/hugo.yaml", CONFIG) == (
+        "OpenTelemetry",
+        "The OpenTelemetry Project Site",
+    )
+    # another tool's config.yaml (no key only Hugo's has) is no site
+    assert hugo_about("config.yaml", "rules:\n  - a\n") is None
+
+
+def test_a_hugo_repository_builds_its_default_languages_content(tmp_path: Path) -> None:
+    result = build(
+        write_sources(tmp_path / "src", otel_like()), tmp_path / "kb", now=NOW, workers=1
+    )
+    assert result.errors == 0, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    docs = sorted(pkg.documents)
+    assert not [d for d in docs if "lock" in d or "makefile" in d.lower() or "registry" in d]
+    assert not [d for d in docs if "fr" in d.split("/")[0] or "archetype" in d]
+    assert not [d for d in docs if d.endswith(".fr.md") or "context-fr" in d]
+    assert any("pages named by their language" in n for n in result.notes), result.notes
+    assert (tmp_path / "kb" / "index.md").read_text("utf-8").splitlines()[3] == "# OpenTelemetry"
+    docs_index = parse_index((tmp_path / "kb" / "docs" / "index.md").read_text("utf-8"))
+    assert [e.title for e in docs_index.entries][:3] == [
+        "Documentation",
+        "Getting Started",
+        "OpenTelemetry Concepts",
+    ]
+    # TOML front matter is the page's own: its title, its date as text
+    dev = next(d for d in docs if d.endswith("dev.md"))
+    parsed = fm.parse((tmp_path / "kb" / dev).read_text("utf-8"))
+    assert parsed is not None and parsed.data["title"] == "Getting started for developers"
+    # relative links as Hugo serves the page (concepts/_index.md at /docs/concepts/),
+    # site-absolute ones from the content folder: none broken
+    broken = [f.message for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+    assert broken == [], broken
+
+
+def test_shortcodes_and_link_definitions_are_no_words() -> None:
+    text = "{{% param title %}}\n\n[blog]: <{{% param blogPostURL %}}>\n[k]: https://k.io\n"
+    assert [b.text for b in prose.blocks(text)] == []
+    said = [b.text for b in prose.blocks('The demo {{< figure src="a.png" >}} shows it.\n')]
+    assert said == ["The demo shows it."]
