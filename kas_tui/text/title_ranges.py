@@ -9,7 +9,11 @@ in title order, cut into runs that each fit, each named by where it starts and e
 and no index is left over its budget.
 
 A cut falls where the titles' first word changes when one is near (the "ActiveSync"
-titles stay together), so that a run's name says what it holds.
+titles stay together), so that a run's name says what it holds. The leading words most
+titles share ("Troubleshooting") name no run, and the titles without them are filed by
+their own first word, as a printed index files them; unless those others share
+leading words of their own: then each lead names a family ("No access key to No
+constant condition", "Use array literals to Use yield"), and none is dropped.
 """
 
 from __future__ import annotations
@@ -34,6 +38,11 @@ def title_ranges(members: Sequence[tuple[str, str]], capacity: int) -> list[Grou
     if len(members) < 2:
         return []
     shared = _shared_lead([title for _key, title in members])
+    rest = [title for _key, title in members if _after(title, shared) == title]
+    if shared and len(rest) >= 2 and _shared_lead(rest):
+        # the others are a family of their own words (Biome's "No access key" rules
+        # beside its "Use array literals" ones): each lead tells its family apart
+        shared = ()
     named = [(key, _after(title, shared)) for key, title in members]
     if sum(t[:1].isdigit() for _k, t in named) * 2 > len(named):  # "Table 00 to Table 34"
         named = list(members)  # a numbered series keeps the word it numbers
