@@ -39,6 +39,7 @@ from kas_tui.features.importing.toc_docfx import DocfxReader
 from kas_tui.features.importing.toc_formats import (
     SITE_PAGES,
     URL,
+    category_roots,
     docusaurus_docs_dir,
     docusaurus_ids,
     docusaurus_roots,
@@ -310,7 +311,9 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
             toc = read_toc(path, read, files)
             if toc is not None and (depth == 0 or toc.roots):
                 return toc
-    return None
+    problems: list[str] = []  # a Docusaurus docs folder without its site: its categories
+    roots = category_roots(files, read, problems, TocNode)
+    return Toc("", "docusaurus", roots, problems) if roots else None
 
 
 def _wrapper(files: Collection[str]) -> str:

@@ -69,3 +69,24 @@ def test_a_build_left_with_no_pages_says_why(tmp_path: Path) -> None:
     message = str(caught.value)
     assert "no pages left to build" in message
     assert "outside its docs folder docs/; left out" in message
+
+
+def test_a_docs_folder_built_without_its_site_follows_its_categories(tmp_path: Path) -> None:
+    """apache/rocketmq-site's ``docs/`` built alone (no ``sidebars.js`` in it): its
+    folders were bundles "00 introduction", "01 quickstart"; Docusaurus generates the
+    sidebar from their ``_category_.json`` labels and positions."""
+    from kas_tui.core.okf.index import parse_index
+
+    files = {
+        "00-introduction/_category_.json": '{"label": "基本概念", "position": 0}',
+        "00-introduction/01whychoose.md": "# 为什么选择RocketMQ\n\nRocketMQ 是一个消息队列。\n",
+        "01-quickstart/_category_.json": '{"label": "快速开始", "position": 1}',
+        "01-quickstart/01quickstart.md": "# 本地部署\n\n在本地部署 RocketMQ。\n",
+        "02-producer/01concept1.md": "# 基本概念\n\n生产者的基本概念。\n",
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    root = parse_index((tmp_path / "kb" / "index.md").read_text("utf-8"))
+    # labelled as their _category_.json says, in its positions; a folder without one
+    # by its name without the number prefix
+    assert [e.title for e in root.entries] == ["基本概念", "快速开始", "producer"]
