@@ -17,14 +17,23 @@ ISO_639_1 = frozenset(
     vo wa wo xh yi yo za zh zu
     """.split()  # noqa: SIM905 (a table of codes reads as one)
 )
+#: ISO 15924 scripts a language tag names (``zh-Hant``, ``sr-Latn``): the ones sites
+#: write; a four-letter word after a language code is otherwise no script ("no-semi").
+_SCRIPT_CODES = """arab beng cyrl deva ethi geor grek gujr guru hang hans hant hebr hira jpan kana
+    khmr knda kore laoo latn mlym mong mymr orya sinh taml telu thaa thai tibt"""
+SCRIPTS = frozenset(_SCRIPT_CODES.split())
 #: A language, then a script (``hant``), a region (``BR``, ``cn``) or an area (``419``).
-_TAG = re.compile(r"([a-z]{2})(?:[-_](?:[a-z]{4}|[a-z]{2}|\d{3}))?", re.IGNORECASE)
+_TAG = re.compile(r"([a-z]{2})(?:[-_]([a-z]{4}|[a-z]{2}|\d{3}))?", re.IGNORECASE)
 
 
 def is_language_tag(name: str) -> bool:
-    """Whether a folder's ``name`` is a language tag: ``fr``, ``zh-cn``, ``pt-BR``."""
+    """Whether a folder's ``name`` is a language tag: ``fr``, ``zh-cn``, ``pt-BR``,
+    ``zh-Hant``; not ``no-semi`` (a test's variant), whose "semi" is no script."""
     match = _TAG.fullmatch(name)
-    return match is not None and match.group(1).lower() in ISO_639_1
+    if match is None or match.group(1).lower() not in ISO_639_1:
+        return False
+    sub = (match.group(2) or "").lower()
+    return len(sub) != 4 or sub in SCRIPTS
 
 
 def is_english(name: str) -> bool:

@@ -80,7 +80,7 @@ from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 _FINAL_FAILURES = frozenset({"unsupported", "corrupt", "encrypted", "no-text"})
 #: What a docs site's file no converter reads is to the build.
 _SERVED = "no converter reads it; a file the site serves as it is, copied as an asset"
-_OUTSIDE = "files the site does not publish (its code, configs, README) are outside its docs folder"
+_OUTSIDE = "files are outside the docs folder the site builds its docs from"
 #: Docusaurus keeps its docs' earlier versions beside the current ones: published, but
 #: a package is one version of the docs (the current), so they are left out.
 _VERSIONED = frozenset({"versioned_docs", "versioned_sidebars"})
@@ -351,11 +351,11 @@ class _Builder(
                 + "; nothing was built"
             )
         documents, assets = self._find_includes(documents, assets)
-        documents, assets = self._without_translations(documents, assets)
         self.source_files = {*documents, *assets, *orders}
         self.toc = with_other_tocs(
             find_toc(self.source_files, self._read_source), self.source_files, self._read_source
         )
+        walked = len(self.result.notes)  # what the walk and the includes said
         if self.toc is not None:
             self.result.notes += self.toc.problems
         outside = set(self.toc.outside_docs([*documents, *assets])) if self.toc else set()
@@ -366,11 +366,21 @@ class _Builder(
                 self.result.notes.append(f"{len(older):,} {_OLDER}; left out")
             if left - older:
                 n = len(left - older)
-                self.result.notes.append(f"{n:,} {_OUTSIDE} {self.toc.docs_dir}/; left out")
+                self.result.notes.append(
+                    f"{n:,} {_OUTSIDE}, {self.toc.docs_dir}/ (its code, configs, README, "
+                    "a blog); left out"
+                )
             documents, assets = (
                 [d for d in documents if d not in left],
                 [a for a in assets if a not in left],
             )
+            # what the walk said of files outside the docs (an empty test fixture) is moot
+            notes = self.result.notes
+            said = [n.split(": ", 1)[0].rsplit(":", 1)[0] for n in notes[:walked]]
+            moot = set(self.toc.outside_docs(p for p in said if "/" in p))
+            kept = [n for n, p in zip(notes[:walked], said, strict=True) if p not in moot]
+            self.result.notes = kept + notes[walked:]
+        documents, assets = self._without_translations(documents, assets)
         themed = set()
         if self.toc is not None:  # a theme's templates, files the site serves as they are
             themed = self.toc.theme_files(documents) | self.toc.static_files(documents)

@@ -339,8 +339,10 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
         return sorted(bundles, key=lambda f: (-depth(f), f)), docs_in, subs_in
 
     def _read_source(self, rel: str) -> str | None:
+        """A source file's text (a byte-order mark, as Windows tools write one before
+        docfx.json, is none of it); ``None`` when it cannot be read."""
         try:
-            return read_regular(self.source / rel).decode("utf-8", errors="replace")
+            return read_regular(self.source / rel).decode("utf-8-sig", errors="replace")
         except OSError:
             return None
 

@@ -97,11 +97,11 @@ _REDIRECTS = re.compile(r"^[._]?(?:[\w-]+[._-])?redirect(?:s|ion)?(?:\.(?:json|y
 def is_site_config(rel: str) -> bool:
     """Whether a source file configures the docs site (``mkdocs.yml``, ``docfx.json``,
     a Docusaurus or Jekyll config, a wiki's ``_Sidebar.md``, ``_Footer.md`` or
-    ``_Header.md`` at the root), is a table of contents (``toc.yml``, ``TOC.md``
-    anywhere) or a map of moved pages (``redirects.json`` anywhere)."""
+    ``_Header.md`` at the root; ``docfx.json`` anywhere), is a table of contents
+    (``toc.yml``, ``TOC.md`` anywhere) or a map of moved pages (``redirects.json`` anywhere)."""
     name = rel.rsplit("/", 1)[-1].lower()
-    if _TOC.match(name) or _REDIRECTS.match(name):
-        return True
+    if _TOC.match(name) or _REDIRECTS.match(name) or name == "docfx.json":
+        return True  # docfx.json configures a site wherever it is (dotnet/docfx's docs/)
     return "/" not in rel and bool(_SITE_CONFIG.match(name))
 
 

@@ -370,7 +370,19 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
         if not found or len(found) == 1 and not reader.problems:
             return None  # no Markdown root document, or one without a toctree
         return Toc(path, kind, found, reader.problems, posixpath.dirname(path))
-    return Toc(path, kind, reader.docfx(path, text, ()), reader.problems)
+    return Toc(path, kind, reader.docfx(path, text, ()), reader.problems, _docfx_home(path, files))
+
+
+def _docfx_home(toc: str, files: Collection[str]) -> str:
+    """The folder of the ``docfx.json`` nearest above a docfx TOC (``docs/`` of
+    dotnet/docfx, whose repository holds its code and test fixtures beside it): the
+    site's own folder; "" at the root or without one."""
+    folder = posixpath.dirname(toc)
+    while folder:
+        if posixpath.join(folder, "docfx.json") in files:
+            return folder
+        folder = posixpath.dirname(folder)
+    return ""
 
 
 class _Reader(DocfxReader):

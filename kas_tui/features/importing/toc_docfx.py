@@ -1,7 +1,9 @@
 """docfx's tables of contents: ``toc.yml`` (items with ``name``, ``href``, ``items``,
 ``topicHref`` and ``tocHref``; an ``href`` to another ``toc.yml``/``TOC.md`` or to a
 folder nests that table of contents there, loops are problems) and ``TOC.md``
-(headings ``# [Title](href)`` or ``## Title``, nested by level). Mixed into
+(headings ``# [Title](href)`` or ``## Title``, nested by level). A ``toc.yml`` item with
+a name and nothing else heads the items after it (docfx's own docs: "Get started",
+"Essentials", "Advanced"), as docfx shows it. Mixed into
 :mod:`.toc`'s reader, which gives it ``read``, ``files``, ``problems`` and ``node``.
 """
 
@@ -19,6 +21,10 @@ _MD_LINK = re.compile(
     r"""^\[(?P<title>[^\]]*)\]\(\s*(?P<href><[^>]*>|[^)\s]*)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)$"""
 )
 _DOCFX_NESTED = ("toc.yml", "toc.yaml", "toc.md")
+
+
+#: What a toc item may link by.
+_LINKS = ("href", "tocHref", "topicHref")
 
 
 class DocfxReader:
@@ -63,6 +69,7 @@ class DocfxReader:
         nodes: list[Any] = []
         folder = posixpath.dirname(path)
         lines = getattr(items, "lines", [])
+        header = None  # a name alone heads the items after it, as docfx shows it
         for index, item in enumerate(items if isinstance(items, list) else []):
             line = getattr(item, "line", lines[index] if index < len(lines) else None)
             if not isinstance(item, dict):
@@ -73,8 +80,12 @@ class DocfxReader:
                 continue
             title = str(item["name"]) if item.get("name") is not None else None
             node = self.node(title, None, [], line, None if len(chain) == 1 else path)
+            if title and not any(item.get(k) for k in (*_LINKS, "items")):
+                header = node
+                nodes.append(header)
+                continue
             node.children = self._docfx_items(item.get("items"), path, chain)
-            for key in ("href", "tocHref", "topicHref"):
+            for key in _LINKS:
                 href = item.get(key)
                 if not isinstance(href, str) or not href.strip() or URL.match(href.strip()):
                     continue
@@ -102,8 +113,8 @@ class DocfxReader:
                         "the href or add the page"
                     )
             if node.path or node.children:
-                nodes.append(node)
-        return nodes
+                (header.children if header is not None else nodes).append(node)
+        return [n for n in nodes if n.path or n.children]
 
     def _nested(self, target: str) -> str | None:
         """The table of contents ``target`` names: a toc file, or a folder's toc."""

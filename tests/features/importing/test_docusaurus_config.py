@@ -68,7 +68,7 @@ def test_a_build_left_with_no_pages_says_why(tmp_path: Path) -> None:
         build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
     message = str(caught.value)
     assert "no pages left to build" in message
-    assert "outside its docs folder docs/; left out" in message
+    assert "outside the docs folder the site builds its docs from, docs/" in message
 
 
 def test_a_docs_folder_built_without_its_site_follows_its_categories(tmp_path: Path) -> None:

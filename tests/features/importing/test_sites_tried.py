@@ -471,8 +471,8 @@ def test_a_whole_repository_gives_only_the_pages_its_site_publishes(tmp_path: Pa
     assert result.created == ["index-page.md"]
     assert "Simple Python bindings" in (tmp_path / "kb" / "index-page.md").read_text()
     assert (
-        "5 files the site does not publish (its code, configs, README) are outside its "
-        "docs folder docs/; left out"
+        "5 files are outside the docs folder the site builds its docs from, docs/ (its "
+        "code, configs, README, a blog); left out"
     ) in result.notes
     assert not list((tmp_path / "kb").rglob("*cmake*")) and not list(
         (tmp_path / "kb").rglob("*init*")
@@ -570,7 +570,7 @@ def test_a_docusaurus_sites_earlier_versions_are_named_as_such(tmp_path: Path) -
     assert any(
         n.startswith("2 files of the docs' earlier versions (versioned_docs/)") for n in notes
     )
-    assert not any("versioned_docs/" in n and "outside its docs folder" in n for n in notes)
+    assert not any("versioned_docs/" in n and "outside the docs folder" in n for n in notes)
 
 
 def test_a_docs_folders_templates_and_diagram_sources_are_assets(tmp_path: Path) -> None:
