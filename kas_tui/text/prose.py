@@ -9,7 +9,7 @@ is plain text a description can be made from.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 #: A fenced code block's opening (or closing) line; the block ends at the same fence.
@@ -46,6 +46,8 @@ def heading_text(raw: str) -> str:
 #: block is (an mkdocstrings page's ``options:`` are no description).
 _ADMONITION = re.compile(r"^(?:(?:!!!|\?\?\?\+?)[ \t]+[\w-]|:::)")
 _SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
+#: A table's delimiter row ("--- | :---:", "|---|---|"): what makes the line above a header.
+_DELIMITER_ROW = re.compile(r"^\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?$")
 _LIST = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
@@ -124,8 +126,8 @@ def inline_text(text: str) -> str:
         text = _SHORTCODE.sub(" ", _INLINE_ATTRS.sub("", text))
     if ":" in text:  # an icon's shortcode (pymdownx.emoji): ":octicons-book-16:"
         text = _ICON.sub(" ", text)
-    if "<" in text:
-        text = _HTML.sub(" ", text)
+    if "<" in text:  # a tag is no words, but "loadConfig(<options>)" in code is
+        text = _outside_code(text, lambda part: _HTML.sub(" ", part))
     if "`" in text:
         text = _CODE.sub(r"\1", text)
     if "*" in text or "_" in text or "~" in text:
@@ -141,12 +143,24 @@ def inline_text(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+def _outside_code(text: str, change: Callable[[str], str]) -> str:
+    """``text`` with ``change`` made to what is outside its code spans."""
+    if "`" not in text:
+        return change(text)
+    out, at = [], 0
+    for span in _CODE.finditer(text):
+        out += [change(text[at : span.start()]), span.group()]
+        at = span.end()
+    return "".join([*out, change(text[at:])])
+
+
 def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
     """The headings, paragraphs and list items of ``markdown``, in order (first lines only)."""
     fence: str | None = None
     para: list[str] = []
     para_kind = "paragraph"
     in_comment = False
+    table = False  # in a table written without outer pipes ("a | b" over "--- | ---")
     blocks_open: list[tuple[str, bool]] = []  # pymdownx.blocks: (its slashes, read it)
 
     def flush() -> Iterator[Block]:
@@ -189,6 +203,13 @@ def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
         if stripped.startswith("<!--") and "-->" not in stripped:
             yield from flush()
             in_comment = True
+            continue
+        if table:
+            if "|" in stripped:
+                continue  # a row of a table without outer pipes
+            table = False
+        if "|" in stripped and _DELIMITER_ROW.match(stripped) and len(para) == 1 and "|" in para[0]:
+            para, table = [], True  # that paragraph was the table's header row
             continue
         if not stripped or stripped.startswith("|") or not stripped.strip("-=*_ |:"):
             if para and _SETEXT.match(line) and stripped[0] in "=-" and len(para) == 1:

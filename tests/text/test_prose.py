@@ -15,13 +15,16 @@ def every_pattern(text: str) -> str:
     """:func:`prose.inline_text` as it was written first: every pattern run on every
     line, whether or not the line holds its character."""
     text = prose._COMMENT.sub(" ", text)
+    text = prose.DOCFX_INCLUDE.sub(" ", text)
     text = prose._CALLOUT.sub(" ", text)
     text = prose._IMAGE.sub(" ", text)
     text = prose._LINK.sub(r"\1", text)
     text = prose._REF_LINK.sub(r"\1", text)
     text = prose._AUTOLINK.sub(" ", text)
     text = prose._FOOTNOTE.sub("", text)
-    text = prose._HTML.sub(" ", text)
+    text = prose._SHORTCODE.sub(" ", prose._INLINE_ATTRS.sub("", text))
+    text = prose._ICON.sub(" ", text)
+    text = prose._outside_code(text, lambda part: prose._HTML.sub(" ", part))
     text = prose._CODE.sub(r"\1", text)
     for _ in range(2):
         text = prose._EMPHASIS.sub(r"\2", text)
@@ -53,6 +56,12 @@ MARKUP = st.one_of(
             "++",
             "+",
             "++ctrl+c++",
+            "{{% param x %}}",
+            "{{<",
+            ">}}",
+            "{.note}",
+            ":material-a:",
+            "[!INCLUDE[a](b.md)]",
         ]
     ),
 )
@@ -263,3 +272,29 @@ def test_an_icon_shortcode_is_no_word() -> None:
     """Material's grid cards: ``-   :octicons-book-16:{ .lg .middle } __CSS Types__``."""
     assert prose.inline_text(":octicons-book-16:{ .lg .middle } __CSS Types__") == "CSS Types"
     assert prose.inline_text("Meet at 10:30: sharp") == "Meet at 10:30: sharp"
+
+
+def test_a_table_without_outer_pipes_is_no_paragraph() -> None:
+    """gohugoio/hugoDocs' glob patterns page: its table, written without outer pipes,
+    was its description ("Images/foo/a.jpg|images/foo/.jpg|true ...", the ``*`` eaten as
+    emphasis)."""
+    from kas_tui.text import prose
+
+    md = (
+        "Pattern|Path|Match\n:--|:--|:--\nimages/foo/*.jpg|images/foo/a.jpg|true\n"
+        "images/foo/*.jpg|images/foo/bar/a.jpg|false\n\nGlob patterns match paths.\n"
+    )
+    assert [b.text for b in prose.blocks(md)] == ["Glob patterns match paths."]
+    # a pipe in a sentence, and a rule below a paragraph, are what they were
+    said = [b.text for b in prose.blocks("Use a | b here.\nMore.\n\n---\n\nAfter.\n")]
+    assert said == ["Use a | b here. More.", "After."]
+
+
+def test_angle_brackets_inside_code_are_its_words() -> None:
+    """facebook/metro's ``loadConfig(<options>)`` read "loadConfig( )": the brackets
+    were taken for an HTML tag inside the code span."""
+    from kas_tui.text import prose
+
+    assert prose.inline_text("Call `loadConfig(<options>)` or <b>bold</b> text") == (
+        "Call loadConfig(<options>) or bold text"
+    )
