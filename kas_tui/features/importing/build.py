@@ -68,6 +68,7 @@ from kas_tui.features.importing.source_meta import (
     is_site_config,
     is_source_code,
     is_toc_file,
+    site_config_above,
 )
 from kas_tui.features.importing.source_walk import walk_source
 from kas_tui.features.importing.toc import Toc, find_toc
@@ -356,6 +357,8 @@ class _Builder(
             find_toc(self.source_files, self._read_source), self.source_files, self._read_source
         )
         walked = len(self.result.notes)  # what the walk and the includes said
+        above = site_config_above(self.source) if self.toc is None else None
+        self.result.notes += [above] if above else []
         if self.toc is not None:
             self.result.notes += self.toc.problems
         outside = set(self.toc.outside_docs([*documents, *assets])) if self.toc else set()

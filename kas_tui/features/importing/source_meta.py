@@ -14,10 +14,12 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import yaml
 
+from kas_tui.features.importing.toc_formats import js_string
 from kas_tui.features.importing.toc_hugo import hugo_about, is_hugo_config
 from kas_tui.features.importing.toc_starlight import is_astro_config, starlight_about
 
@@ -325,8 +327,8 @@ def _config_about(
         name = re.search(r"\btitle\s*:\s*['\"]([^'\"]+)['\"]", config)
         tagline = re.search(r"\btagline\s*:\s*['\"]([^'\"]+)['\"]", config)
         return (
-            name.group(1).strip() if name else None,
-            tagline.group(1).strip() if tagline else None,
+            js_string(name.group(1)).strip() if name else None,
+            js_string(tagline.group(1)).strip() if tagline else None,
         )
     elif is_astro_config(low):
         return starlight_about(read(rel) or "")
@@ -433,3 +435,42 @@ def _unknown(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> None:  # 
 
 _Tolerant.add_multi_constructor("", _unknown)
 _Tolerant.add_multi_constructor("tag:yaml.org,2002:python/", _unknown)
+
+
+#: What configures a docs site, as found in a folder above a source: a docs folder
+#: built alone leaves the site's structure there.
+_SITE_FILES = (
+    "mkdocs.yml",
+    "mkdocs.yaml",
+    "docusaurus.config.js",
+    "docusaurus.config.ts",
+    "website/docusaurus.config.js",
+    "website/docusaurus.config.ts",
+    "astro.config.mjs",
+    "astro.config.ts",
+    "hugo.toml",
+    "hugo.yaml",
+    "config/_default/hugo.yaml",
+    "config/_default/hugo.toml",
+    "docfx.json",
+)
+
+
+def site_config_above(source: Path) -> str | None:
+    """A site config in one of the three folders above ``source`` (``../mkdocs.yml``
+    of a ``docs/`` folder built alone), as a note saying what was not read and how to
+    read it; ``None`` when there is none. Only looked for, never read."""
+    folder = source.resolve()
+    for up in range(1, 4):
+        folder = folder.parent
+        if folder == folder.parent:
+            return None
+        for name in _SITE_FILES:
+            if (folder / name).is_file():
+                rel = "/".join([".."] * up + [name])
+                return (
+                    f"{rel} configures the site this folder is part of: its structure "
+                    f"(navigation, names, which files are pages) was not read; build "
+                    f"{folder} to have it"
+                )
+    return None

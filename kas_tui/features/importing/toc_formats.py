@@ -462,6 +462,26 @@ def without_spreads(code: str) -> tuple[str, list[int]]:
     return "".join(out), found
 
 
+_JS_ESCAPE = re.compile(r"\\(?:u\{([0-9a-fA-F]+)\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(.))", re.S)
+_JS_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+
+
+def js_string(body: str) -> str:
+    """A JavaScript string literal's text, its escapes read (metro's tagline
+    ``"\\ud83d\\ude87 The JavaScript bundler"`` is "🚇 The JavaScript bundler")."""
+    if "\\" not in body:
+        return body
+
+    def one(found: re.Match[str]) -> str:
+        code = found.group(1) or found.group(2) or found.group(3)
+        if code:
+            return chr(int(code, 16)) if int(code, 16) <= 0x10FFFF else ""
+        return _JS_SIMPLE.get(found.group(4), found.group(4))
+
+    text = _JS_ESCAPE.sub(one, body)
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
 def blank_js(text: str, *, strings: bool = False) -> str:
     """JavaScript ``text`` with its comments (and, with ``strings``, string contents)
     blanked by spaces, line breaks kept: every offset stays where it was."""

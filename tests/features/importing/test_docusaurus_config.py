@@ -90,3 +90,19 @@ def test_a_docs_folder_built_without_its_site_follows_its_categories(tmp_path: P
     # labelled as their _category_.json says, in its positions; a folder without one
     # by its name without the number prefix
     assert [e.title for e in root.entries] == ["基本概念", "快速开始", "producer"]
+
+
+def test_a_tagline_written_with_escapes_reads_as_the_site_shows_it() -> None:
+    """facebook/metro's tagline is ``'\\ud83d\\ude87 The JavaScript bundler for React
+    Native'``: SKILL.md showed the escapes."""
+    from kas_tui.features.importing.source_meta import site_about
+
+    config = (
+        "module.exports = {\n  title: 'Metro',\n"
+        "  tagline: '\\ud83d\\ude87 The JavaScript bundler for React Native',\n};\n"
+    )
+    files = {"docusaurus.config.js": config}
+    assert site_about(files.get, files) == (
+        "Metro",
+        "\U0001f687 The JavaScript bundler for React Native",
+    )

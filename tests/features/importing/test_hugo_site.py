@@ -140,3 +140,17 @@ def test_shortcodes_and_link_definitions_are_no_words() -> None:
     assert [b.text for b in prose.blocks(text)] == []
     said = [b.text for b in prose.blocks('The demo {{< figure src="a.png" >}} shows it.\n')]
     assert said == ["The demo shows it."]
+
+
+def test_a_content_folder_built_alone_says_where_its_site_config_is(tmp_path: Path) -> None:
+    """hugoDocs' ``content/`` (or mkdocs-material's ``docs/``) built alone: its site's
+    config sits in the folder above, and nothing said so."""
+    source = write_sources(tmp_path / "site", otel_like())
+    result = build(source / "content" / "en", tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    said = [n for n in result.notes if "configures the site this folder is part of" in n]
+    assert said == [
+        "../../config/_default/hugo.yaml configures the site this folder is part of: its "
+        "structure (navigation, names, which files are pages) was not read; build "
+        f"{source.resolve()} to have it"
+    ]
