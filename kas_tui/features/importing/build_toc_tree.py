@@ -111,6 +111,13 @@ class TocTreeMixin:
             (e for e in entries if e.path not in first and e.path not in across),
             key=lambda e: e.title.lower(),
         )
+        landing = [e for e in rest if e.path in self._landing_pages()]
+        if landing:  # a landing page the TOC does not list opens the index, as on the site
+            rest = [e for e in rest if e not in landing]
+            if groups and groups[0][0] is None:
+                groups[0] = (None, [*landing, *groups[0][1]])
+            else:
+                groups.insert(0, (None, landing))
         if rest:
             groups.append(("Other pages" if groups else None, rest))
         elsewhere = [e for e in entries if e.path in across]

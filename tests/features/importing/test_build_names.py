@@ -79,3 +79,25 @@ def test_frontmatter_after_blank_lines_is_the_pages_own(tmp_path: Path) -> None:
     said = {e.title: e.description for e in root.entries}
     assert said["Getting Started"] == "Learn how to set up a new project."
     assert "Notes" in said
+
+
+def test_a_landing_page_the_toc_does_not_list_opens_the_index(tmp_path: Path) -> None:
+    """opentelemetry.io's and tauri-docs' home pages are in no menu: they sat under
+    "Other pages", after every bundle."""
+    page = "---\ntitle: {}\n---\n\n{} tells the reader where to begin.\n"
+    pkg = _built(
+        tmp_path,
+        {
+            "mkdocs.yml": "site_name: Ops\nnav:\n  - Guide:\n    - guide/a.md\n"
+            "  - Reference:\n    - ref/b.md\n",
+            "docs/index.md": page.format("Welcome to Ops", "This home page"),
+            "docs/guide/a.md": page.format("Alerts", "The alert list"),
+            "docs/ref/b.md": page.format("Backups", "The backup plan"),
+            "docs/extra.md": page.format("Extra", "A page in no menu"),
+        },
+    )
+    root = parse_index((pkg.root / "index.md").read_text("utf-8"))
+    titles = [e.title for e in root.entries]
+    assert titles[0] == "Welcome to Ops", titles
+    assert all(s.line > root.entries[0].line for s in root.sections if s.level == 2)
+    assert titles[-1] == "Extra"  # another page in no menu still follows the rest
