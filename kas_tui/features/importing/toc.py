@@ -102,7 +102,8 @@ class Toc:
     roots: list[TocNode]
     problems: list[str] = field(default_factory=list)  # "file:line: what; how to fix it"
     docs_dir: str = ""  # the folder the pages live in (MkDocs, Docusaurus), "" for none
-    #: folders of the site's theme (MkDocs' ``theme.custom_dir``): templates, no pages
+    #: folders of files that are no pages: the site's theme (MkDocs'
+    #: ``theme.custom_dir``), Hugo's headless bundles (snippets other pages include)
     theme_dirs: tuple[str, ...] = ()
     #: a page's path as the site serves it (``docs/getting-started``) -> its source,
     #: where they differ (a Docusaurus page's own ``id:``)
@@ -355,7 +356,7 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
         return None if found is None else Toc(path, kind, pruned(found), reader.problems)
     if kind == "hugo":  # a Hugo site's config: its content folder's sections
         site = hugo_site(path, read, reader.files, TocNode)
-        return None if site is None else Toc(path, kind, site[0], reader.problems, site[1])
+        return None if site is None else Toc(path, kind, site[0], reader.problems, *site[1:])
     if kind == "astro":  # a Starlight site's config: its sidebar and content folder
         site = starlight_config(path, text, reader.files, reader.problems, TocNode)
         return None if site is None else Toc(path, "starlight", *site[:1], reader.problems, site[1])

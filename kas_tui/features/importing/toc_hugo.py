@@ -70,9 +70,10 @@ def hugo_site(
     read: Callable[[str], str | None],
     files: Collection[str],
     node: Callable[..., Any],
-) -> tuple[list[Any], str] | None:
+) -> tuple[list[Any], str, tuple[str, ...]] | None:
     """The tree of the Hugo site ``path`` configures, as nodes made by ``node(title,
-    path, children, line)``, and its pages' folder; ``None`` when ``path`` is no Hugo
+    path, children, line)``, its pages' folder, and the folders of its headless bundles
+    (files, no pages); ``None`` when ``path`` is no Hugo
     config or the folder holds no page."""
     config = _config(path, read(path) or "")
     if config is None:
@@ -99,7 +100,9 @@ def hugo_site(
     pages = [p for p in pages if p not in translated_pages(pages)]  # another language's
     if not pages:
         return None
-    return _Sections(read, node).tree(prefix, pages), root
+    sections = _Sections(read, node)
+    roots = sections.tree(prefix, pages)
+    return roots, root, tuple(sections.unpublished)
 
 
 def hugo_about(path: str, text: str) -> tuple[str | None, str | None] | None:
@@ -183,14 +186,34 @@ def _as_text(value: Any) -> Any:
     return value
 
 
+def _unpublished(data: dict[str, Any]) -> bool:
+    """Whether a bundle's front matter keeps it off the site: ``headless: true``, or
+    ``build`` (``_build``, or cascaded to its pages) with ``render: never`` (Hugo's
+    snippets folder, ``_common/``, included by a shortcode into other pages)."""
+    if data.get("headless") is True:
+        return True
+    cascade = data.get("cascade")
+    for holder in (data, cascade if isinstance(cascade, dict) else {}):
+        for key in ("build", "_build"):
+            build = holder.get(key)
+            if isinstance(build, dict) and str(build.get("render")).lower() in ("never", "false"):
+                return True
+    return False
+
+
 class _Sections:
     def __init__(self, read: Callable[[str], str | None], node: Callable[..., Any]) -> None:
         self.read = read
         self.node = node
+        self.unpublished: list[str] = []  # folders of bundles the site does not render
 
     def meta(self, path: str) -> tuple[float, str]:
         """A page's place among its siblings (its ``weight``; none last) and title."""
         data = front_matter(self.read(path) or "")
+        if path.rsplit("/", 1)[-1].split(".")[0].lower() in (_SECTION, _BUNDLE) and _unpublished(
+            data
+        ):
+            self.unpublished.append(posixpath.dirname(path))
         weight = data.get("weight")
         place = float(weight) if isinstance(weight, (int, float)) and weight else float("inf")
         title = data.get("linkTitle") or data.get("title") or ""
@@ -211,10 +234,14 @@ class _Sections:
             bundle = _named(inner, folder, _BUNDLE)
             if bundle is not None:  # a leaf bundle: one page and its files
                 place, title = self.meta(bundle)
+                if folder.rstrip("/") in self.unpublished:
+                    continue
                 own.append((place, title.lower(), bundle, self.node(None, bundle, [], None)))
                 continue
             section = _named(inner, folder, _SECTION)
             place, title = self.meta(section) if section else (float("inf"), "")
+            if folder.rstrip("/") in self.unpublished:
+                continue  # headless: its pages are snippets, no part of the site
             children = self.tree(folder, inner)
             if section is not None or children:
                 entry = self.node(title or None, section, children, None)

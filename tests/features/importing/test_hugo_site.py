@@ -74,6 +74,10 @@ def otel_like() -> dict[str, str | bytes]:
             body="{{% param title %}}\n\n[blog]: <{{% param blogPostURL %}}>\n"
             "[kubecon]: https://www.cncf.io/kubecon\n",
         ),
+        # a headless bundle: snippets other pages include, never rendered as pages
+        en + "_common/_index.md": "---\ncascade:\n  build:\n    list: never\n"
+        "    render: never\n---\n\nFiles within this headless branch bundle are snippets.\n",
+        en + "_common/glob-patterns.md": page("Glob patterns"),
         "content/fr/docs/_index.md": page("Documentation (fr)", 10),
         "content/fr/docs/concepts/_index.md": page("Concepts (fr)", 170),
     }
@@ -117,6 +121,7 @@ def test_a_hugo_repository_builds_its_default_languages_content(tmp_path: Path) 
     assert not [d for d in docs if "lock" in d or "makefile" in d.lower() or "registry" in d]
     assert not [d for d in docs if "fr" in d.split("/")[0] or "archetype" in d]
     assert not [d for d in docs if d.endswith(".fr.md") or "context-fr" in d]
+    assert not [d for d in docs if "common" in d or "glob" in d], docs
     assert any("pages named by their language" in n for n in result.notes), result.notes
     assert (tmp_path / "kb" / "index.md").read_text("utf-8").splitlines()[3] == "# OpenTelemetry"
     docs_index = parse_index((tmp_path / "kb" / "docs" / "index.md").read_text("utf-8"))
