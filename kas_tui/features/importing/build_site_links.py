@@ -81,6 +81,9 @@ class SiteLinksMixin:
         site_root, tops, base = site
         path = path.strip("/")
         path = under_base(path, base) or path  # the docset's own path on its site
+        head, _, tail = path.partition("/")
+        if tail and head == slugify(self.source.name) and head not in tops:
+            path = tail  # the folder built is served under its own name: /docs/x of docs/
         aliases = self.toc.served_as if self.toc is not None else {}
         for stem in (path, posixpath.join(site_root, path)):  # a page served by its id
             if stem.rstrip("/") in aliases:
@@ -104,6 +107,16 @@ class SiteLinksMixin:
         beside it (or the page whose ``id:`` it is); Starlight and Hugo serve as MkDocs
         does (Hugo's section page, ``_index.md``, at its folder)."""
         if self.toc is None or self.toc.kind not in ("mkdocs", "docusaurus", "starlight", "hugo"):
+            # no site known: a link without an extension names the page as any site
+            # serves it (metro's docs/ built alone: ./configuration#x)
+            path = unquote(target.partition("#")[0].partition("?")[0]).rstrip("/")
+            if not path or posixpath.splitext(path)[1] or path.startswith("/"):
+                return None
+            joined = posixpath.normpath(posixpath.join(posixpath.dirname(doc.source), path))
+            for candidate in (joined + tail for tail in _SERVED_AS[:4]):
+                found = candidate if candidate in self.docs else self._loose_match(candidate)
+                if found in self.docs:
+                    return found
             return None
         stem = posixpath.splitext(doc.source)[0]
         if self.toc.kind == "docusaurus" or posixpath.basename(stem) in ("index", "_index"):

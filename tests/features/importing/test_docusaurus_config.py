@@ -106,3 +106,25 @@ def test_a_tagline_written_with_escapes_reads_as_the_site_shows_it() -> None:
         "Metro",
         "\U0001f687 The JavaScript bundler for React Native",
     )
+
+
+def test_a_docs_folder_built_alone_resolves_its_sites_links(tmp_path: Path) -> None:
+    """facebook/metro's ``docs/`` built alone: ``/docs/configuration#x`` (the folder as
+    the site serves it, under its own name) and ``./configuration#x`` (a page as any
+    site serves it, without its extension; the file is ``Configuration.md``) were
+    broken."""
+    from kas_tui.core.package import Package
+    from kas_tui.features.check import check
+
+    files = {
+        "Configuration.md": "# Configuration\n\nSet the resolver options here.\n",
+        "Resolution.md": "# Resolution\n\nSee [the option](./configuration#resolver) and "
+        "[the page](/docs/configuration#resolver).\n",
+    }
+    source = write_sources(tmp_path / "docs", files)
+    result = build(source, tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    broken = [f.message for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+    assert broken == [], broken
