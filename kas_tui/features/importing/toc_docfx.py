@@ -93,13 +93,8 @@ class DocfxReader:
                 nested = None if key == "topicHref" else self._nested(target)
                 where = f"{path}:{line}:" + (f" {title!r}" if title else "")
                 where += f" ({key})" if key != "href" else ""
-                if nested is not None and nested in chain:
-                    self.problems.append(
-                        f"{where} names {href}, a table of contents that includes this one "
-                        f"({' -> '.join((*chain, nested))}): not followed; remove the loop"
-                    )
-                elif nested is not None:
-                    node.children += self.docfx(nested, self.read(nested) or "", chain)
+                if nested is not None:
+                    self._nest(where, href, nested, chain, node)
                 elif key != "tocHref" and self.find(target) and node.path is None:
                     node.path = self.find(target)
                 elif not self.find(target) and href.strip().endswith("/") and not _off_source(href):
@@ -115,6 +110,17 @@ class DocfxReader:
             if node.path or node.children:
                 (header.children if header is not None else nodes).append(node)
         return [n for n in nodes if n.path or n.children]
+
+    def _nest(self, where: str, href: str, nested: str, chain: tuple[str, ...], node: Any) -> None:
+        """The table of contents ``nested`` (named by ``href``) read below ``node``,
+        unless it includes the one naming it: then said, as a loop."""
+        if nested in chain:
+            self.problems.append(
+                f"{where} names {href}, a table of contents that includes this one "
+                f"({' -> '.join((*chain, nested))}): not followed; remove the loop"
+            )
+        else:
+            node.children += self.docfx(nested, self.read(nested) or "", chain)
 
     def _nested(self, target: str) -> str | None:
         """The table of contents ``target`` names: a toc file, or a folder's toc."""
@@ -144,13 +150,8 @@ class DocfxReader:
             if href and not URL.match(href):
                 target = _join(folder, href)
                 nested = self._nested(target)
-                if nested is not None and nested in chain:
-                    self.problems.append(
-                        f"{path}:{number}: names {href}, a table of contents that includes "
-                        f"this one ({' -> '.join((*chain, nested))}): not followed; remove the loop"
-                    )
-                elif nested is not None:
-                    node.children += self.docfx(nested, self.read(nested) or "", chain)
+                if nested is not None:
+                    self._nest(f"{path}:{number}:", href, nested, chain, node)
                 elif self.find(target):
                     node.path = self.find(target)
                 elif not _off_source(href):

@@ -379,15 +379,22 @@ def js_object(text: str) -> str | None:
     exported = re.search(r"\bmodule\.exports\s*=\s*|\bexport\s+default\s+", code)
     if exported is None:
         return None
-    start = exported.end()
-    if code[start : start + 1] != "{":
+    return js_value_at(code, exported.end(), "{")
+
+
+def js_value_at(code: str, start: int, opener: str) -> str | None:
+    """The object (``opener`` ``{``) or array (``[``) literal at ``start`` of ``code``,
+    directly or through a ``const`` of the file it names (``sidebar: sidebar``,
+    ``module.exports = sidebars``), as :func:`js_literal` gives it; ``None`` when it
+    is neither."""
+    if code[start : start + 1] != opener:
         name = re.match(r"[A-Za-z_$][\w$]*", code[start:])
         if name is None:
             return None
         declared = re.search(
             rf"\b(?:const|let|var)\s+{re.escape(name.group())}\s*(?::[^=]*)?=\s*", code
         )
-        if declared is None or code[declared.end() : declared.end() + 1] != "{":
+        if declared is None or code[declared.end() : declared.end() + 1] != opener:
             return None
         start = declared.end()
     return js_literal(code, start)

@@ -30,8 +30,8 @@ from kas_tui.features.importing.toc_formats import (
     SITE_PAGES,
     URL,
     blank_js,
-    js_literal,
     js_option,
+    js_value_at,
     load_lined,
     sidebar_title,
     without_spreads,
@@ -89,7 +89,7 @@ def starlight_config(
         return [], root  # Starlight's own sidebar: every page, by folder
     line = code.count("\n", 0, at) + 1
     plain, spreads = without_spreads(code)
-    literal = _array_at(plain, at)
+    literal = js_value_at(plain, at, "[")
     data = None
     if literal is not None:
         data, error = load_lined(literal)
@@ -131,22 +131,6 @@ def starlight_about(text: str) -> tuple[str | None, str | None]:
         value = _STRING.match(code, at) if at is not None else None
         found.append(" ".join(value.group(2).split()) or None if value else None)
     return found[0], found[1]
-
-
-def _array_at(code: str, start: int) -> str | None:
-    """The array literal at ``start`` of ``code``, directly or through a ``const`` of
-    the file (``sidebar: sidebar``), as :func:`js_literal` gives it."""
-    if code[start : start + 1] != "[":
-        name = _VARIABLE.match(code, start)
-        if name is None:
-            return None
-        declared = re.search(
-            rf"\b(?:const|let|var)\s+{re.escape(name.group())}\s*(?::[^=]*)?=\s*", code
-        )
-        if declared is None or code[declared.end() : declared.end() + 1] != "[":
-            return None
-        start = declared.end()
-    return js_literal(code, start)
 
 
 class _Sidebar:
