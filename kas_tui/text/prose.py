@@ -20,6 +20,10 @@ _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _ATTR = r"(?:[#.][\w:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+))"
 _ATTR_LIST = re.compile(rf"\s*\{{:?\s*{_ATTR}(?:\s+{_ATTR})*\s*\}}\s*$")
 _ICON = re.compile(r":(?:octicons|material|fontawesome|simple|twemoji)-[\w-]+:")
+#: An element whose content is code (``<script setup>``, ``<style scoped>``): its
+#: opening tag, and the whole element.
+_CODE_ELEMENT = re.compile(r"<(script|style)\b[^>]*>", re.IGNORECASE)
+CODE_ELEMENTS = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
 #: A link reference definition (``[LF-Japan]: <https://...>``): where a link leads.
 _REF_DEFINITION = re.compile(r"\[[^\]]+\]:\s*\S")
 #: A Hugo shortcode: a template call the site renders (``{{% param title %}}``,
@@ -161,6 +165,7 @@ def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
     para_kind = "paragraph"
     in_comment = False
     table = False  # in a table written without outer pipes ("a | b" over "--- | ---")
+    in_element: str | None = None  # the closing tag of a <script> or <style> being read
     blocks_open: list[tuple[str, bool]] = []  # pymdownx.blocks: (its slashes, read it)
 
     def flush() -> Iterator[Block]:
@@ -203,6 +208,15 @@ def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
         if stripped.startswith("<!--") and "-->" not in stripped:
             yield from flush()
             in_comment = True
+            continue
+        element = _CODE_ELEMENT.match(stripped)
+        if element:  # <script setup> of a VitePress page: code, no words
+            yield from flush()
+            closing = f"</{element.group(1).lower()}>"
+            in_element = None if closing in stripped.lower() else closing
+            continue
+        if in_element is not None:
+            in_element = None if in_element in stripped.lower() else in_element
             continue
         if table:
             if "|" in stripped:

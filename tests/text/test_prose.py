@@ -298,3 +298,15 @@ def test_angle_brackets_inside_code_are_its_words() -> None:
     assert prose.inline_text("Call `loadConfig(<options>)` or <b>bold</b> text") == (
         "Call loadConfig(<options>) or bold text"
     )
+
+
+def test_script_and_style_elements_are_code_not_words() -> None:
+    """A VitePress page opens with ``<script setup>`` importing its components: its
+    import line was the page's description."""
+    from kas_tui.text import prose
+
+    md = (
+        "<script setup>\nimport Home from './Layout.vue'\n</script>\n\n<Home />\n\n"
+        "Vite is fast.\n<style scoped>\n.a { color: red }\n</style>\nAfter.\n"
+    )
+    assert [b.text for b in prose.blocks(md)] == ["Vite is fast.", "After."]

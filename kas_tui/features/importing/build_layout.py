@@ -116,6 +116,8 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
             top = self._wrapper_folder(documents, assets)
             if top:
                 self.folders[top] = ""  # a folder holding every page is the package root
+                for above in _ancestors(posixpath.dirname(top)):
+                    self.folders.setdefault(above, ASSETS_FOLDER)  # its files beside it
         taken: dict[str, TakenNames] = defaultdict(TakenNames)
         for out in self.folders.values():
             if out:
@@ -228,7 +230,11 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
                 return toc.docs_dir  # below it, the TOC's sections are the tree
             if documents and all(p.startswith(inside) for p in documents):
                 prefix = inside
-        files = [f for f in [*documents, *assets] if f.startswith(prefix)]
+        # below a site's pages folder its pages decide (its public/ files go to assets);
+        # elsewhere an export's images beside its one folder of pages keep it a bundle
+        files = [
+            f for f in (documents if prefix else [*documents, *assets]) if f.startswith(prefix)
+        ]
         while files:
             tops = {
                 f[len(prefix) :].split("/", 1)[0] if "/" in f[len(prefix) :] else "" for f in files
@@ -499,11 +505,10 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
         landing = self._landing_pages()
         first = [e for e in entries if e.path in landing]
         rest = [e for e in entries if e.path not in landing]
-        return (
-            [(None, first), *index_layout.default_groups(rest)]
-            if first
-            else (index_layout.default_groups(entries))
-        )
+        groups = index_layout.default_groups(rest if first else entries)
+        if first and groups and groups[0][0] is None:  # one list, the landing page first
+            return [(None, [*first, *groups[0][1]]), *groups[1:]]
+        return [(None, first), *groups] if first else groups
 
     def _write_indexes(self, root: Path, view: dict) -> dict[str, dict[str, list[str]]]:
         wanted, info = self._wanted_entries(view)

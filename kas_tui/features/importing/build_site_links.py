@@ -106,7 +106,8 @@ class SiteLinksMixin:
         serves ``docs/cli.md`` at ``/docs/cli``, so its ``configuration`` is the page
         beside it (or the page whose ``id:`` it is); Starlight and Hugo serve as MkDocs
         does (Hugo's section page, ``_index.md``, at its folder)."""
-        if self.toc is None or self.toc.kind not in ("mkdocs", "docusaurus", "starlight", "hugo"):
+        kinds = ("mkdocs", "docusaurus", "starlight", "hugo", "vitepress")
+        if self.toc is None or self.toc.kind not in kinds:
             # no site known: a link without an extension names the page as any site
             # serves it (metro's docs/ built alone: ./configuration#x)
             path = unquote(target.partition("#")[0].partition("?")[0]).rstrip("/")
@@ -119,7 +120,10 @@ class SiteLinksMixin:
                     return found
             return None
         stem = posixpath.splitext(doc.source)[0]
-        if self.toc.kind == "docusaurus" or posixpath.basename(stem) in ("index", "_index"):
+        if self.toc.kind in ("docusaurus", "vitepress") or posixpath.basename(stem) in (
+            "index",
+            "_index",
+        ):
             page = posixpath.dirname(stem)  # Docusaurus serves docs/cli.md at /docs/cli
         else:
             page = stem  # MkDocs serves docs/async.md at /async/

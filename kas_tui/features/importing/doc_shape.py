@@ -110,6 +110,8 @@ def _table_columns(markdown: str) -> list[str]:
 
 def _opening(markdown: str) -> str:
     lines = []
+    if "<s" in markdown or "<S" in markdown:  # <script setup>, <style>: code, no opening
+        markdown = prose.CODE_ELEMENTS.sub("", markdown)
     for raw in markdown.split("\n")[:40]:
         text = prose.inline_text(raw.strip().lstrip("|#>=-").rstrip("|#=-"))
         if text and any(c.isalpha() for c in text) and not text.startswith("<!--"):

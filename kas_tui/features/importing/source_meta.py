@@ -19,9 +19,10 @@ from typing import Any
 
 import yaml
 
-from kas_tui.features.importing.toc_formats import js_string
+from kas_tui.features.importing.js_literals import js_string
 from kas_tui.features.importing.toc_hugo import hugo_about, is_hugo_config
 from kas_tui.features.importing.toc_starlight import is_astro_config, starlight_about
+from kas_tui.features.importing.toc_vitepress import is_vitepress_config, vitepress_about
 
 #: Repository files that describe the repository, not the subject: kept as assets at
 #: the package root, never listed as documents (compared without extension, any case).
@@ -284,6 +285,7 @@ def site_about(
     names = sorted(f for f in files if "/" not in f)
     names += sorted(f for f in files if f.count("/") == 1)  # a site kept in website/
     names += sorted(f for f in files if f.startswith("config/_default/"))  # Hugo's
+    names += sorted(f for f in files if is_vitepress_config(f) and f.count("/") <= 2)
     for rel in names:
         found = _config_about(rel.rsplit("/", 1)[-1].lower(), rel, read)
         if found is not None and any(found):
@@ -332,6 +334,8 @@ def _config_about(
         )
     elif is_astro_config(low):
         return starlight_about(read(rel) or "")
+    elif is_vitepress_config(rel):
+        return vitepress_about(read(rel) or "")
     elif is_hugo_config(rel):  # a config with none of Hugo's keys is another tool's
         return hugo_about(rel, read(rel) or "")
     elif low == "conf.py":  # Sphinx: read literally, never run

@@ -1,6 +1,7 @@
 """What a build reads from its source folder: every regular file, in a stable order.
 
-Hidden files and folders are left out (but a wiki's ``.attachments``), and so are the
+Hidden files and folders are left out (but a wiki's ``.attachments``, and a VitePress
+site's ``.vitepress/config.*``, read for its sidebar), and so are the
 output folder, symlinked folders and an editor's or merge's leftover copies
 (``page.md~``, ``page.md~master``, ``page.md.orig``: :func:`leftover_copy`); a named pipe, socket or device is never opened,
 and a symlink leaving the source is never followed: each is a note naming the file,
@@ -9,13 +10,18 @@ never a silent skip. So is a folder that cannot be listed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
 from kas_tui.core.fileio import path_kind
 from kas_tui.core.store import os_reason
+from kas_tui.features.importing.toc_vitepress import CONFIG_NAMES as VITEPRESS_CONFIGS
 from kas_tui.features.importing.toc_wiki import ATTACHMENTS, ORDER
 from kas_tui.text.wording import visible
+
+#: The folder of a VitePress site's config.
+VITEPRESS = ".vitepress"
 
 
 def leftover_copy(name: str) -> bool:
@@ -37,8 +43,9 @@ def _empty(path: Path) -> bool:
 
 
 def walk_source(source: Path, out: Path, notes: list[str]) -> tuple[list[str], list[str]]:
-    """The source-relative paths of ``source``'s files (``out`` left out), and of its
-    Azure DevOps ``.order`` files (read, not built); what was skipped goes to ``notes``."""
+    """The source-relative paths of ``source``'s files (``out`` left out), and of the
+    files read but not built (an Azure DevOps wiki's ``.order`` files, a VitePress
+    config); what was skipped goes to ``notes``."""
     found: list[str] = []
     orders: list[str] = []
     real_source = os.path.realpath(source)
@@ -49,6 +56,13 @@ def walk_source(source: Path, out: Path, notes: list[str]) -> tuple[list[str], l
 
     for folder, dirs, files in os.walk(source, onerror=unlistable):
         here = Path(folder)
+        if VITEPRESS in dirs:  # a VitePress site's config: read for its sidebar, not built
+            with contextlib.suppress(OSError):
+                orders += sorted(
+                    (here / VITEPRESS / n).relative_to(source).as_posix()
+                    for n in os.listdir(here / VITEPRESS)
+                    if n.lower() in VITEPRESS_CONFIGS and (here / VITEPRESS / n).is_file()
+                )
         dirs[:] = sorted(
             d
             for d in dirs

@@ -54,6 +54,7 @@ from kas_tui.features.importing.toc_starlight import (
     starlight_config,
     starlight_roots,
 )
+from kas_tui.features.importing.toc_vitepress import is_vitepress_config, vitepress_site
 from kas_tui.features.importing.toc_wiki import (
     ORDER,
     SIDEBAR,
@@ -244,6 +245,8 @@ def _kind(path: str) -> str | None:
         return "astro"
     if is_hugo_config(path):
         return "hugo"
+    if is_vitepress_config(path):
+        return "vitepress"
     if name == SIDEBAR:
         return "wiki-sidebar"
     if name == ORDER:
@@ -266,6 +269,7 @@ _RANK = {
     "starlight": 7,
     "astro": 8,
     "hugo": 9,
+    "vitepress": 10,
 }
 
 
@@ -304,17 +308,41 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
             and (
                 f.count("/") == base + depth
                 or (not depth and f.startswith(f"{wrapper}config/_default/"))  # Hugo's
+                or (f.count("/") == base + depth + 1 and is_vitepress_config(f))
             )
         )
         if depth and len({posixpath.dirname(f) for f in found}) != 1:
-            break  # several folders with TOCs of their own (docsets): none is the whole's
+            # several folders with TOCs of their own (docsets): none is the whole's,
+            # unless a site's config whose pages are most of the source's (vitepress'
+            # docs/ beside the scaffold template/ it ships)
+            site = _site_of_most(found, read, files)
+            if site is not None:
+                return site
+            break
         for path in found:
             toc = read_toc(path, read, files)
-            if toc is not None and (depth == 0 or toc.roots):
-                return toc
+            if toc is not None and (depth == 0 or toc.roots or toc.docs_dir):
+                return toc  # below the root: one that lists pages, or a site's config
     problems: list[str] = []  # a Docusaurus docs folder without its site: its categories
     roots = category_roots(files, read, problems, TocNode)
     return Toc("", "docusaurus", roots, problems) if roots else None
+
+
+#: Tables of contents that are a site generator's config, naming the site's pages folder.
+_SITE_KINDS = frozenset({"mkdocs", "starlight", "hugo", "vitepress"})
+
+
+def _site_of_most(found: list[str], read: Read, files: Collection[str]) -> Toc | None:
+    """Of several sites' configs, the one whose pages folder holds more than half the
+    source's Markdown pages; ``None`` when none does."""
+    pages = [f for f in files if f.lower().endswith((".md", ".mdx"))]
+    for path in found:
+        toc = read_toc(path, read, files) if _kind(path) in _SITE_KINDS | {"astro"} else None
+        if toc is not None and toc.docs_dir:
+            inside = sum(p.startswith(toc.docs_dir + "/") for p in pages)
+            if 2 * inside > len(pages):
+                return toc
+    return None
 
 
 def _wrapper(files: Collection[str]) -> str:
@@ -357,6 +385,9 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
     if kind == "hugo":  # a Hugo site's config: its content folder's sections
         site = hugo_site(path, read, reader.files, TocNode)
         return None if site is None else Toc(path, kind, site[0], reader.problems, *site[1:])
+    if kind == "vitepress":  # a VitePress site's config: its sidebar and pages folder
+        vp = vitepress_site(path, text, reader.files, reader.problems, TocNode)
+        return None if vp is None else Toc(path, kind, vp[0], reader.problems, vp[1])
     if kind == "astro":  # a Starlight site's config: its sidebar and content folder
         site = starlight_config(path, text, reader.files, reader.problems, TocNode)
         return None if site is None else Toc(path, "starlight", *site[:1], reader.problems, site[1])

@@ -26,15 +26,17 @@ import re
 from collections.abc import Callable, Collection
 from typing import Any
 
-from kas_tui.features.importing.toc_formats import (
-    SITE_PAGES,
-    URL,
+from kas_tui.features.importing.js_literals import (
     blank_js,
     js_option,
     js_value_at,
+    without_computed,
+)
+from kas_tui.features.importing.toc_formats import (
+    SITE_PAGES,
+    URL,
     load_lined,
     sidebar_title,
-    without_spreads,
 )
 
 #: What a slug may name: the page itself, or a folder's index page.
@@ -88,7 +90,7 @@ def starlight_config(
     if at is None:
         return [], root  # Starlight's own sidebar: every page, by folder
     line = code.count("\n", 0, at) + 1
-    plain, spreads = without_spreads(code)
+    plain, spreads = without_computed(code)
     literal = js_value_at(plain, at, "[")
     data = None
     if literal is not None:

@@ -1,0 +1,201 @@
+"""JavaScript read as text, never run: the object or array literals of a site's
+config (``sidebars.js``, ``astro.config.mjs``, ``.vitepress/config.ts``), its options,
+its string literals' escapes. Code inside a literal (a spread, a template string that
+computes, a call) is taken out or makes the literal unreadable, and says so.
+"""
+
+from __future__ import annotations
+
+import re
+
+_JS_ESCAPE = re.compile(r"\\(?:u\{([0-9a-fA-F]+)\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(.))", re.S)
+_JS_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+
+
+def js_string(body: str) -> str:
+    """A JavaScript string literal's text, its escapes read (metro's tagline
+    ``"\\ud83d\\ude87 The JavaScript bundler"`` is "🚇 The JavaScript bundler")."""
+    if "\\" not in body:
+        return body
+
+    def one(found: re.Match[str]) -> str:
+        code = found.group(1) or found.group(2) or found.group(3)
+        if code:
+            return chr(int(code, 16)) if int(code, 16) <= 0x10FFFF else ""
+        return _JS_SIMPLE.get(found.group(4), found.group(4))
+
+    text = _JS_ESCAPE.sub(one, body)
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def js_object(text: str) -> str | None:
+    """The object ``module.exports`` (or ``export default``) gives, directly or through
+    a ``const``, as YAML-readable text at its own lines (all else blanked); ``None``
+    when there is none or it is built by code."""
+    code = _blank(text, strings=False)
+    exported = re.search(r"\bmodule\.exports\s*=\s*|\bexport\s+default\s+", code)
+    if exported is None:
+        return None
+    return js_value_at(code, exported.end(), "{")
+
+
+def js_value_at(code: str, start: int, opener: str) -> str | None:
+    """The object (``opener`` ``{``) or array (``[``) literal at ``start`` of ``code``,
+    directly or through a ``const`` of the file it names (``sidebar: sidebar``,
+    ``module.exports = sidebars``), as :func:`js_literal` gives it; ``None`` when it
+    is neither."""
+    if code[start : start + 1] != opener:
+        name = re.match(r"[A-Za-z_$][\w$]*", code[start:])
+        if name is None:
+            return None
+        declared = re.search(
+            rf"\b(?:const|let|var)\s+{re.escape(name.group())}\s*(?::[^=]*)?=\s*", code
+        )
+        if declared is None or code[declared.end() : declared.end() + 1] != opener:
+            return None
+        start = declared.end()
+    return js_literal(code, start)
+
+
+def js_literal(code: str, start: int) -> str | None:
+    """The object or array literal opening at ``start`` of ``code`` (comments already
+    blanked, :func:`blank_js`) as YAML-readable text at its own lines (all else
+    blanked); ``None`` when it does not close or is built by code."""
+    end = _closing(code, start)
+    if end is None:
+        return None
+    bare = _blank(code[start : end + 1], strings=True)
+    if re.search(r"\.\.\.|=>|\bfunction\b|[\w$)\]]\s*\(|`", bare):
+        return None  # spreads, calls, functions, template strings: code, not data
+    for word in re.findall(r"[:\[,]\s*([A-Za-z_$][\w$.]*)\s*(?=[,}\]])", bare):
+        if word not in ("true", "false", "null"):
+            return None  # a variable
+    head = "".join("\n" if c == "\n" else " " for c in code[:start])
+    # YAML reads the literal: a tab (most JavaScript is indented so) is a space to it
+    return (head + code[start : end + 1]).replace("\t", " ")
+
+
+def js_option(bare: str, opened: int, key: str) -> int | None:
+    """Where the value of the option ``key`` of the object opening at ``opened`` starts
+    (its own option, not one of an object inside it: a docs plugin's ``path``, not its
+    ``versions: {current: {path}}``); ``None`` when it has none. A shorthand property
+    (``sidebar,``) starts at its name, a variable. ``bare``: the code with comments and
+    strings blanked (:func:`blank_js`)."""
+    depth = 0
+    pattern = re.compile(rf"{re.escape(key)}(?:\s*:\s*|(?=\s*[,}}]))")
+    for at in range(opened, len(bare)):
+        char = bare[at]
+        if char in "{[(":
+            depth += 1
+        elif char in "}])":
+            depth -= 1
+            if depth == 0:
+                return None
+        elif depth == 1 and char == key[0] and bare[at - 1] in " \t\n{,":
+            found = pattern.match(bare, at)
+            if found:
+                return found.end()
+    return None
+
+
+def without_computed(code: str) -> tuple[str, list[int]]:
+    r"""``code`` (comments blanked) with what code computes inside a literal taken out,
+    every offset kept: each spread element (``...makeLinks([...]),``) blanked by
+    spaces, and each template string (``\`Migration from v${major - 1}\```) read as
+    ``null`` (a label code computes: the page's own title stands); and where each
+    spread was: entries code makes, which a reader of the literal cannot know."""
+    bare = _blank(code, strings=True)
+    out = list(code)
+    for quoted in re.finditer(r"`[^`]*`", bare):
+        a, b = quoted.span()
+        inner = code[a + 1 : b - 1]
+        if not any(c in inner for c in ("${", '"', "\\", "\n")):
+            out[a], out[b - 1] = '"', '"'  # a template string that computes nothing
+            continue
+        filler = "null" if b - a >= 4 else '""'
+        out[a:b] = list(filler) + ["\n" if c == "\n" else " " for c in code[a + len(filler) : b]]
+    found: list[int] = []
+    at = bare.find("...")
+    while at >= 0:
+        depth, end = 0, at + 3
+        while end < len(bare):
+            char = bare[end]
+            if char in "([{":
+                depth += 1
+            elif char in ")]}":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif char == "," and depth == 0:
+                end += 1
+                break
+            end += 1
+        out[at:end] = ["\n" if c == "\n" else " " for c in code[at:end]]
+        found.append(at)
+        at = bare.find("...", end)
+    return "".join(out), found
+
+
+def blank_js(text: str, *, strings: bool = False) -> str:
+    """JavaScript ``text`` with its comments (and, with ``strings``, string contents)
+    blanked by spaces, line breaks kept: every offset stays where it was."""
+    return _blank(text, strings=strings)
+
+
+def _blank(text: str, *, strings: bool) -> str:
+    """``text`` with its comments (and, with ``strings``, string contents) blanked
+    by spaces, line breaks kept."""
+    out = list(text)
+    index, quote = 0, ""
+    while index < len(text):
+        char = text[index]
+        if quote:
+            if char == "\\":
+                if strings:
+                    out[index] = " "
+                    if index + 1 < len(text) and text[index + 1] != "\n":
+                        out[index + 1] = " "
+                index += 2
+                continue
+            if char == quote:
+                quote = ""
+            elif strings and char != "\n":
+                out[index] = " "
+        elif char in "'\"`":
+            quote = char
+        elif text.startswith("//", index):
+            end = text.find("\n", index)
+            end = len(text) if end < 0 else end
+            out[index:end] = " " * (end - index)
+            index = end
+            continue
+        elif text.startswith("/*", index):
+            end = text.find("*/", index + 2)
+            end = len(text) if end < 0 else end + 2
+            out[index:end] = ["\n" if c == "\n" else " " for c in text[index:end]]
+            index = end
+            continue
+        index += 1
+    return "".join(out)
+
+
+def _closing(code: str, start: int) -> int | None:
+    """Where the brace opened at ``start`` closes (strings skipped)."""
+    depth, quote, index = 0, "", start
+    while index < len(code):
+        char = code[index]
+        if quote:
+            if char == "\\":
+                index += 1
+            elif char == quote:
+                quote = ""
+        elif char in "'\"`":
+            quote = char
+        elif char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+            if depth == 0:
+                return index
+        index += 1
+    return None

@@ -1,0 +1,184 @@
+"""A VitePress site's sidebar: ``themeConfig.sidebar`` of ``.vitepress/config.{ts,mts,
+js,mjs}`` (read as text, never run).
+
+The site's pages are the folder holding ``.vitepress`` (or its ``srcDir``). A sidebar is
+a list of items, or an object of such lists keyed by the path they serve (``'/guide/'``,
+``'/config/'``): each key is a section, named by the navigation bar's item linking
+there (``themeConfig.nav``: "Guide", "Config"), else by its folder. An item is a group
+(``{text, items: [...]}``, its ``base`` prefixing its items' links) or a page (``{text,
+link: '/guide/features'}``: the page served there, ``guide/features.md``, or a folder's
+``index.md``); links off the site are no pages. A sidebar built by code (a function's
+result, an import) is said, and the folders are then the tree.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Collection
+from typing import Any
+
+from kas_tui.core.okf.index_layout import folder_title
+from kas_tui.features.importing.js_literals import (
+    blank_js,
+    js_option,
+    js_string,
+    js_value_at,
+    without_computed,
+)
+from kas_tui.features.importing.toc_formats import (
+    URL,
+    load_lined,
+)
+
+#: VitePress's config files, in a ``.vitepress`` folder.
+CONFIG_NAMES = frozenset(f"config.{ext}" for ext in ("ts", "mts", "cts", "js", "mjs", "cjs"))
+_CONFIG_OPEN = re.compile(r"\bdefineConfig\s*\(\s*\{|\bexport\s+default\s*\{")
+_STRING = re.compile(r"""(['"])((?:\\.|(?!\1)[^\\\n])*)\1""")
+_PAGES = (".md",)
+
+
+def is_vitepress_config(path: str) -> bool:
+    parts = path.split("/")
+    return len(parts) >= 2 and parts[-2] == ".vitepress" and parts[-1].lower() in CONFIG_NAMES
+
+
+def vitepress_site(
+    path: str,
+    text: str,
+    files: Collection[str],
+    problems: list[str],
+    node: Callable[..., Any],
+) -> tuple[list[Any], str] | None:
+    """The sidebar of the VitePress site ``path`` configures, as nodes made by
+    ``node(title, path, children, line)``, and its pages' folder; ``None`` when the
+    file configures no site."""
+    code = blank_js(text)
+    opened = _CONFIG_OPEN.search(code)
+    if opened is None:
+        return None
+    bare = blank_js(code, strings=True)
+    start = opened.end() - 1
+    site = posixpath.dirname(posixpath.dirname(path))
+    src = _string_option(code, bare, start, "srcDir") or "."
+    root = posixpath.normpath(posixpath.join(site, src))
+    root = "" if root == "." else root
+    if root == ".." or root.startswith("../"):
+        return None
+    theme = js_option(bare, start, "themeConfig")
+    if theme is None or code[theme : theme + 1] != "{":
+        return [], root
+    at = js_option(bare, theme, "sidebar")
+    if at is None:
+        return [], root  # no sidebar: the folders are the tree
+    line = code.count("\n", 0, at) + 1
+    plain, _spreads = without_computed(code)
+    literal = js_value_at(plain, at, "[") or js_value_at(plain, at, "{")
+    data, error = load_lined(literal) if literal is not None else (None, None)
+    if error is not None or not isinstance(data, (list, dict)):
+        problems.append(
+            f"{path}:{line}: its sidebar is no plain list or object in this file (built by "
+            "code, or imported from another): not read; the folders are the tree"
+        )
+        return [], root
+    reader = _Items(path, root, files, problems, node)
+    if isinstance(data, list):
+        return reader.items(data, ""), root
+    names = _nav_names(code, bare, theme)
+    out = []
+    for key, items in data.items():
+        children = reader.items(items if isinstance(items, list) else [], "")
+        prefix = "/" + str(key).strip("/")
+        title = names.get(prefix) or folder_title(posixpath.basename(prefix.rstrip("/")) or "Home")
+        if children:
+            out.append(node(title, None, children, getattr(data, "lines", {}).get(key)))
+    return out, root
+
+
+def vitepress_about(text: str) -> tuple[str | None, str | None]:
+    """The ``title`` and ``description`` a VitePress config gives its site (each
+    ``None`` unless a plain string)."""
+    code = blank_js(text)
+    opened = _CONFIG_OPEN.search(code)
+    if opened is None:
+        return None, None
+    bare = blank_js(code, strings=True)
+    return (
+        _string_option(code, bare, opened.end() - 1, "title"),
+        _string_option(code, bare, opened.end() - 1, "description"),
+    )
+
+
+def _string_option(code: str, bare: str, opened: int, key: str) -> str | None:
+    at = js_option(bare, opened, key)
+    found = _STRING.match(code, at) if at is not None else None
+    return " ".join(js_string(found.group(2)).split()) or None if found else None
+
+
+def _nav_names(code: str, bare: str, theme: int) -> dict[str, str]:
+    """The navigation bar's names for the paths it links (``/guide`` -> "Guide")."""
+    at = js_option(bare, theme, "nav")
+    literal = js_value_at(without_computed(code)[0], at, "[") if at is not None else None
+    data, error = load_lined(literal) if literal is not None else (None, None)
+    names: dict[str, str] = {}
+
+    def walk(items: Any) -> None:
+        for item in items if isinstance(items, list) else []:
+            if not isinstance(item, dict):
+                continue
+            link, text = item.get("link"), item.get("text")
+            if isinstance(link, str) and isinstance(text, str) and link.startswith("/"):
+                names.setdefault("/" + link.split("#")[0].strip("/"), text)
+            walk(item.get("items"))
+
+    walk(data if error is None else None)
+    return names
+
+
+class _Items:
+    def __init__(
+        self,
+        path: str,
+        root: str,
+        files: Collection[str],
+        problems: list[str],
+        node: Callable[..., Any],
+    ) -> None:
+        self.path, self.root, self.files = path, root, files
+        self.problems, self.node = problems, node
+
+    def items(self, values: list[Any], base: str) -> list[Any]:
+        out = []
+        lines = getattr(values, "lines", [])
+        for index, item in enumerate(values):
+            line = getattr(item, "line", lines[index] if index < len(lines) else None)
+            if not isinstance(item, dict):
+                continue
+            text = item.get("text")
+            title = str(text) if isinstance(text, str) and text.strip() else None
+            inner = str(item.get("base") or base)
+            link = item.get("link")
+            page = self.page(inner + link, line, title) if isinstance(link, str) else None
+            children = (
+                self.items(item["items"], inner) if isinstance(item.get("items"), list) else []
+            )
+            if page or children:
+                out.append(self.node(title, page, children, line))
+        return out
+
+    def page(self, link: str, line: int | None, title: str | None) -> str | None:
+        """The page a sidebar link names: the site's path without ``.md``/``.html``,
+        a folder's ``index.md``."""
+        if URL.match(link) or not link.strip():
+            return None
+        path = link.split("#", 1)[0].split("?", 1)[0].strip("/")
+        path = re.sub(r"\.(?:md|html)$", "", path)
+        for form in (f"{path}.md", f"{path}/index.md") if path else ("index.md",):
+            candidate = posixpath.normpath(posixpath.join(self.root, form))
+            if candidate in self.files:
+                return candidate
+        self.problems.append(
+            f"{self.path}:{line}: {title or link!r} links to {link}, which no page of the "
+            "source is served at; fix the link or add the page"
+        )
+        return None

@@ -1,0 +1,143 @@
+"""A VitePress site as vitejs/vite keeps it: ``docs/.vitepress/config.ts`` (a hidden
+folder) whose ``themeConfig.sidebar`` is an object of lists keyed by the path they
+serve, named by ``themeConfig.nav``; a label computed by a template string; the
+repository's code, playground and lockfiles around ``docs/``; a home page of
+``<script setup>`` and a component.
+
+Built whole, vite's repository made 630 pages of its packages and playground,
+``pnpm-lock.md`` among them, with the site's sidebar unread (``.vitepress`` was
+skipped as a hidden folder)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from kas_tui.core.okf.index import parse_index
+from kas_tui.core.package import Package
+from kas_tui.features.check import check
+from kas_tui.features.importing.build import build
+from kas_tui.features.importing.toc_vitepress import vitepress_about
+from tests.helpers.build_sources import write_sources
+
+NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
+CONFIG = """\
+import { defineConfig } from 'vitepress'
+const viteMajorVersion = 8
+
+export default defineConfig({
+  title: 'Vite',
+  description: 'Next Generation Frontend Tooling',
+  themeConfig: {
+    nav: [
+      { text: 'Guide', link: '/guide/', activeMatch: '/guide/' },
+      { text: 'Config', link: '/config/' },
+    ],
+    sidebar: {
+      '/guide/': [
+        {
+          text: 'Introduction',
+          items: [
+            { text: 'Getting Started', link: '/guide/' },
+            { text: 'Why Vite', link: '/guide/why' },
+          ],
+        },
+        {
+          text: 'Migration',
+          items: [
+            { text: `Migration from v${viteMajorVersion - 1}`, link: '/guide/migration' },
+          ],
+        },
+      ],
+      '/config/': [
+        { text: 'Config', items: [{ text: 'Shared Options', link: '/config/shared-options' }] },
+      ],
+    },
+  },
+})
+"""
+
+
+def page(title: str, body: str = "") -> str:
+    return f"# {title}\n\n{body or title + ' explains one part of the tool.'}\n"
+
+
+def vite_like() -> dict[str, str | bytes]:
+    return {
+        "docs/.vitepress/config.ts": CONFIG,
+        "docs/.vitepress/theme/index.ts": "export default {}\n",
+        "docs/index.md": "---\nlayout: home\n---\n\n<script setup>\nimport Home from "
+        "'./.vitepress/theme/Layout.vue'\n</script>\n\n<Home />\n",
+        "docs/guide/index.md": page("Getting Started", "Start with [why](./why)."),
+        "docs/guide/why.md": page("Why Vite"),
+        "docs/guide/migration.md": page("Migration from v7"),
+        "docs/config/shared-options.md": page("Shared Options", "See [the guide](/guide/)."),
+        "docs/team.md": page("Meet the Team"),
+        "packages/vite/README.md": page("vite package"),
+        "playground/alias/index.html": "<html><body><h1>Alias</h1><p>alias test</p></body></html>",
+        "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+        "package.json": '{"name": "vite-monorepo"}',
+    }
+
+
+def test_a_vitepress_repository_builds_its_sites_sidebar(tmp_path: Path) -> None:
+    result = build(
+        write_sources(tmp_path / "src", vite_like()), tmp_path / "kb", now=NOW, workers=1
+    )
+    assert result.errors == 0, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    assert sorted(pkg.documents) == [
+        "config/shared-options.md",
+        "guide/index-page.md",
+        "guide/migration.md",
+        "guide/why.md",
+        "index-page.md",
+        "team.md",
+    ]
+    root = (tmp_path / "kb" / "index.md").read_text("utf-8")
+    assert root.splitlines()[3] == "# Vite"
+    # the <script setup> block is no description of the home page
+    assert "import Home" not in root
+    guide = parse_index((tmp_path / "kb" / "guide" / "index.md").read_text("utf-8"))
+    assert [s.title for s in guide.sections if s.level == 2] == ["Introduction", "Migration"]
+    broken = [f.message for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+    assert broken == [], broken
+    skill = (tmp_path / "kb" / "SKILL.md").read_text("utf-8")
+    assert "Vite: Next Generation Frontend Tooling." in skill
+
+
+def test_the_site_title_and_a_sidebar_built_by_code() -> None:
+    assert vitepress_about(CONFIG) == ("Vite", "Next Generation Frontend Tooling")
+    assert vitepress_about("export default { title: `Vite${x}` }") == (None, None)
+
+
+def test_a_site_beside_a_scaffold_with_its_pages_in_an_english_folder(tmp_path: Path) -> None:
+    """vuejs/vitepress: ``docs/.vitepress/config.ts`` (no sidebar of its own: each
+    language's is imported) beside ``template/.vitepress/config.js`` (the scaffold
+    ``create`` copies), the English pages in ``docs/en/``, the others translated,
+    ``docs/public/`` the site's files. The repository was built whole."""
+    config = "export default defineConfig({ title: 'VitePress', themeConfig: {} })\n"
+    files: dict[str, str | bytes] = {
+        "docs/.vitepress/config.ts": config,
+        "template/.vitepress/config.js": "export default { title: 'My Site' }\n",
+        "template/index.md": page("My Site"),
+        "docs/en/index.md": page("VitePress"),
+        "docs/en/guide/getting-started.md": page("Getting Started"),
+        "docs/en/guide/routing.md": page("Routing"),
+        "docs/es/guide/getting-started.md": page("Primeros pasos"),
+        "docs/public/logo.svg": "<svg/>",
+        "src/client/app.ts": "export {}\n",
+        "package.json": "{}",
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    assert sorted(pkg.documents) == [
+        "guide/getting-started.md",
+        "guide/routing.md",
+        "index-page.md",
+    ]
+    assert (tmp_path / "kb" / "assets" / "public" / "logo.svg").is_file()
+    assert (tmp_path / "kb" / "index.md").read_text("utf-8").splitlines()[3] == "# VitePress"
