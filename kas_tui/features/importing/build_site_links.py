@@ -91,7 +91,15 @@ class SiteLinksMixin:
         inside = posixpath.join(site_root, path).strip("/") if site_root else path
         if path and slugify(posixpath.splitext(path.split("/", 1)[0])[0]) not in tops:
             return None
-        for stem in dict.fromkeys((inside, path)):
+        stems = [inside, path]
+        if path.endswith(".html"):  # VitePress, Sphinx, Jekyll: the page as .html
+            stems += [stem[:-5] for stem in stems]
+        # files a site serves from its root as they are: VitePress' and Astro's public/,
+        # Docusaurus' static/, beside its pages or its config
+        config = posixpath.dirname(self.toc.file) if self.toc is not None else ""
+        for folder in dict.fromkeys((site_root, config)):
+            stems += [posixpath.join(folder, kind, path) for kind in ("public", "static")]
+        for stem in dict.fromkeys(stems):
             for candidate in (*(f"{stem}{t}".lstrip("/") for t in _SERVED_AS), stem):
                 found = candidate if candidate in self.docs or candidate in self.assets else None
                 found = found or self._loose_match(candidate)

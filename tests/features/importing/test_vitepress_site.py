@@ -72,7 +72,11 @@ def vite_like() -> dict[str, str | bytes]:
         "docs/guide/why.md": page("Why Vite"),
         "docs/guide/migration.md": page("Migration from v7"),
         "docs/config/shared-options.md": page("Shared Options", "See [the guide](/guide/)."),
-        "docs/team.md": page("Meet the Team"),
+        "docs/team.md": page(
+            "Meet the Team",
+            "![cover](/og-image.webp) See [why](/guide/why.html#origins) first.",
+        ),
+        "docs/public/og-image.webp": b"RIFF....WEBPVP8 ",
         "packages/vite/README.md": page("vite package"),
         "playground/alias/index.html": "<html><body><h1>Alias</h1><p>alias test</p></body></html>",
         "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
