@@ -15,6 +15,7 @@ import posixpath
 from typing import Any
 from urllib.parse import unquote
 
+from kas_tui.features.importing.redirects import follow, redirect_map
 from kas_tui.features.importing.site_base import learned_base, under_base
 from kas_tui.text.slug import slugify
 
@@ -90,7 +91,7 @@ class SiteLinksMixin:
                 return aliases[stem.rstrip("/")]
         inside = posixpath.join(site_root, path).strip("/") if site_root else path
         if path and slugify(posixpath.splitext(path.split("/", 1)[0])[0]) not in tops:
-            return None
+            return self._moved_page(path)  # another site's, unless the site moved it
         stems = [inside, path]
         if path.endswith(".html"):  # VitePress, Sphinx, Jekyll: the page as .html
             stems += [stem[:-5] for stem in stems]
@@ -105,6 +106,25 @@ class SiteLinksMixin:
                 found = found or self._loose_match(candidate)
                 if found:
                     return found
+        return self._moved_page(path)
+
+    def _moved_page(self, path: str) -> str | None:
+        """The page the site's map of moved pages sends ``path`` to (:mod:`.redirects`),
+        when it is one of the source's; ``None`` otherwise."""
+        moves = getattr(self, "_moves", None)
+        if moves is None:
+            read = getattr(self, "_read_source", lambda _rel: None)
+            moves = self._moves = redirect_map(self.source_files, read, self.toc)
+        if not moves or getattr(self, "_following", False):
+            return None
+        self._following = True
+        try:
+            for target in follow(moves, path):
+                found = self._served_page(target.split("#", 1)[0])
+                if found:
+                    return found
+        finally:
+            self._following = False
         return None
 
     def _served_at(self, doc: Any, target: str) -> str | None:

@@ -1,0 +1,157 @@
+"""A site's map of moved pages: where a link to an old address is sent.
+
+Read as the site reads it, never run: a Netlify ``_redirects`` file (``/from /to
+[status]``, one a line, at any depth; ``*`` rules and rewrites to other sites are
+none of ours), docfx's ``.openpublishing.redirection*.json`` (``source_path`` ->
+``redirect_url``), the ``redirects`` option of an Astro config (an object literal; a
+spread of an object a file of the site exports, ``...redirects`` of
+``import redirects from './redirects.js'``, is read from that file), and
+mkdocs-redirects' ``redirect_maps`` (``old.md: new.md``). Paths are compared as the
+site serves them: no slashes around them, no ``.md``/``.html``; a target keeps its
+``#fragment``.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from collections.abc import Callable, Collection, Iterator
+from typing import Any
+
+import yaml
+
+from kas_tui.features.importing.js_literals import (
+    blank_js,
+    js_object,
+    js_option,
+    js_value_at,
+    without_computed,
+)
+from kas_tui.features.importing.toc_formats import URL, load_lined
+from kas_tui.features.importing.toc_starlight import is_astro_config
+
+Read = Callable[[str], "str | None"]
+#: How many moves a link is followed through (a loop ends there).
+MOST_HOPS = 5
+_IMPORT = re.compile(r"""\bimport\s+([A-Za-z_$][\w$]*)\s+from\s+['"](\.{1,2}/[^'"]+)['"]""")
+_SPREAD = re.compile(r"\.\.\.\s*([A-Za-z_$][\w$]*)")
+
+
+def served_key(path: str) -> str:
+    """A path as redirects compare it: ``/guide/old.html`` and ``guide/old.md`` alike."""
+    path = path.split("#", 1)[0].split("?", 1)[0].strip().strip("/")
+    return re.sub(r"(?:/index)?\.(?:md|mdx|html?)$", "", path)
+
+
+def redirect_map(files: Collection[str], read: Read, toc: Any) -> dict[str, str]:
+    """Old address -> new address (``served_key`` form, a target keeping its fragment)
+    from every map of moved pages the source holds (see the module docstring)."""
+    moved: dict[str, str] = {}
+    for rel in sorted(files):
+        name = posixpath.basename(rel).lower()
+        if name == "_redirects":
+            moved.update(_netlify(read(rel) or ""))
+        elif name.startswith(".openpublishing.redirection") and name.endswith(".json"):
+            moved.update(_docfx(read(rel) or ""))
+    config = getattr(toc, "file", "") or ""
+    kind = getattr(toc, "kind", "")
+    if kind == "starlight" and is_astro_config(config):
+        moved.update(_astro(config, read, files))
+    if kind == "mkdocs":
+        moved.update(_mkdocs(read(config) or ""))
+    return {k: v for k, v in moved.items() if k and v and k != served_key(v)}
+
+
+def follow(moved: dict[str, str], path: str) -> Iterator[str]:
+    """The addresses ``path`` is sent to, one move after another (at most
+    ``MOST_HOPS``, never back to one already seen)."""
+    seen = {served_key(path)}
+    key = served_key(path)
+    for _hop in range(MOST_HOPS):
+        target = moved.get(key)
+        if target is None:
+            return
+        key = served_key(target)
+        if key in seen:
+            return
+        seen.add(key)
+        yield target
+
+
+def _pairs(pairs: Iterator[tuple[Any, Any]]) -> dict[str, str]:
+    out = {}
+    for old, new in pairs:
+        if isinstance(old, str) and isinstance(new, str) and not URL.match(new.strip()):
+            out[served_key(old)] = new.strip()
+    return out
+
+
+def _netlify(text: str) -> dict[str, str]:
+    def lines() -> Iterator[tuple[str, str]]:
+        for line in text.splitlines():
+            parts = line.split("#", 1)[0].split()
+            if len(parts) >= 2 and "*" not in parts[0] and ":" not in parts[0]:
+                yield parts[0], parts[1]
+
+    return _pairs(lines())
+
+
+def _docfx(text: str) -> dict[str, str]:
+    try:
+        data = json.loads(text.lstrip("\ufeff"))
+    except ValueError:
+        return {}
+    entries = data.get("redirections") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        return {}
+    return _pairs(
+        (e.get("source_path"), e.get("redirect_url")) for e in entries if isinstance(e, dict)
+    )
+
+
+def _mkdocs(text: str) -> dict[str, str]:
+    data, _error = load_lined(text)
+    plugins = data.get("plugins") if isinstance(data, dict) else None
+    for plugin in plugins if isinstance(plugins, list) else []:
+        options = plugin.get("redirects") if isinstance(plugin, dict) else None
+        maps = options.get("redirect_maps") if isinstance(options, dict) else None
+        if isinstance(maps, dict):
+            return _pairs(iter(maps.items()))
+    return {}
+
+
+def _astro(config: str, read: Read, files: Collection[str]) -> dict[str, str]:
+    text = read(config) or ""
+    code = blank_js(text)
+    call = re.search(r"\bdefineConfig\s*\(\s*\{|\bexport\s+default\s*\{", code)
+    at = js_option(blank_js(code, strings=True), call.end() - 1, "redirects") if call else None
+    if at is None or code[at : at + 1] != "{":
+        return {}
+    out: dict[str, str] = {}
+    end = code.find("}", at)
+    imports = dict(_IMPORT.findall(code))
+    for name in _SPREAD.findall(code[at:end]):  # ...redirects of an imported file
+        source = imports.get(name)
+        if source is None:
+            continue
+        rel = posixpath.normpath(posixpath.join(posixpath.dirname(config), source))
+        exported = js_object(read(rel) or "") if rel in files else None
+        out.update(_object(exported))
+    literal = js_value_at(without_computed(code)[0], at, "{")
+    out.update(_object(literal))
+    return out
+
+
+def _object(literal: str | None) -> dict[str, str]:
+    if literal is None:
+        return {}
+    try:
+        data = yaml.safe_load(literal)
+    except yaml.YAMLError:
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return _pairs(
+        (old, new.get("destination") if isinstance(new, dict) else new) for old, new in data.items()
+    )

@@ -1,0 +1,69 @@
+"""A site's map of moved pages: biomejs/website links 519 times to rule pages at the
+addresses its ``redirects.js`` (spread into the Astro config's ``redirects``) moves to
+per-language pages; those links were all reported broken."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from types import SimpleNamespace
+
+from kas_tui.core.package import Package
+from kas_tui.features.check import check
+from kas_tui.features.importing.build import build
+from kas_tui.features.importing.redirects import follow, redirect_map, served_key
+from tests.helpers.build_sources import write_sources
+
+NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
+ASTRO = """\
+import starlight from '@astrojs/starlight';
+import redirects from './redirects.js';
+
+export default defineConfig({
+  integrations: [starlight({ title: 'Biome' })],
+  redirects: {
+    ...redirects,
+    '/reference/reporters': '/reference/cli/#reporter-flags',
+  },
+});
+"""
+REDIRECTS_JS = """// generated
+export default {
+  '/linter/rules/no-access-key': '/linter/rules/no-access-key/javascript',
+};
+"""
+
+
+def test_every_kind_of_map_is_read_as_the_site_reads_it() -> None:
+    files = {
+        "_redirects": "/old-guide /guide/new  301\n/fr/* /fr/404 404\n/ext https://x.io/y\n",
+        ".openpublishing.redirection.json": '\ufeff{"redirections": [{"source_path": '
+        '"docs/moved.md", "redirect_url": "/docs/here"}]}',
+        "mkdocs.yml": "site_name: X\nplugins:\n  - redirects:\n      redirect_maps:\n"
+        "        'old.md': 'new.md'\n",
+    }
+    toc = SimpleNamespace(file="mkdocs.yml", kind="mkdocs")
+    moved = redirect_map(files, files.get, toc)
+    # a * rule and a move to another site are none of ours
+    assert moved == {"old-guide": "/guide/new", "docs/moved": "/docs/here", "old": "new.md"}
+    assert served_key("/guide/new.html#x") == "guide/new"
+    # a loop ends, moves chain
+    assert list(follow({"a": "/b", "b": "/c", "c": "/a"}, "/a")) == ["/b", "/c"]
+
+
+def test_links_to_moved_pages_lead_where_the_site_sends_them(tmp_path: Path) -> None:
+    docs = "src/content/docs/"
+    files = {
+        "astro.config.mjs": ASTRO,
+        "redirects.js": REDIRECTS_JS,
+        docs + "linter/rules/no-access-key/javascript.mdx": "# noAccessKey\n\nNo access key.\n",
+        docs + "reference/cli.mdx": "# CLI\n\n## Reporter flags\n\nFlags.\n",
+        docs + "guide.mdx": "# Guide\n\nSee [the rule](/linter/rules/no-access-key) and "
+        "[reporters](/reference/reporters).\n",
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    broken = [f.message for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+    assert broken == [], broken
