@@ -75,6 +75,7 @@ from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.features.importing.toc_docsets import with_other_tocs
 from kas_tui.features.importing.translations import translated_pages, translations
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
+from kas_tui.text.wording import counted
 
 #: Failures a second try on the same bytes cannot change (a timeout or a missing
 #: dependency may go away with other options or packages: those are tried again).
@@ -85,7 +86,7 @@ _OUTSIDE = "files are outside the docs folder the site builds its docs from"
 #: Docusaurus keeps its docs' earlier versions beside the current ones: published, but
 #: a package is one version of the docs (the current), so they are left out.
 _VERSIONED = frozenset({"versioned_docs", "versioned_sidebars"})
-_OLDER = "files of the docs' earlier versions (versioned_docs/) are not the current docs"
+_OLDER = "of the docs' earlier versions (versioned_docs/), not the current docs"
 ASSET_EXTS = frozenset(
     {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".ico", ".avif"}
     | {".mp4", ".webm", ".mov", ".m4v", ".ogv", ".avi", ".mkv"}  # videos a page shows
@@ -366,7 +367,7 @@ class _Builder(
             left = outside - {t for found in self.includes_of.values() for t in found}
             older = {p for p in left if not _VERSIONED.isdisjoint(p.split("/")[:-1])}
             if older:
-                self.result.notes.append(f"{len(older):,} {_OLDER}; left out")
+                self.result.notes.append(f"{counted(len(older), 'file')} {_OLDER}; left out")
             if left - older:
                 n = len(left - older)
                 self.result.notes.append(
@@ -383,6 +384,11 @@ class _Builder(
             moot = set(self.toc.outside_docs(p for p in said if "/" in p))
             kept = [n for n, p in zip(notes[:walked], said, strict=True) if p not in moot]
             self.result.notes = kept + notes[walked:]
+        if self.toc is not None and self.toc.kind == "docusaurus":  # inside its docs too
+            older = {p for p in documents if not _VERSIONED.isdisjoint(p.split("/")[:-1])}
+            if older:
+                self.result.notes.append(f"{counted(len(older), 'file')} {_OLDER}; left out")
+                documents = [d for d in documents if d not in older]
         documents, assets = self._without_translations(documents, assets)
         themed = set()
         if self.toc is not None:  # a theme's templates, files the site serves as they are

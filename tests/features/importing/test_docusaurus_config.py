@@ -47,9 +47,15 @@ def test_docs_outside_the_source_are_said_and_the_rest_is_built(tmp_path: Path) 
         "docusaurus.config.js": config,
         "sidebars.json": SIDEBARS,
         "blog/2024-01-01-release.md": "# Jest 30\n\nJest 30 is out with faster runs.\n",
+        # prettier's website/: its earlier versions are left out as from its root
+        "versioned_docs/version-29/intro.md": "# Intro\n\nThe intro of version 29.\n",
     }
     result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
     assert result.errors == 0, result.report
+    assert result.created == ["blog/2024-01-01-release.md"], result.created
+    assert (
+        "1 file of the docs' earlier versions (versioned_docs/), not the current docs; left out"
+    ) in result.notes
     assert (
         "sidebars.json:1: its config keeps the docs in ../docs, outside the source: the "
         "sidebars were not read; build from the folder holding the docs"
