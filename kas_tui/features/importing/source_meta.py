@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import tomllib
 import yaml
 
 from kas_tui.features.importing.js_literals import js_string
@@ -338,6 +339,13 @@ def _config_about(
         return vitepress_about(read(rel) or "")
     elif is_hugo_config(rel):  # a config with none of Hugo's keys is another tool's
         return hugo_about(rel, read(rel) or "")
+    elif low == "book.toml":  # mdBook
+        try:
+            book = tomllib.loads(read(rel) or "").get("book")
+        except ValueError:
+            return None
+        if isinstance(book, dict):
+            return text(book.get("title")), text(book.get("description"))
     elif low == "conf.py":  # Sphinx: read literally, never run
         match = re.search(r"^project\s*=\s*['\"]([^'\"]+)['\"]", read(rel) or "", re.M)
         return (match.group(1).strip() if match else None), None

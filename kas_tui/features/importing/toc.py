@@ -58,7 +58,9 @@ from kas_tui.features.importing.toc_vitepress import is_vitepress_config, vitepr
 from kas_tui.features.importing.toc_wiki import (
     ORDER,
     SIDEBAR,
+    SUMMARY,
     azure_order_roots,
+    summary_roots,
     wiki_sidebar_roots,
 )
 
@@ -249,6 +251,8 @@ def _kind(path: str) -> str | None:
         return "vitepress"
     if name == SIDEBAR:
         return "wiki-sidebar"
+    if name == SUMMARY:
+        return "summary"
     if name == ORDER:
         return "azure-order"
     if name == "conf.py":
@@ -270,6 +274,7 @@ _RANK = {
     "astro": 8,
     "hugo": 9,
     "vitepress": 10,
+    "summary": 11,
 }
 
 
@@ -391,6 +396,15 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
     if kind == "astro":  # a Starlight site's config: its sidebar and content folder
         site = starlight_config(path, text, reader.files, reader.problems, TocNode)
         return None if site is None else Toc(path, "starlight", *site[:1], reader.problems, site[1])
+    if kind == "summary":  # mdBook's (its book.toml beside the pages' folder), GitBook's
+        found = summary_roots(path, text, reader.files, reader.problems, TocNode)
+        home = posixpath.dirname(path)
+        book = posixpath.join(posixpath.dirname(home), "book.toml") in reader.files
+        return (
+            None
+            if not found
+            else Toc(path, kind, pruned(found), reader.problems, home if book else "")
+        )
     if kind == "wiki-sidebar":
         roots = wiki_sidebar_roots(path, text, reader.files, reader.problems, TocNode)
         return Toc(path, kind, pruned(roots), reader.problems)

@@ -80,6 +80,43 @@ def wiki_sidebar_roots(
     return roots
 
 
+#: mdBook's and GitBook's table of contents (compared in lower case).
+SUMMARY = "summary.md"
+#: The title mdBook writes above its summary, which names no part of the book.
+_SUMMARY_TITLES = frozenset({"summary", "table of contents", "contents"})
+
+
+def summary_roots(
+    path: str,
+    text: str,
+    files: Collection[str],
+    problems: list[str],
+    node: Callable[..., Any],
+) -> list[Any] | None:
+    """An mdBook or GitBook ``SUMMARY.md``: part headings (``# User guide``) over nested
+    lists of links to the book's pages (``- [Installation](guide/installation.md)``),
+    as a wiki's sidebar is read; its own title (``# Summary``) names no part; a draft
+    chapter (``[Draft]()``) has no page. ``None`` when it links fewer than two pages:
+    then it is a page called Summary, no table of contents."""
+    lines = text.splitlines()
+    for n, line in enumerate(lines):
+        if line.strip():
+            heading = MD_HEADING.match(line)
+            if heading and heading.group(2).strip().lower() in _SUMMARY_TITLES:
+                lines[n] = ""  # blanked: the other lines keep their numbers
+            break
+    said: list[str] = []
+    roots = wiki_sidebar_roots(path, "\n".join(lines), files, said, node)
+
+    def pages(nodes: list[Any]) -> int:
+        return sum((1 if n.path else 0) + pages(n.children) for n in nodes)
+
+    if pages(roots) < 2:
+        return None
+    problems += [p.replace("which is not in the wiki", "which is not in the book") for p in said]
+    return roots
+
+
 def _entry(label: str) -> tuple[str, str | None]:
     """The title a sidebar line gives and the page it names (``None``: a section or an
     address outside the wiki)."""

@@ -1,0 +1,90 @@
+"""An mdBook as rust-lang/mdBook's own guide is written: ``book.toml`` (its title and
+description), ``src/SUMMARY.md`` (``# Summary``, an introduction, part headings over
+nested lists of chapters, a draft chapter with no page). Built, its root was two
+bundles "Guide helper" and "Src"; the summary was built as a page."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from kas_tui.core.okf.index import parse_index
+from kas_tui.core.package import Package
+from kas_tui.features.importing.build import build
+from kas_tui.features.importing.toc import read_toc
+from tests.helpers.build_sources import write_sources
+
+NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
+SUMMARY = """\
+# Summary
+
+[Introduction](README.md)
+
+# User guide
+
+- [Installation](guide/installation.md)
+- [Reading books](guide/reading.md)
+
+# Reference guide
+
+- [Command-line tool](cli/README.md)
+    - [init](cli/init.md)
+    - [Draft chapter]()
+- [Gone](cli/gone.md)
+"""
+
+
+def page(title: str) -> str:
+    return f"# {title}\n\n{title} explains one part of writing a book.\n"
+
+
+def book() -> dict[str, str | bytes]:
+    return {
+        "book.toml": '[book]\ntitle = "mdBook Documentation"\n'
+        'description = "Create book from markdown files."\n',
+        "src/SUMMARY.md": SUMMARY,
+        "src/README.md": page("Introduction"),
+        "src/guide/installation.md": page("Installation"),
+        "src/guide/reading.md": page("Reading books"),
+        "src/cli/README.md": page("Command-line tool"),
+        "src/cli/init.md": page("The init command"),
+        "guide-helper/Cargo.toml": '[package]\nname = "guide-helper"\n',
+    }
+
+
+def test_the_summary_is_the_books_table_of_contents(tmp_path: Path) -> None:
+    root = write_sources(tmp_path / "src", book())
+    names = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    toc = read_toc("src/SUMMARY.md", lambda r: (root / r).read_text("utf-8"), names)
+    assert toc is not None and toc.kind == "summary" and toc.docs_dir == "src"
+    assert list(toc.order()) == [
+        "src/README.md",
+        "src/guide/installation.md",
+        "src/guide/reading.md",
+        "src/cli/README.md",
+        "src/cli/init.md",
+    ]
+    # "# Summary" names no part; the parts do
+    assert toc.sections()["src/README.md"] == []
+    assert toc.sections()["src/cli/init.md"] == ["Reference guide", "Command-line tool"]
+    assert toc.problems == [
+        "src/SUMMARY.md:15: names the page cli/gone.md, which is not in the book; fix the "
+        "link or add the page"
+    ]
+    # a page called SUMMARY.md that links no pages is a page
+    other = write_sources(tmp_path / "other", {"SUMMARY.md": page("Summary of findings")})
+    assert read_toc("SUMMARY.md", lambda r: (other / r).read_text("utf-8"), {"SUMMARY.md"}) is None
+
+
+def test_an_mdbook_builds_as_its_summary_orders_it(tmp_path: Path) -> None:
+    result = build(write_sources(tmp_path / "src", book()), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    assert "summary.md" not in pkg.documents and not any("cargo" in d for d in pkg.documents)
+    text = (tmp_path / "kb" / "index.md").read_text("utf-8")
+    assert text.splitlines()[3] == "# mdBook Documentation"
+    root = parse_index(text)
+    assert root.entries[0].title == "Introduction"
+    skill = (tmp_path / "kb" / "SKILL.md").read_text("utf-8")
+    assert "mdBook Documentation: Create book from markdown files." in skill
