@@ -48,6 +48,7 @@ from kas_tui.features.importing.toc_formats import (
     short,
 )
 from kas_tui.features.importing.toc_hugo import hugo_site, is_hugo_config
+from kas_tui.features.importing.toc_jekyll import is_jekyll_config, just_the_docs
 from kas_tui.features.importing.toc_sphinx import sphinx_roots
 from kas_tui.features.importing.toc_starlight import (
     is_astro_config,
@@ -131,7 +132,8 @@ class Toc:
     def theme_files(self, paths: Iterable[str]) -> set[str]:
         """Those of ``paths`` in the site's theme folders: templates, not pages."""
         inside = tuple(d + "/" for d in self.theme_dirs)
-        return {p for p in paths if p.startswith(inside)} if inside else set()
+        named = set(self.theme_dirs)  # a file named alone (Jekyll's exclude: Gemfile)
+        return {p for p in paths if p.startswith(inside) or p in named} if inside else set()
 
     def static_files(self, paths: Iterable[str]) -> set[str]:
         """Those of ``paths`` in the docs folder of a site that makes pages from Markdown
@@ -253,6 +255,8 @@ def _kind(path: str) -> str | None:
         return "wiki-sidebar"
     if name == SUMMARY:
         return "summary"
+    if is_jekyll_config(path):
+        return "jekyll"
     if name == ORDER:
         return "azure-order"
     if name == "conf.py":
@@ -275,6 +279,7 @@ _RANK = {
     "hugo": 9,
     "vitepress": 10,
     "summary": 11,
+    "jekyll": 12,
 }
 
 
@@ -396,6 +401,9 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
     if kind == "astro":  # a Starlight site's config: its sidebar and content folder
         site = starlight_config(path, text, reader.files, reader.problems, TocNode)
         return None if site is None else Toc(path, "starlight", *site[:1], reader.problems, site[1])
+    if kind == "jekyll":  # Just the Docs: the pages' front matter is the navigation
+        site = just_the_docs(path, read, reader.files, reader.problems, TocNode)
+        return Toc(path, kind, site[0], reader.problems, "", site[1]) if site else None
     if kind == "summary":  # mdBook's (its book.toml beside the pages' folder), GitBook's
         found = summary_roots(path, text, reader.files, reader.problems, TocNode)
         home = posixpath.dirname(path)

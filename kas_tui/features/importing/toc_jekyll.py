@@ -1,0 +1,98 @@
+"""A Jekyll site with the Just the Docs theme: its navigation is in its pages' front
+matter.
+
+``_config.yml`` names the theme (``theme: just-the-docs``, or ``remote_theme:
+just-the-docs/just-the-docs``; read, never run). Each page says where it sits: a page
+with no ``parent`` is at the top, one with ``parent: Navigation`` sits below the page
+titled "Navigation" (``grand_parent`` tells two such pages apart), and siblings are
+ordered by ``nav_order`` (numbers first, then by title), as the theme orders them. A
+page with ``nav_exclude: true`` is in no menu. A ``parent`` no page is titled is said,
+and the page stays at the top.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from typing import Any
+
+from kas_tui.features.importing.toc_formats import load_lined
+from kas_tui.features.importing.toc_hugo import front_matter
+
+_PAGES = (".md", ".markdown", ".html")
+#: What Jekyll publishes of no site (its defaults, beside a config's own ``exclude``).
+_JEKYLL_EXCLUDES = ("Gemfile", "Gemfile.lock", "node_modules", "vendor", ".bundle")
+
+
+def is_jekyll_config(path: str) -> bool:
+    return path.lower() in ("_config.yml", "_config.yaml")
+
+
+def just_the_docs(
+    path: str,
+    read: Callable[[str], str | None],
+    files: Collection[str],
+    problems: list[str],
+    node: Callable[..., Any],
+) -> tuple[list[Any], tuple[str, ...]] | None:
+    """The navigation of the Just the Docs site ``path`` (its ``_config.yml``)
+    configures, as nodes made by ``node(title, path, children, line)``, and what Jekyll
+    does not publish (its ``exclude:`` list, its defaults, ``_`` folders); ``None`` when
+    it configures another theme and no page places itself (``nav_order``, ``parent``)."""
+    config, _error = load_lined(read(path) or "")
+    if not isinstance(config, dict):
+        return None
+    theme = f"{config.get('theme') or ''} {config.get('remote_theme') or ''}".lower()
+    excluded = config.get("exclude") if isinstance(config.get("exclude"), list) else []
+    unpublished = {str(e).strip("/") for e in [*excluded, *_JEKYLL_EXCLUDES] if str(e).strip("/")}
+    unpublished |= {f.split("/", 1)[0] for f in files if f.startswith("_") and "/" in f}
+    hidden = tuple(f"{u}/" for u in unpublished)
+    pages: list[tuple[str, dict[str, Any]]] = []
+    for rel in sorted(files):
+        parts = rel.split("/")
+        if not rel.lower().endswith(_PAGES) or any(p.startswith("_") for p in parts):
+            continue
+        if rel in unpublished or rel.startswith(hidden):
+            continue
+        data = front_matter(read(rel) or "")
+        if data.get("title") and not data.get("nav_exclude"):
+            pages.append((rel, data))
+    placed = sum(1 for _rel, d in pages if "nav_order" in d or "parent" in d)
+    if "just-the-docs" not in theme and placed < 3:  # the theme's own site names none
+        return None
+    titled: dict[str, list[str]] = {}
+    for rel, data in pages:
+        titled.setdefault(str(data["title"]), []).append(rel)
+    children: dict[str | None, list[str]] = {}
+    meta = dict(pages)
+    for rel, data in pages:
+        parent = data.get("parent")
+        above = None
+        if parent:
+            candidates = titled.get(str(parent), [])
+            grand = data.get("grand_parent")
+            if grand and len(candidates) > 1:
+                candidates = [c for c in candidates if meta[c].get("parent") == grand]
+            above = candidates[0] if candidates else None
+            if above is None:
+                problems.append(
+                    f"{rel}:1: its parent {parent!r} is no page's title: it is listed at "
+                    "the top; fix the parent or title that page so"
+                )
+        children.setdefault(above, []).append(rel)
+
+    def order(rel: str) -> tuple[int, float, str, str]:
+        place = meta[rel].get("nav_order")
+        number = isinstance(place, (int, float))
+        title = str(meta[rel]["title"]).lower()
+        return (0 if number else 1, float(place) if number else 0.0, title, rel)
+
+    def tree(above: str | None, seen: frozenset[str]) -> list[Any]:
+        out = []
+        for rel in sorted(children.get(above, []), key=order):
+            if rel in seen:
+                continue  # a page its own ancestor: once
+            below = tree(rel, seen | {rel})
+            out.append(node(str(meta[rel]["title"]), rel, below, None))
+        return out
+
+    return tree(None, frozenset()), tuple(sorted(unpublished))
