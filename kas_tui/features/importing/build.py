@@ -73,7 +73,7 @@ from kas_tui.features.importing.source_meta import (
 from kas_tui.features.importing.source_walk import walk_source
 from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.features.importing.toc_docsets import with_other_tocs
-from kas_tui.features.importing.translations import translated_pages, translations
+from kas_tui.features.importing.translations import without_translations
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 from kas_tui.text.wording import counted
 
@@ -365,6 +365,16 @@ class _Builder(
         outside = set(self.toc.outside_docs([*documents, *assets])) if self.toc else set()
         if outside & set(documents):  # pages the site does not publish
             left = outside - {t for found in self.includes_of.values() for t in found}
+            # what the site serves as it is from beside its config (Docusaurus' static/,
+            # public/): images its pages show, kept as assets
+            home = posixpath.dirname(self.toc.file)
+            served = tuple(posixpath.join(home, d) + "/" for d in ("static", "public"))
+            shown = {p for p in left if p.startswith(served)}
+            left -= shown
+            documents, assets = (
+                [d for d in documents if d not in shown],
+                [*assets, *sorted(shown & set(documents))],
+            )
             older = {p for p in left if not _VERSIONED.isdisjoint(p.split("/")[:-1])}
             if older:
                 self.result.notes.append(f"{counted(len(older), 'file')} {_OLDER}; left out")
@@ -389,7 +399,7 @@ class _Builder(
             if older:
                 self.result.notes.append(f"{counted(len(older), 'file')} {_OLDER}; left out")
                 documents = [d for d in documents if d not in older]
-        documents, assets = self._without_translations(documents, assets)
+        documents, assets = without_translations(documents, assets, self.result.notes)
         themed = set()
         if self.toc is not None:  # a theme's templates, files the site serves as they are
             themed = self.toc.theme_files(documents) | self.toc.static_files(documents)
@@ -405,37 +415,6 @@ class _Builder(
         self.result.sources = len(documents)
         self._map_paths(documents, assets)
         self.progress("enumerate", len(documents), len(documents))
-
-    def _without_translations(
-        self, documents: list[str], assets: list[str]
-    ) -> tuple[list[str], list[str]]:
-        """The source's files without its translations' (:mod:`.translations`): the
-        same pages in other languages are no more knowledge, and a package of one
-        language is built from that language's folder alone."""
-        found = translations(documents)
-        named = translated_pages(documents)
-        if named:
-            self.result.notes.append(
-                f"{len(named):,} pages named by their language ({next(iter(named))}, ...) "
-                "translate the pages beside them; left out"
-            )
-            documents = [d for d in documents if d not in named]
-        if not found:
-            return documents, assets
-        inside = tuple(f + "/" for f in found)
-        left = [d for d in documents if d.startswith(inside)]
-        for default in sorted(set(found.values())):
-            names = sorted(f for f, d in found.items() if d == default)
-            n = sum(1 for d in left if d.startswith(tuple(f + "/" for f in names)))
-            self.result.notes.append(
-                f"{default or '.'}/: {n:,} pages in {', '.join(f + '/' for f in names)} are "
-                "its pages in other languages (translations); left out: build one of those "
-                "folders alone for a package in its language"
-            )
-        return (
-            [d for d in documents if not d.startswith(inside)],
-            [a for a in assets if not a.startswith(inside)],
-        )
 
     # 2. convert --------------------------------------------------------------------------
 

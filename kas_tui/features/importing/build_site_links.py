@@ -32,6 +32,9 @@ def _loose_key(path: str) -> str:
 #: What a page served at a path is made from: ``/guide/app/`` is ``guide/app.md``, or
 #: ``guide/app/index.md`` (or ``.mdx``), or a docfx YAML page ``guide/app.yml``.
 _SERVED_AS = (".md", "/index.md", "/_index.md", ".mdx", "/index.mdx", ".yml")
+#: The folders a site serves from its root as they are (VitePress', Astro's public/,
+#: Docusaurus' static/).
+_AS_IS = ("public", "static")
 #: A Docusaurus link naming a page's file: looked for beside the page, then from the
 #: docs folder (as Docusaurus resolves it).
 _DOCUSAURUS_FILES = (".md", ".mdx")
@@ -68,10 +71,19 @@ class SiteLinksMixin:
             # the names a site-absolute path may start with: others (/powershell/...) are
             # another site's sections, never looked for
             inside = root + "/" if root else ""
+            home = posixpath.dirname(self.toc.file) if self.toc is not None else ""
+            # files the site serves from its root as they are (public/, static/)
+            served = tuple(
+                posixpath.join(f, d) + "/" for f in dict.fromkeys((root, home)) for d in _AS_IS
+            )
             tops = {  # from the source's root (Docusaurus' /docs/cli) or the site's
                 slugify(posixpath.splitext(part)[0])
                 for s in self.source_files
-                for part in (*s.split("/")[:2], *s.removeprefix(inside).split("/")[:2])
+                for part in (
+                    *s.split("/")[:2],
+                    *s.removeprefix(inside).split("/")[:2],
+                    *(s.split("/", 2)[-1].split("/")[:2] if s.startswith(served) else ()),
+                )
             }
             base = learned_base(
                 (d.converted.markdown for d in self.docs.values() if d.converted is not None),
@@ -99,7 +111,7 @@ class SiteLinksMixin:
         # Docusaurus' static/, beside its pages or its config
         config = posixpath.dirname(self.toc.file) if self.toc is not None else ""
         for folder in dict.fromkeys((site_root, config)):
-            stems += [posixpath.join(folder, kind, path) for kind in ("public", "static")]
+            stems += [posixpath.join(folder, kind, path) for kind in _AS_IS]
         for stem in dict.fromkeys(stems):
             for candidate in (*(f"{stem}{t}".lstrip("/") for t in _SERVED_AS), stem):
                 found = candidate if candidate in self.docs or candidate in self.assets else None

@@ -84,3 +84,35 @@ def translated_pages(pages: Collection[str]) -> dict[str, str]:
                 found[page] = original
                 break
     return found
+
+
+def without_translations(
+    documents: list[str], assets: list[str], notes: list[str]
+) -> tuple[list[str], list[str]]:
+    """A build's files without its translations' (the same pages in other languages
+    are no more knowledge; a package of one language is built from that language's
+    folder alone), each left out said in ``notes``."""
+    found = translations(documents)
+    named = translated_pages(documents)
+    if named:
+        notes.append(
+            f"{len(named):,} pages named by their language ({next(iter(named))}, ...) "
+            "translate the pages beside them; left out"
+        )
+        documents = [d for d in documents if d not in named]
+    if not found:
+        return documents, assets
+    inside = tuple(f + "/" for f in found)
+    left = [d for d in documents if d.startswith(inside)]
+    for default in sorted(set(found.values())):
+        names = sorted(f for f, d in found.items() if d == default)
+        n = sum(1 for d in left if d.startswith(tuple(f + "/" for f in names)))
+        notes.append(
+            f"{default or '.'}/: {n:,} pages in {', '.join(f + '/' for f in names)} are "
+            "its pages in other languages (translations); left out: build one of those "
+            "folders alone for a package in its language"
+        )
+    return (
+        [d for d in documents if not d.startswith(inside)],
+        [a for a in assets if not a.startswith(inside)],
+    )

@@ -134,3 +134,25 @@ def test_a_docs_folder_built_alone_resolves_its_sites_links(tmp_path: Path) -> N
     pkg.load()
     broken = [f.message for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
     assert broken == [], broken
+
+
+def test_files_the_site_serves_as_they_are_stay_for_its_pages(tmp_path: Path) -> None:
+    """prettier's and jest's docs show images from ``website/static/`` (served at the
+    site's root, ``/images/...``): left out with the site's code, their links broke."""
+    from kas_tui.core.package import Package
+    from kas_tui.features.check import check
+
+    files: dict[str, str | bytes] = {
+        "website/docusaurus.config.js": "module.exports = {docs: {path: '../docs'}};\n",
+        "website/sidebars.json": '{"docs": ["intro"]}\n',
+        "website/static/images/shot.png": b"\x89PNG\r\n\x1a\n",
+        "website/src/pages/index.js": "export default () => null;\n",
+        "docs/intro.md": "# Intro\n\n![The settings](/images/shot.png) shows the options.\n",
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    broken = [f.message for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+    assert broken == [], broken
+    assert not list((tmp_path / "kb").rglob("index.js"))  # the site's code stays out
