@@ -12,6 +12,22 @@ _JS_ESCAPE = re.compile(r"\\(?:u\{([0-9a-fA-F]+)\}|u([0-9a-fA-F]{4})|x([0-9a-fA-
 _JS_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 
 
+#: A string literal (single or double quotes, escapes inside), its text in group 2.
+_STRING = re.compile(r"""(['"])((?:\\.|(?!\1)[^\\\n])*)\1""")
+#: Where a config module's object opens: ``defineConfig({`` or ``export default {``.
+CONFIG_OBJECT = re.compile(r"\bdefineConfig\s*\(\s*\{|\bexport\s+default\s*\{")
+
+
+def string_option(code: str, opened: int, key: str) -> str | None:
+    """The text of the option ``key`` of the object opening at ``opened`` of ``code``
+    (comments blanked), when it is a plain string literal (its escapes read, its
+    spaces collapsed); ``None`` when it is another value (a template string, an
+    object of one title per language) or absent."""
+    at = js_option(blank_js(code, strings=True), opened, key)
+    found = _STRING.match(code, at) if at is not None else None
+    return " ".join(js_string(found.group(2)).split()) or None if found else None
+
+
 def js_string(body: str) -> str:
     """A JavaScript string literal's text, its escapes read (metro's tagline
     ``"\\ud83d\\ude87 The JavaScript bundler"`` is "🚇 The JavaScript bundler")."""

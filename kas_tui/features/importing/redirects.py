@@ -22,6 +22,7 @@ from typing import Any
 import yaml
 
 from kas_tui.features.importing.js_literals import (
+    CONFIG_OBJECT,
     blank_js,
     js_object,
     js_option,
@@ -124,21 +125,23 @@ def _mkdocs(text: str) -> dict[str, str]:
 def _astro(config: str, read: Read, files: Collection[str]) -> dict[str, str]:
     text = read(config) or ""
     code = blank_js(text)
-    call = re.search(r"\bdefineConfig\s*\(\s*\{|\bexport\s+default\s*\{", code)
+    call = CONFIG_OBJECT.search(code)
     at = js_option(blank_js(code, strings=True), call.end() - 1, "redirects") if call else None
     if at is None or code[at : at + 1] != "{":
         return {}
     out: dict[str, str] = {}
-    end = code.find("}", at)
+    plain, spreads = without_computed(code)
+    literal = js_value_at(plain, at, "{")  # offsets kept: it ends where the object does
+    end = len(literal) if literal is not None else len(code)
     imports = dict(_IMPORT.findall(code))
-    for name in _SPREAD.findall(code[at:end]):  # ...redirects of an imported file
-        source = imports.get(name)
+    for spread in (s for s in spreads if at < s < end):  # ...redirects of an imported file
+        name = _SPREAD.match(code, spread)
+        source = imports.get(name.group(1)) if name else None
         if source is None:
             continue
         rel = posixpath.normpath(posixpath.join(posixpath.dirname(config), source))
         exported = js_object(read(rel) or "") if rel in files else None
         out.update(_object(exported))
-    literal = js_value_at(without_computed(code)[0], at, "{")
     out.update(_object(literal))
     return out
 

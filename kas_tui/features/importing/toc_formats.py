@@ -20,7 +20,7 @@ import yaml
 
 from kas_tui.core.okf.index_layout import folder_title
 from kas_tui.core.okf.links import SCHEME
-from kas_tui.features.importing.js_literals import blank_js, js_object, js_option
+from kas_tui.features.importing.js_literals import blank_js, js_object, string_option
 from kas_tui.text.title_words import identifier_words
 
 
@@ -372,7 +372,6 @@ def _prefix(name: str) -> float:
 
 #: Where a Docusaurus config's docs options open (``docs: {``).
 _DOCS_OPEN = re.compile(r"\bdocs\s*:\s*\(?\{")
-_JS_STRING = re.compile(r"""(['"])([^'"\\\n]*)\1""")
 _CONFIGS = ("docusaurus.config.js", "docusaurus.config.mjs", "docusaurus.config.ts")
 
 
@@ -399,9 +398,7 @@ def _docs_path(config: str) -> str | None:
     opened = _DOCS_OPEN.search(code)
     if opened is None:
         return None
-    at = js_option(blank_js(code, strings=True), opened.end() - 1, "path")
-    value = _JS_STRING.match(code, at) if at is not None else None
-    return value.group(2).strip() if value and value.group(2).strip() else None
+    return string_option(code, opened.end() - 1, "path")
 
 
 def pruned(nodes: list[Any]) -> list[Any]:

@@ -16,16 +16,15 @@ tool's, and no site.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import posixpath
-import re
 from collections.abc import Callable, Collection
 from typing import Any
 
 import tomllib
 import yaml
 
+from kas_tui.features.importing.front_matter import front_matter
 from kas_tui.features.importing.translations import translated_pages
 
 #: Hugo's config files, at the site's root or in ``config/_default/``.
@@ -52,7 +51,6 @@ _HUGO_KEYS = frozenset(
 _PAGES = (".md", ".markdown")
 _SECTION = "_index"
 _BUNDLE = "index"
-_FRONT = re.compile(r"\A(---|\+\+\+)[ \t]*\n(.*?)\n\1[ \t]*(?:\n|\Z)", re.S)
 
 
 def is_hugo_config(path: str) -> bool:
@@ -146,44 +144,6 @@ def _parse(kind: str, text: str) -> Any:
         return yaml.safe_load(text)
     except (ValueError, yaml.YAMLError):  # tomllib's and json's errors are ValueErrors
         return None
-
-
-def front_matter(text: str) -> dict[str, Any]:
-    """A Hugo page's front matter (YAML, TOML or JSON), ``{}`` when it has none or it
-    cannot be read (the page is then read as the build reads any page)."""
-    if text.startswith("{"):
-        try:
-            data, _end = json.JSONDecoder().raw_decode(text)
-        except ValueError:
-            return {}
-        return data if isinstance(data, dict) else {}
-    found = _FRONT.match(text)
-    if found is None:
-        return {}
-    data = _parse("toml" if found.group(1) == "+++" else "yaml", found.group(2))
-    return data if isinstance(data, dict) else {}
-
-
-def toml_front_matter(text: str) -> tuple[dict[str, Any], int] | None:
-    """A page's TOML front matter (``+++`` ... ``+++``, as Hugo writes it), its dates
-    as the text TOML wrote them, and where the body starts; ``None`` when it has none
-    or it is not TOML (the page is then read as any page is)."""
-    found = _FRONT.match(text)
-    if found is None or found.group(1) != "+++":
-        return None
-    data = _parse("toml", found.group(2))
-    return (_as_text(data), found.end()) if isinstance(data, dict) else None
-
-
-def _as_text(value: Any) -> Any:
-    """TOML's dates and times as ISO 8601 text, as frontmatter keeps them."""
-    if isinstance(value, dict):
-        return {str(k): _as_text(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_as_text(v) for v in value]
-    if isinstance(value, (dt.date, dt.time)):
-        return value.isoformat()
-    return value
 
 
 def _unpublished(data: dict[str, Any]) -> bool:

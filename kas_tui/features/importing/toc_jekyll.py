@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any
 
+from kas_tui.features.importing.front_matter import front_matter
 from kas_tui.features.importing.toc_formats import load_lined
-from kas_tui.features.importing.toc_hugo import front_matter
 
 _PAGES = (".md", ".markdown", ".html")
 #: What Jekyll publishes of no site (its defaults, beside a config's own ``exclude``).

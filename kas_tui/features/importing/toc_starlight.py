@@ -30,6 +30,7 @@ from kas_tui.features.importing.js_literals import (
     blank_js,
     js_option,
     js_value_at,
+    string_option,
     without_computed,
 )
 from kas_tui.features.importing.toc_formats import (
@@ -47,7 +48,6 @@ CONTENT_ROOT = "src/content/docs"
 CONFIG_NAMES = frozenset(f"astro.config.{ext}" for ext in ("mjs", "js", "ts", "mts", "cjs", "cts"))
 _STARLIGHT_CALL = re.compile(r"\bstarlight\s*\(\s*\{")
 _VARIABLE = re.compile(r"[A-Za-z_$][\w$]*")
-_STRING = re.compile(r"""(['"])([^'"\\\n]*)\1""")
 
 
 def starlight_roots(
@@ -126,13 +126,8 @@ def starlight_about(text: str) -> tuple[str | None, str | None]:
     call = _STARLIGHT_CALL.search(code)
     if call is None:
         return None, None
-    bare = blank_js(code, strings=True)
-    found: list[str | None] = []
-    for key in ("title", "description"):
-        at = js_option(bare, call.end() - 1, key)
-        value = _STRING.match(code, at) if at is not None else None
-        found.append(" ".join(value.group(2).split()) or None if value else None)
-    return found[0], found[1]
+    opened = call.end() - 1
+    return string_option(code, opened, "title"), string_option(code, opened, "description")
 
 
 class _Sidebar:

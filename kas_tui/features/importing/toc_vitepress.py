@@ -20,10 +20,11 @@ from typing import Any
 
 from kas_tui.core.okf.index_layout import folder_title
 from kas_tui.features.importing.js_literals import (
+    CONFIG_OBJECT,
     blank_js,
     js_option,
-    js_string,
     js_value_at,
+    string_option,
     without_computed,
 )
 from kas_tui.features.importing.toc_formats import (
@@ -33,8 +34,6 @@ from kas_tui.features.importing.toc_formats import (
 
 #: VitePress's config files, in a ``.vitepress`` folder.
 CONFIG_NAMES = frozenset(f"config.{ext}" for ext in ("ts", "mts", "cts", "js", "mjs", "cjs"))
-_CONFIG_OPEN = re.compile(r"\bdefineConfig\s*\(\s*\{|\bexport\s+default\s*\{")
-_STRING = re.compile(r"""(['"])((?:\\.|(?!\1)[^\\\n])*)\1""")
 _PAGES = (".md",)
 
 
@@ -54,13 +53,13 @@ def vitepress_site(
     ``node(title, path, children, line)``, and its pages' folder; ``None`` when the
     file configures no site."""
     code = blank_js(text)
-    opened = _CONFIG_OPEN.search(code)
+    opened = CONFIG_OBJECT.search(code)
     if opened is None:
         return None
     bare = blank_js(code, strings=True)
     start = opened.end() - 1
     site = posixpath.dirname(posixpath.dirname(path))
-    src = _string_option(code, bare, start, "srcDir") or "."
+    src = string_option(code, start, "srcDir") or "."
     root = posixpath.normpath(posixpath.join(site, src))
     root = "" if root == "." else root
     if root == ".." or root.startswith("../"):
@@ -99,20 +98,11 @@ def vitepress_about(text: str) -> tuple[str | None, str | None]:
     """The ``title`` and ``description`` a VitePress config gives its site (each
     ``None`` unless a plain string)."""
     code = blank_js(text)
-    opened = _CONFIG_OPEN.search(code)
+    opened = CONFIG_OBJECT.search(code)
     if opened is None:
         return None, None
-    bare = blank_js(code, strings=True)
-    return (
-        _string_option(code, bare, opened.end() - 1, "title"),
-        _string_option(code, bare, opened.end() - 1, "description"),
-    )
-
-
-def _string_option(code: str, bare: str, opened: int, key: str) -> str | None:
-    at = js_option(bare, opened, key)
-    found = _STRING.match(code, at) if at is not None else None
-    return " ".join(js_string(found.group(2)).split()) or None if found else None
+    start = opened.end() - 1
+    return string_option(code, start, "title"), string_option(code, start, "description")
 
 
 def _nav_names(code: str, bare: str, theme: int) -> dict[str, str]:
