@@ -17,7 +17,7 @@ import posixpath
 from collections import Counter, defaultdict
 
 from kas_tui.core.okf import index_layout
-from kas_tui.features.importing.source_meta import LANDING_PAGES
+from kas_tui.features.importing.source_meta import is_landing_page
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION as MAX_DESCRIPTION
 from kas_tui.text.grouping import Member, group
 from kas_tui.text.section_topics import entry_sentence
@@ -33,12 +33,6 @@ _FILL = 0.85
 #: Deepest nesting of topical groups inside one source folder; a folder still too large
 #: there is split by title range (:mod:`kas_tui.text.title_ranges`).
 _MAX_DEPTH = 4
-
-
-def _landing(source: str) -> bool:
-    """Whether the source file is its folder's landing page (``index``, ``README``)."""
-    stem = posixpath.splitext(posixpath.basename(source))[0].lower()
-    return stem in LANDING_PAGES
 
 
 def entry_tokens(title: str, description: str, target: str) -> int:
@@ -233,7 +227,7 @@ class GroupsMixin:
             ranged = [
                 (d.out, d.draft.title)
                 for d in members
-                if d.draft.title.casefold() != own and not _landing(d.source)
+                if d.draft.title.casefold() != own and not is_landing_page(d.source)
             ]
             groups = title_ranges(ranged, capacity)
             why = (

@@ -11,8 +11,8 @@ from typing import Any
 
 from kas_tui.core.okf import index_layout
 from kas_tui.features.importing.source_meta import (
-    LANDING_PAGES,
     acronyms_as_written,
+    is_landing_page,
     readable_name,
     site_title,
 )
@@ -79,8 +79,8 @@ class NamesMixin:
         is "Core Concepts", as its ``index.mdx`` says; an "Overview" names no folder."""
         found: dict[str, str] = {}
         for rel, doc in self.docs.items():
-            folder, stem = posixpath.split(posixpath.splitext(rel)[0])
-            if not folder or stem.lower() not in LANDING_PAGES or doc.out not in view:
+            folder = posixpath.dirname(rel)
+            if not folder or not is_landing_page(rel) or doc.out not in view:
                 continue
             title = view[doc.out][0]
             words = {fold(w) for w in re.findall(r"\w+", title.lower())}
@@ -133,8 +133,6 @@ class NamesMixin:
         found = getattr(self, "_landing_cache", None)
         if found is None:
             found = self._landing_cache = {
-                doc.out
-                for rel, doc in self.docs.items()
-                if posixpath.basename(posixpath.splitext(rel)[0]).lower() in LANDING_PAGES
+                doc.out for rel, doc in self.docs.items() if is_landing_page(rel)
             }
         return found

@@ -11,6 +11,8 @@ and the product's name in their configuration (``mkdocs.yml``'s ``site_name``,
 from __future__ import annotations
 
 import json
+import os
+import posixpath
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -171,6 +173,12 @@ def in_include_folder(rel: str) -> bool:
 
 #: A folder's landing page, by its file name (without extension, lower case).
 LANDING_PAGES = frozenset({"index", "readme", "_index"})
+
+
+def is_landing_page(rel: str) -> bool:
+    """Whether a source file is its folder's landing page (``index``, ``README``,
+    Hugo's ``_index``)."""
+    return posixpath.splitext(posixpath.basename(rel))[0].lower() in LANDING_PAGES
 
 
 def is_partial(rel: str) -> bool:
@@ -449,23 +457,19 @@ _Tolerant.add_multi_constructor("", _unknown)
 _Tolerant.add_multi_constructor("tag:yaml.org,2002:python/", _unknown)
 
 
-#: What configures a docs site, as found in a folder above a source: a docs folder
-#: built alone leaves the site's structure there.
-_SITE_FILES = (
-    "mkdocs.yml",
-    "mkdocs.yaml",
-    "docusaurus.config.js",
-    "docusaurus.config.ts",
-    "website/docusaurus.config.js",
-    "website/docusaurus.config.ts",
-    "astro.config.mjs",
-    "astro.config.ts",
-    "hugo.toml",
-    "hugo.yaml",
-    "config/_default/hugo.yaml",
-    "config/_default/hugo.toml",
-    "docfx.json",
-)
+#: Where beside its root a site keeps its config (Docusaurus' website/, VitePress'
+#: .vitepress/, Hugo's config/_default/).
+_CONFIG_FOLDERS = ("", "website", ".vitepress", "config/_default")
+
+
+def _configures_site(rel: str) -> bool:
+    """Whether a file configures a docs site, by its name where it sits (one rule for
+    a site's own root: :func:`is_site_config`, Hugo's, VitePress')."""
+    name = rel.rsplit("/", 1)[-1]
+    if _REDIRECTS.match(name.lower()):
+        return False  # a map of moved pages says nothing of the site's structure
+    hugo = is_hugo_config(rel) and (name.lower().startswith("hugo.") or "/" in rel)
+    return is_site_config(name) or hugo or is_vitepress_config(rel)
 
 
 def site_config_above(source: Path) -> str | None:
@@ -477,9 +481,16 @@ def site_config_above(source: Path) -> str | None:
         folder = folder.parent
         if folder == folder.parent:
             return None
-        for name in _SITE_FILES:
-            if (folder / name).is_file():
-                rel = "/".join([".."] * up + [name])
+        for inner in _CONFIG_FOLDERS:
+            try:
+                names = sorted(os.listdir(folder / inner))
+            except OSError:
+                continue
+            for name in names:
+                there = f"{inner}/{name}" if inner else name
+                if not _configures_site(there) or not (folder / there).is_file():
+                    continue
+                rel = "/".join([".."] * up + [there])
                 return (
                     f"{rel} configures the site this folder is part of: its structure "
                     f"(navigation, names, which files are pages) was not read; build "

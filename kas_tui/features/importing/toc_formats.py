@@ -401,6 +401,24 @@ def _docs_path(config: str) -> str | None:
     return string_option(code, opened.end() - 1, "path")
 
 
+def page_served_at(
+    path: str, folder: str, files: Collection[str], exts: tuple[str, ...]
+) -> str | None:
+    """The page of ``files`` a site serves at ``path`` (its served path: no slashes
+    around it, ``#fragment`` and ``?query`` dropped, ``.html``/``.md`` taken off) from
+    its pages ``folder``: ``path`` plus one of ``exts``, else ``path/index`` plus one
+    (``/start/`` is ``start/index.mdx``, ``/`` the folder's own index); ``None`` when
+    none is."""
+    path = re.sub(r"\.(?:md|html)$", "", path.split("#", 1)[0].split("?", 1)[0].strip("/"))
+    stems = [path, posixpath.join(path, "index")] if path else ["index"]
+    for stem in stems:
+        for ext in exts:
+            candidate = posixpath.normpath(posixpath.join(folder, stem + ext))
+            if candidate in files:
+                return candidate
+    return None
+
+
 def pruned(nodes: list[Any]) -> list[Any]:
     """Without the entries that lead nowhere: no page and none below."""
     kept = []

@@ -37,11 +37,10 @@ from kas_tui.features.importing.toc_formats import (
     SITE_PAGES,
     URL,
     load_lined,
+    page_served_at,
     sidebar_title,
 )
 
-#: What a slug may name: the page itself, or a folder's index page.
-_PAGE_FORMS = ("{}.md", "{}.mdx", "{}.mdoc", "{}/index.md", "{}/index.mdx", "{}/index.mdoc")
 #: Where Starlight reads its pages, from the config's folder.
 CONTENT_ROOT = "src/content/docs"
 #: Astro's config files.
@@ -148,13 +147,11 @@ class _Sidebar:
         self.node = node
 
     def page(self, slug: str, line: int | None, label: str, *, said: bool = True) -> str | None:
-        slug = slug.split("#", 1)[0].split("?", 1)[0].strip("/")
         for folder in self.folders:
-            for form in _PAGE_FORMS if slug else _PAGE_FORMS[3:]:
-                name = form.format(slug) if slug else form.format("")[1:]
-                candidate = posixpath.normpath(posixpath.join(folder, name))
-                if candidate in self.files:
-                    return candidate
+            found = page_served_at(slug, folder, self.files, SITE_PAGES["starlight"])
+            if found:
+                return found
+        slug = slug.split("#", 1)[0].split("?", 1)[0].strip("/")
         if said:
             self.problems.append(
                 f"{self.path}:{line}: {label!r} names the page {slug or '/'}, which is not "

@@ -14,7 +14,6 @@ result, an import) is said, and the folders are then the tree.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -28,13 +27,14 @@ from kas_tui.features.importing.js_literals import (
     without_computed,
 )
 from kas_tui.features.importing.toc_formats import (
+    SITE_PAGES,
     URL,
     load_lined,
+    page_served_at,
 )
 
 #: VitePress's config files, in a ``.vitepress`` folder.
 CONFIG_NAMES = frozenset(f"config.{ext}" for ext in ("ts", "mts", "cts", "js", "mjs", "cjs"))
-_PAGES = (".md",)
 
 
 def is_vitepress_config(path: str) -> bool:
@@ -161,12 +161,9 @@ class _Items:
         a folder's ``index.md``."""
         if URL.match(link) or not link.strip():
             return None
-        path = link.split("#", 1)[0].split("?", 1)[0].strip("/")
-        path = re.sub(r"\.(?:md|html)$", "", path)
-        for form in (f"{path}.md", f"{path}/index.md") if path else ("index.md",):
-            candidate = posixpath.normpath(posixpath.join(self.root, form))
-            if candidate in self.files:
-                return candidate
+        found = page_served_at(link, self.root, self.files, SITE_PAGES["vitepress"])
+        if found:
+            return found
         self.problems.append(
             f"{self.path}:{line}: {title or link!r} links to {link}, which no page of the "
             "source is served at; fix the link or add the page"

@@ -17,6 +17,7 @@ from kas_tui.core.okf.index import parse_index
 from kas_tui.core.package import Package
 from kas_tui.features.check import check
 from kas_tui.features.importing.build import build
+from kas_tui.features.importing.toc import read_toc
 from kas_tui.features.importing.toc_vitepress import vitepress_about
 from tests.helpers.build_sources import write_sources
 
@@ -111,9 +112,22 @@ def test_a_vitepress_repository_builds_its_sites_sidebar(tmp_path: Path) -> None
     assert "Vite: Next Generation Frontend Tooling." in skill
 
 
-def test_the_site_title_and_a_sidebar_built_by_code() -> None:
+def test_the_site_title_and_a_sidebar_built_by_code(tmp_path: Path) -> None:
     assert vitepress_about(CONFIG) == ("Vite", "Next Generation Frontend Tooling")
     assert vitepress_about("export default { title: `Vite${x}` }") == (None, None)
+    # a sidebar a function builds is said, and the folders are the tree
+    config = (
+        "export default defineConfig({\n  themeConfig: {\n    sidebar: makeSidebar(),\n  },\n})\n"
+    )
+    files = {"docs/.vitepress/config.ts": config, "docs/guide/a.md": page("A")}
+    root = write_sources(tmp_path / "src", files)
+    names = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    toc = read_toc("docs/.vitepress/config.ts", lambda r: (root / r).read_text("utf-8"), names)
+    assert toc is not None and toc.roots == [] and toc.docs_dir == "docs"
+    assert toc.problems == [
+        "docs/.vitepress/config.ts:3: its sidebar is no plain list or object in this file "
+        "(built by code, or imported from another): not read; the folders are the tree"
+    ]
 
 
 def test_a_site_beside_a_scaffold_with_its_pages_in_an_english_folder(tmp_path: Path) -> None:
