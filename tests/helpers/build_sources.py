@@ -100,3 +100,9 @@ def drafted(body: str, name: str = "page.md", bundle: str = "") -> Any:
     )
     now = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
     return draft_document(converted, None, bundle, root=Path("/site/docs"), now=now)
+
+
+def source_files(root: Path) -> set[str]:
+    """Every file below ``root``, as the build names them (``root``-relative POSIX
+    paths): what a table of contents reader is given."""
+    return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}

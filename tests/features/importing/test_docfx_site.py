@@ -11,7 +11,7 @@ from pathlib import Path
 from kas_tui.core.package import Package
 from kas_tui.features.importing.build import build
 from kas_tui.features.importing.toc import read_toc
-from tests.helpers.build_sources import write_sources
+from tests.helpers.build_sources import source_files, write_sources
 
 NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
 DOCFX_JSON = '\ufeff{"build": {"globalMetadata": {"_appTitle": "docfx"}}}\n'
@@ -41,7 +41,7 @@ def test_a_name_alone_heads_the_items_after_it(tmp_path: Path) -> None:
         "docs/template.md": page("Template"),
     }
     root = write_sources(tmp_path / "src", files)
-    names = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    names = source_files(root)
     toc = read_toc("docs/toc.yml", lambda r: (root / r).read_text("utf-8"), names)
     assert toc is not None
     sections = toc.sections()

@@ -20,7 +20,7 @@ from kas_tui.features.importing.build import build
 from kas_tui.features.importing.toc import find_toc
 from kas_tui.features.importing.toc_hugo import hugo_about
 from kas_tui.text import prose
-from tests.helpers.build_sources import write_sources
+from tests.helpers.build_sources import source_files, write_sources
 
 NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
 CONFIG = """\
@@ -85,7 +85,7 @@ def otel_like() -> dict[str, str | bytes]:
 
 def test_the_sections_by_weight_are_the_sites_tree(tmp_path: Path) -> None:
     root = write_sources(tmp_path / "src", otel_like())
-    files = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    files = source_files(root)
     toc = find_toc(files, lambda r: (root / r).read_text("utf-8"))
     assert toc is not None and toc.kind == "hugo" and toc.docs_dir == "content/en"
     order = [p.removeprefix("content/en/") for p in toc.order()]

@@ -12,7 +12,7 @@ from kas_tui.core.okf.index import parse_index
 from kas_tui.core.package import Package
 from kas_tui.features.importing.build import build
 from kas_tui.features.importing.toc import find_toc
-from tests.helpers.build_sources import write_sources
+from tests.helpers.build_sources import source_files, write_sources
 
 NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
 
@@ -42,7 +42,7 @@ def site() -> dict[str, str | bytes]:
 
 def test_the_pages_front_matter_is_the_navigation(tmp_path: Path) -> None:
     root = write_sources(tmp_path / "src", site())
-    files = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    files = source_files(root)
     toc = find_toc(files, lambda r: (root / r).read_text("utf-8"))
     assert toc is not None and toc.kind == "jekyll"
     assert list(toc.order()) == [

@@ -12,7 +12,7 @@ from kas_tui.core.okf.index import parse_index
 from kas_tui.core.package import Package
 from kas_tui.features.importing.build import build
 from kas_tui.features.importing.toc import read_toc
-from tests.helpers.build_sources import write_sources
+from tests.helpers.build_sources import source_files, write_sources
 
 NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
 SUMMARY = """\
@@ -54,7 +54,7 @@ def book() -> dict[str, str | bytes]:
 
 def test_the_summary_is_the_books_table_of_contents(tmp_path: Path) -> None:
     root = write_sources(tmp_path / "src", book())
-    names = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    names = source_files(root)
     toc = read_toc("src/SUMMARY.md", lambda r: (root / r).read_text("utf-8"), names)
     assert toc is not None and toc.kind == "summary" and toc.docs_dir == "src"
     assert list(toc.order()) == [

@@ -21,7 +21,7 @@ from kas_tui.features.importing.toc import find_toc, read_toc
 from kas_tui.features.importing.toc_starlight import starlight_about
 from kas_tui.features.importing.translations import translations
 from kas_tui.text.languages import is_language_tag
-from tests.helpers.build_sources import write_sources
+from tests.helpers.build_sources import source_files, write_sources
 
 NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
 
@@ -108,7 +108,7 @@ def tauri_like() -> dict[str, str | bytes]:
 
 def test_the_sidebar_in_an_astro_config_is_the_sites_table_of_contents(tmp_path: Path) -> None:
     root = write_sources(tmp_path / "src", tauri_like())
-    files = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    files = source_files(root)
 
     def read(rel: str) -> str | None:
         return (root / rel).read_text("utf-8")
@@ -155,7 +155,7 @@ def test_a_sidebar_kept_in_a_const_is_read_and_one_built_by_code_is_said(tmp_pat
         "export default { integrations: [starlight({ title: 'X', sidebar: sidebar })] };\n"
     )
     root = write_sources(tmp_path / "one", {**files, "astro.config.ts": kept})
-    names = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    names = source_files(root)
     toc = read_toc("astro.config.ts", lambda r: (root / r).read_text("utf-8"), names)
     assert toc is not None and list(toc.order()) == ["src/content/docs/a.md"]
     assert toc.sections()["src/content/docs/a.md"] == ["Start"]
@@ -292,7 +292,7 @@ def test_a_tab_indented_sidebar_with_entries_code_makes_is_read_around_them(
         "src/content/docs/changelog/v1.mdx": page("Changelog v1"),
     }
     root = write_sources(tmp_path / "src", files)
-    names = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    names = source_files(root)
     toc = read_toc("astro.config.mjs", lambda r: (root / r).read_text("utf-8"), names)
     assert toc is not None
     docs = "src/content/docs/"
@@ -317,7 +317,7 @@ def test_a_sidebar_imported_from_another_file_is_said(tmp_path: Path) -> None:
     root = write_sources(
         tmp_path / "src", {"astro.config.ts": config, "src/content/docs/a.md": page("A")}
     )
-    names = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    names = source_files(root)
     toc = read_toc("astro.config.ts", lambda r: (root / r).read_text("utf-8"), names)
     assert toc is not None and toc.roots == []
     assert toc.problems == [

@@ -19,7 +19,7 @@ from kas_tui.features.check import check
 from kas_tui.features.importing.build import build
 from kas_tui.features.importing.toc import read_toc
 from kas_tui.features.importing.toc_vitepress import vitepress_about
-from tests.helpers.build_sources import write_sources
+from tests.helpers.build_sources import source_files, write_sources
 
 NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
 CONFIG = """\
@@ -121,7 +121,7 @@ def test_the_site_title_and_a_sidebar_built_by_code(tmp_path: Path) -> None:
     )
     files = {"docs/.vitepress/config.ts": config, "docs/guide/a.md": page("A")}
     root = write_sources(tmp_path / "src", files)
-    names = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    names = source_files(root)
     toc = read_toc("docs/.vitepress/config.ts", lambda r: (root / r).read_text("utf-8"), names)
     assert toc is not None and toc.roots == [] and toc.docs_dir == "docs"
     assert toc.problems == [
