@@ -37,6 +37,8 @@ _SAFE = (
     "-c",
     "log.showSignature=false",
 )
+#: What :func:`_run` answers when git took over ``TIMEOUT`` seconds (no output of git's).
+_SLOW = "\0slow"
 _ENV = {"GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
 
 
@@ -76,7 +78,7 @@ def commit_times(
         return {}, []
     env = {**os.environ, **_ENV}
     top = _run([git, *_SAFE, "-C", str(folder), "rev-parse", "--show-toplevel"], env)
-    if top is None:
+    if top is None or top == _SLOW:
         return {}, []
     root = Path(top.strip())
     try:
@@ -100,6 +102,11 @@ def commit_times(
         ],
         env,
     )
+    if status == _SLOW:
+        return {}, [
+            f"{root}: git took over {TIMEOUT:.0f} s to list the changed files: every "
+            "source is dated by its file time"
+        ]
     if status is None:
         return {}, []
     dirty = {entry[3:] for entry in status.split("\0") if len(entry) > 3}
@@ -132,6 +139,8 @@ def _run(command: list[str], env: dict[str, str]) -> str | None:
             check=False,
             stdin=subprocess.DEVNULL,
         )
+    except subprocess.TimeoutExpired:
+        return _SLOW
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout.decode("utf-8", "surrogateescape") if done.returncode == 0 else None

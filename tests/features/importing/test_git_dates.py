@@ -148,3 +148,24 @@ def test_an_imported_file_is_dated_by_its_commit_too(tmp_path: Path) -> None:
     assert draft is not None
     modified = str(draft.frontmatter["sources"][0]["last_modified"])
     assert modified.startswith("2023-01-02T03:04:05"), modified
+
+
+def test_a_status_too_slow_to_list_leaves_file_times_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stand-in for git whose ``status`` never answers (``git_whose_status_hangs``):
+    no source is dated by a commit, and the note says why."""
+    repo = repository(tmp_path)
+    real = shutil.which("git")
+    stand_in = tmp_path / "bin" / "git_whose_status_hangs"
+    stand_in.parent.mkdir()
+    stand_in.write_text(
+        f'#!/bin/sh\nfor a in "$@"; do [ "$a" = status ] && exec sleep 60; done\nexec {real} "$@"\n',
+        "utf-8",
+    )
+    stand_in.chmod(stand_in.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setattr(git_dates.shutil, "which", lambda _name: str(stand_in))
+    monkeypatch.setattr(git_dates, "TIMEOUT", 1.0)
+    times, notes = commit_times(repo / "docs", ["old.md"])
+    assert times == {}
+    assert len(notes) == 1 and "git took over 1 s to list the changed files" in notes[0]
