@@ -73,6 +73,7 @@ from kas_tui.features.importing.source_meta import (
 from kas_tui.features.importing.source_walk import walk_source
 from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.features.importing.toc_docsets import with_other_tocs
+from kas_tui.features.importing.toc_formats import SERVED_AS_IS
 from kas_tui.features.importing.translations import without_translations
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 from kas_tui.text.wording import counted
@@ -362,24 +363,29 @@ class _Builder(
         self.result.notes += [above] if above else []
         if self.toc is not None:
             self.result.notes += self.toc.problems
+        if self.toc is not None and self.toc.kind == "docusaurus":  # wherever they are
+            older = {
+                p for p in [*documents, *assets] if not _VERSIONED.isdisjoint(p.split("/")[:-1])
+            }
+            if older & set(documents):
+                self.result.notes.append(f"{counted(len(older), 'file')} {_OLDER}; left out")
+                documents = [d for d in documents if d not in older]
+                assets = [a for a in assets if a not in older]
         outside = set(self.toc.outside_docs([*documents, *assets])) if self.toc else set()
         if outside & set(documents):  # pages the site does not publish
             left = outside - {t for found in self.includes_of.values() for t in found}
             # what the site serves as it is from beside its config (Docusaurus' static/,
             # public/): images its pages show, kept as assets
             home = posixpath.dirname(self.toc.file)
-            served = tuple(posixpath.join(home, d) + "/" for d in ("static", "public"))
+            served = tuple(posixpath.join(home, d) + "/" for d in SERVED_AS_IS)
             shown = {p for p in left if p.startswith(served)}
             left -= shown
             documents, assets = (
                 [d for d in documents if d not in shown],
                 [*assets, *sorted(shown & set(documents))],
             )
-            older = {p for p in left if not _VERSIONED.isdisjoint(p.split("/")[:-1])}
-            if older:
-                self.result.notes.append(f"{counted(len(older), 'file')} {_OLDER}; left out")
-            if left - older:
-                n = len(left - older)
+            if left:
+                n = len(left)
                 self.result.notes.append(
                     f"{n:,} {_OUTSIDE}, {self.toc.docs_dir}/ (its code, configs, README, "
                     "a blog); left out"
@@ -394,11 +400,6 @@ class _Builder(
             moot = set(self.toc.outside_docs(p for p in said if "/" in p))
             kept = [n for n, p in zip(notes[:walked], said, strict=True) if p not in moot]
             self.result.notes = kept + notes[walked:]
-        if self.toc is not None and self.toc.kind == "docusaurus":  # inside its docs too
-            older = {p for p in documents if not _VERSIONED.isdisjoint(p.split("/")[:-1])}
-            if older:
-                self.result.notes.append(f"{counted(len(older), 'file')} {_OLDER}; left out")
-                documents = [d for d in documents if d not in older]
         documents, assets = without_translations(documents, assets, self.result.notes)
         themed = set()
         if self.toc is not None:  # a theme's templates, files the site serves as they are

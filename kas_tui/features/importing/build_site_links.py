@@ -17,6 +17,7 @@ from urllib.parse import unquote
 
 from kas_tui.features.importing.redirects import follow, redirect_map
 from kas_tui.features.importing.site_base import learned_base, under_base
+from kas_tui.features.importing.toc_formats import SERVED_AS_IS
 from kas_tui.text.slug import slugify
 
 
@@ -32,9 +33,6 @@ def _loose_key(path: str) -> str:
 #: What a page served at a path is made from: ``/guide/app/`` is ``guide/app.md``, or
 #: ``guide/app/index.md`` (or ``.mdx``), or a docfx YAML page ``guide/app.yml``.
 _SERVED_AS = (".md", "/index.md", "/_index.md", ".mdx", "/index.mdx", ".yml")
-#: The folders a site serves from its root as they are (VitePress', Astro's public/,
-#: Docusaurus' static/).
-_AS_IS = ("public", "static")
 #: A Docusaurus link naming a page's file: looked for beside the page, then from the
 #: docs folder (as Docusaurus resolves it).
 _DOCUSAURUS_FILES = (".md", ".mdx")
@@ -74,7 +72,9 @@ class SiteLinksMixin:
             home = posixpath.dirname(self.toc.file) if self.toc is not None else ""
             # files the site serves from its root as they are (public/, static/)
             served = tuple(
-                posixpath.join(f, d) + "/" for f in dict.fromkeys((root, home)) for d in _AS_IS
+                posixpath.join(f, d) + "/"
+                for f in dict.fromkeys((root, home))
+                for d in SERVED_AS_IS
             )
             tops = {  # from the source's root (Docusaurus' /docs/cli) or the site's
                 slugify(posixpath.splitext(part)[0])
@@ -111,7 +111,7 @@ class SiteLinksMixin:
         # Docusaurus' static/, beside its pages or its config
         config = posixpath.dirname(self.toc.file) if self.toc is not None else ""
         for folder in dict.fromkeys((site_root, config)):
-            stems += [posixpath.join(folder, kind, path) for kind in _AS_IS]
+            stems += [posixpath.join(folder, kind, path) for kind in SERVED_AS_IS]
         for stem in dict.fromkeys(stems):
             for candidate in (*(f"{stem}{t}".lstrip("/") for t in _SERVED_AS), stem):
                 found = candidate if candidate in self.docs or candidate in self.assets else None

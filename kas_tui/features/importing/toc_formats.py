@@ -92,6 +92,9 @@ MD_HEADING = re.compile(r"^(#{1,6})(?:[ \t]+|(?=\[))(.*?)(?:[ \t]+#+)?[ \t]*$")
 MARKDOWN_PAGES = (".md", ".markdown")
 #: What a site generator makes pages of (MkDocs' Markdown extensions, Docusaurus' MD
 #: and MDX); every other file in its docs folder is served as it is.
+#: The folders a site serves from its root as they are (VitePress' and Astro's public/,
+#: Docusaurus' static/).
+SERVED_AS_IS = ("public", "static")
 SITE_PAGES = {
     "mkdocs": (".md", ".markdown", ".mdown", ".mkdn", ".mkd"),
     "docusaurus": (".md", ".mdx"),
