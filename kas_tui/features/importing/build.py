@@ -84,10 +84,6 @@ _FINAL_FAILURES = frozenset({"unsupported", "corrupt", "encrypted", "no-text"})
 #: What a docs site's file no converter reads is to the build.
 _SERVED = "no converter reads it; a file the site serves as it is, copied as an asset"
 _OUTSIDE = "files are outside the docs folder the site builds its docs from"
-#: Docusaurus keeps its docs' earlier versions beside the current ones: published, but
-#: a package is one version of the docs (the current), so they are left out.
-_VERSIONED = frozenset({"versioned_docs", "versioned_sidebars"})
-_OLDER = "of the docs' earlier versions (versioned_docs/), not the current docs"
 ASSET_EXTS = frozenset(
     {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".ico", ".avif"}
     | {".mp4", ".webm", ".mov", ".m4v", ".ogv", ".avi", ".mkv"}  # videos a page shows
@@ -363,12 +359,13 @@ class _Builder(
         self.result.notes += [above] if above else []
         if self.toc is not None:
             self.result.notes += self.toc.problems
-        if self.toc is not None and self.toc.kind == "docusaurus":  # wherever they are
-            older = {
-                p for p in [*documents, *assets] if not _VERSIONED.isdisjoint(p.split("/")[:-1])
-            }
+        if self.toc is not None:  # the docs' earlier versions, wherever they are
+            older, where = self.toc.earlier_versions([*documents, *assets])
             if older & set(documents):
-                self.result.notes.append(f"{counted(len(older), 'file')} {_OLDER}; left out")
+                self.result.notes.append(
+                    f"{counted(len(older), 'file')} of the docs' earlier versions ({where}), "
+                    "not the current docs; left out"
+                )
                 documents = [d for d in documents if d not in older]
                 assets = [a for a in assets if a not in older]
         outside = set(self.toc.outside_docs([*documents, *assets])) if self.toc else set()
@@ -404,7 +401,9 @@ class _Builder(
         themed = set()
         if self.toc is not None:  # a theme's templates, files the site serves as they are
             themed = self.toc.theme_files(documents) | self.toc.static_files(documents)
-            served = sorted(d for d in documents if Path(d).suffix.lower() not in SUPPORTED)
+            served = sorted(
+                d for d in documents if d not in themed and Path(d).suffix.lower() not in SUPPORTED
+            )
             self.result.notes += [f"{d}: {_SERVED}" for d in served]  # a download: a .chm
             themed.update(served)
         documents, assets = [d for d in documents if d not in themed], [*assets, *sorted(themed)]

@@ -146,7 +146,7 @@ class SiteLinksMixin:
         serves ``docs/cli.md`` at ``/docs/cli``, so its ``configuration`` is the page
         beside it (or the page whose ``id:`` it is); Starlight and Hugo serve as MkDocs
         does (Hugo's section page, ``_index.md``, at its folder)."""
-        kinds = ("mkdocs", "docusaurus", "starlight", "hugo", "vitepress")
+        kinds = ("mkdocs", "docusaurus", "starlight", "hugo", "vitepress", "mintlify")
         if self.toc is None or self.toc.kind not in kinds:
             # no site known: a link without an extension names the page as any site
             # serves it (metro's docs/ built alone: ./configuration#x)
@@ -160,7 +160,7 @@ class SiteLinksMixin:
                     return found
             return None
         stem = posixpath.splitext(doc.source)[0]
-        if self.toc.kind in ("docusaurus", "vitepress") or posixpath.basename(stem) in (
+        if self.toc.kind in ("docusaurus", "vitepress", "mintlify") or posixpath.basename(stem) in (
             "index",
             "_index",
         ):

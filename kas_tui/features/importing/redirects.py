@@ -6,7 +6,9 @@ none of ours), docfx's ``.openpublishing.redirection*.json`` (``source_path`` ->
 ``redirect_url``), the ``redirects`` option of an Astro config (an object literal; a
 spread of an object a file of the site exports, ``...redirects`` of
 ``import redirects from './redirects.js'``, is read from that file), and
-mkdocs-redirects' ``redirect_maps`` (``old.md: new.md``). Paths are compared as the
+mkdocs-redirects' ``redirect_maps`` (``old.md: new.md``), and the ``redirects`` of a
+Mintlify ``docs.json`` (``[{source, destination}]``, or the file its ``$ref`` names;
+patterns such as ``/blog/:slug*`` are none of ours). Paths are compared as the
 site serves them: no slashes around them, no ``.md``/``.html``; a target keeps its
 ``#fragment``.
 """
@@ -30,6 +32,7 @@ from kas_tui.features.importing.js_literals import (
     without_computed,
 )
 from kas_tui.features.importing.toc_formats import URL, load_lined
+from kas_tui.features.importing.toc_mintlify import mintlify_data
 from kas_tui.features.importing.toc_starlight import is_astro_config
 
 Read = Callable[[str], "str | None"]
@@ -61,6 +64,8 @@ def redirect_map(files: Collection[str], read: Read, toc: Any) -> dict[str, str]
         moved.update(_astro(config, read, files))
     if kind == "mkdocs":
         moved.update(_mkdocs(read(config) or ""))
+    if kind == "mintlify":
+        moved.update(_mintlify(config, read))
     return {k: v for k, v in moved.items() if k and v and k != served_key(v)}
 
 
@@ -120,6 +125,22 @@ def _mkdocs(text: str) -> dict[str, str]:
         if isinstance(maps, dict):
             return _pairs(iter(maps.items()))
     return {}
+
+
+def _mintlify(config: str, read: Read) -> dict[str, str]:
+    data = mintlify_data(read(config) or "") or {}
+    moves = data.get("redirects")
+    if isinstance(moves, dict) and isinstance(moves.get("$ref"), str):
+        rel = posixpath.normpath(posixpath.join(posixpath.dirname(config), moves["$ref"]))
+        try:
+            moves = json.loads(read(rel) or "")
+        except ValueError:
+            return {}
+    return _pairs(
+        (m.get("source"), m.get("destination"))
+        for m in (moves if isinstance(moves, list) else [])
+        if isinstance(m, dict) and not re.search(r"[:*]", str(m.get("source")))
+    )
 
 
 def _astro(config: str, read: Read, files: Collection[str]) -> dict[str, str]:

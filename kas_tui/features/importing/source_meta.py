@@ -24,6 +24,7 @@ import yaml
 
 from kas_tui.features.importing.js_literals import js_string
 from kas_tui.features.importing.toc_hugo import hugo_about, is_hugo_config
+from kas_tui.features.importing.toc_mintlify import is_mintlify_config, mintlify_about
 from kas_tui.features.importing.toc_starlight import is_astro_config, starlight_about
 from kas_tui.features.importing.toc_vitepress import is_vitepress_config, vitepress_about
 
@@ -345,6 +346,8 @@ def _config_about(
         return starlight_about(read(rel) or "")
     elif is_vitepress_config(rel):
         return vitepress_about(read(rel) or "")
+    elif is_mintlify_config(rel):
+        return mintlify_about(read(rel) or "")
     elif is_hugo_config(rel):  # a config with none of Hugo's keys is another tool's
         return hugo_about(rel, read(rel) or "")
     elif low == "book.toml":  # mdBook

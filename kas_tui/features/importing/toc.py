@@ -19,6 +19,7 @@ Read from what the site generator reads, through a ``read(rel_path)`` callable (
   ``.order`` files, one in each folder of sub-pages (:mod:`.toc_wiki`).
 - Sphinx with Markdown (MyST) pages: the ``toctree`` directives from the root document
   ``conf.py`` names (:mod:`.toc_sphinx`).
+- Mintlify: the ``navigation`` of ``docs.json`` or ``mint.json`` (:mod:`.toc_mintlify`).
 
 External links are no entries; an entry naming a file the source does not hold is a
 problem (``file:line``, what, how to fix it) and no page (its title stays a section when
@@ -49,6 +50,7 @@ from kas_tui.features.importing.toc_formats import (
 )
 from kas_tui.features.importing.toc_hugo import hugo_site, is_hugo_config
 from kas_tui.features.importing.toc_jekyll import is_jekyll_config, just_the_docs
+from kas_tui.features.importing.toc_mintlify import is_mintlify_config, mintlify_site
 from kas_tui.features.importing.toc_sphinx import sphinx_roots
 from kas_tui.features.importing.toc_starlight import (
     is_astro_config,
@@ -88,6 +90,8 @@ TOC_NAMES = frozenset(
     }
 )
 _MKDOCS = re.compile(r"mkdocs[\w.-]*\.ya?ml", re.IGNORECASE)
+#: Where Docusaurus keeps its docs' earlier versions, beside the current ones.
+_VERSIONED = frozenset({"versioned_docs", "versioned_sidebars"})
 
 
 @dataclass
@@ -112,6 +116,18 @@ class Toc:
     #: a page's path as the site serves it (``docs/getting-started``) -> its source,
     #: where they differ (a Docusaurus page's own ``id:``)
     served_as: dict[str, str] = field(default_factory=dict)
+    #: pages only the site's other versions list (Mintlify's ``versions`` but its default)
+    older: frozenset[str] = frozenset()
+
+    def earlier_versions(self, paths: Iterable[str]) -> tuple[set[str], str]:
+        """Those of ``paths`` that are the docs' earlier versions, published beside the
+        current ones (a package is one version of the docs, the current), and where the
+        site keeps them: Docusaurus' ``versioned_docs/`` (at any depth), the pages only a
+        Mintlify config's other ``versions`` list."""
+        if self.kind == "docusaurus":
+            older = {p for p in paths if not _VERSIONED.isdisjoint(p.split("/")[:-1])}
+            return older, "versioned_docs/"
+        return set(paths) & self.older, f"the other versions {self.file} lists"
 
     def walk(self) -> Iterator[tuple[TocNode, tuple[str, ...]]]:
         """Every node, depth first, with the section titles above it."""
@@ -261,6 +277,8 @@ def _kind(path: str) -> str | None:
         return "azure-order"
     if name == "conf.py":
         return "sphinx"
+    if is_mintlify_config(path):
+        return "mintlify"
     if _MKDOCS.fullmatch(name):
         return "mkdocs"
     return None
@@ -280,6 +298,7 @@ _RANK = {
     "vitepress": 10,
     "summary": 11,
     "jekyll": 12,
+    "mintlify": 13,
 }
 
 
@@ -339,7 +358,7 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
 
 
 #: Tables of contents that are a site generator's config, naming the site's pages folder.
-_SITE_KINDS = frozenset({"mkdocs", "starlight", "hugo", "vitepress"})
+_SITE_KINDS = frozenset({"mkdocs", "starlight", "hugo", "vitepress", "mintlify"})
 
 
 def _site_of_most(found: list[str], read: Read, files: Collection[str]) -> Toc | None:
@@ -401,6 +420,12 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
     if kind == "astro":  # a Starlight site's config: its sidebar and content folder
         site = starlight_config(path, text, reader.files, reader.problems, TocNode)
         return None if site is None else Toc(path, "starlight", *site[:1], reader.problems, site[1])
+    if kind == "mintlify":  # docs.json's navigation, its pages the config's folder's
+        site = mintlify_site(path, read, reader.files, reader.problems, TocNode)
+        if site is None:
+            return None
+        roots, docs_dir, unserved, older = site
+        return Toc(path, kind, pruned(roots), reader.problems, docs_dir, unserved, older=older)
     if kind == "jekyll":  # Just the Docs: the pages' front matter is the navigation
         site = just_the_docs(path, read, reader.files, reader.problems, TocNode)
         return Toc(path, kind, site[0], reader.problems, "", site[1]) if site else None

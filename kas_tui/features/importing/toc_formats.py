@@ -100,6 +100,7 @@ SITE_PAGES = {
     "docusaurus": (".md", ".mdx"),
     "starlight": (".md", ".mdx", ".mdoc"),
     "vitepress": (".md",),
+    "mintlify": (".mdx", ".md"),
 }
 _NUMBER_PREFIX = re.compile(r"^\d+[-_.]\s*")
 
