@@ -354,6 +354,12 @@ class _Builder(
         self.toc = with_other_tocs(
             find_toc(self.source_files, self._read_source), self.source_files, self._read_source
         )
+        if self.toc is not None:  # a page the site serves though furniture elsewhere
+            served = self.toc.served_pages(assets)
+            documents, assets = (
+                [*documents, *sorted(served)],
+                [a for a in assets if a not in served],
+            )
         walked = len(self.result.notes)  # what the walk and the includes said
         above = site_config_above(self.source) if self.toc is None else None
         self.result.notes += [above] if above else []

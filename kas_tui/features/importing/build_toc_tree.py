@@ -20,6 +20,7 @@ from typing import Any
 from kas_tui.core.okf import index_layout
 from kas_tui.features.importing import toc_tree
 from kas_tui.features.importing.draft import source_record
+from kas_tui.features.importing.source_meta import is_landing_page
 from kas_tui.text.grouping import fold
 from kas_tui.text.lexical import query_terms
 from kas_tui.text.slug import TakenNames, slugify, unique_slug
@@ -144,7 +145,15 @@ class TocTreeMixin:
         plan = self.tree_plan
         if plan is None or not plan.unlisted:
             return set()
-        waiting = {s for s in plan.unlisted if s in self.docs and self.docs[s].draft is not None}
+        site = self.toc.docs_dir if self.toc is not None else ""
+        waiting = {
+            s
+            for s in plan.unlisted
+            if s in self.docs
+            and self.docs[s].draft is not None
+            # the site's home page (its README, its index) opens the package, as the site
+            and not (is_landing_page(s) and posixpath.dirname(s) == site)
+        }
         if not waiting:
             return set()
         home: dict[str, str] = {}  # placed source -> its folder

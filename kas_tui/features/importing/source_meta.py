@@ -23,6 +23,7 @@ import tomllib
 import yaml
 
 from kas_tui.features.importing.js_literals import js_string
+from kas_tui.features.importing.toc_docsify import docsify_about
 from kas_tui.features.importing.toc_hugo import hugo_about, is_hugo_config
 from kas_tui.features.importing.toc_mintlify import is_mintlify_config, mintlify_about
 from kas_tui.features.importing.toc_starlight import is_astro_config, starlight_about
@@ -348,6 +349,8 @@ def _config_about(
         return vitepress_about(read(rel) or "")
     elif is_mintlify_config(rel):
         return mintlify_about(read(rel) or "")
+    elif low == "index.html":  # a Docsify site's, when it sets window.$docsify
+        return docsify_about(read(rel) or "")
     elif is_hugo_config(rel):  # a config with none of Hugo's keys is another tool's
         return hugo_about(rel, read(rel) or "")
     elif low == "book.toml":  # mdBook

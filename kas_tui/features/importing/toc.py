@@ -20,6 +20,8 @@ Read from what the site generator reads, through a ``read(rel_path)`` callable (
 - Sphinx with Markdown (MyST) pages: the ``toctree`` directives from the root document
   ``conf.py`` names (:mod:`.toc_sphinx`).
 - Mintlify: the ``navigation`` of ``docs.json`` or ``mint.json`` (:mod:`.toc_mintlify`).
+- Docsify: the ``_sidebar.md`` of a site whose ``index.html`` sets ``window.$docsify``,
+  its links read from the site's folder (:mod:`.toc_docsify`).
 
 External links are no entries; an entry naming a file the source does not hold is a
 problem (``file:line``, what, how to fix it) and no page (its title stays a section when
@@ -37,6 +39,13 @@ from typing import Any
 from urllib.parse import unquote
 
 from kas_tui.features.importing.toc_docfx import DocfxReader
+from kas_tui.features.importing.toc_docsify import (
+    alias_said,
+    docsify_aliases,
+    docsify_frame,
+    docsify_home,
+    docsify_page,
+)
 from kas_tui.features.importing.toc_formats import (
     SITE_PAGES,
     URL,
@@ -118,6 +127,14 @@ class Toc:
     served_as: dict[str, str] = field(default_factory=dict)
     #: pages only the site's other versions list (Mintlify's ``versions`` but its default)
     older: frozenset[str] = frozenset()
+
+    def served_pages(self, paths: Iterable[str]) -> set[str]:
+        """Those of ``paths`` the site serves as pages though they are a repository's
+        furniture elsewhere: a Docsify site's ``README.md``, its home page."""
+        if self.kind != "docsify":
+            return set()
+        home = posixpath.join(self.docs_dir, "") if self.docs_dir else ""
+        return {p for p in paths if p.lower() == f"{home}readme.md".lower()}
 
     def earlier_versions(self, paths: Iterable[str]) -> tuple[set[str], str]:
         """Those of ``paths`` that are the docs' earlier versions, published beside the
@@ -439,6 +456,9 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
             else Toc(path, kind, pruned(found), reader.problems, home if book else "")
         )
     if kind == "wiki-sidebar":
+        home = docsify_home(path, read)
+        if home is not None:  # a Docsify site's sidebar: its links read from the site
+            return _docsify(path, text, home, read, reader)
         roots = wiki_sidebar_roots(path, text, reader.files, reader.problems, TocNode)
         return Toc(path, kind, pruned(roots), reader.problems)
     if kind == "azure-order":
@@ -450,6 +470,32 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
             return None  # no Markdown root document, or one without a toctree
         return Toc(path, kind, found, reader.problems, posixpath.dirname(path))
     return Toc(path, kind, reader.docfx(path, text, ()), reader.problems, _docfx_home(path, files))
+
+
+def _docsify(path: str, text: str, home: str, read: Read, reader: _Reader) -> Toc:
+    aliases = docsify_aliases(read(posixpath.join(home, "index.html")) or "")
+
+    def missing(target: str) -> str:
+        source = alias_said(target, aliases)
+        if source is not None:
+            return (
+                f"links to {target}, which the site's alias reads from {source}: not in the "
+                "source, so not in the package"
+            )
+        return f"links to {target}, which no page of the site is; fix the link or add the page"
+
+    roots = wiki_sidebar_roots(
+        path,
+        text,
+        reader.files,
+        reader.problems,
+        TocNode,
+        find=lambda target: docsify_page(target, home, reader.files),
+        missing=missing,
+    )
+    return Toc(
+        path, "docsify", pruned(roots), reader.problems, home, docsify_frame(home, reader.files)
+    )
 
 
 def _docfx_home(toc: str, files: Collection[str]) -> str:

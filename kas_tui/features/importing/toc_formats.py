@@ -101,6 +101,7 @@ SITE_PAGES = {
     "starlight": (".md", ".mdx", ".mdoc"),
     "vitepress": (".md",),
     "mintlify": (".mdx", ".md"),
+    "docsify": (".md",),
 }
 _NUMBER_PREFIX = re.compile(r"^\d+[-_.]\s*")
 

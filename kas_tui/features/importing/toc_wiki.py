@@ -43,9 +43,13 @@ def wiki_sidebar_roots(
     files: Collection[str],
     problems: list[str],
     node: Callable[..., Any],
+    find: Callable[[str], str | None] | None = None,
+    missing: Callable[[str], str] | None = None,
 ) -> list[Any]:
     """The entries of the sidebar ``path`` (its ``text``) as ``node(title, path,
-    children, line)`` trees; links to pages ``files`` does not hold go to ``problems``."""
+    children, line)`` trees; links to pages ``files`` does not hold go to ``problems``.
+    ``find`` tells the page a link names (default: as a wiki finds it), ``missing`` what
+    is wrong with one naming none and how to fix it (default: not in the wiki)."""
     pages: dict[str, str] = {}
     for rel in sorted(files, key=lambda f: (f.count("/"), f)):  # the shallowest wins
         stem, ext = posixpath.splitext(posixpath.basename(rel))
@@ -66,12 +70,15 @@ def wiki_sidebar_roots(
         title, target = _entry(label.strip())
         page = None
         if target is not None:
-            page = _find(target, path, files, pages)
+            page = find(target) if find else _find(target, path, files, pages)
             if page is None:
-                problems.append(
-                    f"{path}:{number}: names the page {target}, which is not in the wiki; "
-                    "fix the link or add the page"
+                said = (
+                    missing(target)
+                    if missing
+                    else f"names the page {target}, which is not in the wiki; fix the link or "
+                    "add the page"
                 )
+                problems.append(f"{path}:{number}: {said}")
         entry = node(title or None, page, [], number)
         while stack and stack[-1][0] >= level:
             stack.pop()
