@@ -229,6 +229,7 @@ class _Builder(
         self.about: dict[str, dict] = {}  # source -> its SUBJECT_KEYS values
         self.links_between: set[tuple[str, str]] = set()  # (source, source it links to)
         self.includes_of: dict[str, list[str]] = {}  # page -> files its directives name
+        self.components_of: dict[str, list[str]] = {}  # page -> where files it shows may be
         self.toc: Toc | None = None  # the source's own table of contents
         self.source_files: set[str] = set()  # every file of the source (hidden .order too)
         self.index_budget = index_budget

@@ -1,6 +1,7 @@
 """What a built page shows of other source files: the snippets its include directives
-pull in (docfx ``[!INCLUDE]``, MkDocs ``--8<--`` and ``{!path!}``), and, for a Sphinx page, the pages its
-toctrees list. Both are expanded into the page as a reader of the site sees it, and both
+pull in (docfx ``[!INCLUDE]``, MkDocs ``--8<--`` and ``{!path!}``), the Markdown files
+an MDX page shows as components (:mod:`.mdx_components`), and, for a Sphinx page, the
+pages its toctrees list. Both are expanded into the page as a reader of the site sees it, and both
 are folded into the page's hash, so a changed snippet or a listed page's new title builds
 the page again.
 """
@@ -14,6 +15,7 @@ from kas_tui.features.importing.build_manifest import _sha
 from kas_tui.features.importing.build_prepare import PrepareMixin
 from kas_tui.features.importing.convert import MARKDOWN_EXTS, sha256_file
 from kas_tui.features.importing.includes import IncludeProblem, expand_includes, mdx_bases
+from kas_tui.features.importing.mdx_components import expand_components
 from kas_tui.features.importing.toc_sphinx import toctree_lists
 
 if TYPE_CHECKING:
@@ -34,10 +36,12 @@ class IncludesMixin(PrepareMixin):
         named: set[str] = set()
         self._mdx_bases = mdx_bases([*documents, *assets])
         markdown = [rel for rel in documents if Path(rel).suffix.lower() in MARKDOWN_EXTS]
-        for rel, found in zip(markdown, self._named_by_each(markdown), strict=True):
+        for rel, (found, shown) in zip(markdown, self._named_by_each(markdown), strict=True):
             if found:
                 self.includes_of[rel] = found
                 named.update(found)
+            if shown:  # a file a page shows as a component may be a page too: it stays one
+                self.components_of[rel] = shown
         if not named:
             return documents, assets
         pages = [d for d in documents if d not in named]
@@ -62,8 +66,14 @@ class IncludesMixin(PrepareMixin):
         shown = self._toctrees_shown(text, doc.source)
         if shown is not None:  # a reader sees the pages its toctrees list
             text = shown
+        problems: list[IncludeProblem] = []
+        if doc.source in self.components_of:  # the Markdown files it shows as components
+            shown_files = expand_components(
+                text, doc.source, self._read_source(doc.source) or "", self._read_included
+            )
+            text, problems = shown_files.text, shown_files.problems
         if doc.source not in self.includes_of:
-            return text, []
+            return text, problems
         shared = self.__dict__.setdefault("_shown_includes", {})
         expanded = expand_includes(
             text,
@@ -72,7 +82,7 @@ class IncludesMixin(PrepareMixin):
             shared=shared,
             mdx_bases=getattr(self, "_mdx_bases", ()),
         )
-        return expanded.text, expanded.problems
+        return expanded.text, [*problems, *expanded.problems]
 
     def _read_included(self, rel: str) -> str | None:
         """An included file's text, read once however many pages show it (a docfx
@@ -88,7 +98,7 @@ class IncludesMixin(PrepareMixin):
         ``:glob:`` now matches) the Sphinx pages whose toctrees list it."""
         parts = [own]
         hashes = self.__dict__.setdefault("_included_sha", {})  # one read per snippet
-        for target in self.includes_of.get(rel, ()):
+        for target in [*self.includes_of.get(rel, ()), *self.components_of.get(rel, ())]:
             if target not in hashes:
                 try:
                     hashes[target] = sha256_file(self.source / target)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from kas_tui.core.okf.links import Span, destination_spans
 from kas_tui.core.workers import map_chunks_in_two
 from kas_tui.features.importing.includes import targets as include_targets
+from kas_tui.features.importing.mdx_components import component_imports, import_candidates
 
 if TYPE_CHECKING:
     from kas_tui.features.importing.build_layout import _Doc
@@ -38,15 +39,16 @@ Prepared = tuple["str | None", "list[IncludeProblem]", "list[Span] | None"]
 class PrepareMixin:
     """Mixed into the builder (its state is the builder's: ``_read_source``, ``_shown``)."""
 
-    def _named_by_each(self, pages: list[str]) -> list[list[str]]:
+    def _named_by_each(self, pages: list[str]) -> list[tuple[list[str], list[str]]]:
         """The files each Markdown page of ``pages`` names in its include directives,
-        in two processes from :data:`PARALLEL_MIN` pages on (each page is read)."""
+        and where the Markdown files it shows as components may be, in two processes
+        from :data:`PARALLEL_MIN` pages on (each page is read)."""
         if len(pages) >= PARALLEL_MIN:
             return map_chunks_in_two(self._named_by, pages, chunk=64)
         return self._named_by(pages)
 
-    def _named_by(self, pages: list[str]) -> list[list[str]]:
-        """The files each of ``pages`` names in its include directives."""
+    def _named_by(self, pages: list[str]) -> list[tuple[list[str], list[str]]]:
+        """(included, shown as components) for each of ``pages``."""
         out = []
         for rel in pages:
             text = self._read_source(rel)
@@ -54,7 +56,13 @@ class PrepareMixin:
             if text and ("INCLUDE" in text.upper() or "8<" in text or "{!" in text):
                 bases = getattr(self, "_mdx_bases", ())
                 found = [t for t in include_targets(text, rel, mdx_bases=bases) if t != rel]
-            out.append(found)
+            shown = [
+                c
+                for written in component_imports(text or "").values()
+                for c in import_candidates(rel, written)
+                if c != rel
+            ]
+            out.append((found, shown))
         return out
 
     def _prepare_pages(self, docs: list[_Doc]) -> None:

@@ -1,0 +1,188 @@
+"""Markdown files an MDX page shows as components, expanded as its site renders them.
+
+A Docusaurus, Astro Starlight or Mintlify page imports another Markdown file by name
+(``import Beta from '/snippets/beta.mdx'``, ``import Warning from
+'./_warning.md'``) and shows it where its tag stands (``<Beta />``, ``<Warning
+product="x" />``): the reader sees the file's text there, the source holds a tag. Left
+as it was, the page lost that text (the import line is code and goes; the tag stays
+alone). Here a tag alone on its line, outside fenced code, is replaced by the file's
+body: its frontmatter and module lines dropped, its own components expanded (up to
+``max_depth``, never in a loop), its relative links rewritten to lead to the same files
+from the page, its lines taking the tag's indentation. Props are not applied: a
+``{props.name}`` in the file stays as written.
+
+Where the file is: a path starting ``./`` or ``../`` from the page; ``/x`` from the
+site's root, which is the page's folder or one above it (Mintlify's ``/snippets/``),
+so each is tried, deepest first; ``@site/x`` (Docusaurus) likewise. A tag whose file
+is not in the source stays, with a problem naming the page's line. Named imports
+(``import { Tabs } from ...``) and imports of code are components of the site's theme:
+not files of the source, and no text here.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from kas_tui.features.importing.include_syntax import frontmatter_end
+from kas_tui.features.importing.includes import IncludeProblem, rebase_links
+from kas_tui.text.mdx import without_module_code
+from kas_tui.text.prose import FENCE
+
+Read = Callable[[str], "str | None"]
+#: A default import of a Markdown file: ``import Beta from '/snippets/beta.mdx';``.
+_IMPORT = re.compile(
+    r"""^import[ \t]+(?P<name>[A-Za-z_$][\w$]*)[ \t]+from[ \t]+['"]"""
+    r"""(?P<path>[^'"\n]+\.(?:mdx|md|markdown))['"][ \t]*;?[ \t]*$""",
+    re.M,
+)
+#: A component's tag alone on its line: ``<Beta />``, ``  <Warning product="x"/>``.
+_TAG = re.compile(r"^(?P<indent>[ \t]*)<(?P<name>[A-Za-z_$][\w$]*)(?:\s[^<>]*?)?\s*/>[ \t]*$")
+
+
+@dataclass
+class Shown:
+    text: str
+    included: list[str] = field(default_factory=list)  # files shown, each once
+    problems: list[IncludeProblem] = field(default_factory=list)
+
+
+def component_imports(text: str) -> dict[str, str]:
+    """The Markdown files ``text`` (an MDX page's source) imports by name, as written."""
+    if "import" not in text:
+        return {}
+    found: dict[str, str] = {}
+    fence: str | None = None
+    for line in text.split("\n"):  # an import shown in a code example imports nothing
+        if fence is not None:
+            fence = None if line.strip().startswith(fence) else fence
+            continue
+        opening = FENCE.match(line)
+        if opening:
+            fence = opening.group(1)[:3]
+            continue
+        match = _IMPORT.match(line.rstrip("\r")) if line.startswith("import") else None
+        if match:
+            found[match.group("name")] = match.group("path").strip()
+    return found
+
+
+def import_candidates(page: str, written: str) -> list[str]:
+    """Where the file ``written`` in ``page``'s import may be, most likely first."""
+    if written.startswith(("./", "../")):
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(page), written))
+        return [] if joined.startswith("..") else [joined]
+    if written.startswith(("/", "@site/")):
+        rest = written.removeprefix("@site").lstrip("/")
+    else:
+        return []  # a package's, or an alias the site's bundler resolves
+    if not rest or rest.startswith(".."):
+        return []
+    folders = []
+    folder = posixpath.dirname(page)
+    while True:
+        folders.append(folder)
+        if not folder:
+            break
+        folder = posixpath.dirname(folder)
+    return [posixpath.normpath(posixpath.join(f, rest)) for f in folders]
+
+
+def expand_components(
+    text: str, page: str, source: str, read: Read, *, max_depth: int = 5
+) -> Shown:
+    """``text`` (the page ``page`` as converted; ``source`` its text as written, whose
+    imports name the files) with each Markdown component's tag replaced by the file."""
+    shown = Shown(text)
+    imports = component_imports(source)
+    if imports:
+        shown.text = _expand(text, page, imports, read, shown, (page,), None, max_depth)
+    return shown
+
+
+def _expand(
+    text: str,
+    page: str,
+    imports: dict[str, str],
+    read: Read,
+    shown: Shown,
+    chain: tuple[str, ...],
+    at: int | None,
+    max_depth: int,
+) -> str:
+    out: list[str] = []
+    fence: str | None = None
+    for number, line in enumerate(text.split("\n"), start=1):
+        if fence is not None:
+            out.append(line)
+            if line.strip().startswith(fence):
+                fence = None
+            continue
+        opening = FENCE.match(line)
+        if opening:
+            fence = opening.group(1)[:3]
+            out.append(line)
+            continue
+        tag = _TAG.match(line)
+        written = imports.get(tag.group("name")) if tag else None
+        if tag is None or written is None:
+            out.append(line)
+            continue
+        where = at if at is not None else number
+        body = _body(written, tag.group("name"), chain, read, shown, where, max_depth)
+        if body is None:
+            out.append(line)
+            continue
+        indent = tag.group("indent")
+        out += [indent + x if x.strip() else "" for x in body.strip("\n").split("\n")]
+    return "\n".join(out)
+
+
+def _body(
+    written: str,
+    name: str,
+    chain: tuple[str, ...],
+    read: Read,
+    shown: Shown,
+    where: int,
+    max_depth: int,
+) -> str | None:
+    """The text the tag of ``name`` stands for, or ``None`` (with a problem)."""
+    page = chain[-1]
+    candidates = import_candidates(page, written)
+    found = next((c for c in candidates if read(c) is not None), None)
+    inner = f" (in {page})" if len(chain) > 1 else ""
+    if found is None:
+        looked = ", ".join(candidates) or "nowhere inside the source"
+        shown.problems.append(
+            IncludeProblem(
+                where,
+                written,
+                f"<{name} /> shows {written}, which is not in the source (looked for "
+                f"{looked}){inner}: the tag was left as it was; build from the folder "
+                "holding that file, or add it",
+            )
+        )
+        return None
+    if found in chain or len(chain) > max_depth:
+        shown.problems.append(
+            IncludeProblem(
+                where,
+                written,
+                f"<{name} /> shows {found}, which "
+                + ("leads back to a file showing it" if found in chain else "nests too deep")
+                + f" ({' -> '.join((*chain, found))}){inner}: the tag was left as it was",
+            )
+        )
+        return None
+    if found not in shown.included:
+        shown.included.append(found)
+    raw = (read(found) or "").lstrip("\ufeff").replace("\r\n", "\n")
+    body = raw[frontmatter_end(raw) :]
+    body = without_module_code(body)
+    body = _expand(
+        body, found, component_imports(raw), read, shown, (*chain, found), where, max_depth
+    )
+    return rebase_links(body, found, page)
