@@ -15,7 +15,7 @@ from kas_tui.features.importing.build_manifest import _sha
 from kas_tui.features.importing.build_prepare import PrepareMixin
 from kas_tui.features.importing.convert import MARKDOWN_EXTS, sha256_file
 from kas_tui.features.importing.includes import IncludeProblem, expand_includes, mdx_bases
-from kas_tui.features.importing.mdx_components import expand_components
+from kas_tui.features.importing.mdx_components import expand_components, path_aliases
 from kas_tui.features.importing.toc_sphinx import toctree_lists
 
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ class IncludesMixin(PrepareMixin):
         ``self.includes_of`` maps each page to the files it names."""
         named: set[str] = set()
         self._mdx_bases = mdx_bases([*documents, *assets])
+        self._aliases = path_aliases([*documents, *assets], self._read_source)
         markdown = [rel for rel in documents if Path(rel).suffix.lower() in MARKDOWN_EXTS]
         for rel, (found, shown) in zip(markdown, self._named_by_each(markdown), strict=True):
             if found:
@@ -69,7 +70,11 @@ class IncludesMixin(PrepareMixin):
         problems: list[IncludeProblem] = []
         if doc.source in self.components_of:  # the Markdown files it shows as components
             shown_files = expand_components(
-                text, doc.source, self._read_source(doc.source) or "", self._read_included
+                text,
+                doc.source,
+                self._read_source(doc.source) or "",
+                self._read_included,
+                aliases=getattr(self, "_aliases", None),
             )
             text, problems = shown_files.text, shown_files.problems
         if doc.source not in self.includes_of:

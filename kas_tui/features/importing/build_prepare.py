@@ -59,7 +59,7 @@ class PrepareMixin:
             shown = [
                 c
                 for written in component_imports(text or "").values()
-                for c in import_candidates(rel, written)
+                for c in import_candidates(rel, written, getattr(self, "_aliases", None))
                 if c != rel
             ]
             out.append((found, shown))

@@ -13,7 +13,8 @@ from the page, its lines taking the tag's indentation. Props are not applied: a
 
 Where the file is: a path starting ``./`` or ``../`` from the page; ``/x`` from the
 site's root, which is the page's folder or one above it (Mintlify's ``/snippets/``),
-so each is tried, deepest first; ``@site/x`` (Docusaurus) likewise. A tag whose file
+so each is tried, deepest first; ``@site/x`` (Docusaurus) likewise; an alias the
+site's ``tsconfig.json`` declares (``@fragments/cta.mdx``) where it points. A tag whose file
 is not in the source stays, with a problem naming the page's line. Named imports
 (``import { Tabs } from ...``) and imports of code are components of the site's theme:
 not files of the source, and no text here.
@@ -23,11 +24,13 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from kas_tui.features.importing.include_syntax import frontmatter_end
 from kas_tui.features.importing.includes import IncludeProblem, rebase_links
+from kas_tui.features.importing.js_literals import blank_js
+from kas_tui.features.importing.toc_formats import load_lined
 from kas_tui.text.mdx import without_module_code
 from kas_tui.text.prose import FENCE
 
@@ -69,15 +72,51 @@ def component_imports(text: str) -> dict[str, str]:
     return found
 
 
-def import_candidates(page: str, written: str) -> list[str]:
-    """Where the file ``written`` in ``page``'s import may be, most likely first."""
+def path_aliases(files: Iterable[str], read: Read) -> dict[str, list[str]]:
+    """The import aliases a site's ``tsconfig.json`` (or ``jsconfig.json``) declares in
+    ``compilerOptions.paths``, each target read from its ``baseUrl``: Tauri's
+    ``@fragments/*`` is ``src/content/docs/_fragments/*``. Configs two folders deep at
+    most (a site kept in ``website/``), never a package's in ``node_modules``."""
+    aliases: dict[str, list[str]] = {}
+    for rel in sorted(files, key=lambda f: (f.count("/"), f)):
+        name = posixpath.basename(rel).lower()
+        if name not in ("tsconfig.json", "jsconfig.json") or rel.count("/") > 2:
+            continue
+        if "node_modules" in rel.split("/"):
+            continue
+        data, _error = load_lined(blank_js(read(rel) or ""))
+        options = data.get("compilerOptions") if isinstance(data, dict) else None
+        paths = options.get("paths") if isinstance(options, dict) else None
+        if not isinstance(paths, dict):
+            continue
+        base = posixpath.join(posixpath.dirname(rel), str(options.get("baseUrl") or "."))
+        for pattern, targets in paths.items():
+            for target in targets if isinstance(targets, list) else []:
+                if isinstance(target, str):
+                    joined = posixpath.normpath(posixpath.join(base, target))
+                    if not joined.startswith(".."):
+                        aliases.setdefault(str(pattern), []).append(joined)
+    return aliases
+
+
+def import_candidates(
+    page: str, written: str, aliases: dict[str, list[str]] | None = None
+) -> list[str]:
+    """Where the file ``written`` in ``page``'s import may be, most likely first
+    (``aliases``: the site's, :func:`path_aliases`)."""
     if written.startswith(("./", "../")):
         joined = posixpath.normpath(posixpath.join(posixpath.dirname(page), written))
         return [] if joined.startswith("..") else [joined]
-    if written.startswith(("/", "@site/")):
-        rest = written.removeprefix("@site").lstrip("/")
-    else:
-        return []  # a package's, or an alias the site's bundler resolves
+    if not written.startswith(("/", "@site/")):  # an alias, else a package's
+        found = []
+        for pattern, targets in (aliases or {}).items():
+            if pattern.endswith("*") and written.startswith(pattern[:-1]):
+                rest = written[len(pattern) - 1 :]
+                found += [t.replace("*", rest, 1) for t in targets if t.endswith("*")]
+            elif written == pattern:
+                found += targets
+        return [f for f in found if not f.startswith("..")]
+    rest = written.removeprefix("@site").lstrip("/")
     if not rest or rest.startswith(".."):
         return []
     folders = []
@@ -91,98 +130,94 @@ def import_candidates(page: str, written: str) -> list[str]:
 
 
 def expand_components(
-    text: str, page: str, source: str, read: Read, *, max_depth: int = 5
+    text: str,
+    page: str,
+    source: str,
+    read: Read,
+    *,
+    aliases: dict[str, list[str]] | None = None,
+    max_depth: int = 5,
 ) -> Shown:
     """``text`` (the page ``page`` as converted; ``source`` its text as written, whose
     imports name the files) with each Markdown component's tag replaced by the file."""
     shown = Shown(text)
     imports = component_imports(source)
     if imports:
-        shown.text = _expand(text, page, imports, read, shown, (page,), None, max_depth)
+        shown.text = _Components(read, shown, aliases or {}, max_depth).expand(
+            text, imports, (page,), None
+        )
     return shown
 
 
-def _expand(
-    text: str,
-    page: str,
-    imports: dict[str, str],
-    read: Read,
-    shown: Shown,
-    chain: tuple[str, ...],
-    at: int | None,
-    max_depth: int,
-) -> str:
-    out: list[str] = []
-    fence: str | None = None
-    for number, line in enumerate(text.split("\n"), start=1):
-        if fence is not None:
-            out.append(line)
-            if line.strip().startswith(fence):
-                fence = None
-            continue
-        opening = FENCE.match(line)
-        if opening:
-            fence = opening.group(1)[:3]
-            out.append(line)
-            continue
-        tag = _TAG.match(line)
-        written = imports.get(tag.group("name")) if tag else None
-        if tag is None or written is None:
-            out.append(line)
-            continue
-        where = at if at is not None else number
-        body = _body(written, tag.group("name"), chain, read, shown, where, max_depth)
-        if body is None:
-            out.append(line)
-            continue
-        indent = tag.group("indent")
-        out += [indent + x if x.strip() else "" for x in body.strip("\n").split("\n")]
-    return "\n".join(out)
+@dataclass
+class _Components:
+    read: Read
+    shown: Shown
+    aliases: dict[str, list[str]]
+    max_depth: int
 
+    def expand(
+        self, text: str, imports: dict[str, str], chain: tuple[str, ...], at: int | None
+    ) -> str:
+        """``text`` of ``chain[-1]`` with its tags replaced; ``at``: the line in the page
+        of the outermost tag (for a file a page shows), else ``None``."""
+        out: list[str] = []
+        fence: str | None = None
+        for number, line in enumerate(text.split("\n"), start=1):
+            if fence is not None:
+                out.append(line)
+                if line.strip().startswith(fence):
+                    fence = None
+                continue
+            opening = FENCE.match(line)
+            if opening:
+                fence = opening.group(1)[:3]
+                out.append(line)
+                continue
+            tag = _TAG.match(line)
+            written = imports.get(tag.group("name")) if tag else None
+            body = None
+            if tag is not None and written is not None:
+                where = at if at is not None else number
+                body = self.body(written, tag.group("name"), chain, where)
+            if tag is None or body is None:
+                out.append(line)
+                continue
+            indent = tag.group("indent")
+            out += [indent + x if x.strip() else "" for x in body.strip("\n").split("\n")]
+        return "\n".join(out)
 
-def _body(
-    written: str,
-    name: str,
-    chain: tuple[str, ...],
-    read: Read,
-    shown: Shown,
-    where: int,
-    max_depth: int,
-) -> str | None:
-    """The text the tag of ``name`` stands for, or ``None`` (with a problem)."""
-    page = chain[-1]
-    candidates = import_candidates(page, written)
-    found = next((c for c in candidates if read(c) is not None), None)
-    inner = f" (in {page})" if len(chain) > 1 else ""
-    if found is None:
-        looked = ", ".join(candidates) or "nowhere inside the source"
-        shown.problems.append(
-            IncludeProblem(
+    def body(self, written: str, name: str, chain: tuple[str, ...], where: int) -> str | None:
+        """The text the tag of ``name`` stands for, or ``None`` (with a problem)."""
+        page = chain[-1]
+        candidates = import_candidates(page, written, self.aliases)
+        found = next((c for c in candidates if self.read(c) is not None), None)
+        inner = f" (in {page})" if len(chain) > 1 else ""
+        if found is None:
+            looked = ", ".join(candidates) or "nowhere inside the source"
+            self.problem(
                 where,
                 written,
                 f"<{name} /> shows {written}, which is not in the source (looked for "
                 f"{looked}){inner}: the tag was left as it was; build from the folder "
                 "holding that file, or add it",
             )
-        )
-        return None
-    if found in chain or len(chain) > max_depth:
-        shown.problems.append(
-            IncludeProblem(
+            return None
+        if found in chain or len(chain) > self.max_depth:
+            why = "leads back to a file showing it" if found in chain else "nests too deep"
+            self.problem(
                 where,
                 written,
-                f"<{name} /> shows {found}, which "
-                + ("leads back to a file showing it" if found in chain else "nests too deep")
-                + f" ({' -> '.join((*chain, found))}){inner}: the tag was left as it was",
+                f"<{name} /> shows {found}, which {why} ({' -> '.join((*chain, found))})"
+                f"{inner}: the tag was left as it was",
             )
-        )
-        return None
-    if found not in shown.included:
-        shown.included.append(found)
-    raw = (read(found) or "").lstrip("\ufeff").replace("\r\n", "\n")
-    body = raw[frontmatter_end(raw) :]
-    body = without_module_code(body)
-    body = _expand(
-        body, found, component_imports(raw), read, shown, (*chain, found), where, max_depth
-    )
-    return rebase_links(body, found, page)
+            return None
+        if found not in self.shown.included:
+            self.shown.included.append(found)
+        raw = (self.read(found) or "").lstrip("\ufeff").replace("\r\n", "\n")
+        body = without_module_code(raw[frontmatter_end(raw) :])
+        body = self.expand(body, component_imports(raw), (*chain, found), where)
+        return rebase_links(body, found, page)
+
+    def problem(self, line: int, target: str, message: str) -> None:
+        self.shown.problems.append(IncludeProblem(line, target, message))

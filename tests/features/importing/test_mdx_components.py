@@ -22,6 +22,7 @@ from kas_tui.features.importing.mdx_components import (
     component_imports,
     expand_components,
     import_candidates,
+    path_aliases,
 )
 from tests.helpers.build_sources import write_sources
 
@@ -131,3 +132,34 @@ def test_a_changed_partial_builds_the_page_that_shows_it_again(tmp_path: Path) -
     page = next((tmp_path / "kb").rglob("intro*.md")).read_text("utf-8")
     assert "generally available" in page and "in beta" not in page
     assert result.updated == ["intro.md"], result.report
+
+
+def test_an_alias_the_sites_tsconfig_declares() -> None:
+    # tauri-docs: `import Cta from '@fragments/cta.mdx';` through tsconfig paths (JSONC)
+    tsconfig = (
+        '{\n  "extends": "astro/tsconfigs/strict",\n  // where the docs import from\n'
+        '  "compilerOptions": {\n    "baseUrl": ".",\n    "paths": {\n'
+        '      "@components/*": ["src/components/*"],\n'
+        '      "@fragments/*": ["src/content/docs/_fragments/*"],\n    },\n  },\n}\n'
+    )
+    files = {
+        "tsconfig.json": tsconfig,
+        "node_modules/x/tsconfig.json": '{"compilerOptions": {"paths": {"@x/*": ["y/*"]}}}',
+        "src/content/docs/_fragments/cta.mdx": "Run `npm create tauri-app@latest` to start.\n",
+    }
+    aliases = path_aliases(files, files.get)
+    assert aliases == {
+        "@components/*": ["src/components/*"],
+        "@fragments/*": ["src/content/docs/_fragments/*"],
+    }
+    assert import_candidates("src/content/docs/start/index.mdx", "@fragments/cta.mdx", aliases) == [
+        "src/content/docs/_fragments/cta.mdx"
+    ]
+    shown = expand_components(
+        "# Start\n\n<Cta />\n",
+        "src/content/docs/start/index.mdx",
+        "import Cta from '@fragments/cta.mdx';\n",
+        files.get,
+        aliases=aliases,
+    )
+    assert "Run `npm create tauri-app@latest` to start." in shown.text and not shown.problems
