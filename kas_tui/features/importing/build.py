@@ -382,7 +382,19 @@ class _Builder(
             # public/): images its pages show, kept as assets
             home = posixpath.dirname(self.toc.file)
             served = tuple(posixpath.join(home, d) + "/" for d in SERVED_AS_IS)
-            shown = {p for p in left if p.startswith(served)}
+            # and the images an import alias points to (Astro's @assets/, src/assets/)
+            aliased = tuple(
+                t[:-1]
+                for ts in getattr(self, "_aliases", {}).values()
+                for t in ts
+                if t.endswith("/*")
+            )
+            shown = {
+                p
+                for p in left
+                if p.startswith(served)
+                or (p.startswith(aliased) and Path(p).suffix.lower() in ASSET_EXTS)
+            }
             left -= shown
             documents, assets = (
                 [d for d in documents if d not in shown],

@@ -253,9 +253,10 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
 
         def target_for(target: str) -> str | None:
             found = resolve(doc.source, target)
-            if found.kind != "internal":
+            aliased = self._aliased(doc.source, target)  # @assets/x.png (tsconfig paths)
+            if found.kind != "internal" and aliased is None:
                 return None  # an anchor, a URL, or a path leaving the sources
-            resolved, rooted = found.path, target.startswith("/")
+            resolved, rooted = aliased or found.path, target.startswith("/")
             if resolved not in self.docs and resolved not in self.assets:
                 resolved = self._loose_match(resolved) or resolved
             if resolved not in self.docs and resolved not in self.assets:

@@ -15,6 +15,7 @@ import posixpath
 from typing import Any
 from urllib.parse import unquote
 
+from kas_tui.features.importing.mdx_components import import_candidates
 from kas_tui.features.importing.redirects import follow, redirect_map
 from kas_tui.features.importing.site_base import learned_base, under_base
 from kas_tui.features.importing.toc_formats import SERVED_AS_IS
@@ -56,6 +57,23 @@ class SiteLinksMixin:
             if page in self.docs and self.docs[page].state != "failed":
                 return page
         return None
+
+    def _aliased(self, page: str, target: str) -> str | None:
+        """The source file a link through an import alias of the site names (Astro's
+        ``@assets/develop/debug.png``, declared in its ``tsconfig.json`` ``paths``), or
+        ``None``."""
+        aliases = getattr(self, "_aliases", None)
+        if not aliases or target[:1] in ("", ".", "/", "#"):
+            return None
+        path = unquote(target.partition("#")[0].partition("?")[0])
+        return next(
+            (
+                c
+                for c in import_candidates(page, path, aliases)
+                if c in self.docs or c in self.assets
+            ),
+            None,
+        )
 
     def _served_page(self, path: str) -> str | None:
         """The source a site-absolute URL is served from: a site's root is its pages

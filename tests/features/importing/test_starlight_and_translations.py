@@ -383,3 +383,29 @@ def test_pages_named_by_their_language_are_translations() -> None:
         "docs/install.fr.md": "docs/install.md",
         "docs/setup.pt-br.md": "docs/setup.en.md",
     }
+
+
+def test_images_through_the_sites_assets_alias_are_kept_and_linked(tmp_path: Path) -> None:
+    # tauri-docs: ![diagram](@assets/about/governance/diagram.svg), @assets/* declared in
+    # tsconfig.json as src/assets/* (outside the docs folder); 16 such links were broken
+    docs = "src/content/docs/"
+    files = {
+        **tauri_like(),
+        "tsconfig.json": '{\n  "compilerOptions": {\n    "baseUrl": ".",\n    "paths": {\n'
+        '      "@assets/*": ["src/assets/*"],\n      "@components/*": ["src/components/*"]\n'
+        "    }\n  }\n}\n",
+        "src/assets/about/diagram.svg": "<svg xmlns='http://www.w3.org/2000/svg'/>",
+        "src/components/Card.astro": "---\nconst { title } = Astro.props;\n---\n<div>{title}</div>\n",
+        docs + "concept/process-model.md": page(
+            "Process Model", "![the processes](@assets/about/diagram.svg)"
+        ),
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    broken = [f.message for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+    assert broken == [], broken
+    kept = source_files(tmp_path / "kb")
+    assert any(p.endswith("diagram.svg") for p in kept)
+    assert not any(p.endswith("card.astro") or "Card" in p for p in kept)  # code stays out
