@@ -267,7 +267,8 @@ def test_malformed_json_rpc_is_answered_and_the_server_goes_on(
     calls = _log_lines(tmp_path)[1:]
     assert [c["args"]["path"][:9] for c in calls if c["status"] == "bad-call"] == ["../../../"] * 2
     assert all(c["args_cut"] == {"path": 15_000} for c in calls if c["status"] == "bad-call")
-    assert calls[-1]["args"] == {"path": "index.md"} and calls[-1]["ok"]
+    # the calls are answered concurrently: the good one's log line may come before theirs
+    assert [c["ok"] for c in calls if c["args"] == {"path": "index.md"}] == [True]
 
 
 def _parsed(client: str, text: str) -> dict:
