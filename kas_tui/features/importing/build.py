@@ -60,6 +60,7 @@ from kas_tui.features.importing.convert import ConversionError, Limits, sha256_f
 from kas_tui.features.importing.draft import GENERATOR, dump_yaml
 from kas_tui.features.importing.files import SUPPORTED
 from kas_tui.features.importing.git_dates import date_by_commits
+from kas_tui.features.importing.mdx_components import alias_folders, path_aliases
 from kas_tui.features.importing.pool import convert_files
 from kas_tui.features.importing.source_meta import (
     in_include_folder,
@@ -382,12 +383,9 @@ class _Builder(
             # public/): images its pages show, kept as assets
             home = posixpath.dirname(self.toc.file)
             served = tuple(posixpath.join(home, d) + "/" for d in SERVED_AS_IS)
-            # and the images an import alias points to (Astro's @assets/, src/assets/)
-            aliased = tuple(
-                t[:-1]
-                for ts in getattr(self, "_aliases", {}).values()
-                for t in ts
-                if t.endswith("/*")
+            # and the images an import alias of the site points to (Astro's @assets/)
+            aliased = alias_folders(
+                path_aliases(self.source_files, self._read_source, site=home), home
             )
             shown = {
                 p

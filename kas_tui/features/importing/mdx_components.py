@@ -72,24 +72,31 @@ def component_imports(text: str) -> dict[str, str]:
     return found
 
 
-def path_aliases(files: Iterable[str], read: Read) -> dict[str, list[str]]:
+def path_aliases(
+    files: Iterable[str], read: Read, *, site: str | None = None
+) -> dict[str, list[str]]:
     """The import aliases a site's ``tsconfig.json`` (or ``jsconfig.json``) declares in
     ``compilerOptions.paths``, each target read from its ``baseUrl``: Tauri's
     ``@fragments/*`` is ``src/content/docs/_fragments/*``. Configs two folders deep at
-    most (a site kept in ``website/``), never a package's in ``node_modules``."""
+    most (a site kept in ``website/``), never a package's in ``node_modules``. With
+    ``site`` (the site's folder), only the configs at it or above it: a product app's
+    beside the docs (``app/tsconfig.json``) declares that app's aliases."""
     aliases: dict[str, list[str]] = {}
     for rel in sorted(files, key=lambda f: (f.count("/"), f)):
         name = posixpath.basename(rel).lower()
         if name not in ("tsconfig.json", "jsconfig.json") or rel.count("/") > 2:
             continue
-        if "node_modules" in rel.split("/"):
+        folder = posixpath.dirname(rel)
+        if "node_modules" in rel.split("/") or (
+            site is not None and not _at_or_above(folder, site)
+        ):
             continue
         data, _error = load_lined(blank_js(read(rel) or ""))
         options = data.get("compilerOptions") if isinstance(data, dict) else None
         paths = options.get("paths") if isinstance(options, dict) else None
         if not isinstance(paths, dict):
             continue
-        base = posixpath.join(posixpath.dirname(rel), str(options.get("baseUrl") or "."))
+        base = posixpath.join(folder, str(options.get("baseUrl") or "."))
         for pattern, targets in paths.items():
             for target in targets if isinstance(targets, list) else []:
                 if isinstance(target, str):
@@ -97,6 +104,23 @@ def path_aliases(files: Iterable[str], read: Read) -> dict[str, list[str]]:
                     if not joined.startswith(".."):
                         aliases.setdefault(str(pattern), []).append(joined)
     return aliases
+
+
+def alias_folders(aliases: dict[str, list[str]], site: str) -> tuple[str, ...]:
+    """The folders a site's aliases point into (``src/assets/`` of ``@assets/*``),
+    none holding the site itself (``@/*``, the whole app, says nothing of its images)."""
+    found = []
+    for targets in aliases.values():
+        for target in targets:
+            folder = posixpath.dirname(target) if target.endswith("/*") else ""
+            if folder and folder != "." and not _at_or_above(folder, site):
+                found.append(folder + "/")
+    return tuple(dict.fromkeys(found))
+
+
+def _at_or_above(folder: str, inner: str) -> bool:
+    """Whether ``folder`` is ``inner`` or a folder around it ("" is around all)."""
+    return not folder or folder == "." or inner == folder or inner.startswith(folder + "/")
 
 
 def import_candidates(

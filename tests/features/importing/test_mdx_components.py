@@ -19,6 +19,7 @@ from kas_tui.core.package import Package
 from kas_tui.features.check import check
 from kas_tui.features.importing.build import build
 from kas_tui.features.importing.mdx_components import (
+    alias_folders,
     component_imports,
     expand_components,
     import_candidates,
@@ -163,3 +164,16 @@ def test_an_alias_the_sites_tsconfig_declares() -> None:
         aliases=aliases,
     )
     assert "Run `npm create tauri-app@latest` to start." in shown.text and not shown.problems
+
+
+def test_a_product_apps_aliases_are_not_the_sites() -> None:
+    # agentops: app/tsconfig.json declares "@/*" for its dashboard beside docs/; its 51
+    # images were copied into the docs package as the docs' own
+    files = {
+        "app/tsconfig.json": '{"compilerOptions": {"paths": {"@/*": ["./*"]}}}',
+        "docs/tsconfig.json": '{"compilerOptions": {"baseUrl": ".", "paths": {"@img/*": ["../media/*"], "@/*": ["./*"]}}}',
+        "tsconfig.json": '{"compilerOptions": {"paths": {"@assets/*": ["src/assets/*"]}}}',
+    }
+    aliases = path_aliases(files, files.get, site="docs")
+    assert aliases == {"@img/*": ["media/*"], "@/*": ["docs/*"], "@assets/*": ["src/assets/*"]}
+    assert set(alias_folders(aliases, "docs")) == {"media/", "src/assets/"}
