@@ -125,7 +125,8 @@ class Toc:
     #: a page's path as the site serves it (``docs/getting-started``) -> its source,
     #: where they differ (a Docusaurus page's own ``id:``)
     served_as: dict[str, str] = field(default_factory=dict)
-    #: pages only the site's other versions list (Mintlify's ``versions`` but its default)
+    #: pages only the site's other versions list (Mintlify's ``versions`` but its
+    #: default), and the folders holding them (ending in ``/``)
     older: frozenset[str] = frozenset()
 
     def served_pages(self, paths: Iterable[str]) -> set[str]:
@@ -144,7 +145,9 @@ class Toc:
         if self.kind == "docusaurus":
             older = {p for p in paths if not _VERSIONED.isdisjoint(p.split("/")[:-1])}
             return older, "versioned_docs/"
-        return set(paths) & self.older, f"the other versions {self.file} lists"
+        folders = tuple(p for p in self.older if p.endswith("/"))
+        older = {p for p in paths if p in self.older or (folders and p.startswith(folders))}
+        return older, f"the other versions {self.file} lists"
 
     def walk(self) -> Iterator[tuple[TocNode, tuple[str, ...]]]:
         """Every node, depth first, with the section titles above it."""

@@ -9,8 +9,9 @@ without its extension (``"essentials/settings"`` is ``essentials/settings.mdx`` 
 ``group``, ...), and a group's ``root`` is its own page. Of ``languages`` the default
 (``default: true``, else ``en``, else the first) is the tree, the others translations
 (their pages are left out as any site's are); of ``versions`` the default (else the
-first), and the pages only the others list are the docs' earlier versions, left out
-with a note. A ``{"$ref": "./fr.json"}`` anywhere is that file's data. A division that
+first), and the pages only the others list, in any language, are the docs' earlier
+versions, left out with a note, with the pages no navigation lists in the folder a
+version keeps its pages in (``v1.10.0/``). A ``{"$ref": "./fr.json"}`` anywhere is that file's data. A division that
 only links off the site (``href``) holds no page.
 
 ``mint.json`` lists its groups in ``navigation``; its ``tabs`` and ``anchors`` (``{name,
@@ -30,6 +31,7 @@ import fnmatch
 import json
 import posixpath
 import re
+from collections import Counter
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -129,12 +131,18 @@ def mintlify_site(
     site = _Site(path, root, read, files, problems, node)
     nav = data["navigation"]
     if isinstance(nav, list):  # mint.json
-        roots = site.legacy(nav, data.get("tabs"), data.get("anchors"))
+        roots = site.legacy(nav, data.get("tabs"), data.get("anchors"), data.get("versions"))
     else:
         roots = site.division(nav)
     site.say()
     listed = {n.path for n in _nodes(roots) if getattr(n, "path", None)}
-    return roots, root, _unserved(root, read, files), frozenset(site.older - listed)
+    older = (site.older - listed) | _version_folders(site.versions, listed, root)
+    prefix = root + "/" if root else ""
+    for name in site.version_names:  # a version's own folder, however little it lists
+        folder = f"{prefix}{name.strip('/')}/"
+        if name.strip("/") and not any(p.startswith(folder) for p in listed):
+            older |= {folder} if any(f.startswith(folder) for f in files) else set()
+    return roots, root, _unserved(root, read, files), frozenset(older)
 
 
 class _Site:
@@ -152,6 +160,8 @@ class _Site:
         self.generated = 0  # pages an API spec makes
         self.specs = 0  # divisions whose pages a spec makes
         self.older: set[str] = set()  # pages the other versions list
+        self.versions: list[set[str]] = []  # each other version's pages
+        self.version_names: list[str] = []  # the other versions' names (v1)
         self.refs = 0
 
     # -- docs.json ------------------------------------------------------------------
@@ -204,11 +214,18 @@ class _Site:
             chosen = next((v for v in named if str(v.get(code, "")).lower() == "en"), None)
         if chosen is None and named:
             chosen = named[0]
-        if key == "versions":  # their pages are the docs' earlier versions
-            for value in named:
-                if value is not chosen:
-                    other = _Site(self.path, self.root, self.read, self.files, [], self.node)
-                    self.older |= {n.path for n in _nodes(other.division(value)) if n.path}
+        for value in named:
+            if value is chosen:
+                continue
+            other = _Site(self.path, self.root, self.read, self.files, [], self.node)
+            pages = {n.path for n in _nodes(other.division(value)) if n.path}
+            if key == "versions":  # their pages are the docs' earlier versions
+                self.older |= pages
+                self.versions.append(pages)
+                self.version_names.append(str(value.get("version") or ""))
+            else:  # another language's: its pages are translations, its versions older
+                self.older |= other.older
+                self.versions += other.versions
         return chosen
 
     def resolved(self, obj: Any, file: str) -> tuple[Any, str]:
@@ -260,14 +277,28 @@ class _Site:
 
     # -- mint.json ------------------------------------------------------------------
 
-    def legacy(self, groups: list[Any], tabs: Any, anchors: Any) -> list[Any]:
+    def legacy(self, groups: list[Any], tabs: Any, anchors: Any, versions: Any) -> list[Any]:
         """``mint.json``'s groups, those under a tab's or anchor's ``url`` in a section
-        named by it."""
+        named by it; of its ``versions`` the first is the site's, the groups another
+        ``version`` names are the docs' earlier versions."""
+        current = versions[0] if isinstance(versions, list) and versions else None
         nodes = []
+        other: dict[str, set[str]] = {}
         for index, group in enumerate(groups):
             line = _line(groups, index)
-            if isinstance(group, dict):
-                nodes.append((group, self.legacy_group(group, line)))
+            if not isinstance(group, dict):
+                continue
+            made = self.legacy_group(group, line)
+            version = group.get("version")
+            if current is not None and version is not None and version != current:
+                other.setdefault(str(version), set()).update(n.path for n in _nodes(made) if n.path)
+                continue
+            nodes.append((group, made))
+        self.versions += list(other.values())
+        self.version_names += (
+            [str(v) for v in versions[1:] if isinstance(v, str)] if current else []
+        )
+        self.older |= {p for pages in other.values() for p in pages}
         sections: list[tuple[str, str, list[Any]]] = []
         for division in [
             *(tabs if isinstance(tabs, list) else []),
@@ -302,6 +333,24 @@ class _Site:
         if not isinstance(title, str) or not title.strip():
             return children
         return [self.node(" ".join(title.split()), None, children, line)] if children else []
+
+
+def _version_folders(versions: list[set[str]], listed: set[str], root: str) -> set[str]:
+    """The folders that hold the site's other versions (``v1.10.0/`` of crewAI's
+    ``v1.10.0/en/...``, ``v1/``), each ending in ``/``: the first folder (below the
+    site's) of 80% of a version's pages, where no page of the current docs is; the
+    pages there that no navigation lists are that version's too."""
+    prefix = root + "/" if root else ""
+    found: set[str] = set()
+    for pages in versions:
+        tops = Counter(p[len(prefix) :].split("/", 1)[0] for p in pages if "/" in p[len(prefix) :])
+        if not tops:
+            continue
+        top, n = tops.most_common(1)[0]
+        folder = f"{prefix}{top}/"
+        if 5 * n >= 4 * len(pages) and not any(p.startswith(folder) for p in listed):
+            found.add(folder)
+    return found
 
 
 def _nodes(nodes: list[Any]) -> list[Any]:

@@ -319,3 +319,82 @@ def test_another_tools_docs_json_is_no_mintlify_config(tmp_path: Path) -> None:
     pkg.load()
     assert {"a.md", "b.md"} <= set(pkg.documents)
     assert not any("navigation" in n for n in result.notes)
+
+
+def test_versions_in_every_language_keep_one_version_in_one_language(tmp_path: Path) -> None:
+    # crewAI: docs/docs.json, 4 languages x 35 versions, pages in docs/<version>/<lang>/;
+    # built before, 18,077 documents (every version in ar, ko, pt-BR) for about 208
+    def version(name: str, lang: str, default: bool = False) -> dict:
+        entry: dict = {
+            "version": name,
+            "tabs": [
+                {
+                    "tab": "Docs",
+                    "groups": [
+                        {
+                            "group": "Start",
+                            "pages": [f"{name}/{lang}/intro", f"{name}/{lang}/install"],
+                        }
+                    ],
+                }
+            ],
+        }
+        return {**entry, "default": True} if default else entry
+
+    docs = {
+        "$schema": "https://mintlify.com/docs.json",
+        "name": "CrewAI",
+        "navigation": {
+            "languages": [
+                {
+                    "language": lang,
+                    "versions": [
+                        version("edge", lang),
+                        version("v2", lang, True),
+                        version("v1", lang),
+                    ],
+                }
+                for lang in ("en", "ko")
+            ]
+        },
+    }
+    files: dict[str, str | bytes] = {"docs/docs.json": json.dumps(docs, indent=2)}
+    for name in ("edge", "v2", "v1"):
+        for lang in ("en", "ko"):
+            files[f"docs/{name}/{lang}/intro.mdx"] = page(f"Introduction {name} {lang}")
+            files[f"docs/{name}/{lang}/install.mdx"] = page(f"Installation {name} {lang}")
+    files["docs/v1/en/old-unlisted.mdx"] = page("A page only v1 kept")
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    titles = sorted(str(d.meta.get("title")) for d in pkg.documents.values())
+    assert titles == ["Installation v2 en", "Introduction v2 en"], titles
+    notes = "\n".join(result.notes)
+    assert "9 files of the docs' earlier versions" in notes and "translations" in notes
+
+
+def test_mint_json_versions_leave_the_others_out(tmp_path: Path) -> None:
+    # agentops: "versions": ["v2", "v1", "v0"], groups naming their version, v0/ in no group
+    mint = {
+        "name": "AgentOps",
+        "versions": ["v2", "v1", "v0"],
+        "navigation": [
+            {"group": "Getting Started", "version": "v1", "pages": ["v1/quickstart"]},
+            {"group": "Getting Started", "version": "v2", "pages": ["v2/quickstart"]},
+            {"group": "Help", "pages": ["faq"]},
+        ],
+    }
+    files = {
+        "mint.json": json.dumps(mint, indent=2),
+        "v2/quickstart.mdx": page("Quickstart"),
+        "v1/quickstart.mdx": page("Quickstart (v1)"),
+        "v0/logger.mdx": page("Logger (v0)"),
+        "faq.mdx": page("FAQ"),
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    assert sorted(str(d.meta.get("title")) for d in pkg.documents.values()) == ["FAQ", "Quickstart"]
+    assert "2 files of the docs' earlier versions" in "\n".join(result.notes)
