@@ -7,8 +7,9 @@ none of ours), docfx's ``.openpublishing.redirection*.json`` (``source_path`` ->
 spread of an object a file of the site exports, ``...redirects`` of
 ``import redirects from './redirects.js'``, is read from that file), and
 mkdocs-redirects' ``redirect_maps`` (``old.md: new.md``), and the ``redirects`` of a
-Mintlify ``docs.json`` (``[{source, destination}]``, or the file its ``$ref`` names;
-patterns such as ``/blog/:slug*`` are none of ours). Paths are compared as the
+Mintlify ``docs.json`` (``[{source, destination}]``, or the file its ``$ref`` names).
+A move of a whole folder by pattern (``/en/:slug*`` -> ``/:slug*``; Netlify's
+``/old/*`` -> ``/new/:splat``) is followed for every address it matches. Paths are compared as the
 site serves them: no slashes around them, no ``.md``/``.html``; a target keeps its
 ``#fragment``.
 """
@@ -48,14 +49,79 @@ def served_key(path: str) -> str:
     return re.sub(r"(?:/index)?\.(?:md|mdx|html?)$", "", path)
 
 
-def redirect_map(files: Collection[str], read: Read, toc: Any) -> dict[str, str]:
+class Moves(dict[str, str]):
+    """Old address -> new address, and the patterns a site moves whole folders by
+    (``/en/:slug*`` -> ``/:slug*``, Netlify's ``/old/*`` -> ``/new/:splat``): an
+    address no exact entry names is sent where the first pattern it matches says."""
+
+    def __init__(self, exact: dict[str, str], patterns: list[tuple[re.Pattern[str], str]]) -> None:
+        super().__init__(exact)
+        self.patterns = patterns
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        found = super().get(key)
+        if found is not None:
+            return found
+        for pattern, target in self.patterns:
+            match = pattern.fullmatch(key)
+            if match:
+                values = match.groupdict()
+                return _PARAM.sub(lambda m, v=values: v.get(m.group(1)) or "", target).strip()
+        return default
+
+
+#: A parameter of a moved address: ``:slug``, ``:path*``, ``:rest+``.
+_PARAM = re.compile(r":([A-Za-z_]\w*)[*+?]?")
+
+
+def _pattern(source: str) -> re.Pattern[str] | None:
+    """A moved address's pattern as a regular expression over its ``served_key`` (one
+    ``:name`` a segment, ``:name*`` any number, ``*`` Netlify's splat); ``None`` when it
+    has no parameter."""
+    key = served_key(source)
+    if ":" not in key and "*" not in key:
+        return None
+    out, at = [], 0
+    for match in re.finditer(r":([A-Za-z_]\w*)([*+?]?)|\*", key):
+        literal = key[at : match.start()]
+        name, mark = (
+            match.group(1) or "splat",
+            match.group(2) or ("*" if not match.group(1) else ""),
+        )
+        if mark == "*" and literal.endswith("/"):  # /en/:slug* matches /en too
+            out.append(re.escape(literal[:-1]) + f"(?:/(?P<{name}>.*))?")
+        elif mark in ("*", "+"):
+            out.append(re.escape(literal) + f"(?P<{name}>.{mark})")
+        else:
+            out.append(re.escape(literal) + f"(?P<{name}>[^/]+)")
+        at = match.end()
+    out.append(re.escape(key[at:]))
+    try:
+        return re.compile("".join(out))
+    except re.error:  # a name used twice
+        return None
+
+
+def _patterns(pairs: Iterator[tuple[Any, Any]]) -> list[tuple[re.Pattern[str], str]]:
+    out = []
+    for old, new in pairs:
+        if isinstance(old, str) and isinstance(new, str) and not URL.match(new.strip()):
+            pattern = _pattern(old)
+            if pattern is not None:
+                out.append((pattern, new.strip()))
+    return out
+
+
+def redirect_map(files: Collection[str], read: Read, toc: Any) -> Moves:
     """Old address -> new address (``served_key`` form, a target keeping its fragment)
     from every map of moved pages the source holds (see the module docstring)."""
     moved: dict[str, str] = {}
+    patterns: list[tuple[re.Pattern[str], str]] = []
     for rel in sorted(files):
         name = posixpath.basename(rel).lower()
         if name == "_redirects":
             moved.update(_netlify(read(rel) or ""))
+            patterns += _patterns(_netlify_lines(read(rel) or "", patterns=True))
         elif name.startswith(".openpublishing.redirection") and name.endswith(".json"):
             moved.update(_docfx(read(rel) or ""))
     config = getattr(toc, "file", "") or ""
@@ -65,8 +131,11 @@ def redirect_map(files: Collection[str], read: Read, toc: Any) -> dict[str, str]
     if kind == "mkdocs":
         moved.update(_mkdocs(read(config) or ""))
     if kind == "mintlify":
-        moved.update(_mintlify(config, read))
-    return {k: v for k, v in moved.items() if k and v and k != served_key(v)}
+        moves = _mintlify_moves(config, read)
+        moved.update(_pairs(m for m in moves if not re.search(r"[:*]", str(m[0]))))
+        patterns += _patterns(iter(moves))
+    exact = {k: v for k, v in moved.items() if k and v and k != served_key(v)}
+    return Moves(exact, patterns)
 
 
 def follow(moved: dict[str, str], path: str) -> Iterator[str]:
@@ -94,13 +163,16 @@ def _pairs(pairs: Iterator[tuple[Any, Any]]) -> dict[str, str]:
 
 
 def _netlify(text: str) -> dict[str, str]:
-    def lines() -> Iterator[tuple[str, str]]:
-        for line in text.splitlines():
-            parts = line.split("#", 1)[0].split()
-            if len(parts) >= 2 and "*" not in parts[0] and ":" not in parts[0]:
-                yield parts[0], parts[1]
+    return _pairs(_netlify_lines(text, patterns=False))
 
-    return _pairs(lines())
+
+def _netlify_lines(text: str, *, patterns: bool) -> Iterator[tuple[str, str]]:
+    """A ``_redirects`` file's (from, to) lines: the exact ones, or those with a
+    placeholder or a splat."""
+    for line in text.splitlines():
+        parts = line.split("#", 1)[0].split()
+        if len(parts) >= 2 and (("*" in parts[0] or ":" in parts[0]) == patterns):
+            yield parts[0], parts[1]
 
 
 def _docfx(text: str) -> dict[str, str]:
@@ -127,7 +199,8 @@ def _mkdocs(text: str) -> dict[str, str]:
     return {}
 
 
-def _mintlify(config: str, read: Read) -> dict[str, str]:
+def _mintlify_moves(config: str, read: Read) -> list[tuple[Any, Any]]:
+    """A Mintlify config's ``redirects`` as (source, destination) pairs."""
     data = mintlify_data(read(config) or "") or {}
     moves = data.get("redirects")
     if isinstance(moves, dict) and isinstance(moves.get("$ref"), str):
@@ -135,12 +208,12 @@ def _mintlify(config: str, read: Read) -> dict[str, str]:
         try:
             moves = json.loads(read(rel) or "")
         except ValueError:
-            return {}
-    return _pairs(
+            return []
+    return [
         (m.get("source"), m.get("destination"))
         for m in (moves if isinstance(moves, list) else [])
-        if isinstance(m, dict) and not re.search(r"[:*]", str(m.get("source")))
-    )
+        if isinstance(m, dict)
+    ]
 
 
 def _astro(config: str, read: Read, files: Collection[str]) -> dict[str, str]:

@@ -69,3 +69,37 @@ def test_links_to_moved_pages_lead_where_the_site_sends_them(tmp_path: Path) -> 
     pkg.load()
     broken = [f.message for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
     assert broken == [], broken
+
+
+def test_a_folder_moved_by_pattern_sends_every_address_in_it() -> None:
+    # crewAI's docs.json: /concepts/:path* -> /v1.15.17/en/concepts/:path*; 71 of its 134
+    # broken links were to such addresses. Netlify's /old/* -> /new/:splat alike.
+    import json
+
+    docs = {
+        "$schema": "https://mintlify.com/docs.json",
+        "name": "CrewAI",
+        "navigation": {"pages": ["index"]},
+        "redirects": [
+            {"source": "/concepts/:path*", "destination": "/v1.15.17/en/concepts/:path*"},
+            {"source": "/en/:slug*", "destination": "/v1.15.17/en/:slug*"},
+            {"source": "/users/:id/edit", "destination": "/people/:id"},
+            {"source": "/enterprise/:path*", "destination": "https://platform.example/:path*"},
+            {"source": "/installation", "destination": "/v1.15.17/en/installation"},
+        ],
+    }
+    files = {
+        "docs.json": json.dumps(docs),
+        "_redirects": "/old/*  /new/:splat  301\n/blog/:year/:slug /posts/:slug\n",
+    }
+    moved = redirect_map(set(files), files.get, SimpleNamespace(kind="mintlify", file="docs.json"))
+    assert list(follow(moved, "/concepts/agents#tools")) == ["/v1.15.17/en/concepts/agents"]
+    assert list(follow(moved, "/en/guides/flows/first-flow")) == [
+        "/v1.15.17/en/guides/flows/first-flow"
+    ]
+    assert list(follow(moved, "/users/42/edit")) == ["/people/42"]
+    assert list(follow(moved, "/installation")) == ["/v1.15.17/en/installation"]
+    assert list(follow(moved, "/old/a/b.html")) == ["/new/a/b"]
+    assert list(follow(moved, "/blog/2024/launch")) == ["/posts/launch"]
+    assert list(follow(moved, "/enterprise/sso")) == []  # another site: no page here
+    assert list(follow(moved, "/guides/x")) == []
