@@ -8,6 +8,7 @@ the page again.
 
 from __future__ import annotations
 
+import posixpath
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,8 @@ from kas_tui.features.importing.build_prepare import PrepareMixin
 from kas_tui.features.importing.convert import MARKDOWN_EXTS, sha256_file
 from kas_tui.features.importing.includes import IncludeProblem, expand_includes, mdx_bases
 from kas_tui.features.importing.mdx_components import expand_components, path_aliases
+from kas_tui.features.importing.openapi_pages import OpenApiPages, config_specs
+from kas_tui.features.importing.toc_mintlify import mintlify_data
 from kas_tui.features.importing.toc_sphinx import toctree_lists
 
 if TYPE_CHECKING:
@@ -68,6 +71,10 @@ class IncludesMixin(PrepareMixin):
         if shown is not None:  # a reader sees the pages its toctrees list
             text = shown
         problems: list[IncludeProblem] = []
+        api = self._openapi_pages()
+        reference = api.reference(doc.converted.frontmatter) if api is not None else None
+        if reference is not None:  # an endpoint's page: the site shows it from the spec
+            text = f"{text.rstrip()}\n\n{reference}\n" if text.strip() else reference + "\n"
         if doc.source in self.components_of:  # the Markdown files it shows as components
             shown_files = expand_components(
                 text,
@@ -88,6 +95,20 @@ class IncludesMixin(PrepareMixin):
             mdx_bases=getattr(self, "_mdx_bases", ()),
         )
         return expanded.text, [*problems, *expanded.problems]
+
+    def _openapi_pages(self) -> OpenApiPages | None:
+        """The site's OpenAPI specs, for pages made from one (a Mintlify site's)."""
+        if self.toc is None or self.toc.kind != "mintlify":
+            return None
+        found = self.__dict__.get("_openapi")
+        if found is None:
+            folder = posixpath.dirname(self.toc.file)
+            config = mintlify_data(self._read_source(self.toc.file) or "")
+            named = config_specs(config, folder)
+            found = self._openapi = OpenApiPages(
+                self._read_source, self.source_files, folder, named
+            )
+        return found
 
     def _read_included(self, rel: str) -> str | None:
         """An included file's text, read once however many pages show it (a docfx

@@ -230,6 +230,10 @@ def draft_document(
 
     given_title = _text(foreign.get("title"))
     title = strip_site_suffix(given_title) if given_title else draft_title(converted, parsed)
+    # the page's own label in its site's sidebar (Mintlify's sidebarTitle, Docusaurus'
+    # sidebar_label), the TOC's name for it else, when it has no title of its own
+    label = _text(foreign.get("sidebarTitle")) or _text(foreign.get("sidebar_label"))
+    title_hint = title_hint or label
     if title_hint and not given_title:
         named = title != clean_file_title(converted.source.stem)
         if not named or not has_own_title(converted, parsed):

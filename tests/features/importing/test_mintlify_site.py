@@ -398,3 +398,79 @@ def test_mint_json_versions_leave_the_others_out(tmp_path: Path) -> None:
     pkg.load()
     assert sorted(str(d.meta.get("title")) for d in pkg.documents.values()) == ["FAQ", "Quickstart"]
     assert "2 files of the docs' earlier versions" in "\n".join(result.notes)
+
+
+SPEC = """\
+openapi: 3.0.0
+info: {title: Trigger API, version: 1.0.0}
+paths:
+  /api/v1/schedules/{schedule_id}:
+    parameters:
+      - $ref: "#/components/parameters/ScheduleId"
+    put:
+      summary: Update Schedule
+      description: Update a schedule by its ID. This only works on IMPERATIVE schedules.
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: "#/components/schemas/UpdateSchedule"}
+      responses:
+        "200": {description: Schedule updated successfully}
+        "404": {$ref: "#/components/responses/NotFound"}
+components:
+  parameters:
+    ScheduleId: {name: schedule_id, in: path, required: true, schema: {type: string}, description: The ID of the schedule.}
+  schemas:
+    UpdateSchedule:
+      type: object
+      required: [cron]
+      properties:
+        cron: {type: string, description: A CRON expression.}
+        timezone: {type: string}
+  responses:
+    NotFound: {description: Resource not found}
+"""
+
+
+def test_pages_an_openapi_spec_makes_show_the_endpoint(tmp_path: Path) -> None:
+    # trigger.dev: `openapi: "v3-openapi PUT /api/v1/schedules/{schedule_id}"` and an empty
+    # body; dub: `openapi: patch /commissions/{id}` with `sidebarTitle`, its spec a URL.
+    # Built before, each was "Document imported from update.mdx." (title: "Update").
+    docs = {
+        "$schema": "https://mintlify.com/docs.json",
+        "name": "Trigger.dev",
+        "api": {"openapi": "https://spec.example.com/dub"},
+        "navigation": {
+            "tabs": [
+                {
+                    "tab": "API reference",
+                    "openapi": ["openapi.yml", "v3-openapi.yaml"],
+                    "groups": [
+                        {"group": "Schedules", "pages": ["schedules/update", "commissions/update"]}
+                    ],
+                }
+            ]
+        },
+    }
+    files = {
+        "docs.json": json.dumps(docs, indent=2),
+        "v3-openapi.yaml": SPEC,
+        "openapi.yml": "openapi: 3.0.0\npaths: {}\n",
+        "schedules/update.mdx": '---\ntitle: "Update Schedule"\nopenapi: "v3-openapi PUT /api/v1/schedules/{schedule_id}"\n---\n',
+        "commissions/update.mdx": "---\nopenapi: patch /commissions/{id}\nsidebarTitle: Update commission\n---\n",
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    schedule = pkg.documents["schedules/update.md"]
+    assert schedule.meta["description"].startswith("Update a schedule by its ID")
+    body = (tmp_path / "kb" / "schedules" / "update.md").read_text("utf-8")
+    assert "`PUT /api/v1/schedules/{schedule_id}`" in body
+    assert "- `schedule_id` (path, string, required): The ID of the schedule." in body
+    assert "- `cron` (string, required): A CRON expression." in body
+    assert "- `404`: Resource not found" in body
+    commission = pkg.documents["commissions/update.md"]
+    assert commission.meta["title"] == "Update commission"
+    text = (tmp_path / "kb" / "commissions" / "update.md").read_text("utf-8")
+    assert "`PATCH /commissions/{id}`" in text and "https://spec.example.com/dub" in text
