@@ -198,6 +198,8 @@ class GroupsMixin:
         if total <= self.index_budget and entries <= MAX_BUNDLE_ENTRIES:
             return []
         by_headings = self._split_by_headings(folder, members) if depth < _MAX_DEPTH else None
+        if not by_headings and depth == 0:  # the TOC's own sections of the folder's pages
+            by_headings = self._split_by_sections(folder, members)
         if by_headings:
             return self._split_into(folder, by_headings, members_of, children_of)
         average = max(1, sum(sizes) // max(1, len(sizes)))

@@ -249,6 +249,43 @@ class TocTreeMixin:
                     plan.folded[sub] = child
         return list(out.values())
 
+    def _split_by_sections(self, folder: str, members: list[Any]) -> list[tuple[str, str, list]]:
+        """An over-full folder the TOC does not make the tree of (its folders are), split
+        by the TOC's sections of its own pages: the sections just below those all of them
+        share (trigger.dev's 74 root pages under "Writing tasks", "Runs", "Config"...),
+        (slug, title, documents) for each of three pages or more; [] when the TOC tells
+        them apart into fewer than two such sections."""
+        if self.toc is None or self.tree_plan is not None:
+            return []
+        sections = self.toc.sections()
+        above = {id(d): tuple(sections.get(d.source, ())) for d in members}
+        listed = [d for d in members if above[id(d)]]
+        if len(listed) < 2 * toc_tree.MIN_BUNDLE:
+            return []
+        # the sections around most of them (a tab all but two sit in) are no parts
+        shared: tuple[str, ...] = ()
+        while True:
+            inner = Counter(
+                above[id(d)][len(shared)]
+                for d in listed
+                if len(above[id(d)]) > len(shared) and above[id(d)][: len(shared)] == shared
+            )
+            if not inner:
+                break
+            name, n = inner.most_common(1)[0]
+            if 3 * n < 2 * len(listed):  # no section holds two thirds: these are the parts
+                break
+            shared = (*shared, name)
+        parts: dict[str, tuple[str, str, list]] = {}
+        for doc in listed:
+            path = above[id(doc)]
+            if len(path) > len(shared) and path[: len(shared)] == shared:
+                title = path[len(shared)]
+                slug = slugify(title, fallback="section")
+                parts.setdefault(slug, (slug, title, []))[2].append(doc)
+        kept = [p for p in parts.values() if len(p[2]) >= toc_tree.MIN_BUNDLE]
+        return kept if len(kept) >= 2 else []
+
 
 class _FolderWords:
     """The words of each bundle's title and its pages' titles, to find the bundle a

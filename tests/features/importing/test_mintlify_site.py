@@ -474,3 +474,37 @@ def test_pages_an_openapi_spec_makes_show_the_endpoint(tmp_path: Path) -> None:
     assert commission.meta["title"] == "Update commission"
     text = (tmp_path / "kb" / "commissions" / "update.md").read_text("utf-8")
     assert "`PATCH /commissions/{id}`" in text and "https://spec.example.com/dub" in text
+
+
+def test_an_overfull_folder_splits_by_the_sites_own_groups(tmp_path: Path) -> None:
+    # trigger.dev: docs/ holds 74 pages of its own beside folders (realtime/, cli/...); the
+    # navigation puts them under "Writing tasks", "CLI", "Troubleshooting"... Built before,
+    # they were grouped by title words into tasks/, cli/ and queue/ ("Email us" in Queue)
+    groups = {"Writing tasks": 18, "Troubleshooting": 16, "Help center": 14, "Deployment": 18}
+    folders = ("realtime", "management", "guides")
+    pages: dict[str, str | bytes] = {}
+    nav_groups = []
+    for group, n in groups.items():
+        names = [f"{slug}-{i}" for i, slug in enumerate([group.split()[0].lower()] * n)]
+        nav_groups.append({"group": group, "pages": names})
+        for i, name in enumerate(names):
+            pages[f"{name}.mdx"] = page(f"{group} topic {i} with words {name}", f"About {name}.")
+    for folder in folders:
+        names = [f"{folder}/page-{i}" for i in range(30)]
+        nav_groups.append({"group": folder.title(), "pages": names})
+        for name in names:
+            pages[f"{name}.mdx"] = page(f"{folder} {name}", f"About {name}.")
+    docs = {
+        "$schema": "https://mintlify.com/docs.json",
+        "name": "Trigger.dev",
+        "navigation": {"tabs": [{"tab": "Documentation", "groups": nav_groups}]},
+    }
+    pages["docs.json"] = json.dumps(docs, indent=2)
+    result = build(write_sources(tmp_path / "src", pages), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    root = parse_index((tmp_path / "kb" / "index.md").read_text("utf-8"))
+    bundles = {e.title for e in root.entries if e.target.endswith("/")}
+    assert set(groups) <= bundles, bundles
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    assert all(p.startswith("help-center/") for p in pkg.documents if p.startswith("help-"))
