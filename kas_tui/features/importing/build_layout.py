@@ -26,6 +26,7 @@ from kas_tui.features.importing.build_site_links import SiteLinksMixin
 from kas_tui.features.importing.convert import MARKDOWN_EXTS, Converted
 from kas_tui.features.importing.draft import Draft
 from kas_tui.features.importing.root_pages import with_first_pages
+from kas_tui.features.importing.tag_links import rewrite_tag_links
 from kas_tui.text import folder_summary as summary
 from kas_tui.text import prose
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION as MAX_DESCRIPTION
@@ -248,7 +249,7 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
 
     def _rewrite_links(self, doc: _Doc, body: str) -> str:
         """Links to other sources, rewritten to the documents and assets they became."""
-        if "](" not in body and "]:" not in body:
+        if "](" not in body and "]:" not in body and "href" not in body and "src=" not in body:
             return body
 
         def target_for(target: str) -> str | None:
@@ -295,7 +296,8 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
             if doc.raw_spans is None:
                 doc.raw_spans = self._spans_in(doc, body)
             spans = doc.raw_spans
-        return rewrite_links(body, target_for, spans)
+        body = rewrite_links(body, target_for, spans)
+        return rewrite_tag_links(body, target_for)  # <Card href="/quickstart">
 
     @staticmethod
     def _write_file(path: Path, text: str) -> None:
