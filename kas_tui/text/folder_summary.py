@@ -337,6 +337,21 @@ _KIND_WORDS = {
 }
 
 
+def _summary_within(summary: str, limit: int) -> str:
+    """The site's own summary in at most ``limit`` characters: its first sentences
+    that fit, else the first clipped ("... AI tasks…", never "tasks…."); ending in a
+    full stop or the clip's mark."""
+    kept = ""
+    for sentence in prose.sentences(summary):
+        longer = f"{kept} {sentence}".strip()
+        if len(longer) > limit:
+            break
+        kept = longer
+    text = kept or prose.clip(summary, limit)
+    text = text.rstrip()
+    return text if text.endswith((".", "!", "?", "…")) else text.rstrip(" ,;:") + "."
+
+
 def skill_description(facts: PackageFacts) -> str:
     """What the package covers and when to use it, in at most about 600 characters:
     the source's own words for what it is about when it has them ("Pydantic: Data
@@ -347,8 +362,8 @@ def skill_description(facts: PackageFacts) -> str:
     names = [b[1] for b in sorted(facts.bundles, key=lambda b: (-b[3], b[1].lower()))]
     about = facts.products[:8] or names[:8]
     more = len(names) - len(about) if not facts.products and names else 0
-    said = prose.clip(facts.summary, 160).rstrip(". ") if facts.summary else ""
-    lead = f"{facts.title}: {said}. " if said else f"{facts.title}: "
+    said = _summary_within(facts.summary, 160) if facts.summary else ""
+    lead = f"{facts.title}: {said} " if said else f"{facts.title}: "
     covers = lead + mixture_phrase(facts.documents, facts.types)
     if about:
         covers += f" on {join_words(about, more=more)}"
