@@ -102,9 +102,18 @@ class OpenApiPages:
                 return _reference(data, method, path, op, item)
         remote = [s for s in self.named if "://" in s]
         where = f"the OpenAPI spec at {remote[0]}" if remote else "an OpenAPI spec"
+        named = next(
+            (
+                str(v).strip()
+                for k in ("title", "sidebarTitle")
+                if (v := (frontmatter or {}).get(k))
+            ),
+            "",
+        )
+        what = f"{named.rstrip('.')} with" if named else "This page documents"
         return (
-            f"This page documents the `{method} {path}` endpoint. Its parameters and "
-            f"responses come from {where}, which is not in the source."
+            f"{what} the `{method} {path}` endpoint. Its parameters and responses come "
+            f"from {where}, which is not in the source."
         )
 
     def _candidates(self, hint: str | None) -> list[str]:
