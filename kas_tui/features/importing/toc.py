@@ -3,10 +3,7 @@
 Read from what the site generator reads, through a ``read(rel_path)`` callable (pure):
 
 - MkDocs: the ``nav`` of ``mkdocs.yml`` or of another ``mkdocs*.yml`` (Textual keeps it
-  in ``mkdocs-nav.yml``): ``"page.md"``, ``{"Title": "page.md"}``, ``{"Section":
-  [...]}``, paths relative to ``docs_dir`` (the file's own, else the one its ``INHERIT``
-  chain or a sibling ``mkdocs*.yml`` sets, else ``docs``), itself relative to the
-  config's folder. ``!!python/name:...`` and other unknown tags read as ``None``.
+  in ``mkdocs-nav.yml``), paths relative to its ``docs_dir`` (:mod:`.toc_mkdocs`).
 - docfx ``toc.yml``: items with ``name``, ``href``, ``items``, ``topicHref`` and
   ``tocHref``; an ``href`` to another ``toc.yml``/``TOC.md`` or to a folder (``Mail/``)
   nests that table of contents there (loops are problems).
@@ -30,27 +27,22 @@ below it as a section of those entries.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
-from urllib.parse import unquote
 
 from kas_tui.features.importing.toc_docfx import DocfxReader
 from kas_tui.features.importing.toc_formats import (
     SITE_PAGES,
-    URL,
     category_roots,
     docusaurus_docs_dir,
     docusaurus_ids,
     docusaurus_roots,
-    load_lined,
     pruned,
-    short,
 )
 from kas_tui.features.importing.toc_hugo import hugo_site, is_hugo_config
 from kas_tui.features.importing.toc_jekyll import is_jekyll_config, just_the_docs
 from kas_tui.features.importing.toc_mintlify import is_mintlify_config, mintlify_site
+from kas_tui.features.importing.toc_mkdocs import is_mkdocs_config, mkdocs_nav
 from kas_tui.features.importing.toc_sphinx import sphinx_roots
 from kas_tui.features.importing.toc_starlight import (
     is_astro_config,
@@ -89,7 +81,6 @@ TOC_NAMES = frozenset(
         "conf.py",
     }
 )
-_MKDOCS = re.compile(r"mkdocs[\w.-]*\.ya?ml", re.IGNORECASE)
 #: Where Docusaurus keeps its docs' earlier versions, beside the current ones.
 _VERSIONED = frozenset({"versioned_docs", "versioned_sidebars"})
 
@@ -279,7 +270,7 @@ def _kind(path: str) -> str | None:
         return "sphinx"
     if is_mintlify_config(path):
         return "mintlify"
-    if _MKDOCS.fullmatch(name):
+    if is_mkdocs_config(path):
         return "mkdocs"
     return None
 
@@ -395,7 +386,8 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
         return None
     reader = _Reader(read, files)
     if kind == "mkdocs":
-        return reader.mkdocs(path, text)
+        nav = mkdocs_nav(path, text, read, reader.files, reader.problems, TocNode)
+        return None if nav is None else Toc(path, kind, nav[0], reader.problems, *nav[1:])
     if kind == "docusaurus":
         base = docusaurus_docs_dir(path, read, files)
         if base == ".." or base.startswith("../"):
@@ -472,98 +464,3 @@ class _Reader(DocfxReader):
         self.files = files if isinstance(files, (set, frozenset, dict)) else set(files)
         self._lower: dict[str, str] | None = None
         self.problems: list[str] = []
-
-    # -- MkDocs ----------------------------------------------------------------------------
-
-    def mkdocs(self, path: str, text: str) -> Toc | None:
-        data, error = load_lined(text)
-        if error is not None:
-            if re.search(r"^nav\s*:", text, re.MULTILINE):
-                self.problems.append(
-                    f"{path}:{error[0]}: not valid YAML ({error[1]}): its nav was not read; "
-                    "fix the YAML"
-                )
-                return Toc(path, "mkdocs", [], self.problems)
-            return None
-        if not isinstance(data, dict) or "nav" not in data:
-            return None
-        folder = posixpath.dirname(path)
-        docs_dir = self._docs_dir(path, data)
-        base = posixpath.normpath(posixpath.join(folder, docs_dir))
-        if base == ".." or base.startswith(("../", "/")):
-            self.problems.append(
-                f"{path}:1: docs_dir {docs_dir} leads outside the source: the nav was not "
-                "read; build from the folder holding the docs"
-            )
-            return Toc(path, "mkdocs", [], self.problems)
-        base = "" if base == "." else base
-        nav = data["nav"]
-        if not isinstance(nav, list):
-            self.problems.append(
-                f"{path}:{getattr(data, 'lines', {}).get('nav', 1)}: nav is not a list: "
-                "not read; write it as a list of pages and sections"
-            )
-            return Toc(path, "mkdocs", [], self.problems, base)
-        theme = data.get("theme")
-        custom = theme.get("custom_dir") if isinstance(theme, dict) else None
-        themes = ()
-        if isinstance(custom, str) and custom.strip():
-            inside = posixpath.normpath(posixpath.join(folder, custom.strip()))
-            themes = (inside,) if inside != "." and not inside.startswith("..") else ()
-        return Toc(path, "mkdocs", self._nav(nav, base, path), self.problems, base, themes)
-
-    def _docs_dir(self, path: str, data: dict[str, Any]) -> str:
-        seen, current = {path}, path
-        config: Any = data
-        while isinstance(config, dict):  # its own, then the INHERIT chain
-            if isinstance(config.get("docs_dir"), str) and config["docs_dir"].strip():
-                return config["docs_dir"].strip().rstrip("/")
-            parent = config.get("INHERIT")
-            if not isinstance(parent, str):
-                break
-            current = posixpath.normpath(posixpath.join(posixpath.dirname(current), parent))
-            if current in seen:
-                break
-            seen.add(current)
-            config = _safe(self.read(current))
-        folder = posixpath.dirname(path)
-        for other in find_tocs(f for f in self.files if posixpath.dirname(f) == folder):
-            if other not in seen and _kind(other) == "mkdocs":
-                config = _safe(self.read(other))
-                if isinstance(config, dict) and isinstance(config.get("docs_dir"), str):
-                    return config["docs_dir"].strip().rstrip("/") or "docs"
-        return "docs"
-
-    def _nav(self, items: list[Any], base: str, path: str) -> list[TocNode]:
-        nodes: list[TocNode] = []
-        lines = getattr(items, "lines", [])
-        for index, item in enumerate(items):
-            line = lines[index] if index < len(lines) else None
-            title, value = None, item
-            if isinstance(item, dict) and len(item) == 1:
-                title, value = next(iter(item.items()))
-                title = str(title)
-            elif not isinstance(item, str):
-                self.problems.append(
-                    f"{path}:{line}: is not a nav entry ({short(item)}): skipped; write "
-                    '"page.md", Title: page.md or Section: [entries]'
-                )
-                continue
-            if isinstance(value, list):
-                children = self._nav(value, base, path)
-                if children:  # a section whose pages are all missing leads nowhere
-                    nodes.append(TocNode(title, None, children, line))
-            elif isinstance(value, str) and value.strip() and not URL.match(value.strip()):
-                page = posixpath.normpath(posixpath.join(base, unquote(value.strip().lstrip("/"))))
-                if page in self.files:
-                    nodes.append(TocNode(title, page, [], line))
-                else:
-                    self.problems.append(
-                        f"{path}:{line}: nav names {value}, which is not in the source "
-                        f"({page}); fix the nav or add the page"
-                    )
-        return nodes
-
-
-def _safe(text: str | None) -> Any:
-    return load_lined(text)[0] if text else None
