@@ -6,11 +6,12 @@ none of ours), docfx's ``.openpublishing.redirection*.json`` (``source_path`` ->
 ``redirect_url``), the ``redirects`` option of an Astro config (an object literal; a
 spread of an object a file of the site exports, ``...redirects`` of
 ``import redirects from './redirects.js'``, is read from that file), and
-mkdocs-redirects' ``redirect_maps`` (``old.md: new.md``), and the ``redirects`` of a
+mkdocs-redirects' ``redirect_maps`` (``old.md: new.md``), the ``redirects`` of a
 Mintlify ``docs.json`` (``[{source, destination}]``, or the file its ``$ref`` names;
-patterns such as ``/blog/:slug*`` are none of ours). Paths are compared as the
-site serves them: no slashes around them, no ``.md``/``.html``; a target keeps its
-``#fragment``.
+patterns such as ``/blog/:slug*`` are none of ours), and those a Nextra or Fumadocs
+site's ``next.config`` returns (``{source, destination, permanent}``). Paths are
+compared as the site serves them: no slashes around them, no ``.md``/``.html``; a
+target keeps its ``#fragment``.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from kas_tui.features.importing.js_literals import (
 )
 from kas_tui.features.importing.toc_formats import URL, load_lined
 from kas_tui.features.importing.toc_mintlify import mintlify_data
+from kas_tui.features.importing.toc_nextra import CONFIG_NAMES as NEXT_CONFIGS
 from kas_tui.features.importing.toc_starlight import is_astro_config
 
 Read = Callable[[str], "str | None"]
@@ -66,6 +68,11 @@ def redirect_map(files: Collection[str], read: Read, toc: Any) -> dict[str, str]
         moved.update(_mkdocs(read(config) or ""))
     if kind == "mintlify":
         moved.update(_mintlify(config, read))
+    if kind in ("nextra", "fumadocs"):  # a Next.js site: its next.config's redirects
+        folder = posixpath.dirname(config)
+        for name in sorted(NEXT_CONFIGS):
+            rel = posixpath.join(folder, name)
+            moved.update(_next(read(rel) or "") if rel in files else {})
     return {k: v for k, v in moved.items() if k and v and k != served_key(v)}
 
 
@@ -141,6 +148,29 @@ def _mintlify(config: str, read: Read) -> dict[str, str]:
         for m in (moves if isinstance(moves, list) else [])
         if isinstance(m, dict) and not re.search(r"[:*]", str(m.get("source")))
     )
+
+
+#: A redirect of a Next.js config: a flat object naming its ``source`` and its
+#: ``destination``, either first.
+_NEXT_MOVE = re.compile(
+    r"\{[^{}]*\bsource\s*:[^{}]*\bdestination\s*:[^{}]*\}|"
+    r"\{[^{}]*\bdestination\s*:[^{}]*\bsource\s*:[^{}]*\}"
+)
+_NEXT_OPTION = r"""\b{key}\s*:\s*['"]([^'"]+)['"]"""
+
+
+def _next(text: str) -> dict[str, str]:
+    """The redirects a Next.js config's ``redirects()`` returns (``{source, destination,
+    permanent}``; patterns such as ``/docs/:path*`` are none of ours, and those a ``has``
+    condition limits hold an object: not flat)."""
+    code = blank_js(text)
+    pairs = []
+    for move in _NEXT_MOVE.findall(code):
+        old = re.search(_NEXT_OPTION.format(key="source"), move)
+        new = re.search(_NEXT_OPTION.format(key="destination"), move)
+        if old and new and not re.search(r"[:*(]", old.group(1)):
+            pairs.append((old.group(1), new.group(1)))
+    return _pairs(iter(pairs))
 
 
 def _astro(config: str, read: Read, files: Collection[str]) -> dict[str, str]:

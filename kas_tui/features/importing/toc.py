@@ -17,6 +17,8 @@ Read from what the site generator reads, through a ``read(rel_path)`` callable (
 - Sphinx with Markdown (MyST) pages: the ``toctree`` directives from the root document
   ``conf.py`` names (:mod:`.toc_sphinx`).
 - Mintlify: the ``navigation`` of ``docs.json`` or ``mint.json`` (:mod:`.toc_mintlify`).
+- Nextra: the ``_meta`` file of each folder of its pages (:mod:`.toc_nextra`); Fumadocs:
+  each folder's ``meta.json`` (:mod:`.toc_fumadocs`).
 
 External links are no entries; an entry naming a file the source does not hold is a
 problem (``file:line``, what, how to fix it) and no page (its title stays a section when
@@ -33,16 +35,19 @@ from dataclasses import dataclass, field
 from kas_tui.features.importing.toc_docfx import DocfxReader
 from kas_tui.features.importing.toc_formats import (
     SITE_PAGES,
+    SiteTree,
     category_roots,
     docusaurus_docs_dir,
     docusaurus_ids,
     docusaurus_roots,
     pruned,
 )
+from kas_tui.features.importing.toc_fumadocs import fumadocs_site, is_fumadocs_config
 from kas_tui.features.importing.toc_hugo import hugo_site, is_hugo_config
 from kas_tui.features.importing.toc_jekyll import is_jekyll_config, just_the_docs
 from kas_tui.features.importing.toc_mintlify import is_mintlify_config, mintlify_site
 from kas_tui.features.importing.toc_mkdocs import is_mkdocs_config, mkdocs_nav
+from kas_tui.features.importing.toc_nextra import is_meta_file, is_nextra_config, nextra_site
 from kas_tui.features.importing.toc_sphinx import sphinx_roots
 from kas_tui.features.importing.toc_starlight import (
     is_astro_config,
@@ -81,6 +86,8 @@ TOC_NAMES = frozenset(
         "conf.py",
     }
 )
+#: Sites whose sidebar is their folders, each titled by its own meta file.
+_FOLDER_SITES = frozenset({"nextra", "fumadocs"})
 #: Where Docusaurus keeps its docs' earlier versions, beside the current ones.
 _VERSIONED = frozenset({"versioned_docs", "versioned_sidebars"})
 
@@ -109,6 +116,20 @@ class Toc:
     served_as: dict[str, str] = field(default_factory=dict)
     #: pages only the site's other versions list (Mintlify's ``versions`` but its default)
     older: frozenset[str] = frozenset()
+    #: pages that are their folder (Nextra's ``app/guide/page.mdx``, served at ``/guide``)
+    folder_pages: frozenset[str] = frozenset()
+    #: the path the site serves ``docs_dir`` at (Fumadocs' ``/docs``), "" its root
+    base_url: str = ""
+    #: files read for the tree besides ``file`` that are no pages (Fumadocs' meta.json)
+    also_read: frozenset[str] = frozenset()
+    #: a source folder -> the title the site gives it (a Nextra folder's ``_meta`` title,
+    #: a Fumadocs folder's ``meta.json`` one), for a site whose sidebar is its folders
+    folder_names: dict[str, str] = field(default_factory=dict)
+
+    def read_files(self) -> set[str]:
+        """The files the tree was read from: read, never copied into the package (its
+        indexes are the package's table of contents)."""
+        return {self.file, *self.also_read} | {n.file for n, _above in self.walk() if n.file}
 
     def earlier_versions(self, paths: Iterable[str]) -> tuple[set[str], str]:
         """Those of ``paths`` that are the docs' earlier versions, published beside the
@@ -164,10 +185,11 @@ class Toc:
 
     def labels(self) -> dict[str, str]:
         """Page path -> the title the site gives it in its nav (first mention): MkDocs
-        titles a page by its nav entry. Other TOCs' labels are link texts (a wiki's
-        sidebar says "Alert Rules" for its page "Alerting"): none."""
+        titles a page by its nav entry, Nextra one without a title of its own by its
+        ``_meta`` title. Other TOCs' labels are link texts (a wiki's sidebar says "Alert
+        Rules" for its page "Alerting"): none."""
         found: dict[str, str] = {}
-        if self.kind != "mkdocs":
+        if self.kind not in ("mkdocs", "nextra"):
             return found
         for node, _above in self.walk():
             if node.path and node.title:
@@ -204,7 +226,11 @@ class Toc:
         ``docs/guide``, "CSS Types" for ``docs/css_types``); the section whose pages
         are most nearly the folder's names it ("Contributing" for ``contributing/``,
         not the "Community" around it that holds ``guides/`` too), of equal ones the
-        largest, then the innermost."""
+        largest, then the innermost. A site whose sidebar is its folders (Nextra,
+        Fumadocs) names them itself (:attr:`folder_names`): its separators' headings
+        ("Writing" over ``page-conventions.mdx`` and ``markdown/``) name none."""
+        if self.kind in _FOLDER_SITES:  # its sections are its folders: no guessing
+            return dict(self.folder_names)
         below = _folder_counts(self.order())
         found: dict[str, tuple[float, int, str]] = {}
         for node, _above in self.walk():
@@ -270,6 +296,10 @@ def _kind(path: str) -> str | None:
         return "sphinx"
     if is_mintlify_config(path):
         return "mintlify"
+    if is_nextra_config(path) or is_meta_file(path):
+        return "nextra"
+    if is_fumadocs_config(path) or name == "meta.json":
+        return "fumadocs"
     if is_mkdocs_config(path):
         return "mkdocs"
     return None
@@ -290,6 +320,8 @@ _RANK = {
     "summary": 11,
     "jekyll": 12,
     "mintlify": 13,
+    "nextra": 14,
+    "fumadocs": 15,
 }
 
 
@@ -349,7 +381,9 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
 
 
 #: Tables of contents that are a site generator's config, naming the site's pages folder.
-_SITE_KINDS = frozenset({"mkdocs", "starlight", "hugo", "vitepress", "mintlify"})
+_SITE_KINDS = frozenset(
+    {"mkdocs", "starlight", "hugo", "vitepress", "mintlify", "nextra", "fumadocs"}
+)
 
 
 def _site_of_most(found: list[str], read: Read, files: Collection[str]) -> Toc | None:
@@ -418,6 +452,10 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
             return None
         roots, docs_dir, unserved, older = site
         return Toc(path, kind, pruned(roots), reader.problems, docs_dir, unserved, older=older)
+    if kind in ("nextra", "fumadocs"):  # a _meta or meta.json file in each folder
+        read_site = nextra_site if kind == "nextra" else fumadocs_site
+        tree = read_site(path, read, reader.files, reader.problems, TocNode)
+        return None if tree is None else _site_toc(path, kind, tree, reader.problems)
     if kind == "jekyll":  # Just the Docs: the pages' front matter is the navigation
         site = just_the_docs(path, read, reader.files, reader.problems, TocNode)
         return Toc(path, kind, site[0], reader.problems, "", site[1]) if site else None
@@ -442,6 +480,22 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
             return None  # no Markdown root document, or one without a toctree
         return Toc(path, kind, found, reader.problems, posixpath.dirname(path))
     return Toc(path, kind, reader.docfx(path, text, ()), reader.problems, _docfx_home(path, files))
+
+
+def _site_toc(path: str, kind: str, tree: SiteTree, problems: list[str]) -> Toc:
+    return Toc(
+        path,
+        kind,
+        pruned(tree.roots),
+        problems,
+        tree.docs_dir,
+        tree.unserved,
+        served_as=tree.served_as,
+        folder_pages=tree.folder_pages,
+        base_url=tree.base_url,
+        also_read=tree.also_read,
+        folder_names=tree.folder_names,
+    )
 
 
 def _docfx_home(toc: str, files: Collection[str]) -> str:
