@@ -19,6 +19,8 @@ _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 #: MkDocs sites write them: ``## Sponsors { #sponsors }``, ``## Setup {: .note }``.
 _ATTR = r"(?:[#.][\w:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+))"
 _ATTR_LIST = re.compile(rf"\s*\{{:?\s*{_ATTR}(?:\s+{_ATTR})*\s*\}}\s*$")
+#: A heading's own id as Nextra and Fumadocs write it: ``## Installation [#install]``.
+_CUSTOM_ID = re.compile(r"\s*\[#[\w:.-]+\]\s*$")
 _ICON = re.compile(r":(?:octicons|material|fontawesome|simple|twemoji)-[\w-]+:")
 #: An element whose content is code (``<script setup>``, ``<style scoped>``): its
 #: opening tag, and the whole element.
@@ -39,8 +41,8 @@ _TEXT_BLOCKS = frozenset({"tab", "html", "details", "define", ""})
 
 def heading_text(raw: str) -> str:
     """A heading's text as a reader sees it: inline markup and a trailing attribute
-    list (``{ #id .class key=value }``) left out."""
-    return inline_text(_ATTR_LIST.sub("", raw))
+    list (``{ #id .class key=value }``) or id (``[#id]``) left out."""
+    return inline_text(_CUSTOM_ID.sub("", _ATTR_LIST.sub("", raw)))
 
 
 #: A block directive's line: an admonition's first line (Python-Markdown ``!!! note

@@ -367,6 +367,8 @@ class _Builder(
         self.result.notes += [above] if above else []
         if self.toc is not None:
             self.result.notes += self.toc.problems
+            # the files read for its tree are no pages (Fumadocs' meta.json in each folder)
+            documents = [d for d in documents if d not in self.toc.also_read]
         if self.toc is not None:  # the docs' earlier versions, wherever they are
             older, where = self.toc.earlier_versions([*documents, *assets])
             if older & set(documents):
@@ -425,8 +427,8 @@ class _Builder(
             themed.update(served)
         documents, assets = [d for d in documents if d not in themed], [*assets, *sorted(themed)]
         # the TOC files are read for the tree, not copied: the indexes are the package's TOC
-        read = {self.toc.file} if self.toc is not None else set()
-        read |= {n.file for n, _above in self.toc.walk() if n.file} if self.toc else set()
+        # (a page holding a toctree, Sphinx' index.md, is read for the tree and a page too)
+        read = self.toc.read_files() if self.toc is not None else set()
         assets = [a for a in assets if a not in read and not is_toc_file(a)]
         documents = [d for d in documents if self.toc is None or d != self.toc.file]
         self.result.sources = len(documents)

@@ -26,6 +26,7 @@ from kas_tui.features.importing.build_site_links import SiteLinksMixin
 from kas_tui.features.importing.convert import MARKDOWN_EXTS, Converted
 from kas_tui.features.importing.draft import Draft
 from kas_tui.features.importing.root_pages import with_first_pages
+from kas_tui.features.importing.source_meta import is_landing_page
 from kas_tui.features.importing.tag_links import rewrite_tag_links
 from kas_tui.text import folder_summary as summary
 from kas_tui.text import prose
@@ -134,8 +135,10 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
                 dirs[:] = [d for d in dirs if not d.startswith(".")]
                 taken[rel].update(dirs)
                 taken[rel].update(f[:-3] if f.endswith(".md") else f for f in files)
+        home, landing = self._folder_pages(documents)
+        self.folder_landing = landing
         all_folders = sorted(
-            {posixpath.dirname(p) for p in documents + assets} - {""},
+            {home.get(p) or posixpath.dirname(p) for p in documents + assets} - {""},
             key=lambda f: (f.count("/"), f),
         )
         needed: set[str] = set()
@@ -143,7 +146,7 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
             while folder:
                 needed.add(folder)
                 folder = posixpath.dirname(folder)
-        with_pages = {f for p in documents for f in _ancestors(posixpath.dirname(p))}
+        with_pages = {f for p in documents for f in _ancestors(home.get(p) or posixpath.dirname(p))}
         root = top or next((s for s, o in self.folders.items() if s and not o), "")
         plan = self._plan_toc_tree(documents, root)  # a later build places new pages by it
         made: set[str] = set()
@@ -171,7 +174,9 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
             taken[parent].add(slug)
             self.folders[folder] = out
         served = self.toc.served_as if self.toc is not None else {}
-        named = {f: posixpath.basename(k) for k, f in served.items()}  # its own id
+        # its own id; a folder's own page keeps its name (index)
+        named = {f: posixpath.basename(k) for k, f in served.items() if not is_landing_page(f)}
+        named.update(dict.fromkeys(landing, "index"))
         # FAQ.md beside faq/ opens it too, when faq/ holds pages: a blog post beside the
         # folder of its images is a page of the blog (tauri-docs' posts were moved in)
         needed_lower: dict[str, str] = {}
@@ -190,7 +195,8 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
                 if plan is not None:  # where the TOC puts it; unlisted: the root, for now
                     folder = plan.folder_of.get(rel, "")
                 else:
-                    named_alike = needed_lower.get(inner.lower(), posixpath.dirname(rel))
+                    own = home.get(rel) or posixpath.dirname(rel)
+                    named_alike = needed_lower.get(inner.lower(), own)
                     folder = self.folders[inner if inner in with_pages else named_alike]
                 base = slugify(named.get(rel) or Path(rel).stem)  # the site's own name
                 names = taken[folder]
@@ -214,6 +220,22 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
             name = _unique_file(slugify(Path(rel).stem, fallback="asset"), suffix, taken[folder])
             taken[folder].add(name)
             self.assets[rel] = posixpath.join(folder, name)
+
+    def _folder_pages(self, documents: list[str]) -> tuple[dict[str, str], set[str]]:
+        """The pages that are their folder (the TOC's ``folder_pages``: Nextra serves
+        ``app/guide/why/page.mdx`` at ``/guide/why``): those alone in their folder ->
+        the folder above, of whose pages they are one (named by their folder); and the
+        others, their folder's own pages (its landing page: named ``index``)."""
+        own = self.toc.folder_pages if self.toc is not None else frozenset()
+        if not own:
+            return {}, set()
+        holding: Counter[str] = Counter()  # folder -> the pages in it and below it
+        for page in documents:
+            for folder in _ancestors(posixpath.dirname(page)):
+                holding[folder] += 1
+        alone = {p for p in documents if p in own and holding[posixpath.dirname(p)] == 1}
+        home = {p: posixpath.dirname(posixpath.dirname(p)) for p in alone}
+        return home, {p for p in documents if p in own and p not in alone}
 
     def _wrapper_folder(self, documents: list[str], assets: list[str]) -> str:
         """The folder every page sits in, when there is one: a site's pages folder (an

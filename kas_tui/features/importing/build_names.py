@@ -17,11 +17,12 @@ from kas_tui.features.importing.source_meta import (
     site_title,
 )
 from kas_tui.text.grouping import fold
+from kas_tui.text.languages import is_language_tag
 from kas_tui.text.slug import slugify
 
 #: Folder names that say where pages are kept, not what they are about.
 _GENERIC_FOLDERS = frozenset(
-    {"docs", "doc", "documentation", "content", "pages", "src", "source", "wiki", "site"}
+    {"docs", "doc", "documentation", "content", "pages", "src", "source", "wiki", "site", "app"}
 )
 
 
@@ -103,7 +104,10 @@ class NamesMixin:
             # ("Exchange/ExchangeServer2013"), unless it is called "docs" or the like
             inner = self._innermost_folder(wrapper)
             names = [n for n in reversed(inner.split("/")) if n] if inner else []
-            name = next((n for n in names if n.lower() not in _GENERIC_FOLDERS), "")
+            name = next(  # nor a language's folder (content/en)
+                (n for n in names if n.lower() not in _GENERIC_FOLDERS and not is_language_tag(n)),
+                "",
+            )
             site = site_title(self._read_source, files)
             cached = self._title_cache = (site, name or self.source.name)
         site, name = cached
@@ -132,7 +136,8 @@ class NamesMixin:
         ``_index`` of a folder, or of the source)."""
         found = getattr(self, "_landing_cache", None)
         if found is None:
+            own = getattr(self, "folder_landing", set())  # app/guide/page.mdx of app/guide/x
             found = self._landing_cache = {
-                doc.out for rel, doc in self.docs.items() if is_landing_page(rel)
+                doc.out for rel, doc in self.docs.items() if is_landing_page(rel) or rel in own
             }
         return found

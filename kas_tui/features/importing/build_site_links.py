@@ -37,6 +37,9 @@ _SERVED_AS = (".md", "/index.md", "/_index.md", ".mdx", "/index.mdx", ".yml")
 #: A Docusaurus link naming a page's file: looked for beside the page, then from the
 #: docs folder (as Docusaurus resolves it).
 _DOCUSAURUS_FILES = (".md", ".mdx")
+#: Sites serving a page without a slash after it (Next.js'): its relative links are
+#: read from its folder's path, as a browser reads them.
+_BARE = ("nextra", "fumadocs")
 
 
 class SiteLinksMixin:
@@ -79,7 +82,8 @@ class SiteLinksMixin:
         """The source a site-absolute URL is served from: a site's root is its pages
         folder (MkDocs' ``docs_dir``, else the folder around every page), and a page
         is served at its path without ``.md``, as a directory (``/guide/app/`` for
-        ``docs/guide/app.md``, ``/guide/`` for ``docs/guide/index.md``)."""
+        ``docs/guide/app.md``, ``/guide/`` for ``docs/guide/index.md``); under the path
+        the site serves that folder at, when it says one (Fumadocs' ``/docs``)."""
         site = getattr(self, "_site", None)
         if site is None:
             root = self.toc.docs_dir if self.toc is not None and self.toc.docs_dir else ""
@@ -112,6 +116,10 @@ class SiteLinksMixin:
         site_root, tops, base = site
         path = path.strip("/")
         path = under_base(path, base) or path  # the docset's own path on its site
+        whole = path  # the site's public/ files are served from its root, base or none
+        served_at = self.toc.base_url if self.toc is not None else ""  # Fumadocs' /docs
+        if served_at:
+            path = "" if path == served_at else under_base(path, served_at) or path
         head, _, tail = path.partition("/")
         if tail and head == slugify(self.source.name) and head not in tops:
             path = tail  # the folder built is served under its own name: /docs/x of docs/
@@ -121,7 +129,7 @@ class SiteLinksMixin:
                 return aliases[stem.rstrip("/")]
         inside = posixpath.join(site_root, path).strip("/") if site_root else path
         if path and slugify(posixpath.splitext(path.split("/", 1)[0])[0]) not in tops:
-            return self._moved_page(path)  # another site's, unless the site moved it
+            return self._moved_page(whole if served_at else path)  # unless the site moved it
         stems = [inside, path]
         if path.endswith(".html"):  # VitePress, Sphinx, Jekyll: the page as .html
             stems += [stem[:-5] for stem in stems]
@@ -129,14 +137,18 @@ class SiteLinksMixin:
         # Docusaurus' static/, beside its pages or its config
         config = posixpath.dirname(self.toc.file) if self.toc is not None else ""
         for folder in dict.fromkeys((site_root, config)):
-            stems += [posixpath.join(folder, kind, path) for kind in SERVED_AS_IS]
+            stems += [
+                posixpath.join(folder, kind, p)
+                for kind in SERVED_AS_IS
+                for p in dict.fromkeys((path, whole))
+            ]
         for stem in dict.fromkeys(stems):
             for candidate in (*(f"{stem}{t}".lstrip("/") for t in _SERVED_AS), stem):
                 found = candidate if candidate in self.docs or candidate in self.assets else None
                 found = found or self._loose_match(candidate)
                 if found:
                     return found
-        return self._moved_page(path)
+        return self._moved_page(whole if served_at else path)  # its redirects name its paths
 
     def _moved_page(self, path: str) -> str | None:
         """The page the site's map of moved pages sends ``path`` to (:mod:`.redirects`),
@@ -163,8 +175,9 @@ class SiteLinksMixin:
         ``../advanced/transports`` is ``docs/advanced/transports.md``; Docusaurus
         serves ``docs/cli.md`` at ``/docs/cli``, so its ``configuration`` is the page
         beside it (or the page whose ``id:`` it is); Starlight and Hugo serve as MkDocs
-        does (Hugo's section page, ``_index.md``, at its folder)."""
-        kinds = ("mkdocs", "docusaurus", "starlight", "hugo", "vitepress", "mintlify")
+        does (Hugo's section page, ``_index.md``, at its folder); Nextra and Fumadocs as
+        Docusaurus does, a folder's ``index`` (or Nextra's ``page.mdx``) at the folder."""
+        kinds = ("mkdocs", "docusaurus", "starlight", "hugo", "vitepress", "mintlify", *_BARE)
         if self.toc is None or self.toc.kind not in kinds:
             # no site known: a link without an extension names the page as any site
             # serves it (metro's docs/ built alone: ./configuration#x)
@@ -178,21 +191,39 @@ class SiteLinksMixin:
                     return found
             return None
         stem = posixpath.splitext(doc.source)[0]
-        if self.toc.kind in ("docusaurus", "vitepress", "mintlify") or posixpath.basename(stem) in (
-            "index",
-            "_index",
-        ):
+        if self.toc.kind in _BARE:  # where it is served: Nextra's app/guide/page.mdx at guide
+            served = self._served_paths().get(doc.source)
+            if served is None:  # guide/index.mdx is served at guide, as guide.mdx is
+                index = posixpath.basename(stem) == "index"
+                served = posixpath.dirname(stem) if index else stem
+            page = posixpath.dirname(served)
+        elif self.toc.kind in ("docusaurus", "vitepress", "mintlify") or posixpath.basename(
+            stem
+        ) in ("index", "_index"):
             page = posixpath.dirname(stem)  # Docusaurus serves docs/cli.md at /docs/cli
         else:
             page = stem  # MkDocs serves docs/async.md at /async/
         path = unquote(target.partition("#")[0].partition("?")[0])
         joined = posixpath.normpath(posixpath.join(page, path))
         found = None if joined.startswith("..") else self._served_page(joined)
+        if found is None and self.toc.kind in _BARE and posixpath.basename(stem) == "index":
+            # an index page's link written against its folder, as a folder's files are
+            joined = posixpath.normpath(posixpath.join(posixpath.dirname(stem), path))
+            found = None if joined.startswith("..") else self._served_page(joined)
         if found is None and self.toc.kind == "docusaurus" and path.endswith(_DOCUSAURUS_FILES):
             # a file path not beside the page: Docusaurus looks for it in the docs folder
             inside = posixpath.normpath(posixpath.join(self.toc.docs_dir, path)).lstrip("/")
             if not inside.startswith(".."):
                 found = inside if inside in self.docs else self._loose_match(inside)
+        return found
+
+    def _served_paths(self) -> dict[str, str]:
+        """Source page -> the path the site serves it at, where the folders do not say
+        it (the TOC's ``served_as`` read the other way)."""
+        found = getattr(self, "_served_cache", None)
+        if found is None:
+            served = self.toc.served_as if self.toc is not None else {}
+            found = self._served_cache = {f: k for k, f in served.items()}
         return found
 
     def _names_page(self, path: str) -> bool:

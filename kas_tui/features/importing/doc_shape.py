@@ -113,7 +113,11 @@ def _opening(markdown: str) -> str:
     if "<s" in markdown or "<S" in markdown:  # <script setup>, <style>: code, no opening
         markdown = prose.CODE_ELEMENTS.sub("", markdown)
     for raw in markdown.split("\n")[:40]:
-        text = prose.inline_text(raw.strip().lstrip("|#>=-").rstrip("|#=-"))
+        line = raw.strip()
+        if line.startswith("#"):  # a heading: without its id ([#install], { #install })
+            text = prose.heading_text(line.lstrip("#").rstrip("#").strip())
+        else:
+            text = prose.inline_text(line.lstrip("|#>=-").rstrip("|#=-"))
         if text and any(c.isalpha() for c in text) and not text.startswith("<!--"):
             lines.append(text.strip(" |"))
         if sum(len(x) for x in lines) > 110:

@@ -68,6 +68,7 @@ from kas_tui.features.importing.include_syntax import (
     under,
     without_markers,
 )
+from kas_tui.features.importing.toc_mkdocs import is_mkdocs_config
 
 #: Folder names docs sites keep their snippet and include files in.
 INCLUDE_DIRS = frozenset({"includes", "_includes", "snippets", "_snippets", "includes-shared"})
@@ -148,15 +149,12 @@ def targets(
     return list(dict.fromkeys(found))
 
 
-_MKDOCS = re.compile(r"(?:^|/)mkdocs[\w.-]*\.ya?ml$", re.IGNORECASE)
-
-
 def mdx_bases(files: Sequence[str]) -> list[str]:
     """Where an MkDocs site's mdx_include paths may start from: the folder of each of
     its configs (mkdocs runs there) and its ``docs`` folder (FastAPI's
     ``docs/en/docs/tutorial/first-steps.md`` names ``../../../docs_src/...``)."""
     found: list[str] = []
-    for rel in sorted(f for f in files if _MKDOCS.search(f)):
+    for rel in sorted(f for f in files if is_mkdocs_config(f)):
         folder = posixpath.dirname(rel)
         found += [folder, posixpath.join(folder, "docs")]
     return list(dict.fromkeys(found))

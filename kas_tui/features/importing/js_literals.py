@@ -7,6 +7,7 @@ computes, a call) is taken out or makes the literal unreadable, and says so.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 _JS_ESCAPE = re.compile(r"\\(?:u\{([0-9a-fA-F]+)\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(.))", re.S)
 _JS_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
@@ -87,8 +88,12 @@ def js_literal(code: str, start: int) -> str | None:
         if word not in ("true", "false", "null"):
             return None  # a variable
     head = "".join("\n" if c == "\n" else " " for c in code[:start])
-    # YAML reads the literal: a tab (most JavaScript is indented so) is a space to it
-    return (head + code[start : end + 1]).replace("\t", " ")
+    literal = code[start : end + 1]
+    # YAML reads the literal: a key's colon needs a space after it (``beginner:"Guides"``
+    # is one plain word to YAML), and a tab (most JavaScript is indented so) is a space
+    for at in reversed([m.start() for m in re.finditer(r":(?=\S)", bare)]):
+        literal = f"{literal[: at + 1]} {literal[at + 1 :]}"
+    return (head + literal).replace("\t", " ")
 
 
 def js_option(bare: str, opened: int, key: str) -> int | None:
@@ -112,6 +117,13 @@ def js_option(bare: str, opened: int, key: str) -> int | None:
             if found:
                 return found.end()
     return None
+
+
+def spread_name(text: str, at: int) -> str:
+    """The function or variable a spread at ``at`` of ``text`` (``...makeLinks(...)``)
+    expands, or ""."""
+    found = re.compile(r"[A-Za-z_$][\w$]*").match(text, at + 3)
+    return found.group() if found else ""
 
 
 def without_computed(code: str) -> tuple[str, list[int]]:
@@ -150,6 +162,122 @@ def without_computed(code: str) -> tuple[str, list[int]]:
         found.append(at)
         at = bare.find("...", end)
     return "".join(out), found
+
+
+#: Where a JSX element is written as a value: ``title: <Icon />``, ``title: (<b>x</b>)``.
+_JSX_VALUE = re.compile(r"[:\[,]\s*(\(\s*)?<(?=[A-Za-z>])")
+
+
+def without_jsx(code: str) -> str:
+    """``code`` (comments blanked) with each JSX element written as a value
+    (``title: <TitleWithIcon icon={Home}>Docs Home</TitleWithIcon>``, in parentheses or
+    not) read as ``null``, every offset kept: a title a component draws is none a reader
+    of text can give (the page's own title stands)."""
+    out = list(code)
+    at = 0
+    while (found := _JSX_VALUE.search(code, at)) is not None:
+        opened = found.end() - 1
+        start = found.start(1) if found.group(1) else opened
+        end = _jsx_end(code, opened)
+        if end is not None and found.group(1):  # its closing parenthesis
+            close = end + len(code[end:]) - len(code[end:].lstrip())
+            end = close + 1 if code[close : close + 1] == ")" else None
+        if end is None:
+            at = found.end()
+            continue
+        filler = "null" if end - start >= 4 else "~"
+        out[start:end] = list(filler) + [
+            "\n" if c == "\n" else " " for c in code[start + len(filler) : end]
+        ]
+        at = end
+    return "".join(out)
+
+
+def _jsx_end(code: str, at: int) -> int | None:
+    """Where the JSX element whose tag opens at ``at`` ends (just after it)."""
+    depth, index = 0, at
+    while index < len(code):
+        char = code[index]
+        if char == "{":  # an expression in the element's text
+            inner = _closing(code, index)
+            if inner is None:
+                return None
+            index = inner + 1
+            continue
+        if char != "<":
+            index += 1
+            continue
+        end = _tag_end(code, index)
+        if end is None:
+            return None
+        if code.startswith("</", index):
+            depth -= 1
+        elif code[end - 1] != "/":  # not self-closing: <b>, <>
+            depth += 1
+        index = end + 1
+        if depth <= 0:
+            return index
+    return None
+
+
+def _tag_end(code: str, at: int) -> int | None:
+    """Where the tag opening at ``at`` closes (its ``>``), its attributes' strings and
+    ``{...}`` expressions skipped."""
+    index, quote = at + 1, ""
+    while index < len(code):
+        char = code[index]
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "{":
+            inner = _closing(code, index)
+            if inner is None:
+                return None
+            index = inner
+        elif char == ">":
+            return index
+        index += 1
+    return None
+
+
+#: How a value naming a ``const`` of the file is marked by :func:`with_consts`.
+CONST_MARK = "@const:"
+_DECLARED = r"\b(?:const|let|var)\s+{name}\s*(?::[^=]*)?=\s*(?=[\[{{])"
+_VALUE_NAME = re.compile(r"(?<=[:\[,])(\s*)([A-Za-z_$][\w$]*)(?=\s*[,}\]])")
+
+
+def with_consts(code: str) -> str:
+    """``code`` (comments blanked) with each value naming a ``const`` of the file that
+    holds an object or array literal (``guide: { items: GUIDE }``) written as the string
+    ``"@const:GUIDE"``, every line kept: :func:`const_values` reads them once the
+    literal around them is read."""
+    declared = set(re.findall(_DECLARED.format(name=r"([A-Za-z_$][\w$]*)"), code))
+    bare = _blank(code, strings=True)
+    out = code
+    for found in reversed(list(_VALUE_NAME.finditer(bare))):
+        name = found.group(2)
+        if name in declared:
+            a, b = found.span(2)
+            out = f'{out[:a]}"{CONST_MARK}{name}"{out[b:]}'
+    return out
+
+
+def const_values(data: Any, code: str, read: Any, depth: int = 0) -> Any:
+    """``data`` (read from a literal of ``code``, the text :func:`with_consts` made) with
+    each ``"@const:NAME"`` string replaced by what ``read(literal)`` makes of that
+    ``const``'s literal (``None`` when it is none, or the consts nest too deeply)."""
+    if isinstance(data, str) and data.startswith(CONST_MARK):
+        declared = re.search(_DECLARED.format(name=re.escape(data[len(CONST_MARK) :])), code)
+        literal = js_literal(code, declared.end()) if declared and depth < 8 else None
+        return None if literal is None else const_values(read(literal), code, read, depth + 1)
+    if isinstance(data, dict):
+        for key, value in list(data.items()):
+            data[key] = const_values(value, code, read, depth)
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            data[index] = const_values(value, code, read, depth)
+    return data
 
 
 def blank_js(text: str, *, strings: bool = False) -> str:

@@ -6,12 +6,13 @@ none of ours), docfx's ``.openpublishing.redirection*.json`` (``source_path`` ->
 ``redirect_url``), the ``redirects`` option of an Astro config (an object literal; a
 spread of an object a file of the site exports, ``...redirects`` of
 ``import redirects from './redirects.js'``, is read from that file), and
-mkdocs-redirects' ``redirect_maps`` (``old.md: new.md``), and the ``redirects`` of a
-Mintlify ``docs.json`` (``[{source, destination}]``, or the file its ``$ref`` names).
-A move of a whole folder by pattern (``/en/:slug*`` -> ``/:slug*``; Netlify's
-``/old/*`` -> ``/new/:splat``) is followed for every address it matches. Paths are compared as the
-site serves them: no slashes around them, no ``.md``/``.html``; a target keeps its
-``#fragment``.
+mkdocs-redirects' ``redirect_maps`` (``old.md: new.md``), the ``redirects`` of a
+Mintlify ``docs.json`` (``[{source, destination}]``, or the file its ``$ref`` names),
+and those a Nextra or Fumadocs site's ``next.config`` returns (``{source, destination,
+permanent}``). A move of a whole folder by pattern (``/en/:slug*`` -> ``/:slug*``;
+Netlify's ``/old/*`` -> ``/new/:splat``) is followed for every address it matches.
+Paths are compared as the site serves them: no slashes around them, no
+``.md``/``.html``; a target keeps its ``#fragment``.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from kas_tui.features.importing.js_literals import (
 )
 from kas_tui.features.importing.toc_formats import URL, load_lined
 from kas_tui.features.importing.toc_mintlify import mintlify_data
+from kas_tui.features.importing.toc_nextra import CONFIG_NAMES as NEXT_CONFIGS
 from kas_tui.features.importing.toc_starlight import is_astro_config
 
 Read = Callable[[str], "str | None"]
@@ -134,6 +136,13 @@ def redirect_map(files: Collection[str], read: Read, toc: Any) -> Moves:
         moves = _mintlify_moves(config, read)
         moved.update(_pairs(m for m in moves if not re.search(r"[:*]", str(m[0]))))
         patterns += _patterns(iter(moves))
+    if kind in ("nextra", "fumadocs"):  # a Next.js site: its next.config's redirects
+        folder = posixpath.dirname(config)
+        for name in sorted(NEXT_CONFIGS):
+            rel = posixpath.join(folder, name)
+            moves = _next_moves(read(rel) or "") if rel in files else []
+            moved.update(_pairs(m for m in moves if not re.search(r"[:*(]", m[0])))
+            patterns += _patterns(iter(m for m in moves if "(" not in m[0]))
     exact = {k: v for k, v in moved.items() if k and v and k != served_key(v)}
     return Moves(exact, patterns)
 
@@ -214,6 +223,29 @@ def _mintlify_moves(config: str, read: Read) -> list[tuple[Any, Any]]:
         for m in (moves if isinstance(moves, list) else [])
         if isinstance(m, dict)
     ]
+
+
+#: A redirect of a Next.js config: a flat object naming its ``source`` and its
+#: ``destination``, either first.
+_NEXT_MOVE = re.compile(
+    r"\{[^{}]*\bsource\s*:[^{}]*\bdestination\s*:[^{}]*\}|"
+    r"\{[^{}]*\bdestination\s*:[^{}]*\bsource\s*:[^{}]*\}"
+)
+_NEXT_OPTION = r"""\b{key}\s*:\s*['"]([^'"]+)['"]"""
+
+
+def _next_moves(text: str) -> list[tuple[str, str]]:
+    """The redirects a Next.js config's ``redirects()`` returns (``{source, destination,
+    permanent}``), as (source, destination) pairs; those a ``has`` condition limits hold
+    an object: not flat, not read."""
+    code = blank_js(text)
+    pairs = []
+    for move in _NEXT_MOVE.findall(code):
+        old = re.search(_NEXT_OPTION.format(key="source"), move)
+        new = re.search(_NEXT_OPTION.format(key="destination"), move)
+        if old and new:
+            pairs.append((old.group(1), new.group(1)))
+    return pairs
 
 
 def _astro(config: str, read: Read, files: Collection[str]) -> dict[str, str]:

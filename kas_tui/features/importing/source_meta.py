@@ -26,6 +26,7 @@ from kas_tui.features.importing.js_literals import js_string
 from kas_tui.features.importing.toc_docsify import docsify_about
 from kas_tui.features.importing.toc_hugo import hugo_about, is_hugo_config
 from kas_tui.features.importing.toc_mintlify import is_mintlify_config, mintlify_about
+from kas_tui.features.importing.toc_nextra import is_meta_file, next_app_about
 from kas_tui.features.importing.toc_starlight import is_astro_config, starlight_about
 from kas_tui.features.importing.toc_vitepress import is_vitepress_config, vitepress_about
 
@@ -62,7 +63,16 @@ FURNITURE = frozenset(
 )
 #: Files a site serves to robots and hosts, at any level: not knowledge.
 SITE_FILES = frozenset(
-    {"robots.txt", "cname", "sitemap.xml", ".nojekyll", "favicon.ico", "404.md", "404.html"}
+    {
+        "robots.txt",
+        "cname",
+        "sitemap.xml",
+        ".nojekyll",
+        "favicon.ico",
+        "404.md",
+        "404.mdx",  # Nextra's "page not found"
+        "404.html",
+    }
 )
 #: Folder names docs sites keep snippet files in (pulled into pages, not pages).
 INCLUDE_FOLDERS = frozenset({"includes", "_includes", "includes-shared", "snippets", "_snippets"})
@@ -108,7 +118,7 @@ def is_site_config(rel: str) -> bool:
     ``_Header.md`` at the root; ``docfx.json`` anywhere), is a table of contents
     (``toc.yml``, ``TOC.md`` anywhere) or a map of moved pages (``redirects.json`` anywhere)."""
     name = rel.rsplit("/", 1)[-1].lower()
-    if _TOC.match(name) or _REDIRECTS.match(name) or name == "docfx.json":
+    if is_toc_file(rel) or _REDIRECTS.match(name) or name == "docfx.json":
         return True  # docfx.json configures a site wherever it is (dotnet/docfx's docs/)
     return "/" not in rel and bool(_SITE_CONFIG.match(name))
 
@@ -116,8 +126,9 @@ def is_site_config(rel: str) -> bool:
 def is_toc_file(rel: str) -> bool:
     """Whether a source file is a table of contents by its name (``toc.yml``, ``TOC.md``,
     ``toc.json``, an older docfx site's ``ToC.xml``, a Docusaurus folder's
-    ``_category_.json`` anywhere): read for the package's tree, never copied into it."""
-    return bool(_TOC.match(rel.rsplit("/", 1)[-1].lower()))
+    ``_category_.json``, a Nextra folder's ``_meta.json`` or ``_meta.ts`` anywhere): read
+    for the package's tree, never copied into it."""
+    return bool(_TOC.match(rel.rsplit("/", 1)[-1].lower())) or is_meta_file(rel)
 
 
 #: Program sources: examples a page shows or links to, kept as assets, never documents.
@@ -297,11 +308,18 @@ def site_about(
     names += sorted(f for f in files if f.count("/") == 1)  # a site kept in website/
     names += sorted(f for f in files if f.startswith("config/_default/"))  # Hugo's
     names += sorted(f for f in files if is_vitepress_config(f) and f.count("/") <= 2)
+    names += sorted(f for f in files if f in _NEXT_LAYOUTS and f.count("/") == 2)  # src/app/
     for rel in names:
         found = _config_about(rel.rsplit("/", 1)[-1].lower(), rel, read)
         if found is not None and any(found):
             return found
     return None, None
+
+
+#: A Next.js app's root layout, whose ``metadata`` names the site.
+_NEXT_LAYOUTS = frozenset(
+    f"{folder}/layout.{ext}" for folder in ("app", "src/app") for ext in ("tsx", "jsx", "js", "ts")
+)
 
 
 def _config_about(
@@ -351,6 +369,8 @@ def _config_about(
         return mintlify_about(read(rel) or "")
     elif low == "index.html":  # a Docsify site's, when it sets window.$docsify
         return docsify_about(read(rel) or "")
+    elif rel in _NEXT_LAYOUTS:  # a Next.js app's (Nextra's, Fumadocs') root layout
+        return next_app_about(read(rel) or "")
     elif is_hugo_config(rel):  # a config with none of Hugo's keys is another tool's
         return hugo_about(rel, read(rel) or "")
     elif low == "book.toml":  # mdBook

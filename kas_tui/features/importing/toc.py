@@ -3,10 +3,7 @@
 Read from what the site generator reads, through a ``read(rel_path)`` callable (pure):
 
 - MkDocs: the ``nav`` of ``mkdocs.yml`` or of another ``mkdocs*.yml`` (Textual keeps it
-  in ``mkdocs-nav.yml``): ``"page.md"``, ``{"Title": "page.md"}``, ``{"Section":
-  [...]}``, paths relative to ``docs_dir`` (the file's own, else the one its ``INHERIT``
-  chain or a sibling ``mkdocs*.yml`` sets, else ``docs``), itself relative to the
-  config's folder. ``!!python/name:...`` and other unknown tags read as ``None``.
+  in ``mkdocs-nav.yml``), paths relative to its ``docs_dir`` (:mod:`.toc_mkdocs`).
 - docfx ``toc.yml``: items with ``name``, ``href``, ``items``, ``topicHref`` and
   ``tocHref``; an ``href`` to another ``toc.yml``/``TOC.md`` or to a folder (``Mail/``)
   nests that table of contents there (loops are problems).
@@ -22,6 +19,8 @@ Read from what the site generator reads, through a ``read(rel_path)`` callable (
 - Mintlify: the ``navigation`` of ``docs.json`` or ``mint.json`` (:mod:`.toc_mintlify`).
 - Docsify: the ``_sidebar.md`` of a site whose ``index.html`` sets ``window.$docsify``,
   its links read from the site's folder (:mod:`.toc_docsify`).
+- Nextra: the ``_meta`` file of each folder of its pages (:mod:`.toc_nextra`); Fumadocs:
+  each folder's ``meta.json`` (:mod:`.toc_fumadocs`).
 
 External links are no entries; an entry naming a file the source does not hold is a
 problem (``file:line``, what, how to fix it) and no page (its title stays a section when
@@ -32,11 +31,8 @@ below it as a section of those entries.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
-from urllib.parse import unquote
 
 from kas_tui.features.importing.toc_docfx import DocfxReader
 from kas_tui.features.importing.toc_docsify import (
@@ -48,18 +44,19 @@ from kas_tui.features.importing.toc_docsify import (
 )
 from kas_tui.features.importing.toc_formats import (
     SITE_PAGES,
-    URL,
+    SiteTree,
     category_roots,
     docusaurus_docs_dir,
     docusaurus_ids,
     docusaurus_roots,
-    load_lined,
     pruned,
-    short,
 )
+from kas_tui.features.importing.toc_fumadocs import fumadocs_site, is_fumadocs_config
 from kas_tui.features.importing.toc_hugo import hugo_site, is_hugo_config
 from kas_tui.features.importing.toc_jekyll import is_jekyll_config, just_the_docs
 from kas_tui.features.importing.toc_mintlify import is_mintlify_config, mintlify_site
+from kas_tui.features.importing.toc_mkdocs import is_mkdocs_config, mkdocs_nav
+from kas_tui.features.importing.toc_nextra import is_meta_file, is_nextra_config, nextra_site
 from kas_tui.features.importing.toc_sphinx import sphinx_roots
 from kas_tui.features.importing.toc_starlight import (
     is_astro_config,
@@ -98,7 +95,8 @@ TOC_NAMES = frozenset(
         "conf.py",
     }
 )
-_MKDOCS = re.compile(r"mkdocs[\w.-]*\.ya?ml", re.IGNORECASE)
+#: Sites whose sidebar is their folders, each titled by its own meta file.
+_FOLDER_SITES = frozenset({"nextra", "fumadocs"})
 #: Where Docusaurus keeps its docs' earlier versions, beside the current ones.
 _VERSIONED = frozenset({"versioned_docs", "versioned_sidebars"})
 
@@ -128,6 +126,20 @@ class Toc:
     #: pages only the site's other versions list (Mintlify's ``versions`` but its
     #: default), and the folders holding them (ending in ``/``)
     older: frozenset[str] = frozenset()
+    #: pages that are their folder (Nextra's ``app/guide/page.mdx``, served at ``/guide``)
+    folder_pages: frozenset[str] = frozenset()
+    #: the path the site serves ``docs_dir`` at (Fumadocs' ``/docs``), "" its root
+    base_url: str = ""
+    #: files read for the tree besides ``file`` that are no pages (Fumadocs' meta.json)
+    also_read: frozenset[str] = frozenset()
+    #: a source folder -> the title the site gives it (a Nextra folder's ``_meta`` title,
+    #: a Fumadocs folder's ``meta.json`` one), for a site whose sidebar is its folders
+    folder_names: dict[str, str] = field(default_factory=dict)
+
+    def read_files(self) -> set[str]:
+        """The files the tree was read from: read, never copied into the package (its
+        indexes are the package's table of contents)."""
+        return {self.file, *self.also_read} | {n.file for n, _above in self.walk() if n.file}
 
     def served_pages(self, paths: Iterable[str]) -> set[str]:
         """Those of ``paths`` the site serves as pages though they are a repository's
@@ -193,10 +205,11 @@ class Toc:
 
     def labels(self) -> dict[str, str]:
         """Page path -> the title the site gives it in its nav (first mention): MkDocs
-        titles a page by its nav entry. Other TOCs' labels are link texts (a wiki's
-        sidebar says "Alert Rules" for its page "Alerting"): none."""
+        titles a page by its nav entry, Nextra one without a title of its own by its
+        ``_meta`` title. Other TOCs' labels are link texts (a wiki's sidebar says "Alert
+        Rules" for its page "Alerting"): none."""
         found: dict[str, str] = {}
-        if self.kind != "mkdocs":
+        if self.kind not in ("mkdocs", "nextra"):
             return found
         for node, _above in self.walk():
             if node.path and node.title:
@@ -233,7 +246,11 @@ class Toc:
         ``docs/guide``, "CSS Types" for ``docs/css_types``); the section whose pages
         are most nearly the folder's names it ("Contributing" for ``contributing/``,
         not the "Community" around it that holds ``guides/`` too), of equal ones the
-        largest, then the innermost."""
+        largest, then the innermost. A site whose sidebar is its folders (Nextra,
+        Fumadocs) names them itself (:attr:`folder_names`): its separators' headings
+        ("Writing" over ``page-conventions.mdx`` and ``markdown/``) name none."""
+        if self.kind in _FOLDER_SITES:  # its sections are its folders: no guessing
+            return dict(self.folder_names)
         below = _folder_counts(self.order())
         found: dict[str, tuple[float, int, str]] = {}
         for node, _above in self.walk():
@@ -299,7 +316,11 @@ def _kind(path: str) -> str | None:
         return "sphinx"
     if is_mintlify_config(path):
         return "mintlify"
-    if _MKDOCS.fullmatch(name):
+    if is_nextra_config(path) or is_meta_file(path):
+        return "nextra"
+    if is_fumadocs_config(path) or name == "meta.json":
+        return "fumadocs"
+    if is_mkdocs_config(path):
         return "mkdocs"
     return None
 
@@ -319,6 +340,8 @@ _RANK = {
     "summary": 11,
     "jekyll": 12,
     "mintlify": 13,
+    "nextra": 14,
+    "fumadocs": 15,
 }
 
 
@@ -378,7 +401,9 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
 
 
 #: Tables of contents that are a site generator's config, naming the site's pages folder.
-_SITE_KINDS = frozenset({"mkdocs", "starlight", "hugo", "vitepress", "mintlify"})
+_SITE_KINDS = frozenset(
+    {"mkdocs", "starlight", "hugo", "vitepress", "mintlify", "nextra", "fumadocs"}
+)
 
 
 def _site_of_most(found: list[str], read: Read, files: Collection[str]) -> Toc | None:
@@ -415,7 +440,8 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
         return None
     reader = _Reader(read, files)
     if kind == "mkdocs":
-        return reader.mkdocs(path, text)
+        nav = mkdocs_nav(path, text, read, reader.files, reader.problems, TocNode)
+        return None if nav is None else Toc(path, kind, nav[0], reader.problems, *nav[1:])
     if kind == "docusaurus":
         base = docusaurus_docs_dir(path, read, files)
         if base == ".." or base.startswith("../"):
@@ -446,6 +472,10 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
             return None
         roots, docs_dir, unserved, older = site
         return Toc(path, kind, pruned(roots), reader.problems, docs_dir, unserved, older=older)
+    if kind in ("nextra", "fumadocs"):  # a _meta or meta.json file in each folder
+        read_site = nextra_site if kind == "nextra" else fumadocs_site
+        tree = read_site(path, read, reader.files, reader.problems, TocNode)
+        return None if tree is None else _site_toc(path, kind, tree, reader.problems)
     if kind == "jekyll":  # Just the Docs: the pages' front matter is the navigation
         site = just_the_docs(path, read, reader.files, reader.problems, TocNode)
         return Toc(path, kind, site[0], reader.problems, "", site[1]) if site else None
@@ -501,6 +531,22 @@ def _docsify(path: str, text: str, home: str, read: Read, reader: _Reader) -> To
     )
 
 
+def _site_toc(path: str, kind: str, tree: SiteTree, problems: list[str]) -> Toc:
+    return Toc(
+        path,
+        kind,
+        pruned(tree.roots),
+        problems,
+        tree.docs_dir,
+        tree.unserved,
+        served_as=tree.served_as,
+        folder_pages=tree.folder_pages,
+        base_url=tree.base_url,
+        also_read=tree.also_read,
+        folder_names=tree.folder_names,
+    )
+
+
 def _docfx_home(toc: str, files: Collection[str]) -> str:
     """The folder of the ``docfx.json`` nearest above a docfx TOC (``docs/`` of
     dotnet/docfx, whose repository holds its code and test fixtures beside it): the
@@ -521,98 +567,3 @@ class _Reader(DocfxReader):
         self.files = files if isinstance(files, (set, frozenset, dict)) else set(files)
         self._lower: dict[str, str] | None = None
         self.problems: list[str] = []
-
-    # -- MkDocs ----------------------------------------------------------------------------
-
-    def mkdocs(self, path: str, text: str) -> Toc | None:
-        data, error = load_lined(text)
-        if error is not None:
-            if re.search(r"^nav\s*:", text, re.MULTILINE):
-                self.problems.append(
-                    f"{path}:{error[0]}: not valid YAML ({error[1]}): its nav was not read; "
-                    "fix the YAML"
-                )
-                return Toc(path, "mkdocs", [], self.problems)
-            return None
-        if not isinstance(data, dict) or "nav" not in data:
-            return None
-        folder = posixpath.dirname(path)
-        docs_dir = self._docs_dir(path, data)
-        base = posixpath.normpath(posixpath.join(folder, docs_dir))
-        if base == ".." or base.startswith(("../", "/")):
-            self.problems.append(
-                f"{path}:1: docs_dir {docs_dir} leads outside the source: the nav was not "
-                "read; build from the folder holding the docs"
-            )
-            return Toc(path, "mkdocs", [], self.problems)
-        base = "" if base == "." else base
-        nav = data["nav"]
-        if not isinstance(nav, list):
-            self.problems.append(
-                f"{path}:{getattr(data, 'lines', {}).get('nav', 1)}: nav is not a list: "
-                "not read; write it as a list of pages and sections"
-            )
-            return Toc(path, "mkdocs", [], self.problems, base)
-        theme = data.get("theme")
-        custom = theme.get("custom_dir") if isinstance(theme, dict) else None
-        themes = ()
-        if isinstance(custom, str) and custom.strip():
-            inside = posixpath.normpath(posixpath.join(folder, custom.strip()))
-            themes = (inside,) if inside != "." and not inside.startswith("..") else ()
-        return Toc(path, "mkdocs", self._nav(nav, base, path), self.problems, base, themes)
-
-    def _docs_dir(self, path: str, data: dict[str, Any]) -> str:
-        seen, current = {path}, path
-        config: Any = data
-        while isinstance(config, dict):  # its own, then the INHERIT chain
-            if isinstance(config.get("docs_dir"), str) and config["docs_dir"].strip():
-                return config["docs_dir"].strip().rstrip("/")
-            parent = config.get("INHERIT")
-            if not isinstance(parent, str):
-                break
-            current = posixpath.normpath(posixpath.join(posixpath.dirname(current), parent))
-            if current in seen:
-                break
-            seen.add(current)
-            config = _safe(self.read(current))
-        folder = posixpath.dirname(path)
-        for other in find_tocs(f for f in self.files if posixpath.dirname(f) == folder):
-            if other not in seen and _kind(other) == "mkdocs":
-                config = _safe(self.read(other))
-                if isinstance(config, dict) and isinstance(config.get("docs_dir"), str):
-                    return config["docs_dir"].strip().rstrip("/") or "docs"
-        return "docs"
-
-    def _nav(self, items: list[Any], base: str, path: str) -> list[TocNode]:
-        nodes: list[TocNode] = []
-        lines = getattr(items, "lines", [])
-        for index, item in enumerate(items):
-            line = lines[index] if index < len(lines) else None
-            title, value = None, item
-            if isinstance(item, dict) and len(item) == 1:
-                title, value = next(iter(item.items()))
-                title = str(title)
-            elif not isinstance(item, str):
-                self.problems.append(
-                    f"{path}:{line}: is not a nav entry ({short(item)}): skipped; write "
-                    '"page.md", Title: page.md or Section: [entries]'
-                )
-                continue
-            if isinstance(value, list):
-                children = self._nav(value, base, path)
-                if children:  # a section whose pages are all missing leads nowhere
-                    nodes.append(TocNode(title, None, children, line))
-            elif isinstance(value, str) and value.strip() and not URL.match(value.strip()):
-                page = posixpath.normpath(posixpath.join(base, unquote(value.strip().lstrip("/"))))
-                if page in self.files:
-                    nodes.append(TocNode(title, page, [], line))
-                else:
-                    self.problems.append(
-                        f"{path}:{line}: nav names {value}, which is not in the source "
-                        f"({page}); fix the nav or add the page"
-                    )
-        return nodes
-
-
-def _safe(text: str | None) -> Any:
-    return load_lined(text)[0] if text else None

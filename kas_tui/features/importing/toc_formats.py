@@ -14,7 +14,7 @@ import json
 import posixpath
 import re
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -102,6 +102,8 @@ SITE_PAGES = {
     "vitepress": (".md",),
     "mintlify": (".mdx", ".md"),
     "docsify": (".md",),
+    "nextra": (".mdx", ".md"),
+    "fumadocs": (".mdx", ".md"),
 }
 _NUMBER_PREFIX = re.compile(r"^\d+[-_.]\s*")
 
@@ -422,6 +424,26 @@ def page_served_at(
             if candidate in files:
                 return candidate
     return None
+
+
+class SiteTree(NamedTuple):
+    """A site's sidebar as a folder-by-folder reader (Nextra, Fumadocs) gives it."""
+
+    roots: list[Any]  # nodes made by ``node(title, path, children, line)``
+    docs_dir: str  # the folder its pages are made from
+    #: a page's path as the site serves it, from the source's root -> its source, where
+    #: the folders do not say it (``app/guide`` for ``app/guide/page.mdx``)
+    served_as: dict[str, str]
+    #: pages that are their folder (``app/guide/page.mdx``, served at ``/guide``)
+    folder_pages: frozenset[str] = frozenset()
+    base_url: str = ""  # the path the site serves ``docs_dir`` at (``docs``), "" its root
+    #: the files read for the tree that are no pages (each folder's ``meta.json``)
+    also_read: frozenset[str] = frozenset()
+    #: files that look like pages but the site serves none of (Nextra's ``app/`` serves
+    #: ``page.mdx`` files only: an ``old.mdx`` beside one is a part it imports)
+    unserved: tuple[str, ...] = ()
+    #: a folder -> the title the site gives it (its ``_meta`` or ``meta.json`` title)
+    folder_names: dict[str, str] = {}  # noqa: RUF012 - a NamedTuple's default, never changed
 
 
 def pruned(nodes: list[Any]) -> list[Any]:

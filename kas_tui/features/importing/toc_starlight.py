@@ -30,6 +30,7 @@ from kas_tui.features.importing.js_literals import (
     blank_js,
     js_option,
     js_value_at,
+    spread_name,
     string_option,
     without_computed,
 )
@@ -46,7 +47,6 @@ CONTENT_ROOT = "src/content/docs"
 #: Astro's config files.
 CONFIG_NAMES = frozenset(f"astro.config.{ext}" for ext in ("mjs", "js", "ts", "mts", "cjs", "cts"))
 _STARLIGHT_CALL = re.compile(r"\bstarlight\s*\(\s*\{")
-_VARIABLE = re.compile(r"[A-Za-z_$][\w$]*")
 
 
 def starlight_roots(
@@ -105,17 +105,11 @@ def starlight_config(
     opened = len(literal) - len(literal.lstrip())  # the literal keeps its offsets
     inside = [s for s in spreads if opened < s < len(literal)]
     problems += [
-        f"{path}:{code.count(chr(10), 0, s) + 1}: entries made by code (...{_name(text, s)}) "
+        f"{path}:{code.count(chr(10), 0, s) + 1}: entries made by code (...{spread_name(text, s)}) "
         "are not read; the pages they list go by their folders"
         for s in inside
     ]
     return _Sidebar(path, [root], files, problems, node).entries(data, True), root
-
-
-def _name(text: str, at: int) -> str:
-    """The function or variable a spread at ``at`` of ``text`` expands."""
-    found = _VARIABLE.match(text, at + 3)
-    return found.group() if found else ""
 
 
 def starlight_about(text: str) -> tuple[str | None, str | None]:

@@ -66,17 +66,23 @@ def _stems(pages: Collection[str], prefix: str, exclude: Collection[str] = ()) -
     return out
 
 
+#: Country codes sites name a language by beside a page: ``api.cn.mdx`` (Chinese, as
+#: Fumadocs' and Nextra's own sites write it), only ever beside the page it translates.
+_COUNTRY_NAMES = frozenset({"cn"})
+
+
 def translated_pages(pages: Collection[str]) -> dict[str, str]:
     """Page translated by its name (``install.fr.md`` beside ``install.md`` or
-    ``install.en.md``, as Hugo and mkdocs-static-i18n name them) -> the page it
-    translates."""
+    ``install.en.md``, as Hugo and mkdocs-static-i18n name them; Fumadocs'
+    ``api.cn.mdx``) -> the page it translates."""
     have = set(pages)
     found: dict[str, str] = {}
     for page in pages:
         folder, name = posixpath.split(page)
         stem, ext = posixpath.splitext(name)
         base, dot, tag = stem.rpartition(".")
-        if not dot or not base or not is_language_tag(tag) or is_english(tag):
+        language = is_language_tag(tag) or tag.lower() in _COUNTRY_NAMES
+        if not dot or not base or not language or is_english(tag):
             continue
         for other in (f"{base}{ext}", f"{base}.en{ext}"):
             original = posixpath.join(folder, other)

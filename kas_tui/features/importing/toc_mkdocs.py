@@ -1,0 +1,161 @@
+"""An MkDocs site's table of contents: the ``nav`` of ``mkdocs.yml`` or of another
+``mkdocs*.yml`` (Textual keeps it in ``mkdocs-nav.yml``).
+
+Its entries are ``"page.md"``, ``{"Title": "page.md"}`` and ``{"Section": [...]}``,
+paths relative to ``docs_dir`` (the file's own, else the one its ``INHERIT`` chain or
+a sibling ``mkdocs*.yml`` sets, else ``docs``), itself relative to the config's folder.
+``!!python/name:...`` and other unknown tags read as ``None``. The theme's
+``custom_dir`` is a folder of templates, no pages.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Collection
+from typing import Any
+from urllib.parse import unquote
+
+from kas_tui.features.importing.toc_formats import URL, load_lined, short
+
+#: An MkDocs config's name (``mkdocs.yml``, ``mkdocs-nav.yml``, ``mkdocs.insiders.yml``).
+MKDOCS = re.compile(r"mkdocs[\w.-]*\.ya?ml", re.IGNORECASE)
+
+
+def is_mkdocs_config(path: str) -> bool:
+    return MKDOCS.fullmatch(posixpath.basename(path)) is not None
+
+
+def mkdocs_nav(
+    path: str,
+    text: str,
+    read: Callable[[str], str | None],
+    files: Collection[str],
+    problems: list[str],
+    node: Callable[..., Any],
+) -> tuple[list[Any], str, tuple[str, ...]] | None:
+    """The ``nav`` of the MkDocs config ``text`` (the file ``path``) as nodes made by
+    ``node(title, path, children, line)``, its pages folder and its theme's folders;
+    ``None`` when it holds no ``nav``. A nav that cannot be read is said, and reads as
+    no nodes."""
+    data, error = load_lined(text)
+    if error is not None:
+        if re.search(r"^nav\s*:", text, re.MULTILINE):
+            problems.append(
+                f"{path}:{error[0]}: not valid YAML ({error[1]}): its nav was not read; "
+                "fix the YAML"
+            )
+            return [], "", ()
+        return None
+    if not isinstance(data, dict) or "nav" not in data:
+        return None
+    folder = posixpath.dirname(path)
+    docs_dir = _docs_dir(path, data, read, files)
+    base = posixpath.normpath(posixpath.join(folder, docs_dir))
+    if base == ".." or base.startswith(("../", "/")):
+        problems.append(
+            f"{path}:1: docs_dir {docs_dir} leads outside the source: the nav was not "
+            "read; build from the folder holding the docs"
+        )
+        return [], "", ()
+    base = "" if base == "." else base
+    nav = data["nav"]
+    if not isinstance(nav, list):
+        problems.append(
+            f"{path}:{getattr(data, 'lines', {}).get('nav', 1)}: nav is not a list: "
+            "not read; write it as a list of pages and sections"
+        )
+        return [], base, ()
+    theme = data.get("theme")
+    custom = theme.get("custom_dir") if isinstance(theme, dict) else None
+    themes: tuple[str, ...] = ()
+    if isinstance(custom, str) and custom.strip():
+        inside = posixpath.normpath(posixpath.join(folder, custom.strip()))
+        themes = (inside,) if inside != "." and not inside.startswith("..") else ()
+    return _Nav(path, base, files, problems, node).items(nav), base, themes
+
+
+def _docs_dir(
+    path: str, data: dict[str, Any], read: Callable[[str], str | None], files: Collection[str]
+) -> str:
+    seen, current = {path}, path
+    config: Any = data
+    while isinstance(config, dict):  # its own, then the INHERIT chain
+        if isinstance(config.get("docs_dir"), str) and config["docs_dir"].strip():
+            return config["docs_dir"].strip().rstrip("/")
+        parent = config.get("INHERIT")
+        if not isinstance(parent, str):
+            break
+        current = posixpath.normpath(posixpath.join(posixpath.dirname(current), parent))
+        if current in seen:
+            break
+        seen.add(current)
+        config = _safe(read(current))
+    folder = posixpath.dirname(path)
+    siblings = [f for f in files if posixpath.dirname(f) == folder and is_mkdocs_config(f)]
+    # mkdocs.yml first, then the others by name (.yml before .yaml)
+    for other in sorted(
+        siblings, key=lambda f: (_name(f) != "mkdocs.yml", _name(f).endswith(".yaml"), f)
+    ):
+        if other not in seen:
+            config = _safe(read(other))
+            if isinstance(config, dict) and isinstance(config.get("docs_dir"), str):
+                return config["docs_dir"].strip().rstrip("/") or "docs"
+    return "docs"
+
+
+def _name(path: str) -> str:
+    return posixpath.basename(path).lower()
+
+
+class _Nav:
+    def __init__(
+        self,
+        path: str,
+        base: str,
+        files: Collection[str],
+        problems: list[str],
+        node: Callable[..., Any],
+    ) -> None:
+        self.path, self.base, self.files, self.problems, self.node = (
+            path,
+            base,
+            files,
+            problems,
+            node,
+        )
+
+    def items(self, items: list[Any]) -> list[Any]:
+        nodes: list[Any] = []
+        lines = getattr(items, "lines", [])
+        for index, item in enumerate(items):
+            line = lines[index] if index < len(lines) else None
+            title, value = None, item
+            if isinstance(item, dict) and len(item) == 1:
+                title, value = next(iter(item.items()))
+                title = str(title)
+            elif not isinstance(item, str):
+                self.problems.append(
+                    f"{self.path}:{line}: is not a nav entry ({short(item)}): skipped; write "
+                    '"page.md", Title: page.md or Section: [entries]'
+                )
+                continue
+            if isinstance(value, list):
+                children = self.items(value)
+                if children:  # a section whose pages are all missing leads nowhere
+                    nodes.append(self.node(title, None, children, line))
+            elif isinstance(value, str) and value.strip() and not URL.match(value.strip()):
+                rel = unquote(value.strip().lstrip("/"))
+                page = posixpath.normpath(posixpath.join(self.base, rel))
+                if page in self.files:
+                    nodes.append(self.node(title, page, [], line))
+                else:
+                    self.problems.append(
+                        f"{self.path}:{line}: nav names {value}, which is not in the source "
+                        f"({page}); fix the nav or add the page"
+                    )
+        return nodes
+
+
+def _safe(text: str | None) -> Any:
+    return load_lined(text)[0] if text else None
