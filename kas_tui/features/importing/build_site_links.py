@@ -18,6 +18,7 @@ from urllib.parse import unquote
 from kas_tui.features.importing.mdx_components import import_candidates
 from kas_tui.features.importing.redirects import follow, redirect_map
 from kas_tui.features.importing.site_base import learned_base, under_base
+from kas_tui.features.importing.toc_docsify import docsify_page
 from kas_tui.features.importing.toc_formats import SERVED_AS_IS
 from kas_tui.text.slug import slugify
 
@@ -83,7 +84,12 @@ class SiteLinksMixin:
         folder (MkDocs' ``docs_dir``, else the folder around every page), and a page
         is served at its path without ``.md``, as a directory (``/guide/app/`` for
         ``docs/guide/app.md``, ``/guide/`` for ``docs/guide/index.md``); under the path
-        the site serves that folder at, when it says one (Fumadocs' ``/docs``)."""
+        the site serves that folder at, when it says one (Fumadocs' ``/docs``); a Docsify
+        site's folder page is its ``README.md``."""
+        if self.toc is not None and self.toc.kind == "docsify":
+            found = docsify_page(path, self.toc.docs_dir, self.docs)
+            if found is not None:
+                return found
         site = getattr(self, "_site", None)
         if site is None:
             root = self.toc.docs_dir if self.toc is not None and self.toc.docs_dir else ""
@@ -176,8 +182,11 @@ class SiteLinksMixin:
         serves ``docs/cli.md`` at ``/docs/cli``, so its ``configuration`` is the page
         beside it (or the page whose ``id:`` it is); Starlight and Hugo serve as MkDocs
         does (Hugo's section page, ``_index.md``, at its folder); Nextra and Fumadocs as
-        Docusaurus does, a folder's ``index`` (or Nextra's ``page.mdx``) at the folder."""
+        Docusaurus does, a folder's ``index`` (or Nextra's ``page.mdx``) at the folder;
+        Docsify reads every link from the site's folder."""
         kinds = ("mkdocs", "docusaurus", "starlight", "hugo", "vitepress", "mintlify", *_BARE)
+        if self.toc is not None and self.toc.kind == "docsify":  # read from the site's folder
+            return docsify_page(target, self.toc.docs_dir, self.docs)
         if self.toc is None or self.toc.kind not in kinds:
             # no site known: a link without an extension names the page as any site
             # serves it (metro's docs/ built alone: ./configuration#x)

@@ -103,7 +103,8 @@ def docsify_like() -> dict[str, str | bytes]:
             "Deploy", "Deploy the docs folder to GitHub Pages, GitLab Pages or a server."
         ),
         "guide/helpers.md": page(
-            "Doc helper", "Docsify extends Markdown with callouts and link attributes."
+            "Doc helper",
+            "Docsify extends Markdown with callouts; [configure it](configuration#alias) first.",
         ),
         "CNAME": "docsify.js.org\n",
         ".nojekyll": "",
