@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from kas_tui.text.prose import FENCE
+from kas_tui.text.prose import outside_fences
 
 #: A top-level module statement: ``import x from 'y'``, ``import { a,\n b } from "y"``,
 #: ``import 'y'``, or a one-line ``export ...``.
@@ -29,28 +29,8 @@ def without_module_code(markdown: str) -> str:
     """``markdown`` (an MDX page's body) without its top-level ``import``/``export``
     statements and ``{/* */}`` comments, outside fenced code; a line left empty by them
     goes too, so the page's first paragraph is its first words."""
-    out: list[str] = []
-    fence: str | None = None
-    prose: list[str] = []
 
-    def flush() -> None:
-        if prose:
-            text = _COMMENT.sub("", _MODULE.sub("", "".join(prose)))
-            out.append(re.sub(r"\n{3,}", "\n\n", text))
-            prose.clear()
+    def cleaned(prose: str) -> str:
+        return re.sub(r"\n{3,}", "\n\n", _COMMENT.sub("", _MODULE.sub("", prose)))
 
-    for line in markdown.splitlines(keepends=True):
-        if fence is not None:
-            out.append(line)
-            if line.strip().startswith(fence):
-                fence = None
-            continue
-        opening = FENCE.match(line)
-        if opening:
-            flush()
-            fence = opening.group(1)[:3]
-            out.append(line)
-            continue
-        prose.append(line)
-    flush()
-    return "".join(out).lstrip("\n")
+    return outside_fences(markdown, cleaned).lstrip("\n")

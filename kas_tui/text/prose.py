@@ -8,6 +8,7 @@ is plain text a description can be made from.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -147,6 +148,33 @@ def inline_text(text: str) -> str:
         text = text.replace("&nbsp;", " ").replace("&amp;", "&").replace("&lt;", "<")
         text = text.replace("&gt;", ">").replace("&quot;", '"').replace("&#39;", "'")
     return _SPACES.sub(" ", text).strip()
+
+
+def fenced_lines(text: str) -> Iterator[tuple[bool, str]]:
+    """Each line of ``text``, its line break kept, and whether it belongs to a fenced
+    code block (its fences too): what a page shows as code, not as its words."""
+    fence: str | None = None
+    for line in text.splitlines(keepends=True):
+        if fence is not None:
+            if line.strip().startswith(fence):
+                fence = None
+            yield True, line
+            continue
+        opening = FENCE.match(line)
+        if opening:
+            fence = opening.group(1)[:3]
+            yield True, line
+            continue
+        yield False, line
+
+
+def outside_fences(text: str, change: Callable[[str], str]) -> str:
+    """``text`` with ``change`` made to each run of lines outside fenced code blocks."""
+    out = []
+    for code, run in itertools.groupby(fenced_lines(text), key=lambda pair: pair[0]):
+        lines = "".join(line for _code, line in run)
+        out.append(lines if code else change(lines))
+    return "".join(out)
 
 
 def _outside_code(text: str, change: Callable[[str], str]) -> str:

@@ -32,7 +32,7 @@ from kas_tui.features.importing.includes import IncludeProblem, rebase_links
 from kas_tui.features.importing.js_literals import blank_js
 from kas_tui.features.importing.toc_formats import load_lined
 from kas_tui.text.mdx import without_module_code
-from kas_tui.text.prose import FENCE
+from kas_tui.text.prose import fenced_lines
 
 Read = Callable[[str], "str | None"]
 #: A default import of a Markdown file: ``import Beta from '/snippets/beta.mdx';``.
@@ -57,16 +57,8 @@ def component_imports(text: str) -> dict[str, str]:
     if "import" not in text:
         return {}
     found: dict[str, str] = {}
-    fence: str | None = None
-    for line in text.split("\n"):  # an import shown in a code example imports nothing
-        if fence is not None:
-            fence = None if line.strip().startswith(fence) else fence
-            continue
-        opening = FENCE.match(line)
-        if opening:
-            fence = opening.group(1)[:3]
-            continue
-        match = _IMPORT.match(line.rstrip("\r")) if line.startswith("import") else None
+    for code, line in fenced_lines(text):  # an import shown in a code example imports nothing
+        match = None if code or not line.startswith("import") else _IMPORT.match(line.rstrip())
         if match:
             found[match.group("name")] = match.group("path").strip()
     return found
@@ -186,30 +178,21 @@ class _Components:
         """``text`` of ``chain[-1]`` with its tags replaced; ``at``: the line in the page
         of the outermost tag (for a file a page shows), else ``None``."""
         out: list[str] = []
-        fence: str | None = None
-        for number, line in enumerate(text.split("\n"), start=1):
-            if fence is not None:
-                out.append(line)
-                if line.strip().startswith(fence):
-                    fence = None
-                continue
-            opening = FENCE.match(line)
-            if opening:
-                fence = opening.group(1)[:3]
-                out.append(line)
-                continue
-            tag = _TAG.match(line)
+        for number, (code, ended) in enumerate(fenced_lines(text), start=1):
+            line = ended.rstrip("\n")
+            tag = None if code else _TAG.match(line)
             written = imports.get(tag.group("name")) if tag else None
             body = None
             if tag is not None and written is not None:
                 where = at if at is not None else number
                 body = self.body(written, tag.group("name"), chain, where)
             if tag is None or body is None:
-                out.append(line)
+                out.append(ended)
                 continue
             indent = tag.group("indent")
-            out += [indent + x if x.strip() else "" for x in body.strip("\n").split("\n")]
-        return "\n".join(out)
+            shown = [indent + x if x.strip() else "" for x in body.strip("\n").split("\n")]
+            out.append("\n".join(shown) + ended[len(line) :])
+        return "".join(out)
 
     def body(self, written: str, name: str, chain: tuple[str, ...], where: int) -> str | None:
         """The text the tag of ``name`` stands for, or ``None`` (with a problem)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from kas_tui.text.prose import FENCE
+from kas_tui.text.prose import outside_fences
 
 #: An attribute naming a link in a tag: ``href="x"``, ``href='x'``, ``href={"x"}``.
 _ATTRIBUTE = re.compile(
@@ -29,30 +29,7 @@ def rewrite_tag_links(text: str, change: Callable[[str], str | None]) -> str:
     span lines (``<Card\n  title="React"\n  href="/docs/react"\n>``)."""
     if "href" not in text and "src" not in text:
         return text
-    out: list[str] = []
-    prose: list[str] = []
-    fence: str | None = None
-
-    def flush() -> None:
-        if prose:
-            out.append(_ATTRIBUTE.sub(lambda m: _swap(m, change), "".join(prose)))
-            prose.clear()
-
-    for line in text.splitlines(keepends=True):
-        if fence is not None:
-            out.append(line)
-            if line.strip().startswith(fence):
-                fence = None
-            continue
-        opening = FENCE.match(line)
-        if opening:
-            flush()
-            fence = opening.group(1)[:3]
-            out.append(line)
-            continue
-        prose.append(line)
-    flush()
-    return "".join(out)
+    return outside_fences(text, lambda prose: _ATTRIBUTE.sub(lambda m: _swap(m, change), prose))
 
 
 def _swap(match: re.Match[str], change: Callable[[str], str | None]) -> str:
