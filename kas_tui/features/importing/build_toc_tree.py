@@ -94,7 +94,10 @@ class TocTreeMixin:
         listed = sorted((e for e in entries if e.path in first), key=lambda e: order[first[e.path]])
         groups: list[tuple[str | None, list[index_layout.NewEntry]]] = []
         for entry in listed:
-            above = list(around.get(entry.path) or sections.get(first[entry.path], ()))
+            # a bundle stands under the sections all its pages share (none: under none)
+            above = list(
+                around[entry.path] if entry.path in around else sections.get(first[entry.path], ())
+            )
             if own in above:
                 above = above[above.index(own) + 1 :]
             if entry.is_bundle and info[entry.path][0] in above:

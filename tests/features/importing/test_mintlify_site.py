@@ -508,3 +508,66 @@ def test_an_overfull_folder_splits_by_the_sites_own_groups(tmp_path: Path) -> No
     pkg = Package(tmp_path / "kb")
     pkg.load()
     assert all(p.startswith("help-center/") for p in pkg.documents if p.startswith("help-"))
+
+
+def test_a_bundle_spanning_tabs_stands_under_no_one_group(tmp_path: Path) -> None:
+    # dub: docs/ holds the Developer Docs, API Reference and Webhooks tabs; its root entry
+    # stood under "## GETTING STARTED", the group of its first page
+    nav = {
+        "tabs": [
+            {
+                "tab": "Developer Docs",
+                "groups": [
+                    {"group": "GETTING STARTED", "pages": ["docs/introduction", "docs/quickstart"]},
+                    {
+                        "group": "CONCEPTS",
+                        "pages": ["docs/concepts/links", "docs/concepts/analytics"],
+                    },
+                ],
+            },
+            {
+                "tab": "API Reference",
+                "groups": [
+                    {
+                        "group": "Links",
+                        "pages": ["docs/api/create", "docs/api/list", "docs/api/get"],
+                    }
+                ],
+            },
+            {
+                "tab": "Webhooks",
+                "groups": [
+                    {"group": "Events", "pages": ["docs/hooks/a", "docs/hooks/b", "docs/hooks/c"]}
+                ],
+            },
+            {
+                "tab": "Help Center",
+                "groups": [{"group": "Basics", "pages": ["help/one", "help/two", "help/three"]}],
+            },
+        ]
+    }
+    files: dict[str, str | bytes] = {
+        "docs.json": json.dumps(
+            {"$schema": "https://mintlify.com/docs.json", "name": "Dub", "navigation": nav}
+        )
+    }
+    for name in (
+        "introduction",
+        "quickstart",
+        "concepts/links",
+        "concepts/analytics",
+        "api/create",
+        "api/list",
+        "api/get",
+        "hooks/a",
+        "hooks/b",
+        "hooks/c",
+    ):
+        files[f"docs/{name}.mdx"] = page(name.replace("/", " ").title())
+    for name in ("one", "two", "three"):
+        files[f"help/{name}.mdx"] = page(f"Help article {name}")
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    text = (tmp_path / "kb" / "index.md").read_text("utf-8")
+    assert "## GETTING STARTED" not in text
+    assert text.index("](docs/)") < text.index("## ")  # above every section
