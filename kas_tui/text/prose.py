@@ -30,14 +30,24 @@ CODE_ELEMENTS = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.IGNORECASE 
 #: A link reference definition (``[LF-Japan]: <https://...>``): where a link leads.
 _REF_DEFINITION = re.compile(r"\[[^\]]+\]:\s*\S")
 #: A Hugo shortcode: a template call the site renders (``{{% param title %}}``,
-#: ``{{< figure src="x.png" >}}``), no words of the page.
-_SHORTCODE = re.compile(r"\{\{[<%].*?[%>]\}\}")
+#: ``{{< figure src="x.png" >}}``), or a Liquid tag, as GitBook and Jekyll write them
+#: (``{% hint style="info" %}``, ``{% endtabs %}``): no words of the page.
+_SHORTCODE = re.compile(r"\{\{[<%].*?[%>]\}\}|\{%-?\s*[A-Za-z][\w-]*\b.*?-?%\}")
 _INLINE_ATTRS = re.compile(rf"\{{:?\s*{_ATTR}(?:\s+{_ATTR})*\s*\}}")
 #: A pymdownx.blocks line, ``/// note | Title`` or ``//// tab | Python 3.10+``, and its
 #: closing ``///``: a callout's body is no description, as ``!!! note``'s is not; a
 #: tab's or a ``details``' body is the page's own text.
 _BLOCK = re.compile(r"^(/{3,})[ \t]*([\w-]*)")
 _TEXT_BLOCKS = frozenset({"tab", "html", "details", "define", ""})
+#: A GitBook (Liquid) block's opening or closing line, ``{% hint style="info" %}``,
+#: ``{% endhint %}``: a hint's body is a callout's, no description; a tab's, a
+#: step's, a column's are the page's own text.
+_LIQUID_BLOCK = re.compile(r"^\{%-?\s*(end)?([A-Za-z][\w-]*)\b.*?-?%\}$")
+_LIQUID_PAIRED = frozenset(
+    {"hint", "tabs", "tab", "stepper", "step", "columns", "column", "content-ref", "code"}
+    | {"comment", "openapi", "openapi-operation", "swagger", "updates", "update"}
+)
+_LIQUID_CALLOUTS = frozenset({"hint", "comment", "openapi", "openapi-operation", "swagger"})
 
 
 def heading_text(raw: str) -> str:
@@ -232,6 +242,17 @@ def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
                 blocks_open.pop()  # its closing line
             else:
                 blocks_open.append((slashes, kind in _TEXT_BLOCKS))
+            continue
+        liquid = _LIQUID_BLOCK.match(stripped) if stripped.startswith("{%") else None
+        if liquid and liquid.group(2).lower() in _LIQUID_PAIRED:
+            yield from flush()
+            key = "{%" + liquid.group(2).lower()
+            if liquid.group(1):  # {% endhint %}: the block it closes, and any left open in it
+                if any(k == key for k, _text in blocks_open):
+                    while blocks_open and blocks_open.pop()[0] != key:
+                        pass
+            else:
+                blocks_open.append((key, liquid.group(2).lower() not in _LIQUID_CALLOUTS))
             continue
         if blocks_open and not blocks_open[-1][1]:
             continue  # a callout's body

@@ -71,7 +71,7 @@ from kas_tui.features.importing.source_meta import (
     is_toc_file,
     site_config_above,
 )
-from kas_tui.features.importing.source_walk import walk_source
+from kas_tui.features.importing.source_walk import GITBOOK, walk_source
 from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.features.importing.toc_docsets import with_other_tocs
 from kas_tui.features.importing.toc_formats import SERVED_AS_IS
@@ -344,6 +344,7 @@ class _Builder(
             asset = Path(rel).suffix.lower() in ASSET_EXTS or is_furniture(inner)
             asset = asset or is_site_config(inner) or is_source_code(rel)
             asset = asset or in_include_folder(rel) or is_partial(rel) or self._template(rel)
+            asset = asset or GITBOOK in rel.split("/")[:-1]  # a GitBook space's uploads
             (assets if asset else documents).append(rel)
         if not documents:
             raise BuildError(

@@ -198,7 +198,8 @@ class SiteLinksMixin:
                 found = candidate if candidate in self.docs else self._loose_match(candidate)
                 if found in self.docs:
                     return found
-            return None
+            inside = self.toc.docs_dir + "/" if self.toc is not None and self.toc.docs_dir else ""
+            return self._moved_page(joined.removeprefix(inside))  # GitBook's redirects
         stem = posixpath.splitext(doc.source)[0]
         if self.toc.kind in _BARE:  # where it is served: Nextra's app/guide/page.mdx at guide
             served = self._served_paths().get(doc.source)

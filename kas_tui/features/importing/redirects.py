@@ -37,6 +37,7 @@ from kas_tui.features.importing.toc_formats import URL, load_lined
 from kas_tui.features.importing.toc_mintlify import mintlify_data
 from kas_tui.features.importing.toc_nextra import CONFIG_NAMES as NEXT_CONFIGS
 from kas_tui.features.importing.toc_starlight import is_astro_config
+from kas_tui.features.importing.toc_wiki import GITBOOK_CONFIG, gitbook_config
 
 Read = Callable[[str], "str | None"]
 #: How many moves a link is followed through (a loop ends there).
@@ -124,6 +125,13 @@ def redirect_map(files: Collection[str], read: Read, toc: Any) -> Moves:
         if name == "_redirects":
             moved.update(_netlify(read(rel) or ""))
             patterns += _patterns(_netlify_lines(read(rel) or "", patterns=True))
+        elif rel == GITBOOK_CONFIG:  # a GitBook space's: old path -> its page's file
+            moves = gitbook_config(read, files).get("redirects")
+            moved.update(
+                _pairs(
+                    (str(k), str(v)) for k, v in (moves.items() if isinstance(moves, dict) else [])
+                )
+            )
         elif name.startswith(".openpublishing.redirection") and name.endswith(".json"):
             moved.update(_docfx(read(rel) or ""))
     config = getattr(toc, "file", "") or ""

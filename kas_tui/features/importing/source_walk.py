@@ -1,7 +1,8 @@
 """What a build reads from its source folder: every regular file, in a stable order.
 
-Hidden files and folders are left out (but a wiki's ``.attachments``, and a VitePress
-site's ``.vitepress/config.*``, read for its sidebar), and so are the
+Hidden files and folders are left out (but a wiki's ``.attachments``, a GitBook
+space's ``.gitbook`` (its uploaded images), and a VitePress site's
+``.vitepress/config.*``, read for its sidebar), and so are the
 output folder, symlinked folders and an editor's or merge's leftover copies
 (``page.md~``, ``page.md~master``, ``page.md.orig``: :func:`leftover_copy`); a named pipe, socket or device is never opened,
 and a symlink leaving the source is never followed: each is a note naming the file,
@@ -17,11 +18,14 @@ from pathlib import Path
 from kas_tui.core.fileio import path_kind
 from kas_tui.core.store import os_reason
 from kas_tui.features.importing.toc_vitepress import CONFIG_NAMES as VITEPRESS_CONFIGS
-from kas_tui.features.importing.toc_wiki import ATTACHMENTS, ORDER
+from kas_tui.features.importing.toc_wiki import ATTACHMENTS, GITBOOK_CONFIG, ORDER
 from kas_tui.text.wording import visible
 
 #: The folder of a VitePress site's config.
 VITEPRESS = ".vitepress"
+#: The folder a GitBook space keeps its uploaded files (``assets/``) and reusable
+#: blocks (``includes/``) in, which its pages show.
+GITBOOK = ".gitbook"
 
 
 def leftover_copy(name: str) -> bool:
@@ -66,13 +70,13 @@ def walk_source(source: Path, out: Path, notes: list[str]) -> tuple[list[str], l
         dirs[:] = sorted(
             d
             for d in dirs
-            if (not d.startswith(".") or d == ATTACHMENTS)
+            if (not d.startswith(".") or d in (ATTACHMENTS, GITBOOK))
             and os.path.abspath(here / d) != str(out)
             and not (here / d).is_symlink()
         )
         for name in sorted(files):
-            if name == ORDER:  # an Azure DevOps wiki's page order: read, not built
-                orders.append((here / name).relative_to(source).as_posix())
+            if name == ORDER or (name == GITBOOK_CONFIG and here == source):
+                orders.append((here / name).relative_to(source).as_posix())  # read, not built
             if name.startswith("."):
                 continue
             path = here / name

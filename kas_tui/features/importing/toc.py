@@ -69,6 +69,7 @@ from kas_tui.features.importing.toc_wiki import (
     SIDEBAR,
     SUMMARY,
     azure_order_roots,
+    gitbook_root,
     summary_roots,
     wiki_sidebar_roots,
 )
@@ -483,6 +484,7 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
         found = summary_roots(path, text, reader.files, reader.problems, TocNode)
         home = posixpath.dirname(path)
         book = posixpath.join(posixpath.dirname(home), "book.toml") in reader.files
+        book = book or (home != "" and gitbook_root(read, reader.files) == home)
         return (
             None
             if not found

@@ -20,6 +20,8 @@ from collections.abc import Callable, Collection
 from typing import Any
 from urllib.parse import unquote
 
+import yaml
+
 from kas_tui.features.importing.toc_formats import MARKDOWN_PAGES, MD_HEADING, URL
 
 #: The sidebar's file name (compared in lower case).
@@ -89,6 +91,32 @@ def wiki_sidebar_roots(
 
 #: mdBook's and GitBook's table of contents (compared in lower case).
 SUMMARY = "summary.md"
+#: A GitBook space's config in its repository: the folder its pages are in (``root``)
+#: and its map of moved pages (``redirects``).
+GITBOOK_CONFIG = ".gitbook.yaml"
+
+
+def gitbook_config(read: Callable[[str], str | None], files: Collection[str]) -> dict[str, Any]:
+    """The source's ``.gitbook.yaml`` (at its root) as data; ``{}`` without one."""
+    if GITBOOK_CONFIG not in files:
+        return {}
+    try:
+        data = yaml.safe_load(read(GITBOOK_CONFIG) or "")
+    except yaml.YAMLError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def gitbook_root(read: Callable[[str], str | None], files: Collection[str]) -> str | None:
+    """The folder a GitBook space's pages are in (``root: ./docs/`` is ``docs``, the
+    source's own is ""), ``None`` without a ``.gitbook.yaml``."""
+    if GITBOOK_CONFIG not in files:
+        return None
+    root = gitbook_config(read, files).get("root")
+    folder = posixpath.normpath(str(root).strip().strip("/")) if isinstance(root, str) else "."
+    return "" if folder in (".", "") or folder.startswith("..") else folder
+
+
 #: The title mdBook writes above its summary, which names no part of the book.
 _SUMMARY_TITLES = frozenset({"summary", "table of contents", "contents"})
 

@@ -1,0 +1,91 @@
+"""A GitBook space synced to a repository, as BeefreeSDK/beefree-sdk-docs and
+AxonIQ/reference-guide keep theirs: ``.gitbook.yaml`` (the pages' ``root``, a map of
+moved pages), ``SUMMARY.md``, the uploaded images and specs in the hidden
+``.gitbook/assets/``, and GitBook's blocks (``{% hint %}``, ``{% tabs %}``, ``{% embed
+%}``) in the pages.
+
+Built before, every image in ``.gitbook/assets`` was missing (a hidden folder: 28 of
+beefree's 44 broken links, 19 of axon's 26), a page opening with a hint was described
+by it ("Please note that ... paid plans. {% endhint %}"), and links to moved pages were
+broken."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from kas_tui.core.package import Package
+from kas_tui.features.check import check
+from kas_tui.features.importing.build import build
+from tests.helpers.build_sources import source_files, write_sources
+
+NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
+GITBOOK_YAML = """\
+root: ./docs/
+
+redirects:
+  configuration-parameters: getting-started/configuration.md
+"""
+SUMMARY = """\
+# Table of contents
+
+* [Introduction](README.md)
+
+## Getting Started
+
+* [Installation](getting-started/installation.md)
+* [Configuration](getting-started/configuration.md)
+* [Services options](getting-started/services-options.md)
+"""
+
+
+def gitbook_like() -> dict[str, str | bytes]:
+    return {
+        ".gitbook.yaml": GITBOOK_YAML,
+        "README.md": "# Beefree SDK docs (the repository's README)\n\nEdit in GitBook.\n",
+        "docs/SUMMARY.md": SUMMARY,
+        "docs/README.md": "# Introduction\n\nBeefree SDK embeds an email builder in your app.\n",
+        "docs/getting-started/installation.md": (
+            "# Installation\n\nInstall the SDK, then read the [parameters](../configuration-parameters).\n\n"
+            "![The builder](../.gitbook/assets/builder.png)\n\n"
+            '{% embed url="https://www.youtube.com/watch?v=abc" %}\n'
+        ),
+        "docs/getting-started/configuration.md": (
+            '# Configuration\n\n{% tabs %}\n{% tab title="JavaScript" %}\n'
+            "Pass a config object to the builder.\n{% endtab %}\n{% endtabs %}\n"
+        ),
+        "docs/getting-started/services-options.md": (
+            '# Services options\n\n{% hint style="info" %}\nPlease note that server-side '
+            "configurations are only available on paid plans.\n{% endhint %}\n\n"
+            "Services options turn the builder's media, layout and personalization features on "
+            "or off.\n"
+        ),
+        "docs/.gitbook/assets/builder.png": b"\x89PNG\r\n\x1a\nfake",
+        "docs/.gitbook/assets/sms-endpoint.yaml": "openapi: 3.0.0\npaths: {}\n",
+    }
+
+
+def test_a_gitbook_space_builds_with_its_uploads_and_blocks(tmp_path: Path) -> None:
+    result = build(
+        write_sources(tmp_path / "src", gitbook_like()), tmp_path / "kb", now=NOW, workers=1
+    )
+    assert result.errors == 0, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    # the pages of its root only; the uploads are files, the README outside the root too
+    assert sorted(pkg.documents) == [
+        "getting-started/configuration.md",
+        "getting-started/installation.md",
+        "getting-started/services-options.md",
+        "readme.md",
+    ]
+    services = pkg.documents["getting-started/services-options.md"]
+    assert services.meta["description"].startswith("Services options turn the builder")
+    assert "{%" not in services.meta["description"]
+    # the image in .gitbook/assets and the moved page's old address lead somewhere
+    broken = [f.message for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+    assert broken == [], broken
+    kept = source_files(tmp_path / "kb")
+    assert any(p.endswith("builder.png") for p in kept)
+    assert any(p.endswith("sms-endpoint.yaml") for p in kept)
+    assert not any(p.endswith(".gitbook.yaml") for p in kept)
