@@ -100,8 +100,9 @@ class TocTreeMixin:
             )
             if own in above:
                 above = above[above.index(own) + 1 :]
-            if entry.is_bundle and info[entry.path][0] in above:
-                above = above[: above.index(info[entry.path][0])]
+            folded = [a.casefold() for a in above]  # "Technical Documentation" names it too
+            if entry.is_bundle and info[entry.path][0].casefold() in folded:
+                above = above[: folded.index(info[entry.path][0].casefold())]
             heading = above[-1] if above else None
             group = next((g for g in groups if g[0] == heading), None)
             if group is None:

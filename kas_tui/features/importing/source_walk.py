@@ -17,6 +17,7 @@ from pathlib import Path
 
 from kas_tui.core.fileio import path_kind
 from kas_tui.core.store import os_reason
+from kas_tui.features.importing.toc_mkdocs_pages import PAGES_FILE
 from kas_tui.features.importing.toc_vitepress import CONFIG_NAMES as VITEPRESS_CONFIGS
 from kas_tui.features.importing.toc_wiki import ATTACHMENTS, GITBOOK_CONFIG, ORDER
 from kas_tui.text.wording import visible
@@ -75,7 +76,7 @@ def walk_source(source: Path, out: Path, notes: list[str]) -> tuple[list[str], l
             and not (here / d).is_symlink()
         )
         for name in sorted(files):
-            if name == ORDER or (name == GITBOOK_CONFIG and here == source):
+            if name in (ORDER, PAGES_FILE) or (name == GITBOOK_CONFIG and here == source):
                 orders.append((here / name).relative_to(source).as_posix())  # read, not built
             if name.startswith("."):
                 continue

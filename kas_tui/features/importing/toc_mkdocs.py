@@ -5,7 +5,9 @@ Its entries are ``"page.md"``, ``{"Title": "page.md"}`` and ``{"Section": [...]}
 paths relative to ``docs_dir`` (the file's own, else the one its ``INHERIT`` chain or
 a sibling ``mkdocs*.yml`` sets, else ``docs``), itself relative to the config's folder.
 ``!!python/name:...`` and other unknown tags read as ``None``. The theme's
-``custom_dir`` is a folder of templates, no pages.
+``custom_dir`` is a folder of templates, no pages. A site's config without a ``nav``
+has the navigation MkDocs (or its awesome-pages plugin) makes of the pages folder
+(:mod:`.toc_mkdocs_pages`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from kas_tui.features.importing.toc_formats import URL, load_lined, short
+from kas_tui.features.importing.toc_mkdocs_pages import folder_nav
 
 #: An MkDocs config's name (``mkdocs.yml``, ``mkdocs-nav.yml``, ``mkdocs.insiders.yml``).
 MKDOCS = re.compile(r"mkdocs[\w.-]*\.ya?ml", re.IGNORECASE)
@@ -36,8 +39,9 @@ def mkdocs_nav(
 ) -> tuple[list[Any], str, tuple[str, ...]] | None:
     """The ``nav`` of the MkDocs config ``text`` (the file ``path``) as nodes made by
     ``node(title, path, children, line)``, its pages folder and its theme's folders;
-    ``None`` when it holds no ``nav``. A nav that cannot be read is said, and reads as
-    no nodes."""
+    without a ``nav``, the folders' (:func:`.toc_mkdocs_pages.folder_nav`); ``None``
+    when it configures no site. A nav that cannot be read is said, and reads as no
+    nodes."""
     data, error = load_lined(text)
     if error is not None:
         if re.search(r"^nav\s*:", text, re.MULTILINE):
@@ -47,8 +51,10 @@ def mkdocs_nav(
             )
             return [], "", ()
         return None
-    if not isinstance(data, dict) or "nav" not in data:
+    if not isinstance(data, dict) or ("nav" not in data and not _site_config(data)):
         return None
+    if "nav" not in data and _nav_beside(path, read, files):
+        return None  # Textual's mkdocs-common.yml: the nav is in mkdocs-nav.yml beside it
     folder = posixpath.dirname(path)
     docs_dir = _docs_dir(path, data, read, files)
     base = posixpath.normpath(posixpath.join(folder, docs_dir))
@@ -59,6 +65,16 @@ def mkdocs_nav(
         )
         return [], "", ()
     base = "" if base == "." else base
+    theme = data.get("theme")
+    custom = theme.get("custom_dir") if isinstance(theme, dict) else None
+    themes: tuple[str, ...] = ()
+    if isinstance(custom, str) and custom.strip():
+        inside = posixpath.normpath(posixpath.join(folder, custom.strip()))
+        themes = (inside,) if inside != "." and not inside.startswith("..") else ()
+    if "nav" not in data:  # MkDocs' own navigation of the pages folder, or awesome-pages'
+        awesome = any("awesome-pages" in str(p) for p in _plugins(data))
+        roots = folder_nav(base, files, read, problems, node, awesome=awesome)
+        return (roots, base, themes) if roots else None  # no pages there: not this site
     nav = data["nav"]
     if not isinstance(nav, list):
         problems.append(
@@ -66,13 +82,33 @@ def mkdocs_nav(
             "not read; write it as a list of pages and sections"
         )
         return [], base, ()
-    theme = data.get("theme")
-    custom = theme.get("custom_dir") if isinstance(theme, dict) else None
-    themes: tuple[str, ...] = ()
-    if isinstance(custom, str) and custom.strip():
-        inside = posixpath.normpath(posixpath.join(folder, custom.strip()))
-        themes = (inside,) if inside != "." and not inside.startswith("..") else ()
     return _Nav(path, base, files, problems, node).items(nav), base, themes
+
+
+def _nav_beside(path: str, read: Callable[[str], str | None], files: Collection[str]) -> bool:
+    """Whether another MkDocs config beside ``path`` holds a ``nav``."""
+    folder = posixpath.dirname(path)
+    for other in files:
+        if other != path and posixpath.dirname(other) == folder and is_mkdocs_config(other):
+            data = _safe(read(other))
+            if isinstance(data, dict) and "nav" in data:
+                return True
+    return False
+
+
+def _plugins(data: dict[str, Any]) -> list[Any]:
+    plugins = data.get("plugins")
+    if isinstance(plugins, dict):
+        return list(plugins)
+    if isinstance(plugins, list):
+        return [next(iter(p)) if isinstance(p, dict) and p else p for p in plugins]
+    return []
+
+
+def _site_config(data: dict[str, Any]) -> bool:
+    """Whether a config without a ``nav`` configures a site (``site_name``, as MkDocs
+    requires), rather than being another tool's file named alike."""
+    return isinstance(data.get("site_name"), str) and bool(data["site_name"].strip())
 
 
 def _docs_dir(
