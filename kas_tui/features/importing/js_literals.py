@@ -15,8 +15,11 @@ _JS_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", 
 
 #: A string literal (single or double quotes, escapes inside), its text in group 2.
 _STRING = re.compile(r"""(['"])((?:\\.|(?!\1)[^\\\n])*)\1""")
-#: Where a config module's object opens: ``defineConfig({`` or ``export default {``.
-CONFIG_OBJECT = re.compile(r"\bdefineConfig\s*\(\s*\{|\bexport\s+default\s*\{")
+#: Where a config module's object opens: ``defineConfig({``, a theme's
+#: ``defineConfigWithTheme<ThemeConfig>({`` (vuejs/docs) or ``export default {``.
+CONFIG_OBJECT = re.compile(
+    r"\bdefineConfig\w*\s*(?:<[^<>()]*>)?\s*\(\s*\{|\bexport\s+default\s*\{"
+)
 
 
 def string_option(code: str, opened: int, key: str) -> str | None:
@@ -114,8 +117,8 @@ def js_option(bare: str, opened: int, key: str) -> int | None:
                 return None
         elif depth == 1 and char == key[0] and bare[at - 1] in " \t\n{,":
             found = pattern.match(bare, at)
-            if found:
-                return found.end()
+            if found:  # a shorthand's value is its name
+                return found.end() if found.end() > at + len(key) else at
     return None
 
 

@@ -159,3 +159,28 @@ def test_a_site_beside_a_scaffold_with_its_pages_in_an_english_folder(tmp_path: 
     ]
     assert (tmp_path / "kb" / "assets" / "public" / "logo.svg").is_file()
     assert (tmp_path / "kb" / "index.md").read_text("utf-8").splitlines()[3] == "# VitePress"
+
+
+def test_a_themes_config_with_its_sidebar_in_an_exported_const(tmp_path: Path) -> None:
+    # vuejs/docs: `export default defineConfigWithTheme<ThemeConfig>({ ... themeConfig:
+    # { nav, sidebar, ... } })` with `export const sidebar: ThemeConfig['sidebar'] = {...}`;
+    # built before, the config was not found (598 broken links, a "Src" bundle)
+    config = (
+        "import { defineConfigWithTheme } from 'vitepress'\n"
+        "export const sidebar: ThemeConfig['sidebar'] = {\n"
+        "  '/guide/': [\n    { text: 'Essentials', items: [{ text: 'Introduction', link: '/guide/introduction' }] },\n  ],\n"
+        "}\n"
+        "export default defineConfigWithTheme<ThemeConfig>({\n"
+        "  srcDir: 'src',\n  title: 'Vue.js',\n  themeConfig: {\n    nav,\n    sidebar,\n  },\n})\n"
+    )
+    files = {
+        ".vitepress/config.ts": config,
+        "src/index.md": page("Vue.js"),
+        "src/guide/introduction.md": page("Introduction"),
+        "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+    }
+    toc = read_toc(".vitepress/config.ts", files.get, set(files))
+    assert toc is not None and toc.docs_dir == "src"
+    assert [(n.title, [c.title for c in n.children]) for n in toc.roots] == [
+        ("Guide", ["Essentials"])
+    ]
