@@ -17,9 +17,7 @@ _JS_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", 
 _STRING = re.compile(r"""(['"])((?:\\.|(?!\1)[^\\\n])*)\1""")
 #: Where a config module's object opens: ``defineConfig({``, a theme's
 #: ``defineConfigWithTheme<ThemeConfig>({`` (vuejs/docs) or ``export default {``.
-CONFIG_OBJECT = re.compile(
-    r"\bdefineConfig\w*\s*(?:<[^<>()]*>)?\s*\(\s*\{|\bexport\s+default\s*\{"
-)
+CONFIG_OBJECT = re.compile(r"\bdefineConfig\w*\s*(?:<[^<>()]*>)?\s*\(\s*\{|\bexport\s+default\s*\{")
 
 
 def string_option(code: str, opened: int, key: str) -> str | None:

@@ -59,8 +59,8 @@ def component_imports(text: str) -> dict[str, str]:
     found: dict[str, str] = {}
     for code, line in fenced_lines(text):  # an import shown in a code example imports nothing
         match = None if code or not line.startswith("import") else _IMPORT.match(line.rstrip())
-        if match:
-            found[match.group("name")] = match.group("path").strip()
+        if match:  # a JavaScript string: "./\_steps.md" is "./_steps.md" (react-native-website)
+            found[match.group("name")] = re.sub(r"\\(.)", r"\1", match.group("path").strip())
     return found
 
 

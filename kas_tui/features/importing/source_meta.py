@@ -308,6 +308,7 @@ def site_about(
     names += sorted(f for f in files if f.count("/") == 1)  # a site kept in website/
     names += sorted(f for f in files if f.startswith("config/_default/"))  # Hugo's
     names += sorted(f for f in files if is_vitepress_config(f) and f.count("/") <= 2)
+    names += sorted(f for f in files if f.endswith("/source/conf.py") and f.count("/") == 2)
     names += sorted(f for f in files if f in _NEXT_LAYOUTS and f.count("/") == 2)  # src/app/
     for rel in names:
         found = _config_about(rel.rsplit("/", 1)[-1].lower(), rel, read)

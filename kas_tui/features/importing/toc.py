@@ -34,6 +34,7 @@ import posixpath
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from kas_tui.features.importing.source_meta import is_furniture
 from kas_tui.features.importing.toc_docfx import DocfxReader
 from kas_tui.features.importing.toc_docsify import (
     alias_said,
@@ -98,6 +99,8 @@ TOC_NAMES = frozenset(
 )
 #: Sites whose sidebar is their folders, each titled by its own meta file.
 _FOLDER_SITES = frozenset({"nextra", "fumadocs"})
+#: Pages a TOC may list that a build would otherwise keep as furniture (a README).
+_MARKDOWN = (".md", ".mdx", ".markdown")
 #: Where Docusaurus keeps its docs' earlier versions, beside the current ones.
 _VERSIONED = frozenset({"versioned_docs", "versioned_sidebars"})
 
@@ -144,11 +147,16 @@ class Toc:
 
     def served_pages(self, paths: Iterable[str]) -> set[str]:
         """Those of ``paths`` the site serves as pages though they are a repository's
-        furniture elsewhere: a Docsify site's ``README.md``, its home page."""
-        if self.kind != "docsify":
-            return set()
+        furniture elsewhere: the Markdown files its TOC lists (a GitBook space's
+        ``README.md``, its "Introduction"), a Docsify site's ``README.md``, its home."""
+        listed = self.order()
         home = posixpath.join(self.docs_dir, "") if self.docs_dir else ""
-        return {p for p in paths if p.lower() == f"{home}readme.md".lower()}
+        return {
+            p
+            for p in paths
+            if (p in listed and p.lower().endswith(_MARKDOWN) and is_furniture(p))
+            or (self.kind == "docsify" and p.lower() == f"{home}readme.md".lower())
+        }
 
     def earlier_versions(self, paths: Iterable[str]) -> tuple[set[str], str]:
         """Those of ``paths`` that are the docs' earlier versions, published beside the
@@ -382,6 +390,8 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
                 f.count("/") == base + depth
                 or (not depth and f.startswith(f"{wrapper}config/_default/"))  # Hugo's
                 or (f.count("/") == base + depth + 1 and is_vitepress_config(f))
+                # Sphinx's docs/source/conf.py (sphinx-quickstart's separate source dir)
+                or (depth and f.count("/") == base + 2 and f.endswith("/source/conf.py"))
             )
         )
         if depth and len({posixpath.dirname(f) for f in found}) != 1:

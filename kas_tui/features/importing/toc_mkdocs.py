@@ -72,7 +72,10 @@ def mkdocs_nav(
         inside = posixpath.normpath(posixpath.join(folder, custom.strip()))
         themes = (inside,) if inside != "." and not inside.startswith("..") else ()
     if "nav" not in data:  # MkDocs' own navigation of the pages folder, or awesome-pages'
-        awesome = any("awesome-pages" in str(p) for p in _plugins(data))
+        awesome = any("awesome-pages" in str(p) for p in _plugins(data)) or any(
+            f.startswith(f"{base}/" if base else "") and posixpath.basename(f) == ".pages"
+            for f in files
+        )  # a wrapper plugin (TechDocs') may bring awesome-pages in: its .pages files say so
         roots = folder_nav(base, files, read, problems, node, awesome=awesome)
         return (roots, base, themes) if roots else None  # no pages there: not this site
     nav = data["nav"]

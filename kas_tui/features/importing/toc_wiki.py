@@ -32,6 +32,10 @@ _WIKI_LINK = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")
 _MD_LINK = re.compile(r"\[([^\]]*)\]\(\s*<?([^)\s>]*)>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
 _WIKI_ADDRESS = re.compile(r"^(?:https?:)?//[^/]+/[^/]+/[^/]+/wiki/([^?#]+)", re.IGNORECASE)
 _EMPHASIS = re.compile(r"(\*\*|__|\*|_|`)(.+?)\1")
+#: An HTML tag in a sidebar line (an anchor GitBook writes into its headings).
+_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+#: A Markdown backslash escape of ASCII punctuation (``\_``).
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
 def page_key(name: str) -> str:
@@ -160,8 +164,8 @@ def _entry(label: str) -> tuple[str, str | None]:
         text, page = wiki.group(1).strip(), (wiki.group(2) or wiki.group(1)).strip()
         return text, page.split("#", 1)[0].strip() or None  # [[Page#Section]]: the page
     link = _MD_LINK.search(label)
-    if link:
-        text, href = link.group(1).strip(), link.group(2).strip()
+    if link:  # a Markdown escape is the character it escapes ("error\_001.md")
+        text, href = _unescape(link.group(1).strip()), _unescape(link.group(2).strip())
         address = _WIKI_ADDRESS.match(href)
         if address:
             return text, unquote(address.group(1)).rstrip("/")
@@ -172,7 +176,13 @@ def _entry(label: str) -> tuple[str, str | None]:
 
 
 def _plain(label: str) -> str:
-    return _EMPHASIS.sub(r"\2", label).strip(" :")
+    """A line's words: no emphasis marks, no HTML tag (GitBook's heading anchors,
+    ``## Onchain Data <a href="#guides" id="guides"></a>``), no escapes."""
+    return _unescape(_EMPHASIS.sub(r"\2", _TAG.sub("", label))).strip(" :")
+
+
+def _unescape(text: str) -> str:
+    return _ESCAPED.sub(r"\1", text) if "\\" in text else text
 
 
 def _find(target: str, sidebar: str, files: Collection[str], pages: dict[str, str]) -> str | None:

@@ -89,3 +89,26 @@ def test_a_gitbook_space_builds_with_its_uploads_and_blocks(tmp_path: Path) -> N
     assert any(p.endswith("builder.png") for p in kept)
     assert any(p.endswith("sms-endpoint.yaml") for p in kept)
     assert not any(p.endswith(".gitbook.yaml") for p in kept)
+
+
+def test_the_summarys_readme_escapes_and_heading_anchors(tmp_path: Path) -> None:
+    # Airstack-xyz/docs: "* [ℹ️ Introduction](README.md)" first (the repository README is
+    # the space's home), "[ERROR\_001](errors/error\_001.md)", and part headings carrying
+    # an anchor ("## Onchain Data <a href="#guides" id="guides"></a>")
+    files = {
+        "SUMMARY.md": "# Table of contents\n\n* [ℹ️ Introduction](README.md)\n* [Quickstart](quickstart.md)\n\n"
+        '## Onchain Data <a href="#guides" id="guides"></a>\n\n'
+        "* [ERROR\\_001](errors/error\\_001.md)\n* [Tokens](tokens.md)\n",
+        "README.md": "# Introduction\n\nAirstack provides APIs for onchain data.\n",
+        "quickstart.md": "# Quickstart\n\nGet an API key.\n",
+        "errors/error_001.md": "# ERROR_001\n\nThe query failed.\n",
+        "tokens.md": "# Tokens\n\nFetch token balances.\n",
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    assert not any("not in the book" in n for n in result.notes), result.notes
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    assert "Introduction" in {d.meta.get("title") for d in pkg.documents.values()}
+    root = (tmp_path / "kb" / "index.md").read_text("utf-8")
+    assert "## Onchain Data\n" in root and "<a href" not in root

@@ -177,3 +177,11 @@ def test_a_product_apps_aliases_are_not_the_sites() -> None:
     aliases = path_aliases(files, files.get, site="docs")
     assert aliases == {"@img/*": ["media/*"], "@/*": ["docs/*"], "@assets/*": ["src/assets/*"]}
     assert set(alias_folders(aliases, "docs")) == {"media/", "src/assets/"}
+
+
+def test_an_escaped_import_path_is_the_file_it_names() -> None:
+    # react-native-website: import GuideMacOSAndroid from './\_getting-started-macos-android.md';
+    source = "import GuideMacOSAndroid from './\\_getting-started-macos-android.md';\n"
+    files = {"docs/_getting-started-macos-android.md": "Install Node and Watchman.\n"}
+    shown = expand_components("<GuideMacOSAndroid/>\n", "docs/set-up.md", source, files.get)
+    assert "Install Node and Watchman." in shown.text and not shown.problems

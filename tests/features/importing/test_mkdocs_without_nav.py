@@ -140,3 +140,15 @@ def test_a_config_without_a_nav_beside_one_with_a_nav_is_not_the_toc() -> None:
     toc = find_toc(set(files), files.get)  # type: ignore[arg-type]
     assert toc is not None and toc.file == "mkdocs-nav.yml"
     assert [n.title for n in toc.roots] == ["Introduction"]
+
+
+def test_pages_files_are_read_when_a_wrapper_plugin_brings_awesome_pages() -> None:
+    # DiamondLightSource/developer-portal: plugins: [techdocs-diamond] (TechDocs' wrapper)
+    files = {k: v for k, v in zeenea_like().items()}
+    files["mkdocs.yml"] = "site_name: Developer Portal\nplugins:\n  - techdocs-diamond\n"
+    toc = find_toc(set(files), files.get)  # type: ignore[arg-type]
+    assert toc is not None and [n.title for n in toc.roots][:3] == [
+        "Home",
+        "Getting Started",
+        "Technical Documentation",
+    ]

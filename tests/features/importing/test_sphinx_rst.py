@@ -141,3 +141,24 @@ def test_the_toctrees_are_the_tree(tmp_path: Path) -> None:
     assert {"Quickstart", "Installation", "Project Layout", "Application Setup"} <= titles
     broken = [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
     assert broken == []  # :doc:`installation` leads to the installation page
+
+
+def test_a_repository_whose_sphinx_source_is_docs_source(tmp_path: Path) -> None:
+    # jupyterhub: docs/source/conf.py (sphinx-quickstart's separate source folder), MyST
+    # pages; built whole, its package-lock, pyproject and MANIFEST.in were documents
+    files = {
+        "docs/source/conf.py": 'project = "JupyterHub"\nroot_doc = "index"\n',
+        "docs/source/index.md": "# JupyterHub\n\nServe notebooks to many users.\n\n"
+        "```{toctree}\n:maxdepth: 1\n\ntutorial/index\n```\n",
+        "docs/source/tutorial/index.md": "# Tutorials\n\nStart here.\n",
+        "docs/Makefile": "html:\n\tsphinx-build source build\n",
+        "pyproject.toml": "[project]\nname = 'jupyterhub'\n",
+        "MANIFEST.in": "include README.md\n",
+        "jupyterhub/app.py": "print('hub')\n",
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    assert sorted(pkg.documents) == ["index-page.md", "tutorial/index-page.md"]
+    assert (tmp_path / "kb" / "index.md").read_text("utf-8").splitlines()[3] == "# JupyterHub"
