@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from kas_tui.features.importing.build_manifest import _sha
 from kas_tui.features.importing.build_prepare import PrepareMixin
 from kas_tui.features.importing.convert import MARKDOWN_EXTS, sha256_file
+from kas_tui.features.importing.include_markdown import expand_include_markdown
 from kas_tui.features.importing.includes import IncludeProblem, expand_includes, mdx_bases
 from kas_tui.features.importing.mdx_components import expand_components, path_aliases
 from kas_tui.features.importing.openapi_pages import OpenApiPages, config_specs
@@ -84,6 +85,8 @@ class IncludesMixin(PrepareMixin):
                 aliases=getattr(self, "_aliases", None),
             )
             text, problems = shown_files.text, shown_files.problems
+            text, _files, more = expand_include_markdown(text, doc.source, self._read_included)
+            problems += more  # mkdocs-include-markdown's {% include-markdown "..." %}
         if doc.source not in self.includes_of:
             return text, problems
         shared = self.__dict__.setdefault("_shown_includes", {})

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from kas_tui.core.okf.links import Span, destination_spans
 from kas_tui.core.workers import map_chunks_in_two
+from kas_tui.features.importing.include_markdown import include_markdown_targets
 from kas_tui.features.importing.includes import targets as include_targets
 from kas_tui.features.importing.mdx_components import component_imports, import_candidates
 
@@ -62,6 +63,7 @@ class PrepareMixin:
                 for c in import_candidates(rel, written, getattr(self, "_aliases", None))
                 if c != rel
             ]
+            shown += include_markdown_targets(text or "", rel)  # {% include-markdown %}
             out.append((found, shown))
         return out
 
