@@ -276,10 +276,13 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
 
         def target_for(target: str) -> str | None:
             found = resolve(doc.source, target)
-            aliased = self._aliased(doc.source, target)  # @assets/x.png (tsconfig paths)
-            if found.kind != "internal" and aliased is None:
+            here = found.path if found.kind == "internal" else None
+            if here is None or (here not in self.docs and here not in self.assets):
+                # through an import alias of the site (@assets/x.png, tsconfig paths)
+                here = self._aliased(doc.source, target) or here
+            if here is None:
                 return None  # an anchor, a URL, or a path leaving the sources
-            resolved, rooted = aliased or found.path, target.startswith("/")
+            resolved, rooted = here, target.startswith("/")
             if resolved not in self.docs and resolved not in self.assets:
                 resolved = self._loose_match(resolved) or resolved
             if resolved not in self.docs and resolved not in self.assets:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from kas_tui.features.importing.include_syntax import frontmatter_end
 from kas_tui.features.importing.includes import IncludeProblem, rebase_links
-from kas_tui.features.importing.js_literals import blank_js
+from kas_tui.features.importing.js_literals import blank_js, js_string
 from kas_tui.features.importing.toc_formats import load_lined
 from kas_tui.text.mdx import without_module_code
 from kas_tui.text.prose import fenced_lines
@@ -60,7 +60,7 @@ def component_imports(text: str) -> dict[str, str]:
     for code, line in fenced_lines(text):  # an import shown in a code example imports nothing
         match = None if code or not line.startswith("import") else _IMPORT.match(line.rstrip())
         if match:  # a JavaScript string: "./\_steps.md" is "./_steps.md" (react-native-website)
-            found[match.group("name")] = re.sub(r"\\(.)", r"\1", match.group("path").strip())
+            found[match.group("name")] = js_string(match.group("path").strip())
     return found
 
 

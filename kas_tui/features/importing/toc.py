@@ -34,6 +34,7 @@ import posixpath
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from kas_tui.features.importing.convert import MARKDOWN_EXTS
 from kas_tui.features.importing.source_meta import is_furniture
 from kas_tui.features.importing.toc_docfx import DocfxReader
 from kas_tui.features.importing.toc_docsify import (
@@ -99,8 +100,6 @@ TOC_NAMES = frozenset(
 )
 #: Sites whose sidebar is their folders, each titled by its own meta file.
 _FOLDER_SITES = frozenset({"nextra", "fumadocs"})
-#: Pages a TOC may list that a build would otherwise keep as furniture (a README).
-_MARKDOWN = (".md", ".mdx", ".markdown")
 #: Where Docusaurus keeps its docs' earlier versions, beside the current ones.
 _VERSIONED = frozenset({"versioned_docs", "versioned_sidebars"})
 
@@ -154,7 +153,11 @@ class Toc:
         return {
             p
             for p in paths
-            if (p in listed and p.lower().endswith(_MARKDOWN) and is_furniture(p))
+            if (
+                p in listed
+                and posixpath.splitext(p)[1].lower() in MARKDOWN_EXTS
+                and is_furniture(p)
+            )
             or (self.kind == "docsify" and p.lower() == f"{home}readme.md".lower())
         }
 

@@ -35,12 +35,12 @@ from collections import Counter
 from collections.abc import Callable, Collection
 from typing import Any
 
-from kas_tui.features.importing.toc_formats import URL, load_lined, page_served_at
+from kas_tui.features.importing.toc_formats import SITE_PAGES, URL, load_lined, page_served_at
 
 #: Mintlify's config files: ``docs.json``, and ``mint.json`` before it.
 CONFIG_NAMES = ("docs.json", "mint.json")
 #: What Mintlify makes pages of.
-PAGES = (".mdx", ".md")
+PAGES = SITE_PAGES["mintlify"]
 #: The folder of reusable snippets pages import; Mintlify serves none of it.
 SNIPPETS = "snippets"
 #: The divisions of ``docs.json``'s navigation, outermost first, with the key naming each.

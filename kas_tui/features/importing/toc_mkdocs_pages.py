@@ -20,12 +20,12 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from kas_tui.core.okf.index_layout import folder_title
-from kas_tui.features.importing.toc_formats import URL, load_lined, short
+from kas_tui.features.importing.toc_formats import SITE_PAGES, URL, load_lined, short
 
 #: The awesome-pages plugin's file, one in each folder it arranges.
 PAGES_FILE = ".pages"
 #: What MkDocs makes pages of.
-_PAGES = (".md", ".markdown", ".mdown", ".mkdn", ".mkd")
+_PAGES = SITE_PAGES["mkdocs"]
 _INDEX = ("index", "readme")
 
 
