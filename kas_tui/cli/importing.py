@@ -353,7 +353,10 @@ def _notes_summary(notes: list[str], err: Any) -> None:
     print(f"  notes: {len(notes):,} (--verbose lists each)", file=err)
     for kind, n in kinds.most_common():
         example = next(note for note in notes if note_kind(note) == kind)
-        print(f"    {n:,} x {kind} (e.g. {clip(visible(example), 110)})", file=err)
+        if n == 1:  # a kind of one note: the note itself, whole
+            print(f"    {visible(example)}", file=err)
+        else:
+            print(f"    {n:,} x {kind} (e.g. {clip(visible(example), 110)})", file=err)
 
 
 def _build_summary(result: Any, *, verbose: bool = False) -> int:

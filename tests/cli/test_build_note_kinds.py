@@ -21,3 +21,20 @@ def test_notes_naming_different_files_are_one_kind() -> None:
     ]
     assert {note_kind(n) for n in spaced} == {"does not exist"}
     assert note_kind("docs/a.md:12: docs/x.svg is an image: kept as an asset") == "is an image"
+
+
+def test_a_kind_of_one_note_is_shown_whole(capsys) -> None:
+    """A note alone of its kind is its own example: clipped to 110 characters, the
+    site-rooted links' note lost the fix it names at its end (--link-base)."""
+    from kas_tui.cli.importing import _notes_summary
+
+    long = (
+        "about.md: 2,637 site-rooted links name 417 paths the source holds no file at "
+        "(e.g. /training/x): left as written, so check counts them broken; --link-base "
+        "https://SITE makes them links to the site"
+    )
+    missing = [f"TOC.md:{n}: names p{n}.md, which is not in the source" for n in range(6)]
+    _notes_summary([*missing, long], None)
+    out = capsys.readouterr().out
+    assert f"    {long}\n" in out
+    assert "    6 x names …, which is not in the source (e.g. TOC.md:0: names p0.md" in out

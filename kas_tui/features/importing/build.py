@@ -34,6 +34,7 @@ import posixpath
 import re
 import shutil
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -229,6 +230,7 @@ class _Builder(
         self.source_meta: list[dict] = []  # what each source says it is about
         self.about: dict[str, dict] = {}  # source -> its SUBJECT_KEYS values
         self.links_between: set[tuple[str, str]] = set()  # (source, source it links to)
+        self._off_links: dict[str, Counter[str]] = {}  # site-rooted links to no source file
         self.includes_of: dict[str, list[str]] = {}  # page -> files its directives name
         self.components_of: dict[str, list[str]] = {}  # page -> where files it shows may be
         self.toc: Toc | None = None  # the source's own table of contents

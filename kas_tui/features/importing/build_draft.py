@@ -122,3 +122,4 @@ class DraftMixin:
             self.kinds[doc.source] = doc.converted.kind
             doc.blocks = []
             self.progress("draft", n, total)
+        self._note_off_source()

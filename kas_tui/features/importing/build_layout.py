@@ -18,7 +18,6 @@ from kas_tui.core.okf.links import (
     relative_link,
     resolve,
     rewrite_links,
-    site_link,
 )
 from kas_tui.features.importing.build_manifest import _one_line
 from kas_tui.features.importing.build_names import NamesMixin, titles_below
@@ -271,6 +270,7 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
 
     def _rewrite_links(self, doc: _Doc, body: str) -> str:
         """Links to other sources, rewritten to the documents and assets they became."""
+        self._off_links.pop(doc.source, None)  # counted again as this body is rewritten
         if "](" not in body and "]:" not in body and "href" not in body and "src=" not in body:
             return body
 
@@ -304,8 +304,8 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
             elif resolved.rstrip("/") in self.folders:
                 new = self.folders[resolved.rstrip("/")]
                 folder = True
-            elif rooted and self.link_base:
-                return site_link(self.link_base, target)  # a page of the site the sources came from
+            elif rooted:
+                return self._off_source(doc, target)  # a page of the site the sources came from
             else:
                 return None
             if rooted:

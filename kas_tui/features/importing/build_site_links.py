@@ -12,11 +12,14 @@ differs only in case or separators (``Mail/Delayed-Mail.md``).
 from __future__ import annotations
 
 import posixpath
+from collections import Counter
 from typing import Any
 from urllib.parse import unquote
 
+from kas_tui.core.okf.links import site_link
 from kas_tui.features.importing.mdx_components import import_candidates
 from kas_tui.features.importing.redirects import follow, redirect_map
+from kas_tui.features.importing.site_address import site_address
 from kas_tui.features.importing.site_base import learned_base, under_base
 from kas_tui.features.importing.toc_docsify import docsify_page
 from kas_tui.features.importing.toc_formats import SERVED_AS_IS
@@ -52,6 +55,10 @@ class SiteLinksMixin:
     toc: Any
     folders: dict[str, str]
     source_files: set[str]
+    link_base: str
+    result: Any
+    #: page -> how often it links to each site-rooted path naming no file of the source
+    _off_links: dict[str, Counter[str]]
 
     def _folder_page(self, path: str) -> str | None:
         """The page a link to the source folder ``path`` opens (its ``index.md`` or
@@ -252,3 +259,74 @@ class SiteLinksMixin:
                 table[key] = None if key in table else source  # two alike: no guess
             self._loose_table = table
         return table.get(_loose_key(path))
+
+    # -- links to pages the source does not hold ------------------------------------------
+
+    def _site_base(self) -> str:
+        """The address a site-rooted link to a page the source lacks is joined to:
+        ``--link-base``, else the address the site's config gives (:mod:`.site_address`),
+        else "" (the link stays as written)."""
+        found = getattr(self, "_site_found", None)
+        if found is None:
+            if self.link_base:
+                found = (self.link_base, "")
+            else:
+                near = self.toc.file if self.toc is not None else ""
+                read = getattr(self, "_read_source", lambda _rel: None)
+                found = site_address(read, sorted(self.source_files), near) or ("", "")
+            self._site_found = found
+        return found[0]
+
+    def _off_source(self, doc: Any, target: str) -> str | None:
+        """A site-rooted ``target`` of ``doc`` naming no page of the source: joined to
+        the site's address when one is known, else ``None`` (left as written); counted
+        either way, for :meth:`_note_off_source`."""
+        path = target.partition("#")[0].partition("?")[0]
+        if self._source_folder(path):
+            return None  # a folder of the source's pages: a bundle of the package
+        self._off_links.setdefault(doc.source, Counter())[path] += 1
+        base = self._site_base()
+        return site_link(base, target) if base else None
+
+    def _source_folder(self, path: str) -> bool:
+        """Whether the site-rooted ``path`` names a folder of the source's pages, from
+        the source's root or the site's pages folder (``/spicedb`` of ``app/spicedb/``)."""
+        folders = getattr(self, "_page_folders", None)
+        if folders is None:
+            folders = self._page_folders = {
+                posixpath.dirname(p[: i + 1])
+                for p in self.docs
+                for i, c in enumerate(p)
+                if c == "/"
+            }
+        path = unquote(path).strip("/")
+        root = self.toc.docs_dir if self.toc is not None else ""
+        return bool(path) and (path in folders or posixpath.join(root, path) in folders)
+
+    def _note_off_source(self) -> None:
+        """One note on the site-rooted links that name no page of the source: where
+        they lead now, or how to make them lead somewhere."""
+        if not self._off_links:
+            return
+        page = min(self._off_links)
+        path = next(iter(self._off_links[page]))
+        n = sum(c.total() for c in self._off_links.values())
+        paths = len(set().union(*self._off_links.values()))
+        named = (
+            f"{n:,} site-rooted link{'s' if n > 1 else ''} name{'' if n > 1 else 's'} "
+            f"{paths:,} path{'s' if paths > 1 else ''} the source holds no file at (e.g. {path})"
+        )
+        address, config = self._site_found
+        if config:
+            said = (
+                f"{config}: {named}: they lead to the site, {address}, where those are; "
+                "--link-base gives another address"
+            )
+        elif address:
+            return  # --link-base: the curator said where they lead
+        else:
+            said = (
+                f"{page}: {named}: left as written, so check counts them broken; "
+                "--link-base https://SITE makes them links to the site"
+            )
+        self.result.notes.append(said)

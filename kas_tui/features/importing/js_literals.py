@@ -27,7 +27,26 @@ def string_option(code: str, opened: int, key: str) -> str | None:
     object of one title per language) or absent."""
     at = js_option(blank_js(code, strings=True), opened, key)
     found = _STRING.match(code, at) if at is not None else None
+    name = _NAME.match(code, at) if at is not None and found is None else None
+    if name is not None:  # ``site,`` or ``site: site``: the string its const holds
+        declared = re.search(_DECLARED_AS.format(name=re.escape(name.group())) + r"(?=['\"])", code)
+        found = _STRING.match(code, declared.end()) if declared else None
     return " ".join(js_string(found.group(2)).split()) or None if found else None
+
+
+def exported_object(code: str) -> int | None:
+    """Where the object a config module exports opens (``defineConfig({``,
+    ``export default {``, ``module.exports = {``, or through a ``const`` it names:
+    ``const config = {...}; export default config``), in ``code`` with its comments
+    blanked; ``None`` when it is built otherwise."""
+    called = CONFIG_OBJECT.search(code) or re.search(r"\bmodule\.exports\s*=\s*\{", code)
+    if called is not None:
+        return called.end() - 1
+    named = re.search(r"\b(?:export\s+default|module\.exports\s*=)\s*([A-Za-z_$][\w$]*)", code)
+    if named is None:
+        return None
+    declared = re.search(_DECLARED_AS.format(name=re.escape(named.group(1))) + r"(?=\{)", code)
+    return declared.end() if declared else None
 
 
 def js_string(body: str) -> str:
@@ -244,7 +263,10 @@ def _tag_end(code: str, at: int) -> int | None:
 
 #: How a value naming a ``const`` of the file is marked by :func:`with_consts`.
 CONST_MARK = "@const:"
-_DECLARED = r"\b(?:const|let|var)\s+{name}\s*(?::[^=]*)?=\s*(?=[\[{{])"
+#: Where a ``const`` (``let``, ``var``) named ``{name}`` is given its value.
+_DECLARED_AS = r"\b(?:const|let|var)\s+{name}\s*(?::[^=]*)?=\s*"
+_DECLARED = _DECLARED_AS + r"(?=[\[{{])"  # ... an object or array literal
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
 _VALUE_NAME = re.compile(r"(?<=[:\[,])(\s*)([A-Za-z_$][\w$]*)(?=\s*[,}\]])")
 
 

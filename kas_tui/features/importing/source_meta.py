@@ -303,6 +303,18 @@ def site_about(
 ) -> tuple[str | None, str | None]:
     """(name, description) from the first site configuration that gives either (see
     :func:`site_title`, :func:`site_description`); configs are read, never run."""
+    for rel in site_configs(files):
+        found = _config_about(rel.rsplit("/", 1)[-1].lower(), rel, read)
+        if found is not None and any(found):
+            return found
+    return None, None
+
+
+def site_configs(files: Iterable[str]) -> list[str]:
+    """The files where a site's configuration may be, in the order they are read: at
+    the source's top, one folder down (a site kept in ``website/``), Hugo's
+    ``config/_default/``, VitePress' ``.vitepress/``, Sphinx's ``docs/source/conf.py``,
+    a Next.js app's root layout."""
     files = list(files)
     names = sorted(f for f in files if "/" not in f)
     names += sorted(f for f in files if f.count("/") == 1)  # a site kept in website/
@@ -310,11 +322,7 @@ def site_about(
     names += sorted(f for f in files if is_vitepress_config(f) and f.count("/") <= 2)
     names += sorted(f for f in files if f.endswith("/source/conf.py") and f.count("/") == 2)
     names += sorted(f for f in files if f in _NEXT_LAYOUTS and f.count("/") == 2)  # src/app/
-    for rel in names:
-        found = _config_about(rel.rsplit("/", 1)[-1].lower(), rel, read)
-        if found is not None and any(found):
-            return found
-    return None, None
+    return names
 
 
 #: A Next.js app's root layout, whose ``metadata`` names the site.

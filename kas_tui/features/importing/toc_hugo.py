@@ -123,6 +123,13 @@ def hugo_about(path: str, text: str) -> tuple[str | None, str | None] | None:
     return said(config.get("title")), described
 
 
+def hugo_base_url(path: str, text: str) -> Any:
+    """The ``baseURL`` a Hugo config gives its site (``None`` when it is no Hugo
+    config or gives none)."""
+    config = _config(path, text)
+    return config.get("baseURL", config.get("baseurl")) if config is not None else None
+
+
 def _config(path: str, text: str) -> dict[str, Any] | None:
     """The config's mapping when it is Hugo's (by its name, or by a key only Hugo's
     config has); ``None`` otherwise."""
