@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from kas_tui.features.importing.build_manifest import _sha
 from kas_tui.features.importing.build_prepare import PrepareMixin
 from kas_tui.features.importing.convert import MARKDOWN_EXTS, sha256_file
+from kas_tui.features.importing.hugo_params import HugoParams, uses_params
 from kas_tui.features.importing.include_markdown import expand_include_markdown
 from kas_tui.features.importing.includes import IncludeProblem, expand_includes, mdx_bases
 from kas_tui.features.importing.mdx_components import expand_components, path_aliases
@@ -60,8 +61,9 @@ class IncludesMixin(PrepareMixin):
         assert doc.converted is not None
         text, problems = self._prepared_text(doc) or self._shown(doc)
         doc.converted.markdown = text
+        above = doc.converted.body_line - 1  # a problem's line is the page's, not its body's
         for problem in problems:
-            self.result.notes.append(f"{doc.source}:{problem.line}: {problem.message}")
+            self.result.notes.append(f"{doc.source}:{problem.line + above}: {problem.message}")
 
     def _shown(self, doc: _Doc) -> tuple[str, list[IncludeProblem]]:
         """``doc``'s text as a reader of the site sees it, and its includes' problems:
@@ -87,6 +89,19 @@ class IncludesMixin(PrepareMixin):
             text, problems = shown_files.text, shown_files.problems
             text, _files, more = expand_include_markdown(text, doc.source, self._read_included)
             problems += more  # mkdocs-include-markdown's {% include-markdown "..." %}
+        params = self._hugo_params()
+        if params is not None and uses_params(text):  # {{% param vers.otel %}}
+            written = text
+            text, unknown = params.expand(text, doc.source, doc.converted.frontmatter or {})
+            problems += [
+                IncludeProblem(
+                    written.count("\n", 0, at) + 1,
+                    name,
+                    f"{{{{% param {name} %}}}} prints nothing the page, a section above it "
+                    "or the site's params define as text: left as written",
+                )
+                for at, name in unknown
+            ]
         if doc.source not in self.includes_of:
             return text, problems
         shared = self.__dict__.setdefault("_shown_includes", {})
@@ -134,12 +149,28 @@ class IncludesMixin(PrepareMixin):
                 except OSError:
                     hashes[target] = "missing:" + target
             parts.append(hashes[target])
+        params = self._hugo_params()
+        if params is not None and uses_params(self._read_source(rel) or ""):
+            for target in params.sources(rel):  # its config, the sections cascading
+                parts.append(_sha(self._read_included(target) or "missing:" + target))
         shown = None
         if self._toctrees_possible():  # else the source is not read again for nothing
             shown = self._toctrees_shown(self._read_source(rel) or "", rel)
         if shown is not None:
             parts.append("toctree:" + _sha(shown))
         return own if len(parts) == 1 else _sha("\n".join(parts))
+
+    def _hugo_params(self) -> HugoParams | None:
+        """The parameters a Hugo site's pages print (:mod:`.hugo_params`); ``None``
+        for another site."""
+        if self.toc is None or self.toc.kind != "hugo":
+            return None
+        found = self.__dict__.get("_params")
+        if found is None:
+            found = self._params = HugoParams(
+                self.toc.file, self.toc.docs_dir, self._read_included, self.source_files
+            )
+        return found
 
     def _toctrees_shown(self, text: str, rel: str) -> str | None:
         """``text`` (the page ``rel``) with its toctrees as the lists of pages they

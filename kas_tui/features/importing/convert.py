@@ -126,6 +126,8 @@ class Converted:
     seconds: float = 0.0
     #: the encoding a text source was read with (``utf-8``), ``None`` when not text
     encoding: str | None = None
+    #: the source's line ``markdown`` starts on (below a Markdown source's frontmatter)
+    body_line: int = 1
 
     @property
     def encoding_note(self) -> str | None:
@@ -337,9 +339,11 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
     text, encoding = _decode_text(path, data)
     text = text.replace("\r\n", "\n")
     opened = text.lstrip("\n")
+    above = 0  # lines above the text read
     if opened is not text and opened.startswith("---\n"):  # blank lines above (Biome's)
         with contextlib.suppress(FormatError):  # frontmatter after them: the site reads it
-            text = opened if isinstance(getattr(fm.parse(opened), "data", None), dict) else text
+            if isinstance(getattr(fm.parse(opened), "data", None), dict):
+                above, text = len(text) - len(opened), opened
     try:
         parsed = fm.parse(text)
     except FormatError as exc:
@@ -351,11 +355,15 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
     if parsed is None:  # no YAML frontmatter: Hugo's TOML (+++), else none
         front, start = toml_front_matter(text) or (None, 0)
         body = without_module_code(text[start:]) if mdx else text[start:]
-        return Converted(path, body, "markdown", "", 0, 0.0, frontmatter=front, encoding=encoding)
+        line = above + text.count("\n", 0, start) + 1
+        return Converted(
+            path, body, "markdown", "", 0, 0.0, frontmatter=front, encoding=encoding, body_line=line
+        )
     yaml_text = text[parsed.block.yaml_start : parsed.block.yaml_end]
     body = without_module_code(text[parsed.block.end :]) if mdx else text[parsed.block.end :]
     front = {"frontmatter": parsed.data, "frontmatter_text": yaml_text}
-    return Converted(path, body, "markdown", "", 0, 0.0, **front, encoding=encoding)
+    line = above + text.count("\n", 0, parsed.block.end) + 1
+    return Converted(path, body, "markdown", "", 0, 0.0, **front, encoding=encoding, body_line=line)
 
 
 def _from_rst(path: Path, data: bytes) -> Converted:

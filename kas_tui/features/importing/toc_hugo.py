@@ -123,6 +123,16 @@ def hugo_about(path: str, text: str) -> tuple[str | None, str | None] | None:
     return said(config.get("title")), described
 
 
+def hugo_config(path: str, text: str, *, split: bool = False) -> dict[str, Any] | None:
+    """The mapping of the Hugo config ``path`` (``None`` when it is none: another
+    tool's, or unreadable); ``split``: one file of a split config (``params.yaml``),
+    which holds none of a whole config's keys."""
+    if split:
+        data = _parse(path.lower().rsplit(".", 1)[-1], text)
+        return data if isinstance(data, dict) else None
+    return _config(path, text)
+
+
 def hugo_base_url(path: str, text: str) -> Any:
     """The ``baseURL`` a Hugo config gives its site (``None`` when it is no Hugo
     config or gives none)."""

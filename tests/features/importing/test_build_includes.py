@@ -164,3 +164,17 @@ def test_a_page_without_snippets_expands_as_one_with_a_snippet_marker_would() ->
         full = expand_includes(page + "x 8< y\n", "guide/page.md", _reader(files))
         assert full.text == fast.text + "x 8< y\n"
         assert (full.included, full.problems) == (fast.included, fast.problems)
+
+
+def test_an_include_problem_names_the_line_of_the_page_not_of_its_body(tmp_path: Path) -> None:
+    """The line counted from the page's first line, its frontmatter included (it was
+    counted from the body's: a curator opening the file at the line said found another
+    line)."""
+    page = article("Restore", "How to restore a mailbox.", "# Restore\n\n[!INCLUDE[g](gone.md)]\n")
+    source = write_sources(tmp_path / "src", {"restore.md": "\n" + page})
+    result = build(source, tmp_path / "kb", now=NOW, workers=1)
+    line = 1 + page.split("\n").index("[!INCLUDE[g](gone.md)]") + 1  # a blank line above
+    assert [n for n in result.notes if "gone.md" in n] == [
+        f"restore.md:{line}: gone.md does not exist: the directive was left as it was; "
+        "fix the path or add the file"
+    ]
