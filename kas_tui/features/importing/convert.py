@@ -27,6 +27,7 @@ from typing import Any
 from kas_tui.core.fileio import open_regular, read_regular, special_kind
 from kas_tui.features.importing import charsets
 from kas_tui.features.importing.front_matter import toml_front_matter
+from kas_tui.features.importing.hugo_params import PARAM
 from kas_tui.features.importing.properties import document_properties
 from kas_tui.text.mdx import without_module_code
 from kas_tui.text.wording import size_text
@@ -268,6 +269,8 @@ def convert_here(path: Path, limits: Limits) -> Result:
             result = _from_markitdown(path, data, CONVERTERS[".rss"])
         elif ext in (".yml", ".yaml") and data.lstrip(b"\xef\xbb\xbf").startswith(b"###"):
             result = _from_docfx_yaml(path, data) or _from_text(path, data)
+        elif ext in (".html", ".htm") and data.lstrip(b"\xef\xbb\xbf").startswith(_FRONT):
+            result = _from_html_page(path, data)
         elif ext in TEXT_EXTS or ext in CODE_EXTS or (ext not in CONVERTERS and _is_text(data)):
             result = _from_text(path, data)
         else:
@@ -364,6 +367,54 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
     front = {"frontmatter": parsed.data, "frontmatter_text": yaml_text}
     line = above + text.count("\n", 0, parsed.block.end) + 1
     return Converted(path, body, "markdown", "", 0, 0.0, **front, encoding=encoding, body_line=line)
+
+
+#: A Hugo shortcode's tag, ``{{< name ... >}}`` or ``{{% name ... %}}`` (or its close).
+_SHORTCODE = re.compile(r"\{\{[<%].*?[%>]\}\}", re.S)
+#: How a page's front matter opens (YAML's ``---``, Hugo's TOML ``+++``).
+_FRONT = (b"---\n", b"---\r\n", b"+++\n", b"+++\r\n")
+
+
+def _from_html_page(path: Path, data: bytes) -> Converted | ConversionError:
+    """A site generator's HTML page (Hugo's ``content/_index.html``, a Jekyll
+    ``index.html``): its front matter read as a Markdown page's is (its ``title``
+    names the page), the HTML below it converted as a web page is. A page whose front
+    matter cannot be read is converted whole, as any web page."""
+    from kas_tui.core.okf import frontmatter as fm
+    from kas_tui.core.okf.errors import FormatError
+
+    text, _encoding = _decode_text(path, data)
+    text = text.replace("\r\n", "\n")
+    front: dict[str, Any] | None = None
+    start = 0
+    toml = toml_front_matter(text)
+    if toml is not None:
+        front, start = toml
+    else:
+        with contextlib.suppress(FormatError):
+            parsed = fm.parse(text)
+            if parsed is not None and isinstance(parsed.data, dict):
+                front, start = parsed.data, parsed.block.end
+    if front is None:
+        return _from_markitdown(path, data)
+    # a shortcode's tags are the site's templates, no words (``{{<blocks/cover ...>}}``
+    # read as HTML left "{{}}"); a ``param`` call stays, escaped, for the build to print
+    html = _SHORTCODE.sub(
+        lambda m: (
+            m.group(0).replace("<", "&lt;").replace(">", "&gt;")
+            if PARAM.fullmatch(m.group(0))
+            else ""
+        ),
+        text[start:],
+    )
+    result = _from_markitdown(path, html.encode("utf-8"))
+    if isinstance(result, Converted):
+        result.frontmatter = front
+        given = front.get("title")
+        if isinstance(given, str) and given.strip():
+            result.title = given.strip()
+        result.body_line = text.count("\n", 0, start) + 1
+    return result
 
 
 def _from_rst(path: Path, data: bytes) -> Converted:

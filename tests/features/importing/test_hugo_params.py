@@ -122,3 +122,59 @@ def test_a_changed_cascade_builds_the_pages_below_it_again(tmp_path: Path) -> No
     api = (tmp_path / "kb" / "docs" / "java" / "api.md").read_text("utf-8")
     assert "opentelemetry-api:1.65.0" in api
     assert "docs/go.md" not in result.updated  # not below the changed section
+
+
+KUBEFLOW_HOME = """\
++++
+title = "Kubeflow"
++++
+
+<!-- Hero section -->
+{{<blocks/cover title="Kubeflow" subtitle="The foundation of tools." color="dark">}}
+<div class="mt-5"><a class="btn" href="/docs/started/">Get Started</a></div>
+{{</blocks/cover>}}
+
+<h3>What is Kubeflow?</h3>
+<p>Kubeflow is the foundation of tools for AI Platforms on Kubernetes,
+{{< param "status" >}} since 2018.</p>
+"""
+
+
+def test_an_html_page_with_front_matter_is_a_page_of_the_site(tmp_path: Path) -> None:
+    """kubeflow/website's home is ``content/en/_index.html``: its TOML front matter
+    was read as text (the page titled "Index") and its Docsy shortcodes, read as HTML
+    tags, left "{{}}" in the body. Jekyll's ``index.html`` pages open with YAML."""
+    from kas_tui.features.importing.convert import Converted, Limits, convert_here
+
+    def convert(path: Path):
+        return convert_here(path, Limits())
+
+    hugo = tmp_path / "_index.html"
+    hugo.write_text(KUBEFLOW_HOME, encoding="utf-8")
+    page = convert(hugo)
+    assert isinstance(page, Converted)
+    assert page.title == "Kubeflow" and page.frontmatter == {"title": "Kubeflow"}
+    assert page.kind == "html" and page.body_line == 4
+    assert "{{" not in page.markdown.replace("{{< param", "")
+    assert "[Get Started](/docs/started/)" in page.markdown
+    assert '{{< param "status" >}} since 2018' in page.markdown  # printed by the build
+    jekyll = tmp_path / "index.html"
+    jekyll.write_text("---\nlayout: home\ntitle: Just the Docs\n---\n<p>A theme.</p>\n", "utf-8")
+    page = convert(jekyll)
+    assert isinstance(page, Converted) and page.title == "Just the Docs"
+    assert page.markdown.strip() == "A theme." and "layout" not in page.markdown
+    plain = tmp_path / "plain.html"  # no front matter: a web page as before
+    plain.write_text("<html><head><title>Plain</title></head><p>Hi.</p></html>", "utf-8")
+    page = convert(plain)
+    assert isinstance(page, Converted) and page.title == "Plain" and page.frontmatter is None
+
+
+def test_a_hugo_html_home_page_is_the_sites_home_in_the_package(tmp_path: Path) -> None:
+    files = otel_like()
+    files["content/en/_index.html"] = KUBEFLOW_HOME
+    del files["content/en/_index.md"]
+    build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW)
+    root = (tmp_path / "kb" / "index.md").read_text("utf-8")
+    assert "* [Kubeflow](index-page.md) - Kubeflow is the foundation of tools" in root
+    home = (tmp_path / "kb" / "index-page.md").read_text("utf-8")
+    assert "AI Platforms on Kubernetes,\nbeta since 2018." in home or "beta since 2018" in home
