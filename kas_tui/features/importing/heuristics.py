@@ -332,6 +332,7 @@ def _candidates(converted: Converted, title: str, parsed: list[prose.Block]) -> 
         if match:
             yield [match.group(1)]
     seen = 0
+    opening = _opening_paragraph(parsed)
     for kinds in (("paragraph",), ("item",)):
         for at, block in enumerate(parsed):
             if block.kind not in kinds:
@@ -340,6 +341,8 @@ def _candidates(converted: Converted, title: str, parsed: list[prose.Block]) -> 
             if seen > 80:
                 break
             found = _sentences(block.text, title)
+            if not found and at == opening and _summary_line(block.text):
+                found = [block.text.strip()]
             if found and block.kind == "paragraph" and found[-1].endswith(":"):
                 found[-1] = _with_list(found[-1], parsed[at + 1 : at + 40])
             if found:
@@ -369,6 +372,42 @@ def _sentences(text: str, title: str) -> list[str]:
     if _BOILERPLATE.match(text):
         return []
     return [s for s in prose.sentences(text)[:4] if _prose_like(s) and norm(s) != norm(title)]
+
+
+#: A summary line's first word: a verb in the third person ("Displays", "Creates",
+#: "Renders"), as reference pages and docstrings open.
+_SUMMARY_VERB = re.compile(r"^[A-Z][a-z]{2,}(?:s|es)\b(?!')")
+#: Words of that shape that are no verb opening a summary.
+_NOT_VERBS = frozenset({"this", "these", "thus", "its", "perhaps", "yes", "news", "sometimes"})
+
+
+def _opening_paragraph(parsed: list[prose.Block]) -> int | None:
+    """Where the page's first paragraph is, when it opens the page: nothing but its
+    title above it (no section heading, list or code)."""
+    for at, block in enumerate(parsed):
+        if block.kind == "paragraph":
+            return at
+        if block.kind != "heading" or block.level > 1:
+            return None
+    return None
+
+
+def _summary_line(text: str) -> bool:
+    """Whether a page's opening paragraph is one short sentence saying what the thing
+    does, as reference pages open ("Displays a circular loading indicator.", "Creates
+    an application instance."): a description, though shorter than prose needs."""
+    text = " ".join(text.split())
+    sentences = prose.sentences(text)
+    if len(sentences) != 1 or not text.endswith(".") or _BOILERPLATE.match(text):
+        return False
+    found = _SUMMARY_VERB.match(text)
+    tokens = prose.words(text)
+    return (
+        found is not None
+        and found.group().lower() not in _NOT_VERBS
+        and 3 <= len(tokens) < 6
+        and prose.letter_count(text) > len(text) * 0.6
+    )
 
 
 def _prose_like(sentence: str) -> bool:

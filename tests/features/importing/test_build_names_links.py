@@ -400,3 +400,29 @@ def test_a_pages_opening_shows_no_html() -> None:
     )
     said = drafted(body, "index.md", "reference").description
     assert "<div" not in said and "octicons" not in said and "CSS Types" in said, said
+
+
+def test_a_reference_pages_one_line_summary_describes_it() -> None:
+    """React Native's component pages open with one short sentence saying what the
+    component does ("Displays a circular loading indicator."); it was too short for
+    prose, and a prop's sentence further down described the page ("Whether to show
+    the indicator (true) or hide it (false)")."""
+    props = (
+        "## Props\n\n### animating\n\nWhether to show the indicator (true) or hide it (false).\n"
+    )
+    said = drafted(
+        "# ActivityIndicator\n\nDisplays a circular loading indicator.\n\n" + props,
+        "activityindicator.md",
+        "components",
+    ).description
+    assert said.startswith("Displays a circular loading indicator"), said
+    said = drafted("Vibrates the device.\n\n## Methods\n\n" + props, "vibration.md", "api")
+    assert said.description.startswith("Vibrates the device"), said.description
+    # a short opener saying nothing of the thing is no summary, nor is one under a section
+    for body in (
+        "# Guide\n\nLet's get started.\n\n" + props,
+        "# Guide\n\nThis is it.\n\n" + props,
+        "# Guide\n\n## createApp()\n\nCreates an application instance.\n\n" + props,
+    ):
+        said = drafted(body, "guide.md", "docs").description
+        assert said.startswith("Whether to show the indicator"), (body, said)
