@@ -54,6 +54,9 @@ _IRREGULAR = {"go": "goes", "do": "does", "have": "has", "be": "is"}
 #: What a lead-in's "we'll" may be followed by that no verb of the page's can stand
 #: for: "In this guide, we'll be setting up X" was "Be setting up X".
 _ASPECT = re.compile(r"^(?:be|been|being|have)\s", re.I)
+#: Verbs that need their object: "This how-to will take you through the steps" is
+#: "Takes you through the steps", never "Takes through the steps".
+_NEEDS_OBJECT = re.compile(r"^(?:take|guide|lead|bring)", re.I)
 #: Fewest words left for the rest to stand as a description.
 _MIN_WORDS = 3
 
@@ -86,7 +89,8 @@ def without_preamble(sentence: str) -> str:
         if match:
             rest = match.group("rest").strip()
             verb = (match.groupdict().get("verb") or "").strip()
-            verb = re.sub(r"\s+(?:you|readers|users)\b", "", verb, flags=re.I)
+            if not _NEEDS_OBJECT.match(verb):  # "takes you through": "you" stays
+                verb = re.sub(r"\s+(?:you|readers|users)\b", "", verb, flags=re.I)
             break
     if not rest or len(rest.split()) < _MIN_WORDS or _ASPECT.match(rest):
         return sentence

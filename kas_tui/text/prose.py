@@ -18,10 +18,13 @@ FENCE = re.compile(r"^\s{0,3}(```+|~~~+)")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 #: A heading's attribute list (Python-Markdown's attr_list, kramdown's ``{: }``), as
 #: MkDocs sites write them: ``## Sponsors { #sponsors }``, ``## Setup {: .note }``.
-_ATTR = r"(?:[#.][\w:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+))"
+_ATTR = r"(?:#[\w:.-]+|\.[\w:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+))"
 _ATTR_LIST = re.compile(rf"\s*\{{:?\s*{_ATTR}(?:\s+{_ATTR})*\s*\}}\s*$")
 #: A heading's own id as Nextra and Fumadocs write it: ``## Installation [#install]``.
 _CUSTOM_ID = re.compile(r"\s*\[#[\w:.-]+\]\s*$")
+#: An emoji's shortcode, as GitHub and pymdownx.emoji write it (``:link:``, ``:+1:``),
+#: a word between colons standing alone (``std::vector`` and ``12:30:00`` are none).
+_EMOJI = re.compile(r"[ \t]*(?<![\w:/]):[a-z0-9_+-]*[a-z+][a-z0-9_+-]*:(?![\w:/])")
 _ICON = re.compile(r":(?:octicons|material|fontawesome|simple|twemoji)-[\w-]+:")
 #: An element whose content is code (``<script setup>``, ``<style scoped>``): its
 #: opening tag, and the whole element.
@@ -48,6 +51,16 @@ _LIQUID_PAIRED = frozenset(
     | {"comment", "openapi", "openapi-operation", "swagger", "updates", "update"}
 )
 _LIQUID_CALLOUTS = frozenset({"hint", "comment", "openapi", "openapi-operation", "swagger"})
+#: A container of Docusaurus' or VitePress' (``:::info``, ``::: tip Title``,
+#: ``::::details[More]``) and its closing ``:::``: an admonition's body is a callout's,
+#: no description; a ``details``' or a tab group's is the page's own text. Only these
+#: kinds open one: ``::: pydantic.fields`` is mkdocstrings', a line of its own.
+_CONTAINER = re.compile(r"^(:{3,})[ \t]*([A-Za-z][\w-]*)?(?=[\s\[{]|$)")
+_CONTAINER_CALLOUTS = frozenset(
+    {"note", "tip", "info", "warning", "danger", "caution", "important", "success"}
+    | {"secondary", "warn", "error", "attention"}
+)
+_CONTAINER_TEXT = frozenset({"details", "tabs", "code-group", "raw"})
 
 
 def heading_text(raw: str) -> str:
@@ -80,7 +93,9 @@ DOCFX_INCLUDE = re.compile(
 )
 _CALLOUT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION|INCLUDE)[^\]]*\]", re.I)
 _EMPHASIS = re.compile(r"(\*\*|__|\*|~~)(?=\S)(.+?)(?<=\S)\1")
-_CODE = re.compile(r"`+([^`]*)`+")
+#: A code span's text, without the language mark pymdownx.inlinehilite reads at its
+#: start (`` `#!bash k3d cluster create` `` shows "k3d cluster create").
+_CODE = re.compile(r"`+(?:#!\w[\w+-]*\s+)?([^`]*)`+")
 _FOOTNOTE = re.compile(r"\[\^[^\]]*\]")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
 _SPACES = re.compile(r"\s+")
@@ -141,8 +156,8 @@ def inline_text(text: str) -> str:
         text = _FOOTNOTE.sub("", text)
     if "{" in text:  # an attribute list: "[get help](help.md){.internal-link target=_blank}"
         text = _SHORTCODE.sub(" ", _INLINE_ATTRS.sub("", text))
-    if ":" in text:  # an icon's shortcode (pymdownx.emoji): ":octicons-book-16:"
-        text = _ICON.sub(" ", text)
+    if ":" in text:  # an icon's or emoji's shortcode (pymdownx.emoji, GitHub): ":link:"
+        text = _outside_code(text, lambda part: _EMOJI.sub("", _ICON.sub(" ", part)))
     if "<" in text:  # a tag is no words, but "loadConfig(<options>)" in code is
         text = _outside_code(text, lambda part: _HTML.sub(" ", part))
     if "`" in text:
@@ -243,6 +258,19 @@ def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
             else:
                 blocks_open.append((slashes, kind in _TEXT_BLOCKS))
             continue
+        container = _CONTAINER.match(stripped) if stripped.startswith(":::") else None
+        if container:
+            colons, kind = container.group(1), (container.group(2) or "").lower()
+            key = ":" * len(colons)
+            if not kind and any(k == key for k, _text in blocks_open):
+                yield from flush()
+                while blocks_open and blocks_open.pop()[0] != key:
+                    pass  # its closing line, and any left open in it
+                continue
+            if kind in _CONTAINER_CALLOUTS or kind in _CONTAINER_TEXT:
+                yield from flush()
+                blocks_open.append((key, kind in _CONTAINER_TEXT))
+                continue
         liquid = _LIQUID_BLOCK.match(stripped) if stripped.startswith("{%") else None
         if liquid and liquid.group(2).lower() in _LIQUID_PAIRED:
             yield from flush()

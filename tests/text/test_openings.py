@@ -60,3 +60,12 @@ from kas_tui.text.openings import without_preamble
 )
 def test_a_lead_in_is_dropped_and_what_follows_kept(sentence: str, expected: str) -> None:
     assert without_preamble(sentence) == expected
+
+
+def test_a_verb_needing_its_object_keeps_it() -> None:
+    """Diamond-portal's how-tos and Business Central's walkthroughs: "This how-to will
+    take you through the steps..." became "Takes through the steps..."."""
+    said = without_preamble("This how-to will take you through the steps of registering it.")
+    assert said == "Takes you through the steps of registering it."
+    said = without_preamble("This walkthrough guides you through several core processes.")
+    assert said == "Guides you through several core processes."

@@ -23,7 +23,7 @@ def every_pattern(text: str) -> str:
     text = prose._AUTOLINK.sub(" ", text)
     text = prose._FOOTNOTE.sub("", text)
     text = prose._SHORTCODE.sub(" ", prose._INLINE_ATTRS.sub("", text))
-    text = prose._ICON.sub(" ", text)
+    text = prose._outside_code(text, lambda part: prose._EMOJI.sub("", prose._ICON.sub(" ", part)))
     text = prose._outside_code(text, lambda part: prose._HTML.sub(" ", part))
     text = prose._CODE.sub(r"\1", text)
     for _ in range(2):
@@ -91,6 +91,7 @@ def every_line(markdown: str, *, max_lines: int = 600) -> Iterator[prose.Block]:
     para: list[str] = []
     para_kind = "paragraph"
     in_comment = False
+    opened: list[tuple[str, bool]] = []  # the containers open: (colons, body is text)
 
     def flush() -> Iterator[prose.Block]:
         nonlocal para
@@ -118,6 +119,20 @@ def every_line(markdown: str, *, max_lines: int = 600) -> Iterator[prose.Block]:
             fence = fenced.group(1)[:3]
             continue
         stripped = line.strip()
+        container = prose._CONTAINER.match(stripped)
+        if container:  # a Docusaurus or VitePress container: a callout's body is no text
+            key, kind = container.group(1), (container.group(2) or "").lower()
+            if not kind and any(k == key for k, _text in opened):
+                yield from flush()
+                while opened and opened.pop()[0] != key:
+                    pass
+                continue
+            if kind in prose._CONTAINER_CALLOUTS or kind in prose._CONTAINER_TEXT:
+                yield from flush()
+                opened.append((key, kind in prose._CONTAINER_TEXT))
+                continue
+        if opened and not opened[-1][1]:
+            continue
         if stripped.startswith("<!--") and "-->" not in stripped:
             yield from flush()
             in_comment = True
@@ -189,6 +204,9 @@ LINES = st.sampled_from(
         "::: pydantic.fields",
         "    options:",
         ":::tip What You'll Learn",
+        "::: details More",
+        "::::warning[Careful]",
+        "::::",
         ":::",
         "    [`pydantic.main.BaseModel`][pydantic.main.BaseModel]",
     ]
@@ -233,8 +251,9 @@ def test_an_mkdocstrings_directives_options_are_no_paragraph() -> None:
     described as 'Pydantic.fields options: group_by_category: false members.'"""
     page = "::: pydantic.fields\n    options:\n      group_by_category: false\n"
     assert list(prose.blocks(page)) == []
+    # a Docusaurus tip is a callout: its body, as ``!!! tip``'s, is no text of the page's
     tip = ":::tip What You'll Learn\n\n- How to set up a store\n\n:::\n\nThe store holds it.\n"
-    assert [b.text for b in prose.blocks(tip)] == ["How to set up a store", "The store holds it."]
+    assert [b.text for b in prose.blocks(tip)] == ["The store holds it."]
 
 
 def test_keys_written_for_pymdownx_read_as_the_site_shows_them() -> None:
@@ -310,3 +329,35 @@ def test_script_and_style_elements_are_code_not_words() -> None:
         "Vite is fast.\n<style scoped>\n.a { color: red }\n</style>\nAfter.\n"
     )
     assert [b.text for b in prose.blocks(md)] == ["Vite is fast.", "After."]
+
+
+def test_site_markup_is_no_words_of_a_page() -> None:
+    """Debris the helpers found in real builds: Vue's heading ids with dots
+    (``{#vue.js-privacy-policy}``), k3d's pymdownx.inlinehilite marks (`` `#!bash ...` ``),
+    diamond-portal's emoji shortcodes (``:link:``)."""
+    blocks = list(prose.blocks("# Vue.js Privacy Policy {#vue.js-privacy-policy}\n\nText.\n"))
+    assert blocks[0].text == "Vue.js Privacy Policy"
+    said = prose.inline_text("at creation time: `#!bash k3d cluster create x` and `#!/bin/sh`")
+    assert said == "at creation time: k3d cluster create x and #!/bin/sh"
+    said = prose.inline_text("Registration Tutorial :link:, How To :+1: done `a :b: c`")
+    assert said == "Registration Tutorial, How To done a :b: c"
+    assert prose.inline_text("std::vector::size at 12:30:00") == "std::vector::size at 12:30:00"
+
+
+def test_docusaurus_and_vitepress_containers() -> None:
+    """React Native's Dimensions page opens with an ``:::info`` callout, which
+    described the page ("UseWindowDimensions is the preferred API ..."); a callout's
+    body is no text of the page's own, a ``details``' is, and mkdocstrings' ``:::`` line
+    opens nothing."""
+    text = (
+        ":::info\nUse the other API for components, as it updates with the window.\n:::\n\n"
+        "You can get the window's width and height with the following code.\n\n"
+        "::: details More\nThe details are the page's own words.\n:::\n\n"
+        "::::warning[Careful]\n:::tip\nNested.\n:::\nStill the warning.\n::::\n\n"
+        "::: pydantic.fields\n    options:\n      x: 1\n\nAfter the reference.\n"
+    )
+    assert [b.text for b in prose.blocks(text) if b.kind == "paragraph"] == [
+        "You can get the window's width and height with the following code.",
+        "The details are the page's own words.",
+        "After the reference.",
+    ]

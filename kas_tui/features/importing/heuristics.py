@@ -368,7 +368,13 @@ def _with_list(text: str, after: list[prose.Block]) -> str:
     return f"{text} {listed}."
 
 
+#: A bare address opening a paragraph (k3d's home: "https://k3d.io/" above its first
+#: sentence): where the thing lives, no words of a description.
+_LEADING_URL = re.compile(r"^(?:https?://|www\.)\S+\s+")
+
+
 def _sentences(text: str, title: str) -> list[str]:
+    text = _LEADING_URL.sub("", text)
     if _BOILERPLATE.match(text):
         return []
     return [s for s in prose.sentences(text)[:4] if _prose_like(s) and norm(s) != norm(title)]

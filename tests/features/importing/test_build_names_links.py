@@ -426,3 +426,14 @@ def test_a_reference_pages_one_line_summary_describes_it() -> None:
     ):
         said = drafted(body, "guide.md", "docs").description
         assert said.startswith("Whether to show the indicator"), (body, said)
+
+
+def test_an_address_opening_a_paragraph_is_no_description() -> None:
+    """k3d's home opens with its address above its first sentence: described as
+    "Https://k3d.io/ k3d is a wrapper CLI...", the URL capitalised."""
+    said = drafted(
+        "# Overview\n\nhttps://k3d.io/\nk3d is a lightweight wrapper to run k3s in docker.\n",
+        "index.md",
+        "docs",
+    ).description
+    assert said.startswith("K3d is a lightweight wrapper"), said
