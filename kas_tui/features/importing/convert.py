@@ -571,6 +571,8 @@ def _from_markitdown(
     except Exception as exc:  # a converter's own bug: report it, never stop the batch
         raise _classify(path, ext, data, exc) from None
     markdown = _normalise(result.markdown or "")
+    if "\0" in markdown:  # a binary file read as text (a gettext .mo): never written out
+        raise _Refused("unsupported", "binary data (NUL bytes), not a document")
     if b"%PDF-" in data[:1024] and markdown.startswith("%PDF-"):
         raise _Refused("corrupt", "corrupt: the PDF could not be parsed")
     if markdown.count("\ufffd") > max(20, len(markdown) // 100):

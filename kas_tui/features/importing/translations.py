@@ -92,12 +92,26 @@ def translated_pages(pages: Collection[str]) -> dict[str, str]:
     return found
 
 
+#: gettext's message catalogs (a Sphinx or Django project's ``locale/*/LC_MESSAGES/``):
+#: the translated strings of a site, sources (``.po``, ``.pot``) and compiled (``.mo``).
+CATALOGS = frozenset({".po", ".pot", ".mo"})
+
+
 def without_translations(
     documents: list[str], assets: list[str], notes: list[str]
 ) -> tuple[list[str], list[str]]:
     """A build's files without its translations' (the same pages in other languages
     are no more knowledge; a package of one language is built from that language's
-    folder alone), each left out said in ``notes``."""
+    folder alone) and gettext catalogs, each left out said in ``notes``."""
+    catalogs = [f for f in [*documents, *assets] if posixpath.splitext(f)[1].lower() in CATALOGS]
+    if catalogs:
+        notes.append(
+            f"{len(catalogs):,} gettext catalogs ({catalogs[0]}, ...) hold the site's "
+            "strings in other languages, no pages of its own; left out"
+        )
+        left_out = set(catalogs)
+        documents = [d for d in documents if d not in left_out]
+        assets = [a for a in assets if a not in left_out]
     found = translations(documents)
     named = translated_pages(documents)
     if named:

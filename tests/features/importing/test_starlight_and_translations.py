@@ -409,3 +409,35 @@ def test_images_through_the_sites_assets_alias_are_kept_and_linked(tmp_path: Pat
     kept = source_files(tmp_path / "kb")
     assert any(p.endswith("diagram.svg") for p in kept)
     assert not any(p.endswith("card.astro") or "Card" in p for p in kept)  # code stays out
+
+
+def test_gettext_catalogs_are_left_out_and_binary_text_never_written(tmp_path: Path) -> None:
+    """readthedocs.org's ``docs/user/locale/*/LC_MESSAGES/`` (``.po`` and compiled
+    ``.mo`` for each page) became 688 documents, 172 of them Markdown holding the
+    ``.mo``'s NUL bytes (check: OKF002, exit 1)."""
+    from kas_tui.features.importing.convert import ConversionError, Limits, convert_here
+
+    mo = b"\xde\x12\x04\x95" + b"\x00\x00\x00\x00\x04\x00\x00\x00" + b"Language: da\n\x00" * 40
+    files = {
+        "index.md": "# Read the Docs\n\nRead the Docs hosts documentation for you.\n",
+        "architecture.md": "# Architecture\n\nHow the parts of Read the Docs fit together.\n",
+        "locale/da/LC_MESSAGES/architecture.po": 'msgid "Architecture"\nmsgstr "Arkitektur"\n',
+        "locale/da/LC_MESSAGES/architecture.mo": mo,
+        "locale/sphinx.pot": 'msgid ""\nmsgstr ""\n',
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW)
+    assert not result.failed
+    assert not list((tmp_path / "kb").rglob("*locale*")) and not list(
+        (tmp_path / "kb").rglob("*.mo*")
+    )
+    assert (
+        "3 gettext catalogs (locale/sphinx.pot, ...) hold the site's "
+        "strings in other languages, no pages of its own; left out"
+    ) in result.notes
+    for raw in (tmp_path / "kb").rglob("*"):
+        assert not raw.is_file() or b"\0" not in raw.read_bytes(), raw
+    # whatever a converter makes of a binary file, text with NUL bytes is no document
+    odd = tmp_path / "catalog.dat"
+    odd.write_bytes(b"Project-Id-Version: x\nLanguage: da\n" + b"\x00\x01abc\x00 text here " * 20)
+    refused = convert_here(odd, Limits())
+    assert isinstance(refused, ConversionError) and "NUL bytes" in refused.message
