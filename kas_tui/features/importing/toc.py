@@ -389,12 +389,15 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
             f
             for f in files
             if f.startswith(wrapper)
+            and not _tool_folder(f[len(wrapper) :])
             and (
                 f.count("/") == base + depth
                 or (not depth and f.startswith(f"{wrapper}config/_default/"))  # Hugo's
                 or (f.count("/") == base + depth + 1 and is_vitepress_config(f))
                 # Sphinx's docs/source/conf.py (sphinx-quickstart's separate source dir)
                 or (depth and f.count("/") == base + 2 and f.endswith("/source/conf.py"))
+                # an mdBook kept in a folder: guide/src/SUMMARY.md beside guide/book.toml
+                or (depth and f.count("/") == base + 2 and _book_summary(f, files))
             )
         )
         if depth and len({posixpath.dirname(f) for f in found}) != 1:
@@ -412,6 +415,21 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
     problems: list[str] = []  # a Docusaurus docs folder without its site: its categories
     roots = category_roots(files, read, problems, TocNode)
     return Toc("", "docusaurus", roots, problems) if roots else None
+
+
+def _tool_folder(path: str) -> bool:
+    """Whether ``path`` is in a hidden folder of the source's (``.cargo/config.toml``,
+    ``.github/``): a tool's settings, no site, unless VitePress' own ``.vitepress/``."""
+    top = path.split("/", 1)[0]
+    return "/" in path and top.startswith(".") and not is_vitepress_config(path)
+
+
+def _book_summary(path: str, files: Collection[str]) -> bool:
+    """Whether ``path`` is an mdBook's ``SUMMARY.md``: in the pages folder beside the
+    book's ``book.toml``."""
+    if posixpath.basename(path).lower() != SUMMARY:
+        return False
+    return posixpath.join(posixpath.dirname(posixpath.dirname(path)), "book.toml") in files
 
 
 #: Tables of contents that are a site generator's config, naming the site's pages folder.

@@ -88,3 +88,28 @@ def test_an_mdbook_builds_as_its_summary_orders_it(tmp_path: Path) -> None:
     assert root.entries[0].title == "Introduction"
     skill = (tmp_path / "kb" / "SKILL.md").read_text("utf-8")
     assert "mdBook Documentation: Create book from markdown files." in skill
+
+
+def test_a_book_kept_in_a_folder_of_a_repository_is_found_from_its_root(tmp_path: Path) -> None:
+    """rust-lang/mdBook keeps its guide in ``guide/`` (``guide/book.toml``,
+    ``guide/src/SUMMARY.md``) beside its crates, tests (389 test books' pages) and a
+    ``.cargo/config.toml``, which read as a second site's config: built from the
+    repository's root, the package was its tests and crates."""
+    files = {f"guide/{rel}": text for rel, text in book().items()}
+    files |= {
+        ".cargo/config.toml": '[alias]\nxtask = "run --package xtask --"\n',
+        "Cargo.toml": '[workspace]\nmembers = ["crates/*"]\n',
+        "crates/mdbook-core/README.md": "# mdbook-core\n\nThe core of mdBook, as a library.\n",
+        "tests/testsuite/books/basic/book.toml": "[book]\ntitle = 'basic'\n",
+        "tests/testsuite/books/basic/src/SUMMARY.md": "- [Chapter 1](chapter_1.md)\n",
+        "tests/testsuite/books/basic/src/chapter_1.md": page("Chapter 1"),
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW)
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    assert not any(p.startswith(("tests/", "crates/")) for p in pkg.documents), sorted(
+        pkg.documents
+    )
+    root = parse_index((tmp_path / "kb" / "index.md").read_text("utf-8"))
+    assert [e.title for e in root.entries][:2] == ["Introduction", "User guide"]
+    assert any("outside the docs folder" in n for n in result.notes)
