@@ -266,8 +266,8 @@ class Toc:
         below = _folder_counts(self.order())
         found: dict[str, tuple[float, int, str]] = {}
         for node, _above in self.walk():
-            if node.path is not None or not node.title:
-                continue
+            if not node.title or (node.path is not None and not node.children):
+                continue  # a page, not a section (a section may open with a page of its own)
             pages = [n.path for n, _a in Toc("", "", [node]).walk() if n.path]
             if not pages:
                 continue

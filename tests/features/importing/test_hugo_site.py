@@ -128,7 +128,7 @@ def test_a_hugo_repository_builds_its_default_languages_content(tmp_path: Path) 
     assert [e.title for e in docs_index.entries][:3] == [
         "Documentation",
         "Getting Started",
-        "OpenTelemetry Concepts",
+        "Concepts",  # the section's linkTitle: its name in the site's menus
     ]
     # TOML front matter is the page's own: its title, its date as text
     dev = next(d for d in docs if d.endswith("dev.md"))

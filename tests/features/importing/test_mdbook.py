@@ -113,3 +113,6 @@ def test_a_book_kept_in_a_folder_of_a_repository_is_found_from_its_root(tmp_path
     root = parse_index((tmp_path / "kb" / "index.md").read_text("utf-8"))
     assert [e.title for e in root.entries][:2] == ["Introduction", "User guide"]
     assert any("outside the docs folder" in n for n in result.notes)
+    # a SUMMARY entry with a page and chapters below it names its folder ("Cli" was
+    # the folder's name): the site's sidebar shows "Command-line tool"
+    assert "* [Command-line tool](cli/) - " in (tmp_path / "kb" / "index.md").read_text("utf-8")
