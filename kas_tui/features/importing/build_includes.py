@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from kas_tui.features.importing.build_manifest import _sha
 from kas_tui.features.importing.build_prepare import PrepareMixin
 from kas_tui.features.importing.convert import MARKDOWN_EXTS, sha256_file
-from kas_tui.features.importing.hugo_params import HugoParams, uses_params
+from kas_tui.features.importing.hugo_shortcodes import HugoParams, uses_params
 from kas_tui.features.importing.include_markdown import expand_include_markdown
 from kas_tui.features.importing.includes import IncludeProblem, expand_includes, mdx_bases
 from kas_tui.features.importing.mdx_components import expand_components, path_aliases
@@ -102,6 +102,8 @@ class IncludesMixin(PrepareMixin):
                 )
                 for at, name in unknown
             ]
+        if params is not None:  # relref links, paired shortcodes' text, figures
+            text = params.shown(text, doc.source)
         if doc.source not in self.includes_of:
             return text, problems
         shared = self.__dict__.setdefault("_shown_includes", {})
@@ -161,7 +163,7 @@ class IncludesMixin(PrepareMixin):
         return own if len(parts) == 1 else _sha("\n".join(parts))
 
     def _hugo_params(self) -> HugoParams | None:
-        """The parameters a Hugo site's pages print (:mod:`.hugo_params`); ``None``
+        """The parameters a Hugo site's pages print (:mod:`.hugo_shortcodes`); ``None``
         for another site."""
         if self.toc is None or self.toc.kind != "hugo":
             return None

@@ -27,7 +27,7 @@ from typing import Any
 from kas_tui.core.fileio import open_regular, read_regular, special_kind
 from kas_tui.features.importing import charsets
 from kas_tui.features.importing.front_matter import toml_front_matter
-from kas_tui.features.importing.hugo_params import PARAM
+from kas_tui.features.importing.hugo_shortcodes import PARAM
 from kas_tui.features.importing.properties import document_properties
 from kas_tui.text.mdx import without_module_code
 from kas_tui.text.wording import size_text

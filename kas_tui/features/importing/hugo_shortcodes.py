@@ -1,4 +1,6 @@
-"""Hugo's ``param`` shortcode, shown as the site shows it.
+"""Hugo's shortcodes, shown as the site shows them: ``param`` printing a parameter,
+``ref`` and ``relref`` making a link's address, paired shortcodes wrapping the page's
+own text (Docsy's ``{{% alert %}}``), ``figure`` showing an image.
 
 A Hugo page writes ``{{% param vers.otel %}}`` (or ``{{< param "title" >}}``) where the
 site prints a parameter: the page's own (its front matter, and its ``params``), else
@@ -13,6 +15,14 @@ calls where the site shows versions, and links to nowhere.
 A name nothing defines, or one naming a map or a list, stays as written (the site would
 print nothing useful either), and the build counts those in a note. Configs and front
 matter are read, never run; an escaped call (``{{</* param x */>}}``) is no call.
+
+``[Go]({{< relref "/docs/languages/go/quickstart" >}})`` is a link to that page (a path
+from the content folder, or from the page's own): the call becomes the path, which the
+build resolves as any link (grpc.io's 40 quick-start links were no links at all). A
+paired shortcode's tags go and its text stays, its ``title`` as the callout's first
+words (``{{% alert title="Note" %}}...{{% /alert %}}``); a ``figure`` is its image. Other
+shortcodes (a theme's ``{{< youtube >}}``, ``{{< blocks/cover >}}``) are the site's
+templates and stay as written.
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ PARAM = re.compile(r"\{\{([%<])-?\s*param\s+(?:\"([^\"\n]*)\"|'([^'\n]*)'|([\w.-
 #: A site config's folder of split config files, whose ``params.*`` is its ``params``.
 _SPLIT = "config/_default"
 _SECTION = "_index."
+_PAGES = (".md", ".markdown", ".html")
 
 
 class HugoParams:
@@ -57,9 +68,16 @@ class HugoParams:
         own = _mapping(languages.get(str(data.get("defaultContentLanguage") or "en")))
         self.site = {**site, **_mapping(own.get("params"))}
         self.content = content
+        prefix = content + "/" if content else ""
+        self.pages = {f for f in files if f.startswith(prefix) and f.lower().endswith(_PAGES)}
+        self.named: dict[str, list[str]] = {}  # a page's name -> the pages of that name
+        for page in sorted(self.pages):
+            stem = posixpath.splitext(posixpath.basename(page))[0]
+            if stem in ("index", "_index"):
+                stem = posixpath.basename(posixpath.dirname(page))
+            self.named.setdefault(stem.lower(), []).append(page)
         #: a section's folder -> what its ``_index`` passes down, and that ``_index`` file
         self.cascades: dict[str, tuple[dict[str, Any], str]] = {}
-        prefix = content + "/" if content else ""
         for rel in files:
             name = posixpath.basename(rel)
             if not rel.startswith(prefix) or not name.startswith(_SECTION):
@@ -110,10 +128,79 @@ class HugoParams:
 
         return PARAM.sub(printed, text), unknown
 
+    def shown(self, text: str, rel: str) -> str:
+        """The page ``rel``'s ``text`` with its shortcodes shown (:func:`shown_shortcodes`),
+        its ``ref`` and ``relref`` calls as links to the pages they name."""
+        return shown_shortcodes(text, lambda target: _ref_in(self, rel, target))
+
+
+def _ref_in(site: HugoParams, rel: str, target: str) -> str:
+    """The link ``ref`` makes of ``target`` on the page ``rel``: the page it names as a
+    path from ``rel``'s folder (``../go/quickstart.md#install``), looked for from the
+    page's folder, then the content folder, then by its name alone when one page has
+    it, as Hugo looks; ``target`` as written when none is."""
+    path, hash_, fragment = target.partition("#")
+    if not path:
+        return target  # "#part": an anchor of the page itself
+    here = posixpath.dirname(rel)
+    starts = [site.content] if path.startswith("/") else [here, site.content]
+    found = None
+    for start in starts:
+        stem = posixpath.normpath(posixpath.join(start, path.strip("/")))
+        for candidate in (stem, *(stem + t for t in (".md", "/index.md", "/_index.md"))):
+            if candidate in site.pages:
+                found = candidate
+                break
+        if found:
+            break
+    if found is None:
+        named = site.named.get(posixpath.splitext(posixpath.basename(path.rstrip("/")))[0].lower())
+        found = named[0] if named and len(named) == 1 else None
+    if found is None:
+        return target
+    return posixpath.relpath(found, here or ".") + (hash_ + fragment if hash_ else "")
+
 
 def uses_params(text: str) -> bool:
     """Whether ``text`` calls the ``param`` shortcode."""
     return "param" in text and PARAM.search(text) is not None
+
+
+#: A call's argument: quoted (either quote) or a bare word.
+_ARG = r"(?:\"([^\"\n]*)\"|'([^'\n]*)'|([^\s%>\"']+))"
+#: ``{{< relref "/docs/x" >}}``, ``{{% ref "page.md#part" %}}``, ``path=`` named too.
+REF = re.compile(rf"\{{\{{[<%]-?\s*(?:rel)?ref\s+(?:path=)?{_ARG}\s*-?[%>]\}}\}}")
+#: Any shortcode tag: ``{{< name args >}}``, ``{{% /name %}}``; group 1 the ``/`` of a
+#: closing tag, group 2 the name, group 3 its arguments.
+_TAG = re.compile(r"\{\{[<%]-?\s*(/?)\s*([\w./-]+)([^\n]*?)\s*/?-?[%>]\}\}")
+_NAMED = re.compile(r"([\w-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|(\S+))")
+
+
+def shown_shortcodes(text: str, ref: Callable[[str], str] = lambda path: path) -> str:
+    """``text`` with the shortcodes the site shows as Markdown written so: ``ref`` and
+    ``relref`` calls as the paths ``ref`` makes of their arguments, paired shortcodes
+    as the text they wrap (a ``title`` argument its first words, in bold), ``figure``
+    as its image; other calls as written."""
+    if "{{" not in text:
+        return text
+    text = REF.sub(lambda m: ref(m.group(1) or m.group(2) or m.group(3) or ""), text)
+    closed = {m.group(2) for m in _TAG.finditer(text) if m.group(1)}
+
+    def shown(found: re.Match[str]) -> str:
+        closing, name, args = found.group(1), found.group(2), found.group(3)
+        named = {
+            m.group(1).lower(): m.group(2) or m.group(3) or m.group(4)
+            for m in _NAMED.finditer(args)
+        }
+        if name in closed:
+            title = named.get("title", "")
+            return "" if closing or not title else f"**{title}**"
+        if name == "figure" and named.get("src"):
+            words = named.get("alt") or named.get("caption") or named.get("title") or ""
+            return f"![{words}]({named['src']})"
+        return found.group(0)
+
+    return _TAG.sub(shown, text)
 
 
 def _lookup(layer: Mapping[str, Any], name: str) -> Any:

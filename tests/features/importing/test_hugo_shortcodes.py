@@ -178,3 +178,45 @@ def test_a_hugo_html_home_page_is_the_sites_home_in_the_package(tmp_path: Path) 
     assert "* [Kubeflow](index-page.md) - Kubeflow is the foundation of tools" in root
     home = (tmp_path / "kb" / "index-page.md").read_text("utf-8")
     assert "AI Platforms on Kubernetes,\nbeta since 2018." in home or "beta since 2018" in home
+
+
+def test_ref_links_paired_shortcodes_and_figures_show_as_the_site_shows_them(
+    tmp_path: Path,
+) -> None:
+    """grpc.io links its quick starts with ``{{< relref "/docs/languages/go/quickstart" >}}``
+    (from the content folder), ``{{< relref "docs/languages/cpp/alts" >}}`` (not found
+    beside the page: from the content folder) and ``{{< relref grpc-on-dotnetcore >}}``
+    (a page's name alone): 40 links that were no links; its ``{{% alert %}}`` callouts
+    wrapped the page's own text in template calls."""
+    en = "content/en/"
+    files = {
+        "hugo.toml": 'baseURL = "https://grpc.io/"\ntitle = "gRPC"\n',
+        en + "_index.md": "---\ntitle: gRPC\n---\n\nA high performance RPC framework.\n",
+        en
+        + "docs/languages/go/quickstart.md": "---\ntitle: Quick start\n---\n\n## Install\n\nGo.\n",
+        en + "docs/languages/cpp/alts.md": "---\ntitle: ALTS in C++\n---\n\nALTS.\n",
+        en + "blog/grpc-on-dotnetcore.md": "---\ntitle: gRPC on .NET Core\n---\n\nNews.\n",
+        en + "docs/guides/auth.md": (
+            "---\ntitle: Authentication\n---\n\n"
+            'Start with [Go]({{< relref "/docs/languages/go/quickstart#install" >}}), see\n'
+            '[ALTS in C++]({{<relref "docs/languages/cpp/alts">}}) and [the news][ga].\n\n'
+            '{{% alert title="Warning" color="warning" %}}\nUse TLS in production.\n'
+            "{{% /alert %}}\n\n"
+            '{{< figure src="/img/auth.png" alt="The auth flow" >}}\n\n{{< youtube abc >}}\n\n'
+            "[ga]: {{< relref grpc-on-dotnetcore >}}\n"
+        ),
+    }
+    build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW)
+    kb = tmp_path / "kb"
+    auth = next(kb.rglob("auth.md")).read_text("utf-8")
+    go = next(kb.rglob("quickstart.md")).relative_to(kb).as_posix()
+    assert "[Go](" in auth and "quickstart.md#install)" in auth, auth
+    assert "[ALTS in C++](" in auth and "alts.md)" in auth
+    assert "[ga]: " in auth and "grpc-on-dotnetcore.md" in auth
+    assert "**Warning**\nUse TLS in production." in auth and "alert" not in auth
+    assert "![The auth flow](" in auth
+    assert "{{< youtube abc >}}" in auth  # a theme's template: as written
+    pkg = Package(kb)
+    pkg.load()
+    assert go in pkg.documents
+    assert not [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
