@@ -71,6 +71,7 @@ from kas_tui.features.importing.source_meta import (
     is_source_code,
     is_toc_file,
     site_config_above,
+    without_machinery,
 )
 from kas_tui.features.importing.source_walk import GITBOOK, walk_source
 from kas_tui.features.importing.toc import Toc, find_toc
@@ -420,6 +421,7 @@ class _Builder(
             kept = [n for n, p in zip(notes[:walked], said, strict=True) if p not in moot]
             self.result.notes = kept + notes[walked:]
         documents, assets = without_translations(documents, assets, self.result.notes)
+        documents, assets = without_machinery(documents, assets, self.result.notes)
         themed = set()
         if self.toc is not None:  # a theme's templates, files the site serves as they are
             themed = self.toc.theme_files(documents) | self.toc.static_files(documents)

@@ -85,7 +85,7 @@ class _GenericDirective(Directive):
 
     def run(self) -> list[nodes.Node]:
         name = self.name.rsplit(":", 1)[-1].lower()
-        if name in ("toctree", "only", "ifconfig", "tabularcolumns", "highlight", "index"):
+        if name in _NO_TEXT:
             return []  # the TOC reader reads toctrees; the rest is no text
         out: list[nodes.Node] = []
         argument = " ".join(self.arguments).strip()
@@ -107,6 +107,15 @@ class _GenericDirective(Directive):
         return out
 
 
+#: Directives that show nothing on the page: the TOC reader's toctrees, conditions,
+#: and what sets the context of what follows (``.. currentmodule:: flask`` opening
+#: Flask's API pages was "Currentmodule: flask", above the title, which then named no
+#: page), who wrote it, or what the index lists.
+_NO_TEXT = frozenset(
+    {"toctree", "only", "ifconfig", "tabularcolumns", "highlight", "index"}
+    | {"currentmodule", "module", "sectionauthor", "moduleauthor", "codeauthor"}
+    | {"todo", "spelling", "default-domain", "program"}
+)
 #: Sphinx's version notes, as its HTML words them.
 _VERSIONS = {
     "versionadded": "New in version",

@@ -162,3 +162,32 @@ def test_a_repository_whose_sphinx_source_is_docs_source(tmp_path: Path) -> None
     pkg.load()
     assert sorted(pkg.documents) == ["index-page.md", "tutorial/index-page.md"]
     assert (tmp_path / "kb" / "index.md").read_text("utf-8").splitlines()[3] == "# JupyterHub"
+
+
+def test_context_directives_show_nothing_and_build_files_are_left_out(tmp_path: Path) -> None:
+    """pallets/flask's API pages open with ``.. currentmodule:: flask``: shown as
+    "Currentmodule: flask" above the title, the page was titled by its file ("Cli");
+    its ``Makefile`` was "a file the site serves as it is" and requests'
+    ``requirements.txt`` a document ("Pinning to avoid unexpected breakages.")."""
+    files = {
+        "conf.py": "project = 'Flask'\nextensions = ['sphinx.ext.autodoc']\n",
+        "index.rst": "Welcome to Flask\n================\n\n.. toctree::\n\n   cli\n",
+        "cli.rst": (
+            ".. currentmodule:: flask\n\nCommand Line Interface\n======================\n\n"
+            "Installing Flask installs the ``flask`` script, a command line interface.\n"
+        ),
+        "Makefile": "html:\n\tsphinx-build -b html . _build\n",
+        "requirements.txt": "# Pinning to avoid unexpected breakages.\nsphinx==7.2\n",
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW)
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    cli = next(d for p, d in pkg.documents.items() if p.endswith("cli.md"))
+    assert cli.meta["title"] == "Command Line Interface"
+    assert "Currentmodule" not in (tmp_path / "kb" / cli.path).read_text("utf-8")
+    assert not any("requirements" in p or "makefile" in p.lower() for p in pkg.documents)
+    assert not list((tmp_path / "kb").rglob("Makefile*"))
+    assert (
+        "2 build and tool files (Makefile, ...) configure the repository, no knowledge; left out"
+        in result.notes
+    )
