@@ -198,10 +198,16 @@ class SiteLinksMixin:
             # no site known: a link without an extension names the page as any site
             # serves it (metro's docs/ built alone: ./configuration#x)
             path = unquote(target.partition("#")[0].partition("?")[0]).rstrip("/")
+            rendered = path.lower().endswith((".html", ".htm"))  # the page as it is rendered
+            if rendered:  # mdBook's ../cli/index.html is cli/README.md
+                path = posixpath.splitext(path)[0]
             if not path or posixpath.splitext(path)[1] or path.startswith("/"):
                 return None
             joined = posixpath.normpath(posixpath.join(posixpath.dirname(doc.source), path))
-            for candidate in (joined + tail for tail in _SERVED_AS[:4]):
+            tails = _SERVED_AS[:4]
+            if rendered and posixpath.basename(joined) == "index":
+                joined, tails = posixpath.dirname(joined), ("/index.md", "/README.md", "/readme.md")
+            for candidate in (joined + tail for tail in tails):
                 found = candidate if candidate in self.docs else self._loose_match(candidate)
                 if found in self.docs:
                     return found

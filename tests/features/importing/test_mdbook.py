@@ -116,3 +116,22 @@ def test_a_book_kept_in_a_folder_of_a_repository_is_found_from_its_root(tmp_path
     # a SUMMARY entry with a page and chapters below it names its folder ("Cli" was
     # the folder's name): the site's sidebar shows "Command-line tool"
     assert "* [Command-line tool](cli/) - " in (tmp_path / "kb" / "index.md").read_text("utf-8")
+
+
+def test_links_to_the_rendered_html_name_the_markdown_pages(tmp_path: Path) -> None:
+    """mdBook's guide links ``../cli/index.html`` (the rendered ``cli/README.md``) and
+    ``init.html``: three broken links in the package."""
+    files = book()
+    files["src/guide/reading.md"] = (
+        "# Reading books\n\nBuilt with [the CLI](../cli/index.html#commands); start with\n"
+        "[init](../cli/init.html) and [installing](installation.html).\n"
+    )
+    build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW)
+    reading = next((tmp_path / "kb").rglob("reading.md")).read_text("utf-8")
+    assert "[the CLI](../cli/readme.md#commands)" in reading
+    assert "[init](../cli/init.md) and [installing](installation.md)" in reading
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    from kas_tui.features.check import check
+
+    assert not [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
