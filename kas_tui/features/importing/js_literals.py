@@ -25,7 +25,7 @@ def string_option(code: str, opened: int, key: str) -> str | None:
     (comments blanked), when it is a plain string literal (its escapes read, its
     spaces collapsed); ``None`` when it is another value (a template string, an
     object of one title per language) or absent."""
-    at = js_option(blank_js(code, strings=True), opened, key)
+    at = js_option(blank_js(code, strings=True), opened, key, code)
     found = _STRING.match(code, at) if at is not None else None
     name = _NAME.match(code, at) if at is not None and found is None else None
     if name is not None:  # ``site,`` or ``site: site``: the string its const holds
@@ -116,14 +116,16 @@ def js_literal(code: str, start: int) -> str | None:
     return (head + literal).replace("\t", " ")
 
 
-def js_option(bare: str, opened: int, key: str) -> int | None:
+def js_option(bare: str, opened: int, key: str, code: str | None = None) -> int | None:
     """Where the value of the option ``key`` of the object opening at ``opened`` starts
     (its own option, not one of an object inside it: a docs plugin's ``path``, not its
     ``versions: {current: {path}}``); ``None`` when it has none. A shorthand property
     (``sidebar,``) starts at its name, a variable. ``bare``: the code with comments and
-    strings blanked (:func:`blank_js`)."""
+    strings blanked (:func:`blank_js`); with ``code`` (the same, strings kept) a quoted
+    key counts too (``"title": "pnpm"``, a config written as JSON)."""
     depth = 0
     pattern = re.compile(rf"{re.escape(key)}(?:\s*:\s*|(?=\s*[,}}]))")
+    quoted = re.compile(rf"(['\"]){re.escape(key)}\1\s*:\s*")
     for at in range(opened, len(bare)):
         char = bare[at]
         if char in "{[(":
@@ -136,6 +138,10 @@ def js_option(bare: str, opened: int, key: str) -> int | None:
             found = pattern.match(bare, at)
             if found:  # a shorthand's value is its name
                 return found.end() if found.end() > at + len(key) else at
+        elif depth == 1 and code is not None and char in "'\"" and bare[at - 1] in " \t\n{,":
+            found = quoted.match(code, at)
+            if found:
+                return found.end()
     return None
 
 

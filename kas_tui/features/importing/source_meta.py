@@ -22,7 +22,11 @@ from typing import Any
 import tomllib
 import yaml
 
-from kas_tui.features.importing.js_literals import js_string
+from kas_tui.features.importing.js_literals import (
+    blank_js,
+    exported_object,
+    string_option,
+)
 from kas_tui.features.importing.toc_docsify import docsify_about
 from kas_tui.features.importing.toc_hugo import hugo_about, is_hugo_config
 from kas_tui.features.importing.toc_mintlify import is_mintlify_config, mintlify_about
@@ -399,13 +403,12 @@ def _config_about(
         if isinstance(data, Mapping):
             return text(data.get("title")), text(data.get("description"))
     elif low.startswith("docusaurus.config."):
-        config = read(rel) or ""
-        name = re.search(r"\btitle\s*:\s*['\"]([^'\"]+)['\"]", config)
-        tagline = re.search(r"\btagline\s*:\s*['\"]([^'\"]+)['\"]", config)
-        return (
-            js_string(name.group(1)).strip() if name else None,
-            js_string(tagline.group(1)).strip() if tagline else None,
-        )
+        # the config object's own title, not a footer column's or a navbar's
+        code = blank_js(read(rel) or "")
+        opened = exported_object(code)
+        if opened is None:
+            return None
+        return string_option(code, opened, "title"), string_option(code, opened, "tagline")
     elif is_astro_config(low):
         return starlight_about(read(rel) or "")
     elif is_vitepress_config(rel):

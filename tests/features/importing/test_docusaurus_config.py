@@ -156,3 +156,23 @@ def test_files_the_site_serves_as_they_are_stay_for_its_pages(tmp_path: Path) ->
     broken = [f.message for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
     assert broken == [], broken
     assert not list((tmp_path / "kb").rglob("index.js"))  # the site's code stays out
+
+
+def test_the_configs_own_title_names_the_site_not_a_footer_columns() -> None:
+    """pnpm.io's ``docusaurus.config.ts`` writes its keys quoted (``"title": "pnpm"``)
+    and has footer columns titled 'Docs' and 'Community': the package was titled
+    "Docs", the first ``title:`` anywhere in the file."""
+    from kas_tui.features.importing.source_meta import site_about
+
+    config = (
+        "const docusaurusConfig = {\n"
+        '  "title": "pnpm",\n  "tagline": "Fast, disk space efficient package manager",\n'
+        "  themeConfig: { footer: { links: [\n"
+        "    { title: 'Docs', items: [] }, { title: 'Community', items: [] },\n"
+        "  ] } },\n};\n\nexport default docusaurusConfig;\n"
+    )
+    files = {"docusaurus.config.ts": config}
+    assert site_about(files.get, files) == ("pnpm", "Fast, disk space efficient package manager")
+    footer_first = "module.exports = {\n  themeConfig: {title: 'Docs'},\n  title: 'Jest',\n};\n"
+    files = {"docusaurus.config.js": footer_first}
+    assert site_about(files.get, files)[0] == "Jest"
