@@ -57,7 +57,9 @@ _PAGES = (".md", ".ipynb", ".rst", ".markdown")
 _PROJECT = "project:"
 _AUTOLINK = re.compile(r"<project:([^<>\s]*)>")
 #: A link's destination as written, roughly (for :meth:`References.named`).
-_WRITTEN_LINK = re.compile(r"\]\(\s*<?([^()\s<>]+)|<(project:[^<>\s]*)>")
+_WRITTEN_LINK = re.compile(
+    r"\]\(\s*<?([^()\s<>]+)|<(project:[^<>\s]*)>|^ {0,3}\[[^\]]+\]:\s*<?([^\s<>]+)", re.MULTILINE
+)
 _ROLE_BEFORE = re.compile(r"(?<!\\)\{([A-Za-z][\w.:+-]*)\}$")
 _NUMBER = re.compile(r"\s*(?:%s|\{number\})\s*")
 #: Written like a file (an extension a page or asset has): a path, never a label.
@@ -149,7 +151,7 @@ class References:
             return ""
         self.page = page
         names = {split_titled(m.group(3))[1] for m in ROLE_CALL.finditer(text)}
-        names |= {unquote(m.group(1) or m.group(2)) for m in _WRITTEN_LINK.finditer(text)}
+        names |= {unquote(next(g for g in m.groups() if g)) for m in _WRITTEN_LINK.finditer(text)}
         out = []
         for name in sorted(names):
             bare = name.removeprefix(_PROJECT)

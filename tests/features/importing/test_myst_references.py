@@ -363,3 +363,14 @@ def test_references_name_labels_case_ignored_and_unknown_roles_read_as_text() ->
     assert [(u.line, u.target) for u in unresolved] == [(3, "{ref}`Text <nowhere>`")]
     assert role_text("math", "x^2") == "$x^2$"
     assert role_text("kbd", "Ctrl+`") == "`` Ctrl+` ``"
+
+
+def test_a_page_is_built_again_when_what_it_names_is_retitled(tmp_path: Path) -> None:
+    _built(tmp_path, jupyterhub_docs())
+    scopes = tmp_path / "src" / "docs" / "source" / "rbac" / "scopes.md"
+    scopes.write_text(SCOPES.replace("## Available scopes", "## Every scope"), "utf-8")
+    result = build(tmp_path / "src", tmp_path / "kb", now=NOW, workers=1)
+    # roles.md is as it was, but the heading its definition names is not
+    assert sorted(result.updated) == ["rbac/roles.md", "rbac/scopes.md"]
+    roles = (tmp_path / "kb" / "rbac" / "roles.md").read_text("utf-8")
+    assert roles.endswith("[scopes]: scopes.md#every-scope\n")
