@@ -42,6 +42,8 @@ MYST_CONFIG = "myst.yml"
 #: Keys that hold an entry's entries, in each format (``parts`` hold captioned groups).
 _BELOW = ("sections", "chapters", "entries", "children")
 _GROUPS = ("parts", "subtrees")
+#: Keys that make an entry what it is (one of them a string).
+_NAMING = ("file", "glob", "pattern", "url", "title", "part", "caption", "header")
 #: Most ``extends`` files followed from one ``myst.yml``.
 _MOST_EXTENDS = 10
 
@@ -252,7 +254,15 @@ class _Entries:
             line = _line(items, index)
             if isinstance(item, str):  # a bare name in a list (older books)
                 item = {"file": item}
-            if not isinstance(item, dict):
+            if (
+                not isinstance(item, dict)
+                or not any(isinstance(item.get(key), str) for key in _NAMING)
+                and not any(isinstance(item.get(key), list) for key in (*_BELOW, *_GROUPS))
+            ):
+                self.problems.append(
+                    f"{self.path}:{line or 1}: the table of contents' entry {short(item)} "
+                    "names no file:, glob: or url: (nor entries below it); fix the entry"
+                )
                 continue
             title = item.get("title") or item.get("part") or item.get("caption")
             title = " ".join(title.split()) if isinstance(title, str) and title.strip() else None

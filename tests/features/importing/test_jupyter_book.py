@@ -354,3 +354,11 @@ def test_a_myst_toc_in_a_file_it_extends_or_a_toc_yml_beside_it() -> None:
     broken = {**pages, "_toc.yml": "format: jb-book\nroot: index\nchapters:\n- file: [guide\n"}
     toc = find_toc(set(broken), broken.get)  # type: ignore[arg-type]
     assert toc is not None and toc.problems[0].startswith("_toc.yml:5: not valid YAML (")
+    odd = {**pages, "_toc.yml": "format: jb-book\nroot: index\nchapters:\n- file: [guide]\n- 3\n"}
+    toc = find_toc(set(odd), odd.get)  # type: ignore[arg-type]
+    assert toc is not None and toc.problems == [
+        '_toc.yml:4: the table of contents\' entry {"file": ["guide"]} names no file:, '
+        "glob: or url: (nor entries below it); fix the entry",
+        "_toc.yml:5: the table of contents' entry 3 names no file:, glob: or url: (nor "
+        "entries below it); fix the entry",
+    ]
