@@ -31,6 +31,7 @@ __all__ = [
     "destination_spans_reference",
     "extract_links",
     "format_destination",
+    "link_bounds",
     "links_in_tokens",
     "relative_link",
     "resolve",
@@ -286,6 +287,18 @@ def unlink(text: str, span: Span) -> str | None:
     its label, as written: ``see [the policy](gone.md) first`` becomes ``see the policy
     first``, every other byte kept. ``None`` when ``span`` is not an inline link's (a
     reference definition, shared by its links, is not removed this way)."""
+    bounds = link_bounds(text, span)
+    if bounds is None:
+        return None
+    start, close, end = bounds
+    label = start + 2 if text[start] == "!" else start + 1
+    return text[:start] + text[label:close] + text[end:]
+
+
+def link_bounds(text: str, span: Span) -> tuple[int, int, int] | None:
+    """Where the inline link (or image) whose destination is ``span`` is written: the
+    offset of its opening ``[`` (an image's ``!``), of the ``]`` closing its label, and
+    just past its ``)``; ``None`` when ``span`` is not an inline link's."""
     if text[span.start - 2 : span.start] != "](" and text[span.start - 3 : span.start] != "]( ":
         return None
     close = text.rfind("]", 0, span.start)
@@ -306,7 +319,7 @@ def unlink(text: str, span: Span) -> str | None:
     end = _after_title(text, span.end)
     if end is None:
         return None
-    return text[:start] + text[at + 1 : close] + text[end:]
+    return start, close, end
 
 
 def _after_title(text: str, at: int) -> int | None:

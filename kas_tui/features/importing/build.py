@@ -373,13 +373,10 @@ class _Builder(
             self.result.notes += self.toc.problems
             # the files read for its tree are no pages (Fumadocs' meta.json in each folder)
             documents = [d for d in documents if d not in self.toc.also_read]
-        if self.toc is not None:  # the docs' earlier versions, wherever they are
-            older, where = self.toc.earlier_versions([*documents, *assets])
+        if self.toc is not None:  # the docs' earlier versions, what the config leaves out
+            older, what = self.toc.left_out([*documents, *assets])
             if older & set(documents):
-                self.result.notes.append(
-                    f"{counted(len(older), 'file')} of the docs' earlier versions ({where}), "
-                    "not the current docs; left out"
-                )
+                self.result.notes.append(f"{counted(len(older), 'file')} {what}; left out")
                 documents = [d for d in documents if d not in older]
                 assets = [a for a in assets if a not in older]
         outside = set(self.toc.outside_docs([*documents, *assets])) if self.toc else set()

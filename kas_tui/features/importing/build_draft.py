@@ -9,7 +9,7 @@ import posixpath
 from collections import Counter, defaultdict
 
 from kas_tui.core.okf.errors import EditError, FormatError
-from kas_tui.features.importing.convert import ConversionError
+from kas_tui.features.importing.convert import LINKED_KINDS, ConversionError
 from kas_tui.features.importing.draft import draft_document, own_description
 from kas_tui.features.importing.heuristics import (
     FORMAT_TYPES,
@@ -104,7 +104,7 @@ class DraftMixin:
                 if isinstance(own, str) and own.strip():  # the index names its sections
                     topics = section_topics(doc.blocks, doc.draft.title, common)
                     doc.topics = tuple(topics[:_ENTRY_TOPICS])
-                if doc.converted.kind == "markdown":
+                if doc.converted.kind in LINKED_KINDS:
                     body = self._rewrite_links(doc, body)
                     doc.draft.body = body
                 doc.text = doc.draft.render()
@@ -123,3 +123,4 @@ class DraftMixin:
             doc.blocks = []
             self.progress("draft", n, total)
         self._note_off_source()
+        self._note_unresolved()

@@ -17,6 +17,7 @@ import posixpath
 from collections import Counter, defaultdict
 
 from kas_tui.core.okf import index_layout
+from kas_tui.features.importing.convert import LINKED_KINDS
 from kas_tui.features.importing.source_meta import is_landing_page
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION as MAX_DESCRIPTION
 from kas_tui.text.grouping import Member, group
@@ -79,7 +80,7 @@ class GroupsMixin:
             for doc in docs:
                 if doc.source not in touched:
                     continue
-                if doc.converted is not None and doc.converted.kind == "markdown":
+                if doc.converted is not None and doc.converted.kind in LINKED_KINDS:
                     body = self._rewrite_links(doc, doc.raw_body)
                     doc.text = doc.draft.with_body(body, doc.text)
                 # other kinds keep no links to other pages: their text stands as drafted

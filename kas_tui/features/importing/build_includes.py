@@ -1,9 +1,10 @@
 """What a built page shows of other source files: the snippets its include directives
 pull in (docfx ``[!INCLUDE]``, MkDocs ``--8<--`` and ``{!path!}``), the Markdown files
-an MDX page shows as components (:mod:`.mdx_components`), and, for a Sphinx page, the
-pages its toctrees list. Both are expanded into the page as a reader of the site sees it, and both
-are folded into the page's hash, so a changed snippet or a listed page's new title builds
-the page again.
+an MDX page shows as components (:mod:`.mdx_components`), for a Sphinx page the pages
+its toctrees list, and for a MyST page (Sphinx's, a Jupyter Book's) what its
+cross-references name (:mod:`.myst_refs`). Each is shown in the page as a reader of the
+site sees it, and folded into the page's hash, so a changed snippet or a listed or
+referenced page's new title builds the page again.
 """
 
 from __future__ import annotations
@@ -14,17 +15,24 @@ from typing import TYPE_CHECKING
 
 from kas_tui.features.importing.build_manifest import _sha
 from kas_tui.features.importing.build_prepare import PrepareMixin
-from kas_tui.features.importing.convert import MARKDOWN_EXTS, sha256_file
+from kas_tui.features.importing.convert import LINKED_KINDS, MARKDOWN_EXTS, sha256_file
 from kas_tui.features.importing.hugo_shortcodes import HugoParams, uses_params
 from kas_tui.features.importing.include_markdown import expand_include_markdown
 from kas_tui.features.importing.includes import IncludeProblem, expand_includes, mdx_bases
 from kas_tui.features.importing.mdx_components import expand_components, path_aliases
+from kas_tui.features.importing.myst_pages import myst_index
+from kas_tui.features.importing.myst_refs import References, Unresolved
 from kas_tui.features.importing.openapi_pages import OpenApiPages, config_specs
 from kas_tui.features.importing.toc_mintlify import mintlify_data
 from kas_tui.features.importing.toc_sphinx import toctree_lists
 
 if TYPE_CHECKING:
     from kas_tui.features.importing.build_layout import _Doc
+
+#: Sites whose Markdown pages are MyST, linked by labels and roles (:mod:`.myst_refs`).
+MYST_SITES = frozenset({"sphinx", "jupyter-book", "myst"})
+#: Their pages that define and name targets.
+MYST_PAGES = (".md", ".markdown", ".ipynb", ".rst")
 
 
 class IncludesMixin(PrepareMixin):
@@ -63,6 +71,9 @@ class IncludesMixin(PrepareMixin):
         doc.converted.markdown = text
         above = doc.converted.body_line - 1  # a problem's line is the page's, not its body's
         for problem in problems:
+            if isinstance(problem, Unresolved):  # counted, for one note
+                self.__dict__.setdefault("_unresolved", []).append((doc.source, problem))
+                continue
             self.result.notes.append(f"{doc.source}:{problem.line + above}: {problem.message}")
 
     def _shown(self, doc: _Doc) -> tuple[str, list[IncludeProblem]]:
@@ -104,17 +115,52 @@ class IncludesMixin(PrepareMixin):
             ]
         if params is not None:  # relref links, paired shortcodes' text, figures
             text = params.shown(text, doc.source)
-        if doc.source not in self.includes_of:
-            return text, problems
-        shared = self.__dict__.setdefault("_shown_includes", {})
-        expanded = expand_includes(
-            text,
-            doc.source,
-            self._read_included,
-            shared=shared,
-            mdx_bases=getattr(self, "_mdx_bases", ()),
+        if doc.source in self.includes_of:
+            shared = self.__dict__.setdefault("_shown_includes", {})
+            expanded = expand_includes(
+                text,
+                doc.source,
+                self._read_included,
+                shared=shared,
+                mdx_bases=getattr(self, "_mdx_bases", ()),
+            )
+            text, problems = expanded.text, [*problems, *expanded.problems]
+        references = self._myst_references()
+        if references is not None and doc.converted.kind in LINKED_KINDS:
+            text, unresolved = references.resolve(text, doc.source)
+            problems += unresolved
+        return text, problems
+
+    # -- MyST cross-references ---------------------------------------------------------
+
+    def _myst_references(self) -> References | None:
+        """What the MyST pages of a Sphinx site or a Jupyter Book define, read from the
+        sources once (``None`` for another site)."""
+        if self.toc is None or self.toc.kind not in MYST_SITES:
+            return None
+        found = self.__dict__.get("_myst_refs")
+        if found is None:
+            pages = [p for p in self.docs if p.lower().endswith(MYST_PAGES)]
+            index = myst_index(pages, self._read_source)
+            found = self._myst_refs = References(index, self.source_files, self.toc.docs_dir)
+        return found
+
+    def _note_unresolved(self) -> None:
+        """One note on the cross-references that name no target of the source."""
+        found: list[tuple[str, Unresolved]] = self.__dict__.pop("_unresolved", [])
+        if not found:
+            return
+        page, first = found[0]
+        source = self._read_source(page) or ""  # its line in the source, as written there
+        at = source.find(first.target)
+        line = source.count("\n", 0, at) + 1 if at >= 0 else first.line
+        more = f" and {len(found) - 1:,} more MyST cross-references" if len(found) > 1 else ""
+        self.result.notes.append(
+            f"{page}:{line}: {first.target}{more} name{'' if more else 's'} no label, page "
+            "or term of the "
+            "source (Sphinx's genindex, an API object autodoc documents): shown as their "
+            "text; a (label)= line before the heading they mean defines one"
         )
-        return expanded.text, [*problems, *expanded.problems]
 
     def _openapi_pages(self) -> OpenApiPages | None:
         """The site's OpenAPI specs, for pages made from one (a Mintlify site's)."""
@@ -160,6 +206,9 @@ class IncludesMixin(PrepareMixin):
             shown = self._toctrees_shown(self._read_source(rel) or "", rel)
         if shown is not None:
             parts.append("toctree:" + _sha(shown))
+        references = self._myst_references()
+        if references is not None and rel.lower().endswith(MYST_PAGES):
+            parts.append("myst:" + _sha(references.named(self._read_source(rel) or "", rel)))
         return own if len(parts) == 1 else _sha("\n".join(parts))
 
     def _hugo_params(self) -> HugoParams | None:

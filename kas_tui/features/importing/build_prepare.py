@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from kas_tui.core.okf.links import Span, destination_spans
 from kas_tui.core.workers import map_chunks_in_two
+from kas_tui.features.importing.convert import LINKED_KINDS
 from kas_tui.features.importing.include_markdown import include_markdown_targets
 from kas_tui.features.importing.includes import targets as include_targets
 from kas_tui.features.importing.mdx_components import component_imports, import_candidates
@@ -84,7 +85,7 @@ class PrepareMixin:
             assert doc.converted is not None
             text, problems = self._shown(doc)
             spans = None
-            if doc.converted.kind == "markdown" and ("](" in text or "]:" in text):
+            if doc.converted.kind in LINKED_KINDS and ("](" in text or "]:" in text):
                 spans = destination_spans(text)  # what _rewrite_links would look for
             out.append((None if text is doc.converted.markdown else text, problems, spans))
         return out

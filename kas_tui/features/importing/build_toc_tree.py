@@ -101,8 +101,10 @@ class TocTreeMixin:
             if own in above:
                 above = above[above.index(own) + 1 :]
             folded = [a.casefold() for a in above]  # "Technical Documentation" names it too
-            if entry.is_bundle and info[entry.path][0].casefold() in folded:
-                above = above[: folded.index(info[entry.path][0].casefold())]
+            name = info[entry.path][0].casefold() if entry.is_bundle else None
+            if name in folded:  # its own section: the innermost so named (a book's part
+                # "Classification" holds its chapter "Classification")
+                above = above[: len(folded) - 1 - folded[::-1].index(name)]
             heading = above[-1] if above else None
             group = next((g for g in groups if g[0] == heading), None)
             if group is None:

@@ -42,6 +42,9 @@ DEFAULT_MAX_MEMORY = 4 * 1024**3
 #: text are read as Markdown's; what is JSX stays as written).
 MARKDOWN_EXTS = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdx"})
 TEXT_EXTS = frozenset({".txt", ".text"})
+#: What the author wrote as Markdown, links and all (a notebook's cells are Markdown):
+#: its links are rewritten to the package's paths, never dropped.
+LINKED_KINDS = frozenset({"markdown", "ipynb"})
 #: reStructuredText, a Sphinx site's pages (:mod:`.rst`).
 RST_EXTS = frozenset({".rst"})
 #: Plain-text formats wrapped in a fenced code block (the language is the fence's tag).

@@ -37,7 +37,7 @@ from kas_tui.core.okf.lifecycle import now_timestamp
 from kas_tui.core.okf.links import rewrite_links, site_link
 from kas_tui.core.okf.text import without_controls
 from kas_tui.core.okf.timestamp import Timestamp
-from kas_tui.features.importing.convert import Converted
+from kas_tui.features.importing.convert import LINKED_KINDS, Converted
 from kas_tui.features.importing.heuristics import (
     clean_file_title,
     draft_description,
@@ -280,7 +280,7 @@ def draft_document(
 
     if converted.kind == "html" and converted.properties.get("url"):
         body = absolute_links(body, converted.properties["url"])
-    elif converted.kind not in ("markdown", "text", "code"):
+    elif converted.kind not in ("text", "code") and converted.kind not in LINKED_KINDS:
         body = unlink_local(body)
     if converted.kind not in ("markdown", "text", "code") and not _starts_with_heading(body):
         body = f"# {title}\n\n{body}"

@@ -4,10 +4,11 @@ Markdown the way every other web page is (MarkItDown's HTML converter).
 Sphinx adds roles and directives docutils does not know; a page is full of them
 (``:class:`~flask.Flask```, ``:doc:`installation```, ``.. versionadded:: 2.0``,
 ``.. autofunction:: flask.url_for``). Unknown to docutils, each became an error in the
-page, so they are read generically here: a role shows its text (``~flask.Flask`` as
-``Flask``), ``:doc:`` links to the page it names (the build rewrites the link), a
-directive shows its argument and content, ``code-block`` is a code block, and a
-``toctree`` is left to the TOC reader (:mod:`.toc_sphinx`). ``.. include::`` reads
+page, so they are read generically here: a role shows its text as a MyST page's does
+(:mod:`.myst_refs`: ``~flask.Flask`` as ``Flask``, a cross-reference or ``:abbr:`` as
+words, any other as code), ``:doc:`` links to the page it names (the build rewrites
+the link), a directive shows its argument and content, ``code-block`` is a code block,
+and a ``toctree`` is left to the TOC reader (:mod:`.toc_sphinx`). ``.. include::`` reads
 no file (a page may not pull files from outside the source into the package): it says
 what it includes. Nothing docutils reports reaches the page or the terminal.
 """
@@ -21,6 +22,7 @@ from docutils import nodes
 from docutils.parsers.rst import Directive, directives, roles
 from docutils.parsers.rst.directives.body import CodeBlock
 
+from kas_tui.features.importing.myst_refs import WORD_ROLES, XREF_ROLES, shown
 from kas_tui.features.importing.toc_sphinx import TITLED
 
 #: Settings for every page: no messages in the output or on stderr, no file read.
@@ -37,14 +39,6 @@ _SETTINGS = {
 }
 
 
-def _shown(text: str) -> str:
-    """A cross-reference's words: ``~flask.Flask`` shows ``Flask``, ``!x`` ``x``."""
-    text = text.strip().lstrip("!")
-    if text.startswith("~"):
-        return text[1:].rsplit(".", 1)[-1]
-    return text
-
-
 def _generic_role(
     name: str,
     rawtext: str,
@@ -58,10 +52,10 @@ def _generic_role(
     label, target = (titled.group(1), titled.group(2)) if titled else (text, text)
     role = name.rsplit(":", 1)[-1].lower()
     if role == "doc":  # a link to the page, which the build rewrites to its document
-        return [nodes.reference(rawtext, _shown(label), refuri=f"{target.strip()}.rst")], []
-    if role in ("ref", "term", "numref", "keyword", "any"):
-        return [nodes.Text(_shown(label))], []
-    return [nodes.literal(rawtext, _shown(label))], []
+        return [nodes.reference(rawtext, shown(label), refuri=f"{target.strip()}.rst")], []
+    if role in XREF_ROLES or role in WORD_ROLES:  # as a MyST page's (:mod:`.myst_refs`)
+        return [nodes.Text(shown(label))], []
+    return [nodes.literal(rawtext, shown(label))], []
 
 
 class _AnyOptions(dict):

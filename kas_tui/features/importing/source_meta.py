@@ -29,6 +29,7 @@ from kas_tui.features.importing.js_literals import (
 )
 from kas_tui.features.importing.toc_docsify import docsify_about
 from kas_tui.features.importing.toc_hugo import hugo_about, is_hugo_config
+from kas_tui.features.importing.toc_jupyterbook import MYST_CONFIG, myst_about
 from kas_tui.features.importing.toc_mintlify import is_mintlify_config, mintlify_about
 from kas_tui.features.importing.toc_nextra import is_meta_file, next_app_about
 from kas_tui.features.importing.toc_starlight import is_astro_config, starlight_about
@@ -146,7 +147,7 @@ _SITE_CONFIG = re.compile(
     r"^(?:mkdocs[\w.-]*\.ya?ml|docfx\.json|_config\.ya?ml|(?:docusaurus|astro)\.config\.[mc]?[jt]s|"
     r"sidebars\.(?:js|ts|json)|book\.toml|conf\.py|_sidebar\.md|_footer\.md|_header\.md)$"
 )
-_TOC = re.compile(r"^(?:toc\.(?:ya?ml|md|json|xml)|_category_\.(?:json|ya?ml))$")
+_TOC = re.compile(r"^(?:toc\.(?:ya?ml|md|json|xml)|_toc\.ya?ml|_category_\.(?:json|ya?ml))$")
 #: A site's map of moved pages, at any depth: gemini-cli's ``docs/redirects.json``,
 #: Netlify's ``_redirects``, docfx's ``.openpublishing.redirection.json``.
 _REDIRECTS = re.compile(r"^[._]?(?:[\w-]+[._-])?redirect(?:s|ion)?(?:\.(?:json|ya?ml))?$")
@@ -398,7 +399,9 @@ def _config_about(
             None,
         )
         return name, text(meta.get("description"))
-    elif low == "_config.yml":
+    elif low == MYST_CONFIG:  # Jupyter Book 2, MyST-MD
+        return myst_about(read(rel) or "")
+    elif low == "_config.yml":  # Jekyll's, Jupyter Book 1's
         data = _yaml(read(rel))
         if isinstance(data, Mapping):
             return text(data.get("title")), text(data.get("description"))

@@ -21,6 +21,8 @@ Read from what the site generator reads, through a ``read(rel_path)`` callable (
   its links read from the site's folder (:mod:`.toc_docsify`).
 - Nextra: the ``_meta`` file of each folder of its pages (:mod:`.toc_nextra`); Fumadocs:
   each folder's ``meta.json`` (:mod:`.toc_fumadocs`).
+- Jupyter Book: ``_toc.yml`` (its parts, chapters and sections) or, for Jupyter Book 2
+  and MyST-MD, ``myst.yml``'s ``project: toc:`` (:mod:`.toc_jupyterbook`).
 
 External links are no entries; an entry naming a file the source does not hold is a
 problem (``file:line``, what, how to fix it) and no page (its title stays a section when
@@ -31,11 +33,8 @@ below it as a section of those entries.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Collection, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable
 
-from kas_tui.features.importing.convert import MARKDOWN_EXTS
-from kas_tui.features.importing.source_meta import is_furniture
 from kas_tui.features.importing.toc_docfx import DocfxReader
 from kas_tui.features.importing.toc_docsify import (
     alias_said,
@@ -45,7 +44,6 @@ from kas_tui.features.importing.toc_docsify import (
     docsify_page,
 )
 from kas_tui.features.importing.toc_formats import (
-    SITE_PAGES,
     SiteTree,
     category_roots,
     docusaurus_docs_dir,
@@ -56,8 +54,16 @@ from kas_tui.features.importing.toc_formats import (
 from kas_tui.features.importing.toc_fumadocs import fumadocs_site, is_fumadocs_config
 from kas_tui.features.importing.toc_hugo import hugo_site, is_hugo_config
 from kas_tui.features.importing.toc_jekyll import is_jekyll_config, just_the_docs
+from kas_tui.features.importing.toc_jupyterbook import (
+    book_roots,
+    is_book_toc,
+    is_myst_config,
+    myst_roots,
+    unpublished,
+)
 from kas_tui.features.importing.toc_mintlify import is_mintlify_config, mintlify_site
 from kas_tui.features.importing.toc_mkdocs import is_mkdocs_config, mkdocs_nav
+from kas_tui.features.importing.toc_model import Toc, TocNode
 from kas_tui.features.importing.toc_nextra import is_meta_file, is_nextra_config, nextra_site
 from kas_tui.features.importing.toc_sphinx import sphinx_roots
 from kas_tui.features.importing.toc_starlight import (
@@ -96,207 +102,10 @@ TOC_NAMES = frozenset(
         "_Sidebar.md",
         ".order",
         "conf.py",
+        "_toc.yml",
+        "myst.yml",
     }
 )
-#: Sites whose sidebar is their folders, each titled by its own meta file.
-_FOLDER_SITES = frozenset({"nextra", "fumadocs"})
-#: Where Docusaurus keeps its docs' earlier versions, beside the current ones.
-_VERSIONED = frozenset({"versioned_docs", "versioned_sidebars"})
-
-
-@dataclass
-class TocNode:
-    title: str | None  # as the TOC names the section or page (None: the TOC gives a path only)
-    path: str | None  # source-relative page, None for a pure section
-    children: list[TocNode] = field(default_factory=list)
-    line: int | None = None  # line in the TOC file where known
-    file: str | None = None  # that file, when not Toc.file (a nested docfx toc)
-
-
-@dataclass
-class Toc:
-    file: str  # source-relative path of the TOC file read
-    kind: str  # docfx-yml, docfx-md, mkdocs, docusaurus, wiki-sidebar, azure-order, sphinx
-    roots: list[TocNode]
-    problems: list[str] = field(default_factory=list)  # "file:line: what; how to fix it"
-    docs_dir: str = ""  # the folder the pages live in (MkDocs, Docusaurus), "" for none
-    #: folders of files that are no pages: the site's theme (MkDocs'
-    #: ``theme.custom_dir``), Hugo's headless bundles (snippets other pages include)
-    theme_dirs: tuple[str, ...] = ()
-    #: a page's path as the site serves it (``docs/getting-started``) -> its source,
-    #: where they differ (a Docusaurus page's own ``id:``)
-    served_as: dict[str, str] = field(default_factory=dict)
-    #: pages only the site's other versions list (Mintlify's ``versions`` but its
-    #: default), and the folders holding them (ending in ``/``)
-    older: frozenset[str] = frozenset()
-    #: pages that are their folder (Nextra's ``app/guide/page.mdx``, served at ``/guide``)
-    folder_pages: frozenset[str] = frozenset()
-    #: the path the site serves ``docs_dir`` at (Fumadocs' ``/docs``), "" its root
-    base_url: str = ""
-    #: files read for the tree besides ``file`` that are no pages (Fumadocs' meta.json)
-    also_read: frozenset[str] = frozenset()
-    #: a source folder -> the title the site gives it (a Nextra folder's ``_meta`` title,
-    #: a Fumadocs folder's ``meta.json`` one), for a site whose sidebar is its folders
-    folder_names: dict[str, str] = field(default_factory=dict)
-
-    def read_files(self) -> set[str]:
-        """The files the tree was read from: read, never copied into the package (its
-        indexes are the package's table of contents)."""
-        return {self.file, *self.also_read} | {n.file for n, _above in self.walk() if n.file}
-
-    def served_pages(self, paths: Iterable[str]) -> set[str]:
-        """Those of ``paths`` the site serves as pages though they are a repository's
-        furniture elsewhere: the Markdown files its TOC lists (a GitBook space's
-        ``README.md``, its "Introduction"), a Docsify site's ``README.md``, its home."""
-        listed = self.order()
-        home = posixpath.join(self.docs_dir, "") if self.docs_dir else ""
-        return {
-            p
-            for p in paths
-            if (
-                p in listed
-                and posixpath.splitext(p)[1].lower() in MARKDOWN_EXTS
-                and is_furniture(p)
-            )
-            or (self.kind == "docsify" and p.lower() == f"{home}readme.md".lower())
-        }
-
-    def earlier_versions(self, paths: Iterable[str]) -> tuple[set[str], str]:
-        """Those of ``paths`` that are the docs' earlier versions, published beside the
-        current ones (a package is one version of the docs, the current), and where the
-        site keeps them: Docusaurus' ``versioned_docs/`` (at any depth), the pages only a
-        Mintlify config's other ``versions`` list."""
-        if self.kind == "docusaurus":
-            older = {p for p in paths if not _VERSIONED.isdisjoint(p.split("/")[:-1])}
-            return older, "versioned_docs/"
-        folders = tuple(p for p in self.older if p.endswith("/"))
-        older = {p for p in paths if p in self.older or (folders and p.startswith(folders))}
-        return older, f"the other versions {self.file} lists"
-
-    def walk(self) -> Iterator[tuple[TocNode, tuple[str, ...]]]:
-        """Every node, depth first, with the section titles above it."""
-        stack: list[tuple[TocNode, tuple[str, ...]]] = [(n, ()) for n in reversed(self.roots)]
-        while stack:
-            node, above = stack.pop()
-            yield node, above
-            inner = (*above, node.title) if node.children and node.title else above
-            stack += [(child, inner) for child in reversed(node.children)]
-
-    def outside_docs(self, paths: Iterable[str]) -> list[str]:
-        """Those of ``paths`` outside the folder the site makes its pages from (MkDocs'
-        ``docs_dir``, Docusaurus' docs ``path``): a repository's code, configs and
-        README, which the site does not publish; none when the site names no folder."""
-        inside = self.docs_dir + "/" if self.docs_dir else ""
-        return [p for p in paths if not p.startswith(inside)] if inside else []
-
-    def theme_files(self, paths: Iterable[str]) -> set[str]:
-        """Those of ``paths`` in the site's theme folders: templates, not pages."""
-        inside = tuple(d + "/" for d in self.theme_dirs)
-        named = set(self.theme_dirs)  # a file named alone (Jekyll's exclude: Gemfile)
-        return {p for p in paths if p.startswith(inside) or p in named} if inside else set()
-
-    def static_files(self, paths: Iterable[str]) -> set[str]:
-        """Those of ``paths`` in the docs folder of a site that makes pages from Markdown
-        only (MkDocs, Docusaurus) and that its TOC does not list: the site copies them
-        as they are (a JSON schema, a badge, a hook's data, ``package.json``); no pages.
-        So are Docusaurus' partials (``_warning.mdx``, anything in ``_folder/``): pages
-        import them, the site never serves them."""
-        pages = SITE_PAGES.get(self.kind)
-        if pages is None:
-            return set()
-        inside = self.docs_dir + "/" if self.docs_dir else ""
-        listed = self.order()
-
-        def served(path: str) -> bool:
-            if not path.lower().endswith(pages):
-                return False
-            inner = path[len(inside) :].split("/")
-            return self.kind != "docusaurus" or not any(p.startswith("_") for p in inner)
-
-        return {p for p in paths if p.startswith(inside) and not served(p) and p not in listed}
-
-    def labels(self) -> dict[str, str]:
-        """Page path -> the title the site gives it in its nav (first mention): MkDocs
-        titles a page by its nav entry, Nextra one without a title of its own by its
-        ``_meta`` title. Other TOCs' labels are link texts (a wiki's sidebar says "Alert
-        Rules" for its page "Alerting"): none."""
-        found: dict[str, str] = {}
-        if self.kind not in ("mkdocs", "nextra"):
-            return found
-        for node, _above in self.walk():
-            if node.path and node.title:
-                found.setdefault(node.path, node.title)
-        return found
-
-    def order(self) -> dict[str, int]:
-        """Page path -> its position in reading order (depth first; first mention)."""
-        found: dict[str, int] = {}
-        for node, _above in self.walk():
-            if node.path and node.path not in found:
-                found[node.path] = len(found)
-        return found
-
-    def sections(self) -> dict[str, list[str]]:
-        """Page path -> the section titles above it, outermost first (first mention)."""
-        found: dict[str, list[str]] = {}
-        for node, above in self.walk():
-            if node.path and node.path not in found:
-                found[node.path] = list(above)
-        return found
-
-    def titles(self) -> dict[str, str]:
-        """Page -> the title the TOC gives it (only where it gives one)."""
-        found: dict[str, str] = {}
-        for node, _above in self.walk():
-            if node.path and node.title and node.path not in found:
-                found[node.path] = node.title
-        return found
-
-    def folder_titles(self) -> dict[str, str]:
-        """Source folder -> the name the TOC gives it: a section whose pages mostly
-        sit in one folder, which holds mostly that section's pages ("Guide" for
-        ``docs/guide``, "CSS Types" for ``docs/css_types``); the section whose pages
-        are most nearly the folder's names it ("Contributing" for ``contributing/``,
-        not the "Community" around it that holds ``guides/`` too), of equal ones the
-        largest, then the innermost. A site whose sidebar is its folders (Nextra,
-        Fumadocs) names them itself (:attr:`folder_names`): its separators' headings
-        ("Writing" over ``page-conventions.mdx`` and ``markdown/``) name none."""
-        if self.kind in _FOLDER_SITES:  # its sections are its folders: no guessing
-            return dict(self.folder_names)
-        below = _folder_counts(self.order())
-        found: dict[str, tuple[float, int, str]] = {}
-        for node, _above in self.walk():
-            if not node.title or (node.path is not None and not node.children):
-                continue  # a page, not a section (a section may open with a page of its own)
-            pages = [n.path for n, _a in Toc("", "", [node]).walk() if n.path]
-            if not pages:
-                continue
-            counts = _folder_counts(pages)
-            if len(pages) == 1 and below.get(posixpath.dirname(pages[0])) != 1:
-                continue  # one page names only a folder of its own ('Style Guide')
-            fits = [
-                f
-                for f, n in counts.items()
-                if n >= 0.6 * len(pages) and n >= 0.6 * below.get(f, n) and f != self.docs_dir
-            ]
-            if not fits:
-                continue
-            folder = max(fits, key=lambda f: (f.count("/"), f))
-            n = counts[folder]
-            alike = n / (len(pages) + below.get(folder, n) - n)  # shared / either's pages
-            if (alike, len(pages)) >= found.get(folder, (0.0, 0, ""))[:2]:  # equal: inner
-                found[folder] = (alike, len(pages), node.title)
-        return {folder: title for folder, (_a, _n, title) in found.items()}
-
-
-def _folder_counts(pages: Iterable[str]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for page in pages:
-        folder = posixpath.dirname(page)
-        while folder:
-            counts[folder] = counts.get(folder, 0) + 1
-            folder = posixpath.dirname(folder)
-    return counts
 
 
 def _kind(path: str) -> str | None:
@@ -316,6 +125,10 @@ def _kind(path: str) -> str | None:
         return "hugo"
     if is_vitepress_config(path):
         return "vitepress"
+    if is_book_toc(path):
+        return "jupyter-book"
+    if is_myst_config(path):
+        return "myst"
     if name == SIDEBAR:
         return "wiki-sidebar"
     if name == SUMMARY:
@@ -354,6 +167,10 @@ _RANK = {
     "mintlify": 13,
     "nextra": 14,
     "fumadocs": 15,
+    # a book's TOC before its _config.yml (Jekyll's name) and a conf.py that reads it
+    # (sphinx-external-toc); myst.yml before the _toc.yml it may read
+    "myst": -2,
+    "jupyter-book": -1,
 }
 
 
@@ -508,6 +325,17 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
         read_site = nextra_site if kind == "nextra" else fumadocs_site
         tree = read_site(path, read, reader.files, reader.problems, TocNode)
         return None if tree is None else _site_toc(path, kind, tree, reader.problems)
+    if kind in ("jupyter-book", "myst"):  # _toc.yml, or myst.yml's project: toc:
+        found = (
+            book_roots(path, text, read, reader.files, reader.problems, TocNode)
+            if kind == "jupyter-book"
+            else myst_roots(path, text, read, reader.files, reader.problems, TocNode)
+        )
+        if found is None:
+            return None
+        toc = Toc(path, kind, pruned(found), reader.problems, posixpath.dirname(path))
+        toc.unpublished, toc.unpublished_by = unpublished(path, read, reader.files, toc.order())
+        return toc
     if kind == "jekyll":  # Just the Docs: the pages' front matter is the navigation
         site = just_the_docs(path, read, reader.files, reader.problems, TocNode)
         return Toc(path, kind, site[0], reader.problems, "", site[1]) if site else None

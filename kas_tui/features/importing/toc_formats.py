@@ -104,6 +104,10 @@ SITE_PAGES = {
     "docsify": (".md",),
     "nextra": (".mdx", ".md"),
     "fumadocs": (".mdx", ".md"),
+    # a Jupyter Book's pages (those kas-tui converts), in the order an entry without
+    # an extension is looked for; MyST-MD's
+    "jupyter-book": (".md", ".ipynb", ".rst", ".markdown"),
+    "myst": (".md", ".ipynb"),
 }
 _NUMBER_PREFIX = re.compile(r"^\d+[-_.]\s*")
 

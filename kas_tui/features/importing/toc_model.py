@@ -1,0 +1,226 @@
+"""A table of contents as the build reads it (pure): :class:`Toc`, its tree of
+:class:`TocNode` entries, and what it tells of the source's pages (their order, their
+sections, the names of their folders, which of them the site does not serve as pages).
+:mod:`.toc` finds and reads one."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from kas_tui.features.importing.convert import MARKDOWN_EXTS
+from kas_tui.features.importing.source_meta import is_furniture, is_toc_file
+from kas_tui.features.importing.toc_formats import SITE_PAGES
+
+#: Sites whose sidebar is their folders, each titled by its own meta file.
+_FOLDER_SITES = frozenset({"nextra", "fumadocs"})
+#: Where Docusaurus keeps its docs' earlier versions, beside the current ones.
+_VERSIONED = frozenset({"versioned_docs", "versioned_sidebars"})
+
+
+@dataclass
+class TocNode:
+    title: str | None  # as the TOC names the section or page (None: the TOC gives a path only)
+    path: str | None  # source-relative page, None for a pure section
+    children: list[TocNode] = field(default_factory=list)
+    line: int | None = None  # line in the TOC file where known
+    file: str | None = None  # that file, when not Toc.file (a nested docfx toc)
+
+
+@dataclass
+class Toc:
+    file: str  # source-relative path of the TOC file read
+    kind: str  # docfx-yml, docfx-md, mkdocs, docusaurus, wiki-sidebar, azure-order, sphinx
+    roots: list[TocNode]
+    problems: list[str] = field(default_factory=list)  # "file:line: what; how to fix it"
+    docs_dir: str = ""  # the folder the pages live in (MkDocs, Docusaurus), "" for none
+    #: folders of files that are no pages: the site's theme (MkDocs'
+    #: ``theme.custom_dir``), Hugo's headless bundles (snippets other pages include)
+    theme_dirs: tuple[str, ...] = ()
+    #: a page's path as the site serves it (``docs/getting-started``) -> its source,
+    #: where they differ (a Docusaurus page's own ``id:``)
+    served_as: dict[str, str] = field(default_factory=dict)
+    #: pages only the site's other versions list (Mintlify's ``versions`` but its
+    #: default), and the folders holding them (ending in ``/``)
+    older: frozenset[str] = frozenset()
+    #: pages that are their folder (Nextra's ``app/guide/page.mdx``, served at ``/guide``)
+    folder_pages: frozenset[str] = frozenset()
+    #: the path the site serves ``docs_dir`` at (Fumadocs' ``/docs``), "" its root
+    base_url: str = ""
+    #: files read for the tree besides ``file`` that are no pages (Fumadocs' meta.json)
+    also_read: frozenset[str] = frozenset()
+    #: a source folder -> the title the site gives it (a Nextra folder's ``_meta`` title,
+    #: a Fumadocs folder's ``meta.json`` one), for a site whose sidebar is its folders
+    folder_names: dict[str, str] = field(default_factory=dict)
+    #: files the site's config leaves out of its pages (a Jupyter Book's
+    #: ``exclude_patterns``), and the config that says so
+    unpublished: frozenset[str] = frozenset()
+    unpublished_by: str = ""
+
+    def read_files(self) -> set[str]:
+        """The files the tree was read from: read, never copied into the package (its
+        indexes are the package's table of contents). A ``myst.yml`` is the project's
+        config as well, which its pages show (``[myst.yml](myst.yml)``): copied."""
+        own = {self.file} if self.kind != "myst" else set()
+        return {*own, *self.also_read} | {n.file for n, _above in self.walk() if n.file}
+
+    def served_pages(self, paths: Iterable[str]) -> set[str]:
+        """Those of ``paths`` the site serves as pages though they are a repository's
+        furniture elsewhere: the Markdown files its TOC lists (a GitBook space's
+        ``README.md``, its "Introduction"; a Jupyter Book's ``toc.md``, which is
+        docfx's TOC elsewhere), a Docsify site's ``README.md``, its home."""
+        listed = self.order()
+        home = posixpath.join(self.docs_dir, "") if self.docs_dir else ""
+        named = self.kind not in ("docfx-yml", "docfx-md")  # docfx's TOC.md is its TOC
+        return {
+            p
+            for p in paths
+            if (
+                p in listed
+                and posixpath.splitext(p)[1].lower() in MARKDOWN_EXTS
+                and (is_furniture(p) or (named and is_toc_file(p)))
+            )
+            or (self.kind == "docsify" and p.lower() == f"{home}readme.md".lower())
+        }
+
+    def left_out(self, paths: Iterable[str]) -> tuple[set[str], str]:
+        """Those of ``paths`` that are no pages of the current docs, and what they are:
+        the docs' earlier versions, published beside the current ones (a package is one
+        version of the docs, the current), in Docusaurus' ``versioned_docs/`` (at any
+        depth) or only in a Mintlify config's other ``versions``; the files a Jupyter
+        Book's config leaves out of its pages."""
+        if self.unpublished:
+            return set(paths) & self.unpublished, f"the book's {self.unpublished_by} leaves out"
+        if self.kind == "docusaurus":
+            older = {p for p in paths if not _VERSIONED.isdisjoint(p.split("/")[:-1])}
+            return older, "of the docs' earlier versions (versioned_docs/), not the current docs"
+        folders = tuple(p for p in self.older if p.endswith("/"))
+        older = {p for p in paths if p in self.older or (folders and p.startswith(folders))}
+        where = f"the other versions {self.file} lists"
+        return older, f"of the docs' earlier versions ({where}), not the current docs"
+
+    def walk(self) -> Iterator[tuple[TocNode, tuple[str, ...]]]:
+        """Every node, depth first, with the section titles above it."""
+        stack: list[tuple[TocNode, tuple[str, ...]]] = [(n, ()) for n in reversed(self.roots)]
+        while stack:
+            node, above = stack.pop()
+            yield node, above
+            inner = (*above, node.title) if node.children and node.title else above
+            stack += [(child, inner) for child in reversed(node.children)]
+
+    def outside_docs(self, paths: Iterable[str]) -> list[str]:
+        """Those of ``paths`` outside the folder the site makes its pages from (MkDocs'
+        ``docs_dir``, Docusaurus' docs ``path``): a repository's code, configs and
+        README, which the site does not publish; none when the site names no folder."""
+        inside = self.docs_dir + "/" if self.docs_dir else ""
+        return [p for p in paths if not p.startswith(inside)] if inside else []
+
+    def theme_files(self, paths: Iterable[str]) -> set[str]:
+        """Those of ``paths`` in the site's theme folders: templates, not pages."""
+        inside = tuple(d + "/" for d in self.theme_dirs)
+        named = set(self.theme_dirs)  # a file named alone (Jekyll's exclude: Gemfile)
+        return {p for p in paths if p.startswith(inside) or p in named} if inside else set()
+
+    def static_files(self, paths: Iterable[str]) -> set[str]:
+        """Those of ``paths`` in the docs folder of a site that makes pages from Markdown
+        only (MkDocs, Docusaurus) and that its TOC does not list: the site copies them
+        as they are (a JSON schema, a badge, a hook's data, ``package.json``); no pages.
+        So are Docusaurus' partials (``_warning.mdx``, anything in ``_folder/``): pages
+        import them, the site never serves them."""
+        pages = SITE_PAGES.get(self.kind)
+        if pages is None:
+            return set()
+        inside = self.docs_dir + "/" if self.docs_dir else ""
+        listed = self.order()
+
+        def served(path: str) -> bool:
+            if not path.lower().endswith(pages):
+                return False
+            inner = path[len(inside) :].split("/")
+            return self.kind != "docusaurus" or not any(p.startswith("_") for p in inner)
+
+        return {p for p in paths if p.startswith(inside) and not served(p) and p not in listed}
+
+    def labels(self) -> dict[str, str]:
+        """Page path -> the title the site gives it in its nav (first mention): MkDocs
+        titles a page by its nav entry, Nextra one without a title of its own by its
+        ``_meta`` title. Other TOCs' labels are link texts (a wiki's sidebar says "Alert
+        Rules" for its page "Alerting"): none."""
+        found: dict[str, str] = {}
+        if self.kind not in ("mkdocs", "nextra"):
+            return found
+        for node, _above in self.walk():
+            if node.path and node.title:
+                found.setdefault(node.path, node.title)
+        return found
+
+    def order(self) -> dict[str, int]:
+        """Page path -> its position in reading order (depth first; first mention)."""
+        found: dict[str, int] = {}
+        for node, _above in self.walk():
+            if node.path and node.path not in found:
+                found[node.path] = len(found)
+        return found
+
+    def sections(self) -> dict[str, list[str]]:
+        """Page path -> the section titles above it, outermost first (first mention)."""
+        found: dict[str, list[str]] = {}
+        for node, above in self.walk():
+            if node.path and node.path not in found:
+                found[node.path] = list(above)
+        return found
+
+    def titles(self) -> dict[str, str]:
+        """Page -> the title the TOC gives it (only where it gives one)."""
+        found: dict[str, str] = {}
+        for node, _above in self.walk():
+            if node.path and node.title and node.path not in found:
+                found[node.path] = node.title
+        return found
+
+    def folder_titles(self) -> dict[str, str]:
+        """Source folder -> the name the TOC gives it: a section whose pages mostly
+        sit in one folder, which holds mostly that section's pages ("Guide" for
+        ``docs/guide``, "CSS Types" for ``docs/css_types``); the section whose pages
+        are most nearly the folder's names it ("Contributing" for ``contributing/``,
+        not the "Community" around it that holds ``guides/`` too), of equal ones the
+        largest, then the innermost. A site whose sidebar is its folders (Nextra,
+        Fumadocs) names them itself (:attr:`folder_names`): its separators' headings
+        ("Writing" over ``page-conventions.mdx`` and ``markdown/``) name none."""
+        if self.kind in _FOLDER_SITES:  # its sections are its folders: no guessing
+            return dict(self.folder_names)
+        below = _folder_counts(self.order())
+        found: dict[str, tuple[float, int, str]] = {}
+        for node, _above in self.walk():
+            if not node.title or (node.path is not None and not node.children):
+                continue  # a page, not a section (a section may open with a page of its own)
+            pages = [n.path for n, _a in Toc("", "", [node]).walk() if n.path]
+            if not pages:
+                continue
+            counts = _folder_counts(pages)
+            if len(pages) == 1 and below.get(posixpath.dirname(pages[0])) != 1:
+                continue  # one page names only a folder of its own ('Style Guide')
+            fits = [
+                f
+                for f, n in counts.items()
+                if n >= 0.6 * len(pages) and n >= 0.6 * below.get(f, n) and f != self.docs_dir
+            ]
+            if not fits:
+                continue
+            folder = max(fits, key=lambda f: (f.count("/"), f))
+            n = counts[folder]
+            alike = n / (len(pages) + below.get(folder, n) - n)  # shared / either's pages
+            if (alike, len(pages)) >= found.get(folder, (0.0, 0, ""))[:2]:  # equal: inner
+                found[folder] = (alike, len(pages), node.title)
+        return {folder: title for folder, (_a, _n, title) in found.items()}
+
+
+def _folder_counts(pages: Iterable[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for page in pages:
+        folder = posixpath.dirname(page)
+        while folder:
+            counts[folder] = counts.get(folder, 0) + 1
+            folder = posixpath.dirname(folder)
+    return counts
