@@ -380,7 +380,9 @@ class _Builder(
                 documents = [d for d in documents if d not in older]
                 assets = [a for a in assets if a not in older]
         outside = set(self.toc.outside_docs([*documents, *assets])) if self.toc else set()
-        if outside & set(documents):  # pages the site does not publish
+        pages = set(documents)
+        outside = {p for p in outside if p in pages or not is_furniture(p)}  # a LICENSE stays
+        if outside:  # pages (and files) the site does not publish
             left = outside - {t for found in self.includes_of.values() for t in found}
             # what the site serves as it is from beside its config (Docusaurus' static/,
             # public/): images its pages show, kept as assets

@@ -113,12 +113,24 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
         self.folders = dict((self.manifest or {}).get("folders", {}))
         self.folders[""] = ""
         top = ""
+        more = self.toc.more_docs if self.toc is not None else {}
         if self.manifest is None:
             top = self._wrapper_folder(documents, assets)
+            main = self.toc.docs_dir if self.toc is not None else ""
+            inside = tuple(f + "/" for f in (main, *more) if f)
+            if more and main and all(d.startswith(inside) for d in documents):
+                top = main  # the main docs are the root, the other instances beside them
             if top:
                 self.folders[top] = ""  # a folder holding every page is the package root
                 for above in _ancestors(posixpath.dirname(top)):
                     self.folders.setdefault(above, ASSETS_FOLDER)  # its files beside it
+            # a Docusaurus site's other docs instances sit where the site serves them
+            # (website/community/ at /community): beside its docs, never inside website/
+            for folder, route in more.items():
+                if route and "/" not in route and folder != top:
+                    self.folders.setdefault(folder, slugify(route, fallback="docs"))
+                    for above in _ancestors(posixpath.dirname(folder)):
+                        self.folders.setdefault(above, ASSETS_FOLDER)
         taken: dict[str, TakenNames] = defaultdict(TakenNames)
         for out in self.folders.values():
             if out:

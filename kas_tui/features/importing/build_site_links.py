@@ -46,6 +46,13 @@ _DOCUSAURUS_FILES = (".md", ".mdx")
 _BARE = ("nextra", "fumadocs")
 
 
+def _category_index(stem: str) -> bool:
+    """Whether a Docusaurus doc (its path without extension) is its folder's category
+    index: ``index``, ``README`` or named as its folder (``releases/releases``)."""
+    name, folder = posixpath.basename(stem).lower(), posixpath.basename(posixpath.dirname(stem))
+    return name in ("index", "readme") or (bool(folder) and name == folder.lower())
+
+
 class SiteLinksMixin:
     """The builder's link lookups (``docs``, ``assets``, ``toc``, ``folders``,
     ``source_files`` and ``tree_plan`` are the builder's)."""
@@ -129,6 +136,9 @@ class SiteLinksMixin:
         site_root, tops, base = site
         path = path.strip("/")
         path = under_base(path, base) or path  # the docset's own path on its site
+        found = self._other_docs_page(path)
+        if found:
+            return found
         whole = path  # the site's public/ files are served from its root, base or none
         served_at = self.toc.base_url if self.toc is not None else ""  # Fumadocs' /docs
         if served_at:
@@ -162,6 +172,23 @@ class SiteLinksMixin:
                 if found:
                     return found
         return self._moved_page(whole if served_at else path)  # its redirects name its paths
+
+    def _other_docs_page(self, path: str) -> str | None:
+        """The page of another docs instance of the site a site-rooted ``path`` names
+        (``community/overview`` of React Native's ``website/community/overview.md``,
+        or the page whose ``id:`` it is), or ``None``."""
+        more = self.toc.more_docs if self.toc is not None else {}
+        for folder, route in more.items():
+            rest = "" if path == route else under_base(path, route) if route else path
+            if rest is None:
+                continue
+            stem = posixpath.join(folder, rest).rstrip("/") if rest else folder
+            if stem in self.toc.served_as:
+                return self.toc.served_as[stem]
+            for candidate in (f"{stem}{t}".lstrip("/") for t in _SERVED_AS):
+                if candidate in self.docs:
+                    return candidate
+        return None
 
     def _moved_page(self, path: str) -> str | None:
         """The page the site's map of moved pages sends ``path`` to (:mod:`.redirects`),
@@ -232,6 +259,11 @@ class SiteLinksMixin:
         if found is None and self.toc.kind in _BARE and posixpath.basename(stem) == "index":
             # an index page's link written against its folder, as a folder's files are
             joined = posixpath.normpath(posixpath.join(posixpath.dirname(stem), path))
+            found = None if joined.startswith("..") else self._served_page(joined)
+        if found is None and self.toc.kind == "docusaurus" and _category_index(stem):
+            # a category's own doc (releases/releases.md) is served at its folder's path,
+            # /docs/releases: its links are read from /docs/, as a browser reads them
+            joined = posixpath.normpath(posixpath.join(posixpath.dirname(page), path))
             found = None if joined.startswith("..") else self._served_page(joined)
         if found is None and self.toc.kind == "docusaurus" and path.endswith(_DOCUSAURUS_FILES):
             # a file path not beside the page: Docusaurus looks for it in the docs folder

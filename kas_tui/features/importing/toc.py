@@ -43,12 +43,15 @@ from kas_tui.features.importing.toc_docsify import (
     docsify_home,
     docsify_page,
 )
+from kas_tui.features.importing.toc_docusaurus_instances import DocsInstance, docs_instances
 from kas_tui.features.importing.toc_formats import (
+    DOCUSAURUS_CONFIGS,
     SiteTree,
     category_roots,
     docusaurus_docs_dir,
     docusaurus_ids,
     docusaurus_roots,
+    docusaurus_slugs,
     pruned,
 )
 from kas_tui.features.importing.toc_fumadocs import fumadocs_site, is_fumadocs_config
@@ -234,6 +237,16 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
     return Toc("", "docusaurus", roots, problems) if roots else None
 
 
+def _other_docs(sidebars: str, read: Read, files: Collection[str]) -> list[DocsInstance]:
+    """The docs plugin instances the Docusaurus config beside ``sidebars`` declares."""
+    folder = posixpath.dirname(sidebars)
+    for name in DOCUSAURUS_CONFIGS:
+        config = posixpath.join(folder, name)
+        if config in files:
+            return docs_instances(config, read(config) or "", files)
+    return []
+
+
 def _tool_folder(path: str) -> bool:
     """Whether ``path`` is in a hidden folder of the source's (``.cargo/config.toml``,
     ``.github/``): a tool's settings, no site, unless VitePress' own ``.vitepress/``."""
@@ -302,7 +315,37 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
         roots = docusaurus_roots(path, text, base, reader.files, reader.problems, TocNode, read)
         ids = docusaurus_ids(base, reader.files, read)
         served = {posixpath.join(base, i): f for i, f in ids.items() if not f.startswith(i + ".")}
-        return Toc(path, kind, roots, reader.problems, base, served_as=served)
+        served |= {
+            posixpath.join(base, s): f for s, f in docusaurus_slugs(base, files, read).items()
+        }
+        more: dict[str, str] = {}
+        for other in _other_docs(path, read, reader.files):  # React Native's community/
+            if other.folder == base or other.folder in more:
+                continue
+            sidebars = read(other.sidebars) if other.sidebars else None
+            found = (
+                docusaurus_roots(
+                    other.sidebars,
+                    sidebars,
+                    other.folder,
+                    reader.files,
+                    reader.problems,
+                    TocNode,
+                    read,
+                )
+                if other.sidebars and sidebars is not None
+                else []
+            )
+            if len(found) == 1 and found[0].path is None:  # one category: the instance
+                found = found[0].children
+            roots.append(TocNode(other.label, None, found))
+            more[other.folder] = other.route
+            for i, f in docusaurus_ids(other.folder, reader.files, read).items():
+                if not f.startswith(i + "."):
+                    served[posixpath.join(other.folder, i)] = f
+            for slug, f in docusaurus_slugs(other.folder, reader.files, read).items():
+                served.setdefault(posixpath.join(other.folder, slug), f)
+        return Toc(path, kind, roots, reader.problems, base, served_as=served, more_docs=more)
     if kind == "starlight":
         found = starlight_roots(path, text, reader.files, reader.problems, TocNode)
         return None if found is None else Toc(path, kind, pruned(found), reader.problems)

@@ -172,7 +172,7 @@ def _navbar_labels(
     sidebars file, read as text, never run): Miden's "builderSidebar" is "Build"."""
     folder = posixpath.dirname(sidebars)
     found: dict[str, str] = {}
-    for name in _CONFIGS:
+    for name in DOCUSAURUS_CONFIGS:
         config = posixpath.join(folder, name)
         text = read(config) if read is not None and config in files else None
         for item in _NAVBAR_ITEM.findall(text or ""):
@@ -201,15 +201,35 @@ def _line(container: Any, key: Any) -> int | None:
 
 
 _ID_LINE = re.compile(r"^id:\s*['\"]?([^'\"\s#]+)['\"]?\s*$", re.M)
+_SLUG_LINE = re.compile(r"^slug:\s*['\"]?([^'\"\s#]+)['\"]?\s*$", re.M)
 
 
-def _front_matter_id(text: str) -> str:
-    """A Docusaurus page's own ``id:`` (its front matter's), or ``""``."""
+def _front_matter_id(text: str, line: re.Pattern[str] = _ID_LINE) -> str:
+    """A Docusaurus page's own ``id:`` (its front matter's; with ``line``, another
+    key's), or ``""``."""
     if not text.startswith("---"):
         return ""
     end = text.find("\n---", 3)
-    match = _ID_LINE.search(text[: end if end > 0 else 2000])
+    match = line.search(text[: end if end > 0 else 2000])
     return match.group(1) if match else ""
+
+
+def docusaurus_slugs(
+    base: str, files: Collection[str], read: Callable[[str], str | None]
+) -> dict[str, str]:
+    """Where the pages in ``base`` that say so are served, from ``base`` -> the page:
+    a front matter's ``slug: /glossary`` from the docs' own address, ``slug: intro``
+    from the page's folder (React Native's ``architecture-glossary.md`` is served at
+    ``/architecture/glossary``)."""
+    slugs: dict[str, str] = {}
+    for f in sorted(files):
+        if f.startswith(base + "/") and f.lower().endswith(_PAGE):
+            slug = _front_matter_id(read(f) or "", _SLUG_LINE)
+            if slug:
+                folder = posixpath.dirname(f[len(base) + 1 :])
+                key = slug.strip("/") if slug.startswith("/") else posixpath.join(folder, slug)
+                slugs.setdefault(key, f)
+    return slugs
 
 
 def docusaurus_ids(
@@ -383,7 +403,8 @@ def _prefix(name: str) -> float:
 
 #: Where a Docusaurus config's docs options open (``docs: {``).
 _DOCS_OPEN = re.compile(r"\bdocs\s*:\s*\(?\{")
-_CONFIGS = ("docusaurus.config.js", "docusaurus.config.mjs", "docusaurus.config.ts")
+#: A Docusaurus site's config files, beside its sidebars.
+DOCUSAURUS_CONFIGS = ("docusaurus.config.js", "docusaurus.config.mjs", "docusaurus.config.ts")
 
 
 def docusaurus_docs_dir(
@@ -394,7 +415,7 @@ def docusaurus_docs_dir(
     beside the sidebars file. A path leading outside the source is returned as it is
     (``../docs``): the caller says so."""
     folder = posixpath.dirname(sidebars)
-    for name in (n for n in _CONFIGS if posixpath.join(folder, n) in files):
+    for name in (n for n in DOCUSAURUS_CONFIGS if posixpath.join(folder, n) in files):
         path = _docs_path(read(posixpath.join(folder, name)) or "")
         if path is not None:
             inside = posixpath.normpath(posixpath.join(folder, path))

@@ -53,6 +53,9 @@ class Toc:
     #: a source folder -> the title the site gives it (a Nextra folder's ``_meta`` title,
     #: a Fumadocs folder's ``meta.json`` one), for a site whose sidebar is its folders
     folder_names: dict[str, str] = field(default_factory=dict)
+    #: the folders of a Docusaurus site's other docs instances -> where the site serves
+    #: each (``website/community`` -> ``community``): its pages too
+    more_docs: dict[str, str] = field(default_factory=dict)
     #: files the site's config leaves out of its pages (a Jupyter Book's
     #: ``exclude_patterns``), and the config that says so
     unpublished: frozenset[str] = frozenset()
@@ -114,7 +117,10 @@ class Toc:
         ``docs_dir``, Docusaurus' docs ``path``): a repository's code, configs and
         README, which the site does not publish; none when the site names no folder."""
         inside = self.docs_dir + "/" if self.docs_dir else ""
-        return [p for p in paths if not p.startswith(inside)] if inside else []
+        if not inside:
+            return []
+        folders = (inside, *(f + "/" for f in self.more_docs))
+        return [p for p in paths if not p.startswith(folders)]
 
     def theme_files(self, paths: Iterable[str]) -> set[str]:
         """Those of ``paths`` in the site's theme folders: templates, not pages."""
