@@ -63,6 +63,20 @@ _CONTAINER_CALLOUTS = frozenset(
 _CONTAINER_TEXT = frozenset({"details", "tabs", "code-group", "raw"})
 
 
+def container_title(line: str) -> str | None:
+    """A Docusaurus or VitePress container line's own title (``:::danger[Removed]`` and
+    ``::: tip Remember`` say "Removed", "Remember"; a bare ``:::info`` or closing
+    ``:::`` says ""), ``None`` when ``line`` opens no container."""
+    found = _CONTAINER.match(line.strip())
+    kind = (found.group(2) or "").lower() if found else ""
+    rest = line.strip()[found.end() :].strip() if found else ""
+    if found is None or not (kind in _CONTAINER_CALLOUTS or kind in _CONTAINER_TEXT or not rest):
+        return None  # mkdocstrings' ::: pydantic.fields names no container
+    if rest.startswith("[") and "]" in rest:
+        rest = rest[1 : rest.index("]")]
+    return inline_text(rest.strip("{} "))
+
+
 def heading_text(raw: str) -> str:
     """A heading's text as a reader sees it: inline markup and a trailing attribute
     list (``{ #id .class key=value }``) or id (``[#id]``) left out."""

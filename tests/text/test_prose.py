@@ -361,3 +361,15 @@ def test_docusaurus_and_vitepress_containers() -> None:
         "The details are the page's own words.",
         "After the reference.",
     ]
+
+
+def test_a_containers_title() -> None:
+    """React Native's removed components are one ``:::danger[Removed from React
+    Native]`` callout: their description quoted the marker."""
+    assert prose.container_title(":::danger[Removed from React Native]") == (
+        "Removed from React Native"
+    )
+    assert prose.container_title("::: tip Remember this") == "Remember this"
+    assert prose.container_title(":::info") == "" and prose.container_title(":::") == ""
+    assert prose.container_title("::: pydantic.fields") is None
+    assert prose.container_title("Plain text") is None

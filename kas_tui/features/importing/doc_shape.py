@@ -114,7 +114,10 @@ def _opening(markdown: str) -> str:
         markdown = prose.CODE_ELEMENTS.sub("", markdown)
     for raw in markdown.split("\n")[:40]:
         line = raw.strip()
-        if line.startswith("#"):  # a heading: without its id ([#install], { #install })
+        titled = prose.container_title(line) if line.startswith(":::") else None
+        if titled is not None:  # :::danger[Removed from React Native]: its title alone
+            text = titled
+        elif line.startswith("#"):  # a heading: without its id ([#install], { #install })
             text = prose.heading_text(line.lstrip("#").rstrip("#").strip())
         else:
             text = prose.inline_text(line.lstrip("|#>=-").rstrip("|#=-"))
