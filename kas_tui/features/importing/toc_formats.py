@@ -145,7 +145,11 @@ def docusaurus_roots(
         return []
     reader = _Sidebars(path, base, files, problems, node, read)
     sidebars = [
-        (str(name), reader.items(value if isinstance(value, list) else [value]), _line(data, name))
+        (
+            str(name),
+            reader.items(value if isinstance(value, list) else [value]),
+            line_of(data, name),
+        )
         for name, value in data.items()
     ]
     if len(sidebars) == 1:
@@ -191,7 +195,9 @@ def sidebar_title(name: str) -> str:
     return folder_title(" ".join(words)) if words else name
 
 
-def _line(container: Any, key: Any) -> int | None:
+def line_of(container: Any, key: Any) -> int | None:
+    """The line of the source an entry of a container read by :func:`load_lined` sits
+    on (a mapping's ``key``, a list's index), ``None`` when not known."""
     lines = getattr(container, "lines", None)
     if isinstance(lines, dict):
         return lines.get(key)
@@ -290,7 +296,7 @@ class _Sidebars:
     def items(self, values: list[Any]) -> list[Any]:
         nodes: list[Any] = []
         for index, value in enumerate(values):
-            line = getattr(value, "line", None) or _line(values, index)
+            line = getattr(value, "line", None) or line_of(values, index)
             if isinstance(value, str):
                 page = self.doc(value, line)
                 if page:
@@ -298,7 +304,9 @@ class _Sidebars:
             elif isinstance(value, dict) and "type" not in value:  # {"Label": [ids]}
                 for label, inner in value.items():
                     children = self.items(inner if isinstance(inner, list) else [inner])
-                    nodes.append(self.node(str(label), None, children, _line(value, label) or line))
+                    nodes.append(
+                        self.node(str(label), None, children, line_of(value, label) or line)
+                    )
             elif isinstance(value, dict):
                 nodes += self.typed(value, line)
         return nodes
@@ -314,7 +322,7 @@ class _Sidebars:
             link = value.get("link")
             page = None
             if isinstance(link, dict) and link.get("type") == "doc" and link.get("id"):
-                page = self.doc(str(link["id"]), _line(value, "link") or line)
+                page = self.doc(str(link["id"]), line_of(value, "link") or line)
             items = value.get("items")
             children = self.items(items if isinstance(items, list) else [])
             return [self.node(label, page, children, line)] if page or children else []

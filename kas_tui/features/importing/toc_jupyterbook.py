@@ -31,7 +31,7 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from kas_tui.features.importing.myst_pages import page_facts
-from kas_tui.features.importing.toc_formats import SITE_PAGES, URL, load_lined, short
+from kas_tui.features.importing.toc_formats import SITE_PAGES, URL, line_of, load_lined, short
 
 #: What a Jupyter Book makes pages of, in the order an entry without an extension is
 #: looked for (those kas-tui converts); what MyST-MD does.
@@ -95,9 +95,9 @@ def book_roots(
         return reader.entries(data)
     if not isinstance(data, dict) or not isinstance(data.get("root"), str):
         return None
-    root = reader.page(data["root"], _line(data, "root"), data)
+    root = reader.page(data["root"], line_of(data, "root"), data)
     title = data.get("title") if isinstance(data.get("title"), str) else ""
-    nodes = [node(title.strip() or None, root, [], _line(data, "root"))] if root else []
+    nodes = [node(title.strip() or None, root, [], line_of(data, "root"))] if root else []
     reader.seen.update([root] if root else [])
     return nodes + reader.below(data)
 
@@ -239,7 +239,7 @@ class _Entries:
                 caption = group.get("caption")
                 caption = caption.strip() if isinstance(caption, str) else ""
                 if caption and inner:
-                    out.append(self.node(caption, None, inner, _line(groups, index)))
+                    out.append(self.node(caption, None, inner, line_of(groups, index)))
                 else:
                     out += inner
         for key in _BELOW:
@@ -251,7 +251,7 @@ class _Entries:
     def entries(self, items: list[Any]) -> list[Any]:
         out: list[Any] = []
         for index, item in enumerate(items):
-            line = _line(items, index)
+            line = line_of(items, index)
             if isinstance(item, str):  # a bare name in a list (older books)
                 item = {"file": item}
             if (
@@ -344,12 +344,3 @@ class _Entries:
             )
         self.seen.update(found)
         return found
-
-
-def _line(container: Any, key: Any) -> int | None:
-    lines = getattr(container, "lines", None)
-    if isinstance(lines, dict):
-        return lines.get(key)
-    if isinstance(lines, list) and isinstance(key, int) and key < len(lines):
-        return lines[key]
-    return None

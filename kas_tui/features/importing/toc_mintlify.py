@@ -35,7 +35,13 @@ from collections import Counter
 from collections.abc import Callable, Collection
 from typing import Any
 
-from kas_tui.features.importing.toc_formats import SITE_PAGES, URL, load_lined, page_served_at
+from kas_tui.features.importing.toc_formats import (
+    SITE_PAGES,
+    URL,
+    line_of,
+    load_lined,
+    page_served_at,
+)
 
 #: Mintlify's config files: ``docs.json``, and ``mint.json`` before it.
 CONFIG_NAMES = ("docs.json", "mint.json")
@@ -183,7 +189,7 @@ class _Site:
                 out += self.division(chosen, file) if chosen is not None else []
                 continue
             for index, item in enumerate(items):
-                out += self.item(item, label, file, _line(items, index))
+                out += self.item(item, label, file, line_of(items, index))
         return out
 
     def item(self, item: Any, label: str, file: str, line: int | None) -> list[Any]:
@@ -285,7 +291,7 @@ class _Site:
         nodes = []
         other: dict[str, set[str]] = {}
         for index, group in enumerate(groups):
-            line = _line(groups, index)
+            line = line_of(groups, index)
             if not isinstance(group, dict):
                 continue
             made = self.legacy_group(group, line)
@@ -322,7 +328,7 @@ class _Site:
         children = []
         pages = group.get("pages")
         for index, entry in enumerate(pages if isinstance(pages, list) else []):
-            at = _line(pages, index) or line
+            at = line_of(pages, index) or line
             if isinstance(entry, dict):
                 children += self.legacy_group(entry, at)
             elif isinstance(entry, str):
@@ -369,11 +375,6 @@ def _first_page(group: Any) -> str:
         if found:
             return found
     return ""
-
-
-def _line(container: Any, index: int) -> int | None:
-    lines = getattr(container, "lines", None)
-    return lines[index] if isinstance(lines, list) and index < len(lines) else None
 
 
 def _unserved(
