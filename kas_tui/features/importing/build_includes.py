@@ -19,6 +19,7 @@ from kas_tui.features.importing.convert import LINKED_KINDS, MARKDOWN_EXTS, sha2
 from kas_tui.features.importing.hugo_shortcodes import HugoParams, uses_params
 from kas_tui.features.importing.include_markdown import expand_include_markdown
 from kas_tui.features.importing.includes import IncludeProblem, expand_includes, mdx_bases
+from kas_tui.features.importing.mdbook_includes import expand_mdbook_includes
 from kas_tui.features.importing.mdx_components import expand_components, path_aliases
 from kas_tui.features.importing.myst_pages import myst_index
 from kas_tui.features.importing.myst_refs import References, Unresolved
@@ -115,6 +116,9 @@ class IncludesMixin(PrepareMixin):
             ]
         if params is not None:  # relref links, paired shortcodes' text, figures
             text = params.shown(text, doc.source)
+        if doc.source in self.includes_of and "{{#" in text:  # mdBook's {{#include x.rs}}
+            text, more = expand_mdbook_includes(text, doc.source, self._read_included)
+            problems += more
         if doc.source in self.includes_of:
             shared = self.__dict__.setdefault("_shown_includes", {})
             expanded = expand_includes(

@@ -20,6 +20,7 @@ from kas_tui.core.workers import map_chunks_in_two
 from kas_tui.features.importing.convert import LINKED_KINDS
 from kas_tui.features.importing.include_markdown import include_markdown_targets
 from kas_tui.features.importing.includes import targets as include_targets
+from kas_tui.features.importing.mdbook_includes import mdbook_targets
 from kas_tui.features.importing.mdx_components import component_imports, import_candidates
 
 if TYPE_CHECKING:
@@ -58,6 +59,8 @@ class PrepareMixin:
             if text and ("INCLUDE" in text.upper() or "8<" in text or "{!" in text):
                 bases = getattr(self, "_mdx_bases", ())
                 found = [t for t in include_targets(text, rel, mdx_bases=bases) if t != rel]
+            if text and "{{#" in text:  # mdBook's {{#include file.rs:2:10}}
+                found += [t for t in mdbook_targets(text, rel) if t != rel and t not in found]
             shown = [
                 c
                 for written in component_imports(text or "").values()

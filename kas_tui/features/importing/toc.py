@@ -216,8 +216,9 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
                 or (f.count("/") == base + depth + 1 and is_vitepress_config(f))
                 # Sphinx's docs/source/conf.py (sphinx-quickstart's separate source dir)
                 or (depth and f.count("/") == base + 2 and f.endswith("/source/conf.py"))
-                # an mdBook kept in a folder: guide/src/SUMMARY.md beside guide/book.toml
-                or (depth and f.count("/") == base + 2 and _book_summary(f, files))
+                # an mdBook's src/SUMMARY.md beside its book.toml (guide/ when kept in a
+                # folder: guide/src/SUMMARY.md beside guide/book.toml)
+                or (f.count("/") == base + depth + 1 and _book_summary(f, files))
             )
         )
         if depth and len({posixpath.dirname(f) for f in found}) != 1:

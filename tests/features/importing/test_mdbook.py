@@ -135,3 +135,66 @@ def test_links_to_the_rendered_html_name_the_markdown_pages(tmp_path: Path) -> N
     from kas_tui.features.check import check
 
     assert not [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+
+
+def test_include_directives_show_the_lines_the_book_shows(tmp_path: Path) -> None:
+    """mdBook's ``{{#include}}``: rust-lang/mdBook's ``cli/watch.md`` shows
+    ``arg-watcher.md`` (which the build had made a page of its own, though SUMMARY does
+    not list it); the Rust book shows its listings from ``listings/`` by line ranges and
+    anchors. ``\\{{#include x}}``, escaped, is how the guide shows the syntax itself."""
+    from kas_tui.features.importing.mdbook_includes import expand_mdbook_includes
+
+    files = book()
+    files["src/cli/arg-watcher.md"] = "#### `--watcher`\n\nPick the file watcher.\n"
+    files["src/cli/init.md"] = (
+        "# The init command\n\nCreates a book.\n\n{{#include arg-watcher.md}}\n\n"
+        "```rust\n{{#rustdoc_include ../../listings/main.rs:greeting}}\n```\n\n"
+        "```rust\n{{#include ../../listings/main.rs:2:3}}\n```\n\n"
+        "Write `\\{{#include file.rs}}` to show a file; {{#include gone.rs}} is missing.\n"
+    )
+    files["listings/main.rs"] = (
+        'fn main() {\n    // ANCHOR: greeting\n    println!("Hello");\n'
+        "    // ANCHOR_END: greeting\n}\n"
+    )
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW)
+    init = next((tmp_path / "kb").rglob("init.md")).read_text("utf-8")
+    assert "Pick the file watcher." in init
+    assert '```rust\n    println!("Hello");\n```' in init  # the anchor's lines, no marker
+    assert '```rust\n    println!("Hello");\n    // ANCHOR_END' not in init
+    assert "Write `{{#include file.rs}}` to show a file" in init
+    assert "{{#include gone.rs}} is missing" in init
+    assert [n for n in result.notes if "gone.rs" in n] == [
+        "src/cli/init.md:15: {{#include}} names gone.rs, which is not a file of the source: "
+        "the directive was left as it was; build from the folder holding it, or add it"
+    ]
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    assert not any("arg-watcher" in p for p in pkg.documents)  # shown in a page, no page
+    # line ranges: ":2" is line 2 alone, "::2" up to it, "2:" from it
+    lines = {
+        "f.rs": "one\ntwo\nthree\n",
+        "p.md": "{{#include f.rs:2}}|{{#include f.rs::2}}|{{#include f.rs:2:}}",
+    }
+    shown, _problems = expand_mdbook_includes(lines["p.md"], "p.md", lines.get)
+    assert shown == "two|one\ntwo|two\nthree"
+    loop = {"a.md": "{{#include b.md}}", "b.md": "{{#include a.md}}"}
+    shown, problems = expand_mdbook_includes(loop["a.md"], "a.md", loop.get)
+    assert shown == "{{#include a.md}}" and "loops" in problems[0].message
+
+
+def test_a_repositorys_own_book_is_found_beside_older_editions(tmp_path: Path) -> None:
+    """rust-lang/book: ``book.toml`` and ``src/SUMMARY.md`` at the root, and older
+    editions beside them, each a book of its own (``first-edition/book.toml``): no
+    table of contents was chosen and 770 files were built, editions and all."""
+    files = dict(book())
+    files["first-edition/book.toml"] = '[book]\ntitle = "The first edition"\n'
+    files["first-edition/src/SUMMARY.md"] = "- [Old intro](intro.md)\n"
+    files["first-edition/src/intro.md"] = page("Old intro")
+    files["2018-edition/book.toml"] = '[book]\ntitle = "The 2018 edition"\n'
+    files["2018-edition/src/SUMMARY.md"] = "- [Intro 2018](intro.md)\n"
+    files["2018-edition/src/intro.md"] = page("Intro 2018")
+    build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW)
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    assert not any("edition" in p for p in pkg.documents), sorted(pkg.documents)
+    assert "\n# mdBook Documentation\n" in (tmp_path / "kb" / "index.md").read_text("utf-8")
