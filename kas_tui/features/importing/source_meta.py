@@ -22,13 +22,14 @@ from typing import Any
 import tomllib
 import yaml
 
+from kas_tui.core.fileio import read_regular
 from kas_tui.features.importing.js_literals import (
     blank_js,
     exported_object,
     string_option,
 )
 from kas_tui.features.importing.toc_docsify import docsify_about
-from kas_tui.features.importing.toc_hugo import hugo_about, is_hugo_config
+from kas_tui.features.importing.toc_hugo import hugo_about, hugo_config, is_hugo_config
 from kas_tui.features.importing.toc_jupyterbook import MYST_CONFIG, myst_about
 from kas_tui.features.importing.toc_mintlify import is_mintlify_config, mintlify_about
 from kas_tui.features.importing.toc_nextra import is_meta_file, next_app_about
@@ -549,6 +550,19 @@ def _configures_site(rel: str) -> bool:
     return is_site_config(name) or hugo or is_vitepress_config(rel)
 
 
+def _hugo_config_at(path: Path, rel: str) -> bool:
+    """Whether ``path`` (``rel`` in its folder), an older ``config.yaml`` or the like
+    at a site's root, holds a Hugo config's keys (grpc.io's): read to tell it from
+    another tool's config of that name."""
+    if "/" in rel or not is_hugo_config(rel):
+        return False
+    try:
+        text = read_regular(path, limit=1 << 20).decode("utf-8", errors="replace")
+    except OSError:
+        return False
+    return hugo_config(rel, text) is not None
+
+
 def site_config_above(source: Path) -> str | None:
     """A site config in one of the three folders above ``source`` (``../mkdocs.yml``
     of a ``docs/`` folder built alone), as a note saying what was not read and how to
@@ -565,7 +579,9 @@ def site_config_above(source: Path) -> str | None:
                 continue
             for name in names:
                 there = f"{inner}/{name}" if inner else name
-                if not _configures_site(there) or not (folder / there).is_file():
+                if not (folder / there).is_file():
+                    continue
+                if not _configures_site(there) and not _hugo_config_at(folder / there, there):
                     continue
                 rel = "/".join([".."] * up + [there])
                 return (

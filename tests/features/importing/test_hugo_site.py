@@ -159,3 +159,20 @@ def test_a_content_folder_built_alone_says_where_its_site_config_is(tmp_path: Pa
         "structure (navigation, names, which files are pages) was not read; build "
         f"{source.resolve()} to have it"
     ]
+
+
+def test_a_content_folder_built_alone_names_the_hugo_config_above_it(tmp_path: Path) -> None:
+    """grpc/grpc.io keeps an older ``config.yaml`` at its root: its ``content/`` built
+    alone said nothing of it (a ``config.yaml`` may be any tool's, and only Hugo's
+    ``hugo.*`` names were looked for)."""
+    files = {
+        "config.yaml": "baseURL: https://grpc.io/\ntitle: gRPC\ncontentDir: content/en\n",
+        "content/en/_index.md": "---\ntitle: gRPC\n---\n\nA high performance RPC framework.\n",
+        "content/en/about.md": "---\ntitle: About\n---\n\nWho makes gRPC.\n",
+    }
+    source = write_sources(tmp_path / "src", files)
+    result = build(source / "content", tmp_path / "kb", now=NOW)
+    assert any(n.startswith("../config.yaml configures the site") for n in result.notes)
+    other = write_sources(tmp_path / "other", {**files, "config.yaml": "rules:\n  - no-tabs\n"})
+    result = build(other / "content", tmp_path / "kb2", now=NOW)
+    assert not any("configures the site" in n for n in result.notes)
