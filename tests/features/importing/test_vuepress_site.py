@@ -1,0 +1,269 @@
+"""VuePress sites (1 and 2) as their repositories keep them, and a VitePress 0.x config
+written ``module.exports = {``.
+
+vuepress/docs (VuePress 2): ``docs/.vuepress/config.ts`` imports its navbar and its
+sidebar from ``./configs/index.js``, which re-exports ``./sidebar/en.ts`` (``export const
+sidebarEn = {'/guide/': [...]}``); its home page is a ``README.md`` of front matter alone
+(``home: true``, ``features``); its images are in ``docs/.vuepress/public/``. vuejs/vuepress
+(VuePress 1): ``module.exports`` or ``defineConfig(ctx => ({...}))``, ``themeConfig``'s
+sidebar of page paths relative to their key, the site in ``packages/docs/docs/``.
+vuejs/vue-cli: ``docs/.vitepress/config.js``, ``module.exports = {``, its sidebar per
+language (``themeConfig.locales['/']``), groups of ``children``.
+
+Built before, none of these sidebars was read (bundles in alphabetical order, without
+the sidebar's groups), ``/images/hero.png`` was a broken link, the home page was
+dropped (its ``README.md`` taken for the repository's), and vue-cli's ``manifest.json``
+was a document.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from kas_tui.core.okf.index import parse_index
+from kas_tui.core.package import Package
+from kas_tui.features.check import check
+from kas_tui.features.importing.build import build
+from kas_tui.features.importing.home_page import home_body
+from tests.helpers.build_sources import write_sources
+
+NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
+PNG = b"\x89PNG\r\n\x1a\nfake image bytes"
+
+V2_CONFIG = """\
+import { defaultTheme } from '@vuepress/theme-default'
+import { defineUserConfig } from 'vuepress'
+import { head, navbarEn, sidebarEn, sidebarZh } from './configs/index.js'
+
+export default defineUserConfig({
+  base: '/',
+  head,
+  locales: {
+    '/': { lang: 'en-US', title: 'VuePress', description: 'Vue-powered Static Site Generator' },
+    '/zh/': { lang: 'zh-CN', title: 'VuePress', description: 'Vue 驱动的静态网站生成器' },
+  },
+  theme: defaultTheme({
+    logo: '/images/hero.png',
+    locales: {
+      '/': {
+        navbar: navbarEn,
+        sidebar: sidebarEn,
+      },
+      '/zh/': {
+        sidebar: sidebarZh,
+      },
+    },
+  }),
+})
+"""
+V2_SIDEBAR = """\
+import type { SidebarOptions } from '@vuepress/theme-default'
+
+export const sidebarEn: SidebarOptions = {
+  '/guide/': [
+    {
+      text: 'Guide',
+      children: ['/guide/introduction.md', '/guide/getting-started.md', '/guide/assets.md'],
+    },
+  ],
+  '/advanced/': [
+    {
+      text: 'Advanced',
+      children: ['/advanced/plugin.md', '/advanced/architecture.md'],
+    },
+    {
+      text: 'Cookbook',
+      children: ['/advanced/cookbook/README.md', '/advanced/cookbook/usage.md'],
+    },
+  ],
+}
+"""
+V2_NAVBAR = """\
+import { VERSION } from '../meta.js'
+
+export const navbarEn = [
+  { text: 'Guide', children: ['/guide/introduction.md', '/guide/getting-started.md'] },
+  {
+    text: 'Learn More',
+    children: [
+      { text: 'Advanced', children: ['/advanced/architecture.md', { text: 'Cookbook', link: '/advanced/cookbook/' }] },
+      { text: 'Resources', children: [{ text: 'Ecosystem', link: 'https://ecosystem.vuejs.press/' }] },
+    ],
+  },
+  { text: `v${VERSION}`, children: [{ text: 'Changelog', link: 'https://github.com/vuepress/core' }] },
+]
+"""
+HOME = """\
+---
+home: true
+title: Home
+heroImage: /images/hero.png
+actions:
+  - text: Get Started
+    link: /guide/getting-started.html
+    type: primary
+features:
+  - title: Simplicity First
+    details: Minimal setup with markdown-centered project structure helps you focus on writing.
+  - title: Vue-Powered
+    details: Enjoy the dev experience of Vue, use Vue components in markdown.
+footer: MIT Licensed
+---
+"""
+
+
+def page(title: str, body: str = "") -> str:
+    return f"# {title}\n\n{body or title + ' explains one part of the generator.'}\n"
+
+
+def vuepress_docs() -> dict[str, str | bytes]:
+    """vuepress/docs, the VuePress 2 site's repository."""
+    return {
+        "docs/.vuepress/config.ts": V2_CONFIG,
+        "docs/.vuepress/configs/index.ts": "export * from './head.js'\n"
+        "export * from './navbar/index.js'\nexport * from './sidebar/index.js'\n",
+        "docs/.vuepress/configs/head.ts": "export const head = [['link', { rel: 'icon' }]]\n",
+        "docs/.vuepress/configs/meta.ts": "export const VERSION = '2.0.0'\n",
+        "docs/.vuepress/configs/navbar/index.ts": "export * from './en.js'\n",
+        "docs/.vuepress/configs/navbar/en.ts": V2_NAVBAR,
+        "docs/.vuepress/configs/sidebar/index.ts": "export * from './en.js'\n"
+        "export * from './zh.js'\n",
+        "docs/.vuepress/configs/sidebar/en.ts": V2_SIDEBAR,
+        "docs/.vuepress/configs/sidebar/zh.ts": "export const sidebarZh = {\n"
+        "  '/zh/guide/': [{ text: '指南', children: ['/zh/guide/introduction.md'] }],\n}\n",
+        "docs/.vuepress/components/NpmBadge.vue": "<template><a>npm</a></template>\n",
+        "docs/.vuepress/public/images/hero.png": PNG,
+        "docs/README.md": HOME,
+        "docs/guide/introduction.md": page("Introduction", "VuePress is a static site generator."),
+        "docs/guide/getting-started.md": page(
+            "Getting Started", "Read the [introduction](./introduction.md) first."
+        ),
+        "docs/guide/assets.md": page(
+            "Assets", "Public files are served from the root: ![VuePress Logo](/images/hero.png)"
+        ),
+        "docs/advanced/architecture.md": page("Architecture"),
+        "docs/advanced/plugin.md": page("Writing a Plugin", "See [the cookbook](./cookbook/)."),
+        "docs/advanced/cookbook/README.md": page("Introduction to the cookbook"),
+        "docs/advanced/cookbook/usage.md": page("Usage of Client Config"),
+        "docs/zh/README.md": HOME,
+        "docs/zh/guide/introduction.md": page("介绍", "VuePress 是一个静态网站生成器。"),
+        "README.md": page("VuePress docs", "The documentation of VuePress."),
+        "CONTRIBUTING.md": page("Contributing"),
+        "package.json": '{"name": "docs"}',
+    }
+
+
+def _built(tmp_path: Path, files: dict[str, str | bytes], folder: str = "") -> Package:
+    src = write_sources(tmp_path / "src", files)
+    result = build(src / folder if folder else src, tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    return pkg
+
+
+def _broken(pkg: Package) -> list[str]:
+    return [f.message for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+
+
+def _index(pkg: Package, folder: str) -> tuple[list[str], list[str]]:
+    """A bundle's index: its section headings, and its entries' targets in order."""
+    index = parse_index((pkg.root / folder / "index.md").read_text("utf-8"))
+    return [s.title for s in index.sections if s.level == 2], [e.target for e in index.entries]
+
+
+def test_the_home_body_a_theme_draws_from_front_matter() -> None:
+    v1 = {"home": True, "heroText": "VuePress", "tagline": "Vue-powered", "actionText": "Go"}
+    v1 |= {"actionLink": "/guide/"}
+    assert home_body(v1, "\n") == "# VuePress\n\nVue-powered\n\n- [Go](/guide/)\n"
+    vitepress = {
+        "layout": "home",
+        "hero": {"name": "Vite", "text": "Next Generation Frontend Tooling", "tagline": "Fast"},
+        "features": [{"title": "Instant Server Start", "details": "On demand file serving"}],
+    }
+    component = "<script setup>\nimport X from './x.vue'\n</script>\n\n<X />\n"
+    assert home_body(vitepress, component) == (
+        "# Vite\n\nNext Generation Frontend Tooling\n\nFast\n\n## Instant Server Start\n\n"
+        "On demand file serving\n\n<script setup>\nimport X from './x.vue'\n</script>\n\n<X />\n"
+    )
+    assert home_body(vitepress, "Words of its own.\n") is None  # it has prose: as written
+    assert home_body({"home": True, "actionText": "Go", "actionLink": "/"}, "") is None
+    assert home_body({"title": "Not a home"}, "") is None
+
+
+V1_CONFIG = """\
+module.exports = {
+  title: 'Hello VuePress',
+  description: 'Just playing around',
+  themeConfig: {
+    nav: [
+      { text: 'Guide', link: '/guide/' },
+      { text: 'Learn More', items: [{ text: 'API', items: [{ text: 'CLI', link: '/api/cli.html' }] }] },
+      { text: 'External', link: 'https://google.com' },
+    ],
+    sidebar: {
+      '/api/': ['cli', 'node'],
+      '/guide/': [
+        '',
+        'getting-started',
+        ['basic-config', 'Configuration'],
+        { title: 'Advanced', collapsable: false, children: ['frontmatter', '../api/cli'] },
+      ],
+      '/': ['', 'contact'],
+    },
+  },
+}
+"""
+
+
+def vuepress_1() -> dict[str, str]:
+    return {
+        ".vuepress/config.js": V1_CONFIG,
+        "README.md": "---\nhome: true\nheroText: Hello VuePress\ntagline: Just playing around\n---\n",
+        "contact.md": page("Contact"),
+        "guide/README.md": page("Introduction", "Start with [the config](basic-config.md)."),
+        "guide/getting-started.md": page("Getting Started", "See [the CLI](/api/cli.html)."),
+        "guide/basic-config.md": page("Basic Config", "Back to [the guide](./README.md)."),
+        "guide/frontmatter.md": page("Frontmatter", "See [home](../README.md) and [api](/api/)."),
+        "api/cli.md": page("CLI"),
+        "api/node.md": page("Node"),
+        "api/README.md": page("API"),
+    }
+
+
+VUE_CLI_CONFIG = """\
+const fs = require('fs')
+
+module.exports = {
+  locales: {
+    '/': { lang: 'en-US', title: 'Vue CLI', description: 'Standard Tooling for Vue.js Development' },
+    '/zh/': { lang: 'zh-CN', title: 'Vue CLI' },
+  },
+  themeConfig: {
+    locales: {
+      '/': {
+        nav: [
+          { text: 'Guide', link: '/guide/' },
+          { text: 'Plugins', items: [{ text: 'Core Plugins', link: '/core-plugins/' }] },
+        ],
+        sidebar: {
+          '/guide/': [
+            { text: 'Overview', link: '/guide/', collapsable: true },
+            { text: 'Basics', collapsable: false, children: [
+              { text: 'Creating a Project', link: '/guide/creating-a-project' },
+              { text: 'CLI Service', link: '/guide/cli-service' },
+            ] },
+            { text: 'Development', collapsable: false, children: [
+              { text: 'Deployment', link: '/guide/deployment' },
+            ] },
+          ],
+        },
+      },
+      '/zh/': {
+        sidebar: { '/zh/guide/': [{ text: '介绍', link: '/zh/guide/' }] },
+      },
+    },
+  },
+}
+"""
