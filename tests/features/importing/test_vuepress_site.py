@@ -26,6 +26,8 @@ from kas_tui.core.package import Package
 from kas_tui.features.check import check
 from kas_tui.features.importing.build import build
 from kas_tui.features.importing.home_page import home_body
+from kas_tui.features.importing.toc import find_toc, read_toc
+from kas_tui.features.importing.toc_vuepress import vuepress_about
 from tests.helpers.build_sources import write_sources
 
 NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
@@ -173,6 +175,41 @@ def _index(pkg: Package, folder: str) -> tuple[list[str], list[str]]:
     return [s.title for s in index.sections if s.level == 2], [e.target for e in index.entries]
 
 
+def test_a_vuepress_2_site_reads_its_imported_sidebar(tmp_path: Path) -> None:
+    pkg = _built(tmp_path, vuepress_docs())
+    assert sorted(pkg.documents) == [
+        "advanced/architecture.md",
+        "advanced/cookbook/readme.md",
+        "advanced/cookbook/usage.md",
+        "advanced/plugin.md",
+        "guide/assets.md",
+        "guide/getting-started.md",
+        "guide/introduction.md",
+        "readme.md",
+    ]
+    # the sidebar's order and groups, not the folders' names
+    assert _index(pkg, "guide")[1] == ["introduction.md", "getting-started.md", "assets.md"]
+    assert _index(pkg, "advanced") == (["Advanced"], ["cookbook/", "plugin.md", "architecture.md"])
+    root = (pkg.root / "index.md").read_text("utf-8")
+    assert root.splitlines()[3] == "# VuePress"
+    assert "\n## Guide\n" in root  # the sidebar's first section, listed in the root
+    # .vuepress/public/ is served from the site's root: /images/hero.png is its file
+    assert _broken(pkg) == []
+    assert (pkg.root / "assets" / "vuepress" / "public" / "images" / "hero.png").is_file()
+
+
+def test_a_home_page_of_front_matter_alone_is_the_packages_home(tmp_path: Path) -> None:
+    pkg = _built(tmp_path, vuepress_docs(), "docs")
+    home = pkg.documents["readme.md"]
+    assert home.title == "Home"
+    assert home.description.startswith("Minimal setup with markdown-centered project structure")
+    body = (pkg.root / "readme.md").read_text("utf-8").split("\n---\n", 1)[1]
+    assert "## Simplicity First" in body and "## Vue-Powered" in body
+    assert "[Get Started](/guide/getting-started.md)" in body
+    root = (pkg.root / "index.md").read_text("utf-8")
+    assert "(readme.md)" in root.split("\n## ")[0]  # listed first, at the top
+
+
 def test_the_home_body_a_theme_draws_from_front_matter() -> None:
     v1 = {"home": True, "heroText": "VuePress", "tagline": "Vue-powered", "actionText": "Go"}
     v1 |= {"actionLink": "/guide/"}
@@ -230,6 +267,94 @@ def vuepress_1() -> dict[str, str]:
         "api/node.md": page("Node"),
         "api/README.md": page("API"),
     }
+
+
+def test_a_vuepress_1_sidebar_of_paths_relative_to_its_keys(tmp_path: Path) -> None:
+    files = vuepress_1()
+    toc = read_toc(".vuepress/config.js", files.get, set(files))
+    assert toc is not None and toc.kind == "vuepress" and toc.problems == []
+
+    def shape(nodes: list) -> list:
+        return [(n.title, n.path, shape(n.children)) for n in nodes]
+
+    assert shape(toc.roots) == [
+        (None, "README.md", []),  # '/', the site's root pages, first
+        (None, "contact.md", []),
+        (  # then the keys in the nav's order (their own say which matches first)
+            "Guide",
+            None,
+            [
+                (None, "guide/README.md", []),
+                (None, "guide/getting-started.md", []),
+                ("Configuration", "guide/basic-config.md", []),
+                ("Advanced", None, [(None, "guide/frontmatter.md", []), (None, "api/cli.md", [])]),
+            ],
+        ),
+        ("API", None, [(None, "api/cli.md", []), (None, "api/node.md", [])]),  # the nav's group
+    ]
+    assert vuepress_about(V1_CONFIG) == ("Hello VuePress", "Just playing around")
+    pkg = _built(tmp_path, files)
+    assert _broken(pkg) == []  # README.md is its folder: /api/, ../README.md, ./README.md
+    assert pkg.documents["readme.md"].title == "Hello VuePress"
+
+
+def test_theme_options_kept_in_files_of_the_site() -> None:
+    # themeConfig: require('./theme'), its sidebar required from a JSON file, its nav a
+    # const: each followed, read as text
+    files = {
+        "docs/.vuepress/config.js": "module.exports = {\n  title: 'Kit',\n"
+        "  themeConfig: require('./theme'),\n}\n",
+        "docs/.vuepress/theme.js": "const sidebar = require('./sidebar.json')\n"
+        "const nav = [{ text: 'Manual', link: '/manual/' }]\nmodule.exports = { nav, sidebar }\n",
+        "docs/.vuepress/sidebar.json": '{"/manual/": ["", "setup"]}',
+        "docs/manual/README.md": page("Manual"),
+        "docs/manual/setup.md": page("Setup"),
+    }
+    toc = find_toc(set(files), files.get)
+    assert toc is not None and toc.problems == [] and toc.docs_dir == "docs"
+    assert [(n.title, [c.path for c in n.children]) for n in toc.roots] == [
+        ("Manual", ["docs/manual/README.md", "docs/manual/setup.md"])
+    ]
+    assert toc.read_files() >= {"docs/.vuepress/theme.js", "docs/.vuepress/sidebar.json"}
+
+
+def test_a_sidebar_built_by_code_in_an_imported_file_is_said(tmp_path: Path) -> None:
+    # vuejs/vuepress' own docs: defineConfig(ctx => ({...})), the sidebar imported through
+    # ./config/index (export * from './sidebar/en'), each key's list a function's result
+    files = {
+        ".vuepress/config.ts": "import { defineConfig } from 'vuepress/config'\n"
+        "import { Sidebar4EN } from './config/index'\n"
+        "export default defineConfig(ctx => ({\n  themeConfig: {\n    locales: {\n"
+        "      '/': { sidebar: Sidebar4EN },\n    },\n  },\n}))\n",
+        ".vuepress/config/index.ts": "export * from './nav/en'\nexport * from './sidebar/en'\n",
+        ".vuepress/config/nav/en.ts": "export const NavItems4EN = []\n",
+        ".vuepress/config/sidebar/en.ts": "import { getGuideSidebar } from './shared'\n\n"
+        "export const Sidebar4EN = {\n  '/guide/': getGuideSidebar('Guide', 'Advanced'),\n}\n",
+        "guide/README.md": page("Introduction"),
+    }
+    toc = read_toc(".vuepress/config.ts", files.get, set(files))
+    assert toc is not None and toc.roots == [] and toc.docs_dir == ""
+    assert toc.problems == [
+        ".vuepress/config/sidebar/en.ts:3: its sidebar is built by code (getGuideSidebar()): "
+        "not read; the folders are the tree"
+    ]
+    # a sidebar a package gives, or one kept outside the source: said, never followed
+    files[".vuepress/config.ts"] = (
+        "import sidebar from '../../sidebar.js'\nmodule.exports = {\n"
+        "  themeConfig: {\n    sidebar,\n  },\n}\n"
+    )
+    toc = read_toc(".vuepress/config.ts", files.get, set(files))
+    assert toc is not None and toc.problems == [
+        ".vuepress/config.ts:4: its sidebar is imported from ../../sidebar.js, no file of the "
+        "source: not read; the folders are the tree"
+    ]
+    files[".vuepress/config.ts"] = "module.exports = makeConfig({ title: 'x' })\n"
+    toc = read_toc(".vuepress/config.ts", files.get, set(files))
+    assert toc is not None and toc.problems == [
+        ".vuepress/config.ts:1: a VuePress config whose object kas-tui cannot find (no plain "
+        "object after module.exports =, export default or defineUserConfig(): built by code?): "
+        "its sidebar was not read; the folders are the tree"
+    ]
 
 
 VUE_CLI_CONFIG = """\
