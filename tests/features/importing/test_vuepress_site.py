@@ -392,3 +392,44 @@ module.exports = {
   },
 }
 """
+
+
+def test_a_vitepress_0_config_written_module_exports(tmp_path: Path) -> None:
+    files: dict[str, str | bytes] = {
+        "docs/.vitepress/config.js": VUE_CLI_CONFIG,
+        "docs/index.md": "---\nhome: true\nactionText: Get Started\nactionLink: /guide/\n---\n\n"
+        "## Getting Started\n\nInstall the CLI with `npm install -g @vue/cli`.\n",
+        "docs/guide/index.md": page("Overview"),
+        "docs/guide/creating-a-project.md": page("Creating a Project"),
+        "docs/guide/cli-service.md": page("CLI Service", "![ui](/ui-new-project.png)"),
+        "docs/guide/deployment.md": page("Deployment"),
+        "docs/public/ui-new-project.png": PNG,
+        "docs/public/manifest.json": '{"name": "Vue CLI", "short_name": "Vue CLI"}',
+        "docs/zh/guide/index.md": page("介绍"),
+        "packages/@vue/cli/lib/options.json": '{"type": "object", "properties": {}}',
+        "packages/@vue/cli/README.md": page("@vue/cli"),
+        "package.json": "{}",
+    }
+    pkg = _built(tmp_path, files)
+    assert sorted(pkg.documents) == [
+        "guide/cli-service.md",
+        "guide/creating-a-project.md",
+        "guide/deployment.md",
+        "guide/index-page.md",
+        "index-page.md",
+    ]
+    assert _index(pkg, "guide") == (
+        ["Basics", "Development"],
+        ["index-page.md", "creating-a-project.md", "cli-service.md", "deployment.md"],
+    )
+    assert (pkg.root / "index.md").read_text("utf-8").splitlines()[3] == "# Vue CLI"
+    assert _broken(pkg) == []
+    # a config that is no object kas-tui reads: said, the folders the tree
+    files = {"docs/.vitepress/config.js": "export default async () => ({ title: 'x' })\n"}
+    toc = find_toc(set(files) | {"docs/guide/a.md"}, files.get)
+    assert toc is not None and toc.roots == []
+    assert toc.problems == [
+        "docs/.vitepress/config.js:1: a VitePress config whose object kas-tui cannot find (no "
+        "plain object after export default, module.exports = or defineConfig(): built by "
+        "code?): its sidebar was not read; the folders are the tree"
+    ]
