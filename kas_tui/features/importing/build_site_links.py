@@ -130,6 +130,7 @@ class SiteLinksMixin:
                     *s.split("/")[:2],
                     *s.removeprefix(inside).split("/")[:2],
                     *(s.split("/", 2)[-1].split("/")[:2] if s.startswith(served) else ()),
+                    *(p for f in served if s.startswith(f) for p in s[len(f) :].split("/")[:1]),
                 )
             }
             base = learned_base(

@@ -204,7 +204,8 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
     """The source's table of contents: the first of the root's TOC files
     (:func:`find_tocs`) that reads as one; ``None`` when the source ships none. The
     root is below the folders that wrap everything (``SharePoint/SharePointServer/``,
-    as a repository's subtree is often copied)."""
+    as a repository's subtree is often copied). Deeper, a VitePress or VuePress config
+    whose pages folder holds most of the source's pages is the site's."""
     wrapper = _wrapper(files)
     base = wrapper.count("/")
     for depth in (0, 1):  # a site kept in a folder of its own (website/sidebars.json)
@@ -235,6 +236,12 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
             toc = read_toc(path, read, files)
             if toc is not None and (depth == 0 or toc.roots or toc.docs_dir):
                 return toc  # below the root: one that lists pages, or a site's config
+    # a VitePress or VuePress site deeper in a repository (vuepress' packages/docs/docs/)
+    # holding most of its pages
+    deeper = [f for f in files if f.startswith(wrapper) and _vue_config(f)]
+    site = _site_of_most(find_tocs(deeper), read, files) if deeper else None
+    if site is not None:
+        return site
     problems: list[str] = []  # a Docusaurus docs folder without its site: its categories
     roots = category_roots(files, read, problems, TocNode)
     return Toc("", "docusaurus", roots, problems) if roots else None

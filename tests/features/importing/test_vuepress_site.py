@@ -254,11 +254,12 @@ module.exports = {
 """
 
 
-def vuepress_1() -> dict[str, str]:
+def vuepress_1() -> dict[str, str | bytes]:
     return {
         ".vuepress/config.js": V1_CONFIG,
+        ".vuepress/public/hero.png": PNG,
         "README.md": "---\nhome: true\nheroText: Hello VuePress\ntagline: Just playing around\n---\n",
-        "contact.md": page("Contact"),
+        "contact.md": page("Contact", "Write to us. ![logo](/hero.png)"),
         "guide/README.md": page("Introduction", "Start with [the config](basic-config.md)."),
         "guide/getting-started.md": page("Getting Started", "See [the CLI](/api/cli.html)."),
         "guide/basic-config.md": page("Basic Config", "Back to [the guide](./README.md)."),
@@ -354,6 +355,44 @@ def test_a_sidebar_built_by_code_in_an_imported_file_is_said(tmp_path: Path) -> 
         ".vuepress/config.ts:1: a VuePress config whose object kas-tui cannot find (no plain "
         "object after module.exports =, export default or defineUserConfig(): built by code?): "
         "its sidebar was not read; the folders are the tree"
+    ]
+
+
+def test_a_vuepress_site_deep_in_its_repository(tmp_path: Path) -> None:
+    # vuejs/vuepress: the site in packages/docs/docs/, test fixtures with configs of their
+    # own beside the packages' code
+    files: dict[str, str | bytes] = {
+        f"packages/docs/docs/{rel}": text for rel, text in vuepress_1().items()
+    }
+    files |= {
+        "packages/@vuepress/core/__tests__/fixtures/docs-config/.vuepress/config.js": (
+            "module.exports = { title: 'Fixture' }\n"
+        ),
+        "packages/@vuepress/core/__tests__/fixtures/docs-config/README.md": page("Fixture"),
+        "packages/@vuepress/core/lib/index.js": "module.exports = {}\n",
+        "packages/@vuepress/core/README.md": page("VuePress core"),
+        "CHANGELOG.md": page("Changelog"),
+        "README.md": page("VuePress"),
+        "lerna.json": "{}",
+    }
+    # a home page with words of its own, no heroText: named by the site's title
+    files["packages/docs/docs/README.md"] = (
+        "---\nhome: true\nactionText: Go\nactionLink: /guide/\n---\n\nA static site generator.\n"
+    )
+    pkg = _built(tmp_path, files)
+    assert pkg.documents["readme.md"].title == "Hello VuePress"
+    # /hero.png is .vuepress/public/hero.png, three folders down
+    assert _broken(pkg) == []
+    assert sorted(pkg.documents) == [
+        "api/cli.md",
+        "api/node.md",
+        "api/readme.md",
+        "contact.md",
+        "guide/basic-config.md",
+        "guide/frontmatter.md",
+        "guide/getting-started.md",
+        "guide/readme.md",
+        "readme.md",
     ]
 
 
