@@ -100,7 +100,7 @@ class SiteModules:
         a :class:`JsValue` saying why when it is none (``false``: no value)."""
         line = code.count("\n", 0, at) + 1
         if hops > _MOST_HOPS:
-            return JsValue(None, file, line, "imported through too many files")
+            return JsValue(None, file, line, "named through too many consts and imports")
         if code[at : at + 1] in ("[", "{", "'", '"'):
             return JsPlace(file, code, at)
         required = _REQUIRE.match(code, at)
@@ -120,7 +120,7 @@ class SiteModules:
         """Where the value ``name`` has in ``file`` is: a ``const`` of it, or an import."""
         declared = re.search(rf"\b(?:const|let|var)\s+{re.escape(name)}\s*(?::[^=]*)?=\s*", code)
         if declared is not None:
-            return self.place(file, code, declared.end(), hops)
+            return self.place(file, code, declared.end(), hops + 1)
         imported = _imports(code).get(name)
         if imported is None:
             return JsValue(None, file, line, f"{name}, which the file neither declares nor imports")
@@ -208,7 +208,9 @@ def _code_in(code: str, at: int) -> str:
     """What makes the literal at ``at`` code: the functions it calls, when it calls any
     (``built by code (getGuideSidebar(), ...)``)."""
     end = literal_end(code, at)
-    inside = blank_js(code[at : end if end is not None else len(code)], strings=True)
+    if end is None:
+        return "a literal that does not close"
+    inside = blank_js(code[at:end], strings=True)
     called = list(dict.fromkeys(re.findall(r"([A-Za-z_$][\w$.]*)\s*\(", inside)))
     if not called:
         return "built by code"

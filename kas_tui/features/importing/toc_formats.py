@@ -79,6 +79,8 @@ def load_lined(text: str) -> tuple[Any, tuple[int, str] | None]:
         return None, ((mark.line + 1) if mark else 1, str(exc.problem or exc.context or exc))
     except yaml.YAMLError as exc:
         return None, (1, str(exc))
+    except RecursionError:  # lists in lists hundreds deep: no table of contents
+        return None, (1, "nested too deeply to read")
 
 
 # --- Docusaurus ----------------------------------------------------------------------------

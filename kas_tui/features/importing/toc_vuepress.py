@@ -47,8 +47,8 @@ from kas_tui.features.importing.js_literals import (
     js_option,
     string_option,
 )
-from kas_tui.features.importing.js_modules import CALL_OF_LITERAL, JsPlace, SiteModules
-from kas_tui.features.importing.toc_formats import URL
+from kas_tui.features.importing.js_modules import JsPlace, JsValue, SiteModules
+from kas_tui.features.importing.toc_formats import URL, short
 
 Read = Callable[[str], "str | None"]
 
@@ -63,6 +63,8 @@ _HELPER_CONFIG = re.compile(
     r"\bdefine\w*Config\w*\s*(?:<[^<>()]*>)?\s*\(\s*"
     r"(?:(?:[A-Za-z_$][\w$]*|\([^()]*\))\s*=>\s*\(?\s*)?\{"
 )
+#: A theme's call, its options the argument: ``defaultTheme({``, ``hopeTheme(options)``.
+_THEME_CALL = re.compile(r"[A-Za-z_$][\w$.]*\s*\(\s*(?=[\[{A-Za-z_$])")
 #: The object a config module's function returns: ``module.exports = ctx => ({``.
 _RETURNED_CONFIG = re.compile(
     r"(?:\bmodule\.exports\s*=|\bexport\s+default)\s*(?:async\s+)?"
@@ -107,8 +109,14 @@ def vuepress_site(
     names = _home_name(root, files, read, locale_string(code, opened, "title"))
     modules = SiteModules(read, path, code)
     theme = theme_options(modules, path, code, opened)
-    found = default_locale_option(theme.code, theme.at, ("sidebar",)) if theme else None
-    value = modules.value(theme.file, theme.code, found) if theme and found is not None else None
+    if isinstance(theme, JsValue):  # themeConfig: a value kas-tui cannot follow
+        problems.append(
+            f"{theme.file}:{theme.line}: its theme's options are {theme.why or 'built by code'}"
+            ": its sidebar was not read; the folders are the tree"
+        )
+        return VuePressSite([], root, frozenset(modules.read_files), names)
+    found = _option(modules, theme, ("sidebar",)) if theme is not None else None
+    value = modules.value(*found) if found is not None else None
     if value is None or isinstance(value.data, (str, bool)):
         # no sidebar ('auto', 'heading', false: each page's headings): the folders
         return VuePressSite([], root, frozenset(modules.read_files), names)
@@ -123,8 +131,8 @@ def vuepress_site(
         "pages they list go by their folders"
         for line, name in value.spreads
     ]
-    nav_at = default_locale_option(theme.code, theme.at, ("navbar", "nav"))
-    nav = modules.value(theme.file, theme.code, nav_at).data if nav_at is not None else None
+    nav_at = _option(modules, theme, ("navbar", "nav")) if theme is not None else None
+    nav = modules.value(*nav_at).data if nav_at is not None else None
     items = _Items(value.file, root, files, problems, node, path)
     roots = sidebar_roots(value.data, items, nav)
     return VuePressSite(roots, root, frozenset(modules.read_files), names)
@@ -159,19 +167,48 @@ def config_object(code: str) -> int | None:
     return helper.end() - 1 if helper else exported_object(code)
 
 
-def theme_options(modules: SiteModules, path: str, code: str, opened: int) -> JsPlace | None:
-    """Where the default theme's options open: VuePress 1's ``themeConfig: {...}`` (or
-    a ``const`` or a file of the site it names: ``require('./themeConfig')``), VuePress
-    2's ``theme: defaultTheme({`` (any theme's call of an object)."""
+def theme_options(
+    modules: SiteModules, path: str, code: str, opened: int
+) -> JsPlace | JsValue | None:
+    """Where the default theme's options open: VuePress 1's ``themeConfig: {...}``,
+    VuePress 2's ``theme: defaultTheme({...})`` (any theme's call), each maybe through
+    a ``const`` or a file of the site (``require('./themeConfig')``); why not, when
+    they are a value kas-tui cannot follow; ``None`` when the config gives none."""
     bare = blank_js(code, strings=True)
     at = js_option(bare, opened, "themeConfig")
-    found = modules.place(path, code, at, 0) if at is not None else None
+    if at is None:
+        at = js_option(bare, opened, "theme")
+        call = _THEME_CALL.match(code, at) if at is not None else None
+        if call is None:
+            return None  # a theme's name ('@vuepress/vue'), or none: its own defaults
+        at = call.end()
+    found = modules.place(path, code, at, 0)
+    if isinstance(found, JsPlace) and found.code[found.at : found.at + 1] != "{":
+        return JsValue(None, found.file, found.code.count("\n", 0, found.at) + 1)
+    return found if isinstance(found, JsPlace) or found.why else None  # false: none
+
+
+def _option(modules: SiteModules, options: JsPlace, keys: tuple[str, ...]) -> JsPlace | None:
+    """Where the value of the first of ``keys`` of the theme's ``options`` starts: the
+    default language's (``locales: {'/': {...}}``, maybe through consts and imports)
+    or, without one, the options' own."""
+    default = _object_at(modules, options, "locales")
+    default = _object_at(modules, default, "/") if default is not None else None
+    for where in (default, options):
+        bare = blank_js(where.code, strings=True) if where is not None else ""
+        for key in keys if where is not None else ():
+            at = js_option(bare, where.at, key)
+            if at is not None:
+                return JsPlace(where.file, where.code, at)
+    return None
+
+
+def _object_at(modules: SiteModules, where: JsPlace, key: str) -> JsPlace | None:
+    """Where the object the option ``key`` of the object at ``where`` names opens."""
+    at = js_option(blank_js(where.code, strings=True), where.at, key, where.code)
+    found = modules.place(where.file, where.code, at, 0) if at is not None else None
     if isinstance(found, JsPlace) and found.code[found.at : found.at + 1] == "{":
         return found
-    at = js_option(bare, opened, "theme")
-    call = CALL_OF_LITERAL.match(code, at) if at is not None else None
-    if call is not None and code[call.end() : call.end() + 1] == "{":
-        return JsPlace(path, code, call.end())
     return None
 
 
@@ -350,7 +387,17 @@ class _Items:
                 inner = item.get("children") or item.get("items")
                 if isinstance(item.get("prefix"), str):  # its children's, a folder's
                     prefix = _joined(base, item["prefix"]).rstrip("/") + "/"
-            else:
+            if item is None:  # a template string that computes: a path code makes
+                self.problems.append(
+                    f"{self.file}:{line}: a sidebar item code computes (a template string) is "
+                    "not read: skipped"
+                )
+                continue
+            if link is None and not isinstance(inner, (list, str)):  # 'structure': folders
+                self.problems.append(
+                    f"{self.file}:{line}: {short(item)} is no sidebar item kas-tui reads (a "
+                    "page's path, [path, title], or {text, link, children}): skipped"
+                )
                 continue
             page = self.page(_joined(base, link), line, title or link) if link is not None else None
             children = self.items(inner, prefix) if isinstance(inner, list) else []

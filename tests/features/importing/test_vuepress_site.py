@@ -300,13 +300,14 @@ def test_a_vuepress_1_sidebar_of_paths_relative_to_its_keys(tmp_path: Path) -> N
 
 
 def test_theme_options_kept_in_files_of_the_site() -> None:
-    # themeConfig: require('./theme'), its sidebar required from a JSON file, its nav a
-    # const: each followed, read as text
+    # themeConfig: require('./theme'), its locales a const, their sidebar required from a
+    # JSON file, their nav a const: each followed, read as text
     files = {
         "docs/.vuepress/config.js": "module.exports = {\n  title: 'Kit',\n"
         "  themeConfig: require('./theme'),\n}\n",
         "docs/.vuepress/theme.js": "const sidebar = require('./sidebar.json')\n"
-        "const nav = [{ text: 'Manual', link: '/manual/' }]\nmodule.exports = { nav, sidebar }\n",
+        "const nav = [{ text: 'Manual', link: '/manual/' }]\n"
+        "const locales = { '/': { nav, sidebar } }\nmodule.exports = { locales }\n",
         "docs/.vuepress/sidebar.json": '{"/manual/": ["", "setup"]}',
         "docs/manual/README.md": page("Manual"),
         "docs/manual/setup.md": page("Setup"),
@@ -348,6 +349,19 @@ def test_a_sidebar_built_by_code_in_an_imported_file_is_said(tmp_path: Path) -> 
     assert toc is not None and toc.problems == [
         ".vuepress/config.ts:4: its sidebar is imported from ../../sidebar.js, no file of the "
         "source: not read; the folders are the tree"
+    ]
+    # items no page is served at, or of no shape VuePress reads: each said by its line
+    files[".vuepress/config.ts"] = (
+        "module.exports = {\n  themeConfig: {\n    sidebar: [\n      '/guide/',\n"
+        "      'guide/missing',\n      42,\n    ],\n  },\n}\n"
+    )
+    toc = read_toc(".vuepress/config.ts", files.get, set(files))
+    assert toc is not None and [n.path for n in toc.roots] == ["guide/README.md"]
+    assert toc.problems == [
+        ".vuepress/config.ts:5: 'guide/missing' names /guide/missing, which no page of the "
+        "source is served at; fix the path or add the page",
+        ".vuepress/config.ts:6: 42 is no sidebar item kas-tui reads (a page's path, [path, "
+        "title], or {text, link, children}): skipped",
     ]
     files[".vuepress/config.ts"] = "module.exports = makeConfig({ title: 'x' })\n"
     toc = read_toc(".vuepress/config.ts", files.get, set(files))
