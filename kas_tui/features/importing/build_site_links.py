@@ -23,6 +23,7 @@ from kas_tui.features.importing.site_address import site_address
 from kas_tui.features.importing.site_base import learned_base, under_base
 from kas_tui.features.importing.toc_docsify import docsify_page
 from kas_tui.features.importing.toc_formats import SERVED_AS_IS
+from kas_tui.features.importing.toc_vuepress import vuepress_page
 from kas_tui.text.slug import slugify
 
 
@@ -99,11 +100,22 @@ class SiteLinksMixin:
         is served at its path without ``.md``, as a directory (``/guide/app/`` for
         ``docs/guide/app.md``, ``/guide/`` for ``docs/guide/index.md``); under the path
         the site serves that folder at, when it says one (Fumadocs' ``/docs``); a Docsify
-        site's folder page is its ``README.md``."""
+        or VuePress site's folder page is its ``README.md``."""
         if self.toc is not None and self.toc.kind == "docsify":
             found = docsify_page(path, self.toc.docs_dir, self.docs)
             if found is not None:
                 return found
+        if self.toc is not None and self.toc.kind == "vuepress":  # a folder's README.md
+            lower = getattr(self, "_lower_docs", None)
+            if lower is None:
+                lower = self._lower_docs = {d.lower(): d for d in self.docs}
+            home = self.toc.docs_dir
+            for folder in dict.fromkeys(
+                (home, "" if path.lstrip("/").startswith(f"{home}/") else home)
+            ):
+                found = vuepress_page(path, folder, self.docs, lower)  # a site's path, a source's
+                if found is not None:
+                    return found
         site = getattr(self, "_site", None)
         if site is None:
             root = self.toc.docs_dir if self.toc is not None and self.toc.docs_dir else ""
@@ -125,6 +137,7 @@ class SiteLinksMixin:
                     *s.split("/")[:2],
                     *s.removeprefix(inside).split("/")[:2],
                     *(s.split("/", 2)[-1].split("/")[:2] if s.startswith(served) else ()),
+                    *(p for f in served if s.startswith(f) for p in s[len(f) :].split("/")[:1]),
                 )
             }
             base = learned_base(
@@ -218,7 +231,8 @@ class SiteLinksMixin:
         does (Hugo's section page, ``_index.md``, at its folder); Nextra and Fumadocs as
         Docusaurus does, a folder's ``index`` (or Nextra's ``page.mdx``) at the folder;
         Docsify reads every link from the site's folder."""
-        kinds = ("mkdocs", "docusaurus", "starlight", "hugo", "vitepress", "mintlify", *_BARE)
+        kinds = ("mkdocs", "docusaurus", "starlight", "hugo", "vitepress", "vuepress", "mintlify")
+        kinds = (*kinds, *_BARE)
         if self.toc is not None and self.toc.kind == "docsify":  # read from the site's folder
             return docsify_page(target, self.toc.docs_dir, self.docs)
         if self.toc is None or self.toc.kind not in kinds:
@@ -247,9 +261,12 @@ class SiteLinksMixin:
                 index = posixpath.basename(stem) == "index"
                 served = posixpath.dirname(stem) if index else stem
             page = posixpath.dirname(served)
-        elif self.toc.kind in ("docusaurus", "vitepress", "mintlify") or posixpath.basename(
-            stem
-        ) in ("index", "_index"):
+        elif self.toc.kind in (
+            "docusaurus",
+            "vitepress",
+            "vuepress",
+            "mintlify",
+        ) or posixpath.basename(stem) in ("index", "_index"):
             page = posixpath.dirname(stem)  # Docusaurus serves docs/cli.md at /docs/cli
         else:
             page = stem  # MkDocs serves docs/async.md at /async/

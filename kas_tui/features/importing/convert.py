@@ -27,6 +27,7 @@ from typing import Any
 from kas_tui.core.fileio import open_regular, read_regular, special_kind
 from kas_tui.features.importing import charsets
 from kas_tui.features.importing.front_matter import toml_front_matter
+from kas_tui.features.importing.home_page import home_body
 from kas_tui.features.importing.hugo_shortcodes import PARAM
 from kas_tui.features.importing.properties import document_properties
 from kas_tui.text.mdx import without_module_code
@@ -367,6 +368,8 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
         )
     yaml_text = text[parsed.block.yaml_start : parsed.block.yaml_end]
     body = without_module_code(text[parsed.block.end :]) if mdx else text[parsed.block.end :]
+    if isinstance(parsed.data, dict):  # a home page the theme draws from its hero alone
+        body = home_body(parsed.data, body) or body
     front = {"frontmatter": parsed.data, "frontmatter_text": yaml_text}
     line = above + text.count("\n", 0, parsed.block.end) + 1
     return Converted(path, body, "markdown", "", 0, 0.0, **front, encoding=encoding, body_line=line)

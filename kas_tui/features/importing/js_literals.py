@@ -276,12 +276,14 @@ _NAME = re.compile(r"[A-Za-z_$][\w$]*")
 _VALUE_NAME = re.compile(r"(?<=[:\[,])(\s*)([A-Za-z_$][\w$]*)(?=\s*[,}\]])")
 
 
-def with_consts(code: str) -> str:
+def with_consts(code: str, *, declared_in: str | None = None) -> str:
     """``code`` (comments blanked) with each value naming a ``const`` of the file that
     holds an object or array literal (``guide: { items: GUIDE }``) written as the string
     ``"@const:GUIDE"``, every line kept: :func:`const_values` reads them once the
-    literal around them is read."""
-    declared = set(re.findall(_DECLARED.format(name=r"([A-Za-z_$][\w$]*)"), code))
+    literal around them is read. ``declared_in``: the whole file, when ``code`` is a
+    part of it (one literal)."""
+    whole = code if declared_in is None else declared_in
+    declared = set(re.findall(_DECLARED.format(name=r"([A-Za-z_$][\w$]*)"), whole))
     bare = _blank(code, strings=True)
     out = code
     for found in reversed(list(_VALUE_NAME.finditer(bare))):
@@ -307,6 +309,31 @@ def const_values(data: Any, code: str, read: Any, depth: int = 0) -> Any:
         for index, value in enumerate(data):
             data[index] = const_values(value, code, read, depth)
     return data
+
+
+def literal_data(code: str, start: int, load: Any) -> tuple[Any, list[int]]:
+    """What the object or array literal opening at ``start`` of ``code`` (comments
+    blanked) holds, as ``load(text)`` reads the YAML-readable text :func:`js_literal`
+    makes of it: each value naming a ``const`` of the file that holds a literal read
+    as that literal (:func:`with_consts`), a template string that computes as ``None``;
+    ``None`` when it does not close or is built by code. And where the spreads inside
+    it were (entries code makes, taken out: :func:`without_computed`)."""
+    end = literal_end(code, start)
+    if end is None:
+        return None, []
+    head = "".join("\n" if c == "\n" else " " for c in code[:start])
+    plain, spreads = without_computed(head + with_consts(code[start : end + 1], declared_in=code))
+    literal = js_literal(plain, start)
+    if literal is None:
+        return None, spreads
+    consts = without_computed(with_consts(code))[0]
+    return const_values(load(literal), consts, load), spreads
+
+
+def literal_end(code: str, start: int) -> int | None:
+    """Where the object or array literal opening at ``start`` of ``code`` closes (its
+    last character; strings skipped); ``None`` when it does not."""
+    return _closing(code, start)
 
 
 def blank_js(text: str, *, strings: bool = False) -> str:

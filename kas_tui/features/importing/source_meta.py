@@ -35,6 +35,7 @@ from kas_tui.features.importing.toc_mintlify import is_mintlify_config, mintlify
 from kas_tui.features.importing.toc_nextra import is_meta_file, next_app_about
 from kas_tui.features.importing.toc_starlight import is_astro_config, starlight_about
 from kas_tui.features.importing.toc_vitepress import is_vitepress_config, vitepress_about
+from kas_tui.features.importing.toc_vuepress import is_vuepress_config, vuepress_about
 from kas_tui.text.wording import counted
 
 #: Repository files that describe the repository, not the subject: kept as assets at
@@ -355,13 +356,14 @@ def site_about(
 def site_configs(files: Iterable[str]) -> list[str]:
     """The files where a site's configuration may be, in the order they are read: at
     the source's top, one folder down (a site kept in ``website/``), Hugo's
-    ``config/_default/``, VitePress' ``.vitepress/``, Sphinx's ``docs/source/conf.py``,
-    a Next.js app's root layout."""
+    ``config/_default/``, VitePress' ``.vitepress/``, VuePress' ``.vuepress/``, Sphinx's
+    ``docs/source/conf.py``, a Next.js app's root layout."""
     files = list(files)
     names = sorted(f for f in files if "/" not in f)
     names += sorted(f for f in files if f.count("/") == 1)  # a site kept in website/
     names += sorted(f for f in files if f.startswith("config/_default/"))  # Hugo's
     names += sorted(f for f in files if is_vitepress_config(f) and f.count("/") <= 2)
+    names += sorted(f for f in files if is_vuepress_config(f) and f.count("/") <= 2)
     names += sorted(f for f in files if f.endswith("/source/conf.py") and f.count("/") == 2)
     names += sorted(f for f in files if f in _NEXT_LAYOUTS and f.count("/") == 2)  # src/app/
     return names
@@ -417,6 +419,8 @@ def _config_about(
         return starlight_about(read(rel) or "")
     elif is_vitepress_config(rel):
         return vitepress_about(read(rel) or "")
+    elif is_vuepress_config(rel):
+        return vuepress_about(read(rel) or "")
     elif is_mintlify_config(rel):
         return mintlify_about(read(rel) or "")
     elif low == "index.html":  # a Docsify site's, when it sets window.$docsify
@@ -536,18 +540,18 @@ _Tolerant.add_multi_constructor("tag:yaml.org,2002:python/", _unknown)
 
 
 #: Where beside its root a site keeps its config (Docusaurus' website/, VitePress'
-#: .vitepress/, Hugo's config/_default/).
-_CONFIG_FOLDERS = ("", "website", ".vitepress", "config/_default")
+#: .vitepress/, VuePress' .vuepress/, Hugo's config/_default/).
+_CONFIG_FOLDERS = ("", "website", ".vitepress", ".vuepress", "config/_default")
 
 
 def _configures_site(rel: str) -> bool:
     """Whether a file configures a docs site, by its name where it sits (one rule for
-    a site's own root: :func:`is_site_config`, Hugo's, VitePress')."""
+    a site's own root: :func:`is_site_config`, Hugo's, VitePress', VuePress')."""
     name = rel.rsplit("/", 1)[-1]
     if _REDIRECTS.match(name.lower()):
         return False  # a map of moved pages says nothing of the site's structure
     hugo = is_hugo_config(rel) and (name.lower().startswith("hugo.") or "/" in rel)
-    return is_site_config(name) or hugo or is_vitepress_config(rel)
+    return is_site_config(name) or hugo or is_vitepress_config(rel) or is_vuepress_config(rel)
 
 
 def _hugo_config_at(path: Path, rel: str) -> bool:

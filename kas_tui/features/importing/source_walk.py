@@ -1,8 +1,10 @@
 """What a build reads from its source folder: every regular file, in a stable order.
 
 Hidden files and folders are left out (but a wiki's ``.attachments``, a GitBook
-space's ``.gitbook`` (its uploaded images), and a VitePress site's
-``.vitepress/config.*``, read for its sidebar), and so are the
+space's ``.gitbook`` (its uploaded images), a VitePress site's
+``.vitepress/config.*``, read for its sidebar, and a VuePress site's
+``.vuepress/config.*``, read likewise, and ``.vuepress/public/``, the files it serves
+from its root), and so are the
 output folder, symlinked folders and an editor's or merge's leftover copies
 (``page.md~``, ``page.md~master``, ``page.md.orig``: :func:`leftover_copy`); a named pipe, socket or device is never opened,
 and a symlink leaving the source is never followed: each is a note naming the file,
@@ -19,6 +21,7 @@ from kas_tui.core.fileio import path_kind
 from kas_tui.core.store import os_reason
 from kas_tui.features.importing.toc_mkdocs_pages import PAGES_FILE
 from kas_tui.features.importing.toc_vitepress import CONFIG_NAMES as VITEPRESS_CONFIGS
+from kas_tui.features.importing.toc_vuepress import VUEPRESS
 from kas_tui.features.importing.toc_wiki import ATTACHMENTS, GITBOOK_CONFIG, ORDER
 from kas_tui.text.wording import visible
 
@@ -61,17 +64,21 @@ def walk_source(source: Path, out: Path, notes: list[str]) -> tuple[list[str], l
 
     for folder, dirs, files in os.walk(source, onerror=unlistable):
         here = Path(folder)
-        if VITEPRESS in dirs:  # a VitePress site's config: read for its sidebar, not built
+        for site in (d for d in (VITEPRESS, VUEPRESS) if d in dirs):
+            # a VitePress or VuePress site's config: read for its sidebar, not built
             with contextlib.suppress(OSError):
                 orders += sorted(
-                    (here / VITEPRESS / n).relative_to(source).as_posix()
-                    for n in os.listdir(here / VITEPRESS)
-                    if n.lower() in VITEPRESS_CONFIGS and (here / VITEPRESS / n).is_file()
+                    (here / site / n).relative_to(source).as_posix()
+                    for n in os.listdir(here / site)
+                    if n.lower() in VITEPRESS_CONFIGS and (here / site / n).is_file()
                 )
+        if here.name == VUEPRESS and here != source:  # only its public/ files are the site's
+            dirs[:] = ["public"] if "public" in dirs and not (here / "public").is_symlink() else []
+            continue
         dirs[:] = sorted(
             d
             for d in dirs
-            if (not d.startswith(".") or d in (ATTACHMENTS, GITBOOK))
+            if (not d.startswith(".") or d in (ATTACHMENTS, GITBOOK, VUEPRESS))
             and os.path.abspath(here / d) != str(out)
             and not (here / d).is_symlink()
         )

@@ -19,6 +19,8 @@ Read from what the site generator reads, through a ``read(rel_path)`` callable (
 - Mintlify: the ``navigation`` of ``docs.json`` or ``mint.json`` (:mod:`.toc_mintlify`).
 - Docsify: the ``_sidebar.md`` of a site whose ``index.html`` sets ``window.$docsify``,
   its links read from the site's folder (:mod:`.toc_docsify`).
+- VitePress and VuePress: the sidebar of ``.vitepress/config.*`` or ``.vuepress/config.*``,
+  followed into the site's files it imports (:mod:`.toc_vitepress`, :mod:`.toc_vuepress`).
 - Nextra: the ``_meta`` file of each folder of its pages (:mod:`.toc_nextra`); Fumadocs:
   each folder's ``meta.json`` (:mod:`.toc_fumadocs`).
 - Jupyter Book: ``_toc.yml`` (its parts, chapters and sections) or, for Jupyter Book 2
@@ -75,6 +77,7 @@ from kas_tui.features.importing.toc_starlight import (
     starlight_roots,
 )
 from kas_tui.features.importing.toc_vitepress import is_vitepress_config, vitepress_site
+from kas_tui.features.importing.toc_vuepress import is_vuepress_config, vuepress_site
 from kas_tui.features.importing.toc_wiki import (
     ORDER,
     SIDEBAR,
@@ -128,6 +131,8 @@ def _kind(path: str) -> str | None:
         return "hugo"
     if is_vitepress_config(path):
         return "vitepress"
+    if is_vuepress_config(path):
+        return "vuepress"
     if is_book_toc(path):
         return "jupyter-book"
     if is_myst_config(path):
@@ -170,6 +175,7 @@ _RANK = {
     "mintlify": 13,
     "nextra": 14,
     "fumadocs": 15,
+    "vuepress": 16,
     # a book's TOC before its _config.yml (Jekyll's name) and a conf.py that reads it
     # (sphinx-external-toc); myst.yml before the _toc.yml it may read
     "myst": -2,
@@ -201,7 +207,8 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
     """The source's table of contents: the first of the root's TOC files
     (:func:`find_tocs`) that reads as one; ``None`` when the source ships none. The
     root is below the folders that wrap everything (``SharePoint/SharePointServer/``,
-    as a repository's subtree is often copied)."""
+    as a repository's subtree is often copied). Deeper, a VitePress or VuePress config
+    whose pages folder holds most of the source's pages is the site's."""
     wrapper = _wrapper(files)
     base = wrapper.count("/")
     for depth in (0, 1):  # a site kept in a folder of its own (website/sidebars.json)
@@ -213,7 +220,7 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
             and (
                 f.count("/") == base + depth
                 or (not depth and f.startswith(f"{wrapper}config/_default/"))  # Hugo's
-                or (f.count("/") == base + depth + 1 and is_vitepress_config(f))
+                or (f.count("/") == base + depth + 1 and _vue_config(f))
                 # Sphinx's docs/source/conf.py (sphinx-quickstart's separate source dir)
                 or (depth and f.count("/") == base + 2 and f.endswith("/source/conf.py"))
                 # an mdBook's src/SUMMARY.md beside its book.toml (guide/ when kept in a
@@ -233,6 +240,12 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
             toc = read_toc(path, read, files)
             if toc is not None and (depth == 0 or toc.roots or toc.docs_dir):
                 return toc  # below the root: one that lists pages, or a site's config
+    # a VitePress or VuePress site deeper in a repository (vuepress' packages/docs/docs/)
+    # holding most of its pages
+    deeper = [f for f in files if f.startswith(wrapper) and _vue_config(f)]
+    site = _site_of_most(find_tocs(deeper), read, files) if deeper else None
+    if site is not None:
+        return site
     problems: list[str] = []  # a Docusaurus docs folder without its site: its categories
     roots = category_roots(files, read, problems, TocNode)
     return Toc("", "docusaurus", roots, problems) if roots else None
@@ -250,9 +263,15 @@ def _other_docs(sidebars: str, read: Read, files: Collection[str]) -> list[DocsI
 
 def _tool_folder(path: str) -> bool:
     """Whether ``path`` is in a hidden folder of the source's (``.cargo/config.toml``,
-    ``.github/``): a tool's settings, no site, unless VitePress' own ``.vitepress/``."""
+    ``.github/``): a tool's settings, no site, unless VitePress' ``.vitepress/`` or
+    VuePress' ``.vuepress/``."""
     top = path.split("/", 1)[0]
-    return "/" in path and top.startswith(".") and not is_vitepress_config(path)
+    return "/" in path and top.startswith(".") and not _vue_config(path)
+
+
+def _vue_config(path: str) -> bool:
+    """Whether ``path`` is a VitePress or VuePress config (``.vitepress/config.ts``)."""
+    return is_vitepress_config(path) or is_vuepress_config(path)
 
 
 def _book_summary(path: str, files: Collection[str]) -> bool:
@@ -265,7 +284,7 @@ def _book_summary(path: str, files: Collection[str]) -> bool:
 
 #: Tables of contents that are a site generator's config, naming the site's pages folder.
 _SITE_KINDS = frozenset(
-    {"mkdocs", "starlight", "hugo", "vitepress", "mintlify", "nextra", "fumadocs"}
+    {"mkdocs", "starlight", "hugo", "vitepress", "vuepress", "mintlify", "nextra", "fumadocs"}
 )
 
 
@@ -356,6 +375,11 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
     if kind == "vitepress":  # a VitePress site's config: its sidebar and pages folder
         vp = vitepress_site(path, text, reader.files, reader.problems, TocNode)
         return None if vp is None else Toc(path, kind, vp[0], reader.problems, vp[1])
+    if kind == "vuepress":  # a VuePress site's config: its sidebar, maybe imported
+        vue = vuepress_site(path, text, read, reader.files, reader.problems, TocNode)
+        toc = Toc(path, kind, pruned(vue.roots), reader.problems, vue.docs_dir)
+        toc.also_read, toc.page_names = vue.also_read, vue.page_names
+        return toc
     if kind == "astro":  # a Starlight site's config: its sidebar and content folder
         site = starlight_config(path, text, reader.files, reader.problems, TocNode)
         return None if site is None else Toc(path, "starlight", *site[:1], reader.problems, site[1])

@@ -79,6 +79,8 @@ def load_lined(text: str) -> tuple[Any, tuple[int, str] | None]:
         return None, ((mark.line + 1) if mark else 1, str(exc.problem or exc.context or exc))
     except yaml.YAMLError as exc:
         return None, (1, str(exc))
+    except RecursionError:  # lists in lists hundreds deep: no table of contents
+        return None, (1, "nested too deeply to read")
 
 
 # --- Docusaurus ----------------------------------------------------------------------------
@@ -93,13 +95,14 @@ MARKDOWN_PAGES = (".md", ".markdown")
 #: What a site generator makes pages of (MkDocs' Markdown extensions, Docusaurus' MD
 #: and MDX); every other file in its docs folder is served as it is.
 #: The folders a site serves from its root as they are (VitePress' and Astro's public/,
-#: Docusaurus' static/).
+#: VuePress' .vuepress/public/, Docusaurus' static/).
 SERVED_AS_IS = ("public", "static")
 SITE_PAGES = {
     "mkdocs": (".md", ".markdown", ".mdown", ".mkdn", ".mkd"),
     "docusaurus": (".md", ".mdx"),
     "starlight": (".md", ".mdx", ".mdoc"),
     "vitepress": (".md",),
+    "vuepress": (".md",),
     "mintlify": (".mdx", ".md"),
     "docsify": (".md",),
     "nextra": (".mdx", ".md"),

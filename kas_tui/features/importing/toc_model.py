@@ -15,6 +15,8 @@ from kas_tui.features.importing.toc_formats import SITE_PAGES
 
 #: Sites whose sidebar is their folders, each titled by its own meta file.
 _FOLDER_SITES = frozenset({"nextra", "fumadocs"})
+#: Sites serving a folder's ``README.md`` as the folder: the site's is its home.
+_README_HOMES = frozenset({"docsify", "vuepress"})
 #: Where Docusaurus keeps its docs' earlier versions, beside the current ones.
 _VERSIONED = frozenset({"versioned_docs", "versioned_sidebars"})
 
@@ -60,6 +62,9 @@ class Toc:
     #: ``exclude_patterns``), and the config that says so
     unpublished: frozenset[str] = frozenset()
     unpublished_by: str = ""
+    #: a page -> the name the site's theme shows for it though its sidebar does not
+    #: (a VuePress home page's ``heroText``, else the site's title)
+    page_names: dict[str, str] = field(default_factory=dict)
 
     def read_files(self) -> set[str]:
         """The files the tree was read from: read, never copied into the package (its
@@ -72,7 +77,7 @@ class Toc:
         """Those of ``paths`` the site serves as pages though they are a repository's
         furniture elsewhere: the Markdown files its TOC lists (a GitBook space's
         ``README.md``, its "Introduction"; a Jupyter Book's ``toc.md``, which is
-        docfx's TOC elsewhere), a Docsify site's ``README.md``, its home."""
+        docfx's TOC elsewhere), a Docsify or VuePress site's ``README.md``, its home."""
         listed = self.order()
         home = posixpath.join(self.docs_dir, "") if self.docs_dir else ""
         named = self.kind not in ("docfx-yml", "docfx-md")  # docfx's TOC.md is its TOC
@@ -84,7 +89,7 @@ class Toc:
                 and posixpath.splitext(p)[1].lower() in MARKDOWN_EXTS
                 and (is_furniture(p) or (named and is_toc_file(p)))
             )
-            or (self.kind == "docsify" and p.lower() == f"{home}readme.md".lower())
+            or (self.kind in _README_HOMES and p.lower() == f"{home}readme.md".lower())
         }
 
     def left_out(self, paths: Iterable[str]) -> tuple[set[str], str]:
@@ -152,8 +157,9 @@ class Toc:
         """Page path -> the title the site gives it in its nav (first mention): MkDocs
         titles a page by its nav entry, Nextra one without a title of its own by its
         ``_meta`` title. Other TOCs' labels are link texts (a wiki's sidebar says "Alert
-        Rules" for its page "Alerting"): none."""
-        found: dict[str, str] = {}
+        Rules" for its page "Alerting"): none. A site's home page is named as its theme
+        names it (:attr:`page_names`)."""
+        found: dict[str, str] = dict(self.page_names)
         if self.kind not in ("mkdocs", "nextra"):
             return found
         for node, _above in self.walk():

@@ -19,8 +19,8 @@ from typing import Any
 
 from kas_tui.core.okf.index_layout import folder_title
 from kas_tui.features.importing.js_literals import (
-    CONFIG_OBJECT,
     blank_js,
+    exported_object,
     js_option,
     js_value_at,
     string_option,
@@ -32,9 +32,12 @@ from kas_tui.features.importing.toc_formats import (
     load_lined,
     page_served_at,
 )
-
-#: VitePress's config files, in a ``.vitepress`` folder.
-CONFIG_NAMES = frozenset(f"config.{ext}" for ext in ("ts", "mts", "cts", "js", "mjs", "cjs"))
+from kas_tui.features.importing.toc_vuepress import (
+    CONFIG_NAMES,
+    default_locale_option,
+    locale_string,
+    nav_names,
+)
 
 
 def is_vitepress_config(path: str) -> bool:
@@ -53,12 +56,16 @@ def vitepress_site(
     ``node(title, path, children, line)``, and its pages' folder; ``None`` when the
     file configures no site."""
     code = blank_js(text)
-    opened = CONFIG_OBJECT.search(code)
-    if opened is None:
-        return None
-    bare = blank_js(code, strings=True)
-    start = opened.end() - 1
+    start = exported_object(code)
     site = posixpath.dirname(posixpath.dirname(path))
+    if start is None:
+        problems.append(
+            f"{path}:1: a VitePress config whose object kas-tui cannot find (no plain object "
+            "after export default, module.exports = or defineConfig(): built by code?): its "
+            "sidebar was not read; the folders are the tree"
+        )
+        return [], site
+    bare = blank_js(code, strings=True)
     src = string_option(code, start, "srcDir") or "."
     root = posixpath.normpath(posixpath.join(site, src))
     root = "" if root == "." else root
@@ -67,7 +74,7 @@ def vitepress_site(
     theme = js_option(bare, start, "themeConfig")
     if theme is None or code[theme : theme + 1] != "{":
         return [], root
-    at = js_option(bare, theme, "sidebar")
+    at = default_locale_option(code, theme, ("sidebar",))  # VitePress 0.x: per locale
     if at is None:
         return [], root  # no sidebar: the folders are the tree
     line = code.count("\n", 0, at) + 1
@@ -83,46 +90,35 @@ def vitepress_site(
     reader = _Items(path, root, files, problems, node)
     if isinstance(data, list):
         return reader.items(data, ""), root
-    names = _nav_names(code, bare, theme)
+    names = _nav_names(code, theme)
     out = []
     for key, items in data.items():
         children = reader.items(items if isinstance(items, list) else [], "")
         prefix = "/" + str(key).strip("/")
-        title = names.get(prefix) or folder_title(posixpath.basename(prefix.rstrip("/")) or "Home")
+        title = names.get(prefix.rstrip("/") + "/") or folder_title(
+            posixpath.basename(prefix.rstrip("/")) or "Home"
+        )
         if children:
             out.append(node(title, None, children, getattr(data, "lines", {}).get(key)))
     return out, root
 
 
 def vitepress_about(text: str) -> tuple[str | None, str | None]:
-    """The ``title`` and ``description`` a VitePress config gives its site (each
-    ``None`` unless a plain string)."""
+    """The ``title`` and ``description`` a VitePress config gives its site, its own or
+    (VitePress 0.x) its default language's (each ``None`` unless a plain string)."""
     code = blank_js(text)
-    opened = CONFIG_OBJECT.search(code)
-    if opened is None:
+    start = exported_object(code)
+    if start is None:
         return None, None
-    start = opened.end() - 1
-    return string_option(code, start, "title"), string_option(code, start, "description")
+    return locale_string(code, start, "title"), locale_string(code, start, "description")
 
 
-def _nav_names(code: str, bare: str, theme: int) -> dict[str, str]:
-    """The navigation bar's names for the paths it links (``/guide`` -> "Guide")."""
-    at = js_option(bare, theme, "nav")
+def _nav_names(code: str, theme: int) -> dict[str, str]:
+    """The navigation bar's names for the paths it leads to (``/guide/`` -> "Guide")."""
+    at = default_locale_option(code, theme, ("nav",))
     literal = js_value_at(without_computed(code)[0], at, "[") if at is not None else None
     data, error = load_lined(literal) if literal is not None else (None, None)
-    names: dict[str, str] = {}
-
-    def walk(items: Any) -> None:
-        for item in items if isinstance(items, list) else []:
-            if not isinstance(item, dict):
-                continue
-            link, text = item.get("link"), item.get("text")
-            if isinstance(link, str) and isinstance(text, str) and link.startswith("/"):
-                names.setdefault("/" + link.split("#")[0].strip("/"), text)
-            walk(item.get("items"))
-
-    walk(data if error is None else None)
-    return names
+    return nav_names(data if error is None else None)
 
 
 class _Items:
@@ -149,9 +145,8 @@ class _Items:
             inner = str(item.get("base") or base)
             link = item.get("link")
             page = self.page(inner + link, line, title) if isinstance(link, str) else None
-            children = (
-                self.items(item["items"], inner) if isinstance(item.get("items"), list) else []
-            )
+            below = item.get("items") or item.get("children")  # VitePress 0.x: children
+            children = self.items(below, inner) if isinstance(below, list) else []
             if page or children:
                 out.append(self.node(title, page, children, line))
         return out
