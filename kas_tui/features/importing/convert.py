@@ -47,6 +47,8 @@ TEXT_EXTS = frozenset({".txt", ".text"})
 LINKED_KINDS = frozenset({"markdown", "ipynb"})
 #: reStructuredText, a Sphinx site's pages (:mod:`.rst`).
 RST_EXTS = frozenset({".rst"})
+#: AsciiDoc, an Antora site's pages (:mod:`.asciidoc`).
+ASCIIDOC_EXTS = frozenset({".adoc", ".asciidoc"})
 #: Plain-text formats wrapped in a fenced code block (the language is the fence's tag).
 CODE_EXTS = {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".xml": "xml", ".toml": "toml"}
 #: Extensions MarkItDown converts with one converter each: (label, converter class).
@@ -183,6 +185,8 @@ def needs_markitdown(path: Path) -> bool:
         return _is_feed(_head(path))
     if ext in MARKDOWN_EXTS or ext in TEXT_EXTS or ext in CODE_EXTS or ext in AUDIO_EXTS:
         return False
+    if ext in ASCIIDOC_EXTS:
+        return False
     if ext in CONVERTERS:
         return True
     return not _looks_like_text(path)
@@ -268,6 +272,8 @@ def convert_here(path: Path, limits: Limits) -> Result:
             result = _from_markdown(path, data)
         elif ext in RST_EXTS:
             result = _from_rst(path, data)
+        elif ext in ASCIIDOC_EXTS:
+            result = _from_asciidoc(path, data)
         elif ext == ".xml" and _is_feed(data):
             result = _from_markitdown(path, data, CONVERTERS[".rss"])
         elif ext in (".yml", ".yaml") and data.lstrip(b"\xef\xbb\xbf").startswith(b"###"):
@@ -440,6 +446,54 @@ def _from_rst(path: Path, data: bytes) -> Converted:
     if title:
         markdown = f"# {title}\n\n{markdown}"
     return Converted(path, markdown, "markdown", "", 0, 0.0, title=title or None, encoding=encoding)
+
+
+def _from_asciidoc(path: Path, data: bytes) -> Converted:
+    """An AsciiDoc page alone (an import's): its includes, cross-references and images
+    read beside it, never above its folder (a build reads its site: :mod:`.antora`)."""
+    from kas_tui.features.importing.antora import LooseSite
+    from kas_tui.features.importing.asciidoc import to_markdown
+
+    text, encoding = _decode_text(path, data)
+    folder = path.parent
+
+    def read(rel: str) -> str | None:
+        with contextlib.suppress(OSError, _Refused):
+            return _decode_text(folder / rel, read_regular(folder / rel, limit=DEFAULT_MAX_BYTES))[
+                0
+            ]
+        return None
+
+    class _Beside(set):  # a file beside the page, or below it
+        def __contains__(self, rel: object) -> bool:
+            return isinstance(rel, str) and not rel.startswith("../") and (folder / rel).is_file()
+
+    site = LooseSite(_Beside(), read)
+    page = to_markdown(text, path.name, site, site.attributes_for(path.name))
+    return asciidoc_converted(path, page, encoding)
+
+
+def asciidoc_converted(path: Path, page: Any, encoding: str) -> Converted:
+    """The :class:`Converted` of an AsciiDoc page read (:class:`.asciidoc.AdocPage`): its
+    header's ``:description:`` and ``:_content-type:`` its own metadata, ``:keywords:``
+    its tags."""
+    import html
+
+    def said(name: str) -> str:  # as the page shows it: entities read, no-break spaces none
+        return " ".join(html.unescape(page.attributes.get(name, "")).split())
+
+    front = {
+        key: said(name)
+        for key, name in (("description", "description"), ("content_type", "_content-type"))
+        if said(name)
+    }
+    result = Converted(
+        path, page.markdown, "markdown", "", 0, 0.0, frontmatter=front or None, encoding=encoding
+    )
+    result.title = page.title
+    if said("keywords"):
+        result.properties["keywords"] = said("keywords")
+    return result
 
 
 def _from_docfx_yaml(path: Path, data: bytes) -> Converted | None:
