@@ -197,6 +197,7 @@ class IncludesMixin(PrepareMixin):
                 except OSError:
                     hashes[target] = "missing:" + target
             parts.append(hashes[target])
+        parts += self._adoc_sha(rel)  # an AsciiDoc page's includes, its antora.yml
         params = self._hugo_params()
         if params is not None and uses_params(self._read_source(rel) or ""):
             for target in params.sources(rel):  # its config, the sections cascading
