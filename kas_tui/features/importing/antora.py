@@ -22,13 +22,17 @@ import posixpath
 import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import yaml
 
+from kas_tui.core.fileio import read_regular
 from kas_tui.features.importing.asciidoc_source import entry, substitute
 
 Read = Callable[[str], "str | None"]
+#: Bytes read of a file a page imported alone includes.
+MAX_READ = 50 * 1024 * 1024
 
 FAMILIES = {
     "page": ("pages",),
@@ -142,7 +146,7 @@ class Component:
         family = named_family or family
         if family not in FAMILIES or not path:
             return None
-        relative = path
+        relative = path.lstrip("/")  # example$/cp/Api.java: from the family's folder
         if path.startswith("./") and own is not None and not (first or second):
             relative = posixpath.join(posixpath.dirname(own[2]), path)
         relative = posixpath.normpath(relative)
@@ -224,6 +228,8 @@ def _intrinsic(component: Component) -> dict[str, str]:
         "env-site": "",
         "site-gen": "antora",
         "site-gen-antora": "",
+        "partialsdir": "partial$",  # Antora 1's, which pages still use
+        "examplesdir": "example$",
     }
 
 
@@ -275,6 +281,9 @@ class AntoraSite:
         if own is not None:
             stem = posixpath.splitext(posixpath.basename(own[2]))[0]
             found.update({"page-module": own[0], "page-relative-src-path": own[2], "docname": stem})
+            # link:{attachmentsdir}/data.txt[]: the module's attachments, from the page
+            folder = posixpath.join(self.component.modules, own[0], "attachments")
+            found["attachmentsdir"] = posixpath.relpath(folder, posixpath.dirname(rel) or ".")
         return found
 
     def include(self, target: str, at: str) -> str | None:
@@ -363,6 +372,24 @@ class LooseSite:
         self.files = files
         self._read = read
         self._titles: dict[str, str | None] = {}
+
+    @classmethod
+    def beside(cls, folder: Path) -> LooseSite:
+        """The files of ``folder`` and below it, read from the disk (a page imported
+        alone): nothing above it."""
+
+        def read(rel: str) -> str | None:
+            try:
+                return read_regular(folder / rel, limit=MAX_READ).decode("utf-8", "replace")
+            except OSError:
+                return None
+
+        class _Below(set):  # type: ignore[type-arg]
+            def __contains__(self, rel: object) -> bool:
+                inside = isinstance(rel, str) and not rel.startswith(("../", "/"))
+                return inside and (folder / str(rel)).is_file()
+
+        return cls(_Below(), read)
 
     def read(self, rel: str) -> str | None:
         return self._read(rel)

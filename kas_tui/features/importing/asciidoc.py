@@ -35,6 +35,7 @@ from kas_tui.features.importing.asciidoc_inline import (
     Inline,
     plain_text,
     strip_quotes,
+    words_of,
 )
 from kas_tui.features.importing.asciidoc_source import (
     Line,
@@ -45,6 +46,7 @@ from kas_tui.features.importing.asciidoc_source import (
     read_source,
     substitute,
 )
+from kas_tui.features.importing.asciidoc_tables import table
 from kas_tui.text.anchors import anchor
 
 _SECTION = re.compile(r"^(={1,6}|#{1,6})[ \t]+(\S.*?)(?:[ \t]+\1)?$")
@@ -58,9 +60,6 @@ _ORDERED = re.compile(r"^\s*(\.{1,5}|\d{1,3}\.|[a-zA-Z]\.|[ivxIVX]{1,5}\))\s+(.*
 _DEFINITION = re.compile(r"^(?!\s)(?!//)(.*?[^:;\s])(:{2,4}|;;)(?:\s+(.*))?$")
 _CALLOUT = re.compile(r"^<(\d+|\.)>\s+(.*)$")
 _BLOCK_MACRO = re.compile(r"^(image|video|audio|toc)::([^\[]*)\[(.*)\]$")
-_CELL = re.compile(
-    r"(?:^|(?<=\s))((?:\d+\*)?(?:\d*(?:\.\d+)?\+)?[<^>]?(?:\.[<^>])?[adehlmsv]?)(?<!\\)\|"
-)
 _LEVELS = {"*": 1, "-": 1}
 
 
@@ -73,6 +72,16 @@ class AdocPage:
     problems: list[Problem] = field(default_factory=list)
     missing: list[tuple[str, int, str]] = field(default_factory=list)  # file, line, name
     unresolved: list[tuple[str, int, str]] = field(default_factory=list)  # xrefs to nothing
+
+    def metadata(self) -> tuple[dict[str, str], str]:
+        """The page's own frontmatter (its header's ``:description:``, ``:_content-type:``)
+        and ``:keywords:``, as the page shows them (entities read)."""
+
+        def said(name: str) -> str:
+            return " ".join(words_of(self.attributes.get(name, "")).split())
+
+        front = {"description": said("description"), "content_type": said("_content-type")}
+        return {k: v for k, v in front.items() if v}, said("keywords")
 
 
 class Site(Resolver, Protocol):
@@ -505,66 +514,7 @@ class _Page:
     # -- tables ------------------------------------------------------------------------
 
     def table(self, inner: tuple[int, int], attrs: _Attrs, kind: str) -> str:
-        rows_text = self.lines[inner[0] : inner[1]]
-        cells: list[tuple[str, Line, int, str]] = []  # spec, line, span, text
-        first_row_cells = 0
-        first_line_done = False
-        header_implicit = False
-        separator = "," if kind == "," or attrs.named.get("format") == "csv" else "|"
-        for n, line in enumerate(rows_text):
-            if not line.text.strip():
-                if cells and not first_line_done:
-                    first_line_done = True
-                    header_implicit = n == 1 or first_row_cells > 0
-                continue
-            if separator == ",":
-                parts = [("", p.strip()) for p in line.text.split(",")]
-            else:
-                parts = _cells(line.text)
-            if not parts and cells:
-                spec, at, span, said = cells[-1]
-                cells[-1] = (spec, at, span, said + "\n" + line.text)
-                continue
-            for spec, said in parts:
-                span = int(m.group(1)) if (m := re.match(r"(\d+)\+", spec)) else 1
-                cells.append((spec, line, span, said))
-            if not first_line_done and n == 0:
-                first_row_cells = len(parts)
-        columns = _columns(attrs.named.get("cols", "")) or first_row_cells or 1
-        options = attrs.options()
-        header = "header" in options or (header_implicit and "noheader" not in options)
-        rows: list[list[str]] = []
-        row: list[str] = []
-        width = 0
-        for spec, line, span, said in cells:
-            if "a" in re.sub(r"[\d.+*]", "", spec):
-                saved, self.lines = (
-                    self.lines,
-                    [Line(t, line.file, line.number) for t in said.split("\n")],
-                )
-                try:
-                    text = "<br>".join(self.blocks(0, len(self.lines)))
-                finally:
-                    self.lines = saved
-            else:
-                text = "<br>".join(
-                    self.text(line, p.strip()) for p in re.split(r"\n\s*\n", said) if p.strip()
-                )
-            row.append(text.replace("\n", " ").replace("|", "\\|"))
-            width += span
-            if width >= columns:
-                rows.append(row + [""] * (span - 1))
-                row, width = [], 0
-        if row:
-            rows.append(row)
-        if not rows:
-            return ""
-        columns = max(len(r) for r in rows)
-        rows = [r + [""] * (columns - len(r)) for r in rows]
-        head = rows.pop(0) if header else [""] * columns
-        out = ["| " + " | ".join(head) + " |", "|" + " --- |" * columns]
-        out += ["| " + " | ".join(r) + " |" for r in rows]
-        return "\n".join(out)
+        return table(self, inner, attrs, kind)
 
     def problem_at(self, line: Line, message: str) -> None:
         self.problems.append(Problem(line.file, line.number, message))
@@ -588,28 +538,6 @@ def _key(kind: str, marker: str) -> str:
     if kind == "ol" and marker.endswith(")"):
         return "ol:i)"
     return f"{kind}:{'*' if marker == '-' else marker}" if kind != "co" else "co"
-
-
-def _cells(text: str) -> list[tuple[str, str]]:
-    """The cells a table line starts: (spec, text); none when it continues a cell."""
-    found = list(_CELL.finditer(text))
-    if not found or found[0].start() != 0:
-        return []
-    out = []
-    for n, match in enumerate(found):
-        end = found[n + 1].start() if n + 1 < len(found) else len(text)
-        out.append((match.group(1), text[match.end() : end].strip().replace("\\|", "|")))
-    return out
-
-
-def _columns(cols: str) -> int:
-    if not cols.strip():
-        return 0
-    total = 0
-    for part in cols.split(","):
-        found = re.match(r"\s*(\d+)\*", part)
-        total += int(found.group(1)) if found else 1
-    return total
 
 
 def _quoted(text: str) -> str:

@@ -204,6 +204,13 @@ class Inline:
         return _escaped(text)
 
 
+def words_of(text: str) -> str:
+    """Header text as words (a ``:description:``): macros their text, no emphasis marks."""
+    text = _XREF.sub(lambda m: _link_text(m.group(2)) or m.group(1), text)
+    text = _URL_MACRO.sub(lambda m: _link_text(m.group(3)) or m.group(2), text)
+    return strip_quotes(html.unescape(text))
+
+
 def plain_code(text: str, attributes: dict[str, str], missing: list[str] | None) -> str:
     """Code's text as a reader sees it: ``pass:a[{x}]`` its value, ``+x+`` its text,
     the attributes it names their values, emphasis marks (which code cannot show) left

@@ -160,6 +160,11 @@ class _Reader:
                     "rest is left out; include fewer or smaller files",
                 )
                 break
+            if verbatim is not None and verbatim.startswith("////"):  # a comment block:
+                if raw == verbatim:  # its lines are no directives (Asciidoctor skips them)
+                    verbatim = None
+                self.out.lines.append(Line(raw, rel, number))
+                continue
             condition = _CONDITION.match(raw) if "::" in raw else None
             if condition is not None and not condition.group(1):
                 self._condition(condition, rel, number)

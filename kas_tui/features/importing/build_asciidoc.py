@@ -55,6 +55,11 @@ class AsciidocMixin:
             self._adoc_site_made = site
         return site
 
+    def _adoc_outside(self) -> bool:
+        """Whether the pages are a component's whose antora.yml the source does not hold."""
+        site = self._adoc_site()
+        return isinstance(site, AntoraSite) and site.component.file is None
+
     def _adoc_includes(self, documents: list[str], assets: list[str]) -> tuple[list, list]:
         """What each AsciiDoc page includes (for its hash); outside an Antora component,
         the files pages include are no pages (snippets, chapters of a book)."""
@@ -148,8 +153,13 @@ class AsciidocMixin:
             )
             self.result.notes.append(
                 f"{file}:{line}: {{{name}}}{more} name{'' if more else 's'} no attribute the "
-                "page or antora.yml defines: left as written; define it (in antora.yml's "
-                "asciidoc: attributes:, or the page's header)"
+                "page or antora.yml defines: left as written; "
+                + (
+                    "the component's antora.yml, which sets them, is not in the source: build "
+                    "the folder holding it"
+                    if self._adoc_outside()
+                    else "define it (in antora.yml's asciidoc: attributes:, or the page's header)"
+                )
             )
         if unresolved:
             file, line, target = unresolved[0]

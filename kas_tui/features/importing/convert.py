@@ -455,44 +455,17 @@ def _from_asciidoc(path: Path, data: bytes) -> Converted:
     from kas_tui.features.importing.asciidoc import to_markdown
 
     text, encoding = _decode_text(path, data)
-    folder = path.parent
-
-    def read(rel: str) -> str | None:
-        with contextlib.suppress(OSError, _Refused):
-            return _decode_text(folder / rel, read_regular(folder / rel, limit=DEFAULT_MAX_BYTES))[
-                0
-            ]
-        return None
-
-    class _Beside(set):  # a file beside the page, or below it
-        def __contains__(self, rel: object) -> bool:
-            return isinstance(rel, str) and not rel.startswith("../") and (folder / rel).is_file()
-
-    site = LooseSite(_Beside(), read)
+    site = LooseSite.beside(path.parent)
     page = to_markdown(text, path.name, site, site.attributes_for(path.name))
     return asciidoc_converted(path, page, encoding)
 
 
 def asciidoc_converted(path: Path, page: Any, encoding: str) -> Converted:
-    """The :class:`Converted` of an AsciiDoc page read (:class:`.asciidoc.AdocPage`): its
-    header's ``:description:`` and ``:_content-type:`` its own metadata, ``:keywords:``
-    its tags."""
-    import html
-
-    def said(name: str) -> str:  # as the page shows it: entities read, no-break spaces none
-        return " ".join(html.unescape(page.attributes.get(name, "")).split())
-
-    front = {
-        key: said(name)
-        for key, name in (("description", "description"), ("content_type", "_content-type"))
-        if said(name)
-    }
-    result = Converted(
-        path, page.markdown, "markdown", "", 0, 0.0, frontmatter=front or None, encoding=encoding
-    )
-    result.title = page.title
-    if said("keywords"):
-        result.properties["keywords"] = said("keywords")
+    """The :class:`Converted` of an AsciiDoc page read (:class:`.asciidoc.AdocPage`)."""
+    front, keywords = page.metadata()
+    result = Converted(path, page.markdown, "markdown", "", 0, 0.0, frontmatter=front or None)
+    result.title, result.encoding = page.title, encoding
+    result.properties.update({"keywords": keywords} if keywords else {})
     return result
 
 

@@ -101,7 +101,7 @@ def che_docs() -> dict[str, str | bytes]:
             "calculating-resource-requirements",
             "Calculating {prod-short} resource requirements",
             "include::example$snip_{project-context}-devfile-disclaimer.adoc[]\n\n"
-            "[source,yaml]\n----\ninclude::example$resources.yaml[tag=limits]\n----\n",
+            "[source,yaml]\n----\ninclude::example$/resources.yaml[tag=limits]\n----\n",
         ),
         "modules/install/pages/proc_installing-on-minikube.adoc": _page(
             "PROCEDURE",
@@ -114,8 +114,11 @@ def che_docs() -> dict[str, str | bytes]:
             "PROCEDURE",
             "proc_installing-on-kind",
             "Installing {prod-short} on kind",
-            "Like xref:proc_installing-on-minikube.adoc[Minikube], kind runs locally.\n",
+            "Like xref:proc_installing-on-minikube.adoc[Minikube], kind runs locally. "
+            "Download link:{attachmentsdir}/kind-config.yaml[the kind config].\n",
+            description="Run {prod-short} in xref:proc_installing-on-minikube.adoc[a local] *kind* cluster.",
         ),
+        "modules/install/attachments/kind-config.yaml": "kind: Cluster\n",
         "modules/install/pages/proc_installing-on-eks.adoc": _page(
             "PROCEDURE",
             "proc_installing-on-eks",
@@ -127,7 +130,7 @@ def che_docs() -> dict[str, str | bytes]:
             "con_next-steps-after-installation",
             "Prepare {prod-short} for your team",
             '[role="_abstract"]\nPrepare {prod-short} for your team before inviting developers.\n\n'
-            "include::partial$snip_persona-admin.adoc[]\n\n"
+            "include::{partialsdir}/snip_persona-admin.adoc[]\n\n"
             ".Additional resources\n\n* xref:administration-guide:configuring-oauth.adoc[]\n"
             "* xref:other-component:module:page.adoc[Another component's page]\n",
             description="Prepare {prod-short} for your team by completing these configuration tasks.",
@@ -246,6 +249,9 @@ def test_an_antora_component_builds_as_its_site_shows_it(tmp_path: Path) -> None
     assert "limits:\n  memory: 4Gi" in every and "requests" not in every
     assert "> **Note:** The devfile is an example." in every
     assert "chectl server:deploy --platform minikube -n eclipse-che" in every
+    kind = next(t for t in docs.values() if "on kind" in t)
+    assert _front(kind, "description") == "Run Che in a local kind cluster."
+    assert "[the kind config](" in kind and "kind-config.yaml)" in kind  # an attachment
     eks = next(t for t in docs.values() if "Amazon EKS" in t)
     assert "[the moved page](" in eks and "eks-details.md)" in eks  # a page alias
     # the image is an asset its page shows; no link leads nowhere
@@ -281,6 +287,15 @@ def test_a_changed_partial_builds_the_pages_including_it_again(tmp_path: Path) -
     assert len(again.updated) == 2
     every = "\n".join(_documents(tmp_path / "kb").values())
     assert "cluster administrators" in every
+
+
+def test_a_modules_folder_alone_says_its_antora_yml_is_not_in_the_source(tmp_path: Path) -> None:
+    files = {
+        k.removeprefix("modules/"): v for k, v in che_docs().items() if k.startswith("modules/")
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    said = [n for n in result.notes if "attribute references name no attribute" in n]
+    assert len(said) == 1 and "antora.yml, which sets them, is not in the source" in said[0]
 
 
 def test_plain_asciidoc_files_outside_antora_are_pages_and_their_includes_snippets(

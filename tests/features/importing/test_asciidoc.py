@@ -222,6 +222,12 @@ ifdef::nothing,context[Either of them.]
     assert page.included == ["snip.adoc", "module.adoc", "code.yaml"]
 
 
+def test_a_comment_blocks_lines_are_no_directives() -> None:
+    text = "= T\n\n////\ninclude::gone.adoc[]\nifdef::x[]\n////\n\nShown.\n"
+    page = _page(text)
+    assert page.markdown == "# T\n\nShown.\n" and not page.problems
+
+
 def test_what_a_page_gets_wrong_is_said_by_file_and_line_never_raised() -> None:
     files = {
         "a.adoc": "A text.\ninclude::b.adoc[]\n",
