@@ -475,14 +475,23 @@ class _Page:
             inside[depth] = indents[depth] + len(bullet)
             pad = " " * inside[depth]
             out.append(" " * indents[depth] + bullet + text.replace("\n", "\n" + pad))
-            while True:  # blocks attached with "+"
+            attached = False
+            while True:  # blocks attached with "+", and lines right below one
                 j = i
                 while j < hi and not self.lines[j].text.strip():
                     j += 1
-                if j >= hi or self.lines[j].text != "+":
+                if j < hi and self.lines[j].text == "+":
+                    j += 1
+                    while j < hi and not self.lines[j].text.strip():  # "+", a blank, a block
+                        j += 1
+                elif not (attached and j == i < hi and self.list_item(self.lines[i].text) is None):
                     break
-                end = self._attached_end(j + 1, hi)
-                made = "\n\n".join(self.blocks(j + 1, end))
+                if j >= hi:  # a "+" ending the page attaches nothing
+                    i = j
+                    break
+                end = max(self._attached_end(j, hi), j + 1)
+                attached = True
+                made = "\n\n".join(self.blocks(j, end))
                 if made.strip():
                     out.append("\n" + _indented(made, pad) + "\n")
                 i = end

@@ -111,6 +111,24 @@ def test_a_procedure_page_reads_as_its_site_shows_it() -> None:
     assert not page.problems and not page.missing
 
 
+def test_lines_right_below_an_attached_block_stay_in_the_list_item() -> None:
+    text = ". Create it.\n+\n----\nkind: ConfigMap\n----\nOptional: annotate it.\n+\nNOTE: Both work.\n. Apply it.\n"
+    md = _page(text).markdown
+    assert md == (
+        "1. Create it.\n\n   ```\n   kind: ConfigMap\n   ```\n\n"
+        "   Optional: annotate it.\n\n   > **Note:** Both work.\n\n2. Apply it.\n"
+    )
+
+
+def test_a_continuation_attaches_the_block_after_blank_lines() -> None:
+    text = ". Install it:\n+\n\nWARNING: Same name.\n+\n\n[source,bash]\n----\nhelm install\n----\n"
+    md = _page(text).markdown
+    assert (
+        md
+        == "1. Install it:\n\n   > **Warning:** Same name.\n\n   ```bash\n   helm install\n   ```\n"
+    )
+
+
 def test_a_listing_block_shows_attributes_only_when_its_subs_say_so() -> None:
     text = "= T\n\n----\n$ stat {home}/.claude\n----\n\n[subs=attributes+]\n----\n$ stat {home}/.claude\n----\n"
     md = _page(text, home="/home/user").markdown
