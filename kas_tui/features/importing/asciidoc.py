@@ -460,10 +460,11 @@ class _Page:
                 text = self.lines[i].text
                 if self.list_item(text) is not None or _DELIMITER.match(text):
                     break
-                if _BLOCK_ATTRS.match(text) or text.startswith("//"):
+                if _BLOCK_ATTRS.match(text):
                     break
                 i += 1
-            words = "\n".join([first, *(ln.text.strip() for ln in self.lines[start + 1 : i])])
+            below = [ln.text.strip() for ln in self.lines[start + 1 : i] if not _comment(ln.text)]
+            words = "\n".join([first, *below])
             bullet = _bullet(kind, marker, counters[depth])
             if kind == "dl":
                 term, _sep, said = words.partition("\x02")
@@ -478,11 +479,13 @@ class _Page:
             attached = False
             while True:  # blocks attached with "+", and lines right below one
                 j = i
-                while j < hi and not self.lines[j].text.strip():
+                while j < hi and (not self.lines[j].text.strip() or _comment(self.lines[j].text)):
                     j += 1
                 if j < hi and self.lines[j].text == "+":
                     j += 1
-                    while j < hi and not self.lines[j].text.strip():  # "+", a blank, a block
+                    while j < hi and (
+                        not self.lines[j].text.strip() or _comment(self.lines[j].text)
+                    ):  # "+", a blank, a block
                         j += 1
                 elif not (attached and j == i < hi and self.list_item(self.lines[i].text) is None):
                     break
@@ -496,7 +499,7 @@ class _Page:
                     out.append("\n" + _indented(made, pad) + "\n")
                 i = end
             j = i  # a list goes on after blank lines
-            while j < hi and not self.lines[j].text.strip():
+            while j < hi and (not self.lines[j].text.strip() or _comment(self.lines[j].text)):
                 j += 1
             if j < hi and self.list_item(self.lines[j].text) is not None:
                 i = j
@@ -529,6 +532,11 @@ class _Page:
         self.problems.append(Problem(line.file, line.number, message))
 
     problems: list[Problem]
+
+
+def _comment(text: str) -> bool:
+    """Whether ``text`` is a line comment, which a list reads past."""
+    return text.startswith("//") and not text.startswith("////")
 
 
 def _bullet(kind: str, marker: str, n: int) -> str:

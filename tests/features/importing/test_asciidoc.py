@@ -129,6 +129,12 @@ def test_a_continuation_attaches_the_block_after_blank_lines() -> None:
     )
 
 
+def test_a_list_reads_past_line_comments() -> None:
+    text = "url:: The endpoint.\n// vale off\n+\n--\nMore.\n--\n// vale on\ntoken:: Yours.\n"
+    md = _page(text).markdown
+    assert md == "- **url**: The endpoint.\n\n  More.\n\n- **token**: Yours.\n"
+
+
 def test_a_listing_block_shows_attributes_only_when_its_subs_say_so() -> None:
     text = "= T\n\n----\n$ stat {home}/.claude\n----\n\n[subs=attributes+]\n----\n$ stat {home}/.claude\n----\n"
     md = _page(text, home="/home/user").markdown
