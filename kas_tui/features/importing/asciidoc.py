@@ -272,7 +272,15 @@ class _Page:
             return i + 1, [self.heading(line, section, attrs)]
         if _DELIMITER.match(text):
             end = self.closing(i, hi)
-            return end + 1, self.delimited(i, end, attrs, titled)
+            if end is None:  # read to the end of what holds it, as Asciidoctor reads it
+                if text != "--" and not text.startswith("```"):
+                    self.problem_at(
+                        line,
+                        f"the block opened by {text} is never closed: read to the end; close "
+                        f"it with a line {text}",
+                    )
+                return hi, self.delimited(i, (i + 1, hi), attrs, titled)
+            return end + 1, self.delimited(i, (i + 1, end), attrs, titled)
         macro = _BLOCK_MACRO.match(text)
         if macro is not None:
             return i + 1, [*titled, self.block_macro(line, macro, attrs)]
@@ -293,13 +301,11 @@ class _Page:
         text = self.lines[j].text
         return bool(_DELIMITER.match(text) or _BLOCK_ATTRS.match(text))
 
-    def closing(self, i: int, hi: int) -> int:
-        """The line closing the delimited block opened at ``i`` (``hi - 1`` when none:
-        the block runs to the end, as Asciidoctor reads it)."""
+    def closing(self, i: int, hi: int) -> int | None:
+        """The line closing the delimited block opened at ``i``, before ``hi``."""
         opener = self.lines[i].text
-        if opener.startswith("```"):
-            return next((j for j in range(i + 1, hi) if self.lines[j].text == "```"), hi - 1)
-        return next((j for j in range(i + 1, hi) if self.lines[j].text == opener), hi - 1)
+        closer = "```" if opener.startswith("```") else opener
+        return next((j for j in range(i + 1, hi) if self.lines[j].text == closer), None)
 
     def heading(self, line: Line, match: re.Match[str], attrs: _Attrs) -> str:
         level = len(match.group(1)) - 1
@@ -311,17 +317,10 @@ class _Page:
             self.title = plain_text(words)
         return f"{'#' * (level + 1)} {words}"
 
-    def delimited(self, i: int, end: int, attrs: _Attrs, titled: list[str]) -> list[str]:
+    def delimited(
+        self, i: int, inner: tuple[int, int], attrs: _Attrs, titled: list[str]
+    ) -> list[str]:
         opener = self.lines[i].text
-        inner = (i + 1, end if self.lines[end].text == opener or end > i else end + 1)
-        if end == i or (end == len(self.lines) - 1 and self.lines[end].text != opener):
-            inner = (i + 1, end + 1)
-            if opener != "--" and not opener.startswith("```"):
-                self.problem_at(
-                    self.lines[i],
-                    f"the block opened by {opener} is never closed: read to the page's end; "
-                    f"close it with a line {opener}",
-                )
         kind = opener[0]
         style = attrs.style()
         if opener.startswith("```"):
@@ -516,7 +515,8 @@ class _Page:
                 break
             j += 1
         if j < hi and _DELIMITER.match(self.lines[j].text):
-            return min(self.closing(j, hi) + 1, hi)
+            end = self.closing(j, hi)
+            return hi if end is None else end + 1
         while j < hi and self.lines[j].text.strip() and self.lines[j].text != "+":
             if self.list_item(self.lines[j].text) is not None:
                 break
