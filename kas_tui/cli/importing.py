@@ -20,7 +20,7 @@ from kas_tui.text.wording import visible
 
 
 def _limit_options(parser: argparse.ArgumentParser) -> None:
-    from kas_tui.features.importing.convert import (
+    from kas_tui.features.importing.convert_model import (
         DEFAULT_MAX_BYTES,
         DEFAULT_MAX_MEMORY,
         DEFAULT_TIMEOUT,

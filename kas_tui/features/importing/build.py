@@ -43,6 +43,7 @@ from typing import Any
 from kas_tui.core.fileio import open_regular
 from kas_tui.core.okf import log as log_fmt
 from kas_tui.core.store import os_reason
+from kas_tui.features.importing.build_asciidoc import AsciidocMixin
 from kas_tui.features.importing.build_draft import DraftMixin
 from kas_tui.features.importing.build_groups import GroupsMixin
 from kas_tui.features.importing.build_includes import IncludesMixin
@@ -62,7 +63,6 @@ from kas_tui.features.importing.draft import GENERATOR, dump_yaml
 from kas_tui.features.importing.files import SUPPORTED
 from kas_tui.features.importing.git_dates import date_by_commits
 from kas_tui.features.importing.mdx_components import alias_folders, path_aliases
-from kas_tui.features.importing.pool import convert_files
 from kas_tui.features.importing.source_meta import (
     in_include_folder,
     is_furniture,
@@ -190,6 +190,7 @@ class _Builder(
     TocTreeMixin,
     ReconcileMixin,
     ManifestMixin,
+    AsciidocMixin,
 ):
     """The five stages; the paths, links and indexes (:mod:`.build_layout`), SKILL.md
     (:mod:`.build_skill`), a later build's reconciling (:mod:`.build_reconcile`) and the
@@ -435,6 +436,7 @@ class _Builder(
         read = self.toc.read_files() if self.toc is not None else set()
         assets = [a for a in assets if a not in read and not is_toc_file(a)]
         documents = [d for d in documents if self.toc is None or d != self.toc.file]
+        documents, assets = self._adoc_includes(documents, assets)  # AsciiDoc's snippets
         self.result.sources = len(documents)
         self._map_paths(documents, assets)
         self.progress("enumerate", len(documents), len(documents))
@@ -495,7 +497,7 @@ class _Builder(
         total = len(todo)
         self.progress("convert", 0, total)
         paths = [self.source / d.source for d in todo]
-        converted = convert_files(paths, self.limits, workers=self.workers)
+        converted = self._convert_all(paths)  # AsciiDoc pages with their site
         for done, (i, result) in enumerate(converted, start=1):
             doc = todo[i]
             if isinstance(result, ConversionError):

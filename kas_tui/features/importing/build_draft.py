@@ -9,7 +9,7 @@ import posixpath
 from collections import Counter, defaultdict
 
 from kas_tui.core.okf.errors import EditError, FormatError
-from kas_tui.features.importing.convert import LINKED_KINDS, ConversionError
+from kas_tui.features.importing.convert_model import LINKED_KINDS, ConversionError
 from kas_tui.features.importing.draft import draft_document, own_description
 from kas_tui.features.importing.heuristics import (
     FORMAT_TYPES,

@@ -17,7 +17,7 @@ import posixpath
 from collections import Counter, defaultdict
 
 from kas_tui.core.okf import index_layout
-from kas_tui.features.importing.convert import LINKED_KINDS
+from kas_tui.features.importing.convert_model import LINKED_KINDS
 from kas_tui.features.importing.source_meta import is_landing_page
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION as MAX_DESCRIPTION
 from kas_tui.text.grouping import Member, group

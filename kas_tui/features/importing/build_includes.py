@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 from kas_tui.features.importing.build_manifest import _sha
 from kas_tui.features.importing.build_prepare import PrepareMixin
-from kas_tui.features.importing.convert import LINKED_KINDS, MARKDOWN_EXTS, sha256_file
+from kas_tui.features.importing.convert import sha256_file
+from kas_tui.features.importing.convert_model import LINKED_KINDS, MARKDOWN_EXTS
 from kas_tui.features.importing.hugo_shortcodes import HugoParams, uses_params
 from kas_tui.features.importing.include_markdown import expand_include_markdown
 from kas_tui.features.importing.includes import IncludeProblem, expand_includes, mdx_bases
@@ -201,6 +202,7 @@ class IncludesMixin(PrepareMixin):
                 except OSError:
                     hashes[target] = "missing:" + target
             parts.append(hashes[target])
+        parts += self._adoc_sha(rel)  # an AsciiDoc page's includes, its antora.yml
         params = self._hugo_params()
         if params is not None and uses_params(self._read_source(rel) or ""):
             for target in params.sources(rel):  # its config, the sections cascading

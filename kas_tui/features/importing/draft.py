@@ -37,7 +37,7 @@ from kas_tui.core.okf.lifecycle import now_timestamp
 from kas_tui.core.okf.links import rewrite_links, site_link
 from kas_tui.core.okf.text import without_controls
 from kas_tui.core.okf.timestamp import Timestamp
-from kas_tui.features.importing.convert import LINKED_KINDS, Converted
+from kas_tui.features.importing.convert_model import LINKED_KINDS, Converted
 from kas_tui.features.importing.heuristics import (
     clean_file_title,
     draft_description,

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from kas_tui.core.fileio import path_kind
 from kas_tui.features.importing.convert import (
+    ASCIIDOC_EXTS,
     CODE_EXTS,
     CONVERTERS,
     MARKDOWN_EXTS,
@@ -23,7 +24,9 @@ from kas_tui.features.importing.convert import (
 )
 
 #: Extensions kas-tui converts (anything else is tried as text).
-SUPPORTED = frozenset(MARKDOWN_EXTS | TEXT_EXTS | RST_EXTS | set(CODE_EXTS) | set(CONVERTERS))
+SUPPORTED = frozenset(
+    MARKDOWN_EXTS | TEXT_EXTS | RST_EXTS | ASCIIDOC_EXTS | set(CODE_EXTS) | set(CONVERTERS)
+)
 #: The module MarkItDown's converter for an extension needs, when it is an optional
 #: dependency (``pip install 'markitdown[outlook]'``): without it, the format is not
 #: offered, rather than offered and then failed.

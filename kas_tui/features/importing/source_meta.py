@@ -23,6 +23,7 @@ import tomllib
 import yaml
 
 from kas_tui.core.fileio import read_regular
+from kas_tui.features.importing.antora import antora_about
 from kas_tui.features.importing.js_literals import (
     blank_js,
     exported_object,
@@ -402,6 +403,8 @@ def _config_about(
             None,
         )
         return name, text(meta.get("description"))
+    elif low == "antora.yml":  # an Antora component's
+        return antora_about(read(rel) or "")
     elif low == MYST_CONFIG:  # Jupyter Book 2, MyST-MD
         return myst_about(read(rel) or "")
     elif low == "_config.yml":  # Jekyll's, Jupyter Book 1's

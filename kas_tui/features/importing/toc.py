@@ -25,6 +25,8 @@ Read from what the site generator reads, through a ``read(rel_path)`` callable (
   each folder's ``meta.json`` (:mod:`.toc_fumadocs`).
 - Jupyter Book: ``_toc.yml`` (its parts, chapters and sections) or, for Jupyter Book 2
   and MyST-MD, ``myst.yml``'s ``project: toc:`` (:mod:`.toc_jupyterbook`).
+- Antora: the ``nav.adoc`` files a component's ``antora.yml`` lists, or each module's
+  of a ``modules`` folder built alone (:mod:`.toc_antora`).
 
 External links are no entries; an entry naming a file the source does not hold is a
 problem (``file:line``, what, how to fix it) and no page (its title stays a section when
@@ -37,6 +39,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Collection, Iterable
 
+from kas_tui.features.importing.toc_antora import antora_roots, component_of, is_antora_file
 from kas_tui.features.importing.toc_docfx import DocfxReader
 from kas_tui.features.importing.toc_docsify import (
     alias_said,
@@ -155,6 +158,8 @@ def _kind(path: str) -> str | None:
         return "fumadocs"
     if is_mkdocs_config(path):
         return "mkdocs"
+    if is_antora_file(path):
+        return "antora"
     return None
 
 
@@ -180,6 +185,7 @@ _RANK = {
     # (sphinx-external-toc); myst.yml before the _toc.yml it may read
     "myst": -2,
     "jupyter-book": -1,
+    "antora": 16,
 }
 
 
@@ -228,6 +234,11 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
                 or (f.count("/") == base + depth + 1 and _book_summary(f, files))
             )
         )
+        navs = [f for f in found if _kind(f) == "antora"]
+        if depth and navs and len(navs) == len(found):  # an Antora modules folder alone
+            toc = read_toc(navs[0], read, files)
+            if toc is not None:
+                return toc
         if depth and len({posixpath.dirname(f) for f in found}) != 1:
             # several folders with TOCs of their own (docsets): none is the whole's,
             # unless a site's config whose pages are most of the source's (vitepress'
@@ -404,6 +415,14 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
         toc = Toc(path, kind, pruned(found), reader.problems, posixpath.dirname(path))
         toc.unpublished, toc.unpublished_by = unpublished(path, read, reader.files, toc.order())
         return toc
+    if kind == "antora":  # a component's nav files, in its antora.yml's order
+        component = component_of(path, read, reader.files)
+        if component is None:
+            return None
+        roots = antora_roots(component, read, reader.files, reader.problems, TocNode)
+        problems = [*component.problems, *reader.problems]
+        navs = frozenset(component.nav)
+        return Toc(path, kind, pruned(roots), problems, component.modules, also_read=navs)
     if kind == "jekyll":  # Just the Docs: the pages' front matter is the navigation
         site = just_the_docs(path, read, reader.files, reader.problems, TocNode)
         return Toc(path, kind, site[0], reader.problems, "", site[1]) if site else None

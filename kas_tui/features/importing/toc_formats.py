@@ -111,6 +111,8 @@ SITE_PAGES = {
     # an extension is looked for; MyST-MD's
     "jupyter-book": (".md", ".ipynb", ".rst", ".markdown"),
     "myst": (".md", ".ipynb"),
+    # an Antora component's: AsciiDoc in a module's pages/ (Toc.static_files)
+    "antora": (".adoc",),
 }
 _NUMBER_PREFIX = re.compile(r"^\d+[-_.]\s*")
 

@@ -138,7 +138,8 @@ class Toc:
         only (MkDocs, Docusaurus) and that its TOC does not list: the site copies them
         as they are (a JSON schema, a badge, a hook's data, ``package.json``); no pages.
         So are Docusaurus' partials (``_warning.mdx``, anything in ``_folder/``): pages
-        import them, the site never serves them."""
+        import them, the site never serves them; and an Antora component's files outside
+        its modules' ``pages/`` (partials and examples pages include, images)."""
         pages = SITE_PAGES.get(self.kind)
         if pages is None:
             return set()
@@ -149,6 +150,8 @@ class Toc:
             if not path.lower().endswith(pages):
                 return False
             inner = path[len(inside) :].split("/")
+            if self.kind == "antora":  # a module's pages/; its partials/, examples/ included
+                return len(inner) > 2 and inner[1] == "pages"
             return self.kind != "docusaurus" or not any(p.startswith("_") for p in inner)
 
         return {p for p in paths if p.startswith(inside) and not served(p) and p not in listed}

@@ -93,6 +93,8 @@ def nests_deeper(toc: Toc, root: str = "") -> bool:
     sections = toc.sections()
     if not sections:
         return False
+    if toc.kind == "antora":  # its folders (modules/install/pages) are no reader's sections
+        return True
     deeper = 0
     by_folder: dict[str, Counter[tuple[str, ...]]] = {}
     for page, above in sections.items():

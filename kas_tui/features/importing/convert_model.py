@@ -1,0 +1,193 @@
+"""What a conversion works with: its limits, what it makes of a file (a
+:class:`Converted` document or a :class:`ConversionError`), the file kinds it tells
+apart, and the reading of text every converter shares (:mod:`.convert` converts,
+:mod:`.convert_markitdown` hands a file to MarkItDown)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kas_tui.features.importing import charsets
+
+#: Default limits; ``kas-tui import``/``build`` take ``--timeout`` and ``--max-size``.
+DEFAULT_TIMEOUT = 60.0
+DEFAULT_MAX_BYTES = 50 * 1024 * 1024
+DEFAULT_MAX_OUTPUT = 8 * 1024 * 1024
+DEFAULT_MAX_MEMORY = 4 * 1024**3
+
+#: Markdown sources (MDX is Markdown with JSX and ``import`` lines: its frontmatter and
+#: text are read as Markdown's; what is JSX stays as written).
+MARKDOWN_EXTS = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdx"})
+TEXT_EXTS = frozenset({".txt", ".text"})
+#: What the author wrote as Markdown, links and all (a notebook's cells are Markdown):
+#: its links are rewritten to the package's paths, never dropped.
+LINKED_KINDS = frozenset({"markdown", "ipynb"})
+#: reStructuredText, a Sphinx site's pages (:mod:`.rst`).
+RST_EXTS = frozenset({".rst"})
+#: AsciiDoc, an Antora site's pages (:mod:`.asciidoc`).
+ASCIIDOC_EXTS = frozenset({".adoc", ".asciidoc"})
+#: Plain-text formats wrapped in a fenced code block (the language is the fence's tag).
+CODE_EXTS = {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".xml": "xml", ".toml": "toml"}
+#: Extensions MarkItDown converts with one converter each: (label, converter class).
+CONVERTERS: dict[str, tuple[str, str]] = {
+    ".pdf": ("pdf", "PdfConverter"),
+    ".docx": ("docx", "DocxConverter"),
+    ".pptx": ("pptx", "PptxConverter"),
+    ".xlsx": ("xlsx", "XlsxConverter"),
+    ".xls": ("xls", "XlsConverter"),
+    ".html": ("html", "HtmlConverter"),
+    ".htm": ("html", "HtmlConverter"),
+    ".xhtml": ("html", "HtmlConverter"),
+    ".epub": ("epub", "EpubConverter"),
+    ".csv": ("csv", "CsvConverter"),
+    ".ipynb": ("ipynb", "IpynbConverter"),
+    ".msg": ("msg", "OutlookMsgConverter"),
+    ".rss": ("feed", "RssConverter"),
+    ".atom": ("feed", "RssConverter"),
+}
+#: An ``.xml`` file whose root element is one of these is a feed: MarkItDown's
+#: ``RssConverter`` makes it a document of its entries, not a code block of raw XML.
+FEED_ROOT = re.compile(
+    rb"\A(?:\xef\xbb\xbf)?\s*(?:<\?[^>]*\?>\s*|<!--.*?-->\s*|<!DOCTYPE[^>]*>\s*)*<(?:rss|feed)\b",
+    re.DOTALL,
+)
+#: Audio MarkItDown could only transcribe with a speech service kas-tui does not use.
+AUDIO_EXTS = frozenset({".mp3", ".wav", ".m4a"})
+#: Formats that are zip containers, and the part each must hold.
+_ZIP_PARTS = {
+    ".docx": ("word/document.xml", "a Word document"),
+    ".pptx": ("ppt/presentation.xml", "a PowerPoint deck"),
+    ".xlsx": ("xl/workbook.xml", "an Excel workbook"),
+    ".epub": ("META-INF/container.xml", "an EPUB book"),
+}
+_OLE_MAGIC = bytes.fromhex("D0CF11E0A1B11AE1")
+#: Old binary Office formats MarkItDown does not read.
+_LEGACY = {".doc": "Word 97-2003 (.doc)", ".ppt": "PowerPoint 97-2003 (.ppt)"}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one conversion may cost.
+
+    ``timeout``: seconds a converter may run on one file before its worker process is
+    killed. ``max_bytes``: larger source files are not converted. ``max_output``:
+    characters of Markdown a conversion may produce (a 40 MB spreadsheet can become
+    half a gigabyte of table). ``max_memory``: bytes of data memory a worker process may
+    allocate (0: no cap); a conversion needing more fails with a message, it does not
+    take the machine down with it.
+    """
+
+    timeout: float = DEFAULT_TIMEOUT
+    max_bytes: int = DEFAULT_MAX_BYTES
+    max_output: int = DEFAULT_MAX_OUTPUT
+    max_memory: int = DEFAULT_MAX_MEMORY
+
+
+@dataclass
+class Converted:
+    """A source file as Markdown, with what the conversion learned about it.
+
+    ``markdown`` is the body: for a Markdown source, the text after its frontmatter,
+    which is in ``frontmatter`` (the parsed mapping) and ``frontmatter_text`` (the YAML
+    as written, kept verbatim). ``title`` is a title the converter found (an HTML
+    ``<title>``, EPUB or notebook metadata); ``properties`` holds document properties
+    (``title``, ``subject``, ``keywords``, ``author`` of an Office file or a PDF).
+    ``kind``: ``markdown``, ``text``, ``pdf``, ``docx``, ``pptx``, ``xlsx``, ``html``,
+    ``epub``, ``csv``, ``ipynb``, ... or ``file`` (MarkItDown guessed the format).
+    """
+
+    source: Path
+    markdown: str
+    kind: str
+    sha256: str
+    size: int
+    mtime: float
+    title: str | None = None
+    properties: dict[str, str] = field(default_factory=dict)
+    frontmatter: dict[str, Any] | None = None
+    frontmatter_text: str | None = None
+    seconds: float = 0.0
+    #: the encoding a text source was read with (``utf-8``), ``None`` when not text
+    encoding: str | None = None
+    #: the source's line ``markdown`` starts on (below a Markdown source's frontmatter)
+    body_line: int = 1
+
+    @property
+    def encoding_note(self) -> str | None:
+        """What to tell the curator about how the text was read (``None``: UTF-8)."""
+        return charsets.assumed(self.encoding)
+
+    @property
+    def name(self) -> str:
+        return self.source.name
+
+
+@dataclass
+class ConversionError:
+    """A file that produced nothing, and why.
+
+    ``reason`` is one of ``unsupported``, ``missing-dependency``, ``too-large``,
+    ``timeout``, ``encrypted``, ``corrupt``, ``no-text``, ``unreadable``, ``crashed``;
+    ``message`` is one line naming the file.
+    """
+
+    source: Path
+    reason: str
+    message: str
+
+    @property
+    def name(self) -> str:
+        return self.source.name
+
+    def __str__(self) -> str:
+        return self.message
+
+
+Result = Converted | ConversionError
+
+
+class Refused(Exception):
+    """A file the conversion turns down: why (``reason``), and what to tell (``message``)."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+def os_reason_of(exc: OSError) -> str:
+    from kas_tui.core.store import os_reason
+
+    return os_reason(exc)
+
+
+def is_text(data: bytes) -> bool:
+    if b"\0" in data[:65536]:
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def decode_text(path: Path, data: bytes) -> tuple[str, str]:
+    """The text and the encoding it was read with (:mod:`.charsets`; a BOM dropped)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if b"\0" in data[:65536] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise Refused("unsupported", "binary data (NUL bytes), not text")
+    encoding = charsets.encoding_of(data)
+    if encoding is None:
+        raise Refused("unsupported", "not text in any encoding that could be detected")
+    return data.decode(encoding, errors="replace"), encoding
+
+
+def normalise(text: str) -> str:
+    """Line breaks as LF, no trailing spaces, at most one blank line in a row."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = "\n".join(line.rstrip() for line in text.split("\n"))
+    return re.sub(r"\n{3,}", "\n\n", text).strip("\n") + "\n"
