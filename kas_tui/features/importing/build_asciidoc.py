@@ -19,6 +19,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from kas_tui.core.fileio import read_regular
+from kas_tui.core.store import os_reason
 from kas_tui.features.importing.antora import AntoraSite, LooseSite
 from kas_tui.features.importing.asciidoc import to_markdown
 from kas_tui.features.importing.asciidoc_source import read_source
@@ -27,8 +29,10 @@ from kas_tui.features.importing.convert import (
     ConversionError,
     Result,
     asciidoc_converted,
+    check_size,
     sha256_file,
 )
+from kas_tui.features.importing.convert_model import Refused, decode_text
 from kas_tui.features.importing.pool import convert_files
 from kas_tui.features.importing.toc_antora import component_of
 
@@ -121,23 +125,29 @@ class AsciidocMixin:
         started = time.perf_counter()
         rel = path.relative_to(self.source).as_posix()
         site = self._adoc_site()
+        too_large = check_size(path, self.limits)  # messages name the file: the build
+        if too_large is not None:  # says where it is
+            return too_large
         try:
-            data = path.read_bytes()
+            data = read_regular(path, listed=True)  # a named pipe is never waited on
+            text, encoding = decode_text(path, data)  # NUL bytes: binary, refused
         except OSError as exc:
-            return ConversionError(path, "unreadable", f"{rel}: cannot be read ({exc.strerror})")
-        text = data.decode("utf-8-sig", errors="replace")
+            reason = os_reason(exc)
+            return ConversionError(path, "unreadable", f"{path.name}: cannot be read ({reason})")
+        except Refused as exc:
+            return ConversionError(path, exc.reason, f"{path.name}: {exc.message}")
         page = to_markdown(text, rel, site, site.attributes_for(rel), self._adoc_locked)
         self.result.notes += [f"{p.file}:{p.line}: {p.message}" for p in page.problems]
         missing += page.missing
         unresolved += page.unresolved
-        result = asciidoc_converted(path, page, "utf-8")
+        result = asciidoc_converted(path, page, encoding)
         st = path.stat()
         result.sha256, result.size, result.mtime = sha256_file(path), st.st_size, st.st_mtime
         if len(result.markdown) > self.limits.max_output:
             return ConversionError(
                 path,
                 "too-large",
-                f"{rel}: the conversion gave {len(result.markdown):,} characters of Markdown, "
+                f"{path.name}: the conversion gave {len(result.markdown):,} characters of Markdown, "
                 f"over the {self.limits.max_output:,} limit",
             )
         result.seconds = time.perf_counter() - started

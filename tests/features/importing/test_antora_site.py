@@ -315,3 +315,28 @@ def test_plain_asciidoc_files_outside_antora_are_pages_and_their_includes_snippe
     guide = next(t for t in docs.values() if "User Guide" in t)
     assert "## Introduction\n\nHello." in guide
     assert "[Frequently asked questions](faq.md)" in guide
+
+
+def test_an_asciidoc_page_of_binary_bytes_fails_alone_and_is_never_written(
+    tmp_path: Path,
+) -> None:
+    """The builder reads AsciiDoc pages itself (with their component): a page holding
+    NUL bytes was written into the package as Markdown (check: OKF002, exit 1), read
+    as UTF-8 whatever its encoding, and with no size limit."""
+    files = {
+        "antora.yml": "name: docs\ntitle: Docs\nversion: ~\nnav:\n- modules/ROOT/nav.adoc\n",
+        "modules/ROOT/nav.adoc": "* xref:index.adoc[Home]\n* xref:bad.adoc[Bad]\n",
+        "modules/ROOT/pages/index.adoc": "= Home\n\nThe docs start here.\n",
+        "modules/ROOT/pages/bad.adoc": b"= Bad\n\nA\x00B\n",
+        "modules/ROOT/pages/latin.adoc": "= Caf\u00e9s\n\nThe caf\u00e9 opens at nine.\n".encode(
+            "latin-1"
+        ),
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW)
+    assert [e.message for e in result.failed] == [
+        "modules/ROOT/pages/bad.adoc: binary data (NUL bytes), not text"
+    ]
+    for written in (tmp_path / "kb").rglob("*.md"):
+        assert b"\0" not in written.read_bytes(), written
+    latin = next((tmp_path / "kb").rglob("latin.md")).read_text("utf-8")
+    assert "The café opens at nine." in latin
