@@ -24,6 +24,20 @@ from kas_tui.text.section_topics import common_headings, section_topics
 
 #: Sections of a page kept for its index entry (no more fit in one description).
 _ENTRY_TOPICS = 8
+#: Front-matter keys a site generator reads as its own, not as OKF's: Hugo's ``type``
+#: picks the layout a page is drawn with (``docs``, ``blog``: Docsy sets it on every
+#: page), says nothing of what kind of document the page is, and is kept under its
+#: generator's name, so the page's OKF type is drafted from what it holds.
+_GENERATOR_KEYS = {"hugo": {"type": "hugo_type"}}
+
+
+def generator_keys_apart(kind: str, frontmatter: dict | None) -> dict | None:
+    """``frontmatter`` with the keys the site generator ``kind`` reads as its own renamed
+    (:data:`_GENERATOR_KEYS`), in their place."""
+    renames = _GENERATOR_KEYS.get(kind)
+    if not frontmatter or not renames or not any(k in frontmatter for k in renames):
+        return frontmatter
+    return {renames.get(k, k): v for k, v in frontmatter.items()}
 
 
 class DraftMixin:
@@ -47,6 +61,10 @@ class DraftMixin:
         for doc in converted:
             assert doc.converted is not None
             self._expand_includes(doc)
+            if self.toc is not None:
+                doc.converted.frontmatter = generator_keys_apart(
+                    self.toc.kind, doc.converted.frontmatter
+                )
             foreign = doc.converted.frontmatter or {}
             self.about[doc.source] = {k: foreign[k] for k in SUBJECT_KEYS if k in foreign}
             self.source_meta.append(self.about[doc.source])

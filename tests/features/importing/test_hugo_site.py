@@ -176,3 +176,23 @@ def test_a_content_folder_built_alone_names_the_hugo_config_above_it(tmp_path: P
     other = write_sources(tmp_path / "other", {**files, "config.yaml": "rules:\n  - no-tabs\n"})
     result = build(other / "content", tmp_path / "kb2", now=NOW)
     assert not any("configures the site" in n for n in result.notes)
+
+
+def test_hugos_layout_type_is_no_okf_type(tmp_path: Path) -> None:
+    """Hugo's ``type`` front-matter key picks the layout a page is drawn with (Docsy
+    sets ``type: docs`` on every page): it was taken as the page's OKF type, so a
+    troubleshooting page became ``type: docs`` and every folder "mostly docs"."""
+    files = otel_like()
+    files["content/en/docs/concepts/signals.md"] = (
+        "---\ntitle: Fix a collector that drops spans\ntype: docs\nweight: 2\n---\n\n"
+        "## Symptoms\n\nThe collector logs `dropping data` and spans go missing.\n\n"
+        "## Cause\n\nThe queue is full.\n\n## Resolution\n\nRaise `queue_size` and restart.\n"
+    )
+    build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW)
+    written = next((tmp_path / "kb").rglob("signals.md")).read_text("utf-8")
+    parsed = fm.parse(written)
+    assert parsed is not None
+    meta = parsed.data
+    assert meta["type"] != "docs"
+    assert meta["hugo_type"] == "docs"  # Hugo's word kept, under its name, in its place
+    assert list(meta)[:4] == ["type", "description", "title", "hugo_type"]
