@@ -36,7 +36,7 @@ import shutil
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -214,7 +214,8 @@ class _Builder(
         self.link_base = link_base or ""
         self.out = Path(os.path.abspath(out))
         self.name = name or self.out.name
-        self.limits = limits
+        # a page's include directives (reStructuredText's) may show files of the source
+        self.limits = replace(limits, include_root=str(self.source))
         self.workers = workers
         self.type = type
         self.now = now or dt.datetime.now(dt.timezone.utc)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from kas_tui.features.importing.build_manifest import _sha
 from kas_tui.features.importing.build_prepare import PrepareMixin
 from kas_tui.features.importing.convert import sha256_file
-from kas_tui.features.importing.convert_model import LINKED_KINDS, MARKDOWN_EXTS
+from kas_tui.features.importing.convert_model import LINKED_KINDS, MARKDOWN_EXTS, RST_EXTS
 from kas_tui.features.importing.hugo_shortcodes import HugoParams, uses_params
 from kas_tui.features.importing.include_markdown import expand_include_markdown
 from kas_tui.features.importing.includes import IncludeProblem, expand_includes, mdx_bases
@@ -51,7 +51,9 @@ class IncludesMixin(PrepareMixin):
         named: set[str] = set()
         self._mdx_bases = mdx_bases([*documents, *assets])
         self._aliases = path_aliases([*documents, *assets], self._read_source)
-        markdown = [rel for rel in documents if Path(rel).suffix.lower() in MARKDOWN_EXTS]
+        markdown = [
+            rel for rel in documents if Path(rel).suffix.lower() in (*MARKDOWN_EXTS, *RST_EXTS)
+        ]
         for rel, (found, shown) in zip(markdown, self._named_by_each(markdown), strict=True):
             if found:
                 self.includes_of[rel] = found

@@ -160,7 +160,7 @@ def convert_here(path: Path, limits: Limits) -> Result:
         if ext in MARKDOWN_EXTS:
             result = _from_markdown(path, data)
         elif ext in RST_EXTS:
-            result = _from_rst(path, data)
+            result = _from_rst(path, data, limits)
         elif ext in ASCIIDOC_EXTS:
             result = _from_asciidoc(path, data)
         elif ext == ".xml" and _is_feed(data):
@@ -275,18 +275,22 @@ def _from_html_page(path: Path, data: bytes) -> Converted | ConversionError:
     return result
 
 
-def _from_rst(path: Path, data: bytes) -> Converted:
+def _from_rst(path: Path, data: bytes, limits: Limits) -> Converted:
     """A reStructuredText page (a Sphinx site's) as Markdown: docutils' HTML of it,
-    converted as a web page is (:mod:`.rst`); its links stay links, for the build."""
+    converted as a web page is (:mod:`.rst`); its links stay links, for the build; the
+    files it includes read from ``limits.include_root`` (none without one)."""
     import io
 
     from markitdown import StreamInfo
 
     from kas_tui.features.importing.rst import to_html
+    from kas_tui.features.importing.rst_includes import IncludeReader
 
     text, encoding = decode_text(path, data)
+    root = limits.include_root
+    includes = IncludeReader(root, limits.max_bytes) if root else None
     try:
-        title, html = to_html(text.replace("\r\n", "\n"), str(path))
+        title, html = to_html(text.replace("\r\n", "\n"), os.path.abspath(path), includes)
     except Exception as exc:  # docutils' own failure on a broken page: said, never raised
         raise Refused("corrupt", f"its reStructuredText cannot be read ({exc})") from None
     info = StreamInfo(mimetype="text/html", extension=".html", charset="utf-8")
@@ -294,7 +298,10 @@ def _from_rst(path: Path, data: bytes) -> Converted:
     markdown = normalise(body.markdown or "")
     if title:
         markdown = f"# {title}\n\n{markdown}"
-    return Converted(path, markdown, "markdown", "", 0, 0.0, title=title or None, encoding=encoding)
+    notes = includes.problems if includes is not None else []
+    return Converted(
+        path, markdown, "markdown", "", 0, 0.0, title=title or None, encoding=encoding, notes=notes
+    )
 
 
 def _from_asciidoc(path: Path, data: bytes) -> Converted:

@@ -77,13 +77,17 @@ class Limits:
     characters of Markdown a conversion may produce (a 40 MB spreadsheet can become
     half a gigabyte of table). ``max_memory``: bytes of data memory a worker process may
     allocate (0: no cap); a conversion needing more fails with a message, it does not
-    take the machine down with it.
+    take the machine down with it. ``include_root``: where included files may come from.
     """
 
     timeout: float = DEFAULT_TIMEOUT
     max_bytes: int = DEFAULT_MAX_BYTES
     max_output: int = DEFAULT_MAX_OUTPUT
     max_memory: int = DEFAULT_MAX_MEMORY
+    #: The folder whose files a page's include directives may show (a build's source):
+    #: none outside it is ever read. Empty (an import of single files): none is read,
+    #: the page says what it includes.
+    include_root: str = ""
 
 
 @dataclass
@@ -114,6 +118,9 @@ class Converted:
     encoding: str | None = None
     #: the source's line ``markdown`` starts on (below a Markdown source's frontmatter)
     body_line: int = 1
+    #: what the curator should hear of the conversion ("line 12: .. include:: x.rst is
+    #: not shown: ..."), one line each
+    notes: list[str] = field(default_factory=list)
 
     @property
     def encoding_note(self) -> str | None:

@@ -226,7 +226,7 @@ def draft_document(
     foreign = dict(converted.frontmatter or {})
     body = converted.markdown
     parsed = blocks if blocks is not None else list(prose.blocks(body))
-    notes: list[str] = [converted.encoding_note] if converted.encoding_note else []
+    notes = [*([converted.encoding_note] if converted.encoding_note else []), *converted.notes]
 
     given_title = _text(foreign.get("title"))
     title = strip_site_suffix(given_title) if given_title else draft_title(converted, parsed)

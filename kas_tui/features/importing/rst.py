@@ -8,9 +8,10 @@ page, so they are read generically here: a role shows its text as a MyST page's 
 (:mod:`.myst_refs`: ``~flask.Flask`` as ``Flask``, a cross-reference or ``:abbr:`` as
 words, any other as code), ``:doc:`` links to the page it names (the build rewrites
 the link), a directive shows its argument and content, ``code-block`` is a code block,
-and a ``toctree`` is left to the TOC reader (:mod:`.toc_sphinx`). ``.. include::`` reads
-no file (a page may not pull files from outside the source into the package): it says
-what it includes. Nothing docutils reports reaches the page or the terminal.
+and a ``toctree`` is left to the TOC reader (:mod:`.toc_sphinx`). ``.. include::`` and
+``.. literalinclude::`` show the file they name when the page is read with an
+:class:`~.rst_includes.IncludeReader` (a build's: files of its source only), else say
+what they include. Nothing docutils reports reaches the page or the terminal.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from docutils.parsers.rst import Directive, directives, roles
 from docutils.parsers.rst.directives.body import CodeBlock
 
 from kas_tui.features.importing.myst_refs import WORD_ROLES, XREF_ROLES, shown
+from kas_tui.features.importing.rst_includes import IncludeReader, lines_picked
 from kas_tui.features.importing.toc_sphinx import TITLED
 
 #: Settings for every page: no messages in the output or on stderr, no file read.
@@ -64,6 +66,9 @@ class _AnyOptions(dict):
     def __contains__(self, key: object) -> bool:
         return True
 
+    def __bool__(self) -> bool:  # docutils reads a directive's options only when it has some
+        return True
+
     def __getitem__(self, key: str) -> Any:
         return directives.unchanged
 
@@ -84,7 +89,7 @@ class _GenericDirective(Directive):
         out: list[nodes.Node] = []
         argument = " ".join(self.arguments).strip()
         if name == "include" or name == "literalinclude":
-            return [nodes.paragraph("", f"Includes {argument}.")] if argument else []
+            return self._included(name, argument)
         if argument and name in _VERSIONS:  # "New in version 2.0: The --app option."
             version, _sp, said = argument.partition(" ")
             text, _messages = self.state.inline_text(f"{_VERSIONS[name]} {version}: {said}", 0)
@@ -99,6 +104,37 @@ class _GenericDirective(Directive):
             self.state.nested_parse(self.content, self.content_offset, box)
             out.append(box)
         return out
+
+    def _included(self, name: str, argument: str) -> list[nodes.Node]:
+        """What an include directive shows: the file's text parsed into the page (a
+        ``literalinclude``'s, or an ``include``'s with ``:literal:`` or ``:code:``, as a
+        code block), or the words "Includes x." when it is not read."""
+        if not argument or (argument.startswith("<") and argument.endswith(">")):
+            return []  # docutils' own substitution sets (<isonum.txt>): no text
+        reader = getattr(self.state.document.settings, "kas_includes", None)
+        current, offset = self.state_machine.input_lines.info(
+            self.lineno - self.state_machine.input_offset - 1
+        )  # the file the directive is in, an included one's own, and its line there
+        if not isinstance(reader, IncludeReader):
+            return [nodes.paragraph("", f"Includes {argument}.")]
+        found = reader.text(argument, str(current))
+        text = lines_picked(found[0], dict(self.options)) if isinstance(found, tuple) else None
+        if text is None:
+            why = (
+                found
+                if isinstance(found, str)
+                else "the text its options start or end at is not in it"
+            )
+            reader.note((offset or 0) + 1, str(current), f".. {name}:: {argument}", why)
+            return [nodes.paragraph("", f"Includes {argument}.")]
+        language = self.options.get("language") or self.options.get("code")
+        if name == "literalinclude" or "literal" in self.options or "code" in self.options:
+            block = nodes.literal_block(text, text)
+            block["classes"] += ["code", *([language.strip()] if language else [])]
+            return [block]
+        assert isinstance(found, tuple)
+        self.state_machine.insert_input(text.split("\n"), found[1])
+        return []
 
 
 #: Directives that show nothing on the page: the TOC reader's toctrees, conditions,
@@ -157,14 +193,21 @@ directives.directive = _directive
 _LITERAL = re.compile(r'<span class="docutils literal">(.*?)</span>', re.S)
 
 
-def to_html(text: str, source: str) -> tuple[str, str]:
-    """(title, HTML body) of the reStructuredText ``text`` (the file ``source``)."""
+def to_html(text: str, source: str, includes: IncludeReader | None = None) -> tuple[str, str]:
+    """(title, HTML body) of the reStructuredText ``text`` (the file ``source``), its
+    include directives read by ``includes`` (none read without one)."""
     from docutils.core import publish_parts
 
     parts = publish_parts(
-        source=text, source_path=source, writer_name="html5", settings_overrides=_SETTINGS
+        source=text,
+        source_path=source,
+        writer_name="html5",
+        settings_overrides={**_SETTINGS, "kas_includes": includes},
     )
     body = _LITERAL.sub(r"<code>\1</code>", parts.get("body", ""))
+    subtitle = parts.get("subtitle", "")
+    if subtitle:  # a page's one section, which docutils makes the title's subtitle
+        body = f"<h2>{_plain(subtitle)}</h2>\n{body}"
     return _plain(parts.get("title", "")), body
 
 

@@ -1,0 +1,215 @@
+"""reStructuredText's include directives, read as Sphinx reads them, from the source only.
+
+``.. include:: snippet.rst`` shows another file's reStructuredText where it is written
+(parsed as part of the page), ``.. literalinclude:: example.py`` a file's text as a code
+block. A path is read from the folder of the file the directive is in (an included
+file's own includes from its folder), ``/path`` from the Sphinx source folder (the
+nearest folder above holding ``conf.py``). Their options pick lines as Sphinx's do:
+``:start-line:``/``:end-line:``, ``:start-after:``/``:end-before:``, and for
+``literalinclude`` ``:lines: 1,3,5-10,20-``, ``:start-at:``/``:end-at:`` and
+``:language:``.
+
+Only files inside the build's source are read (a symbolic link out of it is not
+followed), regular files (a named pipe is never waited on), text of at most the build's
+size limit; an include going round in a loop, deeper than :data:`MAX_DEPTH` or past
+:data:`MAX_INCLUDES` in one page is not read. What is not read is said in the page
+("Includes snippet.rst.") and by the build, by line (:func:`include_targets`).
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from kas_tui.core.fileio import read_regular
+from kas_tui.features.importing.convert_model import Refused, decode_text
+
+#: Includes nested deeper than this are not read (an include in an include ...).
+MAX_DEPTH = 8
+#: Files one page may include in all.
+MAX_INCLUDES = 200
+
+_DIRECTIVE = re.compile(
+    r"^[ \t]*\.\.[ \t]+(?P<kind>include|literalinclude)::[ \t]*(?P<arg>\S[^\n]*?)[ \t]*$",
+    re.M | re.I,
+)
+
+
+def target_of(argument: str, current: str, srcdir: str) -> str | None:
+    """The source-relative file ``argument`` names, written in the file ``current``
+    (source-relative) of a Sphinx source folder ``srcdir``; ``None`` for docutils'
+    standard files (``<isonum.txt>``) and a path leading out of the source."""
+    argument = argument.strip()
+    if not argument or (argument.startswith("<") and argument.endswith(">")):
+        return None
+    if argument.startswith("/"):
+        joined = posixpath.join(srcdir, argument.lstrip("/"))
+    else:
+        joined = posixpath.join(posixpath.dirname(current), argument)
+    target = posixpath.normpath(joined)
+    if target == ".." or target.startswith(("../", "/")):
+        return None
+    return target
+
+
+def srcdir_of(page: str, is_file: Callable[[str], bool]) -> str:
+    """The Sphinx source folder of ``page``: the nearest folder above it with a
+    ``conf.py`` (source-relative), the source's root when none has one."""
+    folder = posixpath.dirname(page)
+    while True:
+        if is_file(posixpath.join(folder, "conf.py") if folder else "conf.py"):
+            return folder
+        if not folder:
+            return ""
+        folder = posixpath.dirname(folder)
+
+
+@dataclass(frozen=True)
+class Named:
+    """An include directive of a page: its line, what it names as written, and the
+    source-relative file (``None``: docutils' own or outside the source)."""
+
+    line: int
+    written: str
+    target: str | None
+
+
+def include_targets(text: str, page: str, is_file: Callable[[str], bool]) -> list[Named]:
+    """The include directives of the reStructuredText ``text`` (the page ``page``)."""
+    if "include::" not in text.lower():
+        return []
+    srcdir = srcdir_of(page, is_file)
+    return [
+        Named(
+            text.count("\n", 0, m.start()) + 1,
+            m.group("arg"),
+            target_of(m.group("arg"), page, srcdir),
+        )
+        for m in _DIRECTIVE.finditer(text)
+    ]
+
+
+@dataclass
+class IncludeReader:
+    """Reads the files one page includes, from ``root`` only (see the module)."""
+
+    root: str
+    max_bytes: int
+    read: int = 0
+    parents: dict[str, str] = field(default_factory=dict)
+    #: what was not shown, and why, by line ("line 12: ...")
+    problems: list[str] = field(default_factory=list)
+    _srcdirs: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.root = os.path.realpath(self.root)
+
+    def relative(self, path: str) -> str | None:
+        """``path`` (absolute) relative to the root, ``None`` when outside it."""
+        real = os.path.realpath(path)
+        if not real.startswith(self.root + os.sep):
+            return None
+        return os.path.relpath(real, self.root).replace(os.sep, "/")
+
+    def note(self, line: int, current: str, directive: str, why: str) -> None:
+        """Says ``directive`` (line ``line`` of the file ``current``) is not shown."""
+        here = self.relative(current)
+        where = (
+            f"line {line}" if here is None or here not in self.parents else f"line {line} of {here}"
+        )
+        self.problems.append(f"{where}: {directive} is not shown: {why}")
+
+    def text(self, argument: str, current: str) -> tuple[str, str] | str:
+        """(text, absolute path) of the file ``argument`` names in the file
+        ``current`` (absolute), or why it is not read."""
+        here = self.relative(current)
+        if here is None:
+            return "its page is outside the source"
+        srcdir = self._srcdirs.get(here)
+        if srcdir is None:
+            srcdir = self._srcdirs[here] = srcdir_of(
+                here, lambda rel: os.path.isfile(os.path.join(self.root, rel))
+            )
+        target = target_of(argument, here, srcdir)
+        if target is None:
+            return "it names no file of the source"
+        path = os.path.join(self.root, *target.split("/"))
+        if self.relative(path) is None:
+            return "it leads out of the source"
+        chain, at = [here], here
+        while at in self.parents and len(chain) <= MAX_DEPTH:
+            at = self.parents[at]
+            chain.append(at)
+        if target in chain:
+            return "it includes itself (a loop)"
+        if len(chain) > MAX_DEPTH:
+            return f"includes are nested more than {MAX_DEPTH} deep"
+        if self.read >= MAX_INCLUDES:
+            return f"the page includes more than {MAX_INCLUDES} files"
+        try:
+            data = read_regular(path, listed=True, limit=self.max_bytes + 1)
+            if len(data) > self.max_bytes:
+                return f"it is over the {self.max_bytes:,}-byte limit"
+            text, _encoding = decode_text(path, data)
+        except FileNotFoundError:
+            return "the source has no such file"
+        except OSError as exc:
+            return f"it cannot be read ({exc.strerror or exc})"
+        except Refused as exc:
+            return exc.message
+        self.read += 1
+        self.parents[target] = here
+        return text.replace("\r\n", "\n"), path
+
+
+def lines_picked(text: str, options: dict[str, str]) -> str | None:
+    """The part of an included file its directive's options pick, ``None`` when a
+    ``:start-after:``/``:end-before:`` text is not in it."""
+    lines = text.split("\n")
+    if "start-line" in options or "end-line" in options:
+        lines = lines[_int(options.get("start-line")) : _int(options.get("end-line"), None)]
+    if "lines" in options:
+        lines = _ranges(lines, options["lines"])
+    text = "\n".join(lines)
+    for key, after in (("start-after", True), ("start-at", False)):
+        if key in options:
+            at = text.find(options[key])
+            if at < 0:
+                return None
+            if after:  # the lines after the one holding it
+                rest = text[at:]
+                text = rest.split("\n", 1)[1] if "\n" in rest else ""
+            else:  # from the start of the line holding it
+                text = text[text.rfind("\n", 0, at) + 1 :]
+    for key, before in (("end-before", True), ("end-at", False)):
+        if key in options:
+            at = text.find(options[key])
+            if at < 0:
+                return None
+            if before:  # the lines before the one holding it
+                text = text[:at].rsplit("\n", 1)[0] if "\n" in text[:at] else ""
+            else:  # to the end of the line holding it
+                end = text.find("\n", at)
+                text = text if end < 0 else text[:end]
+    return text
+
+
+def _int(value: str | None, default: int | None = 0) -> int | None:
+    try:
+        return int(str(value).strip()) if value is not None else default
+    except ValueError:
+        return default
+
+
+def _ranges(lines: list[str], spec: str) -> list[str]:
+    """``1,3,5-10,20-`` of ``lines`` (counted from 1)."""
+    picked: list[str] = []
+    for part in spec.split(","):
+        first, dash, last = part.strip().partition("-")
+        start = _int(first, 1) or 1
+        end = (_int(last, len(lines)) or len(lines)) if dash else start
+        picked += lines[start - 1 : end]
+    return picked
