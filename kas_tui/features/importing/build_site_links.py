@@ -268,6 +268,8 @@ class SiteLinksMixin:
             "mintlify",
         ) or posixpath.basename(stem) in ("index", "_index"):
             page = posixpath.dirname(stem)  # Docusaurus serves docs/cli.md at /docs/cli
+            if self.toc.trailing_slash and posixpath.basename(stem) != "index":
+                page = stem  # ... at /docs/cli/ with trailingSlash: true
         else:
             page = stem  # MkDocs serves docs/async.md at /async/
         path = unquote(target.partition("#")[0].partition("?")[0])

@@ -57,6 +57,7 @@ from kas_tui.features.importing.toc_formats import (
     docusaurus_ids,
     docusaurus_roots,
     docusaurus_slugs,
+    docusaurus_trailing_slash,
     pruned,
 )
 from kas_tui.features.importing.toc_fumadocs import fumadocs_site, is_fumadocs_config
@@ -376,7 +377,16 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
                     served[posixpath.join(other.folder, i)] = f
             for slug, f in docusaurus_slugs(other.folder, reader.files, read).items():
                 served.setdefault(posixpath.join(other.folder, slug), f)
-        return Toc(path, kind, roots, reader.problems, base, served_as=served, more_docs=more)
+        return Toc(
+            path,
+            kind,
+            roots,
+            reader.problems,
+            base,
+            served_as=served,
+            more_docs=more,
+            trailing_slash=docusaurus_trailing_slash(path, read, reader.files),
+        )
     if kind == "starlight":
         found = starlight_roots(path, text, reader.files, reader.problems, TocNode)
         return None if found is None else Toc(path, kind, pruned(found), reader.problems)

@@ -20,7 +20,13 @@ import yaml
 
 from kas_tui.core.okf.index_layout import folder_title
 from kas_tui.core.okf.links import SCHEME
-from kas_tui.features.importing.js_literals import blank_js, js_object, string_option
+from kas_tui.features.importing.js_literals import (
+    blank_js,
+    exported_object,
+    js_object,
+    js_option,
+    string_option,
+)
 from kas_tui.text.title_words import identifier_words
 
 
@@ -434,6 +440,21 @@ def docusaurus_docs_dir(
             inside = posixpath.normpath(posixpath.join(folder, path))
             return "" if inside == "." else inside
     return posixpath.join(folder, "docs")
+
+
+def docusaurus_trailing_slash(
+    sidebars: str, read: Callable[[str], str | None], files: Collection[str]
+) -> bool:
+    """Whether the Docusaurus site of ``sidebars`` serves its pages with a trailing
+    slash (its config's ``trailingSlash: true``: ``docs/cli.md`` at ``/cli/``), so a
+    relative link is read from the page's own path, as a browser reads it."""
+    folder = posixpath.dirname(sidebars)
+    for name in (n for n in DOCUSAURUS_CONFIGS if posixpath.join(folder, n) in files):
+        code = blank_js(read(posixpath.join(folder, name)) or "", strings=True)
+        opened = exported_object(code)
+        at = js_option(code, opened, "trailingSlash") if opened is not None else None
+        return at is not None and code.startswith("true", at)
+    return False
 
 
 def _docs_path(config: str) -> str | None:

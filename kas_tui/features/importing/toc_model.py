@@ -65,6 +65,9 @@ class Toc:
     #: a page -> the name the site's theme shows for it though its sidebar does not
     #: (a VuePress home page's ``heroText``, else the site's title)
     page_names: dict[str, str] = field(default_factory=dict)
+    #: the site serves its pages at a path ending in a slash (a Docusaurus config's
+    #: ``trailingSlash: true``): a relative link is read from the page's own path
+    trailing_slash: bool = False
 
     def read_files(self) -> set[str]:
         """The files the tree was read from: read, never copied into the package (its
@@ -221,13 +224,11 @@ class Toc:
                 for f, n in counts.items()
                 if n >= 0.6 * len(pages) and n >= 0.6 * below.get(f, n) and f != self.docs_dir
             ]
-            if not fits:
-                continue
-            folder = max(fits, key=lambda f: (f.count("/"), f))
-            n = counts[folder]
-            alike = n / (len(pages) + below.get(folder, n) - n)  # shared / either's pages
-            if (alike, len(pages)) >= found.get(folder, (0.0, 0, ""))[:2]:  # equal: inner
-                found[folder] = (alike, len(pages), node.title)
+            for folder in fits:  # each folder it fits: the one most nearly its names it
+                n = counts[folder]
+                alike = n / (len(pages) + below.get(folder, n) - n)  # shared / either's pages
+                if (alike, len(pages)) >= found.get(folder, (0.0, 0, ""))[:2]:  # equal: inner
+                    found[folder] = (alike, len(pages), node.title)
         return {folder: title for folder, (_a, _n, title) in found.items()}
 
 
