@@ -278,7 +278,7 @@ def _finish(text: str, room: int = MAX_DESCRIPTION) -> str:
     text = prose.clip(" ".join(text.split()), room - 1)
     if text and text[-1] not in ".!?…":
         text += "."
-    return text[0].upper() + text[1:] if text else text
+    return prose.sentence_start(text)
 
 
 # --- SKILL.md ------------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from kas_tui.text import prose
+
 #: Nouns a page calls itself by.
 _PAGE = (
     r"(?:chapter|article|topic|page|section|guide|document|doc|tutorial|post|blog post"
@@ -76,7 +78,7 @@ def _third_person(verb: str) -> str:
 
 
 def _capital(text: str) -> str:
-    return text[0].upper() + text[1:] if text else text
+    return prose.sentence_start(text)
 
 
 def without_preamble(sentence: str) -> str:

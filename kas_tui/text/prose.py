@@ -406,6 +406,19 @@ def words(text: str) -> list[str]:
     return re.findall(r"[^\W_]+(?:['’-][^\W_]+)*", text)
 
 
+_OWN_CASE = re.compile(r"^\S*?[a-z][^\s]*?[A-Z0-9]")
+
+
+def sentence_start(text: str) -> str:
+    """``text`` opening with a capital, as a sentence does, unless its first word is a
+    name written in its own case: a capital or a figure after a lower-case letter
+    ("gRPC is ...", "iOS 17", "macOS", "k3d", "eBPF programs"), which a capital would
+    misspell ("GRPC", "K3d")."""
+    if not text or _OWN_CASE.match(text.split(" ", 1)[0]):
+        return text
+    return text[0].upper() + text[1:]
+
+
 def clip(text: str, limit: int) -> str:
     """``text`` cut to at most ``limit`` characters at a clause or word boundary, with '…'."""
     text = text.strip()

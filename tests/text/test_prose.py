@@ -373,3 +373,17 @@ def test_a_containers_title() -> None:
     assert prose.container_title(":::info") == "" and prose.container_title(":::") == ""
     assert prose.container_title("::: pydantic.fields") is None
     assert prose.container_title("Plain text") is None
+
+
+def test_a_sentence_starts_with_a_capital_but_a_name_keeps_its_case() -> None:
+    """grpc.io's home page was described "GRPC is a modern open source ...", k3d's
+    "K3d is a lightweight wrapper ...": a capital misspells a name written in its own
+    case."""
+    from kas_tui.text.prose import sentence_start
+
+    assert sentence_start("gRPC is a modern open source RPC framework.").startswith("gRPC ")
+    for name in ("iOS 17 blocks it.", "macOS asks first.", "k3d runs k3s.", "eBPF maps."):
+        assert sentence_start(name) == name
+    assert sentence_start("configure the mailbox.") == "Configure the mailbox."
+    assert sentence_start("e-mail the team.") == "E-mail the team."
+    assert sentence_start("") == ""

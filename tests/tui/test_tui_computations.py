@@ -30,18 +30,20 @@ async def test_the_pane_shows_the_contract_and_enter_jumps_to_the_block(root: Pa
     app = KasApp(Package.open(root), today=TODAY, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         app.go(BURN, reveal=True)
-        await pilot.pause()
         pane = app.query_one(MetaPane)
+        # the contract first, readable in the short pane (waited for: on a busy machine
+        # the panes are drawn some frames after the document is chosen)
+        await pilot_wait_until(pilot, lambda: "runtime      python" in screen_text(app))
         assert pane.contract is not None and pane.contract.runtime == "python"
-        shown = screen_text(app)  # the contract first, readable in the short pane
-        assert "Attested Computation contract" in shown and "runtime      python" in shown
+        assert "Attested Computation contract" in screen_text(app)
         body = app.query_one(BodyPane)
 
         def block_row() -> int:  # the block's first line, in the body's rows on screen
             rows = rows_of(app, body)
             return next((n for n, row in enumerate(rows) if "def burn_rate" in row), -1)
 
-        assert "Computation" in "".join(rows_of(app, body)[:4]) and block_row() > 3
+        await pilot_wait_until(pilot, lambda: "Computation" in "".join(rows_of(app, body)[:4]))
+        await pilot_wait_until(pilot, lambda: block_row() > 3)
         app.query_one("#meta").focus()
         await pilot.press("enter")
         await pilot_wait_until(pilot, lambda: 0 < block_row() <= 3)

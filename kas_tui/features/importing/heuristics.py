@@ -319,7 +319,7 @@ def _finish(text: str) -> str:
     text = prose.clip(text, MAX_DESCRIPTION - 1)
     if text[-1] not in ".!?…":
         text += "."
-    return text[0].upper() + text[1:]
+    return prose.sentence_start(text)
 
 
 def _candidates(converted: Converted, title: str, parsed: list[prose.Block]) -> Iterator[list[str]]:

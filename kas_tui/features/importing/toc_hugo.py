@@ -105,7 +105,8 @@ def hugo_site(
 
 def hugo_about(path: str, text: str) -> tuple[str | None, str | None] | None:
     """The ``title`` and description (``params.description``, the default language's
-    too) a Hugo config gives its site; ``None`` when it is no Hugo config."""
+    too) a Hugo config gives its site (its title, else the default language's; grpc.io
+    names itself only there); ``None`` when it is no Hugo config."""
     config = _config(path, text)
     if config is None:
         return None
@@ -117,10 +118,14 @@ def hugo_about(path: str, text: str) -> tuple[str | None, str | None] | None:
     languages = config.get("languages") if isinstance(config.get("languages"), dict) else {}
     own = languages.get(str(config.get("defaultContentLanguage") or "en"))
     own_params = own.get("params") if isinstance(own, dict) else None
-    described = said(params.get("description")) or (
-        said(own_params.get("description")) if isinstance(own_params, dict) else None
+    own = own if isinstance(own, dict) else {}
+    described = (
+        said(params.get("description"))
+        or (said(own_params.get("description")) if isinstance(own_params, dict) else None)
+        or said(own.get("description"))  # grpc.io: beside the language's own title
     )
-    return said(config.get("title")), described
+    # a language's own title is the site's in that language (grpc.io's only title)
+    return said(config.get("title")) or said(own.get("title")), described
 
 
 def hugo_config(path: str, text: str, *, split: bool = False) -> dict[str, Any] | None:

@@ -436,4 +436,4 @@ def test_an_address_opening_a_paragraph_is_no_description() -> None:
         "index.md",
         "docs",
     ).description
-    assert said.startswith("K3d is a lightweight wrapper"), said
+    assert said.startswith("k3d is a lightweight wrapper"), said  # its name as written

@@ -196,3 +196,17 @@ def test_hugos_layout_type_is_no_okf_type(tmp_path: Path) -> None:
     assert meta["type"] != "docs"
     assert meta["hugo_type"] == "docs"  # Hugo's word kept, under its name, in its place
     assert list(meta)[:4] == ["type", "description", "title", "hugo_type"]
+
+
+def test_a_site_named_only_in_its_default_language_is_named_so() -> None:
+    """grpc/grpc.io gives its title and description under ``languages.en`` only: the
+    package was titled by its folder's name ("Grpc+grpc.io")."""
+    config = (
+        "baseURL: https://grpc.io/\ntheme: [docsy]\nlanguages:\n  en:\n    title: gRPC\n"
+        "    description: A high-performance, open source universal RPC framework\n"
+        "    contentDir: content/en\n"
+    )
+    assert hugo_about("config.yaml", config) == (
+        "gRPC",
+        "A high-performance, open source universal RPC framework",
+    )
