@@ -62,6 +62,7 @@ from kas_tui.features.importing.convert import ConversionError, Limits, sha256_f
 from kas_tui.features.importing.draft import GENERATOR, dump_yaml
 from kas_tui.features.importing.files import SUPPORTED
 from kas_tui.features.importing.git_dates import date_by_commits
+from kas_tui.features.importing.machinery import without_machinery
 from kas_tui.features.importing.mdx_components import alias_folders, path_aliases
 from kas_tui.features.importing.source_meta import (
     in_include_folder,
@@ -71,7 +72,6 @@ from kas_tui.features.importing.source_meta import (
     is_source_code,
     is_toc_file,
     site_config_above,
-    without_machinery,
 )
 from kas_tui.features.importing.source_walk import GITBOOK, walk_source
 from kas_tui.features.importing.toc import Toc, find_toc
@@ -422,7 +422,9 @@ class _Builder(
             kept = [n for n, p in zip(notes[:walked], said, strict=True) if p not in moot]
             self.result.notes = kept + notes[walked:]
         documents, assets = without_translations(documents, assets, self.result.notes)
-        documents, assets = without_machinery(documents, assets, self.result.notes)
+        documents, assets = without_machinery(
+            documents, assets, self.result.notes, self._read_source
+        )
         themed = set()
         if self.toc is not None:  # a theme's templates, files the site serves as they are
             themed = self.toc.theme_files(documents) | self.toc.static_files(documents)

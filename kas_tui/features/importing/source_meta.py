@@ -37,7 +37,6 @@ from kas_tui.features.importing.toc_nextra import is_meta_file, next_app_about
 from kas_tui.features.importing.toc_starlight import is_astro_config, starlight_about
 from kas_tui.features.importing.toc_vitepress import is_vitepress_config, vitepress_about
 from kas_tui.features.importing.toc_vuepress import is_vuepress_config, vuepress_about
-from kas_tui.text.wording import counted
 
 #: Repository files that describe the repository, not the subject: kept as assets at
 #: the package root, never listed as documents (compared without extension, any case).
@@ -95,41 +94,6 @@ _SUFFIX = re.compile(
 )
 _SQUASH = re.compile(r"[\W_]+", re.UNICODE)
 _WORDS = re.compile(r"[^\W_]+", re.UNICODE)
-
-
-#: The files a repository's build and tools read (compared in lower case, any depth):
-#: no knowledge, in a docs folder or beside it. ``requirements*.txt`` too.
-MACHINERY = frozenset(
-    {"makefile", "gnumakefile", "make.bat", "dockerfile", "containerfile", "tox.ini"}
-    | {"setup.cfg", "manifest.in", "pytest.ini", ".readthedocs.yml", ".readthedocs.yaml"}
-    | {"package.json", "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb"}
-    | {"cargo.toml", "cargo.lock", "poetry.lock", "pyproject.toml", "uv.lock", "go.mod"}
-    | {"go.sum", "gemfile", "gemfile.lock", "composer.json", "composer.lock", "lerna.json"}
-    | {"tsconfig.json", "netlify.toml", "vercel.json", "environment.yml", "pipfile.lock"}
-)
-_REQUIREMENTS = re.compile(r"^requirements(?:[-_.][\w.-]+)?\.(?:txt|in)$")
-
-
-def without_machinery(
-    documents: list[str], assets: list[str], notes: list[str]
-) -> tuple[list[str], list[str]]:
-    """A build's files without the repository's build and tool files (:data:`MACHINERY`:
-    a Sphinx site's ``Makefile`` and ``requirements.txt``, a site's ``package.json``),
-    left out with one note."""
-    machinery = [
-        f
-        for f in [*documents, *assets]
-        if (name := f.rsplit("/", 1)[-1].lower()) in MACHINERY or _REQUIREMENTS.match(name)
-    ]
-    if not machinery:
-        return documents, assets
-    one = len(machinery) == 1
-    notes.append(
-        f"{counted(len(machinery), 'build and tool file')} ({machinery[0]}{'' if one else ', ...'}) "
-        f"configure{'s' if one else ''} the repository, no knowledge; left out"
-    )
-    gone = set(machinery)
-    return [d for d in documents if d not in gone], [a for a in assets if a not in gone]
 
 
 def is_furniture(rel: str) -> bool:

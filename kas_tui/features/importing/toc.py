@@ -74,7 +74,7 @@ from kas_tui.features.importing.toc_mintlify import is_mintlify_config, mintlify
 from kas_tui.features.importing.toc_mkdocs import is_mkdocs_config, mkdocs_nav
 from kas_tui.features.importing.toc_model import Toc, TocNode
 from kas_tui.features.importing.toc_nextra import is_meta_file, is_nextra_config, nextra_site
-from kas_tui.features.importing.toc_sphinx import sphinx_roots
+from kas_tui.features.importing.toc_sphinx import sphinx_roots, theme_folders
 from kas_tui.features.importing.toc_starlight import (
     is_astro_config,
     starlight_config,
@@ -459,7 +459,8 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
         found = sphinx_roots(path, read, reader.files, reader.problems, TocNode)
         if not found or len(found) == 1 and not reader.problems:
             return None  # no Markdown root document, or one without a toctree
-        return Toc(path, kind, found, reader.problems, posixpath.dirname(path))
+        themes = theme_folders(path, read(path) or "")  # _templates/: no pages
+        return Toc(path, kind, found, reader.problems, posixpath.dirname(path), themes)
     return Toc(path, kind, reader.docfx(path, text, ()), reader.problems, _docfx_home(path, files))
 
 

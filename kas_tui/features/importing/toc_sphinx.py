@@ -39,6 +39,24 @@ def root_doc(conf: str) -> str:
     return found.group(1).strip().removesuffix(".md") if found else "index"
 
 
+#: conf.py's folders of theme templates (``templates_path = ["_templates"]``) and of
+#: themes (``html_theme_path``): Jinja HTML the site is drawn with, no pages.
+_THEME_PATHS = re.compile(r"^(?:templates_path|html_theme_path)\s*=\s*\[([^\]]*)\]", re.MULTILINE)
+
+
+def theme_folders(conf_path: str, conf: str) -> tuple[str, ...]:
+    """The source folders ``conf.py`` (the file ``conf_path``, its text ``conf``) keeps
+    templates and themes in, as written there (strings in a list, read, never run)."""
+    base = posixpath.dirname(conf_path)
+    found = []
+    for listed in _THEME_PATHS.finditer(conf):
+        for name in re.findall(r"['\"]([^'\"]+)['\"]", listed.group(1)):
+            folder = posixpath.normpath(posixpath.join(base, name.strip()))
+            if folder != "." and not folder.startswith(".."):
+                found.append(folder)
+    return tuple(dict.fromkeys(found))
+
+
 def sphinx_roots(
     conf_path: str,
     read: Callable[[str], str | None],

@@ -191,3 +191,24 @@ def test_context_directives_show_nothing_and_build_files_are_left_out(tmp_path: 
         "2 build and tool files (Makefile, ...) configure the repository, no knowledge; left out"
         in result.notes
     )
+
+
+def test_the_theme_templates_conf_py_names_are_no_pages(tmp_path: Path) -> None:
+    """psf/requests keeps its sidebar template in ``docs/_templates/`` (``templates_path
+    = ["_templates"]``): built as a page, "Templates / Sidebar", with a broken link to
+    ``{{ pathto(root_doc) }}``."""
+    files = {
+        "docs/conf.py": "project = 'Requests'\ntemplates_path = ['_templates']\n"
+        "html_theme_path = [\"_themes\"]\n",
+        "docs/index.rst": "Requests\n========\n\nHTTP for Humans.\n\n.. toctree::\n\n   user\n",
+        "docs/user.rst": "Quickstart\n==========\n\nMake a request with ``requests.get``.\n",
+        "docs/_templates/sidebar.html": '<h3>Useful links</h3>\n<p><a href="{{ pathto(root_doc) }}">'
+        "Home</a></p>\n",
+        "docs/_themes/kr/layout.html": "{% extends 'basic/layout.html' %}\n",
+    }
+    build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW)
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    assert not any("sidebar" in p or "layout" in p for p in pkg.documents), pkg.documents
+    broken = [f.message for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+    assert broken == []

@@ -1,0 +1,87 @@
+"""A repository's build and tool files: no knowledge, left out of a build, unless a
+page links to one (k3d's CUDA guide links the ``Dockerfile`` it explains)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+
+from kas_tui.text.wording import counted
+
+#: The files a repository's build and tools read (compared in lower case, any depth):
+#: no knowledge, in a docs folder or beside it. ``requirements*.txt`` too.
+MACHINERY = frozenset(
+    {"makefile", "gnumakefile", "make.bat", "dockerfile", "containerfile", "tox.ini"}
+    | {"setup.cfg", "manifest.in", "pytest.ini", ".readthedocs.yml", ".readthedocs.yaml"}
+    | {"package.json", "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb"}
+    | {"cargo.toml", "cargo.lock", "poetry.lock", "pyproject.toml", "uv.lock", "go.mod"}
+    | {"go.sum", "gemfile", "gemfile.lock", "composer.json", "composer.lock", "lerna.json"}
+    | {"tsconfig.json", "netlify.toml", "vercel.json", "environment.yml", "pipfile.lock"}
+)
+_REQUIREMENTS = re.compile(r"^requirements(?:[-_.][\w.-]+)?\.(?:txt|in)$")
+#: How far above a tool file a page linking to it is looked for (its folder, and two up).
+_LINKED_FROM = 3
+
+
+def without_machinery(
+    documents: list[str],
+    assets: list[str],
+    notes: list[str],
+    read: Callable[[str], str | None] = lambda _rel: None,
+) -> tuple[list[str], list[str]]:
+    """A build's files without the repository's build and tool files (:data:`MACHINERY`:
+    a Sphinx site's ``Makefile`` and ``requirements.txt``, a site's ``package.json``),
+    left out with one note; one a page near it links to (``[Dockerfile](cuda/Dockerfile)``,
+    a page of its folder or of the two above, read by ``read``) is kept as an asset."""
+    machinery = [
+        f
+        for f in [*documents, *assets]
+        if (name := f.rsplit("/", 1)[-1].lower()) in MACHINERY or _REQUIREMENTS.match(name)
+    ]
+    if not machinery:
+        return documents, assets
+    linked = _linked(machinery, documents, read)
+    gone = [m for m in machinery if m not in linked]
+    if gone:
+        one = len(gone) == 1
+        notes.append(
+            f"{counted(len(gone), 'build and tool file')} ({gone[0]}{'' if one else ', ...'}) "
+            f"configure{'s' if one else ''} the repository, no knowledge; left out"
+        )
+    left = set(gone)
+    kept = [d for d in documents if d not in left and d not in linked]
+    return kept, [a for a in assets if a not in left] + sorted(linked & set(documents))
+
+
+def _linked(
+    machinery: list[str], documents: list[str], read: Callable[[str], str | None]
+) -> set[str]:
+    """The tool files of ``machinery`` a Markdown page near each links to or includes."""
+    pages: dict[str, list[str]] = {}
+    for page in documents:
+        if page.lower().endswith((".md", ".mdx", ".markdown", ".rst")):
+            pages.setdefault(posixpath.dirname(page), []).append(page)
+    found: set[str] = set()
+    texts: dict[str, str] = {}
+    for tool in machinery:
+        folder = posixpath.dirname(tool)
+        for _ in range(_LINKED_FROM):
+            for page in pages.get(folder, ()):
+                if page not in texts:
+                    texts[page] = read(page) or ""
+                rel = posixpath.relpath(tool, posixpath.dirname(page) or ".")
+                if any(f"{o}{rel}{c}" in texts[page] for o, c in _LINK_FORMS):
+                    found.add(tool)
+            if tool in found or not folder:
+                break
+            folder = posixpath.dirname(folder)
+    return found
+
+
+#: How a link or an include writes a path: ``(cuda/Dockerfile)``, ``"./cuda/Dockerfile"``.
+_LINK_FORMS = [
+    (o + dot, c)
+    for o, c in (("(", ")"), ('"', '"'), ("'", "'"), ("<", ">"), ("(", " "), ("(", "#"))
+    for dot in ("", "./")
+]

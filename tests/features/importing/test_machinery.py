@@ -1,0 +1,51 @@
+"""A repository's build and tool files are left out of a build, unless a page links to
+one: k3d's CUDA guide explains the ``Dockerfile`` beside it and links to it
+(``[Dockerfile](cuda/Dockerfile)``); left out, the link was counted broken."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from kas_tui.core.package import Package
+from kas_tui.features.check import check
+from kas_tui.features.importing.build import build
+from kas_tui.features.importing.machinery import without_machinery
+from tests.helpers.build_sources import write_sources
+
+NOW = dt.datetime(2026, 12, 6, 9, 0, tzinfo=dt.UTC)
+
+
+def test_a_tool_file_a_page_links_to_is_kept_the_rest_left_out(tmp_path: Path) -> None:
+    files = {
+        "mkdocs.yml": "site_name: k3d\n",
+        "docs/index.md": "# k3d\n\nk3d runs k3s in Docker.\n",
+        "docs/requirements.txt": "mkdocs-material==9.5\n",
+        "docs/usage/cuda.md": "# CUDA\n\nBuild the image from the "
+        "[Dockerfile](cuda/Dockerfile) and push it.\n",
+        "docs/usage/cuda/Dockerfile": "FROM nvidia/cuda:12.2.0-base-ubuntu22.04\n",
+        "docs/usage/other/Makefile": "all:\n\tmake image\n",
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW)
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    broken = [f.message for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+    assert broken == []
+    copied = [p.name.lower() for p in (tmp_path / "kb").rglob("*") if p.is_file()]
+    assert "dockerfile" in copied and "makefile" not in copied
+    assert not any("requirements" in p for p in copied)
+    assert (
+        "2 build and tool files (docs/requirements.txt, ...) configure the repository, "
+        "no knowledge; left out"
+    ) in [n.removeprefix("note: ") for n in result.notes]
+
+
+def test_a_word_in_prose_is_no_link() -> None:
+    """A page saying "run the Makefile" does not keep it: only a link's or an include's
+    path does."""
+    pages = {"docs/build.md": "Run the Makefile to build: `make html`.\n"}
+    documents, assets = without_machinery(
+        ["docs/build.md", "docs/Makefile"], [], notes := [], pages.get
+    )
+    assert documents == ["docs/build.md"] and assets == []
+    assert len(notes) == 1
