@@ -199,7 +199,7 @@ def test_the_theme_templates_conf_py_names_are_no_pages(tmp_path: Path) -> None:
     ``{{ pathto(root_doc) }}``."""
     files = {
         "docs/conf.py": "project = 'Requests'\ntemplates_path = ['_templates']\n"
-        "html_theme_path = [\"_themes\"]\n",
+        'html_theme_path = ["_themes"]\n',
         "docs/index.rst": "Requests\n========\n\nHTTP for Humans.\n\n.. toctree::\n\n   user\n",
         "docs/user.rst": "Quickstart\n==========\n\nMake a request with ``requests.get``.\n",
         "docs/_templates/sidebar.html": '<h3>Useful links</h3>\n<p><a href="{{ pathto(root_doc) }}">'
