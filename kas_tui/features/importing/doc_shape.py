@@ -69,7 +69,18 @@ def shape_sentence(converted: Converted, title: str, parsed: list[prose.Block]) 
         return _api_reference(list(dict.fromkeys(generated)))
     if len(headings) >= 2:
         return f"{label} covering {_join(headings, 4)}"
+    linked = [prose.inline_text(m.group(1)) for m in _LINK_ITEM.finditer(body)]
+    if len(linked) >= _LANDING_LINKS:  # a landing page: a list of the pages it leads to
+        return f"Overview linking to {_join(linked, 6)}"
     return None
+
+
+#: A list item opening with a link (``- [Features](features/features.md)``): what a
+#: landing page is made of (AdGuard's knowledge base opens each product so, under a
+#: notice every page of the product repeats).
+_LINK_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[([^\]\n]+)\]\([^)\n]+\)", re.M)
+#: Items of that shape that make a page a landing page.
+_LANDING_LINKS = 3
 
 
 def opening_sentence(converted: Converted) -> str:

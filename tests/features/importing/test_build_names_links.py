@@ -437,3 +437,21 @@ def test_an_address_opening_a_paragraph_is_no_description() -> None:
         "docs",
     ).description
     assert said.startswith("k3d is a lightweight wrapper"), said  # its name as written
+
+
+def test_a_landing_page_of_links_says_where_it_leads() -> None:
+    """AdguardTeam/KnowledgeBase opens each product with a page of a notice (repeated
+    on all of the product's pages, so no description of one) and a list of links with
+    a line each: it was described "Document whose text opens with “This article covers
+    AdGuard for Windows ...”" (14 of its pages)."""
+    said = drafted(
+        ":::info\n\nThis article covers AdGuard for Windows, a multifunctional ad blocker. "
+        "To see how it works, [download the app](https://example.com)\n\n:::\n\n"
+        "- [Features](/windows/features/features.md)\n\n    Main features and settings\n\n"
+        "- [Installation](/windows/installation.md)\n\n    Installation and removal\n\n"
+        "- [Solving problems](/windows/solving-problems/solving-problems.md)\n\n"
+        "    Known issues and possible solutions\n",
+        "adguard-for-windows.md",
+        "docs",
+    ).description
+    assert said == "Overview linking to Features, Installation and Solving problems.", said
