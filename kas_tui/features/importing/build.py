@@ -236,6 +236,7 @@ class _Builder(
         self._off_links: dict[str, Counter[str]] = {}  # site-rooted links to no source file
         self.includes_of: dict[str, list[str]] = {}  # page -> files its directives name
         self.components_of: dict[str, list[str]] = {}  # page -> where files it shows may be
+        self.titles_of: dict[str, list[str]] = {}  # page -> the pages whose titles it shows
         self.toc: Toc | None = None  # the source's own table of contents
         self.source_files: set[str] = set()  # every file of the source (hidden .order too)
         self.index_budget = index_budget

@@ -58,7 +58,9 @@ class IncludesMixin(PrepareMixin):
             if found:
                 self.includes_of[rel] = found
                 named.update(found)
-            if shown:  # a file a page shows as a component may be a page too: it stays one
+            if shown and rel.lower().endswith(tuple(RST_EXTS)):  # :doc: links show the titles
+                self.titles_of[rel] = shown
+            elif shown:  # a file a page shows as a component may be a page too: it stays one
                 self.components_of[rel] = shown
         if not named:
             return documents, assets
@@ -197,7 +199,8 @@ class IncludesMixin(PrepareMixin):
         ``:glob:`` now matches) the Sphinx pages whose toctrees list it."""
         parts = [own]
         hashes = self.__dict__.setdefault("_included_sha", {})  # one read per snippet
-        for target in [*self.includes_of.get(rel, ()), *self.components_of.get(rel, ())]:
+        others = [*self.components_of.get(rel, ()), *self.titles_of.get(rel, ())]
+        for target in [*self.includes_of.get(rel, ()), *others]:
             if target not in hashes:
                 try:
                     hashes[target] = sha256_file(self.source / target)

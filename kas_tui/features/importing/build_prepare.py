@@ -22,6 +22,7 @@ from kas_tui.features.importing.include_markdown import include_markdown_targets
 from kas_tui.features.importing.includes import targets as include_targets
 from kas_tui.features.importing.mdbook_includes import mdbook_targets
 from kas_tui.features.importing.mdx_components import component_imports, import_candidates
+from kas_tui.features.importing.rst_includes import doc_targets
 from kas_tui.features.importing.rst_includes import include_targets as rst_include_targets
 
 if TYPE_CHECKING:
@@ -60,7 +61,8 @@ class PrepareMixin:
             if text and rel.lower().endswith(".rst"):  # .. include:: /_snippets/note.rst
                 is_file = lambda r: (self.source / r).is_file()  # noqa: E731 (conf.py: no page)
                 named = rst_include_targets(text, rel, is_file)
-                out.append(([n.target for n in named if n.target and n.target != rel], []))
+                titled = [t for t in doc_targets(text, rel, is_file) if t != rel]  # :doc:
+                out.append(([n.target for n in named if n.target and n.target != rel], titled))
                 continue
             if text and ("INCLUDE" in text.upper() or "8<" in text or "{!" in text):
                 bases = getattr(self, "_mdx_bases", ())

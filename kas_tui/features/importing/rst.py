@@ -54,6 +54,10 @@ def _generic_role(
     label, target = (titled.group(1), titled.group(2)) if titled else (text, text)
     role = name.rsplit(":", 1)[-1].lower()
     if role == "doc":  # a link to the page, which the build rewrites to its document
+        reader = getattr(inliner.document.settings, "kas_includes", None)
+        if not titled and isinstance(reader, IncludeReader):  # Sphinx shows its title
+            source, _line = inliner.reporter.get_source_and_line(lineno)
+            label = reader.doc_title(target.strip(), str(source)) or label
         return [nodes.reference(rawtext, shown(label), refuri=f"{target.strip()}.rst")], []
     if role in XREF_ROLES or role in WORD_ROLES:  # as a MyST page's (:mod:`.myst_refs`)
         return [nodes.Text(shown(label))], []

@@ -92,6 +92,27 @@ def include_targets(text: str, page: str, is_file: Callable[[str], bool]) -> lis
     ]
 
 
+_DOC_ROLE = re.compile(r":doc:`([^`]+)`")
+
+
+def doc_targets(text: str, page: str, is_file: Callable[[str], bool]) -> list[str]:
+    """The pages the untitled ``:doc:`` roles of ``text`` (the page ``page``) name,
+    whose titles the page shows: a changed title builds the page again."""
+    if ":doc:`" not in text:
+        return []
+    srcdir = srcdir_of(page, is_file)
+    found = []
+    for role in _DOC_ROLE.finditer(text):
+        if role.group(1).rstrip().endswith(">"):
+            continue  # titled: its own words
+        target = target_of(role.group(1), page, srcdir)
+        for ext in (".rst", ".md") if target else ():
+            if is_file(f"{target}{ext}"):
+                found.append(f"{target}{ext}")
+                break
+    return list(dict.fromkeys(found))
+
+
 @dataclass
 class IncludeReader:
     """Reads the files one page includes, from ``root`` only (see the module)."""
@@ -121,6 +142,33 @@ class IncludeReader:
             f"line {line}" if here is None or here not in self.parents else f"line {line} of {here}"
         )
         self.problems.append(f"{where}: {directive} is not shown: {why}")
+
+    def doc_title(self, docname: str, current: str) -> str | None:
+        """The title of the page a ``:doc:`` role names from the file ``current``
+        (absolute): what Sphinx shows as the link's words; ``None`` when it is not a
+        readable page of the source."""
+        here = self.relative(current)
+        if here is None:
+            return None
+        srcdir = self._srcdirs.get(here)
+        if srcdir is None:
+            srcdir = self._srcdirs[here] = srcdir_of(
+                here, lambda rel: os.path.isfile(os.path.join(self.root, rel))
+            )
+        target = target_of(docname, here, srcdir)
+        if target is None:
+            return None
+        for ext in (".rst", ".md"):
+            path = os.path.join(self.root, *(target + ext).split("/"))
+            if self.relative(path) is None or not os.path.isfile(path):
+                continue
+            try:
+                data = read_regular(path, listed=True, limit=min(self.max_bytes, 1 << 20))
+                text, _encoding = decode_text(path, data)
+            except (OSError, Refused):
+                return None
+            return page_title(text.replace("\r\n", "\n"), markdown=ext == ".md")
+        return None
 
     def text(self, argument: str, current: str) -> tuple[str, str] | str:
         """(text, absolute path) of the file ``argument`` names in the file
@@ -163,6 +211,30 @@ class IncludeReader:
         self.read += 1
         self.parents[target] = here
         return text.replace("\r\n", "\n"), path
+
+
+#: A reStructuredText section title's underline (or overline): one punctuation
+#: character repeated.
+_ADORNMENT = re.compile(r"^([=\-~^\"'`*+#<>:._])\1+\s*$")
+#: Where a Markdown page's title is: its front matter's ``title``, else its first heading.
+_MD_TITLE = re.compile(
+    r"\A---\n(?:.*\n)*?title:\s*['\"]?(.+?)['\"]?\s*\n(?:.*\n)*?---|^#\s+(.+)$", re.M
+)
+
+
+def page_title(text: str, markdown: bool = False) -> str | None:
+    """The title a page shows: a reStructuredText page's first section title (a line
+    over an underline at least as long), a Markdown page's ``title`` or first heading."""
+    if markdown:
+        found = _MD_TITLE.search(text)
+        return (found.group(1) or found.group(2)).strip() if found else None
+    lines = text.split("\n", 300)[:300]
+    for above, line in zip(lines, lines[1:], strict=False):
+        words = above.strip()
+        underlined = _ADORNMENT.match(line) and len(line.rstrip()) >= len(above.rstrip())
+        if words and underlined and not _ADORNMENT.match(words):
+            return re.sub(r"[`*]|\\(?=.)", "", words).strip() or None
+    return None
 
 
 def lines_picked(text: str, options: dict[str, str]) -> str | None:

@@ -162,3 +162,30 @@ def test_the_build_finds_what_a_page_includes_without_converting_it() -> None:
         (6, "docs/x.py"),
         (8, None),  # docutils' own substitution set
     ]
+
+
+def test_a_doc_link_shows_the_pages_title_as_sphinx_does(tmp_path: Path) -> None:
+    """``:doc:`installation``` shows "Installation", the page's title, on the site; the
+    package showed the name written ("installation", "/cli"). A page's new title builds
+    the pages showing it again."""
+    files = _site()
+    files["docs/quickstart.rst"] = (
+        "Quickstart\n==========\n\nFollow :doc:`installation` first, then read "
+        ":doc:`the changelog <changes>` and :doc:`/guide/cli`.\n"
+    )
+    files["docs/guide/cli.rst"] = (
+        "=======================\nCommand Line Interface\n=======================\n\nRun it.\n"
+    )
+    files["docs/index.rst"] += "   quickstart\n   guide/cli\n"
+    source = write_sources(tmp_path / "src", files)
+    build(source, tmp_path / "kb", now=NOW)
+    page = _page(tmp_path / "kb", "quickstart.md")
+    assert "Follow [Installation](installation.md) first" in page
+    assert "[the changelog](changes.md)" in page  # titled: its own words
+    assert "[Command Line Interface](guide/cli.md)" in page
+    (source / "docs/installation.rst").write_text(
+        INSTALL.replace("Installation\n============", "Installing Demo\n==============="), "utf-8"
+    )
+    again = build(source, tmp_path / "kb", now=NOW)
+    assert "quickstart.md" in [Path(p).name for p in again.updated]
+    assert "Follow [Installing Demo](installation.md)" in _page(tmp_path / "kb", "quickstart.md")
