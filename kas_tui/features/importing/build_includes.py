@@ -10,6 +10,7 @@ referenced page's new title builds the page again.
 from __future__ import annotations
 
 import posixpath
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,7 +24,7 @@ from kas_tui.features.importing.includes import IncludeProblem, expand_includes,
 from kas_tui.features.importing.mdbook_includes import expand_mdbook_includes
 from kas_tui.features.importing.mdx_components import expand_components, path_aliases
 from kas_tui.features.importing.myst_pages import myst_index
-from kas_tui.features.importing.myst_refs import References, Unresolved
+from kas_tui.features.importing.myst_refs import References, Unresolved, roles_as_text
 from kas_tui.features.importing.openapi_pages import OpenApiPages, config_specs
 from kas_tui.features.importing.toc_mintlify import mintlify_data
 from kas_tui.features.importing.toc_sphinx import toctree_lists
@@ -138,20 +139,26 @@ class IncludesMixin(PrepareMixin):
         if references is not None and doc.converted.kind in LINKED_KINDS:
             text, unresolved = references.resolve(text, doc.source)
             problems += unresolved
+            if doc.source.lower().endswith(".rst"):  # none left as MyST's role syntax
+                text = roles_as_text(text)
         return text, problems
 
     # -- MyST cross-references ---------------------------------------------------------
 
     def _myst_references(self) -> References | None:
-        """What the MyST pages of a Sphinx site or a Jupyter Book define, read from the
-        sources once (``None`` for another site)."""
-        if self.toc is None or self.toc.kind not in MYST_SITES:
-            return None
-        found = self.__dict__.get("_myst_refs")
-        if found is None:
-            pages = [p for p in self.docs if p.lower().endswith(MYST_PAGES)]
+        """What the MyST pages of a Sphinx site or a Jupyter Book define (the
+        reStructuredText pages of any source), read from the sources once (``None`` for
+        another site)."""
+        if "_myst_refs" in self.__dict__:
+            return self.__dict__["_myst_refs"]
+        sphinx = self.toc is not None and self.toc.kind in MYST_SITES
+        rst = not sphinx and any(p.lower().endswith(".rst") for p in self.docs)
+        found = self._myst_refs = None
+        if sphinx or rst:  # reStructuredText pages' :ref: roles are resolved as MyST's
+            pages = [p for p in self.docs if p.lower().endswith(MYST_PAGES if sphinx else ".rst")]
             index = myst_index(pages, self._read_source)
-            found = self._myst_refs = References(index, self.source_files, self.toc.docs_dir)
+            base = self.toc.docs_dir if self.toc is not None else ""
+            found = self._myst_refs = References(index, self.source_files, base)
         return found
 
     def _note_unresolved(self) -> None:
@@ -160,15 +167,22 @@ class IncludesMixin(PrepareMixin):
         if not found:
             return
         page, first = found[0]
+        rst = page.lower().endswith(".rst")
+        written = first.target
+        if rst:  # as the page writes it, not as the build read it
+            written = re.sub(r"^\{(\w+)\}`", r":\1:`", written)
         source = self._read_source(page) or ""  # its line in the source, as written there
-        at = source.find(first.target)
+        at = source.find(written)
         line = source.count("\n", 0, at) + 1 if at >= 0 else first.line
-        more = f" and {len(found) - 1:,} more MyST cross-references" if len(found) > 1 else ""
+        kind = "cross-references" if rst else "MyST cross-references"
+        more = f" and {len(found) - 1:,} more {kind}" if len(found) > 1 else ""
+        label = "a .. _label: line" if rst else "a (label)= line"
         self.result.notes.append(
-            f"{page}:{line}: {first.target}{more} name{'' if more else 's'} no label, page "
+            f"{page}:{line}: {written}{more} name{'' if more else 's'} no label, page "
             "or term of the "
-            "source (Sphinx's genindex, an API object autodoc documents): shown as their "
-            "text; a (label)= line before the heading they mean defines one"
+            "source (Sphinx's genindex, an API object autodoc documents, another project's "
+            f"docs through intersphinx): shown as their text; {label} before the heading "
+            "they mean defines one"
         )
 
     def _openapi_pages(self) -> OpenApiPages | None:

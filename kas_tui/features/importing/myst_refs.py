@@ -111,6 +111,27 @@ def role_text(name: str, content: str) -> str:
     return f"{ticks}{pad}{words}{pad}{ticks}"
 
 
+#: A fenced code block's opening or closing line.
+_FENCE_LINE = re.compile(r"^\s*(```|~~~)")
+
+
+def roles_as_text(text: str) -> str:
+    """``text`` with the roles left in it outside fenced code shown as their words
+    (:func:`role_text`): a reStructuredText page's cross-references the build wrote as
+    MyST roles (:mod:`.rst`) where no link could be made of them (in a definition's
+    indented paragraphs, which Markdown reads as code)."""
+    if "}`" not in text:
+        return text
+    out, fenced = [], False
+    for line in text.split("\n"):
+        if _FENCE_LINE.match(line):
+            fenced = not fenced
+        elif not fenced and "}`" in line:
+            line = ROLE_CALL.sub(lambda m: role_text(m.group(1), m.group(3)), line)
+        out.append(line)
+    return "\n".join(out)
+
+
 def _escaped(words: str) -> str:
     return re.sub(r"([\[\]\\*_`<])", r"\\\1", words)
 
@@ -147,6 +168,8 @@ class References:
         target it names moves or is titled anew."""
         if page.lower().endswith(".ipynb"):
             text = notebook_markdown(text)
+        if page.lower().endswith(".rst"):  # :ref:`x`, as the build reads it: {ref}`x`
+            text = _RST_ROLE.sub(r"{\1}`", text)
         if not _worth_reading(text):
             return ""
         self.page = page
@@ -356,6 +379,10 @@ class References:
             return anchor
         folder = posixpath.dirname(self.page) or "."
         return posixpath.relpath(target.page, folder) + anchor
+
+
+#: A reStructuredText cross-reference role the build resolves (:mod:`.rst`).
+_RST_ROLE = re.compile(r"(?<![\w`]):(ref|numref|any|term):`")
 
 
 def _worth_reading(text: str) -> bool:

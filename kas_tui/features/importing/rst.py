@@ -59,9 +59,18 @@ def _generic_role(
             source, _line = inliner.reporter.get_source_and_line(lineno)
             label = reader.doc_title(target.strip(), str(source)) or label
         return [nodes.reference(rawtext, shown(label), refuri=f"{target.strip()}.rst")], []
+    if role in _RESOLVED and isinstance(
+        getattr(inliner.document.settings, "kas_includes", None), IncludeReader
+    ):  # in a build: written as MyST's role, which the build resolves to the target's
+        # link and title as it does a MyST page's (:mod:`.myst_refs`)
+        return [nodes.Text(f"{{{role}}}"), nodes.literal(rawtext, text)], []
     if role in XREF_ROLES or role in WORD_ROLES:  # as a MyST page's (:mod:`.myst_refs`)
         return [nodes.Text(shown(label))], []
     return [nodes.literal(rawtext, shown(label))], []
+
+
+#: Cross-references a build resolves through the source's labels, terms and pages.
+_RESOLVED = frozenset({"ref", "numref", "any", "term"})
 
 
 class _AnyOptions(dict):

@@ -242,8 +242,8 @@ def test_a_sphinx_myst_sites_references_lead_to_their_pages(tmp_path: Path) -> N
     notes = [n for n in result.notes if "MyST cross-references" in n]
     assert notes == [
         "docs/source/index.md:27: {ref}`genindex` and 2 more MyST cross-references name no label, "
-        "page or term of the source (Sphinx's genindex, an API object autodoc documents): "
-        "shown as their text; a (label)= line before the heading they mean defines one"
+        "page or term of the source (Sphinx's genindex, an API object autodoc documents, "
+        "another project's docs through intersphinx): shown as their text; a (label)= line before the heading they mean defines one"
     ]
 
 

@@ -189,3 +189,33 @@ def test_a_doc_link_shows_the_pages_title_as_sphinx_does(tmp_path: Path) -> None
     again = build(source, tmp_path / "kb", now=NOW)
     assert "quickstart.md" in [Path(p).name for p in again.updated]
     assert "Follow [Installing Demo](installation.md)" in _page(tmp_path / "kb", "quickstart.md")
+
+
+def test_ref_roles_are_links_titled_as_the_site_shows_them(tmp_path: Path) -> None:
+    """scrapy's pages cross-reference each other's sections with ``:ref:`` (1,139
+    references): each was its label's words ("See topics-scheduler for"), no link;
+    the site shows a link titled by the section ("See Scheduler for")."""
+    files = _site()
+    files["docs/index.rst"] += "   scheduler\n   settings\n"
+    files["docs/scheduler.rst"] = (
+        ".. _topics-scheduler:\n\nScheduler\n=========\n\nThe scheduler orders requests.\n\n"
+        ".. _scheduler-priority:\n\nPriority queues\n---------------\n\nHigher first.\n"
+    )
+    files["docs/settings.rst"] = (
+        "Settings\n========\n\nSee :ref:`topics-scheduler` for the class and "
+        ":ref:`the queues <scheduler-priority>` for order; :ref:`tox:parallel_mode` is "
+        "another project's.\n\nSCHEDULER\n    The class. See :ref:`topics-scheduler`.\n"
+    )
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW)
+    page = _page(tmp_path / "kb", "settings.md")
+    assert "See [Scheduler](scheduler.md) for the class" in page
+    assert "[the queues](scheduler.md#priority-queues) for order" in page
+    assert "tox:parallel_mode is" in page  # no target here: its words
+    assert "{ref}" not in page and ":ref:" not in page  # in a definition too
+    said = [n for n in result.notes if "names no label" in n]
+    assert said == [
+        "docs/settings.rst:4: :ref:`tox:parallel_mode` names no label, page or term of the "
+        "source (Sphinx's genindex, an API object autodoc documents, another project's docs "
+        "through intersphinx): shown as their text; a .. _label: line before the heading "
+        "they mean defines one"
+    ]
