@@ -34,3 +34,25 @@ def without_module_code(markdown: str) -> str:
         return re.sub(r"\n{3,}", "\n\n", _COMMENT.sub("", _MODULE.sub("", prose)))
 
     return outside_fences(markdown, cleaned).lstrip("\n")
+
+
+#: A ``<script>`` or ``<style>`` block opening a line (a VitePress page's ``<script
+#: setup>``): code the site runs or styles with, never text it shows.
+_SCRIPT_BLOCK = re.compile(r"^<(script|style)\b[^>]*>.*?</\1\s*>[ \t]*$", re.I | re.S | re.M)
+
+
+def without_page_code(markdown: str) -> str:
+    """A Markdown page's body without what its site runs and never shows, outside
+    fenced code: top-level module statements (Docusaurus reads every ``.md`` page as
+    MDX: redux's 21 pages and React Native's 83 kept their ``import Tabs from
+    '@theme/Tabs'`` lines) and ``<script>``/``<style>`` blocks (VitePress' ``<script
+    setup>``, vite's 9 pages)."""
+    if "import" not in markdown and "export" not in markdown and "<s" not in markdown.lower():
+        return markdown
+
+    def cleaned(prose: str) -> str:
+        out = _SCRIPT_BLOCK.sub("", _MODULE.sub("", prose))
+        return prose if out == prose else re.sub(r"\n{3,}", "\n\n", out)
+
+    shown = outside_fences(markdown, cleaned)
+    return markdown if shown == markdown else shown.lstrip("\n")

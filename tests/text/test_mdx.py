@@ -40,3 +40,24 @@ def test_module_lines_and_comments_go_and_the_first_paragraph_is_the_pages() -> 
 def test_a_page_with_no_module_code_is_unchanged() -> None:
     page = "# Title\n\nSome text.\n\n```\nimport a from 'b'\n```\n"
     assert without_module_code(page) == page
+
+
+def test_a_markdown_page_loses_what_its_site_runs_and_keeps_its_code_examples() -> None:
+    """Docusaurus reads every ``.md`` page as MDX: redux's Getting Started opened with
+    ``import LiteYouTubeEmbed from 'react-lite-youtube-embed';`` in the package, and
+    vite's release page with its ``<script setup>`` block."""
+    from kas_tui.text.mdx import without_page_code
+
+    page = (
+        "\nimport LiteYouTubeEmbed from 'react-lite-youtube-embed';\n"
+        "import 'react-lite-youtube-embed/dist/LiteYouTubeEmbed.css'\n\n"
+        "Redux is a JS library.\n\n"
+        "<script setup>\nimport { data } from './releases.data'\nconst x = 1\n</script>\n\n"
+        "```js\nimport { createSlice } from '@reduxjs/toolkit'\n```\n\n\n\nThe end.\n"
+    )
+    assert without_page_code(page) == (
+        "Redux is a JS library.\n\n"
+        "```js\nimport { createSlice } from '@reduxjs/toolkit'\n```\n\n\n\nThe end.\n"
+    )
+    plain = "\nA page.\n\n\n\nWith blank lines, <script> named in prose, and import 'x' in words.\n"
+    assert without_page_code(plain) == plain  # nothing removed: not a byte changed

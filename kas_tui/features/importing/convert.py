@@ -50,7 +50,7 @@ from kas_tui.features.importing.convert_model import (
 from kas_tui.features.importing.front_matter import toml_front_matter
 from kas_tui.features.importing.home_page import home_body
 from kas_tui.features.importing.hugo_shortcodes import PARAM
-from kas_tui.text.mdx import without_module_code
+from kas_tui.text.mdx import without_module_code, without_page_code
 from kas_tui.text.wording import size_text
 
 
@@ -213,13 +213,13 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
     mdx = path.suffix.lower() == ".mdx"  # its import lines and {/* */} are not shown
     if parsed is None:  # no YAML frontmatter: Hugo's TOML (+++), else none
         front, start = toml_front_matter(text) or (None, 0)
-        body = without_module_code(text[start:]) if mdx else text[start:]
+        body = (without_module_code if mdx else without_page_code)(text[start:])
         line = above + text.count("\n", 0, start) + 1
         return Converted(
             path, body, "markdown", "", 0, 0.0, frontmatter=front, encoding=encoding, body_line=line
         )
     yaml_text = text[parsed.block.yaml_start : parsed.block.yaml_end]
-    body = without_module_code(text[parsed.block.end :]) if mdx else text[parsed.block.end :]
+    body = (without_module_code if mdx else without_page_code)(text[parsed.block.end :])
     if isinstance(parsed.data, dict):  # a home page the theme draws from its hero alone
         body = home_body(parsed.data, body) or body
     front = {"frontmatter": parsed.data, "frontmatter_text": yaml_text}
