@@ -108,7 +108,8 @@ class NamesMixin:
                 (n for n in names if n.lower() not in _GENERIC_FOLDERS and not is_language_tag(n)),
                 "",
             )
-            site = site_title(self._read_source, files)
+            near = self.toc.file if self.toc is not None else ""
+            site = site_title(self._read_source, files, near)
             cached = self._title_cache = (site, name or self.source.name)
         site, name = cached
         if site:

@@ -63,6 +63,11 @@ class SkillMixin:
             source=self.source.name,
             failed=[f"{self._rel(e.source)}: {e.reason}" for e in self.result.failed],
             topics=summary.topics([v[0] for v in view.values()], limit=6),
-            summary=site_description(self._read_source, sorted(self.source_files)) or "",
+            summary=site_description(
+                self._read_source,
+                sorted(self.source_files),
+                self.toc.file if self.toc is not None else "",
+            )
+            or "",
         )
         return summary.skill_description(facts), summary.skill_body(facts)

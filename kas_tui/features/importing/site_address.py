@@ -39,10 +39,7 @@ def site_address(
     when no config names a real one. ``near``: the file the site's table of contents
     was read from, whose folder's configs are read first (a repository may hold
     another tool's config at its top)."""
-    configs = site_configs(files)
-    home = posixpath.dirname(near)
-    configs.sort(key=lambda rel: posixpath.dirname(rel).removesuffix("/config/_default") != home)
-    for rel in configs:
+    for rel in site_configs(files, near):
         address = _configured(rel, read)
         if address is not None:
             return address, rel

@@ -290,48 +290,60 @@ def _spelling(word: str, forms: Counter[str]) -> str:
     return forms.most_common(1)[0][0]
 
 
-def site_title(read: Callable[[str], str | None], files: Iterable[str]) -> str | None:
+def site_title(
+    read: Callable[[str], str | None], files: Iterable[str], near: str = ""
+) -> str | None:
     """The documentation's own name, from the site's configuration: ``site_name`` of an
     MkDocs yml, ``_appTitle`` of docfx.json's global metadata, ``title`` of a Jekyll
     ``_config.yml`` or a Docusaurus config, ``project`` of a Sphinx ``conf.py``; ``None``
-    when there is none."""
-    return site_about(read, files)[0]
+    when there is none. ``near``: the file the site's TOC was read from (see
+    :func:`site_configs`)."""
+    return site_about(read, files, near)[0]
 
 
-def site_description(read: Callable[[str], str | None], files: Iterable[str]) -> str | None:
+def site_description(
+    read: Callable[[str], str | None], files: Iterable[str], near: str = ""
+) -> str | None:
     """What the documentation says it is about, in one line of its configuration:
     ``site_description`` of an MkDocs yml ("Data validation using Python type hints"),
     a Docusaurus config's ``tagline``, ``description`` of a Jekyll ``_config.yml`` or of
     docfx.json's global metadata; ``None`` when it says nothing."""
-    return site_about(read, files)[1]
+    return site_about(read, files, near)[1]
 
 
 def site_about(
-    read: Callable[[str], str | None], files: Iterable[str]
+    read: Callable[[str], str | None], files: Iterable[str], near: str = ""
 ) -> tuple[str | None, str | None]:
     """(name, description) from the first site configuration that gives either (see
     :func:`site_title`, :func:`site_description`); configs are read, never run."""
-    for rel in site_configs(files):
+    for rel in site_configs(files, near):
         found = _config_about(rel.rsplit("/", 1)[-1].lower(), rel, read)
         if found is not None and any(found):
             return found
     return None, None
 
 
-def site_configs(files: Iterable[str]) -> list[str]:
+def site_configs(files: Iterable[str], near: str = "") -> list[str]:
     """The files where a site's configuration may be, in the order they are read: at
     the source's top, one folder down (a site kept in ``website/``), Hugo's
     ``config/_default/``, VitePress' ``.vitepress/``, VuePress' ``.vuepress/``, Sphinx's
-    ``docs/source/conf.py``, a Next.js app's root layout."""
+    ``docs/source/conf.py``, a Next.js app's root layout. ``near``: the file the site's
+    table of contents was read from: it and the files beside it first, at any depth
+    (pytest's ``doc/en/conf.py``; a repository may hold another tool's config at its
+    top)."""
     files = list(files)
-    names = sorted(f for f in files if "/" not in f)
+    home = posixpath.dirname(near)
+    beside = sorted(f for f in files if near and posixpath.dirname(f) == home)
+    names = [near] if near in files else []
+    names += [f for f in beside if f != near]
+    names += sorted(f for f in files if "/" not in f)
     names += sorted(f for f in files if f.count("/") == 1)  # a site kept in website/
     names += sorted(f for f in files if f.startswith("config/_default/"))  # Hugo's
     names += sorted(f for f in files if is_vitepress_config(f) and f.count("/") <= 2)
     names += sorted(f for f in files if is_vuepress_config(f) and f.count("/") <= 2)
     names += sorted(f for f in files if f.endswith("/source/conf.py") and f.count("/") == 2)
     names += sorted(f for f in files if f in _NEXT_LAYOUTS and f.count("/") == 2)  # src/app/
-    return names
+    return list(dict.fromkeys(names))
 
 
 #: A Next.js app's root layout, whose ``metadata`` names the site.

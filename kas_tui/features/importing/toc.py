@@ -228,8 +228,11 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
                 f.count("/") == base + depth
                 or (not depth and f.startswith(f"{wrapper}config/_default/"))  # Hugo's
                 or (f.count("/") == base + depth + 1 and _vue_config(f))
-                # Sphinx's docs/source/conf.py (sphinx-quickstart's separate source dir)
-                or (depth and f.count("/") == base + 2 and f.endswith("/source/conf.py"))
+                # Sphinx's docs/source/conf.py (sphinx-quickstart's separate source dir),
+                # or one language's (pytest's doc/en/conf.py)
+                or (depth and f.count("/") == base + 2 and _sphinx_below_docs(f[len(wrapper) :]))
+                # a Hugo site in a folder of its own (google/docsy's docsy.dev/config/_default/)
+                or (depth and f.count("/") == base + 3 and f.split("/")[-3:-1] == _HUGO_DEFAULT)
                 # an mdBook's src/SUMMARY.md beside its book.toml (guide/ when kept in a
                 # folder: guide/src/SUMMARY.md beside guide/book.toml)
                 or (f.count("/") == base + depth + 1 and _book_summary(f, files))
@@ -261,6 +264,19 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
     problems: list[str] = []  # a Docusaurus docs folder without its site: its categories
     roots = category_roots(files, read, problems, TocNode)
     return Toc("", "docusaurus", roots, problems) if roots else None
+
+
+#: A Hugo site's config folder for every environment.
+_HUGO_DEFAULT = ["config", "_default"]
+#: Folders a repository keeps its docs in.
+_DOCS_FOLDERS = frozenset({"doc", "docs", "documentation"})
+
+
+def _sphinx_below_docs(path: str) -> bool:
+    """Whether ``path`` (below the wrapping folders) is a Sphinx ``conf.py`` one folder
+    inside a docs folder: ``docs/source/conf.py``, ``doc/en/conf.py``."""
+    parts = path.split("/")
+    return parts[-1] == "conf.py" and (parts[1] == "source" or parts[0].lower() in _DOCS_FOLDERS)
 
 
 def _other_docs(sidebars: str, read: Read, files: Collection[str]) -> list[DocsInstance]:

@@ -210,3 +210,26 @@ def test_a_site_named_only_in_its_default_language_is_named_so() -> None:
         "gRPC",
         "A high-performance, open source universal RPC framework",
     )
+
+
+def test_a_hugo_site_in_a_folder_of_its_own_is_found(tmp_path: Path) -> None:
+    """google/docsy keeps its own site in ``docsy.dev/`` (``config/_default/hugo.yaml``)
+    beside the theme: the whole repository was built, its 96 Go templates documents and
+    the package titled by the repository's folder."""
+    files = {
+        "layouts/partials/navbar.html": '<nav>{{ partial "search-input.html" . }}</nav>\n',
+        "package.json": "{}",
+        "docsy.dev/config/_default/hugo.yaml": "baseURL: https://www.docsy.dev\ntitle: Docsy\n",
+        "docsy.dev/config/_default/params.yaml": "description: Docsy does docs\n",
+        "docsy.dev/content/en/_index.md": page("Docsy"),
+        "docsy.dev/content/en/docs/_index.md": page("Documentation", 10),
+        "docsy.dev/content/en/docs/get-started.md": page("Get started", 1),
+    }
+    source = write_sources(tmp_path / "src", files)
+    toc = find_toc(source_files(source), lambda r: (source / r).read_text("utf-8"))
+    assert toc is not None and toc.kind == "hugo" and toc.docs_dir == "docsy.dev/content/en"
+    build(source, tmp_path / "kb", now=NOW)
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    assert not any("navbar" in p for p in pkg.documents)
+    assert (tmp_path / "kb" / "index.md").read_text("utf-8").splitlines()[3] == "# Docsy"

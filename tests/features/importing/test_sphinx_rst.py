@@ -212,3 +212,21 @@ def test_the_theme_templates_conf_py_names_are_no_pages(tmp_path: Path) -> None:
     assert not any("sidebar" in p or "layout" in p for p in pkg.documents), pkg.documents
     broken = [f.message for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
     assert broken == []
+
+
+def test_a_sphinx_project_one_folder_inside_the_docs_folder_is_found(tmp_path: Path) -> None:
+    """pytest keeps its docs in ``doc/en/`` (``conf.py`` there): the whole repository
+    was built (52 changelog fragments, test files, ``codecov.yml``), titled "Pytest
+    dev+pytest", its root one "Doc" bundle instead of the toctrees' sections."""
+    files = {
+        "changelog/10128.bugfix.rst": "Fixed a crash.\n",
+        "testing/test_x.py": "def test_x():\n    assert True\n",
+        "doc/en/conf.py": 'project = "pytest"\n',
+        "doc/en/index.rst": "pytest\n======\n\n.. toctree::\n\n   getting-started\n",
+        "doc/en/getting-started.rst": "Get Started\n===========\n\nInstall pytest with pip.\n",
+    }
+    build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW)
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    assert sorted(pkg.documents) == ["getting-started.md", "index-page.md"]
+    assert (tmp_path / "kb" / "index.md").read_text("utf-8").splitlines()[3] == "# pytest"
