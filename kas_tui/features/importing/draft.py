@@ -238,7 +238,10 @@ def draft_document(
         named = title != clean_file_title(converted.source.stem)
         if not named or not has_own_title(converted, parsed):
             title = title_hint  # the page has no title of its own: the site's TOC names it
-    if _SLUG_TITLE.fullmatch(title):  # a URL slug in the title's place: the page's heading
+    own_h1 = any(b.kind == "heading" and b.level == 1 for b in parsed[:30])
+    if _SLUG_TITLE.fullmatch(title) and (not given_title or own_h1):
+        # a URL slug in the title's place: the page's own heading, never a section's (a
+        # babel plugin's page is titled by its package name, then opens with "## Example")
         drafted_title = draft_title(converted, parsed)
         if drafted_title != clean_file_title(converted.source.stem):
             title = drafted_title

@@ -455,3 +455,26 @@ def test_a_landing_page_of_links_says_where_it_leads() -> None:
         "docs",
     ).description
     assert said == "Overview linking to Features, Installation and Solving problems.", said
+
+
+def test_a_title_written_as_a_package_name_stays_when_the_page_has_no_heading_of_its_own(
+    tmp_path: Path,
+) -> None:
+    """babel's plugin pages are titled by their package (``title:
+    babel-plugin-minify-flip-comparisons``) and open with "## Example": taken for a slug,
+    the title became "Example" on 17 pages; a slug above a page's own H1 still gives way
+    to the H1 (Textual's ``title: "version-060"``)."""
+    files = {
+        "plugin-minify-flip-comparisons.md": "---\ntitle: babel-plugin-minify-flip-comparisons"
+        "\n---\n\n## Example\n\n**In**\n\n```js\nconst foo = a === 1;\n```\n",
+        "release.md": '---\ntitle: "version-060"\n---\n\n# Babel 6.0 ships\n\nIt lands.\n',
+    }
+    build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW)
+
+    def title(name: str) -> str:
+        parsed = fm.parse((tmp_path / "kb" / name).read_text("utf-8"))
+        assert parsed is not None
+        return parsed.data["title"]
+
+    assert title("plugin-minify-flip-comparisons.md") == "babel-plugin-minify-flip-comparisons"
+    assert title("release.md") == "Babel 6.0 ships"
