@@ -275,6 +275,12 @@ class SiteLinksMixin:
         path = unquote(target.partition("#")[0].partition("?")[0])
         joined = posixpath.normpath(posixpath.join(page, path))
         found = None if joined.startswith("..") else self._served_page(joined)
+        if found is None and self.toc.kind == "hugo" and page == stem:
+            # Hugo's link render hook (on by default for a multilingual site) finds the
+            # page from the page's folder, as .GetPage does: ../2022/hello/ of
+            # blog/2023/x.md is blog/2022/hello.md
+            joined = posixpath.normpath(posixpath.join(posixpath.dirname(stem), path))
+            found = None if joined.startswith("..") else self._served_page(joined)
         if found is None and self.toc.kind in _BARE and posixpath.basename(stem) == "index":
             # an index page's link written against its folder, as a folder's files are
             joined = posixpath.normpath(posixpath.join(posixpath.dirname(stem), path))

@@ -233,3 +233,23 @@ def test_a_hugo_site_in_a_folder_of_its_own_is_found(tmp_path: Path) -> None:
     pkg.load()
     assert not any("navbar" in p for p in pkg.documents)
     assert (tmp_path / "kb" / "index.md").read_text("utf-8").splitlines()[3] == "# Docsy"
+
+
+def test_a_link_relative_to_the_pages_folder_finds_the_page_as_hugo_does(tmp_path: Path) -> None:
+    """Hugo's link render hook (on by default for a multilingual site) finds a linked
+    page from the page's folder, as ``.GetPage`` does: docsy.dev's ``[sc]:
+    ../2022/hello/`` in ``blog/2023/priorities.md`` is ``blog/2022/hello.md``; read from
+    the page's URL instead (``/blog/2023/priorities/``), 28 of its links were broken."""
+    files = otel_like()
+    files["content/en/blog/_index.md"] = page("Blog", 30)
+    files["content/en/blog/2022/hello.md"] = page("Hello", body="The first post.")
+    files["content/en/blog/2023/priorities.md"] = page(
+        "Priorities",
+        body="As [said before][sc], and [the context](../../docs/concepts/context/)."
+        "\n\n[sc]: ../2022/hello/\n",
+    )
+    build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW)
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    broken = [f.message for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+    assert not any("hello" in b or "context" in b for b in broken), broken
