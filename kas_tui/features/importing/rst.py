@@ -24,7 +24,7 @@ from docutils.parsers.rst import Directive, directives, roles
 from docutils.parsers.rst.directives.body import CodeBlock
 
 from kas_tui.features.importing.myst_refs import WORD_ROLES, XREF_ROLES, shown
-from kas_tui.features.importing.rst_includes import IncludeReader, lines_picked
+from kas_tui.features.importing.rst_includes import PART_OPTIONS, IncludeReader, lines_picked
 from kas_tui.features.importing.toc_sphinx import TITLED
 
 #: Settings for every page: no messages in the output or on stderr, no file read.
@@ -130,7 +130,8 @@ class _GenericDirective(Directive):
         )  # the file the directive is in, an included one's own, and its line there
         if not isinstance(reader, IncludeReader):
             return [nodes.paragraph("", f"Includes {argument}.")]
-        found = reader.text(argument, str(current))
+        part = any(key in self.options for key in PART_OPTIONS)
+        found = reader.text(argument, str(current), part)
         text = lines_picked(found[0], dict(self.options)) if isinstance(found, tuple) else None
         if text is None:
             why = (

@@ -170,9 +170,11 @@ class IncludeReader:
             return page_title(text.replace("\r\n", "\n"), markdown=ext == ".md")
         return None
 
-    def text(self, argument: str, current: str) -> tuple[str, str] | str:
+    def text(self, argument: str, current: str, part: bool = False) -> tuple[str, str] | str:
         """(text, absolute path) of the file ``argument`` names in the file
-        ``current`` (absolute), or why it is not read."""
+        ``current`` (absolute), or why it is not read. ``part``: the directive picks a
+        part of it (``:start-after:``...), so a file may show a part of itself (scrapy's
+        settings page lists its own settings again), as deep as :data:`MAX_DEPTH`."""
         here = self.relative(current)
         if here is None:
             return "its page is outside the source"
@@ -191,7 +193,7 @@ class IncludeReader:
         while at in self.parents and len(chain) <= MAX_DEPTH:
             at = self.parents[at]
             chain.append(at)
-        if target in chain:
+        if target in chain and not part:
             return "it includes itself (a loop)"
         if len(chain) > MAX_DEPTH:
             return f"includes are nested more than {MAX_DEPTH} deep"
@@ -235,6 +237,18 @@ def page_title(text: str, markdown: bool = False) -> str | None:
         if words and underlined and not _ADORNMENT.match(words):
             return re.sub(r"[`*]|\\(?=.)", "", words).strip() or None
     return None
+
+
+#: The options that pick a part of an included file.
+PART_OPTIONS = (
+    "start-line",
+    "end-line",
+    "lines",
+    "start-after",
+    "start-at",
+    "end-before",
+    "end-at",
+)
 
 
 def lines_picked(text: str, options: dict[str, str]) -> str | None:

@@ -219,3 +219,19 @@ def test_ref_roles_are_links_titled_as_the_site_shows_them(tmp_path: Path) -> No
         "through intersphinx): shown as their text; a .. _label: line before the heading "
         "they mean defines one"
     ]
+
+
+def test_a_page_may_show_a_part_of_itself(tmp_path: Path) -> None:
+    """scrapy's settings page shows a part of itself again (``.. include:: settings.rst``
+    with ``:start-after:`` and ``:end-before:``): refused as a loop, the part was lost."""
+    page = tmp_path / "settings.rst"
+    page.write_text(
+        "Settings\n========\n\n.. queue-common-starts\n\nQueues are kept in memory.\n\n"
+        ".. queue-common-ends\n\nOther queue\n-----------\n\n"
+        ".. include:: settings.rst\n    :start-after: queue-common-starts\n"
+        "    :end-before: queue-common-ends\n",
+        "utf-8",
+    )
+    converted = convert_here(page, Limits(include_root=str(tmp_path)))
+    assert converted.markdown.count("Queues are kept in memory.") == 2
+    assert converted.notes == []
