@@ -143,10 +143,9 @@ class IncludeReader:
         )
         self.problems.append(f"{where}: {directive} is not shown: {why}")
 
-    def doc_title(self, docname: str, current: str) -> str | None:
-        """The title of the page a ``:doc:`` role names from the file ``current``
-        (absolute): what Sphinx shows as the link's words; ``None`` when it is not a
-        readable page of the source."""
+    def _named(self, written: str, current: str) -> tuple[str, str] | None:
+        """(the file ``current``, the file ``written`` in it names), source-relative:
+        ``None`` when either is outside the source (see :func:`target_of`)."""
         here = self.relative(current)
         if here is None:
             return None
@@ -155,9 +154,17 @@ class IncludeReader:
             srcdir = self._srcdirs[here] = srcdir_of(
                 here, lambda rel: os.path.isfile(os.path.join(self.root, rel))
             )
-        target = target_of(docname, here, srcdir)
-        if target is None:
+        target = target_of(written, here, srcdir)
+        return None if target is None else (here, target)
+
+    def doc_title(self, docname: str, current: str) -> str | None:
+        """The title of the page a ``:doc:`` role names from the file ``current``
+        (absolute): what Sphinx shows as the link's words; ``None`` when it is not a
+        readable page of the source."""
+        found = self._named(docname, current)
+        if found is None:
             return None
+        target = found[1]
         for ext in (".rst", ".md"):
             path = os.path.join(self.root, *(target + ext).split("/"))
             if self.relative(path) is None or not os.path.isfile(path):
@@ -175,17 +182,10 @@ class IncludeReader:
         ``current`` (absolute), or why it is not read. ``part``: the directive picks a
         part of it (``:start-after:``...), so a file may show a part of itself (scrapy's
         settings page lists its own settings again), as deep as :data:`MAX_DEPTH`."""
-        here = self.relative(current)
-        if here is None:
-            return "its page is outside the source"
-        srcdir = self._srcdirs.get(here)
-        if srcdir is None:
-            srcdir = self._srcdirs[here] = srcdir_of(
-                here, lambda rel: os.path.isfile(os.path.join(self.root, rel))
-            )
-        target = target_of(argument, here, srcdir)
-        if target is None:
+        found = self._named(argument, current)
+        if found is None:
             return "it names no file of the source"
+        here, target = found
         path = os.path.join(self.root, *target.split("/"))
         if self.relative(path) is None:
             return "it leads out of the source"
