@@ -83,6 +83,29 @@ _LINK_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[([^\]\n]+)\]\([^)\n]+\
 _LANDING_LINKS = 3
 
 
+#: A section named by a release: "Version 3.2.0", "v2.1", "1.4.0 (2024-03-01)", "Release 7".
+_RELEASE = re.compile(
+    r"^(?:version|release|v)?\s*\d+(?:\.\d+)+\b|^(?:version|release)\s+\d+\b", re.I
+)
+#: Sections, and the share of them named by a release, that make a page release notes.
+_RELEASES_MIN, _RELEASES_SHARE = 3, 0.6
+
+
+def changelog_sentence(parsed: list[prose.Block]) -> str | None:
+    """What release notes hold, when most of a page's sections are named by a release
+    (pallets/flask's changelog was described by one change of its newest release,
+    "RequestContext is now a deprecated alias."): the releases it opens with, as the
+    page lists them; ``None`` for any other page."""
+    sections = [b.text for b in parsed if b.kind == "heading" and b.level >= 2]
+    releases = [t for t in sections if _RELEASE.match(t.strip())]
+    if len(releases) < _RELEASES_MIN or len(releases) < _RELEASES_SHARE * len(sections):
+        return None
+    if len(releases) == _RELEASES_MIN:
+        return f"Release notes: {_join(releases, _RELEASES_MIN)}"
+    # the first three as the page lists them (its sections are read so far: no count)
+    return f"Release notes: {', '.join(releases[:_RELEASES_MIN])} and other releases"
+
+
 def opening_sentence(converted: Converted) -> str:
     """What a document with neither a sentence nor a shape to tell holds: its opening."""
     label = KIND_LABELS.get(converted.kind, "Document")

@@ -18,6 +18,7 @@ from typing import Any
 from kas_tui.features.importing.convert import Converted
 from kas_tui.features.importing.doc_shape import (
     GENERATED_REFERENCE,
+    changelog_sentence,
     opening_sentence,
     shape_sentence,
 )
@@ -229,6 +230,9 @@ def draft_description(
     asked = questions_sentence(parsed, MAX_DESCRIPTION, common_headings)
     if asked:  # a FAQ: its questions say what it answers
         return asked
+    releases = changelog_sentence(parsed)
+    if releases:  # release notes: which releases, not one change of the newest
+        return _finish(releases)
     others = siblings if isinstance(siblings, AlikeSet) else AlikeSet(siblings)
     first = ""
     shared = shared or {}

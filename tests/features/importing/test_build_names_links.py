@@ -478,3 +478,25 @@ def test_a_title_written_as_a_package_name_stays_when_the_page_has_no_heading_of
 
     assert title("plugin-minify-flip-comparisons.md") == "babel-plugin-minify-flip-comparisons"
     assert title("release.md") == "Babel 6.0 ships"
+
+
+def test_release_notes_are_described_by_their_releases() -> None:
+    """pallets/flask's changelog (its CHANGES.rst, included) was described by one change
+    of its newest release: "RequestContext is now a deprecated alias."."""
+    said = drafted(
+        "# Changes\n\n## Version 3.2.0\n\nUnreleased\n\n- Drop support for Python 3.9.\n"
+        "- `RequestContext` has merged with `AppContext`. `RequestContext` is now a "
+        "deprecated alias.\n\n## Version 3.1.2\n\nReleased 2025-08-19\n\n- Fix a crash.\n\n"
+        "## Version 3.1.1\n\n- Fix signing.\n\n## Version 3.1.0\n\n- Drop Python 3.8.\n",
+        "changes.md",
+    ).description
+    assert said == (
+        "Release notes: Version 3.2.0, Version 3.1.2, Version 3.1.1 and other releases."
+    ), said
+    # a page with a version or two among its sections is no changelog
+    other = drafted(
+        "# Upgrading\n\nMove your app to the new context before you upgrade.\n\n"
+        "## Version 3.0\n\nThe context changed.\n\n## Steps\n\nRun it.\n\n## Checks\n\nTest.\n",
+        "upgrading.md",
+    ).description
+    assert not other.startswith("Release notes"), other
