@@ -211,11 +211,12 @@ def to_html(text: str, source: str, includes: IncludeReader | None = None) -> tu
     """(title, HTML body) of the reStructuredText ``text`` (the file ``source``), its
     include directives read by ``includes`` (none read without one)."""
     from docutils.core import publish_parts
+    from docutils.writers import html5_polyglot
 
-    parts = publish_parts(
+    parts = publish_parts(  # a writer, not its name: docutils 0.22 warns on writer_name
         source=text,
         source_path=source,
-        writer_name="html5",
+        writer=html5_polyglot.Writer(),
         settings_overrides={**_SETTINGS, "kas_includes": includes},
     )
     body = _LITERAL.sub(r"<code>\1</code>", parts.get("body", ""))
