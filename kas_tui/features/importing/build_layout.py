@@ -102,6 +102,10 @@ class _Doc:
     raw_spans: list[Span] | None = None  # the links found in raw_body, once
 
 
+#: The image formats a web page shows, in the order Sphinx's HTML builder prefers them.
+_WEB_IMAGES = (".svg", ".png", ".gif", ".jpg", ".jpeg", ".webp")
+
+
 class LayoutMixin(NamesMixin, SiteLinksMixin):
     """Paths, links, indexes and SKILL.md of the builder (its state is the builder's)."""
 
@@ -295,6 +299,8 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
             if here is None:
                 return None  # an anchor, a URL, or a path leaving the sources
             resolved, rooted = here, target.startswith("/")
+            if resolved.endswith(".*"):  # Sphinx's image.*: the format the source has
+                resolved = self._any_format(resolved[:-2], rooted) or resolved
             if resolved not in self.docs and resolved not in self.assets:
                 resolved = self._loose_match(resolved) or resolved
             if resolved not in self.docs and resolved not in self.assets:
@@ -335,6 +341,17 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
             spans = doc.raw_spans
         body = rewrite_links(body, target_for, spans)
         return rewrite_tag_links(body, target_for)  # <Card href="/quickstart">
+
+    def _any_format(self, stem: str, rooted: bool) -> str | None:
+        """The image of the source a Sphinx ``.. image:: diagram.*`` names: ``stem`` in
+        the first format a web page shows (SVG, then PNG...), from the project's folder
+        when written ``/``-rooted."""
+        folder = self.toc.docs_dir if rooted and self.toc is not None else ""
+        for base in dict.fromkeys([posixpath.join(folder, stem) if folder else stem, stem]):
+            for ext in _WEB_IMAGES:
+                if base + ext in self.assets:
+                    return base + ext
+        return None
 
     @staticmethod
     def _write_file(path: Path, text: str) -> None:

@@ -235,3 +235,26 @@ def test_a_page_may_show_a_part_of_itself(tmp_path: Path) -> None:
     converted = convert_here(page, Limits(include_root=str(tmp_path)))
     assert converted.markdown.count("Queues are kept in memory.") == 2
     assert converted.notes == []
+
+
+def test_an_image_of_any_format_is_the_one_the_source_has(tmp_path: Path) -> None:
+    """pytest's fixtures reference shows ``.. image:: /example/fixtures/order.*``: Sphinx
+    picks the format it has (an SVG); the package kept ``order.*``, 10 broken images."""
+    files = _site()
+    files["docs/installation.rst"] = (
+        "Installation\n============\n\n.. image:: /example/order.*\n\n"
+        ".. image:: pics/flow.*\n\nDone.\n"
+    )
+    files["docs/example/order.svg"] = '<svg xmlns="http://www.w3.org/2000/svg"/>\n'
+    files["docs/example/order.pdf"] = b"%PDF-1.4\n"
+    files["docs/pics/flow.png"] = b"\x89PNG\r\n\x1a\n"
+    build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW)
+    from kas_tui.core.package import Package
+    from kas_tui.features.check import check
+
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    broken = [f.message for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+    assert broken == []
+    page = _page(tmp_path / "kb", "installation.md")
+    assert ".*)" not in page and "order.svg" in page and "flow.png" in page
