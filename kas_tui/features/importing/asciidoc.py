@@ -33,6 +33,8 @@ from typing import Protocol
 from kas_tui.features.importing.asciidoc_inline import (
     _PASS_MACRO,
     Inline,
+    list_bullet,
+    list_key,
     plain_text,
     strip_quotes,
     words_of,
@@ -441,7 +443,7 @@ class _Page:
             if item is None:
                 break
             kind, marker, first = item
-            key = _key(kind, marker)
+            key = list_key(kind, marker)
             if key in markers:
                 depth = markers.index(key)
                 del markers[depth + 1 :], indents[depth + 1 :], inside[depth + 1 :]
@@ -464,7 +466,7 @@ class _Page:
                 i += 1
             below = [ln.text.strip() for ln in self.lines[start + 1 : i] if not _comment(ln.text)]
             words = "\n".join([first, *below])
-            bullet = _bullet(kind, marker, counters[depth])
+            bullet = list_bullet(kind, marker, counters[depth])
             if kind == "dl":
                 term, _sep, said = words.partition("\x02")
                 text = f"**{self.text(self.lines[start], term)}**"
@@ -537,24 +539,6 @@ class _Page:
 def _comment(text: str) -> bool:
     """Whether ``text`` is a line comment, which a list reads past."""
     return text.startswith("//") and not text.startswith("////")
-
-
-def _bullet(kind: str, marker: str, n: int) -> str:
-    if kind == "ol":
-        return f"{marker} " if marker[0].isdigit() else f"{n}. "
-    if kind == "co":
-        return f"{n}. " if marker == "." else f"{marker}. "
-    return "- "
-
-
-def _key(kind: str, marker: str) -> str:
-    if kind == "ol" and marker[0].isdigit():
-        return "ol:1."
-    if kind == "ol" and marker[0].isalpha() and marker.endswith("."):
-        return "ol:a."
-    if kind == "ol" and marker.endswith(")"):
-        return "ol:i)"
-    return f"{kind}:{'*' if marker == '-' else marker}" if kind != "co" else "co"
 
 
 def _quoted(text: str) -> str:

@@ -264,3 +264,24 @@ def plain_text(markdown: str) -> str:
     text = re.sub(r"(\*\*|\*|`+)", "", text)
     text = text.replace("\\<", "<").replace("\\[", "[").replace("\\]", "]").replace("\\\n", " ")
     return " ".join(text.split())
+
+
+def list_bullet(kind: str, marker: str, n: int) -> str:
+    """The Markdown marker of the ``n``-th item of an AsciiDoc list of ``kind`` (``ul``,
+    ``ol``, ``co`` for callouts) written with ``marker``."""
+    if kind == "ol":
+        return f"{marker} " if marker[0].isdigit() else f"{n}. "
+    if kind == "co":
+        return f"{n}. " if marker == "." else f"{marker}. "
+    return "- "
+
+
+def list_key(kind: str, marker: str) -> str:
+    """Which list an item belongs to: items of one marker style nest as one list."""
+    if kind == "ol" and marker[0].isdigit():
+        return "ol:1."
+    if kind == "ol" and marker[0].isalpha() and marker.endswith("."):
+        return "ol:a."
+    if kind == "ol" and marker.endswith(")"):
+        return "ol:i)"
+    return f"{kind}:{'*' if marker == '-' else marker}" if kind != "co" else "co"

@@ -40,7 +40,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from kas_tui.core.fileio import open_regular
 from kas_tui.core.okf import log as log_fmt
 from kas_tui.core.store import os_reason
 from kas_tui.features.importing.build_asciidoc import AsciidocMixin
@@ -70,6 +69,7 @@ from kas_tui.features.importing.source_meta import (
     is_partial,
     is_site_config,
     is_source_code,
+    is_template,
     is_toc_file,
     site_config_above,
 )
@@ -94,9 +94,6 @@ ASSET_EXTS = frozenset(
     | {".drawio", ".dio", ".excalidraw"}  # a figure's source, not prose
     | {".jinja", ".jinja2", ".j2", ".njk", ".liquid"}  # a theme's templates
 )
-#: A template's tags (Jinja, Liquid, Nunjucks): an HTML file holding them is a theme's
-#: template (MkDocs' ``overrides/``), never a page.
-_TEMPLATE_TAG = re.compile(rb"\{%-?\s*(?:extends|block|include|if|for|macro|set|import)\b")
 _SITE = re.compile(r"https?://[^/?#\s]+(?:[/?#]\S*)?$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -308,18 +305,6 @@ class _Builder(
             self.result.seconds["check"] = time.perf_counter() - clock
         return self.result
 
-    def _template(self, rel: str) -> bool:
-        """Whether ``rel`` is an HTML file written as a template (``{% extends %}``)."""
-        if not rel.lower().endswith((".html", ".htm")):
-            return False
-        try:
-            fd = open_regular(self.source / rel, listed=True)  # never a pipe's wait
-            with os.fdopen(fd, "rb") as handle:
-                head = handle.read(8192)
-        except OSError:
-            return False  # the conversion says what is wrong with it
-        return _TEMPLATE_TAG.search(head) is not None
-
     def _refuse_if_nothing_converted(self) -> None:
         """A first build in which no file could be converted writes nothing: an empty
         package would only hide the failures behind a SKILL.md and an empty index."""
@@ -349,7 +334,9 @@ class _Builder(
             inner = rel[len(wrapper) :] if wrapper else rel
             asset = Path(rel).suffix.lower() in ASSET_EXTS or is_furniture(inner)
             asset = asset or is_site_config(inner) or is_source_code(rel)
-            asset = asset or in_include_folder(rel) or is_partial(rel) or self._template(rel)
+            asset = (
+                asset or in_include_folder(rel) or is_partial(rel) or is_template(self.source, rel)
+            )
             asset = asset or GITBOOK in rel.split("/")[:-1]  # a GitBook space's uploads
             (assets if asset else documents).append(rel)
         if not documents:

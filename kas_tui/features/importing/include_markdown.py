@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 
 from kas_tui.features.importing.include_syntax import frontmatter_end
-from kas_tui.features.importing.includes import IncludeProblem, rebase_links
+from kas_tui.features.importing.includes import IncludeProblem, not_in_source, rebase_links
 
 Read = Callable[[str], "str | None"]
 #: A directive: its name, the quoted path, and its options, over one line or several.
@@ -52,13 +52,7 @@ def expand_include_markdown(
             where = f" (in {path})" if len(chain) > 1 else ""
             if raw is None or target.startswith(".."):
                 problems.append(
-                    IncludeProblem(
-                        line,
-                        written,
-                        f"{{% {match.group('name')} %}} names {written}, which is not a file of "
-                        f"the source{where}: the directive was left as it was; build from the "
-                        "folder holding it, or add it",
-                    )
+                    not_in_source(line, written, f"{{% {match.group('name')} %}}", where)
                 )
                 return match.group(0)
             if target in chain or len(chain) > max_depth:

@@ -83,6 +83,18 @@ class IncludeProblem:
     message: str  # what happened and how to fix it
 
 
+def not_in_source(line: int, written: str, directive: str, where: str = "") -> IncludeProblem:
+    """The problem of an include directive (``directive``, as the page writes its kind)
+    naming ``written``, which the source does not hold (``where``: " (in x.md)" when
+    the directive is in an included file): left as written."""
+    return IncludeProblem(
+        line,
+        written,
+        f"{directive} names {written}, which is not a file of the source{where}: the "
+        "directive was left as it was; build from the folder holding it, or add it",
+    )
+
+
 @dataclass
 class Expanded:
     text: str  # the text with every resolvable directive replaced

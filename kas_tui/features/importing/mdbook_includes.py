@@ -20,7 +20,7 @@ import posixpath
 import re
 from collections.abc import Callable
 
-from kas_tui.features.importing.includes import IncludeProblem
+from kas_tui.features.importing.includes import IncludeProblem, not_in_source
 
 Read = Callable[[str], "str | None"]
 #: A directive, escaped or not: its kind and what follows it (path, then ranges).
@@ -63,13 +63,7 @@ def expand_mdbook_includes(
             written = match.group("spec").split(":", 1)[0]
             if raw is None:
                 problems.append(
-                    IncludeProblem(
-                        line,
-                        written,
-                        f"{{{{#{match.group('kind')}}}}} names {written}, which is not a file of "
-                        f"the source{where}: the directive was left as it was; build from the "
-                        "folder holding it, or add it",
-                    )
+                    not_in_source(line, written, f"{{{{#{match.group('kind')}}}}}", where)
                 )
                 return match.group(0)
             if target in chain or len(chain) > max_depth:

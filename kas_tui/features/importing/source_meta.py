@@ -96,6 +96,23 @@ _SQUASH = re.compile(r"[\W_]+", re.UNICODE)
 _WORDS = re.compile(r"[^\W_]+", re.UNICODE)
 
 
+#: A template's tags (Jinja, Liquid, Nunjucks): an HTML file holding them is a theme's
+#: template (MkDocs' ``overrides/``), never a page.
+_TEMPLATE_TAG = re.compile(rb"\{%-?\s*(?:extends|block|include|if|for|macro|set|import)\b")
+
+
+def is_template(source: Path, rel: str) -> bool:
+    """Whether ``rel`` (of the folder ``source``) is an HTML file written as a template
+    (``{% extends %}``)."""
+    if not rel.lower().endswith((".html", ".htm")):
+        return False
+    try:
+        head = read_regular(source / rel, listed=True, limit=8192)  # never a pipe's wait
+    except OSError:
+        return False  # the conversion says what is wrong with it
+    return _TEMPLATE_TAG.search(head) is not None
+
+
 def is_furniture(rel: str) -> bool:
     """Whether a source file is repository furniture: a README, LICENSE, SECURITY,
     CONTRIBUTING... at the source's root (in a sub-folder a README is a landing page),
