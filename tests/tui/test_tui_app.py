@@ -397,6 +397,26 @@ async def test_footer_goes_compact_when_narrow_so_quit_still_fits(
         assert all(key not in footer.left_out for key in ("question_mark", "q"))
 
 
+async def test_the_footer_mounts_its_keys_again_only_when_they_change(demo: Package) -> None:
+    """Textual asks the footer to compose after every change of focus; mounting the same
+    keys afresh each time was a tenth of the time a screen took to open."""
+    from kas_tui.tui.widgets.footer import KasFooter
+
+    app = KasApp(demo, today=TODAY, watch=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        footer = app.query_one(KasFooter)
+        await pilot_wait_until(pilot, lambda: bool(footer.query("FooterKey")))
+        before = list(footer.query("FooterKey"))
+        footer.bindings_changed(app.screen)  # what a change of focus does
+        await footer.recompose()
+        await pilot.pause()
+        assert list(footer.query("FooterKey")) == before  # the same widgets: nothing mounted
+        await pilot.resize_terminal(140, 30)  # wide: not compact, other keys fit
+        await pilot_wait_until(pilot, lambda: footer.compact is False)
+        await pilot_wait_until(pilot, lambda: not set(footer.query("FooterKey")) & set(before))
+        assert "question_mark" in [key.key for key in footer.query("FooterKey")]
+
+
 async def test_the_agent_walk_footer_fits_80_columns_with_help_and_close(demo: Package) -> None:
     from kas_tui.tui.widgets.footer import KasFooter
 

@@ -61,6 +61,7 @@ class KasFooter(Footer):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.left_out: list[str] = []  # the keys left out for want of room (``?`` lists them)
+        self._composed: tuple | None = None  # what the keys showed when last composed
 
     def on_resize(self, event: events.Resize) -> None:
         compact = event.size.width < COMPACT_BELOW
@@ -68,6 +69,27 @@ class KasFooter(Footer):
             self.compact = compact
             self._laid_for = event.size.width
             self.refresh(recompose=True)
+
+    async def recompose(self) -> None:
+        """Compose the keys again only when what they show changed: Textual asks after
+        every change of focus, and each time its footer mounted every key afresh (4
+        times while the main screen opens, 3 of them for the same keys)."""
+        shown = self._shown()
+        if shown is not None and shown == self._composed:
+            return
+        self._composed = shown
+        await super().recompose()
+
+    def _shown(self) -> tuple | None:
+        """What the keys would show: the width, the screen's shown bindings and their state."""
+        if not getattr(self, "_bindings_ready", False) or not self.is_attached:
+            return None
+        bindings = tuple(
+            (binding.key, binding.description, binding.action, binding.group, enabled, tooltip)
+            for _node, binding, enabled, tooltip in self.screen.active_bindings.values()
+            if binding.show
+        )
+        return (self.size.width, self.compact, self.show_command_palette, bindings)
 
     def compose(self) -> ComposeResult:
         items: list[Widget] = list(super().compose())
