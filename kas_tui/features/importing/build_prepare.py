@@ -19,6 +19,7 @@ from kas_tui.core.okf.links import Span, destination_spans
 from kas_tui.core.workers import map_chunks_in_two
 from kas_tui.features.importing.convert_model import LINKED_KINDS
 from kas_tui.features.importing.include_markdown import include_markdown_targets
+from kas_tui.features.importing.includes import has_directive
 from kas_tui.features.importing.includes import targets as include_targets
 from kas_tui.features.importing.mdbook_includes import mdbook_targets
 from kas_tui.features.importing.mdx_components import component_imports, import_candidates
@@ -64,7 +65,7 @@ class PrepareMixin:
                 titled = [t for t in doc_targets(text, rel, is_file) if t != rel]  # :doc:
                 out.append(([n.target for n in named if n.target and n.target != rel], titled))
                 continue
-            if text and ("INCLUDE" in text.upper() or "8<" in text or "{!" in text):
+            if text and has_directive(text):
                 bases = getattr(self, "_mdx_bases", ())
                 found = [t for t in include_targets(text, rel, mdx_bases=bases) if t != rel]
             if text and "{{#" in text:  # mdBook's {{#include file.rs:2:10}}

@@ -68,6 +68,12 @@ from kas_tui.features.importing.include_syntax import (
     under,
     without_markers,
 )
+from kas_tui.features.importing.include_variants import (
+    VARIANTS,
+    code_block,
+    line_ranges,
+    variant_names,
+)
 from kas_tui.features.importing.toc_mkdocs import is_mkdocs_config
 
 #: Folder names docs sites keep their snippet and include files in.
@@ -127,10 +133,12 @@ def expand_includes(
     ``{!path!}`` is looked for beside the page, then in ``mdx_bases`` (the site's docs
     folder and config folder), then in the snippet bases."""
     result = Expanded(text)
-    if "8<" not in text and "[!include" not in text.lower() and "{!" not in text:
+    if not has_directive(text):
         return result
     bases = [b.strip("/") for b in snippet_bases]
     expander = _Expander(read, result, max_depth, bases, shared, mdx_bases)
+    if "{*" in text:
+        text = expander.variants(text, path)
     if "{!" in text:
         text = expander.mdx(text, path)
     result.text = expander.expand(text, path, (path,), None)
@@ -147,6 +155,10 @@ def targets(
     """The source-relative paths ``text``'s directives name, without reading them (a
     snippet's path in every base it may be in): for telling include files from pages."""
     found: list[str] = []
+    for line in text.split("\n") if "{*" in text else ():
+        match = VARIANTS.match(line)
+        for name in variant_names(match.group("path")) if match else ():
+            found += mdx_candidates(path, name, [*mdx_bases, *snippet_bases])
     for match in MDX_INCLUDE.finditer(text) if "{!" in text else ():
         name = parse_mdx_spec(match.group("spec"))[0]
         found += mdx_candidates(path, name, [*mdx_bases, *snippet_bases])
@@ -159,6 +171,11 @@ def targets(
             if rel:
                 found.append(rel)
     return list(dict.fromkeys(found))
+
+
+def has_directive(text: str) -> bool:
+    """Whether ``text`` may hold an include directive of any syntax (a quick look)."""
+    return "8<" in text or "{!" in text or "{*" in text or "[!include" in text.lower()
 
 
 def mdx_bases(files: Sequence[str]) -> list[str]:
@@ -226,6 +243,40 @@ class _Expander:
 
     def problem(self, where: tuple[int, str], target: str, message: str) -> None:
         self.result.problems.append(IncludeProblem(where[0], target, message + where[1]))
+
+    # -- markdown-include-variants ----------------------------------------------------------
+
+    def variants(self, text: str, path: str) -> str:
+        """``text`` (the page ``path``) with each ``{* file ln[..] *}`` line replaced by
+        the code block the site shows (:mod:`.include_variants`); one that names no
+        file of the source, or lines that are no numbers, stays, with a problem."""
+        out: list[str] = []
+        for number, line in enumerate(text.split("\n"), start=1):
+            match = VARIANTS.match(line) if line.startswith("{*") else None
+            shown = self.variant_block(match, path, number) if match else None
+            out += [line] if shown is None else shown
+        return "\n".join(out)
+
+    def variant_block(self, match: re.Match[str], path: str, number: int) -> list[str] | None:
+        name = match.group("path")
+        try:
+            ranges = line_ranges(match.group("config"))
+        except ValueError as error:
+            self.problem(
+                (number, ""),
+                name,
+                f"{{* *}} {error}: the directive was left as it was; write ln[1:8,12]",
+            )
+            return None
+        candidates = [
+            c for n in variant_names(name) for c in mdx_candidates(path, n, self.mdx_bases)
+        ]
+        found = next((c for c in dict.fromkeys(candidates) if self.read(c) is not None), None)
+        if found is None:
+            self.result.problems.append(not_in_source(number, name, "{* *}"))
+            return None
+        self.included(found)
+        return code_block(file_lines(self.read(found) or ""), ranges)
 
     # -- mdx_include ----------------------------------------------------------------------
 

@@ -76,3 +76,85 @@ def test_the_build_shows_the_examples_and_keeps_their_files_as_assets(tmp_path: 
     body = (out / "tutorial/create.md").read_text("utf-8")
     assert "class Hero(SQLModel):\n    name: str\n    age: int\n```" in body
     assert "{!" not in body and list(pkg.documents) == ["tutorial/create.md"]
+
+
+# -- markdown-include-variants: {* path ln[..] hl[..] *} ------------------------------------------
+# SQLModel's docs name their examples so 234 times; the package showed the directive as written.
+
+LONG = "".join(f"line_{n} = {n}\n" for n in range(1, 21))
+
+
+def test_a_variants_directive_is_the_block_the_site_shows_first() -> None:
+    files = {"docs_src/app_py310.py": LONG}
+    page = (
+        "Intro.\n\n{* ./docs_src/app_py310.py ln[3:4,8] hl[4] *}\n\nWhole:\n\n"
+        "{* ./docs_src/app_py310.py *}\n\n    {* ./docs_src/app_py310.py *}\n"
+    )
+    done = expand_includes(page, "docs/tutorial/one.md", _reader(files), mdx_bases=["", "docs"])
+    lines = done.text.split("\n")
+    first = lines.index("```python")
+    assert lines[first : first + 11] == [
+        "```python",
+        "# Code above omitted 👆",
+        "",
+        "line_3 = 3",
+        "line_4 = 4",
+        "",
+        "# Code here omitted 👈",
+        "",
+        "line_8 = 8",
+        "",
+        "# Code below omitted 👇",
+    ]
+    assert "```python\n" + LONG + "```" in done.text  # no ln[]: the whole file, no comment
+    assert "    {* ./docs_src/app_py310.py *}" in done.text  # indented: not a directive
+    assert done.included == ["docs_src/app_py310.py"] and done.problems == []
+
+
+def test_a_missing_file_shows_its_preferred_variant_and_bad_lines_stay_with_a_problem() -> None:
+    """The extension's order: the Annotated Python 3.10 variant first, the plain file last."""
+    files = {
+        "docs_src/query/tutorial001.py": "old = True\n",
+        "docs_src/query/tutorial001_py39.py": "py39 = True\n",
+        "docs_src/query/tutorial001_an_py39.py": "an_py39 = True\n",
+    }
+    page = (
+        "{* ../../docs_src/query/tutorial001.py *}\n"
+        "{* ../../docs_src/query/tutorial002.py *}\n"
+        "{* ../../docs_src/query/tutorial001.py ln[a:3] *}\n"
+    )
+    done = expand_includes(page, "docs/tutorial/query.md", _reader(files), mdx_bases=["docs"])
+    assert done.text.startswith("```python\nold = True\n```\n")  # the file named, when it is
+    files.pop("docs_src/query/tutorial001.py")
+    again = expand_includes(page, "docs/tutorial/query.md", _reader(files), mdx_bases=["docs"])
+    assert again.text.startswith("```python\nan_py39 = True\n```\n")
+    assert [(p.line, p.target) for p in again.problems] == [
+        (2, "../../docs_src/query/tutorial002.py"),
+        (3, "../../docs_src/query/tutorial001.py"),
+    ]
+    assert "not a file of the source" in again.problems[0].message
+    assert "'a:3'" in again.problems[1].message and "ln[1:8,12]" in again.problems[1].message
+    assert "{* ../../docs_src/query/tutorial002.py *}" in again.text  # left as written
+    assert targets(page, "docs/tutorial/query.md", mdx_bases=["docs"])[:2] == [
+        "docs_src/query/tutorial001.py",
+        "docs_src/query/tutorial001_an_py310.py",
+    ]
+
+
+def test_the_build_shows_a_variants_example(tmp_path: Path) -> None:
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "mkdocs.yml": "site_name: SQLModel\nnav:\n  - Create: tutorial/create.md\n"
+            "markdown_extensions:\n  markdown_include_variants:\n",
+            "docs/tutorial/create.md": "# Create a Table\n\nDefine the model first.\n\n"
+            "{* ./docs_src/hero_py310.py ln[4:5] hl[4] *}\n",
+            "docs_src/hero_py310.py": CODE,
+        },
+    )
+    out = tmp_path / "kb"
+    result = build(source, out, now=NOW, workers=1)
+    assert result.errors == 0 and result.failed == []
+    body = (out / "tutorial/create.md").read_text("utf-8")
+    assert "```python\n# Code above omitted 👆\n\nclass Hero(SQLModel):\n    name: str\n\n" in body
+    assert "{*" not in body
