@@ -15,6 +15,7 @@ from kas_tui.features.importing.heuristics import (
     FORMAT_TYPES,
     content_type,
     draft_title,
+    section_type,
     shared_sentences,
 )
 from kas_tui.features.importing.source_meta import SUBJECT_KEYS
@@ -83,6 +84,7 @@ class DraftMixin:
                 or content_type(
                     doc.converted, title or draft_title(doc.converted, doc.blocks), doc.blocks
                 )
+                or section_type(doc.out)
             )
             known = doc.strong_type if doc.strong_type not in FORMAT_TYPES else None
             folder_types[posixpath.dirname(doc.out)][known or ""] += 1  # "": no signal

@@ -501,6 +501,47 @@ def content_type(converted: Converted, title: str, parsed: list[prose.Block]) ->
     return None
 
 
+#: Section names that say what kind of page sits in them (the Diátaxis quarters and the
+#: like, as folder names): "Tutorials", "How-to guides", "Reference", "Explanation"...
+#: "Guide", "Topics" and "Getting started" are left out: they hold every kind.
+_SECTION_TYPES = {
+    "tutorial": "Tutorial",
+    "tutorials": "Tutorial",
+    "quickstart": "Tutorial",
+    "quickstarts": "Tutorial",
+    "quick-start": "Tutorial",
+    "quick-starts": "Tutorial",
+    "how-to": "Procedure",
+    "how-tos": "Procedure",
+    "howto": "Procedure",
+    "howtos": "Procedure",
+    "how-to-guides": "Procedure",
+    "reference": "Reference",
+    "references": "Reference",
+    "api-reference": "Reference",
+    "explanation": "Concept",
+    "explanations": "Concept",
+    "concepts": "Concept",
+    "troubleshooting": "Troubleshooting",
+    "faq": "FAQ",
+    "faqs": "FAQ",
+    "release-notes": "Release notes",
+    "changelog": "Release notes",
+    "glossary": "Glossary",
+}
+
+
+def section_type(path: str) -> str | None:
+    """The type the sections holding the page at ``path`` (a package path) name, the
+    nearest first: a page under ``tutorials/`` is a tutorial whatever its shape, one
+    under ``how-to-guides/`` a procedure; ``None`` when no section says."""
+    for folder in reversed(path.split("/")[:-1]):
+        found = _SECTION_TYPES.get(folder.lower())
+        if found:
+            return found
+    return None
+
+
 def _bundle_spelling(guess: str, existing: Counter[str]) -> str:
     lowered = guess.lower()
     group = next((g for g in _SYNONYMS if lowered in g), {lowered})
