@@ -231,6 +231,7 @@ class _Builder(
         self.about: dict[str, dict] = {}  # source -> its SUBJECT_KEYS values
         self.links_between: set[tuple[str, str]] = set()  # (source, source it links to)
         self._off_links: dict[str, Counter[str]] = {}  # site-rooted links to no source file
+        self._above_links: dict[str, Counter[str]] = {}  # relative links above the docs
         self.includes_of: dict[str, list[str]] = {}  # page -> files its directives name
         self.components_of: dict[str, list[str]] = {}  # page -> where files it shows may be
         self.titles_of: dict[str, list[str]] = {}  # page -> the pages whose titles it shows

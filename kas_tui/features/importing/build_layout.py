@@ -287,6 +287,7 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
     def _rewrite_links(self, doc: _Doc, body: str) -> str:
         """Links to other sources, rewritten to the documents and assets they became."""
         self._off_links.pop(doc.source, None)  # counted again as this body is rewritten
+        self._above_links.pop(doc.source, None)
         if "](" not in body and "]:" not in body and "href" not in body and "src=" not in body:
             return body
 
@@ -296,8 +297,8 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
             if here is None or (here not in self.docs and here not in self.assets):
                 # through an import alias of the site (@assets/x.png, tsconfig paths)
                 here = self._aliased(doc.source, target) or here
-            if here is None:
-                return None  # an anchor, a URL, or a path leaving the sources
+            if here is None:  # an anchor, a URL, or a path above the sources (on the site?)
+                return self._above_docs(doc, target) if found.kind == "outside" else None
             resolved, rooted = here, target.startswith("/")
             if resolved.endswith(".*"):  # Sphinx's image.*: the format the source has
                 resolved = self._any_format(resolved[:-2], rooted) or resolved
@@ -325,7 +326,7 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
             elif rooted:
                 return self._off_source(doc, target)  # a page of the site the sources came from
             else:
-                return None
+                return self._above_docs(doc, target)  # beside the docs on the site, or None
             if rooted:
                 link = "/" + new + ("/" if folder and new else "")
             else:

@@ -67,6 +67,7 @@ class SiteLinksMixin:
     result: Any
     #: page -> how often it links to each site-rooted path naming no file of the source
     _off_links: dict[str, Counter[str]]
+    _above_links: dict[str, Counter[str]]
 
     def _folder_page(self, path: str) -> str | None:
         """The page a link to the source folder ``path`` opens (its ``index.md`` or
@@ -351,6 +352,28 @@ class SiteLinksMixin:
         base = self._site_base()
         return site_link(base, target) if base else None
 
+    def _above_docs(self, doc: Any, target: str) -> str | None:
+        """A relative ``target`` of ``doc`` that climbs above the folder the site serves
+        (the Rust book's ``../std/index.html``: the standard library's docs beside the
+        book on its host): joined to the page's own address when the site's address is
+        known, else ``None`` (left as written); counted either way, for the note.
+        ``None`` too for a target that stays inside (nothing to say of it here)."""
+        path = unquote(target.partition("#")[0].partition("?")[0])
+        if not path or target.startswith(("/", "#")) or "://" in target.partition("?")[0]:
+            return None
+        root = self.toc.docs_dir if self.toc is not None else ""
+        page = (
+            doc.source[len(root) + 1 :]
+            if root and doc.source.startswith(root + "/")
+            else doc.source
+        )
+        folder = posixpath.dirname(page)
+        if not posixpath.normpath(posixpath.join(folder, path)).startswith("../"):
+            return None
+        self._above_links.setdefault(doc.source, Counter())[path] += 1
+        base = self._site_base()
+        return site_link(site_link(base, folder + "/" if folder else ""), target) if base else None
+
     def _source_folder(self, path: str) -> bool:
         """Whether the site-rooted ``path`` names a folder of the source's pages, from
         the source's root or the site's pages folder (``/spicedb`` of ``app/spicedb/``)."""
@@ -367,18 +390,31 @@ class SiteLinksMixin:
         return bool(path) and (path in folders or posixpath.join(root, path) in folders)
 
     def _note_off_source(self) -> None:
-        """One note on the site-rooted links that name no page of the source: where
-        they lead now, or how to make them lead somewhere."""
-        if not self._off_links:
+        """One note on the site-rooted links that name no page of the source, one on the
+        links climbing above the folder the site serves: where they lead now, or how to
+        make them lead somewhere."""
+        self._note_off(self._off_links, "https://SITE")
+        self._note_off(self._above_links, "https://SITE/PATH/ (where its pages are served)")
+
+    def _note_off(self, counted: dict[str, Counter[str]], base: str) -> None:
+        if not counted:
             return
-        page = min(self._off_links)
-        path = next(iter(self._off_links[page]))
-        n = sum(c.total() for c in self._off_links.values())
-        paths = len(set().union(*self._off_links.values()))
-        named = (
-            f"{n:,} site-rooted link{'s' if n > 1 else ''} name{'' if n > 1 else 's'} "
-            f"{paths:,} path{'s' if paths > 1 else ''} the source holds no file at (e.g. {path})"
-        )
+        page = min(counted)
+        path = next(iter(counted[page]))
+        n = sum(c.total() for c in counted.values())
+        paths = len(set().union(*counted.values()))
+        some, many = n > 1, paths > 1
+        if counted is self._off_links:
+            named = (
+                f"{n:,} site-rooted link{'s' if some else ''} name{'' if some else 's'} "
+                f"{paths:,} path{'s' if many else ''} the source holds no file at (e.g. {path})"
+            )
+        else:
+            named = (
+                f"{n:,} link{'s' if some else ''} climb{'' if some else 's'} to {paths:,} "
+                f"path{'s' if many else ''} above the folder the site serves its pages from "
+                f"(e.g. {path})"
+            )
         address, config = self._site_found
         if config:
             said = (
@@ -390,6 +426,6 @@ class SiteLinksMixin:
         else:
             said = (
                 f"{page}: {named}: left as written, so check counts them broken; "
-                "--link-base https://SITE makes them links to the site"
+                f"--link-base {base} makes them links to the site"
             )
         self.result.notes.append(said)

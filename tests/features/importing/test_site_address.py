@@ -182,3 +182,50 @@ def test_without_an_address_the_links_stay_and_the_build_says_how_to_fix_them(
         "(e.g. /reference/config/): left as written, so check counts them broken; "
         "--link-base https://SITE makes them links to the site\n"
     ) in err
+
+
+def _book(tmp_path: Path) -> Path:
+    """An mdBook like the Rust book: its pages link to the standard library's docs, which
+    the host serves beside the book (``../std/``), from inside the book's ``src/``."""
+    return write_sources(
+        tmp_path / "src",
+        {
+            "book.toml": '[book]\ntitle = "The Book"\n',
+            "src/SUMMARY.md": "# Summary\n\n- [Vectors](ch08-01-vectors.md)\n"
+            "    - [Pitfalls](collections/pitfalls.md)\n",
+            "src/ch08-01-vectors.md": "# Vectors\n\nSee [`Vec<T>`](../std/vec/struct.Vec.html#method.push) "
+            "and [pitfalls](collections/pitfalls.md).\n",
+            "src/collections/pitfalls.md": "# Pitfalls\n\nThe [Nomicon](../../nomicon/vec/vec.html) "
+            "goes deeper; [vectors](../ch08-01-vectors.md).\n",
+        },
+    )
+
+
+def test_a_link_climbing_above_the_served_folder_leads_to_the_site_beside_it(
+    tmp_path: Path,
+) -> None:
+    result = build(
+        _book(tmp_path), tmp_path / "kb", now=NOW, workers=1, link_base="https://doc.rust.dev/book/"
+    )
+    vectors = next((tmp_path / "kb").rglob("ch08-01-vectors.md")).read_text("utf-8")
+    pitfalls = next((tmp_path / "kb").rglob("pitfalls.md")).read_text("utf-8")
+    assert "(https://doc.rust.dev/std/vec/struct.Vec.html#method.push)" in vectors
+    assert "(https://doc.rust.dev/nomicon/vec/vec.html)" in pitfalls  # from its own folder
+    assert "https://doc.rust.dev" not in vectors.split("[pitfalls]")[1]  # a page stays one
+    assert not [n for n in result.notes if "climb" in n]  # the curator said where
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    assert not [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+
+
+def test_without_an_address_climbing_links_stay_and_one_note_counts_them(tmp_path: Path) -> None:
+    result = build(_book(tmp_path), tmp_path / "kb", now=NOW, workers=1)
+    vectors = next((tmp_path / "kb").rglob("ch08-01-vectors.md")).read_text("utf-8")
+    assert "(../std/vec/struct.Vec.html#method.push)" in vectors
+    [note] = [n for n in result.notes if "climb" in n]
+    assert note == (
+        "src/ch08-01-vectors.md: 2 links climb to 2 paths above the folder the site serves "
+        "its pages from (e.g. ../std/vec/struct.Vec.html): left as written, so check counts "
+        "them broken; --link-base https://SITE/PATH/ (where its pages are served) makes them "
+        "links to the site"
+    )
