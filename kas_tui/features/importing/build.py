@@ -63,6 +63,7 @@ from kas_tui.features.importing.files import SUPPORTED
 from kas_tui.features.importing.git_dates import date_by_commits
 from kas_tui.features.importing.machinery import without_machinery
 from kas_tui.features.importing.mdx_components import alias_folders, path_aliases
+from kas_tui.features.importing.redirects import redirect_pages, redirect_pages_note
 from kas_tui.features.importing.source_meta import (
     in_include_folder,
     is_furniture,
@@ -347,6 +348,10 @@ class _Builder(
                 + "; nothing was built"
             )
         documents, assets = self._find_includes(documents, assets)
+        self._redirect_pages = redirect_pages(documents, self._read_source, self.source)
+        if self._redirect_pages:  # old addresses a site sends on: no pages
+            documents = [d for d in documents if d not in self._redirect_pages]
+            self.result.notes.append(redirect_pages_note(self._redirect_pages))
         self.source_files = {*documents, *assets, *orders}
         self.toc = with_other_tocs(
             find_toc(self.source_files, self._read_source), self.source_files, self._read_source

@@ -210,7 +210,8 @@ class SiteLinksMixin:
         moves = getattr(self, "_moves", None)
         if moves is None:
             read = getattr(self, "_read_source", lambda _rel: None)
-            moves = self._moves = redirect_map(self.source_files, read, self.toc)
+            pages = getattr(self, "_redirect_pages", None)
+            moves = self._moves = redirect_map(self.source_files, read, self.toc, pages)
         if not moves or getattr(self, "_following", False):
             return None
         self._following = True

@@ -21,6 +21,7 @@ import json
 import posixpath
 import re
 from collections.abc import Callable, Collection, Iterator
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -115,10 +116,13 @@ def _patterns(pairs: Iterator[tuple[Any, Any]]) -> list[tuple[re.Pattern[str], s
     return out
 
 
-def redirect_map(files: Collection[str], read: Read, toc: Any) -> Moves:
+def redirect_map(
+    files: Collection[str], read: Read, toc: Any, pages: dict[str, str] | None = None
+) -> Moves:
     """Old address -> new address (``served_key`` form, a target keeping its fragment)
-    from every map of moved pages the source holds (see the module docstring)."""
-    moved: dict[str, str] = {}
+    from every map of moved pages the source holds (see the module docstring), and the
+    ``pages`` that only redirect (:func:`redirect_pages`)."""
+    moved: dict[str, str] = {served_key(k): v for k, v in (pages or {}).items()}
     patterns: list[tuple[re.Pattern[str], str]] = []
     for rel in sorted(files):
         name = posixpath.basename(rel).lower()
@@ -153,6 +157,64 @@ def redirect_map(files: Collection[str], read: Read, toc: Any) -> Moves:
             patterns += _patterns(iter(m for m in moves if "(" not in m[0]))
     exact = {k: v for k, v in moved.items() if k and v and k != served_key(v)}
     return Moves(exact, patterns)
+
+
+#: A page that only sends its reader on: ``<meta http-equiv="refresh" content="0; url=x">``.
+_REFRESH = re.compile(r"""<meta\s[^>]*http-equiv\s*=\s*["']?refresh\b[^>]*>""", re.I)
+_REFRESH_URL = re.compile(
+    r"""content\s*=\s*["']?\s*\d*\s*[;,]?\s*url\s*=\s*['"]?([^'">\s]+)""", re.I
+)
+_NOT_TEXT = re.compile(r"<(script|style|title)\b.*?</\1\s*>|<[^>]*>|&\w+;", re.I | re.S)
+#: The most bytes of a page that only redirects (jekyll-redirect-from writes about 400)...
+REDIRECT_PAGE_MAX = 4096
+#: ...and the most words it says ("Redirecting… Click here if you are not redirected.").
+_REDIRECT_WORDS = 12
+
+
+def refresh_target(text: str) -> str | None:
+    """Where an HTML page that does nothing but send its reader on (a meta refresh, at
+    most a line such as "Redirecting…") sends them, as written; ``None`` for a page of
+    its own."""
+    tag = _REFRESH.search(text)
+    found = _REFRESH_URL.search(tag.group(0)) if tag else None
+    if found is None or len(_NOT_TEXT.sub(" ", text).split()) > _REDIRECT_WORDS:
+        return None
+    return found.group(1).strip()
+
+
+def redirect_pages(documents: Collection[str], read: Read, root: Path) -> dict[str, str]:
+    """The HTML files among ``documents`` that only redirect (:func:`refresh_target`):
+    source path -> the source path or URL they send the reader to. Such a file is no
+    page (Business Central's help holds 1,229 in ``pages/``: old help IDs sent on)."""
+    found: dict[str, str] = {}
+    for rel in documents:
+        if not rel.lower().endswith((".htm", ".html")) or _size(root / rel) > REDIRECT_PAGE_MAX:
+            continue
+        target = refresh_target(read(rel) or "")
+        if target is None:
+            continue
+        if not URL.match(target) and not target.startswith("/"):
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), target))
+        found[rel] = target
+    return found
+
+
+def redirect_pages_note(pages: dict[str, str]) -> str:
+    """The build's note on the pages that only redirect."""
+    first = min(pages)
+    n = len(pages)
+    return (
+        f"{first}: {n:,} HTML file{'s' if n > 1 else ''} only send{'' if n > 1 else 's'} the "
+        f"reader on to another page (a meta refresh: {first} -> {pages[first]}); no pages "
+        "of their own, and a link to one leads where it sends"
+    )
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return REDIRECT_PAGE_MAX + 1  # unreadable: converting it will say why
 
 
 def follow(moved: dict[str, str], path: str) -> Iterator[str]:

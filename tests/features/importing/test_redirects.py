@@ -103,3 +103,49 @@ def test_a_folder_moved_by_pattern_sends_every_address_in_it() -> None:
     assert list(follow(moved, "/blog/2024/launch")) == ["/posts/launch"]
     assert list(follow(moved, "/enterprise/sso")) == []  # another site: no page here
     assert list(follow(moved, "/guides/x")) == []
+
+
+# -- HTML pages that only redirect (Business Central's help: 1,229 in pages/) -----------------
+
+JEKYLL_STUB = (
+    '<!DOCTYPE html>\n<html lang="en-US">\n  <meta charset="utf-8">\n'
+    "  <title>Redirecting&hellip;</title>\n"
+    '  <link rel="canonical" href="/guide/install/">\n'
+    '  <script>location="/guide/install/"</script>\n'
+    '  <meta http-equiv="refresh" content="0; url=/guide/install/">\n'
+    '  <meta name="robots" content="noindex">\n  <h1>Redirecting&hellip;</h1>\n'
+    '  <a href="/guide/install/">Click here if you are not redirected.</a>\n</html>\n'
+)
+
+
+def test_a_page_that_only_redirects_is_told_from_a_page_with_a_refresh() -> None:
+    from kas_tui.features.importing.redirects import refresh_target
+
+    assert refresh_target("<meta http-equiv=\"refresh\" content=\"0; URL='start.html'\" />") == (
+        "start.html"
+    )
+    assert refresh_target(JEKYLL_STUB) == "/guide/install/"
+    # a page of its own that also refreshes (a status board) is a page
+    board = '<meta http-equiv="refresh" content="30"><h1>Status</h1><p>' + "All systems up. " * 8
+    assert refresh_target(board) is None
+    assert refresh_target("<p>Moved? No: this page explains moving.</p>") is None
+
+
+def test_redirect_pages_are_no_pages_and_links_to_them_lead_on(tmp_path: Path) -> None:
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "start.md": "# Get started\n\nSign in, then open [help](pages/N_12.htm).\n",
+            "pages/N_1.htm": "<meta http-equiv=\"refresh\" content=\"0; URL='../start.md'\" />",
+            "pages/N_12.htm": "<meta http-equiv=\"refresh\" content=\"0; URL='../help.md'\" />",
+            "help.md": "# Help\n\nAsk the service desk when the portal refuses your sign-in.\n",
+        },
+    )
+    result = build(source, tmp_path / "kb", now=NOW, workers=1)
+    assert result.failed == [] and result.errors == 0
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    assert sorted(pkg.documents) == ["help.md", "start.md"]
+    assert "[help](help.md)" in (tmp_path / "kb" / "start.md").read_text("utf-8")
+    [note] = [n for n in result.notes if "meta refresh" in n]
+    assert note.startswith("pages/N_1.htm: 2 HTML files only send the reader on to another page")
