@@ -35,10 +35,19 @@ KIND_LABELS = {
 GENERATED_REFERENCE = re.compile(r"^:::[ \t]+([A-Za-z_][\w.]*)[ \t]*$", re.M)
 
 
-def shape_sentence(converted: Converted, title: str, parsed: list[prose.Block]) -> str | None:
+def shape_sentence(
+    converted: Converted,
+    title: str,
+    parsed: list[prose.Block],
+    common: frozenset[str] = frozenset(),
+) -> str | None:
     """A description from the document's shape when it has no sentence to offer (a
     table's rows and columns, slides, an API reference, its headings); ``None`` when
-    its shape says nothing."""
+    its shape says nothing. ``common``: the headings many pages of the site carry (as
+    :func:`~kas_tui.text.description_verdicts.norm` writes them): a page's own come
+    first, and a page whose sections the site's others share too is named by its
+    title, so that 74 of babel's plugin pages ("Example, Installation, Usage") do not
+    read alike."""
     label = KIND_LABELS.get(converted.kind, "Document")
     body = converted.markdown
     headings = [
@@ -68,7 +77,11 @@ def shape_sentence(converted: Converted, title: str, parsed: list[prose.Block]) 
     if generated:  # mkdocstrings: the site renders the page from the code's docstrings
         return _api_reference(list(dict.fromkeys(generated)))
     if len(headings) >= 2:
-        return f"{label} covering {_join(headings, 4)}"
+        own = [h for h in headings if norm(h) not in common]
+        if len(own) == len(headings):
+            return f"{label} covering {_join(headings, 4)}"
+        shared = [h for h in headings if norm(h) in common]
+        return f"{label} on {title}, covering {_join([*own, *shared], 4)}"
     linked = [prose.inline_text(m.group(1)) for m in _LINK_ITEM.finditer(body)]
     if len(linked) >= _LANDING_LINKS:  # a landing page: a list of the pages it leads to
         return f"Overview linking to {_join(linked, 6)}"

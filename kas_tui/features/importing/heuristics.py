@@ -255,7 +255,7 @@ def draft_description(
             break
     if first:
         return _with_sections(first, title, parsed, common_headings)
-    shape = shape_sentence(converted, title, parsed)
+    shape = shape_sentence(converted, title, parsed, common_headings)
     if shape is None and boilerplate:  # no shape to tell: the source's sentence, then
         return _with_sections(boilerplate[1], title, parsed, common_headings)
     return _finish(shape or opening_sentence(converted))

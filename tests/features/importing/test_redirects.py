@@ -121,7 +121,7 @@ JEKYLL_STUB = (
 def test_a_page_that_only_redirects_is_told_from_a_page_with_a_refresh() -> None:
     from kas_tui.features.importing.redirects import refresh_target
 
-    assert refresh_target("<meta http-equiv=\"refresh\" content=\"0; URL='start.html'\" />") == (
+    assert refresh_target('<meta http-equiv="refresh" content="0; URL=\'start.html\'" />') == (
         "start.html"
     )
     assert refresh_target(JEKYLL_STUB) == "/guide/install/"
@@ -136,8 +136,8 @@ def test_redirect_pages_are_no_pages_and_links_to_them_lead_on(tmp_path: Path) -
         tmp_path / "src",
         {
             "start.md": "# Get started\n\nSign in, then open [help](pages/N_12.htm).\n",
-            "pages/N_1.htm": "<meta http-equiv=\"refresh\" content=\"0; URL='../start.md'\" />",
-            "pages/N_12.htm": "<meta http-equiv=\"refresh\" content=\"0; URL='../help.md'\" />",
+            "pages/N_1.htm": '<meta http-equiv="refresh" content="0; URL=\'../start.md\'" />',
+            "pages/N_12.htm": '<meta http-equiv="refresh" content="0; URL=\'../help.md\'" />',
             "help.md": "# Help\n\nAsk the service desk when the portal refuses your sign-in.\n",
         },
     )

@@ -55,3 +55,41 @@ def test_a_sites_sections_type_their_pages_unless_the_page_says_otherwise(
     assert type_of("tutorials/first.md") == "Tutorial"
     assert type_of("explanation/fixtures.md") == "Concept"
     assert type_of("explanation/flaky.md") == "Troubleshooting"  # its own headings say
+
+
+# -- pages of headings and code alone ------------------------------------------------------------
+# babel's plugin pages carry the site's own sections ("Example", "Installation", "Usage")
+# and no sentence: 75 entries were described alike ("Document covering Example,
+# Installation, Usage, ...") and check --agent-ready warned of each pair (KAS041).
+
+PLUGIN = (
+    "## Example\n\n```js\nvar a = () => {};\n```\n\n## Installation\n\n```sh\nnpm i x\n```\n\n"
+    "## Usage\n\n```json\n{}\n```\n\n## Options\n\n### `{option}`\n\n`boolean`\n"
+)
+
+
+def test_a_page_of_the_sites_own_sections_is_named_by_its_title_its_own_sections_first(
+    tmp_path: Path,
+) -> None:
+    names = ["arrow-functions", "block-scoping", "classes", "spread", "for-of", "literals"]
+    files = {"mkdocs.yml": "site_name: Plugins\n"}
+    for name in names:
+        files[f"docs/{name}.md"] = f"# @babel/plugin-transform-{name}\n\n" + PLUGIN.replace(
+            "{option}", f"{name}Loose"
+        )
+    files["docs/overview.md"] = "# Overview\n\n## Setup\n\n```sh\nx\n```\n\n## Caveats\n\nNone.\n"
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    assert result.errors == 0
+
+    def description(rel: str) -> str:
+        parsed = fm.parse((out / rel).read_text("utf-8"))
+        assert parsed is not None
+        return parsed.data["description"]
+
+    said = description("arrow-functions.md")
+    assert said.startswith("Document on @babel/plugin-transform-arrow-functions, covering ")
+    assert said.index("arrow-functionsLoose") < said.index("Example")  # its own first
+    assert len({description(f"{n}.md") for n in names}) == len(names)
+    # a page whose sections are its own is described by them, as before
+    assert description("overview.md") == "Document covering Setup and Caveats."
