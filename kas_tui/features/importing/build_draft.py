@@ -69,10 +69,8 @@ class DraftMixin:
             foreign = doc.converted.frontmatter or {}
             self.about[doc.source] = {k: foreign[k] for k in SUBJECT_KEYS if k in foreign}
             self.source_meta.append(self.about[doc.source])
-            if all(
-                isinstance(foreign.get(k), str) and foreign[k].strip()
-                for k in ("title", "description")
-            ):
+            given = foreign.get("title")
+            if isinstance(given, str) and given.strip() and own_description(doc.converted):
                 doc.blocks = prose.headings(doc.converted.markdown)  # all the draft needs
             else:
                 doc.blocks = list(prose.blocks(doc.converted.markdown))

@@ -49,6 +49,7 @@ from kas_tui.features.importing.heuristics import (
 from kas_tui.features.importing.source_meta import strip_site_suffix
 from kas_tui.text import prose
 from kas_tui.text.alike import AlikeSet
+from kas_tui.text.description_verdicts import says_nothing
 from kas_tui.text.openings import without_preamble
 from kas_tui.text.slug import names_in, slugify, unique_slug
 
@@ -336,8 +337,21 @@ def unlink_local(body: str) -> str:
 
 def own_description(converted: Converted) -> str:
     """The description a page's own frontmatter gives, without a lead-in ("This article
-    describes ..."); empty when it has none and one is drafted."""
-    return without_preamble(_text((converted.frontmatter or {}).get("description")))
+    describes ..."); empty when it has none, or one that tells an agent nothing (its
+    title again, as 109 of eclipse-che's AsciiDoc pages write ``:description:``; fewer
+    than three words: :func:`~kas_tui.text.description_verdicts.says_nothing`), and one
+    is drafted."""
+    given = converted.frontmatter or {}
+    description = without_preamble(_text(given.get("description")))
+    heading = _FIRST_H1.search(converted.markdown[:4000])
+    titles = [_text(given.get("title")), heading.group(1).strip() if heading else ""]
+    if description and any(says_nothing(description, t) for t in titles):
+        return ""
+    return description
+
+
+#: A page's first heading of the first level (its title when its metadata has none).
+_FIRST_H1 = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.M)
 
 
 def _text(value: Any) -> str:

@@ -285,6 +285,41 @@ def _entries(index: Path) -> dict:
     return {e.target: e.description for e in parse_index(index.read_text("utf-8")).entries}
 
 
+def test_an_own_description_that_only_repeats_the_title_is_drafted_instead(
+    tmp_path: Path,
+) -> None:
+    """eclipse-che's AsciiDoc pages give ``:description:`` as their title again (109 of
+    them, each a KAS042 warning of the package built); a "TODO" says nothing either."""
+    body = (
+        "# Adding labels and annotations\n\nYou can configure Kubernetes Ingress labels "
+        "and annotations when your organization requires them.\n"
+    )
+    files = {
+        "docs/labels.md": article(
+            "Adding labels and annotations", "Adding labels and annotations", body
+        ),
+        "docs/report.md": article(
+            "Projected value report",
+            "TODO",
+            "# Projected value report\n\nShows the value "
+            "each fixed asset is projected to have at the end of every period.\n",
+        ),
+        "docs/kept.md": article("Kept page", "Explains the kept thing in some detail.", "# Kept\n"),
+    }
+    out = tmp_path / "kb"
+    assert build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1).errors == 0
+
+    def described(rel: str) -> str:
+        return fm.parse((out / rel).read_text("utf-8")).data["description"]
+
+    assert described("labels.md").startswith("You can configure Kubernetes Ingress labels")
+    assert described("report.md").startswith("Shows the value each fixed asset is projected")
+    assert described("kept.md") == "Explains the kept thing in some detail."  # as written
+    pkg = Package(out)
+    pkg.load()
+    assert not [f for f in check(pkg, agent_ready=True).findings if f.code == "KAS042"]
+
+
 def test_a_pages_own_description_stays_and_its_entry_names_its_sections(tmp_path: Path) -> None:
     """The writer's sentence is kept in the page as written; the index entry, where an
     agent chooses, names the page's sections too, and a later build keeps it so (an
