@@ -373,7 +373,10 @@ class SiteLinksMixin:
             return None
         self._above_links.setdefault(doc.source, Counter())[path] += 1
         base = self._site_base()
-        return site_link(site_link(base, folder + "/" if folder else ""), target) if base else None
+        if not base:
+            return None
+        served = base if base.endswith("/") else base + "/"  # the folder the pages are in
+        return site_link(site_link(served, folder + "/" if folder else ""), target)
 
     def _source_folder(self, path: str) -> bool:
         """Whether the site-rooted ``path`` names a folder of the source's pages, from
