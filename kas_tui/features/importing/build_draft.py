@@ -69,8 +69,8 @@ class DraftMixin:
             foreign = doc.converted.frontmatter or {}
             self.about[doc.source] = {k: foreign[k] for k in SUBJECT_KEYS if k in foreign}
             self.source_meta.append(self.about[doc.source])
-            given = foreign.get("title")
-            if isinstance(given, str) and given.strip() and own_description(doc.converted):
+            own_title = foreign.get("title")
+            if isinstance(own_title, str) and own_title.strip() and own_description(doc.converted):
                 doc.blocks = prose.headings(doc.converted.markdown)  # all the draft needs
             else:
                 doc.blocks = list(prose.blocks(doc.converted.markdown))

@@ -20,7 +20,8 @@ from kas_tui.features.importing.convert import sha256_file
 from kas_tui.features.importing.convert_model import LINKED_KINDS, MARKDOWN_EXTS, RST_EXTS
 from kas_tui.features.importing.hugo_shortcodes import HugoParams, uses_params
 from kas_tui.features.importing.include_markdown import expand_include_markdown
-from kas_tui.features.importing.includes import IncludeProblem, expand_includes, mdx_bases
+from kas_tui.features.importing.include_syntax import mdx_bases
+from kas_tui.features.importing.includes import IncludeProblem, expand_includes
 from kas_tui.features.importing.mdbook_includes import expand_mdbook_includes
 from kas_tui.features.importing.mdx_components import expand_components, path_aliases
 from kas_tui.features.importing.myst_pages import myst_index

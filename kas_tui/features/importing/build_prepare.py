@@ -19,7 +19,7 @@ from kas_tui.core.okf.links import Span, destination_spans
 from kas_tui.core.workers import map_chunks_in_two
 from kas_tui.features.importing.convert_model import LINKED_KINDS
 from kas_tui.features.importing.include_markdown import include_markdown_targets
-from kas_tui.features.importing.includes import has_directive
+from kas_tui.features.importing.include_syntax import has_directive
 from kas_tui.features.importing.includes import targets as include_targets
 from kas_tui.features.importing.mdbook_includes import mdbook_targets
 from kas_tui.features.importing.mdx_components import component_imports, import_candidates

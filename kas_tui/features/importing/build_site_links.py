@@ -360,7 +360,7 @@ class SiteLinksMixin:
         known, else ``None`` (left as written); counted either way, for the note.
         ``None`` too for a target that stays inside (nothing to say of it here)."""
         path = unquote(target.partition("#")[0].partition("?")[0])
-        if not path or target.startswith(("/", "#")) or "://" in target.partition("?")[0]:
+        if not path:
             return None
         root = self.toc.docs_dir if self.toc is not None else ""
         page = (
@@ -397,28 +397,32 @@ class SiteLinksMixin:
         """One note on the site-rooted links that name no page of the source, one on the
         links climbing above the folder the site serves: where they lead now, or how to
         make them lead somewhere."""
-        self._note_off(self._off_links, "https://SITE")
-        self._note_off(self._above_links, "https://SITE/PATH/ (where its pages are served)")
+        self._note_off(
+            self._off_links,
+            "site-rooted link{s} name{v} {paths} the source holds no file at",
+            "https://SITE",
+        )
+        self._note_off(
+            self._above_links,
+            "link{s} climb{v} to {paths} above the folder the site serves its pages from",
+            "https://SITE/PATH/ (where its pages are served)",
+        )
 
-    def _note_off(self, counted: dict[str, Counter[str]], base: str) -> None:
+    def _note_off(self, counted: dict[str, Counter[str]], what: str, base: str) -> None:
+        """The note on the links ``counted`` (page -> path -> times), ``what`` they do
+        (``{s}``, ``{v}``: the plural's endings; ``{paths}``: how many paths)."""
         if not counted:
             return
         page = min(counted)
         path = next(iter(counted[page]))
         n = sum(c.total() for c in counted.values())
         paths = len(set().union(*counted.values()))
-        some, many = n > 1, paths > 1
-        if counted is self._off_links:
-            named = (
-                f"{n:,} site-rooted link{'s' if some else ''} name{'' if some else 's'} "
-                f"{paths:,} path{'s' if many else ''} the source holds no file at (e.g. {path})"
-            )
-        else:
-            named = (
-                f"{n:,} link{'s' if some else ''} climb{'' if some else 's'} to {paths:,} "
-                f"path{'s' if many else ''} above the folder the site serves its pages from "
-                f"(e.g. {path})"
-            )
+        told = what.format(
+            s="s" if n > 1 else "",
+            v="" if n > 1 else "s",
+            paths=f"{paths:,} path{'s' if paths > 1 else ''}",
+        )
+        named = f"{n:,} {told} (e.g. {path})"
         address, config = self._site_found
         if config:
             said = (

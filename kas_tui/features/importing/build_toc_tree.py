@@ -19,8 +19,8 @@ from typing import Any
 
 from kas_tui.core.okf import index_layout
 from kas_tui.features.importing import toc_tree
-from kas_tui.features.importing.draft import source_record
 from kas_tui.features.importing.source_meta import is_landing_page
+from kas_tui.features.importing.source_record import source_record
 from kas_tui.text.grouping import fold
 from kas_tui.text.lexical import query_terms
 from kas_tui.text.slug import TakenNames, slugify, unique_slug

@@ -14,9 +14,7 @@ with its SHA-256, which is how a second import of the same file is recognised.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import os
 import posixpath
 import re
 from collections import Counter
@@ -47,6 +45,7 @@ from kas_tui.features.importing.heuristics import (
     infer_type,
 )
 from kas_tui.features.importing.source_meta import strip_site_suffix
+from kas_tui.features.importing.source_record import source_record
 from kas_tui.text import prose
 from kas_tui.text.alike import AlikeSet
 from kas_tui.text.description_verdicts import says_nothing
@@ -61,10 +60,6 @@ _SLUG_TITLE = re.compile(r"[a-z0-9]+(?:[-_][a-z0-9]+)+")
 
 #: The actor written in ``generated.by``.
 GENERATOR = f"kas-tui/{__version__}"
-
-
-def _mtime_timestamp(mtime: float) -> Timestamp:
-    return now_timestamp(dt.datetime.fromtimestamp(mtime, dt.timezone.utc))
 
 
 # --- the draft ---------------------------------------------------------------------------------
@@ -343,15 +338,13 @@ def own_description(converted: Converted) -> str:
     is drafted."""
     given = converted.frontmatter or {}
     description = without_preamble(_text(given.get("description")))
-    heading = _FIRST_H1.search(converted.markdown[:4000])
-    titles = [_text(given.get("title")), heading.group(1).strip() if heading else ""]
-    if description and any(says_nothing(description, t) for t in titles):
+    if not description:
         return ""
-    return description
-
-
-#: A page's first heading of the first level (its title when its metadata has none).
-_FIRST_H1 = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.M)
+    titles = [_text(given.get("title"))]
+    titles += [b.text for b in prose.headings(converted.markdown, max_lines=200) if b.level == 1][
+        :1
+    ]
+    return "" if any(says_nothing(description, t) for t in titles) else description
 
 
 def _text(value: Any) -> str:
@@ -379,66 +372,6 @@ def _starts_with_heading(body: str) -> bool:
     for block in prose.blocks(body, max_lines=40):
         return block.kind == "heading"
     return False
-
-
-def source_record(converted: Converted, root: Path | None, folder: str = "") -> dict[str, Any]:
-    """The ``sources`` entry for the original file: where, name, when, and its SHA-256.
-
-    ``resource`` is, for a file inside the package, its bundle-relative path
-    (``/references/report.pdf``); for one that moves with the package (in the same git
-    repository, or without one within two folders up, as a build's source folder is), its
-    path relative to the document's folder ``folder`` (OKF §6.2 reads relative paths from
-    the document, as links are); for any other (``/imp/test.docx`` imported into a
-    package under ``~/kb``), or without a root, where it really is: a ``file:`` URL, not
-    a climb of seven ``..``.
-    """
-    path = Path(os.path.abspath(converted.source))
-    resource = path.as_uri()
-    if root is not None:
-        base = Path(os.path.abspath(root))
-        try:
-            resource = "/" + path.relative_to(base).as_posix()
-        except ValueError:  # outside the package
-            if path.is_relative_to(_moves_with(base)):
-                with contextlib.suppress(ValueError):  # another drive (Windows): the URL
-                    resource = Path(os.path.relpath(path, base / folder)).as_posix()
-    return {
-        "resource": resource,
-        "title": path.name,
-        "last_modified": _mtime_timestamp(converted.mtime),
-        "sha256": converted.sha256,
-    }
-
-
-def _moves_with(root: Path) -> Path:
-    """The folder whose files move with the package at ``root``: its git repository's
-    root, or without one the folder two levels up (``project/`` of ``project/kb/PKG``,
-    so ``project/exports`` is beside it); never the file system's root."""
-    for folder in (root, *root.parents):
-        if (folder / ".git").exists():
-            return folder
-    up = root.parent.parent
-    return up if up != Path(up.anchor) else root.parent
-
-
-def source_locations(resource: str, root: Path, document: str) -> list[str]:
-    """The absolute paths a ``sources[].resource`` of ``document`` may name, most likely
-    first (a relative one is read from the document's folder, as :func:`source_record`
-    writes it, then from the root, as kas-tui 0.1 wrote it); URLs other than ``file:``
-    name no file."""
-    if resource.startswith("file:"):
-        from urllib.parse import unquote, urlparse
-
-        return [os.path.normpath(unquote(urlparse(resource).path))]
-    if "://" in resource or not resource.strip():
-        return []
-    if resource.startswith("/"):
-        return [os.path.normpath(os.path.join(root, resource.lstrip("/")))]
-    folder = os.path.join(root, posixpath.dirname(document))
-    return [
-        os.path.normpath(os.path.join(folder, resource)),
-        os.path.normpath(os.path.join(root, resource)),
-    ]
 
 
 # --- rendering -----------------------------------------------------------------------------------

@@ -89,6 +89,11 @@ _TYPE_HINTS = {
     "policy": "Policy",
     "runbook": "Runbook",
     "glossary": "Glossary",
+    # the names Diátaxis sites give their quarters, and their like
+    "explanation": "Concept",
+    "quick-start": "Tutorial",
+    "api-reference": "Reference",
+    "changelog": "Release notes",
 }
 #: Types that mean the same; the bundle's own spelling wins.
 _SYNONYMS = [
@@ -501,44 +506,21 @@ def content_type(converted: Converted, title: str, parsed: list[prose.Block]) ->
     return None
 
 
-#: Section names that say what kind of page sits in them (the Diátaxis quarters and the
-#: like, as folder names): "Tutorials", "How-to guides", "Reference", "Explanation"...
-#: "Guide", "Topics" and "Getting started" are left out: they hold every kind.
-_SECTION_TYPES = {
-    "tutorial": "Tutorial",
-    "tutorials": "Tutorial",
-    "quickstart": "Tutorial",
-    "quickstarts": "Tutorial",
-    "quick-start": "Tutorial",
-    "quick-starts": "Tutorial",
-    "how-to": "Procedure",
-    "how-tos": "Procedure",
-    "howto": "Procedure",
-    "howtos": "Procedure",
-    "how-to-guides": "Procedure",
-    "reference": "Reference",
-    "references": "Reference",
-    "api-reference": "Reference",
-    "explanation": "Concept",
-    "explanations": "Concept",
-    "concepts": "Concept",
-    "troubleshooting": "Troubleshooting",
-    "faq": "FAQ",
-    "faqs": "FAQ",
-    "release-notes": "Release notes",
-    "changelog": "Release notes",
-    "glossary": "Glossary",
-}
+#: Type hints that name no kind of page when a section is named so: an "Overview" or a
+#: hub section holds every kind, as do "Guide", "Topics" and "Getting started".
+_NOT_SECTION_TYPES = frozenset({"overview", "landing-page", "hub-page", "include"})
 
 
 def section_type(path: str) -> str | None:
     """The type the sections holding the page at ``path`` (a package path) name, the
-    nearest first: a page under ``tutorials/`` is a tutorial whatever its shape, one
-    under ``how-to-guides/`` a procedure; ``None`` when no section says."""
+    nearest first, as a type hint names it (``_TYPE_HINTS``, a plural too): a page
+    under ``tutorials/`` is a tutorial whatever its shape, one under ``how-to-guides/``
+    a procedure, one under ``explanation/`` a concept; ``None`` when no section says."""
     for folder in reversed(path.split("/")[:-1]):
-        found = _SECTION_TYPES.get(folder.lower())
-        if found:
-            return found
+        name = folder.lower()
+        for hint in (name, name[:-1] if name.endswith("s") else name):
+            if hint in _TYPE_HINTS and hint not in _NOT_SECTION_TYPES:
+                return _TYPE_HINTS[hint]
     return None
 
 

@@ -34,11 +34,11 @@ from kas_tui.features.importing.convert import ConversionError, Converted, Limit
 from kas_tui.features.importing.draft import (
     Draft,
     draft_document,
-    source_locations,
     updated_text,
 )
 from kas_tui.features.importing.git_dates import date_by_commits
 from kas_tui.features.importing.pool import convert_files
+from kas_tui.features.importing.source_record import source_locations
 from kas_tui.text import folder_summary as summary
 from kas_tui.text.alike import AlikeSet
 from kas_tui.text.slug import TakenNames, name_problem, names_in

@@ -6,12 +6,13 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from urllib.parse import unquote
 
 from markdown_it import MarkdownIt
 
 from kas_tui.core.okf import frontmatter as fm
+from kas_tui.features.importing.toc_mkdocs import is_mkdocs_config
 from kas_tui.text.prose import DOCFX_INCLUDE
 
 DOCFX = DOCFX_INCLUDE
@@ -241,3 +242,27 @@ def under(base: str, name: str) -> str | None:
 def frontmatter_end(text: str) -> int:
     """Where ``text``'s frontmatter ends (0 without one)."""
     return fm.body_start(text)
+
+
+def has_directive(text: str) -> bool:
+    """Whether ``text`` may hold an include directive of any syntax (a quick look)."""
+    return "8<" in text or "{!" in text or "{*" in text or "[!include" in text.lower()
+
+
+def mdx_bases(files: Sequence[str]) -> list[str]:
+    """Where an MkDocs site's mdx_include paths may start from: the folder of each of
+    its configs (mkdocs runs there) and its ``docs`` folder (FastAPI's
+    ``docs/en/docs/tutorial/first-steps.md`` names ``../../../docs_src/...``)."""
+    found: list[str] = []
+    for rel in sorted(f for f in files if is_mkdocs_config(f)):
+        folder = posixpath.dirname(rel)
+        found += [folder, posixpath.join(folder, "docs")]
+    return list(dict.fromkeys(found))
+
+
+def mdx_candidates(path: str, name: str, bases: Sequence[str]) -> list[str]:
+    """Where the mdx_include path ``name`` of the page ``path`` may be, in order: beside
+    the page, then in each base; none leaves the source."""
+    found = [under("", posixpath.join(posixpath.dirname(path), name))]
+    found += [under("", posixpath.join(base.strip("/"), name)) for base in bases]
+    return list(dict.fromkeys(f for f in found if f))

@@ -60,6 +60,8 @@ from kas_tui.features.importing.include_syntax import (
     docfx_target,
     file_lines,
     frontmatter_end,
+    has_directive,
+    mdx_candidates,
     parse_mdx_spec,
     parse_spec,
     relative,
@@ -74,7 +76,6 @@ from kas_tui.features.importing.include_variants import (
     line_ranges,
     variant_names,
 )
-from kas_tui.features.importing.toc_mkdocs import is_mkdocs_config
 
 #: Folder names docs sites keep their snippet and include files in.
 INCLUDE_DIRS = frozenset({"includes", "_includes", "snippets", "_snippets", "includes-shared"})
@@ -171,30 +172,6 @@ def targets(
             if rel:
                 found.append(rel)
     return list(dict.fromkeys(found))
-
-
-def has_directive(text: str) -> bool:
-    """Whether ``text`` may hold an include directive of any syntax (a quick look)."""
-    return "8<" in text or "{!" in text or "{*" in text or "[!include" in text.lower()
-
-
-def mdx_bases(files: Sequence[str]) -> list[str]:
-    """Where an MkDocs site's mdx_include paths may start from: the folder of each of
-    its configs (mkdocs runs there) and its ``docs`` folder (FastAPI's
-    ``docs/en/docs/tutorial/first-steps.md`` names ``../../../docs_src/...``)."""
-    found: list[str] = []
-    for rel in sorted(f for f in files if is_mkdocs_config(f)):
-        folder = posixpath.dirname(rel)
-        found += [folder, posixpath.join(folder, "docs")]
-    return list(dict.fromkeys(found))
-
-
-def mdx_candidates(path: str, name: str, bases: Sequence[str]) -> list[str]:
-    """Where the mdx_include path ``name`` of the page ``path`` may be, in order: beside
-    the page, then in each base; none leaves the source."""
-    found = [under("", posixpath.join(posixpath.dirname(path), name))]
-    found += [under("", posixpath.join(base.strip("/"), name)) for base in bases]
-    return list(dict.fromkeys(f for f in found if f))
 
 
 def rebase_links(text: str, written_in: str, shown_in: str) -> str:

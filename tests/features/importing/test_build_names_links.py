@@ -320,6 +320,28 @@ def test_an_own_description_that_only_repeats_the_title_is_drafted_instead(
     assert not [f for f in check(pkg, agent_ready=True).findings if f.code == "KAS042"]
 
 
+def test_a_heading_in_a_code_block_is_no_title_an_own_description_repeats() -> None:
+    """The page's first-level heading is read outside its code: a shell comment
+    ``# Install the agent on every host`` is no title, so the description stays."""
+    from kas_tui.features.importing.convert import Converted
+    from kas_tui.features.importing.draft import own_description
+
+    def converted(body: str) -> Converted:
+        return Converted(
+            source=Path("/site/docs/agent.md"),
+            markdown=body,
+            kind="markdown",
+            sha256="0" * 64,
+            size=len(body),
+            mtime=0.0,
+            frontmatter={"description": "Install the agent on every host"},
+        )
+
+    code = "Intro.\n\n```sh\n# Install the agent on every host\nrun it\n```\n"
+    assert own_description(converted(code)) == "Install the agent on every host"
+    assert own_description(converted("# Install the agent on every host\n\nText.\n")) == ""
+
+
 def test_a_pages_own_description_stays_and_its_entry_names_its_sections(tmp_path: Path) -> None:
     """The writer's sentence is kept in the page as written; the index entry, where an
     agent chooses, names the page's sections too, and a later build keeps it so (an

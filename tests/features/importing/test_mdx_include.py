@@ -9,7 +9,8 @@ from pathlib import Path
 
 from kas_tui.core.package import Package
 from kas_tui.features.importing.build import build
-from kas_tui.features.importing.includes import expand_includes, mdx_bases, targets
+from kas_tui.features.importing.include_syntax import mdx_bases
+from kas_tui.features.importing.includes import expand_includes, targets
 from tests.helpers.build_sources import write_sources
 
 NOW = dt.datetime(2026, 12, 6, 9, 0, tzinfo=dt.UTC)
@@ -58,14 +59,15 @@ def test_paths_start_beside_the_page_then_from_the_sites_folders() -> None:
     assert "{!../../../../../etc/passwd!}" in done.text and len(done.problems) == 1
 
 
-def test_the_build_shows_the_examples_and_keeps_their_files_as_assets(tmp_path: Path) -> None:
+def _built(tmp_path: Path, example: str, code_file: str, config: str = "") -> tuple[str, Package]:
+    """A SQLModel-shaped site whose tutorial page shows ``example`` (a directive naming
+    ``code_file``, which holds CODE), built: the page's body and the package."""
     source = write_sources(
         tmp_path / "src",
         {
-            "mkdocs.yml": "site_name: SQLModel\nnav:\n  - Create: tutorial/create.md\n",
-            "docs/tutorial/create.md": "# Create a Table\n\nDefine the model first.\n\n"
-            "```Python\n{!./docs_src/hero.py[ln:4-6]!}\n```\n",
-            "docs_src/hero.py": CODE,
+            "mkdocs.yml": "site_name: SQLModel\nnav:\n  - Create: tutorial/create.md\n" + config,
+            "docs/tutorial/create.md": "# Create a Table\n\nDefine the model first.\n\n" + example,
+            code_file: CODE,
         },
     )
     out = tmp_path / "kb"
@@ -73,7 +75,12 @@ def test_the_build_shows_the_examples_and_keeps_their_files_as_assets(tmp_path: 
     assert result.errors == 0 and result.failed == []
     pkg = Package(out)
     pkg.load()
-    body = (out / "tutorial/create.md").read_text("utf-8")
+    return (out / "tutorial/create.md").read_text("utf-8"), pkg
+
+
+def test_the_build_shows_the_examples_and_keeps_their_files_as_assets(tmp_path: Path) -> None:
+    example = "```Python\n{!./docs_src/hero.py[ln:4-6]!}\n```\n"
+    body, pkg = _built(tmp_path, example, "docs_src/hero.py")
     assert "class Hero(SQLModel):\n    name: str\n    age: int\n```" in body
     assert "{!" not in body and list(pkg.documents) == ["tutorial/create.md"]
 
@@ -142,19 +149,8 @@ def test_a_missing_file_shows_its_preferred_variant_and_bad_lines_stay_with_a_pr
 
 
 def test_the_build_shows_a_variants_example(tmp_path: Path) -> None:
-    source = write_sources(
-        tmp_path / "src",
-        {
-            "mkdocs.yml": "site_name: SQLModel\nnav:\n  - Create: tutorial/create.md\n"
-            "markdown_extensions:\n  markdown_include_variants:\n",
-            "docs/tutorial/create.md": "# Create a Table\n\nDefine the model first.\n\n"
-            "{* ./docs_src/hero_py310.py ln[4:5] hl[4] *}\n",
-            "docs_src/hero_py310.py": CODE,
-        },
-    )
-    out = tmp_path / "kb"
-    result = build(source, out, now=NOW, workers=1)
-    assert result.errors == 0 and result.failed == []
-    body = (out / "tutorial/create.md").read_text("utf-8")
+    example = "{* ./docs_src/hero_py310.py ln[4:5] hl[4] *}\n"
+    config = "markdown_extensions:\n  markdown_include_variants:\n"
+    body, pkg = _built(tmp_path, example, "docs_src/hero_py310.py", config)
     assert "```python\n# Code above omitted 👆\n\nclass Hero(SQLModel):\n    name: str\n\n" in body
-    assert "{*" not in body
+    assert "{*" not in body and list(pkg.documents) == ["tutorial/create.md"]
