@@ -32,6 +32,7 @@ from kas_tui.core.page_start import PageStart
 from kas_tui.text.wording import counted, size_text
 from kas_tui.tui.commands import bindings
 from kas_tui.tui.widgets.body_pages import BULLET, Piece, pieces
+from kas_tui.tui.widgets.page_markdown import PageMarkdown
 from kas_tui.tui.widgets.source_blocks import block_at
 
 #: What the pane still has to do once the pieces it needs are mounted.
@@ -108,7 +109,7 @@ class BodyPane(Horizontal):
     @cached_property
     def markdown(self) -> Markdown:
         """The widget of the first piece (the whole page, unless the page is long)."""
-        return Markdown(id="markdown", open_links=False)
+        return PageMarkdown(id="markdown", open_links=False)
 
     @property
     def source(self) -> str:
@@ -195,7 +196,7 @@ class BodyPane(Horizontal):
             self._loaded = len(self._pieces)
             return
         piece = self._pieces[self._loaded]
-        page = Markdown(open_links=False, classes="body-piece")
+        page = PageMarkdown(open_links=False, classes="body-piece")
         try:
             await _whole(self._scroll.mount(page, before=self._more_note))
             await _whole(page.update(piece.text))

@@ -18,7 +18,6 @@ from textual.widgets import (
     ContentSwitcher,
     Header,
     Label,
-    Markdown,
     ProgressBar,
     Select,
     Static,
@@ -32,6 +31,7 @@ from kas_tui.tui.screens.import_wizard.labels import home_short
 from kas_tui.tui.screens.import_wizard.preview import PlanList, PreviewStep
 from kas_tui.tui.widgets.footer import KasFooter
 from kas_tui.tui.widgets.inputs import CleanInput
+from kas_tui.tui.widgets.page_markdown import PageMarkdown
 
 #: Narrower than this, the wizard drops its body preview and list of formats.
 NARROW_BELOW = 100
@@ -151,7 +151,7 @@ class ImportWizard(FilesStep, ConvertingStep, PreviewStep):
                             with ContentSwitcher(id="iw-forms"):
                                 yield VerticalScroll(Static(id="iw-no-form-text"), id="iw-no-form")
                             with VerticalScroll(id="iw-body-scroll"):
-                                yield Markdown(id="iw-body", open_links=False)
+                                yield PageMarkdown(id="iw-body", open_links=False)
                 with Horizontal(id="iw-actions"):
                     yield Static(id="iw-summary")
                     yield Button("Import  ^s", variant="primary", id="iw-write", compact=True)
