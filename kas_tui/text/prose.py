@@ -360,11 +360,26 @@ def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
 
 def headings(markdown: str, *, max_lines: int = 2000) -> list[Block]:
     """Only the headings of ``markdown`` (ATX ``#`` headings outside code fences): fast."""
-    out: list[Block] = []
+    return list(_headings(markdown, max_lines))
+
+
+def first_heading(markdown: str, level: int = 1, *, max_lines: int = 2000) -> str:
+    """The text of the first heading of ``level`` (as :func:`headings` reads them), read
+    no further than it; empty when there is none."""
+    return next((b.text for b in _headings(markdown, max_lines) if b.level == level), "")
+
+
+def _headings(markdown: str, max_lines: int) -> Iterator[Block]:
     fence: str | None = None
-    for n, line in enumerate(markdown.split("\n")):
-        if n >= max_lines:
+    start = 0
+    for _ in range(max_lines):
+        if start > len(markdown):
             break
+        end = markdown.find("\n", start)
+        if end < 0:
+            end = len(markdown)
+        line = markdown[start:end]
+        start = end + 1
         stripped = line.lstrip()
         if stripped.startswith(("```", "~~~")):
             marker = stripped[:3]
@@ -375,8 +390,7 @@ def headings(markdown: str, *, max_lines: int = 2000) -> list[Block]:
             if match:
                 text = heading_text(match.group(2))
                 if text:
-                    out.append(Block("heading", text, len(match.group(1))))
-    return out
+                    yield Block("heading", text, len(match.group(1)))
 
 
 def _heading_line(line: str) -> bool:

@@ -286,3 +286,12 @@ def test_a_control_character_in_yaml_is_reported_on_one_line():
         fm.parse("---\ntitle: a\ndescription: Says \x07 x\n---\nbody\n")
     assert "\n" not in str(caught.value)
     assert "control characters are not allowed" in str(caught.value)
+
+
+def test_control_chars_are_the_c0_and_c1_controls_but_tab_and_line_feed():
+    from kas_tui.core.okf.text import control_chars, without_controls
+
+    every = "".join(chr(c) for c in range(0x3000))
+    expected = [c for c in every if (ord(c) < 32 and c not in "\t\n") or 0x7F <= ord(c) < 0xA0]
+    assert control_chars(every) == expected and len(expected) == 63
+    assert without_controls("a\x1b[31mb\tc\x85d") == "a [31mb\tc d"

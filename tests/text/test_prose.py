@@ -387,3 +387,60 @@ def test_a_sentence_starts_with_a_capital_but_a_name_keeps_its_case() -> None:
     assert sentence_start("configure the mailbox.") == "Configure the mailbox."
     assert sentence_start("e-mail the team.") == "E-mail the team."
     assert sentence_start("") == ""
+
+
+def split_headings(markdown: str, max_lines: int) -> list[prose.Block]:
+    """:func:`prose.headings` as it was written first: the whole text split into lines."""
+    out: list[prose.Block] = []
+    fence: str | None = None
+    for n, line in enumerate(markdown.split("\n")):
+        if n >= max_lines:
+            break
+        stripped = line.lstrip()
+        if stripped.startswith(("```", "~~~")):
+            marker = stripped[:3]
+            fence = None if fence == marker else (fence or marker)
+            continue
+        if fence is None and stripped.startswith("#"):
+            match = prose._HEADING.match(line)
+            if match:
+                text = prose.heading_text(match.group(2))
+                if text:
+                    out.append(prose.Block("heading", text, len(match.group(1))))
+    return out
+
+
+HEADING_LINES = st.sampled_from(
+    [
+        "# Title",
+        "## Setup",
+        "### Deep `code`",
+        "#no space",
+        "  # indented",
+        "```",
+        "~~~",
+        "text",
+        "",
+        "#",
+        "# ",
+        "####### seven",
+        "# Trailing #",
+        "    ```sh",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(HEADING_LINES, max_size=25).map("\n".join), st.integers(0, 30))
+def test_headings_read_line_by_line_as_split_lines_read(markdown, max_lines):
+    expected = split_headings(markdown, max_lines)
+    assert prose.headings(markdown, max_lines=max_lines) == expected
+    for level in (1, 2):
+        first = next((b.text for b in expected if b.level == level), "")
+        assert prose.first_heading(markdown, level, max_lines=max_lines) == first
+
+
+def test_first_heading_stops_at_the_first():
+    page = "intro\n```\n# not a heading: code\n```\n# Install the agent\n" + "x\n" * 100_000
+    assert prose.first_heading(page) == "Install the agent"
+    assert prose.first_heading("## Only a section\n") == ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import re
 from dataclasses import dataclass
 
 from kas_tui.core.okf.errors import FormatError
@@ -94,9 +95,13 @@ def line_end(text: str, offset: int) -> int:
     return len(text) if i == -1 else i + 1
 
 
+#: C0 and C1 controls but tab and LF.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
 def control_chars(value: str) -> list[str]:
     """Characters in ``value`` that have no place in metadata: C0/C1 controls but tab and LF."""
-    return [c for c in value if (ord(c) < 32 and c not in "\t\n") or 0x7F <= ord(c) < 0xA0]
+    return _CONTROL.findall(value)
 
 
 #: Each character :func:`control_chars` finds, as a space.

@@ -340,10 +340,7 @@ def own_description(converted: Converted) -> str:
     description = without_preamble(_text(given.get("description")))
     if not description:
         return ""
-    titles = [_text(given.get("title"))]
-    titles += [b.text for b in prose.headings(converted.markdown, max_lines=200) if b.level == 1][
-        :1
-    ]
+    titles = [_text(given.get("title")), prose.first_heading(converted.markdown, max_lines=200)]
     return "" if any(says_nothing(description, t) for t in titles) else description
 
 
