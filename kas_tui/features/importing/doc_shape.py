@@ -198,3 +198,54 @@ def _join(items: list[str], limit: int) -> str:
     if len(shown) == 1:
         return shown[0]
     return f"{', '.join(shown[:-1])} and {shown[-1]}"
+
+
+#: A fence opening a code block (``` or ~~~, indented at most three spaces).
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def usage_line(markdown: str, title: str, *, max_lines: int = 80) -> str:
+    """The first line of the page's first code block when it is the page's command
+    (starts with the title's words: ``k3d cluster delete [NAME ...] [flags]`` on the
+    page "k3d cluster delete"), without a prompt; empty when the page is no command's."""
+    command = " ".join(title.split()).casefold()
+    if len(command.split()) < 2:  # one word names a page as well as a command
+        return ""
+    lines = markdown.split("\n", max_lines)[:max_lines]
+    for at, line in enumerate(lines):
+        fence = _FENCE.match(line)
+        if fence is None:
+            continue
+        for inside in lines[at + 1 :]:
+            if inside.lstrip().startswith(fence.group(1)):
+                return ""
+            first = " ".join(inside.split()).removeprefix("$ ")
+            if first:
+                folded = first.casefold()
+                if folded == command or folded.startswith(command + " "):
+                    return prose.clip(first, 120)
+                return ""
+        return ""
+    return ""
+
+
+def command_sentence(markdown: str, title: str, parsed: list[prose.Block]) -> str | None:
+    """A CLI command's reference page (cobra's, click's: its title the command, a
+    summary, then the usage in a code block) said as its summary and its usage:
+    "Delete cluster(s): `k3d cluster delete [NAME [NAME ...] | --all] [flags]`". Its
+    summary alone is often too short to say anything (and its siblings' read alike:
+    "Delete node(s)"), often no sentence (no full stop), and the sentence such a page
+    offers next is its "See also" list's: another command's. The longest first sentence
+    of the paragraphs opening the page is its summary ("The ... command" when it has
+    none). ``None`` when the page is no command's."""
+    usage = usage_line(markdown, title)
+    if not usage:
+        return None
+    opening = [b.text for b in parsed[:4] if b.kind == "paragraph"]
+    firsts = [" ".join(prose.sentences(text)[0].split()) for text in opening if text.strip()]
+    summary = max(firsts, key=lambda s: len(prose.words(s)), default="").rstrip(".:")
+    if len(summary) > 160:
+        return None  # prose of its own: described as any page is
+    if not summary or norm(summary) == norm(title):
+        return f"The {title} command: `{usage}`"
+    return f"{summary}: `{usage}`"

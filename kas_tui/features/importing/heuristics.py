@@ -19,6 +19,7 @@ from kas_tui.features.importing.convert import Converted
 from kas_tui.features.importing.doc_shape import (
     GENERATED_REFERENCE,
     changelog_sentence,
+    command_sentence,
     opening_sentence,
     shape_sentence,
 )
@@ -238,6 +239,9 @@ def draft_description(
     releases = changelog_sentence(parsed)
     if releases:  # release notes: which releases, not one change of the newest
         return _finish(releases)
+    command = command_sentence(converted.markdown, title, parsed)
+    if command:  # a CLI command's page: its short summary and its usage
+        return _finish(command)
     others = siblings if isinstance(siblings, AlikeSet) else AlikeSet(siblings)
     first = ""
     shared = shared or {}
