@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import posixpath
 from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from kas_tui.core.okf.errors import EditError, FormatError
+from kas_tui.core.workers import map_chunks_in_two
+from kas_tui.features.importing.build_prepare import PARALLEL_MIN
 from kas_tui.features.importing.convert_model import LINKED_KINDS, ConversionError
-from kas_tui.features.importing.draft import draft_document, own_description
+from kas_tui.features.importing.draft import Draft, draft_document, own_description
 from kas_tui.features.importing.heuristics import (
     FORMAT_TYPES,
     content_type,
@@ -22,6 +26,9 @@ from kas_tui.features.importing.source_meta import SUBJECT_KEYS
 from kas_tui.text import prose
 from kas_tui.text.alike import AlikeSet
 from kas_tui.text.section_topics import common_headings, section_topics
+
+if TYPE_CHECKING:
+    from kas_tui.features.importing.build_layout import _Doc
 
 #: Sections of a page kept for its index entry (no more fit in one description).
 _ENTRY_TOPICS = 8
@@ -41,7 +48,123 @@ def generator_keys_apart(kind: str, frontmatter: dict | None) -> dict | None:
     return {renames.get(k, k): v for k, v in frontmatter.items()}
 
 
-class DraftMixin:
+@dataclass
+class _Context:
+    """What drafting every page reads (worked out from all of them first)."""
+
+    folder_types: dict[str, Counter[str]]
+    common: frozenset[str]
+    shared: dict[str, int]
+    labels: dict[str, str]
+
+
+@dataclass
+class _Drafted:
+    """What drafting a page made: its draft (without its converted text, which the
+    builder holds) and what rewriting its links found, or why it failed."""
+
+    draft: Draft | None = None
+    text: str = ""
+    raw_body: str = ""
+    headings: tuple[str, ...] = ()
+    topics: tuple[str, ...] = ()
+    raw_spans: list[Any] | None = None
+    links: set[tuple[str, str]] = field(default_factory=set)
+    off: Counter[str] | None = None
+    above: Counter[str] | None = None
+    failed: str = ""
+
+
+class _DraftPages:
+    """Drafting a folder's pages in order, each beside its siblings' descriptions (so
+    that they read apart): a folder is drafted whole, in either process."""
+
+    def _draft_folders(self, groups: list[list[_Doc]]) -> list[list[_Drafted]]:
+        return [self._draft_folder(group) for group in groups]
+
+    def _draft_folder(self, group: list[_Doc]) -> list[_Drafted]:
+        siblings = AlikeSet()
+        out = []
+        for doc in group:
+            drafted = self._draft_one(doc, siblings)
+            if drafted.draft is not None:
+                siblings.add(drafted.draft.description)
+            out.append(drafted)
+        return out
+
+    def _draft_one(self, doc: _Doc, siblings: AlikeSet) -> _Drafted:
+        assert doc.converted is not None
+        context: _Context = self._drafting
+        folder, stem = posixpath.split(doc.out[:-3])
+        links, self.links_between = self.links_between, set()  # those this page adds
+        try:
+            draft = draft_document(
+                doc.converted,
+                None,
+                folder,
+                type=self.type,
+                root=self.out,
+                existing_types=context.folder_types[folder],
+                siblings=siblings,
+                common_headings=context.common,
+                shared=context.shared,
+                title_hint=context.labels.get(doc.source, ""),
+                now=self.now,
+                slug=stem,
+                blocks=doc.blocks,
+            )
+            drafted = _Drafted(draft, raw_body=draft.body)
+            doc.raw_body = draft.body
+            drafted.headings = tuple(
+                b.text for b in doc.blocks if b.kind == "heading" and b.level >= 2
+            )[:30]
+            own = (doc.converted.frontmatter or {}).get("description")
+            if isinstance(own, str) and own.strip():  # the index names its sections
+                topics = section_topics(doc.blocks, draft.title, context.common)
+                drafted.topics = tuple(topics[:_ENTRY_TOPICS])
+            if doc.converted.kind in LINKED_KINDS:
+                draft.body = self._rewrite_links(doc, draft.body)
+                drafted.raw_spans = doc.raw_spans
+                drafted.off = self._off_links.get(doc.source)
+                drafted.above = self._above_links.get(doc.source)
+            drafted.text = draft.render()
+        except (EditError, FormatError, ValueError) as exc:
+            drafted = _Drafted(failed=f"{doc.source}: its frontmatter cannot be completed ({exc})")
+        finally:
+            drafted_links, self.links_between = self.links_between, links
+            links |= drafted_links
+        drafted.links = drafted_links
+        if drafted.draft is not None:
+            drafted.draft.converted = None  # type: ignore[assignment]  # the builder has it
+        return drafted
+
+    def _take_draft(self, doc: _Doc, drafted: _Drafted) -> None:
+        """The page's draft as this process's own, wherever it was drafted."""
+        assert doc.converted is not None
+        self.links_between |= drafted.links
+        for found, counted in ((self._off_links, drafted.off), (self._above_links, drafted.above)):
+            if counted is None:
+                found.pop(doc.source, None)
+            else:
+                found[doc.source] = counted
+        if drafted.draft is None:
+            self.result.failed.append(
+                ConversionError(self.source / doc.source, "corrupt", drafted.failed)
+            )
+            doc.state, doc.draft = "failed", None
+            return
+        doc.draft = drafted.draft
+        doc.draft.converted = doc.converted
+        self.result.notes += [f"{doc.source}: {note}" for note in doc.draft.notes]
+        doc.raw_body, doc.headings, doc.topics = drafted.raw_body, drafted.headings, drafted.topics
+        if drafted.raw_spans is not None:
+            doc.raw_spans = drafted.raw_spans
+        doc.text = drafted.text
+        self.kinds[doc.source] = doc.converted.kind
+        doc.blocks = []
+
+
+class DraftMixin(_DraftPages):
     """Drafts the builder's converted pages (its state is the builder's)."""
 
     def _draft(self) -> None:
@@ -86,59 +209,27 @@ class DraftMixin:
             )
             known = doc.strong_type if doc.strong_type not in FORMAT_TYPES else None
             folder_types[posixpath.dirname(doc.out)][known or ""] += 1  # "": no signal
-        siblings: dict[str, AlikeSet] = defaultdict(AlikeSet)
         common = common_headings(doc.blocks for doc in converted)
         shared = shared_sentences(
             (d.converted, d.blocks) for d in converted if not own_description(d.converted)
         )
         labels = self.toc.labels() if self.toc is not None else {}
+        self._drafting = _Context(folder_types, common, shared, labels)
+        folders: dict[str, list[_Doc]] = defaultdict(list)
+        for doc in sorted(converted, key=lambda d: d.out):
+            folders[posixpath.dirname(doc.out)].append(doc)
+        groups = list(folders.values())
+        if len(converted) >= PARALLEL_MIN and len(groups) > 1:
+            drafted = map_chunks_in_two(self._draft_folders, groups, chunk=1)
+        else:
+            drafted = self._draft_folders(groups)
         total = len(converted)
-        for n, doc in enumerate(sorted(converted, key=lambda d: d.out), start=1):
-            assert doc.converted is not None
-            folder, stem = posixpath.split(doc.out[:-3])
-            try:
-                doc.draft = draft_document(
-                    doc.converted,
-                    None,
-                    folder,
-                    type=self.type,
-                    root=self.out,
-                    existing_types=folder_types[folder],
-                    siblings=siblings[folder],
-                    common_headings=common,
-                    shared=shared,
-                    title_hint=labels.get(doc.source, ""),
-                    now=self.now,
-                    slug=stem,
-                    blocks=doc.blocks,
-                )
-                self.result.notes += [f"{doc.source}: {note}" for note in doc.draft.notes]
-                body = doc.draft.body
-                doc.raw_body = body
-                doc.headings = tuple(
-                    b.text for b in doc.blocks if b.kind == "heading" and b.level >= 2
-                )[:30]
-                own = (doc.converted.frontmatter or {}).get("description")
-                if isinstance(own, str) and own.strip():  # the index names its sections
-                    topics = section_topics(doc.blocks, doc.draft.title, common)
-                    doc.topics = tuple(topics[:_ENTRY_TOPICS])
-                if doc.converted.kind in LINKED_KINDS:
-                    body = self._rewrite_links(doc, body)
-                    doc.draft.body = body
-                doc.text = doc.draft.render()
-            except (EditError, FormatError, ValueError) as exc:
-                self.result.failed.append(
-                    ConversionError(
-                        self.source / doc.source,
-                        "corrupt",
-                        f"{doc.source}: its frontmatter cannot be completed ({exc})",
-                    )
-                )
-                doc.state, doc.draft = "failed", None
-                continue
-            siblings[folder].add(doc.draft.description)
-            self.kinds[doc.source] = doc.converted.kind
-            doc.blocks = []
-            self.progress("draft", n, total)
+        done = 0
+        for group, outcomes in zip(groups, drafted, strict=True):
+            for doc, outcome in zip(group, outcomes, strict=True):
+                self._take_draft(doc, outcome)
+                done += 1
+                self.progress("draft", done, total)
+        del self._drafting
         self._note_off_source()
         self._note_unresolved()
