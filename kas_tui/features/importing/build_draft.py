@@ -1,7 +1,15 @@
 """The build's third stage: frontmatter drafted for every converted page, with the types
 of a folder's pages informing each other, the source's shared sentences passed over
 (:func:`~kas_tui.features.importing.heuristics.shared_sentences`) and each folder's
-descriptions kept apart (:class:`~kas_tui.text.alike.AlikeSet`)."""
+descriptions kept apart (:class:`~kas_tui.text.alike.AlikeSet`).
+
+From :data:`PARALLEL_MIN` pages on, folders are drafted in this process and a forked
+helper (:func:`kas_tui.core.workers.map_chunks_in_two`), a folder whole in one of them:
+each page's draft comes back with what rewriting its links found (the links between
+pages, the site links counted, their spans), and the builder takes them in page order.
+Same package either way (tests/features/importing/test_build_draft_in_two.py). What a
+page's link rewriting works out once for all (the site's address) is worked out again
+here when the helper was the one to need it."""
 
 from __future__ import annotations
 
@@ -12,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 
 from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.core.workers import map_chunks_in_two
-from kas_tui.features.importing.build_prepare import PARALLEL_MIN
 from kas_tui.features.importing.convert_model import LINKED_KINDS, ConversionError
 from kas_tui.features.importing.draft import Draft, draft_document, own_description
 from kas_tui.features.importing.heuristics import (
@@ -30,6 +37,11 @@ from kas_tui.text.section_topics import common_headings, section_topics
 if TYPE_CHECKING:
     from kas_tui.features.importing.build_layout import _Doc
 
+#: Pages from which on folders are drafted in two processes: drafting a page takes a
+#: millisecond or two (working out what it shows, PARALLEL_MIN of build_prepare, less),
+#: so from about a hundred the helper saves more than forking it costs (Textual's 200
+#: pages: 2.1 -> 1.8 s).
+PARALLEL_MIN = 100
 #: Sections of a page kept for its index entry (no more fit in one description).
 _ENTRY_TOPICS = 8
 #: Front-matter keys a site generator reads as its own, not as OKF's: Hugo's ``type``

@@ -331,6 +331,12 @@ class SiteLinksMixin:
         """The address a site-rooted link to a page the source lacks is joined to:
         ``--link-base``, else the address the site's config gives (:mod:`.site_address`),
         else "" (the link stays as written)."""
+        return self._site_found_at()[0]
+
+    def _site_found_at(self) -> tuple[str, str]:
+        """(the site's address, the config naming it: "" for ``--link-base``), worked
+        out once, by whichever process needs it first (a page drafted in the forked
+        helper leaves this process without it)."""
         found = getattr(self, "_site_found", None)
         if found is None:
             if self.link_base:
@@ -340,7 +346,7 @@ class SiteLinksMixin:
                 read = getattr(self, "_read_source", lambda _rel: None)
                 found = site_address(read, sorted(self.source_files), near) or ("", "")
             self._site_found = found
-        return found[0]
+        return found
 
     def _off_source(self, doc: Any, target: str) -> str | None:
         """A site-rooted ``target`` of ``doc`` naming no page of the source: joined to
@@ -423,7 +429,7 @@ class SiteLinksMixin:
             paths=f"{paths:,} path{'s' if paths > 1 else ''}",
         )
         named = f"{n:,} {told} (e.g. {path})"
-        address, config = self._site_found
+        address, config = self._site_found_at()
         if config:
             said = (
                 f"{config}: {named}: they lead to the site, {address}, where those are; "
