@@ -121,3 +121,32 @@ async def test_one_paragraph_items_are_one_widget_and_others_keep_textuals_row()
         await page.update(SHAPES["numbers"])
         await pilot.pause()
         assert len(page.query("*")) < len(textual.query("*")) / 2
+
+
+class Clicks(App):
+    def __init__(self) -> None:
+        super().__init__()
+        self.clicked: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield PageMarkdown(
+            "- first row [opens here](a.md) of an item\n"
+            "- an item long enough to wrap onto a second row, whose "
+            "[link wraps](b.md) under the bullet\n"
+        )
+
+    def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
+        self.clicked.append(event.href)
+
+
+async def test_a_link_in_a_bullets_row_or_the_rows_under_it_opens_on_a_click() -> None:
+    app = Clicks()
+    async with app.run_test(size=(50, 10)) as pilot:
+        await pilot_wait_until(pilot, lambda: bool(app.query(ItemParagraph)))
+        await pilot.pause()
+        rows = ["".join(s.text for s in strip) for strip in app.screen._compositor.render_strips()]
+        for words, href in (("opens here", "a.md"), ("wraps", "b.md")):
+            y = next(n for n, row in enumerate(rows) if words in row)
+            await pilot.click(offset=(rows[y].index(words) + 1, y))
+            await pilot_wait_until(pilot, lambda href=href: href in app.clicked)
+        assert app.clicked == ["a.md", "b.md"]
