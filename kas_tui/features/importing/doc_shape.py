@@ -161,6 +161,8 @@ def _opening(markdown: str) -> str:
         markdown = prose.CODE_ELEMENTS.sub("", markdown)
     for raw in markdown.split("\n")[:40]:
         line = raw.strip()
+        if line.startswith(("```", "~~~")):  # a fence and its language ("bash") are no text
+            continue
         titled = prose.container_title(line) if line.startswith(":::") else None
         if titled is not None:  # :::danger[Removed from React Native]: its title alone
             text = titled

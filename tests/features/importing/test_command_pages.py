@@ -17,7 +17,7 @@ from kas_tui.features.check.near_duplicates import earliest_alike
 from kas_tui.features.importing.build import build
 from kas_tui.features.importing.doc_shape import command_sentence, usage_line
 from kas_tui.text import prose
-from tests.helpers.build_sources import write_sources
+from tests.helpers.build_sources import drafted, write_sources
 
 NOW = dt.datetime(2026, 12, 6, 9, 0, tzinfo=dt.UTC)
 INHERITED = (
@@ -112,3 +112,14 @@ def test_a_page_is_a_commands_only_when_its_first_code_is_the_title_run() -> Non
     assert said == "Runs main.py in a sandbox: `tool run FILE`"
     long = code.replace("in a sandbox", "in a sandbox " + "and more " * 30)
     assert command_sentence(long, "tool run", list(prose.blocks(long))) is None
+
+
+def test_a_page_of_code_opens_with_its_code_not_its_fence() -> None:
+    # k3d's "Command Tree": one bash block, described by its opening ("Command Tree,
+    # bash, k3d, ..." before: the fence's language read as the page's text)
+    page = "# Command Tree\n\n```bash\nk3d\n  --verbose  # GLOBAL: enable verbose logging\n```\n"
+    said = drafted(page, "commands.md").description
+    assert said.startswith("Document whose text opens with “Command Tree, k3d, ")
+    assert "bash" not in said
+    myst = "# Metrics\n\n```{eval-rst}\n.. jsonschema:: ../schemas/v1.yaml\n```\n"
+    assert "eval-rst" not in drafted(myst, "metrics.md").description
