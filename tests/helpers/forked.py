@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from kas_tui.core import workers
 from tests.helpers.waiting import WAIT_TIMEOUT
 
 
@@ -42,3 +43,24 @@ class HelperFirst:
     def close(self) -> None:
         os.close(self.read_end)
         os.close(self.write_end)
+
+
+def helper_first_map(
+    real: Callable[..., list[Any]], calls: list[int], *, chunk: int | None = None
+) -> Callable[..., list[Any]]:
+    """A stand-in for a module's ``map_chunks_in_two``: records how many items each call
+    maps in ``calls``, and runs ``real`` with the helper starting first
+    (:class:`HelperFirst`; where forking is not possible, as ``real`` does), in chunks
+    of ``chunk`` when given, else of the caller's."""
+
+    def both_processes(work: Callable[[list[Any]], list[Any]], items, *, chunk: int):
+        calls.append(len(items))
+        first = HelperFirst(work) if workers.fork_possible() else work
+        try:
+            return real(first, items, chunk=size or chunk)
+        finally:
+            if isinstance(first, HelperFirst):
+                first.close()
+
+    size = chunk
+    return both_processes

@@ -202,32 +202,30 @@ def _join(items: list[str], limit: int) -> str:
     return f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
-#: A fence opening a code block (``` or ~~~, indented at most three spaces).
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-
-
 def usage_line(markdown: str, title: str, *, max_lines: int = 80) -> str:
     """The first line of the page's first code block when it is the page's command
     (starts with the title's words: ``k3d cluster delete [NAME ...] [flags]`` on the
     page "k3d cluster delete"), without a prompt; empty when the page is no command's."""
     command = " ".join(title.split()).casefold()
-    if len(command.split()) < 2:  # one word names a page as well as a command
-        return ""
-    lines = markdown.split("\n", max_lines)[:max_lines]
-    for at, line in enumerate(lines):
-        fence = _FENCE.match(line)
-        if fence is None:
+    if len(command.split()) < 2 or ("```" not in markdown and "~~~" not in markdown):
+        return ""  # one word names a page as well as a command; no code, no usage
+    opened = False
+    for n, (code, line) in enumerate(prose.fenced_lines(markdown)):
+        if n >= max_lines or (opened and not code):
+            break
+        if not code:
             continue
-        for inside in lines[at + 1 :]:
-            if inside.lstrip().startswith(fence.group(1)):
-                return ""
-            first = " ".join(inside.split()).removeprefix("$ ")
-            if first:
-                folded = first.casefold()
-                if folded == command or folded.startswith(command + " "):
-                    return prose.clip(first, 120)
-                return ""
-        return ""
+        if prose.FENCE.match(line):
+            if opened:  # the first block closes empty
+                break
+            opened = True
+            continue
+        first = " ".join(line.split()).removeprefix("$ ")
+        if first:
+            folded = first.casefold()
+            if folded == command or folded.startswith(command + " "):
+                return prose.clip(first, 120)
+            break
     return ""
 
 

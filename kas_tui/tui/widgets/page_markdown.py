@@ -51,21 +51,22 @@ class ItemParagraph(MarkdownParagraph):
 
     bullet: str = ""
     """The item's bullet with its space ("• ", " 2. "); empty: a paragraph anywhere else."""
+    _bullet_cells = 0
 
     def as_item(self, bullet: str) -> ItemParagraph:
         """This paragraph as a list item drawn after ``bullet`` (its text indented by it)."""
-        self.bullet = bullet
-        self.styles.padding = (0, 0, 0, Content(bullet).cell_length)
+        self.bullet, self._bullet_cells = bullet, Content(bullet).cell_length
+        self.styles.padding = (0, 0, 0, self._bullet_cells)
         return self
 
     def render_lines(self, crop: Region) -> list[Strip]:
         strips = super().render_lines(crop)
-        width = Content(self.bullet).cell_length
-        if not self.bullet or crop.y > 0 or not strips or crop.x >= width:
+        width = self._bullet_cells
+        if not width or crop.y > 0 or not strips or crop.x >= width:
             return strips
         first = strips[0]  # the item's first row: its bullet goes over the padding
-        segments = list(first)
-        base = segments[0].style if segments and segments[0].style else None
+        padding = next(iter(first), None)
+        base = padding.style if padding is not None else None
         style = self.get_component_rich_style("item-paragraph--bullet")
         bullet = Strip([Segment(self.bullet, base + style if base else style)], width)
         bullet = bullet.crop(crop.x, min(width, crop.right))

@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from kas_tui.core import workers
 from kas_tui.features.importing import build_draft
 from kas_tui.features.importing.build import MANIFEST, build
 from tests.helpers.build_sources import tree, write_sources
-from tests.helpers.forked import HelperFirst
+from tests.helpers.forked import helper_first_map
 
 NOW = dt.datetime(2026, 12, 6, 9, 0, tzinfo=dt.timezone.utc)
 FOLDERS = ("billing", "incidents", "releases", "security")
@@ -66,18 +65,9 @@ def test_folders_drafted_in_two_processes_make_the_same_package(
 
     monkeypatch.setattr(build_draft, "PARALLEL_MIN", 1)
     calls: list[int] = []
-    real = build_draft.map_chunks_in_two
-
-    def both_processes(work, items, *, chunk):
-        calls.append(len(items))
-        helper_first = HelperFirst(work) if workers.fork_possible() else work
-        try:
-            return real(helper_first, items, chunk=chunk)
-        finally:
-            if isinstance(helper_first, HelperFirst):
-                helper_first.close()
-
-    monkeypatch.setattr(build_draft, "map_chunks_in_two", both_processes)
+    monkeypatch.setattr(
+        build_draft, "map_chunks_in_two", helper_first_map(build_draft.map_chunks_in_two, calls)
+    )
     two = _build(source, tmp_path / "two" / "pkg")
 
     assert calls == [len(FOLDERS)]  # one claim a folder

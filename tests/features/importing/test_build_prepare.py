@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from kas_tui.core import workers
 from kas_tui.features.importing import build_prepare
 from kas_tui.features.importing.build import MANIFEST, build
 from tests.helpers.build_sources import article, tree, write_sources
-from tests.helpers.forked import HelperFirst
+from tests.helpers.forked import helper_first_map
 
 NOW = dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.timezone.utc)
 
@@ -60,18 +59,11 @@ def test_a_build_with_the_pages_prepared_in_two_processes_is_the_plain_build(
 
     monkeypatch.setattr(build_prepare, "PARALLEL_MIN", 1)
     calls: list[int] = []
-    real = build_prepare.map_chunks_in_two
-
-    def both_processes(work, items, *, chunk):
-        calls.append(len(items))
-        helper_first = HelperFirst(work) if workers.fork_possible() else work
-        try:
-            return real(helper_first, items, chunk=4)
-        finally:
-            if isinstance(helper_first, HelperFirst):
-                helper_first.close()
-
-    monkeypatch.setattr(build_prepare, "map_chunks_in_two", both_processes)
+    monkeypatch.setattr(
+        build_prepare,
+        "map_chunks_in_two",
+        helper_first_map(build_prepare.map_chunks_in_two, calls, chunk=4),
+    )
     prepared = _build(source, tmp_path / "two" / "pkg")
 
     assert calls == [61, 61]  # every page, at once: the files it names, then what it shows

@@ -6,11 +6,10 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from kas_tui.core import workers
 from kas_tui.features.importing import pool
 from kas_tui.features.importing.convert import Converted, Limits
 from kas_tui.features.importing.pool import convert_files
-from tests.helpers.forked import HelperFirst
+from tests.helpers.forked import helper_first_map
 
 
 def _sources(root: Path) -> list[Path]:
@@ -46,19 +45,8 @@ def test_files_read_in_two_processes_are_the_files_read_one_by_one(
     one_by_one = _plain(convert_files(paths, limits))
 
     monkeypatch.setattr(pool, "HERE_IN_TWO_MIN", 1)
-    real = pool.map_chunks_in_two
-    calls = []
-
-    def both_processes(work, items, *, chunk):
-        calls.append(len(items))
-        helper_first = HelperFirst(work) if workers.fork_possible() else work
-        try:
-            return real(helper_first, items, chunk=chunk)
-        finally:
-            if isinstance(helper_first, HelperFirst):
-                helper_first.close()
-
-    monkeypatch.setattr(pool, "map_chunks_in_two", both_processes)
+    calls: list[int] = []
+    monkeypatch.setattr(pool, "map_chunks_in_two", helper_first_map(pool.map_chunks_in_two, calls))
     in_two = _plain(convert_files(paths, limits))
 
     assert calls == [90 - 8]  # every file but the 8 too large (n % 11 == 0, n > 0)
