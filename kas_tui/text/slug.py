@@ -43,6 +43,32 @@ def slugify(text: str, *, fallback: str = "document", max_len: int = MAX_SLUG) -
     return slug or fallback
 
 
+def slugify_middle_out(text: str, *, max_len: int = MAX_SLUG) -> str | None:
+    """``text`` as a slug that keeps its first and last words when it is too long,
+    leaving words out of its middle (``selectionsetname-element-for-...-wideentry-format``
+    tells its page from ``...-listentry-format``, which :func:`slugify` cuts alike);
+    ``None`` when :func:`slugify` cuts nothing."""
+    slug = slugify(text, max_len=10 * max_len)
+    if len(slug) <= max_len or "-" not in slug:
+        return None
+    words = slug.split("-")
+    head: list[str] = []
+    tail: list[str] = []
+    first, last = 0, len(words) - 1
+    while first <= last:  # a word from the shorter end, while the whole stays in max_len
+        front = sum(map(len, head)) <= sum(map(len, tail))
+        word = words[first] if front else words[last]
+        if len("-".join([*head, word, *tail])) > max_len:
+            break
+        if front:
+            head.append(word)
+            first += 1
+        else:
+            tail.insert(0, word)
+            last -= 1
+    return "-".join([*head, *tail])
+
+
 class TakenNames:
     """The names taken in one folder, case ignored, as :func:`unique_slug` asks them: a
     build naming thousands of pages in one folder keeps one and adds to it, instead of
@@ -69,22 +95,32 @@ class TakenNames:
         return len(self._lower)
 
 
-def unique_slug(base: str, taken: Iterable[str], *, at_root: bool = False) -> str:
+def unique_slug(
+    base: str, taken: Iterable[str], *, at_root: bool = False, alternatives: Iterable[str] = ()
+) -> str:
     """``base``, or ``base-2``, ``base-3``... : the first not in ``taken`` (case ignored).
 
     ``taken`` holds the stems (file names without ``.md``) and folder names already used
     in the folder (a :class:`TakenNames` when many names are given one by one).
     Reserved stems (the package's own files, and names Windows refuses) are never
-    returned.
+    returned. ``alternatives``: other names the thing goes by (a page's title, its
+    folder's name and its own), tried in order when ``base`` is taken, before a number
+    (read lazily: a name that is free never asks for them).
     """
     used = taken if isinstance(taken, TakenNames) else TakenNames(taken)
     reserved = RESERVED_AT_ROOT if at_root else RESERVED
-    unusable = base in reserved or WINDOWS_RESERVED.fullmatch(base) is not None
-    if not unusable and base not in used:
+
+    def unusable(name: str) -> bool:
+        return name in reserved or WINDOWS_RESERVED.fullmatch(name) is not None
+
+    if not unusable(base) and base not in used:
         return base
-    stem = f"{base}-page" if unusable else base
+    stem = f"{base}-page" if unusable(base) else base
     if stem not in used:
         return stem
+    for other in alternatives:
+        if other and not unusable(other) and other not in used:
+            return other
     n = 2
     while f"{stem}-{n}" in used:
         n += 1

@@ -208,7 +208,8 @@ class TocTreeMixin:
         its ``sources`` record following when it is relative to the document."""
         name = posixpath.basename(doc.out)[:-3]
         if taken is not None:
-            name = unique_slug(name, taken[folder], at_root=not folder)
+            others = self._other_names(doc.source, name, doc.draft.title)
+            name = unique_slug(name, taken[folder], at_root=not folder, alternatives=others)
             taken[folder].add(name)
         doc.out = posixpath.join(folder, name + ".md") if folder else name + ".md"
         doc.draft.bundle = folder

@@ -557,3 +557,72 @@ def test_release_notes_are_described_by_their_releases() -> None:
         "upgrading.md",
     ).description
     assert not other.startswith("Release notes"), other
+
+
+#: A docfx TOC gathering pages of several source folders into one bundle, two of them
+#: named ``overview.md`` and ``welcome.md`` alike (PowerShell-Docs, Business Central).
+PLACED_TOC = """items:
+- name: Platform
+  items:
+  - name: Configuration
+    items:
+    - {name: Desired State Configuration (DSC), href: dsc/overview.md}
+    - {name: PowerShell Gallery, href: gallery/overview.md}
+    - {name: Overview, href: jea/overview.md}
+    - {name: Profiles, href: profiles.md}
+    - {name: Modules, href: modules.md}
+  - name: Shells
+    items:
+    - {name: Consoles, href: consoles.md}
+    - {name: Terminals, href: terminals.md}
+- name: Billing
+  items:
+  - name: Subscriptions
+    items:
+    - {name: Overview of subscription billing, href: SRB/welcome.md}
+    - {name: Overview of usage-based billing, href: UBB/welcome.md}
+    - {name: Plans, href: plans.md}
+    - {name: Prices, href: prices.md}
+  - name: Invoicing
+    items:
+    - {name: Usage data, href: UBB/usage.md}
+    - {name: Contracts, href: SRB/contracts.md}
+    - {name: Invoices, href: invoices.md}
+    - {name: Credit memos, href: credit-memos.md}
+"""
+
+
+FLAT_PAGES = ["profiles", "modules", "consoles", "terminals", "plans", "prices", "invoices"]
+FLAT_PAGES += ["credit-memos"]
+
+
+def test_pages_alike_named_in_one_bundle_take_their_titles_not_numbers(tmp_path: Path) -> None:
+    """Two source folders' ``overview.md`` placed side by side by the TOC: the second is
+    named by the title the TOC gives it, or by its folder and name when that is taken
+    too, never ``overview-2.md``."""
+    body = "Text about the subject of this page, long enough to say something.\n"
+    files: dict[str, str | bytes] = {"toc.yml": PLACED_TOC}
+    for rel, title in [
+        ("dsc/overview.md", "Desired State Configuration overview"),
+        ("gallery/overview.md", "The PowerShell Gallery"),
+        ("SRB/welcome.md", "Overview of subscription billing"),
+        ("UBB/welcome.md", "Overview of usage-based billing"),
+        ("jea/overview.md", "Just Enough Administration"),
+        ("UBB/usage.md", "Usage data"),
+        ("SRB/contracts.md", "Contracts"),
+        *[(f"{n}.md", n.replace("-", " ").capitalize()) for n in FLAT_PAGES],
+    ]:
+        files[rel] = article(title, f"About {title.lower()}.", f"# {title}\n\n{body}")
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    names = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.md"))
+    assert not [n for n in names if n[-5:-3] in {"-2", "-3"}], names
+    assert {
+        "platform/overview.md",
+        "platform/powershell-gallery.md",  # the title the TOC gives it
+        "billing/welcome.md",
+        "billing/overview-of-usage-based-billing.md",
+        # its TOC title is another page's file name: its folder's name and its own
+        "platform/jea-overview.md",
+    } <= set(names), " ".join(names)

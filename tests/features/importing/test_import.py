@@ -45,7 +45,7 @@ from kas_tui.features.importing import (
 )
 from kas_tui.features.importing.pool import ConverterPool
 from kas_tui.text.description_verdicts import more_than_one_sentence, says_nothing
-from kas_tui.text.slug import slugify, unique_slug
+from kas_tui.text.slug import MAX_SLUG, slugify, slugify_middle_out, unique_slug
 from tests.helpers.office import docx_bytes
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -424,6 +424,29 @@ def test_slugs_are_unique_and_never_reserved() -> None:
     assert unique_slug("con", set()) == "con-page"
     assert unique_slug("lpt1", set()) == "lpt1-page"
     assert unique_slug("console", set()) == "console"
+    # a name taken: the other names the thing goes by, in order, before a number
+    assert unique_slug("overview", {"overview"}, alternatives=["powershell-gallery"]) == (
+        "powershell-gallery"
+    )
+    assert unique_slug("overview", {"overview", "a"}, alternatives=["a", "index", "b"]) == "b"
+    assert unique_slug("overview", {"overview"}, alternatives=["overview"]) == "overview-2"
+    assert unique_slug("faq", set(), alternatives=iter(())) == "faq"
+
+
+def test_a_long_name_can_keep_its_ends_where_a_cut_would_make_two_alike() -> None:
+    """``slugify`` cuts a long name at its end, where names of one family differ
+    ("...-for-wideentry-format", "...-for-listentry-format"): the middle goes instead."""
+    family = "selectionsetname-element-for-selectioncondition-for-entryselectedby-for-{}-format"
+    cut = {slugify(family.format(k)) for k in ("wideentry", "listentry")}
+    assert len(cut) == 1
+    kept = [slugify_middle_out(family.format(k)) for k in ("wideentry", "listentry")]
+    assert kept == [
+        "selectionsetname-element-for-entryselectedby-for-wideentry-format",
+        "selectionsetname-element-for-entryselectedby-for-listentry-format",
+    ]
+    assert all(len(k or "") <= MAX_SLUG for k in kept)
+    assert slugify_middle_out("Refund policy") is None  # nothing cut: nothing to keep
+    assert slugify_middle_out("x" * 200) is None  # one word: no middle to leave out
 
 
 def test_a_built_page_or_asset_never_takes_a_name_windows_refuses(tmp_path: Path) -> None:
