@@ -449,3 +449,18 @@ def clip(text: str, limit: int) -> str:
     if at > limit // 2:
         cut = cut[:at]
     return cut.rstrip(" ,;:-–—([") + "…"
+
+
+def lower_first(text: str, body: str) -> str:
+    """``text`` with its first letter lowered, unless that word is a name: an acronym,
+    or a word the body writes capitalised mid-sentence and never in lower case as a
+    word of its own ("Outlook", "SharePoint"; not "Workflows")."""
+    first = text.split(" ", 1)[0]
+    if not first or not first[0].isupper() or any(c.isupper() for c in first[1:]):
+        return text
+    word = re.escape(first)
+    named = re.search(r"[a-z,;] +" + word + r"\b", body)
+    common = re.search(r"(?<![/\w.-])" + word.lower() + r"(?![/\w-])", body)
+    if named and not common:
+        return text
+    return first[0].lower() + text[1:]

@@ -59,6 +59,7 @@ from kas_tui.core.okf import frontmatter as fm
 from kas_tui.features.evaluate.passages import answers, passages
 from kas_tui.features.evaluate.question_words import alternation, words_of
 from kas_tui.features.evaluate.runs import Question
+from kas_tui.text import prose
 from kas_tui.text.lexical import Stems, query_concepts, query_terms, with_compounds, words
 
 if TYPE_CHECKING:
@@ -216,21 +217,6 @@ def symptom_clause(clause: str) -> str:
     return rest if len(rest.split()) >= 3 else clause
 
 
-def _lower_first(text: str, body: str) -> str:
-    """``text`` with its first letter lowered, unless that word is a name: an acronym,
-    or a word the body writes capitalised mid-sentence and never in lower case as a
-    word of its own ("Outlook", "SharePoint"; not "Workflows")."""
-    first = text.split(" ", 1)[0]
-    if not first or not first[0].isupper() or any(c.isupper() for c in first[1:]):
-        return text
-    word = re.escape(first)
-    named = re.search(r"[a-z,;] +" + word + r"\b", body)
-    common = re.search(r"(?<![/\w.-])" + word.lower() + r"(?![/\w-])", body)
-    if named and not common:
-        return text
-    return first[0].lower() + text[1:]
-
-
 #: A sentence pointing at its own page ("follow these steps", "the method shown
 #: above", "run the command above"; the data's ``pointing_phrases`` and
 #: ``pointing_words``): asked out of its page, it says nothing.
@@ -298,12 +284,12 @@ def candidates(
             yield FAQ, heading, sec.sentence
     for sec in symptoms:
         if _sized(sec.sentence):
-            symptom = _lower_first(symptom_clause(first_clause(sec.sentence)), body)
+            symptom = prose.lower_first(symptom_clause(first_clause(sec.sentence)), body)
             yield SYMPTOM, f"What should I do when {symptom}?", answer or ""
     for sec in body_secs:
         goal = _goal(sec.heading)
         if goal:
-            yield GOAL, f"How do I {_lower_first(goal, body)}?", sec.sentence
+            yield GOAL, f"How do I {prose.lower_first(goal, body)}?", sec.sentence
 
 
 #: Words that make a heading a symptom, whatever verb it starts with (``failure_words``).

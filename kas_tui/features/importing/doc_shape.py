@@ -50,11 +50,7 @@ def shape_sentence(
     read alike."""
     label = KIND_LABELS.get(converted.kind, "Document")
     body = converted.markdown
-    headings = [
-        b.text
-        for b in parsed
-        if b.kind == "heading" and norm(b.text) != norm(title) and _wordy(b.text)
-    ]
+    headings = _headings(title, parsed)
     if converted.kind in ("xlsx", "xls", "csv"):
         columns = _table_columns(body)
         sheets = [b.text for b in parsed if b.kind == "heading" and b.level == 2]
@@ -86,6 +82,28 @@ def shape_sentence(
     if len(linked) >= _LANDING_LINKS:  # a landing page: a list of the pages it leads to
         return f"Overview linking to {_join(linked, 6)}"
     return None
+
+
+def _headings(title: str, parsed: list[prose.Block]) -> list[str]:
+    """The page's headings that name a section (not its title again, not a number)."""
+    return [
+        b.text
+        for b in parsed
+        if b.kind == "heading" and norm(b.text) != norm(title) and _wordy(b.text)
+    ]
+
+
+def names_only_shared_sections(
+    converted: Converted, title: str, parsed: list[prose.Block], common: frozenset[str]
+) -> bool:
+    """Whether all :func:`shape_sentence` would say of a page is its title and the
+    sections many pages of the site carry ("Document on Frame Element for CustomItem,
+    covering Schema, Syntax, Attributes and Elements"): a Markdown page whose two or
+    more sections are all the site's common ones, rendered by no directive."""
+    if converted.kind not in ("markdown", "file") or GENERATED_REFERENCE.search(converted.markdown):
+        return False
+    headings = _headings(title, parsed)
+    return len(headings) >= 2 and all(norm(h) in common for h in headings)
 
 
 #: A list item opening with a link (``- [Features](features/features.md)``): what a

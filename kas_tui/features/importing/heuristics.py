@@ -20,6 +20,7 @@ from kas_tui.features.importing.doc_shape import (
     GENERATED_REFERENCE,
     changelog_sentence,
     command_sentence,
+    names_only_shared_sections,
     opening_sentence,
     shape_sentence,
 )
@@ -267,6 +268,12 @@ def draft_description(
     shape = shape_sentence(converted, title, parsed, common_headings)
     if shape is None and boilerplate:  # no shape to tell: the source's sentence, then
         return _with_sections(boilerplate[1], title, parsed, common_headings)
+    if boilerplate and names_only_shared_sections(converted, title, parsed, common_headings):
+        # its shape would name its title and the site's common sections only: the
+        # sentence it shares with the pages of one element in other places says what
+        # it is, its title which of them ("Frame Element for CustomItem for Controls
+        # for Configuration: defines how the data is displayed...")
+        return _finish(f"{title}: {prose.lower_first(boilerplate[1], converted.markdown)}")
     return _finish(shape or opening_sentence(converted))
 
 

@@ -105,3 +105,40 @@ def test_the_versions_of_a_page_keep_their_own_best_sentence(tmp_path: Path) -> 
     for page in out.rglob("save-module.md"):
         said = fm.parse(page.read_text("utf-8")).data["description"]
         assert said.startswith("Saves a module and its dependencies"), page
+
+
+def test_one_element_in_several_places_is_its_title_and_the_sentence_they_share(
+    tmp_path: Path,
+) -> None:
+    """PowerShell-Docs documents the format schema's ``Frame`` element once for each
+    place it may stand, each page opening with the same sentence under the same
+    sections (Schema, Syntax, Attributes and Elements). Passed over as shared, the
+    sentence left "Document on Frame Element for CustomItem for Controls for View,
+    covering Schema, Syntax, ..." for each: what the element does, said nowhere, and
+    53 near-identical entries (KAS041). Its title tells the places apart."""
+    what = {
+        "Frame": "Defines how the data is displayed, such as shifting the data to the left.",
+        "Text": "Specifies text that is added to the data that is displayed by the control.",
+    }
+    files: dict[str, str | bytes] = {}
+    for element, sentence in what.items():
+        for place in ("Controls for View", "Controls for Configuration", "GroupBy"):
+            title = f"{element} Element for CustomItem for {place}"
+            name = title.lower().replace(" ", "-") + "-format.md"
+            files[name] = (
+                f"---\ntitle: {title}\ndescription: {title}\n---\n# {title}\n\n{sentence}\n\n"
+                "## Schema\n\n- Configuration Element\n\n## Syntax\n\n```xml\n<X/>\n```\n\n"
+                "## Attributes and Elements\n\nNone.\n"
+            )
+    out = tmp_path / "kb"
+    assert build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1).errors == 0
+    said = _descriptions(out)
+    assert said["frame-element-for-customitem-for-groupby-format.md"] == (
+        "Frame Element for CustomItem for GroupBy: defines how the data is displayed, such "
+        "as shifting the data to the left."
+    )
+    assert said["text-element-for-customitem-for-controls-for-view-format.md"] == (
+        "Text Element for CustomItem for Controls for View: specifies text that is added to "
+        "the data that is displayed by the control."
+    )
+    assert len(set(said.values())) == len(said)
