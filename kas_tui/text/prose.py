@@ -173,7 +173,7 @@ def inline_text(text: str) -> str:
     if ":" in text:  # an icon's or emoji's shortcode (pymdownx.emoji, GitHub): ":link:"
         text = _outside_code(text, lambda part: _EMOJI.sub("", _ICON.sub(" ", part)))
     if "<" in text:  # a tag is no words, but "loadConfig(<options>)" in code is
-        text = _outside_code(text, lambda part: _HTML.sub(" ", part))
+        text = _outside_code(text, lambda part: _HTML.sub(_tag_gap, part))
     if "`" in text:
         text = _CODE.sub(r"\1", text)
     if "*" in text or "_" in text or "~" in text:
@@ -187,6 +187,52 @@ def inline_text(text: str) -> str:
         text = text.replace("&nbsp;", " ").replace("&amp;", "&").replace("&lt;", "<")
         text = text.replace("&gt;", ">").replace("&quot;", '"').replace("&#39;", "'")
     return _SPACES.sub(" ", text).strip()
+
+
+#: Tags that mark words up inside a line: gone without a trace, so words and markup
+#: around them join as the page shows them.
+_INLINE_TAGS = frozenset(
+    [
+        "a",
+        "abbr",
+        "b",
+        "bdi",
+        "bdo",
+        "cite",
+        "code",
+        "data",
+        "del",
+        "dfn",
+        "em",
+        "font",
+        "i",
+        "ins",
+        "kbd",
+        "mark",
+        "q",
+        "s",
+        "samp",
+        "small",
+        "span",
+        "strong",
+        "sub",
+        "sup",
+        "time",
+        "u",
+        "var",
+    ]
+)
+_TAG_NAME = re.compile(r"</?\s*([A-Za-z][\w-]*)")
+
+
+def _tag_gap(tag: re.Match[str]) -> str:
+    """What an HTML tag leaves in a line's words: nothing for one that marks words up
+    inside the line (``<abbr>``, ``<kbd>``, ``</b>``), so markup around it still closes
+    ("**FastAPI <abbr title="...">CLI</abbr>** is" reads "FastAPI CLI is", not
+    "*FastAPI CLI * is") and keys join ("Ctrl+C"); a space for any other (``<br>``,
+    ``<p>``), which parts words."""
+    name = _TAG_NAME.match(tag.group(0))
+    return "" if name and name.group(1).lower() in _INLINE_TAGS else " "
 
 
 def fenced_lines(text: str) -> Iterator[tuple[bool, str]]:
