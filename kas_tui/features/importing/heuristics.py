@@ -363,6 +363,8 @@ def _candidates(converted: Converted, title: str, parsed: list[prose.Block]) -> 
             found = _sentences(block.text, title)
             if not found and at == opening and _summary_line(block.text):
                 found = [block.text.strip()]
+            elif not found and at == opening and len(parsed) == at + 1:
+                found = _lone_sentence(block.text)
             if found and block.kind == "paragraph" and found[-1].endswith(":"):
                 found[-1] = _with_list(found[-1], parsed[at + 1 : at + 40])
             if found:
@@ -434,6 +436,20 @@ def _summary_line(text: str) -> bool:
         and 3 <= len(tokens) < 6
         and prose.letter_count(text) > len(text) * 0.6
     )
+
+
+_TRAILING_SYMBOLS = re.compile(r"(?<=[.!?])[^\w.!?]+$")
+
+
+def _lone_sentence(text: str) -> list[str]:
+    """The first sentence of a page's only paragraph, under nothing but its title
+    ("Additional resources, external links, and more."): short of prose, but all the
+    page says of itself; none when it is under three words or no sentence."""
+    first = next(iter(prose.sentences(" ".join(text.split()))), "")
+    first = _TRAILING_SYMBOLS.sub("", first)  # "... and more. ✈️": the emoji is no words
+    if len(prose.words(first)) < 3 or not first.endswith((".", "!", "?")):
+        return []
+    return [first] if not _BOILERPLATE.match(first) else []
 
 
 def _prose_like(sentence: str) -> bool:

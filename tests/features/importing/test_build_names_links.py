@@ -485,6 +485,24 @@ def test_a_reference_pages_one_line_summary_describes_it() -> None:
         assert said.startswith("Whether to show the indicator"), (body, said)
 
 
+def test_a_page_of_one_short_paragraph_is_described_by_it() -> None:
+    """FastAPI's Resources section opens with a page that says only "Additional
+    resources, external links, and more. ✈️": too short for prose, it was described
+    "Document whose text opens with “Resources, Additional resources, ...”" and its
+    bundle's root entry with it."""
+    said = drafted(
+        "# Resources { #resources }\n\nAdditional resources, external links, and more. ✈️\n",
+        "index.md",
+        "resources",
+    ).description
+    assert said == "Additional resources, external links, and more.", said
+    # under two words, or no sentence, it says too little; with more on the page, the
+    # page's other words are read as before
+    for body in ("# Tools\n\nSee below.\n", "# Tools\n\nUseful tools and links\n"):
+        said = drafted(body, "tools.md", "docs").description
+        assert not said.startswith(("See below", "Useful tools and links")), said
+
+
 def test_an_address_opening_a_paragraph_is_no_description() -> None:
     """k3d's home opens with its address above its first sentence: described as
     "Https://k3d.io/ k3d is a wrapper CLI...", the URL capitalised."""
