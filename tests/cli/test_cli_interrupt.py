@@ -9,6 +9,7 @@ import select
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,15 +35,32 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return generate_package(tmp_path_factory.mktemp("interrupt") / "big-kb", 6000)
 
 
+@contextlib.contextmanager
+def ctrl_c_not_ignored() -> Iterator[None]:
+    """Children started within get Ctrl+C as a terminal's foreground job has it. A
+    suite started in the background (``pytest &`` from a script, ``nohup``) ignores
+    SIGINT, as the shell has it, and its children inherit that: a command started so
+    rightly goes on (a background job is not the terminal's to stop), and this test
+    failed whenever the suite ran in the background. A handler of our own, unlike
+    "ignore", is reset to the default across ``exec``."""
+    before = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def test_ctrl_c_during_a_check_stops_it_and_its_workers(big: Path) -> None:
     for _attempt in range(3):  # the check may end before its workers are seen
-        process = subprocess.Popen(
-            [sys.executable, "-m", "kas_tui", "check", "--no-cache", str(big)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,  # its own process group, as a terminal's job
-        )
+        with ctrl_c_not_ignored():
+            process = subprocess.Popen(
+                [sys.executable, "-m", "kas_tui", "check", "--no-cache", str(big)],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+                start_new_session=True,  # its own process group, as a terminal's job
+            )
         workers: list[int] = []
         while process.poll() is None and not (workers and all(map(_ignores_ctrl_c, workers))):
             workers = children(process.pid)  # reading has begun: workers are forked...
