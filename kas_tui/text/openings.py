@@ -1,6 +1,6 @@
 """How documentation pages open: the boilerplate lead-in of a page's first sentence
 ("In this chapter we will cover...", "This article describes how to...", "In this
-topic, ...") and the sentence without it.
+topic, ...", a step's "Then, ...") and the sentence without it.
 
 The lead-in says where the reader is, not what the page answers; a description built
 from the sentence keeps what follows it: "This article describes how to reset a
@@ -48,6 +48,13 @@ _FRAME = re.compile(
 )
 #: "In this topic, X": the frame and a comma, then the sentence proper.
 _PLACE = re.compile(rf"^(?:in|within|throughout)\s+this\s+{_PAGE},\s+(?P<rest>.+)", re.I)
+#: "Then, create an empty config file ...": a step's place in a sequence the page's
+#: earlier words set (Prettier's Install page), which the description does not follow.
+_SEQUENCE = re.compile(
+    r"^(?:then|next|finally|afterwards|after that|lastly|first|firstly|second|secondly)"
+    r",\s+(?P<rest>.+)",
+    re.I,
+)
 #: What follows that already reads as a description: "how to...", "what...", "why...".
 _QUESTION = re.compile(r"^(?:how|what|why|when|which|where|whether|who)\b", re.I)
 #: Verbs that tell nothing once the page is gone: "we will see X" -> "X".
@@ -86,7 +93,7 @@ def without_preamble(sentence: str) -> str:
     too little would be left to say anything)."""
     text = sentence.strip()
     rest = verb = ""
-    for pattern in (_SUBJECT, _FRAME, _PLACE):
+    for pattern in (_SUBJECT, _FRAME, _PLACE, _SEQUENCE):
         match = pattern.match(text)
         if match:
             rest = match.group("rest").strip()

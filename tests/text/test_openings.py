@@ -43,6 +43,16 @@ from kas_tui.text.openings import without_preamble
             "This guide walks you through setting up single sign-on.",
             "Walks through setting up single sign-on.",
         ),
+        # a step's place in the page's sequence (Prettier's Install page)
+        (
+            "Then, create an empty config file to let editors know you use Prettier.",
+            "Create an empty config file to let editors know you use Prettier.",
+        ),
+        (
+            "Finally, restart the server to load the plugin.",
+            "Restart the server to load the plugin.",
+        ),
+        ("Then the server restarts and loads it.", "Then the server restarts and loads it."),
         # no lead-in, or too little left after it: as it was
         ("Describes an issue in Outlook.", "Describes an issue in Outlook."),
         ("This page uses cookies to count visits.", "This page uses cookies to count visits."),
