@@ -283,8 +283,9 @@ def readable_name(name: str, titles: Iterable[str] = ()) -> str | None:
 
 def acronyms_as_written(title: str, titles: Iterable[str]) -> str:
     """``title`` (a folder's name made readable) with each word that ``titles`` write
-    in capitals mostly written so: "Azure cli" -> "Azure CLI" (its pages say "Azure
-    CLI"); every other word as it was."""
+    in capitals, or with a capital inside it, mostly written so: "Azure cli" -> "Azure
+    CLI" (its pages say "Azure CLI"), "Ios" -> "iOS", "Github" -> "GitHub"; every other
+    word as it was."""
     forms: dict[str, Counter[str]] = {}
     for text in titles:
         for word in _WORDS.findall(text):
@@ -294,7 +295,8 @@ def acronyms_as_written(title: str, titles: Iterable[str]) -> str:
         word = match.group(0)
         seen = forms.get(word.lower())
         best = seen.most_common(1)[0][0] if seen else word
-        return best if len(best) > 1 and best.isupper() and not best.isdigit() else word
+        capitals = best.isupper() and not best.isdigit() or best[1:] != best[1:].lower()
+        return best if len(best) > 1 and capitals else word
 
     return _WORDS.sub(spell, title) if forms else title
 

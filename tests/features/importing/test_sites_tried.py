@@ -310,6 +310,26 @@ def test_a_package_named_by_its_folder_writes_acronyms_as_its_pages_do(tmp_path:
     assert (out / "SKILL.md").read_text("utf-8") == skill
 
 
+def test_a_bundle_named_by_its_folder_writes_a_product_as_its_pages_do(tmp_path: Path) -> None:
+    """dotnet/docs-maui's ``ios/`` was the bundle "Ios", officedocs-support's
+    ``powerpoint/``, ``onenote/``, ``ediscovery/`` "Powerpoint", "Onenote", "Ediscovery":
+    their pages write "iOS", "PowerPoint", "OneNote", "eDiscovery"."""
+    files: dict[str, str | bytes] = {
+        "ios/pair.md": "# Pair to a Mac\n\nPair Visual Studio with a Mac to build iOS apps.\n",
+        "ios/cli.md": "# Build an iOS app with the CLI\n\nBuild and run the app.\n",
+        "powerpoint/slides.md": "# PowerPoint can't open slides\n\nRepair the file first.\n",
+        "powerpoint/fonts.md": "# Fonts missing in PowerPoint\n\nEmbed fonts when saving.\n",
+        "get-started/first.md": "# Your First App\n\nCreate the project and run it.\n",
+        "get-started/tools.md": "# Install The Tools\n\nInstall the SDK and an editor.\n",
+    }
+    out = tmp_path / "kb"
+    assert build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1).errors == 0
+    root = (out / "index.md").read_text("utf-8")
+    assert "[iOS](ios/)" in root and "[PowerPoint](powerpoint/)" in root, root
+    # a word the titles only capitalise as title case keeps the folder's spelling
+    assert "[Get started](get-started/)" in root, root
+
+
 def test_a_folder_named_for_its_one_page_is_titled_as_that_page(tmp_path: Path) -> None:
     """squidfunk/mkdocs-material keeps a blog post with its images in a folder named for
     it (``posts/search-better-faster-smaller/``): the bundle was titled 'Search better
