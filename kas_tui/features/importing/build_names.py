@@ -59,18 +59,26 @@ class NamesMixin:
         named = self.toc.folder_titles() if self.toc is not None else {}
         below_each = titles_below(view or {})
         landing = self._landing_titles(view or {})
+        own: dict[str, str] = {}  # out folder -> the title its own name gives it
         for src, out in self.folders.items():
             if out:
                 name = posixpath.basename(src)
                 below = below_each.get(out, [])
                 only = below[0] if len(below) == 1 else ""  # a folder named for its one page
-                titles[out] = (
-                    named.get(src)
-                    or (only if slugify(only) == slugify(name) else None)
+                own[out] = (
+                    (only if slugify(only) == slugify(name) else None)
                     or landing.get(src)
                     or readable_name(name, below)
                     or acronyms_as_written(index_layout.folder_title(name), below)
                 )
+                titles[out] = named.get(src) or own[out]
+        for out in sorted(own, key=lambda f: f.count("/")):
+            # a TOC section named as the folder's parent ("Windows" around the
+            # platform-specific pages of windows/platform-specifics/, another "Windows"
+            # around windows/deployment/) names where it sits, not what it holds
+            parent = titles.get(posixpath.dirname(out))
+            if parent and titles[out].casefold() == parent.casefold() != own[out].casefold():
+                titles[out] = own[out]
         titles.update(self.group_titles)  # sub-bundles the build made: named by their label
         return titles
 

@@ -330,6 +330,56 @@ def test_a_bundle_named_by_its_folder_writes_a_product_as_its_pages_do(tmp_path:
     assert "[Get started](get-started/)" in root, root
 
 
+MAUI_TOC = """items:
+- name: Get started
+  items:
+  - name: Windows
+    items:
+    - {name: How to set up Windows for debugging, href: windows/setup.md}
+  - name: Android
+    items:
+    - {name: How to set up Android for debugging, href: android/setup.md}
+- name: Platform-specifics
+  items:
+  - name: Windows
+    items:
+    - {name: Default image directory, href: windows/platform-specifics/images.md}
+    - {name: ListView SelectionMode, href: windows/platform-specifics/listview.md}
+- name: Deployment
+  items:
+  - name: Windows
+    items:
+    - {name: Publish with the CLI, href: windows/deployment/cli.md}
+    - {name: Publish to a folder, href: windows/deployment/folder.md}
+"""
+
+
+def test_a_toc_section_named_as_the_folders_parent_does_not_name_the_folder(
+    tmp_path: Path,
+) -> None:
+    """dotnet/docs-maui: ``windows/platform-specifics/`` and ``windows/deployment/`` sit
+    under TOC sections both named "Windows" (under "Platform-specifics", under
+    "Deployment"): the bundle "Windows" held the bundles "Windows" and "Windows
+    (Deployment)". They are named by their folders."""
+    files: dict[str, str | bytes] = {"toc.yml": MAUI_TOC}
+    for rel in (
+        "android/setup.md",
+        "windows/setup.md",
+        "windows/platform-specifics/images.md",
+        "windows/platform-specifics/listview.md",
+        "windows/deployment/cli.md",
+        "windows/deployment/folder.md",
+    ):
+        name = rel.rsplit("/", 1)[-1][:-3]
+        files[rel] = f"# {name.title()} on Windows\n\nHow the {name} works on Windows.\n"
+    out = tmp_path / "kb"
+    assert build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1).errors == 0
+    index = (out / "windows" / "index.md").read_text("utf-8")
+    assert index.startswith("# Windows\n"), index
+    assert "[Platform specifics](platform-specifics/)" in index, index
+    assert "[Deployment](deployment/)" in index, index
+
+
 def test_a_folder_named_for_its_one_page_is_titled_as_that_page(tmp_path: Path) -> None:
     """squidfunk/mkdocs-material keeps a blog post with its images in a folder named for
     it (``posts/search-better-faster-smaller/``): the bundle was titled 'Search better
