@@ -265,7 +265,11 @@ def _from_html_page(path: Path, data: bytes) -> Converted | ConversionError:
         ),
         text[start:],
     )
-    result = from_markitdown(path, html.encode("utf-8"))
+    if html.strip():
+        result = from_markitdown(path, html.encode("utf-8"))
+    else:  # front matter alone (a redirect): nothing for MarkItDown, whose HTML reader
+        # logged "Some characters could not be decoded" to the terminal for no bytes
+        result = Converted(path, "", CONVERTERS[path.suffix.lower()][0], "", 0, 0.0)
     if isinstance(result, Converted):
         result.frontmatter = front
         given = front.get("title")

@@ -660,3 +660,25 @@ def test_a_docs_folders_templates_and_diagram_sources_are_assets(tmp_path: Path)
     )
     assert sorted(pkg.documents) == ["about.md", "index-page.md"]
     assert (pkg.root / "assets/overrides/main.html").is_file()
+
+
+def test_a_page_that_only_redirects_is_left_out_with_a_note(tmp_path: Path, capfd) -> None:
+    """jekyll/jekyll's ``docs/pages/redirects/github.html`` is front matter alone
+    (``redirect_to: https://github.com/jekyll/jekyll``): it became an empty document
+    described "Web page imported from github.html", and MarkItDown's HTML reader, given
+    no bytes, wrote "Some characters could not be decoded..." to the terminal."""
+    files: dict[str, str | bytes] = {
+        "guide.md": "# Guide\n\nHow to build a site with the tool, step by step.\n",
+        "pages/github.html": "---\npermalink: /github.html\nredirect_to: https://example.com/r\n---\n",
+        "pages/old.md": "---\ntitle: Old\nredirect_to:\n  - /guide/\n---\n\n",
+        # one that redirects and still says something is a page
+        "pages/moved.md": "---\nredirect_to: /guide/\n---\n# Moved\n\nThe guide moved; it explains why.\n",
+    }
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    assert result.errors == 0
+    names = {p.name for p in out.rglob("*.md")}
+    assert "github.md" not in names and "old.md" not in names and "moved.md" in names, names
+    note = next(n for n in result.notes if "redirect_to" in n)
+    assert note.startswith("pages/github.html and 1 more: only send the reader"), note
+    assert "REPLACEMENT CHARACTER" not in capfd.readouterr().err
