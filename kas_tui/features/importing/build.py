@@ -72,7 +72,6 @@ from kas_tui.features.importing.source_meta import (
     is_source_code,
     is_template,
     is_toc_file,
-    only_redirects,
     site_config_above,
 )
 from kas_tui.features.importing.source_walk import GITBOOK, walk_source
@@ -81,7 +80,7 @@ from kas_tui.features.importing.toc_docsets import with_other_tocs
 from kas_tui.features.importing.toc_formats import SERVED_AS_IS
 from kas_tui.features.importing.translations import without_translations
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
-from kas_tui.text.wording import counted, visible
+from kas_tui.text.wording import counted
 
 #: Failures a second try on the same bytes cannot change (a timeout or a missing
 #: dependency may go away with other options or packages: those are tried again).
@@ -352,7 +351,7 @@ class _Builder(
         self._redirect_pages = redirect_pages(documents, self._read_source, self.source)
         if self._redirect_pages:  # old addresses a site sends on: no pages
             documents = [d for d in documents if d not in self._redirect_pages]
-            self.result.notes.append(redirect_pages_note(self._redirect_pages))
+            self.result.notes.append(redirect_pages_note(self._redirect_pages, self._read_source))
         self.source_files = {*documents, *assets, *orders}
         self.toc = with_other_tocs(
             find_toc(self.source_files, self._read_source), self.source_files, self._read_source
@@ -496,7 +495,6 @@ class _Builder(
         self.progress("convert", 0, total)
         paths = [self.source / d.source for d in todo]
         converted = self._convert_all(paths)  # AsciiDoc pages with their site
-        redirects: list[str] = []
         for done, (i, result) in enumerate(converted, start=1):
             doc = todo[i]
             if isinstance(result, ConversionError):
@@ -506,22 +504,10 @@ class _Builder(
                 self.result.failed.append(result)
                 self.failed_sha[doc.source] = doc.sha256
                 doc.state = "failed"
-            elif doc.state == "new" and only_redirects(result):
-                redirects.append(doc.source)  # another address's stand-in: no page
             else:
                 doc.converted = result
                 self.result.conversion_seconds += result.seconds
             self.progress("convert", done, total)
-        redirects.sort()
-        for source in redirects:
-            del self.docs[source]
-        if redirects:
-            self.result.notes.append(
-                f"{visible(redirects[0])}"
-                + (f" and {len(redirects) - 1:,} more" if len(redirects) > 1 else "")
-                + ": only send the reader to another address (redirect_to in the front "
-                "matter, nothing below it); left out"
-            )
         self.result.failed.sort(key=lambda e: str(e.source))
         self._date_by_commits([d for d in todo if d.converted is not None])
         for rel in sorted(set(old) - set(self.docs)):

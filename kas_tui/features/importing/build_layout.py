@@ -325,6 +325,8 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
                 resolved = self._any_format(resolved[:-2], rooted) or resolved
             if resolved not in self.docs and resolved not in self.assets:
                 resolved = self._loose_match(resolved) or resolved
+            if resolved in getattr(self, "_redirect_pages", {}):  # a page that only sends on
+                resolved = self._moved_page(resolved) or resolved
             if resolved not in self.docs and resolved not in self.assets:
                 served = self._served_page(resolved) if rooted else self._served_at(doc, target)
                 resolved = served or resolved

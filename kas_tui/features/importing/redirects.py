@@ -26,6 +26,8 @@ from typing import Any
 
 import yaml
 
+from kas_tui.core.okf import frontmatter as fm
+from kas_tui.core.okf.errors import FormatError
 from kas_tui.features.importing.js_literals import (
     CONFIG_OBJECT,
     blank_js,
@@ -182,15 +184,43 @@ def refresh_target(text: str) -> str | None:
     return found.group(1).strip()
 
 
+def front_matter_target(text: str) -> str | None:
+    """Where a page whose front matter sends its reader on (``redirect_to:``,
+    jekyll-redirect-from's key as the source page writes it; a list's first address)
+    and that says nothing below it sends them, as written; ``None`` for any other page.
+    Jekyll's own docs keep ``pages/redirects/github.html`` so: built, it was an empty
+    document described "Web page imported from github.html"."""
+    if not text.lstrip("\ufeff").startswith("---"):
+        return None
+    try:
+        parsed = fm.parse(text.lstrip("\ufeff"))
+    except FormatError:
+        return None
+    if parsed is None or not isinstance(parsed.data, dict) or text[parsed.block.end :].strip():
+        return None
+    target = parsed.data.get("redirect_to")
+    if isinstance(target, list) and target:
+        target = target[0]
+    return target.strip() if isinstance(target, str) and target.strip() else None
+
+
+#: Sources that may only redirect: web pages (a meta refresh, or front matter) and
+#: Markdown pages (front matter).
+_MAY_REDIRECT = (".htm", ".html", ".md", ".markdown")
+
+
 def redirect_pages(documents: Collection[str], read: Read, root: Path) -> dict[str, str]:
-    """The HTML files among ``documents`` that only redirect (:func:`refresh_target`):
-    source path -> the source path or URL they send the reader to. Such a file is no
-    page (Business Central's help holds 1,229 in ``pages/``: old help IDs sent on)."""
+    """The files among ``documents`` that only redirect (:func:`refresh_target`,
+    :func:`front_matter_target`): source path -> the source path or URL they send the
+    reader to. Such a file is no page (Business Central's help holds 1,229 in
+    ``pages/``: old help IDs sent on)."""
     found: dict[str, str] = {}
     for rel in documents:
-        if not rel.lower().endswith((".htm", ".html")) or _size(root / rel) > REDIRECT_PAGE_MAX:
+        if not rel.lower().endswith(_MAY_REDIRECT) or _size(root / rel) > REDIRECT_PAGE_MAX:
             continue
-        target = refresh_target(read(rel) or "")
+        text = read(rel) or ""
+        web = rel.lower().endswith((".htm", ".html"))
+        target = (refresh_target(text) if web else None) or front_matter_target(text)
         if target is None:
             continue
         if not URL.match(target) and not target.startswith("/"):
@@ -199,13 +229,15 @@ def redirect_pages(documents: Collection[str], read: Read, root: Path) -> dict[s
     return found
 
 
-def redirect_pages_note(pages: dict[str, str]) -> str:
-    """The build's note on the pages that only redirect."""
+def redirect_pages_note(pages: dict[str, str], read: Read) -> str:
+    """The build's note on the pages that only redirect (``read``: a source file's text,
+    to say how the first one does)."""
     first = min(pages)
     n = len(pages)
+    how = "redirect_to" if front_matter_target(read(first) or "") else "a meta refresh"
     return (
-        f"{first}: {n:,} HTML file{'s' if n > 1 else ''} only send{'' if n > 1 else 's'} the "
-        f"reader on to another page (a meta refresh: {first} -> {pages[first]}); no pages "
+        f"{first}: {n:,} file{'s' if n > 1 else ''} only send{'' if n > 1 else 's'} the "
+        f"reader on to another page ({how}: {first} -> {pages[first]}); no pages "
         "of their own, and a link to one leads where it sends"
     )
 

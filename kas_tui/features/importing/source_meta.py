@@ -24,7 +24,6 @@ import yaml
 
 from kas_tui.core.fileio import read_regular
 from kas_tui.features.importing.antora import antora_about
-from kas_tui.features.importing.convert_model import Converted
 from kas_tui.features.importing.js_literals import (
     blank_js,
     exported_object,
@@ -593,14 +592,3 @@ def site_config_above(source: Path) -> str | None:
                     f"{folder} to have it"
                 )
     return None
-
-
-def only_redirects(converted: Converted) -> bool:
-    """Whether a converted page stands in for another address: its front matter sends
-    the reader on (``redirect_to``, jekyll-redirect-from's key, as GitHub Pages serves
-    it: Jekyll's ``github.html`` sends to the project's repository) and nothing is below
-    it. Built, it was an empty document described "Web page imported from github.html"."""
-    front = converted.frontmatter
-    target = front.get("redirect_to") if isinstance(front, dict) else None
-    sends = isinstance(target, str) and bool(target.strip()) or isinstance(target, list) and target
-    return bool(sends) and not converted.markdown.strip()

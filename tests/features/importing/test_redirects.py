@@ -148,4 +148,37 @@ def test_redirect_pages_are_no_pages_and_links_to_them_lead_on(tmp_path: Path) -
     assert sorted(pkg.documents) == ["help.md", "start.md"]
     assert "[help](help.md)" in (tmp_path / "kb" / "start.md").read_text("utf-8")
     [note] = [n for n in result.notes if "meta refresh" in n]
-    assert note.startswith("pages/N_1.htm: 2 HTML files only send the reader on to another page")
+    assert note.startswith("pages/N_1.htm: 2 files only send the reader on to another page")
+
+
+def test_a_page_whose_front_matter_only_redirects_is_followed_not_built(
+    tmp_path: Path, capfd
+) -> None:
+    """jekyll/jekyll's ``docs/pages/redirects/github.html`` is front matter alone
+    (``redirect_to: https://github.com/jekyll/jekyll``): it became an empty document
+    described "Web page imported from github.html", and MarkItDown's HTML reader, given
+    no bytes, wrote "Some characters could not be decoded..." to the terminal. Such a
+    page is a redirect, as a meta refresh is: no page, and a link to it leads on."""
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "guide.md": "# Guide\n\nBuild a site step by step; the [old page](pages/old.md) "
+            "moved.\n",
+            "pages/github.html": "---\npermalink: /github.html\nredirect_to: https://example.com/r\n---\n",
+            "pages/old.md": "---\ntitle: Old\nredirect_to:\n  - ../guide.md\n---\n\n",
+            # a page that redirects and still says something is a page
+            "pages/moved.md": "---\nredirect_to: /guide/\n---\n# Moved\n\nThe guide moved; here is why.\n",
+        },
+    )
+    result = build(source, tmp_path / "kb", now=NOW, workers=1)
+    assert result.failed == [] and result.errors == 0
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    assert sorted(pkg.documents) == ["guide.md", "pages/moved.md"]
+    assert "[old page](guide.md)" in (tmp_path / "kb" / "guide.md").read_text("utf-8")
+    [note] = [n for n in result.notes if "only send the reader" in n]
+    assert note.startswith("pages/github.html: 2 files only send the reader on to another page"), (
+        note
+    )
+    assert "(redirect_to: pages/github.html -> https://example.com/r)" in note, note
+    assert "REPLACEMENT CHARACTER" not in capfd.readouterr().err

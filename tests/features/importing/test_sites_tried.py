@@ -662,23 +662,16 @@ def test_a_docs_folders_templates_and_diagram_sources_are_assets(tmp_path: Path)
     assert (pkg.root / "assets/overrides/main.html").is_file()
 
 
-def test_a_page_that_only_redirects_is_left_out_with_a_note(tmp_path: Path, capfd) -> None:
-    """jekyll/jekyll's ``docs/pages/redirects/github.html`` is front matter alone
-    (``redirect_to: https://github.com/jekyll/jekyll``): it became an empty document
-    described "Web page imported from github.html", and MarkItDown's HTML reader, given
-    no bytes, wrote "Some characters could not be decoded..." to the terminal."""
+def test_an_html_page_of_front_matter_alone_writes_nothing_to_the_terminal(
+    tmp_path: Path, capfd
+) -> None:
+    """A Jekyll page drawn by its layout alone (``layout: home``, no HTML below): handed
+    no bytes, MarkItDown's HTML reader wrote "Some characters could not be decoded,
+    and were replaced with REPLACEMENT CHARACTER." to the terminal, naming no file."""
     files: dict[str, str | bytes] = {
-        "guide.md": "# Guide\n\nHow to build a site with the tool, step by step.\n",
-        "pages/github.html": "---\npermalink: /github.html\nredirect_to: https://example.com/r\n---\n",
-        "pages/old.md": "---\ntitle: Old\nredirect_to:\n  - /guide/\n---\n\n",
-        # one that redirects and still says something is a page
-        "pages/moved.md": "---\nredirect_to: /guide/\n---\n# Moved\n\nThe guide moved; it explains why.\n",
+        "guide.md": "# Guide\n\nBuild a site with the tool, step by step, and publish it.\n",
+        "home.html": "---\nlayout: home\ntitle: Home\n---\n",
     }
-    out = tmp_path / "kb"
-    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
-    assert result.errors == 0
-    names = {p.name for p in out.rglob("*.md")}
-    assert "github.md" not in names and "old.md" not in names and "moved.md" in names, names
-    note = next(n for n in result.notes if "redirect_to" in n)
-    assert note.startswith("pages/github.html and 1 more: only send the reader"), note
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0 and result.failed == []
     assert "REPLACEMENT CHARACTER" not in capfd.readouterr().err
