@@ -190,7 +190,7 @@ def front_matter_target(text: str) -> str | None:
     and that says nothing below it sends them, as written; ``None`` for any other page.
     Jekyll's own docs keep ``pages/redirects/github.html`` so: built, it was an empty
     document described "Web page imported from github.html"."""
-    if not text.lstrip("\ufeff").startswith("---"):
+    if "redirect_to" not in text or not text.lstrip("\ufeff").startswith("---"):
         return None
     try:
         parsed = fm.parse(text.lstrip("\ufeff"))
@@ -204,6 +204,9 @@ def front_matter_target(text: str) -> str | None:
     return target.strip() if isinstance(target, str) and target.strip() else None
 
 
+#: The most bytes of a Markdown page that only redirects: its front matter (a few
+#: lines), so that the pages of a site are not all read twice to find one.
+REDIRECT_FRONT_MAX = 1024
 #: Sources that may only redirect: web pages (a meta refresh, or front matter) and
 #: Markdown pages (front matter).
 _MAY_REDIRECT = (".htm", ".html", ".md", ".markdown")
@@ -216,10 +219,12 @@ def redirect_pages(documents: Collection[str], read: Read, root: Path) -> dict[s
     ``pages/``: old help IDs sent on)."""
     found: dict[str, str] = {}
     for rel in documents:
-        if not rel.lower().endswith(_MAY_REDIRECT) or _size(root / rel) > REDIRECT_PAGE_MAX:
+        if not rel.lower().endswith(_MAY_REDIRECT):
+            continue
+        web = rel.lower().endswith((".htm", ".html"))
+        if _size(root / rel) > (REDIRECT_PAGE_MAX if web else REDIRECT_FRONT_MAX):
             continue
         text = read(rel) or ""
-        web = rel.lower().endswith((".htm", ".html"))
         target = (refresh_target(text) if web else None) or front_matter_target(text)
         if target is None:
             continue
