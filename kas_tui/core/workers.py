@@ -35,15 +35,17 @@ R = TypeVar("R")
 
 
 def start_as_worker() -> None:
-    """First thing in a worker process: ignore SIGINT (Ctrl+C, the parent decides), and
-    on Linux end with the thread that started it."""
+    """First thing in a worker process: on Linux, end with the thread that started it;
+    then ignore SIGINT (Ctrl+C, the parent decides). In that order, a worker seen to
+    ignore SIGINT ends with its parent (the parent's Ctrl+C blocked meanwhile, see
+    :func:`forking`, is never raised here)."""
     parent = os.getppid()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     prctl = libc_function("prctl")
     if prctl is not None:
         prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
         if os.getppid() != parent:  # the parent ended before the request was made
             os._exit(1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @contextmanager

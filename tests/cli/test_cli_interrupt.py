@@ -123,9 +123,10 @@ def test_a_worker_ends_when_its_parent_is_killed(tmp_path: Path) -> None:
     live on, orphaned."""
     script = tmp_path / "parent.py"
     script.write_text(PARENT, encoding="utf-8")
-    parent = subprocess.Popen(
-        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, start_new_session=True
-    )
+    with ctrl_c_not_ignored():  # "ignores SIGINT" is how the worker is seen to have started
+        parent = subprocess.Popen(
+            [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, start_new_session=True
+        )
     try:
         worker = int(parent.stdout.readline())
         while not _ignores_ctrl_c(worker):  # it has started
