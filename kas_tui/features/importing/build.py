@@ -78,6 +78,7 @@ from kas_tui.features.importing.source_walk import GITBOOK, walk_source
 from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.features.importing.toc_docsets import with_other_tocs
 from kas_tui.features.importing.toc_formats import SERVED_AS_IS
+from kas_tui.features.importing.toc_jekyll import in_jekyll_own_folder
 from kas_tui.features.importing.translations import without_translations
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 from kas_tui.text.wording import counted
@@ -330,11 +331,13 @@ class _Builder(
         found, orders = walk_source(self.source, self.out, self.result.notes)
         tops = {rel.split("/", 1)[0] if "/" in rel else "" for rel in found}
         wrapper = tops.pop() + "/" if len(tops) == 1 and "" not in tops else ""
+        listed = set(found)
         for rel in found:
             # furniture and site configs are told by their place in the site: below a
             # wrapper folder around everything, that folder is the root
             inner = rel[len(wrapper) :] if wrapper else rel
             asset = Path(rel).suffix.lower() in ASSET_EXTS or is_furniture(inner)
+            asset = asset or in_jekyll_own_folder(rel, listed)  # templates, data, drafts
             asset = asset or is_site_config(inner) or is_source_code(rel)
             asset = (
                 asset or in_include_folder(rel) or is_partial(rel) or is_template(self.source, rel)

@@ -309,6 +309,10 @@ def _spelling(word: str, forms: Counter[str]) -> str:
     return forms.most_common(1)[0][0]
 
 
+#: What parts a site's name from the tagline after it: " • ", " | ", " · ".
+_TAGLINE = re.compile(r"\s+[•|·]\s+")
+
+
 def site_title(
     read: Callable[[str], str | None], files: Iterable[str], near: str = ""
 ) -> str | None:
@@ -405,7 +409,11 @@ def _config_about(
     elif low == "_config.yml":  # Jekyll's, Jupyter Book 1's
         data = _yaml(read(rel))
         if isinstance(data, Mapping):
-            return text(data.get("title")), text(data.get("description"))
+            # Jekyll's older ``name`` (jekyll-seo-tag reads it after ``title``), without
+            # the tagline a browser tab shows after it ("Jekyll • Simple, blog-aware,
+            # static sites")
+            name = text(data.get("title")) or text(data.get("name"))
+            return _TAGLINE.split(name, 1)[0] if name else None, text(data.get("description"))
     elif low.startswith("docusaurus.config."):
         # the config object's own title, not a footer column's or a navbar's
         code = blank_js(read(rel) or "")

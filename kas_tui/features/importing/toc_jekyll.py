@@ -12,6 +12,7 @@ and the page stays at the top.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -25,6 +26,31 @@ _JEKYLL_EXCLUDES = ("Gemfile", "Gemfile.lock", "node_modules", "vendor", ".bundl
 
 def is_jekyll_config(path: str) -> bool:
     return path.lower() in ("_config.yml", "_config.yaml")
+
+
+#: Jekyll's own folders beside its ``_config.yml``: layouts and their includes, styles,
+#: data files, plugins, unpublished drafts, the built site and its cache; none holds a
+#: page of the site (jekyllrb.com's ``_layouts/news_item.html`` was built as a document
+#: "Web page whose text opens with “{{ page.title }} Permalink...”", its ``_data/*.yml``
+#: as eleven more).
+JEKYLL_OWN = frozenset(
+    {"_layouts", "_includes", "_sass", "_data", "_plugins", "_drafts", "_site", ".jekyll-cache"}
+)
+
+
+def in_jekyll_own_folder(rel: str, files: Collection[str]) -> bool:
+    """Whether the source file ``rel`` is in one of :data:`JEKYLL_OWN`'s folders of a
+    Jekyll site (a folder beside a ``_config.yml`` of ``files``)."""
+    parts = rel.split("/")
+    for at, part in enumerate(parts[:-1]):
+        if part in JEKYLL_OWN:
+            home = "/".join(parts[:at])
+            if any(posixpath.join(home, name) in files for name in _CONFIG_NAMES):
+                return True
+    return False
+
+
+_CONFIG_NAMES = ("_config.yml", "_config.yaml")
 
 
 def just_the_docs(

@@ -675,3 +675,33 @@ def test_an_html_page_of_front_matter_alone_writes_nothing_to_the_terminal(
     result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
     assert result.errors == 0 and result.failed == []
     assert "REPLACEMENT CHARACTER" not in capfd.readouterr().err
+
+
+def test_a_jekyll_sites_own_folders_hold_no_pages(tmp_path: Path) -> None:
+    """jekyll/jekyll's ``docs/``: its ``_layouts/news_item.html`` (Liquid output, no
+    ``{% %}`` tag) was built as a document "Web page whose text opens with “{{
+    page.title }} Permalink...”", its ``_data/*.yml`` as eleven more, and the package
+    was titled "Docs": its ``_config.yml`` says ``name: Jekyll • Simple, blog-aware,
+    static sites``."""
+    files: dict[str, str | bytes] = {
+        "_config.yml": "name: Jekyll • Simple, blog-aware, static sites\n"
+        "collections:\n  docs:\n    output: true\n",
+        "index.md": "---\ntitle: Home\n---\n# Home\n\nJekyll turns plain text into a website.\n",
+        "_docs/install.md": "---\ntitle: Installation\n---\n# Installation\n\n"
+        "Install Ruby first, then the gem, and check the version it prints.\n",
+        "_layouts/news_item.html": "<article>\n  <h2>{{ page.title }}</h2>\n  {{ content }}\n"
+        "</article>\n",
+        "_includes/footer.html": "<footer>Made with Jekyll and many hands.</footer>\n",
+        "_data/docs_nav.yml": "- title: Getting Started\n  docs:\n  - installation\n",
+        "_site/index.html": "<html><body><h1>Home</h1><p>The built site.</p></body></html>\n",
+        "_drafts/next.md": "---\ntitle: Next\n---\n# Next\n\nNot published yet, by design.\n",
+    }
+    out = tmp_path / "kb"
+    assert build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1).errors == 0
+    pages = sorted(
+        p.relative_to(out).as_posix()
+        for p in out.rglob("*.md")
+        if p.name not in ("index.md", "SKILL.md", "log.md")
+    )
+    assert pages == ["docs/install.md", "index-page.md"], pages
+    assert "\n# Jekyll\n" in (out / "index.md").read_text("utf-8")
