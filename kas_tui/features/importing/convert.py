@@ -297,9 +297,14 @@ def _from_rst(path: Path, data: bytes, limits: Limits) -> Converted:
         title, html = to_html(text.replace("\r\n", "\n"), os.path.abspath(path), includes)
     except Exception as exc:  # docutils' own failure on a broken page: said, never raised
         raise Refused("corrupt", f"its reStructuredText cannot be read ({exc})") from None
-    info = StreamInfo(mimetype="text/html", extension=".html", charset="utf-8")
-    body = markitdown_converter("HtmlConverter").convert(io.BytesIO(html.encode("utf-8")), info)
-    markdown = normalise(body.markdown or "")
+    markdown = ""
+    if html.strip():  # a title and a toctree only: no HTML, nothing for MarkItDown (whose
+        # HTML reader, handed no bytes, wrote "Some characters could not be decoded")
+        info = StreamInfo(mimetype="text/html", extension=".html", charset="utf-8")
+        data = io.BytesIO(html.encode("utf-8"))
+        markdown = normalise(
+            markitdown_converter("HtmlConverter").convert(data, info).markdown or ""
+        )
     if title:
         markdown = f"# {title}\n\n{markdown}"
     notes = includes.problems if includes is not None else []

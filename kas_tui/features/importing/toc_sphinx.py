@@ -151,6 +151,40 @@ class _Toctrees:
 Entry = tuple[int, "str | None", str, bool]  # line, title, target, a glob pattern
 
 
+#: A directive's first line (``.. note::``, ``.. toctree::``): its own ``::`` opens no
+#: literal block; a code directive's content is one.
+_DIRECTIVE = re.compile(r"^\s*\.\.\s+([\w:-]+)::")
+_CODE_DIRECTIVES = frozenset({"code-block", "code", "sourcecode", "parsed-literal", "highlight"})
+
+
+def _literal_lines(lines: list[str]) -> frozenset[int]:
+    """The lines of reStructuredText literal blocks, which show text as written: the
+    lines indented below one ending with ``::`` (a paragraph's "this example::", or a
+    lone ``::``) and a code directive's content. A toctree written there is an example
+    of one (the devguide's and Sphinx's own docs show ``intro``, ``strings``,
+    ``numeric``...): no entries of the site's, and no missing pages to report."""
+    found: set[int] = set()
+    at = 0
+    while at < len(lines):
+        line = lines[at]
+        directive = _DIRECTIVE.match(line)
+        opens = (
+            directive.group(1).lower() in _CODE_DIRECTIVES
+            if directive
+            else line.rstrip().endswith("::")
+        )
+        at += 1
+        if not opens:
+            continue
+        indent = len(line) - len(line.lstrip())
+        while at < len(lines) and (
+            not lines[at].strip() or len(lines[at]) - len(lines[at].lstrip()) > indent
+        ):
+            found.add(at)
+            at += 1
+    return frozenset(found)
+
+
 def _toctrees(text: str, sections: bool = False) -> list[tuple[str | None, int, list[Entry]]]:
     """Each toctree of a page: its caption (with ``sections``, else the heading of the
     section it sits in), its line, its entries (line, title, target, glob pattern?)."""
@@ -163,10 +197,11 @@ def _blocks(text: str, sections: bool = False) -> list[tuple[str | None, int, in
     reStructuredText toctree's last indented line)."""
     found = []
     lines = text.splitlines()
+    shown = _literal_lines(lines) if "::" in text else frozenset()
     i = 0
     while i < len(lines):
         fence = _FENCE.match(lines[i].strip())
-        rst = None if fence else _RST_TOCTREE.match(lines[i])
+        rst = None if fence or i in shown else _RST_TOCTREE.match(lines[i])
         i += 1
         if not fence and not rst:
             continue

@@ -230,3 +230,32 @@ def test_a_sphinx_project_one_folder_inside_the_docs_folder_is_found(tmp_path: P
     pkg.load()
     assert sorted(pkg.documents) == ["getting-started.md", "index-page.md"]
     assert (tmp_path / "kb" / "index.md").read_text("utf-8").splitlines()[3] == "# pytest"
+
+
+def test_a_toctree_shown_as_an_example_is_no_toctree(tmp_path: Path, capfd) -> None:
+    """python/devguide's markup guide and Sphinx's own docs show a toctree as an example
+    in a literal block ("Consider this example::") and in a code-block: each of its
+    entries (``intro``, ``strings``, ``numeric``...) was reported as a missing page.
+    And a page of a title and a toctree only (its index) gave MarkItDown no HTML, which
+    wrote "Some characters could not be decoded..." to the terminal."""
+    files: dict[str, str | bytes] = {
+        "conf.py": 'project = "Guide"\n',
+        "index.rst": "Guide\n=====\n\n.. toctree::\n   :maxdepth: 1\n\n   markup\n   setup\n",
+        "setup.rst": "Setup\n=====\n\nInstall the tools the guide needs, then build it.\n",
+        "markup.rst": (
+            "Markup\n======\n\nThe toctree directive lists pages. Consider this example::\n\n"
+            "   .. toctree::\n      :maxdepth: 2\n\n      intro\n      strings\n\n"
+            "Or, highlighted:\n\n.. code-block:: rst\n\n   .. toctree::\n\n      numeric\n\n"
+            "And ``::`` alone:\n\n::\n\n   .. toctree::\n\n      datatypes\n\n"
+            "The real one follows.\n\n.. toctree::\n\n   setup\n"
+        ),
+    }
+    source = write_sources(tmp_path / "src", files)
+    result = build(source, tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0 and result.failed == []
+    said = "\n".join(result.notes)
+    for example in ("intro", "strings", "numeric", "datatypes"):
+        assert f"the toctree names {example}" not in said, said
+    toc = find_toc(list(files), lambda rel: str(files[rel]))
+    assert toc is not None and set(toc.order()) == {"index.rst", "markup.rst", "setup.rst"}
+    assert "REPLACEMENT CHARACTER" not in capfd.readouterr().err
