@@ -11,6 +11,7 @@ differs only in case or separators (``Mail/Delayed-Mail.md``).
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from collections import Counter
 from typing import Any
@@ -27,6 +28,7 @@ from kas_tui.features.importing.toc_vuepress import vuepress_page
 from kas_tui.text.slug import slugify
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _loose_key(path: str) -> str:
     """A path compared without case, extension case or the spelling of its names
     (spaces, underscores, hyphens and ``%20`` alike)."""

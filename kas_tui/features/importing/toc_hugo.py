@@ -95,7 +95,8 @@ def hugo_site(
         # site's module config: its pages are the site's
         root, prefix = f"{prefix}{default}", f"{prefix}{default}/"
     pages = sorted(f for f in files if f.startswith(prefix) and f.lower().endswith(_PAGES))
-    pages = [p for p in pages if p not in translated_pages(pages)]  # another language's
+    translated = translated_pages(pages)  # another language's: once, not once a page
+    pages = [p for p in pages if p not in translated]
     if not pages:
         return None
     sections = _Sections(read, node)
