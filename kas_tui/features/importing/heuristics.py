@@ -221,6 +221,50 @@ def draft_description(
     common_headings: frozenset[str] = frozenset(),
     shared: Mapping[str, int] | None = None,
 ) -> str:
+    """One informative sentence about the document (:func:`_drafted`), its first word
+    in the case the page writes it (:func:`_first_word_as_written`)."""
+    drafted = _drafted(
+        converted,
+        title,
+        parsed,
+        siblings=siblings,
+        common_headings=common_headings,
+        shared=shared,
+    )
+    return _first_word_as_written(drafted, converted.markdown)
+
+
+def _first_word_as_written(text: str, markdown: str) -> str:
+    """``text`` with its first word lower case again when the paragraph it comes from
+    opens with it so, in lower case (or as code): a name written lower case, which the
+    capital a description opens with would misspell ("pnpm settings are divided...",
+    "`pn` is available as a short alias": they read "Pnpm", "Pn"). Only that paragraph
+    tells: another opening "if you..." says nothing of one opening "If you..."."""
+    first, _space, rest = text.partition(" ")
+    if not first[:1].isupper() or not first[1:].islower() or not first[1:].isalpha():
+        return text
+    written = first[0].lower() + first[1:]
+    if written not in markdown:
+        return text
+    # the paragraph the sentence is: its first words, as the description has them
+    after = r"[`*_]*\s+".join(re.escape(w) for w in rest.split(" ")[:2] if w)
+    pattern = rf"(?:\A|\n[ \t]*\n)[`*_]*{re.escape(written)}[`*_]*" + (
+        rf"\s+{after}" if after else r"\b"
+    )
+    if not re.search(pattern, markdown):
+        return text
+    return f"{written} {rest}" if rest else written
+
+
+def _drafted(
+    converted: Converted,
+    title: str,
+    parsed: list[prose.Block],
+    *,
+    siblings: Iterable[str] | AlikeSet = (),
+    common_headings: frozenset[str] = frozenset(),
+    shared: Mapping[str, int] | None = None,
+) -> str:
     """One informative sentence about the document, at most about 200 characters.
 
     The first sentence that reads as prose; when it reads almost the same as a sibling's

@@ -503,6 +503,32 @@ def test_a_page_of_one_short_paragraph_is_described_by_it() -> None:
         assert not said.startswith(("See below", "Useful tools and links")), said
 
 
+def test_a_name_written_lower_case_opens_its_description_so() -> None:
+    """pnpm.io: "pnpm install is used to install all dependencies" was described
+    "Pnpm install is used to ...", "`pn` is available as a short alias" "Pn is ...":
+    the paragraph opens with the name in lower case, and so does the description."""
+    said = drafted(
+        "# pnpm install\n\npnpm install is used to install all dependencies for a project.\n",
+        "install.md",
+        "cli",
+    ).description
+    assert said.startswith("pnpm install is used to install"), said
+    said = drafted(
+        "# pnpm CLI\n\n`pn` is available as a short alias for pnpm, and pnx for pnpm dlx.\n",
+        "cli.md",
+        "usage",
+    ).description
+    assert said.startswith("pn is available as a short alias"), said
+    # another paragraph opening "if you ..." says nothing of this one's "If you ..."
+    said = drafted(
+        "# Align\n\nIf you have ever needed to center a widget, it is easy in this library."
+        "\n\nif you need more, read on about the other alignments it offers.\n",
+        "align.md",
+        "guide",
+    ).description
+    assert said.startswith("If you have ever needed"), said
+
+
 def test_an_address_opening_a_paragraph_is_no_description() -> None:
     """k3d's home opens with its address above its first sentence: described as
     "Https://k3d.io/ k3d is a wrapper CLI...", the URL capitalised."""
