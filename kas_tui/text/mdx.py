@@ -14,11 +14,14 @@ import re
 
 from kas_tui.text.prose import outside_fences
 
-#: A top-level module statement: ``import x from 'y'``, ``import { a,\n b } from "y"``,
-#: ``import 'y'``, or a one-line ``export ...``.
+#: One ``import``: ``import x from 'y'``, ``import { a,\n b } from "y"``, ``import 'y'``.
+_IMPORT = r"import\s+(?:[\w*${},\s]+?\s+from\s+)?['\"][^'\"\n]+['\"]"
+#: A top-level module statement: imports, one or more to a line (React Native's
+#: ``import Tabs from '@theme/Tabs'; import TabItem from '@theme/TabItem';``), or a
+#: one-line ``export ...``.
 _MODULE = re.compile(
-    r"^(?:import\s+(?:[\w*${},\s]+?\s+from\s+)?['\"][^'\"\n]+['\"][ \t]*;?"
-    r"|export\s+(?:const|let|var|default|function|\{)[^\n]*)[ \t]*$",
+    rf"^(?:(?:{_IMPORT})[ \t]*;?[ \t]*)+$"
+    r"|^export\s+(?:const|let|var|default|function|\{)[^\n]*[ \t]*$",
     re.M,
 )
 #: A JSX comment, over one line or several.

@@ -61,3 +61,18 @@ def test_a_markdown_page_loses_what_its_site_runs_and_keeps_its_code_examples() 
     )
     plain = "\nA page.\n\n\n\nWith blank lines, <script> named in prose, and import 'x' in words.\n"
     assert without_page_code(plain) == plain  # nothing removed: not a byte changed
+
+
+def test_imports_written_on_one_line_go_too() -> None:
+    """React Native's ``text-style-props.md`` writes its three imports on one line,
+    under "### Example": the line stayed, and was the page's description ("Import Tabs
+    from '@theme/Tabs'; import TabItem from '@theme/TabItem'; ...")."""
+    from kas_tui.text.mdx import without_page_code
+
+    page = (
+        "### Example\n\nimport Tabs from '@theme/Tabs'; import TabItem from '@theme/TabItem'; "
+        "import constants from '@site/core/TabsConstants';\n\n<Tabs>\nThe props of a text.\n"
+    )
+    assert without_page_code(page) == "### Example\n\n<Tabs>\nThe props of a text.\n"
+    words = "import the data first; then import the rest.\n"
+    assert without_page_code(words) == words  # words, not statements
