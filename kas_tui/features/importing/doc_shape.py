@@ -4,6 +4,7 @@ else its opening words. :func:`.heuristics.draft_description` falls back on thes
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -174,10 +175,23 @@ def _table_columns(markdown: str) -> list[str]:
 
 
 def _opening(markdown: str) -> str:
-    lines = []
+    """The page's first words, outside its code blocks (React Native's Text Style Props
+    opened "Example, import {useState} from 'react';, import {, FlatList,..." inside its
+    example's fence), or with them when only a heading is outside (k3d's Command Tree
+    is one code block)."""
     if "<s" in markdown or "<S" in markdown:  # <script setup>, <style>: code, no opening
         markdown = prose.CODE_ELEMENTS.sub("", markdown)
-    for raw in markdown.split("\n")[:40]:
+    shown = list(itertools.islice((t for code, t in prose.fenced_lines(markdown) if not code), 40))
+    words = _opening_of(shown)
+    if "," in words or ("```" not in markdown and "~~~" not in markdown):
+        return words
+    return _opening_of(markdown.split("\n", 40)[:40])  # a heading and a code block: the
+    # code is what it holds
+
+
+def _opening_of(lines_in: list[str]) -> str:
+    lines = []
+    for raw in lines_in[:40]:
         line = raw.strip()
         if line.startswith(("```", "~~~")):  # a fence and its language ("bash") are no text
             continue

@@ -123,3 +123,21 @@ def test_a_page_of_code_opens_with_its_code_not_its_fence() -> None:
     assert "bash" not in said
     myst = "# Metrics\n\n```{eval-rst}\n.. jsonschema:: ../schemas/v1.yaml\n```\n"
     assert "eval-rst" not in drafted(myst, "metrics.md").description
+
+
+def test_a_page_with_words_outside_its_code_opens_with_those() -> None:
+    # React Native's Text Style Props: its example's code opened its opening ("Example,
+    # import {useState} from 'react';, import {, FlatList,..."), its sections after it
+    example = "```SnackPlayer name=Props\nimport {useState} from 'react';\nimport {\n  FlatList,\n"
+    page = (
+        "### Example\n\n<Tabs>\n<TabItem>\n\n" + example + "```\n\n</TabItem>\n</Tabs>\n\n"
+        "# Reference\n\n## Props\n\n### `color`\n\n| Type |\n| - |\n| color |\n"
+    )
+    from pathlib import Path
+
+    from kas_tui.features.importing.convert_model import Converted
+    from kas_tui.features.importing.doc_shape import opening_sentence
+
+    said = opening_sentence(Converted(Path("text-style-props.md"), page, "markdown", "", 0, 0.0))
+    assert said.startswith("Document whose text opens with “Example, Reference, Props"), said
+    assert "import" not in said and "useState" not in said, said
