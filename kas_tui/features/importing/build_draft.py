@@ -21,15 +21,10 @@ from typing import TYPE_CHECKING, Any
 from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.core.workers import map_chunks_in_two
 from kas_tui.features.importing.convert_model import LINKED_KINDS, ConversionError
+from kas_tui.features.importing.doc_types import FORMAT_TYPES, content_type, section_type
 from kas_tui.features.importing.draft import Draft, draft_document, own_description
-from kas_tui.features.importing.heuristics import (
-    FORMAT_TYPES,
-    content_type,
-    draft_title,
-    section_type,
-    shared_sentences,
-)
-from kas_tui.features.importing.source_meta import SUBJECT_KEYS
+from kas_tui.features.importing.heuristics import draft_title, shared_sentences
+from kas_tui.features.importing.page_subjects import SUBJECT_KEYS
 from kas_tui.text import prose
 from kas_tui.text.alike import AlikeSet
 from kas_tui.text.section_topics import common_headings, section_topics

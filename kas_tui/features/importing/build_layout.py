@@ -31,7 +31,7 @@ from kas_tui.text import folder_summary as summary
 from kas_tui.text import prose
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION as MAX_DESCRIPTION
 from kas_tui.text.section_topics import entry_sentence
-from kas_tui.text.slug import WINDOWS_RESERVED, TakenNames, slugify, slugify_middle_out, unique_slug
+from kas_tui.text.slug import WINDOWS_RESERVED, TakenNames, slugify, unique_slug
 
 #: Where the assets of the package's root go (images, furniture, site configs).
 ASSETS_FOLDER = "assets"
@@ -238,24 +238,6 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
             name = _unique_file(slugify(Path(rel).stem, fallback="asset"), suffix, taken[folder])
             taken[folder].add(name)
             self.assets[rel] = posixpath.join(folder, name)
-
-    def _other_names(self, rel: str, name: str, title: str | None = None) -> Iterator[str]:
-        """The names the page ``rel`` (file name ``name``) goes by when its own is taken
-        in its folder (two sources' ``overview.md`` in one TOC section, ``welcome.md``
-        of ``SRB/`` and of ``UBB/``): the title the TOC gives it (else ``title``), its
-        name with the middle left out when it is too long to tell apart once cut, its
-        source folder's name before its own ("jea-overview"). A number comes after."""
-        titles = getattr(self, "_toc_titles", None)
-        if titles is None:
-            titles = self._toc_titles = self.toc.titles() if self.toc is not None else {}
-        if titles.get(rel) or title:
-            yield slugify(titles.get(rel) or title or "")
-        whole = slugify_middle_out(name)
-        if whole:
-            yield whole
-        folder = posixpath.basename(posixpath.dirname(rel))
-        if folder:
-            yield slugify(f"{folder} {name}")
 
     def _folder_pages(self, documents: list[str]) -> tuple[dict[str, str], set[str]]:
         """The pages that are their folder (the TOC's ``folder_pages``: Nextra serves

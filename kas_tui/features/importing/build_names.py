@@ -7,6 +7,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import defaultdict
+from collections.abc import Iterator
 from typing import Any
 
 from kas_tui.core.okf import index_layout
@@ -18,7 +19,7 @@ from kas_tui.features.importing.source_meta import (
 )
 from kas_tui.text.grouping import fold
 from kas_tui.text.languages import is_language_tag
-from kas_tui.text.slug import slugify
+from kas_tui.text.slug import slugify, slugify_middle_out
 
 #: Folder names that say where pages are kept, not what they are about.
 _GENERIC_FOLDERS = frozenset(
@@ -150,3 +151,21 @@ class NamesMixin:
                 doc.out for rel, doc in self.docs.items() if is_landing_page(rel) or rel in own
             }
         return found
+
+    def _other_names(self, rel: str, name: str, title: str | None = None) -> Iterator[str]:
+        """The names the page ``rel`` (file name ``name``) goes by when its own is taken
+        in its folder (two sources' ``overview.md`` in one TOC section, ``welcome.md``
+        of ``SRB/`` and of ``UBB/``): the title the TOC gives it (else ``title``), its
+        name with the middle left out when it is too long to tell apart once cut, its
+        source folder's name before its own ("jea-overview"). A number comes after."""
+        titles = getattr(self, "_toc_titles", None)
+        if titles is None:
+            titles = self._toc_titles = self.toc.titles() if self.toc is not None else {}
+        if titles.get(rel) or title:
+            yield slugify(titles.get(rel) or title or "")
+        whole = slugify_middle_out(name)
+        if whole:
+            yield whole
+        folder = posixpath.basename(posixpath.dirname(rel))
+        if folder:
+            yield slugify(f"{folder} {name}")

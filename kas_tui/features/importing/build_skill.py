@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from kas_tui.features.importing.source_meta import site_description, subjects
+from kas_tui.features.importing.page_subjects import subjects
+from kas_tui.features.importing.source_meta import site_description
 from kas_tui.text import folder_summary as summary
 
 #: Words that mark a page as history: never an entry point.

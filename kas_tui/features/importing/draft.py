@@ -36,13 +36,13 @@ from kas_tui.core.okf.links import rewrite_links, site_link
 from kas_tui.core.okf.text import without_controls
 from kas_tui.core.okf.timestamp import Timestamp
 from kas_tui.features.importing.convert_model import LINKED_KINDS, Converted
+from kas_tui.features.importing.doc_types import infer_type
 from kas_tui.features.importing.heuristics import (
     clean_file_title,
     draft_description,
     draft_tags,
     draft_title,
     has_own_title,
-    infer_type,
 )
 from kas_tui.features.importing.source_meta import strip_site_suffix
 from kas_tui.features.importing.source_record import source_record

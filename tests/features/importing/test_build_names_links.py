@@ -16,7 +16,7 @@ from kas_tui.core.okf.skill import parse_skill
 from kas_tui.core.package import Package
 from kas_tui.features.check import check
 from kas_tui.features.importing.build import build
-from kas_tui.features.importing.source_meta import subjects
+from kas_tui.features.importing.page_subjects import subjects
 from tests.helpers.build_sources import article, drafted, write_sources
 
 NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)

@@ -13,6 +13,7 @@ from kas_tui.core.okf.index import parse_index
 from kas_tui.core.okf.skill import parse_skill
 from kas_tui.core.package import Package
 from kas_tui.features.importing.build import build
+from kas_tui.features.importing.page_subjects import subjects
 from kas_tui.features.importing.source_meta import (
     in_include_folder,
     is_furniture,
@@ -22,7 +23,6 @@ from kas_tui.features.importing.source_meta import (
     site_description,
     site_title,
     strip_site_suffix,
-    subjects,
 )
 from tests.helpers.build_sources import article, write_sources
 

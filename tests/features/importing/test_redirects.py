@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 from kas_tui.core.package import Package
 from kas_tui.features.check import check
@@ -131,9 +132,18 @@ def test_a_page_that_only_redirects_is_told_from_a_page_with_a_refresh() -> None
     assert refresh_target("<p>Moved? No: this page explains moving.</p>") is None
 
 
+def _built(tmp_path: Path, files: dict[str, str | bytes]) -> tuple[Any, Package]:
+    """The build of ``files`` (no failure, no error) and its package, loaded."""
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.failed == [] and result.errors == 0
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    return result, pkg
+
+
 def test_redirect_pages_are_no_pages_and_links_to_them_lead_on(tmp_path: Path) -> None:
-    source = write_sources(
-        tmp_path / "src",
+    result, pkg = _built(
+        tmp_path,
         {
             "start.md": "# Get started\n\nSign in, then open [help](pages/N_12.htm).\n",
             "pages/N_1.htm": '<meta http-equiv="refresh" content="0; URL=\'../start.md\'" />',
@@ -141,10 +151,6 @@ def test_redirect_pages_are_no_pages_and_links_to_them_lead_on(tmp_path: Path) -
             "help.md": "# Help\n\nAsk the service desk when the portal refuses your sign-in.\n",
         },
     )
-    result = build(source, tmp_path / "kb", now=NOW, workers=1)
-    assert result.failed == [] and result.errors == 0
-    pkg = Package(tmp_path / "kb")
-    pkg.load()
     assert sorted(pkg.documents) == ["help.md", "start.md"]
     assert "[help](help.md)" in (tmp_path / "kb" / "start.md").read_text("utf-8")
     [note] = [n for n in result.notes if "meta refresh" in n]
@@ -159,8 +165,8 @@ def test_a_page_whose_front_matter_only_redirects_is_followed_not_built(
     described "Web page imported from github.html", and MarkItDown's HTML reader, given
     no bytes, wrote "Some characters could not be decoded..." to the terminal. Such a
     page is a redirect, as a meta refresh is: no page, and a link to it leads on."""
-    source = write_sources(
-        tmp_path / "src",
+    result, pkg = _built(
+        tmp_path,
         {
             "guide.md": "# Guide\n\nBuild a site step by step; the [old page](pages/old.md) "
             "moved.\n",
@@ -170,10 +176,6 @@ def test_a_page_whose_front_matter_only_redirects_is_followed_not_built(
             "pages/moved.md": "---\nredirect_to: /guide/\n---\n# Moved\n\nThe guide moved; here is why.\n",
         },
     )
-    result = build(source, tmp_path / "kb", now=NOW, workers=1)
-    assert result.failed == [] and result.errors == 0
-    pkg = Package(tmp_path / "kb")
-    pkg.load()
     assert sorted(pkg.documents) == ["guide.md", "pages/moved.md"]
     assert "[old page](guide.md)" in (tmp_path / "kb" / "guide.md").read_text("utf-8")
     [note] = [n for n in result.notes if "only send the reader" in n]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.features.importing.build import build
-from kas_tui.features.importing.heuristics import section_type
+from kas_tui.features.importing.doc_types import section_type
 from tests.helpers.build_sources import write_sources
 
 NOW = dt.datetime(2026, 12, 6, 9, 0, tzinfo=dt.UTC)
