@@ -406,16 +406,31 @@ def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
 
 def headings(markdown: str, *, max_lines: int = 2000) -> list[Block]:
     """Only the headings of ``markdown`` (ATX ``#`` headings outside code fences): fast."""
-    return list(_headings(markdown, max_lines))
+    return [block for block, _start, _end in _headings(markdown, max_lines)]
+
+
+def sections(markdown: str, *, max_lines: int = 2000) -> list[tuple[Block, str]]:
+    """Each heading of ``markdown`` (as :func:`headings` reads them) with the text
+    written under it up to the next heading, as written (tables, code and all),
+    stripped; the last one's text ends where the reading does (``max_lines``)."""
+    found = list(_headings(markdown, max_lines))
+    ends = [start for _block, start, _end in found[1:]]
+    if found:
+        ends.append(_reading_end(markdown, max_lines))
+    return [
+        (block, markdown[end:stop].strip())
+        for (block, _s, end), stop in zip(found, ends, strict=True)
+    ]
 
 
 def first_heading(markdown: str, level: int = 1, *, max_lines: int = 2000) -> str:
     """The text of the first heading of ``level`` (as :func:`headings` reads them), read
     no further than it; empty when there is none."""
-    return next((b.text for b in _headings(markdown, max_lines) if b.level == level), "")
+    return next((b.text for b, _s, _e in _headings(markdown, max_lines) if b.level == level), "")
 
 
-def _headings(markdown: str, max_lines: int) -> Iterator[Block]:
+def _headings(markdown: str, max_lines: int) -> Iterator[tuple[Block, int, int]]:
+    """Each heading with where its line starts and ends in ``markdown``."""
     fence: str | None = None
     start = 0
     for _ in range(max_lines):
@@ -425,7 +440,7 @@ def _headings(markdown: str, max_lines: int) -> Iterator[Block]:
         if end < 0:
             end = len(markdown)
         line = markdown[start:end]
-        start = end + 1
+        line_start, start = start, end + 1
         stripped = line.lstrip()
         if stripped.startswith(("```", "~~~")):
             marker = stripped[:3]
@@ -436,7 +451,17 @@ def _headings(markdown: str, max_lines: int) -> Iterator[Block]:
             if match:
                 text = heading_text(match.group(2))
                 if text:
-                    yield Block("heading", text, len(match.group(1)))
+                    yield Block("heading", text, len(match.group(1))), line_start, end
+
+
+def _reading_end(markdown: str, max_lines: int) -> int:
+    """Where the first ``max_lines`` lines of ``markdown`` end."""
+    if markdown.count("\n") < max_lines:
+        return len(markdown)
+    end = -1
+    for _ in range(max_lines):
+        end = markdown.find("\n", end + 1)
+    return end
 
 
 def _heading_line(line: str) -> bool:

@@ -53,21 +53,34 @@ JOIN = "; covers "
 
 
 #: A heading on at least this share of a site's pages (and on at least ``_LEAST`` of
-#: them) is that site's furniture ("CSS" and "Python" over every example's tabs).
+#: them) is that site's furniture ("CSS" and "Python" over every example's tabs); so is
+#: a section that ``_LEAST`` pages or more carry word for word, heading and text (a
+#: call to action every page closes with: "Start a free trial", then the same banner).
 _COMMON_SHARE = 0.05
 _LEAST = 5
 
 
-def common_headings(pages: Iterable[Iterable[prose.Block]]) -> frozenset[str]:
+def common_headings(
+    pages: Iterable[Iterable[prose.Block]],
+    texts: Iterable[Iterable[tuple[prose.Block, str]]] = (),
+) -> frozenset[str]:
     """The section headings (as :func:`norm` writes them) that many of a site's pages
-    carry: furniture of that site, learned from the site rather than listed."""
+    carry (``pages``: each page's blocks), or that several carry with the same text
+    under them (``texts``: each page's :func:`prose.sections`): furniture of that
+    site, learned from the site rather than listed."""
     counts: Counter[str] = Counter()
     total = 0
     for blocks in pages:
         total += 1
         counts.update({norm(b.text) for b in blocks if b.kind == "heading" and b.level >= 2})
     least = max(_LEAST, _COMMON_SHARE * total)
-    return frozenset(key for key, n in counts.items() if n >= least)
+    common = {key for key, n in counts.items() if n >= least}
+    copies: Counter[tuple[str, str]] = Counter()  # (heading, the text under it) -> pages
+    for page in texts:
+        # a heading with nothing under it (sub-sections follow) is shown to be no copy
+        copies.update({(norm(b.text), " ".join(t.split())) for b, t in page if b.level >= 2 and t})
+    common.update(key for (key, _text), n in copies.items() if n >= _LEAST)
+    return frozenset(common)
 
 
 def section_topics(

@@ -459,3 +459,19 @@ def test_first_heading_stops_at_the_first():
     page = "intro\n```\n# not a heading: code\n```\n# Install the agent\n" + "x\n" * 100_000
     assert prose.first_heading(page) == "Install the agent"
     assert prose.first_heading("## Only a section\n") == ""
+
+
+def test_sections_are_the_headings_with_the_text_under_each() -> None:
+    md = "# T\n\nintro\n\n## A\n\ntext a\n| x |\n\n```\n# not a heading\n```\n## B\n### C\nc text\n"
+    got = [(b.text, b.level, t) for b, t in prose.sections(md)]
+    assert got == [
+        ("T", 1, "intro"),
+        ("A", 2, "text a\n| x |\n\n```\n# not a heading\n```"),
+        ("B", 2, ""),
+        ("C", 3, "c text"),
+    ]
+    assert [b for b, _t in prose.sections(md)] == prose.headings(md)
+    # read no further than the headings are
+    assert prose.sections("## A\nx\ny\nz\n## B\nq", max_lines=3) == [
+        (prose.Block("heading", "A", 2), "x\ny")
+    ]

@@ -130,3 +130,40 @@ def test_a_numbered_example_is_no_section_name() -> None:
     """PowerShell's cmdlet pages (PlatyPS): "covers Example 4, Example 5 and Example 6"."""
     page = "# Find-Module\n\n## Example 4\n\n## Example 5: Find a module by tag\n\n## Step 2\n"
     assert section_topics(prose.blocks(page), "Find-Module") == ["Find a module by tag"]
+
+
+def _site(texts: list[str]) -> frozenset[str]:
+    """common_headings of pages written as ``texts``, as the build calls it."""
+    return common_headings(
+        [list(prose.blocks(t)) for t in texts], [prose.sections(t) for t in texts]
+    )
+
+
+def test_a_section_several_pages_carry_word_for_word_is_furniture() -> None:
+    """Business Central closes 91 of its 2,120 pages with "## Start a free trial"
+    (an include) and the same banner under it: too few pages for a site-wide heading,
+    but a section five pages carry word for word, heading and text, says nothing of any
+    one of them ("Close fiscal years ...; covers Start a free trial")."""
+    closing = "## Start a [free trial!](https://example.com/t)\n\n[Free modules](/training)\n"
+    plain = [f"# Q{n}\n\n## Part {n}\n\nText.\n" for n in range(200)]
+    closed = [
+        f"# P{n}\n\n## Topic {n}\n\nText {n}.\n\n## Limits\n\nOwn {n}.\n\n{closing}"
+        for n in range(8)
+    ]
+    common = _site(plain + closed)  # 8 of 208 pages: under the site-wide share
+    assert common == {"start a free trial"}  # "Limits" differs on each page: each page's own
+    page = prose.headings(closed[0])  # what the build reads of a page with its own description
+    assert section_topics(page, "P0", common) == ["Topic 0", "Limits"]
+    assert _site(plain + closed[:4]) == frozenset()  # four copies are not yet furniture
+
+
+def test_sections_whose_tables_or_code_differ_are_not_copies() -> None:
+    """The text under a heading is compared as written: "## Values" over each style's own
+    table, "## Resolution 1" over its own sub-sections, are each page's own."""
+    plain = [f"# Q{n}\n\n## Part {n}\n\nText.\n" for n in range(200)]
+    own = [
+        f"# P{n}\n\nOpening.\n\n## Values\n\n| value | {n} |\n|---|---|\n\n"
+        f"## Example\n\n```css\nwidth: {n};\n```\n\n## Resolution 1\n\n### Step {n}\n\nDo it.\n"
+        for n in range(8)
+    ]
+    assert _site(plain + own) == frozenset()

@@ -216,7 +216,10 @@ class DraftMixin(_DraftPages):
             )
             known = doc.strong_type if doc.strong_type not in FORMAT_TYPES else None
             folder_types[posixpath.dirname(doc.out)][known or ""] += 1  # "": no signal
-        common = common_headings(doc.blocks for doc in converted)
+        common = common_headings(
+            (doc.blocks for doc in converted),
+            (prose.sections(doc.converted.markdown) for doc in converted if doc.converted),
+        )
         shared = shared_sentences(
             (d.converted, d.blocks) for d in converted if not own_description(d.converted)
         )
