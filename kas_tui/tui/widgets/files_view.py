@@ -11,7 +11,7 @@ from textual.widgets.tree import TreeNode
 from kas_tui.core.house_rules import HOUSE_RULES_FILE
 from kas_tui.core.package import Package
 from kas_tui.tui.commands import pane_bindings
-from kas_tui.tui.widgets.nav_tree import VI_KEYS, NodeRef
+from kas_tui.tui.widgets.nav_tree import VI_KEYS, NodeRef, StepKeys
 
 _ROLES = {
     "index.md": "navigation",
@@ -21,7 +21,7 @@ _ROLES = {
 }
 
 
-class FilesView(Tree[NodeRef]):
+class FilesView(StepKeys, Tree[NodeRef]):
     """Folders and files in name order; folders fill in when first expanded.
 
     Marks: ``?`` a document or bundle no index lists, ``✗`` a file with problems or an

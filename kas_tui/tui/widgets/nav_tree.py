@@ -42,9 +42,38 @@ class NodeRef:
 VI_KEYS = [
     Binding("j", "cursor_down", "Down", show=False),
     Binding("k", "cursor_up", "Up", show=False),
+    # as every file tree has them (not a sideways scroll, which cut each line's start)
+    Binding("right", "step_in", "Open", show=False),
+    Binding("left", "step_out", "Close", show=False),
 ]
 #: The fewest characters of a title kept when it is shortened for the flags after it.
 TITLE_LEAST = 8
+
+
+class StepKeys:
+    """→ and ← of a file tree (:data:`VI_KEYS`): → opens the folder under the cursor, or
+    goes to its first entry when it is open; ← closes it (never the root: the package),
+    or goes to the folder holding it."""
+
+    def action_step_in(self) -> None:
+        tree: Tree = self  # type: ignore[assignment]  # mixed into a Tree
+        node = tree.cursor_node
+        if node is None or not node.allow_expand:
+            return
+        if not node.is_expanded:
+            node.expand()
+        elif node.children:
+            tree.move_cursor(node.children[0])
+
+    def action_step_out(self) -> None:
+        tree: Tree = self  # type: ignore[assignment]  # mixed into a Tree
+        node = tree.cursor_node
+        if node is None:
+            return
+        if node.is_expanded and node is not tree.root:
+            node.collapse()
+        elif node.parent is not None:
+            tree.move_cursor(node.parent)
 
 
 def node_ancestors(node: TreeNode[NodeRef]):
@@ -68,7 +97,7 @@ def _title_shortened(text: Text, start: int, end: int, room: int) -> Text:
     return Text.assemble(text[:start], title, text[end:])
 
 
-class NavTree(Tree[NodeRef]):
+class NavTree(StepKeys, Tree[NodeRef]):
     """Index entries with their one-sentence descriptions; bundles expand lazily."""
 
     BINDINGS = [*pane_bindings("tree"), *VI_KEYS]
