@@ -184,24 +184,38 @@ def refresh_target(text: str) -> str | None:
     return found.group(1).strip()
 
 
+#: Front matter keys that send a page's reader on: jekyll-redirect-from's, and docfx's.
+REDIRECT_KEYS = ("redirect_to", "redirect_url")
+
+
 def front_matter_target(text: str) -> str | None:
     """Where a page whose front matter sends its reader on (``redirect_to:``,
-    jekyll-redirect-from's key as the source page writes it; a list's first address)
-    and that says nothing below it sends them, as written; ``None`` for any other page.
-    Jekyll's own docs keep ``pages/redirects/github.html`` so: built, it was an empty
-    document described "Web page imported from github.html"."""
-    if "redirect_to" not in text or not text.lstrip("\ufeff").startswith("---"):
-        return None
+    jekyll-redirect-from's key as the source page writes it, a list's first address;
+    ``redirect_url:``, docfx's) and that says nothing below it sends them, as written;
+    ``None`` for any other page. Jekyll's own docs keep ``pages/redirects/github.html``
+    so: built, it was an empty document described "Web page imported from
+    github.html"; docfx's keep 13 tutorials so, built as "Document imported from
+    intro_toc.md"."""
+    return _front_matter_redirect(text)[1]
+
+
+def _front_matter_redirect(text: str) -> tuple[str, str | None]:
+    """(the key, the address) of :func:`front_matter_target`; ("", None) for a page."""
+    if "redirect_" not in text or not text.lstrip("\ufeff").startswith("---"):
+        return "", None
     try:
         parsed = fm.parse(text.lstrip("\ufeff"))
     except FormatError:
-        return None
+        return "", None
     if parsed is None or not isinstance(parsed.data, dict) or text[parsed.block.end :].strip():
-        return None
-    target = parsed.data.get("redirect_to")
-    if isinstance(target, list) and target:
-        target = target[0]
-    return target.strip() if isinstance(target, str) and target.strip() else None
+        return "", None
+    for key in REDIRECT_KEYS:
+        target = parsed.data.get(key)
+        if isinstance(target, list) and target:
+            target = target[0]
+        if isinstance(target, str) and target.strip():
+            return key, target.strip()
+    return "", None
 
 
 #: The most bytes of a Markdown page that only redirects: its front matter (a few
@@ -239,7 +253,7 @@ def redirect_pages_note(pages: dict[str, str], read: Read) -> str:
     to say how the first one does)."""
     first = min(pages)
     n = len(pages)
-    how = "redirect_to" if front_matter_target(read(first) or "") else "a meta refresh"
+    how = _front_matter_redirect(read(first) or "")[0] or "a meta refresh"
     return (
         f"{first}: {n:,} file{'s' if n > 1 else ''} only send{'' if n > 1 else 's'} the "
         f"reader on to another page ({how}: {first} -> {pages[first]}); no pages "

@@ -184,3 +184,26 @@ def test_a_page_whose_front_matter_only_redirects_is_followed_not_built(
     )
     assert "(redirect_to: pages/github.html -> https://example.com/r)" in note, note
     assert "REPLACEMENT CHARACTER" not in capfd.readouterr().err
+
+
+def test_a_docfx_page_whose_metadata_only_redirects_is_followed_not_built(tmp_path: Path) -> None:
+    """dotnet/docfx's own docs keep 13 retired tutorials as front matter alone
+    (``redirect_url: ../docs/table-of-contents.html``, docfx's key): each became an
+    empty document titled by its file ("Intro toc", "Walkthrough create a docfx project
+    2") and described "Document imported from intro_toc.md"."""
+    result, pkg = _built(
+        tmp_path,
+        {
+            "docfx.json": '{"build": {"content": [{"files": ["**/*.md", "**/toc.yml"]}]}}',
+            "docs/table-of-contents.md": "# Table of contents\n\nA `toc.yml` orders the pages "
+            "of a site and names the sections of its navigation.\n",
+            "docs/guide.md": "# Guide\n\nStart with the [TOC tutorial](../tutorial/intro_toc.md) "
+            "before you write pages.\n",
+            "tutorial/intro_toc.md": "---\nredirect_url: ../docs/table-of-contents.html\n---\n",
+        },
+    )
+    assert sorted(pkg.documents) == ["docs/guide.md", "docs/table-of-contents.md"]
+    guide = (tmp_path / "kb" / "docs" / "guide.md").read_text("utf-8")
+    assert "[TOC tutorial](table-of-contents.md)" in guide, guide
+    [note] = [n for n in result.notes if "only sends the reader" in n]
+    assert "(redirect_url: tutorial/intro_toc.md -> " in note, note
