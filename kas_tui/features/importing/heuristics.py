@@ -150,6 +150,13 @@ def _title_like(block: prose.Block) -> bool:
 # --- description ---------------------------------------------------------------------------------
 
 
+#: A first word a capital may have been given: lower case after it, parts hyphenated
+#: ("Pnpm", "Sphinx-build", "Eslint-config-prettier").
+_CAPITALISED = re.compile(r"[A-Z][a-z]*(?:-[a-z]+)*")
+#: Where a paragraph or a list item opens.
+_PARAGRAPH_START = r"(?:\A|\n[ \t]*\n)[ \t]*(?:(?:[-*+]|\d+[.)])[ \t]+)?"
+
+
 def _first_word_as_written(text: str, markdown: str) -> str:
     """``text`` with its first word lower case again when the paragraph it comes from
     opens with it so, in lower case (or as code): a name written lower case, which the
@@ -157,14 +164,15 @@ def _first_word_as_written(text: str, markdown: str) -> str:
     "`pn` is available as a short alias": they read "Pnpm", "Pn"). Only that paragraph
     tells: another opening "if you..." says nothing of one opening "If you..."."""
     first, _space, rest = text.partition(" ")
-    if not first[:1].isupper() or not first[1:].islower() or not first[1:].isalpha():
+    if not _CAPITALISED.fullmatch(first):
         return text
     written = first[0].lower() + first[1:]
     if written not in markdown:
         return text
-    # the paragraph the sentence is: its first words, as the description has them
+    # the paragraph (or list item) the sentence is: its first words, as the description
+    # has them, the name as code, emphasis or a link's text
     after = r"[`*_]*\s+".join(re.escape(w) for w in rest.split(" ")[:2] if w)
-    pattern = rf"(?:\A|\n[ \t]*\n)[`*_]*{re.escape(written)}[`*_]*" + (
+    pattern = rf"{_PARAGRAPH_START}[`*_\[]*{re.escape(written)}[`*_]*(?:\]\([^)\s]*\))?" + (
         rf"\s+{after}" if after else r"\b"
     )
     if not re.search(pattern, markdown):

@@ -519,6 +519,25 @@ def test_a_name_written_lower_case_opens_its_description_so() -> None:
         "usage",
     ).description
     assert said.startswith("pn is available as a short alias"), said
+    # a hyphenated program name as code, a package's name as a list item's link
+    # (sphinx-doc/sphinx: "Sphinx-build generates...", prettier: "Eslint-config-prettier")
+    said = drafted(
+        "# sphinx-build\n\n`sphinx-build` generates documentation from the files in a "
+        "source directory.\n",
+        "sphinx-build.md",
+        "man",
+    ).description
+    assert said.startswith("sphinx-build generates documentation"), said
+    said = drafted(
+        "---\ntitle: Related Projects\n---\n\n## ESLint Integrations\n\n"
+        "- [eslint-config-prettier](https://example.com/e) turns off all ESLint rules that "
+        "are unnecessary or might conflict with Prettier\n"
+        "- [eslint-plugin-prettier](https://example.com/p) runs Prettier as an ESLint rule "
+        "and reports differences as individual ESLint issues\n",
+        "related.md",
+        "misc",
+    ).description
+    assert said.startswith("eslint-config-prettier turns off all ESLint rules"), said
     # another paragraph opening "if you ..." says nothing of this one's "If you ..."
     said = drafted(
         "# Align\n\nIf you have ever needed to center a widget, it is easy in this library."
