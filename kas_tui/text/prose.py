@@ -8,6 +8,7 @@ is plain text a description can be made from.
 
 from __future__ import annotations
 
+import html
 import itertools
 import re
 from collections.abc import Callable, Iterator
@@ -107,6 +108,12 @@ DOCFX_INCLUDE = re.compile(
 )
 _CALLOUT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION|INCLUDE)[^\]]*\]", re.I)
 _EMPHASIS = re.compile(r"(\*\*|__|\*|~~)(?=\S)(.+?)(?<=\S)\1")
+#: Emphasis by one underscore, which opens and closes only outside a word
+#: ("_The Core Team's responsibility..._"; never ``snake_case_names``).
+_UNDERSCORED = re.compile(r"(?<![\w\\])_(?=\S)(.+?)(?<=\S)_(?!\w)")
+#: A character reference ("&mdash;", "&#8212;", "&#x2014;"); only with its ";", as
+#: Markdown reads one ("AT&T;" aside, "&copy" in an address is no character).
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 #: A code span's text, without the language mark pymdownx.inlinehilite reads at its
 #: start (`` `#!bash k3d cluster create` `` shows "k3d cluster create").
 _CODE = re.compile(r"`+(?:#!\w[\w+-]*\s+)?([^`]*)`+")
@@ -179,14 +186,20 @@ def inline_text(text: str) -> str:
     if "*" in text or "_" in text or "~" in text:
         for _ in range(2):
             text = _EMPHASIS.sub(r"\2", text)
+    if "_" in text:
+        text = _UNDERSCORED.sub(r"\1", text)
     if "++" in text:
         text = _KEYS.sub(_key_names, text)
     if "\\" in text:
         text = _ESCAPE.sub(r"\1", text)
     if "&" in text:
-        text = text.replace("&nbsp;", " ").replace("&amp;", "&").replace("&lt;", "<")
-        text = text.replace("&gt;", ">").replace("&quot;", '"').replace("&#39;", "'")
+        text = _ENTITY.sub(_character, text)
     return _SPACES.sub(" ", text).strip()
+
+
+def _character(match: re.Match[str]) -> str:
+    """The character a reference names; itself when it names none ("&nosuch;")."""
+    return html.unescape(match.group())
 
 
 #: Tags that mark words up inside a line: gone without a trace, so words and markup

@@ -28,10 +28,10 @@ def every_pattern(text: str) -> str:
     text = prose._CODE.sub(r"\1", text)
     for _ in range(2):
         text = prose._EMPHASIS.sub(r"\2", text)
+    text = prose._UNDERSCORED.sub(r"\1", text)
     text = prose._KEYS.sub(prose._key_names, text)
     text = prose._ESCAPE.sub(r"\1", text)
-    text = text.replace("&nbsp;", " ").replace("&amp;", "&").replace("&lt;", "<")
-    text = text.replace("&gt;", ">").replace("&quot;", '"').replace("&#39;", "'")
+    text = prose._ENTITY.sub(prose._character, text)
     return prose._SPACES.sub(" ", text).strip()
 
 
@@ -49,6 +49,13 @@ MARKUP = st.one_of(
             "&amp;",
             "&lt;",
             "&nbsp;",
+            "&mdash;",
+            "&#8212;",
+            "&#x2014;",
+            "&nosuch;",
+            "_x",
+            "y_",
+            "a_b",
             "**",
             "~~",
             "é",
@@ -475,3 +482,17 @@ def test_sections_are_the_headings_with_the_text_under_each() -> None:
     assert prose.sections("## A\nx\ny\nz\n## B\nq", max_lines=3) == [
         (prose.Block("heading", "A", 2), "x\ny")
     ]
+
+
+def test_underscore_emphasis_and_character_references_read_as_shown() -> None:
+    """jekyll/jekyll's pages: "With many websites &mdash; especially blogs &mdash; it's
+    very common..." and "_The Jekyll Core Team's responsibility is..._" were described
+    with the reference and the underscores as written."""
+    text = prose.inline_text("With many websites &mdash; especially blogs &#8212; it&#x2019;s")
+    assert text == "With many websites — especially blogs — it’s"
+    assert prose.inline_text("_The Core Team's job_ is to ensure it thrives.") == (
+        "The Core Team's job is to ensure it thrives."
+    )
+    # a name with underscores, a reference that names nothing, "&" without ";" stay
+    for kept in ("set max_line_length to 88", "a_b_c", "R&D &nosuch; AT&T"):
+        assert prose.inline_text(kept) == kept
