@@ -408,6 +408,11 @@ def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
             yield from flush()
             para, para_kind = [body[item.end() :]], "item"
             continue
+        if body.startswith(": ") and para:  # a definition, under its term (kramdown,
+            para_kind = "item"  # Python-Markdown's def_list, Hugo): term and definition
+            yield from flush()  # are items, as a list's are: no paragraph of the page
+            para, para_kind = [body[2:]], "item"
+            continue
         if not para:
             para_kind = "paragraph"
         elif len(para) == 1 and _heading_line(para[0]) and body[:1].isupper():

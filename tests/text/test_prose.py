@@ -496,3 +496,18 @@ def test_underscore_emphasis_and_character_references_read_as_shown() -> None:
     # a name with underscores, a reference that names nothing, "&" without ";" stay
     for kept in ("set max_line_length to 88", "a_b_c", "R&D &nosuch; AT&T"):
         assert prose.inline_text(kept) == kept
+
+
+def test_a_definition_list_is_items_not_a_paragraph() -> None:
+    """Hugo's config pages (and kramdown's, Python-Markdown's def_list) write settings as
+    a term over ": its definition": read as one paragraph, "`auth`" and its text became
+    the description "Auth : : (string) Configures GOAUTH..."."""
+    md = "Intro text here.\n\n`auth`\n: (`string`) Configures GOAUTH.\n: More.\n\nA: b\nc: d\n"
+    got = [(b.kind, b.text) for b in prose.blocks(md)]
+    assert got == [
+        ("paragraph", "Intro text here."),
+        ("item", "auth"),
+        ("item", "(string) Configures GOAUTH."),
+        ("item", "More."),
+        ("paragraph", "A: b c: d"),  # a colon inside a line is no definition
+    ]

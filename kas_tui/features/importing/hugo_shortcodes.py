@@ -192,6 +192,11 @@ def shown_shortcodes(text: str, ref: Callable[[str], str] = lambda path: path) -
             m.group(1).lower(): m.group(2) or m.group(3) or m.group(4)
             for m in _NAMED.finditer(args)
         }
+        alone = found.group(0).rstrip("}%>-").rstrip().endswith("/")  # {{< x />}}: no text
+        if name in closed and _wraps_code(name) and not alone:  # its text is code: fenced
+            first = (args.split() or [""])[0]  # highlight's language, when not a name=value
+            language = "" if closing or "=" in first else first.strip("\"'")
+            return "```" + (language if re.fullmatch(r"[\w+-]*", language) else "")
         if name in closed:
             title = named.get("title", "")
             return "" if closing or not title else f"**{title}**"
@@ -201,6 +206,13 @@ def shown_shortcodes(text: str, ref: Callable[[str], str] = lambda path: path) -
         return found.group(0)
 
     return _TAG.sub(shown, text)
+
+
+def _wraps_code(name: str) -> bool:
+    """Whether a paired shortcode shows the text it wraps as code: Hugo's own
+    ``highlight``, and one named for code (hugoDocs' ``code-toggle`` around every config
+    example of 168 pages, whose settings read as the pages' sentences when unwrapped)."""
+    return name == "highlight" or "code" in re.split(r"[-_/.]", name.lower())
 
 
 def _lookup(layer: Mapping[str, Any], name: str) -> Any:

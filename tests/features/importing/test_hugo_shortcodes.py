@@ -220,3 +220,34 @@ def test_ref_links_paired_shortcodes_and_figures_show_as_the_site_shows_them(
     pkg.load()
     assert go in pkg.documents
     assert not [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+
+
+def test_a_paired_shortcode_around_code_shows_a_code_block(tmp_path: Path) -> None:
+    """hugoDocs wraps every config example of 168 pages in ``{{< code-toggle >}}``:
+    unwrapped as text, its settings read as the page's sentences (Configure modules was
+    described "[module] replacements = 'github.com/bep/my-theme -> ../..'"). Hugo's own
+    ``highlight`` and a shortcode named for code show their text as a code block."""
+    en = "content/en/"
+    files = {
+        "hugo.toml": 'baseURL = "https://example.org/"\ntitle = "Docs"\n',
+        en + "_index.md": "---\ntitle: Docs\n---\n\nThe site's docs.\n",
+        en + "configuration/module.md": (
+            "---\ntitle: Configure modules\n---\n\nThis is the default configuration:\n\n"
+            "{{< code-toggle config=module />}}\n\n## Top-level settings\n\nSet these.\n\n"
+            "{{< code-toggle file=hugo >}}\n[module]\nreplacements = 'github.com/bep/my-theme"
+            " -> ../..,github.com/bep/shortcodes -> /some/path'\n{{< /code-toggle >}}\n\n"
+            '{{< highlight go "linenos=table" >}}\nfunc main() { fmt.Println("hi") }\n'
+            "{{< /highlight >}}\n\n"
+            "`auth`\n: (`string`) Configures `GOAUTH` when running the Go command for module "
+            "operations.\n"
+        ),
+    }
+    build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW)
+    page = next((tmp_path / "kb").rglob("module.md")).read_text("utf-8")
+    assert "```\n[module]\nreplacements = 'github.com" in page, page
+    assert '```go\nfunc main() { fmt.Println("hi") }\n```' in page, page
+    description = next(line for line in page.splitlines() if line.startswith("description:"))
+    assert "replacements" not in description and "[module]" not in description, description
+    assert "Auth : " not in description, description  # a definition list's term and text
+    # the one that prints the site's defaults wraps nothing: no block opens there
+    assert "covers Top-level settings" in description, description
