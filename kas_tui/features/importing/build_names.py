@@ -17,6 +17,7 @@ from kas_tui.features.importing.source_meta import (
     readable_name,
     site_title,
 )
+from kas_tui.features.importing.toc_model import Toc
 from kas_tui.text.grouping import fold
 from kas_tui.text.languages import is_language_tag
 from kas_tui.text.slug import slugify, slugify_middle_out
@@ -60,6 +61,7 @@ class NamesMixin:
         named = self.toc.folder_titles() if self.toc is not None else {}
         below_each = titles_below(view or {})
         landing = self._landing_titles(view or {})
+        opened = self._opening_titles(view or {})
         own: dict[str, str] = {}  # out folder -> the title its own name gives it
         for src, out in self.folders.items():
             if out:
@@ -69,6 +71,7 @@ class NamesMixin:
                 own[out] = (
                     (only if slugify(only) == slugify(name) else None)
                     or landing.get(src)
+                    or opened.get(src)
                     or readable_name(name, below)
                     or acronyms_as_written(index_layout.folder_title(name), below)
                 )
@@ -96,6 +99,24 @@ class NamesMixin:
             words = {fold(w) for w in re.findall(r"\w+", title.lower())}
             if {fold(w) for w in re.findall(r"\w+", posixpath.basename(folder).lower())} <= words:
                 found.setdefault(folder, title)
+        return found
+
+    def _opening_titles(self, view: dict[str, tuple[str, str, str]]) -> dict[str, str]:
+        """Source folder -> the title of its landing page, when the TOC lists that page
+        with the folder's pages below it: the site's navigation shows the folder by that
+        title (Sphinx's ``extdev/index.rst``, "Sphinx API", its toctree listing
+        ``extdev/*``: the bundle was "Extdev"; ``man/`` was "Man", not "Command-line
+        tools")."""
+        found: dict[str, str] = {}
+        for node, _above in self.toc.walk() if self.toc is not None else ():
+            if node.title or not node.path or not node.children or not is_landing_page(node.path):
+                continue
+            folder = posixpath.dirname(node.path)
+            pages = [n.path for n, _a in Toc("", "", node.children).walk() if n.path]
+            inside = [p for p in pages if p.startswith(folder + "/")]
+            doc = self.docs.get(node.path)
+            if folder and doc is not None and doc.out in view and 2 * len(inside) > len(pages):
+                found.setdefault(folder, view[doc.out][0])
         return found
 
     def _package_title(self, view: dict[str, tuple[str, str, str]] | None = None) -> str:
