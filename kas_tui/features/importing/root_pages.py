@@ -142,8 +142,9 @@ def _short(entry: NewEntry) -> NewEntry:
 def _told_apart(entry: NewEntry, used: set[str], bundle_title: str) -> NewEntry:
     """``entry`` titled so that no two entries of the root read alike: a page titled as
     an entry already listed says which bundle it is in ("Widgets (Guide)"), or that it is
-    the page of the bundle named alike ("Runbooks (page)")."""
+    the page that opens the bundle named alike ("Runbooks (main page)": "(page)" told
+    nothing)."""
     if entry.title.casefold() not in used:
         return entry
-    told = bundle_title if bundle_title.casefold() != entry.title.casefold() else "page"
+    told = bundle_title if bundle_title.casefold() != entry.title.casefold() else "main page"
     return NewEntry(entry.path, f"{entry.title} ({told})", entry.description, entry.kind)

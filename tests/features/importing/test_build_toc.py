@@ -266,7 +266,7 @@ def test_the_build_follows_an_azure_devops_wiki(tmp_path: Path) -> None:
         ("Runbooks", "runbooks/"),  # the parent page opens its bundle: not listed twice
     ]
     assert [e.title for e in index.entries if e.section == "Runbooks"] == [
-        "Runbooks (page)",  # the bundle's pages, listed at the root too, told apart
+        "Runbooks (main page)",  # the bundle's pages, listed at the root too, told apart
         "Restart the API",
         "Fail over the database",
     ]

@@ -259,3 +259,38 @@ def test_a_toctree_shown_as_an_example_is_no_toctree(tmp_path: Path, capfd) -> N
     toc = find_toc(list(files), lambda rel: str(files[rel]))
     assert toc is not None and set(toc.order()) == {"index.rst", "markup.rst", "setup.rst"}
     assert "REPLACEMENT CHARACTER" not in capfd.readouterr().err
+
+
+def test_a_folder_the_toc_opens_with_its_landing_page_is_named_by_that_page(
+    tmp_path: Path,
+) -> None:
+    """sphinx-doc/sphinx: ``extdev/index.rst`` ("Sphinx API") lists ``extdev/*`` in its
+    toctree, and the site's navigation shows the folder by that title; the bundle was
+    "Extdev" (``man/`` "Man", not "Command-line tools")."""
+    files = {
+        "doc/conf.py": "project = 'Sphinx'\n",
+        "doc/index.rst": "Sphinx\n======\n\nThe docs.\n\n.. toctree::\n   :caption: Reference\n\n"
+        "   extdev/index\n   man/index\n",
+        "doc/extdev/index.rst": "Sphinx API\n==========\n\nHow to extend Sphinx with your own "
+        "code.\n\n.. toctree::\n\n   appapi\n   events\n",
+        "doc/extdev/appapi.rst": "Application API\n===============\n\nEach extension gets the "
+        "application object.\n",
+        "doc/extdev/events.rst": "Event callbacks\n===============\n\nExtensions connect to "
+        "the core events.\n",
+        "doc/man/index.rst": "Command-line tools\n==================\n\nThe programs Sphinx "
+        "installs.\n\n.. toctree::\n\n   sphinx-build\n   sphinx-quickstart\n",
+        "doc/man/sphinx-quickstart.rst": "sphinx-quickstart\n=================\n\nStart a "
+        "project by answering questions.\n",
+        "doc/man/sphinx-build.rst": "sphinx-build\n============\n\nBuild the documentation "
+        "from its sources.\n",
+    }
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    assert result.errors == 0 and result.failed == []
+    root = parse_index((out / "index.md").read_text("utf-8"))
+    titles = {e.title: e.target for e in root.entries}
+    assert titles.get("Sphinx API") == "extdev/", titles
+    assert titles.get("Command-line tools") == "man/", titles
+    # the root lists the bundles' pages too: each landing page says it opens its bundle
+    assert titles.get("Sphinx API (main page)") == "extdev/index-page.md", titles
+    assert "Extdev" not in titles and "Man" not in titles
