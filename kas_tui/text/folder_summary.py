@@ -225,6 +225,14 @@ def folder_description(
     total = total if total is not None else len(documents) + sum(n for _t, n in subfolders)
     doc_type = doc_type or main_type(t for _title, t in documents)
     titles = [t for t, _type in documents]
+    if (
+        subfolders
+        and 2 * len(documents) > total
+        and len(topics(titles, exclude=title, weights=weights)) < 2
+    ):
+        # most of its documents are its own, their titles sharing no phrase to say
+        # them by: listed, as a folder of pages is
+        return _mostly_own(title, titles, subfolders, total, doc_type, types, room)
     if subfolders:
         names = [t for t, _n in sorted(subfolders, key=lambda s: (-s[1], s[0].lower()))]
         counted = (
@@ -263,6 +271,27 @@ def folder_description(
         return _finish(_fitting(lead, ", covering ", found, room), room)
     # titles share no phrase ("App Basics", "Layout", "Input"): they are the topics
     return _finish(_fitting(lead, ": ", others, room), room)
+
+
+def _mostly_own(
+    title: str,
+    titles: Sequence[str],
+    subfolders: Sequence[tuple[str, int]],
+    total: int,
+    doc_type: str | None,
+    types: Counter[str] | None,
+    room: int,
+) -> str:
+    """A bundle most of whose documents are its own pages, titled with no phrase in
+    common: its sub-bundles and its pages' titles, as many as fit. hugoDocs' "Content
+    management: 24 reference documents on Content organization and Image processing:
+    Markdown." named its two sub-bundles of one page each, and none of the 22 pages
+    it holds itself (Archetypes, Front matter, Menus...)."""
+    counted = mixture_phrase(total, types) if types is not None else count_phrase(total, doc_type)
+    subs = [t for t, _n in sorted(subfolders, key=lambda s: (-s[1], s[0].lower()))]
+    own = [prose.clip(t, 60).rstrip(".") for t in dict.fromkeys(titles) if t.strip()]
+    named = subs + [t for t in own if t.lower() != title.lower()]
+    return _finish(_fitting(f"{counted} on {title}", ": ", named, room), room)
 
 
 def _fitting(lead: str, joiner: str, found: Sequence[str], room: int = MAX_DESCRIPTION) -> str:

@@ -239,3 +239,41 @@ def test_a_bundle_of_one_page_says_what_its_page_says(tmp_path: Path) -> None:
         "Our new blog is built with the brand new built-in blog plugin."
     )
     assert entries["search/"].startswith("2 ")  # two pages: a bundle's own sentence
+
+
+def test_a_bundle_mostly_of_its_own_pages_is_named_by_them_first() -> None:
+    """gohugoio/hugoDocs: "Content management: 24 reference documents on Content
+    organization and Image processing: Markdown." named its two sub-bundles (one page
+    each) and none of the 22 pages it holds itself (Archetypes, Front matter, Menus...):
+    most of its documents are its own, so it is said as a folder of pages is."""
+    own = ["Archetypes", "Front matter", "Menus", "Taxonomies", "URL management", "Summaries"]
+    documents = [(t, "reference") for t in own]
+    subs = [("Content organization", 1), ("Image processing", 1)]
+    wide = folder_description("Content management", documents, subs, room=600)
+    assert wide == (
+        "8 reference documents on Content management: Content organization, Image "
+        "processing, Archetypes, Front matter, Menus, Taxonomies, URL management and Summaries."
+    ), wide
+    narrow = folder_description("Content management", documents, subs, room=120)
+    assert narrow.startswith(
+        "8 reference documents on Content management: Content organization, Image processing, Archetypes"
+    ), narrow
+    # titles sharing phrases are said as before: its sub-bundles, then those phrases
+    said = folder_description(
+        "Styles",
+        [
+            ("Border color", "reference"),
+            ("Border style", "reference"),
+            ("Border width", "reference"),
+        ],
+        [("Grid", 2)],
+        room=150,
+    )
+    assert said.startswith("Styles: 5 reference documents on Grid"), said
+    # most under its sub-bundles: they lead, as before ("Finance: 255 documents on
+    # Financial analytics, ...": its 41 own pages are the fewer)
+    big = [("Financial analytics", 128), ("Manage receivables", 17)]
+    said = folder_description("Finance", documents, big, room=300)
+    assert (
+        said == "Finance: 151 reference documents on Financial analytics and Manage receivables."
+    ), said
