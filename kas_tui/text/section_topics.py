@@ -75,10 +75,13 @@ def common_headings(
         counts.update({norm(b.text) for b in blocks if b.kind == "heading" and b.level >= 2})
     least = max(_LEAST, _COMMON_SHARE * total)
     common = {key for key, n in counts.items() if n >= least}
+    # a heading with nothing under it (sub-sections follow) is shown to be no copy, and
+    # only a heading five pages carry can head five copies: only those texts are compared
+    headed = [[(norm(b.text), t) for b, t in page if b.level >= 2 and t] for page in texts]
+    on_pages = Counter(k for page in headed for k in {k for k, _t in page})
     copies: Counter[tuple[str, str]] = Counter()  # (heading, the text under it) -> pages
-    for page in texts:
-        # a heading with nothing under it (sub-sections follow) is shown to be no copy
-        copies.update({(norm(b.text), " ".join(t.split())) for b, t in page if b.level >= 2 and t})
+    for page in headed:
+        copies.update({(k, " ".join(t.split())) for k, t in page if on_pages[k] >= _LEAST})
     common.update(key for (key, _text), n in copies.items() if n >= _LEAST)
     return frozenset(common)
 

@@ -189,6 +189,7 @@ class DraftMixin(_DraftPages):
             if rel in self.docs and self.docs[rel].converted is None and isinstance(kind_type, str):
                 folder_types[posixpath.dirname(entry["path"])][kind_type] += 1
         self._prepare_pages(converted)  # what the pages show, and their links, in 2 processes
+        sections: list[list[tuple[prose.Block, str]]] = []  # each page's, for its furniture
         for doc in converted:
             assert doc.converted is not None
             self._expand_includes(doc)
@@ -200,8 +201,9 @@ class DraftMixin(_DraftPages):
             self.about[doc.source] = {k: foreign[k] for k in SUBJECT_KEYS if k in foreign}
             self.source_meta.append(self.about[doc.source])
             own_title = foreign.get("title")
+            sections.append(prose.sections(doc.converted.markdown))
             if isinstance(own_title, str) and own_title.strip() and own_description(doc.converted):
-                doc.blocks = prose.headings(doc.converted.markdown)  # all the draft needs
+                doc.blocks = [b for b, _text in sections[-1]]  # all the draft needs
             else:
                 doc.blocks = list(prose.blocks(doc.converted.markdown))
             given = foreign.get("type") if isinstance(foreign.get("type"), str) else None
@@ -216,10 +218,7 @@ class DraftMixin(_DraftPages):
             )
             known = doc.strong_type if doc.strong_type not in FORMAT_TYPES else None
             folder_types[posixpath.dirname(doc.out)][known or ""] += 1  # "": no signal
-        common = common_headings(
-            (doc.blocks for doc in converted),
-            (prose.sections(doc.converted.markdown) for doc in converted if doc.converted),
-        )
+        common = common_headings((doc.blocks for doc in converted), sections)
         shared = shared_sentences(
             (d.converted, d.blocks) for d in converted if not own_description(d.converted)
         )
