@@ -225,19 +225,19 @@ def folder_description(
     total = total if total is not None else len(documents) + sum(n for _t, n in subfolders)
     doc_type = doc_type or main_type(t for _title, t in documents)
     titles = [t for t, _type in documents]
-    if (
-        subfolders
-        and 2 * len(documents) > total
-        and len(topics(titles, exclude=title, weights=weights)) < 2
-    ):
-        # most of its documents are its own, their titles sharing no phrase to say
-        # them by: listed, as a folder of pages is
-        return _mostly_own(title, titles, subfolders, total, doc_type, types, room)
     if subfolders:
         names = [t for t, _n in sorted(subfolders, key=lambda s: (-s[1], s[0].lower()))]
         counted = (
             mixture_phrase(total, types) if types is not None else count_phrase(total, doc_type)
         )
+        if 2 * len(documents) > total and len(topics(titles, exclude=title, weights=weights)) < 2:
+            # most of its documents are its own, titled with no phrase to say them by: its
+            # sub-bundles and its pages' titles, as a folder of pages is said (hugoDocs'
+            # "Content management: 24 reference documents on Content organization and
+            # Image processing: Markdown." named two sub-bundles of one page each, and
+            # none of the 22 pages it holds: Archetypes, Front matter, Menus...)
+            listed = [*names, *_listed_titles(titles, title)]
+            return _finish(_fitting(f"{counted} on {title}", ": ", listed, room), room)
         lead = f"{title}: {counted} on "
         # the sub-bundles' names are the words an agent routes by: as many as fit in
         # half the room, the largest first, the rest counted
@@ -261,8 +261,7 @@ def folder_description(
     if len(documents) <= 3:
         listed = [prose.clip(t, 70).rstrip(".") for t in titles]
         return _finish(f"{lead}: {'; '.join(listed)}")
-    named = [prose.clip(t, 60).rstrip(".") for t in dict.fromkeys(titles) if t.strip()]
-    others = [t for t in named if t.lower() != title.lower()]
+    others = _listed_titles(titles, title)
     every = f"{lead}: {join_words(others)}"
     if len(every) < room - 1:  # the titles themselves, when every one fits
         return _finish(every, room)
@@ -273,25 +272,11 @@ def folder_description(
     return _finish(_fitting(lead, ": ", others, room), room)
 
 
-def _mostly_own(
-    title: str,
-    titles: Sequence[str],
-    subfolders: Sequence[tuple[str, int]],
-    total: int,
-    doc_type: str | None,
-    types: Counter[str] | None,
-    room: int,
-) -> str:
-    """A bundle most of whose documents are its own pages, titled with no phrase in
-    common: its sub-bundles and its pages' titles, as many as fit. hugoDocs' "Content
-    management: 24 reference documents on Content organization and Image processing:
-    Markdown." named its two sub-bundles of one page each, and none of the 22 pages
-    it holds itself (Archetypes, Front matter, Menus...)."""
-    counted = mixture_phrase(total, types) if types is not None else count_phrase(total, doc_type)
-    subs = [t for t, _n in sorted(subfolders, key=lambda s: (-s[1], s[0].lower()))]
-    own = [prose.clip(t, 60).rstrip(".") for t in dict.fromkeys(titles) if t.strip()]
-    named = subs + [t for t in own if t.lower() != title.lower()]
-    return _finish(_fitting(f"{counted} on {title}", ": ", named, room), room)
+def _listed_titles(titles: Sequence[str], title: str) -> list[str]:
+    """A folder's page titles as its sentence lists them: each once, cut short, not the
+    folder's own title again."""
+    named = [prose.clip(t, 60).rstrip(".") for t in dict.fromkeys(titles) if t.strip()]
+    return [t for t in named if t.lower() != title.lower()]
 
 
 def _fitting(lead: str, joiner: str, found: Sequence[str], room: int = MAX_DESCRIPTION) -> str:
