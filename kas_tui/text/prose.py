@@ -111,8 +111,9 @@ _EMPHASIS = re.compile(r"(\*\*|__|\*|~~)(?=\S)(.+?)(?<=\S)\1")
 #: Emphasis by one underscore, which opens and closes only outside a word
 #: ("_The Core Team's responsibility..._"; never ``snake_case_names``).
 _UNDERSCORED = re.compile(r"(?<![\w\\])_(?=\S)(.+?)(?<=\S)_(?!\w)")
-#: A character reference ("&mdash;", "&#8212;", "&#x2014;"); only with its ";", as
-#: Markdown reads one ("AT&T;" aside, "&copy" in an address is no character).
+#: A character reference ("&mdash;", "&#8212;", "&#x2014;"), read only with its ";" as
+#: Markdown reads one: "&copy" in an address is no character, and a name that is no
+#: character's ("&nosuch;") stays as written.
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 #: A code span's text, without the language mark pymdownx.inlinehilite reads at its
 #: start (`` `#!bash k3d cluster create` `` shows "k3d cluster create").
