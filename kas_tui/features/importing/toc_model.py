@@ -209,27 +209,58 @@ class Toc:
         if self.kind in _FOLDER_SITES:  # its sections are its folders: no guessing
             return dict(self.folder_names)
         below = _folder_counts(self.order())
-        found: dict[str, tuple[float, int, str]] = {}
-        for node, _above in self.walk():
+        held: dict[int, dict[str, int]] = {}  # a section -> its pages in each folder
+        sections = []
+        for node, above in self._with_parents():
             if not node.title or (node.path is not None and not node.children):
                 continue  # a page, not a section (a section may open with a page of its own)
             pages = [n.path for n, _a in Toc("", "", [node]).walk() if n.path]
-            if not pages:
-                continue
-            counts = _folder_counts(pages)
-            if len(pages) == 1 and below.get(posixpath.dirname(pages[0])) != 1:
+            if pages:
+                held[id(node)] = _folder_counts(pages)
+                sections.append((node, above, len(pages)))
+        found: dict[str, tuple[float, int, str]] = {}
+        for node, above, size in sections:
+            counts = held[id(node)]
+            if size == 1 and below.get(next(iter(counts), "")) != 1:
                 continue  # one page names only a folder of its own ('Style Guide')
             fits = [
                 f
                 for f, n in counts.items()
-                if n >= 0.6 * len(pages) and n >= 0.6 * below.get(f, n) and f != self.docs_dir
+                if n >= 0.6 * size and n >= 0.6 * below.get(f, n) and f != self.docs_dir
             ]
             for folder in fits:  # each folder it fits: the one most nearly its names it
                 n = counts[folder]
-                alike = n / (len(pages) + below.get(folder, n) - n)  # shared / either's pages
-                if (alike, len(pages)) >= found.get(folder, (0.0, 0, ""))[:2]:  # equal: inner
-                    found[folder] = (alike, len(pages), node.title)
+                title = node.title
+                if n < below.get(folder, n) and self._spans(folder, node, above, held):
+                    if above is None or not above.title:
+                        continue
+                    title = above.title  # its siblings' too: the section holding them
+                alike = n / (size + below.get(folder, n) - n)  # shared / either's pages
+                if (alike, size) >= found.get(folder, (0.0, 0, ""))[:2]:  # equal: inner
+                    found[folder] = (alike, size, title)
         return {folder: title for folder, (_a, _n, title) in found.items()}
+
+    def _with_parents(self) -> Iterator[tuple[TocNode, TocNode | None]]:
+        """Every node, depth first, with the node it sits in (``None`` at the top)."""
+        stack: list[tuple[TocNode, TocNode | None]] = [(n, None) for n in reversed(self.roots)]
+        while stack:
+            node, parent = stack.pop()
+            yield node, parent
+            stack += [(child, node) for child in reversed(node.children)]
+
+    def _spans(
+        self, folder: str, node: TocNode, above: TocNode | None, held: dict[int, dict[str, int]]
+    ) -> bool:
+        """Whether the sections beside ``node`` hold two or more of ``folder``'s pages:
+        the folder is theirs together (dotnet/docfx's ``docs/``, whose pages its TOC
+        heads "Get started", "Essentials" and "Advanced"), not ``node``'s alone."""
+        siblings = above.children if above is not None else self.roots
+        return (
+            sum(
+                held.get(id(s), {}).get(folder, 0) for s in siblings if s is not node and s.children
+            )
+            >= 2
+        )
 
 
 def _folder_counts(pages: Iterable[str]) -> dict[str, int]:

@@ -360,3 +360,41 @@ def test_a_docfx_breadcrumb_toc_is_not_the_sites_toc(tmp_path: Path) -> None:
     )
     toc = find_toc(_files(root), _reader(root))
     assert toc is not None and toc.file == "gallery/docs-conceptual/toc.yml"
+
+
+def test_a_folder_spanning_sibling_sections_takes_none_of_their_names(tmp_path: Path) -> None:
+    """dotnet/docfx's ``docs/`` folder holds the pages of its TOC's "Get started",
+    "Essentials" and "Advanced" headers: it was named "Essentials" (8 of its 13 pages),
+    so "Basic Concepts" and "Additional Languages" sat in a bundle of that name: it takes
+    the name of the section holding them all. A folder holding one section's pages and one page listed elsewhere still takes its name."""
+    essentials = [f"essential-{n}.md" for n in range(5)]
+    root = write_sources(
+        tmp_path / "src",
+        {
+            "toc.yml": "- name: Docs\n  href: docs/\n- name: Guides\n  href: guides/\n",
+            "docs/toc.yml": "- name: Get started\n- href: basic-concepts.md\n"
+            "- href: ../index.md\n\n- name: Essentials\n"
+            + "".join(f"- href: {e}\n" for e in essentials)
+            + "\n- name: Advanced\n- href: languages.md\n- href: deploy.md\n"
+            "- name: Reference\n- href: ../reference/cli.md\n- name: Archive\n"
+            + "".join(f"- href: ../tutorial/t{n}.md\n" for n in range(9)),
+            "guides/toc.yml": "- name: Writing\n  items:\n"
+            + "".join(f"  - href: w{n}.md\n" for n in range(4))
+            + "- name: Other\n  href: ../other/x.md\n",
+            **{f"guides/w{n}.md": "x" for n in range(4)},
+            "guides/stray.md": "x",
+            "other/x.md": "x",
+            "index.md": "x",
+            "reference/cli.md": "x",
+            **{f"tutorial/t{n}.md": "x" for n in range(9)},
+            "docs/basic-concepts.md": "x",
+            "docs/languages.md": "x",
+            "docs/deploy.md": "x",
+            **{f"docs/{e}": "x" for e in essentials},
+        },
+    )
+    toc = find_toc(_files(root), _reader(root))
+    assert toc is not None and toc.sections()["docs/deploy.md"] == ["Docs", "Advanced"]
+    titles = toc.folder_titles()
+    assert titles["docs"] == "Docs"  # the sections' parent, not the largest of them
+    assert titles["guides"] == "Writing"
