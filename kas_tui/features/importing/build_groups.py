@@ -25,6 +25,7 @@ from kas_tui.text.section_topics import entry_sentence
 from kas_tui.text.slug import TakenNames, slugify, unique_slug
 from kas_tui.text.title_ranges import title_ranges
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES, estimate_tokens
+from kas_tui.text.year_runs import dated_year, year_runs
 
 #: Tokens an index's heading and a sub-bundle's entry are reckoned at before they exist.
 _HEADER_TOKENS, _BUNDLE_ENTRY_TOKENS = 40, 60
@@ -206,8 +207,10 @@ class GroupsMixin:
         average = max(1, sum(sizes) // max(1, len(sizes)))
         capacity = max(4, min(MAX_BUNDLE_ENTRIES, int(self.index_budget * _FILL) // average))
         room = max(2, min(MAX_BUNDLE_ENTRIES, capacity) - len(children))
-        groups = []
-        if depth < _MAX_DEPTH:
+        # posts dated in their names go by year, as their readers look for one
+        dated = [(d.out, y) for d in members if (y := dated_year(d.source)) is not None]
+        groups = year_runs(dated, capacity) if len(dated) >= 0.8 * len(members) else []
+        if not groups and depth < _MAX_DEPTH:
             groups, _kept = group(
                 [
                     Member(

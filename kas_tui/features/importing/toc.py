@@ -62,7 +62,7 @@ from kas_tui.features.importing.toc_formats import (
 )
 from kas_tui.features.importing.toc_fumadocs import fumadocs_site, is_fumadocs_config
 from kas_tui.features.importing.toc_hugo import hugo_site, is_hugo_config
-from kas_tui.features.importing.toc_jekyll import is_jekyll_config, just_the_docs
+from kas_tui.features.importing.toc_jekyll import is_jekyll_config, jekyll_site
 from kas_tui.features.importing.toc_jupyterbook import (
     book_roots,
     is_book_toc,
@@ -449,9 +449,15 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
         problems = [*component.problems, *reader.problems]
         navs = frozenset(component.nav)
         return Toc(path, kind, pruned(roots), problems, component.modules, also_read=navs)
-    if kind == "jekyll":  # Just the Docs: the pages' front matter is the navigation
-        site = just_the_docs(path, read, reader.files, reader.problems, TocNode)
-        return Toc(path, kind, site[0], reader.problems, "", site[1]) if site else None
+    if kind == "jekyll":  # Just the Docs' pages' front matter, or the data files
+        site = jekyll_site(path, read, reader.files, reader.problems, TocNode)
+        if site is None:
+            return None
+        # a site kept in a folder of the repository (docs/): its pages are that folder's
+        toc = Toc(path, kind, pruned(site[0]), reader.problems, posixpath.dirname(path), site[1])
+        if site[2] is not None:
+            toc.served_as, toc.also_read = site[2].served_as, site[2].also_read
+        return toc
     if kind == "summary":  # mdBook's (its book.toml beside the pages' folder), GitBook's
         found = summary_roots(path, text, reader.files, reader.problems, TocNode)
         home = posixpath.dirname(path)

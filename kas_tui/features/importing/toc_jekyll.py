@@ -1,5 +1,5 @@
-"""A Jekyll site with the Just the Docs theme: its navigation is in its pages' front
-matter.
+"""A Jekyll site's navigation: in its pages' front matter with the Just the Docs theme,
+else in its data files (:mod:`.toc_jekyll_data`).
 
 ``_config.yml`` names the theme (``theme: just-the-docs``, or ``remote_theme:
 just-the-docs/just-the-docs``; read, never run). Each page says where it sits: a page
@@ -18,6 +18,7 @@ from typing import Any
 
 from kas_tui.features.importing.front_matter import front_matter
 from kas_tui.features.importing.toc_formats import load_lined
+from kas_tui.features.importing.toc_jekyll_data import DataNav, data_nav
 
 _PAGES = (".md", ".markdown", ".html")
 #: What Jekyll publishes of no site (its defaults, beside a config's own ``exclude``).
@@ -25,7 +26,9 @@ _JEKYLL_EXCLUDES = ("Gemfile", "Gemfile.lock", "node_modules", "vendor", ".bundl
 
 
 def is_jekyll_config(path: str) -> bool:
-    return path.lower() in ("_config.yml", "_config.yaml")
+    """Whether ``path`` is named as a Jekyll site's config, at the root or in the
+    folder a repository keeps its site in (jekyll/jekyll's ``docs/_config.yml``)."""
+    return posixpath.basename(path).lower() in _CONFIG_NAMES
 
 
 #: Jekyll's own folders beside its ``_config.yml``: layouts and their includes, styles,
@@ -53,24 +56,47 @@ def in_jekyll_own_folder(rel: str, files: Collection[str]) -> bool:
 _CONFIG_NAMES = ("_config.yml", "_config.yaml")
 
 
-def just_the_docs(
+def jekyll_site(
     path: str,
     read: Callable[[str], str | None],
     files: Collection[str],
     problems: list[str],
     node: Callable[..., Any],
-) -> tuple[list[Any], tuple[str, ...]] | None:
-    """The navigation of the Just the Docs site ``path`` (its ``_config.yml``)
-    configures, as nodes made by ``node(title, path, children, line)``, and what Jekyll
-    does not publish (its ``exclude:`` list, its defaults, ``_`` folders); ``None`` when
-    it configures another theme and no page places itself (``nav_order``, ``parent``)."""
+) -> tuple[list[Any], tuple[str, ...], DataNav | None] | None:
+    """The navigation of the Jekyll site whose ``_config.yml`` is ``path``, as nodes
+    made by ``node(title, path, children, line)``; what Jekyll does not publish (its
+    ``exclude:`` list, its defaults, ``_`` folders but its collections'); and the data
+    files' navigation when it is theirs. ``None`` when neither its pages nor its data
+    files place its pages."""
     config, _error = load_lined(read(path) or "")
     if not isinstance(config, dict):
         return None
-    theme = f"{config.get('theme') or ''} {config.get('remote_theme') or ''}".lower()
     excluded = config.get("exclude") if isinstance(config.get("exclude"), list) else []
     unpublished = {str(e).strip("/") for e in [*excluded, *_JEKYLL_EXCLUDES] if str(e).strip("/")}
     unpublished |= {f.split("/", 1)[0] for f in files if f.startswith("_") and "/" in f}
+    roots = _just_the_docs(path, config, read, files, problems, node, unpublished)
+    if roots is not None:
+        return roots, tuple(sorted(unpublished)), None
+    nav = data_nav(path, config, read, files, problems, node)
+    if nav is None:
+        return None
+    pages = set(nav.served_as.values())  # a collection's folder holds pages
+    unpublished = {u for u in unpublished if not any(p.startswith(f"{u}/") for p in pages)}
+    return nav.roots, tuple(sorted(unpublished)), nav
+
+
+def _just_the_docs(
+    path: str,
+    config: dict[str, Any],
+    read: Callable[[str], str | None],
+    files: Collection[str],
+    problems: list[str],
+    node: Callable[..., Any],
+    unpublished: set[str],
+) -> list[Any] | None:
+    """The navigation of a Just the Docs site; ``None`` when it configures another
+    theme and no page places itself (``nav_order``, ``parent``)."""
+    theme = f"{config.get('theme') or ''} {config.get('remote_theme') or ''}".lower()
     hidden = tuple(f"{u}/" for u in unpublished)
     pages: list[tuple[str, dict[str, Any]]] = []
     for rel in sorted(files):
@@ -121,4 +147,4 @@ def just_the_docs(
             out.append(node(str(meta[rel]["title"]), rel, below, None))
         return out
 
-    return tree(None, frozenset()), tuple(sorted(unpublished))
+    return tree(None, frozenset())
