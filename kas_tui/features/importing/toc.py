@@ -48,7 +48,12 @@ from kas_tui.features.importing.toc_docsify import (
     docsify_home,
     docsify_page,
 )
-from kas_tui.features.importing.toc_docusaurus_instances import DocsInstance, docs_instances
+from kas_tui.features.importing.toc_docusaurus_instances import (
+    DocsInstance,
+    docs_instances,
+    docusaurus_route,
+    served_version,
+)
 from kas_tui.features.importing.toc_formats import (
     DOCUSAURUS_CONFIGS,
     SiteTree,
@@ -360,7 +365,23 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
                 "sidebars were not read; build from the folder holding the docs"
             )
             return Toc(path, kind, [], reader.problems)
-        roots = docusaurus_roots(path, text, base, reader.files, reader.problems, TocNode, read)
+        # a site keeping versions serves its newest release there, "next" is the folder
+        version = served_version(path, read, reader.files)
+        working = base
+        bars = path  # a version without sidebars of its own: the working ones' ids
+        if version is not None:
+            base = version.folder
+            bars = version.sidebars or path
+            text = (read(bars) or "") if version.sidebars else text
+        roots = docusaurus_roots(
+            bars,
+            text,
+            base,
+            reader.files,
+            reader.problems,
+            TocNode,
+            read,
+        )
         ids = docusaurus_ids(base, reader.files, read)
         served = {posixpath.join(base, i): f for i, f in ids.items() if not f.startswith(i + ".")}
         served |= {
@@ -393,7 +414,7 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
                     served[posixpath.join(other.folder, i)] = f
             for slug, f in docusaurus_slugs(other.folder, reader.files, read).items():
                 served.setdefault(posixpath.join(other.folder, slug), f)
-        return Toc(
+        toc = Toc(
             path,
             kind,
             roots,
@@ -403,6 +424,11 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
             more_docs=more,
             trailing_slash=docusaurus_trailing_slash(path, read, reader.files),
         )
+        toc.base_url = docusaurus_route(path, read, reader.files)
+        if version is not None:
+            toc.version, toc.unreleased = version.name, working
+            toc.also_read = frozenset({version.sidebars} if version.sidebars else ())
+        return toc
     if kind == "starlight":
         found = starlight_roots(path, text, reader.files, reader.problems, TocNode)
         return None if found is None else Toc(path, kind, pruned(found), reader.problems)

@@ -1,4 +1,5 @@
-"""A Docusaurus site's other docs: the instances of its docs plugin beside the main one.
+"""A Docusaurus site's other docs: the instances of its docs plugin beside the main one,
+and the released version it serves in place of its working docs.
 
 A site may publish several sets of docs, each an instance of the docs plugin with its
 own folder, address and sidebars (React Native's ``architecture``, ``contributing`` and
@@ -20,13 +21,15 @@ label: 'Community'``), else by its id in words. An instance whose options are co
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from kas_tui.core.okf.index_layout import folder_title
 from kas_tui.features.importing.js_literals import blank_js, js_option, string_option
+from kas_tui.features.importing.toc_formats import DOCUSAURUS_CONFIGS, docs_option
 from kas_tui.text.title_words import identifier_words
 
 #: Where an instance's options open: ``['content-docs', {`` (or the package's name).
@@ -37,6 +40,68 @@ _REQUIRE = re.compile(
     r"""(?:require\.resolve\(|path\.(?:join|resolve)\(\s*__dirname\s*,)\s*(['"])([^'"]+)\1\s*\)"""
 )
 _SIDEBAR_EXTS = ("", ".js", ".ts", ".json", ".mjs", ".cjs")
+
+
+@dataclass(frozen=True)
+class ServedVersion:
+    """The released version of the docs a site serves at its docs' address."""
+
+    name: str  # as versions.json names it ("stable", "3.1")
+    folder: str  # source-relative: website/versioned_docs/version-stable
+    sidebars: str | None  # its versioned_sidebars file, when the source holds it
+
+
+def docusaurus_route(
+    sidebars: str, read: Callable[[str], str | None], files: Collection[str]
+) -> str:
+    """The path a Docusaurus site serves its docs at: its config's docs
+    ``routeBasePath`` ("docs" when it names none; "" for the site's root)."""
+    site = posixpath.dirname(sidebars)
+    for name in (n for n in DOCUSAURUS_CONFIGS if posixpath.join(site, n) in files):
+        route = docs_option(read(posixpath.join(site, name)) or "", "routeBasePath")
+        return "docs" if route is None else route.strip("/")
+    return "docs"
+
+
+def served_version(
+    sidebars: str,
+    read: Callable[[str], str | None],
+    files: Collection[str],
+) -> ServedVersion | None:
+    """The version a Docusaurus site that keeps versions serves as its docs: with a
+    ``versions.json`` beside its sidebars (newest first), its config's ``lastVersion``
+    when a plain string naming one of them, else the newest; the docs folder (its
+    working copy, served as "next") is the unreleased one. Prettier's ``docs/`` writes
+    ``prettier@%PRETTIER_VERSION%`` where the served ``version-stable`` says 3.9.6.
+    ``None`` when it keeps no versions, its ``lastVersion`` is ``'current'`` (code
+    deciding it, as Prettier's ``PULL_REQUEST ? 'current' : undefined``, is read as
+    the default), or the source lacks that version's folder."""
+    site = posixpath.dirname(sidebars)
+    listed = posixpath.join(site, "versions.json")
+    if listed not in files:
+        return None
+    try:
+        versions = json.loads(read(listed) or "null")
+    except ValueError:
+        return None
+    if (
+        not isinstance(versions, list)
+        or not versions
+        or not all(isinstance(v, str) for v in versions)
+    ):
+        return None
+    last = None
+    for name in (n for n in DOCUSAURUS_CONFIGS if posixpath.join(site, n) in files):
+        last = docs_option(read(posixpath.join(site, name)) or "", "lastVersion")
+        break
+    if last == "current":
+        return None
+    name = last if last in versions else versions[0]
+    folder = posixpath.join(site, "versioned_docs", f"version-{name}")
+    if not any(f.startswith(f"{folder}/") for f in files):
+        return None
+    bars = posixpath.join(site, "versioned_sidebars", f"version-{name}-sidebars.json")
+    return ServedVersion(name, folder, bars if bars in files else None)
 
 
 @dataclass(frozen=True)

@@ -460,11 +460,17 @@ def docusaurus_trailing_slash(
 def _docs_path(config: str) -> str | None:
     """The ``path`` of a Docusaurus config's first ``docs: {...}`` options, when a
     plain string."""
+    return docs_option(config, "path")
+
+
+def docs_option(config: str, key: str) -> str | None:
+    """The option ``key`` of a Docusaurus config's first ``docs: {...}`` options (the
+    preset's), when a plain string."""
     code = blank_js(config)
     opened = _DOCS_OPEN.search(code)
     if opened is None:
         return None
-    return string_option(code, opened.end() - 1, "path")
+    return string_option(code, opened.end() - 1, key)
 
 
 def page_served_at(

@@ -68,6 +68,10 @@ class Toc:
     #: the site serves its pages at a path ending in a slash (a Docusaurus config's
     #: ``trailingSlash: true``): a relative link is read from the page's own path
     trailing_slash: bool = False
+    #: the released version a Docusaurus site serves (``stable``; its pages are
+    #: ``docs_dir``), and its working docs' folder, served as "next", then no pages
+    version: str = ""
+    unreleased: str = ""
 
     def read_files(self) -> set[str]:
         """The files the tree was read from: read, never copied into the package (its
@@ -103,6 +107,18 @@ class Toc:
         Book's config leaves out of its pages."""
         if self.unpublished:
             return set(paths) & self.unpublished, f"the book's {self.unpublished_by} leaves out"
+        if self.kind == "docusaurus" and self.version:
+            served, working = f"{self.docs_dir}/", f"{self.unreleased}/"
+            other = {
+                p
+                for p in paths
+                if p.startswith(working)
+                or (not p.startswith(served) and not _VERSIONED.isdisjoint(p.split("/")[:-1]))
+            }
+            return other, (
+                f"of the docs' other versions (the unreleased {working}, served as next, "
+                f"and versioned_docs/), not the one the site serves ({self.version})"
+            )
         if self.kind == "docusaurus":
             older = {p for p in paths if not _VERSIONED.isdisjoint(p.split("/")[:-1])}
             return older, "of the docs' earlier versions (versioned_docs/), not the current docs"
