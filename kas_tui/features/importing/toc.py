@@ -356,7 +356,10 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
     reader = _Reader(read, files)
     if kind == "mkdocs":
         nav = mkdocs_nav(path, text, read, reader.files, reader.problems, TocNode)
-        return None if nav is None else Toc(path, kind, nav[0], reader.problems, *nav[1:])
+        if nav is None:
+            return None
+        roots, docs_dir, themes, literate = nav
+        return Toc(path, kind, roots, reader.problems, docs_dir, themes, also_read=literate)
     if kind == "docusaurus":
         base = docusaurus_docs_dir(path, read, files)
         if base == ".." or base.startswith("../"):

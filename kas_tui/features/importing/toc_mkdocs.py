@@ -7,7 +7,8 @@ a sibling ``mkdocs*.yml`` sets, else ``docs``), itself relative to the config's 
 ``!!python/name:...`` and other unknown tags read as ``None``. The theme's
 ``custom_dir`` is a folder of templates, no pages. A site's config without a ``nav``
 has the navigation MkDocs (or its awesome-pages plugin) makes of the pages folder
-(:mod:`.toc_mkdocs_pages`).
+(:mod:`.toc_mkdocs_pages`), or its literate-nav plugin's Markdown lists
+(:mod:`.toc_mkdocs_literate`), which may also fill a folder its ``nav`` names.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from kas_tui.features.importing.toc_formats import URL, load_lined, short
+from kas_tui.features.importing.toc_mkdocs_literate import LiterateNav, literate_options
 from kas_tui.features.importing.toc_mkdocs_pages import folder_nav
 
 #: An MkDocs config's name (``mkdocs.yml``, ``mkdocs-nav.yml``, ``mkdocs.insiders.yml``).
@@ -36,9 +38,10 @@ def mkdocs_nav(
     files: Collection[str],
     problems: list[str],
     node: Callable[..., Any],
-) -> tuple[list[Any], str, tuple[str, ...]] | None:
+) -> tuple[list[Any], str, tuple[str, ...], frozenset[str]] | None:
     """The ``nav`` of the MkDocs config ``text`` (the file ``path``) as nodes made by
-    ``node(title, path, children, line)``, its pages folder and its theme's folders;
+    ``node(title, path, children, line)``, its pages folder, its theme's folders and
+    the literate nav files read;
     without a ``nav``, the folders' (:func:`.toc_mkdocs_pages.folder_nav`); ``None``
     when it configures no site. A nav that cannot be read is said, and reads as no
     nodes."""
@@ -49,7 +52,7 @@ def mkdocs_nav(
                 f"{path}:{error[0]}: not valid YAML ({error[1]}): its nav was not read; "
                 "fix the YAML"
             )
-            return [], "", ()
+            return [], "", (), frozenset()
         return None
     if not isinstance(data, dict) or ("nav" not in data and not _site_config(data)):
         return None
@@ -63,7 +66,7 @@ def mkdocs_nav(
             f"{path}:1: docs_dir {docs_dir} leads outside the source: the nav was not "
             "read; build from the folder holding the docs"
         )
-        return [], "", ()
+        return [], "", (), frozenset()
     base = "" if base == "." else base
     theme = data.get("theme")
     custom = theme.get("custom_dir") if isinstance(theme, dict) else None
@@ -71,21 +74,27 @@ def mkdocs_nav(
     if isinstance(custom, str) and custom.strip():
         inside = posixpath.normpath(posixpath.join(folder, custom.strip()))
         themes = (inside,) if inside != "." and not inside.startswith("..") else ()
+    literate = literate_options(data.get("plugins"))
+    lists = LiterateNav(*literate, files, read, problems, node) if literate else None
+    if "nav" not in data and lists is not None and lists.holds(base):
+        roots = lists.folder(base)  # the pages folder's own nav file, else its pages
+        return (roots, base, themes, frozenset(lists.read_files)) if roots else None
     if "nav" not in data:  # MkDocs' own navigation of the pages folder, or awesome-pages'
         awesome = any("awesome-pages" in str(p) for p in _plugins(data)) or any(
             f.startswith(f"{base}/" if base else "") and posixpath.basename(f) == ".pages"
             for f in files
         )  # a wrapper plugin (TechDocs') may bring awesome-pages in: its .pages files say so
         roots = folder_nav(base, files, read, problems, node, awesome=awesome)
-        return (roots, base, themes) if roots else None  # no pages there: not this site
+        return (roots, base, themes, frozenset()) if roots else None  # no pages: not this site
     nav = data["nav"]
     if not isinstance(nav, list):
         problems.append(
             f"{path}:{getattr(data, 'lines', {}).get('nav', 1)}: nav is not a list: "
             "not read; write it as a list of pages and sections"
         )
-        return [], base, ()
-    return _Nav(path, base, files, problems, node).items(nav), base, themes
+        return [], base, (), frozenset()
+    roots = _Nav(path, base, files, problems, node, lists).items(nav)
+    return roots, base, themes, frozenset(lists.read_files if lists else ())
 
 
 def _nav_beside(path: str, read: Callable[[str], str | None], files: Collection[str]) -> bool:
@@ -155,6 +164,7 @@ class _Nav:
         files: Collection[str],
         problems: list[str],
         node: Callable[..., Any],
+        lists: LiterateNav | None = None,
     ) -> None:
         self.path, self.base, self.files, self.problems, self.node = (
             path,
@@ -163,6 +173,7 @@ class _Nav:
             problems,
             node,
         )
+        self.lists = lists  # the literate-nav plugin's: a folder named is its nav file's
 
     def items(self, items: list[Any]) -> list[Any]:
         nodes: list[Any] = []
@@ -188,6 +199,10 @@ class _Nav:
                 page = posixpath.normpath(posixpath.join(self.base, rel))
                 if page in self.files:
                     nodes.append(self.node(title, page, [], line))
+                elif self.lists is not None and self.lists.holds(page):
+                    children = self.lists.folder(page)
+                    if children:
+                        nodes.append(self.node(title, None, children, line))
                 else:
                     self.problems.append(
                         f"{self.path}:{line}: nav names {value}, which is not in the source "
