@@ -121,7 +121,18 @@ class IncludesMixin(PrepareMixin):
                 )
                 for at, name in unknown
             ]
-        if params is not None:  # relref links, paired shortcodes' text, figures
+        if params is not None:  # included pages, relref links, paired shortcodes, figures
+            written = text
+            text, missing = params.with_included(text, doc.source)
+            problems += [
+                IncludeProblem(
+                    written.count("\n", 0, at) + 1,
+                    target,
+                    f"the include shortcode names {target}, which is no page of the site: "
+                    "left as written; fix the path or add the page",
+                )
+                for at, target in missing
+            ]
             text = params.shown(text, doc.source)
         if doc.source in self.includes_of and "{{#" in text:  # mdBook's {{#include x.rs}}
             text, more = expand_mdbook_includes(text, doc.source, self._read_included)
@@ -226,6 +237,9 @@ class IncludesMixin(PrepareMixin):
         params = self._hugo_params()
         if params is not None and uses_params(self._read_source(rel) or ""):
             for target in params.sources(rel):  # its config, the sections cascading
+                parts.append(_sha(self._read_included(target) or "missing:" + target))
+        if params is not None:  # the pages its include shortcodes show
+            for target in params.included_files(self._read_source(rel) or "", rel):
                 parts.append(_sha(self._read_included(target) or "missing:" + target))
         shown = None
         if self._toctrees_possible():  # else the source is not read again for nothing

@@ -251,3 +251,37 @@ def test_a_paired_shortcode_around_code_shows_a_code_block(tmp_path: Path) -> No
     assert "Auth : " not in description, description  # a definition list's term and text
     # the one that prints the site's defaults wraps nothing: no block opens there
     assert "covers Top-level settings" in description, description
+
+
+def test_include_shortcodes_show_the_named_pages_text_and_follow_its_changes(
+    tmp_path: Path,
+) -> None:
+    """gohugoio/hugoDocs shows ``content/en/_common/*.md`` snippets (``cascade: build:
+    render: never``) with its own ``{{% include "/_common/x.md" %}}`` in 162 pages;
+    Kubernetes names its ``includes/`` pages alone, Docsy calls ``readfile file=``. The
+    calls were left as written, with no word."""
+    en = "content/en/"
+    files = {
+        **otel_like(),
+        en + "_common/_index.md": "---\ncascade:\n  build:\n    render: never\n---\n",
+        en + "_common/options.md": "---\n_comment: shown by include\n---\n\n"
+        '`lineNos`\n: Whether to number the lines.\n\n{{% include "/_common/more.md" %}}\n',
+        en + "_common/more.md": "Other options follow the site's settings.\n",
+        en + "includes/prereqs.md": "You need a cluster and `kubectl`.\n",
+        en + "docs/highlight.md": "---\ntitle: Highlight\n---\n\nIt takes options.\n\n"
+        '{{% include "_common/options.md" %}}\n\n{{< include "prereqs.md" >}}\n\n'
+        '{{< readfile file="/includes/prereqs.md" >}}\n\n{{% include "/_common/gone.md" %}}\n',
+    }
+    source = write_sources(tmp_path / "src", files)
+    result = build(source, tmp_path / "kb", now=NOW)
+    page = (tmp_path / "kb" / "docs" / "highlight.md").read_text("utf-8")
+    assert "`lineNos`" in page and "_comment" not in page
+    assert "Other options follow the site's settings." in page  # an include's own include
+    assert page.count("You need a cluster") == 2
+    assert "include" not in page.replace('{{% include "/_common/gone.md" %}}', "")
+    said = [n for n in result.notes if "_common/gone.md" in n]
+    assert said and "highlight.md:" in said[0] and "no page of the site" in said[0]
+    (source / en / "_common/more.md").write_text("Other options are new.\n", encoding="utf-8")
+    again = build(source, tmp_path / "kb", now=NOW)
+    assert "docs/highlight.md" in again.updated
+    assert "Other options are new." in (tmp_path / "kb" / "docs" / "highlight.md").read_text()
