@@ -305,14 +305,35 @@ def _without_front_matter(text: str) -> str:
     return text[3 + end.end() :].lstrip("\n") if end and text[3:4] == "\n" else text
 
 
+#: A reStructuredText glossary (``.. glossary::``): its terms are the lines of its text
+#: at the least indent, their definitions indented below them.
+_RST_GLOSSARY = re.compile(r"^\.\.[ \t]+glossary::[ \t]*$")
+
+
 def _rst_facts(page: str, text: str) -> PageFacts:
-    """A reStructuredText page's ``.. _label:`` targets and its headings' anchors (as
-    its converted page writes them: a heading per underlined title)."""
+    """A reStructuredText page's ``.. _label:`` targets, its headings' anchors (as
+    its converted page writes them: a heading per underlined title) and its glossary's
+    terms (Sphinx' own ``doc/glossary.rst``: 50 ``:term:`` references over its pages)."""
     facts = PageFacts()
     lines = text.split("\n")
     anchors = Anchors()
     pending: list[str] = []
+    glossary: int | None = None  # the indent of the open glossary's terms, once known
     for n, line in enumerate(lines):
+        if _RST_GLOSSARY.match(line):
+            glossary = -1
+            continue
+        if glossary is not None and line.strip():
+            indent = len(line) - len(line.lstrip())
+            if indent == 0:
+                glossary = None  # the directive's text has ended
+            elif glossary == -1 and not line.strip().startswith(":"):
+                glossary = indent  # its first term (after its options) sets the terms' indent
+            if glossary is not None and indent == glossary:
+                term = heading_text(line.strip().split(" : ", 1)[0])  # a term, not its classifier
+                if term:
+                    facts.terms.setdefault(term.casefold(), Target(page, "", term))
+                continue
         label = _RST_LABEL.match(line)
         if label:
             pending.append(label.group(1).strip())

@@ -223,7 +223,8 @@ class References:
                 found = self._page(target)
         if found is None:
             return self._unknown(line, name, content)
-        words = text if text is not None else found.title or target
+        # a term shows as written (Sphinx' "the Configuration Directory"), a label its title
+        words = text if text is not None else target if role == "term" else found.title or target
         if role == "numref" and text is not None:
             words = _NUMBER.sub(" ", words.replace("{name}", found.title)).strip() or found.title
         return f"[{_escaped(words)}]({self._link(found)})"

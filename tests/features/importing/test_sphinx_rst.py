@@ -294,3 +294,45 @@ def test_a_folder_the_toc_opens_with_its_landing_page_is_named_by_that_page(
     # the root lists the bundles' pages too: each landing page says it opens its bundle
     assert titles.get("Sphinx API (main page)") == "extdev/index-page.md", titles
     assert "Extdev" not in titles and "Man" not in titles
+
+
+GLOSSARY = """\
+.. _glossary:
+
+Glossary
+========
+
+.. glossary::
+   :sorted:
+
+   builder
+      A class that takes parsed documents and performs an action on them.
+
+   configuration directory
+   confdir
+      The directory containing ``conf.py``; by default the :term:`source directory`.
+
+   source directory
+      The directory which, including its subdirectories, contains all source files.
+"""
+
+
+def test_a_glossarys_terms_are_what_term_roles_link_to(tmp_path: Path) -> None:
+    """sphinx-doc/sphinx's ``doc/glossary.rst`` defines the terms 50 ``:term:`` roles
+    over its pages name; none was known, so each was its text and the build's note said
+    it named "no label, page or term of the source" (84 such in all)."""
+    files = {
+        **_site(),
+        "docs/glossary.rst": GLOSSARY,
+        "docs/api.rst": _page(
+            "API", "Run it from the :term:`Configuration Directory`, or the :term:`confdir`."
+        ),
+    }
+    files["docs/index.rst"] = INDEX.replace("   api\n", "   api\n   glossary\n")
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "pkg", now=NOW)
+    api = next((tmp_path / "pkg").rglob("api.md")).read_text("utf-8")
+    assert "[Configuration Directory](" in api and "glossary.md)" in api
+    assert "[confdir](" in api
+    glossary = next((tmp_path / "pkg").rglob("glossary.md")).read_text("utf-8")
+    assert "[source directory](glossary.md)" in glossary
+    assert not [n for n in result.notes if "name no label" in n], result.notes
