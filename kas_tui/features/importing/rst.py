@@ -213,10 +213,12 @@ def to_html(text: str, source: str, includes: IncludeReader | None = None) -> tu
     from docutils.core import publish_parts
     from docutils.writers import html5_polyglot
 
+    writer = html5_polyglot.Writer()
+    writer.translator_class = _listing_translator(html5_polyglot.HTMLTranslator)
     parts = publish_parts(  # a writer, not its name: docutils 0.22 warns on writer_name
         source=text,
         source_path=source,
-        writer=html5_polyglot.Writer(),
+        writer=writer,
         settings_overrides={**_SETTINGS, "kas_includes": includes},
     )
     body = _LITERAL.sub(r"<code>\1</code>", parts.get("body", ""))
@@ -224,6 +226,71 @@ def to_html(text: str, source: str, includes: IncludeReader | None = None) -> tu
     if subtitle:  # a page's one section, which docutils makes the title's subtitle
         body = f"<h2>{_plain(subtitle)}</h2>\n{body}"
     return _plain(parts.get("title", "")), body
+
+
+def _listing_translator(base: type) -> type:
+    """docutils' HTML translator writing definition and field lists as lists of items,
+    each opening with its term in bold. Written as a definition list (``term`` over
+    ``:   definition``), a definition's second paragraph is indented four spaces: code in
+    CommonMark, so its links were neither rewritten nor checked (Sphinx's glossary:
+    ``[Builders](/usage/builders/index.rst)``) and a reader showed it as code."""
+
+    class Translator(base):  # type: ignore[misc,valid-type]
+        def visit_definition_list(self, node: nodes.Element) -> None:
+            self.body.append(self.starttag(node, "ul"))
+
+        def depart_definition_list(self, node: nodes.Element) -> None:
+            self.body.append("</ul>\n")
+
+        def visit_definition_list_item(self, node: nodes.Element) -> None:
+            self.body.append(self.starttag(node, "li", ""))
+
+        def depart_definition_list_item(self, node: nodes.Element) -> None:
+            self.body.append("</li>\n")
+
+        def visit_term(self, node: nodes.Element) -> None:
+            self.body.append("<p><strong>")
+
+        def depart_term(self, node: nodes.Element) -> None:
+            self.body.append("</strong>")
+
+        def visit_classifier(self, node: nodes.Element) -> None:
+            self.body.append(" (")
+
+        def depart_classifier(self, node: nodes.Element) -> None:
+            self.body.append(")")
+
+        def visit_definition(self, node: nodes.Element) -> None:
+            self.body.append("</p>\n")  # the term's paragraph, its classifiers in it
+
+        def depart_definition(self, node: nodes.Element) -> None:
+            pass
+
+        def visit_field_list(self, node: nodes.Element) -> None:
+            self.body.append(self.starttag(node, "ul"))
+
+        def depart_field_list(self, node: nodes.Element) -> None:
+            self.body.append("</ul>\n")
+
+        def visit_field(self, node: nodes.Element) -> None:
+            self.body.append(self.starttag(node, "li", ""))
+
+        def depart_field(self, node: nodes.Element) -> None:
+            self.body.append("</li>\n")
+
+        def visit_field_name(self, node: nodes.Element) -> None:
+            self.body.append("<p><strong>")
+
+        def depart_field_name(self, node: nodes.Element) -> None:
+            self.body.append(":</strong></p>\n")
+
+        def visit_field_body(self, node: nodes.Element) -> None:
+            pass
+
+        def depart_field_body(self, node: nodes.Element) -> None:
+            pass
+
+    return Translator
 
 
 def _plain(html: str) -> str:

@@ -308,6 +308,8 @@ Glossary
    builder
       A class that takes parsed documents and performs an action on them.
 
+      See :doc:`/installation` for the ones it ships.
+
    configuration directory
    confdir
       The directory containing ``conf.py``; by default the :term:`source directory`.
@@ -335,4 +337,8 @@ def test_a_glossarys_terms_are_what_term_roles_link_to(tmp_path: Path) -> None:
     assert "[confdir](" in api
     glossary = next((tmp_path / "pkg").rglob("glossary.md")).read_text("utf-8")
     assert "[source directory](glossary.md)" in glossary
+    # a definition's second paragraph is no code block (four spaces in): its link is
+    # rewritten and checked as every other
+    assert "See [Installation](installation.md) for the ones it ships." in glossary
+    assert "* **builder**" in glossary and "\n    " not in glossary.split("---", 2)[2]
     assert not [n for n in result.notes if "name no label" in n], result.notes
