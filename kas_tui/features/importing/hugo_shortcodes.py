@@ -46,8 +46,10 @@ PARAM = re.compile(r"\{\{([%<])-?\s*param\s+(?:\"([^\"\n]*)\"|'([^'\n]*)'|([\w.-
 _SPLIT = "config/_default"
 _SECTION = "_index."
 _PAGES = (".md", ".markdown", ".html")
-#: Includes shown inside included text, at most.
+#: Includes shown inside included text, at most; and in one page, at most (a snippet
+#: showing another twice, four deep, would be shown 16 times: 200 is far past any site's).
 _INCLUDE_DEPTH = 4
+_INCLUDES_A_PAGE = 200
 
 
 class HugoParams:
@@ -138,12 +140,16 @@ class HugoParams:
 
     def with_included(self, text: str, rel: str) -> tuple[str, list[tuple[int, str]]]:
         """``text`` of the page ``rel`` with each include shortcode (:data:`INCLUDE`) as
-        the body of the page it names, and (offset in ``text``, target) of the calls
-        naming none."""
+        the body of the page it names, and (offset in ``text``, "why:target") of the
+        calls left as written: naming no page (``none``), a page they are inside of
+        (``loop``), or past the page's budget (``budget``)."""
         if "include" not in text and "readfile" not in text:
             return text, []
         missing: list[tuple[int, str]] = []
-        shown = self._included(text, rel, 0, lambda at, target: missing.append((at, target)))
+        budget = [_INCLUDES_A_PAGE]
+        shown = self._included(
+            text, rel, (rel,), budget, lambda at, target: missing.append((at, target))
+        )
         return shown, missing
 
     def included_files(self, text: str, rel: str) -> list[str]:
@@ -161,18 +167,30 @@ class HugoParams:
                     todo.append((self._read(target) or "", target))
         return found
 
-    def _included(self, text: str, rel: str, depth: int, missing: Callable[[int, str], Any]) -> str:
+    def _included(
+        self,
+        text: str,
+        rel: str,
+        chain: tuple[str, ...],
+        budget: list[int],
+        missing: Callable[[int, str], Any],
+    ) -> str:
+        """``text`` (of ``rel``, shown inside the pages of ``chain``) with its includes
+        shown: none of a page it is inside of (a loop), none past the page's budget."""
+
         def body(call: re.Match[str]) -> str:
             written = _argument(call)
             target = self._include_target(rel, written)
-            page = self._read(target) if target else None
-            if page is None:
-                missing(call.start(), written)
+            page = self._read(target) if target and target not in chain else None
+            if page is None or budget[0] <= 0:
+                why = "none" if target is None else "loop" if target in chain else "budget"
+                missing(call.start(), f"{why}:{written}")
                 return call.group(0)
+            budget[0] -= 1
             inner = page[frontmatter_end(page) :].strip("\n")
-            if depth + 1 < _INCLUDE_DEPTH:
+            if len(chain) < _INCLUDE_DEPTH:
                 inner = self._included(
-                    inner, target, depth + 1, lambda _at, t: missing(call.start(), t)
+                    inner, target, (*chain, target), budget, lambda _at, t: missing(call.start(), t)
                 )
             return inner
 

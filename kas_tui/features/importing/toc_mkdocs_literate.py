@@ -4,7 +4,8 @@ With ``plugins: [literate-nav: {nav_file: README.md}]`` (``SUMMARY.md`` unless s
 a folder's nav file lists its pages as a Markdown list of links, nested by
 indentation: ``- [Installation](installation.md)``, a line of text over the entries
 below it a section, a link to a folder (``[API](api/)``) that folder's own list (or,
-without a nav file, its pages as MkDocs lists them), and ``*`` patterns the pages no
+without a nav file, its pages as MkDocs lists them; a folder is listed once, where it
+is first linked, so a link to itself or above leads nowhere new), and ``*`` patterns the pages no
 other entry names (``- [*.md](*.md)``, ``- *``). The last list of the file is the
 navigation: the prose and lists above it are the page's (mkdocs/mkdocs' ``user-guide/
 README.md`` opens with a paragraph). ``mkdocs.yml``'s nav may name such a folder
@@ -68,6 +69,7 @@ class LiterateNav:
         self.nav_file, self.implicit_index = nav_file, implicit_index
         self.files, self.read, self.problems, self.node = files, read, problems, node
         self.read_files: set[str] = set()  # the nav files: read, no pages
+        self._listed: set[str] = set()  # folders listed already: each once, and no loop
         self._lower = {f.lower(): f for f in sorted(files, reverse=True)}
 
     def holds(self, folder: str) -> bool:
@@ -78,6 +80,9 @@ class LiterateNav:
     def folder(self, folder: str, depth: int = 0) -> list[Any]:
         """The entries of ``folder``: its nav file's last list, else its pages as MkDocs
         lists them; its index page first with ``implicit_index``."""
+        if folder in self._listed:
+            return []  # linked twice, or from inside itself: listed where first linked
+        self._listed.add(folder)
         nav = self._lower.get(posixpath.join(folder, self.nav_file).lower())
         if nav is None or depth > _DEEPEST:
             return folder_nav(

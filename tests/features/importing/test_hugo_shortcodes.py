@@ -285,3 +285,29 @@ def test_include_shortcodes_show_the_named_pages_text_and_follow_its_changes(
     again = build(source, tmp_path / "kb", now=NOW)
     assert "docs/highlight.md" in again.updated
     assert "Other options are new." in (tmp_path / "kb" / "docs" / "highlight.md").read_text()
+
+
+def test_an_include_loop_or_a_snippet_shown_thousands_of_times_ends_and_is_said(
+    tmp_path: Path,
+) -> None:
+    """A snippet including itself, and one showing another ten times four deep (10,000
+    copies), end: the loop is said, the page shows at most 200 includes."""
+    en = "content/en/"
+    fan = "".join('{{% include "/_common/fan2.md" %}}\n' for _ in range(10))
+    files = {
+        **otel_like(),
+        en + "_common/_index.md": "---\ncascade:\n  build:\n    render: never\n---\n",
+        en + "_common/self.md": 'Before.\n\n{{% include "/_common/self.md" %}}\n',
+        en + "_common/fan1.md": fan,
+        en + "_common/fan2.md": fan.replace("fan2", "fan3"),
+        en + "_common/fan3.md": fan.replace("fan2", "fan4"),
+        en + "_common/fan4.md": "Leaf text.\n",
+        en + "docs/loop.md": '---\ntitle: Loop\n---\n\n{{% include "/_common/self.md" %}}\n'
+        + "".join('{{% include "/_common/fan1.md" %}}\n' for _ in range(10)),
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW)
+    page = (tmp_path / "kb" / "docs" / "loop.md").read_text("utf-8").split("\n---\n", 1)[1]
+    assert page.count("Before.") == 1 and 0 < page.count("Leaf text.") <= 200
+    notes = "\n".join(result.notes)
+    assert "a page it is shown inside of (a loop)" in notes
+    assert "past the 200 includes a page shows" in notes

@@ -7,6 +7,7 @@ under "Other pages"."""
 from __future__ import annotations
 
 import datetime as dt
+import posixpath
 from pathlib import Path
 
 from kas_tui.core.okf.index import parse_index
@@ -103,3 +104,26 @@ def test_without_a_nav_the_summary_is_the_whole_and_a_folder_link_its_own(tmp_pa
         "fix the link or add the page"
     ]
     assert {"docs/SUMMARY.md", "docs/api/SUMMARY.md"} <= toc.read_files()
+
+
+def test_a_nav_linking_its_own_folder_or_one_folder_many_times_ends(tmp_path: Path) -> None:
+    """A folder's list linking itself and its sub-folder ten times each, nine deep,
+    would be read ten to the ninth times: each folder is listed once, where first
+    linked."""
+    files = {"mkdocs.yml": "site_name: Gen\nplugins:\n  - literate-nav\n"}
+    folder = "docs"
+    for depth in range(9):
+        below = f"{folder}/d{depth}"
+        links = "".join(
+            f"* [Here](./)\n* [Down]({posixpath.basename(below)}/)\n" for _ in range(10)
+        )
+        files[f"{folder}/SUMMARY.md"] = f"* [Page {depth}](p.md)\n{links}"
+        files[f"{folder}/p.md"] = page(f"Page {depth}")
+        folder = below
+    files[f"{folder}/p.md"] = page("Deepest")
+    root = write_sources(tmp_path / "src", files)
+    toc = find_toc(source_files(root), lambda r: (root / r).read_text("utf-8"))
+    assert toc is not None
+    order = list(toc.order())
+    assert order[0] == "docs/p.md" and order[-1] == f"{folder}/p.md"
+    assert len(order) == len(set(order)) == 10
