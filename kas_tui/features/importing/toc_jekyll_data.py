@@ -47,6 +47,9 @@ _STYLES = {
     "ordinal": "/:categories/:year/:y_day/:title:output_ext",
     "none": "/:categories/:title:output_ext",
 }
+#: A data file longer than any sidebar (jekyllrb.com's docs_nav.yml is 1.5 KB): a data
+#: set the site prints (a list of thousands of plugins), never read as navigation.
+_LARGEST = 256 * 1024
 #: Nesting no sidebar reaches: a data file deeper is no navigation.
 _DEEPEST = 12
 _POST_NAME = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})-(.+)$")
@@ -96,7 +99,10 @@ def data_nav(
     pages = _addresses(site, config, collections, read, files)
     found: list[_Tree] = []
     for path in navs:
-        data, error = load_lined(read(path) or "")
+        text = read(path) or ""
+        if len(text) > _LARGEST:
+            continue  # a data set, no sidebar: not parsed for nothing
+        data, error = load_lined(text)
         if error is not None or not isinstance(data, (list, dict)):
             continue
         lists = [(None, data)] if isinstance(data, list) else list(data.items())

@@ -153,3 +153,16 @@ def test_posts_too_many_for_one_index_go_by_year(tmp_path: Path) -> None:
     runs = sorted(p.name for p in posts.iterdir() if p.is_dir())
     assert runs and all(r[:4].isdigit() for r in runs), runs
     assert (posts / runs[0] / "2013-01-10-release-0.md").is_file()  # the post keeps its date
+
+
+def test_a_data_set_longer_than_any_sidebar_is_not_read_as_one(tmp_path: Path) -> None:
+    """A site printing a data set of thousands of entries (a plugin directory) keeps it
+    in ``_data/`` too: parsing megabytes of YAML for a sidebar took seconds for nothing."""
+    entries = "".join(f"- title: Plugin {n}\n  url: /docs/installation/\n" for n in range(12000))
+    files = {**site(), "docs/_data/plugins.yml": entries}
+    del files["docs/_data/docs_nav.yml"], files["docs/_data/primary_nav.yml"]
+    del files["docs/_data/tutorials.yml"]
+    root = write_sources(tmp_path / "src", files)
+    assert len(entries) > 256 * 1024
+    toc = find_toc(source_files(root), lambda r: (root / r).read_text("utf-8"))
+    assert toc is None or toc.kind != "jekyll"
