@@ -18,9 +18,10 @@ from kas_tui.features.importing.build_manifest import _sha
 from kas_tui.features.importing.build_prepare import PrepareMixin
 from kas_tui.features.importing.convert import sha256_file
 from kas_tui.features.importing.convert_model import LINKED_KINDS, MARKDOWN_EXTS, RST_EXTS
+from kas_tui.features.importing.front_matter import front_matter
 from kas_tui.features.importing.hugo_shortcodes import HugoParams, uses_params
 from kas_tui.features.importing.include_markdown import expand_include_markdown
-from kas_tui.features.importing.include_syntax import mdx_bases
+from kas_tui.features.importing.include_syntax import frontmatter_end, mdx_bases
 from kas_tui.features.importing.includes import IncludeProblem, expand_includes
 from kas_tui.features.importing.mdbook_includes import expand_mdbook_includes
 from kas_tui.features.importing.mdx_components import expand_components, path_aliases
@@ -138,6 +139,8 @@ class IncludesMixin(PrepareMixin):
                 )
                 for at, name in unknown
             ]
+        if params is not None and self.toc.shown_on.get(doc.source):
+            text = self._with_pages_shown(text, doc.source)  # a glossary's terms
         if params is not None:  # included pages, relref links, paired shortcodes, figures
             written = text
             text, missing = params.with_included(text, doc.source)
@@ -250,8 +253,9 @@ class IncludesMixin(PrepareMixin):
         if params is not None and uses_params(self._read_source(rel) or ""):
             for target in params.sources(rel):  # its config, the sections cascading
                 parts.append(_sha(self._read_included(target) or "missing:" + target))
-        if params is not None:  # the pages its include shortcodes show
-            for target in params.included_files(self._read_source(rel) or "", rel):
+        if params is not None:  # the pages its include shortcodes show, or it lists
+            shown = params.included_files(self._read_source(rel) or "", rel)
+            for target in [*shown, *self.toc.shown_on.get(rel, ())]:
                 parts.append(_sha(self._read_included(target) or "missing:" + target))
         shown = None
         if self._toctrees_possible():  # else the source is not read again for nothing
@@ -262,6 +266,19 @@ class IncludesMixin(PrepareMixin):
         if references is not None and rel.lower().endswith(MYST_PAGES):
             parts.append("myst:" + _sha(references.named(self._read_source(rel) or "", rel)))
         return own if len(parts) == 1 else _sha("\n".join(parts))
+
+    def _with_pages_shown(self, text: str, rel: str) -> str:
+        """``text`` of the Hugo section page ``rel`` followed by the pages only it shows,
+        each under its title (hugoDocs' glossary: a heading per term, its definition
+        below; the site's links to ``#term`` find it), as the site's page shows them."""
+        parts = [text.rstrip("\n")]
+        for page in self.toc.shown_on[rel]:
+            source = self._read_included(page) or ""
+            title = front_matter(source).get("title")
+            name = str(title).strip() if title else posixpath.splitext(posixpath.basename(page))[0]
+            body = source[frontmatter_end(source) :].strip("\n")
+            parts.append(f"## {name}\n\n{body}" if body else f"## {name}")
+        return "\n\n".join(parts) + "\n"
 
     def _hugo_params(self) -> HugoParams | None:
         """The parameters a Hugo site's pages print (:mod:`.hugo_shortcodes`); ``None``

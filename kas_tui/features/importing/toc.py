@@ -437,7 +437,12 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
         return None if found is None else Toc(path, kind, pruned(found), reader.problems)
     if kind == "hugo":  # a Hugo site's config: its content folder's sections
         site = hugo_site(path, read, reader.files, TocNode)
-        return None if site is None else Toc(path, kind, site[0], reader.problems, *site[1:])
+        if site is None:
+            return None
+        toc = Toc(path, kind, site[0], reader.problems, *site[1:3])
+        toc.shown_on = site[3]  # read for the page showing them, not copied
+        toc.also_read = frozenset(p for shown in site[3].values() for p in shown)
+        return toc
     if kind == "vitepress":  # a VitePress site's config: its sidebar and pages folder
         vp = vitepress_site(path, text, reader.files, reader.problems, TocNode)
         return None if vp is None else Toc(path, kind, vp[0], reader.problems, vp[1])

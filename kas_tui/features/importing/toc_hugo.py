@@ -68,10 +68,11 @@ def hugo_site(
     read: Callable[[str], str | None],
     files: Collection[str],
     node: Callable[..., Any],
-) -> tuple[list[Any], str, tuple[str, ...]] | None:
+) -> tuple[list[Any], str, tuple[str, ...], dict[str, list[str]]] | None:
     """The tree of the Hugo site ``path`` configures, as nodes made by ``node(title,
-    path, children, line)``, its pages' folder, and the folders of its headless bundles
-    (files, no pages); ``None`` when ``path`` is no Hugo
+    path, children, line)``, its pages' folder, the folders of its headless bundles
+    (files, no pages) and the pages only a section's page shows (each section's page ->
+    its pages, the site's order); ``None`` when ``path`` is no Hugo
     config or the folder holds no page."""
     config = _config(path, read(path) or "")
     if config is None:
@@ -101,7 +102,7 @@ def hugo_site(
         return None
     sections = _Sections(read, node)
     roots = sections.tree(prefix, pages)
-    return roots, root, tuple(sections.unpublished)
+    return roots, root, tuple(sections.unpublished), sections.shown_on
 
 
 def hugo_about(path: str, text: str) -> tuple[str | None, str | None] | None:
@@ -177,11 +178,37 @@ def _unpublished(data: dict[str, Any]) -> bool:
         return True
     cascade = data.get("cascade")
     for holder in (data, cascade if isinstance(cascade, dict) else {}):
-        for key in ("build", "_build"):
-            build = holder.get(key)
-            if isinstance(build, dict) and str(build.get("render")).lower() in ("never", "false"):
-                return True
+        if _never(_build(holder), "render"):
+            return True
     return False
+
+
+def _lists_its_pages(data: dict[str, Any]) -> bool:
+    """Whether a section's page shows its pages, which the site never renders on their
+    own: its ``cascade`` builds them with ``render: never`` but lists them (``list:
+    local``; hugoDocs' glossary, 157 terms on one page), and it renders itself, titled
+    (an untitled one over snippets, hugoDocs' ``_common/``, is no page to read)."""
+    cascade = data.get("cascade")
+    below = _build(cascade) if isinstance(cascade, dict) else None
+    if data.get("headless") is True or below is None or _never(_build(data), "render"):
+        return False
+    if not str(data.get("title") or "").strip():
+        return False
+    return _never(below, "render") and not _never(below, "list")
+
+
+def _by_title(entry: tuple[float, str, str]) -> tuple[float, str, str]:
+    weight, title, path = entry
+    return weight, title.casefold(), path
+
+
+def _build(holder: dict[str, Any]) -> dict[str, Any] | None:
+    found = holder.get("build", holder.get("_build"))
+    return found if isinstance(found, dict) else None
+
+
+def _never(build: dict[str, Any] | None, key: str) -> bool:
+    return build is not None and str(build.get(key)).lower() in ("never", "false")
 
 
 class _Sections:
@@ -189,13 +216,17 @@ class _Sections:
         self.read = read
         self.node = node
         self.unpublished: list[str] = []  # folders of bundles the site does not render
+        #: a section's page -> its pages, which only it shows (in the site's order)
+        self.shown_on: dict[str, list[str]] = {}
+        self._listing: set[str] = set()  # the folders of those sections
 
     def meta(self, path: str) -> tuple[float, str]:
         """A page's place among its siblings (its ``weight``; none last) and title."""
         data = front_matter(self.read(path) or "")
-        if path.rsplit("/", 1)[-1].split(".")[0].lower() in (_SECTION, _BUNDLE) and _unpublished(
-            data
-        ):
+        stem = path.rsplit("/", 1)[-1].split(".")[0].lower()
+        if stem == _SECTION and _lists_its_pages(data):
+            self._listing.add(posixpath.dirname(path))
+        elif stem in (_SECTION, _BUNDLE) and _unpublished(data):
             self.unpublished.append(posixpath.dirname(path))
         weight = data.get("weight")
         place = float(weight) if isinstance(weight, (int, float)) and weight else float("inf")
@@ -225,6 +256,20 @@ class _Sections:
             place, title = self.meta(section) if section else (float("inf"), "")
             if folder.rstrip("/") in self.unpublished:
                 continue  # headless: its pages are snippets, no part of the site
+            if section is not None and folder.rstrip("/") in self._listing:
+                # its pages are shown on its page alone: read for it, no pages of their own
+                shown = [p for p in inner if p != section]
+                ordered = sorted((*self.meta(p), p) for p in shown)  # weight, then title
+                self.shown_on[section] = [p for _w, _t, p in sorted(ordered, key=_by_title)]
+                own.append(
+                    (
+                        place,
+                        (title or name).lower(),
+                        folder,
+                        self.node(title or None, section, [], None),
+                    )
+                )
+                continue
             children = self.tree(folder, inner)
             if section is not None or children:
                 entry = self.node(title or None, section, children, None)

@@ -72,6 +72,9 @@ class Toc:
     #: ``docs_dir``), and its working docs' folder, served as "next", then no pages
     version: str = ""
     unreleased: str = ""
+    #: a page -> the pages the site shows on it alone, in order (a Hugo section whose
+    #: pages are never rendered on their own: hugoDocs' glossary and its 157 terms)
+    shown_on: dict[str, list[str]] = field(default_factory=dict)
 
     def read_files(self) -> set[str]:
         """The files the tree was read from: read, never copied into the package (its

@@ -311,3 +311,55 @@ def test_an_include_loop_or_a_snippet_shown_thousands_of_times_ends_and_is_said(
     notes = "\n".join(result.notes)
     assert "a page it is shown inside of (a loop)" in notes
     assert "past the 200 includes a page shows" in notes
+
+
+GLOSSARY = """\
+---
+title: Glossary
+description: Terms commonly used throughout the documentation.
+build:
+  render: always
+  list: always
+cascade:
+  build:
+    render: never
+    list: local
+---
+
+{{% glossary %}}
+"""
+
+
+def test_a_section_whose_pages_are_never_rendered_shows_them_on_its_page(
+    tmp_path: Path,
+) -> None:
+    """hugoDocs' glossary: 157 term pages the site renders only on the Glossary page
+    (``cascade: build: render: never, list: local``). The whole section was left out as
+    headless (its terms copied as ``.txt`` files, no Glossary in the index)."""
+    en = "content/en/"
+    files = {
+        **otel_like(),
+        en + "reference/_index.md": "---\ntitle: Reference\n---\n\nLook things up.\n",
+        en + "reference/glossary/_index.md": GLOSSARY,
+        en + "reference/glossary/span.md": "---\ntitle: span\n---\n\nA unit of work.\n",
+        en + "reference/glossary/Attribute.md": "---\ntitle: Attribute\n---\n\nA key-value pair.\n",
+        en + "reference/glossary/trace.md": "---\ntitle: trace\n---\n\nA tree of [spans](#span).\n",
+    }
+    source = write_sources(tmp_path / "src", files)
+    build(source, tmp_path / "kb", now=NOW)
+    out = tmp_path / "kb"
+    glossary = (
+        next(out.rglob("glossary*.md"))
+        if not (out / "reference/glossary").is_dir()
+        else (out / "reference/glossary/index-page.md")
+    )
+    text = glossary.read_text("utf-8")
+    assert text.index("## Attribute") < text.index("## span") < text.index("## trace")
+    assert "A tree of [spans](#span)." in text
+    assert not [p for p in out.rglob("*") if p.stem in ("span", "trace", "attribute")]
+    assert "Glossary" in (out / "reference" / "index.md").read_text("utf-8")
+    (source / en / "reference/glossary/span.md").write_text(
+        "---\ntitle: span\n---\n\nAn operation.\n", encoding="utf-8"
+    )
+    again = build(source, tmp_path / "kb", now=NOW)
+    assert again.updated and "An operation." in glossary.read_text("utf-8")
