@@ -9,10 +9,12 @@ import posixpath
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from kas_tui.features.importing.convert import MARKDOWN_EXTS
+from kas_tui.features.importing.convert import MARKDOWN_EXTS, RST_EXTS
 from kas_tui.features.importing.source_meta import is_furniture, is_toc_file
 from kas_tui.features.importing.toc_formats import SITE_PAGES
 
+#: What a TOC may list as a page though its name is a repository's furniture elsewhere.
+_PAGE_EXTS = MARKDOWN_EXTS | RST_EXTS
 #: Sites whose sidebar is their folders, each titled by its own meta file.
 _FOLDER_SITES = frozenset({"nextra", "fumadocs"})
 #: Sites serving a folder's ``README.md`` as the folder: the site's is its home.
@@ -85,9 +87,11 @@ class Toc:
 
     def served_pages(self, paths: Iterable[str]) -> set[str]:
         """Those of ``paths`` the site serves as pages though they are a repository's
-        furniture elsewhere: the Markdown files its TOC lists (a GitBook space's
-        ``README.md``, its "Introduction"; a Jupyter Book's ``toc.md``, which is
-        docfx's TOC elsewhere), a Docsify or VuePress site's ``README.md``, its home."""
+        furniture elsewhere: the Markdown and reStructuredText files its TOC lists (a
+        GitBook space's ``README.md``, its "Introduction"; a Jupyter Book's ``toc.md``,
+        which is docfx's TOC elsewhere; Sphinx's ``support.rst``, "Get support", and
+        ``authors.rst`` in ``doc/``, copied as files and named by no note: a name is
+        furniture at a repository's root, or its docs folder's, which wraps the rest), a Docsify or VuePress site's ``README.md``, its home."""
         listed = self.order()
         home = posixpath.join(self.docs_dir, "") if self.docs_dir else ""
         named = self.kind not in ("docfx-yml", "docfx-md")  # docfx's TOC.md is its TOC
@@ -96,8 +100,8 @@ class Toc:
             for p in paths
             if (
                 p in listed
-                and posixpath.splitext(p)[1].lower() in MARKDOWN_EXTS
-                and (is_furniture(p) or (named and is_toc_file(p)))
+                and posixpath.splitext(p)[1].lower() in _PAGE_EXTS
+                and (is_furniture(posixpath.basename(p)) or (named and is_toc_file(p)))
             )
             or (self.kind in _README_HOMES and p.lower() == f"{home}readme.md".lower())
         }

@@ -342,3 +342,21 @@ def test_a_glossarys_terms_are_what_term_roles_link_to(tmp_path: Path) -> None:
     assert "See [Installation](installation.md) for the ones it ships." in glossary
     assert "* **builder**" in glossary and "\n    " not in glossary.split("---", 2)[2]
     assert not [n for n in result.notes if "name no label" in n], result.notes
+
+
+def test_pages_the_toctree_lists_are_pages_though_named_as_repository_files(
+    tmp_path: Path,
+) -> None:
+    """sphinx-doc/sphinx lists ``support`` ("Get support") and ``authors`` in its root
+    toctree; in ``doc/``, the folder around everything, their names are a repository's
+    SUPPORT and AUTHORS files: both were copied as files, named by no note."""
+    files = {
+        **_site(),
+        "docs/support.rst": _page("Get support", "Ask on the forum or open an issue."),
+        "docs/authors.rst": _page("Flask authors", "The maintainers and contributors."),
+    }
+    files["docs/index.rst"] = INDEX.replace("   api\n", "   api\n   support\n   authors\n")
+    build(write_sources(tmp_path / "src", files), tmp_path / "pkg", now=NOW)
+    index = (tmp_path / "pkg" / "index.md").read_text("utf-8")
+    assert "[Get support](support.md)" in index and "[Flask authors](authors.md)" in index
+    assert not list((tmp_path / "pkg").rglob("support.rst"))
