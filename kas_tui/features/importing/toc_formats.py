@@ -119,6 +119,11 @@ SITE_PAGES = {
     "myst": (".md", ".ipynb"),
     # an Antora component's: AsciiDoc in a module's pages/ (Toc.static_files)
     "antora": (".adoc",),
+    # Jekyll's: its converters' (Markdown; AsciiDoc and Textile by plugin) and HTML; any
+    # other file is copied as it is (jekyllrb.com's icomoon-selection.json and
+    # latest_version.txt were built as documents "JSON data with the keys..." and
+    # "Text file imported from latest_version.txt")
+    "jekyll": (".md", ".markdown", ".mkdown", ".mkd", ".html", ".htm", ".adoc", ".textile"),
 }
 _NUMBER_PREFIX = re.compile(r"^\d+[-_.]\s*")
 

@@ -107,9 +107,18 @@ def test_the_data_files_are_the_navigation_and_the_top_bar_holds_the_sidebar(
 
 
 def test_the_build_follows_the_sidebar(tmp_path: Path) -> None:
-    root = write_sources(tmp_path / "src", site())
+    files = {  # files Jekyll copies as they are: jekyllrb.com's were built as documents
+        **site(),
+        "docs/icomoon-selection.json": '{"IcoMoonType": "selection", "icons": []}',
+        "docs/latest_version.txt": "4.4.1\n",
+    }
+    root = write_sources(tmp_path / "src", files)
     result = build(root, tmp_path / "pkg", now=NOW)
     assert result.errors == 0, result.report
+    assets = {p.name for p in (tmp_path / "pkg" / "assets").iterdir()}
+    assert {"icomoon-selection.json", "latest-version.txt"} <= assets
+    built = [p.name for p in (tmp_path / "pkg").rglob("*.md")]
+    assert not [n for n in built if "latest" in n or "icomoon" in n], built
     index = parse_index((tmp_path / "pkg" / "docs" / "index.md").read_text("utf-8"))
     sections: dict[str | None, list[str]] = {}
     for entry in index.entries:
