@@ -8,7 +8,12 @@ looked at for a config at all."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
+
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kas_tui.core.okf.index import parse_index
 from kas_tui.features.importing.build import build
@@ -175,3 +180,52 @@ def test_a_data_set_longer_than_any_sidebar_is_not_read_as_one(tmp_path: Path) -
     assert len(entries) > 256 * 1024
     toc = find_toc(source_files(root), lambda r: (root / r).read_text("utf-8"))
     assert toc is None or toc.kind != "jekyll"
+
+
+_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.sampled_from(
+        [
+            "/docs/",
+            "/docs/installation/",
+            "installation",
+            "{{ '/docs/usage/' | relative_url }}",
+            "https://example.com/",
+            "#top",
+            "",
+            "../../etc/passwd",
+            "home",
+            "/docs/usage.html",
+        ]
+    )
+    | st.text(max_size=12),
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.dictionaries(
+            st.sampled_from(["title", "name", "url", "link", "docs", "tutorials", "children", "x"]),
+            inner,
+            max_size=4,
+        )
+    ),
+    max_leaves=30,
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=_VALUES, permalink=st.one_of(st.none(), st.integers(), st.text(max_size=8)))
+def test_any_data_file_and_permalink_read_without_an_error(
+    tmp_path: Path, data: object, permalink: object
+) -> None:
+    """Whatever a site keeps in ``_data/`` (values of any kind, nested, addresses of any
+    shape) and writes as a permalink, the navigation is read or not, never an error."""
+    files = site()
+    files["docs/_data/docs_nav.yml"] = yaml.safe_dump(data)
+    files["docs/_docs/odd.md"] = f"---\ntitle: Odd\npermalink: {json.dumps(permalink)}\n---\n\nx\n"
+    root = write_sources(tmp_path / f"src{abs(hash((repr(data), repr(permalink))))}", files)
+    toc = find_toc(source_files(root), lambda r: (root / r).read_text("utf-8"))
+    if toc is not None:
+        assert all(p in source_files(root) for p in toc.order())
