@@ -25,7 +25,11 @@ from kas_tui.features.importing.build_site_links import SiteLinksMixin
 from kas_tui.features.importing.convert import MARKDOWN_EXTS, Converted
 from kas_tui.features.importing.draft import Draft
 from kas_tui.features.importing.root_pages import with_first_pages
-from kas_tui.features.importing.source_meta import is_landing_page
+from kas_tui.features.importing.source_meta import (
+    folder_named_as,
+    is_landing_page,
+    without_export_id,
+)
 from kas_tui.features.importing.tag_links import rewrite_tag_links
 from kas_tui.text import folder_summary as summary
 from kas_tui.text import prose
@@ -176,7 +180,7 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
                 # the TOC's bundles are the tree, or the folder holds no page: the root
                 # holds bundles, and folders of images, styles or templates go to assets/
                 parent = ASSETS_FOLDER
-            base = slugify(posixpath.basename(folder), fallback="folder")
+            base = slugify(without_export_id(posixpath.basename(folder)), fallback="folder")
             out = posixpath.join(parent, base) if parent else base
             if out == posixpath.join(ASSETS_FOLDER, ASSETS_FOLDER):
                 out = ASSETS_FOLDER  # the site's own assets/ is the package's, not assets/assets/
@@ -211,9 +215,13 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
                     folder = plan.folder_of.get(rel, "")
                 else:
                     own = home.get(rel) or posixpath.dirname(rel)
-                    named_alike = needed_lower.get(inner.lower(), own)
+                    named_alike = needed_lower.get(
+                        inner.lower(), needed_lower.get(without_export_id(inner).lower(), own)
+                    )  # Notion's "Runbooks 1b47....md" beside "Runbooks/" too
                     folder = self.folders[inner if inner in with_pages else named_alike]
-                name = named.get(rel) or Path(rel).stem  # the site's own name
+                    if inner in with_pages or named_alike != own:  # the bundle's own page
+                        self.folder_landing.add(rel)
+                name = named.get(rel) or without_export_id(Path(rel).stem)  # the site's own
                 base = slugify(name)
                 names = taken[folder]
                 if base.lower() in dirs_in[folder]:  # post.md beside post/: both may be
@@ -276,10 +284,13 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
         files = [
             f for f in (documents if prefix else [*documents, *assets]) if f.startswith(prefix)
         ]
+        pages = set(documents)
         while files:
-            tops = {
-                f[len(prefix) :].split("/", 1)[0] if "/" in f[len(prefix) :] else "" for f in files
-            }
+            inner = [f[len(prefix) :] for f in files]
+            folders = {f.split("/", 1)[0] for f in inner if "/" in f}
+            # a page beside the one folder of its name opens it (Notion's, Azure DevOps')
+            named = {f: folder_named_as(f, folders) for f in inner if prefix + f in pages}
+            tops = {f.split("/", 1)[0] if "/" in f else named.get(f, "") for f in inner}
             if len(tops) != 1 or "" in tops:
                 break
             prefix += tops.pop() + "/"

@@ -213,6 +213,23 @@ def in_include_folder(rel: str) -> bool:
 LANDING_PAGES = frozenset({"index", "readme", "_index"})
 
 
+#: The id Notion's export writes after each page's and folder's name ("Collaborations
+#: 1b475bfc115480fc96a1e8436796ac71.md" beside "Collaborations/"): no words of it.
+_EXPORT_ID = re.compile(r" [0-9a-f]{32}$")
+
+
+def without_export_id(name: str) -> str:
+    """A file's stem or a path without the id a Notion export writes after a name."""
+    return _EXPORT_ID.sub("", name)
+
+
+def folder_named_as(page: str, folders: Iterable[str]) -> str:
+    """The one of ``folders`` (names) named as the page file ``page`` (without its
+    extension and a Notion export's id, case ignored), or ""."""
+    stem = without_export_id(posixpath.splitext(page)[0]).lower()
+    return next((f for f in folders if without_export_id(f).lower() == stem), "")
+
+
 def is_landing_page(rel: str) -> bool:
     """Whether a source file is its folder's landing page (``index``, ``README``,
     Hugo's ``_index``)."""
