@@ -80,6 +80,8 @@ def shape_sentence(
         shared = [h for h in headings if norm(h) in common]
         return f"{label} on {title}, covering {_join([*own, *shared], 4)}"
     linked = [prose.inline_text(m.group(1)) for m in _LINK_ITEM.finditer(body)]
+    if len(linked) < _LANDING_LINKS:
+        linked = [prose.inline_text(m.group(1)) for m in _LINK_LINE.finditer(body)]
     if len(linked) >= _LANDING_LINKS:  # a landing page: a list of the pages it leads to
         return f"Overview linking to {_join(linked, 6)}"
     return None
@@ -111,6 +113,9 @@ def names_only_shared_sections(
 #: landing page is made of (AdGuard's knowledge base opens each product so, under a
 #: notice every page of the product repeats).
 _LINK_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[([^\]\n]+)\]\([^)\n]+\)", re.M)
+#: A line that is one link alone (``[**Onboarding**](Onboarding%201b47....md)``): how a
+#: Notion export's parent page lists its sub-pages, one paragraph each.
+_LINK_LINE = re.compile(r"^[ \t]*\[([^\]\n]+)\]\([^)\n]+\)[ \t]*$", re.M)
 #: Items of that shape that make a page a landing page.
 _LANDING_LINKS = 3
 

@@ -24,6 +24,7 @@ IDS = {
     "First week": "1b475bfc1154805495ebea9599867240",
     "Accounts": "1b475bfc1154803ebdd9c3e675514412",
     "Expenses": "1b375bfc1154800b8d68fdec47225c85",
+    "Tools": "1b475bfc1154802a92fdd8750da07e12",
 }
 
 
@@ -39,10 +40,14 @@ def export() -> dict[str, str | bytes]:
             f"How we work.\n\n[Onboarding](Handbook/Onboarding%20{i['Onboarding']}.md)\n\n"
             f"[Expenses](Handbook/Expenses%20{i['Expenses']}.md)",
         ),
-        f"Handbook/Onboarding {i['Onboarding']}.md": page(
+        f"Handbook/Onboarding {i['Onboarding']}.md": page(  # its sub-pages' links alone
             "Onboarding",
-            "What a new colleague does first.\n\n"
-            f"[First week](Onboarding/First%20week%20{i['First week']}.md)",
+            f"[**First week**](Onboarding/First%20week%20{i['First week']}.md)\n\n"
+            f"[**Accounts**](Onboarding/Accounts%20{i['Accounts']}.md)\n\n"
+            f"[**Tools**](Onboarding/Tools%20{i['Tools']}.md)",
+        ),
+        f"Handbook/Onboarding/Tools {i['Tools']}.md": page(
+            "Tools", "The chat, the tracker and the wiki everyone uses."
         ),
         f"Handbook/Onboarding/First week {i['First week']}.md": page(
             "First week", "Meet the team, set up your laptop and read the handbook."
@@ -67,6 +72,8 @@ def test_a_notion_export_builds_without_its_ids_each_page_opening_its_folder(
     onboarding = next(p for p in out.rglob("index.md") if p.parent.name == "onboarding")
     entries = parse_index(onboarding.read_text("utf-8")).entries
     assert entries[0].title == "Onboarding"  # the parent page opens its bundle
+    # described by the pages it leads to, not "Document whose text opens with ..."
+    assert entries[0].description == "Overview linking to First week, Accounts and Tools."
     assert {e.title for e in entries} >= {"First week", "Accounts"}
     root = (out / "index.md").read_text("utf-8")
     assert root.startswith('---\nokf_version: "0.2"\n---\n# Handbook\n')  # the top page's
