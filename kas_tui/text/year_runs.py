@@ -5,25 +5,32 @@ written, not by the words its titles happen to share ("Turns", "Jekyll's")."""
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Sequence
 
 from kas_tui.text.grouping import Group
 
-_DATED = re.compile(r"^((?:19|20)\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?:[-_]|$)")
-#: Names of a page that is its folder's (a dated folder's own page).
-_FOLDER_PAGES = frozenset({"index", "readme", "_index"})
+#: A name opening with the date a post was written (Jekyll's ``_posts`` rule: a month
+#: and day of one or two digits), then its title after a hyphen.
+_DATED = re.compile(r"^((?:19|20)\d\d)-(\d{1,2})-(\d{1,2})(?:[-_](.*))?$")
 
 
-def dated_year(path: str) -> str | None:
-    """The year a page's name dates it to, its folder's for a folder's own page
-    (``index.md``); ``None`` when its name carries no date."""
-    stem = posixpath.splitext(posixpath.basename(path))[0]
-    if stem.lower() in _FOLDER_PAGES:
-        stem = posixpath.basename(posixpath.dirname(path))
-    found = _DATED.match(stem)
-    return found.group(1) if found else None
+def post_date(name: str) -> tuple[str, str, str, str] | None:
+    """(year, month, day, title) of a file's or folder's name that opens with the date
+    it was written (``2014-05-06-jekyll-turns-2-0-0``: the month and day as written);
+    ``None`` when it carries no date, or no month or day there is."""
+    found = _DATED.match(name)
+    if not found or not (1 <= int(found.group(2)) <= 12 and 1 <= int(found.group(3)) <= 31):
+        return None
+    year, month, day, title = found.groups()
+    return year, month, day, title or ""
+
+
+def dated_year(name: str) -> str | None:
+    """The year a page's name (its stem; a folder's own page's, its folder's) dates
+    it to; ``None`` when it carries no date."""
+    dated = post_date(name)
+    return dated[0] if dated else None
 
 
 def year_runs(members: Sequence[tuple[str, str]], capacity: int) -> list[Group]:

@@ -5,20 +5,15 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kas_tui.text.year_runs import dated_year, year_runs
+from kas_tui.text.year_runs import dated_year, post_date, year_runs
 
 
-def test_a_date_opening_a_name_or_its_folders_name_dates_a_page() -> None:
-    assert dated_year("_posts/2014-05-06-jekyll-turns-2-0-0.markdown") == "2014"
-    assert dated_year("blog/2021-03-09-release/index.md") == "2021"
-    assert dated_year("blog/2019-12-31.md") == "2019"
-    for undated in (
-        "docs/2021-13-01-x.md",
-        "docs/1501-01-01-x.md",
-        "docs/install.md",
-        "notes/20210309-x.md",
-        "blog/2021-03-09-release/setup.md",
-    ):
+def test_a_date_opening_a_name_dates_it() -> None:
+    assert dated_year("2014-05-06-jekyll-turns-2-0-0") == "2014"
+    assert dated_year("2021-03-09-release") == "2021"
+    assert dated_year("2019-12-31") == "2019"
+    assert post_date("2014-5-6-jekyll-1-0") == ("2014", "5", "6", "jekyll-1-0")  # as Jekyll
+    for undated in ("2021-13-01-x", "1501-01-01-x", "install", "20210309-x", "2021-02-32-x"):
         assert dated_year(undated) is None, undated
 
 

@@ -208,7 +208,7 @@ class GroupsMixin:
         capacity = max(4, min(MAX_BUNDLE_ENTRIES, int(self.index_budget * _FILL) // average))
         room = max(2, min(MAX_BUNDLE_ENTRIES, capacity) - len(children))
         # posts dated in their names go by year, as their readers look for one
-        dated = [(d.out, y) for d in members if (y := dated_year(d.source)) is not None]
+        dated = [(d.out, y) for d in members if (y := dated_year(_dated_name(d.source)))]
         groups = year_runs(dated, capacity) if len(dated) >= 0.8 * len(members) else []
         if not groups and depth < _MAX_DEPTH:
             groups, _kept = group(
@@ -313,3 +313,10 @@ class GroupsMixin:
             out.append(titles.get(folder) or index_layout.folder_title(posixpath.basename(folder)))
             folder = posixpath.dirname(folder)
         return [*out, titles[""]]  # the package's title: what every page is about
+
+
+def _dated_name(source: str) -> str:
+    """The name that dates a page: its own, or its folder's for a folder's own page (a
+    Docusaurus blog's ``2021-03-09-release/index.md``)."""
+    path = posixpath.dirname(source) if is_landing_page(source) else source
+    return posixpath.splitext(posixpath.basename(path))[0]

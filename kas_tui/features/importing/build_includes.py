@@ -40,23 +40,6 @@ MYST_SITES = frozenset({"sphinx", "jupyter-book", "myst"})
 MYST_PAGES = (".md", ".markdown", ".ipynb", ".rst")
 
 
-#: Why an include shortcode was left as written, as a note says it.
-_NOT_SHOWN = {
-    "none": lambda target: (
-        f"the include shortcode names {target}, which is no page of the site: left as "
-        "written; fix the path or add the page"
-    ),
-    "loop": lambda target: (
-        f"the include shortcode names {target}, a page it is shown inside of (a loop): "
-        "left as written; remove the loop"
-    ),
-    "budget": lambda target: (
-        f"the include shortcode names {target} past the 200 includes a page shows: left "
-        "as written; show fewer"
-    ),
-}
-
-
 class IncludesMixin(PrepareMixin):
     """Mixed into the builder (its state is the builder's: ``source``, ``toc``,
     ``source_files``, ``includes_of``, ``result``, ``_read_source``); what every page
@@ -145,8 +128,8 @@ class IncludesMixin(PrepareMixin):
             written = text
             text, missing = params.with_included(text, doc.source)
             problems += [
-                IncludeProblem(written.count("\n", 0, at) + 1, target, _NOT_SHOWN[why](target))
-                for at, why, target in ((at, *said.split(":", 1)) for at, said in missing)
+                IncludeProblem(written.count("\n", 0, at) + 1, target, why)
+                for at, target, why in missing
             ]
             text = params.shown(text, doc.source)
         if doc.source in self.includes_of and "{{#" in text:  # mdBook's {{#include x.rs}}

@@ -138,23 +138,23 @@ class HugoParams:
 
         return PARAM.sub(printed, text), unknown
 
-    def with_included(self, text: str, rel: str) -> tuple[str, list[tuple[int, str]]]:
+    def with_included(self, text: str, rel: str) -> tuple[str, list[tuple[int, str, str]]]:
         """``text`` of the page ``rel`` with each include shortcode (:data:`INCLUDE`) as
-        the body of the page it names, and (offset in ``text``, "why:target") of the
-        calls left as written: naming no page (``none``), a page they are inside of
-        (``loop``), or past the page's budget (``budget``)."""
-        if "include" not in text and "readfile" not in text:
+        the body of the page it names, and (offset in ``text``, target, what is wrong
+        and how to fix it) of the calls left as written: naming no page, a page they
+        are shown inside of (a loop), or past the page's budget."""
+        if not _may_include(text):
             return text, []
-        missing: list[tuple[int, str]] = []
+        missing: list[tuple[int, str, str]] = []
         budget = [_INCLUDES_A_PAGE]
-        shown = self._included(
-            text, rel, (rel,), budget, lambda at, target: missing.append((at, target))
-        )
+        shown = self._included(text, rel, (rel,), budget, missing.append)
         return shown, missing
 
     def included_files(self, text: str, rel: str) -> list[str]:
         """The pages ``text``'s include shortcodes show (their own included ones too):
         a change to one changes the page."""
+        if not _may_include(text):
+            return []
         found: list[str] = []
         todo, seen = [(text, rel)], {rel}
         while todo and len(seen) < 64:
@@ -173,7 +173,7 @@ class HugoParams:
         rel: str,
         chain: tuple[str, ...],
         budget: list[int],
-        missing: Callable[[int, str], Any],
+        missing: Callable[[tuple[int, str, str]], Any],
     ) -> str:
         """``text`` (of ``rel``, shown inside the pages of ``chain``) with its includes
         shown: none of a page it is inside of (a loop), none past the page's budget."""
@@ -183,14 +183,17 @@ class HugoParams:
             target = self._include_target(rel, written)
             page = self._read(target) if target and target not in chain else None
             if page is None or budget[0] <= 0:
-                why = "none" if target is None else "loop" if target in chain else "budget"
-                missing(call.start(), f"{why}:{written}")
+                missing((call.start(), written, _not_shown(written, target, chain)))
                 return call.group(0)
             budget[0] -= 1
             inner = page[frontmatter_end(page) :].strip("\n")
-            if len(chain) < _INCLUDE_DEPTH:
+            if len(chain) < _INCLUDE_DEPTH:  # what it shows says where the page calls it
                 inner = self._included(
-                    inner, target, (*chain, target), budget, lambda _at, t: missing(call.start(), t)
+                    inner,
+                    target,
+                    (*chain, target),
+                    budget,
+                    lambda said: missing((call.start(), *said[1:])),
                 )
             return inner
 
@@ -260,6 +263,20 @@ _ARG = r"(?:\"([^\"\n]*)\"|'([^'\n]*)'|([^\s%>\"']+))"
 INCLUDE = re.compile(
     rf"\{{\{{[<%]-?\s*(?:include|readfile)\s+(?:file\s*=\s*)?{_ARG}[^\n%>]*?-?[%>]\}}\}}"
 )
+
+
+def _may_include(text: str) -> bool:
+    return "include" in text or "readfile" in text
+
+
+def _not_shown(written: str, target: str | None, chain: tuple[str, ...]) -> str:
+    """Why an include shortcode naming ``written`` was left as written, and the fix."""
+    said = f"the include shortcode names {written}"
+    if target is None:
+        return f"{said}, which is no page of the site: left as written; fix the path or add it"
+    if target in chain:
+        return f"{said}, a page it is shown inside of (a loop): left as written; remove the loop"
+    return f"{said} past the {_INCLUDES_A_PAGE} includes a page shows: left as written; show fewer"
 
 
 def _argument(call: re.Match[str]) -> str:

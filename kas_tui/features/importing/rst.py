@@ -236,6 +236,9 @@ def _listing_translator(base: type) -> type:
     ``[Builders](/usage/builders/index.rst)``) and a reader showed it as code."""
 
     class Translator(base):  # type: ignore[misc,valid-type]
+        def _nothing(self, node: nodes.Element) -> None:
+            pass
+
         def visit_definition_list(self, node: nodes.Element) -> None:
             self.body.append(self.starttag(node, "ul"))
 
@@ -263,32 +266,16 @@ def _listing_translator(base: type) -> type:
         def visit_definition(self, node: nodes.Element) -> None:
             self.body.append("</p>\n")  # the term's paragraph, its classifiers in it
 
-        def depart_definition(self, node: nodes.Element) -> None:
-            pass
-
-        def visit_field_list(self, node: nodes.Element) -> None:
-            self.body.append(self.starttag(node, "ul"))
-
-        def depart_field_list(self, node: nodes.Element) -> None:
-            self.body.append("</ul>\n")
-
-        def visit_field(self, node: nodes.Element) -> None:
-            self.body.append(self.starttag(node, "li", ""))
-
-        def depart_field(self, node: nodes.Element) -> None:
-            self.body.append("</li>\n")
-
-        def visit_field_name(self, node: nodes.Element) -> None:
-            self.body.append("<p><strong>")
+        depart_definition = _nothing
 
         def depart_field_name(self, node: nodes.Element) -> None:
             self.body.append(":</strong></p>\n")
 
-        def visit_field_body(self, node: nodes.Element) -> None:
-            pass
-
-        def depart_field_body(self, node: nodes.Element) -> None:
-            pass
+        # a field list is written as a definition list is: ``:Date: 2024`` an item
+        visit_field_list, depart_field_list = visit_definition_list, depart_definition_list
+        visit_field, depart_field = visit_definition_list_item, depart_definition_list_item
+        visit_field_name = visit_term
+        visit_field_body = depart_field_body = _nothing
 
     return Translator
 

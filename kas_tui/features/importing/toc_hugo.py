@@ -259,8 +259,8 @@ class _Sections:
             if section is not None and folder.rstrip("/") in self._listing:
                 # its pages are shown on its page alone: read for it, no pages of their own
                 shown = [p for p in inner if p != section]
-                ordered = sorted((*self.meta(p), p) for p in shown)  # weight, then title
-                self.shown_on[section] = [p for _w, _t, p in sorted(ordered, key=_by_title)]
+                ordered = sorted(((*self.meta(p), p) for p in shown), key=_by_title)
+                self.shown_on[section] = [p for _w, _t, p in ordered]  # weight, then title
                 own.append(
                     (
                         place,

@@ -17,10 +17,10 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from kas_tui.features.importing.front_matter import front_matter
-from kas_tui.features.importing.toc_formats import load_lined
+from kas_tui.features.importing.toc_formats import SITE_PAGES, load_lined
 from kas_tui.features.importing.toc_jekyll_data import DataNav, data_nav
 
-_PAGES = (".md", ".markdown", ".html")
+_PAGES = SITE_PAGES["jekyll"]
 #: What Jekyll publishes of no site (its defaults, beside a config's own ``exclude``).
 _JEKYLL_EXCLUDES = ("Gemfile", "Gemfile.lock", "node_modules", "vendor", ".bundle")
 

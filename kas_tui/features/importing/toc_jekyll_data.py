@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kas_tui.features.importing.front_matter import front_matter
-from kas_tui.features.importing.toc_formats import URL, line_of, load_lined
-from kas_tui.text.year_runs import dated_year
+from kas_tui.features.importing.toc_formats import SITE_PAGES, URL, line_of, load_lined
+from kas_tui.text.year_runs import post_date
 
-_PAGES = (".md", ".markdown", ".html")
+_PAGES = SITE_PAGES["jekyll"]
 _DATA = (".yml", ".yaml")
 _TITLE_KEYS = ("title", "name", "text", "label")
 _LINK_KEYS = ("url", "link", "href", "path", "permalink", "page")
@@ -52,7 +52,6 @@ _STYLES = {
 _LARGEST = 256 * 1024
 #: Nesting no sidebar reaches: a data file deeper is no navigation.
 _DEEPEST = 12
-_POST_NAME = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})-(.+)$")
 #: Liquid around an address: ``{{ site.baseurl }}/docs/x``, ``{{ '/docs/x' | relative_url }}``.
 _LIQUID_QUOTED = re.compile(r"""\{\{\s*['"]([^'"]*)['"]\s*\|[^}]*\}\}""")
 _LIQUID = re.compile(r"\{\{[^}]*\}\}|\{%[^%]*%\}")
@@ -126,7 +125,9 @@ def data_nav(
     served = {
         a: p
         for a, p in pages.items()
-        if a and posixpath.splitext(p)[1] != ".html" and dated_year(p) is None
+        if a
+        and posixpath.splitext(p)[1] != ".html"
+        and post_date(posixpath.splitext(posixpath.basename(p))[0]) is None
     }
     return DataNav(roots, served, frozenset(t.file for t in found))
 
@@ -186,11 +187,7 @@ class _Tree:
         if found is None and key in self.collections and "/" not in at:
             # a name in a collection's list: its page served at /tutorials/home/, or its file
             found = self.pages.get(f"{key}/{at}") or next(
-                (
-                    f
-                    for ext in (".md", ".markdown", ".html")
-                    if (f := f"{self.inside}_{key}/{at}{ext}") in self.files
-                ),
+                (f for ext in _PAGES if (f := f"{self.inside}_{key}/{at}{ext}") in self.files),
                 None,
             )
         if found is None:
@@ -236,7 +233,7 @@ def _addresses(
         collection, rest = _in_collection(parts, folder, collections)
         if collection is None and any(p.startswith("_") for p in parts):
             continue  # layouts, includes, data: no pages
-        data = front_matter(read(rel) or "") if rel.lower().endswith(_PAGES) else {}
+        data = front_matter(read(rel) or "")
         permalink = data.get("permalink")
         if isinstance(permalink, str) and permalink.strip():
             at = address(permalink)
@@ -273,8 +270,7 @@ def _pattern(
         pattern = default if post else "/:collection/:path:output_ext"
     pattern = _STYLES.get(pattern.strip(), pattern)
     name = posixpath.basename(rest)
-    dated = _POST_NAME.match(name)
-    title = dated.group(4) if dated else name
+    year, month, day, title = post_date(name) or ("", "", "", name)
     slug = str(data.get("slug") or title)
     values = {
         "collection": collection,
@@ -284,12 +280,12 @@ def _pattern(
         "slug": slug,
         "categories": "",
         "output_ext": ".html",
-        "year": dated.group(1) if dated else "",
-        "month": dated.group(2).zfill(2) if dated else "",
-        "i_month": str(int(dated.group(2))) if dated else "",
-        "day": dated.group(3).zfill(2) if dated else "",
-        "i_day": str(int(dated.group(3))) if dated else "",
-        "short_year": dated.group(1)[2:] if dated else "",
+        "year": year,
+        "month": month.zfill(2) if month else "",
+        "i_month": str(int(month)) if month else "",
+        "day": day.zfill(2) if day else "",
+        "i_day": str(int(day)) if day else "",
+        "short_year": year[2:],
     }
     out = re.sub(r":([a-z_]+)", lambda m: values.get(m.group(1), m.group(0)), pattern)
     return re.sub(r"/{2,}", "/", out)

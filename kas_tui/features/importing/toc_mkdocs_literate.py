@@ -23,12 +23,12 @@ from collections.abc import Callable, Collection
 from typing import Any
 from urllib.parse import unquote
 
-from kas_tui.features.importing.toc_formats import URL
-from kas_tui.features.importing.toc_mkdocs_pages import folder_nav
+from kas_tui.features.importing.toc_formats import SITE_PAGES, URL
+from kas_tui.features.importing.toc_mkdocs_pages import INDEX_STEMS, folder_nav
 
 _ITEM = re.compile(r"^([ \t]*)[-*+][ \t]+(.*?)[ \t]*$")
 _LINK = re.compile(r"^\[([^\]]*)\]\(\s*<?([^)\s>]*)>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)$")
-_PAGES = (".md", ".markdown")
+_PAGES = SITE_PAGES["mkdocs"]
 #: A folder's pages nested no deeper than this: a nav file naming its own folder stops.
 _DEEPEST = 12
 
@@ -71,11 +71,15 @@ class LiterateNav:
         self.read_files: set[str] = set()  # the nav files: read, no pages
         self._listed: set[str] = set()  # folders listed already: each once, and no loop
         self._lower = {f.lower(): f for f in sorted(files, reverse=True)}
+        self._folders = {posixpath.dirname(f) for f in files}
+        for folder in list(self._folders):
+            while folder:
+                folder = posixpath.dirname(folder)
+                self._folders.add(folder)
 
     def holds(self, folder: str) -> bool:
         """Whether ``folder`` is a folder of the source (with files below it)."""
-        prefix = f"{folder}/" if folder else ""
-        return any(f.startswith(prefix) for f in self.files)
+        return folder in self._folders
 
     def folder(self, folder: str, depth: int = 0) -> list[Any]:
         """The entries of ``folder``: its nav file's last list, else its pages as MkDocs
@@ -97,10 +101,12 @@ class LiterateNav:
         return nodes
 
     def _index(self, folder: str) -> str | None:
-        for name in ("index.md", "README.md", "readme.md"):
-            found = self._lower.get(posixpath.join(folder, name).lower())
-            if found:
-                return found
+        """The folder's own page, as MkDocs takes it (``index.md``, else ``README.md``)."""
+        for stem in INDEX_STEMS:
+            for ext in _PAGES:
+                found = self._lower.get(posixpath.join(folder, stem + ext).lower())
+                if found:
+                    return found
         return None
 
     def _list(self, nav: str, folder: str, depth: int) -> list[Any]:
@@ -109,7 +115,7 @@ class LiterateNav:
         roots: list[Any] = []
         stack: list[tuple[int, Any]] = []
         named: set[str] = set()
-        patterns: list[tuple[Any, str, str | None, int]] = []  # (entry, pattern, title, line)
+        patterns: list[tuple[Any, str]] = []  # (entry, the paths it stands for)
         for number in range(start, len(lines)):
             item = _ITEM.match(lines[number])
             if item is None:
@@ -129,7 +135,7 @@ class LiterateNav:
                 continue
             path = posixpath.normpath(posixpath.join(folder, unquote(target.split("#", 1)[0])))
             if "*" in target:
-                patterns.append((entry, path, title, number + 1))
+                patterns.append((entry, path))
             elif self._lower.get(path.lower()) and path.lower().endswith(_PAGES):
                 entry.path = self._lower[path.lower()]
                 named.add(entry.path)
@@ -140,7 +146,7 @@ class LiterateNav:
                     f"{nav}:{number + 1}: names {target}, which is not in the source "
                     f"({path}); fix the link or add the page"
                 )
-        for entry, pattern, _title, _line in patterns:  # what no other entry names
+        for entry, pattern in patterns:  # what no other entry names
             entry.title = None
             matched = sorted(
                 f

@@ -26,7 +26,8 @@ from kas_tui.features.importing.toc_formats import SITE_PAGES, URL, load_lined, 
 PAGES_FILE = ".pages"
 #: What MkDocs makes pages of.
 _PAGES = SITE_PAGES["mkdocs"]
-_INDEX = ("index", "readme")
+#: A folder's own page, first in its section: ``index.md``, else ``README.md``.
+INDEX_STEMS = ("index", "readme")
 
 
 def folder_nav(
@@ -78,14 +79,14 @@ class _Folder:
             (n for n in names if n not in named),
             key=lambda n: (
                 here + n not in self.files,
-                posixpath.splitext(n)[0].lower() not in _INDEX,
+                posixpath.splitext(n)[0].lower() not in INDEX_STEMS,
                 n.lower(),
             ),
         )
         if meta.get("order") == "desc":
             rest = [
-                *[n for n in rest if posixpath.splitext(n)[0].lower() in _INDEX],
-                *reversed([n for n in rest if posixpath.splitext(n)[0].lower() not in _INDEX]),
+                *[n for n in rest if posixpath.splitext(n)[0].lower() in INDEX_STEMS],
+                *reversed([n for n in rest if posixpath.splitext(n)[0].lower() not in INDEX_STEMS]),
             ]
         out: list[Any] = []
         for index, item in enumerate(order):

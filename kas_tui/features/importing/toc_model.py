@@ -90,8 +90,9 @@ class Toc:
         furniture elsewhere: the Markdown and reStructuredText files its TOC lists (a
         GitBook space's ``README.md``, its "Introduction"; a Jupyter Book's ``toc.md``,
         which is docfx's TOC elsewhere; Sphinx's ``support.rst``, "Get support", and
-        ``authors.rst`` in ``doc/``, copied as files and named by no note: a name is
-        furniture at a repository's root, or its docs folder's, which wraps the rest), a Docsify or VuePress site's ``README.md``, its home."""
+        ``authors.rst`` in ``doc/``: a name is furniture at a repository's root, or in
+        the docs folder wrapping the rest), a Docsify or VuePress site's ``README.md``,
+        its home."""
         listed = self.order()
         home = posixpath.join(self.docs_dir, "") if self.docs_dir else ""
         named = self.kind not in ("docfx-yml", "docfx-md")  # docfx's TOC.md is its TOC
@@ -240,11 +241,11 @@ class Toc:
             pages = [n.path for n, _a in Toc("", "", [node]).walk() if n.path]
             if pages:
                 held[id(node)] = _folder_counts(pages)
-                sections.append((node, above, len(pages)))
+                sections.append((node, above, pages))
         found: dict[str, tuple[float, int, str]] = {}
-        for node, above, size in sections:
-            counts = held[id(node)]
-            if size == 1 and below.get(next(iter(counts), "")) != 1:
+        for node, above, pages in sections:
+            counts, size = held[id(node)], len(pages)
+            if size == 1 and below.get(posixpath.dirname(pages[0])) != 1:
                 continue  # one page names only a folder of its own ('Style Guide')
             fits = [
                 f

@@ -250,3 +250,14 @@ def test_a_landing_page_stays_beside_the_runs(tmp_path: Path) -> None:
         "Probe00a to Probe34i",
         "Probe35j to Probe69r",
     ]
+
+
+def test_a_folders_own_page_is_dated_by_its_folders_name() -> None:
+    """A Docusaurus blog writes a post as ``2021-03-09-release/index.md``: its date is
+    its folder's, where a page's own name carries none."""
+    from kas_tui.features.importing.build_groups import _dated_name
+    from kas_tui.text.year_runs import dated_year
+
+    assert dated_year(_dated_name("blog/2021-03-09-release/index.md")) == "2021"
+    assert dated_year(_dated_name("_posts/2014-05-06-jekyll-turns-2-0-0.markdown")) == "2014"
+    assert dated_year(_dated_name("blog/2021-03-09-release/setup.md")) is None

@@ -360,3 +360,18 @@ def test_pages_the_toctree_lists_are_pages_though_named_as_repository_files(
     index = (tmp_path / "pkg" / "index.md").read_text("utf-8")
     assert "[Get support](support.md)" in index and "[Flask authors](authors.md)" in index
     assert not list((tmp_path / "pkg").rglob("support.rst"))
+
+
+def test_definition_and_field_lists_are_items_opening_with_their_term(tmp_path: Path) -> None:
+    """Written ``term`` over ``:   definition``, a definition's second paragraph was an
+    indented code block in CommonMark; a field list the same."""
+    path = tmp_path / "lists.rst"
+    path.write_text(
+        "Lists\n=====\n\nconfdir : path\n   The directory.\n\n   Its second paragraph.\n\n"
+        ":Version: 2.0\n:Author: The team\n",
+        "utf-8",
+    )
+    text = convert_here(path, Limits()).markdown
+    assert "* **confdir** (path)\n\n  The directory.\n\n  Its second paragraph." in text
+    assert "* **Version:**\n\n  2.0" in text and "* **Author:**\n\n  The team" in text
+    assert "\n    " not in text and "\n:   " not in text
