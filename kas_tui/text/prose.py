@@ -17,6 +17,9 @@ from dataclasses import dataclass
 #: A fenced code block's opening (or closing) line; the block ends at the same fence.
 FENCE = re.compile(r"^\s{0,3}(```+|~~~+)")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+#: A line whose text (after any white space but a line break, as ``str.lstrip`` reads
+#: it) opens with a fence or a ``#``.
+_FENCE_OR_HASH = re.compile(r"^[^\S\n]*(```|~~~|#)", re.MULTILINE)
 #: A heading's attribute list (Python-Markdown's attr_list, kramdown's ``{: }``), as
 #: MkDocs sites write them: ``## Sponsors { #sponsors }``, ``## Setup {: .note }``.
 _ATTR = r"(?:#[\w:.-]+|\.[\w:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+))"
@@ -449,24 +452,21 @@ def first_heading(markdown: str, level: int = 1, *, max_lines: int = 2000) -> st
 
 
 def _headings(markdown: str, max_lines: int) -> Iterator[tuple[Block, int, int]]:
-    """Each heading with where its line starts and ends in ``markdown``."""
+    """Each heading with where its line starts and ends in ``markdown``: the lines
+    that may open or close a fence or be a heading are found by one expression, not
+    a line at a time."""
     fence: str | None = None
-    start = 0
-    for _ in range(max_lines):
-        if start > len(markdown):
-            break
-        end = markdown.find("\n", start)
-        if end < 0:
-            end = len(markdown)
-        line = markdown[start:end]
-        line_start, start = start, end + 1
-        stripped = line.lstrip()
-        if stripped.startswith(("```", "~~~")):
-            marker = stripped[:3]
+    for found in _FENCE_OR_HASH.finditer(markdown, 0, _reading_end(markdown, max_lines)):
+        marker = found.group(1)
+        if marker != "#":
             fence = None if fence == marker else (fence or marker)
             continue
-        if fence is None and stripped.startswith("#"):
-            match = _HEADING.match(line)
+        if fence is None:
+            line_start = found.start()
+            end = markdown.find("\n", line_start)
+            if end < 0:
+                end = len(markdown)
+            match = _HEADING.match(markdown[line_start:end])
             if match:
                 text = heading_text(match.group(2))
                 if text:

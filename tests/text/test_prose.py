@@ -448,6 +448,12 @@ HEADING_LINES = st.sampled_from(
         "####### seven",
         "# Trailing #",
         "    ```sh",
+        "\u00a0# no-break space before",
+        "\t~~~",
+        "\x1c# a separator is white space to lstrip",
+        "# ends in CR\r",
+        "\r",
+        " \u2003```",
     ]
 )
 
@@ -457,6 +463,7 @@ HEADING_LINES = st.sampled_from(
 def test_headings_read_line_by_line_as_split_lines_read(markdown, max_lines):
     expected = split_headings(markdown, max_lines)
     assert prose.headings(markdown, max_lines=max_lines) == expected
+    assert [b for b, _text in prose.sections(markdown, max_lines=max_lines)] == expected
     for level in (1, 2):
         first = next((b.text for b in expected if b.level == level), "")
         assert prose.first_heading(markdown, level, max_lines=max_lines) == first
@@ -511,3 +518,9 @@ def test_a_definition_list_is_items_not_a_paragraph() -> None:
         ("item", "More."),
         ("paragraph", "A: b c: d"),  # a colon inside a line is no definition
     ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="#`~ \t\n\r\u00a0\u2003\x1c\x85ab", max_size=80), st.integers(0, 12))
+def test_headings_of_any_text_are_the_line_by_line_ones(markdown, max_lines):
+    assert prose.headings(markdown, max_lines=max_lines) == split_headings(markdown, max_lines)
