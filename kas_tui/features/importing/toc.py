@@ -96,6 +96,7 @@ from kas_tui.features.importing.toc_wiki import (
     summary_roots,
     wiki_sidebar_roots,
 )
+from kas_tui.features.importing.translations import translations
 
 Read = Callable[[str], "str | None"]
 
@@ -260,9 +261,15 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
             toc = read_toc(path, read, files)
             if toc is not None and (depth == 0 or toc.roots or toc.docs_dir):
                 return toc  # below the root: one that lists pages, or a site's config
-    # a VitePress or VuePress site deeper in a repository (vuepress' packages/docs/docs/)
-    # holding most of its pages
-    deeper = [f for f in files if f.startswith(wrapper) and _vue_config(f)]
+    # a VitePress, VuePress or MkDocs site deeper in a repository (vuepress'
+    # packages/docs/docs/, FastAPI's docs/en/mkdocs.yml) holding most of its pages
+    deeper = [
+        f
+        for f in files
+        if f.startswith(wrapper)
+        and (_vue_config(f) or is_mkdocs_config(f))
+        and not _tool_folder(f[len(wrapper) :])
+    ]
     site = _site_of_most(find_tocs(deeper), read, files) if deeper else None
     if site is not None:
         return site
@@ -323,8 +330,11 @@ _SITE_KINDS = frozenset(
 
 def _site_of_most(found: list[str], read: Read, files: Collection[str]) -> Toc | None:
     """Of several sites' configs, the one whose pages folder holds more than half the
-    source's Markdown pages; ``None`` when none does."""
+    source's Markdown pages, its translations' aside (FastAPI's ``docs/en/`` beside
+    ``docs/de/``, ``docs/es/``, ...); ``None`` when none does."""
     pages = [f for f in files if f.lower().endswith((".md", ".mdx"))]
+    translated = tuple(f + "/" for f in translations(pages))
+    pages = [p for p in pages if not p.startswith(translated)] if translated else pages
     for path in found:
         toc = read_toc(path, read, files) if _kind(path) in _SITE_KINDS | {"astro"} else None
         if toc is not None and toc.docs_dir:

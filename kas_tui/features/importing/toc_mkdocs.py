@@ -19,9 +19,12 @@ from collections.abc import Callable, Collection
 from typing import Any
 from urllib.parse import unquote
 
+from kas_tui.core.okf import frontmatter
+from kas_tui.core.okf.errors import FormatError
 from kas_tui.features.importing.toc_formats import URL, load_lined, short
 from kas_tui.features.importing.toc_mkdocs_literate import LiterateNav, literate_options
 from kas_tui.features.importing.toc_mkdocs_pages import folder_nav
+from kas_tui.text import prose
 
 #: An MkDocs config's name (``mkdocs.yml``, ``mkdocs-nav.yml``, ``mkdocs.insiders.yml``).
 MKDOCS = re.compile(r"mkdocs[\w.-]*\.ya?ml", re.IGNORECASE)
@@ -93,7 +96,7 @@ def mkdocs_nav(
             "not read; write it as a list of pages and sections"
         )
         return [], base, (), frozenset()
-    roots = _Nav(path, base, files, problems, node, lists).items(nav)
+    roots = _Nav(path, base, files, problems, node, lists, read).items(nav)
     return roots, base, themes, frozenset(lists.read_files if lists else ())
 
 
@@ -165,6 +168,7 @@ class _Nav:
         problems: list[str],
         node: Callable[..., Any],
         lists: LiterateNav | None = None,
+        read: Callable[[str], str | None] = lambda _path: None,
     ) -> None:
         self.path, self.base, self.files, self.problems, self.node = (
             path,
@@ -174,6 +178,7 @@ class _Nav:
             node,
         )
         self.lists = lists  # the literate-nav plugin's: a folder named is its nav file's
+        self.read = read
 
     def items(self, items: list[Any]) -> list[Any]:
         nodes: list[Any] = []
@@ -192,6 +197,10 @@ class _Nav:
                 continue
             if isinstance(value, list):
                 children = self.items(value)
+                if title is not None and not title.strip() and children:
+                    # a section the nav leaves untitled ("": [learn/index.md, ...], as
+                    # FastAPI's) is named by its first page, as that page is titled
+                    title = self.title_of(children[0]) or title
                 if children:  # a section whose pages are all missing leads nowhere
                     nodes.append(self.node(title, None, children, line))
             elif isinstance(value, str) and value.strip() and not URL.match(value.strip()):
@@ -209,6 +218,21 @@ class _Nav:
                         f"({page}); fix the nav or add the page"
                     )
         return nodes
+
+    def title_of(self, node: Any) -> str | None:
+        """The title MkDocs shows for a nav entry: the nav's, else its page's front
+        matter ``title``, else the page's first level-1 heading."""
+        if node.title or not node.path:
+            return node.title
+        text = self.read(node.path) or ""
+        try:
+            meta = frontmatter.parse(text)
+        except FormatError:
+            meta = None
+        own = meta.data.get("title") if meta is not None else None
+        if isinstance(own, str) and own.strip():
+            return own.strip()
+        return prose.first_heading(text[frontmatter.body_start(text) :]) or None
 
 
 def _safe(text: str | None) -> Any:
