@@ -65,8 +65,8 @@ def with_first_pages(
     sections are listed below"), rather than naming them a second time: the words its
     sentence shared with the section's entries drew walks to its index, which lists
     those same entries again, a turn spent for nothing."""
-    added = _added(groups, entries_of, titles, render, budget)
-    below = {bundle: (kind, section[1]) for bundle, kind, section in added}
+    added, absorbed = _added(groups, entries_of, titles, render, budget)
+    below = {bundle: (kind, own) for bundle, kind, _section, own in added}
 
     def said(entry: NewEntry) -> str:
         kind, listed = below[entry.path]
@@ -77,14 +77,14 @@ def with_first_pages(
             return f"{lead}, listed below."
         return f"{lead}; its {len(listed)} sections are listed below."
 
-    out = [
+    kept = [group for number, group in enumerate(groups) if number not in absorbed]
+    return [
         (
             heading,
             [NewEntry(e.path, e.title, said(e), e.kind) if e.path in below else e for e in items],
         )
-        for heading, items in groups
+        for heading, items in [*kept, *(section for _bundle, _kind, section, _own in added)]
     ]
-    return out + [section for _bundle, _kind, section in added]
 
 
 def _added(
@@ -93,20 +93,26 @@ def _added(
     titles: Callable[[str], str],
     render: Callable[[Sequence[Group]], str],
     budget: int,
-) -> list[tuple[str, str, Group]]:
-    """(bundle, what is listed: "sections" or "pages", its section) for each bundle
-    :func:`with_first_pages` adds a section for."""
-    added: list[tuple[str, str, Group]] = []
+) -> tuple[list[tuple[str, str, Group, list[NewEntry]]], set[int]]:
+    """(bundle, what is listed: "sections" or "pages", its section, the bundle's own
+    entries in it) for each bundle :func:`with_first_pages` adds a section for, and the
+    numbers of the ``groups`` those sections took in.
+
+    A bundle named as one of the root's own sections (uv's "Concepts" section holds
+    ``pip/``, a folder beside ``concepts/``) takes that section's entries in after its
+    own, where the bundle's section goes: one "Concepts" section, not "Concepts" and
+    "Concepts pages" far apart."""
+    added: list[tuple[str, str, Group, list[NewEntry]]] = []
+    absorbed: set[int] = set()
     out = [(heading, list(items)) for heading, items in groups]
     limit = int(budget * ROOT_SHARE)
     if estimate_tokens(render(out)) >= limit:
-        return added
+        return added, absorbed
     headings = {h.casefold() for h, _items in out if h}
     used = {e.title.casefold() for _h, items in out for e in items}
     for bundle in [e.path for _h, items in groups for e in items if e.is_bundle]:
         pages = list(entries_of(bundle))
         title = titles(bundle)
-        heading = title if title.casefold() not in headings else f"{title} pages"
         whole = [_told_apart(e, used, title) for e in pages]
         subs = [e for e in whole if e.is_bundle]
         if len(subs) == 1 or len(pages) <= 1:
@@ -114,18 +120,41 @@ def _added(
         count = sum(len(items) for _h, items in out) + len(subs or whole)
         if count > MAX_BUNDLE_ENTRIES:
             break
+        shared = next(
+            (
+                n
+                for n, (h, _items) in enumerate(groups)
+                if n not in absorbed and h and h.casefold() == title.casefold()
+            ),
+            None,
+        )
+        heading = title if shared is not None or title.casefold() not in headings else None
+        heading = heading or f"{title} pages"
+        around = [] if shared is None else [e for e in groups[shared][1] if e.path != bundle]
+        rest = out if shared is None else [g for g in out if g is not _group(out, groups, shared)]
         # its sub-bundles as their parent's index words them, else cut to a page's
         # length; a bundle of pages only lists its pages
         options = [subs, [_short(e) for e in subs]] if subs else [whole]
-        listed = next((o for o in options if _fits(render, [*out, (heading, o)], limit)), None)
+        listed = next(
+            (o for o in options if _fits(render, [*rest, (heading, [*o, *around])], limit)),
+            None,
+        )
         if listed is None:
             break  # the TOC's first bundles only: a later one never comes before it
-        section = (heading, listed)
-        out.append(section)
-        added.append((bundle, "sections" if subs else "pages", section))
+        section = (heading, [*listed, *around])
+        out = [*rest, section]
+        added.append((bundle, "sections" if subs else "pages", section, listed))
+        if shared is not None:
+            absorbed.add(shared)
         headings.add(heading.casefold())
         used |= {e.title.casefold() for e in listed}
-    return added
+    return added, absorbed
+
+
+def _group(out: list[Group], groups: Sequence[Group], number: int) -> Group | None:
+    """The section of ``out`` that is the root's own section ``number``."""
+    heading = groups[number][0]
+    return next((g for g in out if g[0] == heading), None)
 
 
 def _fits(render: Callable[[Sequence[Group]], str], groups: list[Group], limit: int) -> bool:

@@ -176,3 +176,40 @@ def test_without_a_toc_the_root_lists_only_its_own(tmp_path: Path) -> None:
     assert build(source, out, now=NOW, workers=1).errors == 0
     targets = [e.target for e in parse_index((out / "index.md").read_text("utf-8")).entries]
     assert not [t for t in targets if t.endswith(".md") and "/" in t]
+
+
+def test_a_bundle_named_as_a_root_section_takes_that_section_in_where_it_goes() -> None:
+    """uv's nav puts ``pip/`` (a folder beside ``concepts/``) under its "Concepts"
+    section; jupyterhub's puts ``rbac/`` under "Explanation". The root listed a
+    "Concepts" section holding only that folder, then, further down, "Concepts pages"
+    with the bundle's own entries."""
+    root = [
+        (
+            None,
+            [
+                NewEntry("start", "Getting started", "Installing and first steps.", BUNDLE),
+                NewEntry("concepts", "Concepts", "How it works.", BUNDLE),
+            ],
+        ),
+        ("Concepts", [NewEntry("pip", "The pip interface", "Pip's commands.", BUNDLE)]),
+    ]
+    pages = {
+        "start": [_doc("start/install.md", "Installing"), _doc("start/first.md", "First steps")],
+        "concepts": [_doc(f"concepts/c{n}.md", f"Concept {n}") for n in range(3)],
+        "pip": [_doc("pip/env.md", "Environments"), _doc("pip/compile.md", "Locking")],
+    }
+    titles = {"start": "Getting started", "concepts": "Concepts", "pip": "The pip interface"}
+    groups = with_first_pages(root, pages.__getitem__, titles.__getitem__, _render, budget=4000)
+    assert [h for h, _items in groups] == [None, "Getting started", "Concepts", "The pip interface"]
+    concepts = dict(groups[1:])["Concepts"]
+    assert [e.path for e in concepts] == [
+        "concepts/c0.md",
+        "concepts/c1.md",
+        "concepts/c2.md",
+        "pip",
+    ]
+    # each bundle listed below says so, wherever its entry stands; "Concepts" names
+    # its own three pages, not the folder the section took in
+    said = {e.path: e.description for _h, items in groups for e in items}
+    assert said["pip"] == "The pip interface, listed below: Environments and Locking."
+    assert said["concepts"].endswith("listed below: Concept 0, Concept 1 and Concept 2.")
