@@ -41,6 +41,7 @@ follows its own CPU), and the load average meanwhile.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import resource
@@ -194,6 +195,7 @@ def one_folder(runs: int, pages: int, before: str | None) -> None:
                 check=True,
                 stdout=subprocess.DEVNULL,
             )
+            compiled(codes["before"])
         print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores, runs {runs}")
         heads = " | ".join(f"{c}: draft s | ms/page | its CPU s | CPU ms/page" for c in codes)
         print(f"| one-folder source | pages | {heads} | load |")
@@ -308,6 +310,7 @@ def sources_against(folders: list[Path], runs: int, before: str) -> None:
         check=True,
         stdout=subprocess.DEVNULL,
     )
+    compiled(codes[before])
     try:
         print(f"{os.cpu_count()} cores, medians of {runs} first builds, interleaved")
         print("| source | code | build (wall) | CPU, all processes | CPU, its own process | load |")
@@ -343,6 +346,12 @@ def time_markitdown(files: list[str]) -> dict[str, float]:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+def compiled(code: Path) -> None:
+    """An installed kas-tui has its bytecode compiled (pip does it); a checkout run with
+    PYTHONDONTWRITEBYTECODE would otherwise compile every module in every process."""
+    compileall.compile_dir(code / "kas_tui", quiet=1)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -359,6 +368,7 @@ def main() -> int:
         help="time the whole command on this source folder instead (repeatable)",
     )
     args = parser.parse_args()
+    compiled(ROOT)
     if args.one_folder:
         one_folder(args.runs, args.pages, args.before)
         return 0
