@@ -123,14 +123,17 @@ def _added(
         shared = next(
             (
                 n
-                for n, (h, _items) in enumerate(groups)
-                if n not in absorbed and h and h.casefold() == title.casefold()
+                for n, (h, items) in enumerate(groups)
+                if n not in absorbed
+                and h
+                and h.casefold() == title.casefold()
+                and all(e.path != bundle for e in items)  # its own entry stays where it is
             ),
             None,
         )
         heading = title if shared is not None or title.casefold() not in headings else None
         heading = heading or f"{title} pages"
-        around = [] if shared is None else [e for e in groups[shared][1] if e.path != bundle]
+        around = [] if shared is None else list(groups[shared][1])
         rest = out if shared is None else [g for g in out if g is not _group(out, groups, shared)]
         # its sub-bundles as their parent's index words them, else cut to a page's
         # length; a bundle of pages only lists its pages

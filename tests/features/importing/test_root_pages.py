@@ -213,3 +213,27 @@ def test_a_bundle_named_as_a_root_section_takes_that_section_in_where_it_goes() 
     said = {e.path: e.description for _h, items in groups for e in items}
     assert said["pip"] == "The pip interface, listed below: Environments and Locking."
     assert said["concepts"].endswith("listed below: Concept 0, Concept 1 and Concept 2.")
+
+
+def test_a_section_holding_the_bundle_named_as_it_keeps_the_bundles_entry() -> None:
+    """VuePress' "Advanced" sidebar group holds ``advanced/`` itself: taken into the
+    bundle's own section, the bundle's entry left the root index (KAS048, an error)."""
+    root = [
+        (None, [NewEntry("guide", "Guide", "Using it.", BUNDLE)]),
+        (
+            "Advanced",
+            [
+                NewEntry("advanced", "Advanced", "Internals.", BUNDLE),
+                _doc("arch.md", "Architecture"),
+            ],
+        ),
+    ]
+    pages = {
+        "guide": [_doc("guide/a.md", "Install"), _doc("guide/b.md", "Configure")],
+        "advanced": [_doc("advanced/p.md", "Plugins"), _doc("advanced/t.md", "Themes")],
+    }
+    titles = {"guide": "Guide", "advanced": "Advanced"}
+    groups = with_first_pages(root, pages.__getitem__, titles.__getitem__, _render, budget=4000)
+    listed = [e.path for _h, items in groups for e in items]
+    assert "advanced" in listed and "arch.md" in listed
+    assert [h for h, _items in groups] == [None, "Advanced", "Guide", "Advanced pages"]
