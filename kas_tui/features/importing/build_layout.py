@@ -196,6 +196,8 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
         # its own id; a folder's own page keeps its name (index)
         named = {f: posixpath.basename(k) for k, f in served.items() if not is_landing_page(f)}
         named.update(dict.fromkeys(landing, "index"))
+        for page in home:  # a page that is its folder is named as the folder
+            named.setdefault(page, posixpath.basename(posixpath.dirname(page)))
         # FAQ.md beside faq/ opens it too, when faq/ holds pages: a blog post beside the
         # folder of its images is a page of the blog (tauri-docs' posts were moved in)
         needed_lower: dict[str, str] = {}
@@ -249,17 +251,26 @@ class LayoutMixin(NamesMixin, SiteLinksMixin):
 
     def _folder_pages(self, documents: list[str]) -> tuple[dict[str, str], set[str]]:
         """The pages that are their folder (the TOC's ``folder_pages``: Nextra serves
-        ``app/guide/why/page.mdx`` at ``/guide/why``): those alone in their folder ->
-        the folder above, of whose pages they are one (named by their folder); and the
-        others, their folder's own pages (its landing page: named ``index``)."""
+        ``app/guide/why/page.mdx`` at ``/guide/why``; a landing page, ``index.md``):
+        those alone in their folder -> the folder above, of whose pages they are one
+        (named by their folder); and the others, their folder's own pages (its landing
+        page: named ``index``)."""
         own = self.toc.folder_pages if self.toc is not None else frozenset()
-        if not own:
-            return {}, set()
         holding: Counter[str] = Counter()  # folder -> the pages in it and below it
         for page in documents:
             for folder in _ancestors(posixpath.dirname(page)):
                 holding[folder] += 1
-        alone = {p for p in documents if p in own and holding[posixpath.dirname(p)] == 1}
+        # a landing page alone in its folder is a page too (FastAPI's learn/index.md,
+        # served at /learn/): a bundle of one page costs a walk a turn for nothing; but
+        # not the folder that is the package's root (a site of one page)
+        alone = {
+            p
+            for p in documents
+            if (p in own or is_landing_page(p))
+            and self.folders.get(posixpath.dirname(p), None) != ""
+            and posixpath.dirname(p)
+            and holding[posixpath.dirname(p)] == 1
+        }
         home = {p: posixpath.dirname(posixpath.dirname(p)) for p in alone}
         return home, {p for p in documents if p in own and p not in alone}
 

@@ -218,13 +218,18 @@ def test_names_holding_commas_are_parted_by_semicolons() -> None:
 def test_a_bundle_of_one_page_says_what_its_page_says(tmp_path: Path) -> None:
     """mkdocs-material keeps each blog post in a folder with its images; the bundle's
     entry read "1 reference document on Blog support just landed: Blog support just
-    landed." It now says what the page says."""
+    landed." It now says what the page says; and a post that is its folder's landing
+    page alone (``blog-support/index.md``, served at ``/blog-support/``) is a page,
+    named as the folder, its images under assets/."""
     from tests.helpers.build_sources import write_sources
 
     files = {
         "docs/posts/blog-support/index.md": "# Blog support just landed\n\n"
-        "Our new blog is built with the brand new built-in blog plugin.\n",
+        "Our new blog is built with the brand new built-in blog plugin.\n\n![shot](screen.png)\n",
         "docs/posts/blog-support/screen.png": "png",
+        "docs/posts/release/notes.md": "# Release 9 is out\n\n"
+        "Version 9 brings offline search and a new navigation layout.\n",
+        "docs/posts/release/shot.png": "png",
         "docs/posts/search/index.md": "# Search: better, faster, smaller\n\n"
         "How we rebuilt client-side search, making it faster and smaller.\n",
         "docs/posts/search/shot.png": "png",
@@ -235,9 +240,11 @@ def test_a_bundle_of_one_page_says_what_its_page_says(tmp_path: Path) -> None:
     # docs/posts/ holds every page: it is the root, no bundle of one ("Posts") above them
     index = parse_index((out / "index.md").read_text())
     entries = {e.target: e.description for e in index.entries}
-    assert entries["blog-support/"] == (
+    assert entries["release/"] == "Version 9 brings offline search and a new navigation layout."
+    assert entries["blog-support.md"] == (
         "Our new blog is built with the brand new built-in blog plugin."
     )
+    assert "![shot](assets/blog-support/screen.png)" in (out / "blog-support.md").read_text()
     assert entries["search/"].startswith("2 ")  # two pages: a bundle's own sentence
 
 

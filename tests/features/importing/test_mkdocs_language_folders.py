@@ -103,7 +103,33 @@ def test_the_built_package_is_the_sites_pages_under_its_sections(tmp_path: Path)
     # the site's pages only: no other language, no repository folder around them
     assert not any(p.startswith(("docs/", "scripts/", "es/", "de/")) for p in built)
     assert "python-types.md" in built and "tutorial/first-steps.md" in built
+    # a folder holding its landing page alone is that page, named as the folder: no
+    # bundle of one page (a turn spent for nothing)
+    assert {"learn.md", "resources.md"} <= built
+    assert not (out / "learn").exists() and not (out / "resources").exists()
     headings = [s.title for s in parse_index((out / "index.md").read_text()).sections]
     assert "Learn" in headings
     # a site-rooted image resolves in the site's pages folder: no note says it is missing
     assert not any("/img/diagram.png" in note for note in result.notes)
+
+
+def test_a_landing_page_alone_inside_a_bundle_is_a_page_and_keeps_its_images(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "docs/guide/install.md": page("Install"),
+        "docs/guide/configure.md": "# Configure\n\nSee [the post](post/) and [usage](../usage.md).\n",
+        "docs/guide/post/index.md": "# The post\n\nWhat changed.\n\n![shot](shot.png)\n",
+        "docs/guide/post/shot.png": "png",
+        "docs/usage.md": page("Usage"),
+        "docs/img/diagram.png": "png",
+    }
+    out = tmp_path / "pkg"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW)
+    assert result.errors == 0, result.report
+    post = (out / "guide" / "post.md").read_text()
+    assert "![shot](post/shot.png)" in post and (out / "guide" / "post" / "shot.png").is_file()
+    assert "[the post](post.md)" in (out / "guide" / "configure.md").read_text()
+    assert "post.md" in {
+        e.target for e in parse_index((out / "guide" / "index.md").read_text()).entries
+    }
