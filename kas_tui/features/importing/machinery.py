@@ -18,8 +18,20 @@ MACHINERY = frozenset(
     | {"cargo.toml", "cargo.lock", "poetry.lock", "pyproject.toml", "uv.lock", "go.mod"}
     | {"go.sum", "gemfile", "gemfile.lock", "composer.json", "composer.lock", "lerna.json"}
     | {"tsconfig.json", "netlify.toml", "vercel.json", "environment.yml", "pipfile.lock"}
+    # services' and tools' settings kept at a repository's root (encode/django-rest-
+    # framework's codecov.yml was a "Data" document)
+    | {"codecov.yml", "codecov.yaml", "renovate.json", "mypy.ini", "ruff.toml", "pipfile"}
+    | {"docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml"}
+    | {"procfile", "vagrantfile", "justfile", "taskfile.yml", "brewfile", "crowdin.yml"}
+    | {"rustfmt.toml", "clippy.toml", "deny.toml", "rust-toolchain.toml", "rust-toolchain"}
+    | {"biome.json", "turbo.json", "nx.json", "pnpm-workspace.yaml", "deno.json"}
+    | {"typos.toml", "_typos.toml", "cspell.json", "cspell.yml", "cspell.yaml"}
 )
 _REQUIREMENTS = re.compile(r"^requirements(?:[-_.][\w.-]+)?\.(?:txt|in)$")
+#: A spelling checker's word list: sphinxcontrib-spelling's ``spelling_wordlist.txt``
+#: (jupyterhub's page "Spelling wordlist": "Afterwards alchemyst alope api..."),
+#: codespell's ``codespell-ignore-words.txt``, cspell's ``cspell-words.txt``.
+_WORD_LIST = re.compile(r"^[\w.-]*spell[\w.-]*(?:word|ignore|dict)[\w.-]*\.(?:txt|dic)$")
 #: How far above a tool file a page linking to it is looked for (its folder, and two up).
 _LINKED_FROM = 3
 
@@ -37,7 +49,9 @@ def without_machinery(
     machinery = [
         f
         for f in [*documents, *assets]
-        if (name := f.rsplit("/", 1)[-1].lower()) in MACHINERY or _REQUIREMENTS.match(name)
+        if (name := f.rsplit("/", 1)[-1].lower()) in MACHINERY
+        or _REQUIREMENTS.match(name)
+        or _WORD_LIST.match(name)
     ]
     if not machinery:
         return documents, assets

@@ -49,3 +49,25 @@ def test_a_word_in_prose_is_no_link() -> None:
     )
     assert documents == ["docs/build.md"] and assets == []
     assert len(notes) == 1
+
+
+def test_services_settings_and_spelling_word_lists_are_left_out() -> None:
+    """encode/django-rest-framework built whole (no site config) made its
+    ``codecov.yml`` a "Data" document and its ``codespell-ignore-words.txt`` a page
+    titled "Tim assertIn IAM endcode deque..."; jupyterhub's sphinxcontrib-spelling
+    list was a page "Spelling wordlist" described "Afterwards alchemyst alope api"."""
+    files = [
+        "docs/index.md",
+        "codecov.yml",
+        "codespell-ignore-words.txt",
+        "docs/source/spelling_wordlist.txt",
+        "docker-compose.yml",
+        "docs/spelling-rules.txt",  # a page on spelling is knowledge
+        "docs/words.txt",
+    ]
+    documents, _assets = without_machinery(files, [], notes := [])
+    assert documents == ["docs/index.md", "docs/spelling-rules.txt", "docs/words.txt"]
+    assert notes == [
+        "4 build and tool files (codecov.yml, ...) configure the repository, no knowledge; "
+        "left out"
+    ]
