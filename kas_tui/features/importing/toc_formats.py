@@ -170,36 +170,65 @@ def docusaurus_roots(
     ]
     if len(sidebars) == 1:
         return sidebars[0][1]
-    labels = _navbar_labels(path, files, read)
+    labels, doc_labels = _navbar_labels(path, files, read)
+    opened = {page: name for doc, name in doc_labels.items() if (page := reader.find(doc))}
+
+    def label(name: str, items: list[Any]) -> str | None:
+        """The navbar's label for the sidebar ``name``: its own, else that of an item
+        opening one of its docs (Jest's ``{type: 'doc', docId: 'api', label: 'API'}``,
+        the doc whose ``id:`` is ``api``)."""
+        if name in labels:
+            return labels[name]
+        stack = list(items)
+        while stack:
+            item = stack.pop(0)
+            if getattr(item, "path", None) in opened:
+                return opened[item.path]
+            stack += getattr(item, "children", [])
+        return None
+
     return [
-        node(labels.get(name) or sidebar_title(name), None, items, line)
+        node(label(name, items) or sidebar_title(name), None, items, line)
         for name, items, line in sidebars
         if items
     ]
 
 
-#: A flat object of a Docusaurus config naming a sidebar and its label, either order:
-#: ``{type: "docSidebar", sidebarId: "builderSidebar", label: "Build", ...}``.
-_NAVBAR_ITEM = re.compile(r"\{[^{}]*\bsidebarId\s*:[^{}]*\}")
+#: A flat object of a Docusaurus config naming a sidebar or a doc and its label, either
+#: order: ``{type: "docSidebar", sidebarId: "builderSidebar", label: "Build", ...}``,
+#: ``{type: 'doc', docId: 'api', label: 'API'}``.
+_NAVBAR_ITEM = re.compile(r"\{[^{}]*\b(?:sidebarId|docId)\s*:[^{}]*\}")
 _SIDEBAR_ID = re.compile(r"""\bsidebarId\s*:\s*['"`]([^'"`]+)['"`]""")
+_DOC_ID = re.compile(r"""\bdocId\s*:\s*['"`]([^'"`]+)['"`]""")
 _LABEL = re.compile(r"""\blabel\s*:\s*['"]([^'"]+)['"]""")
 
 
 def _navbar_labels(
     sidebars: str, files: Collection[str], read: Callable[[str], str | None] | None
-) -> dict[str, str]:
-    """Sidebar id -> the label the site's navbar shows for it (its config beside the
-    sidebars file, read as text, never run): Miden's "builderSidebar" is "Build"."""
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Sidebar id -> the label the site's navbar shows for it, and doc id -> the label
+    of the navbar item opening that doc (its config beside the sidebars file, or above
+    a versioned one's ``versioned_sidebars/``, read as text, never run): Miden's
+    "builderSidebar" is "Build", Jest's sidebar opening with ``api`` is "API"."""
     folder = posixpath.dirname(sidebars)
+    if posixpath.basename(folder) == "versioned_sidebars":
+        folder = posixpath.dirname(folder)
     found: dict[str, str] = {}
+    docs: dict[str, str] = {}
     for name in DOCUSAURUS_CONFIGS:
         config = posixpath.join(folder, name)
         text = read(config) if read is not None and config in files else None
         for item in _NAVBAR_ITEM.findall(text or ""):
-            sidebar, label = _SIDEBAR_ID.search(item), _LABEL.search(item)
+            sidebar, doc, label = (
+                _SIDEBAR_ID.search(item),
+                _DOC_ID.search(item),
+                _LABEL.search(item),
+            )
             if sidebar and label:
                 found.setdefault(sidebar.group(1), label.group(1))
-    return found
+            elif doc and label:
+                docs.setdefault(doc.group(1), label.group(1))
+    return found, docs
 
 
 def sidebar_title(name: str) -> str:
@@ -294,6 +323,16 @@ class _Sidebars:
         self._ids: dict[str, str] | None = None
 
     def doc(self, doc_id: str, line: int | None) -> str | None:
+        found = self.find(doc_id)
+        if found is None:
+            self.problems.append(
+                f"{self.path}:{line}: names the doc {doc_id}, which is not in the source "
+                f"(no {self.base}/{doc_id}.md or .mdx); fix the id or add the page"
+            )
+        return found
+
+    def find(self, doc_id: str) -> str | None:
+        """The page of the doc id ``doc_id``: by its path, else by its own ``id:``."""
         doc_id = doc_id.strip().strip("/")
         for ext in _PAGE:
             candidate = posixpath.join(self.base, doc_id + ext)
@@ -301,13 +340,7 @@ class _Sidebars:
                 return candidate
         if self._ids is None:
             self._ids = docusaurus_ids(self.base, self.files, self.read)
-        found = self._ids.get(doc_id)
-        if found is None:
-            self.problems.append(
-                f"{self.path}:{line}: names the doc {doc_id}, which is not in the source "
-                f"(no {self.base}/{doc_id}.md or .mdx); fix the id or add the page"
-            )
-        return found
+        return self._ids.get(doc_id)
 
     def items(self, values: list[Any]) -> list[Any]:
         nodes: list[Any] = []

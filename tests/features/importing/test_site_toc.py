@@ -739,6 +739,42 @@ def test_several_sidebars_are_named_as_the_navbar_names_them(tmp_path: Path) -> 
     assert [n.title for n in toc.roots] == ["Build", "Core concepts", "Api reference"]
 
 
+def test_a_sidebar_is_named_by_the_navbar_item_opening_one_of_its_docs(tmp_path: Path) -> None:
+    """jestjs/jest's navbar opens its two sidebars with ``{label: 'Docs', type: 'doc',
+    docId: 'getting-started'}`` and ``{label: 'API', type: 'doc', docId: 'api'}`` (the
+    doc whose ``id:`` is ``api``, ``GlobalAPI.md``), its config above the served
+    version's ``versioned_sidebars/``: the bundles were "Docs" and "Api"."""
+    files = {
+        "website/docusaurus.config.js": "module.exports = {\n  themeConfig: {\n"
+        "    navbar: {\n      items: [\n        {\n          label: 'Docs',\n"
+        "          type: 'doc',\n          docId: 'getting-started',\n        },\n"
+        "        {\n          label: 'API',\n          type: 'doc',\n"
+        "          docId: 'api',\n        },\n        {to: '/help', label: 'Help'},\n"
+        "      ],\n    },\n  },\n};\n",
+        "website/versions.json": '["30.4"]\n',
+        "website/versioned_sidebars/version-30.4-sidebars.json": '{\n  "docs": {"Intro": '
+        '["getting-started"]},\n  "api": ["api", "expect"],\n  "extra": ["faq"]\n}\n',
+        "website/versioned_docs/version-30.4/GettingStarted.md": "---\nid: getting-started\n"
+        "title: Getting Started\n---\n\nInstall it.\n",
+        "website/versioned_docs/version-30.4/GlobalAPI.md": "---\nid: api\ntitle: Globals\n"
+        "---\n\nThe globals.\n",
+        "website/versioned_docs/version-30.4/ExpectAPI.md": "---\nid: expect\ntitle: Expect\n"
+        "---\n\nMatchers.\n",
+        "website/versioned_docs/version-30.4/Faq.md": "---\nid: faq\ntitle: FAQ\n---\n\nAsked.\n",
+        "docs/GettingStarted.md": "---\nid: getting-started\ntitle: Getting Started\n---\n\nNext.\n",
+        "website/sidebars.json": '{"docs": {"Intro": ["getting-started"]}}\n',
+    }
+    root = tmp_path / "src"
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    names = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    toc = find_toc(names, lambda r: (root / r).read_text())
+    assert toc is not None
+    # the navbar's labels, else the id in words
+    assert [n.title for n in toc.roots] == ["Docs", "API", "Extra"]
+
+
 def test_a_starlight_sidebar_json_is_the_sites_navigation(tmp_path: Path) -> None:
     """google-gemini/gemini-cli's ``docs/sidebar.json`` (Starlight's sidebar: groups of
     ``label``/``items``, pages by ``slug``) was built as a JSON page, and the root
