@@ -351,6 +351,16 @@ _KIND_WORDS = {
 }
 
 
+def _names_first(summary: str, title: str) -> bool:
+    """Whether ``summary`` opens with the word or words ``title``."""
+    head = summary[: len(title)]
+    return (
+        bool(title)
+        and head.casefold() == title.casefold()
+        and not summary[len(title) :][:1].isalnum()
+    )
+
+
 def _summary_within(summary: str, limit: int) -> str:
     """The site's own summary in at most ``limit`` characters: its first sentences
     that fit, else the first clipped ("... AI tasks…", never "tasks…."); ending in a
@@ -378,6 +388,8 @@ def skill_description(facts: PackageFacts) -> str:
     more = len(names) - len(about) if not facts.products and names else 0
     said = _summary_within(facts.summary, 160) if facts.summary else ""
     lead = f"{facts.title}: {said} " if said else f"{facts.title}: "
+    if said and _names_first(said, facts.title):  # "FastAPI framework, high performance..."
+        lead = f"{said} "  # not "FastAPI: FastAPI framework"
     covers = lead + mixture_phrase(facts.documents, facts.types)
     if about:
         covers += f" on {join_words(about, more=more)}"

@@ -68,6 +68,5 @@ def test_services_settings_and_spelling_word_lists_are_left_out() -> None:
     documents, _assets = without_machinery(files, [], notes := [])
     assert documents == ["docs/index.md", "docs/spelling-rules.txt", "docs/words.txt"]
     assert notes == [
-        "4 build and tool files (codecov.yml, ...) configure the repository, no knowledge; "
-        "left out"
+        "4 build and tool files (codecov.yml, ...) configure the repository, no knowledge; left out"
     ]
