@@ -131,10 +131,11 @@ def _added(
             ),
             None,
         )
-        heading = title if shared is not None or title.casefold() not in headings else None
-        heading = heading or f"{title} pages"
+        taken = shared is None and title.casefold() in headings
+        heading = f"{title} pages" if taken else title
         around = [] if shared is None else list(groups[shared][1])
-        rest = out if shared is None else [g for g in out if g is not _group(out, groups, shared)]
+        # the root's sections have headings of their own: that one leaves its place
+        rest = out if shared is None else [g for g in out if g[0] != groups[shared][0]]
         # its sub-bundles as their parent's index words them, else cut to a page's
         # length; a bundle of pages only lists its pages
         options = [subs, [_short(e) for e in subs]] if subs else [whole]
@@ -152,12 +153,6 @@ def _added(
         headings.add(heading.casefold())
         used |= {e.title.casefold() for e in listed}
     return added, absorbed
-
-
-def _group(out: list[Group], groups: Sequence[Group], number: int) -> Group | None:
-    """The section of ``out`` that is the root's own section ``number``."""
-    heading = groups[number][0]
-    return next((g for g in out if g[0] == heading), None)
 
 
 def _fits(render: Callable[[Sequence[Group]], str], groups: list[Group], limit: int) -> bool:

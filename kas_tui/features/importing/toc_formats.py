@@ -179,12 +179,11 @@ def docusaurus_roots(
         the doc whose ``id:`` is ``api``)."""
         if name in labels:
             return labels[name]
-        stack = list(items)
-        while stack:
-            item = stack.pop(0)
+        queue = list(items)  # breadth first: the sidebar's own top items before deeper
+        for item in queue:
             if getattr(item, "path", None) in opened:
                 return opened[item.path]
-            stack += getattr(item, "children", [])
+            queue += getattr(item, "children", [])
         return None
 
     return [
