@@ -41,7 +41,7 @@ class TocTreeMixin:
     def _plan_toc_tree(self, documents: list[str], root: str) -> toc_tree.Plan | None:
         """The plan when the source's TOC nests its pages more deeply than its folders."""
         toc = getattr(self, "toc", None)
-        if toc is None or not toc_tree.nests_deeper(toc, root):
+        if toc is None or not toc_tree.nests_deeper(toc, root, documents):
             return None
         budget = getattr(self, "index_budget", INDEX_TOKEN_BUDGET)
         capacity = max(4, min(MAX_BUNDLE_ENTRIES, int(budget * _FILL) // PLANNED_ENTRY_TOKENS))

@@ -203,14 +203,28 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
         with contextlib.suppress(FormatError):  # frontmatter after them: the site reads it
             if isinstance(getattr(fm.parse(opened), "data", None), dict):
                 above, text = len(text) - len(opened), opened
+    mdx = path.suffix.lower() == ".mdx"  # its import lines and {/* */} are not shown
     try:
         parsed = fm.parse(text)
     except FormatError as exc:
-        where = f" (line {exc.line})" if exc.line else ""
-        raise Refused(
-            "corrupt", f"its frontmatter cannot be read{where}: {exc.message}; fix it and retry"
-        ) from None
-    mdx = path.suffix.lower() == ".mdx"  # its import lines and {/* */} are not shown
+        # the page is kept, as the site shows it, without what its frontmatter says
+        # (PowerShell-Docs' ForEach-Object.md lists the alias "- %", which YAML refuses)
+        block = fm.find_block(text)
+        if block is None:
+            where = f" (line {exc.line})" if exc.line else ""
+            raise Refused(
+                "corrupt", f"its frontmatter cannot be read{where}: {exc.message}; fix it and retry"
+            ) from None
+        where = f"line {above + exc.line}: " if exc.line else ""
+        body = (without_module_code if mdx else without_page_code)(text[block.end :])
+        line = above + text.count("\n", 0, block.end) + 1
+        note = (
+            f"{where}its frontmatter cannot be read ({exc.message}): converted without it, so "
+            "its title and description come from its text; fix the YAML to keep what it says"
+        )
+        return Converted(
+            path, body, "markdown", "", 0, 0.0, encoding=encoding, body_line=line, notes=[note]
+        )
     if parsed is None:  # no YAML frontmatter: Hugo's TOML (+++), else none
         front, start = toml_front_matter(text) or (None, 0)
         body = (without_module_code if mdx else without_page_code)(text[start:])

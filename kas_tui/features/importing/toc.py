@@ -273,6 +273,9 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
     site = _site_of_most(find_tocs(deeper), read, files) if deeper else None
     if site is not None:
         return site
+    site = _docfx_site(wrapper, read, files)
+    if site is not None:
+        return site
     problems: list[str] = []  # a Docusaurus docs folder without its site: its categories
     roots = category_roots(files, read, problems, TocNode)
     return Toc("", "docusaurus", roots, problems) if roots else None
@@ -340,6 +343,35 @@ def _site_of_most(found: list[str], read: Read, files: Collection[str]) -> Toc |
         if toc is not None and toc.docs_dir:
             inside = sum(p.startswith(toc.docs_dir + "/") for p in pages)
             if 2 * inside > len(pages):
+                return toc
+    return None
+
+
+def _docfx_site(wrapper: str, read: Read, files: Collection[str]) -> Toc | None:
+    """The table of contents of a docfx site whose ``docfx.json`` folder holds more than
+    half the source's Markdown pages while its TOCs sit deeper than the root's two
+    levels (PowerShell-Docs' ``reference/docfx.json`` serving
+    ``reference/docs-conceptual/toc.yml`` beside the version folders ``5.1/``, ``7.4/``...,
+    whose TOCs its build writes): the first of that folder's TOCs, shallowest first,
+    that lists pages (a breadcrumb TOC lists none); ``None`` when there is no such site."""
+    pages = [f for f in files if f.lower().endswith(".md")]
+    configs = sorted(
+        (f for f in files if posixpath.basename(f) == "docfx.json" and f.startswith(wrapper)),
+        key=lambda f: (f.count("/"), f),
+    )
+    for config in configs:
+        if _tool_folder(config[len(wrapper) :]):
+            continue
+        home = posixpath.dirname(config)
+        prefix = home + "/" if home else ""
+        if 2 * sum(p.startswith(prefix) for p in pages) <= len(pages):
+            continue
+        inside = [
+            f for f in files if f.startswith(prefix) and _kind(f) in ("docfx-yml", "docfx-md")
+        ]
+        for path in find_tocs(inside):
+            toc = read_toc(path, read, files)
+            if toc is not None and toc.roots:
                 return toc
     return None
 

@@ -82,17 +82,24 @@ class Plan:
     unlisted: list[str] = field(default_factory=list)
 
 
-def nests_deeper(toc: Toc, root: str = "") -> bool:
+def nests_deeper(toc: Toc, root: str = "", pages: Iterable[str] | None = None) -> bool:
     """Whether ``toc`` nests its pages more deeply than their folders (below ``root``,
     the folder the site's pages live in) in a way the folders cannot show: most of its
     pages sit under more headings than folders, and the folders do not tell its
     sections apart (of each folder's pages, those of its largest section are fewer
     than half of all). A TOC that only wraps folders in headings ("Reference" around
     ``events/`` and ``styles/``) leaves the folders the tree; a flat folder whose pages
-    the TOC spreads over fifty headings does not."""
+    the TOC spreads over fifty headings does not. Nor does a TOC listing fewer than half
+    of ``pages`` (the source's documents, when given): the folders are then the only
+    structure most pages have (PowerShell-Docs' TOC lists its 640 articles, not the
+    2,400 cmdlet pages its build writes a TOC for, kept in one folder per version)."""
     sections = toc.sections()
     if not sections:
         return False
+    if pages is not None:
+        pages = set(pages)
+        if 2 * len(pages.intersection(sections)) < len(pages):
+            return False
     if toc.kind == "antora":  # its folders (modules/install/pages) are no reader's sections
         return True
     deeper = 0

@@ -80,3 +80,84 @@ def test_a_repository_with_its_site_in_docs_builds_the_site(tmp_path: Path) -> N
     ]
     # docfx.json's _appTitle names the package, its byte-order mark notwithstanding
     assert (tmp_path / "kb" / "index.md").read_text("utf-8").splitlines()[3] == "# docfx"
+
+
+def _cmdlet(name: str, module: str, extra: str = "") -> str:
+    return (
+        f"---\nexternal help file: {module}.dll-Help.xml\nModule Name: {module}\n"
+        f"title: {name}\n{extra}---\n# {name}\n\n## SYNOPSIS\n{name} does one thing to objects.\n"
+    )
+
+
+def _reference_repository() -> dict[str, str | bytes]:
+    """MicrosoftDocs/PowerShell-Docs' shape: ``reference/docfx.json`` (the site), a
+    conceptual TOC two folders down, the cmdlet pages in one folder per version whose
+    TOCs the docs build writes, CI pipelines and tools at the repository's root."""
+    files: dict[str, str | bytes] = {
+        "reference/docfx.json": '{"build": {"content": []}}',
+        "reference/bread/toc.yml": "items:\n  - name: PowerShell\n    tocHref: /powershell/\n",
+        "reference/docs-conceptual/toc.yml": (
+            "items:\n  - name: Overview\n    items:\n"
+            "      - name: What is PowerShell?\n        href: overview.md\n"
+            "      - name: Install\n        href: install/install-powershell.md\n"
+            "  - name: Learn\n    items:\n"
+            "      - name: Deep dives\n        href: learn/deep-dives/everything-about-arrays.md\n"
+        ),
+        "reference/docs-conceptual/overview.md": page("What is PowerShell"),
+        "reference/docs-conceptual/install/install-powershell.md": page("Install PowerShell"),
+        "reference/docs-conceptual/learn/deep-dives/everything-about-arrays.md": page("Arrays"),
+        "ci.yml": "name: PR-$(Date:yyyyMMdd)\ntrigger:\n  branches:\n    include: [live]\n",
+        "tools/notes.md": page("Tool notes"),
+        "README.md": page("PowerShell-Docs repository"),
+    }
+    for version in ("5.1", "7.4"):
+        for module, cmdlets in {
+            "Microsoft.PowerShell.Core": ("Get-Help", "Invoke-Command", "Where-Object"),
+            "Microsoft.PowerShell.Utility": ("Select-Object", "Sort-Object", "Get-Date"),
+        }.items():
+            for name in cmdlets:
+                files[f"reference/{version}/{module}/{name}.md"] = _cmdlet(name, module)
+    return files
+
+
+def test_a_docfx_site_in_a_folder_of_the_repository_is_the_package(tmp_path: Path) -> None:
+    result = build(
+        write_sources(tmp_path / "src", _reference_repository()),
+        tmp_path / "kb",
+        now=NOW,
+        workers=1,
+    )
+    assert result.errors == 0 and not result.failed, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    # the CI pipeline, the tools and the README beside reference/ are not the site's
+    assert not [d for d in pkg.documents if d.startswith(("tools/", "ci"))], sorted(pkg.documents)
+    assert any("outside the docs folder" in n and "reference/" in n for n in result.notes)
+    # the TOC lists 3 of 15 pages: the folders stay the tree, one bundle per version
+    # and module, not scattered by their words
+    assert "5-1/microsoft-powershell-core/get-help.md" in pkg.documents, sorted(pkg.documents)
+    assert "7-4/microsoft-powershell-utility/sort-object.md" in pkg.documents
+    assert "docs-conceptual/overview.md" in pkg.documents
+
+
+def test_a_page_whose_frontmatter_yaml_refuses_is_built_from_its_text(tmp_path: Path) -> None:
+    """ForEach-Object.md lists its alias ``- %``: YAML reads ``%`` as a directive, the
+    docs site shows the page. The page is built, and the note says why its metadata
+    is missing and where."""
+    files = {
+        "ForEach-Object.md": _cmdlet(
+            "ForEach-Object", "Microsoft.PowerShell.Core", "aliases:\n  - %\n  - foreach\n"
+        ),
+        "Where-Object.md": _cmdlet("Where-Object", "Microsoft.PowerShell.Core"),
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert not result.failed, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    doc = pkg.documents["foreach-object.md"]
+    assert doc.meta.get("title") == "ForEach-Object"
+    assert "does one thing to objects" in doc.meta.get("description", "")
+    assert "external help file" not in (tmp_path / "kb" / "foreach-object.md").read_text("utf-8")
+    said = [n for n in result.notes if n.startswith("ForEach-Object.md")]
+    assert said and "line 6: its frontmatter cannot be read" in said[0], result.notes
+    assert "fix the YAML" in said[0]
