@@ -26,6 +26,9 @@ MACHINERY = frozenset(
     | {"rustfmt.toml", "clippy.toml", "deny.toml", "rust-toolchain.toml", "rust-toolchain"}
     | {"biome.json", "turbo.json", "nx.json", "pnpm-workspace.yaml", "deno.json"}
     | {"typos.toml", "_typos.toml", "cspell.json", "cspell.yml", "cspell.yaml"}
+    # the Microsoft Learn build's version map (PowerShell-Docs' mapping/monikerMapping.json
+    # was a "Data" document listing powershell-5.1, powershell-7.4...)
+    | {"monikermapping.json"}
 )
 _REQUIREMENTS = re.compile(r"^requirements(?:[-_.][\w.-]+)?\.(?:txt|in)$")
 #: A spelling checker's word list: sphinxcontrib-spelling's ``spelling_wordlist.txt``

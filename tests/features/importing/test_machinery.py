@@ -70,3 +70,12 @@ def test_services_settings_and_spelling_word_lists_are_left_out() -> None:
     assert notes == [
         "4 build and tool files (codecov.yml, ...) configure the repository, no knowledge; left out"
     ]
+
+
+def test_a_docs_build_version_map_is_left_out() -> None:
+    """MicrosoftDocs/PowerShell-Docs' ``reference/mapping/monikerMapping.json`` (which
+    TOC each version reads) was a "Data" document in a bundle "Mapping"."""
+    files = ["reference/index.md", "reference/mapping/monikerMapping.json"]
+    documents, _assets = without_machinery(files, [], notes := [])
+    assert documents == ["reference/index.md"]
+    assert notes and "monikerMapping.json" in notes[0]
