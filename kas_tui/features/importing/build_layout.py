@@ -301,6 +301,9 @@ class LayoutMixin(IndexesMixin, NamesMixin, SiteLinksMixin):
                 resolved = self._moved_page(resolved) or resolved
             if resolved not in self.docs and resolved not in self.assets:
                 served = self._served_page(resolved) if rooted else self._served_at(doc, target)
+                # a file the site moved: its map of moved pages names the source path
+                # (docfx's source_path), so a relative link to it follows too
+                served = served or (None if rooted else self._moved_page(resolved))
                 resolved = served or resolved
             path = unquote(target.partition("#")[0].partition("?")[0])
             sep, fragment = ("#", found.fragment) if "#" in target else ("", "")

@@ -162,10 +162,10 @@ class SiteLinksMixin:
         head, _, tail = path.partition("/")
         if tail and head == slugify(self.source.name) and head not in tops:
             path = tail  # the folder built is served under its own name: /docs/x of docs/
-        aliases = self.toc.served_as if self.toc is not None else {}
         for stem in (path, posixpath.join(site_root, path)):  # a page served by its id
-            if stem.rstrip("/") in aliases:
-                return aliases[stem.rstrip("/")]
+            found = self._alias(stem)
+            if found:
+                return found
         inside = posixpath.join(site_root, path).strip("/") if site_root else path
         if path and slugify(posixpath.splitext(path.split("/", 1)[0])[0]) not in tops:
             return self._moved_page(whole if served_at else path)  # unless the site moved it
@@ -312,7 +312,15 @@ class SiteLinksMixin:
 
     def _names_page(self, path: str) -> bool:
         """Whether ``path`` (as a site serves it, without ``.md``) is a source page."""
-        return any(f"{path}{tail}" in self.docs for tail in _SERVED_AS)
+        return any(f"{path}{tail}" in self.docs for tail in _SERVED_AS) or bool(self._alias(path))
+
+    def _alias(self, path: str) -> str | None:
+        """The page the site serves at ``path`` by a name of its own (a Docusaurus
+        ``id``, a docfx ``dest``: :attr:`Toc.served_as`, whose docfx paths are in lower
+        case, as Learn's URLs are), or ``None``."""
+        aliases = self.toc.served_as if self.toc is not None else {}
+        stem = path.strip("/")
+        return aliases.get(stem) or aliases.get(stem.lower()) if aliases else None
 
     def _loose_match(self, path: str) -> str | None:
         """The one source file a link's path names but for case or spelling:

@@ -219,7 +219,7 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
         body = (without_module_code if mdx else without_page_code)(text[block.end :])
         line = above + text.count("\n", 0, block.end) + 1
         note = (
-            f"{where}its frontmatter cannot be read ({exc.message}): converted without it, so "
+            f"its frontmatter cannot be read ({where}{exc.message}): converted without it, so "
             "its title and description come from its text; fix the YAML to keep what it says"
         )
         return Converted(

@@ -28,6 +28,12 @@ import yaml
 
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf.errors import FormatError
+from kas_tui.features.importing.docfx_config import (
+    content_folders,
+    is_docfx_redirects,
+    read_docfx_json,
+    served_path,
+)
 from kas_tui.features.importing.js_literals import (
     CONFIG_OBJECT,
     blank_js,
@@ -125,6 +131,7 @@ def redirect_map(
     from every map of moved pages the source holds (see the module docstring), and the
     ``pages`` that only redirect (:func:`redirect_pages`)."""
     moved: dict[str, str] = {served_key(k): v for k, v in (pages or {}).items()}
+    docfx_moves: list[str] = []  # docfx's redirection files
     patterns: list[tuple[re.Pattern[str], str]] = []
     for rel in sorted(files):
         name = posixpath.basename(rel).lower()
@@ -138,10 +145,28 @@ def redirect_map(
                     (str(k), str(v)) for k, v in (moves.items() if isinstance(moves, dict) else [])
                 )
             )
-        elif name.startswith(".openpublishing.redirection") and name.endswith(".json"):
-            moved.update(_docfx(read(rel) or ""))
+        elif is_docfx_redirects(name):  # its source paths are the file's own (../reference/x.md)
+            folder = posixpath.dirname(rel)
+            moved.update(
+                _pairs(
+                    (posixpath.normpath(posixpath.join(folder, old)), new)
+                    for old, new in _docfx_entries(read(rel) or "")
+                    if isinstance(old, str) and old.strip()
+                )
+            )
+            docfx_moves.append(rel)
     config = getattr(toc, "file", "") or ""
     kind = getattr(toc, "kind", "")
+    if docfx_moves and kind in ("docfx-yml", "docfx-md"):
+        # a moved file's source path as the site served it: its docfx.json's dest
+        home = getattr(toc, "docs_dir", "") or ""
+        folders = content_folders(posixpath.join(home, "docfx.json"), read)
+        for rel in docfx_moves if folders else ():
+            for old, new in _docfx_entries(read(rel) or ""):
+                where = posixpath.normpath(posixpath.join(posixpath.dirname(rel), old))
+                served = served_path(where, folders)
+                if served and isinstance(new, str) and not URL.match(new.strip()):
+                    moved.setdefault(served, new.strip())
     if kind == "starlight" and is_astro_config(config):
         moved.update(_astro(config, read, files))
     if kind == "mkdocs":
@@ -305,17 +330,13 @@ def _netlify_lines(text: str, *, patterns: bool) -> Iterator[tuple[str, str]]:
             yield parts[0], parts[1]
 
 
-def _docfx(text: str) -> dict[str, str]:
-    try:
-        data = json.loads(text.lstrip("\ufeff"))
-    except ValueError:
-        return {}
-    entries = data.get("redirections") if isinstance(data, dict) else None
+def _docfx_entries(text: str) -> list[tuple[Any, Any]]:
+    """(``source_path``, ``redirect_url``) of a docfx redirection file's entries."""
+    data = read_docfx_json(text)
+    entries = data.get("redirections") if data else None
     if not isinstance(entries, list):
-        return {}
-    return _pairs(
-        (e.get("source_path"), e.get("redirect_url")) for e in entries if isinstance(e, dict)
-    )
+        return []
+    return [(e.get("source_path"), e.get("redirect_url")) for e in entries if isinstance(e, dict)]
 
 
 def _mkdocs(text: str) -> dict[str, str]:

@@ -10,7 +10,6 @@ and the product's name in their configuration (``mkdocs.yml``'s ``site_name``,
 
 from __future__ import annotations
 
-import json
 import os
 import posixpath
 import re
@@ -24,6 +23,7 @@ import yaml
 
 from kas_tui.core.fileio import read_regular
 from kas_tui.features.importing.antora import antora_about
+from kas_tui.features.importing.docfx_config import read_docfx_json
 from kas_tui.features.importing.js_literals import (
     blank_js,
     exported_object,
@@ -403,13 +403,10 @@ def _config_about(
         if isinstance(data, Mapping):
             return text(data.get("site_name")), text(data.get("site_description"))
     elif low == "docfx.json":
-        try:
-            data = json.loads(read(rel) or "")
-        except ValueError:
+        data = read_docfx_json(read(rel))
+        if data is None:
             return None
-        meta = (
-            (data.get("build") or {}).get("globalMetadata") or {} if isinstance(data, dict) else {}
-        )
+        meta = (data.get("build") or {}).get("globalMetadata") or {}
         name = next(
             (
                 strip_site_suffix(meta[key].strip(" |-"))

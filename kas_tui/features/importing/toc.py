@@ -37,9 +37,10 @@ below it as a section of those entries.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection
 
-from kas_tui.features.importing.toc_antora import antora_roots, component_of, is_antora_file
+from kas_tui.features.importing.docfx_config import served_pages
+from kas_tui.features.importing.toc_antora import antora_roots, component_of
 from kas_tui.features.importing.toc_docfx import DocfxReader
 from kas_tui.features.importing.toc_docsify import (
     alias_said,
@@ -54,6 +55,13 @@ from kas_tui.features.importing.toc_docusaurus_instances import (
     docusaurus_route,
     served_version,
 )
+from kas_tui.features.importing.toc_files import (
+    book_summary,
+    find_tocs,
+    toc_kind,
+    tool_folder,
+    vue_config,
+)
 from kas_tui.features.importing.toc_formats import (
     DOCUSAURUS_CONFIGS,
     SiteTree,
@@ -65,32 +73,26 @@ from kas_tui.features.importing.toc_formats import (
     docusaurus_trailing_slash,
     pruned,
 )
-from kas_tui.features.importing.toc_fumadocs import fumadocs_site, is_fumadocs_config
-from kas_tui.features.importing.toc_hugo import hugo_site, is_hugo_config
-from kas_tui.features.importing.toc_jekyll import is_jekyll_config, jekyll_site
+from kas_tui.features.importing.toc_fumadocs import fumadocs_site
+from kas_tui.features.importing.toc_hugo import hugo_site
+from kas_tui.features.importing.toc_jekyll import jekyll_site
 from kas_tui.features.importing.toc_jupyterbook import (
     book_roots,
-    is_book_toc,
-    is_myst_config,
     myst_roots,
     unpublished,
 )
-from kas_tui.features.importing.toc_mintlify import is_mintlify_config, mintlify_site
+from kas_tui.features.importing.toc_mintlify import mintlify_site
 from kas_tui.features.importing.toc_mkdocs import is_mkdocs_config, mkdocs_nav
 from kas_tui.features.importing.toc_model import Toc, TocNode
-from kas_tui.features.importing.toc_nextra import is_meta_file, is_nextra_config, nextra_site
+from kas_tui.features.importing.toc_nextra import nextra_site
 from kas_tui.features.importing.toc_sphinx import sphinx_roots, theme_folders
 from kas_tui.features.importing.toc_starlight import (
-    is_astro_config,
     starlight_config,
     starlight_roots,
 )
-from kas_tui.features.importing.toc_vitepress import is_vitepress_config, vitepress_site
-from kas_tui.features.importing.toc_vuepress import is_vuepress_config, vuepress_site
+from kas_tui.features.importing.toc_vitepress import vitepress_site
+from kas_tui.features.importing.toc_vuepress import vuepress_site
 from kas_tui.features.importing.toc_wiki import (
-    ORDER,
-    SIDEBAR,
-    SUMMARY,
     azure_order_roots,
     gitbook_root,
     summary_roots,
@@ -99,121 +101,6 @@ from kas_tui.features.importing.toc_wiki import (
 from kas_tui.features.importing.translations import translations
 
 Read = Callable[[str], "str | None"]
-
-#: File names (compared case-insensitively) that are tables of contents; so is any
-#: ``mkdocs*.yml`` holding a ``nav``.
-TOC_NAMES = frozenset(
-    {
-        "toc.yml",
-        "TOC.yml",
-        "toc.yaml",
-        "toc.md",
-        "TOC.md",
-        "mkdocs.yml",
-        "mkdocs.yaml",
-        "mkdocs-nav.yml",
-        "sidebars.js",
-        "sidebars.ts",
-        "sidebars.json",
-        "_Sidebar.md",
-        ".order",
-        "conf.py",
-        "_toc.yml",
-        "myst.yml",
-    }
-)
-
-
-def _kind(path: str) -> str | None:
-    name = posixpath.basename(path).lower()
-    if name in ("toc.yml", "toc.yaml"):
-        # docfx's breadcrumb/toc.yml (breadcrumb_path) links above the site: no contents
-        return None if f"/{path.lower()}".endswith(f"/breadcrumb/{name}") else "docfx-yml"
-    if name == "toc.md":
-        return "docfx-md"
-    if name in ("sidebars.js", "sidebars.ts", "sidebars.json"):
-        return "docusaurus"
-    if name == "sidebar.json":
-        return "starlight"
-    if is_astro_config(name):
-        return "astro"
-    if is_hugo_config(path):
-        return "hugo"
-    if is_vitepress_config(path):
-        return "vitepress"
-    if is_vuepress_config(path):
-        return "vuepress"
-    if is_book_toc(path):
-        return "jupyter-book"
-    if is_myst_config(path):
-        return "myst"
-    if name == SIDEBAR:
-        return "wiki-sidebar"
-    if name == SUMMARY:
-        return "summary"
-    if is_jekyll_config(path):
-        return "jekyll"
-    if name == ORDER:
-        return "azure-order"
-    if name == "conf.py":
-        return "sphinx"
-    if is_mintlify_config(path):
-        return "mintlify"
-    if is_nextra_config(path) or is_meta_file(path):
-        return "nextra"
-    if is_fumadocs_config(path) or name == "meta.json":
-        return "fumadocs"
-    if is_mkdocs_config(path):
-        return "mkdocs"
-    if is_antora_file(path):
-        return "antora"
-    return None
-
-
-_RANK = {
-    "mkdocs": 0,
-    "docfx-yml": 1,
-    "docfx-md": 2,
-    "docusaurus": 3,
-    "wiki-sidebar": 4,
-    "azure-order": 5,
-    "sphinx": 6,
-    "starlight": 7,
-    "astro": 8,
-    "hugo": 9,
-    "vitepress": 10,
-    "summary": 11,
-    "jekyll": 12,
-    "mintlify": 13,
-    "nextra": 14,
-    "fumadocs": 15,
-    "vuepress": 16,
-    # a book's TOC before its _config.yml (Jekyll's name) and a conf.py that reads it
-    # (sphinx-external-toc); myst.yml before the _toc.yml it may read
-    "myst": -2,
-    "jupyter-book": -1,
-    "antora": 16,
-}
-
-
-def find_tocs(files: Iterable[str]) -> list[str]:
-    """Which of the source's files are tables of contents, by name: shallowest first,
-    then MkDocs configs (``mkdocs.yml`` first; one without a ``nav`` reads as ``None``),
-    docfx ``toc.yml``, ``TOC.md``, Docusaurus ``sidebars.json``, ``sidebars.js``, a
-    wiki's ``_Sidebar.md``, an Azure DevOps wiki's ``.order``, Sphinx's ``conf.py``,
-    a Starlight ``sidebar.json``."""
-
-    def rank(path: str) -> tuple[int, int, bool, bool, str]:
-        name = posixpath.basename(path).lower()
-        return (
-            path.count("/"),
-            _RANK[_kind(path) or "docusaurus"],
-            name not in ("mkdocs.yml", "sidebars.json"),
-            name.endswith(".yaml"),
-            path,
-        )
-
-    return sorted({f for f in files if _kind(f)}, key=rank)
 
 
 def find_toc(files: Collection[str], read: Read) -> Toc | None:
@@ -229,11 +116,11 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
             f
             for f in files
             if f.startswith(wrapper)
-            and not _tool_folder(f[len(wrapper) :])
+            and not tool_folder(f[len(wrapper) :])
             and (
                 f.count("/") == base + depth
                 or (not depth and f.startswith(f"{wrapper}config/_default/"))  # Hugo's
-                or (f.count("/") == base + depth + 1 and _vue_config(f))
+                or (f.count("/") == base + depth + 1 and vue_config(f))
                 # Sphinx's docs/source/conf.py (sphinx-quickstart's separate source dir),
                 # or one language's (pytest's doc/en/conf.py)
                 or (depth and f.count("/") == base + 2 and _sphinx_below_docs(f[len(wrapper) :]))
@@ -241,10 +128,10 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
                 or (depth and f.count("/") == base + 3 and f.split("/")[-3:-1] == _HUGO_DEFAULT)
                 # an mdBook's src/SUMMARY.md beside its book.toml (guide/ when kept in a
                 # folder: guide/src/SUMMARY.md beside guide/book.toml)
-                or (f.count("/") == base + depth + 1 and _book_summary(f, files))
+                or (f.count("/") == base + depth + 1 and book_summary(f, files))
             )
         )
-        navs = [f for f in found if _kind(f) == "antora"]
+        navs = [f for f in found if toc_kind(f) == "antora"]
         if depth and navs and len(navs) == len(found):  # an Antora modules folder alone
             toc = read_toc(navs[0], read, files)
             if toc is not None:
@@ -267,8 +154,8 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
         f
         for f in files
         if f.startswith(wrapper)
-        and (_vue_config(f) or is_mkdocs_config(f))
-        and not _tool_folder(f[len(wrapper) :])
+        and (vue_config(f) or is_mkdocs_config(f))
+        and not tool_folder(f[len(wrapper) :])
     ]
     site = _site_of_most(find_tocs(deeper), read, files) if deeper else None
     if site is not None:
@@ -304,27 +191,6 @@ def _other_docs(sidebars: str, read: Read, files: Collection[str]) -> list[DocsI
     return []
 
 
-def _tool_folder(path: str) -> bool:
-    """Whether ``path`` is in a hidden folder of the source's (``.cargo/config.toml``,
-    ``.github/``): a tool's settings, no site, unless VitePress' ``.vitepress/`` or
-    VuePress' ``.vuepress/``."""
-    top = path.split("/", 1)[0]
-    return "/" in path and top.startswith(".") and not _vue_config(path)
-
-
-def _vue_config(path: str) -> bool:
-    """Whether ``path`` is a VitePress or VuePress config (``.vitepress/config.ts``)."""
-    return is_vitepress_config(path) or is_vuepress_config(path)
-
-
-def _book_summary(path: str, files: Collection[str]) -> bool:
-    """Whether ``path`` is an mdBook's ``SUMMARY.md``: in the pages folder beside the
-    book's ``book.toml``."""
-    if posixpath.basename(path).lower() != SUMMARY:
-        return False
-    return posixpath.join(posixpath.dirname(posixpath.dirname(path)), "book.toml") in files
-
-
 #: Tables of contents that are a site generator's config, naming the site's pages folder.
 _SITE_KINDS = frozenset(
     {"mkdocs", "starlight", "hugo", "vitepress", "vuepress", "mintlify", "nextra", "fumadocs"}
@@ -339,7 +205,7 @@ def _site_of_most(found: list[str], read: Read, files: Collection[str]) -> Toc |
     translated = tuple(f + "/" for f in translations(pages))
     pages = [p for p in pages if not p.startswith(translated)] if translated else pages
     for path in found:
-        toc = read_toc(path, read, files) if _kind(path) in _SITE_KINDS | {"astro"} else None
+        toc = read_toc(path, read, files) if toc_kind(path) in _SITE_KINDS | {"astro"} else None
         if toc is not None and toc.docs_dir:
             inside = sum(p.startswith(toc.docs_dir + "/") for p in pages)
             if 2 * inside > len(pages):
@@ -360,14 +226,14 @@ def _docfx_site(wrapper: str, read: Read, files: Collection[str]) -> Toc | None:
         key=lambda f: (f.count("/"), f),
     )
     for config in configs:
-        if _tool_folder(config[len(wrapper) :]):
+        if tool_folder(config[len(wrapper) :]):
             continue
         home = posixpath.dirname(config)
         prefix = home + "/" if home else ""
         if 2 * sum(p.startswith(prefix) for p in pages) <= len(pages):
             continue
         inside = [
-            f for f in files if f.startswith(prefix) and _kind(f) in ("docfx-yml", "docfx-md")
+            f for f in files if f.startswith(prefix) and toc_kind(f) in ("docfx-yml", "docfx-md")
         ]
         for path in find_tocs(inside):
             toc = read_toc(path, read, files)
@@ -391,7 +257,7 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
     """The table of contents in the source file ``path``; ``None`` when it is no TOC
     file, cannot be read, or is an MkDocs config without a ``nav``. ``files`` are the
     source's files (source-relative POSIX paths): entries naming others are problems."""
-    kind = _kind(path)
+    kind = toc_kind(path)
     text = read(path) if kind else None
     if kind is None or text is None:
         return None
@@ -559,7 +425,10 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
             return None  # no Markdown root document, or one without a toctree
         themes = theme_folders(path, read(path) or "")  # _templates/: no pages
         return Toc(path, kind, found, reader.problems, posixpath.dirname(path), themes)
-    return Toc(path, kind, reader.docfx(path, text, ()), reader.problems, _docfx_home(path, files))
+    home = _docfx_home(path, files)
+    config = posixpath.join(home, "docfx.json")
+    served = served_pages(config, read, reader.files) if config in reader.files else {}
+    return Toc(path, kind, reader.docfx(path, text, ()), reader.problems, home, served_as=served)
 
 
 def _docsify(path: str, text: str, home: str, read: Read, reader: _Reader) -> Toc:

@@ -19,7 +19,8 @@ import posixpath
 from collections.abc import Collection
 
 from kas_tui.core.okf import index_layout
-from kas_tui.features.importing.toc import Read, Toc, TocNode, find_tocs, read_toc
+from kas_tui.features.importing.toc import Read, Toc, TocNode, read_toc
+from kas_tui.features.importing.toc_files import find_tocs
 
 #: The kinds of table of contents a docfx site nests: read as parts of the main one.
 _DOCFX = ("docfx-yml", "docfx-md")

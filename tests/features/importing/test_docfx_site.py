@@ -6,6 +6,7 @@ after them."""
 from __future__ import annotations
 
 import datetime as dt
+import os
 from pathlib import Path
 
 from kas_tui.core.package import Package
@@ -159,5 +160,63 @@ def test_a_page_whose_frontmatter_yaml_refuses_is_built_from_its_text(tmp_path: 
     assert "does one thing to objects" in doc.meta.get("description", "")
     assert "external help file" not in (tmp_path / "kb" / "foreach-object.md").read_text("utf-8")
     said = [n for n in result.notes if n.startswith("ForEach-Object.md")]
-    assert said and "line 6: its frontmatter cannot be read" in said[0], result.notes
+    assert said and "its frontmatter cannot be read (line 6: invalid YAML" in said[0], result.notes
     assert "fix the YAML" in said[0]
+
+
+def test_the_docsets_own_links_and_moved_pages_resolve_by_docfx_json(tmp_path: Path) -> None:
+    """PowerShell-Docs serves ``reference/docs-conceptual/`` at ``/powershell/scripting/``
+    (docfx.json's ``src`` and ``dest``; the config ends objects with a trailing comma, as
+    docfx allows), and keeps its map of moved pages in ``redir/``, whose source paths
+    are its own (``../reference/...``). Its pages link both ways: site-rooted under the
+    docset's path, and relative to files the map says moved."""
+    moved = "redir/.openpublishing.redirection.json"
+    files = {
+        "reference/docfx.json": (
+            '{"build": {"content": [\n'
+            '  {"dest": "scripting", "files": ["**/*.md"], "src": "docs-conceptual"},\n'
+            '  ],\n  "globalMetadata": {"titleSuffix": "PowerShell",},\n}}\n'
+        ),
+        moved: (
+            '{"redirections": [{"source_path": '
+            '"../reference/docs-conceptual/learn/old-remoting.md", "redirect_url": '
+            '"/powershell/scripting/security/ssh-remoting", "redirect_document_id": false}]}'
+        ),
+        "reference/docs-conceptual/toc.yml": (
+            "items:\n  - name: Learn\n    items:\n"
+            "      - name: Arrays\n        href: learn/arrays.md\n"
+            "      - name: Hash tables\n        href: learn/hashtables.md\n"
+            "  - name: Security\n    items:\n"
+            "      - name: SSH remoting\n        href: security/ssh-remoting.md\n"
+        ),
+        "reference/docs-conceptual/learn/arrays.md": (
+            "# Arrays\n\nArrays hold items. See [hash tables](/powershell/scripting/learn/hashtables)"
+            ", [remoting](/powershell/scripting/learn/old-remoting?view=powershell-7.4) and "
+            "[remoting again](old-remoting.md).\n"
+        ),
+        # the docset's path is learned from its links: three distinct pages agree
+        "reference/docs-conceptual/learn/hashtables.md": (
+            "# Hash tables\n\nLike [arrays](/powershell/scripting/learn/arrays), keyed.\n"
+        ),
+        "reference/docs-conceptual/security/ssh-remoting.md": (
+            "# SSH remoting\n\nSend [hash tables](/powershell/scripting/learn/hashtables/) "
+            "and [itself](/powershell/scripting/security/ssh-remoting).\n"
+        ),
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0 and not result.failed, result.report
+    kb = tmp_path / "kb"
+    pkg = Package(kb)
+    pkg.load()
+    [arrays] = [d for d in pkg.documents if d.endswith("arrays.md")]
+    [hashtables] = [d for d in pkg.documents if d.endswith("hashtables.md")]
+    [ssh] = [d for d in pkg.documents if d.endswith("ssh-remoting.md")]
+    text = (kb / arrays).read_text("utf-8")
+    here = Path(arrays).parent
+    rel = lambda target: Path(os.path.relpath(target, here)).as_posix()  # noqa: E731
+    # a site-rooted link stays rooted, at the package's root
+    assert f"[hash tables](/{hashtables})" in text, text
+    assert f"[remoting](/{ssh})" in text, text
+    assert f"[remoting again]({rel(ssh)})" in text, text
+    # docfx.json read as docfx reads it: its titleSuffix names the package
+    assert (kb / "index.md").read_text("utf-8").splitlines()[3] == "# PowerShell"

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from kas_tui.features.importing.toc import TOC_NAMES, Toc, TocNode, find_toc, find_tocs, read_toc
+from kas_tui.features.importing.toc import Toc, TocNode, find_toc, read_toc
+from kas_tui.features.importing.toc_files import TOC_NAMES, find_tocs
 
 CORPUS = Path("/work/shared/corpora/textual-docs")
 

@@ -1,0 +1,99 @@
+"""A docfx site's ``docfx.json``: read as docfx reads it, and where it serves its pages.
+
+docfx reads its config with a lenient JSON reader: PowerShell-Docs' ``reference/docfx.json``
+ends objects with a trailing comma, which :func:`json.loads` refuses. JSON is YAML but
+for that comma, so what JSON cannot read, YAML's reader is asked.
+
+Its ``build.content`` entries map a folder of pages (``src``) to the path the site serves
+them under (``dest``): PowerShell-Docs serves ``docs-conceptual/learn/ps101/01-getting-started.md``
+at ``/powershell/scripting/learn/ps101/01-getting-started``. :func:`served_pages` is that
+map, so the site's own links, written with those paths, find their pages.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from collections.abc import Callable, Collection
+from typing import Any
+
+import yaml
+
+#: The pages a docfx site serves (its YAML pages too: FAQ, landing and hub pages).
+_PAGES = (".md", ".yml")
+
+
+def is_docfx_redirects(name: str) -> bool:
+    """Whether the file ``name`` is a docfx site's map of moved pages
+    (``.openpublishing.redirection.json``, ``.openpublishing.redirection.sdk.json``)."""
+    low = name.lower()
+    return low.startswith(".openpublishing.redirection") and low.endswith(".json")
+
+
+def read_docfx_json(text: str | None) -> dict[str, Any] | None:
+    """The config in ``text`` (JSON, or JSON with trailing commas), ``None`` when it
+    reads as no mapping."""
+    if not text:
+        return None
+    text = text.lstrip("\ufeff")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError:
+            return None
+    return data if isinstance(data, dict) else None
+
+
+def content_folders(config: str, read: Callable[[str], str | None]) -> list[tuple[str, str]]:
+    """(source folder, the path the site serves it under) of each ``build.content``
+    entry of the ``docfx.json`` at ``config`` that moves its pages (a ``src`` and a
+    ``dest``, neither the root), in the config's order."""
+    data = read_docfx_json(read(config))
+    build = data.get("build") if data else None
+    content = build.get("content") if isinstance(build, dict) else None
+    home = posixpath.dirname(config)
+    out: list[tuple[str, str]] = []
+    for entry in content if isinstance(content, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        src, dest = entry.get("src"), entry.get("dest")
+        if not isinstance(src, str) or not isinstance(dest, str):
+            continue
+        if not src.strip("/") or not dest.strip("/"):
+            continue  # the site's root as the source's: nothing moves
+        folder = posixpath.normpath(posixpath.join(home, src.strip("/")))
+        if not folder.startswith("../") and (folder, dest.strip("/")) not in out:
+            out.append((folder, dest.strip("/")))
+    return out
+
+
+def served_path(page: str, folders: list[tuple[str, str]]) -> str | None:
+    """Where the site serves the source file ``page`` (lower case, no extension, a
+    folder's ``index`` as the folder), by the first of ``folders`` holding it
+    (:func:`content_folders`); ``None`` when none does."""
+    for folder, dest in folders:
+        if page.startswith(folder + "/"):
+            stem = posixpath.splitext(page[len(folder) + 1 :])[0]
+            key = posixpath.join(dest, stem).lower()
+            return key[: -len("/index")] if key.endswith("/index") else key
+    return None
+
+
+def served_pages(
+    config: str, read: Callable[[str], str | None], files: Collection[str]
+) -> dict[str, str]:
+    """Served path (:func:`served_path`) -> source page, for the pages the ``docfx.json``
+    at ``config`` moves. A path two entries serve (one folder per version, each a
+    ``group`` the reader picks with ``?view=``) names no one page: left out."""
+    folders = content_folders(config, read)
+    found: dict[str, str | None] = {}
+    for page in files if folders else ():
+        if not page.lower().endswith(_PAGES):
+            continue
+        for folder, dest in folders:
+            key = served_path(page, [(folder, dest)])
+            if key is not None:
+                found[key] = page if found.get(key, page) == page else None
+    return {k: v for k, v in found.items() if v is not None}
