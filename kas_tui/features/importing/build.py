@@ -57,6 +57,7 @@ from kas_tui.features.importing.build_manifest import (
 from kas_tui.features.importing.build_reconcile import ReconcileMixin
 from kas_tui.features.importing.build_skill import SkillMixin
 from kas_tui.features.importing.build_toc_tree import TocTreeMixin
+from kas_tui.features.importing.comment_includes import site_roots
 from kas_tui.features.importing.convert import ConversionError, Limits, sha256_file
 from kas_tui.features.importing.draft import GENERATOR, dump_yaml
 from kas_tui.features.importing.files import SUPPORTED
@@ -350,6 +351,7 @@ class _Builder(
                 + (f" ({self.result.notes[0]})" if self.result.notes else "")
                 + "; nothing was built"
             )
+        self._include_roots = site_roots([*found, *orders])  # where <!--@include: @/x--> starts
         documents, assets = self._find_includes(documents, assets)
         self._redirect_pages = redirect_pages(documents, self._read_source, self.source)
         if self._redirect_pages:  # old addresses a site sends on: no pages

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from kas_tui.features.importing.build_manifest import _sha
 from kas_tui.features.importing.build_prepare import PrepareMixin
+from kas_tui.features.importing.comment_includes import expand_comment_includes
 from kas_tui.features.importing.convert import sha256_file
 from kas_tui.features.importing.convert_model import LINKED_KINDS, MARKDOWN_EXTS, RST_EXTS
 from kas_tui.features.importing.front_matter import front_matter
@@ -134,6 +135,10 @@ class IncludesMixin(PrepareMixin):
             text = params.shown(text, doc.source)
         if doc.source in self.includes_of and "{{#" in text:  # mdBook's {{#include x.rs}}
             text, more = expand_mdbook_includes(text, doc.source, self._read_included)
+            problems += more
+        if doc.source in self.includes_of and "@include:" in text:  # VitePress' <!--@include:-->
+            roots = getattr(self, "_include_roots", [])
+            text, more = expand_comment_includes(text, doc.source, self._read_included, roots)
             problems += more
         if doc.source in self.includes_of:
             shared = self.__dict__.setdefault("_shown_includes", {})

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from kas_tui.core.okf.links import Span, destination_spans
 from kas_tui.core.workers import map_chunks_in_two
+from kas_tui.features.importing.comment_includes import comment_include_targets
 from kas_tui.features.importing.convert_model import LINKED_KINDS
 from kas_tui.features.importing.include_markdown import include_markdown_targets
 from kas_tui.features.importing.include_syntax import has_directive
@@ -70,6 +71,10 @@ class PrepareMixin:
                 found = [t for t in include_targets(text, rel, mdx_bases=bases) if t != rel]
             if text and "{{#" in text:  # mdBook's {{#include file.rs:2:10}}
                 found += [t for t in mdbook_targets(text, rel) if t != rel and t not in found]
+            if text and "@include:" in text:  # VitePress' <!--@include: ./parts/x.md-->
+                roots = getattr(self, "_include_roots", [])
+                named = comment_include_targets(text, rel, roots)
+                found += [t for t in named if t != rel and t not in found]
             shown = [
                 c
                 for written in component_imports(text or "").values()

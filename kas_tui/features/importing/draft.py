@@ -225,7 +225,10 @@ def draft_document(
     notes = [*([converted.encoding_note] if converted.encoding_note else []), *converted.notes]
 
     given_title = _text(foreign.get("title"))
-    title = strip_site_suffix(given_title) if given_title else draft_title(converted, parsed)
+    heading = next((b.text for b in parsed[:30] if b.kind == "heading" and b.level == 1), None)
+    title = (
+        strip_site_suffix(given_title, heading) if given_title else draft_title(converted, parsed)
+    )
     # the page's own label in its site's sidebar (Mintlify's sidebarTitle, Docusaurus'
     # sidebar_label), the TOC's name for it else, when it has no title of its own
     label = _text(foreign.get("sidebarTitle")) or _text(foreign.get("sidebar_label"))

@@ -29,6 +29,9 @@ MACHINERY = frozenset(
     # the Microsoft Learn build's version map (PowerShell-Docs' mapping/monikerMapping.json
     # was a "Data" document listing powershell-5.1, powershell-7.4...)
     | {"monikermapping.json"}
+    # instructions to coding agents working in the repository (vitest's docs/AGENTS.md,
+    # "Guidance for working on the VitePress site"), not knowledge of what it documents
+    | {"agents.md", "claude.md", "gemini.md"}
 )
 _REQUIREMENTS = re.compile(r"^requirements(?:[-_.][\w.-]+)?\.(?:txt|in)$")
 #: A spelling checker's word list: sphinxcontrib-spelling's ``spelling_wordlist.txt``

@@ -37,6 +37,7 @@ from kas_tui.features.importing.toc_nextra import is_meta_file, next_app_about
 from kas_tui.features.importing.toc_starlight import is_astro_config, starlight_about
 from kas_tui.features.importing.toc_vitepress import is_vitepress_config, vitepress_about
 from kas_tui.features.importing.toc_vuepress import is_vuepress_config, vuepress_about
+from kas_tui.text.prose import inline_text
 
 #: Repository files that describe the repository, not the subject: kept as assets at
 #: the package root, never listed as documents (compared without extension, any case).
@@ -92,6 +93,8 @@ _SUFFIX = re.compile(
     r"(?:Docs|Documentation|Wiki))\s*$",
     re.IGNORECASE,
 )
+#: What a title bar shows after a page's heading: " | Config", " | Guide".
+_BAR = re.compile(r"(?<=\S)\s+\|\s+\S.*$")
 _SQUASH = re.compile(r"[\W_]+", re.UNICODE)
 _WORDS = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -243,10 +246,16 @@ def is_partial(rel: str) -> bool:
     return rel.lower().endswith(".mdx") and any(p.startswith("_") for p in rel.split("/"))
 
 
-def strip_site_suffix(title: str) -> str:
-    """A page title without the site's suffix ("X | Microsoft Docs" -> "X")."""
+def strip_site_suffix(title: str, heading: str | None = None) -> str:
+    """A page title without the site's suffix ("X | Microsoft Docs" -> "X"), or the
+    section's a title bar shows after the page's own heading (vitest's ``title: alias |
+    Config`` over ``# alias``: ``heading``, the page's first level-1 heading)."""
     stripped = _SUFFIX.sub("", title)
-    return stripped if stripped.strip() else title
+    stripped = stripped if stripped.strip() else title
+    bar = _BAR.search(stripped) if heading else None
+    if bar is not None and heading and heading.startswith(inline_text(stripped[: bar.start()])):
+        return stripped[: bar.start()].strip()  # "fsModuleCache" of "# fsModuleCache 5.0.0" too
+    return stripped
 
 
 def readable_name(name: str, titles: Iterable[str] = ()) -> str | None:

@@ -90,7 +90,7 @@ from kas_tui.features.importing.toc_starlight import (
     starlight_config,
     starlight_roots,
 )
-from kas_tui.features.importing.toc_vitepress import vitepress_site
+from kas_tui.features.importing.toc_vitepress import src_excluded, vitepress_site
 from kas_tui.features.importing.toc_vuepress import vuepress_site
 from kas_tui.features.importing.toc_wiki import (
     azure_order_roots,
@@ -353,7 +353,12 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
         return toc
     if kind == "vitepress":  # a VitePress site's config: its sidebar and pages folder
         vp = vitepress_site(path, text, reader.files, reader.problems, TocNode)
-        return None if vp is None else Toc(path, kind, vp[0], reader.problems, vp[1])
+        if vp is None:
+            return None
+        toc = Toc(path, kind, vp[0], reader.problems, vp[1])
+        toc.unpublished = src_excluded(path, text, vp[1], reader.files, read)
+        toc.unpublished_by = f"the site's {path} (srcExclude)"
+        return toc
     if kind == "vuepress":  # a VuePress site's config: its sidebar, maybe imported
         vue = vuepress_site(path, text, read, reader.files, reader.problems, TocNode)
         toc = Toc(path, kind, pruned(vue.roots), reader.problems, vue.docs_dir)

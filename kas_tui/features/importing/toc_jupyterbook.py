@@ -170,7 +170,7 @@ def unpublished(
             found.add(file)
     if only_listed:
         where = where.replace("exclude_patterns)", "exclude_patterns, only_build_toc_files)")
-    return frozenset(found), where
+    return frozenset(found), f"the book's {where}"
 
 
 def _glob(pattern: str) -> re.Pattern[str]:

@@ -61,7 +61,8 @@ class Toc:
     #: each (``website/community`` -> ``community``): its pages too
     more_docs: dict[str, str] = field(default_factory=dict)
     #: files the site's config leaves out of its pages (a Jupyter Book's
-    #: ``exclude_patterns``), and the config that says so
+    #: ``exclude_patterns``, a VitePress config's ``srcExclude``), and what says so
+    #: ("the book's _config.yml (exclude_patterns)")
     unpublished: frozenset[str] = frozenset()
     unpublished_by: str = ""
     #: a page -> the name the site's theme shows for it though its sidebar does not
@@ -114,7 +115,7 @@ class Toc:
         depth) or only in a Mintlify config's other ``versions``; the files a Jupyter
         Book's config leaves out of its pages."""
         if self.unpublished:
-            return set(paths) & self.unpublished, f"the book's {self.unpublished_by} leaves out"
+            return set(paths) & self.unpublished, f"{self.unpublished_by} leaves out"
         if self.kind == "docusaurus" and self.version:
             served, working = f"{self.docs_dir}/", f"{self.unreleased}/"
             other = {

@@ -14,6 +14,7 @@ result, an import) is said, and the folders are then the tree.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -101,6 +102,52 @@ def vitepress_site(
         if children:
             out.append(node(title, None, children, getattr(data, "lines", {}).get(key)))
     return out, root
+
+
+def src_excluded(
+    path: str, text: str, root: str, files: Collection[str], read: Callable[[str], str | None]
+) -> frozenset[str]:
+    """The files of the pages folder ``root`` that the VitePress config ``path`` leaves
+    out of its pages (``srcExclude``: glob patterns from ``root``, vitest's
+    ``['**/guide/examples/*', 'AGENTS.md']``); empty when it names none. A file the
+    site's own code names is not among them: that code shows it (vuejs/docs leaves
+    ``tutorial/**/description.md`` out, and its tutorial page reads each step's
+    ``description.md`` through a data loader)."""
+    code = blank_js(text)
+    start = exported_object(code)
+    at = js_option(blank_js(code, strings=True), start, "srcExclude") if start is not None else None
+    literal = js_value_at(without_computed(code)[0], at, "[") if at is not None else None
+    data, error = load_lined(literal) if literal is not None else (None, None)
+    if error is not None or not isinstance(data, list):
+        return frozenset()
+    rules = [_glob(p.strip().lstrip("./")) for p in data if isinstance(p, str) and p.strip()]
+    prefix = root + "/" if root else ""
+    out = {
+        f
+        for f in files
+        if f.startswith(prefix) and any(rule.fullmatch(f[len(prefix) :]) for rule in rules)
+    }
+    if out:
+        code = [f for f in files if f.startswith(prefix) and f.endswith(_SITE_CODE) and f != path]
+        names = {posixpath.basename(f) for f in out}
+        said = {n for f in code for n in names if n in (read(f) or "")}
+        out = {f for f in out if posixpath.basename(f) not in said}
+    return frozenset(out)
+
+
+#: The files a VitePress site's own code is written in.
+_SITE_CODE = (".vue", ".ts", ".js", ".mts", ".mjs")
+
+
+def _glob(pattern: str) -> re.Pattern[str]:
+    """A glob as fast-glob (VitePress') reads it: ``**/`` any folders or none, ``**``
+    anything, ``*`` and ``?`` within one name."""
+    out = []
+    for part in re.split(r"(\*\*/|\*\*|\*|\?)", pattern):
+        out.append(
+            {"**/": "(?:.*/)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}.get(part) or re.escape(part)
+        )
+    return re.compile("".join(out))
 
 
 def vitepress_about(text: str) -> tuple[str | None, str | None]:

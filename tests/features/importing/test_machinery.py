@@ -79,3 +79,12 @@ def test_a_docs_build_version_map_is_left_out() -> None:
     documents, _assets = without_machinery(files, [], notes := [])
     assert documents == ["reference/index.md"]
     assert notes and "monikerMapping.json" in notes[0]
+
+
+def test_instructions_to_coding_agents_are_left_out() -> None:
+    """vitest's ``docs/AGENTS.md`` ("Guidance for working on the VitePress site in
+    docs/") was a page of its package."""
+    files = ["docs/index.md", "docs/AGENTS.md", "CLAUDE.md", "docs/agents-overview.md"]
+    documents, _assets = without_machinery(files, [], notes := [])
+    assert documents == ["docs/index.md", "docs/agents-overview.md"]
+    assert notes and "AGENTS.md" in notes[0]

@@ -184,3 +184,95 @@ def test_a_themes_config_with_its_sidebar_in_an_exported_const(tmp_path: Path) -
     assert [(n.title, [c.title for c in n.children]) for n in toc.roots] == [
         ("Guide", ["Essentials"])
     ]
+
+
+def test_src_exclude_and_a_title_bars_section_suffix(tmp_path: Path) -> None:
+    """vitest's docs: ``srcExclude: ['**/guide/examples/*', 'AGENTS.md']`` leaves pages
+    out of its site (its examples, the guide for agents editing the site), and each
+    config option's page is titled for the browser's title bar (``title: alias |
+    Config``) above its own heading (``# alias``, ``# fsModuleCache <Version>5.0.0``)."""
+    config = """\
+import { defineConfig } from 'vitepress'
+export default defineConfig({
+  title: 'Vitest',
+  srcExclude: [
+    '**/guide/examples/*',
+    'notes.md',
+    'tutorial/**/description.md',
+  ],
+  themeConfig: {
+    sidebar: {
+      '/config/': [{ text: 'Config', items: [
+        { text: 'alias', link: '/config/alias' },
+        { text: 'fsModuleCache', link: '/config/fsmodulecache' },
+        { text: 'Retry', link: '/config/retry' },
+      ] }],
+    },
+  },
+})
+"""
+    files = {
+        "docs/.vitepress/config.ts": config,
+        "docs/index.md": "# Vitest\n\nNext generation testing framework.\n",
+        "docs/config/alias.md": "---\ntitle: alias | Config\n---\n\n# alias\n\nDefine aliases.\n",
+        "docs/config/fsmodulecache.md": (
+            "---\ntitle: fsModuleCache | Config\n---\n\n# fsModuleCache <Version>5.0.0</Version>\n\n"
+            "Persist transformed modules on disk.\n"
+        ),
+        # a title of its own, not the heading's with a bar after it: kept whole
+        "docs/config/retry.md": "---\ntitle: Retry | Flaky tests\n---\n\n# Retries\n\nRetry a test.\n",
+        "docs/guide/examples/promise-done.md": "# Promise done\n\nAn example.\n",
+        "docs/guide/index.md": "# Guide\n\nStart here.\n",
+        "docs/notes.md": "# Remove UnoCSS\n\nMigration notes.\n",
+        # vuejs/docs: left out of the pages, shown by the tutorial page's own code
+        "docs/tutorial/step-1/description.md": "# Getting Started\n\nWelcome to the tutorial.\n",
+        "docs/tutorial/Tutorial.vue": "<script setup>\nconst desc = data['description.md']\n</script>\n",
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0 and not result.failed, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    titles = {d.meta.get("title") for d in pkg.documents.values()}
+    assert {"alias", "fsModuleCache", "Retry | Flaky tests"} <= titles, titles
+    assert not {"Promise done", "Remove UnoCSS"} & titles, titles
+    assert "Getting Started" in titles, titles
+    assert any(
+        "2 files the site's docs/.vitepress/config.ts (srcExclude) leaves out" in n
+        for n in result.notes
+    ), result.notes
+
+
+def test_markdown_file_inclusion_as_vitepress_expands_it(tmp_path: Path) -> None:
+    """vitest's ``guide/cli.md`` shows its whole option table with
+    ``<!--@include: ./cli-generated.md-->``; VitePress also takes a file's region
+    (``#name``, between ``#region`` and ``#endregion`` markers) and its lines
+    (``{2,3}``), and ``@/`` starts from the site's pages folder."""
+    files = {
+        "docs/.vitepress/config.ts": "export default { title: 'Tool' }\n",
+        "docs/index.md": "# Tool\n\nA tool.\n",
+        "docs/guide/cli.md": (
+            "# Command Line Interface\n\nThe options.\n\n<!--@include: ./cli-generated.md-->\n\n"
+            "## Usage\n\n<!-- @include: @/parts/usage.md#basic -->\n\n"
+            "Lines: <!--@include: ../parts/lines.md{2,3}-->\n\n"
+            "Missing: <!--@include: ./nowhere.md-->\n"
+        ),
+        "docs/guide/cli-generated.md": "---\nskip: yes\n---\n### root\n\n- **CLI:** `--root <path>`\n",
+        "docs/parts/usage.md": (
+            "Not this.\n<!-- #region basic -->\nRun `tool init` first.\n<!-- #endregion basic -->\n"
+            "Nor this.\n"
+        ),
+        "docs/parts/lines.md": "one\ntwo\nthree\nfour\n",
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert not result.failed, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    [cli] = [d for d in pkg.documents if d.endswith("cli.md")]
+    body = (tmp_path / "kb" / cli).read_text("utf-8").split("\n---\n", 1)[1]
+    assert "### root" in body and "`--root <path>`" in body and "skip: yes" not in body
+    assert "Run `tool init` first." in body and "Not this" not in body and "Nor this" not in body
+    assert "Lines: two\nthree" in body and "four" not in body
+    # what the pages include is no page of its own
+    assert not [d for d in pkg.documents if "cli-generated" in d or "parts/" in d], pkg.documents
+    said = [n for n in result.notes if "nowhere.md" in n]
+    assert said and said[0].startswith("docs/guide/cli.md:13: "), result.notes
