@@ -385,6 +385,8 @@ def site_configs(files: Iterable[str], near: str = "") -> list[str]:
     beside = sorted(f for f in files if near and posixpath.dirname(f) == home)
     names = [near] if near in files else []
     names += [f for f in beside if f != near]
+    book = posixpath.join(posixpath.dirname(home), "book.toml") if home else ""
+    names += [book] if book in files else []  # an mdBook's, above its SUMMARY.md's folder
     names += sorted(f for f in files if "/" not in f)
     names += sorted(f for f in files if f.count("/") == 1)  # a site kept in website/
     names += sorted(f for f in files if f.startswith("config/_default/"))  # Hugo's

@@ -148,16 +148,21 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
             toc = read_toc(path, read, files)
             if toc is not None and (depth == 0 or toc.roots or toc.docs_dir):
                 return toc  # below the root: one that lists pages, or a site's config
-    # a VitePress, VuePress or MkDocs site deeper in a repository (vuepress'
-    # packages/docs/docs/, FastAPI's docs/en/mkdocs.yml) holding most of its pages
-    deeper = [
+    # a VitePress, VuePress or MkDocs site or an mdBook deeper in a repository
+    # (vuepress' packages/docs/docs/, FastAPI's docs/en/mkdocs.yml) holding most of its
+    # pages; of several in one folder holding most (cargo's doc/book/ and doc/contrib/
+    # in doc/, beside its crates' and tests' pages), the one holding most of that folder's
+    deeper = find_tocs(
         f
         for f in files
         if f.startswith(wrapper)
-        and (vue_config(f) or is_mkdocs_config(f))
+        and (vue_config(f) or is_mkdocs_config(f) or book_summary(f, files))
         and not tool_folder(f[len(wrapper) :])
-    ]
-    site = _site_of_most(find_tocs(deeper), read, files) if deeper else None
+    )
+    site = _site_of_most(deeper, read, files) if deeper else None
+    common = posixpath.commonpath([posixpath.dirname(f) for f in deeper]) if deeper else ""
+    if site is None and len(deeper) > 1 and common.startswith(wrapper) and common:
+        site = _site_of_most(deeper, read, files, within=common)
     if site is not None:
         return site
     site = _docfx_site(wrapper, read, files)
@@ -194,16 +199,25 @@ def _other_docs(sidebars: str, read: Read, files: Collection[str]) -> list[DocsI
 #: Tables of contents that are a site generator's config, naming the site's pages folder.
 _SITE_KINDS = frozenset(
     {"mkdocs", "starlight", "hugo", "vitepress", "vuepress", "mintlify", "nextra", "fumadocs"}
+    | {"summary"}  # an mdBook's SUMMARY.md, its pages folder beside its book.toml
 )
 
 
-def _site_of_most(found: list[str], read: Read, files: Collection[str]) -> Toc | None:
+def _site_of_most(
+    found: list[str], read: Read, files: Collection[str], *, within: str = ""
+) -> Toc | None:
     """Of several sites' configs, the one whose pages folder holds more than half the
-    source's Markdown pages, its translations' aside (FastAPI's ``docs/en/`` beside
+    source's Markdown pages (or the folder ``within``'s, when that folder holds more
+    than half the source's), its translations' aside (FastAPI's ``docs/en/`` beside
     ``docs/de/``, ``docs/es/``, ...); ``None`` when none does."""
     pages = [f for f in files if f.lower().endswith((".md", ".mdx"))]
     translated = tuple(f + "/" for f in translations(pages))
     pages = [p for p in pages if not p.startswith(translated)] if translated else pages
+    if within:
+        inner = [p for p in pages if p.startswith(within + "/")]
+        if 2 * len(inner) <= len(pages):
+            return None
+        pages = inner
     for path in found:
         toc = read_toc(path, read, files) if toc_kind(path) in _SITE_KINDS | {"astro"} else None
         if toc is not None and toc.docs_dir:

@@ -198,3 +198,43 @@ def test_a_repositorys_own_book_is_found_beside_older_editions(tmp_path: Path) -
     pkg.load()
     assert not any("edition" in p for p in pkg.documents), sorted(pkg.documents)
     assert "\n# mdBook Documentation\n" in (tmp_path / "kb" / "index.md").read_text("utf-8")
+
+
+def test_a_repository_keeping_two_books_in_its_doc_folder_builds_the_larger(
+    tmp_path: Path,
+) -> None:
+    """rust-lang/cargo: ``doc/book/`` (The Cargo Book, 100 pages) and ``doc/contrib/``
+    (the contributors' guide, 28) beside ``doc/man/`` templates, and 2,800 files of
+    crates and tests around ``doc/``: no book holds most of the repository's pages, so
+    it was built whole (its tests' fixtures, licenses and crates' READMEs as pages,
+    ``.tgz`` fixtures failing). ``doc/`` holds most, and The Cargo Book most of
+    ``doc/``'s: it is the package, titled as its ``book.toml`` titles it."""
+    files: dict[str, str | bytes] = {
+        "doc/book/book.toml": '[book]\ntitle = "The Cargo Book"\n',
+        "doc/book/src/SUMMARY.md": (
+            "# Summary\n\n[Introduction](index.md)\n\n"
+            + "".join(f"- [Chapter {n}](guide/chapter-{n}.md)\n" for n in range(8))
+        ),
+        "doc/book/src/index.md": page("The Cargo Book"),
+        "doc/contrib/book.toml": '[book]\ntitle = "Cargo Contributor Guide"\n',
+        "doc/contrib/src/SUMMARY.md": "# Summary\n\n- [Process](process.md)\n- [Design](design.md)\n",
+        "doc/contrib/src/process.md": page("Process"),
+        "doc/contrib/src/design.md": page("Design"),
+        "Cargo.toml": '[package]\nname = "cargo"\n',
+        "LICENSE-MIT": "Permission is hereby granted, free of charge...\n",
+        "benches/workspaces/servo.tgz": b"\x1f\x8b\x08\x00binary",
+    }
+    for n in range(8):
+        files[f"doc/book/src/guide/chapter-{n}.md"] = page(f"Chapter {n}")
+    for n in range(9):
+        files[f"tests/testsuite/cargo_add/case_{n}/README.md"] = page(f"Add case {n}")
+    files["crates/mdman/README.md"] = page("mdman")
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0 and not result.failed, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    titles = {d.meta.get("title") for d in pkg.documents.values()}
+    assert {"Chapter 0", "Chapter 7"} <= titles, titles
+    assert not {"Add case 0", "mdman", "Process"} & titles, titles
+    assert (tmp_path / "kb" / "index.md").read_text("utf-8").splitlines()[3] == "# The Cargo Book"
+    assert any("outside the docs folder" in n and "doc/book/src/" in n for n in result.notes)
