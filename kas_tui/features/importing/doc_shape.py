@@ -194,6 +194,10 @@ def _opening(markdown: str) -> str:
     # code is what it holds
 
 
+#: A list item's marker ("* ", "- ", "1. "): no words of the item's.
+_LIST_MARK = re.compile(r"^(?:[-*+]|\d{1,9}[.)])\s+")
+
+
 def _opening_of(lines_in: list[str]) -> str:
     lines = []
     for raw in lines_in[:40]:
@@ -206,7 +210,7 @@ def _opening_of(lines_in: list[str]) -> str:
         elif line.startswith("#"):  # a heading: without its id ([#install], { #install })
             text = prose.heading_text(line.lstrip("#").rstrip("#").strip())
         else:
-            text = prose.inline_text(line.lstrip("|#>=-").rstrip("|#=-"))
+            text = prose.inline_text(_LIST_MARK.sub("", line).lstrip("|#>=-").rstrip("|#=-"))
         if text and any(c.isalpha() for c in text) and not text.startswith("<!--"):
             lines.append(text.strip(" |"))
         if sum(len(x) for x in lines) > 110:

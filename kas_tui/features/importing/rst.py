@@ -97,8 +97,10 @@ class _GenericDirective(Directive):
 
     def run(self) -> list[nodes.Node]:
         name = self.name.rsplit(":", 1)[-1].lower()
+        if name == "toctree":
+            return self._toctree()
         if name in _NO_TEXT:
-            return []  # the TOC reader reads toctrees; the rest is no text
+            return []  # the rest is no text
         out: list[nodes.Node] = []
         argument = " ".join(self.arguments).strip()
         if name == "include" or name == "literalinclude":
@@ -117,6 +119,38 @@ class _GenericDirective(Directive):
             self.state.nested_parse(self.content, self.content_offset, box)
             out.append(box)
         return out
+
+    def _toctree(self) -> list[nodes.Node]:
+        """What a toctree shows on its page, as Sphinx's HTML does: its caption, then a
+        list of links to the pages it names, each titled by its page (or as the entry
+        titles it); nothing when ``:hidden:``, and for a ``:glob:`` pattern or ``self``.
+        The TOC reader (:mod:`.toc_sphinx`) reads the same entries for the tree; shown,
+        a landing page whose only text is its toctree (packaging.python.org's
+        "Installation") says what it leads to."""
+        if "hidden" in self.options:
+            return []
+        reader = getattr(self.state.document.settings, "kas_includes", None)
+        current, _offset = self.state_machine.input_lines.info(
+            self.lineno - self.state_machine.input_offset - 1
+        )
+        items = nodes.bullet_list(bullet="-")
+        for line in self.content:
+            entry = line.strip()
+            if not entry or entry == "self" or ("glob" in self.options and "*" in entry):
+                continue
+            titled = TITLED.match(entry)
+            label, target = (titled.group(1), titled.group(2).strip()) if titled else ("", entry)
+            if _ADDRESS.match(target):
+                link = nodes.reference("", label or target, refuri=target)
+            else:
+                if not label and isinstance(reader, IncludeReader):
+                    label = reader.doc_title(target, str(current)) or ""
+                link = nodes.reference("", shown(label or target), refuri=f"{target}.rst")
+            items += nodes.list_item("", nodes.paragraph("", "", link))
+        if not len(items):
+            return []
+        caption = str(self.options.get("caption") or "").strip()
+        return [*([nodes.paragraph("", "", nodes.strong("", caption))] if caption else []), items]
 
     def _included(self, name: str, argument: str) -> list[nodes.Node]:
         """What an include directive shows: the file's text parsed into the page (a
@@ -151,12 +185,14 @@ class _GenericDirective(Directive):
         return []
 
 
-#: Directives that show nothing on the page: the TOC reader's toctrees, conditions,
+#: An address a toctree entry may name instead of a page.
+_ADDRESS = re.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
+#: Directives that show nothing on the page: conditions,
 #: and what sets the context of what follows (``.. currentmodule:: flask`` opening
 #: Flask's API pages was "Currentmodule: flask", above the title, which then named no
 #: page), who wrote it, or what the index lists.
 _NO_TEXT = frozenset(
-    {"toctree", "only", "ifconfig", "tabularcolumns", "highlight", "index"}
+    {"only", "ifconfig", "tabularcolumns", "highlight", "index"}
     | {"currentmodule", "module", "sectionauthor", "moduleauthor", "codeauthor"}
     | {"todo", "spelling", "default-domain", "program"}
 )

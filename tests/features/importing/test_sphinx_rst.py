@@ -376,3 +376,45 @@ def test_definition_and_field_lists_are_items_opening_with_their_term(tmp_path: 
     assert "* **confdir** (path)\n\n  The directory.\n\n  Its second paragraph." in text
     assert "* **Version:**\n\n  2.0" in text and "* **Author:**\n\n  The team" in text
     assert "\n    " not in text and "\n:   " not in text
+
+
+def test_a_visible_toctree_is_the_list_of_pages_the_site_shows(tmp_path: Path) -> None:
+    """pypa/packaging.python.org's ``guides/section-install.rst`` is a title and a
+    toctree, which Sphinx shows as a list of links to the pages it names. Read as no
+    text, the page was described "Document whose text opens with “Installation”". A
+    ``:hidden:`` toctree shows nothing, a caption heads its list, an entry may title
+    its page (``Title <page>``) or name an address."""
+    files = {
+        "conf.py": 'project = "Packaging"\nroot_doc = "index"\n',
+        "index.rst": (
+            "Packaging\n=========\n\nWelcome to the guide.\n\n"
+            ".. toctree::\n   :hidden:\n\n   guides/section-install\n"
+        ),
+        "guides/section-install.rst": (
+            "============\nInstallation\n============\n\n"
+            ".. toctree::\n   :titlesonly:\n   :caption: Installing\n\n"
+            "   installing-using-pip\n   Virtual environments <installing-using-virtualenv>\n"
+            "   installing-tools\n   PyPI <https://pypi.org>\n"
+        ),
+        "guides/installing-using-pip.rst": "Install packages with pip\n=========================\n\nUse pip.\n",
+        "guides/installing-using-virtualenv.rst": "Using virtualenv\n================\n\nUse it.\n",
+        "guides/installing-tools.rst": "Installing command line tools\n=============================\n\nUse pipx.\n",
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0 and not result.failed, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    [section] = [d for d, doc in pkg.documents.items() if doc.meta.get("title") == "Installation"]
+    text = (tmp_path / "kb" / section).read_text("utf-8")
+    assert "**Installing**" in text
+    for title in (
+        "Install packages with pip",
+        "Virtual environments",
+        "Installing command line tools",
+    ):
+        assert f"[{title}](" in text, text
+    assert "[PyPI](https://pypi.org)" in text
+    assert "Install packages with pip" in pkg.documents[section].meta["description"]
+    [home] = [d for d, doc in pkg.documents.items() if doc.meta.get("title") == "Packaging"]
+    assert "section-install" not in (tmp_path / "kb" / home).read_text("utf-8")
+    assert not [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
