@@ -240,3 +240,41 @@ def test_a_category_holding_a_larger_section_keeps_its_own_name(tmp_path: Path) 
     inner = (tmp_path / "kb" / "for-windows" / "index.md").read_text("utf-8")
     assert inner.startswith("# AdGuard for Windows\n") or "\n# AdGuard for Windows\n" in inner
     assert "[Solving problems](solving-problems/)" in inner
+
+
+def test_typed_sidebars_with_an_entry_code_makes_are_read_but_that_entry(
+    tmp_path: Path,
+) -> None:
+    """trpc/trpc's ``www/sidebars.ts``: ``const config: SidebarsConfig = {...}; export
+    default config;`` whose list ends with ``...(env.TYPEDOC ? [typeDoc] : [])``. The
+    whole was "built by code", unread, so the package's root was its folders."""
+    sidebars = """\
+import type { SidebarsConfig } from '@docusaurus/plugin-content-docs';
+const env = parseEnv(process.env);
+const typeDoc = { type: 'category', label: 'API', items: [] };
+const config: SidebarsConfig = {
+  docs: [
+    { type: 'category', label: 'Getting started', items: ['main/introduction', 'main/quickstart'] },
+    { type: 'category', label: 'Backend Usage', items: ['server/routers', 'server/context', 'server/middlewares'] },
+    ...(env.TYPEDOC ? [typeDoc] : []),
+  ],
+};
+
+export default config;
+"""
+    files = {
+        "www/docusaurus.config.ts": "export default { title: 'tRPC', url: 'https://trpc.io' };\n",
+        "www/sidebars.ts": sidebars,
+        "www/docs/main/introduction.md": "# Introduction\n\ntRPC lets you build typesafe APIs.\n",
+        "www/docs/main/quickstart.md": "# Quickstart\n\nInstall it.\n",
+        "www/docs/server/routers.md": "# Define Routers\n\nA router holds procedures.\n",
+        "www/docs/server/context.md": "# Context\n\nThe context is shared.\n",
+        "www/docs/server/middlewares.md": "# Middlewares\n\nRun code around procedures.\n",
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0 and not result.failed, result.report
+    root = (tmp_path / "kb" / "index.md").read_text("utf-8")
+    assert "Backend Usage" in root and "Getting started" in root, root
+    assert not [n for n in result.notes if "built by code" in n], result.notes
+    said = [n for n in result.notes if "entries made by code" in n]
+    assert said and said[0].startswith("www/sidebars.ts:8: "), result.notes

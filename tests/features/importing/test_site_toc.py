@@ -431,7 +431,6 @@ module.exports = sidebars;
 @pytest.mark.parametrize(
     "js",
     [
-        "const common = require('./common');\nmodule.exports = {docs: [...common, 'a']};\n",
         "module.exports = {docs: items()};\n",
         "const items = ['a'];\nmodule.exports = {docs: items};\n",
         "export const sidebars = makeSidebars();\n",
@@ -442,7 +441,17 @@ def test_a_sidebars_js_built_by_code_is_a_problem(tmp_path: Path, js: str) -> No
     assert toc.roots == []
     assert toc.problems == [
         "sidebars.js:1: its sidebars are built by code (no plain object after "
-        "module.exports =): not read; ship a sidebars.json to order the pages"
+        "module.exports = or export default): not read; ship a sidebars.json to order the pages"
+    ]
+
+
+def test_entries_a_sidebars_js_makes_by_code_are_said_and_the_rest_read(tmp_path: Path) -> None:
+    js = "const common = require('./common');\nmodule.exports = {docs: [...common, 'a']};\n"
+    toc = toc_of(tmp_path, {"sidebars.js": js, "docs/a.md": PAGE}, "sidebars.js")
+    assert list(toc.order()) == ["docs/a.md"]
+    assert toc.problems == [
+        "sidebars.js:2: entries made by code (...common) are not read; the pages they list "
+        "go by their folders"
     ]
 
 
