@@ -80,6 +80,7 @@ from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.features.importing.toc_docsets import with_other_tocs
 from kas_tui.features.importing.toc_formats import SERVED_AS_IS
 from kas_tui.features.importing.toc_jekyll import in_jekyll_own_folder
+from kas_tui.features.importing.toc_model import FOLDERS
 from kas_tui.features.importing.translations import without_translations
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 from kas_tui.text.wording import counted
@@ -89,7 +90,6 @@ from kas_tui.text.wording import counted
 _FINAL_FAILURES = frozenset({"unsupported", "corrupt", "encrypted", "no-text"})
 #: What a docs site's file no converter reads is to the build.
 _SERVED = "no converter reads it; a file the site serves as it is, copied as an asset"
-_OUTSIDE = "files are outside the docs folder the site builds its docs from"
 ASSET_EXTS = frozenset(
     {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".ico", ".avif"}
     | {".mp4", ".webm", ".mov", ".m4v", ".ogv", ".avi", ".mkv"}  # videos a page shows
@@ -368,7 +368,8 @@ class _Builder(
                 [a for a in assets if a not in served],
             )
         walked = len(self.result.notes)  # what the walk and the includes said
-        above = site_config_above(self.source) if self.toc is None else None
+        bare = self.toc is None or self.toc.kind == FOLDERS  # no site's config read
+        above = site_config_above(self.source) if bare else None
         self.result.notes += [above] if above else []
         if self.toc is not None:
             self.result.notes += self.toc.problems
@@ -405,11 +406,7 @@ class _Builder(
                 [*assets, *sorted(shown & set(documents))],
             )
             if left:
-                n = len(left)
-                self.result.notes.append(
-                    f"{n:,} {_OUTSIDE}, {self.toc.docs_dir}/ (its code, configs, README, "
-                    "a blog); left out"
-                )
+                self.result.notes.append(self.toc.outside_note(len(left)))
             documents, assets = (
                 [d for d in documents if d not in left],
                 [a for a in assets if a not in left],

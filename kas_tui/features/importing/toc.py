@@ -40,6 +40,7 @@ import posixpath
 from collections.abc import Callable, Collection
 
 from kas_tui.features.importing.docfx_config import served_pages
+from kas_tui.features.importing.source_meta import is_site_config
 from kas_tui.features.importing.toc_antora import antora_roots, component_of
 from kas_tui.features.importing.toc_docfx import DocfxReader
 from kas_tui.features.importing.toc_docsify import (
@@ -83,7 +84,7 @@ from kas_tui.features.importing.toc_jupyterbook import (
 )
 from kas_tui.features.importing.toc_mintlify import mintlify_site
 from kas_tui.features.importing.toc_mkdocs import is_mkdocs_config, mkdocs_nav
-from kas_tui.features.importing.toc_model import Toc, TocNode
+from kas_tui.features.importing.toc_model import FOLDERS, Toc, TocNode
 from kas_tui.features.importing.toc_nextra import nextra_site
 from kas_tui.features.importing.toc_sphinx import sphinx_roots, theme_folders
 from kas_tui.features.importing.toc_starlight import (
@@ -170,7 +171,32 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
         return site
     problems: list[str] = []  # a Docusaurus docs folder without its site: its categories
     roots = category_roots(files, read, problems, TocNode)
-    return Toc("", "docusaurus", roots, problems) if roots else None
+    if roots:
+        return Toc("", "docusaurus", roots, problems)
+    docs = _docs_folder(wrapper, files)
+    return Toc("", FOLDERS, [], [], docs) if docs else None
+
+
+def _docs_folder(wrapper: str, files: Collection[str]) -> str:
+    """The repository's docs folder (``docs/``, ``doc/``, ``documentation/``, at its
+    root) when no site is configured and it holds more than half the repository's
+    Markdown pages (electron/electron's ``docs/``, 298 of 325, beside the specs,
+    fixtures and build files of its code); "" otherwise. Its folders are the tree."""
+    if any(is_site_config(f[len(wrapper) :]) for f in files if f.startswith(wrapper)):
+        return ""  # a site's config, though no TOC was read from it: not a plain folder
+    pages = [f for f in files if f.lower().endswith((".md", ".mdx"))]
+    tops = {
+        f[len(wrapper) :].split("/", 1)[0]
+        for f in files
+        if f.startswith(wrapper) and "/" in f[len(wrapper) :]
+    }
+    for top in sorted(tops):
+        if top.lower() not in _DOCS_FOLDERS:
+            continue
+        folder = wrapper + top
+        if 2 * sum(p.startswith(folder + "/") for p in pages) > len(pages):
+            return folder
+    return ""
 
 
 #: A Hugo site's config folder for every environment.

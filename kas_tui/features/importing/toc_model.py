@@ -32,6 +32,11 @@ class TocNode:
     file: str | None = None  # that file, when not Toc.file (a nested docfx toc)
 
 
+#: The kind of a "table of contents" that only says which folder holds the docs (a
+#: repository's ``docs/`` with no site configured): its folders are the tree.
+FOLDERS = "folders"
+
+
 @dataclass
 class Toc:
     file: str  # source-relative path of the TOC file read
@@ -154,6 +159,18 @@ class Toc:
             return []
         folders = (inside, *(f + "/" for f in self.more_docs))
         return [p for p in paths if not p.startswith(folders)]
+
+    def outside_note(self, n: int) -> str:
+        """The build's note on the ``n`` files :meth:`outside_docs` leaves out."""
+        if self.kind == FOLDERS:
+            return (
+                f"{n:,} files are outside {self.docs_dir}/, which holds most of its pages (no "
+                "docs site is configured): its code, tests and configs; left out"
+            )
+        return (
+            f"{n:,} files are outside the docs folder the site builds its docs from, "
+            f"{self.docs_dir}/ (its code, configs, README, a blog); left out"
+        )
 
     def theme_files(self, paths: Iterable[str]) -> set[str]:
         """Those of ``paths`` in the site's theme folders: templates, not pages."""

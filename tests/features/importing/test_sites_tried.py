@@ -705,3 +705,31 @@ def test_a_jekyll_sites_own_folders_hold_no_pages(tmp_path: Path) -> None:
     )
     assert pages == ["docs/install.md", "index-page.md"], pages
     assert "\n# Jekyll\n" in (out / "index.md").read_text("utf-8")
+
+
+def test_a_repositorys_docs_folder_without_a_site_is_the_package(tmp_path: Path) -> None:
+    """electron/electron keeps 298 of its 325 Markdown pages in ``docs/`` and no docs
+    site's config (its site is another repository). Built whole, its specs' fixtures,
+    ``.gni`` build lists and ``tsconfig`` variants were 1,016 documents, 184 of them
+    failing. The docs folder holding most pages is the package; what the walk said of
+    files outside it is moot."""
+    files: dict[str, str | bytes] = {
+        "docs/README.md": "# Official Guides\n\nThe guides.\n",
+        "docs/tutorial/quick-start.md": "# Quick Start\n\nStart here.\n",
+        "docs/api/app.md": "# app\n\nControl the application.\n",
+        "docs/api/browser-window.md": "# BrowserWindow\n\nCreate windows.\n",
+        "README.md": "# Electron\n\nBuild apps.\n",
+        "spec/fixtures/pages/blank.html": "",
+        "spec/fixtures/api/empty.md": "",
+        "filenames.gni": "filenames = {\n  lib_sources = [ ]\n}\n",
+        "tsconfig.json": '{"compilerOptions": {}}',
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0 and not result.failed, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    titles = {d.meta.get("title") for d in pkg.documents.values()}
+    assert {"Quick Start", "app", "BrowserWindow"} <= titles, titles
+    assert not [d for d in pkg.documents if "spec" in d or "filenames" in d], sorted(pkg.documents)
+    assert any("outside docs/, which holds most of its pages" in n for n in result.notes)
+    assert not [n for n in result.notes if "spec/" in n], result.notes
