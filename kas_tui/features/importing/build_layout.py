@@ -303,7 +303,12 @@ class LayoutMixin(IndexesMixin, NamesMixin, SiteLinksMixin):
                 served = self._served_page(resolved) if rooted else self._served_at(doc, target)
                 # a file the site moved: its map of moved pages names the source path
                 # (docfx's source_path), so a relative link to it follows too
-                served = served or (None if rooted else self._moved_page(resolved))
+                # one version of a page the site serves in several (docfx's ?view=)
+                served = served or (
+                    self._versioned_page(target, doc.source)
+                    if rooted
+                    else self._moved_page(resolved)
+                )
                 resolved = served or resolved
             path = unquote(target.partition("#")[0].partition("?")[0])
             sep, fragment = ("#", found.fragment) if "#" in target else ("", "")

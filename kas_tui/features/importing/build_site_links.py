@@ -15,7 +15,7 @@ import functools
 import posixpath
 from collections import Counter
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import parse_qs, unquote
 
 from kas_tui.core.okf.links import site_link
 from kas_tui.features.importing.mdx_components import import_candidates
@@ -312,7 +312,35 @@ class SiteLinksMixin:
 
     def _names_page(self, path: str) -> bool:
         """Whether ``path`` (as a site serves it, without ``.md``) is a source page."""
-        return any(f"{path}{tail}" in self.docs for tail in _SERVED_AS) or bool(self._alias(path))
+        versions = self.toc.served_versions if self.toc is not None else {}
+        return (
+            any(f"{path}{tail}" in self.docs for tail in _SERVED_AS)
+            or bool(self._alias(path))
+            or path.strip("/").lower() in versions
+        )
+
+    def _versioned_page(self, target: str, source: str) -> str | None:
+        """The page a site-rooted link names in one of the versions a docfx site serves
+        at one path (``/powershell/module/microsoft.powershell.core/where-object``): the
+        version its ``?view=`` picks, else the linking page's own; ``None`` otherwise."""
+        versions = self.toc.served_versions if self.toc is not None else {}
+        if not versions:
+            return None
+        path, _, query = target.partition("#")[0].partition("?")
+        site = getattr(self, "_site", None)
+        base = site[2] if site else ""
+        path = unquote(path).strip("/")
+        key = (under_base(path, base) or path).lower() if base else path.lower()
+        found = versions.get(key.rstrip("/"))
+        if not found:
+            return None
+        view = parse_qs(query).get("view", [""])[0]
+        if view in found:
+            return found[view]
+        own = next(
+            (m for f, m in self.toc.version_folders.items() if source.startswith(f + "/")), ""
+        )
+        return found.get(own)
 
     def _alias(self, path: str) -> str | None:
         """The page the site serves at ``path`` by a name of its own (a Docusaurus

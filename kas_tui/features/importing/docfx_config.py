@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -50,11 +51,24 @@ def content_folders(config: str, read: Callable[[str], str | None]) -> list[tupl
     """(source folder, the path the site serves it under) of each ``build.content``
     entry of the ``docfx.json`` at ``config`` that moves its pages (a ``src`` and a
     ``dest``, neither the root), in the config's order."""
+    out: list[tuple[str, str]] = []
+    for folder, dest, _moniker in _content(config, read):
+        if (folder, dest) not in out:
+            out.append((folder, dest))
+    return out
+
+
+def _content(config: str, read: Callable[[str], str | None]) -> list[tuple[str, str, str]]:
+    """(source folder, served path, moniker) of the ``build.content`` entries that
+    move their pages; the moniker is the one version the entry's ``group`` serves
+    (its ``moniker_range`` when that names one moniker: ``powershell-7.4``), else ""."""
     data = read_docfx_json(read(config))
     build = data.get("build") if data else None
     content = build.get("content") if isinstance(build, dict) else None
+    groups = build.get("groups") if isinstance(build, dict) else None
+    groups = groups if isinstance(groups, dict) else {}
     home = posixpath.dirname(config)
-    out: list[tuple[str, str]] = []
+    out: list[tuple[str, str, str]] = []
     for entry in content if isinstance(content, list) else []:
         if not isinstance(entry, dict):
             continue
@@ -64,9 +78,39 @@ def content_folders(config: str, read: Callable[[str], str | None]) -> list[tupl
         if not src.strip("/") or not dest.strip("/"):
             continue  # the site's root as the source's: nothing moves
         folder = posixpath.normpath(posixpath.join(home, src.strip("/")))
-        if not folder.startswith("../") and (folder, dest.strip("/")) not in out:
-            out.append((folder, dest.strip("/")))
+        group = groups.get(entry.get("group")) if isinstance(entry.get("group"), str) else None
+        moniker = group.get("moniker_range") if isinstance(group, dict) else None
+        moniker = (
+            moniker.strip()
+            if isinstance(moniker, str) and _MONIKER.fullmatch(moniker.strip())
+            else ""
+        )
+        if not folder.startswith("../"):
+            out.append((folder, dest.strip("/"), moniker))
     return out
+
+
+#: A moniker range naming one version (``powershell-7.4``), not a range (``>=x``, ``x || y``).
+_MONIKER = re.compile(r"[\w.-]+")
+
+
+def versioned_pages(
+    config: str, read: Callable[[str], str | None], files: Collection[str]
+) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
+    """The pages the ``docfx.json`` at ``config`` serves at one path in several versions
+    (PowerShell-Docs' ``5.1/``, ``7.4/``... each a ``group`` of one moniker, all at
+    ``module/``): served path -> {moniker: page}; and each version's folder -> its
+    moniker. A link picks the version with ``?view=powershell-7.4``."""
+    entries = [(f, d, m) for f, d, m in _content(config, read) if m]
+    pages: dict[str, dict[str, str]] = {}
+    for page in files if entries else ():
+        if not page.lower().endswith(_PAGES):
+            continue
+        for folder, dest, moniker in entries:
+            key = served_path(page, [(folder, dest)])
+            if key is not None:
+                pages.setdefault(key, {}).setdefault(moniker, page)
+    return {k: v for k, v in pages.items() if len(v) > 1}, {f: m for f, _d, m in entries}
 
 
 def served_path(page: str, folders: list[tuple[str, str]]) -> str | None:

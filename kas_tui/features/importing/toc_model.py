@@ -80,6 +80,10 @@ class Toc:
     #: ``docs_dir``), and its working docs' folder, served as "next", then no pages
     version: str = ""
     unreleased: str = ""
+    #: a docfx site's pages served at one path in several versions: served path ->
+    #: {moniker: page}; and each version's folder -> its moniker (a link's ``?view=``)
+    served_versions: dict[str, dict[str, str]] = field(default_factory=dict)
+    version_folders: dict[str, str] = field(default_factory=dict)
     #: a page -> the pages the site shows on it alone, in order (a Hugo section whose
     #: pages are never rendered on their own: hugoDocs' glossary and its 157 terms)
     shown_on: dict[str, list[str]] = field(default_factory=dict)

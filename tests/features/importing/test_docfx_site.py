@@ -220,3 +220,51 @@ def test_the_docsets_own_links_and_moved_pages_resolve_by_docfx_json(tmp_path: P
     assert f"[remoting again]({rel(ssh)})" in text, text
     # docfx.json read as docfx reads it: its titleSuffix names the package
     assert (kb / "index.md").read_text("utf-8").splitlines()[3] == "# PowerShell"
+
+
+def test_a_link_picks_the_version_of_a_page_its_view_names(tmp_path: Path) -> None:
+    """PowerShell-Docs serves ``5.1/`` and ``7.4/`` both at ``/powershell/module/``, each
+    a ``group`` of one moniker; ``?view=powershell-7.4`` picks the version, and a link
+    without one, from a version's own page, means its own version."""
+    files = {
+        "reference/docfx.json": (
+            '{"build": {"content": [\n'
+            '  {"dest": "scripting", "files": ["**/*.md"], "src": "docs-conceptual"},\n'
+            '  {"dest": "module", "files": ["**/*.md"], "group": "ps-5.1", "src": "5.1"},\n'
+            '  {"dest": "module", "files": ["**/*.md"], "group": "ps-7.4", "src": "7.4"}\n'
+            '  ],\n  "groups": {"ps-5.1": {"moniker_range": "powershell-5.1"},\n'
+            '             "ps-7.4": {"moniker_range": "powershell-7.4"}}}}\n'
+        ),
+        "reference/docs-conceptual/toc.yml": "items:\n  - name: Jobs\n    href: jobs.md\n",
+        "reference/docs-conceptual/jobs.md": (
+            "# Jobs\n\nRun [Start-ThreadJob]"
+            "(/powershell/module/threadjob/start-threadjob?view=powershell-7.4), "
+            "[Get-Job](/powershell/module/microsoft.powershell.core/get-job?view=powershell-5.1)"
+            ", see [jobs](/powershell/scripting/jobs).\n"
+        ),
+        "reference/5.1/Microsoft.PowerShell.Core/Get-Job.md": (
+            "# Get-Job\n\nGets jobs. See [Receive-Job](/powershell/module/microsoft.powershell.core/receive-job).\n"
+        ),
+        "reference/5.1/Microsoft.PowerShell.Core/Receive-Job.md": "# Receive-Job\n\nReceives 5.1.\n",
+        "reference/7.4/Microsoft.PowerShell.Core/Get-Job.md": (
+            "# Get-Job\n\nGets jobs. See [Receive-Job](/powershell/module/microsoft.powershell.core/receive-job).\n"
+        ),
+        "reference/7.4/Microsoft.PowerShell.Core/Receive-Job.md": "# Receive-Job\n\nReceives 7.4.\n",
+        "reference/7.4/ThreadJob/Start-ThreadJob.md": "# Start-ThreadJob\n\nStarts a thread job.\n",
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0 and not result.failed, result.report
+    kb = tmp_path / "kb"
+    pkg = Package(kb)
+    pkg.load()
+    out = {
+        doc.meta["sources"][0]["resource"].split("/reference/", 1)[1]: d
+        for d, doc in pkg.documents.items()
+    }
+    jobs = (kb / out["docs-conceptual/jobs.md"]).read_text("utf-8")
+    assert f"[Get-Job](/{out['5.1/Microsoft.PowerShell.Core/Get-Job.md']})" in jobs, jobs
+    assert f"[Start-ThreadJob](/{out['7.4/ThreadJob/Start-ThreadJob.md']})" in jobs, jobs
+    newer = (kb / out["7.4/Microsoft.PowerShell.Core/Get-Job.md"]).read_text("utf-8")
+    assert f"(/{out['7.4/Microsoft.PowerShell.Core/Receive-Job.md']})" in newer, newer
+    older = (kb / out["5.1/Microsoft.PowerShell.Core/Get-Job.md"]).read_text("utf-8")
+    assert f"(/{out['5.1/Microsoft.PowerShell.Core/Receive-Job.md']})" in older, older
