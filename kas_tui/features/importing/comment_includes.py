@@ -20,9 +20,11 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from kas_tui.core.okf import frontmatter as fm
-from kas_tui.features.importing.includes import IncludeProblem, not_in_source
+from kas_tui.features.importing.include_nesting import expand_nested
+from kas_tui.features.importing.includes import IncludeProblem
 
 Read = Callable[[str], "str | None"]
 #: A directive: ``<!--@include: path-->``, spaces allowed around its parts.
@@ -90,37 +92,20 @@ def expand_comment_includes(
 ) -> tuple[str, list[IncludeProblem]]:
     """``text`` (the page ``page``) with each directive replaced by what it includes,
     and the problems, by the page's line."""
-    problems: list[IncludeProblem] = []
     if "@include:" not in text:
-        return text, problems
+        return text, []
 
-    def expand(body: str, path: str, chain: tuple[str, ...], at: int | None) -> str:
-        def swap(match: re.Match[str]) -> str:
-            spec = match.group("spec")
-            if not spec:
-                return match.group(0)
-            line = at if at is not None else body.count("\n", 0, match.start()) + 1
-            target, region, part = _target(path, spec, roots)
-            raw = read(target) if target else None
-            where = f" (in {path})" if len(chain) > 1 else ""
-            if raw is None:
-                problems.append(not_in_source(line, spec, "<!--@include:-->", where))
-                return match.group(0)
-            if target in chain or len(chain) > max_depth:
-                problems.append(
-                    IncludeProblem(
-                        line,
-                        spec,
-                        f"<!--@include:--> of {spec} loops or nests too deeply{where}: left "
-                        "as it was",
-                    )
-                )
-                return match.group(0)
-            return expand(_shown(raw, target, region, part), target, (*chain, target), line)
+    def named(path: str, match: re.Match[str]) -> tuple[str | None, Any, str, str] | str:
+        spec = match.group("spec")
+        if not spec:
+            return match.group(0)
+        target, region, part = _target(path, spec, roots)
+        return target or None, (region, part), spec, "<!--@include:-->"
 
-        return DIRECTIVE.sub(swap, body)
+    def shown(raw: str, file: str, part: Any) -> str:
+        return _shown(raw, file, *part)
 
-    return expand(text, page, (page,), None), problems
+    return expand_nested(text, page, DIRECTIVE, named, shown, read, max_depth=max_depth)
 
 
 def _shown(raw: str, path: str, region: str | None, part: tuple[str, str] | None) -> str:

@@ -20,7 +20,8 @@ import posixpath
 import re
 from collections.abc import Callable
 
-from kas_tui.features.importing.includes import IncludeProblem, not_in_source
+from kas_tui.features.importing.include_nesting import expand_nested
+from kas_tui.features.importing.includes import IncludeProblem
 
 Read = Callable[[str], "str | None"]
 #: A directive, escaped or not: its kind and what follows it (path, then ranges).
@@ -48,40 +49,20 @@ def expand_mdbook_includes(
 ) -> tuple[str, list[IncludeProblem]]:
     """``text`` (the page ``page``) with each directive replaced by the lines it shows,
     and the problems, by the page's line."""
-    problems: list[IncludeProblem] = []
     if "{{#" not in text:
-        return text, problems
+        return text, []
 
-    def expand(body: str, path: str, chain: tuple[str, ...], at: int | None) -> str:
-        def swap(match: re.Match[str]) -> str:
-            if match.group("escape"):
-                return match.group(0)[1:]  # \{{#include x}}: the directive's own text
-            line = at if at is not None else body.count("\n", 0, match.start()) + 1
-            target, part = _target(path, match.group("spec"))
-            raw = read(target) if target else None
-            where = f" (in {path})" if len(chain) > 1 else ""
-            written = match.group("spec").split(":", 1)[0]
-            if raw is None:
-                problems.append(
-                    not_in_source(line, written, f"{{{{#{match.group('kind')}}}}}", where)
-                )
-                return match.group(0)
-            if target in chain or len(chain) > max_depth:
-                problems.append(
-                    IncludeProblem(
-                        line,
-                        written,
-                        f"{{{{#include}}}} of {written} loops or nests too deeply{where}: "
-                        "left as it was",
-                    )
-                )
-                return match.group(0)
-            shown = _lines(raw.replace("\r\n", "\n"), part)
-            return expand(shown, target, (*chain, target), line)
+    def named(path: str, match: re.Match[str]) -> tuple[str | None, str, str, str] | str:
+        if match.group("escape"):
+            return match.group(0)[1:]  # \{{#include x}}: the directive's own text
+        target, part = _target(path, match.group("spec"))
+        written = match.group("spec").split(":", 1)[0]
+        return target, part, written, f"{{{{#{match.group('kind')}}}}}"
 
-        return DIRECTIVE.sub(swap, body)
+    def shown(raw: str, _file: str, part: str) -> str:
+        return _lines(raw.replace("\r\n", "\n"), part)
 
-    return expand(text, page, (page,), None), problems
+    return expand_nested(text, page, DIRECTIVE, named, shown, read, max_depth=max_depth)
 
 
 def _target(page: str, spec: str) -> tuple[str | None, str]:
