@@ -40,6 +40,7 @@ import posixpath
 from collections.abc import Callable, Collection
 
 from kas_tui.features.importing.docfx_config import served_pages, versioned_pages
+from kas_tui.features.importing.machinery import MACHINERY
 from kas_tui.features.importing.source_meta import is_site_config
 from kas_tui.features.importing.toc_antora import antora_roots, component_of
 from kas_tui.features.importing.toc_docfx import DocfxReader
@@ -179,11 +180,15 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
 
 def _docs_folder(wrapper: str, files: Collection[str]) -> str:
     """The repository's docs folder (``docs/``, ``doc/``, ``documentation/``, at its
-    root) when no site is configured and it holds more than half the repository's
+    root, beside a build file: ``package.json``, ``Cargo.toml``, a ``Makefile``...)
+    when no site is configured and it holds more than half the repository's
     Markdown pages (electron/electron's ``docs/``, 298 of 325, beside the specs,
     fixtures and build files of its code); "" otherwise. Its folders are the tree."""
     if any(is_site_config(f[len(wrapper) :]) for f in files if f.startswith(wrapper)):
         return ""  # a site's config, though no TOC was read from it: not a plain folder
+    rooted = {f[len(wrapper) :].lower() for f in files if f.startswith(wrapper)}
+    if not rooted & MACHINERY:
+        return ""  # no build file at its root: a folder of knowledge, not a repository
     pages = [f for f in files if f.lower().endswith((".md", ".mdx"))]
     tops = {
         f[len(wrapper) :].split("/", 1)[0]

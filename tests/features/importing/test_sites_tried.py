@@ -733,3 +733,18 @@ def test_a_repositorys_docs_folder_without_a_site_is_the_package(tmp_path: Path)
     assert not [d for d in pkg.documents if "spec" in d or "filenames" in d], sorted(pkg.documents)
     assert any("outside docs/, which holds most of its pages" in n for n in result.notes)
     assert not [n for n in result.notes if "spec/" in n], result.notes
+
+
+def test_a_folder_of_knowledge_with_a_docs_folder_is_built_whole(tmp_path: Path) -> None:
+    """A team's knowledge folder, no repository: ``docs/`` holds most pages, and
+    ``policies/`` the rest. With no build file at its root it is no repository whose
+    code surrounds its docs: every page is built."""
+    files = {f"docs/guide-{n}.md": f"# Guide {n}\n\nHow to do task {n}.\n" for n in range(6)}
+    files |= {f"policies/policy-{n}.md": f"# Policy {n}\n\nRule {n} applies.\n" for n in range(3)}
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0 and not result.failed, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    titles = {d.meta.get("title") for d in pkg.documents.values()}
+    assert {"Guide 0", "Policy 0", "Policy 2"} <= titles, titles
+    assert not [n for n in result.notes if "left out" in n], result.notes
