@@ -16,7 +16,7 @@ import json
 import posixpath
 import re
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -94,25 +94,6 @@ def _content(config: str, read: Callable[[str], str | None]) -> list[tuple[str, 
 _MONIKER = re.compile(r"[\w.-]+")
 
 
-def versioned_pages(
-    config: str, read: Callable[[str], str | None], files: Collection[str]
-) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
-    """The pages the ``docfx.json`` at ``config`` serves at one path in several versions
-    (PowerShell-Docs' ``5.1/``, ``7.4/``... each a ``group`` of one moniker, all at
-    ``module/``): served path -> {moniker: page}; and each version's folder -> its
-    moniker. A link picks the version with ``?view=powershell-7.4``."""
-    entries = [(f, d, m) for f, d, m in _content(config, read) if m]
-    pages: dict[str, dict[str, str]] = {}
-    for page in files if entries else ():
-        if not page.lower().endswith(_PAGES):
-            continue
-        for folder, dest, moniker in entries:
-            key = served_path(page, [(folder, dest)])
-            if key is not None:
-                pages.setdefault(key, {}).setdefault(moniker, page)
-    return {k: v for k, v in pages.items() if len(v) > 1}, {f: m for f, _d, m in entries}
-
-
 def served_path(page: str, folders: list[tuple[str, str]]) -> str | None:
     """Where the site serves the source file ``page`` (lower case, no extension, a
     folder's ``index`` as the folder), by the first of ``folders`` holding it
@@ -125,19 +106,38 @@ def served_path(page: str, folders: list[tuple[str, str]]) -> str | None:
     return None
 
 
-def served_pages(
-    config: str, read: Callable[[str], str | None], files: Collection[str]
-) -> dict[str, str]:
-    """Served path (:func:`served_path`) -> source page, for the pages the ``docfx.json``
-    at ``config`` moves. A path two entries serve (one folder per version, each a
-    ``group`` the reader picks with ``?view=``) names no one page: left out."""
-    folders = content_folders(config, read)
+class Served(NamedTuple):
+    """Where a docfx site serves its pages (:func:`served_pages`)."""
+
+    #: served path -> the one page there
+    pages: dict[str, str]
+    #: served path -> {moniker: page}, for a path served in several versions
+    versions: dict[str, dict[str, str]]
+    #: each version's folder -> its moniker
+    version_folders: dict[str, str]
+
+
+def served_pages(config: str, read: Callable[[str], str | None], files: Collection[str]) -> Served:
+    """Where the ``docfx.json`` at ``config`` serves the pages it moves: served path
+    (:func:`served_path`) -> page. A path two entries serve names no one page; when
+    each is a ``group`` of one moniker (PowerShell-Docs' ``5.1/``, ``7.4/``... all at
+    ``module/``) it is a page in several versions, which a link picks with
+    ``?view=powershell-7.4``."""
+    entries = _content(config, read)
     found: dict[str, str | None] = {}
-    for page in files if folders else ():
+    versions: dict[str, dict[str, str]] = {}
+    for page in files if entries else ():
         if not page.lower().endswith(_PAGES):
             continue
-        for folder, dest in folders:
+        for folder, dest, moniker in entries:
             key = served_path(page, [(folder, dest)])
-            if key is not None:
-                found[key] = page if found.get(key, page) == page else None
-    return {k: v for k, v in found.items() if v is not None}
+            if key is None:
+                continue
+            found[key] = page if found.get(key, page) == page else None
+            if moniker:
+                versions.setdefault(key, {}).setdefault(moniker, page)
+    return Served(
+        {k: v for k, v in found.items() if v is not None},
+        {k: v for k, v in versions.items() if len(v) > 1},
+        {f: m for f, _d, m in entries if m},
+    )

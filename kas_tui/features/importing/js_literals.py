@@ -152,6 +152,22 @@ def spread_name(text: str, at: int) -> str:
     return found.group() if found else ""
 
 
+def spread_notes(path: str, text: str, literal: str, spreads: list[int]) -> list[str]:
+    """One note for each spread :func:`without_computed` took out of the object or
+    array ``literal`` (which keeps ``text``'s offsets, all else blanked), by its line in
+    the file ``path``: the entries code makes there are not read, the rest is."""
+    opened = len(literal) - len(literal.lstrip())
+    notes = []
+    for at in (s for s in spreads if opened < s < len(literal)):
+        name = spread_name(text, at)
+        what = f"...{name}" if name else "a ... spread"
+        notes.append(
+            f"{path}:{text.count(chr(10), 0, at) + 1}: entries made by code ({what}) are not "
+            "read; the pages they list go by their folders"
+        )
+    return notes
+
+
 def without_computed(code: str) -> tuple[str, list[int]]:
     r"""``code`` (comments blanked) with what code computes inside a literal taken out,
     every offset kept: each spread element (``...makeLinks([...]),``) blanked by

@@ -131,7 +131,7 @@ def redirect_map(
     from every map of moved pages the source holds (see the module docstring), and the
     ``pages`` that only redirect (:func:`redirect_pages`)."""
     moved: dict[str, str] = {served_key(k): v for k, v in (pages or {}).items()}
-    docfx_moves: list[str] = []  # docfx's redirection files
+    docfx_moves: list[tuple[str, Any]] = []  # docfx's moves: (source path, new address)
     patterns: list[tuple[re.Pattern[str], str]] = []
     for rel in sorted(files):
         name = posixpath.basename(rel).lower()
@@ -147,26 +147,23 @@ def redirect_map(
             )
         elif is_docfx_redirects(name):  # its source paths are the file's own (../reference/x.md)
             folder = posixpath.dirname(rel)
-            moved.update(
-                _pairs(
-                    (posixpath.normpath(posixpath.join(folder, old)), new)
-                    for old, new in _docfx_entries(read(rel) or "")
-                    if isinstance(old, str) and old.strip()
-                )
-            )
-            docfx_moves.append(rel)
+            moves = [
+                (posixpath.normpath(posixpath.join(folder, old)), new)
+                for old, new in _docfx_entries(read(rel) or "")
+                if isinstance(old, str) and old.strip()
+            ]
+            moved.update(_pairs(iter(moves)))
+            docfx_moves += moves
     config = getattr(toc, "file", "") or ""
     kind = getattr(toc, "kind", "")
     if docfx_moves and kind in ("docfx-yml", "docfx-md"):
         # a moved file's source path as the site served it: its docfx.json's dest
         home = getattr(toc, "docs_dir", "") or ""
         folders = content_folders(posixpath.join(home, "docfx.json"), read)
-        for rel in docfx_moves if folders else ():
-            for old, new in _docfx_entries(read(rel) or ""):
-                where = posixpath.normpath(posixpath.join(posixpath.dirname(rel), old))
-                served = served_path(where, folders)
-                if served and isinstance(new, str) and not URL.match(new.strip()):
-                    moved.setdefault(served, new.strip())
+        for where, new in docfx_moves if folders else ():
+            served = served_path(where, folders)
+            if served and isinstance(new, str) and not URL.match(new.strip()):
+                moved.setdefault(served, new.strip())
     if kind == "starlight" and is_astro_config(config):
         moved.update(_astro(config, read, files))
     if kind == "mkdocs":

@@ -25,6 +25,7 @@ from docutils.parsers.rst.directives.body import CodeBlock
 
 from kas_tui.features.importing.myst_refs import WORD_ROLES, XREF_ROLES, shown
 from kas_tui.features.importing.rst_includes import PART_OPTIONS, IncludeReader, lines_picked
+from kas_tui.features.importing.toc_formats import URL
 from kas_tui.features.importing.toc_sphinx import TITLED
 
 #: Settings for every page: no messages in the output or on stderr, no file read.
@@ -140,7 +141,7 @@ class _GenericDirective(Directive):
                 continue
             titled = TITLED.match(entry)
             label, target = (titled.group(1), titled.group(2).strip()) if titled else ("", entry)
-            if _ADDRESS.match(target):
+            if URL.match(target):
                 link = nodes.reference("", label or target, refuri=target)
             else:
                 if not label and isinstance(reader, IncludeReader):
@@ -185,8 +186,6 @@ class _GenericDirective(Directive):
         return []
 
 
-#: An address a toctree entry may name instead of a page.
-_ADDRESS = re.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
 #: Directives that show nothing on the page: conditions,
 #: and what sets the context of what follows (``.. currentmodule:: flask`` opening
 #: Flask's API pages was "Currentmodule: flask", above the title, which then named no

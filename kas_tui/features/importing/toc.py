@@ -39,7 +39,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Collection
 
-from kas_tui.features.importing.docfx_config import served_pages, versioned_pages
+from kas_tui.features.importing.docfx_config import served_pages
 from kas_tui.features.importing.machinery import MACHINERY
 from kas_tui.features.importing.source_meta import is_site_config
 from kas_tui.features.importing.toc_antora import antora_roots, component_of
@@ -477,10 +477,10 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
         return Toc(path, kind, found, reader.problems, posixpath.dirname(path), themes)
     home = _docfx_home(path, files)
     config = posixpath.join(home, "docfx.json")
-    served = served_pages(config, read, reader.files) if config in reader.files else {}
-    toc = Toc(path, kind, reader.docfx(path, text, ()), reader.problems, home, served_as=served)
+    toc = Toc(path, kind, reader.docfx(path, text, ()), reader.problems, home)
     if config in reader.files:
-        toc.served_versions, toc.version_folders = versioned_pages(config, read, reader.files)
+        served = served_pages(config, read, reader.files)
+        toc.served_as, toc.served_versions, toc.version_folders = served
     return toc
 
 

@@ -25,7 +25,7 @@ from kas_tui.features.importing.js_literals import (
     exported_object,
     js_object,
     js_option,
-    spread_name,
+    spread_notes,
     string_option,
     without_computed,
 )
@@ -130,6 +130,15 @@ SITE_PAGES = {
 _NUMBER_PREFIX = re.compile(r"^\d+[-_.]\s*")
 
 
+def glob_regex(pattern: str, *, folders_or_none: bool = False) -> re.Pattern[str]:
+    """A path glob as a site's config writes it: ``*`` and ``?`` within one name, ``**``
+    across folders (Sphinx's ``exclude_patterns``); with ``folders_or_none``, ``**/`` is
+    any folders or none, as fast-glob reads it (VitePress' ``srcExclude``)."""
+    table = {"**/": "(?:.*/)?" if folders_or_none else ".*/", "**": ".*", "*": "[^/]*", "?": "[^/]"}
+    parts = re.split(r"(\*\*/|\*\*|\*|\?)", pattern)
+    return re.compile("".join(table.get(part) or re.escape(part) for part in parts))
+
+
 def docusaurus_roots(
     path: str,
     text: str,
@@ -154,13 +163,7 @@ def docusaurus_roots(
                 "order the pages"
             )
             return []
-        opened = len(found) - len(found.lstrip())  # the object keeps its offsets
-        inside = [s for s in spreads if opened < s < len(found)]
-        problems += [
-            f"{path}:{text.count(chr(10), 0, s) + 1}: entries made by code "
-            f"(...{spread_name(text, s)}) are not read; the pages they list go by their folders"
-            for s in inside
-        ]
+        problems += spread_notes(path, text, found, spreads)
         text = found
     data, error = load_lined(text)
     if error is not None:

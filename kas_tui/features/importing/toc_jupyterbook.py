@@ -26,12 +26,18 @@ from __future__ import annotations
 
 import fnmatch
 import posixpath
-import re
 from collections.abc import Callable, Collection
 from typing import Any
 
 from kas_tui.features.importing.myst_pages import page_facts
-from kas_tui.features.importing.toc_formats import SITE_PAGES, URL, line_of, load_lined, short
+from kas_tui.features.importing.toc_formats import (
+    SITE_PAGES,
+    URL,
+    glob_regex,
+    line_of,
+    load_lined,
+    short,
+)
 
 #: What a Jupyter Book makes pages of, in the order an entry without an extension is
 #: looked for (those kas-tui converts); what MyST-MD does.
@@ -157,7 +163,7 @@ def unpublished(
         config = data if isinstance(data, dict) else {}
         key, where = "exclude_patterns", f"{where} (exclude_patterns)"
     patterns = config.get(key) if isinstance(config.get(key), list) else []
-    rules = [_glob(str(p).strip().strip("/")) for p in [*patterns, "_build"] if str(p).strip()]
+    rules = [glob_regex(str(p).strip().strip("/")) for p in [*patterns, "_build"] if str(p).strip()]
     only_listed = config.get("only_build_toc_files") is True
     found = set()
     for file in files:
@@ -171,14 +177,6 @@ def unpublished(
     if only_listed:
         where = where.replace("exclude_patterns)", "exclude_patterns, only_build_toc_files)")
     return frozenset(found), f"the book's {where}"
-
-
-def _glob(pattern: str) -> re.Pattern[str]:
-    """A Sphinx ``exclude_patterns`` pattern: ``*`` within a folder, ``**`` across."""
-    out = []
-    for part in re.split(r"(\*\*|\*|\?)", pattern):
-        out.append({"**": ".*", "*": "[^/]*", "?": "[^/]"}.get(part) or re.escape(part))
-    return re.compile("".join(out))
 
 
 def _myst_toc(

@@ -30,7 +30,7 @@ from kas_tui.features.importing.js_literals import (
     blank_js,
     js_option,
     js_value_at,
-    spread_name,
+    spread_notes,
     string_option,
     without_computed,
 )
@@ -102,13 +102,7 @@ def starlight_config(
         )
         return [], root
     # entries code makes inside the literal (a plugin's links): said, the rest read
-    opened = len(literal) - len(literal.lstrip())  # the literal keeps its offsets
-    inside = [s for s in spreads if opened < s < len(literal)]
-    problems += [
-        f"{path}:{code.count(chr(10), 0, s) + 1}: entries made by code (...{spread_name(text, s)}) "
-        "are not read; the pages they list go by their folders"
-        for s in inside
-    ]
+    problems += spread_notes(path, text, literal, spreads)
     return _Sidebar(path, [root], files, problems, node).entries(data, True), root
 
 

@@ -14,7 +14,6 @@ result, an import) is said, and the folders are then the tree.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -30,6 +29,7 @@ from kas_tui.features.importing.js_literals import (
 from kas_tui.features.importing.toc_formats import (
     SITE_PAGES,
     URL,
+    glob_regex,
     load_lined,
     page_served_at,
 )
@@ -120,7 +120,11 @@ def src_excluded(
     data, error = load_lined(literal) if literal is not None else (None, None)
     if error is not None or not isinstance(data, list):
         return frozenset()
-    rules = [_glob(p.strip().lstrip("./")) for p in data if isinstance(p, str) and p.strip()]
+    rules = [
+        glob_regex(p.strip().removeprefix("./"), folders_or_none=True)
+        for p in data
+        if isinstance(p, str) and p.strip()
+    ]
     prefix = root + "/" if root else ""
     out = {
         f
@@ -137,17 +141,6 @@ def src_excluded(
 
 #: The files a VitePress site's own code is written in.
 _SITE_CODE = (".vue", ".ts", ".js", ".mts", ".mjs")
-
-
-def _glob(pattern: str) -> re.Pattern[str]:
-    """A glob as fast-glob (VitePress') reads it: ``**/`` any folders or none, ``**``
-    anything, ``*`` and ``?`` within one name."""
-    out = []
-    for part in re.split(r"(\*\*/|\*\*|\*|\?)", pattern):
-        out.append(
-            {"**/": "(?:.*/)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}.get(part) or re.escape(part)
-        )
-    return re.compile("".join(out))
 
 
 def vitepress_about(text: str) -> tuple[str | None, str | None]:

@@ -842,3 +842,20 @@ def test_a_starlight_sidebar_json_is_the_sites_navigation(tmp_path: Path) -> Non
     # a file of that name in another shape is no sidebar: read as what it is
     read, names = source(tmp_path / "other", {"sidebar.json": '{"theme": "dark"}', "a.md": PAGE})
     assert read_toc("sidebar.json", read, names) is None
+
+
+def test_a_config_glob_reads_as_its_tool_reads_it() -> None:
+    """One glob reader for sites' configs: Sphinx's ``exclude_patterns`` (``**`` any
+    path, ``**/x`` below a folder) and fast-glob's ``srcExclude`` (``**/`` any folders
+    or none: vitest's ``**/guide/examples/*`` leaves out ``guide/examples/x.md``)."""
+    from kas_tui.features.importing.toc_formats import glob_regex
+
+    sphinx = glob_regex("**/drafts/*.md")
+    assert sphinx.fullmatch("a/drafts/x.md") and not sphinx.fullmatch("drafts/x.md")
+    assert not sphinx.fullmatch("a/drafts/b/x.md")
+    fast = glob_regex("**/guide/examples/*", folders_or_none=True)
+    assert fast.fullmatch("guide/examples/x.md") and fast.fullmatch("en/guide/examples/x.md")
+    assert glob_regex("_build").fullmatch("_build") and not glob_regex("_build").fullmatch(
+        "x_build"
+    )
+    assert glob_regex("a?.md").fullmatch("ab.md") and not glob_regex("a?.md").fullmatch("a/.md")
