@@ -424,6 +424,7 @@ class _Builder(
         themed = set()
         if self.toc is not None:  # a theme's templates, files the site serves as they are
             themed = self.toc.theme_files(documents) | self.toc.static_files(documents)
+            self.result.notes += self.toc.resources_note(themed)
             served = sorted(
                 d for d in documents if d not in themed and Path(d).suffix.lower() not in SUPPORTED
             )

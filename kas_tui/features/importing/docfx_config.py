@@ -20,6 +20,8 @@ from typing import Any, NamedTuple
 
 import yaml
 
+from kas_tui.features.importing.toc_formats import glob_regex
+
 #: The pages a docfx site serves (its YAML pages too: FAQ, landing and hub pages).
 _PAGES = (".md", ".yml")
 
@@ -141,3 +143,49 @@ def served_pages(config: str, read: Callable[[str], str | None], files: Collecti
         {k: v for k, v in versions.items() if len(v) > 1},
         {f: m for f, _d, m in entries if m},
     )
+
+
+def resource_files(
+    config: str, read: Callable[[str], str | None], files: Collection[str]
+) -> frozenset[str]:
+    """Those of ``files`` the ``docfx.json`` at ``config`` serves as they are, not as
+    pages: what its ``build.resource`` globs name (Business Central's ``**/*.pdf``: a
+    cheat sheet to download, a declaration kept for the record), less its pages."""
+    data = read_docfx_json(read(config))
+    build = data.get("build") if data else None
+    resource = build.get("resource") if isinstance(build, dict) else None
+    home = posixpath.dirname(config)
+    found: set[str] = set()
+    for entry in resource if isinstance(resource, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        src = entry.get("src")
+        folder = (
+            posixpath.normpath(posixpath.join(home, src.strip("/")))
+            if isinstance(src, str) and src.strip("/")
+            else home
+        )
+        if folder.startswith("../"):
+            continue
+        inside = folder + "/" if folder not in ("", ".") else ""
+        wanted, unwanted = _globs(entry.get("files")), _globs(entry.get("exclude"))
+        for path in files:
+            if not path.startswith(inside) or path.lower().endswith(_PAGES):
+                continue
+            inner = path[len(inside) :]
+            if any(g.fullmatch(inner) for g in wanted) and not any(
+                g.fullmatch(inner) for g in unwanted
+            ):
+                found.add(path)
+    return frozenset(found)
+
+
+def _globs(value: Any) -> list[re.Pattern[str]]:
+    """The globs of a ``files`` or ``exclude`` list (or one string), as docfx matches
+    them: ``**/`` any folders or none, letters in either case."""
+    names = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    return [
+        re.compile(glob_regex(n.strip().lstrip("/"), folders_or_none=True).pattern, re.I)
+        for n in names
+        if isinstance(n, str) and n.strip()
+    ]

@@ -39,7 +39,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Collection
 
-from kas_tui.features.importing.docfx_config import served_pages
+from kas_tui.features.importing.docfx_config import resource_files, served_pages
 from kas_tui.features.importing.machinery import MACHINERY
 from kas_tui.features.importing.source_meta import is_site_config
 from kas_tui.features.importing.toc_antora import antora_roots, component_of
@@ -481,6 +481,8 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
     if config in reader.files:
         served = served_pages(config, read, reader.files)
         toc.served_as, toc.served_versions, toc.version_folders = served
+        toc.resources = resource_files(config, read, reader.files)
+        toc.resources_by = f"{config}'s build.resource"
     return toc
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from kas_tui.features.importing.convert import MARKDOWN_EXTS, RST_EXTS
 from kas_tui.features.importing.source_meta import is_furniture, is_toc_file
 from kas_tui.features.importing.toc_formats import SITE_PAGES
+from kas_tui.text.wording import counted
 
 #: What a TOC may list as a page though its name is a repository's furniture elsewhere.
 _PAGE_EXTS = MARKDOWN_EXTS | RST_EXTS
@@ -87,6 +88,10 @@ class Toc:
     #: a page -> the pages the site shows on it alone, in order (a Hugo section whose
     #: pages are never rendered on their own: hugoDocs' glossary and its 157 terms)
     shown_on: dict[str, list[str]] = field(default_factory=dict)
+    #: files the site's config serves as they are, never as pages (a docfx.json's
+    #: ``build.resource``: images, PDFs to download), and that config
+    resources: frozenset[str] = frozenset()
+    resources_by: str = ""
 
     def read_files(self) -> set[str]:
         """The files the tree was read from: read, never copied into the package (its
@@ -191,7 +196,8 @@ class Toc:
         its modules' ``pages/`` (partials and examples pages include, images)."""
         pages = SITE_PAGES.get(self.kind)
         if pages is None:
-            return set()
+            listed = self.order() if self.resources else {}
+            return {p for p in paths if p in self.resources and p not in listed}
         inside = self.docs_dir + "/" if self.docs_dir else ""
         listed = self.order()
 
@@ -204,6 +210,18 @@ class Toc:
             return self.kind != "docusaurus" or not any(p.startswith("_") for p in inner)
 
         return {p for p in paths if p.startswith(inside) and not served(p) and p not in listed}
+
+    def resources_note(self, kept: Iterable[str]) -> list[str]:
+        """The note saying which of ``kept`` (files kept as assets) are there because
+        the site's config serves them as they are (:attr:`resources`)."""
+        served = sorted(p for p in kept if p in self.resources)
+        if not served:
+            return []
+        return [
+            f"{served[0]}: {counted(len(served), 'file')} {self.resources_by} serves as "
+            "they are, not as pages (downloads): copied as assets; list one in the TOC "
+            "to make it a document"
+        ]
 
     def labels(self) -> dict[str, str]:
         """Page path -> the title the site gives it in its nav (first mention): MkDocs

@@ -6,6 +6,7 @@ after them."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 from pathlib import Path
 
@@ -268,3 +269,49 @@ def test_a_link_picks_the_version_of_a_page_its_view_names(tmp_path: Path) -> No
     assert f"(/{out['7.4/Microsoft.PowerShell.Core/Receive-Job.md']})" in newer, newer
     older = (kb / out["5.1/Microsoft.PowerShell.Core/Get-Job.md"]).read_text("utf-8")
     assert f"(/{out['5.1/Microsoft.PowerShell.Core/Receive-Job.md']})" in older, older
+
+
+def test_files_docfx_json_serves_as_resources_are_assets_not_documents(tmp_path: Path) -> None:
+    """Business Central's docfx.json serves ``**/*.pdf`` as resources: downloads, never
+    pages. Its ``media/`` holds ten PDFs (two copies of a Spanish declaration no page
+    links to), which were built as documents, two of them at the package's root. A
+    file the TOC lists, or that no resource glob names, is still a document."""
+    from tests.helpers.office import docx_bytes
+
+    config = {
+        "build": {
+            "content": [{"files": ["**/*.md", "**/*.yml"], "exclude": ["**/includes/**"]}],
+            "resource": [{"files": ["**/*.png", "**/*.pdf"], "exclude": ["**/obj/**"]}],
+        }
+    }
+    files: dict[str, str | bytes] = {
+        "docfx.json": json.dumps(config),
+        "TOC.md": "# [Shortcuts](shortcuts.md)\n# [Handbook](media/handbook.pdf)\n",
+        "shortcuts.md": page("Keyboard shortcuts")
+        + "\n[Download them as a PDF](media/cheat-sheet.pdf).\n",
+        "media/cheat-sheet.pdf": b"%PDF-1.7\nnot read: served as it is\n",
+        "media/finance/declaration.pdf": b"%PDF-1.7\nnot read either\n",
+        "media/obj/left.pdf": b"%PDF-1.7\n",
+        "media/handbook.pdf": b"%PDF-1.7\nlisted by the TOC: a document, so read\n",
+        "media/slides.docx": docx_bytes([("Heading1", "Service commitments"), ("", "Body.")]),
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    # the listed PDF is converted (and fails: its bytes are no PDF), as is the one the
+    # glob's exclude leaves out; the others are not
+    failed = sorted(e.message.split(":")[0] for e in result.failed)
+    assert failed == ["media/handbook.pdf", "media/obj/left.pdf"]
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    assert not [d for d in pkg.documents if "cheat" in d or "declaration" in d], pkg.documents
+    assert any(d.endswith("slides.md") for d in pkg.documents), sorted(pkg.documents)
+    kb = tmp_path / "kb"
+    (sheet,) = kb.rglob("cheat-sheet.pdf")  # copied as it is
+    assert sheet.read_bytes().startswith(b"%PDF-1.7\nnot read")
+    assert len(list(kb.rglob("declaration.pdf"))) == 1
+    said = [n for n in result.notes if "build.resource" in n]
+    assert said and said[0].startswith(
+        "media/cheat-sheet.pdf: 2 files docfx.json's build.resource serves"
+    ), result.notes
+    assert "list one in the TOC" in said[0]
+    text = (tmp_path / "kb" / "shortcuts.md").read_text("utf-8")
+    assert f"]({sheet.relative_to(kb).as_posix()})" in text, text
