@@ -451,10 +451,10 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
             toc.served_as, toc.also_read = site[2].served_as, site[2].also_read
         return toc
     if kind == "summary":  # mdBook's (its book.toml beside the pages' folder), GitBook's
-        found = summary_roots(path, text, reader.files, reader.problems, TocNode)
         home = posixpath.dirname(path)
-        book = posixpath.join(posixpath.dirname(home), "book.toml") in reader.files
-        book = book or (home != "" and gitbook_root(read, reader.files) == home)
+        mdbook = posixpath.join(posixpath.dirname(home), "book.toml") in reader.files
+        found = summary_roots(path, text, reader.files, reader.problems, TocNode, mdbook=mdbook)
+        book = mdbook or (home != "" and gitbook_root(read, reader.files) == home)
         return (
             None
             if not found

@@ -121,7 +121,7 @@ def gitbook_root(read: Callable[[str], str | None], files: Collection[str]) -> s
     return "" if folder in (".", "") or folder.startswith("..") else folder
 
 
-#: The title mdBook writes above its summary, which names no part of the book.
+#: The titles a summary opens with that name no part of the book (GitBook's too).
 _SUMMARY_TITLES = frozenset({"summary", "table of contents", "contents"})
 
 
@@ -131,17 +131,27 @@ def summary_roots(
     files: Collection[str],
     problems: list[str],
     node: Callable[..., Any],
+    *,
+    mdbook: bool = False,
 ) -> list[Any] | None:
     """An mdBook or GitBook ``SUMMARY.md``: part headings (``# User guide``) over nested
     lists of links to the book's pages (``- [Installation](guide/installation.md)``),
     as a wiki's sidebar is read; its own title (``# Summary``) names no part; a draft
-    chapter (``[Draft]()``) has no page. ``None`` when it links fewer than two pages:
-    then it is a page called Summary, no table of contents."""
+    chapter (``[Draft]()``) has no page. An ``mdbook``'s title is its first line when
+    that is a level-1 heading, whatever it says, as mdBook reads it (the Rust book's
+    ``# The Rust Programming Language``), HTML before it skipped. ``None`` when it links
+    fewer than two pages: then it is a page called Summary, no table of contents."""
     lines = text.splitlines()
+    comment = False
     for n, line in enumerate(lines):
-        if line.strip():
+        bare = line.strip()
+        if comment or bare.startswith("<"):  # HTML (a comment) before the title
+            comment = (comment or bare.startswith("<!--")) and "-->" not in bare
+            continue
+        if bare:
             heading = MD_HEADING.match(line)
-            if heading and heading.group(2).strip().lower() in _SUMMARY_TITLES:
+            told = heading is not None and heading.group(2).strip().lower() in _SUMMARY_TITLES
+            if heading and (told or (mdbook and len(heading.group(1)) == 1)):
                 lines[n] = ""  # blanked: the other lines keep their numbers
             break
     said: list[str] = []

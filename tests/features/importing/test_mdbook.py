@@ -238,3 +238,57 @@ def test_a_repository_keeping_two_books_in_its_doc_folder_builds_the_larger(
     assert not {"Add case 0", "mdman", "Process"} & titles, titles
     assert (tmp_path / "kb" / "index.md").read_text("utf-8").splitlines()[3] == "# The Cargo Book"
     assert any("outside the docs folder" in n and "doc/book/src/" in n for n in result.notes)
+
+
+def test_the_first_heading_is_the_books_title_whatever_it_says(tmp_path: Path) -> None:
+    """The Rust book's summary opens with ``# The Rust Programming Language``, which
+    mdBook reads as the summary's title, as it reads ``# Summary``. Read as a part, it
+    put each chapter's own page under a heading of that name in the chapter's index,
+    after the chapter's sections ("Getting Started" last in "Getting Started")."""
+    files = {
+        "book.toml": '[book]\ntitle = "The Rust Programming Language"\n',
+        "src/SUMMARY.md": "<!-- the book's own words -->\n"
+        "# The Rust Programming Language\n\n"
+        "[Foreword](foreword.md)\n\n"
+        "- [Getting Started](ch01-00-getting-started.md)\n"
+        "  - [Installation](ch01-01-installation.md)\n"
+        "  - [Hello, World!](ch01-02-hello-world.md)\n"
+        "- [Guessing Game](ch02-00-guessing-game.md)\n\n"
+        "# Advanced topics\n\n"
+        "- [Macros](ch20-05-macros.md)\n",
+        "src/foreword.md": page("Foreword"),
+        "src/ch01-00-getting-started.md": page("Getting Started"),
+        "src/ch01-01-installation.md": page("Installation"),
+        "src/ch01-02-hello-world.md": page("Hello, World!"),
+        "src/ch02-00-guessing-game.md": page("Programming a Guessing Game"),
+        "src/ch20-05-macros.md": page("Macros"),
+    }
+    more = ""  # a book's length: its chapters become bundles
+    for c in range(3, 15):
+        more += f"- [Chapter {c}](ch{c:02}-00.md)\n"
+        files[f"src/ch{c:02}-00.md"] = page(f"Chapter {c}")
+        for n in range(1, 5):
+            more += f"  - [Part {n} of chapter {c}](ch{c:02}-{n:02}.md)\n"
+            files[f"src/ch{c:02}-{n:02}.md"] = page(f"Part {n} of chapter {c}")
+    summary = str(files["src/SUMMARY.md"])
+    files["src/SUMMARY.md"] = summary.replace("\n# Advanced", more + "\n# Advanced")
+    root = write_sources(tmp_path / "src", files)
+    toc = read_toc("src/SUMMARY.md", lambda r: (root / r).read_text("utf-8"), source_files(root))
+    assert toc is not None
+    sections = toc.sections()
+    assert sections["src/ch01-00-getting-started.md"] == []
+    assert sections["src/ch01-01-installation.md"] == ["Getting Started"]
+    assert sections["src/ch20-05-macros.md"] == ["Advanced topics"]  # a later h1 is a part
+    result = build(root, tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0, result.report
+    index = (tmp_path / "kb" / "getting-started" / "index.md").read_text("utf-8")
+    assert "## " not in index, index
+    titles = [e.title for e in parse_index(index).entries]
+    assert titles[0].startswith("Getting Started"), titles
+    # GitBook's summary keeps its rule: only a title that says so is no part
+    gitbook = write_sources(tmp_path / "gb", {k: v for k, v in files.items() if k != "book.toml"})
+    toc = read_toc(
+        "src/SUMMARY.md", lambda r: (gitbook / r).read_text("utf-8"), source_files(gitbook)
+    )
+    assert toc is not None
+    assert toc.sections()["src/ch01-00-getting-started.md"] == ["The Rust Programming Language"]
