@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from kas_tui.text.lexical import STOPWORDS
+
 #: ISO 639-1: every two-letter language code.
 ISO_639_1 = frozenset(
     """
@@ -39,3 +41,29 @@ def is_language_tag(name: str) -> bool:
 def is_english(name: str) -> bool:
     """Whether a language tag names English (``en``, ``en-us``, ``en_GB``)."""
     return is_language_tag(name) and name[:2].lower() == "en"
+
+
+#: Code, inline code and tags: words of no language (``from fastapi import FastAPI``).
+_NOT_PROSE = re.compile(r"^(```|~~~).*?^\1|`[^`\n]*`|<[^>\n]*>", re.MULTILINE | re.DOTALL)
+#: A page's frontmatter: a site's settings in English keys (``heroText:``, ``features:``).
+_FRONTMATTER = re.compile(
+    r"\A\ufeff?---[ \t]*\n.*?^(?:---|\.\.\.)[ \t]*$", re.MULTILINE | re.DOTALL
+)
+_WORDS = re.compile(r"[^\W\d_]+")
+#: English prose is a sixth function words or more (FastAPI's tutorial pages 0.46-0.53,
+#: Textual's widget pages 0.14-0.37, Azure CLI reference YAML 0.20); its Spanish, French,
+#: German, Portuguese and Korean translations at most 0.063.
+_ENGLISH_SHARE = 0.1
+#: Fewer words than this tell no language (a page that only includes another).
+_FEWEST_WORDS = 40
+
+
+def reads_as_english(text: str) -> bool | None:
+    """Whether ``text`` is written in English, told by its share of English function
+    words (:data:`~kas_tui.text.lexical.STOPWORDS`) outside code and frontmatter;
+    ``None`` when it holds too few words to tell."""
+    prose = _NOT_PROSE.sub(" ", _FRONTMATTER.sub(" ", text[:8000], count=1))
+    words = _WORDS.findall(prose.lower())[:600]
+    if len(words) < _FEWEST_WORDS:
+        return None
+    return sum(w in STOPWORDS for w in words) >= _ENGLISH_SHARE * len(words)

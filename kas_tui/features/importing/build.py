@@ -417,7 +417,9 @@ class _Builder(
             moot = set(self.toc.outside_docs(p for p in said if "/" in p))
             kept = [n for n, p in zip(notes[:walked], said, strict=True) if p not in moot]
             self.result.notes = kept + notes[walked:]
-        documents, assets = without_translations(documents, assets, self.result.notes)
+        documents, assets = without_translations(
+            documents, assets, self.result.notes, self._read_source
+        )
         documents, assets = without_machinery(
             documents, assets, self.result.notes, self._read_source
         )

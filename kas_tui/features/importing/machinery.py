@@ -7,6 +7,7 @@ import posixpath
 import re
 from collections.abc import Callable
 
+from kas_tui.features.importing.docfx_yaml import yamlmime_kind
 from kas_tui.text.wording import counted
 
 #: The files a repository's build and tools read (compared in lower case, any depth):
@@ -55,9 +56,12 @@ def without_machinery(
     machinery = [
         f
         for f in [*documents, *assets]
-        if (name := f.rsplit("/", 1)[-1].lower()) in MACHINERY
-        or _REQUIREMENTS.match(name)
-        or _WORD_LIST.match(name)
+        if (
+            (name := f.rsplit("/", 1)[-1].lower()) in MACHINERY
+            or _REQUIREMENTS.match(name)
+            or _WORD_LIST.match(name)
+        )
+        and not _a_page(f, read)
     ]
     if not machinery:
         return documents, assets
@@ -72,6 +76,13 @@ def without_machinery(
     left = set(gone)
     kept = [d for d in documents if d not in left and d not in linked]
     return kept, [a for a in assets if a not in left] + sorted(linked & set(documents))
+
+
+def _a_page(path: str, read: Callable[[str], str | None]) -> bool:
+    """Whether the file at ``path``, named as a tool's, says it is a page: a docfx
+    structured YAML page (the Azure CLI reference's ``apic/environment.yml``, its
+    ``az apic environment`` commands, is no conda environment)."""
+    return path.lower().endswith((".yml", ".yaml")) and yamlmime_kind(read(path) or "") is not None
 
 
 def _linked(

@@ -242,7 +242,7 @@ def _site_of_most(
     than half the source's), its translations' aside (FastAPI's ``docs/en/`` beside
     ``docs/de/``, ``docs/es/``, ...); ``None`` when none does."""
     pages = [f for f in files if f.lower().endswith((".md", ".mdx"))]
-    translated = tuple(f + "/" for f in translations(pages))
+    translated = tuple(f + "/" for f in translations(pages, read))
     pages = [p for p in pages if not p.startswith(translated)] if translated else pages
     if within:
         inner = [p for p in pages if p.startswith(within + "/")]

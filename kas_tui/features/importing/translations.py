@@ -17,14 +17,17 @@ beside ``install.md``) is one too (:func:`translated_pages`). A folder named ``i
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
-from kas_tui.text.languages import is_english, is_language_tag
+from kas_tui.text.languages import is_english, is_language_tag, reads_as_english
+
+Read = Callable[[str], "str | None"]
 
 
-def translations(pages: Collection[str]) -> dict[str, str]:
+def translations(pages: Collection[str], read: Read | None = None) -> dict[str, str]:
     """Folder of a translation -> the folder of the pages it translates (``""`` the
-    root), for the source-relative ``pages``."""
+    root), for the source-relative ``pages``; with ``read``, a folder whose pages read
+    as English is none (:func:`_in_english`)."""
     languages: dict[str, list[str]] = {}  # parent -> its language-tag folders
     for page in pages:
         parts = page.split("/")[:-1]
@@ -51,9 +54,31 @@ def translations(pages: Collection[str]) -> dict[str, str]:
         for folder in sorted(tagged - {default}):
             own = _stems(pages, folder + "/")
             shared = len(own & stems)
-            if shared and 2 * shared >= len(own):
+            if not shared or 2 * shared < len(own):
+                continue
+            if read is None or not _in_english(folder, pages, read):
                 found[folder] = default
     return found
+
+
+#: How many of a folder's pages are read to tell its language, and how many of those
+#: must have words enough to tell it (one page may be a copy left untranslated).
+_SAMPLED = 5
+_TOLD_BY = 2
+
+
+def _in_english(folder: str, pages: Collection[str], read: Read) -> bool:
+    """Whether most of the pages in ``folder`` (named by a language other than English)
+    that have words enough to tell, two at least, are in English: then the name is a
+    word of its own. The Azure CLI reference names the Video Indexer's commands
+    ``latest/vi/`` (``camera.yml`` and ``extension.yml`` beside ``latest/extension.yml``),
+    not Vietnamese pages."""
+    if is_english(posixpath.basename(folder)):
+        return False
+    mine = sorted(p for p in pages if p.startswith(folder + "/"))
+    said = [reads_as_english(read(p) or "") for p in mine[:_SAMPLED]]
+    told = [s for s in said if s is not None]
+    return len(told) >= _TOLD_BY and 2 * sum(told) > len(told)
 
 
 def _stems(pages: Collection[str], prefix: str, exclude: Collection[str] = ()) -> set[str]:
@@ -98,7 +123,7 @@ CATALOGS = frozenset({".po", ".pot", ".mo"})
 
 
 def without_translations(
-    documents: list[str], assets: list[str], notes: list[str]
+    documents: list[str], assets: list[str], notes: list[str], read: Read | None = None
 ) -> tuple[list[str], list[str]]:
     """A build's files without its translations' (the same pages in other languages
     are no more knowledge; a package of one language is built from that language's
@@ -112,7 +137,7 @@ def without_translations(
         left_out = set(catalogs)
         documents = [d for d in documents if d not in left_out]
         assets = [a for a in assets if a not in left_out]
-    found = translations(documents)
+    found = translations(documents, read)
     named = translated_pages(documents)
     if named:
         notes.append(

@@ -88,3 +88,30 @@ def test_instructions_to_coding_agents_are_left_out() -> None:
     documents, _assets = without_machinery(files, [], notes := [])
     assert documents == ["docs/index.md", "docs/agents-overview.md"]
     assert notes and "AGENTS.md" in notes[0]
+
+
+def test_a_file_named_as_a_tools_that_says_it_is_a_page_is_a_page(tmp_path: Path) -> None:
+    """The Azure CLI reference (a docfx site) has a page for each command group:
+    ``apic/environment.yml`` is ``az apic environment``, a ``### YamlMime:AzureCLIGroup``
+    page, no conda environment; it was left out as a tool file."""
+    group = (
+        "### YamlMime:AzureCLIGroup\nuid: az_apic_environment\nname: az apic environment\n"
+        "summary: |-\n  Commands to manage environments in API Center.\n"
+    )
+    files = {
+        "apic/environment.yml": group,
+        "apic/service.yml": group.replace("environment", "service"),
+        "binder/environment.yml": "name: docs\nchannels: [conda-forge]\ndependencies: [python]\n",
+    }
+    notes: list[str] = []
+    documents, _assets = without_machinery(list(files), [], notes, files.get)
+    assert documents == ["apic/environment.yml", "apic/service.yml"]
+    assert notes == [
+        "1 build and tool file (binder/environment.yml) configures the repository, no "
+        "knowledge; left out"
+    ]
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert not result.failed, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    assert any(d.endswith("environment.md") for d in pkg.documents), sorted(pkg.documents)

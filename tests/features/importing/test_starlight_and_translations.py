@@ -20,7 +20,7 @@ from kas_tui.features.importing.build import build
 from kas_tui.features.importing.toc import find_toc, read_toc
 from kas_tui.features.importing.toc_starlight import starlight_about
 from kas_tui.features.importing.translations import translations
-from kas_tui.text.languages import is_language_tag
+from kas_tui.text.languages import is_language_tag, reads_as_english
 from tests.helpers.build_sources import source_files, write_sources
 
 NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
@@ -224,6 +224,52 @@ def test_translations_are_folders_of_the_same_pages_in_another_language() -> Non
     # a folder sharing under half its pages with the default's is its own
     mostly_own = ["a.md", "b.md", "de/a.md", "de/x.md", "de/y.md"]
     assert translations(mostly_own) == {}
+
+
+ENGLISH = (
+    "Use this command to create a camera resource in the Video Indexer account. You "
+    "can pass the name of the account and the resource group it is in, and the command "
+    "will return the camera that was created, with the settings it has and the state "
+    "it is in. If the account does not exist, the command fails with an error that "
+    "says which one was not found. "
+)
+SPANISH = (
+    "Puedes definir tareas en segundo plano que se ejecuten después de devolver una "
+    "respuesta. Esto es útil para operaciones que necesitan ocurrir después de una "
+    "solicitud, pero para las que el cliente realmente no necesita esperar a que la "
+    "operación termine antes de recibir la respuesta. Esto incluye, por ejemplo, "
+    "notificaciones por email enviadas después de realizar una acción. "
+)
+
+
+def test_a_folder_named_like_a_language_whose_pages_are_english_is_its_own() -> None:
+    """The Azure CLI reference keeps the Video Indexer's commands in ``latest/vi/``,
+    two pages named as pages beside it are: read as Vietnamese translations, left out.
+    Their words are English; a Spanish folder's pages are not."""
+    assert reads_as_english(ENGLISH) is True
+    assert reads_as_english(SPANISH) is False
+    fenced = "Instala esto:\n\n```python\nfrom the import of the and the with\n```\n"
+    assert reads_as_english(SPANISH + fenced) is False  # code is no language
+    assert reads_as_english("Camera") is None  # too few words to tell
+    # a home page's settings are English keys and words whatever its language
+    assert reads_as_english(f"---\nfeatures:\n  - details: {ENGLISH}\n---\n# 介绍\n") is None
+    texts = {
+        "latest/extension.yml": ENGLISH,
+        "latest/network.yml": ENGLISH,  # vi/camera.yml has no page beside it
+        "latest/vi/extension.yml": ENGLISH,
+        "latest/vi/camera.yml": ENGLISH,
+        "docs/a.md": ENGLISH,
+        "docs/b.md": ENGLISH,
+        "docs/es/a.md": SPANISH,
+        "docs/es/b.md": SPANISH,
+    }
+    assert translations(texts, texts.get) == {"docs/es": "docs"}
+    assert translations(texts) == {"docs/es": "docs", "latest/vi": "latest"}  # unread
+    stubs = {**texts, "docs/es/a.md": "Hola", "docs/es/b.md": "Adiós"}
+    assert translations(stubs, stubs.get) == {"docs/es": "docs"}  # nothing to tell: named
+    # one page left in English (a copy not yet translated) is not enough to tell
+    copied = {**texts, "docs/es/a.md": ENGLISH, "docs/es/b.md": "Hola"}
+    assert translations(copied, copied.get) == {"docs/es": "docs"}
 
 
 def test_a_starlight_repository_builds_into_its_sidebars_tree_in_one_language(
