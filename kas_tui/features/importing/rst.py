@@ -189,9 +189,11 @@ class _GenericDirective(Directive):
 #: Directives that show nothing on the page: conditions,
 #: and what sets the context of what follows (``.. currentmodule:: flask`` opening
 #: Flask's API pages was "Currentmodule: flask", above the title, which then named no
-#: page), who wrote it, or what the index lists.
+#: page), who wrote it, what the index lists, or how the theme styles what follows
+#: (``.. rst-class:: hide-header`` over Flask's home page title: "Rst-class:
+#: hide-header", and the page titled "Index" by its file).
 _NO_TEXT = frozenset(
-    {"only", "ifconfig", "tabularcolumns", "highlight", "index"}
+    {"only", "ifconfig", "tabularcolumns", "highlight", "index", "rst-class"}
     | {"currentmodule", "module", "sectionauthor", "moduleauthor", "codeauthor"}
     | {"todo", "spelling", "default-domain", "program"}
 )

@@ -172,7 +172,8 @@ def test_context_directives_show_nothing_and_build_files_are_left_out(tmp_path: 
     ``requirements.txt`` a document ("Pinning to avoid unexpected breakages.")."""
     files = {
         "conf.py": "project = 'Flask'\nextensions = ['sphinx.ext.autodoc']\n",
-        "index.rst": "Welcome to Flask\n================\n\n.. toctree::\n\n   cli\n",
+        "index.rst": ".. rst-class:: hide-header\n\nWelcome to Flask\n================\n\n"
+        "Flask is a lightweight WSGI web application framework.\n\n.. toctree::\n\n   cli\n",
         "cli.rst": (
             ".. currentmodule:: flask\n\nCommand Line Interface\n======================\n\n"
             "Installing Flask installs the ``flask`` script, a command line interface.\n"
@@ -186,6 +187,10 @@ def test_context_directives_show_nothing_and_build_files_are_left_out(tmp_path: 
     cli = next(d for p, d in pkg.documents.items() if p.endswith("cli.md"))
     assert cli.meta["title"] == "Command Line Interface"
     assert "Currentmodule" not in (tmp_path / "kb" / cli.path).read_text("utf-8")
+    # the theme's class over the home page's title is no text: the title names the page
+    home = pkg.documents["index-page.md"]
+    assert home.meta["title"] == "Welcome to Flask", home.meta
+    assert "hide-header" not in (tmp_path / "kb" / "index-page.md").read_text("utf-8")
     assert not any("requirements" in p or "makefile" in p.lower() for p in pkg.documents)
     assert not list((tmp_path / "kb").rglob("Makefile*"))
     assert (
