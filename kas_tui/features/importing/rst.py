@@ -244,11 +244,46 @@ directives.directive = _directive
 _LITERAL = re.compile(r'<span class="docutils literal">(.*?)</span>', re.S)
 
 
+#: docutils' PEP format: RFC 2822 headers open the file (``PEP: 8``, ``Title: Style
+#: Guide for Python Code``, an ``Author:`` continued on indented lines, an empty
+#: ``Post-History:``), then a blank line.
+_HEADERS = re.compile(
+    r"\A(?:[A-Za-z][\w-]*:(?:[ \t]+\S[^\n]*)?[ \t]*\n(?:[ \t]+\S[^\n]*\n)*){2,}(?=[ \t]*\n)"
+)
+
+
+def _with_headers(text: str) -> tuple[str | None, str]:
+    """The page's title from its PEP headers, and ``text`` with them as a field list
+    (docutils reads them only in a PEP reader): python/peps' 753 pages were each a
+    paragraph of headers titled by the file's name ("Pep 0008"). The title is the one
+    the site shows ("PEP 8 – Style Guide for Python Code"). ``(None, text)`` without a
+    ``Title:`` header."""
+    found = _HEADERS.match(text)
+    if found is None:
+        return None, text
+    fields = dict(
+        (line.split(":", 1)[0], line.split(":", 1)[1].strip())
+        for line in found.group().splitlines()
+        if line[:1].strip()
+    )
+    title = " ".join(fields.get("Title", "").split())
+    if not title:
+        return None, text
+    number = fields.get("PEP", "").strip()
+    title = f"PEP {number} – {title}" if number.isdigit() else title
+    lines = found.group().splitlines(keepends=True)
+    listed = "".join(f":{line}" if line[:1].strip() else line for line in lines)
+    return title, listed + text[found.end() :]
+
+
 def to_html(text: str, source: str, includes: IncludeReader | None = None) -> tuple[str, str]:
     """(title, HTML body) of the reStructuredText ``text`` (the file ``source``), its
-    include directives read by ``includes`` (none read without one)."""
+    include directives read by ``includes`` (none read without one); a page in the PEP
+    format is titled by its headers (:func:`_with_headers`)."""
     from docutils.core import publish_parts
     from docutils.writers import html5_polyglot
+
+    headed, text = _with_headers(text)
 
     writer = html5_polyglot.Writer()
     writer.translator_class = _listing_translator(html5_polyglot.HTMLTranslator)
@@ -256,13 +291,14 @@ def to_html(text: str, source: str, includes: IncludeReader | None = None) -> tu
         source=text,
         source_path=source,
         writer=writer,
-        settings_overrides={**_SETTINGS, "kas_includes": includes},
+        # a PEP's headers stay in the page, a list (its status, its type), not docinfo
+        settings_overrides={**_SETTINGS, "kas_includes": includes, "docinfo_xform": not headed},
     )
     body = _LITERAL.sub(r"<code>\1</code>", parts.get("body", ""))
     subtitle = parts.get("subtitle", "")
     if subtitle:  # a page's one section, which docutils makes the title's subtitle
         body = f"<h2>{_plain(subtitle)}</h2>\n{body}"
-    return _plain(parts.get("title", "")), body
+    return headed or _plain(parts.get("title", "")), body
 
 
 def _listing_translator(base: type) -> type:

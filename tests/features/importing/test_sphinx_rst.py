@@ -423,3 +423,31 @@ def test_a_visible_toctree_is_the_list_of_pages_the_site_shows(tmp_path: Path) -
     [home] = [d for d, doc in pkg.documents.items() if doc.meta.get("title") == "Packaging"]
     assert "section-install" not in (tmp_path / "kb" / home).read_text("utf-8")
     assert not [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+
+
+def test_a_page_in_the_pep_format_is_titled_by_its_headers(tmp_path: Path) -> None:
+    """python/peps: each page opens with RFC 2822 headers (docutils' PEP format); read as
+    a paragraph, all 753 pages were titled by their file names ("Pep 0008") and grouped
+    into number ranges. The headers are a list in the page; its status stays readable."""
+    files = {
+        "peps/pep-0008.rst": (
+            "PEP: 8\nTitle: Style Guide for Python Code\nAuthor: Guido van Rossum,\n"
+            "        Barry Warsaw\nStatus: Active\nType: Process\nPost-History:\n\n\n"
+            "Introduction\n============\n\nThis document gives coding conventions for the "
+            "Python code comprising the standard library.\n\n"
+            "Code Lay-out\n============\n\nUse 4 spaces per indentation level.\n"
+        ),
+        "peps/notes.rst": "Note: not headers\nSee: the title below\n\nNotes\n=====\n\nText.\n",
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0 and not result.failed, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    pep = next(d for p, d in pkg.documents.items() if p.endswith("pep-0008.md"))
+    assert pep.meta["title"] == "PEP 8 – Style Guide for Python Code"
+    assert pep.meta["description"].startswith("Gives coding conventions"), pep.meta
+    text = (tmp_path / "kb" / pep.path).read_text("utf-8")
+    assert "* **Status:**\n\n  Active" in text, text
+    assert "Barry Warsaw" in text and "## Introduction" in text
+    notes = next(d for p, d in pkg.documents.items() if p.endswith("notes.md"))
+    assert notes.meta["title"] == "Notes"  # lines shaped like headers without a Title: text
