@@ -193,7 +193,8 @@ class Toc:
         as they are (a JSON schema, a badge, a hook's data, ``package.json``); no pages.
         So are Docusaurus' partials (``_warning.mdx``, anything in ``_folder/``): pages
         import them, the site never serves them; and an Antora component's files outside
-        its modules' ``pages/`` (partials and examples pages include, images)."""
+        its modules' ``pages/`` (partials and examples pages include, images). A docfx
+        site's are what its config serves as resources (:attr:`resources`)."""
         pages = SITE_PAGES.get(self.kind)
         if pages is None:
             listed = self.order() if self.resources else {}

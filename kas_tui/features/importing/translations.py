@@ -56,7 +56,7 @@ def translations(pages: Collection[str], read: Read | None = None) -> dict[str, 
             shared = len(own & stems)
             if not shared or 2 * shared < len(own):
                 continue
-            if read is None or not _in_english(folder, pages, read):
+            if read is None or not _in_english(folder, default, pages, read):
                 found[folder] = default
     return found
 
@@ -67,18 +67,33 @@ _SAMPLED = 5
 _TOLD_BY = 2
 
 
-def _in_english(folder: str, pages: Collection[str], read: Read) -> bool:
+def _in_english(folder: str, default: str, pages: Collection[str], read: Read) -> bool:
     """Whether most of the pages in ``folder`` (named by a language other than English)
-    that have words enough to tell, two at least, are in English: then the name is a
-    word of its own. The Azure CLI reference names the Video Indexer's commands
-    ``latest/vi/`` (``camera.yml`` and ``extension.yml`` beside ``latest/extension.yml``),
-    not Vietnamese pages."""
+    that have words enough to tell, two at least, are in English, and are no copies of
+    the ``default`` folder's pages at their paths (a translation tool's placeholders for
+    pages not yet translated): then the name is a word of its own. The Azure CLI
+    reference names the Video Indexer's commands ``latest/vi/`` (``camera.yml`` and
+    ``extension.yml``, another group than ``latest/extension.yml``), not Vietnamese."""
     if is_english(posixpath.basename(folder)):
         return False
-    mine = sorted(p for p in pages if p.startswith(folder + "/"))
-    said = [reads_as_english(read(p) or "") for p in mine[:_SAMPLED]]
+    prefix = default + "/" if default else ""
+    originals = {posixpath.splitext(p[len(prefix) :])[0]: p for p in pages if p.startswith(prefix)}
+    said: list[bool | None] = []
+    for page in sorted(p for p in pages if p.startswith(folder + "/"))[:_SAMPLED]:
+        text = read(page) or ""
+        original = originals.get(posixpath.splitext(page[len(folder) + 1 :])[0])
+        copied = original is not None and _copy_of(text, read(original) or "")
+        said.append(False if copied else reads_as_english(text))
     told = [s for s in said if s is not None]
     return len(told) >= _TOLD_BY and 2 * sum(told) > len(told)
+
+
+def _copy_of(text: str, original: str) -> bool:
+    """Whether ``text`` is ``original``'s lines, nine in ten of them or more (two
+    command groups of the Azure CLI reference share half their lines: their YAML)."""
+    mine = {line.strip() for line in text.splitlines() if line.strip()}
+    theirs = {line.strip() for line in original.splitlines() if line.strip()}
+    return bool(mine) and 10 * len(mine & theirs) >= 9 * len(mine)
 
 
 def _stems(pages: Collection[str], prefix: str, exclude: Collection[str] = ()) -> set[str]:

@@ -256,7 +256,7 @@ def test_a_folder_named_like_a_language_whose_pages_are_english_is_its_own() -> 
     texts = {
         "latest/extension.yml": ENGLISH,
         "latest/network.yml": ENGLISH,  # vi/camera.yml has no page beside it
-        "latest/vi/extension.yml": ENGLISH,
+        "latest/vi/extension.yml": ENGLISH.replace("camera", "extension"),  # another group
         "latest/vi/camera.yml": ENGLISH,
         "docs/a.md": ENGLISH,
         "docs/b.md": ENGLISH,
@@ -270,6 +270,11 @@ def test_a_folder_named_like_a_language_whose_pages_are_english_is_its_own() -> 
     # one page left in English (a copy not yet translated) is not enough to tell
     copied = {**texts, "docs/es/a.md": ENGLISH, "docs/es/b.md": "Hola"}
     assert translations(copied, copied.get) == {"docs/es": "docs"}
+    # a translation tool's placeholders (every page a copy of the English one at its
+    # path, not yet translated) are a translation too, not English pages of their own
+    english = {"docs/a.md": ENGLISH, "docs/b.md": ENGLISH + "Second page.", "docs/c.md": SPANISH}
+    placeholders = {**english, "docs/ja/a.md": ENGLISH, "docs/ja/b.md": ENGLISH + "Second page."}
+    assert translations(placeholders, placeholders.get) == {"docs/ja": "docs"}
 
 
 def test_a_starlight_repository_builds_into_its_sidebars_tree_in_one_language(
