@@ -247,8 +247,11 @@ _LITERAL = re.compile(r'<span class="docutils literal">(.*?)</span>', re.S)
 #: docutils' PEP format: RFC 2822 headers open the file (``PEP: 8``, ``Title: Style
 #: Guide for Python Code``, an ``Author:`` continued on indented lines, an empty
 #: ``Post-History:``), then a blank line.
+#: Each line matches one way only (a value, or spaces alone), so a file of header-shaped
+#: lines with trailing spaces and no blank line after them fails at once: with a value's
+#: trailing spaces claimable twice, 25 such lines took longer than anyone waits.
 _HEADERS = re.compile(
-    r"\A(?:[A-Za-z][\w-]*:(?:[ \t]+\S[^\n]*)?[ \t]*\n(?:[ \t]+\S[^\n]*\n)*){2,}(?=[ \t]*\n)"
+    r"\A(?:[A-Za-z][\w-]*:(?:[ \t]+\S[^\n]*|[ \t]*)\n(?:[ \t]+\S[^\n]*\n)*){2,}(?=[ \t]*\n)"
 )
 
 

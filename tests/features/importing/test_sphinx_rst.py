@@ -451,3 +451,24 @@ def test_a_page_in_the_pep_format_is_titled_by_its_headers(tmp_path: Path) -> No
     assert "Barry Warsaw" in text and "## Introduction" in text
     notes = next(d for p, d in pkg.documents.items() if p.endswith("notes.md"))
     assert notes.meta["title"] == "Notes"  # lines shaped like headers without a Title: text
+
+
+def test_header_shaped_lines_with_trailing_spaces_never_hang(tmp_path: Path) -> None:
+    """Twenty-five ``Key: value`` lines ending in spaces, with no blank line after them,
+    made the PEP-header pattern try every way to split each line's trailing spaces: the
+    conversion never ended. Run in a process of its own, so a hang fails, not stalls."""
+    import subprocess
+    import sys
+
+    hostile = "".join(f"Key{n}: value{' ' * 12}\n" for n in range(25)) + "no blank line\n"
+    page = tmp_path / "hostile.rst"
+    page.write_text(hostile, encoding="utf-8")
+    code = (
+        "import sys; from kas_tui.features.importing.rst import to_html; "
+        "print(to_html(open(sys.argv[1]).read(), sys.argv[1])[0] or 'untitled')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(page)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "untitled"
