@@ -54,6 +54,7 @@ from kas_tui.features.importing.build_manifest import (
     _sha,
     load_manifest,
 )
+from kas_tui.features.importing.build_published import ASSET_EXTS, PublishedMixin
 from kas_tui.features.importing.build_reconcile import ReconcileMixin
 from kas_tui.features.importing.build_skill import SkillMixin
 from kas_tui.features.importing.build_toc_tree import TocTreeMixin
@@ -63,7 +64,6 @@ from kas_tui.features.importing.draft import GENERATOR, dump_yaml
 from kas_tui.features.importing.files import SUPPORTED
 from kas_tui.features.importing.git_dates import date_by_commits
 from kas_tui.features.importing.machinery import without_machinery
-from kas_tui.features.importing.mdx_components import alias_folders, path_aliases
 from kas_tui.features.importing.redirects import redirect_pages, redirect_pages_note
 from kas_tui.features.importing.source_meta import (
     in_include_folder,
@@ -78,7 +78,6 @@ from kas_tui.features.importing.source_meta import (
 from kas_tui.features.importing.source_walk import GITBOOK, walk_source
 from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.features.importing.toc_docsets import with_other_tocs
-from kas_tui.features.importing.toc_formats import SERVED_AS_IS
 from kas_tui.features.importing.toc_jekyll import in_jekyll_own_folder
 from kas_tui.features.importing.toc_model import FOLDERS
 from kas_tui.features.importing.translations import without_translations
@@ -90,13 +89,6 @@ from kas_tui.text.wording import counted
 _FINAL_FAILURES = frozenset({"unsupported", "corrupt", "encrypted", "no-text"})
 #: What a docs site's file no converter reads is to the build.
 _SERVED = "no converter reads it; a file the site serves as it is, copied as an asset"
-ASSET_EXTS = frozenset(
-    {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".ico", ".avif"}
-    | {".mp4", ".webm", ".mov", ".m4v", ".ogv", ".avi", ".mkv"}  # videos a page shows
-    | {".woff", ".woff2", ".ttf", ".otf", ".eot"}  # a site theme's fonts
-    | {".drawio", ".dio", ".excalidraw"}  # a figure's source, not prose
-    | {".jinja", ".jinja2", ".j2", ".njk", ".liquid"}  # a theme's templates
-)
 _SITE = re.compile(r"https?://[^/?#\s]+(?:[/?#]\S*)?$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -191,6 +183,7 @@ class _Builder(
     ReconcileMixin,
     ManifestMixin,
     AsciidocMixin,
+    PublishedMixin,
 ):
     """The five stages; the paths, links and indexes (:mod:`.build_layout`), SKILL.md
     (:mod:`.build_skill`), a later build's reconciling (:mod:`.build_reconcile`) and the
@@ -381,42 +374,7 @@ class _Builder(
                 self.result.notes.append(f"{counted(len(older), 'file')} {what}; left out")
                 documents = [d for d in documents if d not in older]
                 assets = [a for a in assets if a not in older]
-        outside = set(self.toc.outside_docs([*documents, *assets])) if self.toc else set()
-        pages = set(documents)
-        outside = {p for p in outside if p in pages or not is_furniture(p)}  # a LICENSE stays
-        if outside:  # pages (and files) the site does not publish
-            left = outside - {t for found in self.includes_of.values() for t in found}
-            # what the site serves as it is from beside its config (Docusaurus' static/,
-            # public/): images its pages show, kept as assets
-            home = posixpath.dirname(self.toc.file)
-            served = tuple(posixpath.join(home, d) + "/" for d in SERVED_AS_IS)
-            # and the images an import alias of the site points to (Astro's @assets/)
-            aliased = alias_folders(
-                path_aliases(self.source_files, self._read_source, site=home), home
-            )
-            shown = {
-                p
-                for p in left
-                if p.startswith(served)
-                or (p.startswith(aliased) and Path(p).suffix.lower() in ASSET_EXTS)
-            }
-            left -= shown
-            documents, assets = (
-                [d for d in documents if d not in shown],
-                [*assets, *sorted(shown & set(documents))],
-            )
-            if left:
-                self.result.notes.append(self.toc.outside_note(len(left)))
-            documents, assets = (
-                [d for d in documents if d not in left],
-                [a for a in assets if a not in left],
-            )
-            # what the walk said of files outside the docs (an empty test fixture) is moot
-            notes = self.result.notes
-            said = [n.split(": ", 1)[0].rsplit(":", 1)[0] for n in notes[:walked]]
-            moot = set(self.toc.outside_docs(p for p in said if "/" in p))
-            kept = [n for n, p in zip(notes[:walked], said, strict=True) if p not in moot]
-            self.result.notes = kept + notes[walked:]
+        documents, assets = self._without_unpublished(documents, assets, walked)
         documents, assets = without_translations(
             documents, assets, self.result.notes, self._read_source
         )

@@ -1,0 +1,69 @@
+"""What of a source its docs site publishes: the files outside the folder the site
+builds its pages from are left out (its code, tests, README), but for what its pages
+include and the images the site serves as they are from beside its config; and the
+extensions of files a build keeps as assets, never converts (:data:`ASSET_EXTS`)."""
+
+from __future__ import annotations
+
+import posixpath
+from pathlib import Path
+
+from kas_tui.features.importing.mdx_components import alias_folders, path_aliases
+from kas_tui.features.importing.source_meta import is_furniture
+from kas_tui.features.importing.toc_formats import SERVED_AS_IS
+
+ASSET_EXTS = frozenset(
+    {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".ico", ".avif"}
+    | {".mp4", ".webm", ".mov", ".m4v", ".ogv", ".avi", ".mkv"}  # videos a page shows
+    | {".woff", ".woff2", ".ttf", ".otf", ".eot"}  # a site theme's fonts
+    | {".drawio", ".dio", ".excalidraw"}  # a figure's source, not prose
+    | {".jinja", ".jinja2", ".j2", ".njk", ".liquid"}  # a theme's templates
+)
+
+
+class PublishedMixin:
+    """The builder's leaving out of what its site does not publish (its state is the
+    builder's: ``toc``, ``includes_of``, ``source_files``, ``result``, ``_read_source``)."""
+
+    def _without_unpublished(
+        self, documents: list[str], assets: list[str], walked: int
+    ) -> tuple[list[str], list[str]]:
+        """``documents`` and ``assets`` without the files outside the site's docs folder
+        (one note says how many), the walk's first ``walked`` notes about them dropped."""
+        outside = set(self.toc.outside_docs([*documents, *assets])) if self.toc else set()
+        pages = set(documents)
+        outside = {p for p in outside if p in pages or not is_furniture(p)}  # a LICENSE stays
+        if outside:  # pages (and files) the site does not publish
+            left = outside - {t for found in self.includes_of.values() for t in found}
+            # what the site serves as it is from beside its config (Docusaurus' static/,
+            # public/): images its pages show, kept as assets
+            home = posixpath.dirname(self.toc.file)
+            served = tuple(posixpath.join(home, d) + "/" for d in SERVED_AS_IS)
+            # and the images an import alias of the site points to (Astro's @assets/)
+            aliased = alias_folders(
+                path_aliases(self.source_files, self._read_source, site=home), home
+            )
+            shown = {
+                p
+                for p in left
+                if p.startswith(served)
+                or (p.startswith(aliased) and Path(p).suffix.lower() in ASSET_EXTS)
+            }
+            left -= shown
+            documents, assets = (
+                [d for d in documents if d not in shown],
+                [*assets, *sorted(shown & set(documents))],
+            )
+            if left:
+                self.result.notes.append(self.toc.outside_note(len(left)))
+            documents, assets = (
+                [d for d in documents if d not in left],
+                [a for a in assets if a not in left],
+            )
+            # what the walk said of files outside the docs (an empty test fixture) is moot
+            notes = self.result.notes
+            said = [n.split(": ", 1)[0].rsplit(":", 1)[0] for n in notes[:walked]]
+            moot = set(self.toc.outside_docs(p for p in said if "/" in p))
+            kept = [n for n, p in zip(notes[:walked], said, strict=True) if p not in moot]
+            self.result.notes = kept + notes[walked:]
+        return documents, assets
