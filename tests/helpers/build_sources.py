@@ -106,3 +106,20 @@ def source_files(root: Path) -> set[str]:
     """Every file below ``root``, as the build names them (``root``-relative POSIX
     paths): what a table of contents reader is given."""
     return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+
+
+def built_clean(tmp_path: Path, files: dict[str, str | bytes]) -> tuple[Any, Any]:
+    """(the build's result, the package loaded) of ``files`` written to
+    ``tmp_path/src`` and built into ``tmp_path/kb`` in one process at a fixed time;
+    the build had no error and no file failed."""
+    import datetime as dt
+
+    from kas_tui.core.package import Package
+    from kas_tui.features.importing.build import build
+
+    now = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=now, workers=1)
+    assert result.errors == 0 and not result.failed, result.report
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    return result, pkg

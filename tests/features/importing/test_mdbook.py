@@ -12,7 +12,7 @@ from kas_tui.core.okf.index import parse_index
 from kas_tui.core.package import Package
 from kas_tui.features.importing.build import build
 from kas_tui.features.importing.toc import read_toc
-from tests.helpers.build_sources import source_files, write_sources
+from tests.helpers.build_sources import built_clean, source_files, write_sources
 
 NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
 SUMMARY = """\
@@ -229,10 +229,7 @@ def test_a_repository_keeping_two_books_in_its_doc_folder_builds_the_larger(
     for n in range(9):
         files[f"tests/testsuite/cargo_add/case_{n}/README.md"] = page(f"Add case {n}")
     files["crates/mdman/README.md"] = page("mdman")
-    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
-    assert result.errors == 0 and not result.failed, result.report
-    pkg = Package(tmp_path / "kb")
-    pkg.load()
+    result, pkg = built_clean(tmp_path, files)
     titles = {d.meta.get("title") for d in pkg.documents.values()}
     assert {"Chapter 0", "Chapter 7"} <= titles, titles
     assert not {"Add case 0", "mdman", "Process"} & titles, titles

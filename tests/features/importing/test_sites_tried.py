@@ -11,7 +11,7 @@ from pathlib import Path
 from kas_tui.core.package import Package
 from kas_tui.features.check import check
 from kas_tui.features.importing.build import BuildResult, build
-from tests.helpers.build_sources import drafted, write_sources
+from tests.helpers.build_sources import built_clean, drafted, write_sources
 
 NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
 
@@ -724,10 +724,7 @@ def test_a_repositorys_docs_folder_without_a_site_is_the_package(tmp_path: Path)
         "filenames.gni": "filenames = {\n  lib_sources = [ ]\n}\n",
         "tsconfig.json": '{"compilerOptions": {}}',
     }
-    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
-    assert result.errors == 0 and not result.failed, result.report
-    pkg = Package(tmp_path / "kb")
-    pkg.load()
+    result, pkg = built_clean(tmp_path, files)
     titles = {d.meta.get("title") for d in pkg.documents.values()}
     assert {"Quick Start", "app", "BrowserWindow"} <= titles, titles
     assert not [d for d in pkg.documents if "spec" in d or "filenames" in d], sorted(pkg.documents)
@@ -741,10 +738,7 @@ def test_a_folder_of_knowledge_with_a_docs_folder_is_built_whole(tmp_path: Path)
     code surrounds its docs: every page is built."""
     files = {f"docs/guide-{n}.md": f"# Guide {n}\n\nHow to do task {n}.\n" for n in range(6)}
     files |= {f"policies/policy-{n}.md": f"# Policy {n}\n\nRule {n} applies.\n" for n in range(3)}
-    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
-    assert result.errors == 0 and not result.failed, result.report
-    pkg = Package(tmp_path / "kb")
-    pkg.load()
+    result, pkg = built_clean(tmp_path, files)
     titles = {d.meta.get("title") for d in pkg.documents.values()}
     assert {"Guide 0", "Policy 0", "Policy 2"} <= titles, titles
     assert not [n for n in result.notes if "left out" in n], result.notes

@@ -14,7 +14,7 @@ from kas_tui.features.check import check
 from kas_tui.features.importing.build import build
 from kas_tui.features.importing.convert import Limits, convert_here
 from kas_tui.features.importing.toc import find_toc
-from tests.helpers.build_sources import write_sources
+from tests.helpers.build_sources import built_clean, write_sources
 
 NOW = dt.datetime(2026, 12, 6, 9, 0, tzinfo=dt.UTC)
 
@@ -405,10 +405,7 @@ def test_a_visible_toctree_is_the_list_of_pages_the_site_shows(tmp_path: Path) -
         "guides/installing-using-virtualenv.rst": "Using virtualenv\n================\n\nUse it.\n",
         "guides/installing-tools.rst": "Installing command line tools\n=============================\n\nUse pipx.\n",
     }
-    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
-    assert result.errors == 0 and not result.failed, result.report
-    pkg = Package(tmp_path / "kb")
-    pkg.load()
+    result, pkg = built_clean(tmp_path, files)
     [section] = [d for d, doc in pkg.documents.items() if doc.meta.get("title") == "Installation"]
     text = (tmp_path / "kb" / section).read_text("utf-8")
     assert "**Installing**" in text
@@ -439,10 +436,7 @@ def test_a_page_in_the_pep_format_is_titled_by_its_headers(tmp_path: Path) -> No
         ),
         "peps/notes.rst": "Note: not headers\nSee: the title below\n\nNotes\n=====\n\nText.\n",
     }
-    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
-    assert result.errors == 0 and not result.failed, result.report
-    pkg = Package(tmp_path / "kb")
-    pkg.load()
+    result, pkg = built_clean(tmp_path, files)
     pep = next(d for p, d in pkg.documents.items() if p.endswith("pep-0008.md"))
     assert pep.meta["title"] == "PEP 8 – Style Guide for Python Code"
     assert pep.meta["description"].startswith("Gives coding conventions"), pep.meta

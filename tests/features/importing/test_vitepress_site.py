@@ -19,7 +19,7 @@ from kas_tui.features.check import check
 from kas_tui.features.importing.build import build
 from kas_tui.features.importing.toc import read_toc
 from kas_tui.features.importing.toc_vitepress import vitepress_about
-from tests.helpers.build_sources import source_files, write_sources
+from tests.helpers.build_sources import built_clean, source_files, write_sources
 
 NOW = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
 CONFIG = """\
@@ -228,10 +228,7 @@ export default defineConfig({
         "docs/tutorial/step-1/description.md": "# Getting Started\n\nWelcome to the tutorial.\n",
         "docs/tutorial/Tutorial.vue": "<script setup>\nconst desc = data['description.md']\n</script>\n",
     }
-    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
-    assert result.errors == 0 and not result.failed, result.report
-    pkg = Package(tmp_path / "kb")
-    pkg.load()
+    result, pkg = built_clean(tmp_path, files)
     titles = {d.meta.get("title") for d in pkg.documents.values()}
     assert {"alias", "fsModuleCache", "Retry | Flaky tests"} <= titles, titles
     assert not {"Promise done", "Remove UnoCSS"} & titles, titles
