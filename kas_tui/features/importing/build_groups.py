@@ -21,6 +21,7 @@ from kas_tui.features.importing.convert_model import LINKED_KINDS
 from kas_tui.features.importing.source_meta import is_landing_page
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION as MAX_DESCRIPTION
 from kas_tui.text.grouping import Member, group
+from kas_tui.text.lexical import STOPWORDS
 from kas_tui.text.section_topics import entry_sentence
 from kas_tui.text.slug import TakenNames, slugify, unique_slug
 from kas_tui.text.title_ranges import title_ranges
@@ -226,7 +227,9 @@ class GroupsMixin:
                 parent_room=room,
                 context=" ".join(self._folder_context(folder)),
             )
-        if not groups:  # nested deep enough, or nothing tells them apart: title ranges
+        taken = set(children)  # a page and a folder may share a name: setup.md, setup/
+        targets = self._targets(folder, groups, members_of, taken) if groups else None
+        if targets is None:  # nested deep enough, or nothing tells them apart: title ranges
             # the bundle's own page stays beside the runs: titled as the bundle, or its
             # landing page (psscriptanalyzer's rules/README.md, "List of ... rules")
             own = self._folder_context(folder)[0].casefold()
@@ -236,6 +239,14 @@ class GroupsMixin:
                 if d.draft.title.casefold() != own and not is_landing_page(d.source)
             ]
             groups = title_ranges(ranged, capacity)
+            targets = self._targets(folder, groups, members_of, taken)
+            if targets is None:  # one run of them all would be the folder again, nested
+                self.result.notes.append(
+                    f"{folder or 'the package root'}: {len(members):,} documents are more "
+                    "than one index lists, and neither their words nor their titles split "
+                    "them: left in one folder, so check warns of its index's size"
+                )
+                return []
             why = (
                 f"in groups {depth} deep already"
                 if depth >= _MAX_DEPTH
@@ -245,37 +256,54 @@ class GroupsMixin:
                 f"{folder or 'the package root'}: {len(members):,} documents, {why}, are "
                 f"split by title into {len(groups)} ranges"
             )
-        taken = set(children)  # a page and a folder may share a name: setup.md, setup/
         by_key = {d.out: d for d in members}
         made: list[str] = []
-
-        def move(keys: list[str], sub: str) -> None:
-            for key in keys:
+        for g, (sub, new) in zip(groups, targets, strict=True):
+            if new:
+                self.group_titles[sub] = g.label
+                children.add(posixpath.basename(sub))
+            for key in g.members:
                 doc = by_key.pop(key)
                 doc.out = posixpath.join(sub, posixpath.basename(doc.out))
                 doc.draft.bundle = sub
                 members_of[sub].append(doc)
-
-        for g in groups:
-            slug = slugify(g.label, fallback="group")
-            sub = posixpath.join(folder, slug) if folder else slug
-            names = {posixpath.basename(d.out) for d in members_of.get(sub, [])}
-            if slug in taken and names.isdisjoint(posixpath.basename(k) for k in g.members):
-                # the bundle of that name is there already: the group joins it, no "setup-2"
-                move(g.members, sub)
-                if sub not in made:
-                    made.append(sub)
-                continue
-            slug = unique_slug(slug, taken)
-            taken.add(slug)
-            sub = posixpath.join(folder, slug) if folder else slug
-            self.group_titles[sub] = g.label
-            move(g.members, sub)
-            children.add(slug)
-            made.append(sub)
+            if sub not in made:
+                made.append(sub)
         members_of[folder] = list(by_key.values())
         children_of[folder] = children
         return made
+
+    def _targets(
+        self, folder: str, groups: list, members_of: dict[str, list], taken: set[str]
+    ) -> list[tuple[str, bool]] | None:
+        """Where each of ``groups`` goes in ``folder``: (its sub-bundle, whether it is
+        new), adding the new ones' names to ``taken``; ``None`` when the split would make
+        no progress: every document of the folder in one sub-bundle, which would be
+        over the budget again, one level deeper, for ever (the Korean help of Obsidian:
+        every label slugged to one name). A group whose label names a bundle the folder
+        holds already joins it (no "setup-2"); a label with no letters a name can keep
+        (Hangul, Cyrillic), or only function words ("to" of a run's "노트 to 플러그인"; a
+        letter is a name: "A to I"),
+        names none, so its group gets a bundle of its own."""
+        planned: list[tuple[str, bool]] = []
+        names = set(taken)
+        for g in groups:
+            kept = slugify(g.label, fallback="")
+            if all(len(word) > 1 and word in STOPWORDS for word in kept.split("-")):
+                kept = ""
+            sub = posixpath.join(folder, kept) if folder else kept
+            inside = {posixpath.basename(d.out) for d in members_of.get(sub, [])}
+            if kept and kept in names and inside.isdisjoint(map(posixpath.basename, g.members)):
+                planned.append((sub, False))  # joins the bundle of that name
+                continue
+            slug = unique_slug(kept or "group", names)
+            names.add(slug)
+            planned.append((posixpath.join(folder, slug) if folder else slug, True))
+        stays = len(members_of.get(folder, [])) - sum(len(g.members) for g in groups)
+        if len({sub for sub, _new in planned}) < 2 and stays <= 0:
+            return None
+        taken.update(names)
+        return planned
 
     def _split_into(
         self,

@@ -148,12 +148,15 @@ class LayoutMixin(IndexesMixin, NamesMixin, SiteLinksMixin):
                 # the TOC's bundles are the tree, or the folder holds no page: the root
                 # holds bundles, and folders of images, styles or templates go to assets/
                 parent = ASSETS_FOLDER
-            base = slugify(without_export_id(posixpath.basename(folder)), fallback="folder")
+            kept = slugify(without_export_id(posixpath.basename(folder)), fallback="")
+            base = kept or "folder"
             out = posixpath.join(parent, base) if parent else base
             if out == posixpath.join(ASSETS_FOLDER, ASSETS_FOLDER):
                 out = ASSETS_FOLDER  # the site's own assets/ is the package's, not assets/assets/
-            if out in made or out == ASSETS_FOLDER:  # "Mail Flow/" beside "mail-flow/": one
-                self.folders[folder] = out  # name, one bundle (and one assets/)
+            # "Mail Flow/" beside "mail-flow/": one name, one bundle (and one assets/); two
+            # names a slug keeps nothing of ("플러그인/", "시작하기/") are two folders
+            if (kept and out in made) or out == ASSETS_FOLDER:
+                self.folders[folder] = out
                 continue
             slug = unique_slug(base, taken[parent])
             out = posixpath.join(parent, slug) if parent else slug
