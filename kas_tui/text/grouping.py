@@ -38,11 +38,14 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from kas_tui.text.languages import MARKS
 from kas_tui.text.lexical import STOPWORDS
 
 #: Weights of where a phrase was found in a document.
 TITLE, TAGS, DESCRIPTION, HEADINGS = 3.0, 2.0, 1.0, 0.5
-_WORD = re.compile(r"[^\W_][\w'’.+#-]*[^\W_]|[^\W_]", re.UNICODE)
+#: A word: letters, digits and marks on them (:data:`~kas_tui.text.languages.MARKS`),
+#: with ``'.+#-`` inside ("C#", "e-mail", "Node.js").
+_WORD = re.compile(rf"[^\W_](?:[\w'’.+#{MARKS}-]*(?:[^\W_]|[{MARKS}]))?")
 #: Words that say what kind of page it is, not what it is about.
 _GENERIC = frozenset(
     [

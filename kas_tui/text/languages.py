@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from kas_tui.text.lexical import STOPWORDS
 
@@ -49,7 +50,34 @@ _NOT_PROSE = re.compile(r"^(```|~~~).*?^\1|`[^`\n]*`|<[^>\n]*>", re.MULTILINE | 
 _FRONTMATTER = re.compile(
     r"\A\ufeff?---[ \t]*\n.*?^(?:---|\.\.\.)[ \t]*$", re.MULTILINE | re.DOTALL
 )
-_WORDS = re.compile(r"[^\W\d_]+")
+
+
+def _marks() -> str:
+    """The combining marks of the scripts sites write in, and the joiners Persian
+    writes inside words, as a regular expression's class ranges."""
+    ranges, start = [], None
+    spans = [(0x0300, 0x1DFF), (0x200C, 0x200D), (0x20D0, 0x20FF), (0x3099, 0x309A)]
+    spans.append((0xFE00, 0xFE2F))
+    for first, last in spans:
+        for code in range(first, last + 2):
+            mark = code <= last and (
+                unicodedata.category(chr(code)).startswith("M") or 0x200C <= code <= 0x200D
+            )
+            if mark and start is None:
+                start = code
+            elif not mark and start is not None:
+                ranges.append(f"{chr(start)}-{chr(code - 1)}")
+                start = None
+    return "".join(ranges)
+
+
+#: What Python's ``\w`` leaves out of a word: combining marks, the vowel signs and
+#: viramas of Indic scripts and Thai's and Arabic's points. Without them "প্লাগইন"
+#: (Bengali, plugins) was the words "প", "ল" and "গইন". A class's ranges: ``[{MARKS}]``.
+MARKS = _marks()
+#: A letter of a word: a letter, or a mark on one.
+LETTER = rf"(?:[^\W\d_]|[{MARKS}])"
+_WORDS = re.compile(rf"{LETTER}+")
 #: English prose is a sixth function words or more (FastAPI's tutorial pages 0.46-0.53,
 #: Textual's widget pages 0.14-0.37, Azure CLI reference YAML 0.20); its Spanish, French,
 #: German, Portuguese and Korean translations at most 0.063.

@@ -100,6 +100,18 @@ _LIST = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
 _REF_LINK = re.compile(r"\[([^\]]+)\]\[[^\]]*\]")
+#: A wikilink (Obsidian's, Logseq's): ``[[Note]]``, ``[[Note#Part|text]]``, an embed
+#: ``![[image.png]]`` (no words).
+#: ``[[1]](#footnote-1)`` is a link whose text is "[1]" (docutils' citations), no wikilink.
+_WIKILINK = re.compile(
+    r"(?<!\[)(!)?\[\[(?:[^\[\]\n|]*\\?\|([^\[\]\n]*)|([^\[\]\n#|]*)[^\[\]\n]*)\]\](?![(\]])"
+)
+
+
+def _wikilink_words(text: str) -> str:
+    return _WIKILINK.sub(lambda m: " " if m.group(1) else m.group(2) or m.group(3), text)
+
+
 _AUTOLINK = re.compile(r"<(?:https?|mailto):[^>]+>")
 _URL = re.compile(r"https?://\S+")
 _HTML = re.compile(r"<[^>]+>")
@@ -173,6 +185,8 @@ def inline_text(text: str) -> str:
         text = DOCFX_INCLUDE.sub(" ", text)
         text = _CALLOUT.sub(" ", text)
         text = _IMAGE.sub(" ", text)
+        if "[[" in text:  # a wikilink: its text, or the note it names (not in code)
+            text = outside_code_spans(text, _wikilink_words)
         text = _LINK.sub(r"\1", text)
         text = _REF_LINK.sub(r"\1", text)
     if "<" in text:
@@ -182,9 +196,9 @@ def inline_text(text: str) -> str:
     if "{" in text:  # an attribute list: "[get help](help.md){.internal-link target=_blank}"
         text = _SHORTCODE.sub(" ", _INLINE_ATTRS.sub("", text))
     if ":" in text:  # an icon's or emoji's shortcode (pymdownx.emoji, GitHub): ":link:"
-        text = _outside_code(text, lambda part: _EMOJI.sub("", _ICON.sub(" ", part)))
+        text = outside_code_spans(text, lambda part: _EMOJI.sub("", _ICON.sub(" ", part)))
     if "<" in text:  # a tag is no words, but "loadConfig(<options>)" in code is
-        text = _outside_code(text, lambda part: _HTML.sub(_tag_gap, part))
+        text = outside_code_spans(text, lambda part: _HTML.sub(_tag_gap, part))
     if "`" in text:
         text = _CODE.sub(r"\1", text)
     if "*" in text or "_" in text or "~" in text:
@@ -279,7 +293,7 @@ def outside_fences(text: str, change: Callable[[str], str]) -> str:
     return "".join(out)
 
 
-def _outside_code(text: str, change: Callable[[str], str]) -> str:
+def outside_code_spans(text: str, change: Callable[[str], str]) -> str:
     """``text`` with ``change`` made to what is outside its code spans."""
     if "`" not in text:
         return change(text)

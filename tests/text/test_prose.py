@@ -23,8 +23,10 @@ def every_pattern(text: str) -> str:
     text = prose._AUTOLINK.sub(" ", text)
     text = prose._FOOTNOTE.sub("", text)
     text = prose._SHORTCODE.sub(" ", prose._INLINE_ATTRS.sub("", text))
-    text = prose._outside_code(text, lambda part: prose._EMOJI.sub("", prose._ICON.sub(" ", part)))
-    text = prose._outside_code(text, lambda part: prose._HTML.sub(prose._tag_gap, part))
+    text = prose.outside_code_spans(
+        text, lambda part: prose._EMOJI.sub("", prose._ICON.sub(" ", part))
+    )
+    text = prose.outside_code_spans(text, lambda part: prose._HTML.sub(prose._tag_gap, part))
     text = prose._CODE.sub(r"\1", text)
     for _ in range(2):
         text = prose._EMPHASIS.sub(r"\2", text)

@@ -31,6 +31,7 @@ from kas_tui.features.importing.myst_refs import References, Unresolved, roles_a
 from kas_tui.features.importing.openapi_pages import OpenApiPages, config_specs
 from kas_tui.features.importing.toc_mintlify import mintlify_data
 from kas_tui.features.importing.toc_sphinx import toctree_lists
+from kas_tui.features.importing.wikilinks import WikiLinks, aliases_of
 
 if TYPE_CHECKING:
     from kas_tui.features.importing.build_layout import _Doc
@@ -150,6 +151,11 @@ class IncludesMixin(PrepareMixin):
                 mdx_bases=getattr(self, "_mdx_bases", ()),
             )
             text, problems = expanded.text, [*problems, *expanded.problems]
+        wiki = self._vault_links() if "[[" in text else None
+        if wiki is not None and doc.converted.kind == "markdown":  # Obsidian's [[Note]]
+            resolved = wiki.resolve(text, doc.source)
+            text = resolved.text
+            problems += [_unresolved_wikilink(text, written) for written in resolved.unresolved]
         references = self._myst_references()
         if references is not None and doc.converted.kind in LINKED_KINDS:
             text, unresolved = references.resolve(text, doc.source)
@@ -157,6 +163,33 @@ class IncludesMixin(PrepareMixin):
             if doc.source.lower().endswith(".rst"):  # none left as MyST's role syntax
                 text = roles_as_text(text)
         return text, problems
+
+    # -- wikilinks --------------------------------------------------------------------
+
+    def _vault_links(self) -> WikiLinks | None:
+        """The source's notes by name and alias, when the source is a vault, its pages
+        linked by wikilinks (:mod:`.wikilinks`): a tenth of the ``[[...]]`` its
+        Markdown pages write, and two at least, name a file of it (Logseq's docs: half,
+        the rest tag pages Logseq makes when first named). Elsewhere ``[[bin]]`` is a
+        TOML table's name and ``[[TOC]]`` a marker: ``None``, left alone and unsaid."""
+        if "_wikilinks" in self.__dict__:
+            return self.__dict__["_wikilinks"]
+        aliases = {
+            name: source
+            for source, other in sorted(self.docs.items(), reverse=True)
+            if other.converted is not None
+            for name in aliases_of(other.converted.frontmatter)
+        }  # of two pages answering to one name, the first in path order
+        wiki = WikiLinks([*self.docs, *self.assets], aliases)
+        linked = unresolved = 0
+        for source, doc in self.docs.items():
+            markdown = doc.converted.markdown if doc.converted is not None else ""
+            if doc.converted is not None and doc.converted.kind == "markdown" and "[[" in markdown:
+                probe = wiki.resolve(markdown, source)
+                linked, unresolved = linked + probe.linked, unresolved + len(probe.unresolved)
+        vault = linked >= 2 and 10 * linked >= linked + unresolved
+        self._wikilinks = wiki if vault else None
+        return self._wikilinks
 
     # -- MyST cross-references ---------------------------------------------------------
 
@@ -290,3 +323,16 @@ class IncludesMixin(PrepareMixin):
     def _toctrees_possible(self) -> bool:
         """Whether the source is a Sphinx site, whose pages may hold toctrees."""
         return self.toc is not None and self.toc.kind == "sphinx"
+
+
+def _unresolved_wikilink(text: str, written: str) -> IncludeProblem:
+    """The problem of a wikilink (``[[Note]]``, as ``text`` writes it) that names no
+    file of the source."""
+    line = text.count("\n", 0, max(0, text.find(written))) + 1
+    return IncludeProblem(
+        line,
+        written,
+        f"a wikilink names no note or file of the source (a note not written yet?): "
+        f"{written}, left as written; a note of that name, or [text](path.md), makes it a "
+        "link",
+    )

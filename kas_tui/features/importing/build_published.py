@@ -15,6 +15,9 @@ from kas_tui.features.importing.toc_formats import SERVED_AS_IS
 ASSET_EXTS = frozenset(
     {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".ico", ".avif"}
     | {".mp4", ".webm", ".mov", ".m4v", ".ogv", ".avi", ".mkv"}  # videos a page shows
+    # sounds a page plays (Obsidian's ![[demo.ogg]]) that no converter reads; MarkItDown
+    # transcribes .mp3, .wav and .m4a, so those are converted when it can
+    | {".ogg", ".oga", ".opus", ".flac"}
     | {".woff", ".woff2", ".ttf", ".otf", ".eot"}  # a site theme's fonts
     | {".drawio", ".dio", ".excalidraw"}  # a figure's source, not prose
     | {".jinja", ".jinja2", ".j2", ".njk", ".liquid"}  # a theme's templates

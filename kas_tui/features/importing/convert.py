@@ -18,6 +18,7 @@ import contextlib
 import hashlib
 import os
 import re
+import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,7 @@ from kas_tui.features.importing.convert_model import (
 from kas_tui.features.importing.front_matter import toml_front_matter
 from kas_tui.features.importing.home_page import home_body
 from kas_tui.features.importing.hugo_shortcodes import PARAM
+from kas_tui.features.importing.logseq import as_frontmatter, page_name, page_properties
 from kas_tui.text.mdx import without_module_code, without_page_code
 from kas_tui.text.wording import size_text
 
@@ -225,20 +227,42 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
         return Converted(
             path, body, "markdown", "", 0, 0.0, encoding=encoding, body_line=line, notes=[note]
         )
-    if parsed is None:  # no YAML frontmatter: Hugo's TOML (+++), else none
+    if parsed is None:  # no YAML frontmatter: Hugo's TOML (+++), Logseq's properties
         front, start = toml_front_matter(text) or (None, 0)
+        properties, after = page_properties(text) if front is None else ({}, 0)
+        if properties:
+            front, start = as_frontmatter(properties, page_name(path.stem)), after
         body = (without_module_code if mdx else without_page_code)(text[start:])
         line = above + text.count("\n", 0, start) + 1
         return Converted(
             path, body, "markdown", "", 0, 0.0, frontmatter=front, encoding=encoding, body_line=line
         )
-    yaml_text = text[parsed.block.yaml_start : parsed.block.yaml_end]
+    yaml_text = _flush_left(text[parsed.block.yaml_start : parsed.block.yaml_end], parsed.data)
     body = (without_module_code if mdx else without_page_code)(text[parsed.block.end :])
     if isinstance(parsed.data, dict):  # a home page the theme draws from its hero alone
         body = home_body(parsed.data, body) or body
     front = {"frontmatter": parsed.data, "frontmatter_text": yaml_text}
     line = above + text.count("\n", 0, parsed.block.end) + 1
     return Converted(path, body, "markdown", "", 0, 0.0, **front, encoding=encoding, body_line=line)
+
+
+def _flush_left(yaml_text: str, data: object) -> str:
+    """Frontmatter whose every line is indented alike (Prometheus' blog writes
+    `` title: ...`` under ``---``) as the same mapping at the margin, where the keys a
+    build adds go: beside indented keys they made YAML no parser reads, and the page
+    failed. Any other ``yaml_text`` as it is."""
+    from kas_tui.core.okf import frontmatter as fm
+    from kas_tui.core.okf.errors import FormatError
+
+    lines = [line for line in yaml_text.splitlines() if line.strip()]
+    if not isinstance(data, dict) or not lines or not all(line[:1] == " " for line in lines):
+        return yaml_text  # at the margin already: kept to the byte
+    flush = textwrap.dedent(yaml_text)
+    try:
+        again = fm.parse(f"---\n{flush}---\n")
+    except FormatError:
+        return yaml_text
+    return flush if again is not None and again.data == data else yaml_text
 
 
 #: A Hugo shortcode's tag, ``{{< name ... >}}`` or ``{{% name ... %}}`` (or its close).

@@ -62,9 +62,16 @@ _BOILERPLATE = re.compile(
 # --- title ---------------------------------------------------------------------------------------
 
 
+#: What separates a file name's words: spaces, underscores, hyphens, and dots but those
+#: between digits.
+_NAME_BREAKS = re.compile(r"[\s_\-]+|(?<!\d)\.+|\.+(?!\d)")
+
+
 def clean_file_title(stem: str) -> str:
-    """A file name as a title: ``refund_policy-2026`` -> ``Refund policy 2026``."""
-    parts = [p for p in re.split(r"[\s_.\-]+", stem) if p]
+    """A file name as a title: ``refund_policy-2026`` -> ``Refund policy 2026``; a dot
+    between digits is a version's (Obsidian's release notes ``v0.9.6.md``: "V0.9.6", not
+    "V0 9 6")."""
+    parts = [p for p in _NAME_BREAKS.split(stem) if p]
     if not parts:
         return "Untitled"
     if not all(p.isupper() for p in parts if p.isalpha()):

@@ -27,6 +27,8 @@ MACHINERY = frozenset(
     | {"rustfmt.toml", "clippy.toml", "deny.toml", "rust-toolchain.toml", "rust-toolchain"}
     | {"biome.json", "turbo.json", "nx.json", "pnpm-workspace.yaml", "deno.json"}
     | {"typos.toml", "_typos.toml", "cspell.json", "cspell.yml", "cspell.yaml"}
+    # Clojure's tools (logseq/docs' bb.edn was a page "Bb": "Tasks {nbb {:doc ...")
+    | {"bb.edn", "deps.edn", "shadow-cljs.edn", "project.clj"}
     # the Microsoft Learn build's version map (PowerShell-Docs' mapping/monikerMapping.json
     # was a "Data" document listing powershell-5.1, powershell-7.4...)
     | {"monikermapping.json"}

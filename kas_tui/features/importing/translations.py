@@ -11,7 +11,10 @@ outside such folders, or an English folder's when that holds more (folders named
 country codes, "de", "fr", "it", with no "en" and nothing else beside them, translate
 nothing). A page named by its language beside the page it translates (``install.fr.md``
 beside ``install.md``) is one too (:func:`translated_pages`). A folder named ``it`` or
-``id`` whose pages are its own is no translation: the pages decide, not the name.
+``id`` whose pages are its own is no translation: the pages decide, not the name. A
+language folder whose pages sit at names of their own (Obsidian's help: ``en/Plugins/``,
+``es/Complementos/``, ``ko/플러그인/``) is a translation when its pages read as another
+language and the default language's as English.
 """
 
 from __future__ import annotations
@@ -51,12 +54,22 @@ def translations(pages: Collection[str], read: Read | None = None) -> dict[str, 
         stems = choices[default]
         if not stems:
             continue
+        default_english: bool | None = None
         for folder in sorted(tagged - {default}):
             own = _stems(pages, folder + "/")
             shared = len(own & stems)
-            if not shared or 2 * shared < len(own):
+            if shared and 2 * shared >= len(own):
+                if read is None or not _in_english(folder, default, pages, read):
+                    found[folder] = default
                 continue
-            if read is None or not _in_english(folder, default, pages, read):
+            if read is None or is_english(posixpath.basename(folder)):
+                continue
+            # its pages at paths of their own (Obsidian's help names each language's
+            # pages in that language: ko/플러그인/, de/Erweiterungen/): a translation when
+            # its pages read as another language and the default's as English
+            if default_english is None:
+                default_english = _majority(_said(default, tagged - {default}, pages, read)) is True
+            if default_english and _majority(_said(folder, (), pages, read)) is False:
                 found[folder] = default
     return found
 
@@ -78,14 +91,43 @@ def _in_english(folder: str, default: str, pages: Collection[str], read: Read) -
         return False
     prefix = default + "/" if default else ""
     originals = {posixpath.splitext(p[len(prefix) :])[0]: p for p in pages if p.startswith(prefix)}
-    said: list[bool | None] = []
-    for page in sorted(p for p in pages if p.startswith(folder + "/"))[:_SAMPLED]:
-        text = read(page) or ""
+
+    def copied(page: str, text: str) -> bool:
         original = originals.get(posixpath.splitext(page[len(folder) + 1 :])[0])
-        copied = original is not None and _copy_of(text, read(original) or "")
-        said.append(False if copied else reads_as_english(text))
-    told = [s for s in said if s is not None]
-    return len(told) >= _TOLD_BY and 2 * sum(told) > len(told)
+        return original is not None and _copy_of(text, read(original) or "")
+
+    return _majority(_said(folder, (), pages, read, copied)) is True
+
+
+def _said(
+    folder: str,
+    exclude: Collection[str],
+    pages: Collection[str],
+    read: Read,
+    copied: Callable[[str, str], bool] | None = None,
+) -> list[bool]:
+    """Of the first ``_SAMPLED`` pages in ``folder`` (``""`` the root; not in the
+    ``exclude`` folders), those with words enough to tell: whether each reads as
+    English (a ``copied`` one, a placeholder, does not)."""
+    prefix = folder + "/" if folder else ""
+    inside = sorted(
+        p for p in pages if p.startswith(prefix) and not any(p.startswith(f + "/") for f in exclude)
+    )
+    said: list[bool] = []
+    for page in inside[:_SAMPLED]:
+        text = read(page) or ""
+        verdict = False if copied is not None and copied(page, text) else reads_as_english(text)
+        if verdict is not None:
+            said.append(verdict)
+    return said
+
+
+def _majority(said: list[bool]) -> bool | None:
+    """What most of ``said`` tells, when two pages at least tell and they are not
+    split evenly; else ``None``."""
+    if len(said) < _TOLD_BY or 2 * sum(said) == len(said):
+        return None
+    return 2 * sum(said) > len(said)
 
 
 def _copy_of(text: str, original: str) -> bool:
@@ -111,10 +153,13 @@ def _stems(pages: Collection[str], prefix: str, exclude: Collection[str] = ()) -
 _COUNTRY_NAMES = frozenset({"cn"})
 
 
-def translated_pages(pages: Collection[str]) -> dict[str, str]:
+def translated_pages(pages: Collection[str], read: Read | None = None) -> dict[str, str]:
     """Page translated by its name (``install.fr.md`` beside ``install.md`` or
     ``install.en.md``, as Hugo and mkdocs-static-i18n name them; Fumadocs'
-    ``api.cn.mdx``) -> the page it translates."""
+    ``api.cn.mdx``) -> the page it translates. With ``read``, a page so named that
+    reads as English and is no copy of the other is a page of its own: Dendron names
+    notes by their place in a hierarchy, and ``publish.config.ga.md`` is the Google
+    Analytics settings beside ``publish.config.md``, not Irish."""
     have = set(pages)
     found: dict[str, str] = {}
     for page in pages:
@@ -127,9 +172,17 @@ def translated_pages(pages: Collection[str]) -> dict[str, str]:
         for other in (f"{base}{ext}", f"{base}.en{ext}"):
             original = posixpath.join(folder, other)
             if original in have:
-                found[page] = original
+                if read is None or not _own_english_page(page, original, read):
+                    found[page] = original
                 break
     return found
+
+
+def _own_english_page(page: str, original: str, read: Read) -> bool:
+    """Whether ``page``, named as a translation of ``original``, reads as English
+    and copies no nine in ten of its lines (a placeholder not yet translated)."""
+    text = read(page) or ""
+    return reads_as_english(text) is True and not _copy_of(text, read(original) or "")
 
 
 #: gettext's message catalogs (a Sphinx or Django project's ``locale/*/LC_MESSAGES/``):
@@ -153,7 +206,7 @@ def without_translations(
         documents = [d for d in documents if d not in left_out]
         assets = [a for a in assets if a not in left_out]
     found = translations(documents, read)
-    named = translated_pages(documents)
+    named = translated_pages(documents, read)
     if named:
         notes.append(
             f"{len(named):,} pages named by their language ({next(iter(named))}, ...) "

@@ -115,3 +115,12 @@ def test_a_file_named_as_a_tools_that_says_it_is_a_page_is_a_page(tmp_path: Path
     pkg = Package(tmp_path / "kb")
     pkg.load()
     assert any(d.endswith("environment.md") for d in pkg.documents), sorted(pkg.documents)
+
+
+def test_clojure_tool_files_are_left_out() -> None:
+    """logseq/docs' ``bb.edn`` (babashka's tasks) was a page "Bb" at the package root,
+    described "Tasks {nbb {:doc "Run any nbb-logseq command" ..."."""
+    files = ["pages/Index.md", "bb.edn", "script/deps.edn", "whiteboards/board.edn"]
+    documents, _assets = without_machinery(files, [], notes := [])
+    assert documents == ["pages/Index.md", "whiteboards/board.edn"]
+    assert len(notes) == 1

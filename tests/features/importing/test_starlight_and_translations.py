@@ -277,6 +277,34 @@ def test_a_folder_named_like_a_language_whose_pages_are_english_is_its_own() -> 
     assert translations(placeholders, placeholders.get) == {"docs/ja": "docs"}
 
 
+def test_a_language_folder_with_pages_named_in_its_language_is_a_translation() -> None:
+    """Obsidian's help keeps each language's pages at names in that language
+    (``es/Complementos/``, ``ko/플러그인/``), beside ``en/`` and English release notes:
+    sharing no paths with the English pages, all 30 languages were built. A language
+    folder whose pages read as another language, beside English ones, translates them;
+    an English folder, a folder whose pages tell nothing, and a site whose default pages
+    are not English keep theirs."""
+    texts = {
+        "Release notes/1.0.md": ENGLISH,
+        "Release notes/1.1.md": ENGLISH + "Second release.",
+        "en/Plugins/Sync.md": ENGLISH,
+        "en/Plugins/Publish.md": ENGLISH,
+        "es/Complementos/Sincronizar.md": SPANISH,
+        "es/Complementos/Publicar.md": SPANISH + "Segunda.",
+        "ko/플러그인/동기화.md": "동기화 플러그인을 켭니다. " * 40,
+        "ko/플러그인/게시.md": "게시 플러그인을 설정합니다. " * 40,
+        "de/Stub.md": "Hallo",
+        "de/Andere.md": "Welt",
+    }
+    assert translations(texts, texts.get) == {"es": "", "ko": ""}
+    assert translations(texts) == {}  # unread, the paths tell nothing
+    spanish_site = {
+        **{k: SPANISH for k in ("a.md", "b.md")},
+        **{k: "동기화 플러그인을 켭니다. " * 40 for k in ("ko/x.md", "ko/y.md")},
+    }
+    assert translations(spanish_site, spanish_site.get) == {}
+
+
 def test_a_starlight_repository_builds_into_its_sidebars_tree_in_one_language(
     tmp_path: Path,
 ) -> None:
@@ -433,6 +461,20 @@ def test_pages_named_by_their_language_are_translations() -> None:
     assert translated_pages(pages) == {
         "docs/install.fr.md": "docs/install.md",
         "docs/setup.pt-br.md": "docs/setup.en.md",
+    }
+    # read, a page so named in English is one of its own: Dendron's notes are named by
+    # their place in a hierarchy, and publish.config.ga is Google Analytics, not Irish
+    texts = {
+        "vault/publish.config.md": ENGLISH,
+        "vault/publish.config.ga.md": ENGLISH.replace("camera", "analytics tag"),
+        "vault/install.md": ENGLISH,
+        "vault/install.es.md": SPANISH,
+        "vault/setup.md": ENGLISH,
+        "vault/setup.fr.md": ENGLISH,  # a placeholder, the English page copied
+    }
+    assert translated_pages(list(texts), texts.get) == {
+        "vault/install.es.md": "vault/install.md",
+        "vault/setup.fr.md": "vault/setup.md",
     }
 
 
