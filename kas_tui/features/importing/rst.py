@@ -56,10 +56,13 @@ def _generic_role(
     role = name.rsplit(":", 1)[-1].lower()
     if role == "doc":  # a link to the page, which the build rewrites to its document
         reader = getattr(inliner.document.settings, "kas_includes", None)
-        if not titled and isinstance(reader, IncludeReader):  # Sphinx shows its title
+        link = f"{target.strip()}.rst"
+        if isinstance(reader, IncludeReader):
             source, _line = inliner.reporter.get_source_and_line(lineno)
-            label = reader.doc_title(target.strip(), str(source)) or label
-        return [nodes.reference(rawtext, shown(label), refuri=f"{target.strip()}.rst")], []
+            if not titled:  # Sphinx shows its title
+                label = reader.doc_title(target.strip(), str(source)) or label
+            link = reader.doc_link(target.strip(), str(source)) or link
+        return [nodes.reference(rawtext, shown(label), refuri=link)], []
     if role in _RESOLVED and isinstance(
         getattr(inliner.document.settings, "kas_includes", None), IncludeReader
     ):  # in a build: written as MyST's role, which the build resolves to the target's

@@ -155,7 +155,39 @@ class IncludeReader:
                 here, lambda rel: os.path.isfile(os.path.join(self.root, rel))
             )
         target = target_of(written, here, srcdir)
+        if target is not None and written.strip().startswith("/") and not self._exists(target):
+            # a folder between conf.py and the page may be the one Sphinx builds
+            # (readthedocs.org's docs/conf.py builds docs/user/ or docs/dev/, chosen by
+            # an environment variable: /shared/x.rst is docs/user/shared/x.rst)
+            inner = posixpath.dirname(here)[len(srcdir) :].strip("/").split("/")
+            for depth in range(1, len(inner) + 1 if inner != [""] else 0):
+                folder = posixpath.join(srcdir, *inner[:depth])
+                other = target_of(written, here, folder)
+                if other is not None and self._exists(other):
+                    return here, other
         return None if target is None else (here, target)
+
+    def _exists(self, target: str) -> bool:
+        """Whether the source holds ``target`` (source-relative), or a page of that
+        name (a ``:doc:`` role names one without its extension)."""
+        path = os.path.join(self.root, *target.split("/"))
+        return any(os.path.isfile(path + ext) for ext in ("", ".rst", ".md"))
+
+    def doc_link(self, docname: str, current: str) -> str | None:
+        """The link from the file ``current`` (absolute) to the page a site-rooted
+        ``:doc:`` role names, when it is not at the Sphinx folder's root but below a
+        folder Sphinx builds (see :meth:`_named`); ``None`` otherwise: the role's own
+        ``/name.rst`` is right."""
+        found = self._named(docname, current)
+        if found is None or not docname.strip().startswith("/"):
+            return None
+        here, target = found
+        if target == target_of(docname, here, self._srcdirs.get(here, "")):
+            return None
+        for ext in (".rst", ".md"):
+            if os.path.isfile(os.path.join(self.root, *(target + ext).split("/"))):
+                return posixpath.relpath(target + ext, posixpath.dirname(here) or ".")
+        return None
 
     def doc_title(self, docname: str, current: str) -> str | None:
         """The title of the page a ``:doc:`` role names from the file ``current``

@@ -148,7 +148,7 @@ def find_toc(files: Collection[str], read: Read) -> Toc | None:
             break
         for path in found:
             toc = read_toc(path, read, files)
-            if toc is not None and (depth == 0 or toc.roots or toc.docs_dir):
+            if toc is not None and (depth == 0 or toc.roots or _serves_pages(toc, files)):
                 return toc  # below the root: one that lists pages, or a site's config
     # a VitePress, VuePress or MkDocs site or an mdBook deeper in a repository
     # (vuepress' packages/docs/docs/, FastAPI's docs/en/mkdocs.yml) holding most of its
@@ -232,6 +232,20 @@ _SITE_KINDS = frozenset(
     {"mkdocs", "starlight", "hugo", "vitepress", "vuepress", "mintlify", "nextra", "fumadocs"}
     | {"summary"}  # an mdBook's SUMMARY.md, its pages folder beside its book.toml
 )
+
+
+def _serves_pages(toc: Toc, files: Collection[str]) -> bool:
+    """Whether ``toc`` is a site's config whose docs folder holds a page: one below the
+    root holding none is a corner's (dendron-site's ``docs-dev/_config.yml`` beside its
+    images, while its 1,040 notes sit in ``vault/``), not the source's site."""
+    if not toc.docs_dir:
+        return False
+    folders = tuple(f + "/" for f in (toc.docs_dir, *toc.more_docs) if f)
+    return any(f.startswith(folders) and f.lower().endswith(_PAGES) for f in files)
+
+
+#: What a docs folder's pages are written in.
+_PAGES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".ipynb", ".html", ".htm")
 
 
 def _site_of_most(

@@ -166,8 +166,16 @@ class Toc:
         inside = self.docs_dir + "/" if self.docs_dir else ""
         if not inside:
             return []
+        # the folders of the pages it lists are the site's too (dendron-site's Jekyll
+        # config in docs-dev/ lists the notes of vault/, which its theme reads)
+        listed = {n.path for n, _above in self.walk() if n.path}
         folders = (inside, *(f + "/" for f in self.more_docs))
-        return [p for p in paths if not p.startswith(folders)]
+        folders += tuple(
+            f + "/"
+            for f in sorted({posixpath.dirname(p) for p in listed})
+            if f and not (f + "/").startswith(folders)
+        )
+        return [p for p in paths if not p.startswith(folders) and p not in listed]
 
     def outside_note(self, n: int) -> str:
         """The build's note on the ``n`` files :meth:`outside_docs` leaves out."""

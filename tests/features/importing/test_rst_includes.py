@@ -191,6 +191,29 @@ def test_a_doc_link_shows_the_pages_title_as_sphinx_does(tmp_path: Path) -> None
     assert "Follow [Installing Demo](installation.md)" in _page(tmp_path / "kb", "quickstart.md")
 
 
+def test_site_rooted_paths_below_conf_py_name_the_folder_sphinx_builds(tmp_path: Path) -> None:
+    """readthedocs.org keeps one ``docs/conf.py`` and builds ``docs/user/`` or
+    ``docs/dev/`` (an environment variable chooses): ``.. include::
+    /shared/business.rst`` in ``user/badges.rst`` is ``user/shared/business.rst``, and
+    ``:doc:`/code-of-conduct``` in ``dev/contribute.rst`` is ``dev/code-of-conduct.rst``.
+    Read from ``docs/``, 23 includes were not shown and 554 links were broken."""
+    files = {
+        "docs/conf.py": 'import os\nproject = os.environ.get("PROJECT", "user")\n',
+        "docs/user/index.rst": "User docs\n=========\n\n.. toctree::\n\n   badges\n",
+        "docs/user/badges.rst": "Badges\n======\n\n.. include:: /shared/business.rst\n",
+        "docs/user/shared/business.rst": ".. note::\n\n   Only on Read the Docs for Business.\n",
+        "docs/dev/index.rst": "Dev docs\n========\n\n.. toctree::\n\n   contribute\n",
+        "docs/dev/contribute.rst": "Contributing\n============\n\nFollow our :doc:`/code-of-conduct`.\n",
+        "docs/dev/code-of-conduct.rst": "Code of conduct\n===============\n\nBe kind.\n",
+    }
+    result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW)
+    kb = tmp_path / "kb"
+    assert "Only on Read the Docs for Business." in _page(kb, "badges.md")
+    assert not any("is not shown" in note for note in result.notes), result.notes
+    contribute = _page(kb, "contribute.md")
+    assert "Follow our [Code of conduct](code-of-conduct.md)." in contribute
+
+
 def test_ref_roles_are_links_titled_as_the_site_shows_them(tmp_path: Path) -> None:
     """scrapy's pages cross-reference each other's sections with ``:ref:`` (1,139
     references): each was its label's words ("See topics-scheduler for"), no link;

@@ -585,17 +585,24 @@ def test_an_mdx_site_without_a_sidebar_file(tmp_path: Path) -> None:
 def test_a_video_is_an_asset_and_an_empty_file_is_skipped(tmp_path: Path) -> None:
     """tauri-docs' ``hmr-preview.mp4`` (825 KB) failed as "the conversion produced no text
     (the file is empty)", the build exited 1 and the page's link to it broke; an empty
-    ``py.typed`` made a whole-repository build of fastapi exit 1 too."""
+    ``py.typed`` made a whole-repository build of fastapi exit 1 too. Obsidian's help
+    plays ``Excerpt from Mother of All Demos (1968).ogg``: a sound no converter reads,
+    it failed in each of its 30 languages."""
     result = _result(
         tmp_path,
         {
-            "guide/preview.md": "# Preview\n\nWatch [the preview](../media/demo.mp4) of reloading.\n",
+            "guide/preview.md": (
+                "# Preview\n\nWatch [the preview](../media/demo.mp4) of reloading, and "
+                "[hear it](../media/demo.ogg).\n"
+            ),
             "media/demo.mp4": b"\x00\x00\x00\x18ftypmp42" + bytes(2048),
+            "media/demo.ogg": b"OggS\x00\x02" + bytes(2048),
             "pkg/py.typed": b"",
         },
     )
     assert result.failed == [] and result.errors == 0
     assert (tmp_path / "kb/assets/media/demo.mp4").is_file()
+    assert (tmp_path / "kb/assets/media/demo.ogg").is_file()
     assert "pkg/py.typed: an empty file, nothing to convert; skipped" in result.notes
     pkg = Package(tmp_path / "kb")
     pkg.load()
@@ -742,3 +749,63 @@ def test_a_folder_of_knowledge_with_a_docs_folder_is_built_whole(tmp_path: Path)
     titles = {d.meta.get("title") for d in pkg.documents.values()}
     assert {"Guide 0", "Policy 0", "Policy 2"} <= titles, titles
     assert not [n for n in result.notes if "left out" in n], result.notes
+
+
+def test_frontmatter_indented_alike_is_completed_at_the_margin(tmp_path: Path) -> None:
+    """Prometheus' blog writes a post's frontmatter one space in (`` title: ...``), a
+    mapping YAML reads as any other. The keys the build adds went at the margin beside
+    it, YAML no parser reads: the post failed, "its frontmatter cannot be completed"."""
+    post = (
+        "---\n title: Prometheus 2.0 Alpha.3 with New Rule Format\n created_at: 2017-06-22\n"
+        " kind: article\n---\n\nToday we release the third alpha version of Prometheus "
+        "2.0, with a new format for its rules.\n\n## Flag Changes\n\nFlags take two dashes.\n"
+    )
+    # at the margin, a line of spaces in it (Business Central's) stays as written
+    margin = "---\ntitle: Notes\nauthor: jswymer\n\n    \nms.topic: how-to\n---\n\nAdd a note.\n"
+    files = {"blog/posts/2017-06-21-alpha3.md": post, "notes.md": margin}
+    result = _result(tmp_path, files)
+    assert result.failed == []
+    pkg = Package(tmp_path / "kb")
+    pkg.load()
+    doc = next(d for d in pkg.documents.values() if d.title.startswith("Prometheus"))
+    assert doc.title == "Prometheus 2.0 Alpha.3 with New Rule Format"
+    text = (tmp_path / "kb" / doc.path).read_text("utf-8")
+    assert "\ncreated_at: 2017-06-22\nkind: article\n" in text
+    notes = next(d for d in pkg.documents.values() if d.title == "Notes")
+    assert (
+        "\nauthor: jswymer\n\n    \nms.topic: how-to\n"
+        in (tmp_path / "kb" / notes.path).read_text()
+    )
+
+
+def test_a_site_config_in_a_corner_leaves_no_notes_out(tmp_path: Path) -> None:
+    """dendron-site keeps its 1,040 notes in ``vault/`` and a Jekyll ``_config.yml`` in
+    ``docs-dev/`` beside only images: the config was taken for the site and every note
+    for a file outside its docs folder, "no pages left to build". A config whose docs
+    folder holds no page is not the source's site; the folders of the pages a config
+    lists are the site's (the Jekyll reader listed the notes by their nav_order);
+    Dendron's ``dendron://vault/note`` links name the note."""
+    note = (
+        "---\ntitle: {title}\nnav_order: {n}\n---\n\nThis note explains how the {title} "
+        "step works in the tutorial, and what you do before the next one. {links}\n"
+    )
+    files: dict[str, str | bytes] = {
+        "docs-dev/_config.yml": 'theme: "dendron-jekyll"\ndendron_vault_path: "vault"\n',
+        "docs-dev/Gemfile": 'source "https://rubygems.org"\ngem "jekyll"\n',
+        "docs-dev/assets/logo.png": b"\x89PNG\r\n\x1a\nfake image bytes",
+        "vault/tutorial.md": note.format(
+            title="Tutorial", n=0, links="Start with [[Setup|dendron://site/tutorial.setup]]."
+        ),
+        "vault/tutorial.setup.md": note.format(title="Setup", n=1, links="Then [[tutorial]]."),
+        "vault/tutorial.notes.md": note.format(title="Notes", n=2, links=""),
+    }
+    pkg = _built(tmp_path / "listed", files)
+    assert {d.title for d in pkg.documents.values()} == {"Tutorial", "Setup", "Notes"}
+    tutorial = next(d for d in pkg.documents.values() if d.title == "Tutorial")
+    text = (pkg.root / tutorial.path).read_text("utf-8")
+    assert "[Setup](tutorial-setup.md)" in text and "[[" not in text
+    unlisted = {
+        k: v.replace("nav_order", "created") if k.endswith(".md") else v for k, v in files.items()
+    }
+    pkg = _built(tmp_path / "unlisted", unlisted)  # no site read: the folders are the tree
+    assert {"Tutorial", "Setup", "Notes"} <= {d.title for d in pkg.documents.values()}
