@@ -41,6 +41,9 @@ _REQUIREMENTS = re.compile(r"^requirements(?:[-_.][\w.-]+)?\.(?:txt|in)$")
 #: (jupyterhub's page "Spelling wordlist": "Afterwards alchemyst alope api..."),
 #: codespell's ``codespell-ignore-words.txt``, cspell's ``cspell-words.txt``.
 _WORD_LIST = re.compile(r"^[\w.-]*spell[\w.-]*(?:word|ignore|dict)[\w.-]*\.(?:txt|dic)$")
+#: A note-taking app's own folder in a graph, by the file that marks it: Logseq's
+#: ``logseq/config.edn`` beside ``custom.css`` and its state (``metadata.edn``).
+_APP_FOLDERS = {"logseq": "config.edn"}
 #: How far above a tool file a page linking to it is looked for (its folder, and two up).
 _LINKED_FROM = 3
 
@@ -55,6 +58,7 @@ def without_machinery(
     a Sphinx site's ``Makefile`` and ``requirements.txt``, a site's ``package.json``),
     left out with one note; one a page near it links to (``[Dockerfile](cuda/Dockerfile)``,
     a page of its folder or of the two above, read by ``read``) is kept as an asset."""
+    apps = _app_folders([*documents, *assets])
     machinery = [
         f
         for f in [*documents, *assets]
@@ -62,6 +66,7 @@ def without_machinery(
             (name := f.rsplit("/", 1)[-1].lower()) in MACHINERY
             or _REQUIREMENTS.match(name)
             or _WORD_LIST.match(name)
+            or f.startswith(apps)
         )
         and not _a_page(f, read)
     ]
@@ -118,3 +123,21 @@ _LINK_FORMS = [
     for o, c in (("(", ")"), ('"', '"'), ("'", "'"), ("<", ">"), ("(", " "), ("(", "#"))
     for dot in ("", "./")
 ]
+
+
+def _app_folders(files: list[str]) -> tuple[str, ...]:
+    """The folders (with their ``/``) a note-taking app keeps its settings and state in
+    (:data:`_APP_FOLDERS`): logseq/docs' ``logseq/config.edn`` was a page "{:text-formats
+    [], :all-pages-public? true ...", its ``metadata.edn`` another."""
+    have = set(files)
+    return tuple(
+        sorted(
+            {
+                f"{folder}/"
+                for f in files
+                if (folder := f.rsplit("/", 1)[0] if "/" in f else "")
+                and folder.rsplit("/", 1)[-1] in _APP_FOLDERS
+                and f"{folder}/{_APP_FOLDERS[folder.rsplit('/', 1)[-1]]}" in have
+            }
+        )
+    )

@@ -124,3 +124,16 @@ def test_clojure_tool_files_are_left_out() -> None:
     documents, _assets = without_machinery(files, [], notes := [])
     assert documents == ["pages/Index.md", "whiteboards/board.edn"]
     assert len(notes) == 1
+
+
+def test_a_logseq_graphs_own_folder_is_left_out() -> None:
+    """logseq/docs' ``logseq/config.edn`` was a page "{:text-formats [],
+    :all-pages-public? true ...", its ``metadata.edn`` another, in a bundle "Logseq". A
+    folder named so without the app's config is a folder of pages."""
+    files = ["pages/Index.md", "logseq/config.edn", "logseq/metadata.edn", "docs/logseq/guide.md"]
+    documents, assets = without_machinery(files, ["logseq/custom.css"], notes := [])
+    assert documents == ["pages/Index.md", "docs/logseq/guide.md"] and assets == []
+    assert notes == [
+        "3 build and tool files (logseq/config.edn, ...) configure the repository, no "
+        "knowledge; left out"
+    ]
