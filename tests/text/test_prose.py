@@ -526,3 +526,21 @@ def test_a_definition_list_is_items_not_a_paragraph() -> None:
 @given(st.text(alphabet="#`~ \t\n\r\u00a0\u2003\x1c\x85ab", max_size=80), st.integers(0, 12))
 def test_headings_of_any_text_are_the_line_by_line_ones(markdown, max_lines):
     assert prose.headings(markdown, max_lines=max_lines) == split_headings(markdown, max_lines)
+
+
+def test_a_wikilink_reads_as_its_words_and_a_citation_link_stays() -> None:
+    """A description drafted from a vault's page read "See [[The basics]]"; the PEPs'
+    ``[[1]](#footnote-1)`` citations and a code span are no wikilinks."""
+    assert prose.inline_text("See [[The basics]] and [[Note#Part|the part]].") == (
+        "See The basics and the part."
+    )
+    assert prose.inline_text("A ![[a.png|300]] [[Note#H]] [[a\\|b]] [[a|]]").split() == [
+        "A",
+        "Note",
+        "b",
+        "a",
+    ]
+    assert prose.inline_text("as Twisted [[1]](#footnote-1) does") == (
+        "as Twisted [[1]](#footnote-1) does"
+    )
+    assert prose.inline_text("`[[packages]]`") == "[[packages]]"

@@ -155,7 +155,7 @@ class IncludesMixin(PrepareMixin):
         if wiki is not None and doc.converted.kind == "markdown":  # Obsidian's [[Note]]
             resolved = wiki.resolve(text, doc.source)
             text = resolved.text
-            problems += [_unresolved_wikilink(text, written) for written in resolved.unresolved]
+            problems += _unresolved_wikilinks(text, resolved.unresolved)
         references = self._myst_references()
         if references is not None and doc.converted.kind in LINKED_KINDS:
             text, unresolved = references.resolve(text, doc.source)
@@ -325,14 +325,20 @@ class IncludesMixin(PrepareMixin):
         return self.toc is not None and self.toc.kind == "sphinx"
 
 
-def _unresolved_wikilink(text: str, written: str) -> IncludeProblem:
-    """The problem of a wikilink (``[[Note]]``, as ``text`` writes it) that names no
-    file of the source."""
-    line = text.count("\n", 0, max(0, text.find(written))) + 1
-    return IncludeProblem(
-        line,
-        written,
-        f"a wikilink names no note or file of the source (a note not written yet?): "
-        f"{written}, left as written; a note of that name, or [text](path.md), makes it a "
-        "link",
-    )
+def _unresolved_wikilinks(text: str, unresolved: list[str]) -> list[IncludeProblem]:
+    """The problems of the wikilinks of ``text`` that name no file of the source
+    (``unresolved``, in the order the page writes them), each at its own line."""
+    problems, after = [], {}
+    for written in unresolved:
+        at = text.find(written, after.get(written, 0))
+        after[written] = at + len(written) if at >= 0 else 0
+        problems.append(
+            IncludeProblem(
+                text.count("\n", 0, max(0, at)) + 1,
+                written,
+                "a wikilink names no note or file of the source (a note not written yet?): "
+                f"{written}, left as written; a note of that name, or [text](path.md), makes "
+                "it a link",
+            )
+        )
+    return problems

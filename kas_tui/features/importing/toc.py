@@ -39,6 +39,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Collection
 
+from kas_tui.features.importing.convert_model import ASCIIDOC_EXTS, MARKDOWN_EXTS, RST_EXTS
 from kas_tui.features.importing.docfx_config import resource_files, served_pages
 from kas_tui.features.importing.machinery import MACHINERY
 from kas_tui.features.importing.source_meta import is_site_config
@@ -245,7 +246,7 @@ def _serves_pages(toc: Toc, files: Collection[str]) -> bool:
 
 
 #: What a docs folder's pages are written in.
-_PAGES = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".ipynb", ".html", ".htm")
+_PAGES = tuple(MARKDOWN_EXTS | RST_EXTS | ASCIIDOC_EXTS | {".ipynb", ".html", ".htm"})
 
 
 def _site_of_most(

@@ -34,14 +34,8 @@ from typing import Any
 from urllib.parse import quote
 
 from kas_tui.text.anchors import anchor
-from kas_tui.text.prose import outside_code_spans, outside_fences
+from kas_tui.text.prose import WIKILINK, outside_code_spans, outside_fences, wikilink_parts
 
-#: ``[[name#heading|text]]``, ``![[image.png|300]]``: no brackets or line break inside.
-#: ``[[1]](#footnote-1)`` is a link whose text is "[1]" (docutils' citations), and
-#: ``[[[packages]]](#packages)`` one whose text is "[[packages]]": no wikilinks.
-_WIKILINK = re.compile(r"(?<!\[)(?P<embed>!?)\[\[(?P<inner>[^\[\]\n]+)\]\](?![(\]])")
-#: What parts a wikilink's name from its text: ``|``, or ``\|`` in a table's cell.
-_BAR = re.compile(r"\\?\|")
 #: Dendron's vault a note is in, before its name: ``dendron://dendron.dendron-site/``.
 _VAULT = re.compile(r"^dendron://[^/]*/", re.I)
 #: The text after ``|`` of an image's embed that is its size: ``300``, ``300x200``.
@@ -83,13 +77,12 @@ class WikiLinks:
             return made
 
         done.text = outside_fences(
-            text, lambda lines: outside_code_spans(lines, lambda part: _WIKILINK.sub(swap, part))
+            text, lambda lines: outside_code_spans(lines, lambda part: WIKILINK.sub(swap, part))
         )
         return done
 
     def _link(self, inner: str, embed: bool, page: str) -> str | None:
-        parts = _BAR.split(inner, maxsplit=1)
-        target, text = parts[0].strip(), parts[1].strip() if len(parts) > 1 else ""
+        target, text = wikilink_parts(inner)
         name, _hash, fragment = target.partition("#")
         name = name.strip()
         path = self._find(name, page) if name else page

@@ -215,3 +215,17 @@ def test_a_source_that_is_no_vault_keeps_its_brackets_unsaid(tmp_path: Path) -> 
     changelog = next(d for d in pkg.documents.values() if d.title == "Changelog")
     assert "The [[bin]] table" in (pkg.root / changelog.path).read_text("utf-8")
     assert WikiLinks(["docs/1.md"]).resolve("[[1]](#f1) [[[1]]](#x)", "docs/a.md").linked == 0
+
+
+def test_each_unresolved_wikilink_is_said_at_its_own_line(tmp_path: Path) -> None:
+    """A tag page Logseq makes when first named (``[[Enhancement]]``) is written on many
+    lines of one page; each was said at the first one's line."""
+    files = {
+        "pages/Home.md": "# Home\n\nSee [[Sync]] and [[Publish]].\n\n- [[Enhancement]] one\n- two\n"
+        "- [[Enhancement]] three\n",
+        "pages/Sync.md": "# Sync\n\nSync your notes.\n",
+        "pages/Publish.md": "# Publish\n\nPublish your notes.\n",
+    }
+    result, _pkg = built_clean(tmp_path, files)
+    said = [n for n in result.notes if "[[Enhancement]]" in n]
+    assert [n.split(": a wikilink")[0] for n in said] == ["pages/Home.md:5", "pages/Home.md:7"]
