@@ -177,6 +177,12 @@ def convert_here(path: Path, limits: Limits) -> Result:
             result = from_markitdown(path, data)
     except Refused as exc:
         return ConversionError(path, exc.reason, f"{path.name}: {exc.message}")
+    except MemoryError:
+        raise  # a worker's memory cap: the pool says so
+    except Exception as exc:  # a reader's own bug: this file fails, never the whole run
+        return ConversionError(
+            path, "crashed", f"{path.name}: the converter failed ({type(exc).__name__}: {exc})"
+        )
     if isinstance(result, ConversionError):
         return result
     result.sha256, result.size, result.mtime = digest, st.st_size, st.st_mtime
@@ -188,7 +194,10 @@ def convert_here(path: Path, limits: Limits) -> Result:
             f"over the {limits.max_output:,} limit",
         )
     if not result.markdown.strip() and not result.frontmatter:
-        return ConversionError(path, "no-text", f"{path.name}: {no_text_reason(ext, data)}")
+        why = no_text_reason(ext, data)
+        if ext in MARKDOWN_EXTS and data.strip():  # frontmatter alone (a note's template)
+            why = "no text beyond its frontmatter, which says nothing"
+        return ConversionError(path, "no-text", f"{path.name}: {why}")
     result.seconds = time.perf_counter() - started
     return result
 
@@ -211,7 +220,24 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
     except FormatError as exc:
         # the page is kept, as the site shows it, without what its frontmatter says
         # (PowerShell-Docs' ForEach-Object.md lists the alias "- %", which YAML refuses)
-        block = fm.find_block(text)
+        try:
+            block = fm.find_block(text)
+        except FormatError:  # never closed: a site shows every line as text, --- a rule
+            return Converted(
+                path,
+                (without_module_code if mdx else without_page_code)(text),
+                "markdown",
+                "",
+                0,
+                0.0,
+                encoding=encoding,
+                body_line=above + 1,
+                notes=[
+                    f"line {above + 1}: the --- that opens its frontmatter is never closed: "
+                    "converted as text, the --- a rule; add a line holding only --- after the "
+                    "last field to keep what the frontmatter says"
+                ],
+            )
         if block is None:
             where = f" (line {exc.line})" if exc.line else ""
             raise Refused(
@@ -219,6 +245,12 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
             ) from None
         where = f"line {above + exc.line}: " if exc.line else ""
         body = (without_module_code if mdx else without_page_code)(text[block.end :])
+        if not body.strip():  # a note's template ({{date}} fields): nothing else to keep
+            raise Refused(
+                "no-text",
+                f"no text beyond its frontmatter, which cannot be read ({where}{exc.message}); "
+                "fix the YAML, or leave the file out",
+            ) from None
         line = above + text.count("\n", 0, block.end) + 1
         note = (
             f"its frontmatter cannot be read ({where}{exc.message}): converted without it, so "
