@@ -1,6 +1,8 @@
 """File and folder names for imported documents: lowercase ASCII slugs, unique in a folder.
 
-``Refund Policy (2026).PDF`` becomes ``refund-policy-2026``; names that are reserved in a
+``Refund Policy (2026).PDF`` becomes ``refund-policy-2026``; a name in another script is
+spelled in Latin letters (``플러그인`` becomes ``peulleogeuin``, ``Настройка`` becomes
+``nastroyka``: AnyAscii's table, one character at a time); names that are reserved in a
 package (``index``, ``log``, and ``skill`` at the root, which would collide with
 ``SKILL.md`` on a case-insensitive file system) get a suffix, and so does a name already
 taken in the folder (``-2``, ``-3``, ...). Comparison ignores case, so two files never
@@ -15,6 +17,8 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from anyascii import anyascii
+
 #: Stems a document may not take (they are the package's own files).
 RESERVED = frozenset({"index", "log"})
 #: Stems a document may not take at the package root.
@@ -26,15 +30,39 @@ WINDOWS_RESERVED = re.compile(r"(CON|PRN|AUX|NUL|COM[1-9]|LPT[1-9])(\..*)?", re.
 MAX_SLUG = 80
 
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
+_LATIN_SPELLING: dict[str, str] = {}
+
+
+def _in_latin(char: str) -> str:
+    """One character of a name as ASCII: its accents folded (``é`` -> ``e``, a
+    full-width ``Ａ`` -> ``A``); a letter, mark or digit of another script (or a Latin
+    letter with no accent to fold: ``ß``, ``ø``) spelled in Latin letters (``플`` ->
+    ``Peul``, ``я`` -> ``ya``, ``ß`` -> ``ss``) without its signs (Arabic's ain, a
+    backtick); anything else (a curly apostrophe, a dash, an emoji) is dropped, as it
+    was before other scripts were spelled."""
+    spelled = _LATIN_SPELLING.get(char)
+    if spelled is None:
+        spelled = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode("ascii")
+        if not spelled and unicodedata.category(char)[0] in "LMN":
+            spelled = "".join(c for c in anyascii(char) if c.isalnum())
+        _LATIN_SPELLING[char] = spelled
+    return spelled
 
 
 def slugify(text: str, *, fallback: str = "document", max_len: int = MAX_SLUG) -> str:
     """``text`` as a lowercase slug of ASCII letters, digits and single hyphens.
 
-    Accents are folded (``Café`` -> ``cafe``); other characters become hyphens. A name
-    that keeps nothing (``日本語``) becomes ``fallback``. Long names are cut at a hyphen.
+    Accents are folded (``Café`` -> ``cafe``) and other scripts spelled in Latin letters
+    (``Настройка сервера`` -> ``nastroyka-servera``, ``日本語`` -> ``ribenyu``); other
+    characters become hyphens. A name that keeps nothing (``🚀``) becomes ``fallback``.
+    Long names are cut at a hyphen.
     """
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    if text.isascii():
+        folded = text
+    else:
+        folded = "".join(
+            c if c.isascii() else _in_latin(c) for c in unicodedata.normalize("NFC", text)
+        )
     slug = _NON_ALNUM.sub("-", folded.lower()).strip("-")
     if len(slug) > max_len:
         cut = slug[:max_len]

@@ -72,7 +72,8 @@ def test_the_file_name_is_drafted_from_the_title_and_unique_in_its_folder(acme: 
     assert draft_file_name(acme, "billing", "Café: Über-Policy (2026)!") == "cafe-uber-policy-2026"
     assert draft_file_name(acme, "billing", "Index") == "index-page"
     assert draft_file_name(acme, "", "Skill") == "skill-page"  # SKILL.md, case-insensitively
-    assert draft_file_name(acme, "billing", "日本語") == "document"
+    assert draft_file_name(acme, "billing", "日本語") == "ribenyu"
+    assert draft_file_name(acme, "billing", "🚀🚀") == "document"
     assert draft_file_name(acme, "", "Incidents") == "incidents-2"  # a folder takes the name
 
 

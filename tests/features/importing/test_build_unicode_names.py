@@ -1,6 +1,7 @@
-"""A source named in a script slugs keep nothing of (Hangul, as the Korean help of
-Obsidian names its folders and pages): its folders stay apart, and a folder too large
-for one index is split, or left whole with a note, but never split for ever."""
+"""A source named in another script (Hangul, as the Korean help of Obsidian names its
+folders and pages): its names are spelled in Latin letters, its folders stay apart, and
+a folder too large for one index is split, or left whole with a note, but never split
+for ever."""
 
 from __future__ import annotations
 
@@ -57,6 +58,34 @@ def test_folders_named_in_hangul_stay_apart(tmp_path: Path) -> None:
     for folder in plugins | starting:
         entries = parse_index((out / folder / "index.md").read_text(encoding="utf-8")).entries
         assert len(entries) == 4
+
+
+def test_names_in_another_script_are_spelled_in_latin_letters(tmp_path: Path) -> None:
+    """Files and folders named in Hangul or Cyrillic keep their names, spelled in Latin
+    letters as slugs are: they were ``folder``, ``folder-2``, ``document-2``..., names
+    that say nothing of what they hold."""
+    files = {
+        "플러그인/동기화 플러그인.md": _page("동기화 플러그인", "동기화"),
+        "플러그인/검색 플러그인.md": _page("검색 플러그인", "검색"),
+        "Настройка/Сервер.md": article(
+            "Сервер", "Как настроить сервер.", "# Сервер\n\nОткройте настройки.\n"
+        ),
+        "Настройка/Резервное копирование.md": article(
+            "Резервное копирование", "Как сделать копию.", "# Копия\n\nНажмите «Копия».\n"
+        ),
+    }
+    source = write_sources(tmp_path / "src", files)
+    out = tmp_path / "help"
+    build(source, out, now=NOW, workers=1)
+    record = json.loads((out / ".kas-build.json").read_text(encoding="utf-8"))
+    paths = {src: doc["path"] for src, doc in record["documents"].items()}
+    assert paths["플러그인/동기화 플러그인.md"] == "peulleogeuin/donggihwa-peulleogeuin.md"
+    assert paths["플러그인/검색 플러그인.md"] == "peulleogeuin/geomsaeg-peulleogeuin.md"
+    assert paths["Настройка/Сервер.md"] == "nastroyka/server.md"
+    assert paths["Настройка/Резервное копирование.md"] == "nastroyka/rezervnoe-kopirovanie.md"
+    # the titles stay as the source writes them
+    entries = parse_index((out / "nastroyka" / "index.md").read_text(encoding="utf-8")).entries
+    assert {e.title for e in entries} == {"Сервер", "Резервное копирование"}
 
 
 _BUILD_IN_ITS_OWN_PROCESS = """

@@ -414,7 +414,11 @@ def test_importing_the_package_does_not_import_markitdown() -> None:
 def test_slugs_are_unique_and_never_reserved() -> None:
     assert slugify("Refund Policy (2026).PDF") == "refund-policy-2026-pdf"
     assert slugify("Café crème") == "cafe-creme"
-    assert slugify("日本語") == "document"
+    assert slugify("日本語") == "ribenyu"  # another script spelled in Latin letters
+    assert slugify("Настройка сервера") == "nastroyka-servera"
+    assert slugify("Straße, Øresund") == "strasse-oresund"  # letters with nothing to fold
+    assert slugify("Don’t panic — 🚀") == "dont-panic"  # signs and pictures dropped
+    assert slugify("🚀") == "document"
     assert unique_slug("refunds", {"Refunds"}) == "refunds-2"
     assert unique_slug("refunds", {"refunds", "refunds-2"}) == "refunds-3"
     assert unique_slug("index", set()) == "index-page"
