@@ -376,7 +376,11 @@ class _Builder(
                 assets = [a for a in assets if a not in older]
         documents, assets = self._without_unpublished(documents, assets, walked)
         documents, assets = without_translations(
-            documents, assets, self.result.notes, self._read_source
+            documents,
+            assets,
+            self.result.notes,
+            self._read_source,
+            by_name=self.toc is None or not self.toc.names_are_places,
         )
         documents, assets = without_machinery(
             documents, assets, self.result.notes, self._read_source

@@ -22,7 +22,12 @@ from kas_tui.core.okf.errors import EditError, FormatError
 from kas_tui.core.workers import map_chunks_in_two
 from kas_tui.features.importing.convert_model import LINKED_KINDS, ConversionError
 from kas_tui.features.importing.doc_types import FORMAT_TYPES, content_type, section_type
-from kas_tui.features.importing.draft import Draft, draft_document, own_description
+from kas_tui.features.importing.draft import (
+    Draft,
+    draft_document,
+    given_description,
+    own_description,
+)
 from kas_tui.features.importing.heuristics import draft_title, shared_sentences
 from kas_tui.features.importing.page_subjects import SUBJECT_KEYS
 from kas_tui.text import prose
@@ -125,8 +130,7 @@ class _DraftPages:
             drafted.headings = tuple(
                 b.text for b in doc.blocks if b.kind == "heading" and b.level >= 2
             )[:30]
-            own = (doc.converted.frontmatter or {}).get("description")
-            if isinstance(own, str) and own.strip():  # the index names its sections
+            if given_description(doc.converted.frontmatter):  # the index names its sections
                 topics = section_topics(doc.blocks, draft.title, context.common)
                 drafted.topics = tuple(topics[:_ENTRY_TOPICS])
             if doc.converted.kind in LINKED_KINDS:

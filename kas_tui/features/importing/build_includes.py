@@ -29,6 +29,7 @@ from kas_tui.features.importing.mdx_components import expand_components, path_al
 from kas_tui.features.importing.myst_pages import myst_index
 from kas_tui.features.importing.myst_refs import References, Unresolved, roles_as_text
 from kas_tui.features.importing.openapi_pages import OpenApiPages, config_specs
+from kas_tui.features.importing.toc_dendron import with_frontmatter_values
 from kas_tui.features.importing.toc_mintlify import mintlify_data
 from kas_tui.features.importing.toc_sphinx import toctree_lists
 from kas_tui.features.importing.wikilinks import WikiLinks, aliases_of
@@ -151,6 +152,16 @@ class IncludesMixin(PrepareMixin):
                 mdx_bases=getattr(self, "_mdx_bases", ()),
             )
             text, problems = expanded.text, [*problems, *expanded.problems]
+        if self.toc is not None and self.toc.kind == "dendron" and "fm." in text:
+            text, unknown = with_frontmatter_values(text, doc.converted.frontmatter or {})
+            problems += [
+                IncludeProblem(
+                    line,
+                    written,
+                    f"{written} names no value the note's frontmatter gives: left as written",
+                )
+                for line, written in unknown
+            ]
         wiki = self._vault_links() if "[[" in text else None
         if wiki is not None and doc.converted.kind == "markdown":  # Obsidian's [[Note]]
             resolved = wiki.resolve(text, doc.source)

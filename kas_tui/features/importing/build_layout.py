@@ -166,6 +166,7 @@ class LayoutMixin(IndexesMixin, NamesMixin, SiteLinksMixin):
         served = self.toc.served_as if self.toc is not None else {}
         # its own id; a folder's own page keeps its name (index)
         named = {f: posixpath.basename(k) for k, f in served.items() if not is_landing_page(f)}
+        named |= self.toc.own_names if self.toc is not None else {}  # a Dendron note's
         named.update(dict.fromkeys(landing, "index"))
         for page in home:  # a page that is its folder is named as the folder
             named.setdefault(page, posixpath.basename(posixpath.dirname(page)))

@@ -19,7 +19,7 @@ from kas_tui.features.importing.source_meta import (
 )
 from kas_tui.features.importing.toc_model import Toc
 from kas_tui.text.grouping import fold
-from kas_tui.text.languages import is_language_tag
+from kas_tui.text.languages import is_english, is_language_tag
 from kas_tui.text.slug import slugify, slugify_middle_out
 
 #: Folder names that say where pages are kept, not what they are about.
@@ -72,6 +72,7 @@ class NamesMixin:
                     (only if slugify(only) == slugify(name) else None)
                     or landing.get(src)
                     or opened.get(src)
+                    or ("English" if is_english(name) else None)  # en/, its translations gone
                     or readable_name(name, below)
                     or acronyms_as_written(index_layout.folder_title(name), below)
                 )

@@ -21,6 +21,7 @@ from kas_tui.core.okf import index_layout
 from kas_tui.features.importing import toc_tree
 from kas_tui.features.importing.source_meta import is_landing_page
 from kas_tui.features.importing.source_record import source_record
+from kas_tui.features.importing.toc_model import Toc
 from kas_tui.text.grouping import fold
 from kas_tui.text.lexical import query_terms
 from kas_tui.text.slug import TakenNames, slugify, unique_slug
@@ -100,8 +101,9 @@ class TocTreeMixin:
             )
             if own in above:
                 above = above[above.index(own) + 1 :]
-            folded = [a.casefold() for a in above]  # "Technical Documentation" names it too
-            name = info[entry.path][0].casefold() if entry.is_bundle else None
+            # "Technical Documentation" names it too; "`cfg`" the bundle "Cfg"
+            folded = [_said(a) for a in above]
+            name = _said(info[entry.path][0]) if entry.is_bundle else None
             if name in folded:  # its own section: the innermost so named (a book's part
                 # "Classification" holds its chapter "Classification")
                 above = above[: len(folded) - 1 - folded[::-1].index(name)]
@@ -133,13 +135,27 @@ class TocTreeMixin:
         return groups
 
     def _toc_maps(self) -> tuple[dict[str, int], dict[str, tuple[str, ...]]]:
-        """Package path -> position in the TOC, and -> the TOC sections above it."""
+        """Package path -> position in the TOC, and -> the TOC sections above it; a
+        page that is a section's own (a docfx item with an ``href`` and ``items``, a
+        Dendron note with notes below it) is in that section too."""
         cached = getattr(self, "_toc_cache", None)
         if cached is None:
             assert self.toc is not None
             out_of = {src: d.out for src, d in self.docs.items()}
             order = {out_of[p]: n for p, n in self.toc.order().items() if p in out_of}
             sections = {out_of[p]: s for p, s in self.toc.sections().items() if p in out_of}
+            for node, above in self.toc.walk():
+                out = out_of.get(node.path or "")
+                if not out or not node.children or not node.title:
+                    continue
+                here = posixpath.dirname(out)
+                below = (out_of.get(n.path or "") for n, _a in Toc("", "", node.children).walk())
+                # with entries of its section in its index: a heading over it alone says
+                # nothing (its entries listed in their own bundles)
+                if list(sections.get(out, ())) == list(above) and any(
+                    b and b != out and posixpath.dirname(b) == here for b in below
+                ):
+                    sections[out] = (*above, node.title)
             cached = self._toc_cache = (order, sections)
         return cached
 
@@ -348,3 +364,8 @@ def _shared_prefix(lists: list[tuple[str, ...]]) -> tuple[str, ...]:
     while n < len(shortest) and all(len(x) > n and x[n] == shortest[n] for x in lists):
         n += 1
     return tuple(shortest[:n])
+
+
+def _said(title: str) -> str:
+    """A title as words, to tell whether two name the same: case and code marks aside."""
+    return title.replace("`", "").strip().casefold()

@@ -244,7 +244,7 @@ def draft_document(
         drafted_title = draft_title(converted, parsed)
         if drafted_title != clean_file_title(converted.source.stem):
             title = drafted_title
-    given_description = _text(foreign.get("description"))
+    given = given_description(foreign)
     description = own_description(converted)
     if not description:
         description = draft_description(
@@ -291,7 +291,7 @@ def draft_document(
     for key, value in ours.items():
         # the site's suffix or a slug dropped; the lead-in of the description
         cleaned = (key == "title" and value != given_title) or (
-            key == "description" and given_description and value != given_description
+            key == "description" and given and value != given
         )
         if key in foreign and _usable(key, foreign[key]) and key != "sources" and not cleaned:
             continue
@@ -333,6 +333,20 @@ def unlink_local(body: str) -> str:
     return _LOCAL.sub(fix, body)
 
 
+#: Where a page's own frontmatter gives its description: OKF's key, then Dendron's.
+DESCRIPTION_KEYS = ("description", "desc")
+
+
+def given_description(frontmatter: Mapping[str, Any] | None) -> str:
+    """The description a source page's own frontmatter gives, as written; ``""`` when
+    it gives none."""
+    for key in DESCRIPTION_KEYS:
+        text = _text((frontmatter or {}).get(key))
+        if text:
+            return text
+    return ""
+
+
 def own_description(converted: Converted) -> str:
     """The description a page's own frontmatter gives, without a lead-in ("This article
     describes ..."); empty when it has none, or one that tells an agent nothing (its
@@ -340,7 +354,7 @@ def own_description(converted: Converted) -> str:
     than three words: :func:`~kas_tui.text.description_verdicts.says_nothing`), and one
     is drafted."""
     given = converted.frontmatter or {}
-    description = without_preamble(_text(given.get("description")))
+    description = without_preamble(given_description(given))
     if not description:
         return ""
     titles = [_text(given.get("title")), prose.first_heading(converted.markdown, max_lines=200)]

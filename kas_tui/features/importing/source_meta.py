@@ -29,6 +29,7 @@ from kas_tui.features.importing.js_literals import (
     exported_object,
     string_option,
 )
+from kas_tui.features.importing.toc_dendron import dendron_about, is_dendron_config
 from kas_tui.features.importing.toc_docsify import docsify_about
 from kas_tui.features.importing.toc_hugo import hugo_about, hugo_config, is_hugo_config
 from kas_tui.features.importing.toc_jupyterbook import MYST_CONFIG, myst_about
@@ -282,7 +283,10 @@ def readable_name(name: str, titles: Iterable[str] = ()) -> str | None:
             head = best[start]
             piece = target[start:end]
             shorter = head is not None and (best[end] is None or len(head) + 1 < len(best[end]))
-            if shorter and piece in forms and piece != target:
+            # a letter alone spells no part of a name (a vault's titles "Z score", "T
+            # test", "Vitamin E" cut "zettelkasten" into "Z e t t e l k AST e n")
+            word = len(piece) > 1 or piece.isdigit()
+            if shorter and word and piece in forms and piece != target:
                 best[end] = [*head, piece]
     words = best[-1]
     if not words or len(words) < 2:
@@ -460,6 +464,8 @@ def _config_about(
         return next_app_about(read(rel) or "")
     elif is_hugo_config(rel):  # a config with none of Hugo's keys is another tool's
         return hugo_about(rel, read(rel) or "")
+    elif is_dendron_config(rel):  # a Dendron workspace's published site
+        return dendron_about(read(rel) or "")
     elif low == "book.toml":  # mdBook
         try:
             book = tomllib.loads(read(rel) or "").get("book")

@@ -27,6 +27,8 @@ Read from what the site generator reads, through a ``read(rel_path)`` callable (
   and MyST-MD, ``myst.yml``'s ``project: toc:`` (:mod:`.toc_jupyterbook`).
 - Antora: the ``nav.adoc`` files a component's ``antora.yml`` lists, or each module's
   of a ``modules`` folder built alone (:mod:`.toc_antora`).
+- Dendron: the dotted names of the notes in the vaults ``dendron.yml`` lists, and the
+  hierarchies it publishes (:mod:`.toc_dendron`).
 
 External links are no entries; an entry naming a file the source does not hold is a
 problem (``file:line``, what, how to fix it) and no page (its title stays a section when
@@ -44,6 +46,7 @@ from kas_tui.features.importing.docfx_config import resource_files, served_pages
 from kas_tui.features.importing.machinery import MACHINERY
 from kas_tui.features.importing.source_meta import is_site_config
 from kas_tui.features.importing.toc_antora import antora_roots, component_of
+from kas_tui.features.importing.toc_dendron import dendron_site
 from kas_tui.features.importing.toc_docfx import DocfxReader
 from kas_tui.features.importing.toc_docsify import (
     alias_said,
@@ -456,6 +459,16 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
         problems = [*component.problems, *reader.problems]
         navs = frozenset(component.nav)
         return Toc(path, kind, pruned(roots), problems, component.modules, also_read=navs)
+    if kind == "dendron":  # a workspace's notes, by their dotted names
+        site = dendron_site(path, read, reader.files, reader.problems, TocNode)
+        if site is None:
+            return None
+        toc = Toc(path, kind, site.roots, reader.problems, site.docs_dir)
+        toc.unpublished, toc.own_names = site.unpublished, site.own_names
+        toc.unpublished_by = (
+            f"{path}'s publishing.siteHierarchies (or the note's own published: false)"
+        )
+        return toc
     if kind == "jekyll":  # Just the Docs' pages' front matter, or the data files
         site = jekyll_site(path, read, reader.files, reader.problems, TocNode)
         if site is None:

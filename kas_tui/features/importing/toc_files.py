@@ -11,6 +11,7 @@ import posixpath
 from collections.abc import Collection, Iterable
 
 from kas_tui.features.importing.toc_antora import is_antora_file
+from kas_tui.features.importing.toc_dendron import is_dendron_config
 from kas_tui.features.importing.toc_fumadocs import is_fumadocs_config
 from kas_tui.features.importing.toc_hugo import is_hugo_config
 from kas_tui.features.importing.toc_jekyll import is_jekyll_config
@@ -90,6 +91,8 @@ def toc_kind(path: str) -> str | None:
         return "mkdocs"
     if is_antora_file(path):
         return "antora"
+    if is_dendron_config(path):
+        return "dendron"
     return None
 
 
@@ -116,6 +119,7 @@ _RANK = {
     "myst": -2,
     "jupyter-book": -1,
     "antora": 16,
+    "dendron": 17,
 }
 
 

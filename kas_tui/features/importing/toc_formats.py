@@ -126,6 +126,8 @@ SITE_PAGES = {
     # latest_version.txt were built as documents "JSON data with the keys..." and
     # "Text file imported from latest_version.txt")
     "jekyll": (".md", ".markdown", ".mkdown", ".mkd", ".html", ".htm", ".adoc", ".textile"),
+    # a Dendron vault's notes; its assets/ (images, PDFs its notes link to) as they are
+    "dendron": (".md",),
 }
 _NUMBER_PREFIX = re.compile(r"^\d+[-_.]\s*")
 

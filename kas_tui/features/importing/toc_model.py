@@ -92,6 +92,15 @@ class Toc:
     #: ``build.resource``: images, PDFs to download), and that config
     resources: frozenset[str] = frozenset()
     resources_by: str = ""
+    #: a page -> its name among its siblings where its file's is its whole place (a
+    #: Dendron note's last name part: ``dendron.topic.publish.md`` is ``publish``)
+    own_names: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def names_are_places(self) -> bool:
+        """Whether the dots of a page's name are its place in the tree (Dendron's
+        ``a.b.c.md``), never a language (``page.fr.md``)."""
+        return self.kind == "dendron"
 
     def read_files(self) -> set[str]:
         """The files the tree was read from: read, never copied into the package (its

@@ -191,11 +191,18 @@ CATALOGS = frozenset({".po", ".pot", ".mo"})
 
 
 def without_translations(
-    documents: list[str], assets: list[str], notes: list[str], read: Read | None = None
+    documents: list[str],
+    assets: list[str],
+    notes: list[str],
+    read: Read | None = None,
+    *,
+    by_name: bool = True,
 ) -> tuple[list[str], list[str]]:
     """A build's files without its translations' (the same pages in other languages
     are no more knowledge; a package of one language is built from that language's
-    folder alone) and gettext catalogs, each left out said in ``notes``."""
+    folder alone) and gettext catalogs, each left out said in ``notes``. Without
+    ``by_name``, a page's name never says its language (a Dendron note's dots are its
+    place: ``publish.config.giscus.id.md`` is giscus' ``id`` setting)."""
     catalogs = [f for f in [*documents, *assets] if posixpath.splitext(f)[1].lower() in CATALOGS]
     if catalogs:
         notes.append(
@@ -206,7 +213,7 @@ def without_translations(
         documents = [d for d in documents if d not in left_out]
         assets = [a for a in assets if a not in left_out]
     found = translations(documents, read)
-    named = translated_pages(documents, read)
+    named = translated_pages(documents, read) if by_name else set()
     if named:
         notes.append(
             f"{len(named):,} pages named by their language ({next(iter(named))}, ...) "

@@ -81,6 +81,13 @@ def test_titles_lose_the_site_suffix_only() -> None:
         ("teams-rooms", ["Teams rooms"], None),  # not squashed: the usual folder title
         ("Widgets", ["Widgets"], None),
         ("OfficeExperts", ["Nothing alike"], None),  # no words to spell it with
+        # a letter alone is no word: a Quartz vault's notes "Z score", "T test", "AST"...
+        # spelled its folder "Z e t t e l k AST e n"
+        (
+            "zettelkasten",
+            ["Z score", "Vitamin E", "T test", "L norm", "Vitamin K", "AST", "Big O of n"],
+            None,
+        ),
     ],
 )
 def test_squashed_folder_names_are_spelled_as_their_documents_spell_them(

@@ -398,3 +398,31 @@ def test_a_folder_spanning_sibling_sections_takes_none_of_their_names(tmp_path: 
     titles = toc.folder_titles()
     assert titles["docs"] == "Docs"  # the sections' parent, not the largest of them
     assert titles["guides"] == "Writing"
+
+
+def test_an_entry_with_a_page_and_entries_below_opens_its_section(tmp_path: Path) -> None:
+    """A docfx item with an ``href`` and ``items`` (a Dendron note with notes below it)
+    is the page its section opens with, as the site's TOC shows it: it was listed
+    among its parent's entries, and in a bundle of its own under its parent's heading
+    (dendron-site's "Publish" note under "## Topics" in ``publish/index.md``)."""
+    toc = (
+        "- name: Billing\n  items:\n  - name: Invoices\n    href: invoices.md\n"
+        "  - name: Refunds\n    href: refunds.md\n    items:\n"
+        "    - name: Refund rules\n      href: refund-rules.md\n"
+        "    - name: Chargebacks\n      href: chargebacks.md\n"
+        "  - name: Payment methods\n    href: payment-methods.md\n"
+        "- name: Accounts\n  items:\n  - name: Sign in\n    href: sign-in.md\n"
+        "  - name: Passwords\n    href: passwords.md\n"
+    )
+    names = ["invoices", "refunds", "refund-rules", "chargebacks", "payment-methods"]
+    names += ["sign-in", "passwords"]
+    files = {"toc.yml": toc}
+    for name in names:
+        title = name.replace("-", " ").capitalize()
+        files[f"{name}.md"] = _page(title, f"How {title.lower()} work and what to do when not.")
+    build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
+    index = (tmp_path / "kb" / "billing" / "index.md").read_text(encoding="utf-8")
+    top, refunds = index.split("\n## Refunds\n")
+    assert [e.title for e in parse_index(top).entries] == ["Invoices", "Payment methods"]
+    listed = [line.split("](")[0][3:] for line in refunds.splitlines() if line.startswith("* [")]
+    assert listed == ["Refunds", "Refund rules", "Chargebacks"]

@@ -131,6 +131,9 @@ def test_an_obsidian_vault_builds_with_its_links_followed(tmp_path: Path) -> Non
     assert "[Refunds](" in home_body and "[[" not in home_body
     broken = [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
     assert broken == [], broken
+    # en/, its translations left out, is the help in English, not a bundle "En"
+    root = (out / "index.md").read_text(encoding="utf-8")
+    assert "* [English](en/)" in root and "[En]" not in root, root
 
 
 def test_a_logseq_namespace_and_a_notes_other_names_are_the_note() -> None:
