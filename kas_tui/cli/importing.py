@@ -337,7 +337,8 @@ _NOTES_LISTED = 5
 _NOTE_PLACE = re.compile(r"^[^:]+?(?::\d+)?:\s+")
 #: A path: a word holding a "/" or ending in an extension ("a/b", "CALCDATE-Function--Date-.md").
 _NOTE_PATH = re.compile(r"[^\s:;,()']*(?:\w/\w|\.[A-Za-z][A-Za-z0-9]{0,4}\b)[^\s:;,()']*")
-_NOTE_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\([^)]*\)|\d+")
+#: Quoted or bracketed words and counts; a digit inside a word stays ("UTF-8", "H2").
+_NOTE_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\([^)]*\)|(?<![\w-])\d[\d,.]*")
 
 
 def note_kind(note: str) -> str:

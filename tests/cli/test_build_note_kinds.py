@@ -21,6 +21,13 @@ def test_notes_naming_different_files_are_one_kind() -> None:
     ]
     assert {note_kind(n) for n in spaced} == {"does not exist"}
     assert note_kind("docs/a.md:12: docs/x.svg is an image: kept as an asset") == "is an image"
+    # a digit inside a word is the word's: the kind was "not UTF-" (12 Latin-1 notes)
+    encodings = [
+        "cp1252.md: not UTF-8: read as Windows-1252; check its accented letters",
+        "latin1-1.md: not UTF-8: read as ISO-8859-1; check its accented letters",
+    ]
+    assert {note_kind(n) for n in encodings} == {"not UTF-8"}
+    assert note_kind("a.md: 3,120 links name 12 pages") == "links name … pages"
 
 
 def test_a_kind_of_one_note_is_shown_whole(capsys) -> None:

@@ -294,4 +294,6 @@ def test_control_chars_are_the_c0_and_c1_controls_but_tab_and_line_feed():
     every = "".join(chr(c) for c in range(0x3000))
     expected = [c for c in every if (ord(c) < 32 and c not in "\t\n") or 0x7F <= ord(c) < 0xA0]
     assert control_chars(every) == expected and len(expected) == 63
-    assert without_controls("a\x1b[31mb\tc\x85d") == "a [31mb\tc d"
+    # a terminal's colour code is no words: gone whole, not "a [31mb"
+    assert without_controls("a\x1b[31mb\tc\x85d") == "ab\tc d"
+    assert without_controls("Title \u202eevil\u202c") == "Title evil"  # no bidi override

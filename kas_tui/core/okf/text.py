@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from kas_tui.core.okf.errors import FormatError
@@ -108,7 +109,45 @@ def control_chars(value: str) -> list[str]:
 _AS_SPACES = {c: " " for c in [*range(32), *range(0x7F, 0xA0)] if chr(c) not in "\t\n"}
 
 
+#: The characters that reorder how bidirectional text shows (embeddings, overrides,
+#: isolates): in a title they can make it read as another ("Trojan Source").
+_BIDI_CONTROLS = {c: None for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
+
+
 def without_controls(value: str) -> str:
-    """``value`` with each character :func:`control_chars` finds made a space (text
-    drafted from a file's name or body, before it becomes metadata)."""
-    return value.translate(_AS_SPACES) if control_chars(value) else value
+    """``value`` with each character :func:`control_chars` finds made a space, and
+    without bidirectional embeddings, overrides and isolates (text drafted from a
+    file's name or body, before it becomes metadata)."""
+    if control_chars(value):  # a terminal's colour codes are no words ("\x1b[31m")
+        value = _ESCAPES.sub("", value).translate(_AS_SPACES)
+    return value.translate(_BIDI_CONTROLS) if _BIDI.search(value) else value
+
+
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+#: A terminal's escape sequence (colours, cursor moves): CSI ... final byte, or ESC and one.
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]?")
+#: A form feed (a PDF's page break) is a paragraph's end, a vertical tab (a slide's line
+#: break) a line's; other controls (BEL, BS, NUL...) are no text.
+_BODY_CONTROLS = {0x0C: "\n\n", 0x0B: "\n"} | {
+    c: None for c in [*range(32), *range(0x7F, 0xA0)] if chr(c) not in "\t\n\r\x0b\x0c"
+}
+_NAMES = {0x00: "NUL", 0x07: "BEL", 0x08: "BS", 0x1B: "ESC", 0x7F: "DEL"}
+
+
+def dropped_controls(text: str) -> str:
+    """What :func:`body_controls` drops from ``text`` that is no line or page break,
+    named ("ESC x 4, BEL"); ``""`` when nothing."""
+    found = Counter(c for c in control_chars(text) if c not in "\r\x0b\x0c")
+    return ", ".join(
+        (_NAMES.get(ord(c)) or f"U+{ord(c):04X}") + (f" x {n}" if n > 1 else "")
+        for c, n in sorted(found.items())
+    )
+
+
+def body_controls(text: str) -> str:
+    """``text`` (a converted body) without terminal controls: escape sequences and C0
+    and C1 controls dropped, a form feed a blank line, a vertical tab a line break;
+    tab, carriage return and line feed kept."""
+    if not _CONTROL.search(text):
+        return text
+    return _ESCAPES.sub("", text).translate(_BODY_CONTROLS)

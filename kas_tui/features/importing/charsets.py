@@ -114,9 +114,15 @@ def encoding_of(data: bytes, ext: str = "") -> str | None:
 _NAMES = {"cp1252": "Windows-1252", "cp1250": "Windows-1250", "iso8859-15": "ISO-8859-15"}
 
 
+#: UTF-8 read without the NUL bytes it held (:func:`~.convert_model.decode_text`).
+UTF8_WITHOUT_NUL = "utf-8 without NUL"
+
+
 def assumed(encoding: str | None) -> str | None:
     """What to tell the curator about a file read as ``encoding``: ``None`` for UTF-8."""
     if encoding is None or encoding == "utf-8":
         return None
+    if encoding == UTF8_WITHOUT_NUL:
+        return "its UTF-8 text holds NUL bytes (a pasted binary's?): read without them"
     name = _NAMES.get(encoding) or encoding.upper()
     return f"not UTF-8: read as {name}; check its accented letters"

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from kas_tui.core.fileio import open_regular, read_regular, special_kind
+from kas_tui.core.okf.text import body_controls, dropped_controls
 from kas_tui.features.importing.convert_markitdown import (
     from_markitdown,
     markitdown_converter,
@@ -185,6 +186,12 @@ def convert_here(path: Path, limits: Limits) -> Result:
         )
     if isinstance(result, ConversionError):
         return result
+    dropped = dropped_controls(result.markdown)
+    result.markdown = body_controls(result.markdown)  # a PDF's form feeds, ANSI colours
+    if dropped:
+        result.notes.append(
+            f"its text held control characters ({dropped}): a terminal's codes, no text; left out"
+        )
     result.sha256, result.size, result.mtime = digest, st.st_size, st.st_mtime
     if len(result.markdown) > limits.max_output:
         return ConversionError(
@@ -207,7 +214,7 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
     from kas_tui.core.okf.errors import FormatError
 
     text, encoding = decode_text(path, data)
-    text = text.replace("\r\n", "\n")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # a lone CR ends a line too
     opened = text.lstrip("\n")
     above = 0  # lines above the text read
     if opened is not text and opened.startswith("---\n"):  # blank lines above (Biome's)

@@ -197,4 +197,10 @@ def no_text_reason(ext: str, data: bytes) -> str:
         return "an image holds no text to import"
     if not data.strip():
         return "the file is empty or only blank"
+    if ext == ".ipynb":
+        return "a notebook whose cells hold no text"
+    if ext in (".html", ".htm", ".xhtml"):
+        return "a web page with no text (a template, or a page its scripts fill in)"
+    if ext in (".docx", ".pptx", ".xlsx", ".epub", ".csv", ".json", ".xml"):
+        return f"its {ext[1:].upper()} content holds no text"
     return "no text could be read from it: a format kas-tui does not convert?"

@@ -181,12 +181,28 @@ def is_text(data: bytes) -> bool:
     return True
 
 
+#: How many NUL bytes a text file's UTF-8 may hold (a pasted binary's debris, as a
+#: note on a malware sample writes them), dropped with a note: eight, or one in this
+#: many bytes (UTF-16 without its byte-order mark is every other byte).
+_NUL_SHARE = 1000
+_NULS = 8
+
+
 def decode_text(path: Path, data: bytes) -> tuple[str, str]:
-    """The text and the encoding it was read with (:mod:`.charsets`; a BOM dropped)."""
+    """The text and the encoding it was read with (:mod:`.charsets`; a BOM dropped).
+    UTF-8 holding a few NUL bytes is read without them (encoding
+    :data:`~.charsets.UTF8_WITHOUT_NUL`); more, or in other bytes, is binary."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    for bom, codec in ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be")):
+        if data.startswith(bom):  # before UTF-16's, which the first opens alike
+            return data[4:].decode(codec, errors="replace").removeprefix("\ufeff"), codec
     if b"\0" in data[:65536] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise Refused("unsupported", "binary data (NUL bytes), not text")
+        nuls = data.count(b"\0")
+        kept = data.replace(b"\0", b"")
+        if nuls > max(_NULS, len(data) // _NUL_SHARE) or not charsets.is_utf8(kept):
+            raise Refused("unsupported", "binary data (NUL bytes), not text")
+        return kept.decode("utf-8"), charsets.UTF8_WITHOUT_NUL
     encoding = charsets.encoding_of(data)
     if encoding is None:
         raise Refused("unsupported", "not text in any encoding that could be detected")

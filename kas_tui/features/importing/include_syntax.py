@@ -33,8 +33,9 @@ SPEC = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 #: An mdx_include directive (FastAPI, SQLModel, Typer): ``{!path!}``, ``{!path[ln:1-18]!}``,
-#: ``{!> path | utf-8 !}``; a preprocessor's, so inside code fences too; ``\\{!`` escapes it.
-MDX_INCLUDE = re.compile(r"(?<!\\)\{!(?P<mode>[<>]?)[ \t]*(?P<spec>[^!\n{}]+?)[ \t]*!\}")
+#: ``{!> path | utf-8 !}``; a preprocessor's, so inside code fences too; ``\\{!`` escapes it,
+#: and one after a letter is a LaTeX argument's (``\\frac{!(M-|S|-1)!}{M}``), no directive.
+MDX_INCLUDE = re.compile(r"(?<![\\\w])\{!(?P<mode>[<>]?)[ \t]*(?P<spec>[^!\n{}]+?)[ \t]*!\}")
 _MDX_LINES = re.compile(r"\[ln:(?P<ranges>[-\d, ]+)\]$")
 # What may stand before a docfx directive on a line of its own: blockquote markers and
 # one list marker, which the included block's later lines repeat (a marker as spaces).

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 
 from kas_tui.features.importing.docfx_yaml import yamlmime_kind
+from kas_tui.features.importing.front_matter import front_matter
 from kas_tui.text.wording import counted
 
 #: The files a repository's build and tools read (compared in lower case, any depth):
@@ -88,8 +89,16 @@ def without_machinery(
 def _a_page(path: str, read: Callable[[str], str | None]) -> bool:
     """Whether the file at ``path``, named as a tool's, says it is a page: a docfx
     structured YAML page (the Azure CLI reference's ``apic/environment.yml``, its
-    ``az apic environment`` commands, is no conda environment)."""
-    return path.lower().endswith((".yml", ".yaml")) and yamlmime_kind(read(path) or "") is not None
+    ``az apic environment`` commands, is no conda environment), or Markdown whose
+    frontmatter titles it (a handbook's ``zendesk/users/agents.md``, "Agents", is no
+    coding agent's instructions)."""
+    low = path.lower()
+    if low.endswith((".yml", ".yaml")):
+        return yamlmime_kind(read(path) or "") is not None
+    if low.endswith(".md"):
+        title = front_matter(read(path) or "").get("title")
+        return isinstance(title, str) and bool(title.strip())
+    return False
 
 
 def _linked(

@@ -40,15 +40,27 @@ def leftover_copy(name: str) -> bool:
     return "~" in ext or (bool(dot) and ext.lower() in ("orig", "rej") and "." in stem)
 
 
-#: What the build says of an empty file it leaves out.
+#: What the build says of an empty file it leaves out, and of one of blank lines.
 EMPTY = "an empty file, nothing to convert; skipped"
+BLANK = "only blank lines, nothing to convert; skipped"
+BOM = b"\xef\xbb\xbf"
+#: Files up to this size are read to tell whether they hold only blank lines.
+_BLANK_MAX = 4096
 
 
-def _empty(path: Path) -> bool:
+def _empty(path: Path) -> str | None:
+    """Why ``path`` holds nothing to convert (:data:`EMPTY`, :data:`BLANK`), or ``None``."""
     try:
-        return path.stat().st_size == 0
+        size = path.stat().st_size
+        if size == 0:
+            return EMPTY
+        if size > _BLANK_MAX:
+            return None
+        with path.open("rb") as file:  # a translation's "\n" (DokuWiki's onceexisted.txt)
+            blank = not file.read(_BLANK_MAX).removeprefix(BOM).strip(b" \t\r\n\x0b\x0c")
+        return BLANK if blank else None
     except OSError:
-        return False  # the conversion says what is wrong with it
+        return None  # the conversion says what is wrong with it
 
 
 def walk_source(source: Path, out: Path, notes: list[str]) -> tuple[list[str], list[str]]:
@@ -112,8 +124,9 @@ def walk_source(source: Path, out: Path, notes: list[str]) -> tuple[list[str], l
                         "folder (or dangling); skipped"
                     )
                     continue
-            if _empty(path):  # a package's py.typed, a placeholder: nothing to convert
-                notes.append(f"{visible(str(path.relative_to(source)))}: {EMPTY}")
+            empty = _empty(path)
+            if empty:  # a package's py.typed, a placeholder: nothing to convert
+                notes.append(f"{visible(str(path.relative_to(source)))}: {empty}")
                 continue
             found.append(path.relative_to(source).as_posix())
     return found, orders

@@ -90,6 +90,17 @@ def test_instructions_to_coding_agents_are_left_out() -> None:
     assert notes and "AGENTS.md" in notes[0]
 
 
+def test_a_page_named_agents_whose_frontmatter_titles_it_is_a_page() -> None:
+    """gitlab-handbook-ja's ``zendesk/users/agents.md`` ("エージェント", the support
+    desk's agents) was left out as a coding agent's instructions."""
+    texts = {
+        "zendesk/users/agents.md": "---\ntitle: 'エージェント'\n---\n\nZendesk のエージェント。\n",
+        "AGENTS.md": "# Guidance for coding agents\n\nRun the tests first.\n",
+    }
+    documents, _assets = without_machinery([*texts, "zendesk/users/_index.md"], [], [], texts.get)
+    assert documents == ["zendesk/users/agents.md", "zendesk/users/_index.md"]
+
+
 def test_a_file_named_as_a_tools_that_says_it_is_a_page_is_a_page(tmp_path: Path) -> None:
     """The Azure CLI reference (a docfx site) has a page for each command group:
     ``apic/environment.yml`` is ``az apic environment``, a ``### YamlMime:AzureCLIGroup``

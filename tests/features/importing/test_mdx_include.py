@@ -41,6 +41,14 @@ def test_a_directive_is_the_lines_it_names_with_its_indentation() -> None:
     assert "missing.py is not in the source" in done.problems[0].message
 
 
+def test_a_latex_argument_opening_with_a_bang_is_no_directive() -> None:
+    """A note's Shapley value, ``\\frac{!(M-|S|-1)!}{M}`` in ``$$`` math, was read as
+    an include of ``(M-|S|-1)`` and said missing."""
+    page = "$$\n\\phi_i = \\sum \\left[ \\frac{!(M-|S|-1)!}{M} \\right]\n$$\n"
+    done = expand_includes(page, "notes/shap.md", _reader({}))
+    assert done.text == page and done.problems == [] and done.included == []
+
+
 def test_paths_start_beside_the_page_then_from_the_sites_folders() -> None:
     """FastAPI's ``docs/en/docs/tutorial/first-steps.md`` names
     ``../../../docs_src/first_steps/tutorial001.py``: from its docs folder, the

@@ -1,0 +1,98 @@
+"""Text files as real repositories hold them (found by building sixteen of them): a
+line break alone, NUL bytes in a note, UTF-32, old Mac line ends, a notebook or a web
+page with no text. Each is read as a reader would read it, or said for what it is."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from kas_tui.features.importing.build import build
+from kas_tui.features.importing.convert import convert_here
+from kas_tui.features.importing.convert_model import ConversionError, Limits
+from tests.helpers.build_sources import write_sources
+
+NOW = dt.datetime(2026, 12, 7, 9, 0, tzinfo=dt.timezone.utc)
+
+
+def _convert(tmp_path: Path, name: str, data: bytes):
+    path = tmp_path / name
+    path.write_bytes(data)
+    return convert_here(path, Limits())
+
+
+def test_a_file_of_blank_lines_is_skipped_as_an_empty_one_is(tmp_path: Path) -> None:
+    """DokuWiki's ``inc/lang/bg/onceexisted.txt`` is one line break: it failed the
+    build (exit 1) where an empty file is a note."""
+    source = write_sources(
+        tmp_path / "src",
+        {"a.md": "# A\n\nText.\n", "blank.txt": "\n", "blank.md": "\ufeff \n\t\n", "empty.md": ""},
+    )
+    result = build(source, tmp_path / "kb", now=NOW, workers=1)
+    assert result.failed == []
+    assert "blank.txt: only blank lines, nothing to convert; skipped" in result.notes
+    assert "blank.md: only blank lines, nothing to convert; skipped" in result.notes
+    assert "empty.md: an empty file, nothing to convert; skipped" in result.notes
+
+
+def test_a_few_nul_bytes_in_utf8_text_are_dropped_and_said(tmp_path: Path) -> None:
+    """A note on a malware sample holds five NUL bytes in its UTF-8: it failed whole
+    as "binary data". A few are dropped; a binary file is still refused."""
+    text = "# Pretty devilish file\n\nThe header reads `%PDF\0\0\0-1.7` then garbage.\n"
+    result = _convert(tmp_path, "note.md", text.encode())
+    assert not isinstance(result, ConversionError), result
+    assert "`%PDF-1.7`" in result.markdown
+    assert result.encoding_note == (
+        "its UTF-8 text holds NUL bytes (a pasted binary's?): read without them"
+    )
+    binary = _convert(tmp_path, "image.md", b"\x89PNG\r\n\x1a\n" + bytes(64) + b"\xff\xd8")
+    assert isinstance(binary, ConversionError)
+    assert binary.message == "image.md: binary data (NUL bytes), not text"
+
+
+def test_utf32_and_old_mac_line_ends(tmp_path: Path) -> None:
+    utf32 = _convert(tmp_path, "u.md", "# Über uns\n\nWir.\n".encode("utf-32"))
+    assert not isinstance(utf32, ConversionError)
+    assert utf32.markdown.startswith("# Über uns\n")  # the byte-order mark is no text
+    mac = _convert(tmp_path, "m.md", b"# Old Mac note\r\rIts lines end in CR alone.\r")
+    assert not isinstance(mac, ConversionError)
+    assert mac.markdown.startswith("# Old Mac note\n\nIts lines")
+
+
+def test_a_notebook_or_web_page_without_text_says_so(tmp_path: Path) -> None:
+    """They said "a format kas-tui does not convert?" of formats it converts."""
+    notebook = _convert(tmp_path, "Untitled.ipynb", b'{"cells": [], "nbformat": 4}')
+    assert isinstance(notebook, ConversionError)
+    assert notebook.message == "Untitled.ipynb: a notebook whose cells hold no text"
+    page = _convert(tmp_path, "chips.html", b"<html><body><div id='app'></div></body></html>")
+    assert isinstance(page, ConversionError)
+    assert page.message == (
+        "chips.html: a web page with no text (a template, or a page its scripts fill in)"
+    )
+
+
+def test_terminal_controls_leave_no_trace_in_the_package(tmp_path: Path) -> None:
+    """A page holding a terminal's colour codes, a bell and a backspace, and a title
+    with a right-to-left override: the package kept them raw (``[Ctrl \\[31mred``, the
+    override turning the title's text around on screen)."""
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "ctrl.md": "# Ctrl \x1b[31mred\x1b[0m title\x07\n\nBody with \x1b[1mANSI\x1b[0m, a "
+            "\x08backspace.\x0cNext page.\x0bNext line.\n",
+            "bidi.md": "# Title \u202eevil\u202c text\n\nBody.\n",
+        },
+    )
+    result = build(source, tmp_path / "kb", now=NOW, workers=1)
+    for path in (tmp_path / "kb").rglob("*.md"):
+        text = path.read_text(encoding="utf-8")
+        assert not [c for c in text if ord(c) < 32 and c not in "\n"], path
+        assert "\u202e" not in text or path.name == "bidi.md", path
+    index = (tmp_path / "kb" / "index.md").read_text(encoding="utf-8")
+    assert "[Ctrl red title](ctrl.md)" in index and "[Title evil text](bidi.md)" in index
+    body = (tmp_path / "kb" / "ctrl.md").read_text(encoding="utf-8")
+    assert "Body with ANSI, a backspace.\n\nNext page.\nNext line." in body
+    assert (
+        "ctrl.md: its text held control characters (BEL, BS, ESC x 4): a terminal's codes, "
+        "no text; left out"
+    ) in result.notes
