@@ -76,6 +76,7 @@ from kas_tui.features.importing.source_meta import (
     site_config_above,
 )
 from kas_tui.features.importing.source_walk import GITBOOK, walk_source
+from kas_tui.features.importing.tiddlywiki import without_system_tiddlers
 from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.features.importing.toc_docsets import with_other_tocs
 from kas_tui.features.importing.toc_jekyll import in_jekyll_own_folder
@@ -385,6 +386,7 @@ class _Builder(
         documents, assets = without_machinery(
             documents, assets, self.result.notes, self._read_source
         )
+        documents = without_system_tiddlers(documents, assets, self.result.notes, self._read_source)
         themed = set()
         if self.toc is not None:  # a theme's templates, files the site serves as they are
             themed = self.toc.theme_files(documents) | self.toc.static_files(documents)

@@ -166,6 +166,8 @@ def convert_here(path: Path, limits: Limits) -> Result:
             result = _from_rst(path, data, limits)
         elif ext in ASCIIDOC_EXTS:
             result = _from_asciidoc(path, data)
+        elif ext == ".tid":  # TiddlyWiki's
+            result = _from_tiddler(path, data)
         elif ext == ".xml" and _is_feed(data):
             result = from_markitdown(path, data, CONVERTERS[".rss"])
         elif ext in (".yml", ".yaml") and data.lstrip(b"\xef\xbb\xbf").startswith(b"###"):
@@ -422,6 +424,21 @@ def _from_docfx_yaml(path: Path, data: bytes) -> Converted | None:
         return None
     front, body = page
     return Converted(path, body, "markdown", "", 0, 0.0, frontmatter=front, encoding=encoding)
+
+
+def _from_tiddler(path: Path, data: bytes) -> Converted:
+    """A TiddlyWiki tiddler (:mod:`.tiddlywiki`): its fields the frontmatter, its
+    wikitext as Markdown; a ``.tid`` file with no ``title`` field is text."""
+    from kas_tui.features.importing.tiddlywiki import read_tiddler
+
+    text, encoding = decode_text(path, data)
+    found = read_tiddler(text.replace("\r\n", "\n"))
+    if found is None:
+        return _from_text(path, data)
+    fields, body = found
+    if fields["title"] != path.stem:  # wikilinks name a tiddler by its title
+        fields["aliases"] = [fields["title"]]
+    return Converted(path, body, "markdown", "", 0, 0.0, frontmatter=fields, encoding=encoding)
 
 
 def _from_text(path: Path, data: bytes) -> Converted:

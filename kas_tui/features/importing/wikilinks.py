@@ -7,8 +7,8 @@ Obsidian's own help were text an agent could not follow, and no check saw them. 
 each one outside code becomes the Markdown link a reader of the vault follows, to a path
 relative to the page, which the build then rewrites as it rewrites every link:
 
-- the name is a note's file name without ``.md`` (or a file's with its extension), in
-  any folder; a name with folders (``Plugins/Sync``) is the end of a path. Of several
+- the name is a note's file name without ``.md`` or ``.tid`` (or a file's with its
+  extension), in any folder; a name with folders (``Plugins/Sync``) is the end of a path. Of several
   notes so named, the one nearest the page (most folders shared, then fewest folders)
   is meant, as the same name in another language's or another vault's folder is not;
 - ``#Heading`` is the anchor the heading gets; ``#^block`` (a block's id, which no
@@ -38,6 +38,8 @@ from kas_tui.text.prose import WIKILINK, outside_code_spans, outside_fences, wik
 
 #: Dendron's vault a note is in, before its name: ``dendron://dendron.dendron-site/``.
 _VAULT = re.compile(r"^dendron://[^/]*/", re.I)
+#: A note's file: a Markdown page, or a TiddlyWiki tiddler (:mod:`.tiddlywiki`).
+_NOTES = (".md", ".tid")
 #: The text after ``|`` of an image's embed that is its size: ``300``, ``300x200``.
 _SIZE = re.compile(r"\d+(?:x\d+)?")
 
@@ -94,7 +96,7 @@ class WikiLinks:
         if path is None:
             return None
         heading = fragment.split("#")[-1].strip()  # [[Note#Part#Section]]: its last
-        note = path.lower().endswith(".md")
+        note = path.lower().endswith(_NOTES)
         where = "" if heading.startswith("^") or not heading or not note else "#" + anchor(heading)
         if path == page:
             destination = where or "#"
@@ -120,7 +122,7 @@ class WikiLinks:
         answers to that name (an alias); ``None`` when none does."""
         wanted = _VAULT.sub("", name).casefold().strip("/")
         tail = posixpath.basename(wanted)
-        for base in (tail + ".md", tail):
+        for base in (*(tail + ext for ext in _NOTES), tail):
             suffix = "/" + wanted + base[len(tail) :]
             found = [
                 p
