@@ -75,7 +75,7 @@ def needs_markitdown(path: Path) -> bool:
         return False
     if ext in ASCIIDOC_EXTS:
         return False
-    if ext in CONVERTERS:
+    if ext in CONVERTERS or _is_html(path, _head(path)):
         return True
     return not _looks_like_text(path)
 
@@ -86,6 +86,17 @@ def _head(path: Path) -> bytes:
         return read_regular(path, limit=8192)
     except OSError:
         return b""
+
+
+#: A web page saved without an extension (an exported wiki's pages named by a hash).
+_HTML_START = re.compile(
+    rb"(?:\xef\xbb\xbf)?\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]", re.I | re.S
+)
+
+
+def _is_html(path: Path, data: bytes) -> bool:
+    """Whether ``data``, a file without an extension, is a web page."""
+    return not path.suffix and _HTML_START.match(data[:8192]) is not None
 
 
 def _is_feed(data: bytes) -> bool:
@@ -168,6 +179,8 @@ def convert_here(path: Path, limits: Limits) -> Result:
             result = _from_asciidoc(path, data)
         elif ext == ".tid":  # TiddlyWiki's
             result = _from_tiddler(path, data)
+        elif _is_html(path, data):  # a web page saved without its .html
+            result = from_markitdown(path, data, CONVERTERS[".html"])
         elif ext == ".xml" and _is_feed(data):
             result = from_markitdown(path, data, CONVERTERS[".rss"])
         elif ext in (".yml", ".yaml") and data.lstrip(b"\xef\xbb\xbf").startswith(b"###"):
@@ -203,7 +216,7 @@ def convert_here(path: Path, limits: Limits) -> Result:
             f"over the {limits.max_output:,} limit",
         )
     if not result.markdown.strip() and not result.frontmatter:
-        why = no_text_reason(ext, data)
+        why = no_text_reason(".html" if _is_html(path, data) else ext, data)
         if ext in MARKDOWN_EXTS and data.strip():  # frontmatter alone (a note's template)
             why = "no text beyond its frontmatter, which says nothing"
         return ConversionError(path, "no-text", f"{path.name}: {why}")

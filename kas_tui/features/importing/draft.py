@@ -401,28 +401,34 @@ class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[mi
         return True
 
 
-_Dumper.add_representer(
-    Timestamp,
-    lambda d, v: d.represent_scalar("tag:yaml.org,2002:timestamp", str(v)),
-)
-_Dumper.add_representer(
-    str,
-    lambda d, v: d.represent_scalar(
-        "tag:yaml.org,2002:str", v, style="|" if "\n" in v.rstrip("\n") else None
-    ),
-)
+class _PythonDumper(yaml.SafeDumper):
+    """:class:`_Dumper` in PyYAML's own emitter, which writes a character beyond the
+    Basic Multilingual Plane as itself (libyaml escapes an emoji: ``"Eye \\U0001F441"``)."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+for _dumper in (_Dumper, _PythonDumper):
+    _dumper.add_representer(
+        Timestamp,
+        lambda d, v: d.represent_scalar("tag:yaml.org,2002:timestamp", str(v)),
+    )
+    _dumper.add_representer(
+        str,
+        lambda d, v: d.represent_scalar(
+            "tag:yaml.org,2002:str", v, style="|" if "\n" in v.rstrip("\n") else None
+        ),
+    )
 
 
 def dump_yaml(data: dict[str, Any]) -> str:
     """``data`` as block YAML (key order kept), ending in a line break."""
-    return yaml.dump(
-        data,
-        Dumper=_Dumper,
-        sort_keys=False,
-        allow_unicode=True,
-        width=10**9,
-        default_flow_style=False,
-    )
+    options = {"sort_keys": False, "allow_unicode": True, "width": 10**9}
+    text = yaml.dump(data, Dumper=_Dumper, default_flow_style=False, **options)
+    if "\\U" in text:  # an emoji escaped: written as itself
+        text = yaml.dump(data, Dumper=_PythonDumper, default_flow_style=False, **options)
+    return text
 
 
 def render_document(

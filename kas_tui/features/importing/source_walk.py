@@ -70,6 +70,7 @@ def walk_source(source: Path, out: Path, notes: list[str]) -> tuple[list[str], l
     found: list[str] = []
     orders: list[str] = []
     real_source = os.path.realpath(source)
+    linked: dict[str, str] = {}  # a symlink to a file of the source -> that file
 
     def unlistable(exc: OSError) -> None:  # said, never skipped in silence
         rel = Path(exc.filename or source).relative_to(source).as_posix()
@@ -124,9 +125,17 @@ def walk_source(source: Path, out: Path, notes: list[str]) -> tuple[list[str], l
                         "folder (or dangling); skipped"
                     )
                     continue
+                linked[path.relative_to(source).as_posix()] = Path(
+                    os.path.relpath(real, real_source)
+                ).as_posix()
             empty = _empty(path)
             if empty:  # a package's py.typed, a placeholder: nothing to convert
                 notes.append(f"{visible(str(path.relative_to(source)))}: {empty}")
                 continue
             found.append(path.relative_to(source).as_posix())
-    return found, orders
+    walked = set(found)
+    twice = [link for link in found if linked.get(link) in walked]  # README.md -> docs/index.md
+    for link in twice:
+        notes.append(f"{visible(link)}: a symlink to {visible(linked[link])}, built once there")
+    gone = set(twice)
+    return [f for f in found if f not in gone], orders

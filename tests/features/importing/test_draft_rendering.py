@@ -66,3 +66,14 @@ def test_a_new_body_renders_as_afresh(name, first, second):
     fresh.body = second
     assert got == fresh.render()
     assert draft.body == second
+
+
+def test_an_emoji_in_drafted_metadata_is_written_as_itself() -> None:
+    """libyaml's emitter escapes a character beyond the Basic Multilingual Plane: a
+    title "Eye 👁 watch" was written ``"Eye \\U0001F441 watch"``."""
+    from kas_tui.features.importing.draft import dump_yaml
+
+    assert dump_yaml({"title": "Eye 👁 watch", "note": "café"}) == (
+        "title: Eye 👁 watch\nnote: café\n"
+    )
+    assert dump_yaml({"path": "C:\\Users\\x"}) == "path: C:\\Users\\x\n"

@@ -96,3 +96,32 @@ def test_terminal_controls_leave_no_trace_in_the_package(tmp_path: Path) -> None
         "ctrl.md: its text held control characters (BEL, BS, ESC x 4): a terminal's codes, "
         "no text; left out"
     ) in result.notes
+
+
+def test_a_symlink_to_a_page_of_the_source_is_that_page_once(tmp_path: Path) -> None:
+    """``README.md -> docs/index.md``: the page was built twice, two documents alike."""
+    import os
+
+    source = write_sources(tmp_path / "src", {"docs/index.md": "# Home\n\nStart here.\n"})
+    os.symlink("docs/index.md", source / "README.md")
+    os.symlink("nowhere.md", source / "dangling.md")
+    result = build(source, tmp_path / "kb", now=NOW, workers=1)
+    assert len(result.created) == 1, result.created
+    assert "README.md: a symlink to docs/index.md, built once there" in result.notes
+    assert any(n.startswith("dangling.md: a symlink leaving") for n in result.notes)
+
+
+def test_a_web_page_saved_without_an_extension_is_read_as_a_web_page(tmp_path: Path) -> None:
+    """An exported wiki's pages named by a hash, no ``.html``: read as text, their body
+    was the raw ``<!DOCTYPE html>...`` and their title the hash."""
+    page = (
+        b"<!DOCTYPE html><html><head><title>Beginner 1v1 Guide</title></head><body>"
+        b"<h1>Beginner 1v1 Guide</h1><p>Scout early, and build a second factory before "
+        b"the tenth minute.</p></body></html>"
+    )
+    result = _convert(tmp_path, "ad_4nxc9llhdlmkcbyiabrqxs5ygv5ys8k", page)
+    assert not isinstance(result, ConversionError), result
+    assert "# Beginner 1v1 Guide" in result.markdown and "<!DOCTYPE" not in result.markdown
+    shell = _convert(tmp_path, "ad_5xx", b"<!DOCTYPE html><html><body><div id=app></div></html>")
+    assert isinstance(shell, ConversionError)
+    assert "a web page with no text" in shell.message
