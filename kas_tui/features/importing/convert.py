@@ -179,6 +179,8 @@ def convert_here(path: Path, limits: Limits) -> Result:
             result = _from_asciidoc(path, data)
         elif ext == ".tid":  # TiddlyWiki's
             result = _from_tiddler(path, data)
+        elif ext == ".org":  # Emacs' Org-mode
+            result = _from_org(path, data)
         elif _is_html(path, data):  # a web page saved without its .html
             result = from_markitdown(path, data, CONVERTERS[".html"])
         elif ext == ".xml" and _is_feed(data):
@@ -452,6 +454,17 @@ def _from_tiddler(path: Path, data: bytes) -> Converted:
     if fields["title"] != path.stem:  # wikilinks name a tiddler by its title
         fields["aliases"] = [fields["title"]]
     return Converted(path, body, "markdown", "", 0, 0.0, frontmatter=fields, encoding=encoding)
+
+
+def _from_org(path: Path, data: bytes) -> Converted:
+    """An Org-mode file (:mod:`.orgmode`): its keywords the frontmatter, as Markdown."""
+    from kas_tui.features.importing.orgmode import read_org
+
+    text, encoding = decode_text(path, data)
+    front, body = read_org(text.replace("\r\n", "\n"))
+    return Converted(
+        path, body, "markdown", "", 0, 0.0, frontmatter=front or None, encoding=encoding
+    )
 
 
 def _from_text(path: Path, data: bytes) -> Converted:
