@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from kas_tui.features.importing.docfx_yaml import yamlmime_kind
 from kas_tui.features.importing.front_matter import front_matter
+from kas_tui.features.importing.source_meta import FURNITURE
 from kas_tui.text.wording import counted
 
 #: The files a repository's build and tools read (compared in lower case, any depth):
@@ -49,6 +50,37 @@ _APP_FOLDERS = {"logseq": "config.edn"}
 _LINKED_FROM = 3
 
 
+#: What a folder's own pages are written in; a package whose only such files are its
+#: furniture (README, CHANGELOG, LICENSE) holds no page of the source's.
+_PAGE_EXTS = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".org", ".tid", ".ipynb")
+#: A package's own files, no pages of the source: its furniture and its history.
+_PACKAGE_FILES = FURNITURE | {"changelog", "changes", "history", "news"}
+
+
+def vendored_packages(files: list[str]) -> tuple[str, ...]:
+    """The folders (with their ``/``) of JavaScript packages kept inside the source: a
+    folder below its root holding a ``package.json`` and no page but its README,
+    CHANGELOG or LICENSE (CS-Notes' ``docs/_style/prism-master/``: Prism's code, its
+    1,143 ``.test`` fixtures and 182 example pages, built as 1,329 documents)."""
+    packages = {f[: -len("package.json")] for f in files if f.endswith("/package.json")}
+    if not packages:
+        return ()
+    with_pages = set()
+    for f in files:
+        name = f.rsplit("/", 1)[-1]
+        if (
+            not name.lower().endswith(_PAGE_EXTS)
+            or name.rsplit(".", 1)[0].lower() in _PACKAGE_FILES
+        ):
+            continue
+        folder = f
+        while "/" in folder:
+            folder = folder.rsplit("/", 1)[0]
+            if folder + "/" in packages:
+                with_pages.add(folder + "/")
+    return tuple(sorted(packages - with_pages))
+
+
 def without_machinery(
     documents: list[str],
     assets: list[str],
@@ -59,6 +91,18 @@ def without_machinery(
     a Sphinx site's ``Makefile`` and ``requirements.txt``, a site's ``package.json``),
     left out with one note; one a page near it links to (``[Dockerfile](cuda/Dockerfile)``,
     a page of its folder or of the two above, read by ``read``) is kept as an asset."""
+    vendored = vendored_packages([*documents, *assets])
+    if vendored:
+        inside = [f for f in [*documents, *assets] if f.startswith(vendored)]
+        more = f" and {len(vendored) - 1:,} more" if len(vendored) > 1 else ""
+        notes.append(
+            f"{vendored[0]}{more}: a JavaScript package kept in the source (its package.json, "
+            f"{counted(len(inside), 'file')}: its code, tests and examples), no knowledge; "
+            "left out"
+        )
+        gone_files = set(inside)
+        documents = [d for d in documents if d not in gone_files]
+        assets = [a for a in assets if a not in gone_files]
     apps = _app_folders([*documents, *assets])
     machinery = [
         f

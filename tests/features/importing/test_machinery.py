@@ -148,3 +148,28 @@ def test_a_logseq_graphs_own_folder_is_left_out() -> None:
         "3 build and tool files (logseq/config.edn, ...) configure the repository, no "
         "knowledge; left out"
     ]
+
+
+def test_a_javascript_package_kept_in_the_source_is_left_out() -> None:
+    """CS-Notes keeps Prism in ``docs/_style/prism-master/``: its 1,143 ``.test``
+    fixtures and 182 example pages were 1,329 of the package's 1,507 documents. A
+    package folder with pages of its own (a monorepo's documented package) stays."""
+    files = [
+        "notes/java.md",
+        "docs/index.html",
+        "docs/_style/prism-master/package.json",
+        "docs/_style/prism-master/README.md",
+        "docs/_style/prism-master/CHANGELOG.md",
+        "docs/_style/prism-master/prism.js",
+        "docs/_style/prism-master/tests/languages/java/keyword.test",
+        "docs/_style/prism-master/examples/prism-java.html",
+        "packages/cli/package.json",
+        "packages/cli/README.md",
+        "packages/cli/docs/usage.md",
+    ]
+    documents, assets = without_machinery(files, [], notes := [])
+    assert documents == ["notes/java.md", "docs/index.html"] + files[-2:] and assets == []
+    assert notes[0] == (
+        "docs/_style/prism-master/: a JavaScript package kept in the source (its package.json, "
+        "6 files: its code, tests and examples), no knowledge; left out"
+    )
