@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from kas_tui.text import prose
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION, norm
 from kas_tui.text.grouping import fold, prefer_first
+from kas_tui.text.languages import other_function_words
 from kas_tui.text.title_words import cut_pairs, phrase_key, title_phrases, topic_words
 from kas_tui.text.tokens import CHARS_PER_TOKEN, INDEX_TOKEN_BUDGET
 
@@ -133,7 +134,7 @@ def topics(
     if not titles:
         return []
     skip = set(norm(exclude).split())
-    skip |= {fold(w) for w in skip}
+    skip |= {fold(w) for w in skip | other_function_words(titles)}  # "der", "und"
     counts: Counter[str] = Counter()
     surface: dict[str, Counter[str]] = {}
     titles = list(dict.fromkeys(titles))  # the same title twice is one vote

@@ -38,7 +38,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from kas_tui.text.languages import MARKS
+from kas_tui.text.languages import MARKS, other_function_words
 from kas_tui.text.lexical import STOPWORDS
 
 #: Weights of where a phrase was found in a document.
@@ -254,6 +254,8 @@ def group(
         weight[m.key] = w
         in_titles.update(p for p, v in w.items() if v >= TITLE)
     limit = max(min_size, len(members) // 2)
+    # another language's function words name no group ("Die", "Und": a German manual)
+    shared |= {fold(w) for w in other_function_words(m.title for m in members)}
     candidates = sorted(
         p for p, n in in_titles.items() if min_size <= n <= limit and not set(p.split()) & shared
     )

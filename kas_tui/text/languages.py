@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
+from collections import Counter
+from collections.abc import Iterable
 
 from kas_tui.text.lexical import STOPWORDS
 
@@ -95,3 +98,67 @@ def reads_as_english(text: str) -> bool | None:
     if len(words) < _FEWEST_WORDS:
         return None
     return sum(w in STOPWORDS for w in words) >= _ENGLISH_SHARE * len(words)
+
+
+#: The languages whose function words a folder's titles are weighed against when they
+#: are not English: stop-words' lists for languages of the Latin, Greek and Cyrillic
+#: scripts, whose words name bundles and topics as English ones do.
+_OTHER_LANGUAGES = [
+    "spanish",
+    "french",
+    "german",
+    "portuguese",
+    "italian",
+    "dutch",
+    "catalan",
+    "danish",
+    "norwegian",
+    "swedish",
+    "finnish",
+    "polish",
+    "czech",
+    "slovak",
+    "romanian",
+    "hungarian",
+    "turkish",
+    "indonesian",
+    "russian",
+    "ukrainian",
+    "bulgarian",
+    "greek",
+]
+#: The share of the words that are a language's function words for titles to be in it
+#: (English titles hold 0.2 to 0.3 of "the", "to", "a"...).
+_FUNCTION_SHARE = 0.12
+#: Fewer words than this in the titles tell no language.
+_FEWEST_TITLE_WORDS = 20
+
+
+@functools.cache
+def _function_words(language: str) -> frozenset[str]:
+    from stop_words import get_stop_words
+
+    return frozenset(w.lower() for w in get_stop_words(language))
+
+
+def other_function_words(texts: Iterable[str]) -> frozenset[str]:
+    """The function words of the language ``texts`` (a folder's titles) are written in,
+    when it is not English (PostgreSQL's manual in German was grouped into bundles
+    "Das", "Die", "Für" and "Und"): the language whose function words are the most of
+    the words, a :data:`_FUNCTION_SHARE` at least and more than English's; empty for
+    English, or for too few words to tell."""
+    words = [w for text in texts for w in _WORDS.findall(text.lower())][:3000]
+    if len(words) < _FEWEST_TITLE_WORDS:
+        return frozenset()
+    best, best_count = "", sum(w in STOPWORDS for w in words)
+    for language in _OTHER_LANGUAGES:
+        listed = _function_words(language)
+        found = Counter(w for w in words if w in listed)
+        count = sum(found.values())
+        # a language's words, several of them: one alone is a name's ("az", Azure CLI's
+        # command, is Hungarian's "the")
+        if count > best_count and len(found) >= 3 and 2 * found.most_common(1)[0][1] < count:
+            best, best_count = language, count
+    if not best or best_count < _FUNCTION_SHARE * len(words):
+        return frozenset()
+    return _function_words(best)

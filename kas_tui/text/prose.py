@@ -39,7 +39,13 @@ _REF_DEFINITION = re.compile(r"\[[^\]]+\]:\s*\S")
 #: A Hugo shortcode: a template call the site renders (``{{% param title %}}``,
 #: ``{{< figure src="x.png" >}}``), or a Liquid tag, as GitBook and Jekyll write them
 #: (``{% hint style="info" %}``, ``{% endtabs %}``): no words of the page.
-_SHORTCODE = re.compile(r"\{\{[<%].*?[%>]\}\}|\{%-?\s*[A-Za-z][\w-]*\b.*?-?%\}")
+_SHORTCODE = re.compile(
+    r"\{\{[<%].*?[%>]\}\}|\{%-?\s*[A-Za-z][\w-]*\b.*?-?%\}"
+    # a template's value, Liquid's or Nunjucks': "{{ site.description }}", "{{ x | url }}"
+    # (a bare "{{ version }}", VitePress' value in a sentence, stays)
+    r"|\{\{-?\s*[A-Za-z_]\w*(?:\.\w+)+(?:\s*\|[^{}\n]*)?\s*-?\}\}"
+    r"|\{\{-?\s*[A-Za-z_][\w.]*\s*\|[^{}\n]*-?\}\}"
+)
 _INLINE_ATTRS = re.compile(rf"\{{:?\s*{_ATTR}(?:\s+{_ATTR})*\s*\}}")
 #: A pymdownx.blocks line, ``/// note | Title`` or ``//// tab | Python 3.10+``, and its
 #: closing ``///``: a callout's body is no description, as ``!!! note``'s is not; a
@@ -150,7 +156,9 @@ _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]
 #: A code span's text, without the language mark pymdownx.inlinehilite reads at its
 #: start (`` `#!bash k3d cluster create` `` shows "k3d cluster create").
 _CODE = re.compile(r"`+(?:#!\w[\w+-]*\s+)?([^`]*)`+")
-_FOOTNOTE = re.compile(r"\[\^[^\]]*\]")
+#: A footnote's mark (``text[^1]``, ``word [^note-2]``): a label of word characters;
+#: ``[^\s]`` and ``[^a-z]`` in a regex's title are no footnote.
+_FOOTNOTE = re.compile(r" ?\[\^(?!\w-\w\])[\w.-]+\]")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
 _SPACES = re.compile(r"\s+")
 #: Keys as MkDocs' pymdownx.keys writes them: ``++ctrl+alt+delete++``.

@@ -27,3 +27,42 @@ def test_a_bengali_or_hindi_word_is_one_word() -> None:
     assert all(len(label) > 2 for label in labels), labels
     bengali = "প্লাগইন সেটিংস খুলুন এবং আপনার পছন্দের প্লাগইন চালু করুন। " * 10
     assert reads_as_english(bengali) is False
+
+
+def test_another_languages_function_words_are_found_by_its_titles() -> None:
+    """PostgreSQL's manual in German was grouped into bundles "Das", "Die", "Für" and
+    "Und"; English titles, and too few words, find none."""
+    from kas_tui.text.languages import other_function_words
+
+    german = [
+        "1. Erste Schritte",
+        "2. Die SQL-Sprache",
+        "8. Datentypen und Funktionen für die Datenbank",
+        "16. Installation aus Binärpaketen mit der Paketverwaltung",
+        "26. Hochverfügbarkeit, Lastverteilung und Replikation",
+        "29. Logische Replikation für das System",
+        "51. Überblick über die Interna von PostgreSQL",
+    ]
+    found = other_function_words(german)
+    assert {"die", "und", "für", "das"} <= found and "replikation" not in found
+    english = ["Set up the mail server", "Configure the DNS records for your domain"] * 3
+    assert other_function_words(english) == frozenset()
+    assert other_function_words(["Die Sprache"]) == frozenset()  # too few words
+
+
+def test_a_german_folder_is_not_grouped_by_its_function_words() -> None:
+    from kas_tui.text.grouping import Member, group
+
+    words = ["die", "und", "für"]
+    titles = [
+        f"{n}. {topic} {words[n % 3]} {thing}"
+        for n, (topic, thing) in enumerate(
+            (t, e)
+            for t in ("Replikation", "Sicherung", "Abfragen", "Indizes")
+            for e in ("Server", "Tabellen", "Rollen", "Archive", "Pläne", "Protokolle")
+        )
+    ]
+    members = [Member(key=t, title=t, description="") for t in titles]
+    groups, _kept = group(members, capacity=8, parent_room=8)
+    labels = {g.label.casefold() for g in groups}
+    assert labels == {"replikation", "sicherung", "abfragen", "indizes"}, labels

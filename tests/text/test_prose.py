@@ -544,3 +544,12 @@ def test_a_wikilink_reads_as_its_words_and_a_citation_link_stays() -> None:
         "as Twisted [[1]](#footnote-1) does"
     )
     assert prose.inline_text("`[[packages]]`") == "[[packages]]"
+
+
+def test_a_footnote_mark_goes_but_a_regex_class_stays() -> None:
+    """wp-cli's Behat steps are titled by their regex: ``Given /^a WP( [^\\s]+)? ...``
+    lost its ``[^\\s]`` (21 titles), taken for a footnote's mark."""
+    title = "Given /^a WP( [^\\s]+)? install(?:ation)? in (.+)$/"
+    assert prose.inline_text(title) == title
+    assert prose.inline_text("matched by [^a-z] patterns") == "matched by [^a-z] patterns"
+    assert prose.inline_text("as noted[^1] and again.[^note-2]") == "as noted and again."

@@ -54,7 +54,11 @@ from kas_tui.features.importing.build_manifest import (
     _sha,
     load_manifest,
 )
-from kas_tui.features.importing.build_published import ASSET_EXTS, PublishedMixin
+from kas_tui.features.importing.build_published import (
+    ASSET_EXTS,
+    PublishedMixin,
+    image_without_extension,
+)
 from kas_tui.features.importing.build_reconcile import ReconcileMixin
 from kas_tui.features.importing.build_skill import SkillMixin
 from kas_tui.features.importing.build_toc_tree import TocTreeMixin
@@ -338,6 +342,7 @@ class _Builder(
                 asset or in_include_folder(rel) or is_partial(rel) or is_template(self.source, rel)
             )
             asset = asset or GITBOOK in rel.split("/")[:-1]  # a GitBook space's uploads
+            asset = asset or image_without_extension(self.source / rel)  # Joplin's
             (assets if asset else documents).append(rel)
         if not documents:
             raise BuildError(

@@ -31,8 +31,9 @@ from kas_tui.features.importing.convert import (
     asciidoc_converted,
     check_size,
     sha256_file,
+    without_control_characters,
 )
-from kas_tui.features.importing.convert_model import Refused, decode_text
+from kas_tui.features.importing.convert_model import Refused, decode_text, refuse_armor
 from kas_tui.features.importing.pool import convert_files
 from kas_tui.features.importing.toc_antora import component_of
 
@@ -131,6 +132,7 @@ class AsciidocMixin:
         try:
             data = read_regular(path, listed=True)  # a named pipe is never waited on
             text, encoding = decode_text(path, data)  # NUL bytes: binary, refused
+            refuse_armor(text)
         except OSError as exc:
             reason = os_reason(exc)
             return ConversionError(path, "unreadable", f"{path.name}: cannot be read ({reason})")
@@ -141,6 +143,7 @@ class AsciidocMixin:
         missing += page.missing
         unresolved += page.unresolved
         result = asciidoc_converted(path, page, encoding)
+        without_control_characters(result)
         st = path.stat()
         result.sha256, result.size, result.mtime = sha256_file(path), st.st_size, st.st_mtime
         if len(result.markdown) > self.limits.max_output:

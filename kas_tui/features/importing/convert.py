@@ -48,6 +48,7 @@ from kas_tui.features.importing.convert_model import (
     is_text,
     normalise,
     os_reason_of,
+    refuse_armor,
 )
 from kas_tui.features.importing.front_matter import toml_front_matter
 from kas_tui.features.importing.home_page import home_body
@@ -203,12 +204,7 @@ def convert_here(path: Path, limits: Limits) -> Result:
         )
     if isinstance(result, ConversionError):
         return result
-    dropped = dropped_controls(result.markdown)
-    result.markdown = body_controls(result.markdown)  # a PDF's form feeds, ANSI colours
-    if dropped:
-        result.notes.append(
-            f"its text held control characters ({dropped}): a terminal's codes, no text; left out"
-        )
+    without_control_characters(result)
     result.sha256, result.size, result.mtime = digest, st.st_size, st.st_mtime
     if len(result.markdown) > limits.max_output:
         return ConversionError(
@@ -224,6 +220,17 @@ def convert_here(path: Path, limits: Limits) -> Result:
         return ConversionError(path, "no-text", f"{path.name}: {why}")
     result.seconds = time.perf_counter() - started
     return result
+
+
+def without_control_characters(result: Converted) -> None:
+    """``result``'s text without a terminal's control characters (a PDF's form feeds
+    are paragraph breaks), those dropped said in its notes."""
+    dropped = dropped_controls(result.markdown)
+    result.markdown = body_controls(result.markdown)
+    if dropped:
+        result.notes.append(
+            f"its text held control characters ({dropped}): a terminal's codes, no text; left out"
+        )
 
 
 def _from_markdown(path: Path, data: bytes) -> Converted:
@@ -414,6 +421,7 @@ def _from_asciidoc(path: Path, data: bytes) -> Converted:
     from kas_tui.features.importing.asciidoc import to_markdown
 
     text, encoding = decode_text(path, data)
+    refuse_armor(text)
     site = LooseSite.beside(path.parent)
     page = to_markdown(text, path.name, site, site.attributes_for(path.name))
     return asciidoc_converted(path, page, encoding)

@@ -22,6 +22,7 @@ from kas_tui.features.importing.convert_model import (
     normalise,
 )
 from kas_tui.features.importing.properties import document_properties
+from kas_tui.text.wording import counted
 
 _INSTANCES: dict[str, Any] = {}
 
@@ -134,7 +135,8 @@ def from_markitdown(
         raise Refused("corrupt", "corrupt: the PDF could not be parsed")
     if markdown.count("\ufffd") > max(20, len(markdown) // 100):
         raise Refused("corrupt", "the conversion gave unreadable text (binary data)")
-    return Converted(
+    markdown, glyphs = without_glyph_placeholders(markdown)
+    converted = Converted(
         path,
         markdown,
         kind,
@@ -145,6 +147,24 @@ def from_markitdown(
         properties=document_properties(ext, data),
         encoding=charset,
     )
+    if glyphs:
+        converted.notes.append(
+            f"{counted(glyphs, 'character')} its fonts map to no letter ((cid:N)) left out; "
+            "the text around them may be wrong too: check it against the file"
+        )
+    return converted
+
+
+#: pdfminer's placeholder for a glyph with no character: ``(cid:2)``.
+_CID = re.compile(r"\(cid:\d+\)")
+
+
+def without_glyph_placeholders(markdown: str) -> tuple[str, int]:
+    """``markdown`` (a PDF's text) without pdfminer's ``(cid:N)`` placeholders for a
+    font's glyphs that map to no character, and how many there were."""
+    if "(cid:" not in markdown:
+        return markdown, 0
+    return _CID.subn("", markdown)
 
 
 def _dependency_message(text: str) -> str:

@@ -28,7 +28,9 @@ LINKED_KINDS = frozenset({"markdown", "ipynb"})
 #: reStructuredText, a Sphinx site's pages (:mod:`.rst`).
 RST_EXTS = frozenset({".rst"})
 #: AsciiDoc, an Antora site's pages (:mod:`.asciidoc`).
-ASCIIDOC_EXTS = frozenset({".adoc", ".asciidoc"})
+#: AsciiDoc pages; ``.asc`` as Pro Git writes its chapters (an OpenPGP ``.asc`` is refused:
+#: :func:`refuse_armor`).
+ASCIIDOC_EXTS = frozenset({".adoc", ".asciidoc", ".asc"})
 #: Plain-text formats wrapped in a fenced code block (the language is the fence's tag).
 CODE_EXTS = {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".xml": "xml", ".toml": "toml"}
 #: Extensions MarkItDown converts with one converter each: (label, converter class).
@@ -214,3 +216,10 @@ def normalise(text: str) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = "\n".join(line.rstrip() for line in text.split("\n"))
     return re.sub(r"\n{3,}", "\n\n", text).strip("\n") + "\n"
+
+
+def refuse_armor(text: str) -> None:
+    """Refuse an ``.asc`` file that is an OpenPGP signature or key (ASCII armor), not an
+    AsciiDoc page."""
+    if text.lstrip("\ufeff \t\r\n").startswith("-----BEGIN PGP "):
+        raise Refused("unsupported", "an OpenPGP signature or key (ASCII armor), no document")

@@ -120,9 +120,11 @@ _LINK_LINE = re.compile(r"^[ \t]*\[([^\]\n]+)\]\([^)\n]+\)[ \t]*$", re.M)
 _LANDING_LINKS = 3
 
 
-#: A section named by a release: "Version 3.2.0", "v2.1", "1.4.0 (2024-03-01)", "Release 7".
+#: A section named by a release: "Version 3.2.0", "v2.1", "1.4.0 (2024-03-01)", "Release 7";
+#: not a numbered section, "1.1. Installation" (PostgreSQL's manual: every chapter was
+#: "Release notes: 1.1. Installation, 1.2. Architectural Fundamentals ...").
 _RELEASE = re.compile(
-    r"^(?:version|release|v)?\s*\d+(?:\.\d+)+\b|^(?:version|release)\s+\d+\b", re.I
+    r"^(?:version|release|v)?\s*\d+(?:\.\d+)+(?![\d.])|^(?:version|release)\s+\d+\b", re.I
 )
 #: Sections, and the share of them named by a release, that make a page release notes.
 _RELEASES_MIN, _RELEASES_SHARE = 3, 0.6

@@ -44,7 +44,7 @@ from kas_tui.features.importing.heuristics import (
     draft_title,
     has_own_title,
 )
-from kas_tui.features.importing.source_meta import strip_site_suffix
+from kas_tui.features.importing.source_meta import strip_site_suffix, title_as_shown
 from kas_tui.features.importing.source_record import source_record
 from kas_tui.text import prose
 from kas_tui.text.alike import AlikeSet
@@ -227,7 +227,9 @@ def draft_document(
     given_title = _text(foreign.get("title"))
     heading = next((b.text for b in parsed[:30] if b.kind == "heading" and b.level == 1), None)
     title = (
-        strip_site_suffix(given_title, heading) if given_title else draft_title(converted, parsed)
+        strip_site_suffix(title_as_shown(given_title), heading)
+        if given_title
+        else draft_title(converted, parsed)
     )
     # the page's own label in its site's sidebar (Mintlify's sidebarTitle, Docusaurus'
     # sidebar_label), the TOC's name for it else, when it has no title of its own

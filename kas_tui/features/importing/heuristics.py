@@ -42,6 +42,8 @@ _JUNK_TITLE = re.compile(
     r"|microsoft (?:word|powerpoint|excel) - .*|.*\.(?:docx?|pptx?|xlsx?|pdf|html?|txt))$",
     re.I,
 )
+#: A heading over a page's own list of its sections: no title of the page.
+_CONTENTS = re.compile(r"(?:table of contents|contents|toc)\s*:?", re.I)
 _HTML_H1 = re.compile(r"<h1\b[^>]*>(.*?)</h1\s*>", re.I | re.S)
 #: A fenced code block, to its closing fence or the end of the text read: an example's
 #: ``<h1>Hello, world!</h1>`` is no title of the page showing it.
@@ -102,6 +104,12 @@ def draft_title(converted: Converted, parsed: list[prose.Block]) -> str:
         # heading: its first "## See also" is a section, no title
         first_is_h1 = not GENERATED_REFERENCE.match(converted.markdown.lstrip())
         for n, block in enumerate(parsed[:30]):
+            if (
+                block.kind == "heading"
+                and _CONTENTS.fullmatch(block.text.strip())
+                and any(b.kind == "heading" and b.level == 1 for b in parsed[n + 1 : 30])
+            ):
+                continue  # the page's own table of contents, its title below it
             if (
                 block.kind == "heading"
                 and (block.level == 1 or (n == 0 and first_is_h1))

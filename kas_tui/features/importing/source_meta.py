@@ -10,6 +10,7 @@ and the product's name in their configuration (``mkdocs.yml``'s ``site_name``,
 
 from __future__ import annotations
 
+import html
 import os
 import posixpath
 import re
@@ -245,6 +246,24 @@ def is_partial(rel: str) -> bool:
     ``develop/_sections/listen.mdx``, ``_warning.mdx``. Docusaurus and Astro publish no
     file or folder whose name starts with ``_``; pages import them."""
     return rel.lower().endswith(".mdx") and any(p.startswith("_") for p in rel.split("/"))
+
+
+#: Inline formatting a site renders in a front matter title (Jekyll, Eleventy, Hugo
+#: write it into the page's HTML): ``TTS <em>before</em> onboarding``.
+_TITLE_TAGS = re.compile(r"</?(?:em|strong|b|i|u|code|span|mark|small|sup|sub|br)\b[^>]*>", re.I)
+#: A character reference: ``&amp;``, ``&#8217;``, ``&#x2019;``.
+_REFERENCE = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#\d{1,7}|#[xX][0-9A-Fa-f]{1,6});")
+
+
+def title_as_shown(title: str) -> str:
+    """A front matter title as its site shows it: inline formatting tags dropped and
+    character references read ("Logging in &amp; Networks" is "Logging in & Networks");
+    any other text, a component's ``<Button>`` among it, as written."""
+    if "<" in title:
+        title = " ".join(_TITLE_TAGS.sub("", title).split())
+    if "&" in title and _REFERENCE.search(title):
+        title = html.unescape(title)
+    return title
 
 
 def strip_site_suffix(title: str, heading: str | None = None) -> str:

@@ -59,6 +59,9 @@ def translations(pages: Collection[str], read: Read | None = None) -> dict[str, 
             own = _stems(pages, folder + "/")
             shared = len(own & stems)
             if shared and 2 * shared >= len(own):
+                if default == parent and is_english(posixpath.basename(folder)):
+                    continue  # the site's English beside its own files (policy-templates'
+                    # windows/firefox.admx beside en-US/firefox.adml): never a translation
                 if read is None or not _in_english(folder, default, pages, read):
                     found[folder] = default
                 continue

@@ -620,6 +620,14 @@ def test_release_notes_are_described_by_their_releases() -> None:
         "upgrading.md",
     ).description
     assert not other.startswith("Release notes"), other
+    # numbered sections are no releases: PostgreSQL's manual, every chapter so described
+    chapter = drafted(
+        "# 1. Getting Started\n\n## 1.1. Installation\n\nInstall it first.\n\n"
+        "## 1.2. Architectural Fundamentals\n\nA client and a server.\n\n"
+        "## 1.3. Creating a Database\n\nRun createdb mydb.\n",
+        "getting-started.md",
+    ).description
+    assert not chapter.startswith("Release notes"), chapter
 
 
 #: A docfx TOC gathering pages of several source folders into one bundle, two of them

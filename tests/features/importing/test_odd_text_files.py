@@ -125,3 +125,111 @@ def test_a_web_page_saved_without_an_extension_is_read_as_a_web_page(tmp_path: P
     shell = _convert(tmp_path, "ad_5xx", b"<!DOCTYPE html><html><body><div id=app></div></html>")
     assert isinstance(shell, ConversionError)
     assert "a web page with no text" in shell.message
+
+
+def test_a_table_of_contents_heading_is_no_title(tmp_path: Path) -> None:
+    """A note opening with "# Table of Contents" and its list of links was titled
+    "Table of Contents"; its title is the heading below it."""
+    page = (
+        "# Table of Contents\n- [NodeJS Tutorial](#nodejs-tutorial)\n\n# NodeJS Tutorial\n\n"
+        "Node runs JavaScript outside the browser.\n"
+    )
+    source = write_sources(
+        tmp_path / "src", {"NodeJS.md": page, "Other.md": "# Contents of the box\n\nA lid.\n"}
+    )
+    build(source, tmp_path / "kb", now=NOW, workers=1)
+    index = (tmp_path / "kb" / "index.md").read_text(encoding="utf-8")
+    assert "[NodeJS Tutorial](nodejs.md)" in index and "[Table of Contents]" not in index
+    assert "[Contents of the box](other.md)" in index
+
+
+def test_a_pdfs_glyph_placeholders_are_no_text() -> None:
+    """pdfminer writes ``(cid:2)`` for a glyph its font maps to no character: a lecture's
+    figure read "Hi2:00Figure 1.2 (cid:2)A human protocol"."""
+    from kas_tui.features.importing.convert_markitdown import without_glyph_placeholders
+
+    assert without_glyph_placeholders("Figure 1.2 (cid:2)A human (cid:17)protocol") == (
+        "Figure 1.2 A human protocol",
+        2,
+    )
+    assert without_glyph_placeholders("no placeholders") == ("no placeholders", 0)
+
+
+def test_asciidoc_chapters_named_asc_are_asciidoc(tmp_path: Path) -> None:
+    """Pro Git writes its chapters as ``.asc``: read as text, they were titled
+    "ch01-getting-started == Getting Started"; an OpenPGP ``.asc`` is no page."""
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "ch01-getting-started.asc": "[[ch01-getting-started]]\n== Getting Started\n\n"
+            "This chapter will be about getting started with Git.\n",
+            "release.tar.gz.asc": "-----BEGIN PGP SIGNATURE-----\n\niQIzBAABCAAdFiEE\n"
+            "-----END PGP SIGNATURE-----\n",
+        },
+    )
+    result = build(source, tmp_path / "kb", now=NOW, workers=1)
+    index = (tmp_path / "kb" / "index.md").read_text(encoding="utf-8")
+    assert "[Getting Started](ch01-getting-started.md)" in index, index
+    assert [f.message for f in result.failed] == [
+        "release.tar.gz.asc: an OpenPGP signature or key (ASCII armor), no document"
+    ]
+
+
+def test_an_english_folder_beside_one_file_is_not_its_translation(tmp_path: Path) -> None:
+    """mozilla/policy-templates: ``windows/firefox.admx`` beside ``en-US/firefox.adml``
+    and ``de-DE/firefox.adml``; en-US/ was left out as a translation of the one file."""
+    adml = '<policyDefinitionResources revision="1.0"><resources><stringTable>{}</stringTable></resources></policyDefinitionResources>\n'
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "windows/firefox.admx": "<policyDefinitions revision='1.0'><policies/></policyDefinitions>\n",
+            "windows/en-US/firefox.adml": adml.format("<string id='A'>Block about:config</string>"),
+            "windows/de-DE/firefox.adml": adml.format(
+                "<string id='A'>about:config sperren</string>"
+            ),
+        },
+    )
+    result = build(source, tmp_path / "kb", now=NOW, workers=1)
+    built = {c for c in result.created}
+    assert any("en-us" in c.lower() for c in built), built
+    assert not any("de-de" in c.lower() for c in built), built
+
+
+def test_a_joplin_exports_images_without_extension_are_images(tmp_path: Path) -> None:
+    """Joplin exports a note's images as ``_resources/1619864916511``: all 225 of one
+    export failed as documents and the notes' images were lost."""
+    png = b"\x89PNG\r\n\x1a\n" + bytes(16)
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "Web/Arrays.md": "# Arrays\n\n![diagram](../_resources/1619864916511)\n",
+            "_resources/1619864916511": png,
+        },
+    )
+    result = build(source, tmp_path / "kb", now=NOW, workers=1)
+    assert result.failed == [] and result.assets == 1
+    body = next((tmp_path / "kb").rglob("arrays.md")).read_text(encoding="utf-8")
+    target = body.split("![diagram](", 1)[1].split(")", 1)[0]
+    assert (next((tmp_path / "kb").rglob("arrays.md")).parent / target).read_bytes() == png
+
+
+def test_titles_and_descriptions_read_as_the_site_shows_them(tmp_path: Path) -> None:
+    """18F's handbook (Eleventy): titles "TTS <em>before</em> GSA onboarding" and
+    "Logging in &amp; Networks", a description "A resource for TTS employees,
+    {{ site.description }}, ..."."""
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "first.md": "---\ntitle: Travel for TTS <em>before</em> GSA onboarding\n---\n\n"
+            "Travel setup steps for new staff before onboarding.\n",
+            "login.md": "---\ntitle: Logging in &amp; Networks\n---\n\nBest practices for "
+            "logging in {{ site.name }} to your government accounts.\n",
+            "widget.md": "---\ntitle: The <Button> widget\n---\n\nA button you press.\n",
+        },
+    )
+    build(source, tmp_path / "kb", now=NOW, workers=1)
+    index = (tmp_path / "kb" / "index.md").read_text(encoding="utf-8")
+    assert "[Travel for TTS before GSA onboarding](first.md)" in index, index
+    assert "[Logging in & Networks](login.md)" in index
+    assert "{{" not in index and "logging in to your government accounts" in index.lower()
+    assert "[The <Button> widget](widget.md)" in index or "The \\<Button\\> widget" in index
