@@ -141,6 +141,16 @@ def _function_words(language: str) -> frozenset[str]:
     return frozenset(w.lower() for w in get_stop_words(language))
 
 
+@functools.cache
+def _languages_of() -> dict[str, tuple[str, ...]]:
+    """Each function word of :data:`_OTHER_LANGUAGES` -> the languages it is one of."""
+    index: dict[str, list[str]] = {}
+    for language in _OTHER_LANGUAGES:
+        for word in _function_words(language):
+            index.setdefault(word, []).append(language)
+    return {word: tuple(languages) for word, languages in index.items()}
+
+
 def other_function_words(texts: Iterable[str]) -> frozenset[str]:
     """The function words of the language ``texts`` (a folder's titles) are written in,
     when it is not English (PostgreSQL's manual in German was grouped into bundles
@@ -150,14 +160,18 @@ def other_function_words(texts: Iterable[str]) -> frozenset[str]:
     words = [w for text in texts for w in _WORDS.findall(text.lower())][:3000]
     if len(words) < _FEWEST_TITLE_WORDS:
         return frozenset()
+    languages_of = _languages_of()
+    found: dict[str, Counter[str]] = {}
+    for w in words:  # one pass: each word's languages, not each language's words
+        for language in languages_of.get(w, ()):
+            found.setdefault(language, Counter())[w] += 1
     best, best_count = "", sum(w in STOPWORDS for w in words)
     for language in _OTHER_LANGUAGES:
-        listed = _function_words(language)
-        found = Counter(w for w in words if w in listed)
-        count = sum(found.values())
+        count = sum(found.get(language, {}).values())
         # a language's words, several of them: one alone is a name's ("az", Azure CLI's
         # command, is Hungarian's "the")
-        if count > best_count and len(found) >= 3 and 2 * found.most_common(1)[0][1] < count:
+        several = count and len(found[language]) >= 3
+        if several and count > best_count and 2 * found[language].most_common(1)[0][1] < count:
             best, best_count = language, count
     if not best or best_count < _FUNCTION_SHARE * len(words):
         return frozenset()

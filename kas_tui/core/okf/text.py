@@ -137,6 +137,8 @@ _NAMES = {0x00: "NUL", 0x07: "BEL", 0x08: "BS", 0x1B: "ESC", 0x7F: "DEL"}
 def dropped_controls(text: str) -> str:
     """What :func:`body_controls` drops from ``text`` that is no line or page break,
     named ("ESC x 4, BEL"); ``""`` when nothing."""
+    if not _CONTROL.search(text):
+        return ""
     found = Counter(c for c in control_chars(text) if c not in "\r\x0b\x0c")
     return ", ".join(
         (_NAMES.get(ord(c)) or f"U+{ord(c):04X}") + (f" x {n}" if n > 1 else "")

@@ -76,7 +76,7 @@ def needs_markitdown(path: Path) -> bool:
         return False
     if ext in ASCIIDOC_EXTS:
         return False
-    if ext in CONVERTERS or _is_html(path, _head(path)):
+    if ext in CONVERTERS or (not ext and _is_html(path, _head(path))):
         return True
     return not _looks_like_text(path)
 
