@@ -291,6 +291,19 @@ def _tag_gap(tag: re.Match[str]) -> str:
     return "" if name and name.group(1).lower() in _INLINE_TAGS else " "
 
 
+def markup_read(text: str) -> str:
+    """``text`` (a title a site writes into its HTML) as the page shows it: the tags
+    that mark words up inside a line (:data:`_INLINE_TAGS`: ``<em>``, ``</b>``) gone,
+    character references read (``&amp;`` is "&"); any other tag (a component's
+    ``<Button>``) as written."""
+    if "<" in text:
+        text = _HTML.sub(lambda tag: "" if _tag_gap(tag) == "" else tag.group(0), text)
+        text = _SPACES.sub(" ", text).strip()
+    if "&" in text:
+        text = _ENTITY.sub(_character, text)
+    return text
+
+
 def fenced_lines(text: str) -> Iterator[tuple[bool, str]]:
     """Each line of ``text``, its line break kept, and whether it belongs to a fenced
     code block (its fences too): what a page shows as code, not as its words."""

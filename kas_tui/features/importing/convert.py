@@ -37,8 +37,10 @@ from kas_tui.features.importing.convert_model import (
     CONVERTERS,
     FEED_ROOT,
     MARKDOWN_EXTS,
+    ORG_EXTS,
     RST_EXTS,
     TEXT_EXTS,
+    TIDDLER_EXTS,
     ConversionError,
     Converted,
     Limits,
@@ -178,9 +180,9 @@ def convert_here(path: Path, limits: Limits) -> Result:
             result = _from_rst(path, data, limits)
         elif ext in ASCIIDOC_EXTS:
             result = _from_asciidoc(path, data)
-        elif ext == ".tid":  # TiddlyWiki's
+        elif ext in TIDDLER_EXTS:  # TiddlyWiki's
             result = _from_tiddler(path, data)
-        elif ext == ".org":  # Emacs' Org-mode
+        elif ext in ORG_EXTS:  # Emacs' Org-mode
             result = _from_org(path, data)
         elif _is_html(path, data):  # a web page saved without its .html
             result = from_markitdown(path, data, CONVERTERS[".html"])

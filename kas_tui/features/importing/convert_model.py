@@ -31,6 +31,9 @@ RST_EXTS = frozenset({".rst"})
 #: AsciiDoc pages; ``.asc`` as Pro Git writes its chapters (an OpenPGP ``.asc`` is refused:
 #: :func:`refuse_armor`).
 ASCIIDOC_EXTS = frozenset({".adoc", ".asciidoc", ".asc"})
+#: Emacs' Org-mode notes (:mod:`.orgmode`) and TiddlyWiki's tiddlers (:mod:`.tiddlywiki`).
+ORG_EXTS = frozenset({".org"})
+TIDDLER_EXTS = frozenset({".tid"})
 #: Plain-text formats wrapped in a fenced code block (the language is the fence's tag).
 CODE_EXTS = {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".xml": "xml", ".toml": "toml"}
 #: Extensions MarkItDown converts with one converter each: (label, converter class).

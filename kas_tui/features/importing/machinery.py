@@ -7,6 +7,13 @@ import posixpath
 import re
 from collections.abc import Callable
 
+from kas_tui.features.importing.convert_model import (
+    ASCIIDOC_EXTS,
+    MARKDOWN_EXTS,
+    ORG_EXTS,
+    RST_EXTS,
+    TIDDLER_EXTS,
+)
 from kas_tui.features.importing.docfx_yaml import yamlmime_kind
 from kas_tui.features.importing.front_matter import front_matter
 from kas_tui.features.importing.source_meta import FURNITURE
@@ -52,7 +59,7 @@ _LINKED_FROM = 3
 
 #: What a folder's own pages are written in; a package whose only such files are its
 #: furniture (README, CHANGELOG, LICENSE) holds no page of the source's.
-_PAGE_EXTS = (".md", ".mdx", ".markdown", ".rst", ".adoc", ".org", ".tid", ".ipynb")
+_PAGE_EXTS = tuple(MARKDOWN_EXTS | RST_EXTS | ASCIIDOC_EXTS | ORG_EXTS | TIDDLER_EXTS | {".ipynb"})
 #: A package's own files, no pages of the source: its furniture and its history.
 _PACKAGE_FILES = FURNITURE | {"changelog", "changes", "history", "news"}
 

@@ -10,7 +10,6 @@ and the product's name in their configuration (``mkdocs.yml``'s ``site_name``,
 
 from __future__ import annotations
 
-import html
 import os
 import posixpath
 import re
@@ -39,7 +38,7 @@ from kas_tui.features.importing.toc_nextra import is_meta_file, next_app_about
 from kas_tui.features.importing.toc_starlight import is_astro_config, starlight_about
 from kas_tui.features.importing.toc_vitepress import is_vitepress_config, vitepress_about
 from kas_tui.features.importing.toc_vuepress import is_vuepress_config, vuepress_about
-from kas_tui.text.prose import inline_text
+from kas_tui.text.prose import inline_text, markup_read
 
 #: Repository files that describe the repository, not the subject: kept as assets at
 #: the package root, never listed as documents (compared without extension, any case).
@@ -248,22 +247,11 @@ def is_partial(rel: str) -> bool:
     return rel.lower().endswith(".mdx") and any(p.startswith("_") for p in rel.split("/"))
 
 
-#: Inline formatting a site renders in a front matter title (Jekyll, Eleventy, Hugo
-#: write it into the page's HTML): ``TTS <em>before</em> onboarding``.
-_TITLE_TAGS = re.compile(r"</?(?:em|strong|b|i|u|code|span|mark|small|sup|sub|br)\b[^>]*>", re.I)
-#: A character reference: ``&amp;``, ``&#8217;``, ``&#x2019;``.
-_REFERENCE = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#\d{1,7}|#[xX][0-9A-Fa-f]{1,6});")
-
-
 def title_as_shown(title: str) -> str:
-    """A front matter title as its site shows it: inline formatting tags dropped and
-    character references read ("Logging in &amp; Networks" is "Logging in & Networks");
-    any other text, a component's ``<Button>`` among it, as written."""
-    if "<" in title:
-        title = " ".join(_TITLE_TAGS.sub("", title).split())
-    if "&" in title and _REFERENCE.search(title):
-        title = html.unescape(title)
-    return title
+    """A front matter title as its site shows it (Jekyll, Eleventy, Hugo write it into
+    the page's HTML): "TTS <em>before</em> onboarding", "Logging in &amp; Networks"
+    read as words (:func:`~kas_tui.text.prose.markup_read`)."""
+    return markup_read(title)
 
 
 def strip_site_suffix(title: str, heading: str | None = None) -> str:

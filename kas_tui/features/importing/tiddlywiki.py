@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from kas_tui.features.importing.convert_model import TIDDLER_EXTS
 from kas_tui.text.wording import counted
 
 #: A field line: a name TiddlyWiki allows, a colon, the value.
@@ -44,28 +45,40 @@ _IMAGE = re.compile(r"\[img(?:[^\[\]]*)\[(?:([^|\]]*)\|)?([^\]]+)\]\]")
 _FENCE = re.compile(r"^(```|~~~)")
 
 
+def tiddler_fields(text: str) -> tuple[dict[str, Any], int] | None:
+    """A ``.tid`` file's fields, as written, and the line its text starts at, read as
+    TiddlyWiki reads them: the lines up to the first blank one after a field, each
+    ``name: value`` a field (a line starting ``#``, or without a colon, none); ``None``
+    when they hold no ``title`` (no tiddler)."""
+    fields: dict[str, Any] = {}
+    lines = text.split("\n")
+    at = len(lines)
+    for n, line in enumerate(lines):
+        if not line.strip():
+            if fields:
+                at = n + 1
+                break
+            continue  # blank lines above the fields
+        found = _FIELD.fullmatch(line.rstrip())
+        if found is not None and not line.startswith("#"):
+            fields[found.group(1)] = found.group(2).strip()
+    if not isinstance(fields.get("title"), str) or not fields["title"]:
+        return None
+    return fields, at
+
+
 def read_tiddler(text: str) -> tuple[dict[str, Any], str] | None:
     """The fields and the Markdown of a ``.tid`` file's text; ``None`` when it opens
     with no ``title`` field (no tiddler)."""
-    fields: dict[str, Any] = {}
-    lines = text.split("\n")
-    at = 0
-    for at, line in enumerate(lines):  # noqa: B007 (the body starts after the fields)
-        if not line.strip():
-            break
-        found = _FIELD.fullmatch(line.rstrip())
-        if found is None:
-            return None
-        fields[found.group(1)] = found.group(2).strip()
-    else:
-        at = len(lines)
-    if not isinstance(fields.get("title"), str) or not fields["title"]:
+    found = tiddler_fields(text)
+    if found is None:
         return None
+    fields, at = found
     if "tags" in fields:
         fields["tags"] = [a or b for a, b in _TAG.findall(fields["tags"])]
     if "type" in fields:  # a MIME type: OKF's type is the document's kind
         fields["tiddler-type"] = fields.pop("type")
-    body = "\n".join(lines[at + 1 :])
+    body = "\n".join(text.split("\n")[at:])
     kind = str(fields.get("tiddler-type") or "text/vnd.tiddlywiki")
     if kind in _CODE_TYPES:
         fence = "````" if "```" in body else "```"
@@ -142,10 +155,9 @@ def without_system_tiddlers(
         low = doc.lower()
         if low.endswith(".meta") and doc[:-5] in files:
             sidecars.append(doc)
-        elif low.endswith(".tid"):
-            head = (read(doc) or "").replace("\r\n", "\n").split("\n\n", 1)[0]
-            title = next((ln[6:].strip() for ln in head.split("\n") if ln.startswith("title:")), "")
-            if title.startswith("$:/"):
+        elif low.endswith(tuple(TIDDLER_EXTS)):
+            found = tiddler_fields((read(doc) or "").replace("\r\n", "\n"))
+            if found is not None and is_system(found[0]):
                 system.append(doc)
     if system:
         notes.append(

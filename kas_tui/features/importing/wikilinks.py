@@ -33,13 +33,14 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
+from kas_tui.features.importing.convert_model import TIDDLER_EXTS
 from kas_tui.text.anchors import anchor
 from kas_tui.text.prose import WIKILINK, outside_code_spans, outside_fences, wikilink_parts
 
 #: Dendron's vault a note is in, before its name: ``dendron://dendron.dendron-site/``.
 _VAULT = re.compile(r"^dendron://[^/]*/", re.I)
 #: A note's file: a Markdown page, or a TiddlyWiki tiddler (:mod:`.tiddlywiki`).
-_NOTES = (".md", ".tid")
+_NOTES = (".md", *sorted(TIDDLER_EXTS))
 #: The text after ``|`` of an image's embed that is its size: ``300``, ``300x200``.
 _SIZE = re.compile(r"\d+(?:x\d+)?")
 

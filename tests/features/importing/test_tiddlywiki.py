@@ -75,3 +75,17 @@ def test_a_tiddlywiki_folder_builds_as_its_tiddlers_read(tmp_path: Path) -> None
     body = (tmp_path / "kb" / hello.path).read_text(encoding="utf-8")
     assert "[Getting Started](gettingstarted.md)" in body and "[[" not in body, body
     assert "[Filter Syntax](filter-syntax.md)" in body
+
+
+def test_fields_are_read_as_tiddlywiki_reads_them() -> None:
+    """A blank line above the fields, as TiddlyWiki5's ``tiddlywiki.js.tid`` opens: the
+    build's check for system tiddlers read it as one, its conversion as plain text
+    (TiddlyWiki5's "Pragma" was described "Text file whose text opens with “created:
+    ..., title: Pragma”"). One reading for both, TiddlyWiki's."""
+    from kas_tui.features.importing.tiddlywiki import tiddler_fields
+
+    text = "\ntitle: $:/core/templates/tiddlywiki5.js\n\n`/*` code `*/`\n"
+    assert tiddler_fields(text) == ({"title": "$:/core/templates/tiddlywiki5.js"}, 3)
+    found = read_tiddler("created: 20150219175930000\ntitle: Pragma\n\nSee [[Pragmas]].\n")
+    assert found is not None and found[0]["title"] == "Pragma"
+    assert found[1] == "See [[Pragmas]].\n"
