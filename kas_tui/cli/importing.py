@@ -16,7 +16,7 @@ from typing import Any
 from kas_tui.cli.args import Parser, positive_number, whole_number
 from kas_tui.text.prose import clip
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
-from kas_tui.text.wording import visible
+from kas_tui.text.wording import counted, visible
 
 
 def _limit_options(parser: argparse.ArgumentParser) -> None:
@@ -365,10 +365,11 @@ def _build_summary(result: Any, *, verbose: bool = False) -> int:
     verb = "Built" if result.first else "Updated"
     total = sum(result.seconds.values())
     print(
-        f"{verb} {visible(str(result.out))} from {result.sources:,} source files in {total:.1f} s: "
+        f"{verb} {visible(str(result.out))} from {counted(result.sources, 'source file')} "
+        f"in {total:.1f} s: "
         f"{len(result.created):,} created, {len(result.updated):,} updated, "
         f"{result.unchanged:,} unchanged, {len(result.failed):,} failed"
-        + (f", {result.assets:,} assets copied" if result.assets else "")
+        + (f", {counted(result.assets, 'asset')} copied" if result.assets else "")
         + ".",
         file=err,
     )

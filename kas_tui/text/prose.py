@@ -536,9 +536,17 @@ def _reading_end(markdown: str, max_lines: int) -> int:
 
 
 def _heading_line(line: str) -> bool:
-    """A short line that does not end a sentence: a title when text follows on the next."""
+    """A short line that does not end a sentence: a title when text follows on the next.
+    A line that leaves a link, a parenthesis or a code span open goes on on the next."""
     line = line.strip()
-    return len(line) <= 60 and len(line.split()) <= 8 and line[-1:] not in ".,;:!?"
+    return (
+        len(line) <= 60
+        and len(line.split()) <= 8
+        and line[-1:] not in ".,;:!?"
+        and line.count("[") <= line.count("]")
+        and line.count("(") <= line.count(")")
+        and line.count("`") % 2 == 0
+    )
 
 
 def sentences(text: str) -> list[str]:

@@ -553,3 +553,16 @@ def test_a_footnote_mark_goes_but_a_regex_class_stays() -> None:
     assert prose.inline_text(title) == title
     assert prose.inline_text("matched by [^a-z] patterns") == "matched by [^a-z] patterns"
     assert prose.inline_text("as noted[^1] and again.[^note-2]") == "as noted and again."
+
+
+def test_a_line_that_leaves_a_link_open_is_no_title_glued_to_its_text() -> None:
+    text = "If you have been [set up in\nConcur](/first-time), received your card.\n"
+    assert [b.text for b in prose.blocks(text)] == [
+        "If you have been set up in Concur, received your card."
+    ]
+    for opened in ("See the (old\nConfig) page now.", "Run `make\nInstall` first."):
+        assert len(list(prose.blocks(opened))) == 1
+    assert [b.kind for b in prose.blocks("Short Title\nThe text under it.")] == [
+        "paragraph",
+        "paragraph",
+    ]

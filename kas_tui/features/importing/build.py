@@ -77,6 +77,7 @@ from kas_tui.features.importing.source_meta import (
     is_source_code,
     is_template,
     is_toc_file,
+    readmes_as_pages,
     site_config_above,
 )
 from kas_tui.features.importing.source_walk import GITBOOK, walk_source
@@ -344,6 +345,8 @@ class _Builder(
             asset = asset or GITBOOK in rel.split("/")[:-1]  # a GitBook space's uploads
             asset = asset or image_without_extension(self.source / rel)  # Joplin's
             (assets if asset else documents).append(rel)
+        content = readmes_as_pages(documents, assets, wrapper)  # a repository that is its README
+        documents, assets = [*content, *documents], [a for a in assets if a not in content]
         if not documents:
             raise BuildError(
                 f"{self.source}: no files to convert in it"
@@ -537,9 +540,10 @@ class _Builder(
             self._write_file(tmp / "SKILL.md", skill_text)
             failed = len(self.result.failed)
             message = (
-                f"Built the package from {self.result.sources:,} files in {self.source.name} "
-                f"with {GENERATOR}: {len(self.result.created):,} documents"
-                + (f", {failed:,} files could not be converted" if failed else "")
+                f"Built the package from {counted(self.result.sources, 'file')} in "
+                f"{self.source.name} with {GENERATOR}: "
+                f"{counted(len(self.result.created), 'document')}"
+                + (f", {counted(failed, 'file')} could not be converted" if failed else "")
                 + "."
             )
             log_text = log_fmt.append_log_entry(

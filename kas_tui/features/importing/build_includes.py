@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from kas_tui.features.importing.build_manifest import _sha
 from kas_tui.features.importing.build_prepare import PrepareMixin
+from kas_tui.features.importing.build_site_links import liquid_link_tags
 from kas_tui.features.importing.comment_includes import expand_comment_includes
 from kas_tui.features.importing.convert import sha256_file
 from kas_tui.features.importing.convert_model import LINKED_KINDS, MARKDOWN_EXTS, RST_EXTS
@@ -33,6 +34,7 @@ from kas_tui.features.importing.toc_dendron import with_frontmatter_values
 from kas_tui.features.importing.toc_mintlify import mintlify_data
 from kas_tui.features.importing.toc_sphinx import toctree_lists
 from kas_tui.features.importing.wikilinks import WikiLinks, aliases_of
+from kas_tui.text.prose import outside_fences
 
 if TYPE_CHECKING:
     from kas_tui.features.importing.build_layout import _Doc
@@ -125,6 +127,8 @@ class IncludesMixin(PrepareMixin):
                 )
                 for at, name in unknown
             ]
+        if "](" in text and ("{%" in text or "{{" in text):  # {% link x.md %}, {{ site.baseurl }}
+            text = outside_fences(text, liquid_link_tags)
         if params is not None and self.toc.shown_on.get(doc.source):
             text = self._with_pages_shown(text, doc.source)  # a glossary's terms
         if params is not None:  # included pages, relref links, paired shortcodes, figures

@@ -21,7 +21,7 @@ from kas_tui.core.okf.links import (
 )
 from kas_tui.features.importing.build_indexes import IndexesMixin
 from kas_tui.features.importing.build_names import NamesMixin
-from kas_tui.features.importing.build_site_links import SiteLinksMixin
+from kas_tui.features.importing.build_site_links import SiteLinksMixin, without_base_tag
 from kas_tui.features.importing.convert import MARKDOWN_EXTS, Converted
 from kas_tui.features.importing.draft import Draft
 from kas_tui.features.importing.source_meta import (
@@ -137,6 +137,7 @@ class LayoutMixin(IndexesMixin, NamesMixin, SiteLinksMixin):
         root = top or next((s for s, o in self.folders.items() if s and not o), "")
         plan = self._plan_toc_tree(documents, root)  # a later build places new pages by it
         made: set[str] = set()
+        served_names = _served_folder_names(self.toc.served_as if self.toc is not None else {})
         ranged = self._folder_ranges(documents, with_pages, top) if plan is None else {}
         for folder in sorted(needed, key=lambda f: (f.count("/"), f)):
             if folder in self.folders:
@@ -148,7 +149,8 @@ class LayoutMixin(IndexesMixin, NamesMixin, SiteLinksMixin):
                 # the TOC's bundles are the tree, or the folder holds no page: the root
                 # holds bundles, and folders of images, styles or templates go to assets/
                 parent = ASSETS_FOLDER
-            kept = slugify(without_export_id(posixpath.basename(folder)), fallback="")
+            own = served_names.get(folder) or without_export_id(posixpath.basename(folder))
+            kept = slugify(own, fallback="")
             base = kept or "folder"
             out = posixpath.join(parent, base) if parent else base
             if out == posixpath.join(ASSETS_FOLDER, ASSETS_FOLDER):
@@ -289,6 +291,7 @@ class LayoutMixin(IndexesMixin, NamesMixin, SiteLinksMixin):
             return body
 
         def target_for(target: str) -> str | None:
+            target = without_base_tag(target)  # {{ site.baseurl }}/x/: the site's /x/
             found = resolve(doc.source, target)
             here = found.path if found.kind == "internal" else None
             if here is None or (here not in self.docs and here not in self.assets):
@@ -378,3 +381,18 @@ class LayoutMixin(IndexesMixin, NamesMixin, SiteLinksMixin):
             return read_regular(self.source / rel).decode("utf-8-sig", errors="replace")
         except OSError:
             return None
+
+
+def _served_folder_names(served: dict[str, str]) -> dict[str, str]:
+    """Source folder -> the name the site serves it by, where the site drops a prefix of
+    its name (Docusaurus serves ``03-Introduction/01-help.md`` at ``Introduction/help``):
+    read from the paths the TOC says its pages are served at."""
+    names: dict[str, str] = {}
+    for site, page in served.items():
+        ours, theirs = posixpath.dirname(page).split("/"), posixpath.dirname(site).split("/")
+        if len(ours) != len(theirs):
+            continue
+        for depth, (own, shown) in enumerate(zip(ours, theirs, strict=True)):
+            if own != shown and own.endswith(shown) and not own[-len(shown) - 1].isalnum():
+                names.setdefault("/".join(ours[: depth + 1]), shown)
+    return names

@@ -25,6 +25,7 @@ from kas_tui.features.importing.build_manifest import (
 )
 from kas_tui.features.importing.convert import sha256_file
 from kas_tui.features.importing.draft import body_text
+from kas_tui.text.wording import counted
 
 
 class ReconcileMixin:
@@ -76,7 +77,7 @@ class ReconcileMixin:
                 f"{self.result.unchanged:,} unchanged"
                 + (f", {len(self.result.failed):,} failed" if self.result.failed else "")
                 + (
-                    f"; curator edits kept in {len(self.result.kept):,} places"
+                    f"; curator edits kept in {counted(len(self.result.kept), 'place')}"
                     if self.result.kept
                     else ""
                 )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import posixpath
+import re
 from collections import Counter
 from typing import Any
 from urllib.parse import parse_qs, unquote
@@ -47,6 +48,57 @@ _DOCUSAURUS_FILES = (".md", ".mdx")
 #: Sites serving a page without a slash after it (Next.js'): its relative links are
 #: read from its folder's path, as a browser reads them.
 _BARE = ("nextra", "fumadocs")
+
+
+#: A template's expression for the site's address before a path (Jekyll's and
+#: Eleventy's ``{{ site.baseurl }}/software/``, as written or as a link encodes it).
+_BASE_TAG = re.compile(r"^(?:\{\{[^{}]*\}\}|%7B%7B(?:(?!%7D).)*%7D%7D)(?=/)", re.I)
+
+
+#: Front matter keys listing the addresses a page was served at before it moved.
+OLD_ADDRESS_KEYS = ("redirect_from", "aliases")
+
+
+#: A template tag that is the whole link, naming a page by its path or address: Jekyll's
+#: ``{% link docs/x.md %}``, an Eleventy shortcode's ``{% page "/about/" %}``.
+_PATH_TAG = re.compile(r"""^\{%-?\s*[a-z_]+\s+(["']?)([^"'%\s{}]+)\1\s*-?%\}$""", re.I)
+
+
+#: A link whose address is a Liquid tag naming a page by its path from the site's root,
+#: as Jekyll's ``link`` tag and sites' own shortcodes take it: ``[x]({% link docs/x.md
+#: %})``, ``[x]({% page "/about/" %})``, ``[x]({% page "tools/zoom" %})``; a path of
+#: folders or a page's file name (``.md``, ``.html``), never a URL or a post's name.
+_LINK_TAG = re.compile(
+    r"""\]\(\s*\{%-?\s*[a-z_]+\s+(["']?)((?![a-z][a-z0-9+.-]*:)(?:[^"'%\s{}()#/]*/[^"'%\s{}()#]*|"""
+    r"""[^"'%\s{}()#/]+\.(?:md|html?))(?:#[^"'%\s{}()]*)?)\1\s*-?%\}\s*\)""",
+    re.I,
+)
+
+
+#: A link whose address opens with the site's address as a template prints it:
+#: ``[x]({{ site.baseurl }}/software/)`` (not Hugo's ``{{< ref >}}``).
+_LINK_BASE = re.compile(r"\]\(\s*\{\{[^{}<>%]*\}\}(?=/)")
+
+
+def liquid_link_tags(text: str) -> str:
+    """``text`` with each link whose address is a Liquid tag naming a page
+    (:data:`_LINK_TAG`) written with that page's address, ``[x](/docs/x.md)``, and
+    each opening with the site's address (:data:`_LINK_BASE`) from the site's root."""
+    text = _LINK_BASE.sub("](", text)
+    return _LINK_TAG.sub(lambda m: f"](/{m.group(2).lstrip('/')})", text)
+
+
+def without_base_tag(target: str) -> str:
+    """``target`` without the template expression it opens with (the site's address):
+    ``/software/`` for ``{{ site.baseurl }}/software/``, ``/about/`` for ``{% page
+    "/about/" %}`` (a path from the site's root, as Jekyll's ``{% link %}`` takes it);
+    else ``target`` itself."""
+    if target[:1] not in ("{", "%"):
+        return target
+    tag = _PATH_TAG.match(unquote(target).strip())
+    if tag:
+        return "/" + tag.group(2).lstrip("/")
+    return _BASE_TAG.sub("", target, count=1)
 
 
 def _category_index(stem: str) -> bool:
@@ -212,7 +264,7 @@ class SiteLinksMixin:
         moves = getattr(self, "_moves", None)
         if moves is None:
             read = getattr(self, "_read_source", lambda _rel: None)
-            pages = getattr(self, "_redirect_pages", None)
+            pages = {**self._old_addresses(), **(getattr(self, "_redirect_pages", None) or {})}
             moves = self._moves = redirect_map(self.source_files, read, self.toc, pages)
         if not moves or getattr(self, "_following", False):
             return None
@@ -226,6 +278,22 @@ class SiteLinksMixin:
             self._following = False
         return None
 
+    def _old_addresses(self) -> dict[str, str]:
+        """Old address -> the page that says in its front matter it moved from there:
+        jekyll-redirect-from's ``redirect_from:`` (Jekyll, Eleventy) and Hugo's
+        ``aliases:``, site-absolute addresses (``/software/``)."""
+        found: dict[str, str] = {}
+        for source, doc in self.docs.items():
+            data = doc.converted.frontmatter if doc.converted is not None else None
+            if not data:
+                continue
+            for key in OLD_ADDRESS_KEYS:
+                value = data.get(key)
+                for old in [value] if isinstance(value, str) else value or ():
+                    if isinstance(old, str) and old.strip().startswith("/"):
+                        found.setdefault(old.strip(), source)
+        return found
+
     def _served_at(self, doc: Any, target: str) -> str | None:
         """The source a relative link names when it was written against the page's
         URL: MkDocs serves ``docs/async.md`` at ``/async/``, so its
@@ -236,6 +304,7 @@ class SiteLinksMixin:
         Docusaurus does, a folder's ``index`` (or Nextra's ``page.mdx``) at the folder;
         Docsify reads every link from the site's folder."""
         kinds = ("mkdocs", "docusaurus", "starlight", "hugo", "vitepress", "vuepress", "mintlify")
+        kinds = (*kinds, "eleventy")  # served as MkDocs serves: pages/travel.md at /travel/
         kinds = (*kinds, *_BARE)
         if self.toc is not None and self.toc.kind == "docsify":  # read from the site's folder
             return docsify_page(target, self.toc.docs_dir, self.docs)
@@ -271,6 +340,8 @@ class SiteLinksMixin:
             "vuepress",
             "mintlify",
         ) or posixpath.basename(stem) in ("index", "_index"):
+            if self.toc.kind == "docusaurus":  # at its id: 03-intro/01-help.md at intro/help
+                stem = self._served_paths().get(doc.source, stem)
             page = posixpath.dirname(stem)  # Docusaurus serves docs/cli.md at /docs/cli
             if self.toc.trailing_slash and posixpath.basename(stem) != "index":
                 page = stem  # ... at /docs/cli/ with trailingSlash: true

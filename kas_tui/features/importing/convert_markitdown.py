@@ -45,9 +45,23 @@ def markitdown_converter(name: str | None) -> Any:
 
 def _charset(ext: str, data: bytes) -> str | None:
     """The text encoding of a web page or CSV (others: ``None``, the converter's own)."""
-    if ext not in (".html", ".htm", ".xhtml", ".csv"):
+    if ext not in (".html", ".htm", ".xhtml", ".csv", ".tsv"):
         return None
     return charsets.encoding_of(data, ext)
+
+
+def _tsv_as_csv(data: bytes, charset: str) -> bytes:
+    """A tab-separated file's rows written as CSV (quotes kept as written: a TSV cell
+    is never quoted), for MarkItDown's CSV converter."""
+    import csv
+    import io
+
+    text = data.decode(charset, errors="replace").lstrip("\ufeff")
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for line in text.splitlines():
+        writer.writerow(line.split("\t") if line.strip() else [])
+    return out.getvalue().encode("utf-8")
 
 
 def _precheck(path: Path, ext: str, data: bytes) -> None:
@@ -93,6 +107,8 @@ def from_markitdown(
     except ImportError as exc:  # pragma: no cover - markitdown is a dependency
         raise Refused("missing-dependency", f"MarkItDown cannot be imported ({exc})") from None
     charset = _charset(ext, data) if converter is not None else None
+    if ext == ".tsv":  # MarkItDown's table of a CSV, its cells cut at tabs
+        data, charset = _tsv_as_csv(data, charset or "utf-8"), "utf-8"
     try:
         if converter is None:
             result = markitdown_converter(None).convert_local(str(path))

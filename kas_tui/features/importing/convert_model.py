@@ -48,6 +48,7 @@ CONVERTERS: dict[str, tuple[str, str]] = {
     ".xhtml": ("html", "HtmlConverter"),
     ".epub": ("epub", "EpubConverter"),
     ".csv": ("csv", "CsvConverter"),
+    ".tsv": ("csv", "CsvConverter"),  # its tabs read as commas first (convert_markitdown)
     ".ipynb": ("ipynb", "IpynbConverter"),
     ".msg": ("msg", "OutlookMsgConverter"),
     ".rss": ("feed", "RssConverter"),

@@ -14,6 +14,7 @@ from kas_tui.features.importing.convert import Converted
 from kas_tui.text import prose
 from kas_tui.text.description_verdicts import norm
 from kas_tui.text.title_words import identifier_words
+from kas_tui.text.wording import counted
 
 #: Labels of source kinds, as they read in a sentence.
 KIND_LABELS = {
@@ -56,7 +57,7 @@ def shape_sentence(
         columns = _table_columns(body)
         sheets = [b.text for b in parsed if b.kind == "heading" and b.level == 2]
         rows = sum(1 for line in body.split("\n") if line.startswith("|")) - 2 * max(1, len(sheets))
-        parts = [f"{label} of {max(rows, 0):,} rows"]
+        parts = [f"{label} of {counted(max(rows, 0), 'row')}"]
         if len(sheets) > 1:
             parts.append(f"in {len(sheets)} sheets ({_join(sheets, 4)})")
         if columns:

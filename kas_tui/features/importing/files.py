@@ -47,7 +47,7 @@ _FORMATS = (
     ("Excel .xls", (".xls",)),
     ("HTML", (".html",)),
     ("EPUB", (".epub",)),
-    ("CSV", (".csv",)),
+    ("CSV · TSV", (".csv", ".tsv")),
     ("notebooks .ipynb", (".ipynb",)),
     ("Outlook .msg", (".msg",)),
     ("Markdown · text · JSON YAML XML TOML", (".md",)),

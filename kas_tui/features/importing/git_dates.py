@@ -26,6 +26,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from kas_tui.features.importing.convert import Converted
+from kas_tui.text.wording import counted
 
 #: Longest a build waits for git's history (seconds).
 TIMEOUT = 10.0
@@ -116,7 +117,7 @@ def commit_times(
     if not complete:
         left = len(wanted) - len(found)
         notes.append(
-            f"{folder}: git's history took over {timeout:.0f} s to read: {left:,} sources "
+            f"{folder}: git's history took over {timeout:.0f} s to read: {counted(left, 'source')} "
             "not reached are dated by their file times"
         )
     shallow = _run([git, *_SAFE, "-C", str(root), "rev-parse", "--is-shallow-repository"], env)

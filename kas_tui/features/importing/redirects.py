@@ -189,6 +189,8 @@ _REFRESH_URL = re.compile(
     r"""content\s*=\s*["']?\s*\d*\s*[;,]?\s*url\s*=\s*['"]?([^'">\s]+)""", re.I
 )
 _NOT_TEXT = re.compile(r"<(script|style|title)\b.*?</\1\s*>|<[^>]*>|&\w+;", re.I | re.S)
+#: A template's front matter (``---``, or Eleventy's ``---js`` / ``---json``), before its page.
+_FRONT_MATTER = re.compile(r"\A\ufeff?---[a-z]*[ \t]*\n.*?^---[ \t]*$", re.S | re.M)
 #: The most bytes of a page that only redirects (jekyll-redirect-from writes about 400)...
 REDIRECT_PAGE_MAX = 4096
 #: ...and the most words it says ("Redirecting… Click here if you are not redirected.").
@@ -201,7 +203,10 @@ def refresh_target(text: str) -> str | None:
     its own."""
     tag = _REFRESH.search(text)
     found = _REFRESH_URL.search(tag.group(0)) if tag else None
-    if found is None or len(_NOT_TEXT.sub(" ", text).split()) > _REDIRECT_WORDS:
+    if found is None:
+        return None
+    page = _FRONT_MATTER.sub("", text, count=1)  # an Eleventy template's own settings
+    if len(_NOT_TEXT.sub(" ", page).split()) > _REDIRECT_WORDS:
         return None
     return found.group(1).strip()
 
@@ -264,7 +269,9 @@ def redirect_pages(documents: Collection[str], read: Read, root: Path) -> dict[s
         target = (refresh_target(text) if web else None) or front_matter_target(text)
         if target is None:
             continue
-        if not URL.match(target) and not target.startswith("/"):
+        if not URL.match(target) and not target.startswith(
+            ("/", "{")
+        ):  # {% page x %}: a template's
             target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), target))
         found[rel] = target
     return found
@@ -276,9 +283,10 @@ def redirect_pages_note(pages: dict[str, str], read: Read) -> str:
     first = min(pages)
     n = len(pages)
     how = _front_matter_redirect(read(first) or "")[0] or "a meta refresh"
+    to = pages[first] if "{" not in pages[first] else "an address the site's template fills in"
     return (
         f"{first}: {n:,} file{'s' if n > 1 else ''} only send{'' if n > 1 else 's'} the "
-        f"reader on to another page ({how}: {first} -> {pages[first]}); no pages "
+        f"reader on to another page ({how}: {first} -> {to}); no pages "
         "of their own, and a link to one leads where it sends"
     )
 

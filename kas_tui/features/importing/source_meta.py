@@ -129,11 +129,33 @@ def is_furniture(rel: str) -> bool:
     return stem.lower() in FURNITURE
 
 
+#: A root README in another language: ``README-zh.md``, ``README.ja.md``, ``README_pt-BR.md``.
+_README_TRANSLATION = re.compile(
+    r"^readme[-_.][a-z]{2,3}(?:[-_][a-z]{2,4})?\.(?:md|markdown|rst|txt)$"
+)
+
+
+def readmes_as_pages(documents: list[str], assets: list[str], wrapper: str = "") -> list[str]:
+    """The root README(s) of ``assets`` that are the source's content rather than its
+    furniture: a repository that is its README (an awesome list, a one-page reference),
+    alone or beside its translations (``README-zh.md``), has no other page."""
+    if any(not _README_TRANSLATION.match(d[len(wrapper) :].lower()) for d in documents):
+        return []
+    return [
+        a
+        for a in assets
+        if "/" not in a[len(wrapper) :]
+        and a[len(wrapper) :].lower()
+        in ("readme.md", "readme.markdown", "readme.rst", "readme.txt")
+    ]
+
+
 #: Files that configure the site or list its pages: read for structure and names,
 #: never documents (compared in lower case; ``toc.*`` at any level).
 _SITE_CONFIG = re.compile(
     r"^(?:mkdocs[\w.-]*\.ya?ml|docfx\.json|_config\.ya?ml|(?:docusaurus|astro)\.config\.[mc]?[jt]s|"
-    r"sidebars\.(?:js|ts|json)|book\.toml|conf\.py|_sidebar\.md|_footer\.md|_header\.md)$"
+    r"sidebars\.(?:js|ts|json)|book\.toml|conf\.py|_sidebar\.md|_footer\.md|_header\.md|"
+    r"\.?eleventy(?:\.config)?\.[mc]?[jt]s)$"
 )
 _TOC = re.compile(r"^(?:toc\.(?:ya?ml|md|json|xml)|_toc\.ya?ml|_category_\.(?:json|ya?ml))$")
 #: A site's map of moved pages, at any depth: gemini-cli's ``docs/redirects.json``,

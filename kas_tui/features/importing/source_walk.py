@@ -20,6 +20,7 @@ from pathlib import Path
 from kas_tui.core.fileio import path_kind
 from kas_tui.core.store import os_reason
 from kas_tui.features.importing.docfx_config import is_docfx_redirects
+from kas_tui.features.importing.toc_eleventy import CONFIG_NAMES as ELEVENTY_CONFIGS
 from kas_tui.features.importing.toc_mkdocs_pages import PAGES_FILE
 from kas_tui.features.importing.toc_vitepress import CONFIG_NAMES as VITEPRESS_CONFIGS
 from kas_tui.features.importing.toc_vuepress import VUEPRESS
@@ -101,6 +102,7 @@ def walk_source(source: Path, out: Path, notes: list[str]) -> tuple[list[str], l
                 name in (ORDER, PAGES_FILE)
                 or (name == GITBOOK_CONFIG and here == source)
                 or is_docfx_redirects(name)  # hidden, and a docs site's map of moved pages
+                or (name.startswith(".") and name.lower() in ELEVENTY_CONFIGS)  # .eleventy.js
             ):
                 orders.append((here / name).relative_to(source).as_posix())  # read, not built
             if name.startswith("."):

@@ -61,6 +61,7 @@ from kas_tui.features.importing.toc_docusaurus_instances import (
     docusaurus_route,
     served_version,
 )
+from kas_tui.features.importing.toc_eleventy import eleventy_dirs
 from kas_tui.features.importing.toc_files import (
     book_summary,
     find_tocs,
@@ -497,6 +498,9 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
     if kind == "azure-order":
         roots = azure_order_roots(path, read, reader.files, reader.problems, TocNode)
         return Toc(path, kind, roots, reader.problems)
+    if kind == "eleventy":  # its folders are the tree; its input folder holds the pages
+        pages, own = eleventy_dirs(path, text)
+        return Toc(path, kind, [], reader.problems, pages, own)
     if kind == "sphinx":
         found = sphinx_roots(path, read, reader.files, reader.problems, TocNode)
         if not found or len(found) == 1 and not reader.problems:

@@ -1,6 +1,6 @@
 """Which of a source's files are tables of contents, by name and place: docfx's
 ``toc.yml`` and ``TOC.md``, MkDocs' config, Docusaurus' sidebars, the configs of
-Hugo, VitePress, VuePress, Starlight, Mintlify, Nextra, Fumadocs, Jekyll and Sphinx,
+Hugo, VitePress, VuePress, Starlight, Mintlify, Nextra, Fumadocs, Jekyll, Eleventy and Sphinx,
 books' ``_toc.yml`` and ``SUMMARY.md``, wikis' sidebars and ``.order`` files, Antora's
 ``antora.yml``; and which of them are looked at first (:func:`find_tocs`). What each
 holds is read by :mod:`.toc`."""
@@ -12,6 +12,7 @@ from collections.abc import Collection, Iterable
 
 from kas_tui.features.importing.toc_antora import is_antora_file
 from kas_tui.features.importing.toc_dendron import is_dendron_config
+from kas_tui.features.importing.toc_eleventy import is_eleventy_config
 from kas_tui.features.importing.toc_fumadocs import is_fumadocs_config
 from kas_tui.features.importing.toc_hugo import is_hugo_config
 from kas_tui.features.importing.toc_jekyll import is_jekyll_config
@@ -93,6 +94,8 @@ def toc_kind(path: str) -> str | None:
         return "antora"
     if is_dendron_config(path):
         return "dendron"
+    if is_eleventy_config(path):
+        return "eleventy"
     return None
 
 
@@ -120,6 +123,7 @@ _RANK = {
     "jupyter-book": -1,
     "antora": 16,
     "dendron": 17,
+    "eleventy": 18,
 }
 
 

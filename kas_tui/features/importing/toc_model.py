@@ -190,11 +190,13 @@ class Toc:
         """The build's note on the ``n`` files :meth:`outside_docs` leaves out."""
         if self.kind == FOLDERS:
             return (
-                f"{n:,} files are outside {self.docs_dir}/, which holds most of its pages (no "
+                f"{counted(n, 'file')} {'is' if n == 1 else 'are'} outside {self.docs_dir}/, "
+                "which holds most of its pages (no "
                 "docs site is configured): its code, tests and configs; left out"
             )
         return (
-            f"{n:,} files are outside the docs folder the site builds its docs from, "
+            f"{counted(n, 'file')} {'is' if n == 1 else 'are'} outside the docs folder the "
+            "site builds its docs from, "
             f"{self.docs_dir}/ (its code, configs, README, a blog); left out"
         )
 

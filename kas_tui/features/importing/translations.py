@@ -23,6 +23,7 @@ import posixpath
 from collections.abc import Callable, Collection
 
 from kas_tui.text.languages import is_english, is_language_tag, reads_as_english
+from kas_tui.text.wording import counted
 
 Read = Callable[[str], "str | None"]
 
@@ -159,7 +160,7 @@ _COUNTRY_NAMES = frozenset({"cn"})
 def translated_pages(pages: Collection[str], read: Read | None = None) -> dict[str, str]:
     """Page translated by its name (``install.fr.md`` beside ``install.md`` or
     ``install.en.md``, as Hugo and mkdocs-static-i18n name them; Fumadocs'
-    ``api.cn.mdx``) -> the page it translates. With ``read``, a page so named that
+    ``api.cn.mdx``; a repository's ``README-zh.md`` or ``README_pt-BR.md``) -> the page it translates. With ``read``, a page so named that
     reads as English and is no copy of the other is a page of its own: Dendron names
     notes by their place in a hierarchy, and ``publish.config.ga.md`` is the Google
     Analytics settings beside ``publish.config.md``, not Irish."""
@@ -169,6 +170,8 @@ def translated_pages(pages: Collection[str], read: Read | None = None) -> dict[s
         folder, name = posixpath.split(page)
         stem, ext = posixpath.splitext(name)
         base, dot, tag = stem.rpartition(".")
+        if not dot and stem[:6].lower() == "readme" and stem[6:7] in ("-", "_"):
+            base, dot, tag = stem[:6], stem[6], stem[7:]  # GitHub's README-zh.md, README_ja.md
         language = is_language_tag(tag) or tag.lower() in _COUNTRY_NAMES
         if not dot or not base or not language or is_english(tag):
             continue
@@ -219,8 +222,9 @@ def without_translations(
     named = translated_pages(documents, read) if by_name else set()
     if named:
         notes.append(
-            f"{len(named):,} pages named by their language ({next(iter(named))}, ...) "
-            "translate the pages beside them; left out"
+            f"{counted(len(named), 'page')} named by their language ({next(iter(named))}, "
+            f"...) {'translates the page' if len(named) == 1 else 'translate the pages'} "
+            "beside them; left out"
         )
         documents = [d for d in documents if d not in named]
     if not found:
@@ -231,9 +235,10 @@ def without_translations(
         names = sorted(f for f, d in found.items() if d == default)
         n = sum(1 for d in left if d.startswith(tuple(f + "/" for f in names)))
         notes.append(
-            f"{default or '.'}/: {n:,} pages in {', '.join(f + '/' for f in names)} are "
-            "its pages in other languages (translations); left out: build one of those "
-            "folders alone for a package in its language"
+            f"{default or '.'}/: {counted(n, 'page')} in {', '.join(f + '/' for f in names)} "
+            f"{'is its page' if n == 1 else 'are its pages'} in other languages "
+            "(translations); left out: build one of those folders alone for a package in "
+            "its language"
         )
     return (
         [d for d in documents if not d.startswith(inside)],

@@ -298,3 +298,32 @@ def test_a_package_is_named_by_the_innermost_folder_around_its_pages(tmp_path: P
     assert parse_index((out / "index.md").read_text("utf-8")).sections[0].title == (
         "Exchange Server 2013"
     )
+
+
+@pytest.mark.parametrize("translation", [None, "README-zh.md", "README_pt-BR.md", "README.ja.md"])
+def test_a_repository_that_is_its_readme_builds_it(tmp_path: Path, translation: str | None) -> None:
+    """An awesome list or a one-page reference is its README: built, not left out as the
+    repository's furniture (nor refused as a source with no files), and its README in
+    another language, GitHub's ``README-zh.md``, is a translation of it."""
+    files = {
+        "README.md": "# math-as-code\n\nA reference to ease developers into mathematical "
+        "notation by comparing it with JavaScript code.\n\n## Variable names\n\nScalars "
+        "are lower-case italic letters.\n",
+        "LICENSE.md": "MIT License\n\nPermission is hereby granted, free of charge.\n",
+    }
+    if translation:
+        files[translation] = (
+            "# math-as-code\n\n这是一份参考资料，通过与 JavaScript 代码的对比帮助开发者理解数学符号。\n"
+        )
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    assert result.errors == 0
+    pkg = Package(out)
+    pkg.load()
+    assert [pkg.documents[p].title for p in pkg.documents] == ["math-as-code"]
+    assert "mathematical notation" in (out / "readme.md").read_text("utf-8")
+    if translation:
+        assert any(
+            f"1 page named by their language ({translation}, ...) translates the page" in n
+            for n in result.notes
+        ), result.notes

@@ -154,7 +154,7 @@ def test_a_fumadocs_site_builds_as_its_page_tree(tmp_path: Path) -> None:
         "page or folder in content/docs/(framework)/; fix the entry or add the page"
     ) in notes
     assert "content/docs/cli/meta.json:3: not valid JSON (" in notes
-    assert "pages named by their language (content/docs/ui/theme.cn.mdx" in notes
+    assert "1 page named by their language (content/docs/ui/theme.cn.mdx" in notes
     # /docs/... links: the group folder is no part of the path, redirects followed
     broken = [f.message for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
     assert broken == [], broken

@@ -336,6 +336,20 @@ def test_feeds_go_through_the_feed_converter(
     assert "```" not in result.markdown and "<rss" not in result.markdown
 
 
+def test_a_tab_separated_file_is_a_table_as_a_csv_is(tmp_path: Path) -> None:
+    path = tmp_path / "people.tsv"
+    path.write_bytes(
+        "\ufeffID\tName\tMotto\tCity\n1\tEvelyn\tBetter done, not perfect.\t"
+        'Chicago, "IL"\n\n2\tWilliam\ta | b\tTokyo\n'.encode()
+    )
+    result = convert_file(path)
+    assert isinstance(result, Converted), result
+    assert result.kind == "csv"
+    assert "| ID | Name | Motto | City |" in result.markdown
+    assert '| 1 | Evelyn | Better done, not perfect. | Chicago, "IL" |' in result.markdown
+    assert "| 2 | William | a \\| b | Tokyo |" in result.markdown
+
+
 def test_other_xml_stays_a_code_block(tmp_path: Path) -> None:
     path = tmp_path / "config.xml"
     path.write_text('<?xml version="1.0"?>\n<config><feed>off</feed></config>\n')

@@ -132,6 +132,38 @@ def test_a_page_that_only_redirects_is_told_from_a_page_with_a_refresh() -> None
     assert refresh_target("<p>Moved? No: this page explains moving.</p>") is None
 
 
+ELEVENTY_REDIRECT = """---js
+{
+  pagination: { data: "collections.all", size: 1, alias: "redirect",
+    before: function (data) { return data.filter(({ to, from }) => to !== from); } },
+  layout: "layouts/pure",
+  permalink: "{{ redirect.from }}/index.html",
+  eleventyExcludeFromCollections: true,
+}
+---
+<!DOCTYPE html>
+<html lang="en-US"><head><title>Redirecting&hellip;</title>
+<meta http-equiv="refresh" content="0; url={% page redirect.to %}" /></head>
+<body><h1>Redirecting&hellip;</h1>
+<a href="{% page redirect.to %}">Click here if you are not redirected.</a></body></html>
+"""
+
+
+def test_an_eleventy_redirect_template_is_no_page(tmp_path: Path) -> None:
+    """18F's handbook: the template Eleventy makes every redirect page from, its
+    settings in a ``---js`` front matter, was built as a page "Redirecting…"."""
+    result, pkg = _built(
+        tmp_path,
+        {
+            "pages/redirect.html": ELEVENTY_REDIRECT,
+            "pages/travel.md": "# Travel\n\nBook travel through the agency's system.\n",
+        },
+    )
+    assert sorted(pkg.documents) == ["travel.md"]
+    [note] = [n for n in result.notes if "meta refresh" in n]
+    assert "-> an address the site's template fills in" in note
+
+
 def _built(tmp_path: Path, files: dict[str, str | bytes]) -> tuple[Any, Package]:
     """The build of ``files`` (no failure, no error) and its package, loaded."""
     result = build(write_sources(tmp_path / "src", files), tmp_path / "kb", now=NOW, workers=1)
