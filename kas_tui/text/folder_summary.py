@@ -22,6 +22,7 @@ from kas_tui.text.grouping import fold, prefer_first
 from kas_tui.text.languages import other_function_words
 from kas_tui.text.title_words import cut_pairs, phrase_key, title_phrases, topic_words
 from kas_tui.text.tokens import CHARS_PER_TOKEN, INDEX_TOKEN_BUDGET
+from kas_tui.text.wording import counted
 
 _TYPE_PHRASES = {
     "troubleshooting": ("troubleshooting article", "troubleshooting articles"),
@@ -421,11 +422,11 @@ def skill_body(facts: PackageFacts) -> str:
     lines = [f"# {facts.title}", ""]
     if built:
         kinds = ", ".join(
-            f"{n:,} {_KIND_WORDS.get(k, k)}" for k, n in facts.kinds.most_common() if n
+            counted(n, f"{_KIND_WORDS.get(k, k)} file") for k, n in facts.kinds.most_common() if n
         )
         lines.append(
-            f"{facts.documents:,} documents built by kas-tui from `{facts.source}` ({kinds} "
-            "files; `log.md` says when). Every document has YAML frontmatter (`type`, `title`, "
+            f"{counted(facts.documents, 'document')} built by kas-tui from `{facts.source}` "
+            f"({kinds}; `log.md` says when). Every document has YAML frontmatter (`type`, `title`, "
             "`description`, `status`, `sources`) and every folder an `index.md`."
         )
     else:

@@ -14,6 +14,7 @@ from kas_tui.features.importing.toc_formats import SERVED_AS_IS
 
 ASSET_EXTS = frozenset(
     {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".ico", ".avif"}
+    | {".tif", ".tiff", ".heic", ".heif", ".jxl", ".psd", ".eps"}  # images no page converts
     | {".mp4", ".webm", ".mov", ".m4v", ".ogv", ".avi", ".mkv"}  # videos a page shows
     # sounds a page plays (Obsidian's ![[demo.ogg]]) that no converter reads; MarkItDown
     # transcribes .mp3, .wav and .m4a, so those are converted when it can

@@ -40,8 +40,9 @@ def _loose_key(path: str) -> str:
 
 
 #: What a page served at a path is made from: ``/guide/app/`` is ``guide/app.md``, or
-#: ``guide/app/index.md`` (or ``.mdx``), or a docfx YAML page ``guide/app.yml``.
-_SERVED_AS = (".md", "/index.md", "/_index.md", ".mdx", "/index.mdx", ".yml")
+#: ``guide/app/index.md`` (or ``.mdx``), or a docfx YAML page ``guide/app.yml``, or a
+#: Quarto page ``guide/app.qmd``.
+_SERVED_AS = (".md", "/index.md", "/_index.md", ".mdx", "/index.mdx", ".yml", ".qmd", "/index.qmd")
 #: A Docusaurus link naming a page's file: looked for beside the page, then from the
 #: docs folder (as Docusaurus resolves it).
 _DOCUSAURUS_FILES = (".md", ".mdx")
@@ -318,7 +319,7 @@ class SiteLinksMixin:
             if not path or posixpath.splitext(path)[1] or path.startswith("/"):
                 return None
             joined = posixpath.normpath(posixpath.join(posixpath.dirname(doc.source), path))
-            tails = _SERVED_AS[:4]
+            tails = (*_SERVED_AS[:4], *_SERVED_AS[-2:])  # Quarto's x.html is x.qmd
             if rendered and posixpath.basename(joined) == "index":
                 joined, tails = posixpath.dirname(joined), ("/index.md", "/README.md", "/readme.md")
             for candidate in (joined + tail for tail in tails):

@@ -145,6 +145,8 @@ def from_markitdown(
     except Exception as exc:  # a converter's own bug: report it, never stop the batch
         raise _classify(path, ext, data, exc) from None
     markdown = normalise(result.markdown or "")
+    if converter is None and str(path) in markdown:  # "Content from the zip file /home/..."
+        markdown = markdown.replace(str(path), path.name)  # never the machine's own paths
     if "\0" in markdown:  # a binary file read as text (a gettext .mo): never written out
         raise Refused("unsupported", "binary data (NUL bytes), not a document")
     if b"%PDF-" in data[:1024] and markdown.startswith("%PDF-"):

@@ -20,7 +20,9 @@ DEFAULT_MAX_MEMORY = 4 * 1024**3
 
 #: Markdown sources (MDX is Markdown with JSX and ``import`` lines: its frontmatter and
 #: text are read as Markdown's; what is JSX stays as written).
-MARKDOWN_EXTS = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdx"})
+#: Markdown, and the Markdown of Quarto (``.qmd``) and R Markdown (``.Rmd``): front matter,
+#: pages and links as Markdown's, code chunks fenced.
+MARKDOWN_EXTS = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdx", ".qmd", ".rmd"})
 TEXT_EXTS = frozenset({".txt", ".text"})
 #: What the author wrote as Markdown, links and all (a notebook's cells are Markdown):
 #: its links are rewritten to the package's paths, never dropped.

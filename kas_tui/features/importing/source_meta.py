@@ -460,6 +460,17 @@ def _config_about(
             None,
         )
         return name, text(meta.get("description"))
+    elif low in ("_quarto.yml", "_quarto.yaml"):  # a Quarto website's or book's
+        data = _yaml(read(rel))
+        for key in ("book", "website") if isinstance(data, Mapping) else ():
+            part = data.get(key)
+            if isinstance(part, Mapping) and (
+                text(part.get("title")) or text(part.get("description"))
+            ):
+                return text(part.get("title")), text(
+                    part.get("description") or part.get("subtitle")
+                )
+        return None
     elif low == "antora.yml":  # an Antora component's
         return antora_about(read(rel) or "")
     elif low == MYST_CONFIG:  # Jupyter Book 2, MyST-MD

@@ -92,6 +92,7 @@ from kas_tui.features.importing.toc_mintlify import mintlify_site
 from kas_tui.features.importing.toc_mkdocs import is_mkdocs_config, mkdocs_nav
 from kas_tui.features.importing.toc_model import FOLDERS, Toc, TocNode
 from kas_tui.features.importing.toc_nextra import nextra_site
+from kas_tui.features.importing.toc_quarto import quarto_own_files, quarto_toc
 from kas_tui.features.importing.toc_sphinx import sphinx_roots, theme_folders
 from kas_tui.features.importing.toc_starlight import (
     starlight_config,
@@ -498,6 +499,13 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
     if kind == "azure-order":
         roots = azure_order_roots(path, read, reader.files, reader.problems, TocNode)
         return Toc(path, kind, roots, reader.problems)
+    if kind == "quarto":  # a website's sidebar or a book's chapters
+        found = quarto_toc(path, text, reader.files, reader.problems, TocNode)
+        if found is None:
+            return None
+        home = posixpath.dirname(path)
+        own = quarto_own_files(home, reader.files)  # _freeze/, _extensions/, _quarto-*.yml
+        return Toc(path, kind, pruned(found[0]), reader.problems, home, own)
     if kind == "eleventy":  # its folders are the tree; its input folder holds the pages
         pages, own = eleventy_dirs(path, text)
         return Toc(path, kind, [], reader.problems, pages, own)

@@ -1,6 +1,6 @@
 """Which of a source's files are tables of contents, by name and place: docfx's
 ``toc.yml`` and ``TOC.md``, MkDocs' config, Docusaurus' sidebars, the configs of
-Hugo, VitePress, VuePress, Starlight, Mintlify, Nextra, Fumadocs, Jekyll, Eleventy and Sphinx,
+Hugo, VitePress, VuePress, Starlight, Mintlify, Nextra, Fumadocs, Jekyll, Eleventy, Quarto and Sphinx,
 books' ``_toc.yml`` and ``SUMMARY.md``, wikis' sidebars and ``.order`` files, Antora's
 ``antora.yml``; and which of them are looked at first (:func:`find_tocs`). What each
 holds is read by :mod:`.toc`."""
@@ -20,6 +20,7 @@ from kas_tui.features.importing.toc_jupyterbook import is_book_toc, is_myst_conf
 from kas_tui.features.importing.toc_mintlify import is_mintlify_config
 from kas_tui.features.importing.toc_mkdocs import is_mkdocs_config
 from kas_tui.features.importing.toc_nextra import is_meta_file, is_nextra_config
+from kas_tui.features.importing.toc_quarto import is_quarto_config
 from kas_tui.features.importing.toc_starlight import is_astro_config
 from kas_tui.features.importing.toc_vitepress import is_vitepress_config
 from kas_tui.features.importing.toc_vuepress import is_vuepress_config
@@ -96,6 +97,8 @@ def toc_kind(path: str) -> str | None:
         return "dendron"
     if is_eleventy_config(path):
         return "eleventy"
+    if is_quarto_config(path):
+        return "quarto"
     return None
 
 
@@ -124,6 +127,7 @@ _RANK = {
     "antora": 16,
     "dendron": 17,
     "eleventy": 18,
+    "quarto": 19,
 }
 
 

@@ -327,3 +327,21 @@ def test_a_repository_that_is_its_readme_builds_it(tmp_path: Path, translation: 
             f"1 page named by their language ({translation}, ...) translates the page" in n
             for n in result.notes
         ), result.notes
+
+
+def test_images_no_converter_reads_are_copied_for_the_pages_that_show_them(
+    tmp_path: Path,
+) -> None:
+    """A TIFF screenshot a wiki page shows failed as a document (exit code 1) and its
+    page's image was broken."""
+    tiff = b"II*\x00\x08\x00\x00\x00" + b"\x00" * 64
+    files = {
+        "setup.md": "# Setup\n\nOpen the console.\n\n![console](images/shot.tiff)\n",
+        "images/shot.tiff": tiff,
+    }
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    assert result.failed == [] and result.errors == 0
+    assert (out / "assets" / "images" / "shot.tiff").read_bytes() == tiff or any(
+        p.read_bytes() == tiff for p in out.rglob("shot.tiff")
+    )

@@ -350,6 +350,17 @@ def test_a_tab_separated_file_is_a_table_as_a_csv_is(tmp_path: Path) -> None:
     assert "| 2 | William | a \\| b | Tokyo |" in result.markdown
 
 
+def test_a_zip_archives_page_never_holds_the_machines_own_path(tmp_path: Path) -> None:
+    import zipfile
+
+    path = tmp_path / "join.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("notes.txt", "Joins match rows of two tables by their keys.")
+    result = convert_file(path)
+    assert isinstance(result, Converted), result
+    assert "join.zip" in result.markdown and str(tmp_path) not in result.markdown
+
+
 def test_other_xml_stays_a_code_block(tmp_path: Path) -> None:
     path = tmp_path / "config.xml"
     path.write_text('<?xml version="1.0"?>\n<config><feed>off</feed></config>\n')
