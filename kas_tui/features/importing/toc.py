@@ -81,6 +81,7 @@ from kas_tui.features.importing.toc_formats import (
     pruned,
 )
 from kas_tui.features.importing.toc_fumadocs import fumadocs_site
+from kas_tui.features.importing.toc_hexo import hexo_dirs, hexo_site
 from kas_tui.features.importing.toc_hugo import hugo_site
 from kas_tui.features.importing.toc_jekyll import jekyll_site
 from kas_tui.features.importing.toc_jupyterbook import (
@@ -318,6 +319,17 @@ def _wrapper(files: Collection[str]) -> str:
         prefix = f"{prefix}{inner}/"
 
 
+def _own_folders_left_out(toc: Toc, own: tuple[str, ...], files: Collection[str]) -> Toc:
+    """``toc`` leaving out the files of the generator's own folders (its templates and
+    data: Eleventy's and Hexo's ``_data/``, ``_includes/``, ``_drafts/``): no pages, and
+    nothing a page shows."""
+    inside = tuple(f + "/" for f in own)
+    toc.unpublished = frozenset(f for f in files if f.startswith(inside)) if inside else frozenset()
+    folders = ", ".join(f + "/" for f in own)
+    toc.unpublished_by = f"the site's {toc.file} (its data and templates: {folders})"
+    return toc
+
+
 def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
     """The table of contents in the source file ``path``; ``None`` when it is no TOC
     file, cannot be read, or is an MkDocs config without a ``nav``. ``files`` are the
@@ -471,6 +483,10 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
             f"{path}'s publishing.siteHierarchies (or the note's own published: false)"
         )
         return toc
+    if kind == "jekyll" and hexo_site(path, text, reader.files):  # Hexo's _config.yml
+        pages, own = hexo_dirs(path, text)
+        toc = Toc(path, "hexo", [], reader.problems, pages)
+        return _own_folders_left_out(toc, own, reader.files)
     if kind == "jekyll":  # Just the Docs' pages' front matter, or the data files
         site = jekyll_site(path, read, reader.files, reader.problems, TocNode)
         if site is None:
@@ -508,7 +524,8 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
         return Toc(path, kind, pruned(found[0]), reader.problems, home, own)
     if kind == "eleventy":  # its folders are the tree; its input folder holds the pages
         pages, own = eleventy_dirs(path, text)
-        return Toc(path, kind, [], reader.problems, pages, own)
+        toc = Toc(path, kind, [], reader.problems, pages)
+        return _own_folders_left_out(toc, own, reader.files)
     if kind == "sphinx":
         found = sphinx_roots(path, read, reader.files, reader.problems, TocNode)
         if not found or len(found) == 1 and not reader.problems:

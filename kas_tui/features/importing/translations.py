@@ -63,7 +63,10 @@ def translations(pages: Collection[str], read: Read | None = None) -> dict[str, 
                 if default == parent and is_english(posixpath.basename(folder)):
                     continue  # the site's English beside its own files (policy-templates'
                     # windows/firefox.admx beside en-US/firefox.adml): never a translation
-                if read is None or not _in_english(folder, default, pages, read):
+                # every page at one of the default's paths: a translation, though the
+                # pages not yet translated read as English (hexo's th/ and zh-tw/)
+                mirrors = shared == len(own) and shared >= _MIRRORED
+                if read is None or mirrors or not _in_english(folder, default, pages, read):
                     found[folder] = default
                 continue
             if read is None or is_english(posixpath.basename(folder)):
@@ -78,6 +81,9 @@ def translations(pages: Collection[str], read: Read | None = None) -> dict[str, 
     return found
 
 
+#: How many pages a language-named folder holds, each at one of the default's paths,
+#: for it to be a translation whatever its pages read as.
+_MIRRORED = 3
 #: How many of a folder's pages are read to tell its language, and how many of those
 #: must have words enough to tell it (one page may be a copy left untranslated).
 _SAMPLED = 5
