@@ -69,6 +69,10 @@ _BOILERPLATE = re.compile(
 _NAME_BREAKS = re.compile(r"[\s_\-]+|(?<!\d)\.+|\.+(?!\d)")
 
 
+#: A section heading numbered as a step ("### 1. Single domain"): never the page's title.
+_STEP = re.compile(r"\d+[.)]\s")
+
+
 def clean_file_title(stem: str) -> str:
     """A file name as a title: ``refund_policy-2026`` -> ``Refund policy 2026``; a dot
     between digits is a version's (Obsidian's release notes ``v0.9.6.md``: "V0.9.6", not
@@ -103,6 +107,8 @@ def draft_title(converted: Converted, parsed: list[prose.Block]) -> str:
         # a page opening with an mkdocstrings directive opens with the reference's own
         # heading: its first "## See also" is a section, no title
         first_is_h1 = not GENERATED_REFERENCE.match(converted.markdown.lstrip())
+        # "# 1. Install", "# 2. Configure": first-level headings that are the page's steps
+        steps = sum(1 for b in parsed[:30] if b.kind == "heading" and _STEP.match(b.text)) > 1
         for n, block in enumerate(parsed[:30]):
             if (
                 block.kind == "heading"
@@ -113,6 +119,7 @@ def draft_title(converted: Converted, parsed: list[prose.Block]) -> str:
             if (
                 block.kind == "heading"
                 and (block.level == 1 or (n == 0 and first_is_h1))
+                and not ((steps or block.level > 1) and _STEP.match(block.text))
                 and not _JUNK_TITLE.match(block.text)
                 and prose.words(block.text)
             ):

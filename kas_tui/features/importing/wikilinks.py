@@ -8,7 +8,8 @@ each one outside code becomes the Markdown link a reader of the vault follows, t
 relative to the page, which the build then rewrites as it rewrites every link:
 
 - the name is a note's file name without ``.md`` or ``.tid`` (or a file's with its
-  extension), in any folder; a name with folders (``Plugins/Sync``) is the end of a path. Of several
+  extension), in any folder; as a GitHub wiki names its pages, its spaces may be the
+  file name's hyphens (``[[Collector Setup]]``: ``Collector-Setup.md``); a name with folders (``Plugins/Sync``) is the end of a path. Of several
   notes so named, the one nearest the page (most folders shared, then fewest folders)
   is meant, as the same name in another language's or another vault's folder is not;
 - ``#Heading`` is the anchor the heading gets; ``#^block`` (a block's id, which no
@@ -137,7 +138,11 @@ class WikiLinks:
                 found = self._by_name.get(flat + ".md", [])
                 if found:
                     return _nearest(found, page)
-        return self._aliases.get(name.strip().casefold())
+        alias = self._aliases.get(name.strip().casefold())
+        if alias is None and " " in tail:  # a GitHub wiki's [[Collector Setup]]: Collector-Setup.md
+            found = self._by_name.get(tail.replace(" ", "-") + ".md", [])
+            return _nearest(found, page) if found else None
+        return alias
 
 
 def _nearest(paths: list[str], page: str) -> str:

@@ -502,6 +502,31 @@ def _draft(converted: dict, key: str, **kwargs):
 
 
 @pytest.mark.parametrize(
+    ("markdown", "title"),
+    [
+        (
+            "### 1. Single domain\n\nUse webroot mode.\n\n### 2. Many domains\n\nList them.\n",
+            "How to issue a cert",
+        ),
+        (
+            "# 1. Copy the files\n\nRun it.\n\n# 2. Configure apache\n\nEdit it.\n",
+            "How to issue a cert",
+        ),
+        ("### Issuing\n\nUse webroot mode.\n", "Issuing"),
+        ("# 1. Introduction\n\nA book's first chapter.\n", "1. Introduction"),
+    ],
+)
+def test_a_step_is_no_title(tmp_path: Path, markdown: str, title: str) -> None:
+    """An acme.sh wiki page opening with "### 1. Single domain" was titled so; a page
+    whose first-level headings are numbered steps is named by its file, as GitHub shows it."""
+    path = tmp_path / "How-to-issue-a-cert.md"
+    path.write_text(markdown)
+    result = convert_file(path)
+    assert isinstance(result, Converted)
+    assert draft_document(result, None, "", root=Path("/kb"), now=NOW).title == title
+
+
+@pytest.mark.parametrize(
     ("key", "title", "doc_type"),
     [
         ("docx", "Refund policy", "Policy"),

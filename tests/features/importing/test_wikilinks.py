@@ -232,3 +232,16 @@ def test_each_unresolved_wikilink_is_said_at_its_own_line(tmp_path: Path) -> Non
     result, _pkg = built_clean(tmp_path, files)
     said = [n for n in result.notes if "[[Enhancement]]" in n]
     assert [n.split(": a wikilink")[0] for n in said] == ["pages/Home.md:5", "pages/Home.md:7"]
+
+
+def test_a_github_wikis_page_name_is_its_file_name_with_hyphens() -> None:
+    """GitHub (Gollum) links ``[[Collector Setup]]`` to ``/wiki/Collector-Setup``, the page
+    ``Collector-Setup.md`` in any folder of the wiki, whatever the case."""
+    wiki = WikiLinks(["Home.md", "setup-guide/Collector-Setup.md", "AWS-sub-account-setup.md"])
+    text = "Start with [[AWS sub-account setup]], then [[collector setup]] or [[Nowhere Yet]]."
+    resolved = wiki.resolve(text, "Home.md")
+    assert resolved.text == (
+        "Start with [AWS sub-account setup](AWS-sub-account-setup.md), then "
+        "[collector setup](setup-guide/Collector-Setup.md) or [[Nowhere Yet]]."
+    )
+    assert resolved.unresolved == ["[[Nowhere Yet]]"]
