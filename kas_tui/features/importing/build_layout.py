@@ -290,8 +290,8 @@ class LayoutMixin(IndexesMixin, NamesMixin, SiteLinksMixin):
         if "](" not in body and "]:" not in body and "href" not in body and "src=" not in body:
             return body
 
-        def target_for(target: str) -> str | None:
-            target = without_base_tag(target)  # {{ site.baseurl }}/x/: the site's /x/
+        def target_for(written: str) -> str | None:
+            target = without_base_tag(written)  # {{ site.baseurl }}/x/: the site's /x/
             found = resolve(doc.source, target)
             here = found.path if found.kind == "internal" else None
             if here is None or (here not in self.docs and here not in self.assets):
@@ -341,7 +341,7 @@ class LayoutMixin(IndexesMixin, NamesMixin, SiteLinksMixin):
                 link = "/" + new + ("/" if folder and new else "")
             else:
                 link = relative_link(doc.out, new, folder=folder)
-            if link == path:
+            if link == path and target == written:
                 return None
             return link + (sep + fragment if sep else "")
 

@@ -51,9 +51,15 @@ _DOCUSAURUS_FILES = (".md", ".mdx")
 _BARE = ("nextra", "fumadocs")
 
 
+#: The variables templates print a site's own address by (Jekyll's ``site.baseurl`` and
+#: ``site.url``, Eleventy's ``base.baseurl``); not ``site.repository``, another site's.
+_BASE_VARIABLE = r"[\w.]*(?:base_?url|\burl|path_?prefix)"
 #: A template's expression for the site's address before a path (Jekyll's and
 #: Eleventy's ``{{ site.baseurl }}/software/``, as written or as a link encodes it).
-_BASE_TAG = re.compile(r"^(?:\{\{[^{}]*\}\}|%7B%7B(?:(?!%7D).)*%7D%7D)(?=/)", re.I)
+_BASE_TAG = re.compile(
+    rf"^(?:\{{\{{\s*{_BASE_VARIABLE}\s*\}}\}}|%7B%7B(?:%20)*{_BASE_VARIABLE}(?:%20)*%7D%7D)(?=/)",
+    re.I,
+)
 
 
 #: Front matter keys listing the addresses a page was served at before it moved.
@@ -78,7 +84,7 @@ _LINK_TAG = re.compile(
 
 #: A link whose address opens with the site's address as a template prints it:
 #: ``[x]({{ site.baseurl }}/software/)`` (not Hugo's ``{{< ref >}}``).
-_LINK_BASE = re.compile(r"\]\(\s*\{\{[^{}<>%]*\}\}(?=/)")
+_LINK_BASE = re.compile(rf"\]\(\s*\{{\{{\s*{_BASE_VARIABLE}\s*\}}\}}(?=/)", re.I)
 
 
 def liquid_link_tags(text: str) -> str:
@@ -92,8 +98,10 @@ def liquid_link_tags(text: str) -> str:
 def without_base_tag(target: str) -> str:
     """``target`` without the template expression it opens with (the site's address):
     ``/software/`` for ``{{ site.baseurl }}/software/``, ``/about/`` for ``{% page
-    "/about/" %}`` (a path from the site's root, as Jekyll's ``{% link %}`` takes it);
-    else ``target`` itself."""
+    "/about/" %}`` (a path from the site's root, as Jekyll's ``{% link %}`` takes it),
+    ``/docs/x.md`` for Zola's ``@/docs/x.md``; else ``target`` itself."""
+    if target.startswith("@/"):  # Zola's internal link: a file from its content folder
+        return "/" + target[2:]
     if target[:1] not in ("{", "%"):
         return target
     tag = _PATH_TAG.match(unquote(target).strip())

@@ -16,7 +16,9 @@ import tomllib
 from kas_tui.core.okf import frontmatter as fm
 from kas_tui.core.okf.errors import FormatError
 
-_TOML = re.compile(r"\A\+\+\+[ \t]*\n(.*?)\n\+\+\+[ \t]*(?:\n|\Z)", re.S)
+#: Zola's and Hugo's ``+++`` lines, after blank lines if any (Zola allows them: its themes'
+#: pages open with one).
+_TOML = re.compile(r"\A\s*\+\+\+[ \t]*\r?\n(.*?)\r?\n\+\+\+[ \t]*(?:\r?\n|\Z)", re.S)
 
 
 def front_matter(text: str) -> dict[str, Any]:

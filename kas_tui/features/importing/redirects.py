@@ -34,6 +34,7 @@ from kas_tui.features.importing.docfx_config import (
     read_docfx_json,
     served_path,
 )
+from kas_tui.features.importing.front_matter import toml_front_matter
 from kas_tui.features.importing.js_literals import (
     CONFIG_OBJECT,
     blank_js,
@@ -228,20 +229,34 @@ def front_matter_target(text: str) -> str | None:
 
 def _front_matter_redirect(text: str) -> tuple[str, str | None]:
     """(the key, the address) of :func:`front_matter_target`; ("", None) for a page."""
-    if "redirect_" not in text or not text.lstrip("\ufeff").startswith("---"):
+    if "redirect_" not in text:
         return "", None
-    try:
-        parsed = fm.parse(text.lstrip("\ufeff"))
-    except FormatError:
+    toml = toml_front_matter(text.lstrip("\ufeff"))  # Zola's +++ redirect_to = "x/" +++
+    rooted = toml is not None  # Zola's redirect_to is a path from the site's root
+    if toml is not None:
+        data, end = toml
+        body = text.lstrip("\ufeff")[end:]
+    elif text.lstrip("\ufeff").startswith("---"):
+        try:
+            parsed = fm.parse(text.lstrip("\ufeff"))
+        except FormatError:
+            return "", None
+        if parsed is None:
+            return "", None
+        data, body = parsed.data, text[parsed.block.end :]
+    else:
         return "", None
-    if parsed is None or not isinstance(parsed.data, dict) or text[parsed.block.end :].strip():
+    if not isinstance(data, dict) or body.strip():
         return "", None
     for key in REDIRECT_KEYS:
-        target = parsed.data.get(key)
+        target = data.get(key)
         if isinstance(target, list) and target:
             target = target[0]
         if isinstance(target, str) and target.strip():
-            return key, target.strip()
+            target = target.strip()
+            if rooted and not URL.match(target) and not target.startswith("/"):
+                target = "/" + target
+            return key, target
     return "", None
 
 

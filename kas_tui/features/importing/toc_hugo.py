@@ -46,6 +46,12 @@ _HUGO_KEYS = frozenset(
         "markup",
         "enablerobotstxt",
         "languages",
+        # Zola's, whose content/ folder and _index.md sections are Hugo's
+        "base_url",
+        "compile_sass",
+        "build_search_index",
+        "generate_feeds",
+        "generate_feed",
     }
 )
 _PAGES = (".md", ".markdown")

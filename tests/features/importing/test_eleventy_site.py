@@ -56,6 +56,12 @@ def test_liquid_link_tags_and_base_tags_name_pages_from_the_sites_root() -> None
     assert without_base_tag("{{ site.baseurl }}/software/") == "/software/"
     assert without_base_tag("%7B%7Bbase.baseurl%7D%7D/18f-bd/") == "/18f-bd/"
     assert without_base_tag("software.md") == "software.md"
+    # another site's address, not this one's: Jekyll's {{ site.repository }}/issues/9762
+    written = "[#9762]({{ site.repository }}/issues/9762)"
+    assert liquid_link_tags(written) == written
+    assert (
+        without_base_tag("{{ site.repository }}/issues/9762") == "{{ site.repository }}/issues/9762"
+    )
 
 
 def test_an_eleventy_site_builds_its_input_folder_and_follows_its_links(tmp_path: Path) -> None:
