@@ -43,6 +43,7 @@ from kas_tui.features.importing.heuristics import (
     draft_tags,
     draft_title,
     has_own_title,
+    is_section_name,
 )
 from kas_tui.features.importing.source_meta import strip_site_suffix, title_as_shown
 from kas_tui.features.importing.source_record import source_record
@@ -237,8 +238,11 @@ def draft_document(
     title_hint = title_hint or label
     if title_hint and not given_title:
         named = title != clean_file_title(converted.source.stem)
-        if not named or not has_own_title(converted, parsed):
-            title = title_hint  # the page has no title of its own: the site's TOC names it
+        generic = is_section_name(title) and not is_section_name(title_hint)
+        if not named or not has_own_title(converted, parsed) or generic:
+            # the page has no title of its own, or one any page might open with
+            # ("Overview", "References"): the site's TOC names it
+            title = title_hint
     own_h1 = any(b.kind == "heading" and b.level == 1 for b in parsed[:30])
     if _SLUG_TITLE.fullmatch(title) and (not given_title or own_h1):
         # a URL slug in the title's place: the page's own heading, never a section's (a

@@ -126,6 +126,8 @@ def draft_title(converted: Converted, parsed: list[prose.Block]) -> str:
                 return _clean_title(block.text)
             if block.kind == "heading" or converted.kind not in ("markdown", "text"):
                 break
+            if _prose_before(parsed[: n + 1]) >= _PROSE_BEFORE_SECTION:
+                break  # the page's own opening: a first-level heading below it is a section
             # a Markdown page's H1 may follow a banner, an admonition or a badge line
         first = next((b for b in parsed[:3] if b.kind == "paragraph"), None)
         if first is not None and converted.kind in ("docx", "pdf", "text") and _title_like(first):
@@ -152,8 +154,40 @@ def has_own_title(converted: Converted, parsed: list[prose.Block]) -> bool:
     names it)."""
     if converted.properties.get("title") or converted.title:
         return True
-    return any(b.kind == "heading" and b.level == 1 for b in parsed[:30]) or bool(
-        _html_h1(converted)
+    for n, block in enumerate(parsed[:30]):
+        if block.kind == "heading" and block.level == 1:
+            return _prose_before(parsed[:n]) < _PROSE_BEFORE_SECTION
+    return bool(_html_h1(converted))
+
+
+#: Headings any page might open with, naming a part of it rather than what it is about.
+_SECTION_NAMES = frozenset(
+    {"overview", "introduction", "intro", "references", "reference", "summary", "contents"}
+    | {"table of contents", "background", "description", "details", "notes", "about"}
+)
+
+
+def is_section_name(title: str) -> bool:
+    """Whether ``title`` names a part of a page ("Overview", "References"), not its
+    subject."""
+    named = " ".join(w for w in prose.words(title) if len(w) > 1)  # "ℹ️ Introduction" too
+    return named.casefold() in _SECTION_NAMES
+
+
+#: Paragraphs of prose a page opens with before a first-level heading that is then one of
+#: its sections, not its title (a GitBook page: two paragraphs, then "# References").
+_PROSE_BEFORE_SECTION = 2
+
+
+def _prose_before(blocks: list[prose.Block]) -> int:
+    """How many of ``blocks`` are paragraphs of prose: sentences of eight words or more
+    (a badge line, a banner's few words are not)."""
+    return sum(
+        1
+        for b in blocks
+        if b.kind == "paragraph"
+        and len(prose.words(b.text)) >= 8
+        and b.text.rstrip()[-1:] in ".!?:"
     )
 
 

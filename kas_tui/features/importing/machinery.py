@@ -50,6 +50,15 @@ _REQUIREMENTS = re.compile(r"^requirements(?:[-_.][\w.-]+)?\.(?:txt|in)$")
 #: (jupyterhub's page "Spelling wordlist": "Afterwards alchemyst alope api..."),
 #: codespell's ``codespell-ignore-words.txt``, cspell's ``cspell-words.txt``.
 _WORD_LIST = re.compile(r"^[\w.-]*spell[\w.-]*(?:word|ignore|dict)[\w.-]*\.(?:txt|dic)$")
+#: Tools' settings by their name's pattern: TypeScript's (pinia's ``typedoc.tsconfig.json``
+#: was a "Data" page), linters', a JSON schema validating the repository's data
+#: (sourcegraph's ``team.schema.json``), what a browser reads of a site
+#: (``browserconfig.xml``, ``opensearch.xml``, a web app manifest).
+_TOOL_CONFIG = re.compile(
+    r"^(?:[\w-]+\.)*(?:tsconfig|jsconfig)(?:\.[\w-]+)*\.json$|^[\w.-]+\.schema\.json$"
+    r"|^\.?(?:eslintrc|prettierrc|babelrc|stylelintrc|markdownlint)(?:\.[\w-]+)?$"
+    r"|^(?:browserconfig|opensearch)\.xml$|^(?:site\.|manifest\.)?webmanifest$"
+)
 #: A note-taking app's own folder in a graph, by the file that marks it: Logseq's
 #: ``logseq/config.edn`` beside ``custom.css`` and its state (``metadata.edn``).
 _APP_FOLDERS = {"logseq": "config.edn"}
@@ -118,6 +127,7 @@ def without_machinery(
             (name := f.rsplit("/", 1)[-1].lower()) in MACHINERY
             or _REQUIREMENTS.match(name)
             or _WORD_LIST.match(name)
+            or _TOOL_CONFIG.match(name)
             or f.startswith(apps)
         )
         and not _a_page(f, read)

@@ -246,11 +246,13 @@ class Toc:
     def labels(self) -> dict[str, str]:
         """Page path -> the title the site gives it in its nav (first mention): MkDocs
         titles a page by its nav entry, Nextra one without a title of its own by its
-        ``_meta`` title. Other TOCs' labels are link texts (a wiki's sidebar says "Alert
-        Rules" for its page "Alerting"): none. A site's home page is named as its theme
-        names it (:attr:`page_names`)."""
+        ``_meta`` title, a GitBook or mdBook ``SUMMARY.md`` by its link's text, Quarto
+        by its sidebar entry's ``text``. Other TOCs' labels are link texts (a wiki's sidebar
+        says "Alert Rules" for its page "Alerting"): none. A site's home page is named as
+        its theme names it (:attr:`page_names`). A page's own title is its title; a label
+        names a page without one, or one titled as a part of a page ("Overview")."""
         found: dict[str, str] = dict(self.page_names)
-        if self.kind not in ("mkdocs", "nextra"):
+        if self.kind not in ("mkdocs", "nextra", "summary", "quarto"):
             return found
         for node, _above in self.walk():
             if node.path and node.title:

@@ -112,3 +112,38 @@ def test_the_summarys_readme_escapes_and_heading_anchors(tmp_path: Path) -> None
     assert "Introduction" in {d.meta.get("title") for d in pkg.documents.values()}
     root = (tmp_path / "kb" / "index.md").read_text("utf-8")
     assert "## Onchain Data\n" in root and "<a href" not in root
+
+
+def test_a_gitbook_page_is_named_by_its_summary_when_its_own_heading_is_a_section(
+    tmp_path: Path,
+) -> None:
+    """0xn3va/cheat-sheets: 103 of 107 pages were titled by an H1 inside them
+    ("Overview" 15 times, "References" 8), not by SUMMARY.md's labels."""
+    source = write_sources(
+        tmp_path / "src",
+        {
+            ".gitbook.yaml": "structure:\n  readme: INTRODUCTION.md\n  summary: SUMMARY.md\n",
+            "SUMMARY.md": "# Summary\n\n- [Cheat Sheets](INTRODUCTION.md)\n"
+            "- [Application Data & Files](android/app-data-files.md)\n"
+            "- [Dependency Confusion](ci/dependency-confusion.md)\n"
+            "- [Typosquatting](ci/typosquatting.md)\n",
+            "INTRODUCTION.md": "# Cheat Sheets\n\nA list of cheat sheets for application security.\n",
+            "android/app-data-files.md": "Android uses a file system that is similar to the "
+            "disk-based file systems of other platforms.\n\nEvery app has its own private "
+            "folder that no other app can read.\n\n# References\n\n- [Data storage](https://x)\n",
+            "ci/dependency-confusion.md": "# Overview\n\nCompanies use internal registers "
+            "for both internal and public dependencies.\n",
+            "ci/typosquatting.md": "# Typosquatting\n\nAttackers publish packages named "
+            "like popular ones.\n",
+        },
+    )
+    out = tmp_path / "kb"
+    assert build(source, out, now=NOW, workers=1).errors == 0
+    pkg = Package(out)
+    pkg.load()
+    assert {pkg.documents[p].title for p in pkg.documents} == {
+        "Cheat Sheets",
+        "Application Data & Files",
+        "Dependency Confusion",
+        "Typosquatting",  # its own title, which the label also says
+    }

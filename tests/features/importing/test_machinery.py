@@ -173,3 +173,29 @@ def test_a_javascript_package_kept_in_the_source_is_left_out() -> None:
         "docs/_style/prism-master/: a JavaScript package kept in the source (its package.json, "
         "6 files: its code, tests and examples), no knowledge; left out"
     )
+
+
+def test_tool_settings_schemas_and_browser_files_are_left_out() -> None:
+    """pinia's ``typedoc.tsconfig.json``, sourcegraph's ``schema/team.schema.json`` and
+    ``public/opensearch.xml``, hexo's ``browserconfig.xml`` were "Data" pages."""
+    notes: list[str] = []
+    tools = [
+        "typedoc.tsconfig.json",
+        "schema/team.schema.json",
+        "public/opensearch.xml",
+        "source/browserconfig.xml",
+        "site.webmanifest",
+        ".eslintrc.json",
+    ]
+    docs, _assets = without_machinery(
+        ["guide.md", "data/teams.json", *tools], [], notes, lambda _rel: ""
+    )
+    assert docs == ["guide.md", "data/teams.json"]
+    assert notes and "configure the repository" in notes[0]
+
+
+def test_stylesheets_of_every_kind_are_no_pages() -> None:
+    from kas_tui.features.importing.source_meta import is_source_code
+
+    for name in ("themes/navy/source/css/navy.styl", "x/_variables.sass", "a.scss", "b.less"):
+        assert is_source_code(name)
