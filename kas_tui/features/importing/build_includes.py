@@ -27,6 +27,7 @@ from kas_tui.features.importing.include_syntax import frontmatter_end, mdx_bases
 from kas_tui.features.importing.includes import IncludeProblem, expand_includes
 from kas_tui.features.importing.mdbook_includes import expand_mdbook_includes
 from kas_tui.features.importing.mdx_components import expand_components, path_aliases
+from kas_tui.features.importing.myst_includes import expand_myst_includes
 from kas_tui.features.importing.myst_pages import myst_index
 from kas_tui.features.importing.myst_refs import References, Unresolved, roles_as_text
 from kas_tui.features.importing.openapi_pages import OpenApiPages, config_specs
@@ -114,6 +115,8 @@ class IncludesMixin(PrepareMixin):
             text, problems = shown_files.text, shown_files.problems
             text, _files, more = expand_include_markdown(text, doc.source, self._read_included)
             problems += more  # mkdocs-include-markdown's {% include-markdown "..." %}
+            text, more = expand_myst_includes(text, doc.source, self._read_included)
+            problems += more  # MyST's ```{include} ../CHANGES.md
         params = self._hugo_params()
         if params is not None and uses_params(text):  # {{% param vers.otel %}}
             written = text

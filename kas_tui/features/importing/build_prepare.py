@@ -24,6 +24,7 @@ from kas_tui.features.importing.include_syntax import has_directive
 from kas_tui.features.importing.includes import targets as include_targets
 from kas_tui.features.importing.mdbook_includes import mdbook_targets
 from kas_tui.features.importing.mdx_components import component_imports, import_candidates
+from kas_tui.features.importing.myst_includes import myst_include_targets
 from kas_tui.features.importing.rst_includes import doc_targets
 from kas_tui.features.importing.rst_includes import include_targets as rst_include_targets
 
@@ -82,6 +83,7 @@ class PrepareMixin:
                 if c != rel
             ]
             shown += include_markdown_targets(text or "", rel)  # {% include-markdown %}
+            shown += myst_include_targets(text or "", rel)  # MyST's ```{include} x.md
             out.append((found, shown))
         return out
 

@@ -44,6 +44,10 @@ MACHINERY = frozenset(
     # instructions to coding agents working in the repository (vitest's docs/AGENTS.md,
     # "Guidance for working on the VitePress site"), not knowledge of what it documents
     | {"agents.md", "claude.md", "gemini.md"}
+    # an R package's and RStudio's (r4ds', adv-r's DESCRIPTION was a page "Description")
+    | {"description", "namespace", "makevars", "makevars.win", ".rbuildignore", "renv.lock"}
+    # a bookdown book's build settings, a Quarto project's profiles and publishing record
+    | {"_bookdown.yml", "_output.yml", "_publish.yml"}
 )
 _REQUIREMENTS = re.compile(r"^requirements(?:[-_.][\w.-]+)?\.(?:txt|in)$")
 #: A spelling checker's word list: sphinxcontrib-spelling's ``spelling_wordlist.txt``
@@ -58,6 +62,9 @@ _TOOL_CONFIG = re.compile(
     r"^(?:[\w-]+\.)*(?:tsconfig|jsconfig)(?:\.[\w-]+)*\.json$|^[\w.-]+\.schema\.json$"
     r"|^\.?(?:eslintrc|prettierrc|babelrc|stylelintrc|markdownlint)(?:\.[\w-]+)?$"
     r"|^(?:browserconfig|opensearch)\.xml$|^(?:site\.|manifest\.)?webmanifest$"
+    r"|^[\w.-]+\.rproj$|^_quarto[\w.-]*\.ya?ml$"  # RStudio's project, Quarto's profiles
+    # LaTeX's classes, styles, bibliographies and their styles: the typesetting of a book
+    r"|^[\w.-]+\.(?:cls|sty|bst|bib|csl)$"
 )
 #: A note-taking app's own folder in a graph, by the file that marks it: Logseq's
 #: ``logseq/config.edn`` beside ``custom.css`` and its state (``metadata.edn``).
@@ -129,6 +136,7 @@ def without_machinery(
             or _WORD_LIST.match(name)
             or _TOOL_CONFIG.match(name)
             or f.startswith(apps)
+            or "_freeze" in f.split("/")[:-1]  # Quarto's store of its computations' results
         )
         and not _a_page(f, read)
     ]

@@ -199,3 +199,23 @@ def test_stylesheets_of_every_kind_are_no_pages() -> None:
 
     for name in ("themes/navy/source/css/navy.styl", "x/_variables.sass", "a.scss", "b.less"):
         assert is_source_code(name)
+
+
+def test_r_quarto_and_latex_project_files_are_left_out() -> None:
+    """adv-r, r4ds and quarto-web built DESCRIPTION, their .Rproj, book.bib, krantz.cls,
+    _bookdown.yml, Quarto's profiles and its _freeze/ cache as pages."""
+    tools = [
+        "DESCRIPTION",
+        "NAMESPACE",
+        "adv-r.Rproj",
+        "book.bib",
+        "krantz.cls",
+        "chicago-fullnote-bibliography.csl",
+        "_bookdown.yml",
+        "_output.yml",
+        "_quarto-prerelease.yml",
+        "src/Makevars",
+        "_freeze/arrow/execute-results/html.json",
+    ]
+    docs, _assets = without_machinery(["arrow.Rmd", "intro.qmd", *tools], [], [], lambda _r: "")
+    assert docs == ["arrow.Rmd", "intro.qmd"]
