@@ -67,11 +67,13 @@ from kas_tui.features.importing.convert import ConversionError, Limits, sha256_f
 from kas_tui.features.importing.draft import GENERATOR, dump_yaml
 from kas_tui.features.importing.files import SUPPORTED
 from kas_tui.features.importing.git_dates import date_by_commits
+from kas_tui.features.importing.home_page import without_theme_drawn
 from kas_tui.features.importing.machinery import without_machinery
 from kas_tui.features.importing.redirects import redirect_pages, redirect_pages_note
 from kas_tui.features.importing.source_meta import (
     in_include_folder,
     is_furniture,
+    is_page_part,
     is_partial,
     is_site_config,
     is_source_code,
@@ -359,6 +361,9 @@ class _Builder(
         if self._redirect_pages:  # old addresses a site sends on: no pages
             documents = [d for d in documents if d not in self._redirect_pages]
             self.result.notes.append(redirect_pages_note(self._redirect_pages, self._read_source))
+        documents = without_theme_drawn(
+            documents, self._read_source, self.source, self.result.notes
+        )
         self.source_files = {*documents, *assets, *orders}
         self.toc = with_other_tocs(
             find_toc(self.source_files, self._read_source), self.source_files, self._read_source
@@ -408,7 +413,7 @@ class _Builder(
         # the TOC files are read for the tree, not copied: the indexes are the package's TOC
         # (a page holding a toctree, Sphinx' index.md, is read for the tree and a page too)
         read = self.toc.read_files() if self.toc is not None else set()
-        assets = [a for a in assets if a not in read and not is_toc_file(a)]
+        assets = [a for a in assets if a not in read and not is_toc_file(a) and not is_page_part(a)]
         documents = [d for d in documents if self.toc is None or d != self.toc.file]
         documents, assets = self._adoc_includes(documents, assets)  # AsciiDoc's snippets
         self.result.sources = len(documents)

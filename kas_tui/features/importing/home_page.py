@@ -10,10 +10,14 @@ section.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
+from kas_tui.features.importing.front_matter import front_matter
+from kas_tui.features.importing.include_syntax import frontmatter_end
 from kas_tui.text import prose
+from kas_tui.text.wording import counted
 
 
 def is_home_layout(front: Mapping[str, Any]) -> bool:
@@ -63,3 +67,53 @@ def _text(value: Any) -> str | None:
 
 def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
+
+
+#: The most bytes of a page the theme draws from its front matter alone: a few lines.
+THEME_PAGE_MAX = 2048
+
+
+def theme_drawn(text: str) -> str | None:
+    """The layout a page names when its theme draws it from data or code and it says
+    nothing itself (Hugo's ``layout: search``, a Hexo site's ``layout: plugins``, a
+    VitePress home that is a component, ``<Home />``): front matter with a ``layout``,
+    no words of its own, no home the theme writes out of it (:func:`home_body`);
+    ``None`` for any other page."""
+    end = frontmatter_end(text)
+    if not end:
+        return None
+    front = front_matter(text)
+    layout = front.get("layout")
+    if not isinstance(layout, str) or not layout.strip() or _has_words(text[end:]):
+        return None
+    if home_body(front, text[end:]) is not None or _text(front.get("description")):
+        return None
+    return layout.strip()
+
+
+def without_theme_drawn(
+    documents: list[str], read: Callable[[str], str | None], root: Path, notes: list[str]
+) -> list[str]:
+    """``documents`` (of the folder ``root``) without the pages the site's theme draws
+    (:func:`theme_drawn`), said in ``notes``."""
+    drawn: dict[str, str] = {}
+    for rel in documents:
+        if rel.lower().endswith((".md", ".markdown")) and _small(root / rel):
+            layout = theme_drawn(read(rel) or "")
+            if layout is not None:
+                drawn[rel] = layout
+    if drawn:
+        first, n = min(drawn), len(drawn)
+        notes.append(
+            f"{first}: {counted(n, 'page')} the site's theme draws from its data or code "
+            f"(layout: {drawn[first]}), no text of {'its' if n == 1 else 'their'} own; left out"
+        )
+    return [d for d in documents if d not in drawn]
+
+
+def _small(path: Path) -> bool:
+    """Whether ``path`` is small enough to be a page of front matter alone."""
+    try:
+        return path.stat().st_size <= THEME_PAGE_MAX
+    except OSError:
+        return False

@@ -157,7 +157,12 @@ _SITE_CONFIG = re.compile(
     r"sidebars\.(?:js|ts|json)|book\.toml|conf\.py|_sidebar\.md|_footer\.md|_header\.md|"
     r"\.?eleventy(?:\.config)?\.[mc]?[jt]s)$"
 )
-_TOC = re.compile(r"^(?:toc\.(?:ya?ml|md|json|xml)|_toc\.ya?ml|_category_\.(?:json|ya?ml))$")
+_TOC = re.compile(
+    r"^(?:toc\.(?:ya?ml|md|json|xml)|_toc\.ya?ml|_category_\.(?:json|ya?ml)|_sidebar\.md|_navbar\.md)$"
+)
+#: A wiki's or a Docsify site's parts of every page, in any folder (a GitHub wiki's
+#: folder-level ``_Sidebar.md``, snowplow's nine of them, were pages "Sidebar").
+_PAGE_PARTS = frozenset({"_sidebar.md", "_navbar.md", "_footer.md", "_header.md", "_coverpage.md"})
 #: A site's map of moved pages, at any depth: gemini-cli's ``docs/redirects.json``,
 #: Netlify's ``_redirects``, docfx's ``.openpublishing.redirection.json``.
 _REDIRECTS = re.compile(r"^[._]?(?:[\w-]+[._-])?redirect(?:s|ion)?(?:\.(?:json|ya?ml))?$")
@@ -169,15 +174,24 @@ def is_site_config(rel: str) -> bool:
     ``_Header.md`` at the root; ``docfx.json`` anywhere), is a table of contents
     (``toc.yml``, ``TOC.md`` anywhere) or a map of moved pages (``redirects.json`` anywhere)."""
     name = rel.rsplit("/", 1)[-1].lower()
+    if name in _PAGE_PARTS:
+        return True
     if is_toc_file(rel) or _REDIRECTS.match(name) or name == "docfx.json":
         return True  # docfx.json configures a site wherever it is (dotnet/docfx's docs/)
     return "/" not in rel and bool(_SITE_CONFIG.match(name))
 
 
+def is_page_part(rel: str) -> bool:
+    """Whether a source file is a part of every page of a wiki or a Docsify site (its
+    ``_Sidebar.md``, ``_Footer.md``...): no page, and nothing to copy."""
+    return rel.rsplit("/", 1)[-1].lower() in _PAGE_PARTS
+
+
 def is_toc_file(rel: str) -> bool:
     """Whether a source file is a table of contents by its name (``toc.yml``, ``TOC.md``,
     ``toc.json``, an older docfx site's ``ToC.xml``, a Docusaurus folder's
-    ``_category_.json``, a Nextra folder's ``_meta.json`` or ``_meta.ts`` anywhere): read
+    ``_category_.json``, a Nextra folder's ``_meta.json`` or ``_meta.ts``, a wiki's or
+    Docsify's ``_Sidebar.md`` anywhere): read
     for the package's tree, never copied into it."""
     return bool(_TOC.match(rel.rsplit("/", 1)[-1].lower())) or is_meta_file(rel)
 

@@ -345,3 +345,25 @@ def test_images_no_converter_reads_are_copied_for_the_pages_that_show_them(
     assert (out / "assets" / "images" / "shot.tiff").read_bytes() == tiff or any(
         p.read_bytes() == tiff for p in out.rglob("shot.tiff")
     )
+
+
+def test_a_wikis_sidebars_in_its_folders_are_no_pages(tmp_path: Path) -> None:
+    """snowplow's wiki keeps a ``_Sidebar.md`` in nine folders: each was a page "Sidebar"."""
+    files = {
+        "Home.md": "# Home\n\nWelcome to the Demo wiki; start with the setup guide.\n",
+        "setup-guide/_Sidebar.md": "[**HOME**](Home) > [**SETUP**](Setting-up-demo)\n\n"
+        "- [Step 1: Setup a Collector](Setting-up-a-collector)\n",
+        "setup-guide/_Footer.md": "Questions? Ask on the forum.\n",
+        "setup-guide/Setting-up-demo.md": "Set up Demo in two steps: a collector, then a tracker.\n",
+        "setup-guide/Setting-up-a-collector.md": "Install the collector on a server you run.\n",
+        "about/_Sidebar.md": "- [Overview](About-overview)\n",
+        "about/About-overview.md": "Demo collects events from your apps and stores them.\n",
+    }
+    out = tmp_path / "kb"
+    assert build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1).errors == 0
+    pkg = Package(out)
+    pkg.load()
+    assert len(pkg.documents) == 4
+    assert not [
+        p for p in out.rglob("*") if "sidebar" in p.name.lower() or "footer" in p.name.lower()
+    ]

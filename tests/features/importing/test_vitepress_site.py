@@ -97,12 +97,10 @@ def test_a_vitepress_repository_builds_its_sites_sidebar(tmp_path: Path) -> None
         "guide/index-page.md",
         "guide/migration.md",
         "guide/why.md",
-        "index-page.md",
         "team.md",
-    ]
+    ]  # the home is its theme's component, <Home />: no page (the config says what it is)
     root = (tmp_path / "kb" / "index.md").read_text("utf-8")
     assert root.splitlines()[3] == "# Vite"
-    # the <script setup> block is no description of the home page
     assert "import Home" not in root
     guide = parse_index((tmp_path / "kb" / "guide" / "index.md").read_text("utf-8"))
     assert [s.title for s in guide.sections if s.level == 2] == ["Introduction", "Migration"]

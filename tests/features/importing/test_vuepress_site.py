@@ -486,3 +486,33 @@ def test_a_vitepress_0_config_written_module_exports(tmp_path: Path) -> None:
         "plain object after export default, module.exports = or defineConfig(): built by "
         "code?): its sidebar was not read; the folders are the tree"
     ]
+
+
+def test_pages_a_theme_draws_from_data_or_code_are_no_pages(tmp_path: Path) -> None:
+    """vite's home (``layout: home``, then ``<Home />``), Hugo's ``layout: search``,
+    Hexo's ``layout: plugins`` were documents "Document imported from index.md."."""
+    from kas_tui.features.importing.home_page import theme_drawn
+
+    vite = (
+        "---\ntitle: Vite\ntitleTemplate: Next Generation Frontend Tooling\nlayout: home\n---\n"
+        "<script setup>\nimport Home from './.vitepress/theme/landing/Layout.vue'\n</script>\n"
+        "<Home />\n"
+    )
+    assert theme_drawn(vite) == "home"
+    assert theme_drawn("---\ntitle: Search Results\nlayout: search\n---\n\n") == "search"
+    # a home the theme writes out of its front matter, a page with words: pages
+    hero = "---\nlayout: home\nhero:\n  name: Pinia\n  tagline: The store for Vue\n---\n"
+    assert theme_drawn(hero) is None
+    assert theme_drawn("---\nlayout: page\ntitle: About\n---\n\nWe build tools.\n") is None
+    assert theme_drawn("---\nlayout: search\ndescription: Search the docs.\n---\n") is None
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "index.md": vite,
+            "search.md": "---\ntitle: Search Results\nlayout: search\n---\n",
+            "guide/start.md": "# Getting Started\n\nVite is a build tool for the web.\n",
+        },
+    )
+    result = build(source, tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0 and len(result.created) == 1
+    assert any("2 pages the site's theme draws" in n for n in result.notes), result.notes
