@@ -236,10 +236,14 @@ class GroupsMixin:
             ranged = [
                 (d.out, d.draft.title)
                 for d in members
-                if d.draft.title.casefold() != own and not is_landing_page(d.source)
+                if d.draft.title.casefold() != own
+                and not (  # a page bundle's index.md below it is a page of the folder
+                    is_landing_page(d.source)
+                    and self.folders.get(posixpath.dirname(d.source)) == folder
+                )
             ]
             groups = title_ranges(ranged, capacity)
-            targets = self._targets(folder, groups, members_of, taken)
+            targets = self._targets(folder, groups, members_of, taken) if groups else None
             if targets is None:  # one run of them all would be the folder again, nested
                 self.result.notes.append(
                     f"{folder or 'the package root'}: {len(members):,} documents are more "

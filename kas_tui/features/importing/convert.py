@@ -231,7 +231,8 @@ def without_control_characters(result: Converted) -> None:
     result.markdown = body_controls(result.markdown)
     if dropped:
         result.notes.append(
-            f"its text held control characters ({dropped}): a terminal's codes, no text; left out"
+            f"its text held control characters ({dropped}): a terminal's codes, no text; those "
+            "characters are left out of the page, the rest of it is kept"
         )
 
 

@@ -261,3 +261,31 @@ def test_a_folders_own_page_is_dated_by_its_folders_name() -> None:
     assert dated_year(_dated_name("blog/2021-03-09-release/index.md")) == "2021"
     assert dated_year(_dated_name("_posts/2014-05-06-jekyll-turns-2-0-0.markdown")) == "2014"
     assert dated_year(_dated_name("blog/2021-03-09-release/setup.md")) is None
+
+
+def test_page_bundles_too_many_for_one_index_are_split_by_title(tmp_path: Path) -> None:
+    """getzola/zola's 129 themes, each a page bundle (``themes/<name>/index.md``), were
+    "split by title into 0 ranges" and listed in one index of 129 entries."""
+    import itertools
+
+    syllables = ["ba", "cu", "fe", "go", "ki", "lo", "mu", "ne", "po", "ri", "su", "ta"]
+    names = ["".join(p) for p in itertools.product(syllables, repeat=3)][::13][:130]
+    files: dict[str, str] = {
+        "config.toml": 'base_url = "https://example.org"\ntitle = "Demo"\n',
+        "content/themes/_index.md": '+++\ntitle = "Themes"\n+++\n',
+    }
+    for name in names:
+        files[f"content/themes/{name}/index.md"] = (
+            f'+++\ntitle = "{name.capitalize()}"\ndescription = "The {name} theme."\n+++\n\n'
+            f"{name.capitalize()} lays out a blog.\n"
+        )
+    result = build(
+        write_sources(tmp_path / "src", files),
+        tmp_path / "kb",
+        now=NOW,
+        workers=1,
+    )
+    assert result.errors == 0
+    assert not any("into 0 ranges" in n for n in result.notes), result.notes
+    themes = parse_index((tmp_path / "kb" / "themes" / "index.md").read_text("utf-8"))
+    assert 1 < len(themes.entries) <= 60

@@ -94,7 +94,7 @@ def test_terminal_controls_leave_no_trace_in_the_package(tmp_path: Path) -> None
     assert "Body with ANSI, a backspace.\n\nNext page.\nNext line." in body
     assert (
         "ctrl.md: its text held control characters (BEL, BS, ESC x 4): a terminal's codes, "
-        "no text; left out"
+        "no text; those characters are left out of the page, the rest of it is kept"
     ) in result.notes
 
 
