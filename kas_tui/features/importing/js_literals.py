@@ -415,3 +415,36 @@ def _closing(code: str, start: int) -> int | None:
                 return index
         index += 1
     return None
+
+
+def plain_entries(code: str, start: int) -> tuple[list[str], list[str]] | None:
+    """The object literal opening at ``start`` of ``code`` read entry by entry: (each
+    entry that is data, as :func:`js_literal` gives it inside braces of its own; the
+    keys of those code computes), cut at the commas outside strings and brackets;
+    ``None`` when no object opens there. Pelican's ``_meta.js`` computes one entry (its
+    navbar's ``versions`` menu, a ``reduce()``) beside its pages' plain titles."""
+    end = _closing(code, start) if code[start : start + 1] == "{" else None
+    if end is None:
+        return None
+    bare = _blank(code[start : end + 1], strings=True)
+    cuts, depth = [0], 0
+    for at in range(1, len(bare) - 1):
+        char = bare[at]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            cuts.append(at)
+    cuts.append(len(bare) - 1)
+    plain, computed = [], []
+    for a, b in zip(cuts, cuts[1:], strict=False):
+        entry = code[start + a + 1 : start + b]
+        if not entry.strip():
+            continue
+        literal = js_literal("{" + entry + "}", 0)
+        if literal is not None:
+            plain.append(literal)
+        else:
+            computed.append(entry.split(":", 1)[0].strip().strip("\"'[]") or "?")
+    return plain, computed

@@ -40,6 +40,7 @@ from kas_tui.features.importing.js_literals import (
     const_values,
     js_option,
     js_value_at,
+    plain_entries,
     spread_name,
     string_option,
     with_consts,
@@ -114,8 +115,10 @@ def nextra_site(
         base = (given or "").strip("/")
     sidebar = _Sidebar(root, layout, read, files, problems, node)
     roots = sidebar.folder(root, *sidebar.meta(root), top=True)
-    # a folder built alone names no pages folder: what lies beside its _meta stays
-    docs_dir = root if config else ""
+    # a folder built alone names no pages folder: what lies beside its _meta stays; but
+    # Next.js serves an app/ folder at the site's root (pelican's docs/app/: its /install/
+    # is app/install/page.mdx)
+    docs_dir = root if config or layout == "app" else ""
     return SiteTree(
         roots,
         docs_dir,
@@ -365,6 +368,31 @@ def _title(value: Any) -> str | None:
     return " ".join(title.split()) or None if isinstance(title, str) else None
 
 
+def _plain_entries(
+    rel: str, plain: str, start: int, line: int, problems: list[str]
+) -> tuple[dict[str, Any] | None, Any]:
+    """The entries of the object at ``start`` of ``plain`` that read as data, those code
+    computes said and left out (:func:`.js_literals.plain_entries`); ``(None, None)``
+    when none reads."""
+    found = plain_entries(plain, start)
+    if found is None or not found[1]:
+        return None, None
+    data: dict[str, Any] = {}
+    for literal in found[0]:
+        entry, error = load_lined(literal)
+        if isinstance(entry, dict) and error is None:
+            data.update(entry)
+    if not data:
+        return None, None
+    computed = found[1]
+    problems.append(
+        f"{rel}:{line}: {', '.join(computed)}: "
+        f"{'its value is' if len(computed) == 1 else 'their values are'} built by code: "
+        "not read; its other entries are"
+    )
+    return data, None
+
+
 def _meta_data(rel: str, text: str, problems: list[str]) -> dict[str, Any] | None:
     """The object a ``_meta`` file holds; ``None`` (and a problem said) when it does
     not read as data."""
@@ -384,6 +412,8 @@ def _meta_data(rel: str, text: str, problems: list[str]) -> dict[str, Any] | Non
     literal = js_value_at(plain, exported.end(), "{") if exported else None
     data, error = load_lined(literal) if literal is not None else (None, None)
     line = plain.count("\n", 0, exported.start()) + 1 if exported else 1
+    if exported is not None and (not isinstance(data, dict) or error is not None):
+        data, error = _plain_entries(rel, plain, exported.end(), line, problems)
     if not isinstance(data, dict) or error is not None:
         problems.append(
             f"{rel}:{line}: its object is built by code (no plain object after export "

@@ -515,3 +515,49 @@ def test_another_tools_next_config_or_meta_is_no_nextra_site() -> None:
     assert toc is not None and toc.docs_dir == ""  # a folder built alone names no folder
     assert [n.path for n in toc.roots] == ["pages/a.mdx"]
     assert toc.problems[0].startswith("pages/_meta.json:1: not valid JSON (")
+
+
+PELICAN_META = """const versions = eval(process.env.VERSIONS || "['latest']");
+export default {
+\t"about-pelican": "About Pelican",
+\t"install": "Installing Pelican",
+\t"getting-started": "Getting Started",
+\t"versions": { "title": "Versions", "type": "menu",
+\t\t"items": versions.reverse().reduce((acc, v) => { acc[v] = { title: v, href: `/${v}` }; return acc }, {}) }
+}
+"""
+
+
+def test_an_app_folder_with_one_computed_meta_entry(tmp_path: Path) -> None:
+    """PelicanPlatform/pelican's docs/: one ``_meta.js`` entry built by code (its navbar's
+    versions menu) threw the whole order away, and the app/ folder below the build's
+    root left its 617 site-rooted links (``/install/``) broken."""
+
+    def page(title: str, text: str) -> str:
+        return f"# {title}\n\n{text}\n"
+
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "app/_meta.js": PELICAN_META,
+            "app/page.tsx": "export default function Page() { return null }\n",
+            "app/about-pelican/page.mdx": page(
+                "About Pelican", "Pelican builds data federations; [install it](/install/)."
+            ),
+            "app/install/page.mdx": page("Install Pelican", "Download the binary for Linux."),
+            "app/getting-started/page.mdx": page(
+                "Getting Started", "Read [about it](/about-pelican/) first."
+            ),
+            "aup-example.md": "# Acceptable use\n\nAn example policy for a federation.\n",
+        },
+    )
+    out = tmp_path / "kb"
+    result = build(source, out, now=NOW, workers=1)
+    assert result.errors == 0
+    root = (out / "index.md").read_text("utf-8")
+    order = [line.split("](")[0][3:] for line in root.splitlines() if line.startswith("* [")]
+    assert order == ["About Pelican", "Install Pelican", "Getting Started"]
+    assert any("versions: its value is built by code" in n for n in result.notes), result.notes
+    pkg = Package(out)
+    pkg.load()
+    assert not [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
