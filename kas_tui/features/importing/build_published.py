@@ -21,6 +21,9 @@ ASSET_EXTS = frozenset(
     | {".ogg", ".oga", ".opus", ".flac"}
     | {".woff", ".woff2", ".ttf", ".otf", ".eot"}  # a site theme's fonts
     | {".drawio", ".dio", ".excalidraw"}  # a figure's source, not prose
+    | {".graffle", ".sketch", ".fig", ".xd", ".ai", ".afdesign", ".epgz", ".pencil"}
+    # binary data sets a book's code reads (r4ds' heights.RDS, students.feather)
+    | {".rds", ".rda", ".rdata", ".feather", ".parquet", ".arrow", ".sav", ".dta", ".h5"}
     | {".jinja", ".jinja2", ".j2", ".njk", ".liquid"}  # a theme's templates
 )
 

@@ -30,7 +30,9 @@ SIDEBAR = "_sidebar.md"
 _ITEM = re.compile(r"^([ \t]*)(?:[-*+]|\d+[.)])[ \t]+(.*)$")
 _WIKI_LINK = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")
 _MD_LINK = re.compile(r"\[([^\]]*)\]\(\s*<?([^)\s>]*)>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
-_WIKI_ADDRESS = re.compile(r"^(?:https?:)?//[^/]+/[^/]+/[^/]+/wiki/([^?#]+)", re.IGNORECASE)
+_WIKI_ADDRESS = re.compile(r"^(?:https?:)?//[^/]+/[^/]+/[^/]+/wiki(?:/([^?#]*))?/?(?:[?#]|$)", re.I)
+#: The page a wiki's own address (``https://github.com/o/r/wiki``) opens.
+_HOME = "Home"
 _EMPHASIS = re.compile(r"(\*\*|__|\*|_|`)(.+?)\1")
 #: An HTML tag in a sidebar line (an anchor GitBook writes into its headings).
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
@@ -177,8 +179,8 @@ def _entry(label: str) -> tuple[str, str | None]:
     if link:  # a Markdown escape is the character it escapes ("error\_001.md")
         text, href = _unescape(link.group(1).strip()), _unescape(link.group(2).strip())
         address = _WIKI_ADDRESS.match(href)
-        if address:
-            return text, unquote(address.group(1)).rstrip("/")
+        if address:  # the wiki's own address opens its Home page
+            return text, unquote(address.group(1) or "").rstrip("/") or _HOME
         if URL.match(href) or not href or href.startswith("#"):
             return _plain(label[: link.start()] + text + label[link.end() :]), None
         return text, href.split("#", 1)[0].split("?", 1)[0]

@@ -367,3 +367,20 @@ def test_a_wikis_sidebars_in_its_folders_are_no_pages(tmp_path: Path) -> None:
     assert not [
         p for p in out.rglob("*") if "sidebar" in p.name.lower() or "footer" in p.name.lower()
     ]
+
+
+def test_figure_sources_and_binary_data_sets_are_copied_not_converted(tmp_path: Path) -> None:
+    """adv-r's 13 OmniGraffle diagrams and r4ds' heights.RDS failed as documents (exit
+    code 1), though the books built completely."""
+    files = {
+        "joins.md": "# Joins\n\nSee the [join diagram](diagrams/join.graffle) and [data](data/heights.RDS).\n",
+        "diagrams/join.graffle": b"\x1f\x8b\x08\x00" + b"\x00" * 32,
+        "data/heights.RDS": b"\x1f\x8b\x08\x00" + b"\x01" * 32,
+        "data/students.feather": b"ARROW1\x00\x00" + b"\x02" * 32,
+    }
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    assert result.failed == [] and result.errors == 0
+    suffixes = (".graffle", ".rds", ".feather")
+    copied = sorted(p.name.lower() for p in out.rglob("*") if p.suffix.lower() in suffixes)
+    assert copied == ["heights.rds", "join.graffle", "students.feather"]

@@ -634,6 +634,21 @@ def test_github_wiki_sidebar(tmp_path: Path) -> None:
     assert "_Sidebar.md" in TOC_NAMES and find_tocs(names) == ["_Sidebar.md"]
 
 
+def test_a_link_to_the_wikis_own_address_is_its_home(tmp_path: Path) -> None:
+    """z88dk's wiki sidebar opens with ``[Home](https://github.com/z88dk/z88dk/wiki)``:
+    the entry was dropped and Home filed under "Other pages"."""
+    files = {
+        "_Sidebar.md": "## Getting Started\n\n* [Home](https://github.com/demo/demo/wiki)\n"
+        "* [Installation](https://github.com/demo/demo/wiki/Installation/)\n",
+        "Home.md": PAGE,
+        "Installation.md": PAGE,
+    }
+    read, names = source(tmp_path, files)
+    toc = find_toc(names, read)
+    assert toc is not None and list(toc.order()) == ["Home.md", "Installation.md"]
+    assert toc.problems == []
+
+
 def test_azure_devops_wiki_order_files(tmp_path: Path) -> None:
     """An Azure DevOps wiki: ``.order`` in each folder of sub-pages, a page ``Name.md``
     with its sub-pages in ``Name/``; titles from the names (``-`` a space, ``%2D`` a
