@@ -334,6 +334,10 @@ class SiteLinksMixin:
                 found = candidate if candidate in self.docs else self._loose_match(candidate)
                 if found in self.docs:
                     return found
+            if "/" not in path and not rendered:  # a GitHub wiki's [Home](Home), any folder
+                found = self._wiki_page(path)
+                if found is not None:
+                    return found
             inside = self.toc.docs_dir + "/" if self.toc is not None and self.toc.docs_dir else ""
             return self._moved_page(joined.removeprefix(inside))  # GitBook's redirects
         stem = posixpath.splitext(doc.source)[0]
@@ -357,6 +361,8 @@ class SiteLinksMixin:
         else:
             page = stem  # MkDocs serves docs/async.md at /async/
         path = unquote(target.partition("#")[0].partition("?")[0])
+        if self.toc.kind in _BARE and path.lower().endswith((".md", ".mdx")):
+            path = posixpath.splitext(path)[0]  # Nextra drops a link's .mdx: ../install.mdx
         joined = posixpath.normpath(posixpath.join(page, path))
         found = None if joined.startswith("..") else self._served_page(joined)
         if found is None and self.toc.kind == "hugo" and page == stem:
@@ -380,6 +386,22 @@ class SiteLinksMixin:
             if not inside.startswith(".."):
                 found = inside if inside in self.docs else self._loose_match(inside)
         return found
+
+    def _wiki_page(self, name: str) -> str | None:
+        """The page a GitHub wiki's link names by its page name alone (``Home``,
+        ``Setting-up-enrich``), wherever it sits: a wiki serves every page at
+        ``/wiki/Page-Name``; ``None`` when the source is no such wiki (no ``Home.md`` at
+        its root) or holds no page of that name."""
+        pages = getattr(self, "_wiki_pages", None)
+        if pages is None:
+            pages = {}
+            if any(d.lower() == "home.md" for d in self.docs):
+                for d in sorted(self.docs, key=lambda p: (p.count("/"), p)):
+                    stem, ext = posixpath.splitext(posixpath.basename(d))
+                    if ext.lower() == ".md":
+                        pages.setdefault(stem.casefold().replace(" ", "-"), d)
+            self._wiki_pages = pages
+        return pages.get(name.casefold().replace(" ", "-")) if pages else None
 
     def _served_paths(self) -> dict[str, str]:
         """Source page -> the path the site serves it at, where the folders do not say

@@ -561,3 +561,22 @@ def test_an_app_folder_with_one_computed_meta_entry(tmp_path: Path) -> None:
     pkg = Package(out)
     pkg.load()
     assert not [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+
+
+def test_a_nextra_pages_link_to_a_file_leads_where_nextra_serves_it(tmp_path: Path) -> None:
+    """pelican's pages link ``../install.mdx``: Nextra drops the ``.mdx`` and the page is
+    ``app/install/page.mdx`` (617 links broken, 163 after its app/ folder was read)."""
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "app/_meta.js": 'export default {\n  "install": "Install",\n  "guide": "Guide"\n}\n',
+            "app/install/page.mdx": "# Install Pelican\n\nDownload the binary for Linux.\n",
+            "app/guide/page.mdx": "# Guide\n\nFirst [install it](../install.mdx#download).\n",
+            "app/guide/client/page.mdx": "# Client\n\nSee [install](../../install.mdx).\n",
+        },
+    )
+    out = tmp_path / "kb"
+    assert build(source, out, now=NOW, workers=1).errors == 0
+    pkg = Package(out)
+    pkg.load()
+    assert not [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]

@@ -245,3 +245,22 @@ def test_a_github_wikis_page_name_is_its_file_name_with_hyphens() -> None:
         "[collector setup](setup-guide/Collector-Setup.md) or [[Nowhere Yet]]."
     )
     assert resolved.unresolved == ["[[Nowhere Yet]]"]
+
+
+def test_a_github_wikis_markdown_links_name_pages_wherever_they_are(tmp_path: Path) -> None:
+    """snowplow's wiki links ``[Home](Home)`` and ``[enrich](Setting-up-enrich)`` from
+    pages in folders: 1,560 links were reported broken, GitHub serves every page at
+    ``/wiki/Page-Name``."""
+    _result, pkg = built_clean(
+        tmp_path,
+        {
+            "Home.md": "# Home\n\nStart with the [setup guide](Setting-up-Snowplow).\n",
+            "setup-guide/Setting-up-Snowplow.md": "Set up Snowplow in four steps; back to "
+            "[Home](Home), or [enrich](Setting-up-enrich).\n",
+            "setup-guide/3-setup-enrich/Setting-up-enrich.md": "Enrich events with the "
+            "enrichment process; see [the guide](Setting-up-Snowplow).\n",
+        },
+    )
+    assert not [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+    text = next((tmp_path / "kb").rglob("setting-up-snowplow.md")).read_text("utf-8")
+    assert "(../home.md)" in text or "(home.md)" in text
