@@ -22,7 +22,8 @@ _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE_OR_HASH = re.compile(r"^[^\S\n]*(```|~~~|#)", re.MULTILINE)
 #: A heading's attribute list (Python-Markdown's attr_list, kramdown's ``{: }``), as
 #: MkDocs sites write them: ``## Sponsors { #sponsors }``, ``## Setup {: .note }``.
-_ATTR = r"(?:#[\w:.-]+|\.[\w:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+))"
+#: An attribute: ``#id``, ``.class``, ``key=value``, pandoc's ``-`` (``.unnumbered``).
+_ATTR = r"(?:#[\w:.-]+|\.[\w:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+)|-)"
 _ATTR_LIST = re.compile(rf"\s*\{{:?\s*{_ATTR}(?:\s+{_ATTR})*\s*\}}\s*$")
 #: A heading's own id as Nextra and Fumadocs write it: ``## Installation [#install]``.
 _CUSTOM_ID = re.compile(r"\s*\[#[\w:.-]+\]\s*$")
@@ -89,8 +90,19 @@ def container_title(line: str) -> str | None:
 
 def heading_text(raw: str) -> str:
     """A heading's text as a reader sees it: inline markup and a trailing attribute
-    list (``{ #id .class key=value }``) or id (``[#id]``) left out."""
+    list (``{ #id .class key=value }``) or id (``[#id]``) left out. A bookdown part's
+    heading (``# (PART) Basics {-}``) opens a part of the book, no section of the page:
+    no text."""
+    if _BOOKDOWN_PART.match(raw):
+        return ""
     return inline_text(_CUSTOM_ID.sub("", _ATTR_LIST.sub("", raw)))
+
+
+#: bookdown's part headings, ``(PART) Basics``, ``(APPENDIX) Appendix``.
+_BOOKDOWN_PART = re.compile(r"\s*\((?:PART|APPENDIX)\*?\)\s")
+#: bookdown's cross-reference ``\@ref(fig:cars)`` and LaTeX's index entry ``\index{term}``.
+_BOOKDOWN_REF = re.compile(r"\\@ref\(([^()\s]+)\)")
+_LATEX_INDEX = re.compile(r"\\index\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}")
 
 
 #: A block directive's line: an admonition's first line (Python-Markdown ``!!! note
@@ -233,8 +245,9 @@ def inline_text(text: str) -> str:
         text = _UNDERSCORED.sub(r"\1", text)
     if "++" in text:
         text = _KEYS.sub(_key_names, text)
-    if "\\" in text:
-        text = _ESCAPE.sub(r"\1", text)
+    if "\\" in text:  # bookdown's \@ref(zeta) reads as its name, \index{term} as nothing
+        text = _BOOKDOWN_REF.sub(lambda m: m.group(1).split(":")[-1].replace("-", " "), text)
+        text = _ESCAPE.sub(r"\1", _LATEX_INDEX.sub("", text))
     if "&" in text:
         text = _ENTITY.sub(_character, text)
     return _SPACES.sub(" ", text).strip()

@@ -346,6 +346,8 @@ class _Builder(
             )
             asset = asset or GITBOOK in rel.split("/")[:-1]  # a GitBook space's uploads
             asset = asset or image_without_extension(self.source / rel)  # Joplin's
+            # a JSON schema (sourcegraph's team.schema.json, a PEP's): a file, no page
+            asset = asset or rel.lower().endswith(".schema.json")
             (assets if asset else documents).append(rel)
         content = readmes_as_pages(documents, assets, wrapper)  # a repository that is its README
         documents, assets = [*content, *documents], [a for a in assets if a not in content]

@@ -68,6 +68,7 @@ class _Context:
     common: frozenset[str]
     shared: dict[str, int]
     labels: dict[str, str]
+    labels_name_pages: bool = True  # MkDocs' nav names its pages; mdBook's SUMMARY does not
 
 
 @dataclass
@@ -121,6 +122,7 @@ class _DraftPages:
                 common_headings=context.common,
                 shared=context.shared,
                 title_hint=context.labels.get(doc.source, ""),
+                hint_names_page=context.labels_name_pages,
                 now=self.now,
                 slug=stem,
                 blocks=doc.blocks,
@@ -227,7 +229,8 @@ class DraftMixin(_DraftPages):
             (d.converted, d.blocks) for d in converted if not own_description(d.converted)
         )
         labels = self.toc.labels() if self.toc is not None else {}
-        self._drafting = _Context(folder_types, common, shared, labels)
+        names = self.toc is None or self.toc.kind in ("mkdocs", "nextra")
+        self._drafting = _Context(folder_types, common, shared, labels, names)
         folders: dict[str, list[_Doc]] = defaultdict(list)
         for doc in sorted(converted, key=lambda d: d.out):
             folders[posixpath.dirname(doc.out)].append(doc)

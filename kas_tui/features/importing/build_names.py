@@ -11,11 +11,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from kas_tui.core.okf import index_layout
+from kas_tui.features.importing.site_about import site_title
 from kas_tui.features.importing.source_meta import (
     acronyms_as_written,
     is_landing_page,
     readable_name,
-    site_title,
 )
 from kas_tui.features.importing.toc_model import Toc
 from kas_tui.text.grouping import fold

@@ -8,7 +8,7 @@ import re
 from collections import Counter
 
 from kas_tui.features.importing.page_subjects import subjects
-from kas_tui.features.importing.source_meta import site_description
+from kas_tui.features.importing.site_about import site_description
 from kas_tui.text import folder_summary as summary
 
 #: Words that mark a page as history: never an entry point.

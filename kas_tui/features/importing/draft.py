@@ -192,6 +192,7 @@ def draft_document(
     common_headings: frozenset[str] = frozenset(),
     shared: Mapping[str, int] | None = None,
     title_hint: str = "",
+    hint_names_page: bool = True,
     now: dt.datetime | None = None,
     slug: str | None = None,
     blocks: list[prose.Block] | None = None,
@@ -209,7 +210,9 @@ def draft_document(
     body's :func:`~kas_tui.text.prose.blocks` when the caller has them already;
     ``common_headings`` the section names a whole site shares (not worth naming);
     ``shared`` the sentences that open many of its pages (``heuristics.shared_sentences``);
-    ``title_hint`` what the source's TOC calls the page, its title when it has none.
+    ``title_hint`` what the source's TOC calls the page, its title when it has none;
+    ``hint_names_page``: the site names its pages by their TOC entries (MkDocs' nav), so
+    the hint also replaces a title spelled as the file's name.
     """
     bundle = bundle.strip("/")
     if package is not None:
@@ -237,7 +240,9 @@ def draft_document(
     label = _text(foreign.get("sidebarTitle")) or _text(foreign.get("sidebar_label"))
     title_hint = title_hint or label
     if title_hint and not given_title:
-        named = title != clean_file_title(converted.source.stem)
+        # a title spelled as the file's name is the TOC's to give, where the site names
+        # its pages by the TOC (MkDocs); elsewhere (mdBook) an own heading so spelled stays
+        named = title != clean_file_title(converted.source.stem) or not hint_names_page
         generic = is_section_name(title) and not is_section_name(title_hint)
         if not named or not has_own_title(converted, parsed) or generic:
             # the page has no title of its own, or one any page might open with

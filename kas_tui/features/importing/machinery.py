@@ -47,7 +47,7 @@ MACHINERY = frozenset(
     # an R package's and RStudio's (r4ds', adv-r's DESCRIPTION was a page "Description")
     | {"description", "namespace", "makevars", "makevars.win", ".rbuildignore", "renv.lock"}
     # a bookdown book's build settings, a Quarto project's profiles and publishing record
-    | {"_bookdown.yml", "_output.yml", "_publish.yml"}
+    | {"_output.yml", "_publish.yml"}
 )
 _REQUIREMENTS = re.compile(r"^requirements(?:[-_.][\w.-]+)?\.(?:txt|in)$")
 #: A spelling checker's word list: sphinxcontrib-spelling's ``spelling_wordlist.txt``
@@ -55,11 +55,10 @@ _REQUIREMENTS = re.compile(r"^requirements(?:[-_.][\w.-]+)?\.(?:txt|in)$")
 #: codespell's ``codespell-ignore-words.txt``, cspell's ``cspell-words.txt``.
 _WORD_LIST = re.compile(r"^[\w.-]*spell[\w.-]*(?:word|ignore|dict)[\w.-]*\.(?:txt|dic)$")
 #: Tools' settings by their name's pattern: TypeScript's (pinia's ``typedoc.tsconfig.json``
-#: was a "Data" page), linters', a JSON schema validating the repository's data
-#: (sourcegraph's ``team.schema.json``), what a browser reads of a site
+#: was a "Data" page), linters', what a browser reads of a site
 #: (``browserconfig.xml``, ``opensearch.xml``, a web app manifest).
 _TOOL_CONFIG = re.compile(
-    r"^(?:[\w-]+\.)*(?:tsconfig|jsconfig)(?:\.[\w-]+)*\.json$|^[\w.-]+\.schema\.json$"
+    r"^(?:[\w-]+\.)*(?:tsconfig|jsconfig)(?:\.[\w-]+)*\.json$"
     r"|^\.?(?:eslintrc|prettierrc|babelrc|stylelintrc|markdownlint)(?:\.[\w-]+)?$"
     r"|^(?:browserconfig|opensearch)\.xml$|^(?:site\.|manifest\.)?webmanifest$"
     r"|^[\w.-]+\.rproj$|^_quarto[\w.-]*\.ya?ml$"  # RStudio's project, Quarto's profiles

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from kas_tui.features.importing.js_literals import blank_js, exported_object, string_option
-from kas_tui.features.importing.source_meta import load_site_yaml, site_configs
+from kas_tui.features.importing.site_about import load_site_yaml, site_configs
 from kas_tui.features.importing.toc_hugo import hugo_base_url, is_hugo_config
 from kas_tui.features.importing.toc_starlight import is_astro_config
 

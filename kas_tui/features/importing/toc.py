@@ -46,6 +46,7 @@ from kas_tui.features.importing.docfx_config import resource_files, served_pages
 from kas_tui.features.importing.machinery import MACHINERY
 from kas_tui.features.importing.source_meta import is_site_config
 from kas_tui.features.importing.toc_antora import antora_roots, component_of
+from kas_tui.features.importing.toc_bookdown import bookdown_toc
 from kas_tui.features.importing.toc_dendron import dendron_site
 from kas_tui.features.importing.toc_docfx import DocfxReader
 from kas_tui.features.importing.toc_docsify import (
@@ -515,6 +516,11 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
     if kind == "azure-order":
         roots = azure_order_roots(path, read, reader.files, reader.problems, TocNode)
         return Toc(path, kind, roots, reader.problems)
+    if kind == "bookdown":  # _bookdown.yml's rmd_files, parts by their headings
+        roots, left_out = bookdown_toc(path, text, read, reader.files, reader.problems, TocNode)
+        toc = Toc(path, kind, roots, reader.problems, posixpath.dirname(path))
+        toc.unpublished, toc.unpublished_by = left_out, f"the book's {path} (rmd_files)"
+        return toc
     if kind == "quarto":  # a website's sidebar or a book's chapters
         found = quarto_toc(path, text, reader.files, reader.problems, TocNode)
         if found is None:

@@ -1,6 +1,6 @@
 """Which of a source's files are tables of contents, by name and place: docfx's
 ``toc.yml`` and ``TOC.md``, MkDocs' config, Docusaurus' sidebars, the configs of
-Hugo, VitePress, VuePress, Starlight, Mintlify, Nextra, Fumadocs, Jekyll, Eleventy, Quarto and Sphinx,
+Hugo, VitePress, VuePress, Starlight, Mintlify, Nextra, Fumadocs, Jekyll, Eleventy, Quarto, bookdown and Sphinx,
 books' ``_toc.yml`` and ``SUMMARY.md``, wikis' sidebars and ``.order`` files, Antora's
 ``antora.yml``; and which of them are looked at first (:func:`find_tocs`). What each
 holds is read by :mod:`.toc`."""
@@ -11,6 +11,7 @@ import posixpath
 from collections.abc import Collection, Iterable
 
 from kas_tui.features.importing.toc_antora import is_antora_file
+from kas_tui.features.importing.toc_bookdown import is_bookdown_config
 from kas_tui.features.importing.toc_dendron import is_dendron_config
 from kas_tui.features.importing.toc_eleventy import is_eleventy_config
 from kas_tui.features.importing.toc_fumadocs import is_fumadocs_config
@@ -99,6 +100,8 @@ def toc_kind(path: str) -> str | None:
         return "eleventy"
     if is_quarto_config(path):
         return "quarto"
+    if is_bookdown_config(path):
+        return "bookdown"
     return None
 
 
@@ -128,6 +131,7 @@ _RANK = {
     "dendron": 17,
     "eleventy": 18,
     "quarto": 19,
+    "bookdown": 20,
 }
 
 

@@ -24,7 +24,7 @@ from kas_tui.core.okf.index import parse_index
 from kas_tui.core.package import Package
 from kas_tui.features.check import check
 from kas_tui.features.importing.build import build
-from kas_tui.features.importing.source_meta import site_about
+from kas_tui.features.importing.site_about import site_about
 from kas_tui.features.importing.toc import find_toc
 from tests.helpers.build_sources import write_sources
 

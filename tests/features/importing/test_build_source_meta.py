@@ -14,14 +14,13 @@ from kas_tui.core.okf.skill import parse_skill
 from kas_tui.core.package import Package
 from kas_tui.features.importing.build import build
 from kas_tui.features.importing.page_subjects import subjects
+from kas_tui.features.importing.site_about import site_description, site_title
 from kas_tui.features.importing.source_meta import (
     in_include_folder,
     is_furniture,
     is_site_config,
     is_source_code,
     readable_name,
-    site_description,
-    site_title,
     strip_site_suffix,
 )
 from tests.helpers.build_sources import article, write_sources
@@ -384,3 +383,18 @@ def test_figure_sources_and_binary_data_sets_are_copied_not_converted(tmp_path: 
     suffixes = (".graffle", ".rds", ".feather")
     copied = sorted(p.name.lower() for p in out.rglob("*") if p.suffix.lower() in suffixes)
     assert copied == ["heights.rds", "join.graffle", "students.feather"]
+
+
+def test_a_json_schema_is_a_file_of_the_package_never_a_page(tmp_path: Path) -> None:
+    """sourcegraph's ``schema/team.schema.json`` was a page "Team schema"; a PEP's
+    schemas are files its page may link to."""
+    files = {
+        "teams.md": "# Teams\n\nEach team lists its members in a YAML file the schema checks.\n",
+        "schema/team.schema.json": '{"type": "object", "additionalProperties": false}\n',
+    }
+    out = tmp_path / "kb"
+    assert build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1).errors == 0
+    pkg = Package(out)
+    pkg.load()
+    assert [pkg.documents[p].title for p in pkg.documents] == ["Teams"]
+    assert list(out.rglob("team*schema.json"))

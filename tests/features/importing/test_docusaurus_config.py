@@ -101,7 +101,7 @@ def test_a_docs_folder_built_without_its_site_follows_its_categories(tmp_path: P
 def test_a_tagline_written_with_escapes_reads_as_the_site_shows_it() -> None:
     """facebook/metro's tagline is ``'\\ud83d\\ude87 The JavaScript bundler for React
     Native'``: SKILL.md showed the escapes."""
-    from kas_tui.features.importing.source_meta import site_about
+    from kas_tui.features.importing.site_about import site_about
 
     config = (
         "module.exports = {\n  title: 'Metro',\n"
@@ -162,7 +162,7 @@ def test_the_configs_own_title_names_the_site_not_a_footer_columns() -> None:
     """pnpm.io's ``docusaurus.config.ts`` writes its keys quoted (``"title": "pnpm"``)
     and has footer columns titled 'Docs' and 'Community': the package was titled
     "Docs", the first ``title:`` anywhere in the file."""
-    from kas_tui.features.importing.source_meta import site_about
+    from kas_tui.features.importing.site_about import site_about
 
     config = (
         "const docusaurusConfig = {\n"

@@ -176,12 +176,11 @@ def test_a_javascript_package_kept_in_the_source_is_left_out() -> None:
 
 
 def test_tool_settings_schemas_and_browser_files_are_left_out() -> None:
-    """pinia's ``typedoc.tsconfig.json``, sourcegraph's ``schema/team.schema.json`` and
-    ``public/opensearch.xml``, hexo's ``browserconfig.xml`` were "Data" pages."""
+    """pinia's ``typedoc.tsconfig.json``, sourcegraph's ``public/opensearch.xml``, hexo's
+    ``browserconfig.xml`` were "Data" pages."""
     notes: list[str] = []
     tools = [
         "typedoc.tsconfig.json",
-        "schema/team.schema.json",
         "public/opensearch.xml",
         "source/browserconfig.xml",
         "site.webmanifest",
@@ -203,7 +202,8 @@ def test_stylesheets_of_every_kind_are_no_pages() -> None:
 
 def test_r_quarto_and_latex_project_files_are_left_out() -> None:
     """adv-r, r4ds and quarto-web built DESCRIPTION, their .Rproj, book.bib, krantz.cls,
-    _bookdown.yml, Quarto's profiles and its _freeze/ cache as pages."""
+    _output.yml, Quarto's profiles and its _freeze/ cache as pages (_bookdown.yml is the
+    book's table of contents)."""
     tools = [
         "DESCRIPTION",
         "NAMESPACE",
@@ -211,7 +211,6 @@ def test_r_quarto_and_latex_project_files_are_left_out() -> None:
         "book.bib",
         "krantz.cls",
         "chicago-fullnote-bibliography.csl",
-        "_bookdown.yml",
         "_output.yml",
         "_quarto-prerelease.yml",
         "src/Makevars",

@@ -124,3 +124,28 @@ book:
         "A field guide to base R",
     ]
     assert "\n## Import\n" in root and "\n## Appendices\n" in root
+
+
+def test_a_bookdown_books_chapters_parts_and_markup(tmp_path: Path) -> None:
+    """adv-r and rmarkdown-book: ``_bookdown.yml`` orders the chapters, ``# (PART) Basics
+    {-}`` opens a part (it was a chapter's title, 14 times), ``{-}`` marks no title and
+    ``\\@ref()``/``\\index{}`` no description; a chapter its list leaves out is no page."""
+    files = {
+        "_bookdown.yml": 'book_filename: demo\nrmd_files: ["index.Rmd", "02-zeta.Rmd", "01-alpha.Rmd"]\n',
+        "index.Rmd": '---\ntitle: "The Demo Book"\nsite: bookdown::bookdown_site\n---\n\n'
+        "# Preface {-}\n\nThis book teaches the demo package.\n",
+        "01-alpha.Rmd": "# (PART) Basics {-}\n\n# Alpha methods {#alpha}\n\nAlpha methods fit "
+        "a model. See Chapter \\@ref(zeta) and the glossary\\index{glossary}.\n",
+        "02-zeta.Rmd": "# Zeta data {#zeta}\n\nZeta data holds rows of measurements.\n",
+        "03-connections.Rmd": "# Connections\n\nA chapter not finished.\n",
+    }
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    assert result.errors == 0
+    root = (out / "index.md").read_text("utf-8")
+    assert "\n# The Demo Book\n" in root and "\n## Basics\n" in root
+    entries = [line.split("](")[0][3:] for line in root.splitlines() if line.startswith("* [")]
+    assert entries == ["The Demo Book", "Zeta data", "Alpha methods"]
+    assert "See Chapter zeta and the glossary." in root and "{-}" not in root
+    assert any("03-connections.Rmd" in n or "1 file the book's" in n for n in result.notes)
+    assert not (out / "03-connections.md").exists()
