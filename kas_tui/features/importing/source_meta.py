@@ -91,14 +91,25 @@ _TEMPLATE_TAG = re.compile(rb"\{%-?\s*(?:extends|block|include|if|for|macro|set|
 
 def is_template(source: Path, rel: str) -> bool:
     """Whether ``rel`` (of the folder ``source``) is an HTML file written as a template
-    (``{% extends %}``)."""
+    (``{% extends %}``), or a fragment a site puts into its pages and no page: a short
+    file of scripts and tags alone, no words (Quarto's and bookdown's ``include-in-header``
+    analytics, ``plausible.html``, ``ga_script.html``)."""
     if not rel.lower().endswith((".html", ".htm")):
         return False
     try:
         head = read_regular(source / rel, listed=True, limit=8192)  # never a pipe's wait
     except OSError:
         return False  # the conversion says what is wrong with it
-    return _TEMPLATE_TAG.search(head) is not None
+    if _TEMPLATE_TAG.search(head) is not None:
+        return True
+    if len(head) >= 8192 or b"<" not in head or b"refresh" in head.lower():
+        return False  # a page that only sends its reader on is a redirect (redirects.py)
+    return not _WORDS_B.search(_NOT_TEXT_B.sub(b" ", head))
+
+
+#: What is no text of an HTML fragment: its scripts, styles, comments and tags.
+_NOT_TEXT_B = re.compile(rb"<(script|style)\b.*?</\1\s*>|<!--.*?-->|<[^>]*>", re.I | re.S)
+_WORDS_B = re.compile(rb"[A-Za-z\x80-\xff]{2,}")
 
 
 def is_furniture(rel: str) -> bool:

@@ -398,3 +398,18 @@ def test_a_json_schema_is_a_file_of_the_package_never_a_page(tmp_path: Path) -> 
     pkg.load()
     assert [pkg.documents[p].title for p in pkg.documents] == ["Teams"]
     assert list(out.rglob("team*schema.json"))
+
+
+def test_a_sites_script_fragments_are_files_not_failures(tmp_path: Path) -> None:
+    """r4ds' ``plausible.html`` and adv-r's ``ga_script.html`` (analytics a Quarto or
+    bookdown site puts in every page's head) failed as "a web page with no text": the
+    builds exited 1."""
+    files = {
+        "_quarto.yml": "project:\n  type: book\nbook:\n  title: Demo\n  chapters:\n    - index.qmd\n",
+        "index.qmd": "# Welcome\n\nThis book teaches data science with R.\n",
+        "plausible.html": '<script defer data-domain="r4ds.hadley.nz" src="https://x/js/script.js"></script>\n',
+    }
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    assert result.failed == [] and result.errors == 0
+    assert len(result.created) == 1
