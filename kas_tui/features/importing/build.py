@@ -73,6 +73,7 @@ from kas_tui.features.importing.redirects import redirect_pages, redirect_pages_
 from kas_tui.features.importing.source_meta import (
     in_include_folder,
     is_furniture,
+    is_landing_page,
     is_page_part,
     is_partial,
     is_site_config,
@@ -363,9 +364,6 @@ class _Builder(
         if self._redirect_pages:  # old addresses a site sends on: no pages
             documents = [d for d in documents if d not in self._redirect_pages]
             self.result.notes.append(redirect_pages_note(self._redirect_pages, self._read_source))
-        documents = without_theme_drawn(
-            documents, self._read_source, self.source, self.result.notes
-        )
         self.source_files = {*documents, *assets, *orders}
         self.toc = with_other_tocs(
             find_toc(self.source_files, self._read_source), self.source_files, self._read_source
@@ -376,6 +374,14 @@ class _Builder(
                 [*documents, *sorted(served)],
                 [a for a in assets if a not in served],
             )
+        home = self.toc.docs_dir if self.toc is not None else ""  # the site's own home page
+        documents = without_theme_drawn(  # goes; a section's own page names its section
+            documents,
+            self._read_source,
+            self.source,
+            self.result.notes,
+            lambda rel: is_landing_page(rel) and posixpath.dirname(rel) != home,
+        )
         walked = len(self.result.notes)  # what the walk and the includes said
         bare = self.toc is None or self.toc.kind == FOLDERS  # no site's config read
         above = site_config_above(self.source) if bare else None

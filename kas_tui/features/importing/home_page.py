@@ -92,12 +92,19 @@ def theme_drawn(text: str) -> str | None:
 
 
 def without_theme_drawn(
-    documents: list[str], read: Callable[[str], str | None], root: Path, notes: list[str]
+    documents: list[str],
+    read: Callable[[str], str | None],
+    root: Path,
+    notes: list[str],
+    names_folder: Callable[[str], bool],
 ) -> list[str]:
     """``documents`` (of the folder ``root``) without the pages the site's theme draws
-    (:func:`theme_drawn`), said in ``notes``."""
+    (:func:`theme_drawn`), said in ``notes``; a section's own page (Hugo's ``_index.md``:
+    ``names_folder``) stays, as it names its folder."""
     drawn: dict[str, str] = {}
     for rel in documents:
+        if names_folder(rel):
+            continue
         if rel.lower().endswith((".md", ".markdown")) and _small(root / rel):
             layout = theme_drawn(read(rel) or "")
             if layout is not None:

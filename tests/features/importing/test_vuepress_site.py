@@ -516,3 +516,20 @@ def test_pages_a_theme_draws_from_data_or_code_are_no_pages(tmp_path: Path) -> N
     result = build(source, tmp_path / "kb", now=NOW, workers=1)
     assert result.errors == 0 and len(result.created) == 1
     assert any("2 pages the site's theme draws" in n for n in result.notes), result.notes
+
+
+def test_a_sections_own_page_drawn_by_its_theme_still_names_its_section(tmp_path: Path) -> None:
+    """grpc.io's ``platforms/android/java/_index.md`` (``layout: prog_lang_home``, links
+    in its front matter) names the section "Android Java": it stays."""
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "config.toml": 'baseURL = "https://grpc.io"\ntitle = "gRPC"\n',
+            "content/en/docs/android/_index.md": "---\ntitle: Android Java\nlayout: prog_lang_home\n---\n",
+            "content/en/docs/android/basics.md": "---\ntitle: Basics\n---\n\nDefine a service in a proto file.\n",
+            "content/en/docs/android/quickstart.md": "---\ntitle: Quick start\n---\n\nRun the example app.\n",
+        },
+    )
+    out = tmp_path / "kb"
+    assert build(source, out, now=NOW, workers=1).errors == 0
+    assert "Android Java" in (out / "index.md").read_text("utf-8")
