@@ -240,11 +240,14 @@ def draft_document(
     label = _text(foreign.get("sidebarTitle")) or _text(foreign.get("sidebar_label"))
     title_hint = title_hint or label
     if title_hint and not given_title:
-        # a title spelled as the file's name is the TOC's to give, where the site names
-        # its pages by the TOC (MkDocs); elsewhere (mdBook) an own heading so spelled stays
-        named = title != clean_file_title(converted.source.stem) or not hint_names_page
+        named = title != clean_file_title(converted.source.stem)
         generic = is_section_name(title) and not is_section_name(title_hint)
-        if not named or not has_own_title(converted, parsed) or generic:
+        own = has_own_title(converted, parsed)
+        # where the site names its pages by its TOC (MkDocs), the TOC names a page unless
+        # it titles itself otherwise; elsewhere (mdBook, GitBook) only a page with no
+        # title of its own, neither a heading nor a name other than its file's
+        keeps = named or own if not hint_names_page else named and own
+        if not keeps or generic:
             # the page has no title of its own, or one any page might open with
             # ("Overview", "References"): the site's TOC names it
             title = title_hint

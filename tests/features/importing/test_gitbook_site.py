@@ -147,3 +147,30 @@ def test_a_gitbook_page_is_named_by_its_summary_when_its_own_heading_is_a_sectio
         "Dependency Confusion",
         "Typosquatting",  # its own title, which the label also says
     }
+
+
+def test_an_mdbook_page_opening_with_its_own_heading_keeps_it(tmp_path: Path) -> None:
+    """The Rust book's chapters open with ``## The `match` Control Flow Construct``, cargo's
+    with ``## Deprecated and Removed Commands`` or ``# Glossary``: their own titles, not
+    SUMMARY.md's shorter labels ("Deprecated and Removed", "Appendix: Glossary")."""
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "book.toml": '[book]\ntitle = "The Book"\n',
+            "src/SUMMARY.md": "# Summary\n\n- [Deprecated and Removed](deprecated.md)\n"
+            "- [Appendix: Glossary](glossary.md)\n- [Intro](intro.md)\n",
+            "src/deprecated.md": "## Deprecated and Removed Commands\n\nThese commands were "
+            "removed in early releases.\n",
+            "src/glossary.md": "# Glossary\n\n## Artifact\n\nThe files a compilation makes.\n",
+            "src/intro.md": "Welcome to the book, which teaches the language from the start.\n",
+        },
+    )
+    out = tmp_path / "kb"
+    assert build(source, out, now=NOW, workers=1).errors == 0
+    pkg = Package(out)
+    pkg.load()
+    assert {pkg.documents[p].title for p in pkg.documents} == {
+        "Deprecated and Removed Commands",
+        "Glossary",
+        "Intro",  # no title of its own: the summary's
+    }
