@@ -375,12 +375,13 @@ class _Builder(
                 [a for a in assets if a not in served],
             )
         home = self.toc.docs_dir if self.toc is not None else ""  # the site's own home page
+        sections = {posixpath.dirname(d) for d in documents if not is_landing_page(d)}
         documents = without_theme_drawn(  # goes; a section's own page names its section
             documents,
             self._read_source,
             self.source,
             self.result.notes,
-            lambda rel: is_landing_page(rel) and posixpath.dirname(rel) != home,
+            lambda rel: is_landing_page(rel) and posixpath.dirname(rel) in sections - {home},
         )
         walked = len(self.result.notes)  # what the walk and the includes said
         bare = self.toc is None or self.toc.kind == FOLDERS  # no site's config read

@@ -533,3 +533,18 @@ def test_a_sections_own_page_drawn_by_its_theme_still_names_its_section(tmp_path
     out = tmp_path / "kb"
     assert build(source, out, now=NOW, workers=1).errors == 0
     assert "Android Java" in (out / "index.md").read_text("utf-8")
+
+
+def test_a_listing_page_alone_in_its_folder_is_no_section(tmp_path: Path) -> None:
+    """hexojs/site's ``plugins/index.md`` (``layout: plugins``, drawn from ``_data``) is
+    alone in its folder: a page the theme draws, no section to name."""
+    source = write_sources(
+        tmp_path / "src",
+        {
+            "plugins/index.md": "---\nlayout: plugins\ntitle: Plugins\ndata: plugins\n---\n",
+            "docs/setup.md": "# Setup\n\nInstall Hexo with npm.\n",
+            "docs/writing.md": "# Writing\n\nCreate a post with hexo new.\n",
+        },
+    )
+    result = build(source, tmp_path / "kb", now=NOW, workers=1)
+    assert result.errors == 0 and len(result.created) == 2
