@@ -14,6 +14,9 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from kas_tui.text.bookdown_syntax import is_part_heading, without_bookdown_marks
+from kas_tui.text.wikilink_syntax import wikilink_words
+
 #: A fenced code block's opening (or closing) line; the block ends at the same fence.
 FENCE = re.compile(r"^\s{0,3}(```+|~~~+)")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -93,16 +96,9 @@ def heading_text(raw: str) -> str:
     list (``{ #id .class key=value }``) or id (``[#id]``) left out. A bookdown part's
     heading (``# (PART) Basics {-}``) opens a part of the book, no section of the page:
     no text."""
-    if _BOOKDOWN_PART.match(raw):
+    if is_part_heading(raw):
         return ""
     return inline_text(_CUSTOM_ID.sub("", _ATTR_LIST.sub("", raw)))
-
-
-#: bookdown's part headings, ``(PART) Basics``, ``(APPENDIX) Appendix``.
-_BOOKDOWN_PART = re.compile(r"\s*\((?:PART|APPENDIX)\*?\)\s")
-#: bookdown's cross-reference ``\@ref(fig:cars)`` and LaTeX's index entry ``\index{term}``.
-_BOOKDOWN_REF = re.compile(r"\\@ref\(([^()\s]+)\)")
-_LATEX_INDEX = re.compile(r"\\index\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}")
 
 
 #: A block directive's line: an admonition's first line (Python-Markdown ``!!! note
@@ -118,35 +114,6 @@ _LIST = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
 _REF_LINK = re.compile(r"\[([^\]]+)\]\[[^\]]*\]")
-#: A wikilink (Obsidian's, Logseq's): ``[[Note]]``, ``[[Note#Part|text]]``, an embed
-#: ``![[image.png]]``; no brackets or line break inside. ``[[1]](#footnote-1)`` is a
-#: link whose text is "[1]" (docutils' citations), and ``[[[packages]]](#packages)`` one
-#: whose text is "[[packages]]": no wikilinks.
-WIKILINK = re.compile(r"(?<!\[)(?P<embed>!?)\[\[(?P<inner>[^\[\]\n]+)\]\](?![(\]])")
-#: What parts a wikilink's name from its text: ``|``, or ``\|`` in a table's cell.
-_WIKILINK_BAR = re.compile(r"\\?\|")
-
-
-def wikilink_parts(inner: str) -> tuple[str, str]:
-    """(the name it links, its text, ``""`` when it has none) of a wikilink's
-    ``inner`` part: ``Note#Part|the part`` -> ("Note#Part", "the part")."""
-    parts = _WIKILINK_BAR.split(inner, maxsplit=1)
-    return parts[0].strip(), parts[1].strip() if len(parts) > 1 else ""
-
-
-def _wikilink_words(text: str) -> str:
-    """``text`` with each wikilink as its words: its text, or the note it names; an
-    embed (an image) none."""
-
-    def words(match: re.Match[str]) -> str:
-        if match.group("embed"):
-            return " "
-        name, shown = wikilink_parts(match.group("inner"))
-        return shown or name.split("#", 1)[0].strip()
-
-    return WIKILINK.sub(words, text)
-
-
 _AUTOLINK = re.compile(r"<(?:https?|mailto):[^>]+>")
 _URL = re.compile(r"https?://\S+")
 _HTML = re.compile(r"<[^>]+>")
@@ -223,7 +190,7 @@ def inline_text(text: str) -> str:
         text = _CALLOUT.sub(" ", text)
         text = _IMAGE.sub(" ", text)
         if "[[" in text:  # a wikilink: its text, or the note it names (not in code)
-            text = outside_code_spans(text, _wikilink_words)
+            text = outside_code_spans(text, wikilink_words)
         text = _LINK.sub(r"\1", text)
         text = _REF_LINK.sub(r"\1", text)
     if "<" in text:
@@ -246,8 +213,7 @@ def inline_text(text: str) -> str:
     if "++" in text:
         text = _KEYS.sub(_key_names, text)
     if "\\" in text:  # bookdown's \@ref(zeta) reads as its name, \index{term} as nothing
-        text = _BOOKDOWN_REF.sub(lambda m: m.group(1).split(":")[-1].replace("-", " "), text)
-        text = _ESCAPE.sub(r"\1", _LATEX_INDEX.sub("", text))
+        text = _ESCAPE.sub(r"\1", without_bookdown_marks(text))
     if "&" in text:
         text = _ENTITY.sub(_character, text)
     return _SPACES.sub(" ", text).strip()

@@ -26,6 +26,7 @@ from kas_tui.features.importing.site_base import learned_base, under_base
 from kas_tui.features.importing.toc_docsify import docsify_page
 from kas_tui.features.importing.toc_formats import SERVED_AS_IS
 from kas_tui.features.importing.toc_vuepress import vuepress_page
+from kas_tui.features.importing.toc_wiki import page_key
 from kas_tui.text.slug import slugify
 
 
@@ -399,9 +400,9 @@ class SiteLinksMixin:
                 for d in sorted(self.docs, key=lambda p: (p.count("/"), p)):
                     stem, ext = posixpath.splitext(posixpath.basename(d))
                     if ext.lower() == ".md":
-                        pages.setdefault(stem.casefold().replace(" ", "-"), d)
+                        pages.setdefault(page_key(stem), d)
             self._wiki_pages = pages
-        return pages.get(name.casefold().replace(" ", "-")) if pages else None
+        return pages.get(page_key(name)) if pages else None
 
     def _served_paths(self) -> dict[str, str]:
         """Source page -> the path the site serves it at, where the folders do not say

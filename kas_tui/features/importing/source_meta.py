@@ -149,12 +149,10 @@ def readmes_as_pages(documents: list[str], assets: list[str], wrapper: str = "")
 #: never documents (compared in lower case; ``toc.*`` at any level).
 _SITE_CONFIG = re.compile(
     r"^(?:mkdocs[\w.-]*\.ya?ml|docfx\.json|_config\.ya?ml|(?:docusaurus|astro)\.config\.[mc]?[jt]s|"
-    r"sidebars\.(?:js|ts|json)|book\.toml|conf\.py|_sidebar\.md|_footer\.md|_header\.md|"
+    r"sidebars\.(?:js|ts|json)|book\.toml|conf\.py|"
     r"\.?eleventy(?:\.config)?\.[mc]?[jt]s|_bookdown\.yml)$"
 )
-_TOC = re.compile(
-    r"^(?:toc\.(?:ya?ml|md|json|xml)|_toc\.ya?ml|_category_\.(?:json|ya?ml)|_sidebar\.md|_navbar\.md)$"
-)
+_TOC = re.compile(r"^(?:toc\.(?:ya?ml|md|json|xml)|_toc\.ya?ml|_category_\.(?:json|ya?ml))$")
 #: A wiki's or a Docsify site's parts of every page, in any folder (a GitHub wiki's
 #: folder-level ``_Sidebar.md``, snowplow's nine of them, were pages "Sidebar").
 _PAGE_PARTS = frozenset({"_sidebar.md", "_navbar.md", "_footer.md", "_header.md", "_coverpage.md"})
@@ -185,8 +183,7 @@ def is_page_part(rel: str) -> bool:
 def is_toc_file(rel: str) -> bool:
     """Whether a source file is a table of contents by its name (``toc.yml``, ``TOC.md``,
     ``toc.json``, an older docfx site's ``ToC.xml``, a Docusaurus folder's
-    ``_category_.json``, a Nextra folder's ``_meta.json`` or ``_meta.ts``, a wiki's or
-    Docsify's ``_Sidebar.md`` anywhere): read
+    ``_category_.json``, a Nextra folder's ``_meta.json`` or ``_meta.ts`` anywhere): read
     for the package's tree, never copied into it."""
     return bool(_TOC.match(rel.rsplit("/", 1)[-1].lower())) or is_meta_file(rel)
 

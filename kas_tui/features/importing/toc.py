@@ -46,7 +46,7 @@ from kas_tui.features.importing.docfx_config import resource_files, served_pages
 from kas_tui.features.importing.machinery import MACHINERY
 from kas_tui.features.importing.source_meta import is_site_config
 from kas_tui.features.importing.toc_antora import antora_roots, component_of
-from kas_tui.features.importing.toc_bookdown import bookdown_toc
+from kas_tui.features.importing.toc_config_sites import ONE_FILE_SITES, one_file_site
 from kas_tui.features.importing.toc_dendron import dendron_site
 from kas_tui.features.importing.toc_docfx import DocfxReader
 from kas_tui.features.importing.toc_docsify import (
@@ -62,7 +62,6 @@ from kas_tui.features.importing.toc_docusaurus_instances import (
     docusaurus_route,
     served_version,
 )
-from kas_tui.features.importing.toc_eleventy import eleventy_dirs
 from kas_tui.features.importing.toc_files import (
     book_summary,
     find_tocs,
@@ -82,7 +81,7 @@ from kas_tui.features.importing.toc_formats import (
     pruned,
 )
 from kas_tui.features.importing.toc_fumadocs import fumadocs_site
-from kas_tui.features.importing.toc_hexo import hexo_dirs, hexo_site
+from kas_tui.features.importing.toc_hexo import hexo_site
 from kas_tui.features.importing.toc_hugo import hugo_site
 from kas_tui.features.importing.toc_jekyll import jekyll_site
 from kas_tui.features.importing.toc_jupyterbook import (
@@ -94,7 +93,6 @@ from kas_tui.features.importing.toc_mintlify import mintlify_site
 from kas_tui.features.importing.toc_mkdocs import is_mkdocs_config, mkdocs_nav
 from kas_tui.features.importing.toc_model import FOLDERS, Toc, TocNode
 from kas_tui.features.importing.toc_nextra import nextra_site
-from kas_tui.features.importing.toc_quarto import quarto_own_files, quarto_toc
 from kas_tui.features.importing.toc_sphinx import sphinx_roots, theme_folders
 from kas_tui.features.importing.toc_starlight import (
     starlight_config,
@@ -320,17 +318,6 @@ def _wrapper(files: Collection[str]) -> str:
         prefix = f"{prefix}{inner}/"
 
 
-def _own_folders_left_out(toc: Toc, own: tuple[str, ...], files: Collection[str]) -> Toc:
-    """``toc`` leaving out the files of the generator's own folders (its templates and
-    data: Eleventy's and Hexo's ``_data/``, ``_includes/``, ``_drafts/``): no pages, and
-    nothing a page shows."""
-    inside = tuple(f + "/" for f in own)
-    toc.unpublished = frozenset(f for f in files if f.startswith(inside)) if inside else frozenset()
-    folders = ", ".join(f + "/" for f in own)
-    toc.unpublished_by = f"the site's {toc.file} (its data and templates: {folders})"
-    return toc
-
-
 def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
     """The table of contents in the source file ``path``; ``None`` when it is no TOC
     file, cannot be read, or is an MkDocs config without a ``nav``. ``files`` are the
@@ -484,10 +471,8 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
             f"{path}'s publishing.siteHierarchies (or the note's own published: false)"
         )
         return toc
-    if kind == "jekyll" and hexo_site(path, text, reader.files):  # Hexo's _config.yml
-        pages, own = hexo_dirs(path, text)
-        toc = Toc(path, "hexo", [], reader.problems, pages)
-        return _own_folders_left_out(toc, own, reader.files)
+    if kind in ONE_FILE_SITES or (kind == "jekyll" and hexo_site(path, text, reader.files)):
+        return one_file_site(kind, path, text, read, reader.files, reader.problems)
     if kind == "jekyll":  # Just the Docs' pages' front matter, or the data files
         site = jekyll_site(path, read, reader.files, reader.problems, TocNode)
         if site is None:
@@ -516,22 +501,6 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
     if kind == "azure-order":
         roots = azure_order_roots(path, read, reader.files, reader.problems, TocNode)
         return Toc(path, kind, roots, reader.problems)
-    if kind == "bookdown":  # _bookdown.yml's rmd_files, parts by their headings
-        roots, left_out = bookdown_toc(path, text, read, reader.files, reader.problems, TocNode)
-        toc = Toc(path, kind, roots, reader.problems, posixpath.dirname(path))
-        toc.unpublished, toc.unpublished_by = left_out, f"the book's {path} (rmd_files)"
-        return toc
-    if kind == "quarto":  # a website's sidebar or a book's chapters
-        found = quarto_toc(path, text, reader.files, reader.problems, TocNode)
-        if found is None:
-            return None
-        home = posixpath.dirname(path)
-        own = quarto_own_files(home, reader.files)  # _freeze/, _extensions/, _quarto-*.yml
-        return Toc(path, kind, pruned(found[0]), reader.problems, home, own)
-    if kind == "eleventy":  # its folders are the tree; its input folder holds the pages
-        pages, own = eleventy_dirs(path, text)
-        toc = Toc(path, kind, [], reader.problems, pages)
-        return _own_folders_left_out(toc, own, reader.files)
     if kind == "sphinx":
         found = sphinx_roots(path, read, reader.files, reader.problems, TocNode)
         if not found or len(found) == 1 and not reader.problems:

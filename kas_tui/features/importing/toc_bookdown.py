@@ -14,9 +14,11 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from kas_tui.features.importing.toc_formats import load_lined
+from kas_tui.text.bookdown_syntax import part_title
 
 CONFIG_NAME = "_bookdown.yml"
-_PART = re.compile(r"^#\s+\((PART|APPENDIX)\*?\)\s+(.+?)\s*(?:\{[^}]*\})?\s*$", re.M)
+#: A chapter's first-level headings, where a part's opens.
+_H1 = re.compile(r"^#[ \t]+(.+)$", re.M)
 
 
 def is_bookdown_config(path: str) -> bool:
@@ -67,14 +69,9 @@ def bookdown_toc(
     part: Any = None
     for chapter in chapters:
         head = (read(chapter) or "")[:20000]
-        found = _PART.search(head)
-        if found:
-            title = (
-                "Appendix"
-                if found.group(1) == "APPENDIX" and not found.group(2)
-                else found.group(2)
-            )
-            part = node(title.strip(), None, [], None)
+        title = next((t for h in _H1.finditer(head) if (t := part_title(h.group(1)))), None)
+        if title is not None:
+            part = node(title, None, [], None)
             roots.append(part)
         leaf = node(None, chapter, [], None)
         (part.children if part is not None else roots).append(leaf)

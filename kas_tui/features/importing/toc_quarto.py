@@ -113,8 +113,9 @@ class _Reader:
         )
         children = self.items(_as_list(item.get("contents") or item.get("chapters")))
         href = item.get("href") or item.get("file")
-        if "part" in item and isinstance(item["part"], str) and item["part"].endswith(_PAGES):
-            href, title = item["part"], None  # a part named by its own page's file
+        part = item.get("part")
+        if isinstance(part, str) and part.lower().endswith(_PAGES):
+            href, title = part, None  # a part named by its own page's file
         page = self._page(href, line) if isinstance(href, str) else None
         if page is None and not children:
             return None
@@ -137,4 +138,4 @@ class _Reader:
 
 
 #: What a page of a Quarto project is written in.
-_PAGES = (".qmd", ".md", ".ipynb", ".rmd", ".Rmd")
+_PAGES = (".qmd", ".md", ".ipynb", ".rmd")

@@ -35,8 +35,10 @@ from typing import Any
 from urllib.parse import quote
 
 from kas_tui.features.importing.convert_model import TIDDLER_EXTS
+from kas_tui.features.importing.toc_wiki import page_key
 from kas_tui.text.anchors import anchor
-from kas_tui.text.prose import WIKILINK, outside_code_spans, outside_fences, wikilink_parts
+from kas_tui.text.prose import outside_code_spans, outside_fences
+from kas_tui.text.wikilink_syntax import WIKILINK, wikilink_parts
 
 #: Dendron's vault a note is in, before its name: ``dendron://dendron.dendron-site/``.
 _VAULT = re.compile(r"^dendron://[^/]*/", re.I)
@@ -140,7 +142,7 @@ class WikiLinks:
                     return _nearest(found, page)
         alias = self._aliases.get(name.strip().casefold())
         if alias is None and " " in tail:  # a GitHub wiki's [[Collector Setup]]: Collector-Setup.md
-            found = self._by_name.get(tail.replace(" ", "-") + ".md", [])
+            found = self._by_name.get(page_key(tail) + ".md", [])
             return _nearest(found, page) if found else None
         return alias
 
