@@ -89,6 +89,7 @@ from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.features.importing.toc_docsets import with_other_tocs
 from kas_tui.features.importing.toc_jekyll import in_jekyll_own_folder
 from kas_tui.features.importing.toc_model import FOLDERS
+from kas_tui.features.importing.toc_sphinx import rst_pages
 from kas_tui.features.importing.translations import without_translations
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 from kas_tui.text.wording import counted
@@ -332,6 +333,8 @@ class _Builder(
         documents: list[str] = []
         assets: list[str] = []
         found, orders = walk_source(self.source, self.out, self.result.notes)
+        # which files are reStructuredText pages (Django's .txt below its conf.py)
+        self.limits = replace(self.limits, rst_pages=rst_pages(found, self._read_source))
         tops = {rel.split("/", 1)[0] if "/" in rel else "" for rel in found}
         wrapper = tops.pop() + "/" if len(tops) == 1 and "" not in tops else ""
         listed = set(found)

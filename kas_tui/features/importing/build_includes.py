@@ -19,7 +19,7 @@ from kas_tui.features.importing.build_prepare import PrepareMixin
 from kas_tui.features.importing.build_site_links import liquid_link_tags
 from kas_tui.features.importing.comment_includes import expand_comment_includes
 from kas_tui.features.importing.convert import sha256_file
-from kas_tui.features.importing.convert_model import LINKED_KINDS, MARKDOWN_EXTS, RST_EXTS
+from kas_tui.features.importing.convert_model import LINKED_KINDS, MARKDOWN_EXTS
 from kas_tui.features.importing.front_matter import front_matter
 from kas_tui.features.importing.hugo_shortcodes import HugoParams, uses_params
 from kas_tui.features.importing.include_markdown import expand_include_markdown
@@ -42,8 +42,9 @@ if TYPE_CHECKING:
 
 #: Sites whose Markdown pages are MyST, linked by labels and roles (:mod:`.myst_refs`).
 MYST_SITES = frozenset({"sphinx", "jupyter-book", "myst"})
-#: Their pages that define and name targets.
-MYST_PAGES = (".md", ".markdown", ".ipynb", ".rst")
+#: Their Markdown pages, which define and name targets as the reStructuredText pages do
+#: (``self.limits.rst_pages``).
+MYST_PAGES = (".md", ".markdown", ".ipynb")
 
 
 class IncludesMixin(PrepareMixin):
@@ -60,14 +61,15 @@ class IncludesMixin(PrepareMixin):
         named: set[str] = set()
         self._mdx_bases = mdx_bases([*documents, *assets])
         self._aliases = path_aliases([*documents, *assets], self._read_source)
+        rst = self.limits.rst_pages
         markdown = [
-            rel for rel in documents if Path(rel).suffix.lower() in (*MARKDOWN_EXTS, *RST_EXTS)
+            rel for rel in documents if Path(rel).suffix.lower() in MARKDOWN_EXTS or rst.holds(rel)
         ]
         for rel, (found, shown) in zip(markdown, self._named_by_each(markdown), strict=True):
             if found:
                 self.includes_of[rel] = found
                 named.update(found)
-            if shown and rel.lower().endswith(tuple(RST_EXTS)):  # :doc: links show the titles
+            if shown and rst.holds(rel):  # :doc: links show the titles
                 self.titles_of[rel] = shown
             elif shown:  # a file a page shows as a component may be a page too: it stays one
                 self.components_of[rel] = shown
@@ -178,7 +180,7 @@ class IncludesMixin(PrepareMixin):
         if references is not None and doc.converted.kind in LINKED_KINDS:
             text, unresolved = references.resolve(text, doc.source)
             problems += unresolved
-            if doc.source.lower().endswith(".rst"):  # none left as MyST's role syntax
+            if self.limits.rst_pages.holds(doc.source):  # none left as MyST's role syntax
                 text = roles_as_text(text)
         return text, problems
 
@@ -218,13 +220,18 @@ class IncludesMixin(PrepareMixin):
         if "_myst_refs" in self.__dict__:
             return self.__dict__["_myst_refs"]
         sphinx = self.toc is not None and self.toc.kind in MYST_SITES
-        rst = not sphinx and any(p.lower().endswith(".rst") for p in self.docs)
+        holds = self.limits.rst_pages.holds
+        rst = not sphinx and any(holds(p) for p in self.docs)
         found = self._myst_refs = None
         if sphinx or rst:  # reStructuredText pages' :ref: roles are resolved as MyST's
-            pages = [p for p in self.docs if p.lower().endswith(MYST_PAGES if sphinx else ".rst")]
-            index = myst_index(pages, self._read_source)
+            pages = [
+                p for p in self.docs if holds(p) or (sphinx and p.lower().endswith(MYST_PAGES))
+            ]
+            index = myst_index(pages, self._read_source, self.limits.rst_pages)
             base = self.toc.docs_dir if self.toc is not None else ""
-            found = self._myst_refs = References(index, self.source_files, base)
+            found = self._myst_refs = References(
+                index, self.source_files, base, self.limits.rst_pages
+            )
         return found
 
     def _note_unresolved(self) -> None:
@@ -233,7 +240,7 @@ class IncludesMixin(PrepareMixin):
         if not found:
             return
         page, first = found[0]
-        rst = page.lower().endswith(".rst")
+        rst = self.limits.rst_pages.holds(page)
         written = first.target
         if rst:  # as the page writes it, not as the build read it
             written = re.sub(r"^\{(\w+)\}`", r":\1:`", written)
@@ -302,7 +309,9 @@ class IncludesMixin(PrepareMixin):
         if shown is not None:
             parts.append("toctree:" + _sha(shown))
         references = self._myst_references()
-        if references is not None and rel.lower().endswith(MYST_PAGES):
+        if references is not None and (
+            rel.lower().endswith(MYST_PAGES) or self.limits.rst_pages.holds(rel)
+        ):
             parts.append("myst:" + _sha(references.named(self._read_source(rel) or "", rel)))
         return own if len(parts) == 1 else _sha("\n".join(parts))
 

@@ -61,10 +61,11 @@ class PrepareMixin:
         for rel in pages:
             text = self._read_source(rel)
             found: list[str] = []
-            if text and rel.lower().endswith(".rst"):  # .. include:: /_snippets/note.rst
+            if text and self.limits.rst_pages.holds(rel):  # .. include:: /_snippets/note.rst
                 is_file = lambda r: (self.source / r).is_file()  # noqa: E731 (conf.py: no page)
                 named = rst_include_targets(text, rel, is_file)
-                titled = [t for t in doc_targets(text, rel, is_file) if t != rel]  # :doc:
+                rst = self.limits.rst_pages
+                titled = [t for t in doc_targets(text, rel, is_file, rst) if t != rel]  # :doc:
                 out.append(([n.target for n in named if n.target and n.target != rel], titled))
                 continue
             if text and has_directive(text):

@@ -176,7 +176,7 @@ def convert_here(path: Path, limits: Limits) -> Result:
     try:
         if ext in MARKDOWN_EXTS:
             result = _from_markdown(path, data)
-        elif ext in RST_EXTS:
+        elif ext in RST_EXTS or _rst_here(path, limits):
             result = _from_rst(path, data, limits)
         elif ext in ASCIIDOC_EXTS:
             result = _from_asciidoc(path, data)
@@ -222,6 +222,15 @@ def convert_here(path: Path, limits: Limits) -> Result:
         return ConversionError(path, "no-text", f"{path.name}: {why}")
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _rst_here(path: Path, limits: Limits) -> bool:
+    """Whether a build reads ``path`` as reStructuredText though its suffix is not
+    ``.rst`` (:class:`.RstPages`: Django's ``.txt`` pages below its ``conf.py``)."""
+    if not limits.rst_pages.more or not limits.include_root:
+        return False
+    rel = os.path.relpath(os.path.abspath(path), limits.include_root)
+    return not rel.startswith("..") and limits.rst_pages.holds(rel.replace(os.sep, "/"))
 
 
 def without_control_characters(result: Converted) -> None:
@@ -396,7 +405,7 @@ def _from_rst(path: Path, data: bytes, limits: Limits) -> Converted:
 
     text, encoding = decode_text(path, data)
     root = limits.include_root
-    includes = IncludeReader(root, limits.max_bytes) if root else None
+    includes = IncludeReader(root, limits.max_bytes, limits.rst_pages) if root else None
     try:
         title, html = to_html(text.replace("\r\n", "\n"), os.path.abspath(path), includes)
     except Exception as exc:  # docutils' own failure on a broken page: said, never raised

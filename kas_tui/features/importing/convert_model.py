@@ -27,8 +27,46 @@ TEXT_EXTS = frozenset({".txt", ".text"})
 #: What the author wrote as Markdown, links and all (a notebook's cells are Markdown):
 #: its links are rewritten to the package's paths, never dropped.
 LINKED_KINDS = frozenset({"markdown", "ipynb"})
-#: reStructuredText, a Sphinx site's pages (:mod:`.rst`).
+#: reStructuredText, a Sphinx site's pages (:mod:`.rst`), wherever they are; a Sphinx
+#: project may name more suffixes for its own folder (:class:`RstPages`).
 RST_EXTS = frozenset({".rst"})
+
+
+@dataclass(frozen=True)
+class RstPages:
+    """Which files of a source are reStructuredText pages: every ``.rst``, and below a
+    Sphinx project's folder the other suffixes its ``conf.py`` reads as reStructuredText
+    (Django's ``source_suffix = {".txt": "restructuredtext"}``: its ``ref/settings.txt``
+    is a page, a ``notes.txt`` elsewhere is text). Paths are relative to the source, as
+    ``/`` writes them; :func:`.toc_sphinx.rst_pages` finds the projects' suffixes.
+    Every question "is this a reStructuredText page?" is asked of this, nowhere else."""
+
+    #: (the project's folder, "" at the source's root; a suffix, lower case, with its dot)
+    more: tuple[tuple[str, str], ...] = ()
+
+    def holds(self, rel: str) -> bool:
+        """Whether the file ``rel`` is a reStructuredText page."""
+        low = rel.lower()
+        if low.endswith(".rst"):
+            return True
+        return any(
+            low.endswith(suffix) and (not folder or rel.startswith(folder + "/"))
+            for folder, suffix in self.more
+        )
+
+    def suffixes(self, rel: str = "") -> tuple[str, ...]:
+        """The suffixes a page at ``rel`` names another without (``:doc:`x```, a toctree
+        entry), in the order looked for: its project's own first, then ``.rst``."""
+        own = [
+            suffix
+            for folder, suffix in self.more
+            if not rel or not folder or rel == folder or rel.startswith(folder + "/")
+        ]
+        return (*dict.fromkeys(own), ".rst")
+
+
+#: A source with no Sphinx project naming suffixes of its own: ``.rst`` only.
+ONLY_RST = RstPages()
 #: AsciiDoc, an Antora site's pages (:mod:`.asciidoc`).
 #: AsciiDoc pages; ``.asc`` as Pro Git writes its chapters (an OpenPGP ``.asc`` is refused:
 #: :func:`refuse_armor`).
@@ -96,6 +134,8 @@ class Limits:
     #: none outside it is ever read. Empty (an import of single files): none is read,
     #: the page says what it includes.
     include_root: str = ""
+    #: Which files are reStructuredText pages (paths relative to ``include_root``).
+    rst_pages: RstPages = ONLY_RST
 
 
 @dataclass

@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from kas_tui.features.importing.convert_model import ONLY_RST, RstPages
 from kas_tui.features.importing.toc_sphinx import TITLED
 from kas_tui.text.anchors import Anchors
 from kas_tui.text.prose import heading_text
@@ -104,21 +105,24 @@ class MystIndex:
             self.terms.setdefault(term, target)
 
 
-def myst_index(pages: Iterable[str], read: Callable[[str], str | None]) -> MystIndex:
+def myst_index(
+    pages: Iterable[str], read: Callable[[str], str | None], rst: RstPages = ONLY_RST
+) -> MystIndex:
     """The targets, titles, anchors and terms of ``pages`` (source-relative paths of
-    Markdown, notebook and reStructuredText pages), each read once."""
+    Markdown, notebook and reStructuredText pages, those ``rst`` holds), each read once."""
     index = MystIndex()
     for page in pages:
-        index.add(page, page_facts(page, read(page) or ""))
+        index.add(page, page_facts(page, read(page) or "", rst))
     return index
 
 
-def page_facts(page: str, text: str) -> PageFacts:
-    """What the page ``page`` (its source ``text``) defines."""
+def page_facts(page: str, text: str, rst: RstPages = ONLY_RST) -> PageFacts:
+    """What the page ``page`` (its source ``text``) defines; ``rst``: which pages are
+    reStructuredText."""
     low = page.lower()
     if low.endswith(".ipynb"):
         return _markdown_facts(page, notebook_markdown(text))
-    if low.endswith(".rst"):
+    if rst.holds(page):
         return _rst_facts(page, text)
     return _markdown_facts(page, text)
 

@@ -37,6 +37,7 @@ from kas_tui.core.okf.links import (
     format_destination,
     link_bounds,
 )
+from kas_tui.features.importing.convert_model import ONLY_RST, RstPages
 from kas_tui.features.importing.includes import IncludeProblem
 from kas_tui.features.importing.myst_pages import (
     LABEL,
@@ -52,8 +53,9 @@ from kas_tui.features.importing.toc_sphinx import TITLED
 XREF_ROLES = frozenset({"ref", "numref", "any", "doc", "term", "download"})
 #: Roles whose text is words of the sentence (not code): Sphinx shows them plain.
 WORD_ROLES = frozenset({"abbr", "sub", "sup", "index", "eq", "keyword", "dfn", "title-reference"})
-#: The pages a reference may name without their extension, in the order looked for.
-_PAGES = (".md", ".ipynb", ".rst", ".markdown")
+#: The Markdown pages a reference may name without their extension, in the order looked
+#: for, before the reStructuredText pages (:class:`.RstPages`).
+_PAGES = (".md", ".ipynb")
 _PROJECT = "project:"
 _AUTOLINK = re.compile(r"<project:([^<>\s]*)>")
 #: A link's destination as written, roughly (for :meth:`References.named`).
@@ -139,10 +141,12 @@ def _escaped(words: str) -> str:
 class References:
     """Resolves the references of one site's pages: ``index`` what they define,
     ``files`` the source's files, ``base`` the project's folder (where a ``/``-rooted
-    ``{doc}`` starts)."""
+    ``{doc}`` starts), ``rst`` which of them are reStructuredText pages."""
 
-    def __init__(self, index: MystIndex, files: Collection[str], base: str) -> None:
-        self.index, self.files, self.base = index, files, base
+    def __init__(
+        self, index: MystIndex, files: Collection[str], base: str, rst: RstPages = ONLY_RST
+    ) -> None:
+        self.index, self.files, self.base, self.rst = index, files, base, rst
 
     def resolve(self, text: str, page: str) -> tuple[str, list[IncludeProblem]]:
         """``text`` (the page ``page``, source-relative) with its references as links
@@ -168,7 +172,7 @@ class References:
         target it names moves or is titled anew."""
         if page.lower().endswith(".ipynb"):
             text = notebook_markdown(text)
-        if page.lower().endswith(".rst"):  # :ref:`x`, as the build reads it: {ref}`x`
+        if self.rst.holds(page):  # :ref:`x`, as the build reads it: {ref}`x`
             text = _RST_ROLE.sub(r"{\1}`", text)
         if not _worth_reading(text):
             return ""
@@ -341,7 +345,8 @@ class References:
             full = posixpath.normpath(posixpath.join(self.base, name.lstrip("/")))
         else:
             full = posixpath.normpath(posixpath.join(folder, name))
-        for candidate in (full, *(full + ext for ext in _PAGES)):
+        pages = (*_PAGES, *self.rst.suffixes(self.page), ".markdown")
+        for candidate in (full, *(full + ext for ext in pages)):
             if candidate in self.files:
                 if candidate == full and not name.startswith("/"):
                     return path  # written as it is: the build rewrites it

@@ -147,9 +147,11 @@ class _GenericDirective(Directive):
             if URL.match(target):
                 link = nodes.reference("", label or target, refuri=target)
             else:
-                if not label and isinstance(reader, IncludeReader):
-                    label = reader.doc_title(target, str(current)) or ""
-                link = nodes.reference("", shown(label or target), refuri=f"{target}.rst")
+                refuri = f"{target}.rst"
+                if isinstance(reader, IncludeReader):
+                    label = label or reader.doc_title(target, str(current)) or ""
+                    refuri = reader.doc_link(target, str(current)) or refuri
+                link = nodes.reference("", shown(label or target), refuri=refuri)
             items += nodes.list_item("", nodes.paragraph("", "", link))
         if not len(items):
             return []

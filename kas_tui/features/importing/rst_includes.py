@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kas_tui.core.fileio import read_regular
-from kas_tui.features.importing.convert_model import Refused, decode_text
+from kas_tui.features.importing.convert_model import ONLY_RST, Refused, RstPages, decode_text
 
 #: Includes nested deeper than this are not read (an include in an include ...).
 MAX_DEPTH = 8
@@ -95,9 +95,12 @@ def include_targets(text: str, page: str, is_file: Callable[[str], bool]) -> lis
 _DOC_ROLE = re.compile(r":doc:`([^`]+)`")
 
 
-def doc_targets(text: str, page: str, is_file: Callable[[str], bool]) -> list[str]:
+def doc_targets(
+    text: str, page: str, is_file: Callable[[str], bool], rst: RstPages = ONLY_RST
+) -> list[str]:
     """The pages the untitled ``:doc:`` roles of ``text`` (the page ``page``) name,
-    whose titles the page shows: a changed title builds the page again."""
+    whose titles the page shows: a changed title builds the page again. ``rst``: which
+    files are reStructuredText pages."""
     if ":doc:`" not in text:
         return []
     srcdir = srcdir_of(page, is_file)
@@ -106,7 +109,7 @@ def doc_targets(text: str, page: str, is_file: Callable[[str], bool]) -> list[st
         if role.group(1).rstrip().endswith(">"):
             continue  # titled: its own words
         target = target_of(role.group(1), page, srcdir)
-        for ext in (".rst", ".md") if target else ():
+        for ext in (*rst.suffixes(page), ".md") if target else ():
             if is_file(f"{target}{ext}"):
                 found.append(f"{target}{ext}")
                 break
@@ -119,6 +122,8 @@ class IncludeReader:
 
     root: str
     max_bytes: int
+    #: which files are reStructuredText pages (paths relative to ``root``)
+    rst: RstPages = ONLY_RST
     read: int = 0
     parents: dict[str, str] = field(default_factory=dict)
     #: what was not shown, and why, by line ("line 12: ...")
@@ -171,21 +176,27 @@ class IncludeReader:
         """Whether the source holds ``target`` (source-relative), or a page of that
         name (a ``:doc:`` role names one without its extension)."""
         path = os.path.join(self.root, *target.split("/"))
-        return any(os.path.isfile(path + ext) for ext in ("", ".rst", ".md"))
+        return any(os.path.isfile(path + ext) for ext in ("", *self._pages(target)))
+
+    def _pages(self, rel: str) -> tuple[str, ...]:
+        """The suffixes of the pages a ``:doc:`` role in ``rel`` names, in the order
+        looked for."""
+        return (*self.rst.suffixes(rel), ".md")
 
     def doc_link(self, docname: str, current: str) -> str | None:
-        """The link from the file ``current`` (absolute) to the page a site-rooted
-        ``:doc:`` role names, when it is not at the Sphinx folder's root but below a
-        folder Sphinx builds (see :meth:`_named`); ``None`` otherwise: the role's own
-        ``/name.rst`` is right."""
+        """The link from the file ``current`` (absolute) to the page a ``:doc:`` role
+        names, when the role's own ``name.rst`` is not it: a page of another suffix
+        (Django's ``.txt``, MyST's ``.md``), or a site-rooted name below a folder Sphinx
+        builds (see :meth:`_named`); ``None`` otherwise."""
         found = self._named(docname, current)
-        if found is None or not docname.strip().startswith("/"):
+        if found is None:
             return None
         here, target = found
-        if target == target_of(docname, here, self._srcdirs.get(here, "")):
-            return None
-        for ext in (".rst", ".md"):
+        own = target == target_of(docname, here, self._srcdirs.get(here, ""))
+        for ext in self._pages(here):
             if os.path.isfile(os.path.join(self.root, *(target + ext).split("/"))):
+                if own and ext == ".rst":
+                    return None
                 return posixpath.relpath(target + ext, posixpath.dirname(here) or ".")
         return None
 
@@ -197,7 +208,7 @@ class IncludeReader:
         if found is None:
             return None
         target = found[1]
-        for ext in (".rst", ".md"):
+        for ext in self._pages(found[0]):
             path = os.path.join(self.root, *(target + ext).split("/"))
             if self.relative(path) is None or not os.path.isfile(path):
                 continue

@@ -15,12 +15,14 @@ Only what ``conf.py`` says literally is read (a regular expression, never execut
 
 from __future__ import annotations
 
+import ast
 import fnmatch
 import posixpath
 import re
 from collections.abc import Callable, Collection
 from typing import Any
 
+from kas_tui.features.importing.convert_model import MARKDOWN_EXTS, RstPages
 from kas_tui.features.importing.toc_formats import MARKDOWN_PAGES, MD_HEADING, URL
 
 _ROOT_DOC = re.compile(r"^(?:root_doc|master_doc)\s*=\s*['\"]([^'\"]+)['\"]", re.MULTILINE)
@@ -31,6 +33,51 @@ _RST_TOCTREE = re.compile(r"^(\s*)\.\.\s+toctree::\s*$")
 PAGES = (*MARKDOWN_PAGES, ".rst")
 #: Sphinx's "Title <target>" (a toctree entry, a ``:doc:`` role's text).
 TITLED = re.compile(r"^(.*?)\s*<([^<>]+)>$", re.S)
+
+
+#: conf.py's ``source_suffix``: a string, a list or a dict (``{".txt": "restructuredtext"}``).
+_SOURCE_SUFFIX = re.compile(
+    r"^source_suffix\s*=\s*(\{[^{}]*\}|\[[^\[\]]*\]|\([^()]*\)|'[^'\n]*'|\"[^\"\n]*\")",
+    re.MULTILINE,
+)
+
+
+def rst_suffixes(conf: str) -> tuple[str, ...]:
+    """The suffixes other than ``.rst`` that ``conf.py`` (its text) has Sphinx read as
+    reStructuredText: Sphinx reads every suffix of ``source_suffix`` so but those another
+    parser claims (MyST's Markdown, notebooks); a dict says which parser reads each.
+    Read as a literal, never run: a value that is no literal names none."""
+    found = _SOURCE_SUFFIX.search(conf)
+    if found is None:
+        return ()
+    try:
+        value = ast.literal_eval(found.group(1))
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return ()
+    if isinstance(value, str):
+        value = [value]
+    if isinstance(value, dict):
+        named = [k for k, v in value.items() if isinstance(k, str) and v == "restructuredtext"]
+    elif isinstance(value, (list, tuple)):
+        named = [k for k in value if isinstance(k, str)]
+        named = [k for k in named if k.lower() not in MARKDOWN_EXTS | {".ipynb"}]
+    else:
+        return ()
+    suffixes = (k.strip().lower() for k in named)
+    return tuple(
+        dict.fromkeys(k for k in suffixes if re.fullmatch(r"\.[\w.-]+", k) and k != ".rst")
+    )
+
+
+def rst_pages(files: Collection[str], read: Callable[[str], str | None]) -> RstPages:
+    """Which files of a source are reStructuredText pages (:class:`.RstPages`): every
+    ``.rst``, and below each ``conf.py`` the suffixes it names (:func:`rst_suffixes`)."""
+    more = []
+    for path in sorted(f for f in files if posixpath.basename(f) == "conf.py"):
+        text = read(path) or ""
+        if "source_suffix" in text:
+            more += [(posixpath.dirname(path), suffix) for suffix in rst_suffixes(text)]
+    return RstPages(tuple(more))
 
 
 def root_doc(conf: str) -> str:
@@ -68,15 +115,17 @@ def sphinx_roots(
     path, children, line, file)`` trees: the root document, then what its toctrees
     list; ``None`` when the root document is no Markdown page of the source."""
     base = posixpath.dirname(conf_path)
-    root = _page(posixpath.join(base, root_doc(read(conf_path) or "")), files)
+    conf = read(conf_path) or ""
+    pages = (*rst_suffixes(conf), *PAGES)
+    root = _page(posixpath.join(base, root_doc(conf)), files, pages)
     if root is None:
         return None
-    reader = _Toctrees(read, files, problems, node, base)
+    reader = _Toctrees(read, files, problems, node, base, pages)
     return [node(None, root, [], None, None), *reader.below(root, {root}, sections=True)]
 
 
-def _page(docname: str, files: Collection[str]) -> str | None:
-    for ext in PAGES:
+def _page(docname: str, files: Collection[str], pages: tuple[str, ...] = PAGES) -> str | None:
+    for ext in pages:
         if docname + ext in files:
             return docname + ext
     return None
@@ -93,7 +142,9 @@ class _Toctrees:
         problems: list[str],
         node: Callable[..., Any] | None,
         base: str,
+        pages: tuple[str, ...] = PAGES,
     ) -> None:
+        self.pages = pages
         self.read, self.files, self.problems, self.node, self.base = (
             read,
             files,
@@ -101,7 +152,7 @@ class _Toctrees:
             node,
             base,
         )
-        self.docnames = sorted(posixpath.splitext(f)[0] for f in files if f.lower().endswith(PAGES))
+        self.docnames = sorted(posixpath.splitext(f)[0] for f in files if f.lower().endswith(pages))
 
     def below(self, page: str, seen: set[str], *, sections: bool = False) -> list[Any]:
         """The entries of ``page``'s toctrees, each with what its own page lists; with
@@ -129,16 +180,20 @@ class _Toctrees:
     def targets(self, page: str, number: int, target: str, glob: bool) -> list[str]:
         """The pages a toctree entry of ``page`` (on line ``number``) names."""
         folder = posixpath.dirname(page)
-        name = target.removesuffix(".md").removesuffix(".rst")
+        name = next((target[: -len(e)] for e in self.pages if target.endswith(e)), target)
         docname = posixpath.normpath(
             posixpath.join(self.base, name.lstrip("/"))
             if name.startswith("/")
             else posixpath.join(folder, name)
         )
         if glob and any(c in target for c in "*?["):
-            found = (_page(d, self.files) for d in self.docnames if fnmatch.fnmatchcase(d, docname))
+            found = (
+                _page(d, self.files, self.pages)
+                for d in self.docnames
+                if fnmatch.fnmatchcase(d, docname)
+            )
             return [p for p in found if p]
-        path = _page(docname, self.files)
+        path = _page(docname, self.files, self.pages)
         if path is None:
             self.problems.append(
                 f"{page}:{number}: the toctree names {target}, which is not in the source "

@@ -1,0 +1,127 @@
+"""What a Sphinx project's ``conf.py`` says about how its pages are read, read as Sphinx
+reads it: Django's ``source_suffix = {".txt": "restructuredtext"}`` (its 670 pages are
+``.txt``). Before, every one of them was copied as raw text (``=====`` underlines,
+``.. module::``, ``:setting:`DEBUG```), its ``contents.txt`` toctree was not the tree
+and the package's root was alphabetical."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from kas_tui.core.okf.index import parse_index
+from kas_tui.core.package import Package
+from kas_tui.features.check import check
+from kas_tui.features.importing.build import build
+from kas_tui.features.importing.convert import Limits, convert_here
+from kas_tui.features.importing.convert_model import RstPages
+from kas_tui.features.importing.toc_sphinx import rst_pages, rst_suffixes
+from tests.helpers.build_sources import write_sources
+
+NOW = dt.datetime(2026, 12, 7, 9, 0, tzinfo=dt.UTC)
+
+
+def _page(title: str, text: str) -> str:
+    bar = "=" * len(title)
+    return f"{bar}\n{title}\n{bar}\n\n{text}\n"
+
+
+def _django() -> dict[str, str | bytes]:
+    return {
+        "docs/conf.py": (
+            "import sys\n\n# The suffix of source filenames.\n"
+            'source_suffix = {".txt": "restructuredtext"}\n\nroot_doc = "contents"\n'
+        ),
+        "docs/contents.txt": _page(
+            "Django documentation contents",
+            ".. toctree::\n    :hidden:\n\n    index\n\n"
+            ".. toctree::\n    :maxdepth: 3\n\n    intro/index\n    topics/index\n    glossary\n",
+        ),
+        "docs/index.txt": _page("Django documentation", "Everything you need to know."),
+        "docs/glossary.txt": _page(
+            "Glossary", ".. glossary::\n\n    field\n        An attribute on a model.\n"
+        ),
+        "docs/intro/index.txt": _page(
+            "Getting started",
+            "New to Django?\n\n.. toctree::\n   :maxdepth: 1\n\n   install\n   tutorial01\n",
+        ),
+        "docs/intro/install.txt": _page(
+            "Quick install guide",
+            "Before you can use Django, you'll need to get it installed. Read\n"
+            ":doc:`the tutorial </intro/tutorial01>` next, or :doc:`/topics/settings`.\n",
+        ),
+        "docs/intro/tutorial01.txt": _page(
+            "Writing your first Django app, part 1",
+            "Let's learn by example. See :ref:`settings-debug` and the :term:`field`.\n\n"
+            ".. code-block:: console\n\n    $ python -m django --version\n",
+        ),
+        "docs/topics/index.txt": _page(
+            "Using Django", ".. toctree::\n   :maxdepth: 1\n\n   settings\n"
+        ),
+        "docs/topics/settings.txt": _page(
+            "Django settings",
+            ".. module:: django.conf.settings\n   :synopsis: Settings.\n\n"
+            "A settings file is a Python module with module-level variables.\n\n"
+            ".. _settings-debug:\n\nDebugging\n=========\n\nNever deploy with DEBUG on.\n",
+        ),
+    }
+
+
+def test_source_suffix_is_read_as_sphinx_reads_it() -> None:
+    assert rst_suffixes('source_suffix = {".txt": "restructuredtext"}\n') == (".txt",)
+    assert rst_suffixes("source_suffix = '.txt'\n") == (".txt",)
+    assert rst_suffixes("source_suffix = ['.rst', '.md', '.rest']\n") == (".rest",)  # MyST's .md
+    assert (
+        rst_suffixes('source_suffix = {\n  ".rst": "restructuredtext",\n  ".md": "markdown",\n}\n')
+        == ()
+    )
+    assert rst_suffixes("source_suffix = SUFFIXES\n") == ()  # no literal: nothing is run
+    assert rst_suffixes("# source_suffix = '.txt'\n") == ()
+    files = ["docs/conf.py", "docs/index.txt", "notes.txt"]
+    found = rst_pages(files, lambda rel: "source_suffix = '.txt'\n" if rel.endswith(".py") else "")
+    assert found == RstPages((("docs", ".txt"),))
+    assert found.holds("docs/ref/settings.txt") and found.holds("api/x.rst")
+    assert not found.holds("notes.txt") and not found.holds("docsy/a.txt")
+    assert found.suffixes("docs/intro/install.txt") == (".txt", ".rst")
+    assert found.suffixes("notes.txt") == (".rst",)
+
+
+def test_only_the_projects_own_files_are_read_as_its_suffix_says(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    page = "=====\nTitle\n=====\n\nSee :doc:`intro`.\n"
+    (tmp_path / "docs/page.txt").write_text(page, "utf-8")
+    (tmp_path / "notes.txt").write_text(page, "utf-8")
+    limits = Limits(include_root=str(tmp_path), rst_pages=RstPages((("docs", ".txt"),)))
+    inside = convert_here(tmp_path / "docs/page.txt", limits)
+    assert inside.markdown.startswith("# Title\n") and ":doc:" not in inside.markdown
+    outside = convert_here(tmp_path / "notes.txt", limits)  # a text file, as always
+    assert outside.kind == "text" and ":doc:`intro`" in outside.markdown
+
+
+def test_a_project_of_txt_pages_builds_as_its_site(tmp_path: Path) -> None:
+    source = write_sources(tmp_path / "src", _django())
+    out = tmp_path / "kb"
+    result = build(source, out, now=NOW, workers=1)
+    assert result.errors == 0 and result.failed == []
+    pkg = Package(out)
+    pkg.load()
+    by_title = {pkg.documents[p].title: p for p in pkg.documents}
+    assert {"Quick install guide", "Writing your first Django app, part 1"} <= set(by_title)
+    install = (out / by_title["Quick install guide"]).read_text("utf-8")
+    body = install.split("\n---\n", 1)[1]
+    assert "====" not in body and ":doc:" not in body
+    # :doc: links lead to the .txt pages' documents, titled as the role titles them
+    assert "[the tutorial](tutorial01.md)" in body
+    assert "[Django settings](../topics/settings.md)" in body
+    tutorial = (out / by_title["Writing your first Django app, part 1"]).read_text("utf-8")
+    assert "[Debugging](../topics/settings.md#debugging)" in tutorial  # :ref: to its label
+    assert "[field](../glossary.md" in tutorial  # :term: to the glossary
+    settings = (out / by_title["Django settings"]).read_text("utf-8")
+    assert ".. module::" not in settings and "module-level variables" in settings
+    # contents.txt's toctree is the tree: its entries in its order, named by their pages
+    root = parse_index((out / "index.md").read_text("utf-8"))
+    names = [e.title for e in root.entries]
+    assert names.index("Getting started") < names.index("Using Django")
+    broken = [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+    assert broken == []
+    assert not [n for n in result.notes if "name no label" in n], result.notes
