@@ -89,7 +89,7 @@ from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.features.importing.toc_docsets import with_other_tocs
 from kas_tui.features.importing.toc_jekyll import in_jekyll_own_folder
 from kas_tui.features.importing.toc_model import FOLDERS
-from kas_tui.features.importing.toc_sphinx import rst_pages
+from kas_tui.features.importing.toc_sphinx import rst_pages, rst_roles
 from kas_tui.features.importing.translations import without_translations
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 from kas_tui.text.wording import counted
@@ -333,8 +333,12 @@ class _Builder(
         documents: list[str] = []
         assets: list[str] = []
         found, orders = walk_source(self.source, self.out, self.result.notes)
-        # which files are reStructuredText pages (Django's .txt below its conf.py)
-        self.limits = replace(self.limits, rst_pages=rst_pages(found, self._read_source))
+        # which files are reStructuredText pages (Django's .txt below its conf.py), what
+        # roles its Sphinx projects add (:ticket:`123`, :setting:`DEBUG`)
+        read = self._read_source
+        self.limits = replace(
+            self.limits, rst_pages=rst_pages(found, read), rst_roles=rst_roles(found, read)
+        )
         tops = {rel.split("/", 1)[0] if "/" in rel else "" for rel in found}
         wrapper = tops.pop() + "/" if len(tops) == 1 and "" not in tops else ""
         listed = set(found)
@@ -414,7 +418,8 @@ class _Builder(
         documents = without_system_tiddlers(documents, assets, self.result.notes, self._read_source)
         themed = set()
         if self.toc is not None:  # a theme's templates, files the site serves as they are
-            themed = self.toc.theme_files(documents) | self.toc.static_files(documents)
+            themed = self.toc.theme_files(documents)
+            themed |= self.toc.static_files(documents, self.limits.rst_pages.holds)
             self.result.notes += self.toc.resources_note(themed)
             served = sorted(
                 d for d in documents if d not in themed and Path(d).suffix.lower() not in SUPPORTED

@@ -227,11 +227,10 @@ class IncludesMixin(PrepareMixin):
             pages = [
                 p for p in self.docs if holds(p) or (sphinx and p.lower().endswith(MYST_PAGES))
             ]
-            index = myst_index(pages, self._read_source, self.limits.rst_pages)
+            rst, roles = self.limits.rst_pages, self.limits.rst_roles
+            index = myst_index(pages, self._read_source, rst, roles)
             base = self.toc.docs_dir if self.toc is not None else ""
-            found = self._myst_refs = References(
-                index, self.source_files, base, self.limits.rst_pages
-            )
+            found = self._myst_refs = References(index, self.source_files, base, rst, roles)
         return found
 
     def _note_unresolved(self) -> None:

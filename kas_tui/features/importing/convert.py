@@ -407,7 +407,9 @@ def _from_rst(path: Path, data: bytes, limits: Limits) -> Converted:
     root = limits.include_root
     includes = IncludeReader(root, limits.max_bytes, limits.rst_pages) if root else None
     try:
-        title, html = to_html(text.replace("\r\n", "\n"), os.path.abspath(path), includes)
+        title, html = to_html(
+            text.replace("\r\n", "\n"), os.path.abspath(path), includes, limits.rst_roles
+        )
     except Exception as exc:  # docutils' own failure on a broken page: said, never raised
         raise Refused("corrupt", f"its reStructuredText cannot be read ({exc})") from None
     markdown = ""

@@ -67,6 +67,50 @@ class RstPages:
 
 #: A source with no Sphinx project naming suffixes of its own: ``.rst`` only.
 ONLY_RST = RstPages()
+
+
+#: Sphinx's own object types, a target directive and the role naming it:
+#: ``.. envvar:: HOME`` and ``:envvar:`HOME```, ``.. confval:: language``.
+STD_OBJECTS = (("envvar", "envvar"), ("confval", "confval"))
+
+
+@dataclass(frozen=True)
+class RstRoles:
+    """The roles a source's Sphinx projects add that make links, read from their files
+    (:func:`.toc_sphinx.rst_roles`): ``extlinks`` in ``conf.py`` (Django's
+    ``"ticket": ("https://code.djangoproject.com/ticket/%s", "#%s")``: ``:ticket:`123```
+    is a link to that address, shown "#123") and the object types an extension adds
+    (``app.add_crossref_type(directivename="setting", rolename="setting")``:
+    ``.. setting:: DEBUG`` is a target, ``:setting:`DEBUG``` a link to it); Sphinx's
+    own object types always."""
+
+    #: (role, address with ``%s`` for the role's text, caption with ``%s`` or None)
+    extlinks: tuple[tuple[str, str, str | None], ...] = ()
+    #: (directive, role, whether the directive shows its argument: an object type's
+    #: signature, where a cross-reference type's target shows nothing)
+    objects: tuple[tuple[str, str, bool], ...] = tuple((d, r, True) for d, r in STD_OBJECTS)
+
+    def extlink(self, role: str) -> tuple[str, str | None] | None:
+        """(address, caption) of the extlink role ``role``; ``None`` when it is none."""
+        return next(((url, caption) for r, url, caption in self.extlinks if r == role), None)
+
+    def target_role(self, directive: str) -> str | None:
+        """The role naming what the directive ``directive`` defines; ``None`` when it
+        defines no object."""
+        return next((r for d, r, _shown in self.objects if d == directive), None)
+
+    def shows(self, directive: str) -> bool:
+        """Whether the object directive ``directive`` shows its argument."""
+        return any(d == directive and shown for d, _r, shown in self.objects)
+
+    @property
+    def object_roles(self) -> frozenset[str]:
+        """The roles that name an object a directive defines."""
+        return frozenset(r for _d, r, _shown in self.objects)
+
+
+#: A source whose Sphinx projects add no roles: Sphinx's own.
+STD_ROLES = RstRoles()
 #: AsciiDoc, an Antora site's pages (:mod:`.asciidoc`).
 #: AsciiDoc pages; ``.asc`` as Pro Git writes its chapters (an OpenPGP ``.asc`` is refused:
 #: :func:`refuse_armor`).
@@ -136,6 +180,8 @@ class Limits:
     include_root: str = ""
     #: Which files are reStructuredText pages (paths relative to ``include_root``).
     rst_pages: RstPages = ONLY_RST
+    #: The roles its Sphinx projects add that make links.
+    rst_roles: RstRoles = STD_ROLES
 
 
 @dataclass

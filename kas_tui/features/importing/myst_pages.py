@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from kas_tui.features.importing.convert_model import ONLY_RST, RstPages
+from kas_tui.features.importing.convert_model import ONLY_RST, STD_ROLES, RstPages, RstRoles
 from kas_tui.features.importing.toc_sphinx import TITLED
 from kas_tui.text.anchors import Anchors
 from kas_tui.text.prose import heading_text
@@ -106,24 +106,30 @@ class MystIndex:
 
 
 def myst_index(
-    pages: Iterable[str], read: Callable[[str], str | None], rst: RstPages = ONLY_RST
+    pages: Iterable[str],
+    read: Callable[[str], str | None],
+    rst: RstPages = ONLY_RST,
+    roles: RstRoles = STD_ROLES,
 ) -> MystIndex:
     """The targets, titles, anchors and terms of ``pages`` (source-relative paths of
-    Markdown, notebook and reStructuredText pages, those ``rst`` holds), each read once."""
+    Markdown, notebook and reStructuredText pages, those ``rst`` holds, whose object
+    directives ``roles`` names), each read once."""
     index = MystIndex()
     for page in pages:
-        index.add(page, page_facts(page, read(page) or "", rst))
+        index.add(page, page_facts(page, read(page) or "", rst, roles))
     return index
 
 
-def page_facts(page: str, text: str, rst: RstPages = ONLY_RST) -> PageFacts:
+def page_facts(
+    page: str, text: str, rst: RstPages = ONLY_RST, roles: RstRoles = STD_ROLES
+) -> PageFacts:
     """What the page ``page`` (its source ``text``) defines; ``rst``: which pages are
-    reStructuredText."""
+    reStructuredText, ``roles`` what object directives they may hold."""
     low = page.lower()
     if low.endswith(".ipynb"):
         return _markdown_facts(page, notebook_markdown(text))
     if rst.holds(page):
-        return _rst_facts(page, text)
+        return _rst_facts(page, text, roles)
     return _markdown_facts(page, text)
 
 
@@ -285,6 +291,28 @@ def _named(facts: PageFacts, page: str, directive: str, key: str, value: str) ->
         facts.labels.setdefault(value, Target(page, "", _NAMED.get(directive) or value))
 
 
+#: A directive with an argument, ``.. setting:: DEBUG`` (its name, its argument).
+_RST_OBJECT = re.compile(r"^\.\.\s+(?:std:)?([\w-]+)::[ \t]+(\S[^\n]*?)\s*$")
+
+
+def object_labels(role: str, name: str) -> list[str]:
+    """The labels under which an object a directive defines is found by ``role``: its
+    name, and the first word of a signature (``.. django-admin:: migrate [app_label]``
+    is named ``migrate``)."""
+    name = name.strip()
+    first = name.split()[0] if name.split() else name
+    return list(dict.fromkeys([f"{role}:{name}", f"{role}:{first}"]))
+
+
+def _heading_follows(lines: list[str], start: int) -> bool:
+    """Whether the first line from ``start`` with text is an underlined title."""
+    for n in range(start, min(start + 4, len(lines))):
+        if lines[n].strip():
+            after = lines[n + 1] if n + 1 < len(lines) else ""
+            return bool(_RST_UNDERLINE.match(after)) and len(after.strip()) >= len(lines[n].strip())
+    return False
+
+
 def _name_pending(facts: PageFacts, page: str, pending: list[tuple[str, bool]]) -> None:
     """Labels before no heading target their page, shown as their names."""
     for name, _code in pending:
@@ -314,16 +342,30 @@ def _without_front_matter(text: str) -> str:
 _RST_GLOSSARY = re.compile(r"^\.\.[ \t]+glossary::[ \t]*$")
 
 
-def _rst_facts(page: str, text: str) -> PageFacts:
+def _rst_facts(page: str, text: str, roles: RstRoles = STD_ROLES) -> PageFacts:
     """A reStructuredText page's ``.. _label:`` targets, its headings' anchors (as
-    its converted page writes them: a heading per underlined title) and its glossary's
-    terms (Sphinx' own ``doc/glossary.rst``: 50 ``:term:`` references over its pages)."""
+    its converted page writes them: a heading per underlined title), its glossary's
+    terms (Sphinx' own ``doc/glossary.rst``: 50 ``:term:`` references over its pages)
+    and the objects its directives define (``.. setting:: DEBUG``: a target the role
+    ``:setting:`DEBUG``` names, kept as the label ``setting:DEBUG``; see
+    :func:`object_label`)."""
     facts = PageFacts()
     lines = text.split("\n")
     anchors = Anchors()
     pending: list[str] = []
+    section = ""  # the anchor of the heading above
     glossary: int | None = None  # the indent of the open glossary's terms, once known
     for n, line in enumerate(lines):
+        defined = _RST_OBJECT.match(line)
+        role = roles.target_role(defined.group(1).lower()) if defined else None
+        if defined and role is not None:
+            names = object_labels(role, defined.group(2))
+            if _heading_follows(lines, n + 1):  # .. setting:: DEBUG, then its heading
+                pending += names
+                continue
+            for name in names:  # else it is in the section above (.. django-admin::)
+                facts.labels.setdefault(name, Target(page, section, defined.group(2).strip()))
+            continue
         if _RST_GLOSSARY.match(line):
             glossary = -1
             continue
@@ -351,6 +393,7 @@ def _rst_facts(page: str, text: str) -> PageFacts:
             made = anchors.next(plain)
             facts.anchors.setdefault(made, plain)
             first = facts.title is None
+            section = "" if first else made
             facts.title = facts.title or plain
             for name in pending:
                 facts.labels.setdefault(name, Target(page, "" if first else made, plain))

@@ -37,7 +37,7 @@ from kas_tui.core.okf.links import (
     format_destination,
     link_bounds,
 )
-from kas_tui.features.importing.convert_model import ONLY_RST, RstPages
+from kas_tui.features.importing.convert_model import ONLY_RST, STD_ROLES, RstPages, RstRoles
 from kas_tui.features.importing.includes import IncludeProblem
 from kas_tui.features.importing.myst_pages import (
     LABEL,
@@ -141,12 +141,19 @@ def _escaped(words: str) -> str:
 class References:
     """Resolves the references of one site's pages: ``index`` what they define,
     ``files`` the source's files, ``base`` the project's folder (where a ``/``-rooted
-    ``{doc}`` starts), ``rst`` which of them are reStructuredText pages."""
+    ``{doc}`` starts), ``rst`` which of them are reStructuredText pages, ``roles`` the
+    object types their project adds (``{setting}`DEBUG``` leads to ``.. setting:: DEBUG``)."""
 
     def __init__(
-        self, index: MystIndex, files: Collection[str], base: str, rst: RstPages = ONLY_RST
+        self,
+        index: MystIndex,
+        files: Collection[str],
+        base: str,
+        rst: RstPages = ONLY_RST,
+        roles: RstRoles = STD_ROLES,
     ) -> None:
         self.index, self.files, self.base, self.rst = index, files, base, rst
+        self.objects = roles.object_roles
 
     def resolve(self, text: str, page: str) -> tuple[str, list[IncludeProblem]]:
         """``text`` (the page ``page``, source-relative) with its references as links
@@ -209,6 +216,8 @@ class References:
 
     def _role(self, name: str, content: str, line: int) -> str:
         role = name.lower().removeprefix("std:")
+        if role in self.objects:
+            return self._object(name, role, content, line)
         if role not in XREF_ROLES:
             return role_text(name, content)
         text, target = split_titled(content)
@@ -232,6 +241,16 @@ class References:
         if role == "numref" and text is not None:
             words = _NUMBER.sub(" ", words.replace("{name}", found.title)).strip() or found.title
         return f"[{_escaped(words)}]({self._link(found)})"
+
+    def _object(self, name: str, role: str, content: str, line: int) -> str:
+        """An object role (``{setting}`DEBUG```): a link to what its directive defines,
+        shown as code, as Sphinx shows it."""
+        text, target = split_titled(content)
+        found = self.index.label(f"{role}:{target.lstrip('~!')}")
+        if found is None:
+            return self._unknown(line, name, content)
+        words = role_text(name, text if text is not None else target)
+        return f"[{words}]({self._link(found)})"
 
     def _unknown(self, line: int, name: str, content: str) -> str:
         self.unresolved.append(Unresolved(line, f"{{{name}}}`{content}`", ""))

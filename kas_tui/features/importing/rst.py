@@ -23,6 +23,7 @@ from docutils import nodes
 from docutils.parsers.rst import Directive, directives, roles
 from docutils.parsers.rst.directives.body import CodeBlock
 
+from kas_tui.features.importing.convert_model import STD_ROLES, RstRoles
 from kas_tui.features.importing.myst_refs import WORD_ROLES, XREF_ROLES, shown
 from kas_tui.features.importing.rst_includes import PART_OPTIONS, IncludeReader, lines_picked
 from kas_tui.features.importing.toc_formats import URL
@@ -54,6 +55,10 @@ def _generic_role(
     titled = TITLED.match(text)
     label, target = (titled.group(1), titled.group(2)) if titled else (text, text)
     role = name.rsplit(":", 1)[-1].lower()
+    added: RstRoles = getattr(inliner.document.settings, "kas_roles", None) or STD_ROLES
+    extlink = added.extlink(role)
+    if extlink is not None:  # conf.py's extlinks: :ticket:`123` is an address
+        return [_extlink(rawtext, label if titled else None, target.strip(), *extlink)], []
     if role == "doc":  # a link to the page, which the build rewrites to its document
         reader = getattr(inliner.document.settings, "kas_includes", None)
         link = f"{target.strip()}.rst"
@@ -63,7 +68,7 @@ def _generic_role(
                 label = reader.doc_title(target.strip(), str(source)) or label
             link = reader.doc_link(target.strip(), str(source)) or link
         return [nodes.reference(rawtext, shown(label), refuri=link)], []
-    if role in _RESOLVED and isinstance(
+    if (role in _RESOLVED or role in added.object_roles) and isinstance(
         getattr(inliner.document.settings, "kas_includes", None), IncludeReader
     ):  # in a build: written as MyST's role, which the build resolves to the target's
         # link and title as it does a MyST page's (:mod:`.myst_refs`)
@@ -73,8 +78,24 @@ def _generic_role(
     return [nodes.literal(rawtext, shown(label))], []
 
 
-#: Cross-references a build resolves through the source's labels, terms and pages.
+#: Cross-references a build resolves through the source's labels, terms and pages (and
+#: the object types its project adds: :class:`.RstRoles`).
 _RESOLVED = frozenset({"ref", "numref", "any", "term"})
+
+
+def _extlink(
+    rawtext: str, label: str | None, part: str, url: str, caption: str | None
+) -> nodes.Node:
+    """An extlinks role as Sphinx shows it: a link to ``url`` with its ``%s`` the role's
+    text, shown as ``label`` when titled, else as ``caption`` (the address without one)."""
+    address = _formatted(url, part)
+    words = label if label is not None else _formatted(caption, part) if caption else address
+    return nodes.reference(rawtext, words, refuri=address)
+
+
+def _formatted(pattern: str, part: str) -> str:
+    """``pattern`` with its ``%s`` as ``part`` (``%%`` a ``%``), as Python's ``%`` does."""
+    return "%".join(piece.replace("%s", part) for piece in pattern.split("%%"))
 
 
 class _AnyOptions(dict):
@@ -103,6 +124,9 @@ class _GenericDirective(Directive):
         name = self.name.rsplit(":", 1)[-1].lower()
         if name == "toctree":
             return self._toctree()
+        added = getattr(self.state.document.settings, "kas_roles", None) or STD_ROLES
+        if added.target_role(name) is not None and not added.shows(name):
+            return self._content()  # .. setting:: DEBUG: a target, which shows nothing
         if name in _NO_TEXT:
             return []  # the rest is no text
         out: list[nodes.Node] = []
@@ -113,16 +137,22 @@ class _GenericDirective(Directive):
             version, _sp, said = argument.partition(" ")
             text, _messages = self.state.inline_text(f"{_VERSIONS[name]} {version}: {said}", 0)
             out.append(nodes.paragraph("", "", *text))
-        elif argument and (name.startswith("auto") or name in _PYTHON_OBJECTS):
+        elif argument and (
+            name.startswith("auto") or name in _PYTHON_OBJECTS or added.target_role(name)
+        ):
             out.append(nodes.paragraph("", "", nodes.literal("", argument)))  # the API named
         elif argument:
             text, _messages = self.state.inline_text(argument, 0)
             out.append(nodes.paragraph("", f"{name.capitalize()}: ", *text))
-        if self.content:
-            box = nodes.container()
-            self.state.nested_parse(self.content, self.content_offset, box)
-            out.append(box)
-        return out
+        return out + self._content()
+
+    def _content(self) -> list[nodes.Node]:
+        """The directive's content, read as the page's text."""
+        if not self.content:
+            return []
+        box = nodes.container()
+        self.state.nested_parse(self.content, self.content_offset, box)
+        return [box]
 
     def _toctree(self) -> list[nodes.Node]:
         """What a toctree shows on its page, as Sphinx's HTML does: its caption, then a
@@ -208,19 +238,13 @@ _VERSIONS = {
     "versionchanged": "Changed in version",
     "deprecated": "Deprecated since version",
 }
-#: Directives describing one Python object (``.. function:: url_for(endpoint)``).
+#: Directives describing one Python object (``.. function:: url_for(endpoint)``), or one
+#: of Sphinx's other descriptions (``.. option:: -v``, ``.. describe:: PAPER``): the
+#: signature shown as code.
 _PYTHON_OBJECTS = frozenset(
-    [
-        "function",
-        "class",
-        "method",
-        "attribute",
-        "data",
-        "exception",
-        "module",
-        "decorator",
-        "property",
-    ]
+    {"function", "class", "method", "attribute", "data", "exception", "module"}
+    | {"decorator", "property", "classmethod", "staticmethod", "type", "option", "describe"}
+    | {"object", "cmdoption"}
 )
 
 _original_role = roles.role
@@ -247,6 +271,10 @@ directives.directive = _directive
 
 #: docutils' inline literal, which an HTML converter reads as plain text.
 _LITERAL = re.compile(r'<span class="docutils literal">(.*?)</span>', re.S)
+#: The pieces docutils' HTML wraps a literal's hyphenated words in (``python -m pip`` is
+#: ``<span class="pre">python</span> <span class="pre">-m</span> ...``), which left the
+#: literal's first ``</span>`` closing it: "`python -m` pip".
+_PRE = re.compile(r'<span class="pre">([^<]*)</span>')
 
 
 #: docutils' PEP format: RFC 2822 headers open the file (``PEP: 8``, ``Title: Style
@@ -284,10 +312,13 @@ def _with_headers(text: str) -> tuple[str | None, str]:
     return title, listed + text[found.end() :]
 
 
-def to_html(text: str, source: str, includes: IncludeReader | None = None) -> tuple[str, str]:
+def to_html(
+    text: str, source: str, includes: IncludeReader | None = None, roles: RstRoles = STD_ROLES
+) -> tuple[str, str]:
     """(title, HTML body) of the reStructuredText ``text`` (the file ``source``), its
-    include directives read by ``includes`` (none read without one); a page in the PEP
-    format is titled by its headers (:func:`_with_headers`)."""
+    include directives read by ``includes`` (none read without one), the roles and
+    object types its project adds read as ``roles`` says; a page in the PEP format is
+    titled by its headers (:func:`_with_headers`)."""
     from docutils.core import publish_parts
     from docutils.writers import html5_polyglot
 
@@ -300,9 +331,14 @@ def to_html(text: str, source: str, includes: IncludeReader | None = None) -> tu
         source_path=source,
         writer=writer,
         # a PEP's headers stay in the page, a list (its status, its type), not docinfo
-        settings_overrides={**_SETTINGS, "kas_includes": includes, "docinfo_xform": not headed},
+        settings_overrides={
+            **_SETTINGS,
+            "kas_includes": includes,
+            "kas_roles": roles,
+            "docinfo_xform": not headed,
+        },
     )
-    body = _LITERAL.sub(r"<code>\1</code>", parts.get("body", ""))
+    body = _LITERAL.sub(r"<code>\1</code>", _PRE.sub(r"\1", parts.get("body", "")))
     subtitle = parts.get("subtitle", "")
     if subtitle:  # a page's one section, which docutils makes the title's subtitle
         body = f"<h2>{_plain(subtitle)}</h2>\n{body}"

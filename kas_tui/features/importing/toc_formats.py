@@ -119,6 +119,9 @@ SITE_PAGES = {
     # an extension is looked for; MyST-MD's
     "jupyter-book": (".md", ".ipynb", ".rst", ".markdown"),
     "myst": (".md", ".ipynb"),
+    # a Sphinx project's: reStructuredText, MyST's Markdown and notebooks, and the other
+    # suffixes its conf.py names (RstPages); a figure's PDF in _images/ is copied as it is
+    "sphinx": (".rst", ".md", ".markdown", ".ipynb"),
     # an Antora component's: AsciiDoc in a module's pages/ (Toc.static_files)
     "antora": (".adoc",),
     # Jekyll's: its converters' (Markdown; AsciiDoc and Textile by plugin) and HTML; any

@@ -6,7 +6,7 @@ sections, the names of their folders, which of them the site does not serve as p
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from kas_tui.features.importing.convert import MARKDOWN_EXTS, RST_EXTS
@@ -206,14 +206,18 @@ class Toc:
         named = set(self.theme_dirs)  # a file named alone (Jekyll's exclude: Gemfile)
         return {p for p in paths if p.startswith(inside) or p in named} if inside else set()
 
-    def static_files(self, paths: Iterable[str]) -> set[str]:
+    def static_files(
+        self, paths: Iterable[str], is_page: Callable[[str], bool] = lambda _path: False
+    ) -> set[str]:
         """Those of ``paths`` in the docs folder of a site that makes pages from Markdown
         only (MkDocs, Docusaurus) and that its TOC does not list: the site copies them
         as they are (a JSON schema, a badge, a hook's data, ``package.json``); no pages.
         So are Docusaurus' partials (``_warning.mdx``, anything in ``_folder/``): pages
         import them, the site never serves them; and an Antora component's files outside
-        its modules' ``pages/`` (partials and examples pages include, images). A docfx
-        site's are what its config serves as resources (:attr:`resources`)."""
+        its modules' ``pages/`` (partials and examples pages include, images). A Sphinx
+        project makes pages of its pages' suffixes and those its ``conf.py`` names
+        (``is_page``), every other file is a figure or a download. A docfx site's are
+        what its config serves as resources (:attr:`resources`)."""
         pages = SITE_PAGES.get(self.kind)
         if pages is None:
             listed = self.order() if self.resources else {}
@@ -222,7 +226,7 @@ class Toc:
         listed = self.order()
 
         def served(path: str) -> bool:
-            if not path.lower().endswith(pages):
+            if not path.lower().endswith(pages) and not is_page(path):
                 return False
             inner = path[len(inside) :].split("/")
             if self.kind == "antora":  # a module's pages/; its partials/, examples/ included

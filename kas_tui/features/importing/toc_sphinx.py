@@ -22,7 +22,12 @@ import re
 from collections.abc import Callable, Collection
 from typing import Any
 
-from kas_tui.features.importing.convert_model import MARKDOWN_EXTS, RstPages
+from kas_tui.features.importing.convert_model import (
+    MARKDOWN_EXTS,
+    STD_OBJECTS,
+    RstPages,
+    RstRoles,
+)
 from kas_tui.features.importing.toc_formats import MARKDOWN_PAGES, MD_HEADING, URL
 
 _ROOT_DOC = re.compile(r"^(?:root_doc|master_doc)\s*=\s*['\"]([^'\"]+)['\"]", re.MULTILINE)
@@ -78,6 +83,99 @@ def rst_pages(files: Collection[str], read: Callable[[str], str | None]) -> RstP
         if "source_suffix" in text:
             more += [(posixpath.dirname(path), suffix) for suffix in rst_suffixes(text)]
     return RstPages(tuple(more))
+
+
+def rst_roles(files: Collection[str], read: Callable[[str], str | None]) -> RstRoles:
+    """The roles the source's Sphinx projects add that make links (:class:`.RstRoles`):
+    each ``conf.py``'s ``extlinks``, and the object types ``add_crossref_type`` and
+    ``add_object_type`` calls add in the Python files of its folder (its ``_ext``
+    extensions, its own ``setup(app)``). Read as literals, never run."""
+    projects = [posixpath.dirname(f) for f in files if posixpath.basename(f) == "conf.py"]
+    if not projects:
+        return RstRoles()
+    extlinks: dict[str, tuple[str, str | None]] = {}
+    objects = {d: (r, True) for d, r in STD_OBJECTS}
+    for path in sorted(files):
+        if not path.endswith(".py") or not any(_below(path, p) for p in projects):
+            continue
+        text = read(path) or ""
+        if "extlinks" not in text and "_type(" not in text:
+            continue
+        tree = _python(text)
+        if tree is None:
+            continue
+        for node in ast.walk(tree):
+            if posixpath.basename(path) == "conf.py":
+                extlinks.update(_extlinks(node))
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                kind = node.func.attr
+                if kind in ("add_crossref_type", "add_object_type"):
+                    named = _literal_args(node, ("directivename", "rolename"))
+                    if named is not None:
+                        objects[named[0]] = (named[1] or named[0], kind == "add_object_type")
+    return RstRoles(
+        tuple((r, url, caption) for r, (url, caption) in sorted(extlinks.items())),
+        tuple((d, r, shown) for d, (r, shown) in sorted(objects.items())),
+    )
+
+
+def _below(path: str, folder: str) -> bool:
+    return not folder or path.startswith(folder + "/")
+
+
+def _python(text: str) -> ast.Module | None:
+    """``text`` parsed as Python (never run); ``None`` when it is no Python 3."""
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+
+
+def _extlinks(node: ast.AST) -> dict[str, tuple[str, str | None]]:
+    """What an assignment to ``extlinks`` (a dict, or one key of it) defines."""
+    found: dict[str, tuple[str, str | None]] = {}
+    if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+        return found
+    target, value = node.targets[0], node.value
+    if isinstance(target, ast.Name) and target.id == "extlinks" and isinstance(value, ast.Dict):
+        pairs = zip(value.keys, value.values, strict=True)
+    elif (
+        isinstance(target, ast.Subscript)
+        and isinstance(target.value, ast.Name)
+        and target.value.id == "extlinks"
+    ):
+        pairs = [(target.slice, value)]
+    else:
+        return found
+    for key, entry in pairs:
+        try:
+            role, link = ast.literal_eval(key), ast.literal_eval(entry)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
+        if isinstance(role, str) and isinstance(link, (tuple, list)) and len(link) == 2:
+            url, caption = link
+            if (
+                isinstance(url, str)
+                and "%s" in url
+                and (caption is None or isinstance(caption, str))
+            ):
+                found[role] = (url, caption)
+    return found
+
+
+def _literal_args(call: ast.Call, names: tuple[str, str]) -> tuple[str, str | None] | None:
+    """The first two arguments of ``call`` (given by position or by ``names``), when the
+    first is a string literal; the second ``None`` unless one too."""
+    values: list[str | None] = [None, None]
+    for n, arg in enumerate(call.args[:2]):
+        values[n] = (
+            arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else None
+        )
+    for keyword in call.keywords:
+        if keyword.arg in names and isinstance(keyword.value, ast.Constant):
+            value = keyword.value.value
+            values[names.index(keyword.arg)] = value if isinstance(value, str) else None
+    return (values[0], values[1]) if values[0] else None
 
 
 def root_doc(conf: str) -> str:
@@ -241,9 +339,16 @@ def _literal_lines(lines: list[str]) -> frozenset[int]:
 
 
 def _toctrees(text: str, sections: bool = False) -> list[tuple[str | None, int, list[Entry]]]:
-    """Each toctree of a page: its caption (with ``sections``, else the heading of the
-    section it sits in), its line, its entries (line, title, target, glob pattern?)."""
+    """Each toctree of a page: its caption (else, with ``sections``, the heading of the
+    section it sits in), its line, its entries (line, title, target, glob pattern?).
+    A page that puts its toctrees under two headings or more names them by those too
+    (Django's release notes: "6.0 release", "5.2 release", ... over 389 pages)."""
     found = _blocks(text, sections)
+    if not sections and sum(caption is None for caption, *_rest in found) >= 2:
+        lines = text.splitlines()
+        above = [c or _section_above(lines, line - 1) for c, line, _end, _entries in found]
+        if len({a for a, (c, *_rest) in zip(above, found, strict=True) if c is None and a}) >= 2:
+            found = [(a, *rest) for a, (_c, *rest) in zip(above, found, strict=True)]
     return [(caption, line, entries) for caption, line, _end, entries in found]
 
 

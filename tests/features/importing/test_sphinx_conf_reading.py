@@ -16,6 +16,7 @@ from kas_tui.features.importing.build import build
 from kas_tui.features.importing.convert import Limits, convert_here
 from kas_tui.features.importing.convert_model import RstPages
 from kas_tui.features.importing.toc_sphinx import rst_pages, rst_suffixes
+from tests.features.importing.test_import import pdf_bytes
 from tests.helpers.build_sources import write_sources
 
 NOW = dt.datetime(2026, 12, 7, 9, 0, tzinfo=dt.UTC)
@@ -125,3 +126,103 @@ def test_a_project_of_txt_pages_builds_as_its_site(tmp_path: Path) -> None:
     broken = [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
     assert broken == []
     assert not [n for n in result.notes if "name no label" in n], result.notes
+
+
+DJANGODOCS = """\
+def setup(app):
+    app.add_crossref_type(
+        directivename="setting",
+        rolename="setting",
+        indextemplate="pair: %s; setting",
+    )
+    app.add_object_type("django-admin", "djadmin", parse_node=parse_django_admin_node)
+"""
+
+EXTLINKS = """\
+extlinks = {
+    "commit": ("https://github.com/django/django/commit/%s", "%s"),
+    "ticket": ("https://code.djangoproject.com/ticket/%s", "#%s"),
+    "pypi": ("https://pypi.org/project/%s/", None),
+}
+if sphinx_version < (8, 1):
+    extlinks["cve"] = ("https://www.cve.org/CVERecord?id=CVE-%s", "CVE-%s")
+"""
+
+
+def test_the_roles_a_project_adds_are_links(tmp_path: Path) -> None:
+    """Django's ``:ticket:`` (1,146 uses), ``:setting:`` (2,039) and ``:djadmin:`` (442):
+    before, each was its text in code, and each ``.. setting:: DEBUG`` target showed as a
+    paragraph "Setting: DEBUG" (216 of them) above the heading it names."""
+    files = _django()
+    files["docs/conf.py"] += "\n" + EXTLINKS
+    files["docs/_ext/djangodocs.py"] = DJANGODOCS
+    files["docs/topics/settings.txt"] = _page(
+        "Django settings",
+        "Fixed in :ticket:`26401` (:commit:`the fix <abc123>`), see :cve:`2024-1234`,\n"
+        "install :pypi:`asgiref`. Run :djadmin:`migrate` after changing :setting:`DEBUG`,\n"
+        "or :setting:`the time zone <TIME_ZONE>`; :setting:`NOT_A_SETTING` is none.\n\n"
+        ".. setting:: DEBUG\n\n``DEBUG``\n---------\n\nDefault: ``False``\n\n"
+        ".. setting:: TIME_ZONE\n\n``TIME_ZONE``\n-------------\n\nDefault: ``'UTC'``\n\n"
+        "``migrate``\n-----------\n\n.. django-admin:: migrate [app_label] [migration_name]\n\n"
+        "Synchronizes the database state, as ``python -m django migrate`` does.\n\n"
+        ".. _settings-debug:\n\nDebugging\n=========\n\nNever deploy with DEBUG on.\n",
+    )
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    assert result.errors == 0 and result.failed == []
+    text = (out / "topics/settings.md").read_text("utf-8")
+    assert "Fixed in [#26401](https://code.djangoproject.com/ticket/26401)" in text
+    assert "([the fix](https://github.com/django/django/commit/abc123))" in text
+    assert "[CVE-2024-1234](https://www.cve.org/CVERecord?id=CVE-2024-1234)" in text
+    assert "install <https://pypi.org/project/asgiref/>." in text  # no caption: the address
+    assert "Run [`migrate`](#migrate) after changing [`DEBUG`](#debug)" in text
+    assert "[`the time zone`](#time_zone)" in text
+    assert "`NOT_A_SETTING` is none" in text  # a setting no page defines: its text
+    assert "Setting:" not in text and "\n`migrate [app_label] [migration_name]`\n" in text
+    # docutils' pieces of a hyphenated literal no longer cut it short ("`python -m` django")
+    assert "as `python -m django migrate` does" in text
+    assert [n for n in result.notes if "NOT_A_SETTING" in n], result.notes
+
+
+def test_files_a_sphinx_project_makes_no_pages_of_are_assets(tmp_path: Path) -> None:
+    """Sphinx makes pages of its source suffixes only: Django's figure
+    ``topics/http/_images/middleware.pdf`` was a document titled "middleware.graffle"
+    whose text was the diagram's letters one by one."""
+    files = _django()
+    files["docs/topics/_images/middleware.pdf"] = pdf_bytes(
+        ["HttpRequest", "process_request", "HttpResponse"], title="middleware.graffle"
+    )
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    pkg = Package(out)
+    pkg.load()
+    assert not [p for p in pkg.documents if "middleware" in p]
+    assert [a for a in result.notes if "middleware" in a] == []
+    assert list(out.rglob("middleware.pdf"))  # copied, as the site serves it
+
+
+def test_a_page_grouping_its_toctrees_under_headings_makes_sections(tmp_path: Path) -> None:
+    """Django's releases/index.txt lists its 389 release notes under headings, one a
+    series ("6.0 release", "5.2 release"); they were split by title into ranges
+    ("Django 4.2.13 to Django 5.1.5")."""
+    files = _django()
+    series = {"6.0": ["6.0.1", "6.0"], "5.2": ["5.2.2", "5.2.1", "5.2"]}
+    body = "Release notes for the official Django releases.\n\n"
+    for name, versions in series.items():
+        body += f"{name} release\n{'-' * (len(name) + 8)}\n.. toctree::\n   :maxdepth: 1\n\n"
+        body += "".join(f"   {v}\n" for v in versions) + "\n"
+        for v in versions:
+            files[f"docs/releases/{v}.txt"] = _page(
+                f"Django {v} release notes", f"Django {v} fixes several bugs in {name}."
+            )
+    files["docs/releases/index.txt"] = _page("Release notes", body)
+    files["docs/contents.txt"] = files["docs/contents.txt"].replace(
+        "    glossary\n", "    glossary\n    releases/index\n"
+    )
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    assert result.errors == 0
+    listing = parse_index((out / "releases/index.md").read_text("utf-8"))
+    groups = [s.title for s in listing.sections] + [e.title for e in listing.entries]
+    assert "6.0 release" in groups and "5.2 release" in groups
+    assert groups.index("6.0 release") < groups.index("5.2 release")
