@@ -285,7 +285,9 @@ def draft_description(
     boilerplate: tuple[int, str] | None = None  # (pages sharing it, the sentence)
     labels = _reference_labels(converted.markdown)
     for n, group in enumerate(_candidates(converted, title, parsed)):
-        for candidate in group:
+        # a question opening a paragraph is its hook ("New to Django? Or to web
+        # development in general?"), the sentence after it what the page is about
+        for candidate in sorted(group, key=lambda s: s.rstrip().endswith("?")):
             sentence = _finish(without_preamble(_unbracketed(candidate, labels)))
             if not sentence or says_nothing(sentence, title) or norm(sentence) == norm(title):
                 continue

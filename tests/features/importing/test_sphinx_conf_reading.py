@@ -17,7 +17,7 @@ from kas_tui.features.importing.convert import Limits, convert_here
 from kas_tui.features.importing.convert_model import RstPages
 from kas_tui.features.importing.toc_sphinx import rst_pages, rst_suffixes
 from tests.features.importing.test_import import pdf_bytes
-from tests.helpers.build_sources import write_sources
+from tests.helpers.build_sources import drafted, write_sources
 
 NOW = dt.datetime(2026, 12, 7, 9, 0, tzinfo=dt.UTC)
 
@@ -226,3 +226,17 @@ def test_a_page_grouping_its_toctrees_under_headings_makes_sections(tmp_path: Pa
     groups = [s.title for s in listing.sections] + [e.title for e in listing.entries]
     assert "6.0 release" in groups and "5.2 release" in groups
     assert groups.index("6.0 release") < groups.index("5.2 release")
+
+
+def test_a_question_opening_a_page_is_its_hook_not_its_description() -> None:
+    """Django's "Getting started" opens "New to Django? Or to web development in
+    general? Well, you came to the right place: read this material to quickly get up
+    and running.": it was described "Or to web development in general?"."""
+    said = drafted(
+        "# Getting started\n\nNew to Django? Or to web development in general? Well, you "
+        "came to the right place: read this material to quickly get up and running.\n",
+        "index.md",
+        "intro",
+    ).description
+    assert "read this material to quickly get up and running" in said, said
+    assert "?" not in said
