@@ -56,7 +56,8 @@ from kas_tui.features.importing.front_matter import toml_front_matter
 from kas_tui.features.importing.home_page import home_body
 from kas_tui.features.importing.hugo_shortcodes import PARAM
 from kas_tui.features.importing.logseq import as_frontmatter, page_name, page_properties
-from kas_tui.text.mdx import without_module_code, without_page_code
+from kas_tui.features.importing.mdx_components import component_imports
+from kas_tui.text.mdx import without_component_tags, without_module_code, without_page_code
 from kas_tui.text.wording import size_text
 
 
@@ -268,7 +269,7 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
         except FormatError:  # never closed: a site shows every line as text, --- a rule
             return Converted(
                 path,
-                (without_module_code if mdx else without_page_code)(text),
+                _shown_text(mdx, text),
                 "markdown",
                 "",
                 0,
@@ -287,7 +288,7 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
                 "corrupt", f"its frontmatter cannot be read{where}: {exc.message}; fix it and retry"
             ) from None
         where = f"line {above + exc.line}: " if exc.line else ""
-        body = (without_module_code if mdx else without_page_code)(text[block.end :])
+        body = _shown_text(mdx, text[block.end :])
         if not body.strip():  # a note's template ({{date}} fields): nothing else to keep
             raise Refused(
                 "no-text",
@@ -307,18 +308,27 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
         properties, after = page_properties(text) if front is None else ({}, 0)
         if properties:
             front, start = as_frontmatter(properties, page_name(path.stem)), after
-        body = (without_module_code if mdx else without_page_code)(text[start:])
+        body = _shown_text(mdx, text[start:])
         line = above + text.count("\n", 0, start) + 1
         return Converted(
             path, body, "markdown", "", 0, 0.0, frontmatter=front, encoding=encoding, body_line=line
         )
     yaml_text = _flush_left(text[parsed.block.yaml_start : parsed.block.yaml_end], parsed.data)
-    body = (without_module_code if mdx else without_page_code)(text[parsed.block.end :])
+    body = _shown_text(mdx, text[parsed.block.end :])
     if isinstance(parsed.data, dict):  # a home page the theme draws from its hero alone
         body = home_body(parsed.data, body) or body
     front = {"frontmatter": parsed.data, "frontmatter_text": yaml_text}
     line = above + text.count("\n", 0, parsed.block.end) + 1
     return Converted(path, body, "markdown", "", 0, 0.0, **front, encoding=encoding, body_line=line)
+
+
+def _shown_text(mdx: bool, body: str) -> str:
+    """A Markdown page's ``body`` as its site shows it: without the code it runs
+    (:func:`.without_module_code` of an MDX page, :func:`.without_page_code` of another)
+    and with its components' tags as what they draw (:func:`.without_component_tags`),
+    but the tags of the Markdown files it imports, which the build shows there."""
+    shown = without_module_code(body) if mdx else without_page_code(body)
+    return without_component_tags(shown, frozenset(component_imports(body)))
 
 
 def _flush_left(yaml_text: str, data: object) -> str:
