@@ -84,12 +84,12 @@ from kas_tui.features.importing.source_meta import (
     site_config_above,
 )
 from kas_tui.features.importing.source_walk import GITBOOK, walk_source
+from kas_tui.features.importing.sphinx_conf import rst_pages, rst_reading
 from kas_tui.features.importing.tiddlywiki import without_system_tiddlers
 from kas_tui.features.importing.toc import Toc, find_toc
 from kas_tui.features.importing.toc_docsets import with_other_tocs
 from kas_tui.features.importing.toc_jekyll import in_jekyll_own_folder
 from kas_tui.features.importing.toc_model import FOLDERS
-from kas_tui.features.importing.toc_sphinx import rst_pages, rst_roles
 from kas_tui.features.importing.translations import without_translations
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET
 from kas_tui.text.wording import counted
@@ -337,7 +337,7 @@ class _Builder(
         # roles its Sphinx projects add (:ticket:`123`, :setting:`DEBUG`)
         read = self._read_source
         self.limits = replace(
-            self.limits, rst_pages=rst_pages(found, read), rst_roles=rst_roles(found, read)
+            self.limits, rst_pages=rst_pages(found, read), rst_reading=rst_reading(found, read)
         )
         tops = {rel.split("/", 1)[0] if "/" in rel else "" for rel in found}
         wrapper = tops.pop() + "/" if len(tops) == 1 and "" not in tops else ""

@@ -227,7 +227,7 @@ class IncludesMixin(PrepareMixin):
             pages = [
                 p for p in self.docs if holds(p) or (sphinx and p.lower().endswith(MYST_PAGES))
             ]
-            rst, roles = self.limits.rst_pages, self.limits.rst_roles
+            rst, roles = self.limits.rst_pages, self.limits.rst_reading
             index = myst_index(pages, self._read_source, rst, roles)
             base = self.toc.docs_dir if self.toc is not None else ""
             found = self._myst_refs = References(index, self.source_files, base, rst, roles)

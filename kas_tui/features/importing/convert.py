@@ -410,7 +410,7 @@ def _from_rst(path: Path, data: bytes, limits: Limits) -> Converted:
 
     from markitdown import StreamInfo
 
-    from kas_tui.features.importing.rst import to_html
+    from kas_tui.features.importing.rst import pre_language, to_html
     from kas_tui.features.importing.rst_includes import IncludeReader
 
     text, encoding = decode_text(path, data)
@@ -418,7 +418,7 @@ def _from_rst(path: Path, data: bytes, limits: Limits) -> Converted:
     includes = IncludeReader(root, limits.max_bytes, limits.rst_pages) if root else None
     try:
         title, html = to_html(
-            text.replace("\r\n", "\n"), os.path.abspath(path), includes, limits.rst_roles
+            text.replace("\r\n", "\n"), os.path.abspath(path), includes, limits.rst_reading
         )
     except Exception as exc:  # docutils' own failure on a broken page: said, never raised
         raise Refused("corrupt", f"its reStructuredText cannot be read ({exc})") from None
@@ -427,9 +427,9 @@ def _from_rst(path: Path, data: bytes, limits: Limits) -> Converted:
         # HTML reader, handed no bytes, wrote "Some characters could not be decoded")
         info = StreamInfo(mimetype="text/html", extension=".html", charset="utf-8")
         data = io.BytesIO(html.encode("utf-8"))
-        markdown = normalise(
-            markitdown_converter("HtmlConverter").convert(data, info).markdown or ""
-        )
+        converter = markitdown_converter("HtmlConverter")  # code blocks keep their language
+        converted = converter.convert(data, info, code_language_callback=pre_language)
+        markdown = normalise(converted.markdown or "")
     if title:
         markdown = f"# {title}\n\n{markdown}"
     notes = includes.problems if includes is not None else []

@@ -38,7 +38,7 @@ class RstPages:
     Sphinx project's folder the other suffixes its ``conf.py`` reads as reStructuredText
     (Django's ``source_suffix = {".txt": "restructuredtext"}``: its ``ref/settings.txt``
     is a page, a ``notes.txt`` elsewhere is text). Paths are relative to the source, as
-    ``/`` writes them; :func:`.toc_sphinx.rst_pages` finds the projects' suffixes.
+    ``/`` writes them; :func:`.sphinx_conf.rst_pages` finds the projects' suffixes.
     Every question "is this a reStructuredText page?" is asked of this, nowhere else."""
 
     #: (the project's folder, "" at the source's root; a suffix, lower case, with its dot)
@@ -75,20 +75,24 @@ STD_OBJECTS = (("envvar", "envvar"), ("confval", "confval"))
 
 
 @dataclass(frozen=True)
-class RstRoles:
+class RstReading:
     """The roles a source's Sphinx projects add that make links, read from their files
-    (:func:`.toc_sphinx.rst_roles`): ``extlinks`` in ``conf.py`` (Django's
+    (:func:`.sphinx_conf.rst_reading`): ``extlinks`` in ``conf.py`` (Django's
     ``"ticket": ("https://code.djangoproject.com/ticket/%s", "#%s")``: ``:ticket:`123```
     is a link to that address, shown "#123") and the object types an extension adds
     (``app.add_crossref_type(directivename="setting", rolename="setting")``:
-    ``.. setting:: DEBUG`` is a target, ``:setting:`DEBUG``` a link to it); Sphinx's
-    own object types always."""
+    ``.. setting:: DEBUG`` is a target, ``:setting:`DEBUG``` a link to it), Sphinx's
+    own object types always, and the text its ``conf.py`` reads every page with."""
 
     #: (role, address with ``%s`` for the role's text, caption with ``%s`` or None)
     extlinks: tuple[tuple[str, str, str | None], ...] = ()
     #: (directive, role, whether the directive shows its argument: an object type's
     #: signature, where a cross-reference type's target shows nothing)
     objects: tuple[tuple[str, str, bool], ...] = tuple((d, r, True) for d, r in STD_OBJECTS)
+    #: reStructuredText every page is read with: before it (``rst_prolog``), after it
+    #: (``rst_epilog``: ansible's ``|br|``), as Sphinx reads it
+    prolog: str = ""
+    epilog: str = ""
 
     def extlink(self, role: str) -> tuple[str, str | None] | None:
         """(address, caption) of the extlink role ``role``; ``None`` when it is none."""
@@ -110,7 +114,7 @@ class RstRoles:
 
 
 #: A source whose Sphinx projects add no roles: Sphinx's own.
-STD_ROLES = RstRoles()
+STD_READING = RstReading()
 #: AsciiDoc, an Antora site's pages (:mod:`.asciidoc`).
 #: AsciiDoc pages; ``.asc`` as Pro Git writes its chapters (an OpenPGP ``.asc`` is refused:
 #: :func:`refuse_armor`).
@@ -181,7 +185,7 @@ class Limits:
     #: Which files are reStructuredText pages (paths relative to ``include_root``).
     rst_pages: RstPages = ONLY_RST
     #: The roles its Sphinx projects add that make links.
-    rst_roles: RstRoles = STD_ROLES
+    rst_reading: RstReading = STD_READING
 
 
 @dataclass

@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from kas_tui.features.importing.convert_model import ONLY_RST, STD_ROLES, RstPages, RstRoles
+from kas_tui.features.importing.convert_model import ONLY_RST, STD_READING, RstPages, RstReading
 from kas_tui.features.importing.toc_sphinx import TITLED
 from kas_tui.text.anchors import Anchors
 from kas_tui.text.prose import heading_text
@@ -109,7 +109,7 @@ def myst_index(
     pages: Iterable[str],
     read: Callable[[str], str | None],
     rst: RstPages = ONLY_RST,
-    roles: RstRoles = STD_ROLES,
+    roles: RstReading = STD_READING,
 ) -> MystIndex:
     """The targets, titles, anchors and terms of ``pages`` (source-relative paths of
     Markdown, notebook and reStructuredText pages, those ``rst`` holds, whose object
@@ -121,7 +121,7 @@ def myst_index(
 
 
 def page_facts(
-    page: str, text: str, rst: RstPages = ONLY_RST, roles: RstRoles = STD_ROLES
+    page: str, text: str, rst: RstPages = ONLY_RST, roles: RstReading = STD_READING
 ) -> PageFacts:
     """What the page ``page`` (its source ``text``) defines; ``rst``: which pages are
     reStructuredText, ``roles`` what object directives they may hold."""
@@ -342,7 +342,7 @@ def _without_front_matter(text: str) -> str:
 _RST_GLOSSARY = re.compile(r"^\.\.[ \t]+glossary::[ \t]*$")
 
 
-def _rst_facts(page: str, text: str, roles: RstRoles = STD_ROLES) -> PageFacts:
+def _rst_facts(page: str, text: str, roles: RstReading = STD_READING) -> PageFacts:
     """A reStructuredText page's ``.. _label:`` targets, its headings' anchors (as
     its converted page writes them: a heading per underlined title), its glossary's
     terms (Sphinx' own ``doc/glossary.rst``: 50 ``:term:`` references over its pages)

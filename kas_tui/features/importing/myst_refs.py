@@ -37,7 +37,7 @@ from kas_tui.core.okf.links import (
     format_destination,
     link_bounds,
 )
-from kas_tui.features.importing.convert_model import ONLY_RST, STD_ROLES, RstPages, RstRoles
+from kas_tui.features.importing.convert_model import ONLY_RST, STD_READING, RstPages, RstReading
 from kas_tui.features.importing.includes import IncludeProblem
 from kas_tui.features.importing.myst_pages import (
     LABEL,
@@ -150,7 +150,7 @@ class References:
         files: Collection[str],
         base: str,
         rst: RstPages = ONLY_RST,
-        roles: RstRoles = STD_ROLES,
+        roles: RstReading = STD_READING,
     ) -> None:
         self.index, self.files, self.base, self.rst = index, files, base, rst
         self.objects = roles.object_roles

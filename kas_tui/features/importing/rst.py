@@ -17,13 +17,14 @@ what they include. Nothing docutils reports reaches the page or the terminal.
 from __future__ import annotations
 
 import re
+from html import unescape
 from typing import Any
 
 from docutils import nodes
 from docutils.parsers.rst import Directive, directives, roles
 from docutils.parsers.rst.directives.body import CodeBlock
 
-from kas_tui.features.importing.convert_model import STD_ROLES, RstRoles
+from kas_tui.features.importing.convert_model import STD_READING, RstReading
 from kas_tui.features.importing.myst_refs import WORD_ROLES, XREF_ROLES, shown
 from kas_tui.features.importing.rst_includes import PART_OPTIONS, IncludeReader, lines_picked
 from kas_tui.features.importing.toc_formats import URL
@@ -37,6 +38,9 @@ _SETTINGS = {
     "file_insertion_enabled": False,
     "raw_enabled": False,
     "syntax_highlight": "none",
+    # a heading is no link back to a ``.. contents::`` list (ansible's 2,137 headings
+    # linked to #toc-entry-N anchors nothing in the page has)
+    "toc_backlinks": "none",
     "input_encoding": "unicode",
     "embed_stylesheet": False,
     "_disable_config": True,
@@ -55,7 +59,7 @@ def _generic_role(
     titled = TITLED.match(text)
     label, target = (titled.group(1), titled.group(2)) if titled else (text, text)
     role = name.rsplit(":", 1)[-1].lower()
-    added: RstRoles = getattr(inliner.document.settings, "kas_roles", None) or STD_ROLES
+    added: RstReading = getattr(inliner.document.settings, "kas_roles", None) or STD_READING
     extlink = added.extlink(role)
     if extlink is not None:  # conf.py's extlinks: :ticket:`123` is an address
         return [_extlink(rawtext, label if titled else None, target.strip(), *extlink)], []
@@ -64,9 +68,13 @@ def _generic_role(
         link = f"{target.strip()}.rst"
         if isinstance(reader, IncludeReader):
             source, _line = inliner.reporter.get_source_and_line(lineno)
+            target = reader.without_suffix(target.strip())
+            if not reader.doc_found(target, str(source)):  # another project's page: the
+                # build shows its words and counts it among the references naming none
+                return [nodes.Text("{doc}"), nodes.literal(rawtext, text)], []
             if not titled:  # Sphinx shows its title
-                label = reader.doc_title(target.strip(), str(source)) or label
-            link = reader.doc_link(target.strip(), str(source)) or link
+                label = reader.doc_title(target, str(source)) or label
+            link = reader.doc_link(target, str(source)) or f"{target}.rst"
         return [nodes.reference(rawtext, shown(label), refuri=link)], []
     if (role in _RESOLVED or role in added.object_roles) and isinstance(
         getattr(inliner.document.settings, "kas_includes", None), IncludeReader
@@ -79,7 +87,7 @@ def _generic_role(
 
 
 #: Cross-references a build resolves through the source's labels, terms and pages (and
-#: the object types its project adds: :class:`.RstRoles`).
+#: the object types its project adds: :class:`.RstReading`).
 _RESOLVED = frozenset({"ref", "numref", "any", "term"})
 
 
@@ -124,7 +132,7 @@ class _GenericDirective(Directive):
         name = self.name.rsplit(":", 1)[-1].lower()
         if name == "toctree":
             return self._toctree()
-        added = getattr(self.state.document.settings, "kas_roles", None) or STD_ROLES
+        added = getattr(self.state.document.settings, "kas_roles", None) or STD_READING
         if added.target_role(name) is not None and not added.shows(name):
             return self._content()  # .. setting:: DEBUG: a target, which shows nothing
         if name in _NO_TEXT:
@@ -179,8 +187,9 @@ class _GenericDirective(Directive):
             else:
                 refuri = f"{target}.rst"
                 if isinstance(reader, IncludeReader):
+                    target = reader.without_suffix(target)  # an entry written "x.rst"
                     label = label or reader.doc_title(target, str(current)) or ""
-                    refuri = reader.doc_link(target, str(current)) or refuri
+                    refuri = reader.doc_link(target, str(current)) or f"{target}.rst"
                 link = nodes.reference("", shown(label or target), refuri=refuri)
             items += nodes.list_item("", nodes.paragraph("", "", link))
         if not len(items):
@@ -313,36 +322,70 @@ def _with_headers(text: str) -> tuple[str | None, str]:
 
 
 def to_html(
-    text: str, source: str, includes: IncludeReader | None = None, roles: RstRoles = STD_ROLES
+    text: str, source: str, includes: IncludeReader | None = None, roles: RstReading = STD_READING
 ) -> tuple[str, str]:
     """(title, HTML body) of the reStructuredText ``text`` (the file ``source``), its
     include directives read by ``includes`` (none read without one), the roles and
-    object types its project adds read as ``roles`` says; a page in the PEP format is
-    titled by its headers (:func:`_with_headers`)."""
-    from docutils.core import publish_parts
+    object types its project adds and the text it reads every page with (``rst_prolog``
+    before, ``rst_epilog`` after) as ``roles`` says; a page in the PEP format is titled
+    by its headers (:func:`_with_headers`); a page whose first section comes after other
+    text (an include, a sidebar) by that section's heading, as Sphinx titles it."""
     from docutils.writers import html5_polyglot
 
     headed, text = _with_headers(text)
-
+    text = "\n".join(t for t in (roles.prolog, text, roles.epilog) if t)
     writer = html5_polyglot.Writer()
     writer.translator_class = _listing_translator(html5_polyglot.HTMLTranslator)
-    parts = publish_parts(  # a writer, not its name: docutils 0.22 warns on writer_name
-        source=text,
-        source_path=source,
-        writer=writer,
-        # a PEP's headers stay in the page, a list (its status, its type), not docinfo
-        settings_overrides={
-            **_SETTINGS,
-            "kas_includes": includes,
-            "kas_roles": roles,
-            "docinfo_xform": not headed,
-        },
-    )
+    settings = {**_SETTINGS, "kas_includes": includes, "kas_roles": roles}
+    # a PEP's headers stay in the page, a list (its status, its type), not docinfo
+    settings["docinfo_xform"] = not headed
+    parts = _published(text, source, writer, settings)
     body = _LITERAL.sub(r"<code>\1</code>", _PRE.sub(r"\1", parts.get("body", "")))
     subtitle = parts.get("subtitle", "")
     if subtitle:  # a page's one section, which docutils makes the title's subtitle
         body = f"<h2>{_plain(subtitle)}</h2>\n{body}"
-    return headed or _plain(parts.get("title", "")), body
+    title = headed or _plain(parts.get("title", ""))
+    if not title:  # a section after other text: Sphinx's title is still its heading
+        first = re.search(r"<h2>(.*?)</h2>", body, re.S)
+        title = _plain(first.group(1)) if first else ""
+    return title, body
+
+
+#: A substitution docutils cannot define inside another's definition (``.. |x|
+#: replace:: Enable |br| mode``, ``|br|`` a ``raw:: html`` one, never read here) fails
+#: the whole page with a ``KeyError``; each is read as nothing, at most this many.
+_MISSING_SUBSTITUTIONS = 8
+
+
+def _published(text: str, source: str, writer: Any, settings: dict[str, Any]) -> dict:
+    from docutils.core import publish_parts
+
+    for _attempt in range(_MISSING_SUBSTITUTIONS):
+        try:  # a writer, not its name: docutils 0.22 warns on writer_name
+            return publish_parts(
+                source=text, source_path=source, writer=writer, settings_overrides=settings
+            )
+        except KeyError as exc:
+            name = exc.args[0] if exc.args and isinstance(exc.args[0], str) else ""
+            if not name or "|" in name or "\n" in name:
+                raise
+            text += f"\n\n.. |{name}| replace:: \\ \n"
+    return publish_parts(
+        source=text, source_path=source, writer=writer, settings_overrides=settings
+    )
+
+
+#: A code block's classes that name no language.
+_NO_LANGUAGE = frozenset({"code", "literal-block", "highlight", "default", "none", "text"})
+
+
+def pre_language(element: Any) -> str:
+    """The language of a ``<pre>`` MarkItDown writes as a fenced block: the
+    ``language-x`` class docutils' code block was given (:func:`_listing_translator`),
+    which its HTML writes as ``lang="x"``."""
+    classes = element.get("class") or []
+    named = next((c[len("language-") :] for c in classes if c.startswith("language-")), "")
+    return named or str(element.get("lang") or "")
 
 
 def _listing_translator(base: type) -> type:
@@ -355,6 +398,26 @@ def _listing_translator(base: type) -> type:
     class Translator(base):  # type: ignore[misc,valid-type]
         def _nothing(self, node: nodes.Element) -> None:
             pass
+
+        def visit_literal_block(self, node: nodes.Element) -> None:
+            """A code block keeps its language for MarkItDown (:func:`pre_language`)."""
+            language = next((c for c in node.get("classes", []) if c not in _NO_LANGUAGE), "")
+            node["classes"] = [c for c in node.get("classes", []) if c != language]
+            if language:
+                node["classes"].append(f"language-{language}")
+            super().visit_literal_block(node)
+
+        def visit_math(self, node: nodes.Element) -> None:
+            """Math as its LaTeX, in code (docutils' own rendering lost exponents and
+            wrote "Unknown command" to the terminal)."""
+            self.body.append(f"<code>{self.encode(node.astext())}</code>")
+            raise nodes.SkipNode
+
+        def visit_math_block(self, node: nodes.Element) -> None:
+            self.body.append(
+                f'<pre class="language-math"><code>{self.encode(node.astext())}</code></pre>\n'
+            )
+            raise nodes.SkipNode
 
         def visit_definition_list(self, node: nodes.Element) -> None:
             self.body.append(self.starttag(node, "ul"))
@@ -398,4 +461,4 @@ def _listing_translator(base: type) -> type:
 
 
 def _plain(html: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html)).strip()
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html)).strip())

@@ -200,6 +200,26 @@ class IncludeReader:
                 return posixpath.relpath(target + ext, posixpath.dirname(here) or ".")
         return None
 
+    def doc_found(self, docname: str, current: str) -> bool:
+        """Whether the page a ``:doc:`` role in the file ``current`` (absolute) names is
+        one of the source's (not another project's, as ``python:library/pdb`` names one
+        through intersphinx)."""
+        found = self._named(docname, current)
+        if found is None:
+            return False
+        return any(
+            os.path.isfile(os.path.join(self.root, *(found[1] + ext).split("/")))
+            for ext in self._pages(found[0])
+        )
+
+    def without_suffix(self, docname: str) -> str:
+        """``docname`` without a page suffix it was written with (a toctree entry
+        ``advanced/usecases.rst``, which Sphinx reads as ``advanced/usecases``)."""
+        for ext in (*self.rst.suffixes(), ".md"):
+            if docname.lower().endswith(ext) and len(docname) > len(ext):
+                return docname[: -len(ext)]
+        return docname
+
     def doc_title(self, docname: str, current: str) -> str | None:
         """The title of the page a ``:doc:`` role names from the file ``current``
         (absolute): what Sphinx shows as the link's words; ``None`` when it is not a

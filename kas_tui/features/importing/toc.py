@@ -45,6 +45,7 @@ from kas_tui.features.importing.convert_model import ASCIIDOC_EXTS, MARKDOWN_EXT
 from kas_tui.features.importing.docfx_config import resource_files, served_pages
 from kas_tui.features.importing.machinery import MACHINERY
 from kas_tui.features.importing.source_meta import is_site_config
+from kas_tui.features.importing.sphinx_conf import excluded_files
 from kas_tui.features.importing.toc_antora import antora_roots, component_of
 from kas_tui.features.importing.toc_config_sites import ONE_FILE_SITES, one_file_site
 from kas_tui.features.importing.toc_dendron import dendron_site
@@ -506,7 +507,10 @@ def read_toc(path: str, read: Read, files: Collection[str]) -> Toc | None:
         if not found or len(found) == 1 and not reader.problems:
             return None  # no Markdown root document, or one without a toctree
         themes = theme_folders(path, read(path) or "")  # _templates/: no pages
-        return Toc(path, kind, found, reader.problems, posixpath.dirname(path), themes)
+        toc = Toc(path, kind, found, reader.problems, posixpath.dirname(path), themes)
+        toc.unpublished = excluded_files(path, read(path) or "", reader.files)
+        toc.unpublished_by = f"the project's {path} (exclude_patterns)"
+        return toc
     home = _docfx_home(path, files)
     config = posixpath.join(home, "docfx.json")
     toc = Toc(path, kind, reader.docfx(path, text, ()), reader.problems, home)

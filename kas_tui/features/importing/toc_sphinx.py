@@ -15,19 +15,13 @@ Only what ``conf.py`` says literally is read (a regular expression, never execut
 
 from __future__ import annotations
 
-import ast
 import fnmatch
 import posixpath
 import re
 from collections.abc import Callable, Collection
 from typing import Any
 
-from kas_tui.features.importing.convert_model import (
-    MARKDOWN_EXTS,
-    STD_OBJECTS,
-    RstPages,
-    RstRoles,
-)
+from kas_tui.features.importing.sphinx_conf import rst_suffixes
 from kas_tui.features.importing.toc_formats import MARKDOWN_PAGES, MD_HEADING, URL
 
 _ROOT_DOC = re.compile(r"^(?:root_doc|master_doc)\s*=\s*['\"]([^'\"]+)['\"]", re.MULTILINE)
@@ -38,144 +32,6 @@ _RST_TOCTREE = re.compile(r"^(\s*)\.\.\s+toctree::\s*$")
 PAGES = (*MARKDOWN_PAGES, ".rst")
 #: Sphinx's "Title <target>" (a toctree entry, a ``:doc:`` role's text).
 TITLED = re.compile(r"^(.*?)\s*<([^<>]+)>$", re.S)
-
-
-#: conf.py's ``source_suffix``: a string, a list or a dict (``{".txt": "restructuredtext"}``).
-_SOURCE_SUFFIX = re.compile(
-    r"^source_suffix\s*=\s*(\{[^{}]*\}|\[[^\[\]]*\]|\([^()]*\)|'[^'\n]*'|\"[^\"\n]*\")",
-    re.MULTILINE,
-)
-
-
-def rst_suffixes(conf: str) -> tuple[str, ...]:
-    """The suffixes other than ``.rst`` that ``conf.py`` (its text) has Sphinx read as
-    reStructuredText: Sphinx reads every suffix of ``source_suffix`` so but those another
-    parser claims (MyST's Markdown, notebooks); a dict says which parser reads each.
-    Read as a literal, never run: a value that is no literal names none."""
-    found = _SOURCE_SUFFIX.search(conf)
-    if found is None:
-        return ()
-    try:
-        value = ast.literal_eval(found.group(1))
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
-        return ()
-    if isinstance(value, str):
-        value = [value]
-    if isinstance(value, dict):
-        named = [k for k, v in value.items() if isinstance(k, str) and v == "restructuredtext"]
-    elif isinstance(value, (list, tuple)):
-        named = [k for k in value if isinstance(k, str)]
-        named = [k for k in named if k.lower() not in MARKDOWN_EXTS | {".ipynb"}]
-    else:
-        return ()
-    suffixes = (k.strip().lower() for k in named)
-    return tuple(
-        dict.fromkeys(k for k in suffixes if re.fullmatch(r"\.[\w.-]+", k) and k != ".rst")
-    )
-
-
-def rst_pages(files: Collection[str], read: Callable[[str], str | None]) -> RstPages:
-    """Which files of a source are reStructuredText pages (:class:`.RstPages`): every
-    ``.rst``, and below each ``conf.py`` the suffixes it names (:func:`rst_suffixes`)."""
-    more = []
-    for path in sorted(f for f in files if posixpath.basename(f) == "conf.py"):
-        text = read(path) or ""
-        if "source_suffix" in text:
-            more += [(posixpath.dirname(path), suffix) for suffix in rst_suffixes(text)]
-    return RstPages(tuple(more))
-
-
-def rst_roles(files: Collection[str], read: Callable[[str], str | None]) -> RstRoles:
-    """The roles the source's Sphinx projects add that make links (:class:`.RstRoles`):
-    each ``conf.py``'s ``extlinks``, and the object types ``add_crossref_type`` and
-    ``add_object_type`` calls add in the Python files of its folder (its ``_ext``
-    extensions, its own ``setup(app)``). Read as literals, never run."""
-    projects = [posixpath.dirname(f) for f in files if posixpath.basename(f) == "conf.py"]
-    if not projects:
-        return RstRoles()
-    extlinks: dict[str, tuple[str, str | None]] = {}
-    objects = {d: (r, True) for d, r in STD_OBJECTS}
-    for path in sorted(files):
-        if not path.endswith(".py") or not any(_below(path, p) for p in projects):
-            continue
-        text = read(path) or ""
-        if "extlinks" not in text and "_type(" not in text:
-            continue
-        tree = _python(text)
-        if tree is None:
-            continue
-        for node in ast.walk(tree):
-            if posixpath.basename(path) == "conf.py":
-                extlinks.update(_extlinks(node))
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-                kind = node.func.attr
-                if kind in ("add_crossref_type", "add_object_type"):
-                    named = _literal_args(node, ("directivename", "rolename"))
-                    if named is not None:
-                        objects[named[0]] = (named[1] or named[0], kind == "add_object_type")
-    return RstRoles(
-        tuple((r, url, caption) for r, (url, caption) in sorted(extlinks.items())),
-        tuple((d, r, shown) for d, (r, shown) in sorted(objects.items())),
-    )
-
-
-def _below(path: str, folder: str) -> bool:
-    return not folder or path.startswith(folder + "/")
-
-
-def _python(text: str) -> ast.Module | None:
-    """``text`` parsed as Python (never run); ``None`` when it is no Python 3."""
-    try:
-        return ast.parse(text)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return None
-
-
-def _extlinks(node: ast.AST) -> dict[str, tuple[str, str | None]]:
-    """What an assignment to ``extlinks`` (a dict, or one key of it) defines."""
-    found: dict[str, tuple[str, str | None]] = {}
-    if not isinstance(node, ast.Assign) or len(node.targets) != 1:
-        return found
-    target, value = node.targets[0], node.value
-    if isinstance(target, ast.Name) and target.id == "extlinks" and isinstance(value, ast.Dict):
-        pairs = zip(value.keys, value.values, strict=True)
-    elif (
-        isinstance(target, ast.Subscript)
-        and isinstance(target.value, ast.Name)
-        and target.value.id == "extlinks"
-    ):
-        pairs = [(target.slice, value)]
-    else:
-        return found
-    for key, entry in pairs:
-        try:
-            role, link = ast.literal_eval(key), ast.literal_eval(entry)
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            continue
-        if isinstance(role, str) and isinstance(link, (tuple, list)) and len(link) == 2:
-            url, caption = link
-            if (
-                isinstance(url, str)
-                and "%s" in url
-                and (caption is None or isinstance(caption, str))
-            ):
-                found[role] = (url, caption)
-    return found
-
-
-def _literal_args(call: ast.Call, names: tuple[str, str]) -> tuple[str, str | None] | None:
-    """The first two arguments of ``call`` (given by position or by ``names``), when the
-    first is a string literal; the second ``None`` unless one too."""
-    values: list[str | None] = [None, None]
-    for n, arg in enumerate(call.args[:2]):
-        values[n] = (
-            arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else None
-        )
-    for keyword in call.keywords:
-        if keyword.arg in names and isinstance(keyword.value, ast.Constant):
-            value = keyword.value.value
-            values[names.index(keyword.arg)] = value if isinstance(value, str) else None
-    return (values[0], values[1]) if values[0] else None
 
 
 def root_doc(conf: str) -> str:

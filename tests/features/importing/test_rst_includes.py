@@ -59,7 +59,7 @@ def test_included_files_are_shown_where_the_directive_stands(tmp_path: Path) -> 
     install = _page(kb, "installation.md")
     # /path from the folder of conf.py; the snippet's own directive read as the page's
     assert "Demo needs Python 3.11 or newer." in install
-    assert "```\napp = demo.App()\napp.run()\n```" in install  # :lines: 2-3
+    assert "```python\napp = demo.App()\napp.run()\n```" in install  # :lines: 2-3
     assert ":lines:" not in install and "Includes ../examples" not in install
     changes = _page(kb, "changes.md")
     assert "## Version 2.0" in changes and "Builds twice as fast." in changes

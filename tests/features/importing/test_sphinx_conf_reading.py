@@ -15,7 +15,7 @@ from kas_tui.features.check import check
 from kas_tui.features.importing.build import build
 from kas_tui.features.importing.convert import Limits, convert_here
 from kas_tui.features.importing.convert_model import RstPages
-from kas_tui.features.importing.toc_sphinx import rst_pages, rst_suffixes
+from kas_tui.features.importing.sphinx_conf import rst_pages, rst_suffixes
 from tests.features.importing.test_import import pdf_bytes
 from tests.helpers.build_sources import drafted, write_sources
 

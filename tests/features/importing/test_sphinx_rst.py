@@ -107,7 +107,7 @@ def test_a_page_reads_as_its_site_shows_it(tmp_path: Path, capsys) -> None:
     assert converted.kind == "markdown" and text.startswith("# Quickstart\n")
     assert "Follow [installation](installation.rst) to set up" in text  # rewritten later
     assert "instance of the `Flask` class" in text
-    assert "```\napp = Flask(__name__)\n```" in text
+    assert "```python\napp = Flask(__name__)\n```" in text  # its language kept
     assert "New in version 2.0: The `--app` option." in text
     assert "`flask.url_for`" in text and "Includes ../CHANGES.rst." in text
     assert "See the tutorial and `5001` for more." in text

@@ -1,0 +1,130 @@
+"""reStructuredText pages as their Sphinx site shows them, found by building pytest,
+numpy, sqlalchemy, scrapy and ansible's docs (2026-12-07): code blocks had lost their
+language (every one of them), math its exponents, headings after a ``.. contents::``
+were links to anchors nothing held, a title came from the file name when an include
+stood above the first heading, one undefined substitution failed a page, and
+``exclude_patterns``, toctree entries written ``x.rst``, ``:doc:`` roles naming another
+project's pages and sphinx-issues' roles were not read as Sphinx reads them."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from kas_tui.core.package import Package
+from kas_tui.features.check import check
+from kas_tui.features.importing.build import build
+from kas_tui.features.importing.convert import Limits, convert_here
+from tests.helpers.build_sources import write_sources
+
+NOW = dt.datetime(2026, 12, 7, 9, 0, tzinfo=dt.UTC)
+
+PAGE = """\
+Solving equations
+=================
+
+.. contents::
+
+.. code-block:: python
+
+   import demo
+
+::
+
+   a plain literal block
+
+.. math::
+
+   x = \\frac{-b \\pm \\sqrt{b^2 - 4ac}}{2a}
+
+The squares sum: :math:`a^2 + b^2 = c^2`.
+
+How to run
+----------
+
+Run it.
+"""
+
+
+def test_code_math_and_headings_read_as_the_site_shows_them(tmp_path: Path, capfd) -> None:
+    path = tmp_path / "maths.rst"
+    path.write_text(PAGE, "utf-8")
+    text = convert_here(path, Limits()).markdown
+    assert "```python\nimport demo\n```" in text  # the language the block names
+    assert "```\na plain literal block\n```" in text
+    assert "```math\nx = \\frac{-b \\pm \\sqrt{b^2 - 4ac}}{2a}\n```" in text  # its LaTeX
+    assert "The squares sum: `a^2 + b^2 = c^2`." in text
+    assert "## How to run\n" in text and "toc-entry" not in text
+    assert capfd.readouterr().out == ""  # docutils' math printed "Unknown command" before
+
+
+def _project() -> dict[str, str | bytes]:
+    return {
+        "docs/conf.py": (
+            'project = "Demo"\nextensions = ["sphinx_issues"]\n'
+            'issues_github_path = "demo-org/demo"\n'
+            'exclude_patterns = ["_build", "old_notes.rst", "**/unreleased*/*"]\n'
+            'rst_epilog = """\n.. |product| replace:: Demo Cloud\n"""\n'
+        ),
+        "docs/index.rst": (
+            "Demo\n====\n\n.. toctree::\n\n   changes\n   manual\n   advanced/usecases.rst\n"
+            "   platform\n   engine\n"
+        ),
+        "docs/changes.rst": (
+            "Changelog\n=========\n\n- :issue:`1234`: Fixed the parser crash on empty input "
+            "(thanks :user:`alice`, :pr:`1240`).\n"
+        ),
+        "docs/manual.rst": (
+            "Manual\n======\n\nRequest metadata is :doc:`shallow copied <library/copy>` when "
+            "the request is cloned; see :doc:`usecases <advanced/usecases>`.\n"
+        ),
+        "docs/advanced/usecases.rst": (
+            "Advanced use cases\n==================\n\nWrap a C library with |product|.\n"
+        ),
+        "docs/platform.rst": (
+            "Platform options & more\n=======================\n\n"
+            "=================  =============\nSetting            Value\n"
+            "=================  =============\n|enable_mode|      not supported\n"
+            "=================  =============\n\n"
+            ".. |enable_mode| replace:: Enable Mode |br| (Privilege Escalation)\n"
+        ),
+        "docs/engine.rst": (
+            ".. include:: _topic.rst\n\n.. _engine:\n\n"
+            "Establishing Connectivity - the Engine\n"
+            "======================================\n\nThe engine holds a pool of connections.\n"
+        ),
+        "docs/_topic.rst": ".. topic:: Tutorial\n\n   This page is part of the tutorial.\n",
+        "docs/old_notes.rst": "Old notes\n=========\n\nNo longer true.\n",
+        "docs/changelog/unreleased_2/4321.rst": ":tags: bug\n\nA fix not released yet.\n",
+    }
+
+
+def test_a_project_read_as_its_conf_py_says(tmp_path: Path) -> None:
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", _project()), out, now=NOW, workers=1)
+    assert result.errors == 0 and result.failed == [], result.failed  # no page fails
+    pkg = Package(out)
+    pkg.load()
+    titles = {pkg.documents[p].title: p for p in pkg.documents}
+    # exclude_patterns: the pages Sphinx leaves out are left out, and said so
+    assert "Old notes" not in titles and not [p for p in pkg.documents if "4321" in p]
+    assert [n for n in result.notes if "exclude_patterns" in n and "2 files" in n]
+    # a title under an include is its first section's heading, not the file's name
+    assert "Establishing Connectivity - the Engine" in titles
+    assert "Platform options & more" in titles  # not "&amp;", as docutils HTML writes it
+    platform = (out / titles["Platform options & more"]).read_text("utf-8")
+    assert "Enable Mode (Privilege Escalation)" in platform  # |br| undefined: nothing
+    changes = (out / titles["Changelog"]).read_text("utf-8")
+    assert "[#1234](https://github.com/demo-org/demo/issues/1234)" in changes
+    assert "[@alice](https://github.com/alice)" in changes
+    assert "[#1240](https://github.com/demo-org/demo/pull/1240)" in changes
+    usecases = (out / titles["Advanced use cases"]).read_text("utf-8")
+    assert "Wrap a C library with Demo Cloud." in usecases  # rst_epilog's substitution
+    manual = (out / titles["Manual"]).read_text("utf-8")
+    assert "is shallow copied when" in manual and "library/copy" not in manual
+    assert "[usecases](advanced/usecases.md)" in manual
+    root = (out / "index.md").read_text("utf-8")
+    assert "advanced/usecases.rst" not in root and ".rst.rst" not in root
+    broken = [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
+    assert broken == []
+    assert [n for n in result.notes if "shallow copied <library/copy>" in n]
