@@ -59,7 +59,19 @@ class PublishedMixin:
         pages = set(documents)
         outside = {p for p in outside if p in pages or not is_furniture(p)}  # a LICENSE stays
         if outside:  # pages (and files) the site does not publish
-            left = outside - {t for found in self.includes_of.values() for t in found}
+            # what a published page includes stays (a snippet beside the repository's
+            # README); what only the pages left out include goes with them (Sphinx's test
+            # projects: tests/roots/test-root/tabs.inc)
+            todo = [
+                t for page, found in self.includes_of.items() if page not in outside for t in found
+            ]
+            shown_by: set[str] = set()
+            while todo:  # and what those include, in turn
+                target = todo.pop()
+                if target not in shown_by:
+                    shown_by.add(target)
+                    todo += self.includes_of.get(target, ())
+            left = outside - shown_by
             # what the site serves as it is from beside its config (Docusaurus' static/,
             # public/): images its pages show, kept as assets
             home = posixpath.dirname(self.toc.file)

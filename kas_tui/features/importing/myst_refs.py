@@ -216,6 +216,8 @@ class References:
 
     def _role(self, name: str, content: str, line: int) -> str:
         role = name.lower().removeprefix("std:")
+        if split_titled(content)[1].startswith("!"):  # Sphinx's "no link": its words
+            return role_text(name, content)
         if role in self.objects:
             return self._object(name, role, content, line)
         if role not in XREF_ROLES:

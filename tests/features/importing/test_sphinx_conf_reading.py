@@ -160,7 +160,8 @@ def test_the_roles_a_project_adds_are_links(tmp_path: Path) -> None:
         "Django settings",
         "Fixed in :ticket:`26401` (:commit:`the fix <abc123>`), see :cve:`2024-1234`,\n"
         "install :pypi:`asgiref`. Run :djadmin:`migrate` after changing :setting:`DEBUG`,\n"
-        "or :setting:`the time zone <TIME_ZONE>`; :setting:`NOT_A_SETTING` is none.\n\n"
+        "or :setting:`the time zone <TIME_ZONE>`; :setting:`NOT_A_SETTING` is none,\n"
+        ":setting:`!NO_LINK` is written to show no link.\n\n"
         ".. setting:: DEBUG\n\n``DEBUG``\n---------\n\nDefault: ``False``\n\n"
         ".. setting:: TIME_ZONE\n\n``TIME_ZONE``\n-------------\n\nDefault: ``'UTC'``\n\n"
         "``migrate``\n-----------\n\n.. django-admin:: migrate [app_label] [migration_name]\n\n"
@@ -178,10 +179,12 @@ def test_the_roles_a_project_adds_are_links(tmp_path: Path) -> None:
     assert "Run [`migrate`](#migrate) after changing [`DEBUG`](#debug)" in text
     assert "[`the time zone`](#time_zone)" in text
     assert "`NOT_A_SETTING` is none" in text  # a setting no page defines: its text
+    assert "`NO_LINK` is written" in text  # Sphinx's "!": no link, and nothing to say
     assert "Setting:" not in text and "\n`migrate [app_label] [migration_name]`\n" in text
     # docutils' pieces of a hyphenated literal no longer cut it short ("`python -m` django")
     assert "as `python -m django migrate` does" in text
-    assert [n for n in result.notes if "NOT_A_SETTING" in n], result.notes
+    said = [n for n in result.notes if "NOT_A_SETTING" in n]
+    assert said and "more" not in said[0], result.notes  # NO_LINK is no reference to miss
 
 
 def test_files_a_sphinx_project_makes_no_pages_of_are_assets(tmp_path: Path) -> None:
@@ -240,3 +243,22 @@ def test_a_question_opening_a_page_is_its_hook_not_its_description() -> None:
     ).description
     assert "read this material to quickly get up and running" in said, said
     assert "?" not in said
+
+
+def test_what_only_left_out_pages_include_is_left_out_too(tmp_path: Path) -> None:
+    """sphinx-doc/sphinx: its test projects (``tests/roots/test-root/conf.py``, pages in
+    ``.txt``) are outside the docs folder and left out, but the files their pages include
+    (``tabs.inc``, ``special/code.py``) were kept as the package's assets."""
+    files = _django()
+    files["tests/roots/test-root/conf.py"] = "source_suffix = {'.txt': 'restructuredtext'}\n"
+    files["tests/roots/test-root/index.txt"] = _page(
+        "Test root", ".. include:: tabs.inc\n\n.. literalinclude:: special/code.py\n"
+    )
+    files["tests/roots/test-root/tabs.inc"] = "Tab\tseparated.\n"
+    files["tests/roots/test-root/special/code.py"] = "print('hi')\n"
+    files["setup.py"] = "from setuptools import setup\nsetup()\n"
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    assert result.errors == 0
+    kept = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    assert not [p for p in kept if "tabs" in p or "code.py" in p or "test-root" in p], kept
