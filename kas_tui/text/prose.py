@@ -138,7 +138,6 @@ _CODE = re.compile(r"`+(?:#!\w[\w+-]*\s+)?([^`]*)`+")
 #: A footnote's mark (``text[^1]``, ``word [^note-2]``): a label of word characters;
 #: ``[^\s]`` and ``[^a-z]`` in a regex's title are no footnote.
 _FOOTNOTE = re.compile(r" ?\[\^(?!\w-\w\])[\w.-]+\]")
-_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
 _SPACES = re.compile(r"\s+")
 #: Keys as MkDocs' pymdownx.keys writes them: ``++ctrl+alt+delete++``.
 _KEYS = re.compile(r"\+\+([A-Za-z0-9][\w-]*(?:\+[A-Za-z0-9][\w-]*)*)\+\+")
@@ -182,7 +181,14 @@ def inline_text(text: str) -> str:
 
     Each pattern needs a character of its own (``<``, ``[``, a backtick, ``*``, ``_``
     or ``~``, ``++``, a backslash, ``&``); one whose character the line lacks is not run
-    (most lines of prose have none of them). Keys written ``++ctrl+c++`` read "Ctrl+C"."""
+    (most lines of prose have none of them). Keys written ``++ctrl+c++`` read "Ctrl+C".
+    A character escaped with a backslash is that character, never markup: ``\\<script
+    setup>`` is no tag, ``PropType\\<T>`` keeps its ``<T>``, ``\\*\\*`` two stars."""
+    held = "\\" in text
+    if held:  # bookdown's \@ref(zeta) reads as its name, \index{term} as nothing
+        text = outside_code_spans(
+            without_bookdown_marks(text), lambda part: _ESCAPED.sub(_hold, part)
+        )
     if "<" in text:
         text = _COMMENT.sub(" ", text)
     if "[" in text:
@@ -212,11 +218,23 @@ def inline_text(text: str) -> str:
         text = _UNDERSCORED.sub(r"\1", text)
     if "++" in text:
         text = _KEYS.sub(_key_names, text)
-    if "\\" in text:  # bookdown's \@ref(zeta) reads as its name, \index{term} as nothing
-        text = _ESCAPE.sub(r"\1", without_bookdown_marks(text))
     if "&" in text:
         text = _ENTITY.sub(_character, text)
+    if held:  # a wikilink's "\\|" (a table's) was read by its reader
+        text = text.translate(_RELEASED).replace("\\|", "|")
     return _SPACES.sub(" ", text).strip()
+
+
+#: A backslash escape: any ASCII punctuation character, as CommonMark reads one, but
+#: ``\\|``, which a wikilink in a table writes for its ``|`` (``[[Note\\|alias]]``).
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{}~])")
+#: Where an escaped character waits while markup is read (a private-use code point).
+_HELD = 0xF0000
+_RELEASED = {_HELD + c: c for c in range(128)}
+
+
+def _hold(found: re.Match[str]) -> str:
+    return chr(_HELD + ord(found.group(1)))
 
 
 def _character(match: re.Match[str]) -> str:

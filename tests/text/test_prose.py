@@ -13,7 +13,9 @@ from kas_tui.text import prose
 
 def every_pattern(text: str) -> str:
     """:func:`prose.inline_text` as it was written first: every pattern run on every
-    line, whether or not the line holds its character."""
+    line, whether or not the line holds its character (an escaped character held aside
+    first, so that no markup reads it)."""
+    text = prose.outside_code_spans(text, lambda part: prose._ESCAPED.sub(prose._hold, part))
     text = prose._COMMENT.sub(" ", text)
     text = prose.DOCFX_INCLUDE.sub(" ", text)
     text = prose._CALLOUT.sub(" ", text)
@@ -32,8 +34,8 @@ def every_pattern(text: str) -> str:
         text = prose._EMPHASIS.sub(r"\2", text)
     text = prose._UNDERSCORED.sub(r"\1", text)
     text = prose._KEYS.sub(prose._key_names, text)
-    text = prose._ESCAPE.sub(r"\1", text)
     text = prose._ENTITY.sub(prose._character, text)
+    text = text.translate(prose._RELEASED).replace("\\|", "|")
     return prose._SPACES.sub(" ", text).strip()
 
 
@@ -566,3 +568,14 @@ def test_a_line_that_leaves_a_link_open_is_no_title_glued_to_its_text() -> None:
         "paragraph",
         "paragraph",
     ]
+
+
+def test_an_escaped_character_is_that_character_never_markup() -> None:
+    """vuejs/docs: ``# \\<script setup> {#script-setup}`` was titled from its file name
+    ("Sfc script setup": the escaped tag read as a tag, leaving a lone backslash) and
+    ``## PropType\\<T>`` described "PropType\\"."""
+    assert prose.heading_text("\\<script setup> {#script-setup}") == "<script setup>"
+    assert prose.heading_text("`<script setup>` \\*\\*") == "<script setup> **"
+    assert prose.inline_text("PropType\\<T>, MaybeRef\\<T>") == "PropType<T>, MaybeRef<T>"
+    assert prose.inline_text("\\_not emphasis\\_ and \\*none\\*") == "_not emphasis_ and *none*"
+    assert prose.inline_text("`a\\*b` stays") == "a\\*b stays"  # no escape in code
