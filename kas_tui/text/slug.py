@@ -204,3 +204,22 @@ def name_problem(root: Path, bundle: str, slug: str, planned: Iterable[str]) -> 
     if slug.lower() in {name.lower() for name in planned}:
         return f"another document of this import is named {slug}.md"
     return None
+
+
+#: A name's number prefix, which orders it among its siblings and names nothing
+#: (svelte's ``01-introduction/``, ``03-template-syntax/02-if.md``): two digits or more,
+#: or one led by a zero, then a separator, before a name (``2-factor-auth`` and
+#: ``2024-05-release`` keep theirs).
+_ORDER_PREFIX = re.compile(r"^(?:0\d*|\d{2,})[-_.]\s*(?=[^\W\d])")
+
+
+def without_order_prefix(name: str) -> str:
+    """``name`` without the number prefix that orders it (:data:`_ORDER_PREFIX`)."""
+    return _ORDER_PREFIX.sub("", name) or name
+
+
+def order_prefix(name: str) -> int | None:
+    """The number ``name``'s order prefix gives it (``03-template-syntax``: 3), or
+    ``None`` without one."""
+    found = _ORDER_PREFIX.match(name)
+    return int(re.match(r"\d+", name).group()) if found else None  # type: ignore[union-attr]

@@ -46,7 +46,7 @@ def title_ranges(members: Sequence[tuple[str, str]], capacity: int) -> list[Grou
     named = [(key, _after(title, shared)) for key, title in members]
     if sum(t[:1].isdigit() for _k, t in named) * 2 > len(named):  # "Table 00 to Table 34"
         named = list(members)  # a numbered series keeps the word it numbers
-    ordered = sorted(named, key=lambda m: (_natural(m[1]), m[0]))
+    ordered = sorted(named, key=lambda m: (natural_order(m[1]), m[0]))
     size = len(ordered)
     # planned smaller than capacity, so runs whose both cuts moved to a word's change
     # still fit
@@ -97,8 +97,9 @@ def _after(title: str, lead: tuple[str, ...]) -> str:
     return title
 
 
-def _natural(title: str) -> tuple[tuple[int, int, str], ...]:
-    """A title's sort key as a person orders titles: "Other 2" before "Other 10"."""
+def natural_order(title: str) -> tuple[tuple[int, int, str], ...]:
+    """A title's sort key as a person orders titles: "Other 2" before "Other 10", "Step
+    9" before "Step 10" (every index a build writes orders its entries so)."""
     return tuple(
         (0, int(part), "") if part.isdigit() else (1, 0, part)
         for part in re.split(r"(\d+)", title.casefold())

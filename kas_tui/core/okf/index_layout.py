@@ -20,6 +20,8 @@ from kas_tui.core.okf.index import (
     parse_index,
 )
 from kas_tui.core.okf.links import relative_link, resolve
+from kas_tui.text.slug import order_prefix, without_order_prefix
+from kas_tui.text.title_ranges import natural_order
 
 # --- layout: where a new entry goes, what a new index.md looks like ---------------------
 #
@@ -82,8 +84,9 @@ def section_heading(kind: str) -> str:
 
 
 def folder_title(name: str) -> str:
-    """A folder name as a title: ``teams-rooms`` -> ``Teams rooms``, ``SharePoint`` kept."""
-    words = [w for w in re.split(r"[\s_\-]+", name) if w]
+    """A folder name as a title: ``teams-rooms`` -> ``Teams rooms``, ``SharePoint`` kept,
+    ``01-introduction`` -> ``Introduction`` (:func:`.without_order_prefix`)."""
+    words = [w for w in re.split(r"[\s_\-]+", without_order_prefix(name)) if w]
     if not words:
         return name
     title = " ".join(words)
@@ -94,9 +97,18 @@ def _index_rel(folder: str) -> str:
     return f"{folder}/index.md" if folder else "index.md"
 
 
+def entry_order(path: str, title: str) -> tuple:
+    """Where an entry goes among its kind in an index: those whose names carry an order
+    prefix by it, as their site lists them (svelte's ``01-basic-markup``, ``02-if``,
+    ``18-class``), then the others by title, numbers in it as numbers ("Step 2" before
+    "Step 10")."""
+    number = order_prefix(posixpath.basename(path.rstrip("/")))
+    return (number is None, number or 0, natural_order(title))
+
+
 def _order(entries: Iterable[NewEntry]) -> list[NewEntry]:
-    """Bundles, then documents, each by title."""
-    return sorted(entries, key=lambda e: (not e.is_bundle, e.title.casefold(), e.path))
+    """Bundles, then documents, each in :func:`entry_order`."""
+    return sorted(entries, key=lambda e: (not e.is_bundle, *entry_order(e.path, e.title), e.path))
 
 
 def entry_link(folder: str, entry: NewEntry, index: Index | None = None) -> str:

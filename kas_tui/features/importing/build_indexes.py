@@ -159,13 +159,15 @@ class IndexesMixin:
         for folder in bundles:
             entries = [
                 (sub, _one_line(info[sub][0]), _one_line(info[sub][1]), True)
-                for sub in sorted(subs_in.get(folder, []), key=lambda s: info[s][0].lower())
+                for sub in sorted(
+                    subs_in.get(folder, []), key=lambda s: index_layout.entry_order(s, info[s][0])
+                )
             ]
             entries += [
                 (path, _one_line(view[path][0]), _one_line(self._entry_sentence(path, view)), False)
                 for path in sorted(
                     [*docs_in.get(folder, []), *self._cross_entries(folder)],
-                    key=lambda p: view[p][0].lower(),
+                    key=lambda p: index_layout.entry_order(p, view[p][0]),
                 )
                 if path in view
             ]

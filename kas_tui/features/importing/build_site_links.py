@@ -27,14 +27,15 @@ from kas_tui.features.importing.toc_docsify import docsify_page
 from kas_tui.features.importing.toc_formats import SERVED_AS_IS
 from kas_tui.features.importing.toc_vuepress import vuepress_page
 from kas_tui.features.importing.toc_wiki import page_key
-from kas_tui.text.slug import slugify
+from kas_tui.text.slug import slugify, without_order_prefix
 
 
 @functools.lru_cache(maxsize=1 << 16)
 def _loose_key(path: str) -> str:
-    """A path compared without case, extension case or the spelling of its names
-    (spaces, underscores, hyphens and ``%20`` alike)."""
-    parts = unquote(path).split("/")
+    """A path compared without case, extension case, the spelling of its names (spaces,
+    underscores, hyphens and ``%20`` alike) or the number prefixes that order them
+    (svelte serves ``03-template-syntax/01-basic-markup.md`` as ``basic-markup``)."""
+    parts = [without_order_prefix(p) for p in unquote(path).split("/")]
     stem, dot, ext = parts[-1].rpartition(".")
     parts[-1] = f"{slugify(stem)}.{ext.lower()}" if dot else slugify(parts[-1])
     return "/".join([*(slugify(p) for p in parts[:-1]), parts[-1]])

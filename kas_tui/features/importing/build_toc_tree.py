@@ -25,6 +25,7 @@ from kas_tui.features.importing.toc_model import Toc
 from kas_tui.text.grouping import fold
 from kas_tui.text.lexical import query_terms
 from kas_tui.text.slug import TakenNames, slugify, unique_slug
+from kas_tui.text.title_ranges import natural_order
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES
 
 #: Tokens an index entry is reckoned at before its description is drafted (a title, a
@@ -118,7 +119,7 @@ class TocTreeMixin:
             groups = [(None, groups[0][1])]
         rest = sorted(
             (e for e in entries if e.path not in first and e.path not in across),
-            key=lambda e: e.title.lower(),
+            key=lambda e: natural_order(e.title),
         )
         landing = [e for e in rest if e.path in self._landing_pages()]
         if landing:  # a landing page the TOC does not list opens the index, as on the site

@@ -30,6 +30,7 @@ from kas_tui.text.alike import AlikeSet
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION, norm, says_nothing
 from kas_tui.text.openings import without_preamble
 from kas_tui.text.section_topics import questions_sentence, section_topics, with_topics
+from kas_tui.text.slug import without_order_prefix
 
 #: Longest drafted description (the checker's KAS045 threshold).
 MAX_DESCRIPTION = LONG_DESCRIPTION
@@ -74,10 +75,11 @@ _STEP = re.compile(r"\d+[.)]\s")
 
 
 def clean_file_title(stem: str) -> str:
-    """A file name as a title: ``refund_policy-2026`` -> ``Refund policy 2026``; a dot
+    """A file name as a title: ``refund_policy-2026`` -> ``Refund policy 2026``, ``02-if``
+    -> ``If`` (a number that orders it names nothing); a dot
     between digits is a version's (Obsidian's release notes ``v0.9.6.md``: "V0.9.6", not
     "V0 9 6")."""
-    parts = [p for p in _NAME_BREAKS.split(stem) if p]
+    parts = [p for p in _NAME_BREAKS.split(without_order_prefix(stem)) if p]
     if not parts:
         return "Untitled"
     if not all(p.isupper() for p in parts if p.isalpha()):
