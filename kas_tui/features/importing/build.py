@@ -67,13 +67,11 @@ from kas_tui.features.importing.convert import ConversionError, Limits, sha256_f
 from kas_tui.features.importing.draft import GENERATOR, dump_yaml
 from kas_tui.features.importing.files import SUPPORTED
 from kas_tui.features.importing.git_dates import date_by_commits
-from kas_tui.features.importing.home_page import without_theme_drawn
 from kas_tui.features.importing.machinery import without_machinery
 from kas_tui.features.importing.redirects import redirect_pages, redirect_pages_note
 from kas_tui.features.importing.source_meta import (
     in_include_folder,
     is_furniture,
-    is_landing_page,
     is_page_part,
     is_partial,
     is_site_config,
@@ -239,6 +237,7 @@ class _Builder(
         self._off_links: dict[str, Counter[str]] = {}  # site-rooted links to no source file
         self._above_links: dict[str, Counter[str]] = {}  # relative links above the docs
         self.includes_of: dict[str, list[str]] = {}  # page -> files its directives name
+        self._section_names: dict[str, str] = {}  # folder -> the name its section page gives it
         self.components_of: dict[str, list[str]] = {}  # page -> where files it shows may be
         self.titles_of: dict[str, list[str]] = {}  # page -> the pages whose titles it shows
         self.toc: Toc | None = None  # the source's own table of contents
@@ -381,15 +380,7 @@ class _Builder(
                 [*documents, *sorted(served)],
                 [a for a in assets if a not in served],
             )
-        home = self.toc.docs_dir if self.toc is not None else ""  # the site's own home page
-        sections = {posixpath.dirname(d) for d in documents if not is_landing_page(d)}
-        documents = without_theme_drawn(  # goes; a section's own page names its section
-            documents,
-            self._read_source,
-            self.source,
-            self.result.notes,
-            lambda rel: is_landing_page(rel) and posixpath.dirname(rel) in sections - {home},
-        )
+        documents = self._without_drawn_pages(documents)  # a theme's, a folder's name
         walked = len(self.result.notes)  # what the walk and the includes said
         bare = self.toc is None or self.toc.kind == FOLDERS  # no site's config read
         above = site_config_above(self.source) if bare else None

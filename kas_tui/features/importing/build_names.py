@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from kas_tui.core.okf import index_layout
+from kas_tui.features.importing.home_page import without_name_only, without_theme_drawn
 from kas_tui.features.importing.site_about import site_title
 from kas_tui.features.importing.source_meta import (
     acronyms_as_written,
@@ -69,7 +70,8 @@ class NamesMixin:
                 below = below_each.get(out, [])
                 only = below[0] if len(below) == 1 else ""  # a folder named for its one page
                 own[out] = (
-                    (only if slugify(only) == slugify(name) else None)
+                    self._section_names.get(src)  # its section page's title alone
+                    or (only if slugify(only) == slugify(name) else None)
                     or landing.get(src)
                     or opened.get(src)
                     or ("English" if is_english(name) else None)  # en/, its translations gone
@@ -86,6 +88,26 @@ class NamesMixin:
                 titles[out] = own[out]
         titles.update(self.group_titles)  # sub-bundles the build made: named by their label
         return titles
+
+    def _without_drawn_pages(self, documents: list[str]) -> list[str]:
+        """``documents`` without the pages the site's theme draws from its data
+        (:func:`.without_theme_drawn`) and the section pages that only name their
+        folder (:func:`.without_name_only`: ``self._section_names`` keeps the names). A
+        section's own page beside its pages stays when it says more: it names its
+        section; the site's home page always stays."""
+        home = self.toc.docs_dir if self.toc is not None else ""
+        sections = {posixpath.dirname(d) for d in documents if not is_landing_page(d)} - {home}
+        shows = self.toc.shown_on if self.toc is not None else {}  # Hugo's, pages below it
+
+        def section_page(rel: str) -> bool:
+            return is_landing_page(rel) and posixpath.dirname(rel) in sections
+
+        read, notes = self._read_source, self.result.notes
+        documents = without_theme_drawn(documents, read, self.source, notes, section_page)
+        documents, self._section_names = without_name_only(
+            documents, read, self.source, notes, lambda rel: section_page(rel) and rel not in shows
+        )
+        return documents
 
     def _landing_titles(self, view: dict[str, tuple[str, str, str]]) -> dict[str, str]:
         """Source folder -> the title of its landing page (``index``, ``README``,

@@ -124,3 +124,48 @@ def _small(path: Path) -> bool:
         return path.stat().st_size <= THEME_PAGE_MAX
     except OSError:
         return False
+
+
+def name_only(text: str) -> str | None:
+    """The title a section's landing page gives its folder when that is all it holds:
+    front matter with a ``title`` (and no ``description``, no home the theme draws), no
+    words of its own (react-router's ``start/index.md``: ``title: Getting Started``,
+    svelte's ``03-template-syntax/index.md``). The site lists the section's pages under
+    that name; as a document it was "Document imported from index.md". ``None`` for
+    any other page."""
+    end = frontmatter_end(text)
+    if not end or _has_words(text[end:]) or "<" in text[end:]:
+        return None
+    front = front_matter(text)
+    title = _text(front.get("title"))
+    if not title or _text(front.get("description")) or home_body(front, text[end:]):
+        return None
+    return title
+
+
+def without_name_only(
+    documents: list[str],
+    read: Callable[[str], str | None],
+    root: Path,
+    notes: list[str],
+    is_section_page: Callable[[str], bool],
+) -> tuple[list[str], dict[str, str]]:
+    """``documents`` (of the folder ``root``) without the section pages that only name
+    their folder (:func:`name_only`), said in ``notes``; and folder -> the name each
+    gives it."""
+    named: dict[str, str] = {}
+    for rel in documents:
+        page = rel.lower().endswith((".md", ".mdx", ".markdown"))
+        if page and is_section_page(rel) and _small(root / rel):
+            title = name_only(read(rel) or "")
+            if title is not None:
+                named[rel] = title
+    if named:
+        first, n = min(named), len(named)
+        notes.append(
+            f"{first}: {counted(n, 'section page')} only name{'s' if n == 1 else ''} "
+            f"{'its folder' if n == 1 else 'their folders'} (title: {named[first]}), no text "
+            "of their own: the folders take those names; no documents"
+        )
+    folders = {rel.rsplit("/", 1)[0] if "/" in rel else "": t for rel, t in named.items()}
+    return [d for d in documents if d not in named], folders

@@ -54,3 +54,24 @@ def test_a_folder_of_numbered_names_keeps_their_order(tmp_path: Path) -> None:
     pkg = Package(out)
     pkg.load()
     assert [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"] == []
+
+
+def test_a_section_page_that_only_names_its_folder_names_it(tmp_path: Path) -> None:
+    """react-router's ``docs/start/index.md`` is ``title: Getting Started`` alone: the
+    folder was "Start" and the page a document "Document imported from index.md" (22 in
+    its docs, 10 in svelte's)."""
+    files = {
+        "docs/start/index.md": "---\ntitle: Getting Started\norder: 1\n---\n",
+        "docs/start/installation.md": "# Installation\n\nInstall the router with npm.\n",
+        "docs/start/routing.md": "# Routing\n\nRoutes map addresses to components.\n",
+        "docs/api/index.md": "---\ntitle: API\n---\n\nEvery export of the package.\n",
+        "docs/api/hooks.md": "# Hooks\n\nThe hooks the router exports.\n",
+    }
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    assert result.errors == 0
+    root = parse_index((out / "index.md").read_text("utf-8"))
+    assert "Getting Started" in [e.title for e in root.entries]
+    assert not (out / "start/index-page.md").exists()  # no empty document
+    assert (out / "api/index-page.md").exists()  # a section page with words stays one
+    assert [n for n in result.notes if "start/index.md" in n and "Getting Started" in n]
