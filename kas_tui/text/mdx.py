@@ -31,6 +31,18 @@ _MODULE = re.compile(
 _COMMENT = re.compile(r"\{/\*.*?\*/\}", re.S)
 
 
+def imports_modules(markdown: str) -> bool:
+    """Whether ``markdown`` holds a top-level ``import`` outside fenced code: a page
+    read as MDX (Docusaurus reads its ``.md`` pages so), whose capitalised tags are
+    components, never an XML example's elements."""
+    if "import" not in markdown:
+        return False
+    return any(
+        not code and line.startswith("import") and _MODULE.match(line.rstrip("\n"))
+        for code, line in fenced_lines(markdown)
+    )
+
+
 def without_module_code(markdown: str) -> str:
     """``markdown`` (an MDX page's body) without its top-level ``import``/``export``
     statements and ``{/* */}`` comments, outside fenced code; a line left empty by them

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kas_tui.text.mdx import without_component_tags, without_module_code
+from kas_tui.text.mdx import imports_modules, without_component_tags, without_module_code
 
 PAGE = """import { Steps, TabItem, Tabs } from '@astrojs/starlight/components';
 import CommandTabs from '@components/CommandTabs.astro';
@@ -161,3 +161,12 @@ def test_components_read_as_the_site_draws_them() -> None:
     assert "\n\n\n" not in shown
     plain = "A page with <b>HTML</b>\n\n<div>\nkept\n</div>\n"
     assert without_component_tags(plain) == plain  # HTML elements are no components
+
+
+def test_a_markdown_page_is_no_mdx_unless_it_imports() -> None:
+    """officedocs-support's and PowerShell-Docs' XML examples (``<Configuration>``,
+    ``<RelatedLinks>``), four spaces in: capitalised elements, no components."""
+    xml = 'Set it:\n\n    <Configuration>\n      <Updates Enabled="TRUE" />\n    </Configuration>\n'
+    assert not imports_modules(xml)
+    assert imports_modules("import Tabs from '@theme/Tabs';\n\n<Tabs>\n</Tabs>\n")
+    assert not imports_modules("```js\nimport x from 'y';\n```\n")

@@ -57,7 +57,12 @@ from kas_tui.features.importing.home_page import home_body
 from kas_tui.features.importing.hugo_shortcodes import PARAM
 from kas_tui.features.importing.logseq import as_frontmatter, page_name, page_properties
 from kas_tui.features.importing.mdx_components import component_imports
-from kas_tui.text.mdx import without_component_tags, without_module_code, without_page_code
+from kas_tui.text.mdx import (
+    imports_modules,
+    without_component_tags,
+    without_module_code,
+    without_page_code,
+)
 from kas_tui.text.wording import size_text
 
 
@@ -325,9 +330,12 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
 def _shown_text(mdx: bool, body: str) -> str:
     """A Markdown page's ``body`` as its site shows it: without the code it runs
     (:func:`.without_module_code` of an MDX page, :func:`.without_page_code` of another)
-    and with its components' tags as what they draw (:func:`.without_component_tags`),
+    and, in MDX (an ``.mdx`` page, or one importing modules, as Docusaurus reads every
+    page), with its components' tags as what they draw (:func:`.without_component_tags`),
     but the tags of the Markdown files it imports, which the build shows there."""
     shown = without_module_code(body) if mdx else without_page_code(body)
+    if not mdx and not imports_modules(body):  # Markdown, not JSX: a capitalised tag is
+        return shown  # an XML example's (<AutoDiscoverSMTPAddress>), in code or not
     return without_component_tags(shown, frozenset(component_imports(body)))
 
 

@@ -287,9 +287,9 @@ def draft_description(
     boilerplate: tuple[int, str] | None = None  # (pages sharing it, the sentence)
     labels = _reference_labels(converted.markdown)
     for n, group in enumerate(_candidates(converted, title, parsed)):
-        # a question opening a paragraph is its hook ("New to Django? Or to web
-        # development in general?"), the sentence after it what the page is about
-        for candidate in sorted(group, key=lambda s: s.rstrip().endswith("?")):
+        for candidate in group:
+            if _CONTINUING.match(candidate):  # "Or to web development in general?"
+                continue  # the end of a sentence before it, no description
             sentence = _finish(without_preamble(_unbracketed(candidate, labels)))
             if not sentence or says_nothing(sentence, title) or norm(sentence) == norm(title):
                 continue
@@ -315,6 +315,11 @@ def draft_description(
         # for Configuration: defines how the data is displayed...")
         return _finish(f"{title}: {prose.lower_first(boilerplate[1], converted.markdown)}")
     return _finish(shape or opening_sentence(converted))
+
+
+#: A sentence that goes on from the one before it ("New to Django? Or to web development
+#: in general?"): half a thought, never what a page is about.
+_CONTINUING = re.compile(r"^(?:Or|And|Nor|But)\b\s")
 
 
 #: A sentence opening this many pages of one source or more is that source's

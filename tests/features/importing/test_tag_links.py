@@ -59,3 +59,14 @@ def test_a_cards_link_leads_to_the_page_in_the_package(tmp_path: Path) -> None:
     # the card reads as the site draws it: a link to the page, then its words
     assert "[Quickstart](/guides/quickstart.md)\n\n  Deploy in five minutes.\n" in home
     assert "<Card" not in home and "<CardGroup" not in home
+
+
+def test_an_xml_example_in_a_markdown_page_keeps_its_elements(tmp_path: Path) -> None:
+    """officedocs-support's Autodiscover article (and PowerShell-Docs' help XML): its
+    capitalised elements, four spaces in, are an example's, no components to unwrap."""
+    from kas_tui.features.importing.convert import Limits, convert_here
+
+    page = tmp_path / "autodiscover.md"
+    xml = "    <AutoDiscover>\n      <Server>servername.domain2.com</Server>\n    </AutoDiscover>\n"
+    page.write_text(f"# Autodiscover\n\nAdd this to the file:\n\n{xml}\nThen restart.\n", "utf-8")
+    assert xml in convert_here(page, Limits()).markdown
