@@ -326,10 +326,12 @@ class SiteLinksMixin:
             rendered = path.lower().endswith((".html", ".htm"))  # the page as it is rendered
             if rendered:  # mdBook's ../cli/index.html is cli/README.md
                 path = posixpath.splitext(path)[0]
-            if not path or posixpath.splitext(path)[1] or path.startswith("/"):
+            if not path or path.startswith("/"):
                 return None
             joined = posixpath.normpath(posixpath.join(posixpath.dirname(doc.source), path))
             tails = (*_SERVED_AS[:4], *_SERVED_AS[-2:])  # Quarto's x.html is x.qmd
+            if posixpath.splitext(path)[1] and not rendered:  # a page named for a file:
+                tails = (".md", ".mdx")  # react-router's ./entry.client.tsx (.tsx.md)
             if rendered and posixpath.basename(joined) == "index":
                 joined, tails = posixpath.dirname(joined), ("/index.md", "/README.md", "/readme.md")
             for candidate in (joined + tail for tail in tails):

@@ -75,3 +75,20 @@ def test_a_section_page_that_only_names_its_folder_names_it(tmp_path: Path) -> N
     assert not (out / "start/index-page.md").exists()  # no empty document
     assert (out / "api/index-page.md").exists()  # a section page with words stays one
     assert [n for n in result.notes if "start/index.md" in n and "Getting Started" in n]
+
+
+def test_a_page_named_for_a_file_is_found_by_that_name(tmp_path: Path) -> None:
+    """react-router's ``api/framework-conventions/entry.server.tsx.md`` links its sibling
+    as ``./entry.client.tsx``, the address the site serves it at: 22 broken links."""
+    files = {
+        "api/entry.server.tsx.md": (
+            "# entry.server.tsx\n\nRenders the app on the server; see "
+            "[entry.client](./entry.client.tsx) for the browser.\n"
+        ),
+        "api/entry.client.tsx.md": "# entry.client.tsx\n\nHydrates the app in the browser.\n",
+    }
+    out = tmp_path / "kb"
+    build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    pkg = Package(out)
+    pkg.load()
+    assert [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"] == []
