@@ -402,6 +402,7 @@ class _Builder(
             self.result.notes,
             self._read_source,
             by_name=self.toc is None or not self.toc.names_are_places,
+            listed=self.toc.order() if self.toc is not None else (),
         )
         documents, assets = without_machinery(
             documents, assets, self.result.notes, self._read_source

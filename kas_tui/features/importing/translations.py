@@ -209,12 +209,15 @@ def without_translations(
     read: Read | None = None,
     *,
     by_name: bool = True,
+    listed: Collection[str] = (),
 ) -> tuple[list[str], list[str]]:
     """A build's files without its translations' (the same pages in other languages
     are no more knowledge; a package of one language is built from that language's
     folder alone) and gettext catalogs, each left out said in ``notes``. Without
     ``by_name``, a page's name never says its language (a Dendron note's dots are its
-    place: ``publish.config.giscus.id.md`` is giscus' ``id`` setting)."""
+    place: ``publish.config.giscus.id.md`` is giscus' ``id`` setting), nor does the name of
+    a page the site's TOC lists (``listed``: numpy's toctree lists ``basics.io``, "I/O
+    with NumPy", which read as Ido)."""
     catalogs = [f for f in [*documents, *assets] if posixpath.splitext(f)[1].lower() in CATALOGS]
     if catalogs:
         notes.append(
@@ -225,7 +228,7 @@ def without_translations(
         documents = [d for d in documents if d not in left_out]
         assets = [a for a in assets if a not in left_out]
     found = translations(documents, read)
-    named = translated_pages(documents, read) if by_name else set()
+    named = set(translated_pages(documents, read)) - set(listed) if by_name else set()
     if named:
         notes.append(
             f"{counted(len(named), 'page')} named by their language ({next(iter(named))}, "

@@ -128,3 +128,23 @@ def test_a_project_read_as_its_conf_py_says(tmp_path: Path) -> None:
     broken = [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
     assert broken == []
     assert [n for n in result.notes if "shallow copied <library/copy>" in n]
+
+
+def test_a_page_the_toctree_lists_is_no_translation_by_its_name(tmp_path: Path) -> None:
+    """numpy's ``user/basics.io.rst``, "I/O with NumPy", listed by ``basics.rst``'s
+    toctree, was left out as a translation into Ido (``.io``) of ``basics.rst``, and the
+    toctree's link to it broken."""
+    files = {
+        "doc/conf.py": 'project = "Demo"\n',
+        "doc/index.rst": "Demo\n====\n\n.. toctree::\n\n   basics\n",
+        "doc/basics.rst": "Basics\n======\n\n.. toctree::\n\n   basics.io\n   basics.types\n",
+        "doc/basics.io.rst": "I/O with Demo\n=============\n\nRead and write arrays.\n",
+        "doc/basics.types.rst": "Data types\n==========\n\nDemo supports many types.\n",
+    }
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    pkg = Package(out)
+    pkg.load()
+    assert "I/O with Demo" in {d.title for d in pkg.documents.values()}
+    assert not [n for n in result.notes if "named by their language" in n]
+    assert [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"] == []
