@@ -141,6 +141,13 @@ class _GenericDirective(Directive):
         argument = " ".join(self.arguments).strip()
         if name == "include" or name == "literalinclude":
             return self._included(name, argument)
+        if name == "autosummary":  # the names it summarises, a list (numpy's 238 tables)
+            names = [line.strip() for line in self.content if line.strip()]
+            items = nodes.bullet_list(bullet="-")
+            for entry in names:
+                if not entry.startswith(":"):  # its options (:toctree: generated/)
+                    items += nodes.list_item("", nodes.paragraph("", "", nodes.literal("", entry)))
+            return [items] if len(items) else []
         if argument and name in _VERSIONS:  # "New in version 2.0: The --app option."
             version, _sp, said = argument.partition(" ")
             text, _messages = self.state.inline_text(f"{_VERSIONS[name]} {version}: {said}", 0)

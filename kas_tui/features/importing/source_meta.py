@@ -228,6 +228,14 @@ SOURCE_CODE = frozenset(
         ".r",
         ".pl",
         ".vue",
+        # a site's components and shaders (an Astro site's src/components/Button.astro,
+        # its hero's .glsl): the code that draws pages, no page (expressjs.com: 67)
+        ".astro",
+        ".svelte",
+        ".glsl",
+        ".frag",
+        ".vert",
+        ".wgsl",
     ]
 )
 

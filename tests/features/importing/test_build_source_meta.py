@@ -48,6 +48,9 @@ def test_furniture_snippets_and_site_config_are_told_apart_from_pages() -> None:
     assert not is_site_config("how-to-redirect-urls.md")
     assert is_source_code("docs/examples/app.py") and is_source_code("styles/app.tcss")
     assert not is_source_code("data/figures.csv") and not is_source_code("notes.txt")
+    # an Astro site's components and shaders draw its pages (expressjs.com built 67 as documents)
+    assert is_source_code("src/components/Button/Button.astro") and is_source_code("hero.glsl")
+    assert is_source_code("src/lib/Counter.svelte")
 
 
 def test_titles_lose_the_site_suffix_only() -> None:

@@ -43,6 +43,12 @@ How to run
 ----------
 
 Run it.
+
+.. autosummary::
+   :toctree: generated/
+
+   unique
+   unique_counts
 """
 
 
@@ -55,6 +61,7 @@ def test_code_math_and_headings_read_as_the_site_shows_them(tmp_path: Path, capf
     assert "```math\nx = \\frac{-b \\pm \\sqrt{b^2 - 4ac}}{2a}\n```" in text  # its LaTeX
     assert "The squares sum: `a^2 + b^2 = c^2`." in text
     assert "## How to run\n" in text and "toc-entry" not in text
+    assert "* `unique`\n* `unique_counts`" in text  # the names it summarises, a list
     assert capfd.readouterr().out == ""  # docutils' math printed "Unknown command" before
 
 
