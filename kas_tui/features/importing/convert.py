@@ -301,12 +301,26 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
                 "fix the YAML, or leave the file out",
             ) from None
         line = above + text.count("\n", 0, block.end) + 1
+        # its title: line as the site's loader reads it (svelte's "title: {#if ...}")
+        titled = _TITLE_LINE.search(text[block.yaml_start : block.yaml_end])
+        title = titled.group(1).strip().strip("'\"").strip() if titled else ""
         note = (
             f"its frontmatter cannot be read ({where}{exc.message}): converted without it, so "
-            "its title and description come from its text; fix the YAML to keep what it says"
+            f"its {'description comes' if title else 'title and description come'} from its "
+            f"text{f' (its title from its title: line, {title})' if title else ''}; fix the "
+            "YAML to keep what it says"
         )
         return Converted(
-            path, body, "markdown", "", 0, 0.0, encoding=encoding, body_line=line, notes=[note]
+            path,
+            body,
+            "markdown",
+            "",
+            0,
+            0.0,
+            title=title or None,
+            encoding=encoding,
+            body_line=line,
+            notes=[note],
         )
     if parsed is None:  # no YAML frontmatter: Hugo's TOML (+++), Logseq's properties
         front, start = toml_front_matter(text) or (None, 0)
@@ -325,6 +339,10 @@ def _from_markdown(path: Path, data: bytes) -> Converted:
     front = {"frontmatter": parsed.data, "frontmatter_text": yaml_text}
     line = above + text.count("\n", 0, parsed.block.end) + 1
     return Converted(path, body, "markdown", "", 0, 0.0, **front, encoding=encoding, body_line=line)
+
+
+#: A front matter's ``title:`` line, read alone where the YAML around it cannot be.
+_TITLE_LINE = re.compile(r"^title:[ \t]*(\S[^\n]*?)[ \t]*$", re.MULTILINE)
 
 
 def _shown_text(mdx: bool, body: str) -> str:

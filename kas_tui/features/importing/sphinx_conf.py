@@ -100,16 +100,22 @@ def rst_reading(files: Collection[str], read: Callable[[str], str | None]) -> Rs
                         objects[named[0]] = (named[1] or named[0], kind == "add_object_type")
     for role, link in _issue_links(said.get("issues_github_path", "")).items():
         extlinks.setdefault(role, link)
+    # Sphinx's own |version| and |release| (Scrapy's "Scrapy |version| documentation")
+    versions = "".join(
+        f".. |{name}| replace:: {said[name]}\n"
+        for name in ("version", "release")
+        if re.fullmatch(r"[\w.+-]{1,40}", said.get(name, ""))
+    )
     return RstReading(
         tuple((r, url, caption) for r, (url, caption) in sorted(extlinks.items())),
         tuple((d, r, shown) for d, (r, shown) in sorted(objects.items())),
-        said.get("rst_prolog", ""),
+        "\n".join(t for t in (versions, said.get("rst_prolog", "")) if t),
         said.get("rst_epilog", ""),
     )
 
 
 #: What ``conf.py`` sets as a string that says how its pages read.
-_SAID = frozenset({"rst_prolog", "rst_epilog", "issues_github_path"})
+_SAID = frozenset({"rst_prolog", "rst_epilog", "issues_github_path", "version", "release"})
 
 
 def _strings(node: ast.AST, names: frozenset[str]) -> dict[str, str]:

@@ -68,13 +68,14 @@ def test_code_math_and_headings_read_as_the_site_shows_them(tmp_path: Path, capf
 def _project() -> dict[str, str | bytes]:
     return {
         "docs/conf.py": (
-            'project = "Demo"\nextensions = ["sphinx_issues"]\n'
+            'project = "Demo"\nversion = "2.5"\nextensions = ["sphinx_issues"]\n'
             'issues_github_path = "demo-org/demo"\n'
             'exclude_patterns = ["_build", "old_notes.rst", "**/unreleased*/*"]\n'
             'rst_epilog = """\n.. |product| replace:: Demo Cloud\n"""\n'
         ),
         "docs/index.rst": (
-            "Demo\n====\n\n.. toctree::\n\n   changes\n   manual\n   advanced/usecases.rst\n"
+            "Demo |version| documentation\n============================\n\n"
+            ".. toctree::\n\n   changes\n   manual\n   advanced/usecases.rst\n"
             "   platform\n   engine\n"
         ),
         "docs/changes.rst": (
@@ -118,6 +119,7 @@ def test_a_project_read_as_its_conf_py_says(tmp_path: Path) -> None:
     assert [n for n in result.notes if "exclude_patterns" in n and "2 files" in n]
     # a title under an include is its first section's heading, not the file's name
     assert "Establishing Connectivity - the Engine" in titles
+    assert "Demo 2.5 documentation" in titles  # Sphinx's |version|, as conf.py sets it
     assert "Platform options & more" in titles  # not "&amp;", as docutils HTML writes it
     platform = (out / titles["Platform options & more"]).read_text("utf-8")
     assert "Enable Mode (Privilege Escalation)" in platform  # |br| undefined: nothing
