@@ -10,7 +10,7 @@ section.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -102,13 +102,10 @@ def without_theme_drawn(
     (:func:`theme_drawn`), said in ``notes``; a section's own page (Hugo's ``_index.md``:
     ``names_folder``) stays, as it names its folder."""
     drawn: dict[str, str] = {}
-    for rel in documents:
-        if names_folder(rel):
-            continue
-        if rel.lower().endswith((".md", ".markdown")) and _small(root / rel):
-            layout = theme_drawn(read(rel) or "")
-            if layout is not None:
-                drawn[rel] = layout
+    for rel, text in _small_pages(documents, root, read, lambda r: not names_folder(r)):
+        layout = theme_drawn(text)
+        if layout is not None:
+            drawn[rel] = layout
     if drawn:
         first, n = min(drawn), len(drawn)
         notes.append(
@@ -116,6 +113,22 @@ def without_theme_drawn(
             f"(layout: {drawn[first]}), no text of {'its' if n == 1 else 'their'} own; left out"
         )
     return [d for d in documents if d not in drawn]
+
+
+def _small_pages(
+    documents: list[str],
+    root: Path,
+    read: Callable[[str], str | None],
+    wanted: Callable[[str], bool],
+    *more: str,
+) -> Iterator[tuple[str, str]]:
+    """(path, text) of the Markdown pages of ``documents`` (``.md``, ``.markdown`` and
+    the suffixes ``more``) that ``wanted`` asks about, small enough to be front matter
+    alone (:func:`_small`)."""
+    for rel in documents:
+        page = rel.lower().endswith((".md", ".markdown", *more))
+        if page and wanted(rel) and _small(root / rel):
+            yield rel, read(rel) or ""
 
 
 def _small(path: Path) -> bool:
@@ -154,12 +167,10 @@ def without_name_only(
     their folder (:func:`name_only`), said in ``notes``; and folder -> the name each
     gives it."""
     named: dict[str, str] = {}
-    for rel in documents:
-        page = rel.lower().endswith((".md", ".mdx", ".markdown"))
-        if page and is_section_page(rel) and _small(root / rel):
-            title = name_only(read(rel) or "")
-            if title is not None:
-                named[rel] = title
+    for rel, text in _small_pages(documents, root, read, is_section_page, ".mdx"):
+        title = name_only(text)
+        if title is not None:
+            named[rel] = title
     if named:
         first, n = min(named), len(named)
         notes.append(

@@ -19,7 +19,7 @@ from kas_tui.features.importing.convert_model import (
     RstPages,
     RstReading,
 )
-from kas_tui.features.importing.toc_formats import glob_regex
+from kas_tui.features.importing.toc_formats import excluded_by
 
 #: conf.py's ``source_suffix``: a string, a list or a dict (``{".txt": "restructuredtext"}``).
 _SOURCE_SUFFIX = re.compile(
@@ -225,15 +225,5 @@ def excluded_files(conf_path: str, conf: str, files: Collection[str]) -> frozens
         if isinstance(patterns, list)
         else []
     )
-    rules = [glob_regex(p.strip().strip("/")) for p in [*names, "_build"]]
-    folder = posixpath.dirname(conf_path)
-    prefix = folder + "/" if folder else ""
-    out = set()
-    for file in files:
-        if not file.startswith(prefix):
-            continue
-        parts = file[len(prefix) :].split("/")
-        heads = ["/".join(parts[: i + 1]) for i in range(len(parts))]
-        if any(rule.fullmatch(head) for rule in rules for head in heads):
-            out.add(file)
+    out = excluded_by(files, posixpath.dirname(conf_path), [*names, "_build"])
     return frozenset(out)

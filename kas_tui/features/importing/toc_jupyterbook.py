@@ -33,7 +33,7 @@ from kas_tui.features.importing.myst_pages import page_facts
 from kas_tui.features.importing.toc_formats import (
     SITE_PAGES,
     URL,
-    glob_regex,
+    excluded_by,
     line_of,
     load_lined,
     short,
@@ -163,17 +163,14 @@ def unpublished(
         config = data if isinstance(data, dict) else {}
         key, where = "exclude_patterns", f"{where} (exclude_patterns)"
     patterns = config.get(key) if isinstance(config.get(key), list) else []
-    rules = [glob_regex(str(p).strip().strip("/")) for p in [*patterns, "_build"] if str(p).strip()]
     only_listed = config.get("only_build_toc_files") is True
-    found = set()
-    for file in files:
-        if not file.startswith(prefix):
-            continue
-        parts = file[len(prefix) :].split("/")
-        heads = ["/".join(parts[: i + 1]) for i in range(len(parts))]
-        unlisted = only_listed and file.lower().endswith(BOOK_PAGES) and file not in listed
-        if unlisted or any(rule.fullmatch(head) for rule in rules for head in heads):
-            found.add(file)
+    found = excluded_by(files, folder, [str(p) for p in [*patterns, "_build"]])
+    if only_listed:  # and the pages its TOC does not list
+        found |= {
+            f
+            for f in files
+            if f.startswith(prefix) and f.lower().endswith(BOOK_PAGES) and f not in listed
+        }
     if only_listed:
         where = where.replace("exclude_patterns)", "exclude_patterns, only_build_toc_files)")
     return frozenset(found), f"the book's {where}"
