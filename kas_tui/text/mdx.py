@@ -109,6 +109,10 @@ def without_component_tags(markdown: str, keep: frozenset[str] = frozenset()) ->
         code, line = lines[n]
         if n in tags:
             end, indent, closing, tag = tags[n]
+            if _says_more(tag):  # <InstallSnippet pkgs="@trpc/server ..." />: as written
+                out += [(_dedented(piece, shifts[n]), False) for _c, piece in lines[n : end + 1]]
+                n = end + 1
+                continue
             for shown in _shown(indent[: max(0, len(indent) - shifts[n])], closing, tag):
                 out.append((shown + "\n", True))
             n = end + 1
@@ -117,13 +121,14 @@ def without_component_tags(markdown: str, keep: frozenset[str] = frozenset()) ->
         out.append((_dedented(body, shifts[n]), False))
         n += 1
     kept: list[tuple[str, bool]] = []
+    near = False  # a tag went since the last line with words
     for line, made in out:  # one blank line where a tag was, none opening the text
         blank = not line.strip()
-        if blank and (
-            made and not kept or kept and not kept[-1][0].strip() and (made or kept[-1][1])
-        ):
+        near = near or made
+        if blank and (made and not kept or kept and not kept[-1][0].strip() and near):
             continue
         kept.append((line, made))
+        near = near and blank
     while kept and kept[-1][1] and not kept[-1][0].strip():
         kept.pop()  # none closing it either
     text = "".join(line for line, _made in kept)
@@ -208,7 +213,27 @@ def _wrapped(line: str, keep: frozenset[str]) -> str:
 
 
 def _inline(found: re.Match[str], keep: frozenset[str]) -> str:
-    return found.group(0) if found.group(1) in keep else ""
+    return found.group(0) if found.group(1) in keep or _says_more(found.group(0)) else ""
+
+
+#: Attributes that style or place a component: no words of the page.
+_PRESENTATION = frozenset(
+    {"class", "classname", "style", "width", "height", "id", "key", "icon", "color", "size"}
+    | {"variant", "align", "slot", "label", "title", "text", "href"}
+)
+
+
+def _says_more(tag: str) -> bool:
+    """Whether a self-closing component's attributes hold words its tag alone can show
+    (``pkgs="@trpc/server @trpc/client"``, ``v="6.0.0"``) and no link or label of it
+    says: such a tag stays as written, never dropped with its words."""
+    if not tag.rstrip().endswith("/>"):
+        return False
+    return any(
+        m.group(1).lower() not in _PRESENTATION
+        and next(g for g in m.groups()[1:] if g is not None).strip()
+        for m in _ATTRIBUTE.finditer(tag)
+    )
 
 
 def _closes(line: str) -> bool:

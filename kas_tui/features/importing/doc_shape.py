@@ -253,6 +253,8 @@ def usage_line(markdown: str, title: str, *, max_lines: int = 80) -> str:
     command = " ".join(title.split()).casefold()
     if len(command.split()) < 2 or ("```" not in markdown and "~~~" not in markdown):
         return ""  # one word names a page as well as a command; no code, no usage
+    if not re.match(r"[\w.]", command):  # "<script setup>" names a tag, no program
+        return ""
     opened = False
     for n, (code, line) in enumerate(prose.fenced_lines(markdown)):
         if n >= max_lines or (opened and not code):

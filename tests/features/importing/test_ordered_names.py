@@ -93,3 +93,20 @@ def test_a_page_named_for_a_file_is_found_by_that_name(tmp_path: Path) -> None:
     pkg = Package(out)
     pkg.load()
     assert [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"] == []
+
+
+def test_a_title_naming_a_tag_is_no_command() -> None:
+    """vuejs' ``# \\<script setup>``, once titled so, was read as a command's page whose
+    usage is its first code line: "...(SFCs): `<script setup>`.", its sections gone."""
+    from tests.helpers.build_sources import drafted
+
+    said = drafted(
+        "# \\<script setup>\n\n`<script setup>` is a compile-time syntactic sugar for "
+        "using Composition API inside Single-File Components.\n\n## Basic Syntax\n\n"
+        "```vue\n<script setup>\nconsole.log('hello')\n</script>\n```\n\n## Reactivity\n\n"
+        "State is reactive.\n",
+        "sfc-script-setup.md",
+        "api",
+    )
+    assert said.title == "<script setup>"
+    assert said.description.endswith("covers Basic Syntax and Reactivity."), said.description
