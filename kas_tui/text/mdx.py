@@ -79,8 +79,11 @@ def without_page_code(markdown: str) -> str:
 #: A component's tag opening a line (a JSX or Vue component: a capitalised name, never an
 #: HTML element's): ``<Tabs>``, ``</TabItem>``, ``<LinkCard title="x" />``, ``<Foo.Bar``.
 _TAG_START = re.compile(r"^([ \t]*)<(/?)([A-Z][\w.]*)(?=[\s/>]|$)")
-#: One attribute written as a string: ``label="npm"``, ``title='Sessions'``, ``href={"/x"}``.
-_ATTRIBUTE = re.compile(r"""([\w-]+)=(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})""")
+#: One attribute written as a string: ``label="npm"``, ``title='Sessions'``, ``href={"/x"}``;
+#: never a Vue binding's (``:members="teamMembers"``, ``@click="go"``): code.
+_ATTRIBUTE = re.compile(
+    r"""(?<![\w:@.-])([\w-]+)=(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})"""
+)
 #: A self-closing component inside a line of text: ``... <br /><Since v="6.0.0" />``.
 _INLINE_TAG = re.compile(r"<([A-Z][\w.]*)(?:\s[^<>]*?)?/>")
 #: The attributes whose words a reader sees: a tab's label (Astro's ``<Fragment

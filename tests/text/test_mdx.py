@@ -131,6 +131,8 @@ See [the sessions guide](/guides/sessions/) for more.
 <TOCInline toc={toc.slice(1)} />
 
 <InstallSnippet pkgs="@trpc/server @trpc/client" />
+
+<VPTeamMembers size="small" :members="teamMembers" />
 <Beta />
 
 ```jsx
@@ -163,7 +165,7 @@ def test_components_read_as_the_site_draws_them() -> None:
     # snippets, Astro's version badges); one of code or nothing goes
     assert '\n<InstallSnippet pkgs="@trpc/server @trpc/client" />\n' in shown
     assert '<Since v="6.0.0" />' in shown
-    for tag in ("<Tabs", "<TabItem", "</", "<ReadMore", "<Dont", "<TOC", "<Card", "<Steps"):
+    for tag in ("<Tabs", "<TabItem", "</", "<ReadMore", "<Dont", "<TOC", "<Card", "<VP"):
         assert tag not in outside, tag
     assert "\n\n\n" not in shown
     plain = "A page with <b>HTML</b>\n\n<div>\nkept\n</div>\n"
