@@ -222,7 +222,7 @@ def _inline(found: re.Match[str], keep: frozenset[str]) -> str:
 #: Attributes that style or place a component: no words of the page.
 _PRESENTATION = frozenset(
     {"class", "classname", "style", "width", "height", "id", "key", "icon", "color", "size"}
-    | {"variant", "align", "slot", "label", "title", "text", "href"}
+    | {"variant", "align", "href", *_SHOWN}  # a label's words and a link are shown already
 )
 
 

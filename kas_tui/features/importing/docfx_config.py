@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 import yaml
 
-from kas_tui.features.importing.toc_formats import glob_regex
+from kas_tui.features.importing.config_globs import glob_regex
 
 #: The pages a docfx site serves (its YAML pages too: FAQ, landing and hub pages).
 _PAGES = (".md", ".yml")

@@ -13,13 +13,13 @@ import posixpath
 import re
 from collections.abc import Callable, Collection
 
+from kas_tui.features.importing.config_globs import excluded_by
 from kas_tui.features.importing.convert_model import (
     MARKDOWN_EXTS,
     STD_OBJECTS,
     RstPages,
     RstReading,
 )
-from kas_tui.features.importing.toc_formats import excluded_by
 
 #: conf.py's ``source_suffix``: a string, a list or a dict (``{".txt": "restructuredtext"}``).
 _SOURCE_SUFFIX = re.compile(

@@ -29,11 +29,11 @@ import posixpath
 from collections.abc import Callable, Collection
 from typing import Any
 
+from kas_tui.features.importing.config_globs import excluded_by
 from kas_tui.features.importing.myst_pages import page_facts
 from kas_tui.features.importing.toc_formats import (
     SITE_PAGES,
     URL,
-    excluded_by,
     line_of,
     load_lined,
     short,

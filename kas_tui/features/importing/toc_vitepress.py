@@ -18,6 +18,7 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from kas_tui.core.okf.index_layout import folder_title
+from kas_tui.features.importing.config_globs import glob_regex
 from kas_tui.features.importing.js_literals import (
     blank_js,
     exported_object,
@@ -29,7 +30,6 @@ from kas_tui.features.importing.js_literals import (
 from kas_tui.features.importing.toc_formats import (
     SITE_PAGES,
     URL,
-    glob_regex,
     load_lined,
     page_served_at,
 )

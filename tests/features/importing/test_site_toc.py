@@ -863,7 +863,7 @@ def test_a_config_glob_reads_as_its_tool_reads_it() -> None:
     """One glob reader for sites' configs: Sphinx's ``exclude_patterns`` (``**`` any
     path, ``**/x`` below a folder) and fast-glob's ``srcExclude`` (``**/`` any folders
     or none: vitest's ``**/guide/examples/*`` leaves out ``guide/examples/x.md``)."""
-    from kas_tui.features.importing.toc_formats import glob_regex
+    from kas_tui.features.importing.config_globs import glob_regex
 
     sphinx = glob_regex("**/drafts/*.md")
     assert sphinx.fullmatch("a/drafts/x.md") and not sphinx.fullmatch("drafts/x.md")
