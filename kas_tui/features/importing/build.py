@@ -63,7 +63,12 @@ from kas_tui.features.importing.build_reconcile import ReconcileMixin
 from kas_tui.features.importing.build_skill import SkillMixin
 from kas_tui.features.importing.build_toc_tree import TocTreeMixin
 from kas_tui.features.importing.comment_includes import site_roots
-from kas_tui.features.importing.convert import ConversionError, Limits, sha256_file
+from kas_tui.features.importing.convert import (
+    SHOWS_NOTHING,
+    ConversionError,
+    Limits,
+    sha256_file,
+)
 from kas_tui.features.importing.draft import GENERATOR, dump_yaml
 from kas_tui.features.importing.files import SUPPORTED
 from kas_tui.features.importing.git_dates import date_by_commits
@@ -492,9 +497,12 @@ class _Builder(
                 result.message = result.message.replace(
                     f"{result.source.name}:", f"{doc.source}:", 1
                 )
-                self.result.failed.append(result)
-                self.failed_sha[doc.source] = doc.sha256
-                doc.state = "failed"
+                doc.state = "failed"  # not built, either way
+                if result.reason == SHOWS_NOTHING:
+                    self.result.notes.append(result.message)
+                else:
+                    self.result.failed.append(result)
+                    self.failed_sha[doc.source] = doc.sha256
             else:
                 doc.converted = result
                 self.result.conversion_seconds += result.seconds

@@ -39,6 +39,7 @@ from kas_tui.features.importing.convert_model import (
     MARKDOWN_EXTS,
     ORG_EXTS,
     RST_EXTS,
+    SHOWS_NOTHING,
     TEXT_EXTS,
     TIDDLER_EXTS,
     ConversionError,
@@ -180,9 +181,10 @@ def convert_here(path: Path, limits: Limits) -> Result:
         )
     digest = hashlib.sha256(data).hexdigest()
     try:
+        rst = ext in RST_EXTS or _rst_here(path, limits)
         if ext in MARKDOWN_EXTS:
             result = _from_markdown(path, data)
-        elif ext in RST_EXTS or _rst_here(path, limits):
+        elif rst:
             result = _from_rst(path, data, limits)
         elif ext in ASCIIDOC_EXTS:
             result = _from_asciidoc(path, data)
@@ -225,6 +227,13 @@ def convert_here(path: Path, limits: Limits) -> Result:
         why = no_text_reason(".html" if _is_html(path, data) else ext, data)
         if ext in MARKDOWN_EXTS and data.strip():  # frontmatter alone (a note's template)
             why = "no text beyond its frontmatter, which says nothing"
+        elif rst and data.strip():  # sqlalchemy's `:orphan:` page of doctest comments
+            return ConversionError(
+                path,
+                SHOWS_NOTHING,
+                f"{path.name}: its reStructuredText shows no text (comments, fields such as "
+                "`:orphan:`, directives that show nothing): an empty page on its site; skipped",
+            )
         return ConversionError(path, "no-text", f"{path.name}: {why}")
     result.seconds = time.perf_counter() - started
     return result

@@ -235,8 +235,8 @@ class ConversionError:
     """A file that produced nothing, and why.
 
     ``reason`` is one of ``unsupported``, ``missing-dependency``, ``too-large``,
-    ``timeout``, ``encrypted``, ``corrupt``, ``no-text``, ``unreadable``, ``crashed``;
-    ``message`` is one line naming the file.
+    ``timeout``, ``encrypted``, ``corrupt``, ``no-text``, ``unreadable``, ``crashed``, or
+    :data:`SHOWS_NOTHING`; ``message`` is one line naming the file.
     """
 
     source: Path
@@ -252,6 +252,11 @@ class ConversionError:
 
 
 Result = Converted | ConversionError
+
+#: The reason of a page whose markup shows no text (a reST page of comments and
+#: ``:orphan:``): its site shows an empty page, so a build leaves it out with a note, and
+#: counts no failure.
+SHOWS_NOTHING = "shows-nothing"
 
 
 class Refused(Exception):

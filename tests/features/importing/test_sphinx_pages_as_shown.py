@@ -104,6 +104,9 @@ def _project() -> dict[str, str | bytes]:
         "docs/_topic.rst": ".. topic:: Tutorial\n\n   This page is part of the tutorial.\n",
         "docs/old_notes.rst": "Old notes\n=========\n\nNo longer true.\n",
         "docs/changelog/unreleased_2/4321.rst": ":tags: bug\n\nA fix not released yet.\n",
+        # sqlalchemy's orm/queryguide/_end_doctest.rst: the site makes an empty page of it
+        "docs/_end_doctest.rst": ":orphan:\n\n..  Setup code, not for display\n\n"
+        "    >>> session.close()\n",
     }
 
 
@@ -137,6 +140,9 @@ def test_a_project_read_as_its_conf_py_says(tmp_path: Path) -> None:
     broken = [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"]
     assert broken == []
     assert [n for n in result.notes if "shallow copied <library/copy>" in n]
+    # a page showing nothing is no failure and no document, and said so
+    assert [n for n in result.notes if n.startswith("docs/_end_doctest.rst: its reStruc")]
+    assert not [p for p in pkg.documents if "doctest" in p]
 
 
 def test_a_page_the_toctree_lists_is_no_translation_by_its_name(tmp_path: Path) -> None:
