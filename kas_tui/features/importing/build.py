@@ -380,7 +380,8 @@ class _Builder(
             find_toc(self.source_files, self._read_source), self.source_files, self._read_source
         )
         if self.toc is not None:  # a page the site serves though furniture elsewhere
-            served = self.toc.served_pages(assets)
+            included = {f for found in self.includes_of.values() for f in found}
+            served = self.toc.served_pages(assets, included)
             documents, assets = (
                 [*documents, *sorted(served)],
                 [a for a in assets if a not in served],

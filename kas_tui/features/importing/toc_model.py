@@ -6,7 +6,7 @@ sections, the names of their folders, which of them the site does not serve as p
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from kas_tui.features.importing.convert import MARKDOWN_EXTS, RST_EXTS
@@ -109,14 +109,16 @@ class Toc:
         own = {self.file} if self.kind != "myst" else set()
         return {*own, *self.also_read} | {n.file for n, _above in self.walk() if n.file}
 
-    def served_pages(self, paths: Iterable[str]) -> set[str]:
+    def served_pages(self, paths: Iterable[str], included: Collection[str] = ()) -> set[str]:
         """Those of ``paths`` the site serves as pages though they are a repository's
         furniture elsewhere: the Markdown and reStructuredText files its TOC lists (a
         GitBook space's ``README.md``, its "Introduction"; a Jupyter Book's ``toc.md``,
         which is docfx's TOC elsewhere; Sphinx's ``support.rst``, "Get support", and
         ``authors.rst`` in ``doc/``: a name is furniture at a repository's root, or in
         the docs folder wrapping the rest), a Docsify or VuePress site's ``README.md``,
-        its home."""
+        its home; and a page another includes, which the TOC lists too (sqlalchemy's
+        ``changelog_14.rst``, in its toctree and included by ``changelog_21.rst``: a
+        snippet by one, a page by the other)."""
         listed = self.order()
         home = posixpath.join(self.docs_dir, "") if self.docs_dir else ""
         named = self.kind not in ("docfx-yml", "docfx-md")  # docfx's TOC.md is its TOC
@@ -126,7 +128,11 @@ class Toc:
             if (
                 p in listed
                 and posixpath.splitext(p)[1].lower() in _PAGE_EXTS
-                and (is_furniture(posixpath.basename(p)) or (named and is_toc_file(p)))
+                and (
+                    is_furniture(posixpath.basename(p))
+                    or (named and is_toc_file(p))
+                    or p in included
+                )
             )
             or (self.kind in _README_HOMES and p.lower() == f"{home}readme.md".lower())
         }

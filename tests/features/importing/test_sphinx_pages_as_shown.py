@@ -163,3 +163,31 @@ def test_a_page_the_toctree_lists_is_no_translation_by_its_name(tmp_path: Path) 
     assert "I/O with Demo" in {d.title for d in pkg.documents.values()}
     assert not [n for n in result.notes if "named by their language" in n]
     assert [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"] == []
+
+
+def test_a_page_another_includes_is_still_a_page_when_the_toctree_lists_it(
+    tmp_path: Path,
+) -> None:
+    """sqlalchemy's ``changelog_20.rst`` includes ``changelog_14.rst`` (and the older
+    ones); the toctree lists each. Every one but the newest was shipped as a raw ``.rst``
+    asset, 9 of its 16 changelog pages missing."""
+    files = {
+        "doc/conf.py": 'project = "Demo"\n',
+        "doc/index.rst": "Demo\n====\n\n.. toctree::\n\n   changelog_2\n   changelog_1\n",
+        "doc/changelog_1.rst": "1.0 Changelog\n=============\n\nFixed the 1.0 loader.\n",
+        "doc/changelog_2.rst": (
+            "2.0 Changelog\n=============\n\nFixed the 2.0 parser.\n\n"
+            ".. include:: changelog_1.rst\n   :start-line: 3\n"
+        ),
+        "doc/_snippet.rst": "A snippet no toctree lists.\n",
+        "doc/usage.rst": "Usage\n=====\n\n.. include:: _snippet.rst\n",
+    }
+    out = tmp_path / "kb"
+    build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    pkg = Package(out)
+    pkg.load()
+    titles = {d.title: p for p, d in pkg.documents.items()}
+    assert "1.0 Changelog" in titles and "2.0 Changelog" in titles
+    assert "Fixed the 1.0 loader." in (out / titles["2.0 Changelog"]).read_text("utf-8")
+    assert not [p for p in pkg.documents if "snippet" in p]  # a snippet is no page
+    assert "A snippet no toctree lists." in (out / titles["Usage"]).read_text("utf-8")
