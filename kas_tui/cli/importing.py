@@ -341,10 +341,21 @@ _NOTE_PATH = re.compile(r"[^\s:;,()']*(?:\w/\w|\.[A-Za-z][A-Za-z0-9]{0,4}\b)[^\s
 _NOTE_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\([^)]*\)|(?<![\w-])\d[\d,.]*")
 
 
+#: A note's line in its file, after its place ("line 12: ", "line 3 of _topic.rst: ").
+_NOTE_LINE = re.compile(r"^line \d+(?: of [^:]+)?:\s+")
+#: A directive a page's note is about, which names its kind (".. autoclass:: x is not
+#: shown: ..." -> ".. autoclass:: not shown").
+_NOTE_DIRECTIVE = re.compile(r"^(\.\. [\w:-]+::).*? is not shown\b")
+
+
 def note_kind(note: str) -> str:
     """What a build note says, without where: ``docs/a.md:12: docs/x.svg is an
     image: ...`` -> "is an image"; the kind notes are counted by."""
-    text = _NOTE_PATH.sub("…", _NOTE_PLACE.sub("", note, count=1))
+    text = _NOTE_LINE.sub("", _NOTE_PLACE.sub("", note, count=1), count=1)
+    directive = _NOTE_DIRECTIVE.match(text)
+    if directive:
+        return f"{directive.group(1)} not shown"
+    text = _NOTE_PATH.sub("…", text)
     text = re.sub(r"…(?:\s*…)+", "…", _NOTE_QUOTED.sub("…", text))
     return re.split(r"[:;]", text, maxsplit=1)[0].strip(" ,.…") or "other"
 

@@ -76,12 +76,19 @@ _LIQUID_CALLOUTS = frozenset({"hint", "comment", "openapi", "openapi-operation",
 #: ``::::details[More]``) and its closing ``:::``: an admonition's body is a callout's,
 #: no description; a ``details``' or a tab group's is the page's own text. Only these
 #: kinds open one: ``::: pydantic.fields`` is mkdocstrings', a line of its own.
-_CONTAINER = re.compile(r"^(:{3,})[ \t]*([A-Za-z][\w-]*)?(?=[\s\[{]|$)")
+_CONTAINER = re.compile(r"^(:{3,})[ \t]*(?:\{([A-Za-z][\w-]*)\}|([A-Za-z][\w-]*))?(?=[\s\[{]|$)")
 _CONTAINER_CALLOUTS = frozenset(
     {"note", "tip", "info", "warning", "danger", "caution", "important", "success"}
     | {"secondary", "warn", "error", "attention"}
+    # MyST's admonitions, written as colon fences (:::{seealso})
+    | {"hint", "seealso", "admonition", "todo", "margin", "sidebar"}
 )
-_CONTAINER_TEXT = frozenset({"details", "tabs", "code-group", "raw"})
+_CONTAINER_TEXT = frozenset(
+    {"details", "tabs", "code-group", "raw"}
+    # MyST's, whose content is the page's own text
+    | {"dropdown", "card", "tab-item", "tab-set", "grid", "grid-item", "grid-item-card"}
+    | {"div", "container", "topic", "list-table", "glossary", "tabbed", "epigraph"}
+)
 
 
 def container_title(line: str) -> str | None:
@@ -89,7 +96,7 @@ def container_title(line: str) -> str | None:
     ``::: tip Remember`` say "Removed", "Remember"; a bare ``:::info`` or closing
     ``:::`` says ""), ``None`` when ``line`` opens no container."""
     found = _CONTAINER.match(line.strip())
-    kind = (found.group(2) or "").lower() if found else ""
+    kind = (found.group(2) or found.group(3) or "").lower() if found else ""
     rest = line.strip()[found.end() :].strip() if found else ""
     if found is None or not (kind in _CONTAINER_CALLOUTS or kind in _CONTAINER_TEXT or not rest):
         return None  # mkdocstrings' ::: pydantic.fields names no container
@@ -338,8 +345,28 @@ def outside_code_spans(text: str, change: Callable[[str], str]) -> str:
     return "".join([*out, change(text[at:])])
 
 
+def _later_headings(rest: str, fence: str | None) -> Iterator[Block]:
+    """The ATX headings of ``rest`` (a long page's lines after those read whole: an API
+    page's sections, each a class's description long), ``fence`` the code block it
+    opens in, if any."""
+    for line in rest.split("\n"):
+        if fence is not None:
+            if line.strip().startswith(fence):
+                fence = None
+            continue
+        fenced = FENCE.match(line)
+        if fenced:
+            fence = fenced.group(1)[:3]
+        elif "#" in line[:4]:
+            heading = _HEADING.match(line.rstrip())
+            text = heading_text(heading.group(2)) if heading else ""
+            if heading and text:
+                yield Block("heading", text, len(heading.group(1)))
+
+
 def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
-    """The headings, paragraphs and list items of ``markdown``, in order (first lines only)."""
+    """The headings, paragraphs and list items of ``markdown``, in order (the first
+    ``max_lines`` lines; the rest for its headings only)."""
     fence: str | None = None
     para: list[str] = []
     para_kind = "paragraph"
@@ -356,8 +383,10 @@ def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
                 yield Block(para_kind, text)
         para = []
 
-    for n, raw in enumerate(markdown.split("\n", max_lines)):  # the rest is never read
-        if n >= max_lines:
+    for n, raw in enumerate(markdown.split("\n", max_lines)):
+        if n >= max_lines:  # the rest is read for its headings alone
+            yield from flush()
+            yield from _later_headings(raw, fence)
             break
         line = raw.rstrip()
         if in_comment:
@@ -385,7 +414,8 @@ def blocks(markdown: str, *, max_lines: int = 600) -> Iterator[Block]:
             continue
         container = _CONTAINER.match(stripped) if stripped.startswith(":::") else None
         if container:
-            colons, kind = container.group(1), (container.group(2) or "").lower()
+            colons = container.group(1)
+            kind = (container.group(2) or container.group(3) or "").lower()
             key = ":" * len(colons)
             if not kind and any(k == key for k, _text in blocks_open):
                 yield from flush()

@@ -28,6 +28,17 @@ def test_notes_naming_different_files_are_one_kind() -> None:
     ]
     assert {note_kind(n) for n in encodings} == {"not UTF-8"}
     assert note_kind("a.md: 3,120 links name 12 pages") == "links name … pages"
+    # a page's directives not shown, by the directive (werkzeug's 54 were "line")
+    autodoc = [
+        "docs/http.rst: line 46: .. autofunction:: parse_set_header is not shown: "
+        "src/werkzeug/http.py does not define parse_set_header where kas-tui reads it",
+        "docs/api.rst: line 3 of _api.rst: .. autoclass:: flask.Flask is not shown: the "
+        "module of flask.Flask is not in the source (build the folder that holds its code)",
+    ]
+    assert {note_kind(n) for n in autodoc} == {
+        ".. autofunction:: not shown",
+        ".. autoclass:: not shown",
+    }
 
 
 def test_a_kind_of_one_note_is_shown_whole(capsys) -> None:

@@ -127,9 +127,19 @@ def every_line(markdown: str, *, max_lines: int = 600) -> Iterator[prose.Block]:
                 yield prose.Block(para_kind, text)
         para = []
 
-    for n, raw in enumerate(markdown.split("\n")):
-        if n >= max_lines:
-            break
+    lines = markdown.split("\n")
+    for n, raw in enumerate(lines):
+        if n >= max_lines:  # the rest: its headings, out of code
+            yield from flush()
+            for rest in lines[n:]:
+                if fence is not None:
+                    fence = None if rest.strip().startswith(fence) else fence
+                elif prose.FENCE.match(rest):
+                    fence = prose.FENCE.match(rest).group(1)[:3]
+                elif (heading := prose._HEADING.match(rest.rstrip())) and "#" in rest[:4]:
+                    if text := prose.heading_text(heading.group(2)):
+                        yield prose.Block("heading", text, len(heading.group(1)))
+            return
         line = raw.rstrip()
         if in_comment:
             if "-->" in line:
@@ -147,7 +157,8 @@ def every_line(markdown: str, *, max_lines: int = 600) -> Iterator[prose.Block]:
         stripped = line.strip()
         container = prose._CONTAINER.match(stripped)
         if container:  # a Docusaurus or VitePress container: a callout's body is no text
-            key, kind = container.group(1), (container.group(2) or "").lower()
+            key = container.group(1)
+            kind = (container.group(2) or container.group(3) or "").lower()
             if not kind and any(k == key for k, _text in opened):
                 yield from flush()
                 while opened and opened.pop()[0] != key:
@@ -579,3 +590,22 @@ def test_an_escaped_character_is_that_character_never_markup() -> None:
     assert prose.inline_text("PropType\\<T>, MaybeRef\\<T>") == "PropType<T>, MaybeRef<T>"
     assert prose.inline_text("\\_not emphasis\\_ and \\*none\\*") == "_not emphasis_ and *none*"
     assert prose.inline_text("`a\\*b` stays") == "a\\*b stays"  # no escape in code
+
+
+def test_a_long_pages_later_sections_are_read_for_their_headings() -> None:
+    """Flask's API page, its classes' docstrings read by autodoc, is 4,600 lines; its
+    sections after the first 600 (Blueprint Objects, Incoming Request Data...) went
+    unread, and its description named one section."""
+    filler = "\n\n".join(f"Paragraph {n} of the Flask class." for n in range(400))
+    text = (
+        f"# API\n\n## Application Object\n\n{filler}\n\n```python\n# not a heading\n```\n\n"
+        "## Blueprint Objects\n\nA paragraph past the lines read whole.\n\n~~~\n## code\n"
+    )
+    later = list(prose.blocks(text))[-2:]
+    assert later[-1] == prose.Block("heading", "Blueprint Objects", 2)
+    assert not [b for b in later if "past the lines" in b.text or "not a heading" in b.text]
+    assert [b.text for b in prose.blocks(text) if b.kind == "heading"] == [
+        "API",
+        "Application Object",
+        "Blueprint Objects",
+    ]

@@ -27,6 +27,7 @@ from kas_tui.features.importing.include_syntax import frontmatter_end, mdx_bases
 from kas_tui.features.importing.includes import IncludeProblem, expand_includes
 from kas_tui.features.importing.mdbook_includes import expand_mdbook_includes
 from kas_tui.features.importing.mdx_components import expand_components, path_aliases
+from kas_tui.features.importing.myst_directives import shown_directives
 from kas_tui.features.importing.myst_includes import expand_myst_includes
 from kas_tui.features.importing.myst_pages import myst_index
 from kas_tui.features.importing.myst_refs import References, Unresolved, roles_as_text
@@ -176,6 +177,12 @@ class IncludesMixin(PrepareMixin):
             resolved = wiki.resolve(text, doc.source)
             text = resolved.text
             problems += _unresolved_wikilinks(text, resolved.unresolved)
+        if (
+            self.toc is not None
+            and self.toc.kind in MYST_SITES
+            and doc.source.lower().endswith(MYST_PAGES)
+        ):  # ```{note} a code block to a Markdown reader: a colon fence, its links links
+            text = shown_directives(text)
         references = self._myst_references()
         if references is not None and doc.converted.kind in LINKED_KINDS:
             text, unresolved = references.resolve(text, doc.source)

@@ -93,6 +93,16 @@ class RstReading:
     #: (``rst_epilog``: ansible's ``|br|``), as Sphinx reads it
     prolog: str = ""
     epilog: str = ""
+    #: autodoc, as ``conf.py`` sets it: the folders it puts on ``sys.path``
+    #: (source-relative), ``autodoc_member_order``, ``autodoc_default_options``
+    python_paths: tuple[str, ...] = ()
+    autodoc_order: str = "alphabetical"
+    autodoc_defaults: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def autodoc_options(self) -> dict[str, str]:
+        """``autodoc_default_options`` as a directive's options."""
+        return dict(self.autodoc_defaults)
 
     def extlink(self, role: str) -> tuple[str, str | None] | None:
         """(address, caption) of the extlink role ``role``; ``None`` when it is none."""

@@ -24,7 +24,9 @@ from docutils import nodes
 from docutils.parsers.rst import Directive, directives, roles
 from docutils.parsers.rst.directives.body import CodeBlock
 
+from kas_tui.features.importing.autodoc import AUTODOC, autodoc_text
 from kas_tui.features.importing.convert_model import STD_READING, RstReading
+from kas_tui.features.importing.myst_directives import VERSIONS
 from kas_tui.features.importing.myst_refs import WORD_ROLES, XREF_ROLES, shown
 from kas_tui.features.importing.rst_includes import PART_OPTIONS, IncludeReader, lines_picked
 from kas_tui.features.importing.toc_formats import URL
@@ -135,10 +137,14 @@ class _GenericDirective(Directive):
         added = getattr(self.state.document.settings, "kas_roles", None) or STD_READING
         if added.target_role(name) is not None and not added.shows(name):
             return self._content()  # .. setting:: DEBUG: a target, which shows nothing
+        argument = " ".join(self.arguments).strip()
+        if name in ("currentmodule", "module"):  # what autodoc's names are relative to
+            self.state.document.kas_module = "" if argument == "None" else argument
         if name in _NO_TEXT:
             return []  # the rest is no text
         out: list[nodes.Node] = []
-        argument = " ".join(self.arguments).strip()
+        if name in AUTODOC and argument and self._autodoc(name, argument):
+            return []  # its object's description, read next
         if name == "include" or name == "literalinclude":
             return self._included(name, argument)
         if name == "autosummary":  # the names it summarises, a list (numpy's 238 tables)
@@ -148,18 +154,48 @@ class _GenericDirective(Directive):
                 if not entry.startswith(":"):  # its options (:toctree: generated/)
                     items += nodes.list_item("", nodes.paragraph("", "", nodes.literal("", entry)))
             return [items] if len(items) else []
-        if argument and name in _VERSIONS:  # "New in version 2.0: The --app option."
+        if argument and name in VERSIONS:  # "New in version 2.0: The --app option."
             version, _sp, said = argument.partition(" ")
-            text, _messages = self.state.inline_text(f"{_VERSIONS[name]} {version}: {said}", 0)
+            text, _messages = self.state.inline_text(f"{VERSIONS[name]} {version}: {said}", 0)
             out.append(nodes.paragraph("", "", *text))
         elif argument and (
             name.startswith("auto") or name in _PYTHON_OBJECTS or added.target_role(name)
         ):
-            out.append(nodes.paragraph("", "", nodes.literal("", argument)))  # the API named
+            shown = _ANNOTATED.get(name.removeprefix("auto"), "") + argument  # the API named
+            out.append(nodes.paragraph("", "", nodes.literal("", shown)))
         elif argument:
             text, _messages = self.state.inline_text(argument, 0)
             out.append(nodes.paragraph("", f"{name.capitalize()}: ", *text))
         return out + self._content()
+
+    def _autodoc(self, name: str, argument: str) -> bool:
+        """Whether the autodoc directive ``name`` reads its object's description into the
+        page (:mod:`.autodoc`, from the source's Python files): when the page is read
+        with a build's :class:`.IncludeReader`, and the source defines the object."""
+        reader = getattr(self.state.document.settings, "kas_includes", None)
+        if not isinstance(reader, IncludeReader):
+            return False
+        added = getattr(self.state.document.settings, "kas_roles", None) or STD_READING
+        current, offset = self.state_machine.input_lines.info(
+            self.lineno - self.state_machine.input_offset - 1
+        )
+        shown = autodoc_text(
+            name,
+            argument,
+            {**added.autodoc_options, **self.options},
+            list(self.content),
+            getattr(self.state.document, "kas_module", ""),
+            reader.root,
+            reader.python_roots(str(current), added.python_paths),
+            added.autodoc_order,
+        )
+        if isinstance(shown, str):
+            reader.note((offset or 0) + 1, str(current), f".. {name}:: {argument}", shown)
+            return False
+        if name == "automodule":  # the module of what the page names next, as .. module::
+            self.state.document.kas_module = argument
+        self.state_machine.insert_input(shown, f"{current} ({name} {argument})")
+        return True
 
     def _content(self) -> list[nodes.Node]:
         """The directive's content, read as the page's text."""
@@ -248,12 +284,6 @@ _NO_TEXT = frozenset(
     | {"currentmodule", "module", "sectionauthor", "moduleauthor", "codeauthor"}
     | {"todo", "spelling", "default-domain", "program"}
 )
-#: Sphinx's version notes, as its HTML words them.
-_VERSIONS = {
-    "versionadded": "New in version",
-    "versionchanged": "Changed in version",
-    "deprecated": "Deprecated since version",
-}
 #: Directives describing one Python object (``.. function:: url_for(endpoint)``), or one
 #: of Sphinx's other descriptions (``.. option:: -v``, ``.. describe:: PAPER``): the
 #: signature shown as code.
@@ -262,6 +292,17 @@ _PYTHON_OBJECTS = frozenset(
     | {"decorator", "property", "classmethod", "staticmethod", "type", "option", "describe"}
     | {"object", "cmdoption"}
 )
+
+#: What Sphinx's HTML writes before an object's name, by its directive (a function's,
+#: method's, attribute's: nothing).
+_ANNOTATED = {
+    "class": "class ",
+    "exception": "exception ",
+    "property": "property ",
+    "classmethod": "classmethod ",
+    "staticmethod": "static ",
+    "decorator": "@",
+}
 
 _original_role = roles.role
 _original_directive = directives.directive
@@ -275,6 +316,8 @@ def _role(name: str, language: Any, lineno: int, reporter: Any) -> tuple[Any, li
 def _directive(name: str, language: Any, document: Any) -> tuple[Any, list[Any]]:
     if name.lower() in ("code-block", "sourcecode"):
         return CodeBlock, []
+    if name.lower() == "class":  # Sphinx's Python class (docutils' is its rst-class)
+        return _GenericDirective, []
     if name.lower() in ("include", "literalinclude"):
         return _GenericDirective, []  # never a file read into the page
     found, messages = _original_directive(name, language, document)

@@ -21,10 +21,11 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from kas_tui.core.fileio import read_regular
+from kas_tui.features.importing.autodoc import python_paths
 from kas_tui.features.importing.convert_model import ONLY_RST, Refused, RstPages, decode_text
 
 #: Includes nested deeper than this are not read (an include in an include ...).
@@ -171,6 +172,15 @@ class IncludeReader:
                 if other is not None and self._exists(other):
                     return here, other
         return None if target is None else (here, target)
+
+    def python_roots(self, current: str, extra: Iterable[str]) -> list[str]:
+        """The source-relative folders the Sphinx project of the file ``current``
+        (absolute) imports modules from (:func:`.autodoc.python_paths`)."""
+        here = self.relative(current) or ""
+        srcdir = srcdir_of(here, lambda rel: os.path.isfile(os.path.join(self.root, rel)))
+        return python_paths(
+            srcdir, extra, lambda rel: os.path.isdir(os.path.join(self.root, *rel.split("/")))
+        )
 
     def _exists(self, target: str) -> bool:
         """Whether the source holds ``target`` (source-relative), or a page of that

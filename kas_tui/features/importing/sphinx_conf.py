@@ -78,6 +78,8 @@ def rst_reading(files: Collection[str], read: Callable[[str], str | None]) -> Rs
     extlinks: dict[str, tuple[str, str | None]] = {}
     objects = {d: (r, True) for d, r in STD_OBJECTS}
     said: dict[str, str] = {}  # rst_prolog, rst_epilog, issues_github_path
+    defaults: dict[str, str] = {}  # autodoc_default_options
+    paths: list[str] = []  # what conf.py puts on sys.path
     for path in sorted(files):
         if not path.endswith(".py") or not any(_below(path, p) for p in projects):
             continue
@@ -92,6 +94,8 @@ def rst_reading(files: Collection[str], read: Callable[[str], str | None]) -> Rs
             if conf:
                 extlinks.update(_extlinks(node))
                 said.update(_strings(node, _SAID))
+                defaults.update(_autodoc_defaults(node))
+                paths += _sys_paths(node, posixpath.dirname(path))
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 kind = node.func.attr
                 if kind in ("add_crossref_type", "add_object_type"):
@@ -111,11 +115,17 @@ def rst_reading(files: Collection[str], read: Callable[[str], str | None]) -> Rs
         tuple((d, r, shown) for d, (r, shown) in sorted(objects.items())),
         "\n".join(t for t in (versions, said.get("rst_prolog", "")) if t),
         said.get("rst_epilog", ""),
+        tuple(dict.fromkeys(paths)),
+        said.get("autodoc_member_order", "alphabetical"),
+        tuple(sorted(defaults.items())),
     )
 
 
 #: What ``conf.py`` sets as a string that says how its pages read.
-_SAID = frozenset({"rst_prolog", "rst_epilog", "issues_github_path", "version", "release"})
+_SAID = frozenset(
+    {"rst_prolog", "rst_epilog", "issues_github_path", "version", "release"}
+    | {"autodoc_member_order"}
+)
 
 
 def _strings(node: ast.AST, names: frozenset[str]) -> dict[str, str]:
@@ -130,6 +140,55 @@ def _strings(node: ast.AST, names: frozenset[str]) -> dict[str, str]:
     ):
         return {node.targets[0].id: node.value.value}
     return {}
+
+
+def _autodoc_defaults(node: ast.AST) -> dict[str, str]:
+    """``autodoc_default_options`` (``{"members": True, "exclude-members":
+    "__weakref__"}``) as a directive's options: ``True`` or ``None`` an option without a
+    value, ``False`` none."""
+    if not (
+        isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and node.targets[0].id == "autodoc_default_options"
+    ):
+        return {}
+    try:
+        value = ast.literal_eval(node.value)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return {}
+    if not isinstance(value, dict):
+        return {}
+    return {
+        str(k): "" if v is True or v is None else str(v)
+        for k, v in value.items()
+        if v is not False and isinstance(v, (str, bool, type(None)))
+    }
+
+
+def _sys_paths(node: ast.AST, folder: str) -> list[str]:
+    """The folders a ``sys.path.insert(0, os.path.abspath(".."))`` or ``.append(...)``
+    in the ``conf.py`` of ``folder`` puts on the path, source-relative: its one string
+    literal, read from that folder; none that leaves the source."""
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("insert", "append")
+        and ast.unparse(node.func.value) == "sys.path"
+    ):
+        return []
+    strings = [
+        n.value
+        for arg in node.args
+        for n in ast.walk(arg)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    ]
+    if len(strings) != 1 or strings[0].startswith("/"):
+        return []
+    joined = posixpath.normpath(posixpath.join(folder, strings[0].replace("\\", "/")))
+    if joined == ".":
+        return [""]
+    return [] if joined.startswith("..") else [joined]
 
 
 def _issue_links(repository: str) -> dict[str, tuple[str, str | None]]:
