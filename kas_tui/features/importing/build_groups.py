@@ -26,6 +26,7 @@ from kas_tui.text.section_topics import entry_sentence
 from kas_tui.text.slug import TakenNames, slugify, unique_slug
 from kas_tui.text.title_ranges import title_ranges
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, MAX_BUNDLE_ENTRIES, estimate_tokens
+from kas_tui.text.version_runs import title_version, version_runs
 from kas_tui.text.year_runs import dated_year, year_runs
 
 #: Tokens an index's heading and a sub-bundle's entry are reckoned at before they exist.
@@ -211,6 +212,10 @@ class GroupsMixin:
         # posts dated in their names go by year, as their readers look for one
         dated = [(d.out, y) for d in members if (y := dated_year(_dated_name(d.source)))]
         groups = year_runs(dated, capacity) if len(dated) >= 0.8 * len(members) else []
+        if not groups:  # release notes titled by their version go by version
+            versioned = [(d.out, v) for d in members if (v := title_version(d.draft.title))]
+            enough = len(versioned) >= 0.8 * len(members)
+            groups = version_runs(versioned, capacity) if enough else []
         if not groups and depth < _MAX_DEPTH:
             groups, _kept = group(
                 [
