@@ -119,9 +119,26 @@ def _parsed(path: str, size: int, mtime: float) -> Module | None:
     try:
         data = read_regular(path, listed=True, limit=_MAX_BYTES + 1)
         text = data.decode("utf-8-sig", errors="replace")
-        return Module(ast.parse(text), tuple(text.splitlines()))
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:  # Python 3.12's `type X = ...` and `def f[T]()`, on 3.11
+            tree = ast.parse(_without_newer_syntax(text))
+        return Module(tree, tuple(text.splitlines()))
     except (OSError, SyntaxError, ValueError, MemoryError, RecursionError):
         return None
+
+
+#: Python 3.12's type statement (``type Alias = int``) and a generic's parameters
+#: (``def first[T](items: list[T])``, ``class Box[T]:``), which Python 3.11 cannot parse.
+_TYPE_STATEMENT = re.compile(r"^([ \t]*)type[ \t]+(\w+)[ \t]*(?:\[[^\]\n]*\])?[ \t]*=", re.M)
+_TYPE_PARAMETERS = re.compile(r"^([ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+\w+)\[[^\]\n]*\]", re.M)
+
+
+def _without_newer_syntax(text: str) -> str:
+    """``text`` with Python 3.12's type statements as assignments and its generics'
+    parameters left out, every line where it was: what a module defines, and its
+    docstrings, read as they are on Python 3.12."""
+    return _TYPE_PARAMETERS.sub(r"\1", _TYPE_STATEMENT.sub(r"\1\2 =", text))
 
 
 def parse_file(path: str) -> Module | None:
@@ -171,6 +188,8 @@ class Reader:
                 origin = _imported(tree, name, module, path.endswith("__init__.py"))
                 if origin is not None:
                     return self._find(".".join([origin, *rest[1:]]), kind, hops + 1)
+            if node is None and isinstance(scope, ast.ClassDef) and hops < _MAX_HOPS:
+                return self._inherited(scope, module, rest[depth:], kind, hops)
             if node is None:
                 return None
             parent, scope = scope, node
@@ -180,6 +199,19 @@ class Reader:
             if not found.doc and isinstance(scope, (ast.Assign, ast.AnnAssign)):
                 found.doc = _attribute_doc(parent, scope, read.lines)
         return found
+
+    def _inherited(
+        self, klass: ast.ClassDef, module: str, rest: list[str], kind: str, hops: int
+    ) -> _Found | None:
+        """``rest`` (a member's name) as the first of ``klass``'s bases the source
+        defines holds it (a builder's ``supported_image_types``, set by ``Builder``)."""
+        for base in klass.bases:
+            written = ast.unparse(base) if isinstance(base, (ast.Name, ast.Attribute)) else ""
+            if written:
+                found = self._find(".".join([module, written, *rest]), kind, hops + 1)
+                if found is not None:
+                    return found
+        return None
 
 
 def _defined(scope: ast.AST, name: str) -> ast.AST | None:
@@ -240,8 +272,29 @@ def _described_node(node: ast.AST, name: str, kind: str, module: str) -> _Found 
             signature = _signature(node, method=method and "staticmethod" not in decorators)
         return _Found(shown, name, signature, ast.get_docstring(node) or "", node, module)
     if kind in ("attribute", "data"):
-        return _Found(kind, name, "", "", node, module)
+        return _Found(kind, name, _value(node), "", node, module)
     return None
+
+
+#: Longest value an attribute's signature shows, as Sphinx's own cut does.
+_LONGEST_VALUE = 60
+
+
+def _value(node: ast.AST) -> str:
+    """An attribute's type and value as Sphinx shows them after its name (``: str =
+    'base'``), a long value left out."""
+    shown = ""
+    try:
+        if isinstance(node, ast.AnnAssign):
+            shown = f": {ast.unparse(node.annotation)}"
+        value = getattr(node, "value", None)
+        if value is not None:
+            written = ast.unparse(value)
+            if len(written) <= _LONGEST_VALUE and "\n" not in written:
+                shown += f" = {written}"
+    except (ValueError, RecursionError):
+        return ""
+    return shown
 
 
 def _decorator_name(node: ast.AST) -> str:
@@ -496,15 +549,17 @@ def autodoc_text(
     options: dict[str, str | None],
     content: list[str],
     current_module: str,
+    current_class: str,
     root: str,
     roots: list[str],
     order: str,
 ) -> list[str] | str:
     """What the autodoc ``directive`` (``autoclass``) shows of ``argument`` (a dotted
-    name, relative to ``current_module`` when that holds it), as reStructuredText
-    lines; or why it shows nothing: its module is not in the source ``root`` (absolute),
-    below ``roots`` (source-relative folders, :func:`python_paths`), or does not define
-    the name."""
+    name, relative to ``current_module`` when that holds it, a method's to
+    ``current_class`` too: the class whose description holds it), as reStructuredText
+    lines; or why it shows nothing: its module is not in the source ``root``
+    (absolute), below ``roots`` (source-relative folders, :func:`python_paths`), or
+    does not define the name."""
     kind = AUTODOC[directive]
     name = argument.split("(", 1)[0].strip()  # an autofunction's own signature
     signature = argument[len(name) :].strip() if "(" in argument else ""
@@ -519,7 +574,13 @@ def autodoc_text(
         lambda dotted: module_file(dotted, roots, is_file),
         lambda rel: parse_file(os.path.join(real_root, *rel.split("/"))),
     )
-    tried = [f"{current_module}.{name}", name] if current_module else [name]
+    tried = [name]
+    if current_module and not name.startswith(f"{current_module}."):
+        tried.insert(0, f"{current_module}.{name}")
+    if current_class and kind in ("method", "attribute", "property"):
+        tried.insert(0, f"{current_class}.{name}")
+        if current_module:
+            tried.insert(0, f"{current_module}.{current_class}.{name}")
     if kind == "module":
         tried = [name]
     for dotted in tried:
@@ -530,9 +591,14 @@ def autodoc_text(
             return described(found, name, options, content, order, reader)
     located = next((m for m in (module_file(d, roots, is_file) for d in tried) if m), None)
     if located is None:
-        return f"the module of {name} is not in the source (build the folder that holds its code)"
+        return (
+            f"the module of {tried[0]} is not in the source (build the folder that holds its code)"
+        )
     if reader.parse(located[0]) is None:
-        return f"{located[0]} cannot be read as Python (invalid, or over {_MAX_BYTES:,} bytes)"
+        return (
+            f"{located[0]} cannot be read as Python (invalid, written for a Python newer "
+            f"than this one, or over {_MAX_BYTES:,} bytes)"
+        )
     return (
         f"{located[0]} does not define {name} where kas-tui reads it (no class, function or "
         "assignment of that name: Sphinx imports the module, kas-tui never runs it)"

@@ -166,6 +166,14 @@ class _GenericDirective(Directive):
         elif argument:
             text, _messages = self.state.inline_text(argument, 0)
             out.append(nodes.paragraph("", f"{name.capitalize()}: ", *text))
+        if name in ("class", "exception") and argument:  # what its automethod:: names
+            document = self.state.document
+            outer = getattr(document, "kas_class", "")
+            document.kas_class = argument.split("(", 1)[0].strip().rsplit(".", 1)[-1]
+            try:
+                return out + self._content()
+            finally:
+                document.kas_class = outer
         return out + self._content()
 
     def _autodoc(self, name: str, argument: str) -> bool:
@@ -185,6 +193,7 @@ class _GenericDirective(Directive):
             {**added.autodoc_options, **self.options},
             list(self.content),
             getattr(self.state.document, "kas_module", ""),
+            getattr(self.state.document, "kas_class", ""),
             reader.root,
             reader.python_roots(str(current), added.python_paths),
             added.autodoc_order,

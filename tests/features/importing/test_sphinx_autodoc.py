@@ -72,7 +72,7 @@ FILES: dict[str, str | bytes] = {
         'project = "Demo"\nextensions = ["sphinx.ext.autodoc"]\n'
         'autodoc_member_order = "bysource"\n'
     ),
-    "docs/index.rst": "Demo\n====\n\n.. toctree::\n\n   api\n   proxy\n   gone\n   package\n",
+    "docs/index.rst": "Demo\n====\n\n.. toctree::\n\n   api\n   proxy\n   gone\n   package\n   base\n",
     "docs/package.rst": "The package\n===========\n\n.. automodule:: demo\n   :members:\n",
     "docs/api.rst": (
         "API\n===\n\n.. module:: demo\n\n"
@@ -80,7 +80,8 @@ FILES: dict[str, str | bytes] = {
         "   .. automethod:: __call__\n\n"
         ".. autoexception:: demo.app.AppError\n\n"
         ".. autofunction:: create_app\n\n"
-        ".. class:: Handwritten(x)\n\n   A class the page describes itself.\n"
+        ".. class:: Handwritten(x)\n\n   A class the page describes itself.\n\n"
+        ".. class:: App\n\n   .. automethod:: run\n"
     ),
     "docs/proxy.rst": ".. automodule:: demo.proxy\n",
     "docs/gone.rst": "Gone\n====\n\n.. autoclass:: elsewhere.Thing\n\n.. autofunction:: demo.nothing\n",
@@ -89,9 +90,17 @@ FILES: dict[str, str | bytes] = {
         '__all__ = ["create_app", "App"]\n'
     ),
     "demo/app.py": APP,
-    "demo/base.py": (
-        "class Base:\n    def close(self) -> None:\n"
+    "demo/base.py": (  # Python 3.12's syntax, read on 3.11 too
+        "type Handler = int\n\n\ndef first[T](items: list[T]) -> T:\n"
+        '    """The first of ``items``."""\n\n\n'
+        "class Base:\n    #: What every application is called by default.\n"
+        '    label: str = "base"\n\n'
+        "    def close(self) -> None:\n"
         '        """Release what the application holds."""\n'
+    ),
+    "docs/base.rst": (
+        "Bases\n=====\n\n.. module:: demo.app\n\n.. class:: App\n\n"
+        "   .. autoattribute:: label\n\n.. autofunction:: demo.base.first\n"
     ),
     "demo/proxy.py": (
         '"""\nProxy Fix\n=========\n\nThis module adjusts the WSGI environ from '
@@ -117,6 +126,7 @@ def test_autodoc_shows_what_the_code_says(tmp_path: Path) -> None:
     assert "Parameters" in api and "What the application is called." in api
     # members: documented public ones, in source order, with their signatures
     assert "`run(host: str='127.0.0.1', port: int=5000)`" in api
+    assert "`max_requests = 1000`" in api
     assert api.index("max_requests") < api.index("`run(") < api.index("`property url`")
     assert "How many requests one worker serves" in api  # the #: comment above it
     assert "_private" not in api and "undocumented" not in api
@@ -126,6 +136,7 @@ def test_autodoc_shows_what_the_code_says(tmp_path: Path) -> None:
     assert "`create_app(config: dict | None=None)`" in api  # re-exported by __init__
     assert "`class Handwritten(x)`" in api and "describes itself" in api  # Sphinx's class
     assert "import os" not in api
+    assert api.count("Serve the application on") == 2  # the automethod in the class's text
     # a module's docstring is the page: its title, and what it names next
     proxy = titles["Proxy Fix"]
     text = (out / proxy).read_text("utf-8")
@@ -134,6 +145,11 @@ def test_autodoc_shows_what_the_code_says(tmp_path: Path) -> None:
     # a package's members are its __all__, read where they are defined
     package = (out / titles["The package"]).read_text("utf-8")
     assert package.index("`create_app(") < package.index("`class App(")  # bysource: __all__
+    # an attribute a base class sets; a function of Python 3.12's syntax
+    bases = (out / titles["Bases"]).read_text("utf-8")
+    assert "What every application is called by default." in bases
+    assert "`label: str = 'base'`" in bases
+    assert "`demo.base.first(items: list[T])`" in bases and "The first of `items`." in bases
     # what cannot be shown is said, by file and line, and shows its name as before
     gone = (out / titles["Gone"]).read_text("utf-8")
     assert "`class elsewhere.Thing`" in gone
