@@ -135,6 +135,24 @@ _QUESTION_SHARE = 0.6
 ANSWERS = "Answers: "
 
 
+def asked_questions(
+    blocks: Iterable[prose.Block], common: frozenset[str] = frozenset()
+) -> list[str]:
+    """The questions a FAQ's sections ask, in page order: a page is one when at least
+    ``_LEAST_QUESTIONS`` of its sections, and most of them, are questions (a reference
+    page closing with a few "Why was a dependency included?" is none); else none.
+    Questions many of the site's pages ask (``common``) are not this page's."""
+    sections = [
+        b.text.strip()
+        for b in blocks
+        if b.kind == "heading" and b.level >= 2 and norm(b.text) not in common
+    ]
+    questions = [text for text in sections if text.endswith("?")]
+    if len(questions) < _LEAST_QUESTIONS or len(questions) < _QUESTION_SHARE * len(sections):
+        return []
+    return questions
+
+
 def questions_sentence(
     blocks: Iterable[prose.Block], limit: int, common: frozenset[str] = frozenset()
 ) -> str | None:
@@ -145,13 +163,8 @@ def questions_sentence(
     Its opening line ("Here we try and answer any question that comes up frequently")
     says less than its questions do. Questions many of the site's pages ask
     (``common``: "How do you know this worked?") are not this page's."""
-    sections = [
-        b.text.strip()
-        for b in blocks
-        if b.kind == "heading" and b.level >= 2 and norm(b.text) not in common
-    ]
-    questions = [text for text in sections if text.endswith("?")]
-    if len(questions) < _LEAST_QUESTIONS or len(questions) < _QUESTION_SHARE * len(sections):
+    questions = asked_questions(blocks, common)
+    if not questions:
         return None
     named: list[str] = []
     for question in questions:

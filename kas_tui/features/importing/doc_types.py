@@ -9,6 +9,7 @@ from collections import Counter
 
 from kas_tui.features.importing.convert import Converted
 from kas_tui.text import prose
+from kas_tui.text.section_topics import asked_questions
 
 #: Types that follow from a file's format alone: they say nothing about its neighbours.
 FORMAT_TYPES = frozenset({"Dataset", "Presentation", "Notebook", "Email", "Data"})
@@ -115,10 +116,9 @@ def content_type(converted: Converted, title: str, parsed: list[prose.Block]) ->
         return "Email"
     lowered = title.lower()
     headings = {b.text.lower().rstrip(":") for b in parsed if b.kind == "heading"}
-    questions = sum(1 for b in parsed if b.kind == "heading" and b.text.endswith("?"))
     if len(headings & _TROUBLE_HEADINGS) >= 2 or lowered.startswith(("troubleshoot", "fix ")):
         return "Troubleshooting"
-    if "faq" in lowered.split() or "frequently asked" in lowered or questions >= 3:
+    if "faq" in lowered.split() or "frequently asked" in lowered or asked_questions(parsed):
         return "FAQ"
     if "glossary" in lowered:
         return "Glossary"
