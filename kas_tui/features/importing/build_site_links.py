@@ -64,8 +64,11 @@ _BASE_TAG = re.compile(
 )
 
 
-#: Front matter keys listing the addresses a page was served at before it moved.
-OLD_ADDRESS_KEYS = ("redirect_from", "aliases")
+#: Front matter keys naming the addresses a page is served at: its own (``permalink:``,
+#: which Jekyll, Eleventy and VuePress read; TypeScript's handbook pages link to each other
+#: by theirs, ``/docs/handbook/2/everyday-types.html``, its site no config a build reads),
+#: and those it was served at before it moved.
+OLD_ADDRESS_KEYS = ("permalink", "redirect_from", "aliases")
 
 
 #: A template tag that is the whole link, naming a page by its path or address: Jekyll's
@@ -290,9 +293,10 @@ class SiteLinksMixin:
         return None
 
     def _old_addresses(self) -> dict[str, str]:
-        """Old address -> the page that says in its front matter it moved from there:
-        jekyll-redirect-from's ``redirect_from:`` (Jekyll, Eleventy) and Hugo's
-        ``aliases:``, site-absolute addresses (``/software/``)."""
+        """Address -> the page that says in its front matter it is served there
+        (``permalink:``) or moved from there (jekyll-redirect-from's
+        ``redirect_from:``, Jekyll's and Eleventy's, and Hugo's ``aliases:``),
+        site-absolute addresses (``/software/``)."""
         found: dict[str, str] = {}
         for source, doc in self.docs.items():
             data = doc.converted.frontmatter if doc.converted is not None else None
