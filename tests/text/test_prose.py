@@ -136,9 +136,12 @@ def every_line(markdown: str, *, max_lines: int = 600) -> Iterator[prose.Block]:
                     fence = None if rest.strip().startswith(fence) else fence
                 elif prose.FENCE.match(rest):
                     fence = prose.FENCE.match(rest).group(1)[:3]
-                elif (heading := prose._HEADING.match(rest.rstrip())) and "#" in rest[:4]:
-                    if text := prose.heading_text(heading.group(2)):
-                        yield prose.Block("heading", text, len(heading.group(1)))
+                elif (
+                    (heading := prose._HEADING.match(rest.rstrip()))
+                    and "#" in rest[:4]
+                    and (text := prose.heading_text(heading.group(2)))
+                ):
+                    yield prose.Block("heading", text, len(heading.group(1)))
             return
         line = raw.rstrip()
         if in_comment:
