@@ -14,9 +14,7 @@ from kas_tui.text.grouping import Group
 #: The first version a title names: two to four numbers joined by dots, a ``v`` before
 #: them at most, no letter, digit or dot before them, no number after them
 #: ("pytest-2.2.1:", "v1.26.4", "6.0.0rc1").
-_VERSION = re.compile(
-    r"(?<![\w.])v?(\d{1,4})\.(\d{1,4})(?:\.(\d{1,4}))?(?:\.(\d{1,4}))?(?!\.?\d)"
-)
+_VERSION = re.compile(r"(?<![\w.])v?(\d{1,4})\.(\d{1,4})(?:\.(\d{1,4}))?(?:\.(\d{1,4}))?(?!\.?\d)")
 
 
 def title_version(title: str) -> tuple[int, ...] | None:
