@@ -97,18 +97,25 @@ def _index_rel(folder: str) -> str:
     return f"{folder}/index.md" if folder else "index.md"
 
 
-def entry_order(path: str, title: str) -> tuple:
-    """Where an entry goes among its kind in an index: those whose names carry an order
-    prefix by it, as their site lists them (svelte's ``01-basic-markup``, ``02-if``,
-    ``18-class``), then the others by title, numbers in it as numbers ("Step 2" before
-    "Step 10")."""
+def entry_order(path: str, title: str, place: float | None = None) -> tuple:
+    """Where an entry goes among its kind in an index: those given a ``place`` first,
+    by it (a page's own ``order:`` in a site without a config: react-router's), then
+    those whose names carry an order prefix by it, as their site lists them (svelte's
+    ``01-basic-markup``, ``02-if``, ``18-class``), then the others by title, numbers in
+    it as numbers ("Step 2" before "Step 10")."""
     number = order_prefix(posixpath.basename(path.rstrip("/")))
-    return (number is None, number or 0, natural_order(title))
+    return (place is None, place or 0, number is None, number or 0, natural_order(title))
 
 
-def _order(entries: Iterable[NewEntry]) -> list[NewEntry]:
+def _order(
+    entries: Iterable[NewEntry], places: Mapping[str, float] | None = None
+) -> list[NewEntry]:
     """Bundles, then documents, each in :func:`entry_order`."""
-    return sorted(entries, key=lambda e: (not e.is_bundle, *entry_order(e.path, e.title), e.path))
+    places = places or {}
+    return sorted(
+        entries,
+        key=lambda e: (not e.is_bundle, *entry_order(e.path, e.title, places.get(e.path)), e.path),
+    )
 
 
 def entry_link(folder: str, entry: NewEntry, index: Index | None = None) -> str:
@@ -123,10 +130,13 @@ def new_index(folder: str, title: str, entries: Iterable[NewEntry]) -> str:
     return _render_index(folder, title, default_groups(entries))
 
 
-def default_groups(entries: Iterable[NewEntry]) -> list[tuple[str | None, list[NewEntry]]]:
+def default_groups(
+    entries: Iterable[NewEntry], places: Mapping[str, float] | None = None
+) -> list[tuple[str | None, list[NewEntry]]]:
     """How a new index groups ``entries``: bundles first, then documents, in a section
-    per type when they have more than one; each by title."""
-    entries = _order(entries)
+    per type when they have more than one; each in :func:`entry_order` (``places``: the
+    place a path's page gives it)."""
+    entries = _order(entries, places)
     bundles = [e for e in entries if e.is_bundle]
     documents = [e for e in entries if not e.is_bundle]
     types = sorted({e.kind for e in documents}, key=lambda t: (t.casefold(), t))

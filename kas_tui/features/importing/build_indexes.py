@@ -12,7 +12,10 @@ from pathlib import Path
 from kas_tui.core.okf import index_layout
 from kas_tui.features.importing.build_manifest import _one_line
 from kas_tui.features.importing.build_names import titles_below
+from kas_tui.features.importing.front_matter import front_matter, front_matter_place
 from kas_tui.features.importing.root_pages import with_first_pages
+from kas_tui.features.importing.source_meta import is_landing_page
+from kas_tui.features.importing.toc_model import FOLDERS
 from kas_tui.text import folder_summary as summary
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION as MAX_DESCRIPTION
 from kas_tui.text.section_topics import entry_sentence
@@ -149,25 +152,53 @@ class IndexesMixin:
             out[folder] = (title, description, total)
         return out
 
+    def _places(self) -> dict[str, float]:
+        """Package path -> the place its page gives it among its siblings in its front
+        matter (``order:``, ``sidebar_position:``, ``nav_order:``, ``weight:``), a
+        folder's its landing page's: read only where no site's config orders the pages
+        (react-router's ``order: 1`` pages, built from its folders, were alphabetical)."""
+        if "_places_cache" in self.__dict__:
+            return self.__dict__["_places_cache"]
+        places: dict[str, float] = self.__dict__.setdefault("_places_cache", {})
+        if self.toc is not None and self.toc.kind != FOLDERS:
+            return places
+        for rel in sorted(self.source_files):  # a folder's page, a document or a name only
+            folder = self.folders.get(posixpath.dirname(rel))
+            if folder and is_landing_page(rel) and rel.lower().endswith((".md", ".mdx")):
+                place = front_matter_place(front_matter(self._read_source(rel) or ""))
+                if place is not None:
+                    places.setdefault(folder, place)
+        landing = self._landing_pages()
+        for doc in self.docs.values():
+            data = doc.converted.frontmatter if doc.converted is not None else None
+            place = front_matter_place(data or {})
+            if place is None:
+                continue
+            if doc.out not in landing:  # a folder's own page places the folder (above)
+                places[doc.out] = place
+        return places
+
     def _wanted_entries(
         self, view: dict[str, tuple[str, str, str]]
     ) -> tuple[dict[str, list[tuple[str, str, str, bool]]], dict[str, tuple[str, str, int]]]:
         """Folder -> [(target path, title, description, is_bundle)], and the folder info."""
         bundles, docs_in, subs_in = self._tree(view)
         info = self._descriptions(view)
+        places = self._places()
         wanted: dict[str, list[tuple[str, str, str, bool]]] = {}
         for folder in bundles:
             entries = [
                 (sub, _one_line(info[sub][0]), _one_line(info[sub][1]), True)
                 for sub in sorted(
-                    subs_in.get(folder, []), key=lambda s: index_layout.entry_order(s, info[s][0])
+                    subs_in.get(folder, []),
+                    key=lambda s: index_layout.entry_order(s, info[s][0], places.get(s)),
                 )
             ]
             entries += [
                 (path, _one_line(view[path][0]), _one_line(self._entry_sentence(path, view)), False)
                 for path in sorted(
                     [*docs_in.get(folder, []), *self._cross_entries(folder)],
-                    key=lambda p: index_layout.entry_order(p, view[p][0]),
+                    key=lambda p: index_layout.entry_order(p, view[p][0], places.get(p)),
                 )
                 if path in view
             ]
@@ -242,7 +273,7 @@ class IndexesMixin:
         landing = self._landing_pages()
         first = [e for e in entries if e.path in landing]
         rest = [e for e in entries if e.path not in landing]
-        groups = index_layout.default_groups(rest if first else entries)
+        groups = index_layout.default_groups(rest if first else entries, self._places())
         if first and groups and groups[0][0] is None:  # one list, the landing page first
             return [(None, [*first, *groups[0][1]]), *groups[1:]]
         return [(None, first), *groups] if first else groups

@@ -63,3 +63,23 @@ def _as_text(value: Any) -> Any:
     if isinstance(value, (dt.date, dt.time)):
         return value.isoformat()
     return value
+
+
+#: Front matter keys giving a page its place among its siblings, as the sites reading
+#: them order pages by (react-router's own ``order``, Docusaurus' ``sidebar_position``,
+#: Just the Docs' ``nav_order``, Hugo's ``weight``), lowest first.
+PLACE_KEYS = ("order", "sidebar_position", "nav_order", "weight")
+
+
+def front_matter_place(data: dict[str, Any]) -> float | None:
+    """The place a page's front matter ``data`` gives it (:data:`PLACE_KEYS`): a number,
+    or a string of one; ``None`` when it gives none."""
+    for key in PLACE_KEYS:
+        value = data.get(key)
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, (int, float)) and abs(value) < 1e12:
+            return float(value)
+        if isinstance(value, str) and re.fullmatch(r"-?\d{1,12}(?:\.\d+)?", value.strip()):
+            return float(value.strip())
+    return None
