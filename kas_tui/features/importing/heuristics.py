@@ -25,6 +25,7 @@ from kas_tui.features.importing.doc_shape import (
     opening_sentence,
     shape_sentence,
 )
+from kas_tui.features.importing.myst_directives import VERSIONS
 from kas_tui.text import prose
 from kas_tui.text.alike import AlikeSet
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION, norm, says_nothing
@@ -57,7 +58,10 @@ _BOILERPLATE = re.compile(
     r"^(?:skip to|jump to|copyright|©|\(c\)|all rights reserved|table of contents|contents\b"
     r"|click here|sign in|log in|subscribe|share this|posted (?:on|by)|published|last updated"
     r"|updated:|by [A-Z][a-z]+ [A-Z]|menu\b|home\b|search\b|cookie|accept all|read more"
-    r"|what's new|page \d+|\d+ min read|this (?:page|site) uses)",
+    r"|what's new|page \d+|\d+ min read|this (?:page|site) uses"
+    # a version note, as Sphinx words it ("Changed in version 23.0: ..."): when the page
+    # changed, not what it answers
+    rf"|(?:{'|'.join(re.escape(w) for w in VERSIONS.values())}) \S)",
     re.I,
 )
 

@@ -75,3 +75,18 @@ def test_a_myst_sites_notes_are_text_and_their_links_lead_to_pages(tmp_path: Pat
     assert "[roles](roles.md)" in text and "```{note}" not in text
     assert pkg.documents[sharing].description.startswith("Users share servers")
     assert [f for f in check(pkg, agent_ready=True).findings if f.code == "OKF120"] == []
+
+
+def test_a_version_note_describes_no_page() -> None:
+    """pip's "Installation Report" opens with a ```{versionchanged}``; read as words, it
+    described the page ("Changed in version 23.0: version has been bumped...")."""
+    from kas_tui.features.importing.convert import Converted
+    from kas_tui.features.importing.heuristics import draft_description
+
+    page = shown_directives(
+        "# Installation Report\n\n```{versionchanged} 23.0\nThe format is declared stable.\n"
+        "```\n\nThe --report option of pip install writes a JSON report of what it did.\n"
+    )
+    converted = Converted(Path("report.md"), page, "markdown", "", 0, 0.0)
+    described = draft_description(converted, "Installation Report", list(prose.blocks(page)))
+    assert described.startswith("The --report option of pip install writes")
