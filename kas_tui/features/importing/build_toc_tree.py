@@ -41,9 +41,10 @@ class TocTreeMixin:
     tree_plan: toc_tree.Plan | None = None
 
     def _plan_toc_tree(self, documents: list[str], root: str) -> toc_tree.Plan | None:
-        """The plan when the source's TOC nests its pages more deeply than its folders."""
+        """The plan when the source's TOC groups its pages in a way its folders cannot
+        show (:func:`.toc_tree.nests_deeper`)."""
         toc = getattr(self, "toc", None)
-        if toc is None or not toc_tree.nests_deeper(toc, root, documents):
+        if toc is None or not toc_tree.nests_deeper(toc, documents):
             return None
         budget = getattr(self, "index_budget", INDEX_TOKEN_BUDGET)
         capacity = max(4, min(MAX_BUNDLE_ENTRIES, int(budget * _FILL) // PLANNED_ENTRY_TOKENS))

@@ -392,6 +392,8 @@ def to_html(
     from docutils.writers import html5_polyglot
 
     headed, text = _with_headers(text)
+    if includes is not None and roles.prolog:  # a note's line is the page's own
+        includes.page, includes.lines_before = source, roles.prolog.count("\n") + 1
     text = "\n".join(t for t in (roles.prolog, text, roles.epilog) if t)
     writer = html5_polyglot.Writer()
     writer.translator_class = _listing_translator(html5_polyglot.HTMLTranslator)

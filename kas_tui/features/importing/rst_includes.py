@@ -130,6 +130,10 @@ class IncludeReader:
     #: what was not shown, and why, by line ("line 12: ...")
     problems: list[str] = field(default_factory=list)
     _srcdirs: dict[str, str] = field(default_factory=dict)
+    #: the page read (absolute), and the lines read before it (``rst_prolog``, Sphinx's
+    #: ``|version|``), which its lines are counted without
+    page: str = ""
+    lines_before: int = 0
 
     def __post_init__(self) -> None:
         self.root = os.path.realpath(self.root)
@@ -144,6 +148,8 @@ class IncludeReader:
     def note(self, line: int, current: str, directive: str, why: str) -> None:
         """Says ``directive`` (line ``line`` of the file ``current``) is not shown."""
         here = self.relative(current)
+        if self.page and os.path.realpath(current) == os.path.realpath(self.page):
+            line -= self.lines_before
         where = (
             f"line {line}" if here is None or here not in self.parents else f"line {line} of {here}"
         )

@@ -104,12 +104,14 @@ def rst_reading(files: Collection[str], read: Callable[[str], str | None]) -> Rs
                         objects[named[0]] = (named[1] or named[0], kind == "add_object_type")
     for role, link in _issue_links(said.get("issues_github_path", "")).items():
         extlinks.setdefault(role, link)
-    # Sphinx's own |version| and |release| (Scrapy's "Scrapy |version| documentation")
-    versions = "".join(
-        f".. |{name}| replace:: {said[name]}\n"
-        for name in ("version", "release")
-        if re.fullmatch(r"[\w.+-]{1,40}", said.get(name, ""))
-    )
+    # Sphinx's own |version| and |release| (Scrapy's "Scrapy |version| documentation"),
+    # which it always defines: empty when conf.py sets no literal (scrapy's reads its
+    # package's version), as "Scrapy documentation" is no worse than a raw "|version|"
+    versions = ""
+    for name in ("version", "release"):
+        value = said.get(name, "")
+        literal = re.fullmatch(r"[\w.+-]{1,40}", value)
+        versions += f".. |{name}| replace:: {value if literal else chr(92) + ' '}\n"
     return RstReading(
         tuple((r, url, caption) for r, (url, caption) in sorted(extlinks.items())),
         tuple((d, r, shown) for d, (r, shown) in sorted(objects.items())),

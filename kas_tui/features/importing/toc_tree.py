@@ -82,14 +82,14 @@ class Plan:
     unlisted: list[str] = field(default_factory=list)
 
 
-def nests_deeper(toc: Toc, root: str = "", pages: Iterable[str] | None = None) -> bool:
-    """Whether ``toc`` nests its pages more deeply than their folders (below ``root``,
-    the folder the site's pages live in) in a way the folders cannot show: most of its
-    pages sit under more headings than folders, and the folders do not tell its
-    sections apart (of each folder's pages, those of its largest section are fewer
-    than half of all). A TOC that only wraps folders in headings ("Reference" around
-    ``events/`` and ``styles/``) leaves the folders the tree; a flat folder whose pages
-    the TOC spreads over fifty headings does not. Nor does a TOC listing fewer than half
+def nests_deeper(toc: Toc, pages: Iterable[str] | None = None) -> bool:
+    """Whether ``toc`` groups its pages in a way their folders cannot show: the folders do not tell its sections
+    apart (of each folder's pages, those of its largest section are fewer than half of
+    all), whether the TOC nests them more deeply (a flat folder whose pages it spreads
+    over fifty headings) or as deep, across a folder (scrapy's captions over its
+    ``topics/`` pages: "Basic concepts", "Built-in services", "Extending Scrapy"). A TOC
+    that only wraps folders in headings ("Reference" around ``events/`` and
+    ``styles/``) leaves the folders the tree. Nor does a TOC listing fewer than half
     of ``pages`` (the source's documents, when given): the folders are then the only
     structure most pages have (PowerShell-Docs' TOC lists its 640 articles, not the
     2,400 cmdlet pages its build writes a TOC for, kept in one folder per version)."""
@@ -102,15 +102,11 @@ def nests_deeper(toc: Toc, root: str = "", pages: Iterable[str] | None = None) -
             return False
     if toc.kind == "antora":  # its folders (modules/install/pages) are no reader's sections
         return True
-    deeper = 0
     by_folder: dict[str, Counter[tuple[str, ...]]] = {}
     for page, above in sections.items():
-        rel = page[len(root) + 1 :] if root and page.startswith(root + "/") else page
-        if len(above) > rel.count("/"):
-            deeper += 1
         by_folder.setdefault(posixpath.dirname(page), Counter())[tuple(above)] += 1
     told = sum(counts.most_common(1)[0][1] for counts in by_folder.values())
-    return deeper * 2 > len(sections) and told * 2 < len(sections)
+    return told * 2 < len(sections)
 
 
 def sections_of(toc: Toc) -> Section:

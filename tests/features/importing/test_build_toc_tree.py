@@ -341,7 +341,7 @@ def test_a_toc_that_nests_no_deeper_than_the_folders_keeps_the_folders() -> None
         return TocNode(title, None, [TocNode(None, p) for p in pages])
 
     same = Toc("mkdocs.yml", "mkdocs", [section("Guide", "docs/guide/a.md", "docs/guide/b.md")])
-    assert not nests_deeper(same, "docs")
+    assert not nests_deeper(same)
     # headings wrapped around folders ("Reference" around events/ and styles/): the
     # folders still tell the sections apart, so they stay the tree
     wrapped = Toc(
@@ -358,7 +358,7 @@ def test_a_toc_that_nests_no_deeper_than_the_folders_keeps_the_folders() -> None
             )
         ],
     )
-    assert not nests_deeper(wrapped, "docs")
+    assert not nests_deeper(wrapped)
     # one flat folder the TOC spreads over several headings: the TOC is the tree
     flat = Toc(
         "TOC.md",
@@ -370,6 +370,27 @@ def test_a_toc_that_nests_no_deeper_than_the_folders_keeps_the_folders() -> None
         ],
     )
     assert nests_deeper(flat)
+
+
+def test_sections_cutting_across_a_folder_are_the_tree() -> None:
+    """scrapy's toctrees list its ``topics/`` pages under four captions ("Basic
+    concepts", "Built-in services", "Solving specific problems", "Extending Scrapy"), no
+    deeper than the folder: one "Topics" bundle of 45 pages hid them."""
+
+    def section(title: str, *pages: str) -> TocNode:
+        return TocNode(title, None, [TocNode(None, p) for p in pages])
+
+    across = Toc(
+        "docs/index.rst",
+        "sphinx",
+        [
+            section("First steps", "docs/intro/overview.rst"),
+            section("Basic concepts", "docs/topics/spiders.rst", "docs/topics/items.rst"),
+            section("Built-in services", "docs/topics/logging.rst", "docs/topics/stats.rst"),
+            section("Extending Scrapy", "docs/topics/api.rst", "docs/topics/signals.rst"),
+        ],
+    )
+    assert nests_deeper(across)
 
 
 def test_plan_owns_a_page_where_first_listed_and_joins_unlisted_pages_by_folder() -> None:

@@ -191,3 +191,21 @@ def test_a_page_another_includes_is_still_a_page_when_the_toctree_lists_it(
     assert "Fixed the 1.0 loader." in (out / titles["2.0 Changelog"]).read_text("utf-8")
     assert not [p for p in pkg.documents if "snippet" in p]  # a snippet is no page
     assert "A snippet no toctree lists." in (out / titles["Usage"]).read_text("utf-8")
+
+
+def test_version_is_sphinxs_own_even_when_conf_py_computes_it(tmp_path: Path) -> None:
+    """scrapy's ``conf.py`` reads its version from its package: its home page was
+    titled "Scrapy |version| documentation" (and so was the package)."""
+    files = {
+        "docs/conf.py": "import demo\nversion = demo.__version__\nrelease = demo.VERSION\n",
+        "docs/index.rst": (
+            "Demo |version| documentation\n============================\n\n"
+            "Demo |release| crawls the web.\n"
+        ),
+    }
+    out = tmp_path / "kb"
+    build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    pkg = Package(out)
+    pkg.load()
+    assert {d.title for d in pkg.documents.values()} == {"Demo documentation"}
+    assert "|version|" not in (out / "SKILL.md").read_text("utf-8")
