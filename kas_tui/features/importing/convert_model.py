@@ -89,10 +89,10 @@ class RstReading:
     #: (directive, role, whether the directive shows its argument: an object type's
     #: signature, where a cross-reference type's target shows nothing)
     objects: tuple[tuple[str, str, bool], ...] = tuple((d, r, True) for d, r in STD_OBJECTS)
-    #: reStructuredText every page is read with: before it (``rst_prolog``), after it
-    #: (``rst_epilog``: ansible's ``|br|``), as Sphinx reads it
-    prolog: str = ""
-    epilog: str = ""
+    #: reStructuredText a project's pages are read with, by the folder of its
+    #: ``conf.py``: before each (``rst_prolog``), after each (``rst_epilog``:
+    #: ansible's ``|br|``), as Sphinx reads them
+    texts: tuple[tuple[str, str, str], ...] = ()
     #: autodoc, as ``conf.py`` sets it: the folders it puts on ``sys.path``
     #: (source-relative), ``autodoc_member_order``, ``autodoc_default_options``
     python_paths: tuple[str, ...] = ()
@@ -103,6 +103,20 @@ class RstReading:
     def autodoc_options(self) -> dict[str, str]:
         """``autodoc_default_options`` as a directive's options."""
         return dict(self.autodoc_defaults)
+
+    def texts_for(self, page: str) -> tuple[str, str]:
+        """(before, after): the text the page ``page`` (source-relative) is read with,
+        its own project's (the nearest ``conf.py`` above it): the Sphinx repository's
+        test projects' ``rst_prolog`` ("*Hello world*.") is none of its docs' pages'."""
+        found = [
+            (folder, before, after)
+            for folder, before, after in self.texts
+            if not folder or page.startswith(folder + "/")
+        ]
+        if not found:
+            return "", ""
+        _folder, before, after = max(found, key=lambda t: len(t[0]))
+        return before, after
 
     def extlink(self, role: str) -> tuple[str, str | None] | None:
         """(address, caption) of the extlink role ``role``; ``None`` when it is none."""

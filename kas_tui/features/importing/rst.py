@@ -385,16 +385,18 @@ def to_html(
 ) -> tuple[str, str]:
     """(title, HTML body) of the reStructuredText ``text`` (the file ``source``), its
     include directives read by ``includes`` (none read without one), the roles and
-    object types its project adds and the text it reads every page with (``rst_prolog``
-    before, ``rst_epilog`` after) as ``roles`` says; a page in the PEP format is titled
+    object types its project adds and the text it reads the page with (its project's
+    ``rst_prolog`` before, ``rst_epilog`` after) as ``roles`` says; a page in the PEP format is titled
     by its headers (:func:`_with_headers`); a page whose first section comes after other
     text (an include, a sidebar) by that section's heading, as Sphinx titles it."""
     from docutils.writers import html5_polyglot
 
     headed, text = _with_headers(text)
-    if includes is not None and roles.prolog:  # a note's line is the page's own
-        includes.page, includes.lines_before = source, roles.prolog.count("\n") + 1
-    text = "\n".join(t for t in (roles.prolog, text, roles.epilog) if t)
+    page = includes.relative(source) if includes is not None else None
+    before, after = roles.texts_for(page) if page is not None else ("", "")
+    if includes is not None and before:  # a note's line is the page's own
+        includes.page, includes.lines_before = source, before.count("\n") + 1
+    text = "\n".join(t for t in (before, text, after) if t)
     writer = html5_polyglot.Writer()
     writer.translator_class = _listing_translator(html5_polyglot.HTMLTranslator)
     settings = {**_SETTINGS, "kas_includes": includes, "kas_roles": roles}

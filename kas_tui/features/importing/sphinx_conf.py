@@ -77,7 +77,8 @@ def rst_reading(files: Collection[str], read: Callable[[str], str | None]) -> Rs
         return RstReading()
     extlinks: dict[str, tuple[str, str | None]] = {}
     objects = {d: (r, True) for d, r in STD_OBJECTS}
-    said: dict[str, str] = {}  # rst_prolog, rst_epilog, issues_github_path
+    said: dict[str, str] = {}  # issues_github_path, autodoc_member_order
+    own: dict[str, dict[str, str]] = {}  # each conf.py's folder -> its rst_prolog...
     defaults: dict[str, str] = {}  # autodoc_default_options
     paths: list[str] = []  # what conf.py puts on sys.path
     for path in sorted(files):
@@ -94,6 +95,7 @@ def rst_reading(files: Collection[str], read: Callable[[str], str | None]) -> Rs
             if conf:
                 extlinks.update(_extlinks(node))
                 said.update(_strings(node, _SAID))
+                own.setdefault(posixpath.dirname(path), {}).update(_strings(node, _SAID))
                 defaults.update(_autodoc_defaults(node))
                 paths += _sys_paths(node, posixpath.dirname(path))
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
@@ -104,23 +106,29 @@ def rst_reading(files: Collection[str], read: Callable[[str], str | None]) -> Rs
                         objects[named[0]] = (named[1] or named[0], kind == "add_object_type")
     for role, link in _issue_links(said.get("issues_github_path", "")).items():
         extlinks.setdefault(role, link)
-    # Sphinx's own |version| and |release| (Scrapy's "Scrapy |version| documentation"),
-    # which it always defines: empty when conf.py sets no literal (scrapy's reads its
-    # package's version), as "Scrapy documentation" is no worse than a raw "|version|"
+    return RstReading(
+        tuple((r, url, caption) for r, (url, caption) in sorted(extlinks.items())),
+        tuple((d, r, shown) for d, (r, shown) in sorted(objects.items())),
+        tuple((folder, *_texts(values)) for folder, values in sorted(own.items())),
+        tuple(dict.fromkeys(paths)),
+        said.get("autodoc_member_order", "alphabetical"),
+        tuple(sorted(defaults.items())),
+    )
+
+
+def _texts(said: dict[str, str]) -> tuple[str, str]:
+    """The text one project's pages are read with: before them (Sphinx's own
+    ``|version|`` and ``|release|``, then ``rst_prolog``) and after them
+    (``rst_epilog``). Sphinx always defines the two: empty when ``conf.py`` sets no
+    literal (scrapy's reads its package's version), as "Scrapy documentation" is no
+    worse than a raw "Scrapy |version| documentation"."""
     versions = ""
     for name in ("version", "release"):
         value = said.get(name, "")
         literal = re.fullmatch(r"[\w.+-]{1,40}", value)
         versions += f".. |{name}| replace:: {value if literal else chr(92) + ' '}\n"
-    return RstReading(
-        tuple((r, url, caption) for r, (url, caption) in sorted(extlinks.items())),
-        tuple((d, r, shown) for d, (r, shown) in sorted(objects.items())),
-        "\n".join(t for t in (versions, said.get("rst_prolog", "")) if t),
-        said.get("rst_epilog", ""),
-        tuple(dict.fromkeys(paths)),
-        said.get("autodoc_member_order", "alphabetical"),
-        tuple(sorted(defaults.items())),
-    )
+    prolog = "\n".join(t for t in (versions, said.get("rst_prolog", "")) if t)
+    return prolog, said.get("rst_epilog", "")
 
 
 #: What ``conf.py`` sets as a string that says how its pages read.

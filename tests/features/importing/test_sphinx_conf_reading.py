@@ -252,3 +252,19 @@ def test_a_sentence_going_on_from_the_one_before_is_no_description() -> None:
         "blog",
     ).description
     assert asked.startswith("A common question that comes up"), asked
+
+
+def test_a_projects_prolog_is_read_with_its_own_pages_only(tmp_path: Path) -> None:
+    """The sphinx repository built whole: its test project ``tests/roots/test-prolog``
+    sets ``rst_prolog = "*Hello world*."``, and every page of its docs opened with it."""
+    files = {
+        "doc/conf.py": 'project = "Demo"\nrst_epilog = ".. |product| replace:: Demo"\n',
+        "doc/index.rst": "Demo\n====\n\n.. toctree::\n\n   usage\n",
+        "doc/usage.rst": "Usage\n=====\n\nRun |product| from a terminal.\n",
+        "tests/roots/test-prolog/conf.py": 'rst_prolog = "*Hello world*."\n',
+        "tests/roots/test-prolog/index.rst": "Prolog\n======\n\nA test page.\n",
+    }
+    out = tmp_path / "kb"
+    build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    usage = (out / "usage.md").read_text("utf-8")
+    assert "Hello world" not in usage and "Run Demo from a terminal." in usage
