@@ -382,6 +382,7 @@ class _Builder(
         if self.toc is not None:  # a page the site serves though furniture elsewhere
             included = {f for found in self.includes_of.values() for f in found}
             served = self.toc.served_pages(assets, included)
+            self.limits = replace(self.limits, own_pages=frozenset(served & included))
             documents, assets = (
                 [*documents, *sorted(served)],
                 [a for a in assets if a not in served],

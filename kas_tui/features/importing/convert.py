@@ -450,7 +450,11 @@ def _from_rst(path: Path, data: bytes, limits: Limits) -> Converted:
 
     text, encoding = decode_text(path, data)
     root = limits.include_root
-    includes = IncludeReader(root, limits.max_bytes, limits.rst_pages) if root else None
+    includes = (
+        IncludeReader(root, limits.max_bytes, limits.rst_pages, own_pages=limits.own_pages)
+        if root
+        else None
+    )
     try:
         title, html = to_html(
             text.replace("\r\n", "\n"), os.path.abspath(path), includes, limits.rst_reading

@@ -210,6 +210,10 @@ class Limits:
     rst_pages: RstPages = ONLY_RST
     #: The roles its Sphinx projects add that make links.
     rst_reading: RstReading = STD_READING
+    #: Pages of their own that other pages include (sqlalchemy's changelog_14.rst, in
+    #: its toctree and included by changelog_20.rst): linked there, never copied in
+    #: (paths relative to ``include_root``).
+    own_pages: frozenset[str] = frozenset()
 
 
 @dataclass

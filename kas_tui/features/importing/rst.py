@@ -261,6 +261,12 @@ class _GenericDirective(Directive):
         )  # the file the directive is in, an included one's own, and its line there
         if not isinstance(reader, IncludeReader):
             return [nodes.paragraph("", f"Includes {argument}.")]
+        own = reader.own_page(argument, str(current)) if name == "include" else None
+        if own is not None:  # a page of its own: linked, as its text is there (sqlalchemy's
+            # changelogs each included the one before, 5 MB a page)
+            title = reader.doc_title(reader.without_suffix(own), str(current)) or own
+            link = nodes.reference("", title, refuri=own)
+            return [nodes.paragraph("", "See ", link, nodes.Text("."))]
         part = any(key in self.options for key in PART_OPTIONS)
         found = reader.text(argument, str(current), part)
         text = lines_picked(found[0], dict(self.options)) if isinstance(found, tuple) else None

@@ -130,6 +130,8 @@ class IncludeReader:
     #: what was not shown, and why, by line ("line 12: ...")
     problems: list[str] = field(default_factory=list)
     _srcdirs: dict[str, str] = field(default_factory=dict)
+    #: pages of their own another may include (source-relative): linked, not copied in
+    own_pages: frozenset[str] = frozenset()
     #: the page read (absolute), and the lines read before it (``rst_prolog``, Sphinx's
     #: ``|version|``), which its lines are counted without
     page: str = ""
@@ -255,6 +257,14 @@ class IncludeReader:
                 return None
             return page_title(text.replace("\r\n", "\n"), markdown=ext == ".md")
         return None
+
+    def own_page(self, argument: str, current: str) -> str | None:
+        """The link from the file ``current`` (absolute) to the page of its own that the
+        include ``argument`` names (:attr:`own_pages`), ``None`` when it names none."""
+        found = self._named(argument, current)
+        if found is None or found[1] not in self.own_pages:
+            return None
+        return posixpath.relpath(found[1], posixpath.dirname(found[0]) or ".")
 
     def text(self, argument: str, current: str, part: bool = False) -> tuple[str, str] | str:
         """(text, absolute path) of the file ``argument`` names in the file
