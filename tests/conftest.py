@@ -118,6 +118,46 @@ def _steady_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(TextArea, "_toggle_cursor_blink_visible", lambda self: None)
 
 
+def _share_parsed_css() -> None:
+    """Every app of the session parses a piece of CSS once, not once per app and again
+    after every widget class it mounts for the first time.
+
+    Textual keeps a stylesheet's parsed pieces in a cache of 64 (``Stylesheet._parse_cache``),
+    but a KasApp has more pieces than that (app.tcss, each screen's, every widget class's
+    DEFAULT_CSS), and ``Stylesheet.parse`` walks all of them whenever a new one comes: the
+    cache is emptied by its own walk, and each app parsed its whole CSS a dozen times
+    (0.07 s of the 1.1 s an app takes to start; 5 % of a Pilot test). Parsing is a pure
+    function of the text, where it came from and the theme's variables, which are all in
+    the key here; the rules are not changed once parsed. A piece with an error still
+    raises (``parse`` checks the rules it gets), so broken CSS still fails its tests.
+    """
+    from textual.css.stylesheet import Stylesheet
+
+    parse = getattr(Stylesheet, "_parse_rules", None)
+    if parse is None:  # another Textual: every app parses its own CSS, as before
+        return
+    parsed: dict[tuple, list] = {}
+    themes: dict[tuple, int] = {}  # a theme's variables, numbered: keys stay cheap to hash
+
+    def shared(self, css, read_from, is_default_rules=False, tie_breaker=0, scope=""):
+        variables = self._variables
+        theme = self.__dict__.get("_tests_theme")
+        if theme is None or theme[0] is not variables:  # set_variables gives a new dict
+            number = themes.setdefault(tuple(sorted(variables.items())), len(themes))
+            theme = self.__dict__["_tests_theme"] = (variables, number)
+        key = (theme[1], css, read_from, is_default_rules, tie_breaker, scope)
+        try:
+            return parsed[key]
+        except KeyError:
+            rules = parsed[key] = parse(self, css, read_from, is_default_rules, tie_breaker, scope)
+            return rules
+
+    Stylesheet._parse_rules = shared
+
+
+_share_parsed_css()
+
+
 @pytest.fixture(autouse=True)
 def _quick_pilot(monkeypatch: pytest.MonkeyPatch) -> None:
     """Pilot's idle check, sampled every 5 ms instead of 20.
