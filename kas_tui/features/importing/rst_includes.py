@@ -25,8 +25,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from kas_tui.core.fileio import read_regular
-from kas_tui.features.importing.autodoc import python_paths
 from kas_tui.features.importing.convert_model import ONLY_RST, Refused, RstPages, decode_text
+from kas_tui.features.importing.python_objects import python_paths
 
 #: Includes nested deeper than this are not read (an include in an include ...).
 MAX_DEPTH = 8
