@@ -61,10 +61,15 @@ def shown_directives(text: str) -> str:
     (see the module); the text unchanged when it writes none."""
     if "{" not in text or not ("```" in text or ":::" in text or "~~~" in text):
         return text
-    return "\n".join(_shown(text.split("\n")))
+    return "\n".join(_shown(text.split("\n"), 0))
 
 
-def _shown(lines: list[str]) -> list[str]:
+#: Directives nested deeper than this are left as written (a page of hundreds nested in
+#: each other would otherwise exhaust Python's stack).
+_MAX_DEPTH = 20
+
+
+def _shown(lines: list[str], depth: int) -> list[str]:
     out: list[str] = []
     i = 0
     while i < len(lines):
@@ -83,7 +88,8 @@ def _shown(lines: list[str]) -> list[str]:
         indent, marker, name, argument = opened.groups()
         end = _closing(lines, i + 1, marker)
         body = [_dedented(b, indent) for b in lines[i + 1 : end]]
-        shown = _directive(name.rsplit(":", 1)[-1].lower(), argument, body)
+        name = name.rsplit(":", 1)[-1].lower()
+        shown = _directive(name, argument, body, depth + 1) if depth < _MAX_DEPTH else None
         if shown is None:  # a directive read elsewhere, or unknown: as written
             out += lines[i : end + 1]
         else:
@@ -126,10 +132,10 @@ def _without_options(body: list[str]) -> list[str]:
     return body[at:]
 
 
-def _directive(name: str, argument: str, body: list[str]) -> list[str] | None:
+def _directive(name: str, argument: str, body: list[str], depth: int) -> list[str] | None:
     """The lines showing the directive ``name``; ``None`` to leave it as written."""
     if name in TEXT_DIRECTIVES:
-        content = _shown(_without_options(body))
+        content = _shown(_without_options(body), depth)
         runs = [len(c) - len(c.lstrip(":")) for c in content if c.startswith(":::")]
         head = ":" * max([3, *(r + 1 for r in runs)])
         return [f"{head}{{{name}}}" + (f" {argument}" if argument else ""), *content, head]
@@ -140,14 +146,14 @@ def _directive(name: str, argument: str, body: list[str]) -> list[str] | None:
         return [f"{ticks}{language}", *content, ticks]
     if name in VERSIONS:
         version, _sp, said = argument.partition(" ")
-        content = _shown(_without_options(body))
+        content = _shown(_without_options(body), depth)
         while content and not content[0].strip():
             content.pop(0)
         first = " ".join(p for p in (said, content[0].strip() if content else "") if p)
         rest = content[1:] if content else []
         return [f"*{VERSIONS[name]} {version}:* {first}".rstrip(), *rest]
     if name in ("figure", "image") and argument:
-        content = _shown(_without_options(body))
+        content = _shown(_without_options(body), depth)
         while content and not content[0].strip():
             content.pop(0)
         alt = next((o.split(":", 2)[2].strip() for o in body if o.strip().startswith(":alt:")), "")

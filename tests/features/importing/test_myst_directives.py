@@ -90,3 +90,13 @@ def test_a_version_note_describes_no_page() -> None:
     converted = Converted(Path("report.md"), page, "markdown", "", 0, 0.0)
     described = draft_description(converted, "Installation Report", list(prose.blocks(page)))
     assert described.startswith("The --report option of pip install writes")
+
+
+def test_directives_nested_hundreds_deep_end_without_a_traceback() -> None:
+    """A page of 600 notes nested in each other exhausted Python's stack: past 20 levels
+    they stay as written."""
+    n = 600
+    page = "".join(":" * (n + 3 - i) + "{note}\n" for i in range(n)) + "deep\n"
+    page += "".join(":" * (4 + i) + "\n" for i in range(n))
+    shown = shown_directives(page)
+    assert "deep" in shown and ":" * (n + 3 - 25) + "{note}" in shown  # deeper: as written
