@@ -77,18 +77,22 @@ _LIQUID_CALLOUTS = frozenset({"hint", "comment", "openapi", "openapi-operation",
 #: no description; a ``details``' or a tab group's is the page's own text. Only these
 #: kinds open one: ``::: pydantic.fields`` is mkdocstrings', a line of its own.
 _CONTAINER = re.compile(r"^(:{3,})[ \t]*(?:\{([A-Za-z][\w-]*)\}|([A-Za-z][\w-]*))?(?=[\s\[{]|$)")
+#: MyST's directives whose content is Markdown, written as colon fences (``:::{note}``):
+#: its admonitions, a page's asides, and those holding the page's own text.
+MYST_ASIDES = frozenset(
+    {"note", "warning", "tip", "caution", "attention", "danger", "error", "hint"}
+    | {"important", "seealso", "admonition", "todo", "margin", "sidebar"}
+)
+MYST_TEXT = frozenset(
+    {"topic", "dropdown", "card", "tab-item", "tab-set", "grid", "grid-item", "grid-item-card"}
+    | {"div", "container", "epigraph", "pull-quote", "glossary", "list-table", "tabbed"}
+)
 _CONTAINER_CALLOUTS = frozenset(
     {"note", "tip", "info", "warning", "danger", "caution", "important", "success"}
     | {"secondary", "warn", "error", "attention"}
-    # MyST's admonitions, written as colon fences (:::{seealso})
-    | {"hint", "seealso", "admonition", "todo", "margin", "sidebar"}
+    | MYST_ASIDES
 )
-_CONTAINER_TEXT = frozenset(
-    {"details", "tabs", "code-group", "raw"}
-    # MyST's, whose content is the page's own text
-    | {"dropdown", "card", "tab-item", "tab-set", "grid", "grid-item", "grid-item-card"}
-    | {"div", "container", "topic", "list-table", "glossary", "tabbed", "epigraph"}
-)
+_CONTAINER_TEXT = frozenset({"details", "tabs", "code-group", "raw"} | MYST_TEXT)
 
 
 def container_title(line: str) -> str | None:

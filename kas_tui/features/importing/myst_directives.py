@@ -25,13 +25,10 @@ from __future__ import annotations
 
 import re
 
+from kas_tui.text.prose import MYST_ASIDES, MYST_TEXT
+
 #: Directives whose content is Markdown, shown as a colon fence.
-TEXT_DIRECTIVES = frozenset(
-    {"note", "warning", "tip", "caution", "attention", "danger", "error", "hint"}
-    | {"important", "seealso", "admonition", "todo", "margin", "sidebar", "topic"}
-    | {"dropdown", "card", "tab-item", "tab-set", "grid", "grid-item", "grid-item-card"}
-    | {"div", "container", "epigraph", "pull-quote", "glossary", "list-table", "tabbed"}
-)
+TEXT_DIRECTIVES = MYST_ASIDES | MYST_TEXT
 #: Directives whose content is code, and the language of those that name none.
 CODE_DIRECTIVES = {
     "code-block": "",
