@@ -121,6 +121,10 @@ class _AnyOptions(dict):
         return directives.unchanged
 
 
+#: Most autodoc directives one page shows (what docstrings name read in too).
+_MOST_AUTODOC = 2000
+
+
 class _GenericDirective(Directive):
     """A Sphinx directive docutils does not know: its argument, then its content."""
 
@@ -187,6 +191,19 @@ class _GenericDirective(Directive):
         current, offset = self.state_machine.input_lines.info(
             self.lineno - self.state_machine.input_offset - 1
         )
+        document = self.state.document
+        seen: set[str] = document.__dict__.setdefault("kas_autodoc", set())
+        within = "" if name == "automodule" else getattr(document, "kas_module", "")
+        key = f"{within}:{name}:{argument}"  # a module's name is whole, others relative
+        if key in seen or len(seen) >= _MOST_AUTODOC:  # a docstring naming itself: no loop
+            why = (
+                "it is shown above on this page (a docstring naming itself)"
+                if key in seen
+                else f"the page shows {_MOST_AUTODOC} of them already"
+            )
+            reader.note((offset or 0) + 1, str(current), f".. {name}:: {argument}", why)
+            return False
+        seen.add(key)
         shown = autodoc_text(
             name,
             argument,

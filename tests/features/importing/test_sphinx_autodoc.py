@@ -199,3 +199,19 @@ def test_code_that_is_no_python_is_said_and_never_run(tmp_path: Path) -> None:
     result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
     assert result.failed == [] and result.errors == 0
     assert [n for n in result.notes if "broken.py cannot be read as Python" in n]
+
+
+def test_a_docstring_naming_its_own_module_shows_it_once(tmp_path: Path) -> None:
+    """A module whose docstring holds ``.. automodule::`` of itself read itself into the
+    page again and again: the build never ended."""
+    files: dict[str, str | bytes] = {
+        "conf.py": 'project = "Demo"\n',
+        "index.rst": "Demo\n====\n\n.. automodule:: loop\n",
+        "loop.py": '"""Loops over the input.\n\n.. automodule:: loop\n"""\n',
+    }
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    assert result.failed == []
+    body = (out / "index-page.md").read_text("utf-8").split("\n---\n", 1)[1]
+    assert body.count("Loops over the input.") == 1
+    assert [n for n in result.notes if "shown above on this page" in n]
