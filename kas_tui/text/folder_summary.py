@@ -20,7 +20,14 @@ from kas_tui.text import prose
 from kas_tui.text.description_verdicts import LONG_DESCRIPTION, norm
 from kas_tui.text.grouping import fold, prefer_first
 from kas_tui.text.languages import other_function_words
-from kas_tui.text.title_words import cut_pairs, phrase_key, title_phrases, topic_words
+from kas_tui.text.title_words import (
+    cut_pairs,
+    phrase_key,
+    stem,
+    stems,
+    title_phrases,
+    written_phrases,
+)
 from kas_tui.text.tokens import CHARS_PER_TOKEN, INDEX_TOKEN_BUDGET
 from kas_tui.text.wording import counted
 
@@ -105,6 +112,9 @@ class Weights:
 
     folders: int = 1
     df: Counter[str] = field(default_factory=Counter)
+    #: the package's own subject, folded words ("business", "central"): said once, by
+    #: SKILL.md, it tells no bundle of the package apart
+    subject: frozenset[str] = frozenset()
 
     def idf(self, phrase: str) -> float:
         return math.log((1 + self.folders) / (1 + self.df.get(phrase, 0))) + 1.0
@@ -115,9 +125,10 @@ class Weights:
         return self.folders >= SIBLINGS_TO_WEIGH and 2 * self.df.get(phrase, 0) > self.folders
 
 
-def weights_for(folders: Iterable[Sequence[str]]) -> Weights:
-    """:class:`Weights` from the titles of each folder's documents."""
-    weights = Weights(0)
+def weights_for(folders: Iterable[Sequence[str]], subject: str = "") -> Weights:
+    """:class:`Weights` from the titles of each folder's documents, and the package's
+    title (``subject``)."""
+    weights = Weights(0, subject=frozenset(fold(w) for w in prose.words(subject)))
     for titles in folders:
         weights.folders += 1
         seen: set[str] = set()
@@ -131,18 +142,25 @@ def weights_for(folders: Iterable[Sequence[str]]) -> Weights:
 def topics(
     titles: Sequence[str], *, exclude: str = "", limit: int = 4, weights: Weights | None = None
 ) -> list[str]:
-    """The phrases the titles share most, weighed by how rare they are elsewhere."""
+    """The phrases the titles share most, weighed by how rare they are elsewhere, each
+    as the titles write it. A phrase of the folder's own name (``exclude``) in another
+    form ("Integrating" in "Integrate with other applications") or of the package's own
+    subject (``weights.subject``: "Business Central" in every bundle of its package)
+    says nothing of the folder; of phrases with one stem ("Synchronization" and
+    "synchronize") the first is named."""
     if not titles:
         return []
     skip = set(norm(exclude).split())
     skip |= {fold(w) for w in skip | other_function_words(titles)}  # "der", "und"
+    skip_stems = {stem(w) for w in skip}
     counts: Counter[str] = Counter()
     surface: dict[str, Counter[str]] = {}
     titles = list(dict.fromkeys(titles))  # the same title twice is one vote
     for title in titles:
-        counts.update(title_phrases(title))
-        for w in topic_words(title):
-            surface.setdefault(fold(w), Counter())[w] += 1
+        written = written_phrases(title)
+        counts.update(written.keys())
+        for phrase, form in written.items():
+            surface.setdefault(phrase, Counter())[form] += 1
     weights = weights or Weights()
     cut = cut_pairs(titles, counts)
     scored = []
@@ -150,8 +168,10 @@ def topics(
         if phrase in cut:
             continue
         parts = phrase.split()
-        if any(p in skip or fold(p) in skip for p in parts):
+        if any(p in skip or stem(p) in skip_stems for p in parts):
             continue  # the folder's own name again, or a pair cut from it ("details Item")
+        if weights.subject and all(p in weights.subject for p in parts):
+            continue
         if n < 2 and (len(titles) > 3 or len(parts) == 2):
             continue
         if any(weights.common(p) for p in {phrase, *parts}):
@@ -161,23 +181,24 @@ def topics(
     scored.sort(key=lambda x: (-x[0], x[1]))
     chosen: list[str] = []
     for _score, phrase in scored:
-        if any(phrase in c.split() or set(phrase.split()) <= set(c.split()) for c in chosen):
-            continue
-        if any(set(c.split()) <= set(phrase.split()) for c in chosen):
-            continue
+        words = set(phrase.split())
+        if any(words <= set(c.split()) or set(c.split()) <= words for c in chosen):
+            continue  # "journal" beside "general journal"
+        if any(stems(phrase) == stems(c) for c in chosen):
+            continue  # "synchronize" beside "Synchronization"
         chosen.append(phrase)
         if len(chosen) == limit:
             break
-    return [" ".join(_surface(w, surface) for w in phrase.split()) for phrase in chosen]
+    return [_surface(phrase, surface) for phrase in chosen]
 
 
-def _surface(word: str, surface: dict[str, Counter[str]]) -> str:
-    """How a folded word is written in the titles: its most common lower-case spelling
+def _surface(phrase: str, surface: dict[str, Counter[str]]) -> str:
+    """How a folded phrase is written in the titles: its most common lower-case spelling
     when at least half its uses are in lower case (a title's first word is capitalised
-    by position only), else its most common spelling (``OneDrive``, ``Word``)."""
-    forms = surface.get(word)
+    by position only), else its most common spelling (``OneDrive``, ``Power BI``)."""
+    forms = surface.get(phrase)
     if not forms:
-        return word
+        return phrase
     lower = [(n, f) for f, n in forms.items() if f == f.lower()]
     if lower and 2 * sum(n for n, _f in lower) >= sum(forms.values()):
         return max(lower, key=lambda nf: (nf[0], prefer_first(nf[1])))[1]

@@ -46,8 +46,43 @@ TITLE, TAGS, DESCRIPTION, HEADINGS = 3.0, 2.0, 1.0, 0.5
 #: A word: letters, digits and marks on them (:data:`~kas_tui.text.languages.MARKS`),
 #: with ``'.+#-`` inside ("C#", "e-mail", "Node.js").
 _WORD = re.compile(rf"[^\W_](?:[\w'’.+#{MARKS}-]*(?:[^\W_]|[{MARKS}]))?")
-#: Words that say what kind of page it is, not what it is about.
-_GENERIC = frozenset(
+#: What a task title does, not what it is about ("Add", "Create", "Specify": Business
+#: Central's flat folder and NAV's were grouped into bundles of them, and its bundles
+#: described as "covering ..., View and Create"): no group's name, no folder's topic
+#: (:mod:`.title_words` adds them to its own).
+TASK_WORDS = frozenset(
+    [
+        "add",
+        "adding",
+        "create",
+        "creating",
+        "change",
+        "changing",
+        "specify",
+        "specifying",
+        "define",
+        "defining",
+        "modify",
+        "modifying",
+        "edit",
+        "editing",
+        "delete",
+        "deleting",
+        "remove",
+        "removing",
+        "enable",
+        "enabling",
+        "disable",
+        "disabling",
+        "view",
+        "viewing",
+        "manage",
+        "managing",
+    ]
+)
+#: Words that name no group: question words, page kinds, what every troubleshooting
+#: title says, and :data:`TASK_WORDS`.
+_GENERIC = TASK_WORDS | frozenset(
     [
         "use",
         "using",
@@ -118,34 +153,6 @@ _GENERIC = frozenset(
         "pages",
         "topic",
         "topics",
-        # what a task title does, not what it is about ("Add", "Create", "Specify":
-        # Business Central's flat folder and NAV's were grouped into bundles of them)
-        "add",
-        "adding",
-        "create",
-        "creating",
-        "change",
-        "changing",
-        "specify",
-        "specifying",
-        "define",
-        "defining",
-        "modify",
-        "modifying",
-        "edit",
-        "editing",
-        "delete",
-        "deleting",
-        "remove",
-        "removing",
-        "enable",
-        "enabling",
-        "disable",
-        "disabling",
-        "view",
-        "viewing",
-        "manage",
-        "managing",
     ]
 )
 

@@ -11,16 +11,20 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from collections import Counter
 from collections.abc import Sequence
 
+import snowballstemmer
+
 from kas_tui.text import prose
-from kas_tui.text.grouping import fold, phrases
+from kas_tui.text.grouping import TASK_WORDS, fold, phrases
 from kas_tui.text.lexical import STOPWORDS
 
 #: Words that name no topic in a title, besides English function words
-#: (:data:`..evaluate.lexical.STOPWORDS`, the one list of those): contractions, page
-#: kinds, and what every troubleshooting title says.
+#: (:data:`..lexical.STOPWORDS`, the one list of those) and what a task title does
+#: (:data:`.grouping.TASK_WORDS`, "Create", "Manage": no group's name either):
+#: contractions, page kinds, and what every troubleshooting title says.
 _STOP_WORDS = """cant can't wont won't doesnt doesn't dont don't onto vs use used user users
     getting set sets new old one two three error errors issue issues problem problems fix
     fixes fixed fail fails failed failure unable occurs occur message messages appears
@@ -29,7 +33,7 @@ _STOP_WORDS = """cant can't wont won't doesnt doesn't dont don't onto vs use use
     guide how-to faq overview information info describes description something went
     sorry shown correctly properly trouble additional related adding check run running
     per across versus"""
-_STOP = frozenset(_STOP_WORDS.split()) | STOPWORDS
+_STOP = frozenset(_STOP_WORDS.split()) | STOPWORDS | TASK_WORDS
 
 
 def topical(word: str) -> bool:
@@ -115,15 +119,41 @@ def phrase_key(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def title_phrases(title: str) -> frozenset[str]:
+def written_phrases(title: str) -> dict[str, str]:
     """The words of a title worth naming a topic by, and the pairs of them written next
-    to each other ("Sign in to Microsoft 365" makes no "sign Microsoft"), folded.
+    to each other ("Sign in to Microsoft 365" makes no "sign Microsoft"), folded, each
+    with the way the title writes it ("outstanding balance" -> "Outstanding Balances").
     Remembered: a build weighs each title again at every level above its folder."""
-    return frozenset(
-        phrase
-        for part in _title_parts(title)
-        for phrase in phrases(part, split=prose.words, keep=topical)
-    )
+    out: dict[str, str] = {}
+    for part in _title_parts(title):
+        for phrase, written in phrases(part, split=prose.words, keep=topical).items():
+            out.setdefault(phrase, written)
+    return out
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def title_phrases(title: str) -> frozenset[str]:
+    """The folded phrases of :func:`written_phrases`."""
+    return frozenset(written_phrases(title))
+
+
+_STEMMERS = threading.local()  # a Snowball stemmer keeps state: one per thread
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def stem(word: str) -> str:
+    """A word's English stem (Snowball's): "Integrating", "integration" and "Integrate"
+    are one word to a folder's sentence ("integr"), as "Synchronization" and
+    "synchronize" are."""
+    stemmer = getattr(_STEMMERS, "english", None)
+    if stemmer is None:
+        stemmer = _STEMMERS.english = snowballstemmer.stemmer("english")
+    return stemmer.stemWord(word.lower())
+
+
+def stems(phrase: str) -> frozenset[str]:
+    """The stems of a phrase's words."""
+    return frozenset(stem(w) for w in phrase.split())
 
 
 #: Where an identifier's next word starts: a hump ("mouse|Down"), an acronym's end

@@ -97,12 +97,14 @@ class IndexesMixin:
         bundles, docs_in, subs_in = self._tree(view)
         titles = self._folder_titles(view)
         below_each = titles_below(view)
+        subject = self._package_title(view)  # said by SKILL.md, of no bundle alone
         weights = summary.weights_for(
-            [[view[p][0] for p in docs_in.get(f, [])] for f in bundles if docs_in.get(f)]
+            [[view[p][0] for p in docs_in.get(f, [])] for f in bundles if docs_in.get(f)],
+            subject,
         )
         # a bundle's topics are weighed against its siblings' (what tells it apart)
         among = {
-            parent: summary.weights_for([below_each.get(s, []) for s in subs])
+            parent: summary.weights_for([below_each.get(s, []) for s in subs], subject)
             for parent, subs in subs_in.items()
             if len(subs) >= summary.SIBLINGS_TO_WEIGH
         }

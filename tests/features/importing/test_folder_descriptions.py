@@ -16,7 +16,7 @@ from kas_tui.text.folder_summary import (
     weights_for,
 )
 from kas_tui.text.grouping import fold
-from kas_tui.text.title_words import title_phrases
+from kas_tui.text.title_words import phrase_key, title_phrases
 from kas_tui.text.tokens import INDEX_TOKEN_BUDGET, estimate_tokens
 
 _PRODUCTS = {
@@ -55,6 +55,73 @@ def test_plurals_fold_and_pairs_are_only_words_written_together() -> None:
     assert "public folder" in title_phrases("Public folders are missing")
     found = topics(["Mailboxes are full", "Archive a mailbox", "Mailbox quota", "Restore mail"])
     assert [fold(t) for t in found] == ["mailbox"]  # one topic, not "Mailboxes" and "mailbox"
+
+
+def test_a_task_verb_names_no_topic_as_it_names_no_group() -> None:
+    # Business Central's bundles read "covering ..., Create" and "..., View and Create":
+    # the words that cannot name a group (grouping.GENERIC_WORDS) described the folder
+    titles = [
+        "Create a sales quote",
+        "Create sales invoices",
+        "Manage customer prices",
+        "View customer prices",
+        "Create reminders",
+        "Manage reminders",
+    ]
+    found = topics(titles, exclude="Sales", limit=6)
+    assert {"create", "manage", "view"}.isdisjoint(fold(t) for t in found)
+    assert "reminder" in [fold(t) for t in found]
+
+
+def test_a_word_of_the_folders_name_in_another_form_names_no_topic() -> None:
+    # "Integrate with other applications" was "covering ..., Integration, ...,
+    # Integrating, ..." and "Synchronization" stood beside "synchronize"
+    titles = [
+        "Integrating with Dataverse",
+        "Integration with Teams",
+        "Synchronization of Dataverse tables",
+        "Synchronize contacts with Dataverse",
+        "Synchronization in Teams",
+        "Synchronize Teams meetings",
+    ]
+    found = [t.lower() for t in topics(titles, exclude="Integrate with other apps", limit=8)]
+    assert not any(t.startswith("integrat") for t in found)
+    assert len([t for t in found if t.startswith("synchroni")]) == 1
+    assert "dataverse" in found and "teams" in found
+
+
+def test_the_packages_own_subject_names_no_bundles_topic() -> None:
+    # every bundle of "Business Central" read "covering Business Central, ...": the
+    # package's subject is said once, by SKILL.md
+    titles = [
+        "Business Central and Outlook",
+        "Set up Business Central for Teams",
+        "Outlook add-in for Business Central",
+        "Teams cards",
+        "Central bank rates",
+        "Central bank holidays",
+    ]
+    plain = [fold(t) for t in topics(titles, exclude="Integrations", limit=8)]
+    assert {"business central", "business", "central"} & set(plain)
+    weighed = topics(
+        titles, exclude="Integrations", limit=8, weights=weights_for([titles], "Business Central")
+    )
+    folded = [phrase_key(t) for t in weighed]
+    assert not {"business central", "business", "central"} & set(folded)
+    assert "central bank" in folded  # a phrase only partly the subject's still names one
+
+
+def test_a_phrase_is_named_as_the_titles_write_it() -> None:
+    # "outstanding Balances" and "purchase Order": each word had its own spelling
+    titles = [
+        "Collect Outstanding Balances",
+        "Outstanding Balances by customer",
+        "Reconcile outstanding balances with the ledger",
+        "Print outstanding balances",
+        "Outstanding balances report",
+    ]
+    found = topics(titles, exclude="Receivables", limit=3)
+    assert found[0] in {"outstanding balances", "Outstanding Balances"}
 
 
 def test_a_function_word_names_no_topic() -> None:
