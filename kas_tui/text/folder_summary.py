@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -154,13 +154,13 @@ def topics(
     skip |= {fold(w) for w in skip | other_function_words(titles)}  # "der", "und"
     skip_stems = {stem(w) for w in skip}
     counts: Counter[str] = Counter()
-    surface: dict[str, Counter[str]] = {}
+    surface: defaultdict[str, Counter[str]] = defaultdict(Counter)
     titles = list(dict.fromkeys(titles))  # the same title twice is one vote
     for title in titles:
         written = written_phrases(title)
         counts.update(written.keys())
         for phrase, form in written.items():
-            surface.setdefault(phrase, Counter())[form] += 1
+            surface[phrase][form] += 1
     weights = weights or Weights()
     cut = cut_pairs(titles, counts)
     scored = []

@@ -23,8 +23,10 @@ only the name (werkzeug's middleware pages were seven stubs of one line each).
 
 from __future__ import annotations
 
+import ast
 import os
 import re
+from collections.abc import Callable
 from inspect import cleandoc
 
 from kas_tui.features.importing.python_objects import (
@@ -37,6 +39,7 @@ from kas_tui.features.importing.python_objects import (
     own_members,
     parse_file,
 )
+from kas_tui.text.sentences import sentences
 
 #: The autodoc directives, and the object directive each shows its object as.
 AUTODOC = {
@@ -193,6 +196,24 @@ def described(
     return [head, "", *(f"   {line}" if line.strip() else "" for line in inner)]
 
 
+def _reader(root: str, roots: list[str]) -> tuple[Reader, Callable[[str], bool]]:
+    """A :class:`Reader` of the Python files below ``roots`` (source-relative folders)
+    of the source ``root``, and the test of a source-relative file it finds them with
+    (none outside the source, through a link or otherwise)."""
+    real_root = os.path.realpath(root)
+
+    def is_file(rel: str) -> bool:
+        path = os.path.join(real_root, *rel.split("/"))
+        real = os.path.realpath(path)
+        return real.startswith(real_root + os.sep) and os.path.isfile(real)
+
+    reader = Reader(
+        lambda dotted: module_file(dotted, roots, is_file),
+        lambda rel: parse_file(os.path.join(real_root, *rel.split("/"))),
+    )
+    return reader, is_file
+
+
 def autodoc_text(
     directive: str,
     argument: str,
@@ -213,17 +234,7 @@ def autodoc_text(
     kind = AUTODOC[directive]
     name = argument.split("(", 1)[0].strip()  # an autofunction's own signature
     signature = argument[len(name) :].strip() if "(" in argument else ""
-    real_root = os.path.realpath(root)
-
-    def is_file(rel: str) -> bool:
-        path = os.path.join(real_root, *rel.split("/"))
-        real = os.path.realpath(path)
-        return real.startswith(real_root + os.sep) and os.path.isfile(real)
-
-    reader = Reader(
-        lambda dotted: module_file(dotted, roots, is_file),
-        lambda rel: parse_file(os.path.join(real_root, *rel.split("/"))),
-    )
+    reader, is_file = _reader(root, roots)
     tried = [name]
     if current_module and not name.startswith(f"{current_module}."):
         tried.insert(0, f"{current_module}.{name}")
@@ -253,3 +264,93 @@ def autodoc_text(
         f"{located[0]} does not define {name} where kas-tui reads it (no class, function or "
         "assignment of that name: Sphinx imports the module, kas-tui never runs it)"
     )
+
+
+#: Widest an autosummary row's name and signature is, as Sphinx's ``max_item_chars``.
+_ITEM_CHARS = 50
+
+
+def autosummary_lines(
+    names: list[str], current_module: str, root: str, roots: list[str]
+) -> list[str]:
+    """What Sphinx's autosummary table shows of ``names`` (relative to
+    ``current_module``), as reStructuredText lines of a list: each name with its
+    signature shortened as autosummary does and its docstring's first sentence; a name
+    the source does not define (another project's, a C extension's), its name alone."""
+    reader, _is_file = _reader(root, roots)
+    out: list[str] = []
+    for written in names:
+        name = written.lstrip("~")
+        shown = name.rsplit(".", 1)[-1] if written.startswith("~") else name
+        tried = [f"{current_module}.{name}", name] if current_module else [name]
+        found = None
+        for dotted in tried:
+            found = reader.find(dotted, "function") or reader.find(dotted, "data")
+            found = found or reader.find(dotted, "module")
+            if found is not None:
+                break
+        if found is None:
+            out.append(f"- ``{shown}``")
+            continue
+        head = shown
+        if found.kind in ("class", "exception", "function", "method", "decorator"):
+            head += short_signature(found.signature, max(10, _ITEM_CHARS - len(shown)))
+        summary = first_sentence(found.doc)
+        out.append(f"- ``{head}``" + (f": {summary}" if summary else ""))
+    return out
+
+
+def short_signature(signature: str, room: int) -> str:
+    """A signature as autosummary shortens it (Sphinx's ``mangle_signature``): the
+    parameters without defaults, then those with defaults in brackets, no types or
+    values, ``...`` for what does not fit in ``room`` characters:
+    ``(G[, source, target, weight, ...])``."""
+    try:
+        tree = ast.parse(f"def f{signature}: pass")
+    except (SyntaxError, ValueError, RecursionError):
+        return "(...)"
+    function = tree.body[0]
+    if not isinstance(function, ast.FunctionDef):
+        return "(...)"
+    spec = function.args
+    positional = [a.arg for a in [*spec.posonlyargs, *spec.args]]
+    required = positional[: len(positional) - len(spec.defaults)]
+    optional = positional[len(required) :] + [a.arg for a in spec.kwonlyargs]
+    shown = _limited(required, room - 2)
+    if optional:
+        if not shown:
+            shown = f"[{_limited(optional, room - 4)}]"
+        elif len(shown) < room - 4 - 2 - 3:
+            shown += f"[, {_limited(optional, room - len(shown) - 4 - 2)}]"
+    return f"({shown})"
+
+
+def _limited(items: list[str], room: int) -> str:
+    """``items`` joined by commas, those that do not fit in ``room`` as ``...``
+    (Sphinx's ``limited_join``)."""
+    joined = ", ".join(items)
+    if len(joined) < room:
+        return joined
+    used = kept = 0
+    for item in items:
+        used += len(item) + 2
+        if used >= room - 3:
+            break
+        kept += 1
+    return ", ".join([*items[:kept], "..."])
+
+
+def first_sentence(doc: str) -> str:
+    """A docstring's summary as autosummary takes it: the first sentence of its first
+    paragraph, on one line."""
+    lines = cleandoc(doc).splitlines() if doc.strip() else []
+    paragraph: list[str] = []
+    for line in lines:
+        if not line.strip():
+            if paragraph:
+                break
+            continue
+        paragraph.append(line.strip())
+    text = " ".join(paragraph)
+    found = sentences(text)
+    return found[0] if found else ""

@@ -24,7 +24,7 @@ from docutils import nodes
 from docutils.parsers.rst import Directive, directives, roles
 from docutils.parsers.rst.directives.body import CodeBlock
 
-from kas_tui.features.importing.autodoc import AUTODOC, autodoc_text
+from kas_tui.features.importing.autodoc import AUTODOC, autodoc_text, autosummary_lines
 from kas_tui.features.importing.convert_model import STD_READING, RstReading
 from kas_tui.features.importing.myst_directives import VERSIONS
 from kas_tui.features.importing.myst_refs import WORD_ROLES, XREF_ROLES, shown
@@ -152,12 +152,7 @@ class _GenericDirective(Directive):
         if name == "include" or name == "literalinclude":
             return self._included(name, argument)
         if name == "autosummary":  # the names it summarises, a list (numpy's 238 tables)
-            names = [line.strip() for line in self.content if line.strip()]
-            items = nodes.bullet_list(bullet="-")
-            for entry in names:
-                if not entry.startswith(":"):  # its options (:toctree: generated/)
-                    items += nodes.list_item("", nodes.paragraph("", "", nodes.literal("", entry)))
-            return [items] if len(items) else []
+            return self._autosummary()
         if argument and name in VERSIONS:  # "New in version 2.0: The --app option."
             version, _sp, said = argument.partition(" ")
             text, _messages = self.state.inline_text(f"{VERSIONS[name]} {version}: {said}", 0)
@@ -197,7 +192,7 @@ class _GenericDirective(Directive):
         key = f"{within}:{name}:{argument}"  # a module's name is whole, others relative
         if key in seen or len(seen) >= _MOST_AUTODOC:  # a docstring naming itself: no loop
             why = (
-                "it is shown above on this page (a docstring naming itself)"
+                "it is shown above on this page (named twice, or by a docstring of its own)"
                 if key in seen
                 else f"the page shows {_MOST_AUTODOC} of them already"
             )
@@ -222,6 +217,45 @@ class _GenericDirective(Directive):
             self.state.document.kas_module = argument
         self.state_machine.insert_input(shown, f"{current} ({name} {argument})")
         return True
+
+    def _autosummary(self) -> list[nodes.Node]:
+        """An autosummary table as a list: each name with its signature and summary
+        when the page is read by a build's :class:`.IncludeReader` and the source defines
+        it (:func:`.autodoc.autosummary_lines`), else its name alone. The pages Sphinx
+        generates for a ``:toctree:`` are not built: a note says so."""
+        names = [
+            line.strip()
+            for line in self.content
+            if line.strip() and not line.strip().startswith(":")
+        ]  # not its options (:toctree: generated/)
+        reader = getattr(self.state.document.settings, "kas_includes", None)
+        if not names:
+            return []
+        if not isinstance(reader, IncludeReader):
+            items = nodes.bullet_list(bullet="-")
+            for entry in names:
+                items += nodes.list_item("", nodes.paragraph("", "", nodes.literal("", entry)))
+            return [items]
+        added = getattr(self.state.document.settings, "kas_roles", None) or STD_READING
+        current, offset = self.state_machine.input_lines.info(
+            self.lineno - self.state_machine.input_offset - 1
+        )
+        if "toctree" in self.options:
+            reader.note(
+                (offset or 0) + 1,
+                str(current),
+                f".. autosummary:: :toctree: {self.options.get('toctree') or ''}".rstrip(),
+                f"the {len(names)} pages Sphinx generates there are not built; its table is "
+                "(each name with its signature and summary)",
+            )
+        shown = autosummary_lines(
+            names,
+            getattr(self.state.document, "kas_module", ""),
+            reader.root,
+            reader.python_roots(str(current), added.python_paths),
+        )
+        self.state_machine.insert_input(["", *shown, ""], f"{current} (autosummary)")
+        return []
 
     def _content(self) -> list[nodes.Node]:
         """The directive's content, read as the page's text."""
