@@ -292,7 +292,13 @@ def _signature(node: ast.FunctionDef | ast.AsyncFunctionDef, method: bool) -> st
 
 def _attribute_doc(scope: ast.AST, node: ast.AST, lines: tuple[str, ...]) -> str:
     """An attribute's docstring as autodoc reads it: the ``#:`` comments right above
-    its assignment, else the string right below it."""
+    its assignment, else the ``#:`` comment after it on its line, else the string right
+    below it."""
+    end = getattr(node, "end_lineno", None) or node.lineno
+    if 0 < end <= len(lines):
+        after_code = lines[end - 1][getattr(node, "end_col_offset", None) or 0 :].strip()
+        if after_code.startswith("#:"):
+            return after_code[2:].strip()
     above = []
     at = node.lineno - 2
     while 0 <= at < len(lines) and lines[at].strip().startswith("#:"):
@@ -333,7 +339,45 @@ def own_members(found: Found) -> dict[str, Found]:
             if isinstance(node, ast.ClassDef) and _is_exception(node):
                 described.kind = "exception"
             own[name] = described
+        if name == "__init__" and child == "method" and isinstance(node, ast.FunctionDef):
+            for attribute, set_here in _instance_attributes(node, found).items():
+                own.setdefault(attribute, set_here)  # a class's own attribute comes first
     return own
+
+
+def _instance_attributes(init: ast.FunctionDef, klass: Found) -> dict[str, Found]:
+    """The attributes ``__init__`` sets on ``self`` with a doc comment or docstring
+    (``self.name = name  #: What it is called.``), as autodoc's analyzer finds them: one
+    it sets without a word is no member (the analyzer never sees it)."""
+    first = [*init.args.posonlyargs, *init.args.args][:1]
+    if not first or klass.source is None:
+        return {}
+    me = first[0].arg
+    out: dict[str, Found] = {}
+    for node in init.body:
+        target: ast.AST | None = None
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+        elif isinstance(node, ast.AnnAssign):
+            target = node.target
+        if not (
+            isinstance(target, ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and target.value.id == me
+        ):
+            continue
+        doc = _attribute_doc(init, node, klass.source.lines)
+        if doc and target.attr not in out:
+            shown = ""
+            if isinstance(node, ast.AnnAssign):
+                try:
+                    shown = f": {ast.unparse(node.annotation)}"
+                except (ValueError, RecursionError):
+                    shown = ""
+            out[target.attr] = Found(
+                "attribute", target.attr, shown, doc, node, klass.module, klass.source
+            )
+    return out
 
 
 def bases_of(found: Found, reader: Reader) -> list[Found]:

@@ -37,7 +37,12 @@ class App(Base):
     max_requests = 1000
 
     def __init__(self, name: str, debug: bool = False) -> None:
+        #: What the application is called in logs.
         self.name = name
+        self.debug: bool = debug  #: Whether errors show a traceback.
+        self.workers = 4
+        """How many workers serve it."""
+        self._state = {}  # set without a doc comment: no member
 
     def run(self, host: str = "127.0.0.1", port: int = 5000) -> None:
         """Serve the application on ``host`` and ``port`` until stopped."""
@@ -137,6 +142,12 @@ def test_autodoc_shows_what_the_code_says(tmp_path: Path) -> None:
     assert "`create_app(config: dict | None=None)`" in api  # re-exported by __init__
     assert "`class Handwritten(x)`" in api and "describes itself" in api  # Sphinx's class
     assert "import os" not in api
+    # what __init__ sets on self with a doc comment or docstring, as autodoc's analyzer
+    assert "What the application is called in logs." in api
+    assert "`debug: bool`" in api and "Whether errors show a traceback." in api
+    assert "`workers`" in api and "How many workers serve it." in api
+    assert "_state" not in api
+    assert api.index("`max_requests = 1000`") < api.index("`debug: bool`") < api.index("`run(")
     assert api.count("Serve the application on") == 2  # the automethod in the class's text
     # a module's docstring is the page: its title, and what it names next
     proxy = titles["Proxy Fix"]
