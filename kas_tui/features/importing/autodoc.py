@@ -271,17 +271,21 @@ _ITEM_CHARS = 50
 
 
 def autosummary_lines(
-    names: list[str], current_module: str, root: str, roots: list[str]
+    names: list[str], current_module: str, root: str, roots: list[str], most: int
 ) -> list[str]:
     """What Sphinx's autosummary table shows of ``names`` (relative to
     ``current_module``), as reStructuredText lines of a list: each name with its
     signature shortened as autosummary does and its docstring's first sentence; a name
-    the source does not define (another project's, a C extension's), its name alone."""
+    the source does not define (another project's, a C extension's), and those past the
+    first ``most`` (a generated page of thousands), its name alone."""
     reader, _is_file = _reader(root, roots)
     out: list[str] = []
-    for written in names:
+    for n, written in enumerate(names):
         name = written.lstrip("~")
         shown = name.rsplit(".", 1)[-1] if written.startswith("~") else name
+        if n >= most:
+            out.append(f"- ``{shown}``")
+            continue
         tried = [f"{current_module}.{name}", name] if current_module else [name]
         found = None
         for dotted in tried:

@@ -248,12 +248,24 @@ class _GenericDirective(Directive):
                 f"the {len(names)} pages Sphinx generates there are not built; its table is "
                 "(each name with its signature and summary)",
             )
+        document = self.state.document
+        seen: set[str] = document.__dict__.setdefault("kas_autodoc", set())
+        room = max(0, _MOST_AUTODOC - len(seen))  # the page's objects read: one budget
         shown = autosummary_lines(
             names,
-            getattr(self.state.document, "kas_module", ""),
+            getattr(document, "kas_module", ""),
             reader.root,
             reader.python_roots(str(current), added.python_paths),
+            room,
         )
+        seen.update(f"autosummary:{n}:{name}" for n, name in enumerate(names[:room]))
+        if len(names) > room:
+            reader.note(
+                (offset or 0) + 1,
+                str(current),
+                f"the summaries of {len(names) - room:,} names of .. autosummary::",
+                f"the page reads {_MOST_AUTODOC:,} objects at most; their names are shown",
+            )
         self.state_machine.insert_input(["", *shown, ""], f"{current} (autosummary)")
         return []
 

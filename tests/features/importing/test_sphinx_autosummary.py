@@ -110,3 +110,24 @@ def test_a_summary_is_the_first_sentence_of_the_first_paragraph() -> None:
         "Sum of the arrays, i.e. both."
     )
     assert first_sentence("") == ""
+
+
+def test_a_page_reads_at_most_its_budget_of_objects_and_names_the_rest(
+    tmp_path: Path, monkeypatch
+) -> None:
+    # a generated page of thousands of names reads no more objects than autodoc's
+    # budget for one page; past it each name is shown alone, and a note says so
+    import kas_tui.features.importing.rst as rst
+
+    monkeypatch.setattr(rst, "_MOST_AUTODOC", 2)
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", FILES), out, now=NOW, workers=1)
+    assert result.failed == []
+    pkg = Package(out)
+    pkg.load()
+    path = next(p for p, d in pkg.documents.items() if d.title == "Shortest Paths")
+    text = (out / path).read_text("utf-8")
+    assert "Compute shortest paths in the graph" in text  # the automodule, then one
+    assert "* `PathFinder`\n" in text and "Finds paths." not in text  # then names alone
+    notes = "\n".join(result.notes)
+    assert "the summaries of 6 names of .. autosummary:: is not shown" in notes
