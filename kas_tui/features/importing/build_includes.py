@@ -31,6 +31,7 @@ from kas_tui.features.importing.myst_directives import shown_directives
 from kas_tui.features.importing.myst_includes import expand_myst_includes
 from kas_tui.features.importing.myst_pages import myst_index
 from kas_tui.features.importing.myst_refs import References, Unresolved, roles_as_text
+from kas_tui.features.importing.myst_rst import RstBlocks
 from kas_tui.features.importing.openapi_pages import OpenApiPages, config_specs
 from kas_tui.features.importing.toc_dendron import with_frontmatter_values
 from kas_tui.features.importing.toc_mintlify import mintlify_data
@@ -182,7 +183,9 @@ class IncludesMixin(PrepareMixin):
             and self.toc.kind in MYST_SITES
             and doc.source.lower().endswith(MYST_PAGES)
         ):  # ```{note} a code block to a Markdown reader: a colon fence, its links links
-            text = shown_directives(text)
+            blocks = RstBlocks(self.source / doc.source, self.limits)  # ```{eval-rst}
+            text = shown_directives(text, blocks)
+            problems += blocks.problems
         references = self._myst_references()
         if references is not None and doc.converted.kind in LINKED_KINDS:
             text, unresolved = references.resolve(text, doc.source)

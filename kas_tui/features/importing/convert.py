@@ -441,26 +441,54 @@ def _from_rst(path: Path, data: bytes, limits: Limits) -> Converted:
     """A reStructuredText page (a Sphinx site's) as Markdown: docutils' HTML of it,
     converted as a web page is (:mod:`.rst`); its links stay links, for the build; the
     files it includes read from ``limits.include_root`` (none without one)."""
+    text, encoding = decode_text(path, data)
+    try:
+        title, markdown, notes = _rst_markdown(text, path, limits, fragment=False)
+    except Exception as exc:  # docutils' own failure on a broken page: said, never raised
+        raise Refused("corrupt", f"its reStructuredText cannot be read ({exc})") from None
+    if title:
+        markdown = f"# {title}\n\n{markdown}"
+    return Converted(
+        path, markdown, "markdown", "", 0, 0.0, title=title or None, encoding=encoding, notes=notes
+    )
+
+
+def rst_fragment(text: str, path: Path, limits: Limits) -> tuple[str, list[str]]:
+    """A Markdown page's reStructuredText (MyST's ```` ```{eval-rst} ```` block) as
+    Markdown, read as a Sphinx page's is (autodoc from the source's code, its roles),
+    and its notes ("line 2: .. autoclass:: X is not shown: ..."), by the block's line.
+    Raises what docutils raises on text it cannot read."""
+    _title, markdown, notes = _rst_markdown(text, path, limits, fragment=True)
+    return markdown, notes
+
+
+def _rst_markdown(
+    text: str, path: Path, limits: Limits, *, fragment: bool
+) -> tuple[str, str, list[str]]:
+    """(title, Markdown, notes) of reStructuredText ``text`` read as the file ``path``:
+    docutils' HTML of it, converted as a web page is (:mod:`.rst`); the files it
+    includes and the code autodoc reads from ``limits.include_root`` (none without one)."""
     import io
 
     from markitdown import StreamInfo
 
-    from kas_tui.features.importing.rst import pre_language, to_html
+    from kas_tui.features.importing.rst import to_html
+    from kas_tui.features.importing.rst_html import pre_language
     from kas_tui.features.importing.rst_includes import IncludeReader
 
-    text, encoding = decode_text(path, data)
     root = limits.include_root
     includes = (
         IncludeReader(root, limits.max_bytes, limits.rst_pages, own_pages=limits.own_pages)
         if root
         else None
     )
-    try:
-        title, html = to_html(
-            text.replace("\r\n", "\n"), os.path.abspath(path), includes, limits.rst_reading
-        )
-    except Exception as exc:  # docutils' own failure on a broken page: said, never raised
-        raise Refused("corrupt", f"its reStructuredText cannot be read ({exc})") from None
+    title, html = to_html(
+        text.replace("\r\n", "\n"),
+        os.path.abspath(path),
+        includes,
+        limits.rst_reading,
+        fragment=fragment,
+    )
     markdown = ""
     if html.strip():  # a title and a toctree only: no HTML, nothing for MarkItDown (whose
         # HTML reader, handed no bytes, wrote "Some characters could not be decoded")
@@ -469,12 +497,7 @@ def _from_rst(path: Path, data: bytes, limits: Limits) -> Converted:
         converter = markitdown_converter("HtmlConverter")  # code blocks keep their language
         converted = converter.convert(data, info, code_language_callback=pre_language)
         markdown = normalise(converted.markdown or "")
-    if title:
-        markdown = f"# {title}\n\n{markdown}"
-    notes = includes.problems if includes is not None else []
-    return Converted(
-        path, markdown, "markdown", "", 0, 0.0, title=title or None, encoding=encoding, notes=notes
-    )
+    return title, markdown, includes.problems if includes is not None else []
 
 
 def _from_asciidoc(path: Path, data: bytes) -> Converted:

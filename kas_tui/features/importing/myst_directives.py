@@ -17,15 +17,28 @@ the links in them (``[roles](define-role-target)``) neither resolved nor checked
 - Each directive's options (``:class: dropdown``, a ``---`` block of YAML) are left out:
   they configure how it is drawn and were read as words of a description.
 
-Other directives (``toctree``, ``include``, ``eval-rst``, an extension's own) stay as
-written, and nothing inside a code block is read as a directive.
+- **reStructuredText**: an ``eval-rst`` block, and a directive only Sphinx's
+  reStructuredText side draws (autodoc's, ``autosummary``, ``currentmodule``), are what
+  the caller's ``rst`` reads them as (:mod:`.myst_rst`: autodoc from the source's code);
+  as written without one.
+
+Other directives (``toctree``, ``include``, an extension's own) stay as written, and
+nothing inside a code block is read as a directive.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
+from kas_tui.features.importing.autodoc import AUTODOC
 from kas_tui.text.prose import MYST_ASIDES, MYST_TEXT
+
+#: Reads reStructuredText lines (a MyST page's, below its line ``at``) as Markdown
+#: lines; ``None`` to leave the directive as written.
+RstReader = Callable[[list[str], int], "list[str] | None"]
+#: Directives only reStructuredText draws, read by the caller's :data:`RstReader`.
+RST_DIRECTIVES = frozenset({*AUTODOC, "autosummary", "currentmodule", "module", "eval-rst"})
 
 #: Directives whose content is Markdown, shown as a colon fence.
 TEXT_DIRECTIVES = MYST_ASIDES | MYST_TEXT
@@ -53,12 +66,13 @@ _FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})")
 _OPTION = re.compile(r"^[ \t]*:[\w.-]+:(?:[ \t].*)?$")
 
 
-def shown_directives(text: str) -> str:
+def shown_directives(text: str, rst: RstReader | None = None) -> str:
     """``text`` (a MyST page's Markdown) with its directives as its site shows them
-    (see the module); the text unchanged when it writes none."""
+    (see the module), its reStructuredText read by ``rst``; the text unchanged when it
+    writes none."""
     if "{" not in text or not ("```" in text or ":::" in text or "~~~" in text):
         return text
-    return "\n".join(_shown(text.split("\n"), 0))
+    return "\n".join(_shown(text.split("\n"), 0, rst, 0))
 
 
 #: Directives nested deeper than this are left as written (a page of hundreds nested in
@@ -66,7 +80,8 @@ def shown_directives(text: str) -> str:
 _MAX_DEPTH = 20
 
 
-def _shown(lines: list[str], depth: int) -> list[str]:
+def _shown(lines: list[str], depth: int, rst: RstReader | None = None, at: int = 0) -> list[str]:
+    """``lines`` with their directives shown; ``at``: the page's line before them."""
     out: list[str] = []
     i = 0
     while i < len(lines):
@@ -86,7 +101,13 @@ def _shown(lines: list[str], depth: int) -> list[str]:
         end = _closing(lines, i + 1, marker)
         body = [_dedented(b, indent) for b in lines[i + 1 : end]]
         name = name.rsplit(":", 1)[-1].lower()
-        shown = _directive(name, argument, body, depth + 1) if depth < _MAX_DEPTH else None
+        shown = None
+        if depth < _MAX_DEPTH and rst is not None and name in RST_DIRECTIVES:
+            # the page's line before the rST's first: an eval-rst's content starts below
+            # its fence, another directive's rST (".. autoclass:: X") on it
+            shown = rst(_as_rst(name, argument, body), at + i + (name == "eval-rst"))
+        elif depth < _MAX_DEPTH:
+            shown = _directive(name, argument, body, depth + 1, rst, at + i + 1)
         if shown is None:  # a directive read elsewhere, or unknown: as written
             out += lines[i : end + 1]
         else:
@@ -129,10 +150,36 @@ def _without_options(body: list[str]) -> list[str]:
     return body[at:]
 
 
-def _directive(name: str, argument: str, body: list[str], depth: int) -> list[str] | None:
-    """The lines showing the directive ``name``; ``None`` to leave it as written."""
+def _as_rst(name: str, argument: str, body: list[str]) -> list[str]:
+    """A MyST directive as the reStructuredText it stands for: an ``eval-rst`` block's
+    content as it is; another's ``.. name:: argument``, its options (``:members:``
+    lines, or a YAML block's ``key: value`` lines) and its content indented below."""
+    if name == "eval-rst":
+        return body
+    options: list[str] = []
+    content = _without_options(body)
+    if body and body[0].strip() == "---":  # MyST's YAML options, as rST's
+        options = [
+            f":{key.strip()}: {value.strip()}".rstrip()
+            for line in body[1 : len(body) - len(content) - 1]
+            for key, sep, value in [line.partition(":")]
+            if sep and key.strip()
+        ]
+    else:
+        options = [line.strip() for line in body[: len(body) - len(content)]]
+    while content and not content[0].strip():
+        content = content[1:]
+    head = f".. {name}:: {argument}".rstrip()
+    return [head, *(f"   {o}" for o in options), "", *(f"   {c}" if c else "" for c in content)]
+
+
+def _directive(
+    name: str, argument: str, body: list[str], depth: int, rst: RstReader | None = None, at: int = 0
+) -> list[str] | None:
+    """The lines showing the directive ``name`` (on the page's line ``at``); ``None`` to
+    leave it as written."""
     if name in TEXT_DIRECTIVES:
-        content = _shown(_without_options(body), depth)
+        content = _shown(_without_options(body), depth, rst, at)
         runs = [len(c) - len(c.lstrip(":")) for c in content if c.startswith(":::")]
         head = ":" * max([3, *(r + 1 for r in runs)])
         return [f"{head}{{{name}}}" + (f" {argument}" if argument else ""), *content, head]

@@ -28,6 +28,7 @@ from kas_tui.features.importing.autodoc import AUTODOC, autodoc_text, autosummar
 from kas_tui.features.importing.convert_model import STD_READING, RstReading
 from kas_tui.features.importing.myst_directives import VERSIONS
 from kas_tui.features.importing.myst_refs import WORD_ROLES, XREF_ROLES, shown
+from kas_tui.features.importing.rst_html import listing_translator
 from kas_tui.features.importing.rst_includes import PART_OPTIONS, IncludeReader, lines_picked
 from kas_tui.features.importing.toc_formats import URL
 from kas_tui.features.importing.toc_sphinx import TITLED
@@ -450,27 +451,34 @@ def _with_headers(text: str) -> tuple[str | None, str]:
 
 
 def to_html(
-    text: str, source: str, includes: IncludeReader | None = None, roles: RstReading = STD_READING
+    text: str,
+    source: str,
+    includes: IncludeReader | None = None,
+    roles: RstReading = STD_READING,
+    fragment: bool = False,
 ) -> tuple[str, str]:
     """(title, HTML body) of the reStructuredText ``text`` (the file ``source``), its
     include directives read by ``includes`` (none read without one), the roles and
     object types its project adds and the text it reads the page with (its project's
     ``rst_prolog`` before, ``rst_epilog`` after) as ``roles`` says; a page in the PEP format is titled
     by its headers (:func:`_with_headers`); a page whose first section comes after other
-    text (an include, a sidebar) by that section's heading, as Sphinx titles it."""
+    text (an include, a sidebar) by that section's heading, as Sphinx titles it. A
+    ``fragment`` (a Markdown page's ``{eval-rst}`` block) has no title, headers or
+    prolog: its headings are its sections."""
     from docutils.writers import html5_polyglot
 
-    headed, text = _with_headers(text)
-    page = includes.relative(source) if includes is not None else None
+    headed, text = _with_headers(text) if not fragment else (None, text)
+    page = includes.relative(source) if includes is not None and not fragment else None
     before, after = roles.texts_for(page) if page is not None else ("", "")
     if includes is not None and before:  # a note's line is the page's own
         includes.page, includes.lines_before = source, before.count("\n") + 1
     text = "\n".join(t for t in (before, text, after) if t)
     writer = html5_polyglot.Writer()
-    writer.translator_class = _listing_translator(html5_polyglot.HTMLTranslator)
+    writer.translator_class = listing_translator(html5_polyglot.HTMLTranslator)
     settings = {**_SETTINGS, "kas_includes": includes, "kas_roles": roles}
     # a PEP's headers stay in the page, a list (its status, its type), not docinfo
-    settings["docinfo_xform"] = not headed
+    settings["docinfo_xform"] = not headed and not fragment
+    settings["doctitle_xform"] = not fragment
     parts = _published(text, source, writer, settings)
     body = _LITERAL.sub(r"<code>\1</code>", _PRE.sub(r"\1", parts.get("body", "")))
     subtitle = parts.get("subtitle", "")
@@ -505,91 +513,6 @@ def _published(text: str, source: str, writer: Any, settings: dict[str, Any]) ->
     return publish_parts(
         source=text, source_path=source, writer=writer, settings_overrides=settings
     )
-
-
-#: A code block's classes that name no language.
-_NO_LANGUAGE = frozenset({"code", "literal-block", "highlight", "default", "none", "text"})
-
-
-def pre_language(element: Any) -> str:
-    """The language of a ``<pre>`` MarkItDown writes as a fenced block: the
-    ``language-x`` class docutils' code block was given (:func:`_listing_translator`),
-    which its HTML writes as ``lang="x"``."""
-    classes = element.get("class") or []
-    named = next((c[len("language-") :] for c in classes if c.startswith("language-")), "")
-    return named or str(element.get("lang") or "")
-
-
-def _listing_translator(base: type) -> type:
-    """docutils' HTML translator writing definition and field lists as lists of items,
-    each opening with its term in bold. Written as a definition list (``term`` over
-    ``:   definition``), a definition's second paragraph is indented four spaces: code in
-    CommonMark, so its links were neither rewritten nor checked (Sphinx's glossary:
-    ``[Builders](/usage/builders/index.rst)``) and a reader showed it as code."""
-
-    class Translator(base):  # type: ignore[misc,valid-type]
-        def _nothing(self, node: nodes.Element) -> None:
-            pass
-
-        def visit_literal_block(self, node: nodes.Element) -> None:
-            """A code block keeps its language for MarkItDown (:func:`pre_language`)."""
-            language = next((c for c in node.get("classes", []) if c not in _NO_LANGUAGE), "")
-            node["classes"] = [c for c in node.get("classes", []) if c != language]
-            if language:
-                node["classes"].append(f"language-{language}")
-            super().visit_literal_block(node)
-
-        def visit_math(self, node: nodes.Element) -> None:
-            """Math as its LaTeX, in code (docutils' own rendering lost exponents and
-            wrote "Unknown command" to the terminal)."""
-            self.body.append(f"<code>{self.encode(node.astext())}</code>")
-            raise nodes.SkipNode
-
-        def visit_math_block(self, node: nodes.Element) -> None:
-            self.body.append(
-                f'<pre class="language-math"><code>{self.encode(node.astext())}</code></pre>\n'
-            )
-            raise nodes.SkipNode
-
-        def visit_definition_list(self, node: nodes.Element) -> None:
-            self.body.append(self.starttag(node, "ul"))
-
-        def depart_definition_list(self, node: nodes.Element) -> None:
-            self.body.append("</ul>\n")
-
-        def visit_definition_list_item(self, node: nodes.Element) -> None:
-            self.body.append(self.starttag(node, "li", ""))
-
-        def depart_definition_list_item(self, node: nodes.Element) -> None:
-            self.body.append("</li>\n")
-
-        def visit_term(self, node: nodes.Element) -> None:
-            self.body.append("<p><strong>")
-
-        def depart_term(self, node: nodes.Element) -> None:
-            self.body.append("</strong>")
-
-        def visit_classifier(self, node: nodes.Element) -> None:
-            self.body.append(" (")
-
-        def depart_classifier(self, node: nodes.Element) -> None:
-            self.body.append(")")
-
-        def visit_definition(self, node: nodes.Element) -> None:
-            self.body.append("</p>\n")  # the term's paragraph, its classifiers in it
-
-        depart_definition = _nothing
-
-        def depart_field_name(self, node: nodes.Element) -> None:
-            self.body.append(":</strong></p>\n")
-
-        # a field list is written as a definition list is: ``:Date: 2024`` an item
-        visit_field_list, depart_field_list = visit_definition_list, depart_definition_list
-        visit_field, depart_field = visit_definition_list_item, depart_definition_list_item
-        visit_field_name = visit_term
-        visit_field_body = depart_field_body = _nothing
-
-    return Translator
 
 
 def _plain(html: str) -> str:
