@@ -382,7 +382,8 @@ class _Builder(
         if self.toc is not None:  # a page the site serves though furniture elsewhere
             included = {f for found in self.includes_of.values() for f in found}
             served = self.toc.served_pages(assets, included)
-            self.limits = replace(self.limits, own_pages=frozenset(served & included))
+            own = (served & included) - self.toc.unpublished  # conf.py excludes a template
+            self.limits = replace(self.limits, own_pages=frozenset(own))
             documents, assets = (
                 [*documents, *sorted(served)],
                 [a for a in assets if a not in served],

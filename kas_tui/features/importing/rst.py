@@ -325,7 +325,12 @@ class _GenericDirective(Directive):
         )  # the file the directive is in, an included one's own, and its line there
         if not isinstance(reader, IncludeReader):
             return [nodes.paragraph("", f"Includes {argument}.")]
-        own = reader.own_page(argument, str(current)) if name == "include" else None
+        shown_as_code = "code" in self.options or "literal" in self.options  # PEP 12's template
+        own = (
+            reader.own_page(argument, str(current))
+            if name == "include" and not shown_as_code
+            else None
+        )
         if own is not None:  # a page of its own: linked, as its text is there (sqlalchemy's
             # changelogs each included the one before, 5 MB a page)
             title = reader.doc_title(reader.without_suffix(own), str(current)) or own

@@ -196,6 +196,37 @@ def test_a_page_another_includes_is_still_a_page_when_the_toctree_lists_it(
     assert "A snippet no toctree lists." in (out / titles["Usage"]).read_text("utf-8")
 
 
+def test_an_included_page_shown_as_code_or_excluded_is_shown_not_linked(tmp_path: Path) -> None:
+    """PEP 12 shows its template (``.. include:: pep-0012/pep-NNNN.rst`` with ``:code:
+    rst``), which ``conf.py``'s ``exclude_patterns`` leaves out of the site though the
+    toctree's glob names it: the page read "See [Abstract](pep-0012/pep-NNNN.rst).", a
+    link to no page, and the template was gone."""
+    files = {
+        "doc/conf.py": 'project = "Demo"\nexclude_patterns = ["template/*"]\n',
+        "doc/index.rst": (
+            "Demo\n====\n\n.. toctree::\n   :glob:\n\n   *\n   template/*\n   changelog_1\n"
+        ),
+        "doc/template/page.rst": "Abstract\n========\n\n[A short summary.]\n",
+        "doc/guide.rst": (
+            "Guide\n=====\n\nStart from the template.\n\n"
+            ".. include:: template/page.rst\n   :code: rst\n\n"
+            ".. include:: changelog_1.rst\n   :literal:\n"
+        ),
+        "doc/changelog_1.rst": "1.0 Changelog\n=============\n\nFixed the 1.0 loader.\n",
+    }
+    out = tmp_path / "kb"
+    build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    pkg = Package(out)
+    pkg.load()
+    titles = {d.title: p for p, d in pkg.documents.items()}
+    assert "Abstract" not in titles  # excluded: no page of the site
+    guide = (out / titles["Guide"]).read_text("utf-8")
+    assert "```rst\nAbstract\n========\n\n[A short summary.]\n```" in guide
+    assert "](template/page" not in guide
+    assert "Fixed the 1.0 loader." in guide  # :literal: shows a page of its own as text
+    assert "1.0 Changelog" in titles  # and it stays a page
+
+
 def test_version_is_sphinxs_own_even_when_conf_py_computes_it(tmp_path: Path) -> None:
     """scrapy's ``conf.py`` reads its version from its package: its home page was
     titled "Scrapy |version| documentation" (and so was the package)."""
