@@ -123,3 +123,26 @@ async def test_the_body_shows_numbered_notes_and_an_asset_opens_read_only(tmp_pa
         app.follow("/references/refund-matrix.txt")
         await pilot_wait_until(pilot, lambda: "refund-matrix.txt" in body.source)
         assert app.location is None  # shown, not visited: no edit acts on it
+
+
+async def test_an_asset_followed_right_after_a_page_stays_shown(tmp_path: Path) -> None:
+    # following a link reveals its page in the tree; the tree's cursor message came
+    # after a second link was followed, to an asset, and showed the page again over it
+    # (the suite caught it under load: a 30 s wait for the asset's name timed out)
+    shutil.copytree(DEMO, tmp_path / "demo_kb")
+    app = KasApp(Package.open(tmp_path / "demo_kb"), today=dt.date(2026, 11, 30), watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        body = app.query_one(BodyPane)
+        await pilot_wait_until(pilot, lambda: bool(app.screen.query("MetaPane")))
+        app.go("billing-support/refunds/refund-policy.md", reveal=True)
+        app.follow("/references/refund-matrix.txt")
+        await pilot_wait_until(pilot, lambda: "refund-matrix.txt" in body.source)
+        for _ in range(10):  # the tree's messages have all come: the asset is still shown
+            await pilot.pause()
+        await pilot.wait_for_scheduled_animations()
+        assert body.source.startswith("`references/refund-matrix.txt` ·")
+        assert app.location is None
+        # the cursor moved by the user still shows what it is on
+        app.query_one("NavTree").focus()
+        await pilot.press("down")
+        await pilot_wait_until(pilot, lambda: app.location is not None)

@@ -64,6 +64,8 @@ class Navigation:
         self.location: str | None = None
         self.history = History()
         self._body_settle = 0.0  # see go(moving=)
+        #: The place the trees' cursors were last moved to by the app (see reveal())
+        self._revealed: str | None = None
 
     # -- showing a place ------------------------------------------------------------
 
@@ -141,6 +143,7 @@ class Navigation:
         """Move the tree cursor (and the files view's) to ``place``."""
         app = self.app
         path = posixpath.dirname(place) if posixpath.basename(place) == "index.md" else place
+        self._revealed = place  # the cursors' highlights it causes show nothing new
         if place == "SKILL.md":
             app.query_one(NavTree).move_cursor(app.query_one(NavTree).root)
         else:
@@ -213,6 +216,10 @@ class Navigation:
         """The cursor of the tree or the files view moved: show what it is on."""
         if not isinstance(event.control, (NavTree, FilesView)) or not event.control.display:
             return
+        if self._revealed is not None and place_of(event.node.data) == self._revealed:
+            return  # the app moved the cursor to what it showed: an asset followed since
+            # stays shown (it came after, and the page came back over it)
+        self._revealed = None
         self._show_node(event.node.data)
 
     def _show_node(self, ref: NodeRef | None) -> None:
