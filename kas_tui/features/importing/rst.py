@@ -174,7 +174,22 @@ class _GenericDirective(Directive):
                 return out + self._content()
             finally:
                 document.kas_class = outer
+        if not out and not self.content:  # pip's .. pip-requirements-file-options-ref-list::
+            self._note(
+                f".. {name}::",
+                "it holds no text: what the site shows there, an "
+                "extension makes (kas-tui never runs conf.py's extensions)",
+            )
         return out + self._content()
+
+    def _note(self, directive: str, why: str) -> None:
+        """Says, by line, that ``directive`` is not shown, and why (in a build)."""
+        reader = getattr(self.state.document.settings, "kas_includes", None)
+        if isinstance(reader, IncludeReader):
+            current, offset = self.state_machine.input_lines.info(
+                self.lineno - self.state_machine.input_offset - 1
+            )
+            reader.note((offset or 0) + 1, str(current), directive, why)
 
     def _autodoc(self, name: str, argument: str) -> bool:
         """Whether the autodoc directive ``name`` reads its object's description into the

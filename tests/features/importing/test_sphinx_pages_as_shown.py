@@ -243,3 +243,22 @@ def test_version_is_sphinxs_own_even_when_conf_py_computes_it(tmp_path: Path) ->
     pkg.load()
     assert {d.title for d in pkg.documents.values()} == {"Demo documentation"}
     assert "|version|" not in (out / "SKILL.md").read_text("utf-8")
+
+
+def test_a_directive_with_no_text_of_its_own_is_a_note(tmp_path: Path) -> None:
+    """pip's ``.. pip-general-options::`` is drawn by pip's own Sphinx extension, from
+    its code: the page showed nothing there, and nothing said so."""
+    files = {
+        "docs/conf.py": 'project = "Demo"\nextensions = ["pip_sphinxext"]\n',
+        "docs/index.rst": (
+            "Options\n=======\n\nThe options every command takes:\n\n"
+            ".. pip-general-options::\n\n.. index:: options\n"
+        ),
+    }
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    notes = "\n".join(result.notes)
+    assert (
+        "docs/index.rst: line 6: .. pip-general-options:: is not shown: it holds no text" in notes
+    )
+    assert ".. index::" not in notes  # a directive that shows nothing on the site either
