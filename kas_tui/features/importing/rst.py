@@ -150,6 +150,9 @@ class _GenericDirective(Directive):
         out: list[nodes.Node] = []
         if name in AUTODOC and argument and self._autodoc(name, argument):
             return []  # its object's description, read next
+        extension = name.startswith("auto") and name not in _NOT_AUTODOC  # .. autoconfigurable::
+        if extension and argument and self._autodoc(name, argument, like="autoclass"):
+            return []  # an extension's autodoc of a class, read as autoclass
         if name == "include" or name == "literalinclude":
             return self._included(name, argument)
         if name == "autosummary":  # the names it summarises, a list (numpy's 238 tables)
@@ -191,10 +194,12 @@ class _GenericDirective(Directive):
             )
             reader.note((offset or 0) + 1, str(current), directive, why)
 
-    def _autodoc(self, name: str, argument: str) -> bool:
+    def _autodoc(self, name: str, argument: str, like: str = "") -> bool:
         """Whether the autodoc directive ``name`` reads its object's description into the
         page (:mod:`.autodoc`, from the source's Python files): when the page is read
-        with a build's :class:`.IncludeReader`, and the source defines the object."""
+        with a build's :class:`.IncludeReader`, and the source defines the object. An
+        extension's own (``like``: the autodoc directive it is read as) says nothing
+        when it cannot: what it shows is its extension's."""
         reader = getattr(self.state.document.settings, "kas_includes", None)
         if not isinstance(reader, IncludeReader):
             return False
@@ -216,7 +221,7 @@ class _GenericDirective(Directive):
             return False
         seen.add(key)
         shown = autodoc_text(
-            name,
+            like or name,
             argument,
             {**added.autodoc_options, **self.options},
             list(self.content),
@@ -227,7 +232,8 @@ class _GenericDirective(Directive):
             added.autodoc_order,
         )
         if isinstance(shown, str):
-            reader.note((offset or 0) + 1, str(current), f".. {name}:: {argument}", shown)
+            if not like:
+                reader.note((offset or 0) + 1, str(current), f".. {name}:: {argument}", shown)
             return False
         if name == "automodule":  # the module of what the page names next, as .. module::
             self.state.document.kas_module = argument
@@ -378,6 +384,8 @@ class _GenericDirective(Directive):
 #: page), who wrote it, what the index lists, or how the theme styles what follows
 #: (``.. rst-class:: hide-header`` over Flask's home page title: "Rst-class:
 #: hide-header", and the page titled "Index" by its file).
+#: Directives named auto* that describe no Python object autodoc reads.
+_NOT_AUTODOC = frozenset({"autosummary", "autoprogram", "autosectionlabel"})
 _NO_TEXT = frozenset(
     {"only", "ifconfig", "tabularcolumns", "highlight", "index", "rst-class"}
     | {"currentmodule", "module", "sectionauthor", "moduleauthor", "codeauthor"}

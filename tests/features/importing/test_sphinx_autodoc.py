@@ -226,3 +226,25 @@ def test_a_docstring_naming_its_own_module_shows_it_once(tmp_path: Path) -> None
     body = (out / "index-page.md").read_text("utf-8").split("\n---\n", 1)[1]
     assert body.count("Loops over the input.") == 1
     assert [n for n in result.notes if "shown above on this page" in n]
+
+
+def test_an_extensions_autodoc_of_a_class_is_read_as_autoclass(tmp_path: Path) -> None:
+    # jupyterhub's 15 .. autoconfigurable:: (autodoc_traits) showed the class's name only
+    files: dict[str, str | bytes] = {
+        **FILES,
+        "docs/index.rst": "Demo\n====\n\n.. toctree::\n\n   traits\n",
+        "docs/traits.rst": (
+            "Traits\n======\n\n.. module:: demo.app\n\n.. autoconfigurable:: App\n\n"
+            ".. autoconfigurable:: NotThere\n\n.. autoprogram:: demo.cli:parser\n"
+        ),
+    }
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
+    pkg = Package(out)
+    pkg.load()
+    path = next(p for p, d in pkg.documents.items() if d.title == "Traits")
+    text = (out / path).read_text("utf-8")
+    assert "`class App(name: str, debug: bool=False)`" in text
+    assert "The central object of a demo application." in text
+    assert "`NotThere`" in text and "`demo.cli:parser`" in text  # their names, as before
+    assert not [n for n in result.notes if "traits.rst" in n]  # an extension's: no note
