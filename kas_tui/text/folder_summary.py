@@ -153,6 +153,7 @@ def topics(
     skip = set(norm(exclude).split())
     skip |= {fold(w) for w in skip | other_function_words(titles)}  # "der", "und"
     skip_stems = {stem(w) for w in skip}
+    skip_starts = {w[:2] for w in skip}  # a stem keeps its word's first two letters
     counts: Counter[str] = Counter()
     surface: defaultdict[str, Counter[str]] = defaultdict(Counter)
     titles = list(dict.fromkeys(titles))  # the same title twice is one vote
@@ -168,7 +169,7 @@ def topics(
         if phrase in cut:
             continue
         parts = phrase.split()
-        if any(p in skip or stem(p) in skip_stems for p in parts):
+        if any(p in skip or (p[:2] in skip_starts and stem(p) in skip_stems) for p in parts):
             continue  # the folder's own name again, or a pair cut from it ("details Item")
         if weights.subject and all(p in weights.subject for p in parts):
             continue
