@@ -345,7 +345,7 @@ _NOTE_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\([^)]*\)|(?<![\w-])\d[\d,.]*")
 _NOTE_LINE = re.compile(r"^line \d+(?: of [^:]+)?:\s+")
 #: A directive a page's note is about, which names its kind (".. autoclass:: x is not
 #: shown: ..." -> ".. autoclass:: not shown").
-_NOTE_DIRECTIVE = re.compile(r"^(\.\. [\w:-]+::).*? is not shown\b")
+_NOTE_DIRECTIVE = re.compile(r"^(\.\. [\w:-]+::|:::)(?= ).*? is not shown\b")
 
 
 def note_kind(note: str) -> str:

@@ -27,6 +27,7 @@ from kas_tui.features.importing.include_syntax import frontmatter_end, mdx_bases
 from kas_tui.features.importing.includes import IncludeProblem, expand_includes
 from kas_tui.features.importing.mdbook_includes import expand_mdbook_includes
 from kas_tui.features.importing.mdx_components import expand_components, path_aliases
+from kas_tui.features.importing.mkdocstrings import ApiReader, api_reader, shown_api
 from kas_tui.features.importing.myst_directives import shown_directives
 from kas_tui.features.importing.myst_includes import expand_myst_includes
 from kas_tui.features.importing.myst_pages import myst_index
@@ -163,6 +164,9 @@ class IncludesMixin(PrepareMixin):
                 mdx_bases=getattr(self, "_mdx_bases", ()),
             )
             text, problems = expanded.text, [*problems, *expanded.problems]
+        if self.toc is not None and self.toc.kind == "mkdocs" and "::: " in text:
+            text, more = shown_api(text, self._api_reader())  # mkdocstrings' ::: fastapi.X
+            problems += more
         if self.toc is not None and self.toc.kind == "dendron" and "fm." in text:
             text, unknown = with_frontmatter_values(text, doc.converted.frontmatter or {})
             problems += [
@@ -193,6 +197,13 @@ class IncludesMixin(PrepareMixin):
             if self.limits.rst_pages.holds(doc.source):  # none left as MyST's role syntax
                 text = roles_as_text(text)
         return text, problems
+
+    def _api_reader(self) -> ApiReader:
+        """What reads the objects the site's mkdocstrings blocks name (one per build)."""
+        if "_api" not in self.__dict__:
+            assert self.toc is not None
+            self.__dict__["_api"] = api_reader(str(self.source), self.toc.file, self._read_source)
+        return self.__dict__["_api"]
 
     # -- wikilinks --------------------------------------------------------------------
 

@@ -1,0 +1,305 @@
+"""mkdocstrings' ``::: fastapi.APIRouter`` blocks read from the source's Python code,
+never imported or run, where they had stayed a line naming the object: FastAPI's 22
+reference pages each showed a sentence and ``::: fastapi.X`` with its options, nothing of
+the classes, their parameters or their methods.
+
+What a block shows, as mkdocstrings-python draws it by default: the object's signature
+in a code block and its docstring (Markdown, as mkdocstrings reads it), then its members,
+each under a heading one level down (``## `get```): those ``options: members:`` lists, in
+its order; else every public one (a single leading underscore is private) with a
+docstring, alphabetically, as ``members_order`` and ``show_if_no_docstring`` default to;
+``members: false``, none. A module's members are what it defines, a class's its own.
+Modules are looked for below the site's config folder and each folder above it, with
+their ``src/``, and in the handler's ``paths`` (:func:`.python_objects.python_paths`).
+
+What cannot be shown stays as written, and a note says why by line: the module is not
+in the source (``docs/`` built alone: build the repository), or it does not define the
+name where the code can be read.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import os
+import re
+import textwrap
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from inspect import cleandoc
+from typing import Any
+
+import yaml
+
+from kas_tui.features.importing.includes import IncludeProblem
+from kas_tui.features.importing.python_objects import (
+    Found,
+    Reader,
+    module_file,
+    own_members,
+    parse_file,
+    python_paths,
+)
+
+#: A block: ``::: dotted.name`` at a line's start, its options indented below.
+_BLOCK = re.compile(r"^:::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
+_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
+#: Most objects one page shows (a module's members' members included).
+MOST_OBJECTS = 2000
+#: How an object's signature opens, by its kind, as the code writes it.
+_OPENING = {"class": "class ", "exception": "class ", "function": "def ", "method": "def "}
+
+
+@dataclass
+class ApiReader:
+    """Reads the objects mkdocstrings blocks name from a source's Python files: ``root``
+    the source (absolute), ``config_dir`` the site config's folder (source-relative),
+    ``paths`` the handler's own (relative to it)."""
+
+    root: str
+    config_dir: str = ""
+    paths: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        self.root = os.path.realpath(self.root)
+        extra = [os.path.normpath(os.path.join(self.config_dir, p)) for p in self.paths]
+        roots = python_paths(
+            self.config_dir, [e for e in extra if not e.startswith("..")], self._dir
+        )
+        self.roots = roots
+        self.reader = Reader(
+            lambda dotted: module_file(dotted, roots, self._file),
+            lambda rel: parse_file(os.path.join(self.root, *rel.split("/"))),
+        )
+
+    def _inside(self, rel: str) -> str | None:
+        path = os.path.realpath(os.path.join(self.root, *rel.split("/")))
+        return path if path.startswith(self.root + os.sep) else None
+
+    def _file(self, rel: str) -> bool:
+        path = self._inside(rel)
+        return path is not None and os.path.isfile(path)
+
+    def _dir(self, rel: str) -> bool:
+        path = self._inside(rel) if rel else self.root
+        return path is not None and os.path.isdir(path)
+
+    def find(self, dotted: str) -> Found | str:
+        """The object ``dotted`` names, or why it cannot be read."""
+        for kind in ("module", "function", "data"):
+            found = self.reader.find(dotted, kind)
+            if found is not None:
+                return found
+        if module_file(dotted, self.roots, self._file) is None:
+            return "its module is not in the source (build the folder that holds its code)"
+        return (
+            "the source's code neither defines it nor imports it from a module of the "
+            "source (another project's object, as FastAPI re-exports Starlette's, is not "
+            "read; kas-tui reads the code, never runs it)"
+        )
+
+
+def shown_api(text: str, api: ApiReader) -> tuple[str, list[IncludeProblem]]:
+    """``text`` (a MkDocs page) with each mkdocstrings block drawn (see the module), and
+    a problem for each that cannot be."""
+    if "::: " not in text:
+        return text, []
+    lines = text.split("\n")
+    out: list[str] = []
+    problems: list[IncludeProblem] = []
+    budget = [MOST_OBJECTS]
+    fence = ""
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        opened = _FENCE.match(line)
+        if opened is not None and (not fence or opened.group(1).startswith(fence)):
+            fence = "" if fence else opened.group(1)
+        block = None if fence else _BLOCK.match(line)
+        if block is None:
+            out.append(line)
+            i += 1
+            continue
+        end = i + 1
+        while end < len(lines) and (not lines[end].strip() or lines[end][:1] in " \t"):
+            end += 1
+        while end > i + 1 and not lines[end - 1].strip():
+            end -= 1  # the blank lines after it are the page's
+        name = block.group(1)
+        found = api.find(name)
+        if isinstance(found, str):
+            problems.append(IncludeProblem(i + 1, name, f"::: {name} is not shown: {found}"))
+            out += lines[i:end]
+        else:
+            out += drawn(found, _options(lines[i + 1 : end]), api.reader, 2, budget)
+        i = end
+    return "\n".join(out), problems
+
+
+def _options(block: list[str]) -> dict[str, Any]:
+    """A block's ``options:`` mapping (its other keys, ``handler``..., left out)."""
+    if not block:
+        return {}
+    try:
+        data = yaml.safe_load(textwrap.dedent("\n".join(block)))
+    except yaml.YAMLError:
+        return {}
+    options = data.get("options") if isinstance(data, dict) else None
+    return options if isinstance(options, dict) else {}
+
+
+def drawn(
+    found: Found, options: dict[str, Any], reader: Reader, level: int, budget: list[int]
+) -> list[str]:
+    """Markdown lines of ``found``: its signature, its docstring, then its members, each
+    under a heading of ``level``."""
+    budget[0] -= 1
+    out: list[str] = []
+    signature, documented = found.signature, []
+    if found.kind != "module":
+        opening = _OPENING.get(found.kind, "property " if found.kind == "property" else "")
+        signature, documented = typed_docs(found)
+        out += ["```python", f"{opening}{found.name}{signature}", "```", ""]
+    if found.doc.strip():
+        out += [*cleandoc(found.doc).split("\n"), ""]
+    if documented:
+        out += ["**Parameters:**", "", *documented, ""]
+    for member in members(found, options):
+        if budget[0] <= 0:
+            break
+        out += [f"{'#' * min(level, 6)} `{member.name}`", ""]
+        out += drawn(member, {}, reader, level + 1, budget)
+    return out
+
+
+def members(found: Found, options: dict[str, Any]) -> list[Found]:
+    """The members of ``found`` a block's ``options`` ask for (see the module)."""
+    if found.kind not in ("module", "class", "exception"):
+        return []
+    asked = options.get("members", True)
+    if asked is False:
+        return []
+    own = own_members(found)
+    if isinstance(asked, list):
+        return [own[n] for n in _names(asked) if n in own]
+    public = [
+        m
+        for name, m in own.items()
+        if not re.match(r"_[^_]", name) and m.doc.strip() and m.name != "__init__"
+    ]
+    if str(options.get("members_order", "alphabetical")) == "source":
+        return public
+    return sorted(public, key=lambda m: m.name)
+
+
+def _names(items: Iterable[Any]) -> list[str]:
+    return [str(item) for item in items if isinstance(item, str | int)]
+
+
+def api_reader(root: str, config: str, read: Callable[[str], str | None]) -> ApiReader:
+    """The :class:`ApiReader` of a MkDocs site whose config is ``config`` (source-relative):
+    its folder, and the python handler's ``paths`` its ``plugins`` give."""
+    config_dir = os.path.dirname(config)
+    paths: tuple[str, ...] = ()
+    try:
+        data = yaml.load(read(config) or "", Loader=_Tolerant)  # noqa: S506 - SafeLoader subclass
+    except yaml.YAMLError:
+        data = None
+    plugins = data.get("plugins") if isinstance(data, dict) else None
+    for plugin in plugins if isinstance(plugins, list) else [plugins]:
+        if isinstance(plugin, dict) and isinstance(plugin.get("mkdocstrings"), dict):
+            handlers = plugin["mkdocstrings"].get("handlers")
+            python = handlers.get("python") if isinstance(handlers, dict) else None
+            given = python.get("paths") if isinstance(python, dict) else None
+            if isinstance(given, list):
+                paths = tuple(str(p) for p in given if isinstance(p, str))
+    return ApiReader(root, config_dir, paths)
+
+
+class _Tolerant(yaml.SafeLoader):
+    """A site config's YAML with its tags (``!!python/name:...``, ``!ENV``) read as
+    nothing: only its plain keys are wanted."""
+
+
+_Tolerant.add_multi_constructor("", lambda _loader, _suffix, _node: None)
+_Tolerant.add_multi_constructor("tag:yaml.org,2002:python/", lambda _l, _s, _n: None)
+
+
+def typed_docs(found: Found) -> tuple[str, list[str]]:
+    """``found``'s signature without the ``Doc(...)`` its parameters' ``Annotated`` types
+    carry (PEP 727, as FastAPI writes every parameter), and a list item for each such
+    parameter: its name, type, default and words, as griffe-typingdoc shows them; the
+    signature as it is, and no items, when none carries one."""
+    node = found.node
+    method = found.kind in ("method", "property")
+    if isinstance(node, ast.ClassDef):
+        node = next(
+            (n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"),
+            None,
+        )
+        method = True
+    if (
+        not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        or "Doc(" not in found.signature
+    ):
+        return found.signature, []
+    args = copy.deepcopy(node.args)
+    positional = [*args.posonlyargs, *args.args]
+    defaults = dict(
+        zip(
+            [a.arg for a in positional[len(positional) - len(args.defaults) :]],
+            args.defaults,
+            strict=True,
+        )
+    )
+    defaults.update(
+        (a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None
+    )
+    items: list[str] = []
+    for arg in [*positional, *args.kwonlyargs]:
+        plain, words = _without_doc(arg.annotation)
+        if words is None:
+            continue
+        arg.annotation = plain
+        kind = f"`{_unparsed(plain)}`" if plain is not None else ""
+        default = f"default `{_unparsed(defaults[arg.arg])}`" if arg.arg in defaults else ""
+        said = ", ".join(p for p in (kind, default) if p)
+        first, *rest = cleandoc(words).split("\n") or [""]
+        items.append(f"- `{arg.arg}`" + (f" ({said})" if said else "") + f": {first}")
+        items += [f"  {line}" if line.strip() else "" for line in rest]
+    if method:
+        if args.posonlyargs:
+            args.posonlyargs = args.posonlyargs[1:]
+        elif args.args:
+            args.args = args.args[1:]
+    return f"({_unparsed(args)})", items
+
+
+def _without_doc(annotation: ast.expr | None) -> tuple[ast.expr | None, str | None]:
+    """(the type, the words) of ``Annotated[T, Doc("words"), ...]``; (``annotation``,
+    ``None``) for any other annotation."""
+    if not (
+        isinstance(annotation, ast.Subscript)
+        and _unparsed(annotation.value).rsplit(".", 1)[-1] == "Annotated"
+        and isinstance(annotation.slice, ast.Tuple)
+        and annotation.slice.elts
+    ):
+        return annotation, None
+    first, *extra = annotation.slice.elts
+    for item in extra:
+        if (
+            isinstance(item, ast.Call)
+            and _unparsed(item.func).rsplit(".", 1)[-1] == "Doc"
+            and item.args
+            and isinstance(item.args[0], ast.Constant)
+            and isinstance(item.args[0].value, str)
+        ):
+            return first, item.args[0].value
+    return annotation, None
+
+
+def _unparsed(node: ast.AST | None) -> str:
+    try:
+        return ast.unparse(node) if node is not None else ""
+    except (ValueError, RecursionError):
+        return "..."
