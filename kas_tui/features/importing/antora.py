@@ -163,7 +163,7 @@ def read_component(path: str, text: str, files: Collection[str]) -> Component | 
     """The component ``antora.yml`` (at ``path``) describes; ``None`` when it is none."""
     try:
         data = yaml.safe_load(text)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):  # lists hundreds deep
         data = None
     if not isinstance(data, dict):
         return None
@@ -237,7 +237,7 @@ def antora_about(text: str) -> tuple[str | None, str | None]:
     """(title, None) of a component's ``antora.yml``."""
     try:
         data = yaml.safe_load(text)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):  # lists hundreds deep
         return None, None
     if not isinstance(data, dict):
         return None, None

@@ -44,7 +44,7 @@ def read_docfx_json(text: str | None) -> dict[str, Any] | None:
     except ValueError:
         try:
             data = yaml.safe_load(text)
-        except yaml.YAMLError:
+        except (yaml.YAMLError, RecursionError):  # lists hundreds deep
             return None
     return data if isinstance(data, dict) else None
 

@@ -40,6 +40,7 @@ from kas_tui.features.importing.python_objects import (
     parse_file,
     python_paths,
 )
+from kas_tui.features.importing.toc_formats import load_lined
 
 #: A block: ``::: dotted.name`` at a line's start, its options indented below.
 _BLOCK = re.compile(r"^:::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
@@ -142,7 +143,7 @@ def _options(block: list[str]) -> dict[str, Any]:
         return {}
     try:
         data = yaml.safe_load(textwrap.dedent("\n".join(block)))
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError, ValueError):
         return {}
     options = data.get("options") if isinstance(data, dict) else None
     return options if isinstance(options, dict) else {}
@@ -201,10 +202,7 @@ def api_reader(root: str, config: str, read: Callable[[str], str | None]) -> Api
     its folder, and the python handler's ``paths`` its ``plugins`` give."""
     config_dir = os.path.dirname(config)
     paths: tuple[str, ...] = ()
-    try:
-        data = yaml.load(read(config) or "", Loader=_Tolerant)  # noqa: S506 - SafeLoader subclass
-    except yaml.YAMLError:
-        data = None
+    data, _problem = load_lined(read(config) or "")  # tags (!!python/name:...) as nothing
     plugins = data.get("plugins") if isinstance(data, dict) else None
     for plugin in plugins if isinstance(plugins, list) else [plugins]:
         if isinstance(plugin, dict) and isinstance(plugin.get("mkdocstrings"), dict):
@@ -214,15 +212,6 @@ def api_reader(root: str, config: str, read: Callable[[str], str | None]) -> Api
             if isinstance(given, list):
                 paths = tuple(str(p) for p in given if isinstance(p, str))
     return ApiReader(root, config_dir, paths)
-
-
-class _Tolerant(yaml.SafeLoader):
-    """A site config's YAML with its tags (``!!python/name:...``, ``!ENV``) read as
-    nothing: only its plain keys are wanted."""
-
-
-_Tolerant.add_multi_constructor("", lambda _loader, _suffix, _node: None)
-_Tolerant.add_multi_constructor("tag:yaml.org,2002:python/", lambda _l, _s, _n: None)
 
 
 def typed_docs(found: Found) -> tuple[str, list[str]]:

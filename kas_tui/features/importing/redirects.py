@@ -439,7 +439,7 @@ def _object(literal: str | None) -> dict[str, str]:
         return {}
     try:
         data = yaml.safe_load(literal)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):  # lists hundreds deep
         return {}
     if not isinstance(data, dict):
         return {}

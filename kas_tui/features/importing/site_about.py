@@ -202,7 +202,7 @@ def _yaml(text: str | None) -> Any:
         return None
     try:
         return yaml.load(text, Loader=_Tolerant)  # noqa: S506 - SafeLoader subclass
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):  # lists hundreds deep
         return None
 
 

@@ -108,7 +108,7 @@ def gitbook_config(read: Callable[[str], str | None], files: Collection[str]) ->
         return {}
     try:
         data = yaml.safe_load(read(GITBOOK_CONFIG) or "")
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):  # lists hundreds deep
         return {}
     return data if isinstance(data, dict) else {}
 

@@ -130,3 +130,23 @@ def test_mkdocstrings_blocks_show_what_the_code_says(tmp_path: Path) -> None:
     assert module.index("## `Router`") < module.index("## `include`")
     assert "### `get`" in module and "### `post`" in module  # the class's own, one down
     assert "_helper" not in module and "## `Request`" not in module
+
+
+def test_hostile_options_and_configs_are_read_as_none(tmp_path: Path) -> None:
+    # options nested past any parser's stack: the block is drawn with its defaults; a
+    # config of the same is no site's (a traceback before, in the package's title)
+    deep = "[" * 5000 + "]" * 5000
+    options = {
+        **FILES,
+        "docs/docs/reference/module.md": f"# Module\n\n::: demo.routing\n    options: {deep}\n",
+    }
+    out = tmp_path / "kb"
+    result = build(write_sources(tmp_path / "src", options), out, now=NOW, workers=1)
+    assert result.failed == []
+    pkg = Package(out)
+    pkg.load()
+    path = next(p for p, d in pkg.documents.items() if d.title == "Module")
+    assert "## `Router`" in (out / path).read_text("utf-8")
+    config = {**FILES, "docs/mkdocs.yml": f"site_name: Demo\nplugins: {deep}\n"}
+    result = build(write_sources(tmp_path / "src2", config), tmp_path / "kb2", now=NOW, workers=1)
+    assert result.failed == [] and result.errors == 0
