@@ -182,6 +182,27 @@ _share_parsed_css()
 
 
 @pytest.fixture(autouse=True)
+def _indexes_on_first_use(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The finder's and the full-text index are built when a test first asks for them,
+    not in the background half a second after every app starts.
+
+    Nearly every Pilot test lives long enough for both background starts (0.1 to 0.3 s
+    of CPU each, on a worker already busy with the next test), and few search. The app
+    builds both on first use when asked sooner (``FindIndex.finder``,
+    ``FullTextController.index``), which is what a search in these tests does. A test of
+    the background start itself is marked ``background_indexes``.
+    """
+    marked = request.node.get_closest_marker("background_indexes") is not None
+    if marked or os.environ.get("KAS_TUI_TESTS_BACKGROUND_INDEXES") == "1":
+        return
+    from kas_tui.tui import app
+    from kas_tui.tui.controllers import text_search
+
+    monkeypatch.setattr(app, "FINDER_DELAY", 3600.0)
+    monkeypatch.setattr(text_search, "START_DELAY", 3600.0)
+
+
+@pytest.fixture(autouse=True)
 def _quick_pilot(monkeypatch: pytest.MonkeyPatch) -> None:
     """Pilot's idle check, sampled every 5 ms instead of 20.
 

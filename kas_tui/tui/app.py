@@ -116,6 +116,10 @@ def open_app(location: Location, **options) -> KasApp:
 
 show_control_codes()  # before any text is shown: see tui/control_codes.py
 
+#: Seconds after the first screen before the finder's index is built in the background
+#: (it is built on first use when asked for sooner).
+FINDER_DELAY = 0.5
+
 
 class KasApp(App[None]):
     """Browse a Knowledge-as-Skill package by its three layers, and edit it."""
@@ -200,7 +204,7 @@ class KasApp(App[None]):
         """What runs once the whole package is read: find, full text, live reload
         (``finder``: build the finder's index, unless a refresh has just started it)."""
         if finder:  # after the first screen is drawn: 0.4 s holding the GIL at 10k docs
-            self.set_timer(0.5, self.find_index.prepare)
+            self.set_timer(FINDER_DELAY, self.find_index.prepare)
         self.full_text.start()
         if self._watch:
             self.reloader.watch()
