@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
 from textual.containers import VerticalScroll
 from textual.widgets import Input, OptionList
 from textual.widgets.markdown import MarkdownBlock
@@ -215,3 +216,14 @@ async def test_no_index_can_be_made_is_said_and_find_still_works(
         await pilot.press("slash", *"?sev lev")
         await pilot.pause()
         assert app.screen.paths[0] == "incidents/severity-levels.md"  # fuzzy after all
+
+
+@pytest.mark.background_indexes
+async def test_both_indexes_are_built_in_the_background_after_the_first_screen(
+    demo: Package,
+) -> None:
+    # outside the tests, no search waits for them: both are ready before a key is typed
+    app = KasApp(demo, today=dt.date(2026, 11, 30), watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot_wait_until(pilot, lambda: app._finder is not None)
+        await pilot_wait_until(pilot, lambda: indexed(app))
