@@ -7,7 +7,8 @@ What a block shows, as mkdocstrings-python draws it by default: the object's sig
 in a code block and its docstring (Markdown, as mkdocstrings reads it), then its members,
 each under a heading one level down (``## `get```): those ``options: members:`` lists, in
 its order; else every public one (a single leading underscore is private) with a
-docstring, alphabetically, as ``members_order`` and ``show_if_no_docstring`` default to;
+docstring, alphabetically, as ``members_order`` and ``show_if_no_docstring`` default to
+(the handler's ``options`` in the site config, then the block's, say otherwise);
 ``members: false``, none. A module's members are what it defines, a class's its own.
 Modules are looked for below the site's config folder and each folder above it, with
 their ``src/``, and in the handler's ``paths`` (:func:`.python_objects.python_paths`).
@@ -25,7 +26,7 @@ import os
 import re
 import textwrap
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from inspect import cleandoc
 from typing import Any
 
@@ -60,6 +61,8 @@ class ApiReader:
     root: str
     config_dir: str = ""
     paths: tuple[str, ...] = ()
+    #: the handler's options for every block (``members_order``, ``show_if_no_docstring``)
+    options: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.root = os.path.realpath(self.root)
@@ -132,7 +135,8 @@ def shown_api(text: str, api: ApiReader) -> tuple[str, list[IncludeProblem]]:
             problems.append(IncludeProblem(i + 1, name, f"::: {name} is not shown: {found}"))
             out += lines[i:end]
         else:
-            out += drawn(found, _options(lines[i + 1 : end]), api.reader, 2, budget)
+            options = {**api.options, **_options(lines[i + 1 : end])}
+            out += drawn(found, options, api.reader, 2, budget)
         i = end
     return "\n".join(out), problems
 
@@ -165,11 +169,12 @@ def drawn(
         out += [*cleandoc(found.doc).split("\n"), ""]
     if documented:
         out += ["**Parameters:**", "", *documented, ""]
+    inherited = {k: v for k, v in options.items() if k != "members"}  # the rest hold below
     for member in members(found, options):
         if budget[0] <= 0:
             break
         out += [f"{'#' * min(level, 6)} `{member.name}`", ""]
-        out += drawn(member, {}, reader, level + 1, budget)
+        out += drawn(member, inherited, reader, level + 1, budget)
     return out
 
 
@@ -183,10 +188,13 @@ def members(found: Found, options: dict[str, Any]) -> list[Found]:
     own = own_members(found)
     if isinstance(asked, list):
         return [own[n] for n in _names(asked) if n in own]
+    undocumented = options.get("show_if_no_docstring") is True
     public = [
         m
         for name, m in own.items()
-        if not re.match(r"_[^_]", name) and m.doc.strip() and m.name != "__init__"
+        if not re.match(r"_[^_]", name)
+        and (m.doc.strip() or (undocumented and not name.startswith("__")))
+        and m.name != "__init__"
     ]
     if str(options.get("members_order", "alphabetical")) == "source":
         return public
@@ -202,6 +210,7 @@ def api_reader(root: str, config: str, read: Callable[[str], str | None]) -> Api
     its folder, and the python handler's ``paths`` its ``plugins`` give."""
     config_dir = os.path.dirname(config)
     paths: tuple[str, ...] = ()
+    options: dict[str, Any] = {}
     data, _problem = load_lined(read(config) or "")  # tags (!!python/name:...) as nothing
     plugins = data.get("plugins") if isinstance(data, dict) else None
     for plugin in plugins if isinstance(plugins, list) else [plugins]:
@@ -211,7 +220,10 @@ def api_reader(root: str, config: str, read: Callable[[str], str | None]) -> Api
             given = python.get("paths") if isinstance(python, dict) else None
             if isinstance(given, list):
                 paths = tuple(str(p) for p in given if isinstance(p, str))
-    return ApiReader(root, config_dir, paths)
+            said = python.get("options") if isinstance(python, dict) else None
+            if isinstance(said, dict):
+                options = {str(k): v for k, v in said.items()}
+    return ApiReader(root, config_dir, paths, options)
 
 
 def typed_docs(found: Found) -> tuple[str, list[str]]:

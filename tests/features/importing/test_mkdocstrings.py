@@ -150,3 +150,27 @@ def test_hostile_options_and_configs_are_read_as_none(tmp_path: Path) -> None:
     config = {**FILES, "docs/mkdocs.yml": f"site_name: Demo\nplugins: {deep}\n"}
     result = build(write_sources(tmp_path / "src2", config), tmp_path / "kb2", now=NOW, workers=1)
     assert result.failed == [] and result.errors == 0
+
+
+def test_the_sites_handler_options_hold_for_every_block(tmp_path: Path) -> None:
+    # FastAPI's mkdocs.yml says members_order: source and show_if_no_docstring: true
+    config = (
+        "site_name: Demo\nnav:\n  - Module: reference/module.md\nplugins:\n  - mkdocstrings:\n"
+        "      handlers:\n        python:\n          options:\n"
+        "            members_order: source\n            show_if_no_docstring: true\n"
+    )
+    out = tmp_path / "kb"
+    build(
+        write_sources(tmp_path / "src", {**FILES, "docs/mkdocs.yml": config}),
+        out,
+        now=NOW,
+        workers=1,
+    )
+    pkg = Package(out)
+    pkg.load()
+    path = next(p for p, d in pkg.documents.items() if d.title == "Module")
+    module = (out / path).read_text("utf-8")
+    assert (
+        module.index("### `get`") < module.index("### `post`") < module.index("### `undocumented`")
+    )
+    assert "_private" not in module and "_helper" not in module
