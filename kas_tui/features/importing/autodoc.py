@@ -24,20 +24,18 @@ only the name (werkzeug's middleware pages were seven stubs of one line each).
 from __future__ import annotations
 
 import ast
-import os
 import re
-from collections.abc import Callable
 from inspect import cleandoc
 
 from kas_tui.features.importing.python_objects import (
     MAX_BYTES,
     Found,
     Reader,
+    SourceFiles,
     all_names,
     bases_of,
     module_file,
     own_members,
-    parse_file,
 )
 from kas_tui.text.sentences import sentences
 
@@ -196,24 +194,6 @@ def described(
     return [head, "", *(f"   {line}" if line.strip() else "" for line in inner)]
 
 
-def _reader(root: str, roots: list[str]) -> tuple[Reader, Callable[[str], bool]]:
-    """A :class:`Reader` of the Python files below ``roots`` (source-relative folders)
-    of the source ``root``, and the test of a source-relative file it finds them with
-    (none outside the source, through a link or otherwise)."""
-    real_root = os.path.realpath(root)
-
-    def is_file(rel: str) -> bool:
-        path = os.path.join(real_root, *rel.split("/"))
-        real = os.path.realpath(path)
-        return real.startswith(real_root + os.sep) and os.path.isfile(real)
-
-    reader = Reader(
-        lambda dotted: module_file(dotted, roots, is_file),
-        lambda rel: parse_file(os.path.join(real_root, *rel.split("/"))),
-    )
-    return reader, is_file
-
-
 def autodoc_text(
     directive: str,
     argument: str,
@@ -234,7 +214,8 @@ def autodoc_text(
     kind = AUTODOC[directive]
     name = argument.split("(", 1)[0].strip()  # an autofunction's own signature
     signature = argument[len(name) :].strip() if "(" in argument else ""
-    reader, is_file = _reader(root, roots)
+    files = SourceFiles(root)
+    reader, is_file = files.reader(roots), files.is_file
     tried = [name]
     if current_module and not name.startswith(f"{current_module}."):
         tried.insert(0, f"{current_module}.{name}")
@@ -278,7 +259,7 @@ def autosummary_lines(
     signature shortened as autosummary does and its docstring's first sentence; a name
     the source does not define (another project's, a C extension's), and those past the
     first ``most`` (a generated page of thousands), its name alone."""
-    reader, _is_file = _reader(root, roots)
+    reader = SourceFiles(root).reader(roots)
     out: list[str] = []
     for n, written in enumerate(names):
         name = written.lstrip("~")
@@ -289,8 +270,7 @@ def autosummary_lines(
         tried = [f"{current_module}.{name}", name] if current_module else [name]
         found = None
         for dotted in tried:
-            found = reader.find(dotted, "function") or reader.find(dotted, "data")
-            found = found or reader.find(dotted, "module")
+            found = reader.find_any(dotted)
             if found is not None:
                 break
         if found is None:

@@ -443,7 +443,7 @@ def _from_rst(path: Path, data: bytes, limits: Limits) -> Converted:
     files it includes read from ``limits.include_root`` (none without one)."""
     text, encoding = decode_text(path, data)
     try:
-        title, markdown, notes = _rst_markdown(text, path, limits, fragment=False)
+        title, markdown, notes, _module = _rst_markdown(text, path, limits, fragment=False)
     except Exception as exc:  # docutils' own failure on a broken page: said, never raised
         raise Refused("corrupt", f"its reStructuredText cannot be read ({exc})") from None
     if title:
@@ -453,19 +453,32 @@ def _from_rst(path: Path, data: bytes, limits: Limits) -> Converted:
     )
 
 
-def rst_fragment(text: str, path: Path, limits: Limits) -> tuple[str, list[str]]:
+def rst_fragment(
+    text: str, path: Path, limits: Limits, module: str = ""
+) -> tuple[str, list[str], str]:
     """A Markdown page's reStructuredText (MyST's ```` ```{eval-rst} ```` block) as
     Markdown, read as a Sphinx page's is (autodoc from the source's code, its roles),
-    and its notes ("line 2: .. autoclass:: X is not shown: ..."), by the block's line.
-    Raises what docutils raises on text it cannot read."""
-    _title, markdown, notes = _rst_markdown(text, path, limits, fragment=True)
-    return markdown, notes
+    its notes ("line 2: .. autoclass:: X is not shown: ..."), by the block's line, and
+    the current module it leaves (``module``: the one it starts in). Raises what
+    docutils raises on text it cannot read."""
+    before = f".. currentmodule:: {module}\n\n" if module else ""
+    _title, markdown, notes, left = _rst_markdown(before + text, path, limits, fragment=True)
+    if before:  # its lines are the block's own
+        notes = [
+            _LINE.sub(lambda m: f"line {max(1, int(m.group(1)) - 2)}", n, count=1) for n in notes
+        ]
+    return markdown, notes, left if left else module
+
+
+#: A note's line number ("line 12: ..."), at its start, when it is the text's own line.
+_LINE = re.compile(r"^line (\d+)(?=:)")
 
 
 def _rst_markdown(
     text: str, path: Path, limits: Limits, *, fragment: bool
-) -> tuple[str, str, list[str]]:
-    """(title, Markdown, notes) of reStructuredText ``text`` read as the file ``path``:
+) -> tuple[str, str, list[str], str]:
+    """(title, Markdown, notes, the current module it leaves) of reStructuredText
+    ``text`` read as the file ``path``:
     docutils' HTML of it, converted as a web page is (:mod:`.rst`); the files it
     includes and the code autodoc reads from ``limits.include_root`` (none without one)."""
     import io
@@ -497,7 +510,9 @@ def _rst_markdown(
         converter = markitdown_converter("HtmlConverter")  # code blocks keep their language
         converted = converter.convert(data, info, code_language_callback=pre_language)
         markdown = normalise(converted.markdown or "")
-    return title, markdown, includes.problems if includes is not None else []
+    if includes is None:
+        return title, markdown, [], ""
+    return title, markdown, includes.problems, includes.module
 
 
 def _from_asciidoc(path: Path, data: bytes) -> Converted:

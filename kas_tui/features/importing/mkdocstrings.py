@@ -36,9 +36,10 @@ from kas_tui.features.importing.includes import IncludeProblem
 from kas_tui.features.importing.python_objects import (
     Found,
     Reader,
+    SourceFiles,
+    described_node,
     module_file,
     own_members,
-    parse_file,
     python_paths,
 )
 from kas_tui.features.importing.toc_formats import load_lined
@@ -65,41 +66,23 @@ class ApiReader:
     options: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.root = os.path.realpath(self.root)
+        self.files = SourceFiles(self.root)
         extra = [os.path.normpath(os.path.join(self.config_dir, p)) for p in self.paths]
-        roots = python_paths(
-            self.config_dir, [e for e in extra if not e.startswith("..")], self._dir
-        )
-        self.roots = roots
-        self.reader = Reader(
-            lambda dotted: module_file(dotted, roots, self._file),
-            lambda rel: parse_file(os.path.join(self.root, *rel.split("/"))),
-        )
-
-    def _inside(self, rel: str) -> str | None:
-        path = os.path.realpath(os.path.join(self.root, *rel.split("/")))
-        return path if path.startswith(self.root + os.sep) else None
-
-    def _file(self, rel: str) -> bool:
-        path = self._inside(rel)
-        return path is not None and os.path.isfile(path)
-
-    def _dir(self, rel: str) -> bool:
-        path = self._inside(rel) if rel else self.root
-        return path is not None and os.path.isdir(path)
+        inside = [e for e in extra if not e.startswith("..")]
+        self.roots = python_paths(self.config_dir, inside, self.files.is_dir)
+        self.reader = self.files.reader(self.roots)
 
     def find(self, dotted: str) -> Found | str:
         """The object ``dotted`` names, or why it cannot be read."""
-        for kind in ("module", "function", "data"):
-            found = self.reader.find(dotted, kind)
-            if found is not None:
-                return found
-        if module_file(dotted, self.roots, self._file) is None:
+        found = self.reader.find_any(dotted)
+        if found is not None:
+            return found
+        if module_file(dotted, self.roots, self.files.is_file) is None:
             return "its module is not in the source (build the folder that holds its code)"
         return (
             "the source's code neither defines it nor imports it from a module of the "
-            "source (another project's object, as FastAPI re-exports Starlette's, is not "
-            "read; kas-tui reads the code, never runs it)"
+            "source (an object of another project, re-exported here, is not read: kas-tui "
+            "reads the source's code and never runs it)"
         )
 
 
@@ -231,14 +214,13 @@ def typed_docs(found: Found) -> tuple[str, list[str]]:
     carry (PEP 727, as FastAPI writes every parameter), and a list item for each such
     parameter: its name, type, default and words, as griffe-typingdoc shows them; the
     signature as it is, and no items, when none carries one."""
-    node = found.node
-    method = found.kind in ("method", "property")
-    if isinstance(node, ast.ClassDef):
+    node, kind = found.node, found.kind
+    if isinstance(node, ast.ClassDef):  # its signature is its __init__'s
         node = next(
             (n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"),
             None,
         )
-        method = True
+        kind = "method"
     if (
         not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
         or "Doc(" not in found.signature
@@ -262,18 +244,16 @@ def typed_docs(found: Found) -> tuple[str, list[str]]:
         if words is None:
             continue
         arg.annotation = plain
-        kind = f"`{_unparsed(plain)}`" if plain is not None else ""
+        typed = f"`{_unparsed(plain)}`" if plain is not None else ""
         default = f"default `{_unparsed(defaults[arg.arg])}`" if arg.arg in defaults else ""
-        said = ", ".join(p for p in (kind, default) if p)
+        said = ", ".join(p for p in (typed, default) if p)
         first, *rest = cleandoc(words).split("\n") or [""]
         items.append(f"- `{arg.arg}`" + (f" ({said})" if said else "") + f": {first}")
         items += [f"  {line}" if line.strip() else "" for line in rest]
-    if method:
-        if args.posonlyargs:
-            args.posonlyargs = args.posonlyargs[1:]
-        elif args.args:
-            args.args = args.args[1:]
-    return f"({_unparsed(args)})", items
+    plain_node = copy.copy(node)  # the signature without the Doc(...) read as any is
+    plain_node.args = args
+    drawn_plain = described_node(plain_node, found.name, kind, found.module)
+    return (drawn_plain.signature if drawn_plain is not None else found.signature), items
 
 
 def _without_doc(annotation: ast.expr | None) -> tuple[ast.expr | None, str | None]:

@@ -19,8 +19,6 @@ from kas_tui.features.importing.convert import rst_fragment
 from kas_tui.features.importing.convert_model import Limits
 from kas_tui.features.importing.includes import IncludeProblem
 
-#: A directive setting the module what follows is named in.
-_MODULE = re.compile(r"^\s*\.\.\s+(?:py:)?(?:current|auto)?module::\s+(\S+)\s*$")
 #: A note of the reader: ``line 3: .. autoclass:: X is not shown: ...``.
 _NOTE = re.compile(r"^line (\d+)(?: of ([^:]+))?: (.*)$", re.S)
 
@@ -37,9 +35,10 @@ class RstBlocks:
 
     def __call__(self, lines: list[str], at: int) -> list[str] | None:
         """``lines`` of reStructuredText (below the page's line ``at``) as Markdown."""
-        before = [f".. currentmodule:: {self.module}", ""] if self.module else []
         try:
-            markdown, notes = rst_fragment("\n".join([*before, *lines]), self.page, self.limits)
+            markdown, notes, self.module = rst_fragment(
+                "\n".join(lines), self.page, self.limits, self.module
+            )
         except Exception as exc:  # docutils' own failure: said, the block as written
             self.problems.append(
                 IncludeProblem(
@@ -49,10 +48,6 @@ class RstBlocks:
                 )
             )
             return None
-        for line in lines:
-            module = _MODULE.match(line)
-            if module is not None:
-                self.module = "" if module.group(1) == "None" else module.group(1)
         for note in notes:
             said = _NOTE.match(note)
             if said is None:
@@ -64,6 +59,6 @@ class RstBlocks:
                     IncludeProblem(at + 1, "eval-rst", f"line {n} of {other}: {message}")
                 )
             else:  # a line of the block: the page's
-                line = at + max(1, n - len(before))
+                line = at + max(1, n)
                 self.problems.append(IncludeProblem(line, "eval-rst", message))
         return ["", *markdown.strip("\n").split("\n"), ""] if markdown.strip() else []

@@ -137,6 +137,15 @@ class Reader:
         """The object ``dotted`` names, read as autodoc's ``kind`` shows it."""
         return self._find(dotted, kind, 0)
 
+    def find_any(self, dotted: str) -> Found | None:
+        """The object ``dotted`` names, whatever it is (a module, a class, a function,
+        an attribute), as a table or a block naming it alone reads it."""
+        for kind in ("module", "function", "data"):
+            found = self._find(dotted, kind, 0)
+            if found is not None:
+                return found
+        return None
+
     def _find(self, dotted: str, kind: str, hops: int) -> Found | None:
         located = self.locate(dotted)
         if located is None:
@@ -183,6 +192,33 @@ class Reader:
                 if found is not None:
                     return found
         return None
+
+
+class SourceFiles:
+    """The files of the source at ``root`` that a Python name may be read from: none
+    outside it, through a link or otherwise."""
+
+    def __init__(self, root: str) -> None:
+        self.root = os.path.realpath(root)
+
+    def _inside(self, rel: str) -> str | None:
+        path = os.path.realpath(os.path.join(self.root, *rel.split("/")))
+        return path if path == self.root or path.startswith(self.root + os.sep) else None
+
+    def is_file(self, rel: str) -> bool:
+        path = self._inside(rel)
+        return path is not None and path != self.root and os.path.isfile(path)
+
+    def is_dir(self, rel: str) -> bool:
+        path = self._inside(rel)
+        return path is not None and os.path.isdir(path)
+
+    def reader(self, roots: list[str]) -> Reader:
+        """A :class:`Reader` of the modules below ``roots`` (source-relative folders)."""
+        return Reader(
+            lambda dotted: module_file(dotted, roots, self.is_file),
+            lambda rel: parse_file(os.path.join(self.root, *rel.split("/"))),
+        )
 
 
 def _defined(scope: ast.AST, name: str) -> ast.AST | None:

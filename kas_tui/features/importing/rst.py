@@ -144,7 +144,7 @@ class _GenericDirective(Directive):
             return self._content()  # .. setting:: DEBUG: a target, which shows nothing
         argument = " ".join(self.arguments).strip()
         if name in ("currentmodule", "module"):  # what autodoc's names are relative to
-            self.state.document.kas_module = "" if argument == "None" else argument
+            self._current_module("" if argument == "None" else argument)
         if name in _NO_TEXT:
             return []  # the rest is no text
         out: list[nodes.Node] = []
@@ -180,10 +180,18 @@ class _GenericDirective(Directive):
         if not out and not self.content:  # pip's .. pip-requirements-file-options-ref-list::
             self._note(
                 f".. {name}::",
-                "it holds no text: what the site shows there, an "
-                "extension makes (kas-tui never runs conf.py's extensions)",
+                "it has no text of its own: an extension conf.py loads draws what the "
+                "site shows there, and kas-tui never runs extensions",
             )
         return out + self._content()
+
+    def _current_module(self, module: str) -> None:
+        """What the names autodoc reads next are relative to, for this page and for the
+        build's reader (a MyST page's next ``{eval-rst}`` block goes on from it)."""
+        self.state.document.kas_module = module
+        reader = getattr(self.state.document.settings, "kas_includes", None)
+        if isinstance(reader, IncludeReader):
+            reader.module = module
 
     def _note(self, directive: str, why: str) -> None:
         """Says, by line, that ``directive`` is not shown, and why (in a build)."""
@@ -236,7 +244,7 @@ class _GenericDirective(Directive):
                 reader.note((offset or 0) + 1, str(current), f".. {name}:: {argument}", shown)
             return False
         if name == "automodule":  # the module of what the page names next, as .. module::
-            self.state.document.kas_module = argument
+            self._current_module(argument)
         self.state_machine.insert_input(shown, f"{current} ({name} {argument})")
         return True
 
@@ -259,13 +267,11 @@ class _GenericDirective(Directive):
                 items += nodes.list_item("", nodes.paragraph("", "", nodes.literal("", entry)))
             return [items]
         added = getattr(self.state.document.settings, "kas_roles", None) or STD_READING
-        current, offset = self.state_machine.input_lines.info(
+        current, _offset = self.state_machine.input_lines.info(
             self.lineno - self.state_machine.input_offset - 1
         )
         if "toctree" in self.options:
-            reader.note(
-                (offset or 0) + 1,
-                str(current),
+            self._note(
                 f".. autosummary:: :toctree: {self.options.get('toctree') or ''}".rstrip(),
                 f"the {len(names)} pages Sphinx generates there are not built; its table is "
                 "(each name with its signature and summary)",
@@ -282,9 +288,7 @@ class _GenericDirective(Directive):
         )
         seen.update(f"autosummary:{n}:{name}" for n, name in enumerate(names[:room]))
         if len(names) > room:
-            reader.note(
-                (offset or 0) + 1,
-                str(current),
+            self._note(
                 f"the summaries of {len(names) - room:,} names of .. autosummary::",
                 f"the page reads {_MOST_AUTODOC:,} objects at most; their names are shown",
             )

@@ -136,6 +136,8 @@ class IncludeReader:
     #: ``|version|``), which its lines are counted without
     page: str = ""
     lines_before: int = 0
+    #: the module the text read last set as current (``.. currentmodule::``)
+    module: str = ""
 
     def __post_init__(self) -> None:
         self.root = os.path.realpath(self.root)

@@ -58,6 +58,10 @@ class Router:
     def post(self, path: str) -> None:
         """Add a POST operation."""
 
+    @staticmethod
+    def make(name: Annotated[str, Doc("What the router is called.")]) -> "Router":
+        """Make a router."""
+
     def _private(self) -> None:
         """Not for users."""
 
@@ -129,6 +133,7 @@ def test_mkdocstrings_blocks_show_what_the_code_says(tmp_path: Path) -> None:
     assert "Routing: how requests reach their handlers." in module
     assert module.index("## `Router`") < module.index("## `include`")
     assert "### `get`" in module and "### `post`" in module  # the class's own, one down
+    assert "def make(name: str)" in module  # a static method keeps its first parameter
     assert "_helper" not in module and "## `Request`" not in module
 
 

@@ -259,6 +259,7 @@ def test_a_directive_with_no_text_of_its_own_is_a_note(tmp_path: Path) -> None:
     result = build(write_sources(tmp_path / "src", files), out, now=NOW, workers=1)
     notes = "\n".join(result.notes)
     assert (
-        "docs/index.rst: line 6: .. pip-general-options:: is not shown: it holds no text" in notes
+        "docs/index.rst: line 6: .. pip-general-options:: is not shown: it has no text of its own"
+        in notes
     )
     assert ".. index::" not in notes  # a directive that shows nothing on the site either
